@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+'use strict';
+// Entry point: configuration from the environment -> server -> listen.
+const { loadConfig, ConfigError } = require('./lib/config');
+const { fatal } = require('./lib/fatal');
+
+let config;
+try {
+  config = loadConfig(process.env);
+} catch (err) {
+  if (err instanceof ConfigError) fatal(err.message);
+  throw err;
+}
+
+const { createService } = require('./handlers/service');
+const frameworks = require('./servers');
+
+const service = createService(config);
+const server = frameworks.load(config.framework).createServer(service);
+
+server.on('error', (err) => {
+  const reason = err.code === 'EADDRINUSE' ? 'is already in use' : `cannot be used (${err.code || err.message})`;
+  fatal(`PORT=${config.port} on HOST=${config.host} ${reason}`);
+});
+
+server.listen(config.port, config.host, () => {
+  const { port } = server.address();
+  // A structured line: under LOG=stdout it sits among the Cloud Logging lines; the
+  // runner reads the port from it when it starts a server with PORT=0.
+  process.stdout.write(
+    JSON.stringify({
+      severity: 'INFO',
+      message: 'ctxbench listening',
+      port,
+      host: config.host,
+      strategy: config.strategy,
+      depth: config.depth,
+      hop: config.hop,
+      framework: config.framework,
+      pid: process.pid,
+    }) + '\n',
+  );
+});
+
+// SIGTERM (App Engine, Cloud Run, the runner): stop accepting, let requests in flight
+// finish, then exit 0. Keep-alive connections that fall idle are closed as they do.
+process.once('SIGTERM', () => {
+  server.close(() => process.exit(0));
+  server.closeIdleConnections();
+  const sweep = setInterval(() => server.closeIdleConnections(), 50);
+  sweep.unref();
+  setTimeout(() => {
+    server.closeAllConnections();
+    process.exit(0);
+  }, 10000).unref();
+});

@@ -1,0 +1,10 @@
+'use strict';
+const { AsyncLocalStorage, AsyncResource } = require('node:async_hooks');
+
+const storage = new AsyncLocalStorage();
+
+module.exports = {
+  run: (id, fn) => storage.run(id, fn),
+  current: () => storage.getStore(),
+  bind: (fn) => AsyncResource.bind(fn),
+};

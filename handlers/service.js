@@ -1,0 +1,77 @@
+'use strict';
+// What every framework's server wires in: the context entry, the chain, the stats.
+// Frameworks differ only in routing; nothing here knows which strategy runs.
+const { randomBytes } = require('node:crypto');
+const { performance } = require('node:perf_hooks');
+const strategies = require('../context');
+const { makeChain } = require('./chain');
+const { makeLogger } = require('./log');
+const { makeBurner } = require('./burn');
+const { traceIdOf } = require('./trace');
+const { detectAsyncContextFrame } = require('../lib/runtime');
+const { MAX_DEPTH } = require('../lib/config');
+
+const DEPTH_PARAM = /^\d{1,4}$/;
+
+function createService(config) {
+  const acf = detectAsyncContextFrame();
+  const strategy = strategies.load(config.strategy);
+  const chain = makeChain({
+    strategy,
+    hop: config.hop,
+    log: makeLogger(config.log, config.project),
+  });
+  const counters = { requests: 0, burnNs: 0n };
+  const burn = makeBurner(config.burnUs, counters);
+  const nonce = randomBytes(8).toString('hex');
+  const startElu = performance.eventLoopUtilization();
+
+  return {
+    config,
+    strategy,
+
+    // Middleware body: opens the request's context and continues inside it.
+    enter(req, next) {
+      const id = traceIdOf(req.headers);
+      req.traceId = id;
+      return strategy.run(id, next);
+    },
+
+    // Runs the chain; resolves to the id read at the deepest level.
+    run(req, depth) {
+      counters.requests++;
+      if (burn) burn();
+      return chain(req, depth);
+    },
+
+    // '/depth/:n' -> n, or undefined when n is not an integer in 1..MAX_DEPTH.
+    parseDepth(text) {
+      if (!DEPTH_PARAM.test(text)) return undefined;
+      const n = Number(text);
+      return n >= 1 && n <= MAX_DEPTH ? n : undefined;
+    },
+
+    stats() {
+      const cpu = process.cpuUsage();
+      const mem = process.memoryUsage();
+      return {
+        strategy: config.strategy,
+        depth: config.depth,
+        hop: config.hop,
+        framework: config.framework,
+        pid: process.pid,
+        nonce,
+        node: process.version,
+        acf,
+        requests: counters.requests,
+        cpuUs: cpu.user + cpu.system,
+        burnUs: Number(counters.burnNs / 1000n),
+        rssBytes: mem.rss,
+        heapUsedBytes: mem.heapUsed,
+        elu: performance.eventLoopUtilization(startElu).utilization,
+      };
+    },
+  };
+}
+
+module.exports = { createService };

@@ -1,0 +1,53 @@
+'use strict';
+// Server configuration from the environment. Every value is checked before anything
+// starts; a bad one becomes a ConfigError whose message is the single line printed.
+const strategies = require('../context');
+const hops = require('../handlers/hops');
+const logs = require('../handlers/log');
+const frameworks = require('../servers');
+
+const MAX_DEPTH = 1024;
+
+class ConfigError extends Error {}
+
+function bad(variable, value, valid) {
+  return new ConfigError(`${variable}=${JSON.stringify(value)} is not valid; expected ${valid}`);
+}
+
+function oneOf(env, variable, names, fallback) {
+  const value = env[variable] ?? fallback;
+  if (!names.includes(value)) throw bad(variable, value, `one of: ${names.join(', ')}`);
+  return value;
+}
+
+function integer(env, variable, fallback, min, max) {
+  const raw = env[variable];
+  if (raw === undefined) return fallback;
+  const text = String(raw).trim();
+  const value = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!(value >= min && value <= max)) throw bad(variable, raw, `an integer from ${min} to ${max}`);
+  return value;
+}
+
+// App Engine and Cloud Run route to the container from outside; locally stay on loopback.
+function defaultHost(env) {
+  return env.GAE_SERVICE || env.K_SERVICE ? '0.0.0.0' : '127.0.0.1';
+}
+
+function loadConfig(env = process.env) {
+  const host = env.HOST ?? defaultHost(env);
+  if (!/^[\w.:-]{1,253}$/.test(host)) throw bad('HOST', host, 'a host name or IP address');
+  return {
+    strategy: oneOf(env, 'STRATEGY', strategies.names, 'param'),
+    depth: integer(env, 'DEPTH', 8, 1, MAX_DEPTH),
+    hop: oneOf(env, 'HOP', hops.names, 'await'),
+    framework: oneOf(env, 'FRAMEWORK', frameworks.names, 'express'),
+    log: oneOf(env, 'LOG', logs.names, 'none'),
+    burnUs: integer(env, 'BURN_US', 0, 0, 1e6),
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host,
+    project: env.GOOGLE_CLOUD_PROJECT || 'local',
+  };
+}
+
+module.exports = { loadConfig, ConfigError, MAX_DEPTH };
