@@ -9,6 +9,8 @@ function createServer(service) {
   const enter = (req, res, next) => service.enter(req, next);
   const reply = (res, id) => {
     res.setHeader('content-type', TEXT);
+    // A strategy that lost the context answers with an empty body: the client counts it lost.
+    if (typeof id !== 'string') return res.send('');
     res.setHeader('x-trace-id', id);
     res.send(id);
   };

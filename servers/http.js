@@ -13,7 +13,7 @@ function createServer(service) {
   const answer = (req, res, depth) =>
     service.enter(req, () =>
       service.run(req, depth).then(
-        (id) => send(res, 200, id, { 'x-trace-id': id }),
+        (id) => (typeof id === 'string' ? send(res, 200, id, { 'x-trace-id': id }) : send(res, 200, '')),
         () => send(res, 500, 'internal error\n'),
       ),
     );

@@ -1,0 +1,125 @@
+'use strict';
+// Real servers for tests: `node app.js` on a free port (PORT=0), stopped afterwards.
+const { spawn } = require('node:child_process');
+const http = require('node:http');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+// Starts app.js with env; resolves once it printed its listening line.
+function startServer(env = {}, { args = [], nodePath = process.execPath, timeoutMs = 15000 } = {}) {
+  const child = spawn(nodePath, [...args, path.join(ROOT, 'app.js')], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8');
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in ${timeoutMs} ms; stderr: ${stderr}`));
+    }, timeoutMs);
+    const onData = (d) => {
+      stdout += d;
+      const line = stdout.split('\n').find((l) => l.includes('"ctxbench listening"'));
+      if (!line) return;
+      clearTimeout(timer);
+      child.stdout.off('data', onData);
+      const { port } = JSON.parse(line);
+      resolve({
+        child,
+        port,
+        url: `http://127.0.0.1:${port}`,
+        stderr: () => stderr,
+        stop: () => stopChild(child),
+      });
+    };
+    child.stdout.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening; stderr: ${stderr}`));
+    });
+  });
+}
+
+function stopChild(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGKILL');
+  });
+}
+
+// Runs app.js expecting it to exit; resolves { code, stdout, stderr }.
+function runToExit(env = {}, { timeoutMs = 15000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'app.js')], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`app.js did not exit in ${timeoutMs} ms; stdout: ${stdout}`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+// One GET; resolves { status, headers, body }.
+function get(url, { headers = {}, agent } = {}) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers, agent }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, body }));
+      })
+      .on('error', reject);
+  });
+}
+
+// A distinct, valid 32-hex trace id for request i of a test.
+function traceId(i, prefix = 'c0ffee') {
+  return (prefix + i.toString(16)).padStart(32, '0').slice(-32);
+}
+
+// Fires `total` GETs, `concurrency` at a time, each with its own trace id; returns
+// counts of kept (own id), leaked (another issued id) and lost (anything else).
+async function fireConcurrent(url, { total = 2000, concurrency = 200 } = {}) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  const issued = new Set();
+  const counts = { kept: 0, leaked: 0, lost: 0, errors: 0 };
+  let next = 0;
+  const worker = async () => {
+    while (next < total) {
+      const id = traceId(next++);
+      issued.add(id);
+      try {
+        const res = await get(url, { agent, headers: { 'x-cloud-trace-context': `${id}/1;o=1` } });
+        if (res.body === id) counts.kept++;
+        else if (issued.has(res.body)) counts.leaked++;
+        else counts.lost++;
+      } catch {
+        counts.errors++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  agent.destroy();
+  return counts;
+}
+
+module.exports = { ROOT, startServer, runToExit, get, traceId, fireConcurrent };
