@@ -1,0 +1,60 @@
+'use strict';
+// The machine a run measured, captured automatically (the seeds listed these by hand).
+const os = require('node:os');
+const fs = require('node:fs');
+const { execFileSync } = require('node:child_process');
+const path = require('node:path');
+
+const ROOT = path.resolve(__dirname, '..');
+
+function git(args) {
+  try {
+    return execFileSync('git', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+  } catch {
+    return null;
+  }
+}
+
+function hasTaskset() {
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return os.availableParallelism() >= 2;
+  } catch {
+    return false;
+  }
+}
+
+function cpuFrequencyRange() {
+  const read = (f) => {
+    try {
+      return Number(fs.readFileSync(`/sys/devices/system/cpu/cpu0/cpufreq/${f}`, 'utf8')) / 1000;
+    } catch {
+      return null;
+    }
+  };
+  const min = read('cpuinfo_min_freq');
+  const max = read('cpuinfo_max_freq');
+  return min && max ? `${min} MHz - ${max} MHz` : null;
+}
+
+function captureEnvironment() {
+  const cpus = os.cpus();
+  const status = git(['status', '--porcelain', '--untracked-files=no']);
+  return {
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+    platform: process.platform,
+    kernel: os.release(),
+    arch: process.arch,
+    cpuModel: cpus[0]?.model?.trim() || 'unknown',
+    cores: os.availableParallelism(),
+    cpuFrequency: cpuFrequencyRange(),
+    memoryBytes: os.totalmem(),
+    date: new Date().toISOString(),
+    commit: git(['rev-parse', '--short', 'HEAD']),
+    dirty: status === null ? null : status.length > 0,
+    taskset: hasTaskset(),
+  };
+}
+
+module.exports = { captureEnvironment, hasTaskset };

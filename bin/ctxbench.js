@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+'use strict';
+// Thin CLI: `ctxbench <command> [options]`. Each command lives in bench/cli/<command>.js
+// and exports main(args) -> exit code. Bad input ends as one line and exit 1.
+const { UsageError } = require('../lib/cli');
+
+const COMMANDS = {
+  run: 'measure the strategy matrix and write results/<name>.json + results.md',
+  report: 'render results.md from every results/*.json',
+  compare: 'compare two run JSON files; exit 1 on a significant regression',
+  micro: 'micro benchmarks of context operations per strategy',
+  integrity: 'which strategies keep, lose or leak the context, per scenario',
+  calibrate: 'check the harness recovers a known per-request cost (BURN_US)',
+  aa: 'compare a configuration against itself: the false-positive rate',
+};
+
+function usage() {
+  const lines = Object.entries(COMMANDS).map(([name, text]) => `  ${name.padEnd(10)} ${text}`);
+  return `usage: ctxbench <command> [options]\n\n${lines.join('\n')}\n\nctxbench <command> --help for its options\n`;
+}
+
+async function main(argv) {
+  const [command, ...args] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(usage());
+    return command ? 0 : 1;
+  }
+  if (!Object.hasOwn(COMMANDS, command)) throw new UsageError(`unknown command '${command}' (valid: ${Object.keys(COMMANDS).join(', ')})`);
+  return require(`../bench/cli/${command}.js`).main(args);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code ?? 0;
+  },
+  (err) => {
+    if (err instanceof UsageError || err?.oneLine) {
+      process.stderr.write(`ctxbench: ${err.message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    process.stderr.write(`ctxbench: internal error: ${err?.stack || err}\n`);
+    process.exitCode = 2;
+  },
+);

@@ -1,0 +1,52 @@
+'use strict';
+// Shared CLI plumbing for bench/cli/*.js: parseArgs with one-line errors, list and
+// number parsing that names the flag, and atomic JSON writes.
+const fs = require('node:fs');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+
+// An error whose message is the whole story: printed as one line, exit code 1.
+class UsageError extends Error {}
+
+function parse(args, options, { allowPositionals = false } = {}) {
+  try {
+    return parseArgs({ args, options, allowPositionals, strict: true });
+  } catch (err) {
+    throw new UsageError(err.message.split('\n')[0]);
+  }
+}
+
+function list(flag, value, valid) {
+  if (value === undefined) return undefined;
+  const items = String(value)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (items.length === 0) throw new UsageError(`--${flag} needs at least one value`);
+  if (valid) {
+    const unknown = items.filter((v) => !valid.includes(v));
+    if (unknown.length) throw new UsageError(`--${flag}: unknown ${unknown.join(', ')} (valid: ${valid.join(', ')})`);
+  }
+  return items;
+}
+
+function number(flag, value, { min = -Infinity, max = Infinity, integer = false } = {}) {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  const ok = String(value).trim() !== '' && Number.isFinite(n) && n >= min && n <= max && (!integer || Number.isInteger(n));
+  if (!ok) {
+    const kind = integer ? 'an integer' : 'a number';
+    throw new UsageError(`--${flag}=${value} is not valid; expected ${kind} from ${min} to ${max}`);
+  }
+  return n;
+}
+
+// Write JSON so that a reader (or a crash) never sees half a file.
+function writeJsonAtomic(file, data) {
+  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(data, null, 2) + '\n');
+  fs.renameSync(tmp, file);
+}
+
+module.exports = { UsageError, parse, list, number, writeJsonAtomic };
