@@ -18,7 +18,7 @@ function git(args) {
 function hasTaskset() {
   try {
     execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
-    return os.availableParallelism() >= 2;
+    return os.cpus().length >= 2;
   } catch {
     return false;
   }
@@ -47,7 +47,7 @@ function captureEnvironment() {
     kernel: os.release(),
     arch: process.arch,
     cpuModel: cpus[0]?.model?.trim() || 'unknown',
-    cores: os.availableParallelism(),
+    cores: cpus.length,
     cpuFrequency: cpuFrequencyRange(),
     memoryBytes: os.totalmem(),
     date: new Date().toISOString(),

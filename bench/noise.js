@@ -56,7 +56,7 @@ function assess(before, after) {
   if (window && window.stealPct > LIMITS.stealPct) {
     flags.push(`CPU steal ${window.stealPct.toFixed(1)}% (> ${LIMITS.stealPct}%): the hypervisor gave our CPUs to someone else`);
   }
-  const cores = os.availableParallelism();
+  const cores = os.cpus().length;
   const load = Math.max(before.loadavg[0], after.loadavg[0]);
   if (load / cores > LIMITS.loadavgPerCore) {
     flags.push(`load average ${load.toFixed(2)} on ${cores} cores (> ${LIMITS.loadavgPerCore} per core): other work competed`);

@@ -1,0 +1,67 @@
+'use strict';
+// Options shared by the commands that measure one server configuration in several
+// variants (calibrate: burn levels; aa: two identical copies).
+const strategies = require('../../context');
+const hops = require('../../handlers/hops');
+const frameworks = require('../../servers');
+const { UsageError, number } = require('../../lib/cli');
+const { MAX_DEPTH } = require('../../lib/config');
+const { resolveNodeTargets } = require('../targets');
+
+const SINGLE_OPTIONS = {
+  strategy: { type: 'string' },
+  depth: { type: 'string' },
+  hop: { type: 'string' },
+  framework: { type: 'string' },
+  connections: { type: 'string' },
+  pipelining: { type: 'string' },
+  duration: { type: 'string' },
+  warmup: { type: 'string' },
+  out: { type: 'string' },
+  report: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+const SINGLE_HELP = `  --strategy NAME        server strategy (default %strategy%)
+  --depth N              call depth (default %depth%)
+  --hop NAME             hop between levels (default %hop%)
+  --framework NAME       express, http, fastify (default express)
+  --connections N        concurrent connections (default 100)
+  --pipelining N         requests in flight per connection (default 10)
+  --duration S           seconds per burst (default %duration%)
+  --warmup S             unmeasured seconds per server first (default 2)
+  --out FILE             JSON (default results/%kind%.json)
+  --report FILE          results.md to regenerate (default results.md; "none" to skip)
+`;
+
+function singleHelp(defaults) {
+  return SINGLE_HELP.replace(/%(\w+)%/g, (_, k) => String(defaults[k]));
+}
+
+function oneOf(flag, value, valid, fallback) {
+  if (value === undefined) return fallback;
+  if (!valid.includes(value)) throw new UsageError(`--${flag} ${value} is not valid (valid: ${valid.join(', ')})`);
+  return value;
+}
+
+function resolveSingle(values, defaults) {
+  return {
+    strategy: oneOf('strategy', values.strategy, strategies.names, defaults.strategy),
+    depth: number('depth', values.depth, { min: 1, max: MAX_DEPTH, integer: true }) ?? defaults.depth,
+    hop: oneOf('hop', values.hop, hops.names, defaults.hop),
+    framework: oneOf('framework', values.framework, frameworks.names, 'express'),
+    connections: number('connections', values.connections, { min: 1, max: 10000, integer: true }) ?? 100,
+    pipelining: number('pipelining', values.pipelining, { min: 1, max: 100, integer: true }) ?? 10,
+    duration: number('duration', values.duration, { min: 0.5, max: 3600 }) ?? defaults.duration,
+    warmup: number('warmup', values.warmup, { min: 0, max: 3600 }) ?? 2,
+    driver: 'autocannon',
+    acf: 'default',
+  };
+}
+
+async function currentNodeTarget() {
+  const { targets } = await resolveNodeTargets(null, 'default');
+  return targets;
+}
+
+module.exports = { SINGLE_OPTIONS, singleHelp, resolveSingle, currentNodeTarget };

@@ -1,0 +1,57 @@
+'use strict';
+// Named parameter matrices, declared as data (as Node core's benchmark/ does). A preset
+// is either a cross product (strategies × depths × hops × frameworks) or an explicit
+// list of `configs` when the study it reproduces was not a cross product.
+
+const PRESETS = {
+  default: {
+    title: 'Default run: every context strategy at two call depths',
+    why: 'what `npm run bench` measures: each strategy against no context at all, shallow and deep, with a macrotask hop between levels so requests interleave and a broken context shows',
+    strategies: ['none', 'param', 'als', 'alscontext-als', 'otel', 'cls-hooked', 'alscontext', 'global'],
+    depths: [8, 256],
+    hops: ['immediate'],
+    frameworks: ['express'],
+    connections: 100,
+    pipelining: 10,
+    duration: 2,
+    warmup: 2,
+    rounds: 9,
+    baseline: 'none',
+  },
+  'depth-sweep': {
+    title: 'Depth sweep: the App Engine study (parameter passing vs async_hooks by call depth)',
+    why: 'seed 004 deployed param vs cls-hooked to App Engine and reported latency at call depths 8-1024 from one run each; here with interleaved rounds and AsyncLocalStorage beside them',
+    strategies: ['param', 'cls-hooked', 'als', 'alscontext'],
+    depths: [8, 16, 32, 256, 1024],
+    hops: ['await'],
+    frameworks: ['express'],
+    connections: 100,
+    pipelining: 1,
+    duration: 2,
+    warmup: 2,
+    rounds: 5,
+    baseline: 'param',
+  },
+  libraries: {
+    title: 'Libraries: the als-context benchmark (10 connections, no pipelining)',
+    why: 'seed 003 compared request-param, AsyncLocalStorage, alscontext and cls-hooked with autocannon -c 10 for 10 s, one run each',
+    strategies: ['none', 'param', 'als', 'alscontext', 'cls-hooked'],
+    depths: [8],
+    hops: ['await'],
+    frameworks: ['express'],
+    connections: 10,
+    pipelining: 1,
+    duration: 3,
+    warmup: 2,
+    rounds: 6,
+    baseline: 'param',
+  },
+};
+
+// Shrinks any preset to a sub-minute smoke run: same shape, first depth only, short
+// bursts, two rounds. Numbers from it are not precise and the report says so.
+function quick(preset) {
+  return { ...preset, depths: preset.depths.slice(0, 1), duration: 1, warmup: 0.5, rounds: 2 };
+}
+
+module.exports = { PRESETS, quick };

@@ -1,0 +1,52 @@
+'use strict';
+// Progress on stderr: a bar with ETA on a terminal (cli-progress), plain lines elsewhere
+// (CI logs, pipes) so the log stays readable.
+const cliProgress = require('cli-progress');
+
+function createProgress({ total, label }) {
+  const tty = Boolean(process.stderr.isTTY);
+  let done = 0;
+  const started = Date.now();
+  let bar = null;
+  if (tty) {
+    bar = new cliProgress.SingleBar(
+      {
+        format: `${label} [{bar}] {percentage}% | {value}/{total} | ETA {eta_formatted} | {status}`,
+        stream: process.stderr,
+        hideCursor: true,
+        etaBuffer: 20,
+      },
+      cliProgress.Presets.shades_classic,
+    );
+    bar.start(total, 0, { status: 'starting' });
+  }
+  const eta = () => {
+    if (done === 0) return '?';
+    const s = Math.round(((Date.now() - started) / done) * (total - done) / 1000);
+    return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  };
+  return {
+    tick(status, steps = 1) {
+      done += steps;
+      if (bar) bar.update(done, { status });
+    },
+    status(status) {
+      if (bar) bar.update(done, { status });
+    },
+    // A line that must stay in the log (a round finished, a warning, a failure).
+    log(line) {
+      if (bar) {
+        bar.stop();
+        process.stderr.write(`${line}\n`);
+        bar.start(total, done, { status: '' });
+      } else {
+        process.stderr.write(`${label}: ${line} (${done}/${total}, ETA ${eta()})\n`);
+      }
+    },
+    stop() {
+      if (bar) bar.stop();
+    },
+  };
+}
+
+module.exports = { createProgress };

@@ -1,0 +1,62 @@
+'use strict';
+// What every measuring command shares: capture the machine, pin the load generator,
+// show progress, turn Ctrl-C into "stop after this sample, keep everything", run the
+// matrix, let the command add its analysis, and save.
+const { execFileSync } = require('node:child_process');
+const path = require('node:path');
+const { runMatrix } = require('./runner');
+const { getDriver } = require('./drivers');
+const { captureEnvironment } = require('./environment');
+const { createProgress } = require('./progress');
+const { writeJsonAtomic } = require('../lib/cli');
+
+// Pin this process (the load generator, every thread) to CPU 0; servers go to CPU 1.
+function pinSelf() {
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// analyze(run) -> the kind's own results, stored under run[kind] after every save point
+// that matters (the end, or an interruption).
+async function measureSession({ kind, title, command, settings, configs, out, remote = false, warnings = [], analyze, environment = captureEnvironment() }) {
+  const pinned = !remote && environment.taskset && pinSelf();
+  environment.taskset = pinned;
+  const run = { schema: 1, kind, title, command, status: 'running', environment, settings, configs, warnings };
+
+  const warmups = settings.warmup > 0 ? configs.length : 0;
+  const progress = createProgress({ total: configs.length * settings.rounds + warmups, label: `ctxbench ${kind}` });
+  const stop = { requested: false };
+  const onSignal = () => {
+    if (stop.requested) process.exit(130);
+    stop.requested = true;
+    progress.log('interrupted: finishing the current sample, keeping everything measured (Ctrl-C again to quit now)');
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    await runMatrix(run, { out, driver: getDriver(settings.driver), progress, stop, pinned });
+  } finally {
+    progress.stop();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  if (analyze) {
+    run[kind] = analyze(run);
+    writeJsonAtomic(out, run);
+  }
+  process.stderr.write(`ctxbench: wrote ${out} (${run.status})\n`);
+  return run;
+}
+
+async function writeReport(out, reportPath) {
+  if (reportPath === 'none') return;
+  const { buildReport } = require('../report');
+  await buildReport({ resultsDir: path.dirname(out), out: reportPath });
+  process.stderr.write(`ctxbench: wrote ${reportPath}\n`);
+}
+
+module.exports = { measureSession, writeReport, pinSelf };
