@@ -12,6 +12,7 @@ const COMMANDS = {
   integrity: 'which strategies keep, lose or leak the context, per scenario',
   calibrate: 'check the harness recovers a known per-request cost (BURN_US)',
   aa: 'compare a configuration against itself: the false-positive rate',
+  overhead: 'the request path vs an Express hello-world (must reach 90%)',
 };
 
 function usage() {
