@@ -1,0 +1,91 @@
+'use strict';
+// Small formatting helpers shared by the report sections: numbers with their uncertainty,
+// markdown tables, safe cell text.
+
+const DASH = '—';
+
+function isNum(x) {
+  return typeof x === 'number' && Number.isFinite(x);
+}
+
+// 9876.5 -> "9,877"
+function int(x) {
+  return isNum(x) ? Math.round(x).toLocaleString('en-US') : DASH;
+}
+
+// Latency-like values: 2 decimals below 10, 1 below 100, none above.
+function num(x) {
+  if (!isNum(x)) return DASH;
+  const a = Math.abs(x);
+  if (a >= 100) return Math.round(x).toLocaleString('en-US');
+  if (a >= 10) return x.toFixed(1);
+  return x.toFixed(2);
+}
+
+// "9,877 [9,500–10,100]"
+function withCi(value, ci, f = int) {
+  if (!isNum(value)) return DASH;
+  if (!ci || !isNum(ci[0]) || !isNum(ci[1])) return f(value);
+  return `${f(value)} [${f(ci[0])}–${f(ci[1])}]`;
+}
+
+// ratio 0.93 -> "93.0%"
+function pctOf(r) {
+  return isNum(r) ? `${(r * 100).toFixed(1)}%` : DASH;
+}
+
+// signed change from a ratio: 0.93 -> "−7.0%", 1.02 -> "+2.0%"
+function change(r) {
+  if (!isNum(r)) return DASH;
+  const v = (r - 1) * 100;
+  const s = Math.abs(v).toFixed(1);
+  if (Number(s) === 0) return '0.0%';
+  return `${v < 0 ? '−' : '+'}${s}%`;
+}
+
+function bytes(x) {
+  if (!isNum(x)) return DASH;
+  const units = ['B', 'kB', 'MB', 'GB', 'TB'];
+  let v = x;
+  let i = 0;
+  while (Math.abs(v) >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return `${v >= 100 || i === 0 ? Math.round(v) : v.toFixed(1)} ${units[i]}`;
+}
+
+function gib(x) {
+  return isNum(x) ? `${(x / 2 ** 30).toFixed(1)} GiB` : DASH;
+}
+
+// Text safe inside a markdown table cell and on one line.
+function cell(x) {
+  if (x === null || x === undefined || x === '') return DASH;
+  return String(x).replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+}
+
+// Inline code that survives backticks inside the text.
+function code(x) {
+  const s = String(x);
+  const fence = s.includes('`') ? '``' : '`';
+  return `${fence}${fence.length > 1 ? ' ' : ''}${s}${fence.length > 1 ? ' ' : ''}${fence}`;
+}
+
+// table(['A', 'B'], [[1, 2]], ['l', 'r']) -> markdown table
+function table(header, rows, align = []) {
+  const sep = header.map((_, i) => (align[i] === 'r' ? '---:' : align[i] === 'c' ? ':---:' : '---'));
+  const line = (cells) => `| ${cells.map(cell).join(' | ')} |`;
+  const head = `| ${header.map((h) => (h === '' ? ' ' : cell(h))).join(' | ')} |`;
+  return [head, `| ${sep.join(' | ')} |`, ...rows.map(line)].join('\n');
+}
+
+// A fenced code block whose fence cannot be closed by the content.
+function fence(text, lang = '') {
+  const s = String(text);
+  let f = '```';
+  while (s.includes(f)) f += '`';
+  return `${f}${lang}\n${s}\n${f}`;
+}
+
+module.exports = { DASH, isNum, int, num, withCi, pctOf, change, bytes, gib, cell, code, table, fence };

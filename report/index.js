@@ -1,0 +1,200 @@
+'use strict';
+// `ctxbench report`: assembles results.md from every results/*.json.
+//
+// Each JSON file (docs/run-json.md) becomes one section, rendered by
+// report/sections/<kind>.js `render(run, ctx)` -> markdown (or a promise of it). A kind
+// without a section module gets a short generic section instead of failing the report.
+
+const fs = require('node:fs');
+const path = require('node:path');
+const f = require('./format');
+
+const KIND_ORDER = ['run', 'integrity', 'micro', 'calibrate', 'aa'];
+
+// Reads and parses every *.json in dir (not *.tmp). Throws one clear line naming the file.
+function readResults(resultsDir, files) {
+  let list = files;
+  if (!list) {
+    let names;
+    try {
+      names = fs.readdirSync(resultsDir);
+    } catch (err) {
+      throw new Error(`${resultsDir}: cannot read the results directory (${err.code || err.message}); run \`ctxbench run\` first`, { cause: err });
+    }
+    list = names.filter((n) => n.endsWith('.json')).sort().map((n) => path.join(resultsDir, n));
+  }
+  return list.map((file) => {
+    let text;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new Error(`${file}: cannot read (${err.code || err.message})`, { cause: err });
+    }
+    let run;
+    try {
+      run = JSON.parse(text);
+    } catch (err) {
+      throw new Error(`${file}: not valid JSON (${String(err.message).split('\n')[0]})`, { cause: err });
+    }
+    if (!run || typeof run !== 'object' || Array.isArray(run) || typeof run.kind !== 'string' || !run.kind) {
+      throw new Error(`${file}: not a ctxbench result (expected an object with a "kind" field, see docs/run-json.md)`);
+    }
+    return { file, run };
+  });
+}
+
+function kindRank(kind) {
+  const i = KIND_ORDER.indexOf(kind);
+  return i < 0 ? KIND_ORDER.length : i;
+}
+
+// run files first (the `default` preset first, then other presets alphabetically, then
+// runs without a preset), then integrity, micro, calibrate, aa, then unknown kinds.
+function orderResults(results) {
+  const presetKey = (r) => {
+    const p = r.run.settings && r.run.settings.preset;
+    if (p === 'default') return [0, ''];
+    return p ? [1, String(p)] : [2, ''];
+  };
+  const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...results].sort((a, b) => {
+    const k = kindRank(a.run.kind) - kindRank(b.run.kind) || cmp(a.run.kind, b.run.kind);
+    if (k) return k;
+    if (a.run.kind === 'run') {
+      const [pa, na] = presetKey(a);
+      const [pb, nb] = presetKey(b);
+      if (pa !== pb) return pa - pb;
+      if (na !== nb) return cmp(na, nb);
+    }
+    return cmp(a.file, b.file);
+  });
+}
+
+function sectionModule(kind) {
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(kind)) return null;
+  const file = path.join(__dirname, 'sections', `${kind}.js`);
+  if (!fs.existsSync(file)) return null;
+  return require(file);
+}
+
+function genericSection(run, ctx) {
+  const lines = [`## ${run.title || `${run.kind} results`}`, ''];
+  const meta = [`kind \`${run.kind}\``];
+  if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
+  if (run.status) meta.push(`status ${run.status}`);
+  lines.push(`*${meta.join(' · ')}*`, '');
+  if (run.command) lines.push(f.fence(run.command, 'sh'), '');
+  lines.push(`This report has no renderer for \`${run.kind}\` results yet; the measurements are in ${f.code(ctx.file || 'the JSON file')}.`);
+  return lines.join('\n') + '\n';
+}
+
+// GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, and
+// -1, -2 … appended to repeats in document order.
+function slugger() {
+  const seen = new Map();
+  return (text) => {
+    const plain = text
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/<[^>]+>/g, '')
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\p{M}\s_-]/gu, '')
+      .trim()
+      .replace(/\s/g, '-');
+    const n = seen.get(plain) || 0;
+    seen.set(plain, n + 1);
+    return n ? `${plain}-${n}` : plain;
+  };
+}
+
+// Headings of a markdown document outside fenced code, with their anchors.
+function headings(markdown) {
+  const slug = slugger();
+  const out = [];
+  let fenceMark = null;
+  for (const line of markdown.split('\n')) {
+    const fm = /^\s*(`{3,}|~{3,})/.exec(line);
+    if (fm) {
+      if (!fenceMark) fenceMark = fm[1];
+      else if (fm[1][0] === fenceMark[0] && fm[1].length >= fenceMark.length) fenceMark = null;
+      continue;
+    }
+    if (fenceMark) continue;
+    const h = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+    if (h) out.push({ level: h[1].length, text: h[2], anchor: slug(h[2]) });
+  }
+  return out;
+}
+
+const HOW_TO_READ = `## How to read this
+
+- **Interleaved rounds.** Every configuration ran several short bursts in interleaved rounds (A B C, A B C, …), so a slow
+  moment of a noisy machine hits all of them alike. Figures are the **median** across rounds.
+- **[lo–hi]** is a **95% confidence interval**: the range the true value is likely in given the round-to-round noise
+  (a t-interval on the mean of the rounds). Narrow = trustworthy; wide = the machine was noisy or rounds were few.
+- **% of baseline [95% CI]** is throughput relative to the baseline configuration that differs only in strategy (same
+  framework, depth, hop and Node). It is computed round by round (each round's ratio, combined on a log scale), which
+  cancels most machine drift. 100% = same speed; 93% = 7% fewer requests per second.
+- **Verdict.** "7.0% slower, significant" means the difference is unlikely to be noise (p < 0.05). "No significant
+  difference" means this run cannot tell the two apart — not that they are equal; the interval shows how large a
+  difference could still hide. Even identical configurations come out "significant" about 1 time in 20.
+- **Mismatches** = responses carrying *another* request's id: the context leaked between requests. **Lost** = responses
+  carrying no id of ours. Both must be 0. \`global\` is a deliberately broken control (⚠) that must leak whenever
+  requests interleave; it shows the check works. A ❌ on any other strategy is a real bug.
+- **CPU µs/req** is the server's own CPU time (user + system, from its \`/__stats\`) per request served: the cost of a
+  request independent of the load generator and of how busy the machine was.
+- **p99 ms** is the 99th-percentile latency reported by the load generator, median across rounds.
+- Numbers from other people's write-ups appear only under **Published references (not our measurements)**.`;
+
+// buildReport({ resultsDir = 'results', out = 'results.md', files }) -> Promise<{ out, sections, charts }>
+// files: optional explicit list of JSON paths (default: every resultsDir/*.json).
+async function buildReport({ resultsDir = 'results', out = 'results.md', files } = {}) {
+  const results = orderResults(readResults(resultsDir, files));
+  if (!results.length) throw new Error(`${resultsDir}: no *.json results to report; run \`ctxbench run\` first`);
+  const outDir = path.dirname(path.resolve(out));
+  const chartsDir = path.join(resultsDir, 'charts');
+  const written = [];
+  const sections = [];
+  for (const { file, run } of results) {
+    const mod = sectionModule(run.kind);
+    const ctx = {
+      file: path.relative(outDir, path.resolve(file)).split(path.sep).join('/'),
+      name: path.basename(file, '.json'),
+      resultsDir,
+      chartsDir,
+      written,
+      relativeChartPath: (p) => path.relative(outDir, path.resolve(p)).split(path.sep).join('/'),
+    };
+    let md;
+    try {
+      md = mod && typeof mod.render === 'function' ? await mod.render(run, ctx) : genericSection(run, ctx);
+    } catch (err) {
+      throw new Error(`${file}: cannot render the ${run.kind} section (${String(err && err.message).split('\n')[0]})`, { cause: err });
+    }
+    md = String(md || '').trim();
+    if (!/^##\s/.test(md)) md = `## ${run.title || run.kind}\n\n${md}`;
+    sections.push({ file, kind: run.kind, markdown: md });
+  }
+
+  const body = [HOW_TO_READ, ...sections.map((s) => s.markdown)].join('\n\n');
+  const intro = [
+    '# ctxbench results',
+    '',
+    'What request-context propagation (AsyncLocalStorage, cls-hooked, OpenTelemetry, …) costs a Node.js HTTP service, ' +
+      'and whether the context stays correct under load — measured on the machine described in each section.',
+    '',
+    `> Generated by \`ctxbench report\` from \`${path.relative(outDir, path.resolve(resultsDir)).split(path.sep).join('/') || '.'}/*.json\` ` +
+      `(${results.length} file${results.length === 1 ? '' : 's'}). **Do not edit by hand:** re-run \`ctxbench report\`.`,
+  ].join('\n');
+  // Anchors are computed over the whole document so repeated headings get GitHub's -1, -2.
+  const all = headings(`${intro}\n\n## Contents\n\n${body}`);
+  const toc = all.filter((h) => h.level === 2 && h.text !== 'Contents').map((h) => `- [${h.text.replace(/[[\]]/g, '')}](#${h.anchor})`);
+  const doc = `${intro}\n\n## Contents\n\n${toc.join('\n')}\n\n${body}\n`;
+
+  fs.mkdirSync(outDir, { recursive: true });
+  const tmp = `${path.resolve(out)}.tmp`;
+  fs.writeFileSync(tmp, doc);
+  fs.renameSync(tmp, path.resolve(out));
+  return { out, sections: sections.map(({ file, kind }) => ({ file, kind })), charts: written };
+}
+
+module.exports = { buildReport, readResults, orderResults, headings, genericSection };

@@ -1,0 +1,524 @@
+'use strict';
+// results.md section for one `kind: "run"` JSON (docs/run-json.md).
+
+const fs = require('node:fs');
+const path = require('node:path');
+const stats = require('../../bench/stats');
+const f = require('../format');
+const references = require('../references');
+const { depthChart } = require('../charts');
+
+const registry = require('../../context');
+
+// The deliberately broken control strategy (`global`), as the registry marks it.
+function isControl(strategy) {
+  try {
+    return Boolean(registry.info(strategy).control);
+  } catch {
+    return strategy === 'global';
+  }
+}
+
+function uniq(xs) {
+  return [...new Set(xs)];
+}
+
+function validSamples(config) {
+  return (config.samples || []).filter((s) => s && f.isNum(s.rps));
+}
+
+// Summary recomputed from the samples (so every section uses the same statistics), or
+// the stored one when a config carries no samples.
+function summaryOf(config, configs, baseline) {
+  if ((config.samples || []).length) return stats.summarize(config, stats.baselineFor(config, configs, baseline));
+  return config.summary || stats.summarize(config, null);
+}
+
+function strategyOrder(run) {
+  const s = run.settings || {};
+  const listed = Array.isArray(s.strategies) ? s.strategies : [];
+  const all = uniq([...(s.baseline ? [s.baseline] : []), ...listed, ...(run.configs || []).map((c) => c.strategy)]);
+  return (name) => {
+    const i = all.indexOf(name);
+    return i < 0 ? all.length : i;
+  };
+}
+
+function orderBy(settingsList) {
+  const order = Array.isArray(settingsList) ? settingsList.map(String) : [];
+  return (v) => {
+    const i = order.indexOf(String(v));
+    return i < 0 ? order.length : i;
+  };
+}
+
+function sortConfigs(run) {
+  const s = run.settings || {};
+  const strat = strategyOrder(run);
+  const fw = orderBy(s.frameworks);
+  const hop = orderBy(s.hops);
+  const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...(run.configs || [])].sort((a, b) =>
+    fw(a.framework) - fw(b.framework) || cmp(String(a.framework), String(b.framework)) ||
+    hop(a.hop) - hop(b.hop) || cmp(String(a.hop), String(b.hop)) ||
+    cmp(String(a.node), String(b.node)) || cmp(Boolean(a.acf), Boolean(b.acf)) ||
+    (a.depth || 0) - (b.depth || 0) ||
+    strat(a.strategy) - strat(b.strategy) || cmp(String(a.id), String(b.id)));
+}
+
+function nodeLabel(c) {
+  return `${c.node || '?'}${c.acf ? ' (ACF)' : ''}`;
+}
+
+function groupKey(c) {
+  return [c.framework, c.hop, c.node, Boolean(c.acf)].join('|');
+}
+
+function groupLabel(c) {
+  return `${c.framework}, hop \`${c.hop}\`, Node ${nodeLabel(c)}`;
+}
+
+// ---------------------------------------------------------------- environment
+
+function noiseLines(noise) {
+  if (!noise || typeof noise !== 'object') return [];
+  const parts = [];
+  const w = noise.window;
+  if (w && typeof w === 'object') {
+    const bits = [];
+    if (f.isNum(w.stealPct)) bits.push(`CPU steal ${w.stealPct.toFixed(1)}%`);
+    if (f.isNum(w.busyPct)) bits.push(`CPU busy ${w.busyPct.toFixed(0)}% (all processes, ours included)`);
+    if (f.isNum(w.seconds)) bits.push(`over ${Math.round(w.seconds)} s`);
+    if (bits.length) parts.push(bits.join(', '));
+  }
+  const la = (x) => (x && Array.isArray(x.loadavg) ? x.loadavg.map((v) => v.toFixed(2)).join(' ') : null);
+  if (la(noise.before) || la(noise.after)) parts.push(`load average ${la(noise.before) || '?'} before, ${la(noise.after) || '?'} after`);
+  const mhz = (x) => (x && Array.isArray(x.cpuMHz) && x.cpuMHz.length ? Math.round(x.cpuMHz.reduce((a, b) => a + b, 0) / x.cpuMHz.length) : null);
+  if (mhz(noise.before) || mhz(noise.after)) parts.push(`mean CPU clock ${mhz(noise.before) || '?'} → ${mhz(noise.after) || '?'} MHz`);
+  if (!parts.length && !Array.isArray(noise.flags)) {
+    // Unknown shape: show its scalar fields rather than nothing.
+    for (const [k, v] of Object.entries(noise)) if (v !== null && typeof v !== 'object') parts.push(`${k} ${v}`);
+  }
+  const lines = [];
+  if (parts.length) lines.push(`- **Noise:** ${parts.join('; ')}`);
+  if (Array.isArray(noise.flags)) {
+    for (const flag of noise.flags) lines.push(`  - ⚠ ${flag}`);
+    if (noise.flags.length === 0 && parts.length) lines[0] += ' — no noise flags raised';
+  }
+  return lines;
+}
+
+function environmentSection(run) {
+  const e = run.environment || {};
+  const configs = run.configs || [];
+  const lines = ['### Environment', ''];
+  const os = [e.os || e.platform, e.arch].filter(Boolean).join(' ');
+  if (os || e.kernel) lines.push(`- **OS:** ${os || '?'}${e.kernel && !String(os).includes(e.kernel) ? `, kernel ${e.kernel}` : ''}`);
+  if (e.cpuModel || e.cores) {
+    lines.push(`- **CPU:** ${e.cpuModel || '?'}${f.isNum(e.cores) ? ` — ${e.cores} core${e.cores === 1 ? '' : 's'} available` : ''}` +
+      `${e.cpuFrequency ? `, ${e.cpuFrequency}` : ''}`);
+  }
+  if (f.isNum(e.memoryBytes)) lines.push(`- **Memory:** ${f.gib(e.memoryBytes)}`);
+  const measured = uniq(configs.map((c) => c.node).filter(Boolean));
+  const impl = (c) => (c.acf ? 'AsyncContextFrame' : 'async_hooks');
+  const acf = uniq(configs.filter((c) => typeof c.acf === 'boolean').map((c) => `${c.node}: ${impl(c)}`));
+  let nodeLine = `- **Node.js:** ${e.node || '?'}`;
+  if (measured.length && !(measured.length === 1 && measured[0] === e.node)) nodeLine += ` (runner); servers ran on ${measured.join(', ')}`;
+  if (acf.length === 1) nodeLine += ` — AsyncLocalStorage implementation: ${acf[0].split(': ')[1]} (detected at run time)`;
+  else if (acf.length > 1) nodeLine += ` — AsyncLocalStorage implementation (detected at run time): ${acf.join(', ')}`;
+  lines.push(nodeLine);
+  if (e.date) lines.push(`- **Date:** ${String(e.date).replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC')}`);
+  if (e.commit || e.dirty !== undefined) {
+    lines.push(`- **ctxbench commit:** ${e.commit ? f.code(e.commit) : 'unknown'}${e.dirty ? ' (with uncommitted changes)' : ''}`);
+  }
+  if (e.taskset === true) lines.push('- **CPU pinning:** server and load generator pinned to different CPUs with `taskset`');
+  else if (e.taskset === false) lines.push('- **CPU pinning:** none (`taskset` unavailable or a single CPU): server and load generator shared CPUs');
+  lines.push(...noiseLines(e.noise));
+  return lines.join('\n');
+}
+
+function settingsSection(run) {
+  const s = run.settings || {};
+  const list = (x) => (Array.isArray(x) ? x.join(', ') : x);
+  const items = [
+    ['preset', s.preset],
+    ['driver', s.driver],
+    ['connections', s.connections],
+    ['pipelining', s.pipelining],
+    ['duration', f.isNum(s.duration) ? `${s.duration} s per sample` : s.duration],
+    ['warmup', f.isNum(s.warmup) ? `${s.warmup} s` : s.warmup],
+    ['rounds', f.isNum(s.rounds) ? `${s.rounds}, interleaved` : s.rounds],
+    ['baseline', s.baseline ? f.code(s.baseline) : null],
+    ['strategies', list(s.strategies)],
+    ['depths', list(s.depths)],
+    ['hops', list(s.hops)],
+    ['frameworks', list(s.frameworks)],
+    ['node', list(s.node)],
+    ['acf', s.acf],
+  ];
+  const known = new Set(items.map(([k]) => k));
+  for (const [k, v] of Object.entries(s)) {
+    if (!known.has(k) && v !== null && v !== undefined && typeof v !== 'object') items.push([k, v]);
+    else if (!known.has(k) && Array.isArray(v) && v.every((x) => typeof x !== 'object')) items.push([k, v.join(', ')]);
+  }
+  const shown = items.filter(([, v]) => v !== null && v !== undefined && v !== '');
+  if (!shown.length) return '';
+  return `**Settings:** ${shown.map(([k, v]) => `${k} ${v}`).join(' · ')}`;
+}
+
+// ---------------------------------------------------------------- summary table
+
+function leakCell(config, count) {
+  if (!f.isNum(count)) return f.DASH;
+  if (count === 0) return '0';
+  return `${isControl(config.strategy) ? '⚠' : '❌'} ${f.int(count)}`;
+}
+
+function summarySection(run, rows, baseline) {
+  const configs = rows.map((r) => r.config);
+  const varies = (k) => uniq(configs.map((c) => (k === 'node' ? nodeLabel(c) : c[k]))).length > 1;
+  const showFw = varies('framework');
+  const showHop = varies('hop');
+  const showNode = varies('node');
+  const header = [];
+  const align = [];
+  const add = (h, a = 'l') => {
+    header.push(h);
+    align.push(a);
+  };
+  if (showFw) add('Framework');
+  add('Strategy');
+  add('Depth', 'r');
+  if (showHop) add('Hop');
+  if (showNode) add('Node');
+  add('req/s median [95% CI]', 'r');
+  add('p99 ms', 'r');
+  add(`% of ${baseline ? f.code(baseline) : 'baseline'} [95% CI]`, 'r');
+  add('Verdict');
+  add('CPU µs/req', 'r');
+  add('Mismatches', 'r');
+  add('Lost', 'r');
+
+  const body = rows.map(({ config: c, summary: s }) => {
+    const cells = [];
+    if (showFw) cells.push(c.framework);
+    cells.push(f.code(c.strategy) + (isControl(c.strategy) ? ' (control)' : ''));
+    cells.push(c.depth);
+    if (showHop) cells.push(c.hop);
+    if (showNode) cells.push(nodeLabel(c));
+    const failed = c.error && !s.n;
+    if (failed) {
+      cells.push('failed (see below)', f.DASH, f.DASH, f.DASH, f.DASH);
+    } else {
+      cells.push(withN(f.withCi(s.rps.median, s.rps.ci95), s.n));
+      cells.push(f.num(s.p99 && s.p99.median));
+      if (c.strategy === baseline) cells.push('baseline');
+      else if (s.ratio && f.isNum(s.ratio.estimate)) cells.push(f.withCi(s.ratio.estimate, s.ratio.ci95, f.pctOf));
+      else cells.push(f.DASH);
+      cells.push(c.strategy === baseline ? '' : s.ratio ? s.ratio.verdict : 'no baseline measured');
+      cells.push(f.num(s.cpuUsPerRequest && s.cpuUsPerRequest.median));
+    }
+    cells.push(leakCell(c, s.mismatches), leakCell(c, s.lost));
+    return cells;
+  });
+
+  const out = [];
+  const common = [];
+  if (!showFw && configs.length) common.push(`framework ${f.code(configs[0].framework)}`);
+  if (!showHop && configs.length) common.push(`hop ${f.code(configs[0].hop)}`);
+  if (!showNode && configs.length) common.push(`Node ${nodeLabel(configs[0])}`);
+  if (common.length) out.push(`All configurations: ${common.join(', ')}.`, '');
+  out.push(f.table(header, body, align));
+  return out.join('\n');
+}
+
+function withN(text, n) {
+  return n === 1 ? `${text} (1 round)` : text;
+}
+
+// Plain-language notes under the summary: the control, any real leak, errors.
+function integrityNotes(rows, run) {
+  const notes = [];
+  const control = rows.filter((r) => isControl(r.config.strategy));
+  if (control.length) {
+    const leaked = control.filter((r) => r.summary.mismatches + r.summary.lost > 0);
+    const quiet = control.filter((r) => r.summary.n > 0 && r.summary.mismatches + r.summary.lost === 0);
+    if (leaked.length) {
+      notes.push(`⚠ \`global\` is the deliberately broken control (a module-level variable). It leaked in ${leaked.length} of ${control.length} ` +
+        `configuration(s) (${leaked.map((r) => `depth ${r.config.depth}: ${f.int(r.summary.mismatches)} mismatches, ${f.int(r.summary.lost)} lost`).join('; ')}) — ` +
+        'expected: it proves the integrity check catches a leak. Its throughput is not a usable option.');
+    }
+    if (quiet.length) {
+      const hops = uniq(quiet.map((r) => r.config.hop)).join(', ');
+      notes.push(`⚠ The \`global\` control did **not** leak in ${quiet.length} configuration(s) (hop ${hops}). ` +
+        'Requests did not interleave enough to expose a leak (with microtask-only hops such as `await` they never do), so zero ' +
+        'mismatches of the other strategies there prove nothing about their correctness; the `immediate`, `timeout` and I/O hops can.');
+    }
+  }
+  const broken = rows.filter((r) => !isControl(r.config.strategy) && (r.summary.mismatches > 0 || r.summary.lost > 0));
+  for (const r of broken) {
+    notes.push(`❌ **${f.code(r.config.id)} returned wrong context:** ${f.int(r.summary.mismatches)} responses carried another request's id ` +
+      `and ${f.int(r.summary.lost)} carried none. This strategy is not safe in this configuration.`);
+  }
+  for (const r of rows) {
+    const e = r.summary.errors || 0;
+    const x = r.summary.non2xx || 0;
+    if (e || x) notes.push(`${f.code(r.config.id)}: ${f.int(e)} request errors, ${f.int(x)} non-2xx responses.`);
+  }
+  const unpaired = rows.filter((r) => r.summary.ratio && r.summary.ratio.pValue !== null && r.summary.ratio.paired === false);
+  if (unpaired.length) {
+    notes.push(`${unpaired.length} ratio(s) could not be paired by round and use Welch's test instead (wider intervals).`);
+  }
+  const s = run.settings || {};
+  if (f.isNum(s.rounds) && rows.some((r) => r.summary.n > 0 && r.summary.n < s.rounds)) {
+    notes.push(`Some configurations have fewer than the ${s.rounds} planned rounds (see the per-configuration detail).`);
+  }
+  return notes;
+}
+
+function failedSection(run) {
+  const failed = (run.configs || []).filter((c) => c.error);
+  if (!failed.length) return '';
+  const lines = ['### Failed configurations', ''];
+  for (const c of failed) {
+    const msg = typeof c.error === 'string' ? c.error : c.error.message || JSON.stringify(c.error);
+    const measured = validSamples(c).length;
+    lines.push(`- ${f.code(c.id)}: ${String(msg).split('\n')[0]}${measured ? ` (after ${measured} measured round(s), which are kept above)` : ''}`);
+    if (c.error.stderrTail) {
+      lines.push('', '  <details><summary>server stderr (tail)</summary>', '', f.fence(String(c.error.stderrTail).trimEnd()).replace(/^/gm, '  '), '', '  </details>', '');
+    }
+  }
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------- per-config detail
+
+function acrossRounds(values) {
+  const v = values.filter(f.isNum);
+  if (!v.length) return null;
+  const d = stats.describe(v);
+  return {
+    p2_5: stats.quantile(v, 0.025), p50: d.median, p97_5: stats.quantile(v, 0.975), p99: stats.quantile(v, 0.99),
+    avg: d.mean, stdev: d.sd, max: Math.max(...v),
+  };
+}
+
+function detailSection(rows) {
+  const withData = rows.filter((r) => validSamples(r.config).length);
+  if (!withData.length) return '';
+  const out = [
+    '<details><summary>Per-configuration latency and throughput (autocannon layout)</summary>',
+    '',
+    'Latency: each column is the median, across rounds, of what autocannon reported for that round. ' +
+      'Req/Sec and Bytes/Sec: the spread of the per-round averages across rounds ' +
+      '(so 2.5% … Max describe round-to-round variation, not per-second variation).',
+    '',
+  ];
+  const cols = ['p2_5', 'p50', 'p97_5', 'p99', 'avg', 'stdev', 'max'];
+  for (const { config: c, summary: s } of withData) {
+    const samples = validSamples(c);
+    const lat = {};
+    for (const k of cols) lat[k] = stats.median(samples.map((x) => x.latency && x.latency[k]));
+    const rps = acrossRounds(samples.map((x) => x.rps));
+    const bps = acrossRounds(samples.map((x) => x.bytesPerSec));
+    const body = [['Latency (ms)', ...cols.map((k) => f.num(lat[k]))]];
+    if (rps) body.push(['Req/Sec', ...cols.map((k) => f.int(rps[k]))]);
+    if (bps) body.push(['Bytes/Sec', ...cols.map((k) => f.bytes(bps[k]))]);
+    const extra = [];
+    const rss = stats.median(samples.map((x) => x.rssMB));
+    if (f.isNum(rss)) extra.push(`RSS ${f.num(rss)} MB`);
+    if (f.isNum(s.cpuUsPerRequest.median)) extra.push(`server CPU ${f.num(s.cpuUsPerRequest.median)} µs/request`);
+    const lg = samples.map((x) => x.loadgenCpu).filter(f.isNum);
+    if (lg.length) extra.push(`load generator CPU up to ${Math.round(Math.max(...lg) * 100)}% of a core`);
+    const reqs = samples.map((x) => x.requests).filter(f.isNum);
+    if (reqs.length) extra.push(`${f.int(reqs.reduce((a, b) => a + b, 0))} requests`);
+    out.push(`**${f.code(c.id)}** — ${samples.length} round(s)${extra.length ? `; ${extra.join(', ')}` : ''}`, '');
+    out.push(f.table(['Stat', '2.5%', '50%', '97.5%', '99%', 'Avg', 'Stdev', 'Max'], body, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']), '');
+  }
+  out.push('</details>');
+  return out.join('\n');
+}
+
+// ---------------------------------------------------------------- depth sweep
+
+function depthGroups(rows) {
+  const groups = new Map();
+  for (const r of rows) {
+    const k = groupKey(r.config);
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(r);
+  }
+  return [...groups.values()].filter((g) => uniq(g.map((r) => r.config.depth)).length >= 2);
+}
+
+function depthSweepSection(run, rows, baseline) {
+  const groups = depthGroups(rows);
+  if (!groups.length) return '';
+  const strat = strategyOrder(run);
+  const out = ['### Depth sweep', '',
+    'Laid out like the App Engine study (seed 004): one row per strategy, one column per call depth. ' +
+    'Cells: mean latency (median across rounds) · median req/s ±half-width of its 95% CI. ' +
+    `"vs ${baseline ? f.code(baseline) : 'baseline'}" rows: change in req/s with its 95% CI; n.s. = not significant (p ≥ 0.05).`, ''];
+  for (const g of groups) {
+    const depths = uniq(g.map((r) => r.config.depth)).sort((a, b) => a - b);
+    const strategies = uniq(g.map((r) => r.config.strategy)).sort((a, b) => strat(a) - strat(b));
+    const at = (s, d) => g.find((r) => r.config.strategy === s && r.config.depth === d);
+    const body = [];
+    for (const s of strategies) {
+      body.push([f.code(s) + (isControl(s) ? ' (control)' : ''), ...depths.map((d) => {
+        const r = at(s, d);
+        if (!r || !r.summary.n) return r && r.config.error ? 'failed' : f.DASH;
+        const lat = stats.median(validSamples(r.config).map((x) => x.latency && x.latency.avg));
+        const { median, mean, ci95 } = r.summary.rps;
+        const pm = ci95 && mean ? ` ±${(((ci95[1] - ci95[0]) / 2 / mean) * 100).toFixed(0)}%` : '';
+        return `${f.num(lat)} ms · ${f.int(median)}${pm} req/s`;
+      })]);
+      const hasRatio = depths.some((d) => at(s, d) && at(s, d).summary.ratio && f.isNum(at(s, d).summary.ratio.estimate));
+      if (s !== baseline && strategies.includes(baseline) && hasRatio) {
+        body.push([`↳ vs ${f.code(baseline)}`, ...depths.map((d) => {
+          const r = at(s, d);
+          const q = r && r.summary.ratio;
+          if (!q || !f.isNum(q.estimate)) return f.DASH;
+          const ci = q.ci95 ? ` [${f.change(q.ci95[0])}, ${f.change(q.ci95[1])}]` : '';
+          const sig = q.pValue !== null && q.pValue < 0.05 ? '' : ' n.s.';
+          return `${f.change(q.estimate)}${ci}${sig}`;
+        })]);
+      }
+    }
+    if (groups.length > 1) out.push(`**${groupLabel(g[0].config)}**`, '');
+    out.push(f.table(['Strategy', ...depths.map((d) => `Call depth ${d}`)], body, ['l', ...depths.map(() => 'r')]), '');
+  }
+  return out.join('\n').trimEnd();
+}
+
+async function chartsSection(run, rows, ctx) {
+  const groups = depthGroups(rows);
+  if (!groups.length || !ctx || !ctx.chartsDir) return '';
+  const multi = groups.length > 1;
+  const points = [];
+  for (const g of groups) {
+    for (const r of g) {
+      if (!r.summary.n) continue;
+      points.push({
+        series: multi ? `${r.config.strategy} (${r.config.framework}/${r.config.hop}/${nodeLabel(r.config)})` : r.config.strategy,
+        depth: r.config.depth,
+        rps: r.summary.rps.median,
+        lo: r.summary.rps.ci95 ? r.summary.rps.ci95[0] : null,
+        hi: r.summary.rps.ci95 ? r.summary.rps.ci95[1] : null,
+        p99: r.summary.p99.median,
+      });
+    }
+  }
+  if (!points.length) return '';
+  const strat = strategyOrder(run);
+  points.sort((a, b) => strat(a.series.split(' ')[0]) - strat(b.series.split(' ')[0]) || a.depth - b.depth);
+  const name = ctx.name || 'run';
+  fs.mkdirSync(ctx.chartsDir, { recursive: true });
+  const files = [
+    { file: path.join(ctx.chartsDir, `${name}-throughput.svg`), alt: 'Throughput by call depth',
+      spec: { title: 'Throughput by call depth (median req/s, 95% CI)', y: 'rps', yTitle: 'req/s (median of rounds)', ci: true } },
+    { file: path.join(ctx.chartsDir, `${name}-p99.svg`), alt: 'p99 latency by call depth',
+      spec: { title: 'p99 latency by call depth (median of rounds)', y: 'p99', yTitle: 'p99 latency (ms)', ci: false } },
+  ];
+  const out = ['### Charts', ''];
+  for (const c of files) {
+    const svg = await depthChart({ ...c.spec, points: points.filter((p) => f.isNum(p[c.spec.y])) });
+    fs.writeFileSync(c.file, svg);
+    if (Array.isArray(ctx.written)) ctx.written.push(c.file);
+    const rel = ctx.relativeChartPath ? ctx.relativeChartPath(c.file) : c.file;
+    out.push(`![${c.alt}](${encodeURI(rel)})`, '');
+  }
+  return out.join('\n').trimEnd();
+}
+
+// ---------------------------------------------------------------- references
+
+function refTable(header, rows) {
+  return f.table(header, rows.map((r) => [r.label, ...r.cells]), ['l', ...header.slice(1).map(() => 'r')]);
+}
+
+function referenceBlock(ref) {
+  const out = [`**${ref.title}** (seed \`${ref.seed}\`). ${ref.setup}`, ''];
+  if (ref.key === 'appEngineDepth') {
+    out.push(refTable(['', ...ref.columns], ref.rows));
+  } else if (ref.key === 'alsContext') {
+    out.push(refTable(['', ...ref.columns], ref.rows));
+  } else if (ref.key === 'platformatic') {
+    for (const t of ref.tables) out.push(`${t.node}:`, '', refTable(['Scenario', ...ref.columns], t.rows), '');
+  }
+  out.push('', `Mapping to ctxbench: ${ref.mapping}`);
+  return out.join('\n').replace(/\n{3,}/g, '\n\n');
+}
+
+function referencesSection(run) {
+  const preset = run.settings && run.settings.preset;
+  const keys = references.byPreset[preset];
+  if (!keys) return '';
+  const out = ['### Published references (not our measurements)', '',
+    '> Figures quoted verbatim from published write-ups, for orientation only: single runs on other machines and ' +
+    'Node versions, with no repetition or confidence interval. Compare *ratios* to ours, not absolute req/s.', ''];
+  if (keys.length === 0) {
+    out.push('This preset is not one published study. The closest published figures, quoted in the sections of the matching presets:', '');
+    for (const ref of references.all) {
+      const p = Object.entries(references.byPreset).find(([, v]) => v.includes(ref.key));
+      out.push(`- ${ref.title} (seed \`${ref.seed}\`) — reproduce with \`ctxbench run --preset ${p ? p[0] : '?'}\`.`);
+    }
+    const als = references.platformatic.tables.map((t) => `${t.rows.find((r) => r.label === 'AsyncLocalStorage').cells[2]} (${t.node})`).join(' and ');
+    const ae = references.appEngineDepth.rows.find((r) => r.label === 'Impact (-)').cells;
+    out.push('', `Headline figures: AsyncLocalStorage kept ${als} of a plain http server's throughput (platformatic); ` +
+      `cls-hooked at ${references.alsContext.rows[3].cells[0]} vs ${references.alsContext.rows[0].cells[0]} req/s for parameter passing (als-context); ` +
+      `async_hooks latency impact ${ae.join(' / ')} at call depths ${references.appEngineDepth.depths.join(' / ')} (App Engine).`);
+  } else {
+    for (const k of keys) out.push(referenceBlock(references[k]), '');
+  }
+  return out.join('\n').trimEnd();
+}
+
+// ---------------------------------------------------------------- section
+
+async function render(run, ctx = {}) {
+  const baseline = run.settings && run.settings.baseline;
+  const configs = run.configs || [];
+  const rows = sortConfigs(run).map((config) => ({ config, summary: summaryOf(config, configs, baseline) }));
+  const title = run.title || (run.settings && run.settings.preset ? `${run.settings.preset} preset` : 'ctxbench run');
+  const parts = [`## ${title}`];
+
+  const meta = [];
+  if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
+  meta.push(`${configs.length} configuration${configs.length === 1 ? '' : 's'}`);
+  const rounds = uniq(rows.map((r) => r.summary.n)).filter((n) => n > 0);
+  if (rounds.length) meta.push(`${rounds.length === 1 ? rounds[0] : `${Math.min(...rounds)}–${Math.max(...rounds)}`} interleaved rounds each`);
+  parts.push(`*${meta.join(' · ')}*`);
+  if (run.status && run.status !== 'complete') {
+    parts.push(`> ⚠ **Status: ${run.status}.** ${run.status === 'running' ? 'The run was still in progress when this report was generated' : 'The run stopped early'}: ` +
+      'configurations may have fewer rounds than planned, and the intervals are wider for it.');
+  }
+  if (run.settings && run.settings.quick) parts.push('> ⚠ **Quick run:** short bursts and few rounds; a smoke test, not a measurement.');
+
+  parts.push(environmentSection(run));
+  if (run.command) parts.push(['### Command', '', f.fence(run.command, 'sh')].join('\n'));
+  const settings = settingsSection(run);
+  if (settings) parts.push(settings);
+
+  parts.push('### Results');
+  if (rows.length) {
+    parts.push(summarySection(run, rows, baseline));
+    const notes = integrityNotes(rows, run);
+    if (notes.length) parts.push(notes.map((n) => `- ${n}`).join('\n'));
+  } else {
+    parts.push('No configuration was measured.');
+  }
+  for (const piece of [failedSection(run), depthSweepSection(run, rows, baseline), await chartsSection(run, rows, ctx)]) {
+    if (piece) parts.push(piece);
+  }
+  if (Array.isArray(run.warnings) && run.warnings.length) {
+    parts.push(['### Warnings', '', ...run.warnings.map((w) => `- ⚠ ${String(w).replace(/\n/g, ' ')}`)].join('\n'));
+  }
+  const detail = detailSection(rows);
+  if (detail) parts.push(detail);
+  const refs = referencesSection(run);
+  if (refs) parts.push(refs);
+  return parts.join('\n\n').replace(/\n{3,}/g, '\n\n') + '\n';
+}
+
+module.exports = { render, summaryOf, sortConfigs };
