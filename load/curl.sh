@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# The App Engine study's load method: N curl processes, P at a time (xargs -P), each
+# request with its own X-Cloud-Trace-Context; every echoed body is checked against the
+# id that request sent.
+#
+#   load/curl.sh URL [N=10000] [P=100] [--json]
+#
+# Prints count, errors (curl failure or non-2xx), mismatches (the body is ANOTHER
+# request's id: context leaked), lost (a 2xx whose body is no id of ours), mean latency
+# and p50/p90/p99 in ms (curl's time_total of every request that got an HTTP answer).
+# --json prints one JSON object instead. A depth sweep goes through the URL:
+#   load/curl.sh https://als-dot-PROJECT.appspot.com/depth/256 10000 100
+# Env: CURL_MAX_TIME (s, default 30) bounds each request; the probe waits 10 s at most.
+set -euo pipefail
+
+me=curl.sh
+die() {
+  printf '%s: %s\n' "$me" "$1" >&2
+  exit 1
+}
+usage() {
+  printf 'usage: load/curl.sh URL [N=10000] [P=100] [--json]\n'
+}
+
+json=0
+args=()
+for a in "$@"; do
+  case "$a" in
+    --json) json=1 ;;
+    -h | --help)
+      usage
+      exit 0
+      ;;
+    -*) die "unknown option '$a' (usage: load/curl.sh URL [N=10000] [P=100] [--json])" ;;
+    *) args+=("$a") ;;
+  esac
+done
+[ "${#args[@]}" -ge 1 ] || die "missing URL (usage: load/curl.sh URL [N=10000] [P=100] [--json])"
+[ "${#args[@]}" -le 3 ] || die "too many arguments (usage: load/curl.sh URL [N=10000] [P=100] [--json])"
+url=${args[0]}
+n=${args[1]:-10000}
+p=${args[2]:-100}
+max_time=${CURL_MAX_TIME:-30}
+
+for tool in curl xargs awk sort mktemp; do
+  command -v "$tool" >/dev/null 2>&1 || die "'$tool' is required but was not found on PATH"
+done
+case "$url" in
+  http://?* | https://?*) ;;
+  *) die "URL must start with http:// or https://, got '$url'" ;;
+esac
+[[ "$n" =~ ^[1-9][0-9]{0,8}$ ]] || die "N (number of requests) must be a positive integer, got '$n'"
+[[ "$p" =~ ^[1-9][0-9]{0,4}$ ]] || die "P (parallel requests) must be a positive integer, got '$p'"
+[[ "$max_time" =~ ^[1-9][0-9]{0,4}$ ]] || die "CURL_MAX_TIME must be a positive integer of seconds, got '$max_time'"
+
+# Ids: 16 hex of a per-run random prefix + a 16-hex counter.
+prefix=$(printf '%04x%04x%04x%04x' "$RANDOM" "$RANDOM" "$RANDOM" "$RANDOM")
+
+dir=$(mktemp -d "${TMPDIR:-/tmp}/ctxbench-curl.XXXXXX") || die "mktemp failed"
+trap 'rm -rf "$dir"' EXIT
+
+# Probe once: a dead URL fails here, fast, with one line.
+if ! curl -sS -o /dev/null --max-time 10 -H "X-Cloud-Trace-Context: ${prefix}ffffffffffffffff/1;o=1" \
+  "$url" 2>"$dir/probe.err"; then
+  reason=$(awk 'NR == 1 { sub(/^curl: \([0-9]+\) /, ""); print; exit }' "$dir/probe.err")
+  die "no response from $url (${reason:-curl failed})"
+fi
+
+now() {
+  if [ -n "${EPOCHREALTIME:-}" ]; then printf '%s' "${EPOCHREALTIME/,/.}"; else date +%s; fi
+}
+
+awk -v n="$n" -v prefix="$prefix" 'BEGIN { for (i = 0; i < n; i++) printf "%s%016x\n", prefix, i }' >"$dir/ids"
+mkdir "$dir/body"
+
+start=$(now)
+# One curl per id; each writes its body to its own file and one short line
+# "id<TAB>status<TAB>time_total" (a single write, so parallel lines never interleave).
+# curl exits non-zero on failures (status 000): xargs then returns 123, which is expected.
+xargs -P "$p" -I '{}' curl -s --max-time "$max_time" --connect-timeout 10 \
+  -H 'X-Cloud-Trace-Context: {}/1;o=1' -o "$dir/body/{}" \
+  -w '{}\t%{http_code}\t%{time_total}\n' "$url" <"$dir/ids" >"$dir/results" 2>/dev/null || true
+end=$(now)
+
+# Classify every request; latencies (ms) of the answered ones go to a file for sorting.
+awk -F '\t' -v prefix="$prefix" -v bodies="$dir/body" -v lat="$dir/lat" -v counts="$dir/counts" '
+  {
+    id = $1; code = $2; seen++
+    if (code == "000" || code == "") { failed++; next }
+    printf "%.3f\n", $3 * 1000 > lat
+    if (code !~ /^2/) { non2xx++; next }
+    f = bodies "/" id; body = ""
+    if ((getline body < f) <= 0) body = ""
+    close(f)
+    if (body == id) kept++
+    else if (length(body) == 32 && substr(body, 1, 16) == prefix && body ~ /^[0-9a-f]+$/) mismatches++
+    else lost++
+  }
+  END {
+    printf "%d %d %d %d %d %d\n", seen, failed, non2xx, kept, mismatches, lost > counts
+  }
+' "$dir/results"
+: >>"$dir/lat"
+sort -n "$dir/lat" >"$dir/lat.sorted"
+
+read -r seen failed non2xx kept mismatches lost <"$dir/counts"
+
+awk -v n="$n" -v seen="$seen" -v failed="$failed" -v non2xx="$non2xx" -v kept="$kept" \
+  -v mismatches="$mismatches" -v lost="$lost" -v start="$start" -v end="$end" -v json="$json" \
+  -v url="$url" -v p="$p" '
+  { v[++m] = $1; sum += $1 }
+  function pct(q, k) {
+    if (m == 0) return 0
+    k = int(q * m); if (k < q * m) k++
+    if (k < 1) k = 1
+    return v[k]
+  }
+  END {
+    missing = n - seen          # no line at all from curl: counted as curl failures
+    errors = failed + missing + non2xx
+    avg = m ? sum / m : 0
+    dur = end - start; if (dur <= 0) dur = 0.001
+    rps = n / dur
+    gsub(/\\/, "\\\\", url); gsub(/"/, "\\\"", url)
+    if (json) {
+      printf "{\"url\":\"%s\",\"count\":%d,\"concurrency\":%d,\"errors\":%d,\"non2xx\":%d,\"mismatches\":%d,\"lost\":%d,\"kept\":%d,", url, n, p, errors, non2xx, mismatches, lost, kept
+      printf "\"latency\":{\"avg\":%.3f,\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f},\"durationS\":%.3f,\"rps\":%.1f}\n", avg, pct(0.5), pct(0.9), pct(0.99), dur, rps
+    } else {
+      printf "url         %s\n", url
+      printf "count       %d (%d in parallel, %.1f s, %.1f req/s)\n", n, p, dur, rps
+      printf "errors      %d (%d curl failures, %d non-2xx)\n", errors, failed + missing, non2xx
+      printf "mismatches  %d (answered with another request'"'"'s id)\n", mismatches
+      printf "lost        %d (2xx without an id of ours)\n", lost
+      printf "latency ms  mean %.2f  p50 %.2f  p90 %.2f  p99 %.2f\n", avg, pct(0.5), pct(0.9), pct(0.99)
+    }
+  }
+' "$dir/lat.sorted"

@@ -1,0 +1,200 @@
+'use strict';
+// The load drivers against real servers (app.js on free ports): the integrity check must
+// pass when context propagates, catch the deliberately broken `global` strategy, and
+// count every answer of `none` as lost. Only structure and correctness are asserted,
+// never timing or throughput.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const net = require('node:net');
+const path = require('node:path');
+const { execFile } = require('node:child_process');
+const { startServer, ROOT } = require('./helpers/server');
+const { measure } = require('../load/autocannon');
+
+const CURL_SH = path.join(ROOT, 'load', 'curl.sh');
+const FIELDS = ['rps', 'latency', 'requests', 'errors', 'non2xx', 'mismatches', 'lost', 'bytesPerSec', 'loadgenCpu', 'durationS'];
+const LATENCY = ['p2_5', 'p50', 'p97_5', 'p99', 'avg', 'stdev', 'max'];
+
+const servers = {};
+test.before(async () => {
+  const [als, global, none] = await Promise.all([
+    startServer({ STRATEGY: 'als', HOP: 'immediate' }),
+    startServer({ STRATEGY: 'global', HOP: 'immediate' }),
+    startServer({ STRATEGY: 'none' }),
+  ]);
+  Object.assign(servers, { als, global, none });
+});
+test.after(() => Promise.all(Object.values(servers).map((s) => s.stop())));
+
+// A port on 127.0.0.1 where nothing listens.
+function deadPort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+function assertShape(r) {
+  assert.deepStrictEqual(Object.keys(r).sort(), [...FIELDS].sort());
+  assert.deepStrictEqual(Object.keys(r.latency).sort(), [...LATENCY].sort());
+  for (const key of FIELDS.filter((k) => k !== 'latency')) {
+    assert.ok(Number.isFinite(r[key]) && r[key] >= 0, `${key} is a finite number >= 0, got ${r[key]}`);
+  }
+  for (const key of ['requests', 'errors', 'non2xx', 'mismatches', 'lost']) {
+    assert.ok(Number.isInteger(r[key]), `${key} is an integer, got ${r[key]}`);
+  }
+  for (const key of LATENCY) {
+    assert.ok(Number.isFinite(r.latency[key]) && r.latency[key] >= 0, `latency.${key} is a number >= 0`);
+  }
+  assert.ok(r.latency.p50 <= r.latency.p99 && r.latency.p99 <= r.latency.max, 'latency percentiles are ordered');
+  assert.ok(r.requests > 0, 'some requests completed');
+  assert.ok(r.durationS > 0 && r.rps > 0);
+}
+
+for (const pipelining of [1, 10]) {
+  test(`measure(): als keeps every id (pipelining ${pipelining})`, async () => {
+    const r = await measure({ url: servers.als.url, connections: 20, pipelining, duration: 1 });
+    assertShape(r);
+    assert.strictEqual(r.mismatches, 0);
+    assert.strictEqual(r.lost, 0);
+    assert.strictEqual(r.errors, 0);
+    assert.strictEqual(r.non2xx, 0);
+  });
+}
+
+// (With pipelining > 1 autocannon stops each connection once `amount` requests were SENT,
+// dropping up to pipelining-1 answers per connection, so exactness holds for pipelining 1.)
+test('measure(): amount counts exactly that many requests, warm-up excluded', async () => {
+  const r = await measure({ url: servers.als.url, connections: 10, amount: 500, warmup: 0.5 });
+  assertShape(r);
+  assert.strictEqual(r.requests, 500);
+  assert.strictEqual(r.mismatches, 0);
+  assert.strictEqual(r.lost, 0);
+});
+
+test('measure(): onProgress reports the phase and the counts so far', async () => {
+  const calls = [];
+  await measure({ url: servers.als.url, connections: 5, duration: 1.5, warmup: 1, onProgress: (p) => calls.push(p) });
+  assert.ok(calls.length >= 1, 'called at least once');
+  for (const p of calls) {
+    assert.ok(p.phase === 'warmup' || p.phase === 'measure', `phase ${p.phase}`);
+    for (const key of ['elapsedS', 'requests', 'rps', 'errors', 'mismatches', 'lost']) {
+      assert.ok(Number.isFinite(p[key]), `${key} is a number`);
+    }
+    assert.strictEqual(p.mismatches, 0);
+  }
+});
+
+test('measure(): the global control is caught leaking', async () => {
+  const r = await measure({ url: servers.global.url, connections: 50, duration: 1 });
+  assertShape(r);
+  assert.ok(r.mismatches > 0, `global must leak, got ${r.mismatches} mismatches of ${r.requests}`);
+});
+
+test('measure(): strategy none loses every id', async () => {
+  const r = await measure({ url: servers.none.url, connections: 20, pipelining: 4, duration: 1 });
+  assertShape(r);
+  assert.strictEqual(r.mismatches, 0);
+  assert.strictEqual(r.lost, r.requests);
+});
+
+test('measure(): non-2xx answers are counted as non2xx, not as lost', async () => {
+  const r = await measure({ url: servers.als.url, path: '/depth/0', connections: 5, duration: 1 });
+  assertShape(r);
+  assert.strictEqual(r.non2xx, r.requests);
+  assert.strictEqual(r.lost, 0);
+  assert.strictEqual(r.mismatches, 0);
+});
+
+test('measure(): a dead port rejects at once with one line', async () => {
+  const port = await deadPort();
+  const started = Date.now();
+  await assert.rejects(measure({ url: `http://127.0.0.1:${port}`, duration: 30 }), (err) => {
+    assert.strictEqual(err.message, `no response from http://127.0.0.1:${port}/ (ECONNREFUSED)`);
+    return true;
+  });
+  assert.ok(Date.now() - started < 10000, 'did not run the 30 s duration');
+});
+
+test('measure(): bad options throw one clear line', async () => {
+  const url = 'http://127.0.0.1:1';
+  const cases = [
+    [undefined, /options must be an object/],
+    [{}, /^url must be an http\(s\) URL/],
+    [{ url: 'ftp://127.0.0.1/' }, /^url must start with http/],
+    [{ url: 'not a url' }, /^url must be/],
+    [{ url, connections: 0 }, /^connections must be an integer/],
+    [{ url, connections: '10' }, /^connections must be an integer/],
+    [{ url, pipelining: 1.5 }, /^pipelining must be an integer/],
+    [{ url, duration: -1 }, /^duration must be a number of seconds/],
+    [{ url, duration: 'ten' }, /^duration must be a number of seconds/],
+    [{ url, amount: 5 }, /^amount \(5\) must be at least connections \(100\)/],
+    [{ url, warmup: -1 }, /^warmup must be/],
+    [{ url, timeout: 0 }, /^timeout must be/],
+    [{ url, path: 'depth/8' }, /^path must start with "\/"/],
+    [{ url, onProgress: 'yes' }, /^onProgress must be a function/],
+    [{ url, durations: 5 }, /^unknown measure option "durations"/],
+  ];
+  for (const [options, pattern] of cases) {
+    await assert.rejects(measure(options), (err) => {
+      assert.match(err.message, pattern);
+      assert.ok(!err.message.includes('\n'), 'one line');
+      return true;
+    });
+  }
+});
+
+// load/curl.sh: resolves { code, stdout, stderr }.
+function curlSh(args) {
+  return new Promise((resolve) => {
+    execFile(CURL_SH, args, { timeout: 60000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? err.code : 0, stdout, stderr });
+    });
+  });
+}
+
+test('curl.sh is executable', () => {
+  assert.ok(fs.statSync(CURL_SH).mode & 0o111, 'chmod +x load/curl.sh');
+});
+
+test('curl.sh: als keeps every id (N=300 P=20 --json)', async () => {
+  const { code, stdout, stderr } = await curlSh([servers.als.url + '/', '300', '20', '--json']);
+  assert.strictEqual(code, 0, stderr);
+  const r = JSON.parse(stdout);
+  assert.strictEqual(r.count, 300);
+  assert.strictEqual(r.errors, 0);
+  assert.strictEqual(r.mismatches, 0);
+  assert.strictEqual(r.lost, 0);
+  for (const key of ['avg', 'p50', 'p90', 'p99']) assert.ok(Number.isFinite(r.latency[key]), `latency.${key}`);
+  assert.ok(r.latency.p50 <= r.latency.p90 && r.latency.p90 <= r.latency.p99);
+});
+
+test('curl.sh: the global control is caught leaking', async () => {
+  const { code, stdout, stderr } = await curlSh([servers.global.url + '/', '300', '20', '--json']);
+  assert.strictEqual(code, 0, stderr);
+  const r = JSON.parse(stdout);
+  assert.strictEqual(r.count, 300);
+  assert.ok(r.mismatches > 0, `global must leak, got ${r.mismatches} mismatches`);
+});
+
+test('curl.sh: a dead URL exits 1 with one line', async () => {
+  const port = await deadPort();
+  const { code, stdout, stderr } = await curlSh([`http://127.0.0.1:${port}/`, '10', '2']);
+  assert.strictEqual(code, 1);
+  assert.strictEqual(stdout, '');
+  assert.match(stderr, new RegExp(`^curl\\.sh: no response from http://127\\.0\\.0\\.1:${port}/ \\(.+\\)\\n$`));
+});
+
+test('curl.sh: a bad N or P exits 1 with one line', async () => {
+  for (const args of [['abc'], ['0'], ['10', 'x'], ['10', '-3']]) {
+    const { code, stdout, stderr } = await curlSh([servers.als.url + '/', ...args]);
+    assert.strictEqual(code, 1, `args ${args}`);
+    assert.strictEqual(stdout, '');
+    assert.match(stderr, /^curl\.sh: .+\n$/);
+  }
+});
