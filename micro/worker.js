@@ -1,0 +1,92 @@
+'use strict';
+// One strategy, one process: `node micro/worker.js <strategy> '<settings json>'`, forked
+// by micro/index.js with an IPC channel. Loading two strategies in one process would let
+// one's async hooks (cls-hooked, alscontext's CLS) slow the other's promises.
+//
+// Messages to the parent:
+//   { type: 'hello', strategy, node, acf, pid, execArgv }
+//   { type: 'scenario', key, result, samplesUs: Float64Array }   (one per scenario)
+//   { type: 'scenario', key, error }
+//   { type: 'done' }
+const { detectAsyncContextFrame } = require('../lib/runtime');
+const { SCENARIOS, build } = require('./scenarios');
+const strategies = require('./strategies');
+
+function send(msg) {
+  return new Promise((resolve, reject) => process.send(msg, (err) => (err ? reject(err) : resolve())));
+}
+
+function toUs(ms) {
+  return typeof ms === 'number' && Number.isFinite(ms) ? ms * 1000 : null;
+}
+
+async function main() {
+  const [name, rawSettings] = process.argv.slice(2);
+  const settings = JSON.parse(rawSettings || '{}');
+  const keys = settings.scenarios || SCENARIOS.map((s) => s.key);
+
+  // Probe before the strategy is loaded (the probe leaves no hook behind).
+  const acf = detectAsyncContextFrame();
+  const strategy = strategies.load(name);
+  await send({ type: 'hello', strategy: name, node: process.version, acf, pid: process.pid, execArgv: process.execArgv });
+
+  const { Bench } = await import('tinybench');
+  const benchOptions = {
+    time: settings.time,
+    warmupTime: settings.warmupTime,
+    iterations: settings.iterations,
+    warmupIterations: settings.warmupIterations,
+    retainSamples: true,
+    throws: true,
+    timestampProvider: 'hrtimeNow',
+  };
+  const clock = new Bench(benchOptions);
+  const { counters, tasks } = build(strategy, clock.now);
+
+  for (const key of keys) {
+    const meta = SCENARIOS.find((s) => s.key === key);
+    // A fresh Bench per scenario: its warm-up runs right before its measurement, and
+    // its samples are released once sent.
+    const bench = new Bench(benchOptions);
+    bench.add(key, tasks[key], { async: meta.async });
+    try {
+      await bench.run();
+      const task = bench.getTask(key);
+      const r = task.result;
+      if (r.state !== 'completed') throw r.error || new Error(`task ended ${r.state}`);
+      const lat = r.latency;
+      const meanUs = toUs(lat.mean);
+      const result = {
+        opsPerSec: meanUs > 0 ? 1e6 / meanUs : null,
+        meanUs,
+        p50Us: toUs(lat.p50),
+        p99Us: toUs(lat.p99),
+        minUs: toUs(lat.min),
+        maxUs: toUs(lat.max),
+        sdUs: toUs(lat.sd),
+        semUs: toUs(lat.sem),
+        rme: lat.rme,
+        samples: lat.samplesCount,
+        reads: counters[key].reads,
+        failures: counters[key].failures,
+        checked: strategy.carriesContext !== false,
+      };
+      const samplesUs = Float64Array.from(lat.samples || [], (ms) => ms * 1000);
+      await send({ type: 'scenario', key, result, samplesUs });
+    } catch (err) {
+      await send({ type: 'scenario', key, error: String(err && err.message ? err.message : err) });
+    }
+  }
+  await send({ type: 'done' });
+}
+
+// The parent went away (interrupted): nothing left to report to.
+process.on('disconnect', () => process.exit(0));
+
+main().then(
+  () => process.disconnect(),
+  (err) => {
+    process.stderr.write(`micro worker: ${err && err.stack ? err.stack : err}\n`);
+    process.exit(1);
+  },
+);

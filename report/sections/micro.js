@@ -1,0 +1,260 @@
+'use strict';
+// results.md section for one `kind: "micro"` JSON (bench/cli/micro.js, docs/micro.md):
+// a table per scenario, the study's targets per strategy, and the study's own figures,
+// clearly labelled as not ours.
+const f = require('../format');
+
+const DASH = f.DASH;
+
+// The vitest-bench AsyncLocalStorage study (seeds/002_78d202859073746e.txt), copied
+// exactly. NOT our measurement.
+const REFERENCE = {
+  seed: '002_78d202859073746e.txt',
+  title: 'AsyncLocalStorage Tracing Performance Overhead',
+  setup: 'Vitest v4.0.18 bench, Node.js v22.22.0, macOS (darwin arm64); one run, no repetition or confidence interval.',
+  mapping: '"Baseline (no tracing)" ≈ our `none`; "With AsyncLocalStorage" ≈ our `als`. Their async operation and ' +
+    'their "DB query" are not described; ours are `setImmediate` hops. They generated span ids only in the traced arm; ' +
+    'we generate them in every arm, so our overhead is the context mechanism alone.',
+  rows: [
+    ['Sync operations (100 iterations)', 'Baseline (no tracing)', '1,715,792', '0.0006', '0.0008', '-'],
+    ['Sync operations (100 iterations)', 'With AsyncLocalStorage', '329,452', '0.0030', '0.0069', '5.21x slower'],
+    ['Async operations (100 iterations)', 'Baseline (no tracing)', '718', '1.3919', '1.6469', '-'],
+    ['Async operations (100 iterations)', 'With AsyncLocalStorage', '706', '1.4160', '1.6882', '1.7% slower'],
+    ['Nested trace contexts', 'Depth=2', '48,257', '0.0207', '0.0382', 'Root + 1 child span'],
+    ['Nested trace contexts', 'Depth=5', '36,221', '0.0276', '0.0435', 'Root + 4 nested child spans'],
+    ['Real-world HTTP request handler', 'Without tracing', '17,566', '0.0569', '0.0892', '-'],
+    ['Real-world HTTP request handler', 'With tracing', '14,177', '0.0705', '0.1111', '19.3% slower'],
+  ],
+  targets: [
+    ['Async operation overhead', '< 5%', '1.7%', 'PASS'],
+    ['Nested context (depth=5) P99', '< 100μs', '43.5μs', 'PASS'],
+    ['Real-world HTTP request overhead', '< 50%', '19.3%', 'PASS'],
+    ['Absolute overhead per operation', '< 10μs', '~3-5μs', 'PASS'],
+  ],
+};
+
+const TARGET_COLUMNS = [
+  ['asyncOverhead', 'Async overhead < 5%'],
+  ['nestedP99', 'Nested d=5 P99 < 100 µs'],
+  ['realWorldOverhead', 'Real-world overhead < 50%'],
+  ['perOpOverhead', 'Per-op overhead < 10 µs'],
+  ['correct', 'Every read correct'],
+];
+
+const DEFAULT_SCENARIOS = [
+  { key: 'sync', title: 'Sync operations (100 current() reads inside one run())', unit: 'batch' },
+  { key: 'async', title: 'Async operations (100 awaited setImmediate hops inside one run(), current() after each)', unit: 'batch' },
+  { key: 'nested2', title: 'Nested contexts, depth 2 (root + 1 child span)', unit: 'request' },
+  { key: 'nested5', title: 'Nested contexts, depth 5 (root + 4 child spans)', unit: 'request' },
+  { key: 'realworld', title: 'Real-world handler (validate, DB query across setImmediate, logic, format: 4 traced operations)', unit: 'request' },
+  { key: 'run', title: 'run() alone (per call)', unit: 'call' },
+  { key: 'current', title: 'current() alone (per call, inside one context)', unit: 'call' },
+];
+
+const isNum = f.isNum;
+
+// Microseconds with sensible precision down to nanoseconds.
+function us(x) {
+  if (!isNum(x)) return DASH;
+  const a = Math.abs(x);
+  if (a >= 100) return Math.round(x).toLocaleString('en-US');
+  if (a >= 10) return x.toFixed(1);
+  if (a >= 1) return x.toFixed(2);
+  if (a === 0) return '0';
+  return x.toPrecision(3);
+}
+
+function signedPct(x) {
+  if (!isNum(x)) return DASH;
+  const s = Math.abs(x) < 10 ? Math.abs(x).toFixed(1) : Math.round(Math.abs(x)).toString();
+  if (Number(s) === 0) return '0.0%';
+  return `${x < 0 ? '−' : '+'}${s}%`;
+}
+
+function overheadCell(ov) {
+  if (!ov) return DASH;
+  const ci = ov.ci95 ? ` [${signedPct(ov.ci95[0])}, ${signedPct(ov.ci95[1])}]` : ' [unbounded]';
+  return `${signedPct(ov.pct)}${ov.pValue === null || ov.pValue === undefined ? '' : ci}`;
+}
+
+function readsCell(s, entry) {
+  if (!entry.carriesContext || !s.checked) return 'unchecked (reads nothing)';
+  if (!isNum(s.reads)) return DASH;
+  if (!s.failures) return `all ${f.int(s.reads)} correct`;
+  return `**${f.int(s.failures)} wrong** of ${f.int(s.reads)}`;
+}
+
+function strategyLabel(entry) {
+  const name = f.code(entry.strategy);
+  return entry.control ? `${name} (control)` : name;
+}
+
+function environmentLine(run) {
+  const e = run.environment || {};
+  const parts = [
+    e.node && `Node ${e.node}`,
+    e.cpuModel && `${e.cpuModel}${e.cores ? ` × ${e.cores}` : ''}`,
+    e.os,
+    e.memoryBytes && f.gib(e.memoryBytes),
+    e.date && e.date.slice(0, 19).replace('T', ' ') + ' UTC',
+    e.commit && `commit ${e.commit}${e.dirty ? ' (dirty)' : ''}`,
+  ].filter(Boolean);
+  const out = [`**Environment:** ${parts.join(' · ') || DASH}`];
+  const noise = e.noise;
+  if (noise && noise.window) {
+    out.push(`**Machine noise during the run:** CPU steal ${noise.window.stealPct.toFixed(1)}%, busy ${noise.window.busyPct.toFixed(0)}% of all CPUs` +
+      (Array.isArray(noise.before && noise.before.loadavg) ? `, load average ${noise.before.loadavg[0].toFixed(2)} at the start` : ''));
+  }
+  return out.join('  \n');
+}
+
+function settingsLine(run) {
+  const s = run.settings || {};
+  const parts = [
+    s.library && `library ${s.library}`,
+    isNum(s.time) && `${s.time} ms per scenario (after ${s.warmupTime} ms warm-up; at least ${s.iterations} samples)`,
+    s.timer && `timer ${s.timer}`,
+    'each strategy in its own process',
+    `baseline ${f.code(s.baseline || 'none')}`,
+  ].filter(Boolean);
+  const out = [`**Settings:** ${parts.join(' · ')}`];
+  if (s.extra && Object.keys(s.extra).length) {
+    out.push(`> ⚠ **Test-only strategies loaded** (${Object.keys(s.extra).map(f.code).join(', ')}, via CTXBENCH_MICRO_EXTRA): not a real run.`);
+  }
+  return out.join('\n\n');
+}
+
+function scenarioTable(key, entries, baseline) {
+  const rows = entries.map((e) => {
+    const s = e.scenarios && e.scenarios[key];
+    if (e.error && !s) return [strategyLabel(e), DASH, DASH, DASH, DASH, DASH, DASH, `not measured: ${e.error.message}`, DASH];
+    if (!s) return [strategyLabel(e), DASH, DASH, DASH, DASH, DASH, DASH, 'not measured', DASH];
+    if (s.error) return [strategyLabel(e), DASH, DASH, DASH, DASH, DASH, DASH, `error: ${s.error}`, DASH];
+    const base = e.strategy === baseline;
+    return [
+      strategyLabel(e),
+      f.int(s.opsPerSec),
+      us(s.meanUs),
+      us(s.p99Us),
+      isNum(s.rme) ? `±${s.rme.toFixed(1)}%` : DASH,
+      f.int(s.samples),
+      base ? 'baseline' : overheadCell(s.overhead),
+      base ? DASH : s.overhead ? s.overhead.verdict : 'no baseline',
+      readsCell(s, e),
+    ];
+  });
+  return f.table(['Strategy', 'ops/s', 'mean µs', 'p99 µs', 'rme', 'samples', 'vs none [95% CI]', 'verdict', 'context reads'], rows,
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l']);
+}
+
+function targetCell(t) {
+  if (!t) return DASH;
+  if (t.status === 'n/a') return t.text ? `n/a (${t.text})` : 'n/a';
+  const mark = t.status === 'PASS' ? '✅ PASS' : t.status === 'FAIL' ? '❌ FAIL' : '❔ INCONCLUSIVE';
+  return `${mark} ${t.text || ''}`.trim();
+}
+
+function targetsTable(entries) {
+  const rows = entries.map((e) => [strategyLabel(e), ...TARGET_COLUMNS.map(([k]) => (e.error && !Object.keys(e.targets || {}).length ? DASH : targetCell(e.targets && e.targets[k])))]);
+  return f.table(['Strategy', ...TARGET_COLUMNS.map(([, t]) => t)], rows);
+}
+
+function referenceBlock() {
+  const r = REFERENCE;
+  return [
+    '### Published reference (not our measurement)',
+    '',
+    `> Quoted exactly from "${r.title}" (seed \`${r.seed}\`). ${r.setup} ${r.mapping}`,
+    '',
+    f.table(['Scenario', 'Row', 'Hz (ops/sec)', 'Mean (ms)', 'P99 (ms)', 'Overhead / notes'], r.rows, ['l', 'l', 'r', 'r', 'r', 'l']),
+    '',
+    'The study\'s own target table:',
+    '',
+    f.table(['Metric', 'Target', 'Actual', 'Status'], r.targets),
+  ].join('\n');
+}
+
+function byTarget(results) {
+  const groups = new Map();
+  for (const e of results) {
+    if (!groups.has(e.target)) groups.set(e.target, []);
+    groups.get(e.target).push(e);
+  }
+  return groups;
+}
+
+// render(run, ctx) -> markdown for one micro run JSON. ctx.file: where it was read from.
+function render(run, ctx = {}) {
+  const m = run.micro || {};
+  const results = Array.isArray(m.results) ? m.results : [];
+  const scenarios = Array.isArray(m.scenarios) && m.scenarios.length ? m.scenarios : DEFAULT_SCENARIOS;
+  const parts = [`## ${run.title || 'Micro benchmarks of context operations'}`];
+
+  const meta = [];
+  if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
+  meta.push(`${new Set(results.map((e) => e.strategy)).size} strategies`);
+  const targets = [...byTarget(results).keys()];
+  if (targets.length) meta.push(`node target${targets.length === 1 ? '' : 's'} ${targets.join(', ')}`);
+  parts.push(`*${meta.join(' · ')}*`);
+  if (run.status && run.status !== 'complete') {
+    parts.push(`> ⚠ **Status: ${run.status}.** ${run.status === 'running' ? 'The run was still in progress' : 'The run stopped early'}: ` +
+      'strategies missing below were not measured.');
+  }
+  if (run.settings && run.settings.quick) parts.push('> ⚠ **Quick run:** a few hundred milliseconds per scenario; a smoke test, not a measurement.');
+  parts.push(environmentLine(run));
+  parts.push(settingsLine(run));
+  if (run.command) parts.push(f.fence(run.command, 'sh'));
+
+  parts.push([
+    '**How to read:** each scenario is timed by tinybench, one sample per iteration; *mean* and *p99* are per sample ' +
+    '(a 100-read batch for sync, a 100-hop batch for async, one request for nested and real-world, one call for run() and current() alone). ' +
+    '*ops/s* = 1 / mean. *rme* is the 95% margin of error of the mean, in % of it. *vs none* is the ratio of mean times minus one ' +
+    '(+25% = a quarter slower than no context at all), with its 95% interval; the verdict is Welch\'s t-test on the two sample sets (α = 0.05). ' +
+    '*context reads*: every scenario checks each value it reads; a strategy that loses or leaks the context shows wrong reads here ' +
+    'and its timing must not be taken as a cost.',
+  ].join(''));
+
+  if (results.length === 0) {
+    parts.push('No strategy was measured.');
+  }
+  const groups = byTarget(results);
+  for (const [label, entries] of groups) {
+    const nodeInfo = entries.find((e) => e.node);
+    const acf = nodeInfo ? (nodeInfo.acf ? 'AsyncContextFrame active' : 'AsyncContextFrame not active (async_hooks ALS)') : '';
+    parts.push(`### Results on ${label}${nodeInfo ? ` (${nodeInfo.node}, ${acf})` : ''}`);
+    for (const sc of scenarios) {
+      if (!entries.some((e) => e.scenarios && e.scenarios[sc.key])) continue;
+      parts.push(`#### ${sc.title}\n\n${scenarioTable(sc.key, entries, m.baseline || 'none')}`);
+    }
+    parts.push([
+      `#### Targets of the study, per strategy (${label})`,
+      '',
+      targetsTable(entries),
+      '',
+      '✅ PASS: the whole 95% interval is within the target; ❌ FAIL: the whole interval is beyond it; ' +
+      '❔ INCONCLUSIVE: the interval straddles the target (rerun with more time per scenario). The P99 target is judged on the measured p99 alone. ' +
+      'Per-operation overhead is the study\'s definition: the extra mean time of one 100-operation batch over `none`, divided by 100, ' +
+      'for the sync and the async scenarios (both must pass). "Every read correct" is ours: a strategy that returned the wrong context fails it.',
+    ].join('\n'));
+    const leaking = entries.filter((e) => e.targets && e.targets.correct && e.targets.correct.status === 'FAIL');
+    if (leaking.length) {
+      parts.push(leaking.map((e) => {
+        const where = Object.entries(e.scenarios || {}).filter(([, s]) => s && s.failures).map(([k, s]) => `${k} ${f.int(s.failures)}/${f.int(s.reads)}`);
+        return `- ⚠ ${strategyLabel(e)} read the wrong context (${where.join(', ')}): its timings in those scenarios do not measure a working propagation.`;
+      }).join('\n'));
+    }
+  }
+
+  const failed = results.filter((e) => e.error);
+  if (failed.length) {
+    parts.push(['### Failed strategies', '', ...failed.map((e) => `- ${f.code(e.strategy)} on ${e.target}: ${f.cell(e.error.message)}` +
+      (e.error.stderrTail ? `\n\n${f.fence(e.error.stderrTail)}` : ''))].join('\n'));
+  }
+  if (Array.isArray(run.warnings) && run.warnings.length) {
+    parts.push(['### Warnings', '', ...run.warnings.map((w) => `- ⚠ ${String(w).replace(/\n/g, ' ')}`)].join('\n'));
+  }
+  parts.push(referenceBlock());
+  return parts.join('\n\n') + '\n';
+}
+
+module.exports = { render, REFERENCE };
