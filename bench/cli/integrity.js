@@ -1,0 +1,136 @@
+'use strict';
+// `ctxbench integrity`: every scenario against every strategy, each strategy in its own
+// fresh server; the scenario × strategy matrix of kept / lost / leaked requests.
+const path = require('node:path');
+const strategies = require('../../context');
+const frameworks = require('../../servers');
+const { UsageError, parse, list, number } = require('../../lib/cli');
+const { captureEnvironment } = require('../environment');
+const { createProgress } = require('../progress');
+const { resolveNodeTargets } = require('../targets');
+const integrity = require('../integrity');
+
+const OPTIONS = {
+  strategies: { type: 'string' },
+  scenarios: { type: 'string' },
+  node: { type: 'string' },
+  acf: { type: 'string' },
+  framework: { type: 'string' },
+  requests: { type: 'string' },
+  concurrency: { type: 'string' },
+  'soak-requests': { type: 'string' },
+  quick: { type: 'boolean' },
+  out: { type: 'string' },
+  report: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+const { DEFAULTS, QUICK } = integrity;
+
+const HELP = `usage: ctxbench integrity [options]
+
+Sends each scenario's requests (distinct trace ids, many in flight) to a fresh server
+per strategy and classifies every answer: kept (its own id), lost (no id) or leaked
+(another request's id). Scenarios: ${integrity.NAMES.join(', ')}
+(groups: chains = every chain-*, all). See docs/integrity.md.
+
+  --strategies a,b       strategies (default: all)
+  --scenarios a,b        scenarios or groups (default: all)
+  --node 20,22,24        Node majors to run the servers under (default: this node)
+  --acf on|off|both      AsyncContextFrame (Node 22: flag; 24+: default on)
+  --framework NAME       ${frameworks.names.join(', ')} (default express)
+  --requests N           requests per scenario (default ${DEFAULTS.requests}; --quick ${QUICK.requests})
+  --concurrency N        requests in flight (default ${DEFAULTS.concurrency})
+  --soak-requests N      requests of the soak (default ${DEFAULTS.soakRequests}; --quick ${QUICK.soakRequests})
+  --quick                small counts, for a smoke run
+  --out FILE             JSON (default results/integrity.json), rewritten after every cell
+  --report FILE          results.md to regenerate (default results.md; "none" to skip)
+`;
+
+function resolveSettings(values) {
+  const quick = Boolean(values.quick);
+  const listed = strategies.names.filter((n) => !strategies.info(n).testOnly);
+  const acf = values.acf ?? 'default';
+  if (!['on', 'off', 'both', 'default'].includes(acf)) throw new UsageError(`--acf ${acf} is not valid; expected on, off or both`);
+  const framework = values.framework ?? 'express';
+  if (!frameworks.names.includes(framework)) throw new UsageError(`--framework ${framework} is not valid (valid: ${frameworks.names.join(', ')})`);
+  const scenarios = list('scenarios', values.scenarios, [...integrity.NAMES, ...Object.keys(integrity.GROUPS)]);
+  return {
+    strategies: list('strategies', values.strategies, strategies.names) ?? listed,
+    scenarios: integrity.expandScenarios(scenarios ?? ['all']),
+    node: list('node', values.node)?.map((n) => String(number('node', n, { min: 0, max: 99, integer: true }))) ?? null,
+    acf,
+    framework,
+    requests: number('requests', values.requests, { min: 1, max: 1e7, integer: true }) ?? (quick ? QUICK.requests : DEFAULTS.requests),
+    concurrency: number('concurrency', values.concurrency, { min: 1, max: 10000, integer: true }) ?? DEFAULTS.concurrency,
+    soakRequests: number('soak-requests', values['soak-requests'], { min: 1, max: 1e8, integer: true }) ?? (quick ? QUICK.soakRequests : DEFAULTS.soakRequests),
+    pipeline: DEFAULTS.pipeline,
+    body: { pieces: DEFAULTS.pieces, gapMs: DEFAULTS.gapMs },
+    soakGrowthLimitPct: integrity.SOAK_GROWTH_LIMIT_PCT,
+    quick,
+  };
+}
+
+async function main(args) {
+  const { values } = parse(args, OPTIONS);
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const settings = resolveSettings(values);
+  const out = values.out ?? path.join('results', 'integrity.json');
+  const reportPath = values.report ?? 'results.md';
+
+  const warnings = [];
+  const { targets, errors } = await resolveNodeTargets(settings.node, settings.acf);
+  for (const e of errors) {
+    process.stderr.write(`ctxbench: ${e}\n`);
+    warnings.push(e);
+  }
+  if (targets.length === 0) throw new UsageError('no Node version could be resolved; nothing to measure');
+  if (settings.concurrency < 200) warnings.push(`concurrency ${settings.concurrency} (< 200): fewer requests interleave, so a leak is less likely to show`);
+
+  const run = {
+    schema: 1,
+    kind: 'integrity',
+    title: 'Context integrity: who keeps, loses or leaks the request id',
+    command: ['ctxbench', 'integrity', ...args].join(' '),
+    status: 'running',
+    environment: captureEnvironment(),
+    settings: { ...settings, targets: targets.map(({ label, version, args: nodeArgs, expectAcf }) => ({ label, version, args: nodeArgs, expectAcf })) },
+    integrity: {
+      scenarios: integrity.SCENARIOS.filter((s) => settings.scenarios.includes(s.name)).map(({ name, describe, remedy }) => ({ name, describe, remedy: Boolean(remedy) })),
+      cells: [],
+      soak: [],
+      errors: [],
+    },
+    warnings,
+  };
+
+  const perStrategy = settings.scenarios.length;
+  const progress = createProgress({ total: targets.length * settings.strategies.length * perStrategy, label: 'ctxbench integrity' });
+  const stop = { requested: false };
+  const onSignal = () => {
+    if (stop.requested) process.exit(130);
+    stop.requested = true;
+    progress.log('interrupted: finishing the current scenario, keeping everything measured (Ctrl-C again to quit now)');
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    await integrity.runIntegrity(run, { out, targets, progress, stop });
+  } finally {
+    progress.stop();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+  process.stderr.write(`ctxbench: wrote ${out} (${run.status})\n`);
+  if (reportPath !== 'none') {
+    const { writeReport } = require('../session');
+    await writeReport(out, reportPath);
+  }
+  if (run.status === 'interrupted') return 130;
+  return run.integrity.cells.length === 0 && run.integrity.errors.length > 0 ? 1 : 0;
+}
+
+module.exports = { main, resolveSettings };

@@ -1,0 +1,49 @@
+'use strict';
+// Integrity scenarios (`ctxbench integrity`): request patterns that are known to lose
+// or leak request context, each reachable as GET/POST /scenario/:name in the real
+// server, behind the real context middleware. Each scenario is (req) => Promise of the
+// id the request reports (same response as GET /). They are created once, at start-up,
+// outside any request: the shared emitter, pool and batch queues must belong to no
+// request. Nothing here runs on the measured routes (GET /, /depth/:n).
+const MODULES = [
+  require('./chains'),
+  require('./fanout'),
+  require('./thenable'),
+  require('./body'),
+  require('./emitter'),
+  require('./pool'),
+  require('./batch'),
+  require('./nested'),
+];
+
+// Client-side variations: the server runs the mixed-hop chain; what differs is how the
+// client sends (keepalive: sequential and pipelined requests on kept-alive
+// connections; soak: 100k requests with memory measured before and after).
+const ALIASES = { keepalive: 'chain-mixed', soak: 'chain-mixed' };
+
+// Bench only: a forced GC and the memory after it, for the soak. Offered only when the
+// server runs with CTXBENCH_ALLOW_GC=1 AND node --expose-gc; never set it in production.
+function gcTrigger(env) {
+  if (env.CTXBENCH_ALLOW_GC !== '1' || typeof globalThis.gc !== 'function') return null;
+  return () => {
+    globalThis.gc();
+    const m = process.memoryUsage();
+    return { rssBytes: m.rss, heapUsedBytes: m.heapUsed, heapTotalBytes: m.heapTotal, externalBytes: m.external };
+  };
+}
+
+function createScenarios({ strategy, env = process.env }) {
+  const table = new Map();
+  for (const mod of MODULES) {
+    for (const [name, handler] of Object.entries(mod.create({ strategy }))) table.set(name, handler);
+  }
+  for (const [alias, target] of Object.entries(ALIASES)) table.set(alias, table.get(target));
+  return {
+    names: [...table.keys()],
+    // name -> handler, or undefined for an unknown name.
+    lookup: (name) => table.get(name),
+    gc: gcTrigger(env),
+  };
+}
+
+module.exports = { createScenarios };

@@ -1,0 +1,246 @@
+'use strict';
+// results.md section for one `kind: "integrity"` JSON (bench/integrity.js, docs/integrity.md):
+// the scenario × strategy matrix, why each failing cell fails, the remedies used, the
+// memory soak, and a short guide for choosing a strategy.
+const f = require('../format');
+
+const CONTROL = 'global';
+
+function uniq(xs) {
+  return [...new Set(xs)];
+}
+
+// "kept 2000" / "LEAKED 1999/2000" / "lost 2000/2000" / "n/a"
+function cellText(c) {
+  if (!c) return f.DASH;
+  const n = c.requests;
+  const extra = [];
+  let text;
+  switch (c.verdict) {
+    case 'n/a':
+      return 'n/a';
+    case 'kept':
+      text = `kept ${c.kept}`;
+      break;
+    case 'leaked':
+      text = `LEAKED ${c.leaked}/${n}`;
+      if (c.lost) extra.push(`lost ${c.lost}`);
+      break;
+    case 'lost':
+      text = `lost ${c.lost}/${n}`;
+      break;
+    case 'errors':
+      text = `errors ${c.errors}/${n}`;
+      break;
+    default:
+      text = String(c.verdict || f.DASH);
+  }
+  if (c.errors && c.verdict !== 'errors') extra.push(`${c.errors} errors`);
+  if (c.interrupted) extra.push('partial');
+  return extra.length ? `${text} (${extra.join(', ')})` : text;
+}
+
+function strategyHeader(name) {
+  return name === CONTROL ? `${name} ⚠ control` : name;
+}
+
+function targetLabel(cells) {
+  const c = cells[0];
+  const impl = c.acf === true ? 'AsyncContextFrame' : c.acf === false ? 'async_hooks' : 'ALS implementation unknown';
+  return `Node ${c.nodeVersion || c.node} (${impl})`;
+}
+
+function matrix(cells, scenarios, strats) {
+  const at = new Map(cells.map((c) => [`${c.scenario}|${c.strategy}`, c]));
+  const rows = scenarios
+    .filter((s) => strats.some((st) => at.has(`${s}|${st}`)))
+    .map((s) => [f.code(s), ...strats.map((st) => cellText(at.get(`${s}|${st}`)))]);
+  return f.table(['scenario', ...strats.map(strategyHeader)], rows, ['l', ...strats.map(() => 'r')]);
+}
+
+// One bullet per explanation, naming every failing cell it covers; the control's last.
+function explanations(cells, scenarioOrder, strats) {
+  const rank = (c) => [c.strategy === CONTROL ? 1 : 0, scenarioOrder.indexOf(c.scenario), strats.indexOf(c.strategy)];
+  const sorted = cells.filter((c) => c.explanation).sort((a, b) => {
+    const ra = rank(a);
+    const rb = rank(b);
+    return ra[0] - rb[0] || ra[1] - rb[1] || ra[2] - rb[2];
+  });
+  const groups = new Map();
+  for (const c of sorted) {
+    if (!groups.has(c.explanation)) groups.set(c.explanation, []);
+    groups.get(c.explanation).push(c);
+  }
+  return [...groups].map(([explanation, list]) => {
+    const who = list.map((c) => `${f.code(c.scenario)} × ${c.strategy} (${cellText(c)})`).join(', ');
+    return `- ${who}: ${explanation}.`;
+  });
+}
+
+function remedies(cells, strats) {
+  const kinds = [
+    ['body-bound', 'on the data and end listeners'],
+    ['emitter-bound', 'on the start-up listener'],
+    ['pool-bound', 'on the callback, at acquire'],
+  ].filter(([s]) => cells.some((c) => c.scenario === s));
+  if (!kinds.length) return null;
+  const rows = strats
+    .filter((st) => cells.some((c) => c.strategy === st && c.remedy))
+    .map((st) => [st, ...kinds.map(([s]) => cells.find((c) => c.strategy === st && c.scenario === s)?.remedy || f.DASH)]);
+  if (!rows.length) return null;
+  return f.table(['strategy', ...kinds.map(([s, where]) => `${f.code(s)} (${where})`)], rows);
+}
+
+function pct(x) {
+  if (!f.isNum(x)) return f.DASH;
+  return `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}%`;
+}
+
+function soakFlag(s, limitPct) {
+  if (!s.flagged) return `ok (≤ ${limitPct}%)`;
+  const heapFlat = f.isNum(s.growth?.heapUsedPct) && s.growth.heapUsedPct <= limitPct;
+  return heapFlat ? `RSS only (${s.flags.join(', ')}), heap flat` : `⚠ ${s.flags.join(', ')}`;
+}
+
+function soakTable(soak, limitPct) {
+  const rows = soak.map((s) => [
+    s.strategy + (s.strategy === CONTROL ? ' ⚠' : ''),
+    s.node,
+    f.int(s.requests) + (s.interrupted ? ' (partial)' : ''),
+    `${f.bytes(s.before?.heapUsedBytes)} → ${f.bytes(s.after?.heapUsedBytes)}`,
+    pct(s.growth?.heapUsedPct),
+    `${f.bytes(s.before?.rssBytes)} → ${f.bytes(s.after?.rssBytes)}`,
+    pct(s.growth?.rssPct),
+    soakFlag(s, limitPct),
+  ]);
+  return f.table(['strategy', 'node', 'requests', 'heap used (after GC)', 'growth', 'RSS (after GC)', 'growth', 'flag'], rows, ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l']);
+}
+
+const READING = `### Reading the matrix
+
+- **kept N** — every request read its own id. **LEAKED x/N** — x requests read *another request's* id (or their own
+  child context's id after it ended): the worst outcome, logs and traces get attributed to the wrong request.
+  **lost x/N** — x requests read no id at all. **n/a** — the strategy carries no context (\`none\`, the floor).
+- One wrong read anywhere in a request fails it: a scenario reads at several points and the request reports the first
+  wrong one (the JSON's \`failedReads\` says where).
+- \`global\` ⚠ is a deliberately broken control, a module-level variable. It must come out LEAKED wherever requests
+  interleave; it "keeps" only on \`chain-await\` and \`chain-nexttick\`, whose hops never leave the microtask queue, so
+  each request finishes before the next one is parsed. That is why those two rows prove nothing on their own.
+- \`*-bound\` rows apply the strategy's documented remedy (table below). A cell that is wrong without the remedy and
+  right with it is a pattern your code must handle; one that is wrong in both cannot be fixed by binding.
+
+### Choosing a strategy
+
+- A strategy that loses or leaks the id in a **propagation** row (chains, fanout, thenable, emitter, batch,
+  nested, keepalive, soak: patterns where the context should simply follow the code) is not safe for request
+  context, whatever it costs.
+- Rows that are wrong for every context strategy (typically the body listeners, a shared pool's callbacks and a
+  shared batch function) follow the code that *fires* the callback, not the request. Bind such callbacks where the
+  request's context is active (the \`*-bound\` rows); never bind a listener registered at start-up
+  (\`emitter-bound\`): that pins the start-up context. A batch function shared by several requests cannot have one
+  right id at all: pass what each key needs with the key.
+- \`param\` (the id passed explicitly) is immune to everything but the shared batch function, by construction — at
+  the price of threading the id through every call.
+- Check the **soak**: heap used after a forced GC should not grow with the number of requests served.`;
+
+const PROPAGATION = /^(chain-|fanout$|thenable$|emitter$|batch$|nested$|keepalive$|soak$)/;
+const REMEDY_PAIRS = [
+  ['body', 'body-bound'],
+  ['emitter', 'emitter-bound'],
+  ['pool', 'pool-bound'],
+];
+
+// What this run says, strategy by strategy (context strategies other than the control).
+function verdicts(cells, strats) {
+  const lines = [];
+  const bad = (c) => c && ['lost', 'leaked'].includes(c.verdict);
+  const at = (st, sc) => cells.find((c) => c.strategy === st && c.scenario === sc);
+  const judged = strats.filter((st) => st !== CONTROL && cells.some((c) => c.strategy === st && c.verdict !== 'n/a'));
+  const clean = [];
+  for (const st of judged) {
+    const failures = cells.filter((c) => c.strategy === st && PROPAGATION.test(c.scenario) && bad(c));
+    if (failures.length) lines.push(`- **${st}** lost or leaked the id in propagation rows: ${failures.map((c) => `${f.code(c.scenario)} (${cellText(c)})`).join(', ')}.`);
+    else if (cells.some((c) => c.strategy === st && PROPAGATION.test(c.scenario))) clean.push(st);
+  }
+  if (clean.length) lines.unshift(`- Kept the id in every propagation row measured: ${clean.map((st) => `**${st}**`).join(', ')}.`);
+  for (const [plain, bound] of REMEDY_PAIRS) {
+    const fixed = judged.filter((st) => bad(at(st, plain)) && at(st, bound)?.verdict === 'kept');
+    const broken = judged.filter((st) => !bad(at(st, plain)) && at(st, plain) && bad(at(st, bound)));
+    if (fixed.length) lines.push(`- ${f.code(plain)} is wrong and ${f.code(bound)} right for ${fixed.join(', ')}: the remedy is needed, and works.`);
+    if (broken.length) lines.push(`- ${f.code(plain)} is right and ${f.code(bound)} wrong for ${broken.join(', ')}: here the remedy does harm.`);
+  }
+  const everyone = judged.filter((st) => st !== 'param');
+  const allBad = uniq(cells.map((c) => c.scenario)).filter((sc) => everyone.length > 1 && everyone.every((st) => bad(at(st, sc))));
+  if (allBad.length) lines.push(`- Wrong for every context strategy: ${allBad.map(f.code).join(', ')}.`);
+  return lines;
+}
+
+function render(run, ctx = {}) {
+  const data = run.integrity || {};
+  const cells = Array.isArray(data.cells) ? data.cells : [];
+  const s = run.settings || {};
+  const lines = [`## ${run.title || 'Context integrity'}`, ''];
+  const meta = ['kind `integrity`'];
+  if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
+  if (run.status) meta.push(`status ${run.status}`);
+  lines.push(`*${meta.join(' · ')}*`, '');
+  if (run.command) lines.push(f.fence(run.command, 'sh'), '');
+  const e = run.environment || {};
+  lines.push(
+    `Each cell: ${f.int(s.requests)} requests with distinct trace ids, ${f.int(s.concurrency)} in flight, against a fresh ` +
+      `${s.framework || 'express'} server per strategy (the real app, behind its real context middleware). ` +
+      `Machine: ${e.cpuModel || '?'}, ${e.cores ?? '?'} cores, ${e.os || e.platform || '?'}` +
+      `${e.commit ? `; ctxbench ${f.code(e.commit)}${e.dirty ? ' (uncommitted changes)' : ''}` : ''}.`,
+    '',
+  );
+  if (run.status === 'interrupted') lines.push('> ⚠ This run was interrupted: the cells below are what it measured before it stopped.', '');
+
+  const scenarioOrder = uniq([...(data.scenarios || []).map((x) => x.name), ...cells.map((c) => c.scenario)]).filter((n) => n !== 'soak' || cells.some((c) => c.scenario === 'soak'));
+  const strats = uniq([...(s.strategies || []), ...cells.map((c) => c.strategy)]).filter((st) => cells.some((c) => c.strategy === st));
+  const targets = uniq(cells.map((c) => `${c.node}|${c.acf}`));
+  if (!cells.length) lines.push('No cell was measured.', '');
+  for (const t of targets) {
+    const tc = cells.filter((c) => `${c.node}|${c.acf}` === t);
+    lines.push(`### Matrix — ${targetLabel(tc)}`, '', matrix(tc, scenarioOrder, strats), '');
+  }
+
+  const why = explanations(cells, scenarioOrder, strats);
+  if (why.length) lines.push('### Why the failing cells fail', '', ...why, '');
+
+  const rem = remedies(cells, strats);
+  if (rem) lines.push('### Remedies used by the `*-bound` scenarios', '', rem, '');
+
+  const soak = Array.isArray(data.soak) ? data.soak : [];
+  if (soak.length) {
+    const limit = s.soakGrowthLimitPct ?? 20;
+    lines.push(
+      '### Memory soak',
+      '',
+      `${f.int(s.soakRequests)} requests of the mixed chain per strategy (${f.int(s.concurrency)} in flight), in a fresh server ` +
+        `started with \`--expose-gc\`; memory read after a forced GC following a warm-up, and again at the end. Growth ` +
+        `over ${limit}% is flagged. Heap used is the leak signal; RSS also moves with how much heap V8 keeps reserved ` +
+        'after a busy spell, so an RSS flag alone with a flat heap is not a leak.',
+      '',
+      soakTable(soak, limit),
+      '',
+    );
+  }
+
+  const scen = (data.scenarios || []).filter((x) => x.describe);
+  if (scen.length) lines.push('### Scenarios', '', ...scen.map((x) => `- ${f.code(x.name)} — ${x.describe}`), '');
+
+  const errors = Array.isArray(data.errors) ? data.errors : [];
+  if (errors.length) {
+    lines.push('### Servers that failed', '', ...errors.map((x) => `- ${x.node} ${x.strategy} (${x.purpose}): ${f.cell(x.message)}`), '');
+  }
+  const warnings = Array.isArray(run.warnings) ? run.warnings : [];
+  if (warnings.length) lines.push(...warnings.map((w) => `> ⚠ ${w}`), '');
+
+  const summary = verdicts(cells, strats);
+  if (summary.length) lines.push('### What this run says', '', ...summary, '');
+
+  lines.push(READING);
+  return lines.join('\n') + '\n';
+}
+
+module.exports = { render, cellText };
