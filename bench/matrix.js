@@ -48,7 +48,8 @@ function expandConfigs(settings, nodeTargets) {
 function measurementOrder(configs, round) {
   const groups = new Map();
   for (const c of configs) {
-    const key = `${c.framework}/${c.depth}/${c.hop}/${c.nodeLabel}/${c.target || ''}`;
+    // Deployed targets are grouped by depth alone: each is a different service.
+    const key = c.target ? `remote/${c.depth}` : `${c.framework}/${c.depth}/${c.hop}/${c.nodeLabel}`;
     if (!groups.has(key)) groups.set(key, []);
     groups.get(key).push(c);
   }

@@ -18,7 +18,7 @@ async function takeSample({ config, url, driver, settings, round }) {
   const before = await getJson(`${url}/__stats`);
   const m = await driver({
     url,
-    path: '/',
+    path: config.path || '/',
     connections: settings.connections,
     pipelining: settings.pipelining,
     duration: settings.duration,
@@ -78,7 +78,7 @@ async function runMatrix(run, { out, driver, progress, stop = { requested: false
           if (config.strategy && stats.strategy !== config.strategy) {
             throw new Error(`target ${config.target} reports strategy ${stats.strategy}, expected ${config.strategy}`);
           }
-          Object.assign(config, { strategy: stats.strategy, depth: stats.depth, hop: stats.hop, framework: stats.framework, node: stats.node, acf: stats.acf });
+          Object.assign(config, { strategy: stats.strategy, depth: config.depth ?? stats.depth, hop: stats.hop, framework: stats.framework, node: stats.node, acf: stats.acf });
           servers.set(config, { url: config.target, alive: () => true, stderrTail: () => '', stop: async () => {} });
         } catch (err) {
           config.error = { message: err.message, stderrTail: '' };
@@ -116,7 +116,7 @@ async function runMatrix(run, { out, driver, progress, stop = { requested: false
         if (stop.requested) break;
         progress?.status(`warming ${config.id}`);
         try {
-          await driver({ url: servers.get(config).url, path: '/', connections: run.settings.connections, pipelining: run.settings.pipelining, duration: run.settings.warmup });
+          await driver({ url: servers.get(config).url, path: config.path || '/', connections: run.settings.connections, pipelining: run.settings.pipelining, duration: run.settings.warmup });
         } catch (err) {
           fail(config, servers.get(config), err, progress);
         }

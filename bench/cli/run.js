@@ -118,23 +118,28 @@ function resolveSettings(values) {
   return settings;
 }
 
-function remoteConfigs(targets) {
-  return targets.map(({ name, url }) => ({
-    id: `target/${name}`,
-    framework: null,
-    strategy: strategies.names.includes(name) ? name : null,
-    depth: null,
-    hop: null,
-    node: null,
-    nodeLabel: 'remote',
-    acf: null,
-    expectAcf: null,
-    target: url,
-    control: name === 'global',
-    samples: [],
-    summary: null,
-    error: null,
-  }));
+// Deployed servers: one config per target, or per target and depth when --depths is
+// given (GET /depth/N runs the chain to N whatever the deployment's DEPTH).
+function remoteConfigs(targets, depths) {
+  return targets.flatMap(({ name, url }) =>
+    (depths || [null]).map((depth) => ({
+      id: depth ? `target/${name}/d${depth}` : `target/${name}`,
+      framework: null,
+      strategy: strategies.names.includes(name) ? name : null,
+      depth,
+      hop: null,
+      node: null,
+      nodeLabel: 'remote',
+      acf: null,
+      expectAcf: null,
+      target: url,
+      path: depth ? `/depth/${depth}` : '/',
+      control: name === 'global',
+      samples: [],
+      summary: null,
+      error: null,
+    })),
+  );
 }
 
 async function main(args) {
@@ -152,8 +157,10 @@ async function main(args) {
   const warnings = [];
   let configs;
   if (targets.length) {
-    configs = remoteConfigs(targets);
+    configs = remoteConfigs(targets, values.depths === undefined ? null : settings.depths);
     settings.targets = targets;
+    // The App Engine study's baseline service runs `param` (app_baseline.yaml).
+    if (values.baseline === undefined) settings.baseline = 'param';
   } else {
     const { targets: nodeTargets, errors } = await resolveNodeTargets(settings.node, settings.acf);
     for (const e of errors) {
