@@ -113,6 +113,8 @@ function resolveSettings(values) {
     maxTime: number('max-time', values['max-time'], { min: 1, max: 86400 }) ?? preset.maxTime ?? 120,
     driver,
     baseline: values.baseline ?? preset.baseline,
+    // Servers inherit the environment: record where OpenTelemetry spans went.
+    otelExporter: process.env.OTEL_EXPORTER || 'memory',
   };
   if (!strategies.names.includes(settings.baseline)) throw new UsageError(`--baseline ${settings.baseline} is not a strategy (valid: ${strategies.names.join(', ')})`);
   return settings;

@@ -7,6 +7,7 @@ const stats = require('../../bench/stats');
 const f = require('../format');
 const references = require('../references');
 const { depthChart } = require('../charts');
+const { frameworksSection } = require('./frameworks');
 
 const registry = require('../../context');
 
@@ -508,7 +509,9 @@ async function render(run, ctx = {}) {
   } else {
     parts.push('No configuration was measured.');
   }
-  for (const piece of [failedSection(run), depthSweepSection(run, rows, baseline), await chartsSection(run, rows, ctx)]) {
+  const preset = run.settings && run.settings.preset;
+  for (const piece of [failedSection(run), depthSweepSection(run, rows, baseline),
+    preset === 'frameworks' ? frameworksSection(run) : '', await chartsSection(run, rows, ctx)]) {
     if (piece) parts.push(piece);
   }
   if (Array.isArray(run.warnings) && run.warnings.length) {
