@@ -33,12 +33,36 @@ const STRATEGIES = {
     describe: 'OpenTelemetry context API with AsyncLocalStorageContextManager, id in a context key',
     carriesContext: true,
   },
+  'otel-selective': {
+    describe:
+      'OpenTelemetry SDK, only the framework\'s instrumentation (@fastify/otel; express + http; http): the study\'s "OTel plugin only"',
+    carriesContext: true,
+    otel: true,
+  },
+  'otel-full': {
+    describe:
+      'OpenTelemetry SDK with auto-instrumentations-node plus the framework\'s instrumentation: the study\'s "Full OTel"',
+    carriesContext: true,
+    otel: true,
+  },
   global: {
     describe: 'CONTROL: a module-level variable; must be reported as leaking under concurrency',
     carriesContext: true,
     control: true,
   },
 };
+
+// TEST ONLY: CTXBENCH_EXTRA_STRATEGY=/abs/path.js adds one strategy, 'test-extra', whose
+// module is that file (run, current, optional bind), so tests can plant a deliberately
+// broken strategy in a real server. Unset (always, outside tests), nothing changes.
+if (process.env.CTXBENCH_EXTRA_STRATEGY) {
+  STRATEGIES['test-extra'] = {
+    describe: 'TEST ONLY: the module named by CTXBENCH_EXTRA_STRATEGY',
+    carriesContext: true,
+    testOnly: true,
+    file: require('node:path').resolve(process.env.CTXBENCH_EXTRA_STRATEGY),
+  };
+}
 
 const names = Object.keys(STRATEGIES);
 
@@ -48,11 +72,14 @@ function info(name) {
   return { name, ...meta };
 }
 
-// Loads exactly one strategy module. Call once per process.
-function load(name) {
+// Loads exactly one strategy module. Call once per process. config (lib/config.js) is
+// passed to a module's start(config) when it has one: the OpenTelemetry strategies
+// start their SDK there, before the framework is required, and need its name.
+function load(name, config = {}) {
   const meta = info(name);
-  const impl = require(`./${name}.js`);
-  return { ...meta, run: impl.run, current: impl.current, bind: impl.bind };
+  const impl = require(meta.file || `./${name}.js`);
+  if (typeof impl.start === 'function') impl.start(config);
+  return { ...meta, run: impl.run, current: impl.current, bind: impl.bind, bindEmitter: impl.bindEmitter, stats: impl.stats };
 }
 
 module.exports = { names, info, load };

@@ -9,7 +9,8 @@ function stdoutSink(project) {
       JSON.stringify({
         severity: 'INFO',
         message: `level ${level}`,
-        'logging.googleapis.com/trace': tracePrefix + id,
+        // A lost context has no trace to point at: leave the field out (JSON drops it).
+        'logging.googleapis.com/trace': id === undefined ? undefined : tracePrefix + id,
         depth: level,
       }) + '\n',
     );

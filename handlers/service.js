@@ -10,12 +10,15 @@ const { makeBurner } = require('./burn');
 const { traceIdOf } = require('./trace');
 const { detectAsyncContextFrame } = require('../lib/runtime');
 const { MAX_DEPTH } = require('../lib/config');
+const { createScenarios } = require('./scenarios');
 
 const DEPTH_PARAM = /^\d{1,4}$/;
 
 function createService(config) {
   const acf = detectAsyncContextFrame();
-  const strategy = strategies.load(config.strategy);
+  const strategy = strategies.load(config.strategy, config);
+  // Strategy-specific figures for /__stats (the OpenTelemetry ones: spans exported, dropped).
+  const strategyStats = typeof strategy.stats === 'function' ? strategy.stats : undefined;
   const chain = makeChain({
     strategy,
     hop: config.hop,
@@ -25,6 +28,8 @@ function createService(config) {
   const burn = makeBurner(config.burnUs, counters);
   const nonce = randomBytes(8).toString('hex');
   const startElu = performance.eventLoopUtilization();
+  // Built at start-up, outside any request (their shared emitters, pools and queues).
+  const scenarios = createScenarios({ strategy });
 
   return {
     config,
@@ -51,6 +56,14 @@ function createService(config) {
       return n >= 1 && n <= MAX_DEPTH ? n : undefined;
     },
 
+    // Integrity scenarios (GET/POST /scenario/:name): name -> (req) => Promise of the
+    // id, or undefined for an unknown name. Routed apart from the measured routes.
+    scenario: scenarios.lookup,
+
+    // Bench only (soak): forced GC -> memory; null unless CTXBENCH_ALLOW_GC=1 with
+    // node --expose-gc, and then the servers do not even register /__gc.
+    gc: scenarios.gc,
+
     stats() {
       const cpu = process.cpuUsage();
       const mem = process.memoryUsage();
@@ -69,6 +82,7 @@ function createService(config) {
         rssBytes: mem.rss,
         heapUsedBytes: mem.heapUsed,
         elu: performance.eventLoopUtilization(startElu).utilization,
+        ...(strategyStats && strategyStats()),
       };
     },
   };

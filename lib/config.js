@@ -7,6 +7,9 @@ const logs = require('../handlers/log');
 const frameworks = require('../servers');
 
 const MAX_DEPTH = 1024;
+// OTEL_EXPORTER: memory (bounded in-memory), none (spans made, never exported),
+// otlp-unreachable (OTLP/HTTP to a loopback port where nothing listens, as the study did).
+const OTEL_EXPORTERS = ['memory', 'none', 'otlp-unreachable'];
 
 class ConfigError extends Error {}
 
@@ -43,6 +46,8 @@ function loadConfig(env = process.env) {
     hop: oneOf(env, 'HOP', hops.names, 'await'),
     framework: oneOf(env, 'FRAMEWORK', frameworks.names, 'express'),
     log: oneOf(env, 'LOG', logs.names, 'none'),
+    // Where the otel-selective / otel-full strategies send spans (ignored by the others).
+    otelExporter: oneOf(env, 'OTEL_EXPORTER', OTEL_EXPORTERS, 'memory'),
     burnUs: integer(env, 'BURN_US', 0, 0, 1e6),
     port: integer(env, 'PORT', 8080, 0, 65535),
     host,
@@ -50,4 +55,4 @@ function loadConfig(env = process.env) {
   };
 }
 
-module.exports = { loadConfig, ConfigError, MAX_DEPTH };
+module.exports = { loadConfig, ConfigError, MAX_DEPTH, OTEL_EXPORTERS };

@@ -25,6 +25,22 @@ function createServer(service) {
     next();
   }, enter, async (req, res) => reply(res, await service.run(req, req.depth)));
 
+  // Integrity scenarios (`ctxbench integrity`), after the measured routes so that
+  // GET / and /depth/:n never reach them; an unknown name is 404 before any context.
+  const scenario = [(req, res, next) => {
+    req.scenario = service.scenario(req.params.name);
+    if (!req.scenario) return res.status(404).type('text').send('unknown scenario\n');
+    next();
+  }, enter, async (req, res) => {
+    const id = await req.scenario(req);
+    if (req.ctxbenchFailedRead) res.setHeader('x-ctxbench-failed-read', req.ctxbenchFailedRead);
+    reply(res, id);
+  }];
+  app.get('/scenario/:name', ...scenario);
+  app.post('/scenario/:name', ...scenario);
+  // Bench only: exists when the server runs with CTXBENCH_ALLOW_GC=1 and --expose-gc.
+  if (service.gc) app.post('/__gc', (req, res) => res.json(service.gc()));
+
   return http.createServer(app);
 }
 

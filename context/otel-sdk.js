@@ -1,0 +1,172 @@
+'use strict';
+// The OpenTelemetry SDK set-up shared by otel-selective and otel-full. They differ only
+// in which instrumentations they register; everything else is here.
+//
+// - NodeSDK, always-on sampling, W3C trace-context propagation (a request's server span
+//   takes the trace id of its `traceparent`), the SDK's AsyncLocalStorage context manager.
+// - Tracing only: no metric reader and no log processor (NodeSDK would otherwise default
+//   both to OTLP exporters on localhost).
+// - The exporter is OTEL_EXPORTER (lib/config.js):
+//     memory            BatchSpanProcessor -> InMemorySpanExporter that keeps only the most
+//                       recent MEMORY_KEEP spans (older ones are discarded after each
+//                       export), so memory stays bounded however long a run lasts;
+//     none              no exporter: spans are created, sampled and ended, then a no-op
+//                       processor counts and forgets them;
+//     otlp-unreachable  BatchSpanProcessor -> OTLP/HTTP (JSON) to UNREACHABLE_URL, a
+//                       loopback port where nothing listens: every export fails after
+//                       the exporter's retries and the queue overflows, which is what
+//                       the platformatic study's set-up did (it configured no exporter).
+//   BatchSpanProcessor settings are the SDK defaults (queue 2048, batch 512, 5 s delay),
+//   tunable with the standard OTEL_BSP_* variables.
+// - The SDK starts in start(config), called while the strategy loads, i.e. before the
+//   framework module is required: instrumentations patch modules as they are required.
+//
+// The request id lives in a context key on the active OpenTelemetry context, which the
+// instrumentations' spans share; the chain reads it back from there.
+const { context, createContextKey } = require('@opentelemetry/api');
+
+const ID = createContextKey('ctxbench.id');
+const MEMORY_KEEP = 2048;
+const UNREACHABLE_URL = 'http://127.0.0.1:4318/v1/traces';
+
+// One SDK per process: the strategy registry loads one strategy per process.
+let active;
+
+function counters() {
+  return { ended: 0, exported: 0, failed: 0, queueDropped: 0 };
+}
+
+// Wraps a SpanExporter to count the spans it accepted and the ones it failed to send.
+function countingExporter(exporter, counts, SUCCESS) {
+  return {
+    export(spans, done) {
+      const n = spans.length;
+      exporter.export(spans, (result) => {
+        if (result.code === SUCCESS) counts.exported += n;
+        else counts.failed += n;
+        done(result);
+      });
+    },
+    shutdown: () => exporter.shutdown(),
+    forceFlush: () => (exporter.forceFlush ? exporter.forceFlush() : Promise.resolve()),
+  };
+}
+
+function memoryExporter() {
+  const { InMemorySpanExporter } = require('@opentelemetry/sdk-trace-base');
+  class BoundedInMemorySpanExporter extends InMemorySpanExporter {
+    export(spans, done) {
+      super.export(spans, done);
+      const kept = this.getFinishedSpans();
+      if (kept.length > MEMORY_KEEP) kept.splice(0, kept.length - MEMORY_KEEP);
+    }
+  }
+  return new BoundedInMemorySpanExporter();
+}
+
+// A BatchSpanProcessor that also counts the spans it received and the ones it dropped
+// because its queue was full (the SDK only logs those). It reads two fields of the
+// SDK's class; dropCounting() says whether they are there in the installed version.
+function batchProcessor(exporter, counts) {
+  const { BatchSpanProcessor } = require('@opentelemetry/sdk-trace-base');
+  class CountingBatchSpanProcessor extends BatchSpanProcessor {
+    _addToBuffer(span) {
+      counts.ended++;
+      if (this._finishedSpans.length >= this._maxQueueSize) counts.queueDropped++;
+      super._addToBuffer(span);
+    }
+  }
+  const processor = new CountingBatchSpanProcessor(exporter);
+  processor.dropCounting = () =>
+    typeof BatchSpanProcessor.prototype._addToBuffer === 'function' &&
+    Array.isArray(processor._finishedSpans) &&
+    typeof processor._maxQueueSize === 'number';
+  return processor;
+}
+
+function countOnlyProcessor(counts) {
+  return {
+    onStart() {},
+    onEnd() {
+      counts.ended++;
+    },
+    forceFlush: () => Promise.resolve(),
+    shutdown: () => Promise.resolve(),
+    dropCounting: () => true,
+  };
+}
+
+// Starts the SDK with the given instrumentations and OTEL_EXPORTER choice.
+function startSdk(exporterName, instrumentations) {
+  if (active) throw new Error('the OpenTelemetry SDK is already started in this process');
+  const { NodeSDK, core, tracing } = require('@opentelemetry/sdk-node');
+  const counts = counters();
+  let memory;
+  let processor;
+  if (exporterName === 'memory') {
+    memory = memoryExporter();
+    processor = batchProcessor(countingExporter(memory, counts, core.ExportResultCode.SUCCESS), counts);
+  } else if (exporterName === 'otlp-unreachable') {
+    const { OTLPTraceExporter } = require('@opentelemetry/exporter-trace-otlp-http');
+    const otlp = new OTLPTraceExporter({ url: UNREACHABLE_URL });
+    processor = batchProcessor(countingExporter(otlp, counts, core.ExportResultCode.SUCCESS), counts);
+  } else if (exporterName === 'none') {
+    processor = countOnlyProcessor(counts);
+  } else {
+    throw new Error(`OTEL_EXPORTER=${JSON.stringify(exporterName)} is not valid; expected one of: memory, none, otlp-unreachable`);
+  }
+
+  const sdk = new NodeSDK({
+    serviceName: 'ctxbench',
+    sampler: new tracing.AlwaysOnSampler(),
+    textMapPropagator: new core.W3CTraceContextPropagator(),
+    spanProcessors: [processor],
+    metricReaders: [],
+    logRecordProcessors: [],
+    instrumentations,
+  });
+  sdk.start();
+  active = { sdk, processor, memory, counts, exporterName };
+  return active;
+}
+
+// The strategy module for one flavour. instrumentationsFor(framework) returns the
+// instrumentation instances to register (required lazily, inside the call).
+function createOtelStrategy(strategyName, instrumentationsFor) {
+  return {
+    start(config) {
+      const framework = config.framework || 'express';
+      const instrumentations = instrumentationsFor(framework);
+      if (!instrumentations) {
+        throw new Error(`${strategyName} knows no OpenTelemetry instrumentation for FRAMEWORK=${framework}`);
+      }
+      startSdk(config.otelExporter || 'memory', instrumentations);
+    },
+    run: (id, fn) => context.with(context.active().setValue(ID, id), fn),
+    current: () => context.active().getValue(ID),
+    bind: (fn) => context.bind(context.active(), fn),
+    // Merged into /__stats; read only when /__stats is asked for.
+    stats() {
+      if (!active) return {};
+      const { counts, processor, exporterName } = active;
+      return {
+        otelExporter: exporterName,
+        spansEnded: counts.ended,
+        spansExported: counts.exported,
+        spansDropped: processor.dropCounting() ? counts.queueDropped + counts.failed : null,
+      };
+    },
+  };
+}
+
+// For tests and debugging: the spans the memory exporter still holds (most recent last),
+// and a flush of the span processor.
+function recentSpans() {
+  return active && active.memory ? active.memory.getFinishedSpans().slice() : [];
+}
+
+function forceFlush() {
+  return active ? active.processor.forceFlush() : Promise.resolve();
+}
+
+module.exports = { createOtelStrategy, recentSpans, forceFlush, ID, MEMORY_KEEP, UNREACHABLE_URL };

