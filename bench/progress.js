@@ -50,3 +50,26 @@ function createProgress({ total, label }) {
 }
 
 module.exports = { createProgress };
+
+// Ctrl-C (or SIGTERM) during a long command: finish the current step, keep everything
+// measured; a second Ctrl-C quits at once (what was saved stays saved).
+// Returns { requested, signal (AbortSignal), release() }.
+function onInterrupt(progress, step = 'sample') {
+  const controller = new AbortController();
+  const stop = { requested: false, signal: controller.signal };
+  const handler = () => {
+    if (stop.requested) process.exit(130);
+    stop.requested = true;
+    controller.abort();
+    progress.log(`interrupted: finishing the current ${step}, keeping everything measured (Ctrl-C again to quit now)`);
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+  stop.release = () => {
+    process.off('SIGINT', handler);
+    process.off('SIGTERM', handler);
+  };
+  return stop;
+}
+
+module.exports.onInterrupt = onInterrupt;

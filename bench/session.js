@@ -7,7 +7,7 @@ const path = require('node:path');
 const { runMatrix } = require('./runner');
 const { getDriver } = require('./drivers');
 const { captureEnvironment } = require('./environment');
-const { createProgress } = require('./progress');
+const { createProgress, onInterrupt } = require('./progress');
 const { writeJsonAtomic } = require('../lib/cli');
 
 // Pin this process (the load generator, every thread) to CPU 0; servers go to CPU 1.
@@ -29,20 +29,12 @@ async function measureSession({ kind, title, command, settings, configs, out, re
 
   const warmups = settings.warmup > 0 ? configs.length : 0;
   const progress = createProgress({ total: configs.length * settings.rounds + warmups, label: `ctxbench ${kind}` });
-  const stop = { requested: false };
-  const onSignal = () => {
-    if (stop.requested) process.exit(130);
-    stop.requested = true;
-    progress.log('interrupted: finishing the current sample, keeping everything measured (Ctrl-C again to quit now)');
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stop = onInterrupt(progress);
   try {
     await runMatrix(run, { out, driver: getDriver(settings.driver), progress, stop, pinned });
   } finally {
     progress.stop();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stop.release();
   }
   if (analyze) {
     run[kind] = analyze(run);

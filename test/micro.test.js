@@ -67,7 +67,7 @@ test('quick run with a planted slow strategy and the global control', async () =
   planted = JSON.parse(fs.readFileSync(out, 'utf8'));
   // One progress line per process on stderr.
   const n = ROUNDS * STRATEGIES.length;
-  assert.strictEqual((r.stderr.match(new RegExp(`^micro \\[\\d+/${n}\\] round \\d/${ROUNDS} `, 'gm')) || []).length, n, r.stderr);
+  assert.strictEqual((r.stderr.match(new RegExp(`^(?:ctxbench micro: )?micro \\[\\d+/${n}\\] round \\d/${ROUNDS} `, 'gm')) || []).length, n, r.stderr);
 });
 
 test('the run JSON has every field', () => {

@@ -155,3 +155,27 @@ test('bad input: one line, exit 1, nothing started', async () => {
     assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
   }
 });
+
+test('deployed targets swept by depth with the curl driver: /depth/N per depth, compared with the param service', async (t) => {
+  const param = await startServer({ STRATEGY: 'param', HOP: 'immediate' });
+  const als = await startServer({ STRATEGY: 'als', HOP: 'immediate' });
+  t.after(() => Promise.all([param.stop(), als.stop()]));
+  const out = path.join(tmpdir(), 'appengine.json');
+  const { code, stderr } = await ctxbench([
+    'run', '--target', `baseline=${param.url}`, '--target', `als=${als.url}`, '--depths', '4,16',
+    '--driver', 'curl', '--amount', '60', '--connections', '10', '--warmup', '0', '--rounds', '2',
+    '--out', out, '--report', 'none',
+  ]).done;
+  assert.strictEqual(code, 0, stderr);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.deepStrictEqual(run.configs.map((c) => c.id).sort(), ['target/als/d16', 'target/als/d4', 'target/baseline/d16', 'target/baseline/d4']);
+  for (const c of run.configs) {
+    assert.strictEqual(c.error, null, c.id);
+    assert.strictEqual(c.samples.length, 2, c.id);
+    assert.ok(c.samples.every((s) => s.requests === 60 && s.mismatches === 0 && s.lost === 0), c.id);
+  }
+  const alsDeep = run.configs.find((c) => c.id === 'target/als/d16');
+  assert.strictEqual(alsDeep.strategy, 'als');
+  assert.strictEqual(alsDeep.depth, 16);
+  assert.strictEqual(alsDeep.summary.ratio.baseline, 'target/baseline/d16', 'compared with the param service at the same depth');
+});

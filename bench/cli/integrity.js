@@ -6,7 +6,7 @@ const strategies = require('../../context');
 const frameworks = require('../../servers');
 const { UsageError, parse, list, number } = require('../../lib/cli');
 const { captureEnvironment } = require('../environment');
-const { createProgress } = require('../progress');
+const { createProgress, onInterrupt } = require('../progress');
 const { resolveNodeTargets } = require('../targets');
 const integrity = require('../integrity');
 
@@ -109,20 +109,12 @@ async function main(args) {
 
   const perStrategy = settings.scenarios.length;
   const progress = createProgress({ total: targets.length * settings.strategies.length * perStrategy, label: 'ctxbench integrity' });
-  const stop = { requested: false };
-  const onSignal = () => {
-    if (stop.requested) process.exit(130);
-    stop.requested = true;
-    progress.log('interrupted: finishing the current scenario, keeping everything measured (Ctrl-C again to quit now)');
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const stop = onInterrupt(progress, 'scenario');
   try {
     await integrity.runIntegrity(run, { out, targets, progress, stop });
   } finally {
     progress.stop();
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    stop.release();
   }
   process.stderr.write(`ctxbench: wrote ${out} (${run.status})\n`);
   if (reportPath !== 'none') {

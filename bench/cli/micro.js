@@ -5,6 +5,7 @@
 const path = require('node:path');
 const fs = require('node:fs');
 const { UsageError, parse, list, number, writeJsonAtomic } = require('../../lib/cli');
+const { createProgress, onInterrupt } = require('../progress');
 const { captureEnvironment } = require('../environment');
 const noise = require('../noise');
 const micro = require('../../micro');
@@ -147,19 +148,14 @@ async function main(args) {
   };
   save();
 
-  const controller = new AbortController();
-  const onSigint = () => {
-    process.stderr.write('micro: interrupted; keeping the rounds already measured\n');
-    controller.abort();
-  };
-  process.on('SIGINT', onSigint);
-  process.on('SIGTERM', onSigint);
   const workerSettings = { time: settings.time, warmupTime: settings.warmupTime, iterations: settings.iterations, warmupIterations: settings.warmupIterations, scenarios: settings.scenarios };
   const perProcess = 1 + settings.scenarios.length * (settings.time + settings.warmupTime) / 1000; // + process start-up
   const processes = settings.rounds * settings.strategies.length * targets.length;
   process.stderr.write(`micro: ${settings.rounds} rounds x ${settings.strategies.length} strategies x ${targets.length} node target(s) = ${processes} processes, ` +
     `${settings.scenarios.length} scenarios each, about ${Math.ceil(perProcess * processes)} s; writing ${out}\n`);
 
+  const progress = createProgress({ total: processes, label: 'ctxbench micro' });
+  const stop = onInterrupt(progress, 'round (the process running now is dropped)');
   let result;
   try {
     result = await micro.measure({
@@ -167,17 +163,18 @@ async function main(args) {
       strategies: settings.strategies,
       settings: workerSettings,
       rounds: settings.rounds,
-      signal: controller.signal,
+      signal: stop.signal,
       onProcess(entry, results, pos) {
         run.micro.results = results;
         run.micro.roundsDone = Math.floor(pos.index / (pos.total / pos.rounds));
         save();
-        process.stderr.write(micro.progressLine(entry, results, pos) + '\n');
+        progress.tick(entry.strategy);
+        progress.log(micro.progressLine(entry, results, pos));
       },
     });
   } finally {
-    process.removeListener('SIGINT', onSigint);
-    process.removeListener('SIGTERM', onSigint);
+    progress.stop();
+    stop.release();
   }
   run.micro.results = result.results;
   run.status = result.interrupted ? 'interrupted' : 'complete';

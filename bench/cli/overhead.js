@@ -11,7 +11,7 @@ const { getDriver } = require('../drivers');
 const { ratio, verdict, describe } = require('../stats');
 const { captureEnvironment } = require('../environment');
 const { pinSelf, writeReport } = require('../session');
-const { createProgress } = require('../progress');
+const { createProgress, onInterrupt } = require('../progress');
 const { SERVER_CPU } = require('../runner');
 
 const REQUIRED = 0.9;
@@ -75,11 +75,7 @@ async function main(args) {
   const sides = { 'ctxbench none depth 1': { url: floor.url, samples: [] }, 'express hello-world': { url: hello.url, samples: [] } };
   const run = { schema: 1, kind: 'overhead', title: 'Request-path overhead: STRATEGY=none DEPTH=1 vs an Express hello-world', command: ['ctxbench', 'overhead', ...args].join(' '), status: 'running', environment, settings, overhead: null };
   const progress = createProgress({ total: settings.rounds * 2 + 2, label: 'ctxbench overhead' });
-  const stop = { requested: false };
-  const onSignal = () => {
-    stop.requested = true;
-  };
-  process.on('SIGINT', onSignal);
+  const stop = onInterrupt(progress);
   try {
     const load = { connections: settings.connections, pipelining: settings.pipelining };
     for (const side of Object.values(sides)) {
@@ -105,7 +101,7 @@ async function main(args) {
     }
   } finally {
     progress.stop();
-    process.off('SIGINT', onSignal);
+    stop.release();
     hello.stop();
     await floor.stop();
   }
