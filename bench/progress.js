@@ -25,10 +25,16 @@ function createProgress({ total, label }) {
     const s = Math.round(((Date.now() - started) / done) * (total - done) / 1000);
     return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
   };
+  // Without a terminal: a status line at most every 10 s, so a log shows it is alive.
+  let lastLine = Date.now();
   return {
     tick(status, steps = 1) {
       done += steps;
       if (bar) bar.update(done, { status });
+      else if (Date.now() - lastLine >= 10000) {
+        lastLine = Date.now();
+        process.stderr.write(`${label}: ${status} (${done}/${total}, ETA ${eta()})\n`);
+      }
     },
     status(status) {
       if (bar) bar.update(done, { status });
@@ -40,6 +46,7 @@ function createProgress({ total, label }) {
         process.stderr.write(`${line}\n`);
         bar.start(total, done, { status: '' });
       } else {
+        lastLine = Date.now();
         process.stderr.write(`${label}: ${line} (${done}/${total}, ETA ${eta()})\n`);
       }
     },

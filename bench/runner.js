@@ -12,6 +12,29 @@ const { writeJsonAtomic } = require('../lib/cli');
 
 const SERVER_CPU = 1;
 const LOADGEN_SATURATED = 0.9;
+// A server counts as idle when, over SETTLE_STEP_MS, it started no request and used
+// less than SETTLE_CPU of a core.
+const SETTLE_STEP_MS = 100;
+const SETTLE_CPU = 0.2;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// When a burst ends, the requests still in flight are not dropped by the server: it
+// runs them to the end. Every server shares the server CPU, so the next burst must not
+// start until the last one's server has drained, or it would measure two servers at
+// once. Returns false when the server was still busy at the deadline.
+async function settle(url, { timeoutMs = 30000 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let previous = await getJson(`${url}/__stats`);
+  while (Date.now() < deadline) {
+    await sleep(SETTLE_STEP_MS);
+    const current = await getJson(`${url}/__stats`);
+    const cpu = (current.cpuUs - previous.cpuUs) / 1000 / SETTLE_STEP_MS;
+    if (current.requests === previous.requests && cpu < SETTLE_CPU) return true;
+    previous = current;
+  }
+  return false;
+}
 
 // Takes one measured burst against a running (or remote) server.
 async function takeSample({ config, url, driver, settings, round }) {
@@ -25,6 +48,7 @@ async function takeSample({ config, url, driver, settings, round }) {
     amount: settings.amount ?? undefined,
   });
   const after = await getJson(`${url}/__stats`);
+  await settle(url);
   if (after.nonce !== before.nonce) throw new Error(`${url} restarted during the sample (its nonce changed)`);
   if (after.strategy !== config.strategy) throw new Error(`${url} now reports strategy ${after.strategy}`);
   const served = after.requests - before.requests;
@@ -115,10 +139,17 @@ async function runMatrix(run, { out, driver, progress, stop = { requested: false
       for (const config of measurementOrder(live(), 0)) {
         if (stop.requested) break;
         progress?.status(`warming ${config.id}`);
+        const server = servers.get(config);
         try {
-          await driver({ url: servers.get(config).url, path: config.path || '/', connections: run.settings.connections, pipelining: run.settings.pipelining, duration: run.settings.warmup });
+          await driver({ url: server.url, path: config.path || '/', connections: run.settings.connections, pipelining: run.settings.pipelining, duration: run.settings.warmup });
         } catch (err) {
-          fail(config, servers.get(config), err, progress);
+          // A warm-up that saw no answer is not a failure while the server lives: its
+          // requests may simply take longer than the warm-up. The samples will tell.
+          if (!server.alive()) fail(config, server, err, progress);
+          else warnOnce(run, `${config.id}: warm-up: ${err.message}`, progress);
+        }
+        if (server.alive() && !(await settle(server.url).catch(() => false))) {
+          warnOnce(run, `${config.id} was still busy 30 s after its warm-up ended`, progress);
         }
         progress?.tick(`warmed ${config.id}`);
       }

