@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const f = require('./format');
 
-const KIND_ORDER = ['run', 'integrity', 'micro', 'calibrate', 'aa'];
+const KIND_ORDER = ['run', 'integrity', 'micro', 'overhead', 'calibrate', 'aa'];
 
 // Reads and parses every *.json in dir (not *.tmp). Throws one clear line naming the file.
 function readResults(resultsDir, files) {

@@ -475,6 +475,27 @@ function referencesSection(run) {
   return out.join('\n').trimEnd();
 }
 
+// How precisely this run can state a difference: the half-widths of the ratio CIs it
+// achieved, against --precision when one was asked for. A claim finer than this is noise.
+function precisionSection(run, rows) {
+  const widths = rows.map((r) => r.summary.ratio && r.summary.ratio.halfWidthPct).filter(f.isNum).sort((a, b) => a - b);
+  if (!widths.length) return '';
+  const median = widths[Math.floor((widths.length - 1) / 2)];
+  const worst = widths[widths.length - 1];
+  const target = run.settings && run.settings.precision;
+  const seconds = f.isNum(run.measuringSeconds) ? ` in ${Math.round(run.measuringSeconds)} s of measuring` : '';
+  const lines = ['### Precision achieved', '',
+    `The 95% CIs of "% of baseline" are ±${median.toFixed(1)} percentage points wide for the median configuration and ` +
+    `±${worst.toFixed(1)} pp for the least precise one${seconds}. A difference smaller than that cannot be told from noise in this run.`];
+  if (f.isNum(target)) {
+    const missed = rows.filter((r) => r.summary.ratio && !(r.summary.ratio.halfWidthPct <= target)).map((r) => f.code(r.config.id));
+    lines.push('', missed.length
+      ? `⚠ **Target ±${target} pp not reached** for ${missed.join(', ')} within the ${run.settings.maxTime} s allowed: read those ratios with their wider intervals, not as an ordering.`
+      : `✅ Target ±${target} pp reached for every ratio.`);
+  }
+  return lines.join('\n');
+}
+
 // ---------------------------------------------------------------- section
 
 async function render(run, ctx = {}) {
@@ -506,6 +527,8 @@ async function render(run, ctx = {}) {
     parts.push(summarySection(run, rows, baseline));
     const notes = integrityNotes(rows, run);
     if (notes.length) parts.push(notes.map((n) => `- ${n}`).join('\n'));
+    const precision = precisionSection(run, rows);
+    if (precision) parts.push(precision);
   } else {
     parts.push('No configuration was measured.');
   }

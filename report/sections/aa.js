@@ -1,0 +1,27 @@
+'use strict';
+// results.md section for `ctxbench aa`: how often does the method call identical
+// configurations different?
+const f = require('../format');
+const { header } = require('./method');
+
+function render(run, ctx = {}) {
+  const a = run.aa;
+  const s = run.settings || {};
+  const parts = [header(run, ctx, 'A/A false-positive rate',
+    `Two identical servers (\`STRATEGY=${s.strategy} DEPTH=${s.depth} HOP=${s.hop}\`) measured in alternation, ` +
+    `${s.trials} separate comparisons of ${s.roundsPerTrial} paired ${s.duration} s bursts each, every comparison tested as a ` +
+    'real one would be (paired log ratio, p < 0.05). With an honest method about 1 in 20 comes out "significant" by chance.')];
+  if (!a) {
+    parts.push('No analysis: the run stopped before it finished.');
+    return parts.join('\n\n') + '\n';
+  }
+  parts.push(`**${a.significant} of ${a.completedTrials}** comparisons were called significant: a false-positive rate of ` +
+    `**${f.pctOf(a.falsePositiveRate)}** (at most ${a.allowed} expected at α = ${a.alpha}). ${a.pass ? '✅' : '❌ The method overstates differences on this machine.'}`);
+  const o = a.overall;
+  parts.push(`All ${o.n} rounds together: B ÷ A = ${f.pctOf(o.estimate)} [95% CI ${f.pctOf(o.ci95 && o.ci95[0])}–${f.pctOf(o.ci95 && o.ci95[1])}], ${o.verdict}.`);
+  const rows = a.trials.map((t) => [t.trial + 1, f.pctOf(t.estimate), `${f.pctOf(t.ci95 && t.ci95[0])}–${f.pctOf(t.ci95 && t.ci95[1])}`, t.pValue.toFixed(3), t.significant ? 'significant (false positive)' : 'no significant difference']);
+  parts.push(['<details><summary>Every comparison</summary>', '', f.table(['trial', 'B ÷ A', '95% CI', 'p', 'verdict'], rows, ['r', 'r', 'r', 'r', 'l']), '', '</details>'].join('\n'));
+  return parts.join('\n\n') + '\n';
+}
+
+module.exports = { render };
