@@ -77,6 +77,9 @@ test('a tiny real run writes every run-JSON field and a report that shows the co
   const globalRow = md.split('\n').find((l) => l.includes('global') && l.startsWith('|'));
   assert.ok(globalRow, 'report has a row for global');
   assert.match(globalRow, /⚠/, 'the leak is flagged in the report');
+  const noneRow = md.split('\n').find((l) => l.startsWith('| `none`'));
+  assert.match(noneRow, /n\/a/, 'none carries no context: its answers are not a defect');
+  assert.doesNotMatch(md, /❌/, 'no real strategy is reported broken');
 });
 
 test('a dead --target fails alone; the healthy target is measured', async (t) => {

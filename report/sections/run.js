@@ -20,6 +20,15 @@ function isControl(strategy) {
   }
 }
 
+// `none` carries no context by design: its answers are "lost" and that is not a defect.
+function carriesContext(strategy) {
+  try {
+    return registry.info(strategy).carriesContext !== false;
+  } catch {
+    return true;
+  }
+}
+
 function uniq(xs) {
   return [...new Set(xs)];
 }
@@ -157,7 +166,9 @@ function settingsSection(run) {
     ['node', list(s.node)],
     ['acf', s.acf],
   ];
-  const known = new Set(items.map(([k]) => k));
+  // Shown elsewhere (title, why) or only bookkeeping.
+  const known = new Set([...items.map(([k]) => k), 'title', 'why', 'basedOn', 'quick', 'configs', 'targets', 'maxTime']);
+  if (f.isNum(s.precision)) items.push(['precision', `±${s.precision} pp within ${s.maxTime} s`]);
   for (const [k, v] of Object.entries(s)) {
     if (!known.has(k) && v !== null && v !== undefined && typeof v !== 'object') items.push([k, v]);
     else if (!known.has(k) && Array.isArray(v) && v.every((x) => typeof x !== 'object')) items.push([k, v.join(', ')]);
@@ -170,6 +181,7 @@ function settingsSection(run) {
 // ---------------------------------------------------------------- summary table
 
 function leakCell(config, count) {
+  if (!carriesContext(config.strategy)) return 'n/a';
   if (!f.isNum(count)) return f.DASH;
   if (count === 0) return '0';
   return `${isControl(config.strategy) ? '⚠' : '❌'} ${f.int(count)}`;
@@ -256,7 +268,7 @@ function integrityNotes(rows, run) {
         'mismatches of the other strategies there prove nothing about their correctness; the `immediate`, `timeout` and I/O hops can.');
     }
   }
-  const broken = rows.filter((r) => !isControl(r.config.strategy) && (r.summary.mismatches > 0 || r.summary.lost > 0));
+  const broken = rows.filter((r) => !isControl(r.config.strategy) && carriesContext(r.config.strategy) && (r.summary.mismatches > 0 || r.summary.lost > 0));
   for (const r of broken) {
     notes.push(`❌ **${f.code(r.config.id)} returned wrong context:** ${f.int(r.summary.mismatches)} responses carried another request's id ` +
       `and ${f.int(r.summary.lost)} carried none. This strategy is not safe in this configuration.`);
@@ -511,6 +523,7 @@ async function render(run, ctx = {}) {
   const rounds = uniq(rows.map((r) => r.summary.n)).filter((n) => n > 0);
   if (rounds.length) meta.push(`${rounds.length === 1 ? rounds[0] : `${Math.min(...rounds)}–${Math.max(...rounds)}`} interleaved rounds each`);
   parts.push(`*${meta.join(' · ')}*`);
+  if (run.settings && run.settings.why) parts.push(`**What this run is:** ${run.settings.why}.`);
   if (run.status && run.status !== 'complete') {
     parts.push(`> ⚠ **Status: ${run.status}.** ${run.status === 'running' ? 'The run was still in progress when this report was generated' : 'The run stopped early'}: ` +
       'configurations may have fewer rounds than planned, and the intervals are wider for it.');
