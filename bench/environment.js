@@ -39,7 +39,8 @@ function cpuFrequencyRange() {
 
 function captureEnvironment() {
   const cpus = os.cpus();
-  const status = git(['status', '--porcelain', '--untracked-files=no']);
+  // The results themselves (results.md, results/) change with every run; they are not code.
+  const status = git(['status', '--porcelain', '--untracked-files=no', '--', '.', ':!results', ':!results.md']);
   return {
     node: process.version,
     os: `${os.type()} ${os.release()}`,
