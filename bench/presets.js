@@ -15,9 +15,11 @@ const PRESETS = {
     // curls): at depth 256 a request then takes tens of ms, well inside a 2 s sample.
     connections: 100,
     pipelining: 1,
-    duration: 2,
+    // Short bursts, many rounds: a round of the 8 strategies then spans ~10 s, so the
+    // paired samples of a strategy and its baseline are close in time (precision).
+    duration: 1,
     warmup: 2,
-    rounds: 9,
+    rounds: 18,
     baseline: 'none',
   },
   'depth-sweep': {
