@@ -1,7 +1,14 @@
 'use strict';
 // results.md section for `ctxbench aa`: how often does the method call identical
 // configurations different?
+const { jStat } = require('jstat');
 const f = require('../format');
+
+// P(X >= k) for X ~ Binomial(n, p): how often an exactly calibrated test would call at
+// least k of n identical comparisons significant.
+function atLeast(k, n, p) {
+  return k <= 0 ? 1 : 1 - jStat.binomial.cdf(k - 1, n, p);
+}
 const { header } = require('./method');
 
 function render(run, ctx = {}) {
@@ -15,8 +22,15 @@ function render(run, ctx = {}) {
     parts.push('No analysis: the run stopped before it finished.');
     return parts.join('\n\n') + '\n';
   }
+  const chance = atLeast(a.significant, a.completedTrials, a.alpha);
+  const verdictText = a.pass
+    ? '✅ Within the bar.'
+    : chance >= 0.05
+      ? `⚠ Over the bar of ${a.allowed} — but an exactly calibrated test calls ${a.significant} or more of ${a.completedTrials} significant ` +
+        `${(chance * 100).toFixed(0)}% of the time, so this run does not show that the method overstates differences; more trials (\`--trials\`) narrow the estimate.`
+      : `❌ An exactly calibrated test would call ${a.significant} or more of ${a.completedTrials} significant only ${(chance * 100).toFixed(1)}% of the time: the method overstates differences on this machine.`;
   parts.push(`**${a.significant} of ${a.completedTrials}** comparisons were called significant: a false-positive rate of ` +
-    `**${f.pctOf(a.falsePositiveRate)}** (at most ${a.allowed} expected at α = ${a.alpha}). ${a.pass ? '✅' : '❌ The method overstates differences on this machine.'}`);
+    `**${f.pctOf(a.falsePositiveRate)}** (the bar: at most ${a.allowed} of ${a.completedTrials} at α = ${a.alpha}). ${verdictText}`);
   const o = a.overall;
   parts.push(`All ${o.n} rounds together: B ÷ A = ${f.pctOf(o.estimate)} [95% CI ${f.pctOf(o.ci95 && o.ci95[0])}–${f.pctOf(o.ci95 && o.ci95[1])}], ${o.verdict}.`);
   const rows = a.trials.map((t) => [t.trial + 1, f.pctOf(t.estimate), `${f.pctOf(t.ci95 && t.ci95[0])}–${f.pctOf(t.ci95 && t.ci95[1])}`, t.pValue.toFixed(3), t.significant ? 'significant (false positive)' : 'no significant difference']);
