@@ -1,22 +1,16 @@
 'use strict';
 // bench/compare.js on synthetic run JSON (seeded noise, no live timing).
 const test = require('node:test');
+const random = require('./helpers/random');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { compare, formatCompare } = require('../bench/compare');
 
+// Standard normal draws from a seed.
 function rng(seed) {
-  let a = seed >>> 0;
-  const uniform = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
+  return random.rng(seed).normal;
 }
 
 function makeRun(seed, rounds = 8) {

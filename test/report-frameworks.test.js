@@ -2,6 +2,7 @@
 // The `frameworks` preset's section of results.md: the platformatic study's two tables
 // computed from synthetic samples (no live measurement), beside the published figures.
 const test = require('node:test');
+const { mulberry32 } = require('./helpers/random');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -11,14 +12,8 @@ const { frameworksSection, PUBLISHED_GAIN } = require('../report/sections/framew
 
 // Deterministic pseudo-noise in [-0.5, 0.5).
 function noise(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
+  const uniform = mulberry32(seed);
+  return () => uniform() - 0.5;
 }
 
 const SCENARIOS = [

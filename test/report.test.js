@@ -1,6 +1,7 @@
 'use strict';
 // report/ on synthetic run JSON written to a temp dir (no live measurement).
 const test = require('node:test');
+const { mulberry32 } = require('./helpers/random');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -8,16 +9,10 @@ const path = require('node:path');
 const { buildReport } = require('../report');
 const references = require('../report/references');
 
-// Deterministic pseudo-noise.
+// Deterministic pseudo-noise in [-0.5, 0.5).
 function noise(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
+  const uniform = mulberry32(seed);
+  return () => uniform() - 0.5;
 }
 
 // Two strategies (none = baseline, als) + the global control, two depths, 3 rounds, and

@@ -1,6 +1,7 @@
 'use strict';
 // bench/stats.js on synthetic data with known answers; no live timing anywhere.
 const test = require('node:test');
+const { rng } = require('./helpers/random');
 const assert = require('node:assert');
 const stats = require('../bench/stats');
 
@@ -20,23 +21,6 @@ function close(actual, expected, tol, what) {
   assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} not within ${tol} of ${expected}`);
 }
 
-// Seeded PRNG (mulberry32) and Box–Muller normals, so simulations are reproducible.
-function rng(seed) {
-  let a = seed >>> 0;
-  const uniform = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const normal = () => {
-    let u = 0;
-    while (u === 0) u = uniform();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * uniform());
-  };
-  return { uniform, normal };
-}
 
 test('welch() matches R on the sleep data (t, Welch–Satterthwaite df, p)', () => {
   const w = stats.welch(sleep1, sleep2);
