@@ -147,6 +147,7 @@ test('bad input: one line, exit 1, nothing started', async () => {
     [['run', '--target', 'noequals'], /--target noequals is not valid/],
     [['run', '--acf', 'maybe'], /--acf maybe is not valid/],
     [['run', '--bogus'], /Unknown option '--bogus'/],
+    [['run', '--node', '3', '--out', path.join(tmpdir(), 'n.json')], /no Node version could be resolved \(.*Node 3.*\); nothing to measure/],
     [['nope'], /unknown command 'nope'/],
   ];
   for (const [args, pattern] of cases) {

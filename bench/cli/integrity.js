@@ -82,12 +82,8 @@ async function main(args) {
   const reportPath = values.report ?? 'results.md';
 
   const warnings = [];
-  const { targets, errors } = await resolveNodeTargets(settings.node, settings.acf);
-  for (const e of errors) {
-    process.stderr.write(`ctxbench: ${e}\n`);
-    warnings.push(e);
-  }
-  if (targets.length === 0) throw new UsageError('no Node version could be resolved; nothing to measure');
+  const { targets, warnings: targetWarnings } = await resolveNodeTargets(settings.node, settings.acf);
+  warnings.push(...targetWarnings);
   if (settings.concurrency < 200) warnings.push(`concurrency ${settings.concurrency} (< 200): fewer requests interleave, so a leak is less likely to show`);
 
   const run = {

@@ -7,6 +7,7 @@ const fs = require('node:fs');
 const { UsageError, parse, list, number, writeJsonAtomic } = require('../../lib/cli');
 const { createProgress, onInterrupt } = require('../progress');
 const { writeReport } = require('../session');
+const { resolveNodeTargets } = require('../targets');
 const { captureEnvironment } = require('../environment');
 const noise = require('../noise');
 const micro = require('../../micro');
@@ -44,32 +45,6 @@ by round (n = rounds).
   --out FILE         run JSON (default results/micro.json)
   --report FILE      results.md to regenerate from its folder (default results.md; "none" to skip)
 `;
-}
-
-// Which node binaries to run workers under. Without --node/--acf: this process's node.
-// Otherwise bench/node-versions.js resolves each major (installing it from npm once).
-// -> { targets, warnings }
-async function resolveTargets(majors, acf) {
-  const current = process.versions.node.split('.')[0];
-  if ((!majors || (majors.length === 1 && majors[0] === current)) && acf === 'default') {
-    return { targets: [{ label: `node${current}`, major: current, version: process.version, path: process.execPath, args: [], expectAcf: null }], warnings: [] };
-  }
-  let nodeVersions;
-  try {
-    nodeVersions = require('../node-versions');
-  } catch (err) {
-    if (err && err.code === 'MODULE_NOT_FOUND' && String(err.message).includes('node-versions')) {
-      throw new UsageError(`--node/--acf: only this node (${current}, default ACF) is available: bench/node-versions.js is missing`);
-    }
-    throw err;
-  }
-  const log = (line) => process.stderr.write(`micro: ${line}\n`);
-  const { targets, errors } = await nodeVersions.resolveTargets(majors || [current], acf, { log });
-  const warnings = [...(errors || []).map(String)];
-  for (const t of targets || []) if (t.note) warnings.push(`${t.label}: ${t.note}`);
-  for (const w of warnings) log(w);
-  if (!targets || targets.length === 0) throw new UsageError(`--node/--acf: no node target could be resolved${errors && errors.length ? ` (${errors[0]})` : ''}`);
-  return { targets, warnings };
 }
 
 function resolveSettings(values) {
@@ -123,7 +98,7 @@ async function main(args) {
   }
   const settings = resolveSettings(values);
   const out = values.out ?? path.join('results', 'micro.json');
-  const { targets, warnings } = await resolveTargets(values.node === undefined ? null : settings.node, settings.acf);
+  const { targets, warnings } = await resolveNodeTargets(values.node === undefined ? null : settings.node, settings.acf, { prefix: 'micro' });
 
   const before = noise.snapshot();
   const run = {

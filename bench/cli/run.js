@@ -164,12 +164,8 @@ async function main(args) {
     // The App Engine study's baseline service runs `param` (app_baseline.yaml).
     if (values.baseline === undefined) settings.baseline = 'param';
   } else {
-    const { targets: nodeTargets, errors } = await resolveNodeTargets(settings.node, settings.acf);
-    for (const e of errors) {
-      process.stderr.write(`ctxbench: ${e}\n`);
-      warnings.push(e);
-    }
-    if (nodeTargets.length === 0) throw new UsageError('no Node version could be resolved; nothing to measure');
+    const { targets: nodeTargets, warnings: targetWarnings } = await resolveNodeTargets(settings.node, settings.acf);
+    warnings.push(...targetWarnings);
     configs = expandConfigs(settings, nodeTargets);
   }
 
