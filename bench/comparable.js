@@ -21,7 +21,7 @@ function comparable(a, b) {
 // there is none. A config is never its own baseline.
 function baselineFor(config, configs, baselineStrategy) {
   if (!config || !baselineStrategy || config.strategy === baselineStrategy) return null;
-  return (configs || []).find((c) => c && c !== config && c.id !== config.id && c.strategy === baselineStrategy && comparable(c, config)) || null;
+  return (configs || []).find((c) => c && c !== config && (c.id === undefined || c.id !== config.id) && c.strategy === baselineStrategy && comparable(c, config)) || null;
 }
 
 // configs -> Map(groupKey -> configs in their given order).
