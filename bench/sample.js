@@ -57,7 +57,7 @@ function burstAmount(settings, rate) {
 // config's last known req/s in this process (null: unknown, so a timed burst is taken
 // first and, when it completed too little, replaced by one sized from its rate).
 // Resolves to the sample (without block/round/seq/pairSeq, which the caller adds).
-async function takeSample({ config, server, driver, settings, rate = null, signal }) {
+async function takeSample({ config, server, driver, settings, rate = null, signal, settleTimeoutMs = SETTLE_TIMEOUT_MS }) {
   const url = server.url;
   const floor = settings.minPerConnection * settings.connections;
   const before = server.stats ? await getJson(`${url}/__stats`) : null;
@@ -77,12 +77,12 @@ async function takeSample({ config, server, driver, settings, rate = null, signa
   }
   const after = server.stats ? await getJson(`${url}/__stats`) : null;
   if (after) checkIdentity(after, config, server);
-  const settled = server.stats ? await settle(url) : true;
+  const settled = server.stats ? await settle(url, { timeoutMs: settleTimeoutMs }) : true;
   const served = after ? after.requests - statsBefore.requests : 0;
   // curl's driver reports no window of its own: its rps is requests over its own span.
   const windowMs = m.durationS ? m.durationS * 1000 : (m.requests / m.rps) * 1000;
   const warnings = [];
-  if (!settled) warnings.push(`server still busy ${SETTLE_TIMEOUT_MS / 1000} s after the burst: the next burst may have shared the CPU with it`);
+  if (!settled) warnings.push(`server still busy ${settleTimeoutMs / 1000} s after the burst: the next burst may have shared the CPU with it`);
   if (m.requests < floor) warnings.push(`only ${m.requests} completed requests (${(m.requests / settings.connections).toFixed(1)} per connection, wanted ${settings.minPerConnection})`);
   return {
     rps: m.requests / (windowMs / 1000),
