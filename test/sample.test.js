@@ -41,16 +41,16 @@ test('a burst sized from a known rate completes exactly its requests; rps is req
 
 test('a timed burst that completed too little is replaced by one sized to the floor', async () => {
   const calls = [];
-  // The real driver; only the sizing burst is cut to 50 ms so it cannot reach the floor.
+  // The real driver; only the sizing burst is cut to one request per connection so it
+  // cannot reach the floor.
   const driver = (o) => {
     calls.push(o);
-    return measure(o.duration ? { ...o, duration: 0.05 } : o);
+    return measure(o.duration ? { ...o, duration: undefined, amount: o.connections } : o);
   };
-  const big = { ...settings, minPerConnection: 400 };
-  const s = await takeSample({ config: als, server: server(servers.als), driver, settings: big, rate: null });
+  const s = await takeSample({ config: als, server: server(servers.als), driver, settings, rate: null });
   assert.strictEqual(calls.length, 2);
   assert.ok(calls[0].duration && !calls[0].amount, 'a timed sizing burst first');
-  assert.ok(calls[1].amount >= 2000, `then >= 400 x 5 requests, got ${calls[1].amount}`);
+  assert.ok(calls[1].amount >= 150, `then >= 30 x 5 requests, got ${calls[1].amount}`);
   assert.strictEqual(s.requests, calls[1].amount, 'the sample is the sized burst');
 });
 
