@@ -71,8 +71,10 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
   --blocks N             minimum blocks of fresh processes (>= 3; default from preset)
   --rounds N             rounds per block
   --precision PP         add blocks until every ratio's 95% CI half-width is within PP
-                         percentage points (or --max-time)
-  --max-time S           deadline for the whole run with --precision (default 120)
+                         percentage points (or --max-time); default: the preset's, for
+                         the preset's own matrix (default preset: 3), none for a custom one
+  --max-time S           deadline for the whole run with --precision (default preset: 480;
+                         otherwise 120)
   --amount N             fixed requests per burst (curl driver: default 1000)
   --driver NAME          ${DRIVERS.join(' | ')} (default: autocannon)
   --target name=URL      drive an already-deployed server instead of spawning (repeatable)
@@ -124,8 +126,10 @@ function resolveSettings(values) {
     blocks: number('blocks', values.blocks, { min: 3, max: 1000, integer: true }) ?? preset.blocks ?? 3,
     minPerConnection: number('min-per-connection', values['min-per-connection'], { min: 1, max: 1e6, integer: true }) ?? preset.minPerConnection ?? 30,
     amount: number('amount', values.amount, { min: 1, max: 1e8, integer: true }) ?? null,
-    precision: number('precision', values.precision, { min: 0.1, max: 100 }) ?? preset.precision ?? null,
-    maxTime: number('max-time', values['max-time'], { min: 1, max: 86400 }) ?? preset.maxTime ?? 120,
+    // A preset's precision target and time cap are budgeted for its own matrix; a custom
+    // matrix sets its own with --precision and --max-time.
+    precision: number('precision', values.precision, { min: 0.1, max: 100 }) ?? (custom ? null : preset.precision) ?? null,
+    maxTime: number('max-time', values['max-time'], { min: 1, max: 86400 }) ?? (custom ? null : preset.maxTime) ?? 120,
     driver,
     baseline: values.baseline ?? preset.baseline,
     // Servers inherit the environment: record where OpenTelemetry spans went.
