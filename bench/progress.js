@@ -70,7 +70,7 @@ function createProgress({ total, label, perBlock = null }) {
         bar.start(total, done, fields(''));
       } else {
         lastLine = Date.now();
-        process.stderr.write(`${label}: ${line} (${done}/${total}, ETA ${eta()})\n`);
+        process.stderr.write(`${label}: ${goal}${line} (${done}/${total}, ETA ${eta()})\n`);
       }
     },
     stop() {
