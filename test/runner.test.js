@@ -108,6 +108,23 @@ test('a tiny real run: blocks of fresh processes, adjacent pairs, work-sized sam
   assert.match(globalRow, /⚠/, 'the leak is flagged in the report');
 });
 
+test('--precision: the run stops at the time cap after the minimum blocks and lists the ratio that missed, with the blocks it needs', async () => {
+  const out = path.join(tmpdir(), 'precise.json');
+  const { code, stderr } = await ctxbench([
+    'run', '--strategies', 'none,als', '--depths', '8', '--hops', 'immediate', '--duration', '0.5', '--warmup', '0',
+    '--blocks', '3', '--rounds', '1', '--connections', '10', '--precision', '0.1', '--max-time', '1', '--out', out, '--report', 'none',
+  ]).done;
+  assert.strictEqual(code, 0, stderr);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  const p = run.precision;
+  assert.deepStrictEqual([p.target, p.reached, p.maxTimeS, p.blocks], [0.1, false, 1, 3], JSON.stringify(p));
+  assert.ok(run.configs.every((c) => c.processes.length === 3), 'the minimum blocks are measured whatever the cap');
+  assert.strictEqual(p.missing.length, 1);
+  assert.strictEqual(p.missing[0].id, run.configs.find((c) => c.strategy === 'als').id);
+  assert.ok(p.missing[0].blocksNeeded > 3, 'a 0.1 pp target needs more blocks than were measured');
+  assert.match(stderr, /stopping \(time cap/);
+});
+
 test('a server SIGKILLed mid-run is named dead with its signal, replaced next block, and the run fails with exit 1', async () => {
   const out = path.join(tmpdir(), 'killed.json');
   let victim = null;
