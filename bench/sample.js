@@ -46,9 +46,11 @@ function checkIdentity(stats, config, server) {
 // measures the time that many requests took: a continuous quantity with no steps, and
 // with >= 30 requests per connection the ramp-down at the end (connections finishing
 // one by one) is a small part of the window.
+// With pipelining p, autocannon closes a connection once its share was SENT, so up to
+// p-1 answers per connection go uncounted: the floor is asked for with that slack.
 function burstAmount(settings, rate) {
   if (settings.amount) return settings.amount;
-  const floor = settings.minPerConnection * settings.connections;
+  const floor = (settings.minPerConnection + (settings.pipelining ?? 1) - 1) * settings.connections;
   if (!(rate > 0)) return null;
   return Math.max(floor, Math.ceil(rate * settings.duration));
 }

@@ -27,6 +27,7 @@ test('burstAmount: at least minPerConnection per connection, else what the last 
   assert.strictEqual(burstAmount(settings, 1000), 500, 'fast: 1000 req/s x 0.5 s');
   assert.strictEqual(burstAmount(settings, null), null, 'no rate yet: a timed sizing burst first');
   assert.strictEqual(burstAmount({ ...settings, amount: 77 }, 1000), 77, '--amount wins');
+  assert.strictEqual(burstAmount({ ...settings, pipelining: 10 }, 10), (30 + 9) * 5, 'slack for the answers pipelining leaves uncounted');
 });
 
 test('a burst sized from a known rate completes exactly its requests; rps is requests over the window', async () => {
