@@ -196,10 +196,11 @@ async function stopBlock(servers) {
   );
 }
 
-// Inputs of the stopping rule from the run as it stands.
+// Inputs of the stopping rule from the run as it stands. A strategy that lost or leaked
+// ids gets no cost verdict (summary.broken), so its precision buys nothing.
 function ratiosOf(run, excluded) {
   return run.configs
-    .filter((c) => c.summary?.ratio && !excluded.has(c))
+    .filter((c) => c.summary?.ratio && !c.summary.broken && !excluded.has(c))
     .map((c) => ({ id: c.id, halfWidthPct: c.summary.ratio.halfWidthPct, blocks: new Set(c.samples.map((x) => x.block)).size }));
 }
 
