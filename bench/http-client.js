@@ -1,24 +1,19 @@
 'use strict';
-// Small GET helpers for the runner's control requests (/healthz, /__stats): never used
-// for load. Works for http and https targets; always bounded by a timeout.
-const http = require('node:http');
-const https = require('node:https');
+// The runner's control requests (/healthz, /__stats, a driver's first probe): never used
+// for load. fetch with AbortSignal.timeout, so every probe is bounded; errors are one
+// line naming the URL and the socket error code (ECONNREFUSED, …) when there is one.
 
-function getText(url, { timeoutMs = 5000 } = {}) {
-  const lib = url.startsWith('https:') ? https : http;
-  return new Promise((resolve, reject) => {
-    const req = lib.get(url, { timeout: timeoutMs, headers: { connection: 'close' } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (body += c));
-      res.on('end', () => {
-        if (res.statusCode >= 200 && res.statusCode < 300) resolve(body);
-        else reject(new Error(`${url} answered HTTP ${res.statusCode}`));
-      });
-    });
-    req.on('timeout', () => req.destroy(new Error(`no answer from ${url} within ${timeoutMs / 1000} s`)));
-    req.on('error', (err) => reject(new Error(`${url}: ${err.code || err.message}`)));
-  });
+async function getText(url, { timeoutMs = 5000, headers = {} } = {}) {
+  let res;
+  try {
+    res = await fetch(url, { headers: { connection: 'close', ...headers }, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (err) {
+    if (err.name === 'TimeoutError') throw new Error(`no answer from ${url} within ${timeoutMs / 1000} s`, { cause: err });
+    throw new Error(`${url}: ${err.cause?.code || err.cause?.message || err.message}`, { cause: err });
+  }
+  const body = await res.text();
+  if (!res.ok) throw new Error(`${url} answered HTTP ${res.status}`);
+  return body;
 }
 
 async function getJson(url, options) {

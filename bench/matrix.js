@@ -1,6 +1,7 @@
 'use strict';
 // Settings -> the list of configurations to measure, and the order they are measured in.
 const strategies = require('../context');
+const { groupConfigs, baselineFor } = require('./comparable');
 
 function configId({ framework, strategy, depth, hop, nodeLabel, burnUs, variant }) {
   const extra = (burnUs ? `/burn${burnUs}` : '') + (variant ? `/${variant}` : '');
@@ -32,6 +33,8 @@ function expandConfigs(settings, nodeTargets) {
         ...(p.burnUs !== undefined && { burnUs: p.burnUs }),
         ...(p.variant !== undefined && { variant: p.variant }),
         control: Boolean(strategies.info(p.strategy).control),
+        processes: [],
+        status: 'ok',
         samples: [],
         summary: null,
         error: null,
@@ -42,21 +45,47 @@ function expandConfigs(settings, nodeTargets) {
   );
 }
 
-// Configs that share everything but the strategy are compared with each other, so they
-// are measured back to back within a round; the order inside the group rotates every
-// round so no strategy always goes first (or always follows a given neighbour).
-function measurementOrder(configs, round) {
-  const groups = new Map();
-  for (const c of configs) {
-    // Deployed targets are grouped by depth alone: each is a different service.
-    const key = c.target ? `remote/${c.depth}` : `${c.framework}/${c.depth}/${c.hop}/${c.nodeLabel}`;
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key).push(c);
-  }
-  return [...groups.values()].flatMap((group) => {
-    const shift = round % group.length;
-    return [...group.slice(shift), ...group.slice(0, shift)];
-  });
+// The one round rotation (the matrix below and micro/index.js): round r starts at item
+// r, so over n rounds every item takes every position once.
+function roundOrder(items, round) {
+  const k = round % Math.max(items.length, 1);
+  return [...items.slice(k), ...items.slice(0, k)];
 }
 
-module.exports = { configId, expandConfigs, measurementOrder };
+// One round's bursts: [{ config, partner }], partner = the index (in this list) of the
+// baseline burst a non-baseline burst is paired with, null otherwise.
+//
+// Within a group (bench/comparable.js) the non-baseline configs are rotated, then laid
+// out in triples around a baseline burst: X1 B X2 X3 B X4 …, so every non-baseline burst
+// sits right next to a baseline burst, with ceil(k/2) baseline bursts for k others.
+// Rotating by one shifts the triple boundaries, so the config that shares a baseline
+// burst with X changes from round to round (for k >= 3); odd rounds run the group
+// backwards, so a config alternates between just before and just after its baseline.
+function measurementOrder(configs, round, baselineArm) {
+  const bursts = [];
+  for (const group of groupConfigs(configs).values()) {
+    const base = group.find((c) => group.some((o) => baselineFor(o, group, baselineArm) === c)) ?? null;
+    const others = roundOrder(group.filter((c) => c !== base), round);
+    let local = [];
+    if (!base) {
+      local = others.map((config) => ({ config, partner: null }));
+    } else if (others.length === 0) {
+      local = [{ config: base, partner: null }];
+    } else {
+      for (let i = 0; i < others.length; i += 2) {
+        local.push({ config: others[i], partner: 'next' });
+        local.push({ config: base, partner: null });
+        if (others[i + 1]) local.push({ config: others[i + 1], partner: 'previous' });
+      }
+      if (round % 2 === 1) {
+        local.reverse();
+        for (const b of local) if (b.partner) b.partner = b.partner === 'next' ? 'previous' : 'next';
+      }
+    }
+    const offset = bursts.length;
+    local.forEach((b, i) => bursts.push({ config: b.config, partner: b.partner === null ? null : offset + i + (b.partner === 'next' ? 1 : -1) }));
+  }
+  return bursts;
+}
+
+module.exports = { configId, expandConfigs, measurementOrder, roundOrder };

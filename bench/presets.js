@@ -11,15 +11,26 @@ const PRESETS = {
     depths: [8, 256],
     hops: ['immediate'],
     frameworks: ['express'],
-    // 100 requests in flight, no pipelining (the App Engine study's 100 concurrent
-    // curls): at depth 256 a request then takes tens of ms, well inside a 2 s sample.
-    connections: 100,
+    // 10 requests in flight, no pipelining. Why 10 and not the App Engine study's 100:
+    // a sample must hold >= 30 completed requests per connection (no step artefacts),
+    // and at depth 256 cls-hooked and alscontext serve ~300 req/s, so 100 connections
+    // would need 3,000 requests = ~10 s per burst, 10 connections ~1 s. Ten requests in
+    // flight still interleave at every hop, so a broken context still shows.
+    connections: 10,
     pipelining: 1,
-    // Short bursts, many rounds: a round of the 8 strategies then spans ~10 s, so the
-    // paired samples of a strategy and its baseline are close in time (precision).
+    // Time budget (the whole `npm run bench` must end within 10 min on 2 cores): per
+    // round, each depth runs 7 strategies + 4 adjacent `none` bursts = 22 bursts of ~1 s
+    // (+ ~0.3 s drain and probes) = ~30 s; a block starts and warms 16 processes
+    // (~0.7 s + 1 s each = ~27 s) and takes 2 rounds: ~90 s. 3 blocks = ~4.5 min; more
+    // blocks are added for precision while one still fits before maxTime (a deadline
+    // for the whole run, leaving ~2 min for start-up, the fingerprint and the report).
     duration: 1,
-    warmup: 2,
-    rounds: 18,
+    warmup: 1,
+    blocks: 3,
+    rounds: 2,
+    minPerConnection: 30,
+    precision: 3,
+    maxTime: 480,
     baseline: 'none',
   },
   'depth-sweep': {
@@ -33,7 +44,8 @@ const PRESETS = {
     pipelining: 1,
     duration: 2,
     warmup: 2,
-    rounds: 5,
+    blocks: 3,
+    rounds: 2,
     baseline: 'param',
   },
   libraries: {
@@ -47,12 +59,13 @@ const PRESETS = {
     pipelining: 1,
     duration: 3,
     warmup: 2,
-    rounds: 6,
+    blocks: 3,
+    rounds: 2,
     baseline: 'param',
   },
   precision: {
     title: 'Precision: AsyncLocalStorage vs no context at depth 8, to ±3 percentage points',
-    why: 'how precisely this machine can state a small overhead: rounds are added until the 95% CI of the als/none ratio is within ±3 pp, or 120 s of measuring have passed',
+    why: 'how precisely this machine can state a small overhead: blocks of fresh processes are added until the 95% CI of the als/none ratio is within ±3 pp, or the next block would end after 120 s',
     strategies: ['none', 'als'],
     depths: [8],
     hops: ['immediate'],
@@ -61,7 +74,8 @@ const PRESETS = {
     pipelining: 1,
     duration: 1,
     warmup: 2,
-    rounds: 10,
+    blocks: 3,
+    rounds: 3,
     precision: 3,
     maxTime: 120,
     baseline: 'none',
@@ -89,15 +103,17 @@ const PRESETS = {
     pipelining: 10,
     duration: 10,
     warmup: 5,
-    rounds: 3,
+    blocks: 3,
+    rounds: 1,
     baseline: 'none',
   },
 };
 
-// Shrinks any preset to a sub-minute smoke run: same shape, first depth only, short
-// bursts, two rounds. Numbers from it are not precise and the report says so.
+// Shrinks any preset to a smoke run: same shape, first depth only, short bursts, the
+// minimum 3 blocks of one round, no precision target. Numbers from it are not precise
+// and the report says so.
 function quick(preset) {
-  return { ...preset, depths: preset.depths.slice(0, 1), duration: 1, warmup: 0.5, rounds: 2 };
+  return { ...preset, depths: preset.depths.slice(0, 1), duration: 1, warmup: 0.5, blocks: 3, rounds: 1, precision: null };
 }
 
 module.exports = { PRESETS, quick };

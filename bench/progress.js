@@ -1,53 +1,76 @@
 'use strict';
 // Progress on stderr: a bar with ETA on a terminal (cli-progress), plain lines elsewhere
-// (CI logs, pipes) so the log stays readable.
+// (CI logs, pipes) so the log stays readable. A run adds blocks until it is precise or
+// out of time, so its length is not known in advance: the total is the minimum design
+// (perBlock steps x minimum blocks) and grows by a block when one is added; the ETA is
+// never negative and never later than the time cap; the line says how far the worst
+// ratio is from the precision target.
 const cliProgress = require('cli-progress');
 
-function createProgress({ total, label }) {
+function formatS(s) {
+  const v = Math.max(0, Math.round(s));
+  return `${Math.floor(v / 60)}m${String(v % 60).padStart(2, '0')}s`;
+}
+
+function createProgress({ total, label, perBlock = null }) {
   const tty = Boolean(process.stderr.isTTY);
   let done = 0;
+  let goal = '';
+  let deadline = null;
   const started = Date.now();
   let bar = null;
+  const eta = () => {
+    if (done === 0) return '?';
+    let s = (((Date.now() - started) / done) * Math.max(0, total - done)) / 1000;
+    if (deadline !== null) s = Math.min(s, Math.max(0, (deadline - Date.now()) / 1000));
+    return formatS(s);
+  };
   if (tty) {
     bar = new cliProgress.SingleBar(
       {
-        format: `${label} [{bar}] {percentage}% | {value}/{total} | ETA {eta_formatted} | {status}`,
+        format: `${label} [{bar}] {value}/{total} | ETA {myEta} | {goal}{status}`,
         stream: process.stderr,
         hideCursor: true,
-        etaBuffer: 20,
       },
       cliProgress.Presets.shades_classic,
     );
-    bar.start(total, 0, { status: 'starting' });
+    bar.start(total, 0, { status: 'starting', myEta: '?', goal: '' });
   }
-  const eta = () => {
-    if (done === 0) return '?';
-    const s = Math.round(((Date.now() - started) / done) * (total - done) / 1000);
-    return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-  };
-  // Without a terminal: a status line at most every 10 s, so a log shows it is alive.
+  const fields = (status) => ({ status, myEta: eta(), goal });
   let lastLine = Date.now();
   return {
     tick(status, steps = 1) {
       done += steps;
-      if (bar) bar.update(done, { status });
+      if (done > total) total = done;
+      if (bar) bar.update(done, fields(status));
       else if (Date.now() - lastLine >= 10000) {
         lastLine = Date.now();
-        process.stderr.write(`${label}: ${status} (${done}/${total}, ETA ${eta()})\n`);
+        process.stderr.write(`${label}: ${goal}${status} (${done}/${total}, ETA ${eta()})\n`);
       }
     },
     status(status) {
-      if (bar) bar.update(done, { status });
+      if (bar) bar.update(done, fields(status));
+    },
+    // Called before every block: the plan as the stopping rule sees it.
+    plan({ block, minBlocks, precision, missing = [], elapsedS, maxTimeS }) {
+      if (perBlock && block >= minBlocks) total = Math.max(total, done + perBlock);
+      if (maxTimeS) deadline = Date.now() + (maxTimeS - elapsedS) * 1000;
+      const worst = Math.max(0, ...missing.map((m) => m.halfWidthPct ?? 0));
+      const blocks = block < minBlocks ? `block ${block + 1}/${minBlocks}` : `extra block ${block + 1}`;
+      const prec = precision ? ` · worst ±${missing.length ? worst.toFixed(1) : '≤' + precision} pp → ±${precision}` : '';
+      const time = maxTimeS ? ` · ${formatS(elapsedS)}/${formatS(maxTimeS)}` : '';
+      goal = `${blocks}${prec}${time} | `;
+      if (bar) bar.setTotal(total);
     },
     // A line that must stay in the log (a round finished, a warning, a failure).
     log(line) {
       if (bar) {
         bar.stop();
         process.stderr.write(`${line}\n`);
-        bar.start(total, done, { status: '' });
+        bar.start(total, done, fields(''));
       } else {
         lastLine = Date.now();
-        process.stderr.write(`${label}: ${line} (${done}/${total}, ETA ${eta()})\n`);
+        process.stderr.write(`${label}: ${goal}${line} (${done}/${total}, ETA ${eta()})\n`);
       }
     },
     stop() {
@@ -59,7 +82,8 @@ function createProgress({ total, label }) {
 module.exports = { createProgress };
 
 // Ctrl-C (or SIGTERM) during a long command: finish the current step, keep everything
-// measured; a second Ctrl-C quits at once (what was saved stays saved).
+// measured; a second Ctrl-C quits at once (what was saved stays saved; the servers are
+// killed on exit by bench/server-process.js).
 // Returns { requested, signal (AbortSignal), release() }.
 function onInterrupt(progress, step = 'sample') {
   const controller = new AbortController();

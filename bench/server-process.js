@@ -17,25 +17,31 @@ class ServerStartError extends Error {
   }
 }
 
-function startServer(config, { nodePath = process.execPath, nodeArgs = [], cpu = null, env = {}, timeoutMs = 20000 } = {}) {
-  const argv = [...nodeArgs, APP];
-  const [command, args] = cpu === null ? [nodePath, argv] : ['taskset', ['-c', String(cpu), nodePath, ...argv]];
-  const child = spawn(command, args, {
-    env: {
-      ...process.env,
-      ...env,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      STRATEGY: config.strategy,
-      DEPTH: String(config.depth),
-      HOP: config.hop,
-      FRAMEWORK: config.framework,
-      LOG: 'none',
-      BURN_US: String(config.burnUs || 0),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+// Every child still running when this process exits (a second Ctrl-C calls
+// process.exit) is killed, so no server outlives the command that started it.
+const running = new Set();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
 
+// The port from a listening line: app.js logs {"msg":"ctxbench listening","port":N},
+// bench/hello-world.js prints "listening N".
+function listeningPort(text) {
+  for (const line of text.split('\n')) {
+    if (line.includes('"ctxbench listening"')) return JSON.parse(line).port;
+    const m = /^listening (\d+)\s*$/.exec(line);
+    if (m) return Number(m[1]);
+  }
+  return null;
+}
+
+// THE spawn-and-wait-for-the-listening-line helper (the runner, overhead and the tests
+// use it). Resolves { child, port, pid, stderrTail(), exited: Promise<{code, signal}>,
+// alive(), stop() } once the child printed its port; rejects with a ServerStartError
+// (stderr tail attached) when it exits first or says nothing within timeoutMs.
+function spawnListening(command, args, { env = process.env, cwd, timeoutMs = 20000 } = {}) {
+  const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
   let stderr = '';
   let stdout = '';
   child.stderr.setEncoding('utf8');
@@ -43,19 +49,31 @@ function startServer(config, { nodePath = process.execPath, nodeArgs = [], cpu =
     stderr = (stderr + d).slice(-STDERR_TAIL);
   });
   const stderrTail = () => stderr.trim();
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-
+  const exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal });
+    }),
+  );
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  const stop = async () => {
+    if (!alive()) return;
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 3000);
+    await exited;
+    clearTimeout(killer);
+  };
   const listening = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new ServerStartError(`server did not start within ${timeoutMs / 1000} s`, stderrTail())), timeoutMs);
     child.stdout.setEncoding('utf8');
     const onData = (d) => {
       stdout += d;
-      const line = stdout.split('\n').find((l) => l.includes('"ctxbench listening"'));
-      if (!line) return;
+      const port = listeningPort(stdout);
+      if (port === null) return;
       clearTimeout(timer);
       child.stdout.off('data', onData);
       child.stdout.resume(); // keep draining: a full pipe would block the server
-      resolve(JSON.parse(line).port);
+      resolve(port);
     };
     child.stdout.on('data', onData);
     child.once('error', (err) => {
@@ -67,42 +85,56 @@ function startServer(config, { nodePath = process.execPath, nodeArgs = [], cpu =
       reject(new ServerStartError(`server exited (${signal || `code ${code}`}) before listening`, stderrTail()));
     });
   });
-
-  const stop = async () => {
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 3000);
-    await exited;
-    clearTimeout(killer);
-  };
-
   return listening.then(
-    async (port) => {
-      const url = `http://127.0.0.1:${port}`;
-      try {
-        await getText(`${url}/healthz`);
-        const stats = await getJson(`${url}/__stats`);
-        confirmIdentity(stats, config);
-        return {
-          url,
-          pid: child.pid,
-          nonce: stats.nonce,
-          first: stats,
-          stderrTail,
-          alive: () => child.exitCode === null && child.signalCode === null,
-          exited,
-          stop,
-        };
-      } catch (err) {
-        await stop();
-        throw err instanceof ServerStartError ? err : new ServerStartError(err.message, stderrTail());
-      }
-    },
+    (port) => ({ child, port, pid: child.pid, url: `http://127.0.0.1:${port}`, stderrTail, exited, alive, stop }),
     async (err) => {
       await stop();
       throw err;
     },
   );
+}
+
+// How a process ended, in words: "killed by SIGKILL" or "exit code 1".
+function describeExit(exit) {
+  return exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`;
+}
+
+// config: { strategy, depth, hop, framework, burnUs } for app.js; or { script } for
+// another server (bench/hello-world.js), which has no /__stats and is confirmed by its
+// answer to GET / alone.
+async function startServer(config, { nodePath = process.execPath, nodeArgs = [], cpu = null, env = {}, timeoutMs = 20000, script = null } = {}) {
+  const argv = [...nodeArgs, script || APP];
+  const [command, args] = cpu === null ? [nodePath, argv] : ['taskset', ['-c', String(cpu), nodePath, ...argv]];
+  const proc = await spawnListening(command, args, {
+    timeoutMs,
+    env: {
+      ...process.env,
+      ...env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      ...(!script && {
+        STRATEGY: config.strategy,
+        DEPTH: String(config.depth),
+        HOP: config.hop,
+        FRAMEWORK: config.framework,
+        LOG: 'none',
+        BURN_US: String(config.burnUs || 0),
+      }),
+    },
+  });
+  try {
+    if (script) {
+      await getText(`${proc.url}/`);
+      return { ...proc, nonce: null, first: null, stats: false };
+    }
+    await getText(`${proc.url}/healthz`);
+    const stats = await getJson(`${proc.url}/__stats`);
+    confirmIdentity(stats, config);
+    return { ...proc, nonce: stats.nonce, first: stats, stats: true };
+  } catch (err) {
+    await proc.stop();
+    throw err instanceof ServerStartError ? err : new ServerStartError(err.message, proc.stderrTail());
+  }
 }
 
 function confirmIdentity(stats, config) {
@@ -113,4 +145,4 @@ function confirmIdentity(stats, config) {
   }
 }
 
-module.exports = { startServer, ServerStartError };
+module.exports = { startServer, spawnListening, listeningPort, describeExit, ServerStartError };

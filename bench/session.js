@@ -4,7 +4,8 @@
 // matrix, let the command add its analysis, and save.
 const { execFileSync } = require('node:child_process');
 const path = require('node:path');
-const { runMatrix } = require('./runner');
+const { runMatrix, DEFAULT_BLOCKS, DEFAULT_MIN_PER_CONNECTION } = require('./runner');
+const { measurementOrder } = require('./matrix');
 const { getDriver } = require('./drivers');
 const { captureEnvironment } = require('./environment');
 const { createProgress, onInterrupt } = require('./progress');
@@ -22,16 +23,18 @@ function pinSelf() {
 
 // analyze(run) -> the kind's own results, stored under run[kind] after every save point
 // that matters (the end, or an interruption).
-async function measureSession({ kind, title, command, settings, configs, out, remote = false, warnings = [], analyze, environment = captureEnvironment() }) {
+async function measureSession({ kind, title, command, settings, configs, out, remote = false, warnings = [], analyze, environment = captureEnvironment(), startedAt = Date.now() }) {
   const pinned = !remote && environment.taskset && pinSelf();
   environment.taskset = pinned;
-  const run = { schema: 1, kind, title, command, status: 'running', environment, settings, configs, warnings };
+  settings.blocks ??= DEFAULT_BLOCKS;
+  settings.minPerConnection ??= DEFAULT_MIN_PER_CONNECTION;
+  const run = { schema: 2, kind, title, command, status: 'running', environment, settings, configs, warnings };
 
-  const warmups = settings.warmup > 0 ? configs.length : 0;
-  const progress = createProgress({ total: configs.length * settings.rounds + warmups, label: `ctxbench ${kind}` });
+  const perBlock = (settings.warmup > 0 ? configs.length : 0) + settings.rounds * measurementOrder(configs, 0, settings.baseline).length;
+  const progress = createProgress({ total: perBlock * settings.blocks, perBlock, label: `ctxbench ${kind}` });
   const stop = onInterrupt(progress);
   try {
-    await runMatrix(run, { out, driver: getDriver(settings.driver), progress, stop, pinned });
+    await runMatrix(run, { out, driver: getDriver(settings.driver), progress, stop, pinned, startedAt });
   } finally {
     progress.stop();
     stop.release();
@@ -44,11 +47,19 @@ async function measureSession({ kind, title, command, settings, configs, out, re
   return run;
 }
 
-async function writeReport(out, reportPath) {
+// The results.md a run regenerates when --report is not given: only a run written into
+// ./results/ (the committed set); a run written elsewhere must not replace the committed
+// report with a report of unrelated files.
+function defaultReport(out) {
+  const dir = path.resolve(path.dirname(out));
+  return dir === path.resolve('results') ? 'results.md' : 'none';
+}
+
+async function writeReport(out, reportPath = defaultReport(out)) {
   if (reportPath === 'none') return;
   const { buildReport } = require('../report');
   await buildReport({ resultsDir: path.dirname(out), out: reportPath });
   process.stderr.write(`ctxbench: wrote ${reportPath}\n`);
 }
 
-module.exports = { measureSession, writeReport, pinSelf };
+module.exports = { measureSession, writeReport, defaultReport, pinSelf };

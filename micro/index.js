@@ -25,6 +25,9 @@ const { fork } = require('node:child_process');
 const { SCENARIOS } = require('./scenarios');
 const analyze = require('./analyze');
 const strategies = require('./strategies');
+// The one round rotation, shared with the run matrix: round r's order is the list rotated
+// by r, so each strategy takes each position in turn.
+const { roundOrder } = require('../bench/matrix');
 
 const WORKER = path.join(__dirname, 'worker.js');
 const BASELINE = 'none';
@@ -138,11 +141,6 @@ function aggregate(entry, base) {
   return entry;
 }
 
-// round r's order: the list rotated by r, so each strategy takes each position in turn.
-function roundOrder(names, r) {
-  const k = r % names.length;
-  return [...names.slice(k), ...names.slice(0, k)];
-}
 
 // Put the baseline first, keep the caller's order otherwise, drop duplicates.
 function withBaseline(names) {

@@ -5,7 +5,6 @@
 // never timing or throughput.
 const test = require('node:test');
 const assert = require('node:assert');
-const fs = require('node:fs');
 const net = require('node:net');
 const path = require('node:path');
 const { execFile } = require('node:child_process');
@@ -158,8 +157,32 @@ function curlSh(args) {
   });
 }
 
-test('curl.sh is executable', () => {
-  assert.ok(fs.statSync(CURL_SH).mode & 0o111, 'chmod +x load/curl.sh');
+test('curl.sh runs as a command: no URL is one usage line and exit 1', async () => {
+  // execFile runs the file itself, so this also fails when it lost its executable bit.
+  const { code, stdout, stderr } = await curlSh([]);
+  assert.strictEqual(code, 1);
+  assert.strictEqual(stdout, '');
+  assert.match(stderr, /^curl\.sh: missing URL \(usage: load\/curl\.sh URL/);
+});
+
+// load/autocannon.js reaches into autocannon's client internals (see its header): the
+// pin in package.json must be exact and match what is installed, and the members it
+// replaces must exist, or an upgrade would silently change what is measured.
+test('autocannon is pinned to the exact version the driver was written for, and its internals are there', async () => {
+  const pinned = require('../package.json').devDependencies?.autocannon ?? require('../package.json').dependencies?.autocannon;
+  assert.match(pinned, /^\d+\.\d+\.\d+$/, `package.json must pin autocannon exactly, not ${pinned}`);
+  assert.strictEqual(require('autocannon/package.json').version, pinned, 'installed autocannon differs from the pin');
+  const seen = [];
+  const r = await measure({ url: servers.als.url, connections: 2, amount: 20 });
+  assert.strictEqual(r.requests, 20);
+  const autocannon = require('autocannon');
+  await new Promise((resolve, reject) => {
+    const inst = autocannon({ url: servers.als.url, connections: 1, amount: 1, setupClient: (client) => {
+      seen.push(typeof client._connect, typeof client.requestIterator?.nextRequest, typeof client.requestIterator?.recordBody, typeof client.reqsMade);
+    } }, (err) => (err ? reject(err) : resolve()));
+    void inst;
+  });
+  assert.deepStrictEqual(seen, ['function', 'function', 'function', 'number']);
 });
 
 test('curl.sh: als keeps every id (N=300 P=20 --json)', async () => {

@@ -25,6 +25,8 @@ const OPTIONS = {
   duration: { type: 'string' },
   warmup: { type: 'string' },
   rounds: { type: 'string' },
+  blocks: { type: 'string' },
+  'min-per-connection': { type: 'string' },
   amount: { type: 'string' },
   precision: { type: 'string' },
   'max-time': { type: 'string' },
@@ -42,8 +44,16 @@ const MATRIX_FLAGS = ['strategies', 'depths', 'hops', 'frameworks', 'target'];
 
 const HELP = `usage: ctxbench run [options]
 
-Measures every configuration in its own server process, in interleaved rounds, and
-writes results/<preset>.json (after every sample) and results.md.
+Measures every configuration in blocks: each block starts a fresh server process per
+configuration, warms it up (unmeasured), takes --rounds rounds of bursts and stops the
+processes. In a round, every strategy's burst sits right next to a burst of the baseline
+(X1 B X2 X3 B X4 …), with neighbours that change from round to round; each burst runs
+until it completed --min-per-connection requests per connection (or more, to last about
+--duration), and its req/s is those requests over the exact window. At least --blocks
+blocks; with --precision, blocks are added until every ratio's 95% CI half-width is
+within it or the next block would end after --max-time (a deadline for the whole run).
+Writes results/<preset>.json (after every sample) and, for runs written into results/,
+results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interrupted.
 
   --preset NAME          ${Object.keys(PRESETS).join(' | ')} (default: default)
   --quick                a sub-minute smoke run of the preset (imprecise)
@@ -55,18 +65,23 @@ writes results/<preset>.json (after every sample) and results.md.
   --acf on|off|both      AsyncContextFrame (Node 22: flag; 24+: default on)
   --connections N        concurrent connections (default from preset)
   --pipelining N         requests in flight per connection
-  --duration S           seconds per measured sample
-  --warmup S             seconds of unmeasured load per config before round 1
-  --rounds N             samples per config, interleaved across configs
-  --precision PP         after --rounds, keep adding rounds until every ratio's 95% CI
-                         half-width is within PP percentage points (or --max-time passes)
-  --max-time S           measuring-time cap for --precision (default 120)
-  --amount N             requests per sample instead of --duration (curl driver: default 1000)
+  --duration S           target seconds per measured burst (sized from the last rate seen)
+  --min-per-connection N completed requests per connection a burst must hold (default 30)
+  --warmup S             seconds of unmeasured load on every fresh process
+  --blocks N             minimum blocks of fresh processes (>= 3; default from preset)
+  --rounds N             rounds per block
+  --precision PP         add blocks until every ratio's 95% CI half-width is within PP
+                         percentage points (or --max-time); default: the preset's, for
+                         the preset's own matrix (default preset: 3), none for a custom one
+  --max-time S           deadline for the whole run with --precision (default preset: 480;
+                         otherwise 120)
+  --amount N             fixed requests per burst (curl driver: default 1000)
   --driver NAME          ${DRIVERS.join(' | ')} (default: autocannon)
   --target name=URL      drive an already-deployed server instead of spawning (repeatable)
   --baseline STRATEGY    what "% of baseline" compares with (default from preset)
   --out FILE             run JSON (default results/<preset>.json)
-  --report FILE          results.md to regenerate from results/ (default results.md; "none" to skip)
+  --report FILE          results.md to regenerate from --out's folder ("none" to skip;
+                         default results.md when --out is in results/, else none)
 `;
 
 function parseTargets(values) {
@@ -108,9 +123,13 @@ function resolveSettings(values) {
     duration: number('duration', values.duration, { min: 0.5, max: 3600 }) ?? preset.duration,
     warmup: number('warmup', values.warmup, { min: 0, max: 3600 }) ?? preset.warmup,
     rounds: number('rounds', values.rounds, { min: 1, max: 1000, integer: true }) ?? preset.rounds,
+    blocks: number('blocks', values.blocks, { min: 3, max: 1000, integer: true }) ?? preset.blocks ?? 3,
+    minPerConnection: number('min-per-connection', values['min-per-connection'], { min: 1, max: 1e6, integer: true }) ?? preset.minPerConnection ?? 30,
     amount: number('amount', values.amount, { min: 1, max: 1e8, integer: true }) ?? null,
-    precision: number('precision', values.precision, { min: 0.1, max: 100 }) ?? preset.precision ?? null,
-    maxTime: number('max-time', values['max-time'], { min: 1, max: 86400 }) ?? preset.maxTime ?? 120,
+    // A preset's precision target and time cap are budgeted for its own matrix; a custom
+    // matrix sets its own with --precision and --max-time.
+    precision: number('precision', values.precision, { min: 0.1, max: 100 }) ?? (custom ? null : preset.precision) ?? null,
+    maxTime: number('max-time', values['max-time'], { min: 1, max: 86400 }) ?? (custom ? null : preset.maxTime) ?? 120,
     driver,
     baseline: values.baseline ?? preset.baseline,
     // Servers inherit the environment: record where OpenTelemetry spans went.
@@ -137,6 +156,8 @@ function remoteConfigs(targets, depths) {
       target: url,
       path: depth ? `/depth/${depth}` : '/',
       control: name === 'global',
+      processes: [],
+      status: 'ok',
       samples: [],
       summary: null,
       error: null,
@@ -153,7 +174,7 @@ async function main(args) {
   const settings = resolveSettings(values);
   const targets = parseTargets(values.target);
   const out = values.out ?? path.join('results', `${settings.quick ? 'quick' : settings.preset}.json`);
-  const reportPath = values.report ?? 'results.md';
+  const startedAt = Date.now();
 
   const environment = captureEnvironment();
   const warnings = [];
@@ -179,11 +200,16 @@ async function main(args) {
     remote: targets.length > 0,
     warnings,
     environment,
+    startedAt,
   });
-  await writeReport(out, reportPath);
+  await writeReport(out, values.report);
   if (run.status === 'interrupted') return 130;
   if (run.configs.every((c) => c.samples.length === 0)) {
     throw new UsageError(`nothing was measured: every configuration failed (details in ${out})`);
+  }
+  if (run.status === 'failed') {
+    process.stderr.write(`ctxbench: ${run.configs.filter((c) => c.status === 'failed').length} configuration(s) failed (details in ${out})\n`);
+    return 1;
   }
   return 0;
 }

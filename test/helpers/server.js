@@ -1,49 +1,23 @@
 'use strict';
 // Real servers for tests: `node app.js` on a free port (PORT=0), stopped afterwards.
 const { spawn } = require('node:child_process');
+const { spawnListening } = require('../../bench/server-process');
 const http = require('node:http');
 const path = require('node:path');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-// Starts app.js with env; resolves once it printed its listening line.
-function startServer(env = {}, { args = [], nodePath = process.execPath, timeoutMs = 15000 } = {}) {
-  const child = spawn(nodePath, [...args, path.join(ROOT, 'app.js')], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8');
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (d) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`server did not start in ${timeoutMs} ms; stderr: ${stderr}`));
-    }, timeoutMs);
-    const onData = (d) => {
-      stdout += d;
-      const line = stdout.split('\n').find((l) => l.includes('"ctxbench listening"'));
-      if (!line) return;
-      clearTimeout(timer);
-      child.stdout.off('data', onData);
-      const { port } = JSON.parse(line);
-      resolve({
-        child,
-        port,
-        url: `http://127.0.0.1:${port}`,
-        stderr: () => stderr,
-        stop: () => stopChild(child),
-      });
-    };
-    child.stdout.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code} before listening; stderr: ${stderr}`));
-    });
-  });
+// Starts app.js with env; resolves once it printed its listening line (the runner's own
+// spawn helper, so tests start servers exactly as the benchmark does).
+async function startServer(env = {}, { args = [], nodePath = process.execPath, timeoutMs = 15000 } = {}) {
+  let proc;
+  try {
+    proc = await spawnListening(nodePath, [...args, path.join(ROOT, 'app.js')], { cwd: ROOT, env: { ...process.env, PORT: '0', ...env }, timeoutMs });
+  } catch (err) {
+    throw new Error(`${err.message}; stderr: ${err.stderrTail}`, { cause: err });
+  }
+  const { child, port, url } = proc;
+  return { child, port, url, stderr: proc.stderrTail, stop: () => stopChild(child) };
 }
 
 function stopChild(child) {

@@ -1,0 +1,62 @@
+'use strict';
+// `ctxbench overhead` end to end on a tiny setting: the same session code as `run`, two
+// arms, judged by the interval; an early Ctrl-C does not crash it.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const { ROOT } = require('./helpers/server');
+const { analyze, REQUIRED } = require('../bench/cli/overhead');
+
+function overhead(args, onStart) {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'ctxbench.js'), 'overhead', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  onStart?.(child);
+  return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
+}
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-overhead-'));
+
+test('a tiny overhead run: two arms through blocks of fresh processes, passed or failed by the lower CI bound', async () => {
+  const out = path.join(tmp(), 'overhead.json');
+  const { code, stderr } = await overhead(['--blocks', '3', '--rounds', '1', '--duration', '0.5', '--warmup', '0.3', '--connections', '10', '--pipelining', '1', '--out', out]);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.strictEqual(run.status, 'complete', stderr);
+  assert.deepStrictEqual(run.configs.map((c) => c.arm), ['ctxbench', 'hello-world']);
+  for (const c of run.configs) assert.strictEqual(c.processes.length, 3, `${c.id}: a fresh process per block`);
+  const ours = run.configs[0];
+  assert.ok(ours.samples.every((s) => s.pairSeq !== null), 'every ctxbench burst is paired with an adjacent hello-world burst');
+  const o = run.overhead;
+  assert.strictEqual(o.required, REQUIRED);
+  for (const side of Object.values(o.sides)) assert.ok(side.rps.median > 0, 'the report reads sides[*].rps.median');
+  assert.strictEqual(o.pass, o.ratio.ci95[0] >= REQUIRED, 'pass is decided by the lower bound');
+  assert.strictEqual(code, o.pass ? 0 : 1);
+});
+
+test('analyze: a point estimate above 90% whose interval reaches below it does not pass', () => {
+  const run = { configs: [{ samples: [{}], summary: { rps: { median: 1 }, ratio: { estimate: 0.97, ci95: [0.85, 1.1] } } }, { samples: [{}], summary: { rps: { median: 1 } } }] };
+  assert.strictEqual(analyze(run).pass, false);
+  run.configs[0].summary.ratio.ci95 = [0.91, 1.02];
+  assert.strictEqual(analyze(run).pass, true);
+});
+
+test('Ctrl-C before two rounds: exit 130, no crash, no verdict', async () => {
+  const out = path.join(tmp(), 'early.json');
+  const { code, stderr } = await overhead(['--out', out, '--report', 'none'], (child) => {
+    const poll = setInterval(() => {
+      if (fs.existsSync(out)) {
+        clearInterval(poll);
+        child.kill('SIGINT');
+      }
+    }, 20);
+  });
+  assert.strictEqual(code, 130, stderr);
+  assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.strictEqual(run.status, 'interrupted');
+  assert.strictEqual(run.overhead.pass, false);
+  assert.match(stderr, /NOT SHOWN|NOT MET/);
+});

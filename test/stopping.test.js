@@ -1,0 +1,45 @@
+'use strict';
+// The stopping rule: a pure function of what is known after a block.
+const test = require('node:test');
+const assert = require('node:assert');
+const { decide } = require('../bench/stopping');
+
+const base = { elapsedS: 100, maxTimeS: 480, nextBlockS: 90, precision: 3, blocks: 3, minBlocks: 3 };
+
+test('below the minimum number of blocks there is always another block, even past the cap', () => {
+  const d = decide({ ...base, blocks: 2, elapsedS: 1000, ratios: [{ id: 'a', halfWidthPct: 1, blocks: 2 }] });
+  assert.strictEqual(d.more, true);
+});
+
+test('without a precision target the run stops at the minimum', () => {
+  const d = decide({ ...base, precision: null, ratios: [{ id: 'a', halfWidthPct: 50, blocks: 3 }] });
+  assert.deepStrictEqual([d.more, d.reached, d.missing], [false, false, []]);
+});
+
+test('every ratio within the target: stop, reached', () => {
+  const d = decide({ ...base, ratios: [{ id: 'a', halfWidthPct: 2.9, blocks: 3 }, { id: 'b', halfWidthPct: 3, blocks: 3 }] });
+  assert.deepStrictEqual([d.more, d.reached, d.missing], [false, true, []]);
+});
+
+test('a ratio above the target buys another block while one fits before the cap', () => {
+  const d = decide({ ...base, ratios: [{ id: 'a', halfWidthPct: 6, blocks: 3 }, { id: 'b', halfWidthPct: 2, blocks: 3 }] });
+  assert.strictEqual(d.more, true);
+  // half-width shrinks with sqrt(blocks): 6 pp at 3 blocks -> 3 * (6/3)^2 = 12 blocks.
+  assert.deepStrictEqual(d.missing, [{ id: 'a', halfWidthPct: 6, blocksNeeded: 12 }]);
+});
+
+test('the cap is a deadline for the whole run: no block that would end after it', () => {
+  const ratios = [{ id: 'a', halfWidthPct: 4, blocks: 5 }];
+  assert.strictEqual(decide({ ...base, ratios, elapsedS: 390, nextBlockS: 90 }).more, true, '390 + 90 = 480 still fits');
+  const d = decide({ ...base, ratios, elapsedS: 391, nextBlockS: 90 });
+  assert.strictEqual(d.more, false);
+  assert.strictEqual(d.reached, false);
+  assert.match(d.reason, /time cap/);
+  assert.deepStrictEqual(d.missing, [{ id: 'a', halfWidthPct: 4, blocksNeeded: Math.ceil(5 * (4 / 3) ** 2) }]);
+});
+
+test('a ratio without a half-width yet is missing, with no projection', () => {
+  const d = decide({ ...base, ratios: [{ id: 'a', halfWidthPct: null, blocks: 1 }] });
+  assert.strictEqual(d.more, true);
+  assert.deepStrictEqual(d.missing, [{ id: 'a', halfWidthPct: null, blocksNeeded: null }]);
+});
