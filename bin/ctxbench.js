@@ -13,6 +13,7 @@ const COMMANDS = {
   calibrate: 'check the harness recovers a known per-request cost (BURN_US)',
   aa: 'compare a configuration against itself: the false-positive rate',
   overhead: 'the request path vs an Express hello-world (must reach 90%)',
+  repro: 'measure the matrix twice (or --compare two runs): do the ratios reproduce?',
 };
 
 function usage() {
