@@ -382,6 +382,35 @@ function summarize(config, baselineConfig = null) {
   };
 }
 
+// levelShift(values, { alpha = 0.05, minShiftPct = 10, minSegment = 3 }) -> a level shift in
+// a time-ordered series (e.g. a baseline's req/s round by round), or null.
+// The test: for every split point k (each side >= minSegment values), Welch's t-test of
+// log values before against after; the split with the largest |t| is the candidate, and
+// its p-value is Bonferroni-corrected for the number of splits tried (conservative, so a
+// flagged shift is real). Flagged when the corrected p < alpha and the levels differ by at
+// least minShiftPct percent (smaller shifts are within ordinary noise on a busy machine).
+//   { at, before, after, shiftPct, pAdjusted, splits }: `at` = index of the first value
+//   of the second regime; before/after = geometric means of the two regimes.
+function levelShift(values, { alpha = 0.05, minShiftPct = 10, minSegment = 3 } = {}) {
+  const v = (values || []).map((x) => (positive(x) ? Math.log(x) : null));
+  if (v.some((x) => x === null)) return null;
+  const splits = v.length - 2 * minSegment + 1;
+  if (splits < 1) return null;
+  let best = null;
+  for (let k = minSegment; k <= v.length - minSegment; k++) {
+    const w = welch(v.slice(k), v.slice(0, k));
+    if (w.t === null || Number.isNaN(w.t)) continue;
+    if (!best || Math.abs(w.t) > Math.abs(best.w.t)) best = { k, w };
+  }
+  if (!best || best.w.pValue === null) return null;
+  const pAdjusted = Math.min(1, best.w.pValue * splits);
+  const before = Math.exp(mean(v.slice(0, best.k)));
+  const after = Math.exp(mean(v.slice(best.k)));
+  const shiftPct = (after / before - 1) * 100;
+  if (!(pAdjusted < alpha) || Math.abs(shiftPct) < minShiftPct) return null;
+  return { at: best.k, before, after, shiftPct, pAdjusted, splits };
+}
+
 // baselineFor(config, configs, baselineArm): the one definition lives in comparable.js.
 const baselineFor = comparable.baselineFor;
 
@@ -394,6 +423,7 @@ module.exports = {
   pairedRatio,
   rpsLevel,
   formatPct,
+  levelShift,
   BROKEN,
   CLIENT_BOUND,
   welch,
