@@ -28,9 +28,12 @@ test('levelShift finds a planted shift where it is and rarely flags a steady ser
   assert.ok(s);
   assert.strictEqual(s.at, 12);
   assert.ok(Math.abs(s.shiftPct - 25) < 6, `${s.shiftPct}`);
+  // Steady but noisy series (10% per sample, so 10% level differences arise by chance):
+  // the Bonferroni-corrected scan keeps false flags near alpha = 5%; uncorrected it flags ~19%.
+  const steady = random.rng(78).normal;
   let flagged = 0;
-  for (let i = 0; i < 200; i++) if (stats.levelShift(Array.from({ length: 18 }, () => 8000 * Math.exp(0.05 * normal())))) flagged++;
-  assert.ok(flagged <= 10, `${flagged} of 200 steady series flagged`);
+  for (let i = 0; i < 200; i++) if (stats.levelShift(Array.from({ length: 18 }, () => 8000 * Math.exp(0.1 * steady())))) flagged++;
+  assert.ok(flagged <= 20, `${flagged} of 200 steady series flagged`);
   assert.strictEqual(stats.levelShift([1, 2, 3]), null);
 });
 
