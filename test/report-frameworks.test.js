@@ -9,6 +9,14 @@ const os = require('node:os');
 const path = require('node:path');
 const { buildReport } = require('../report');
 const { frameworksSection, PUBLISHED_GAIN } = require('../report/sections/frameworks');
+const references = require('../report/references');
+const seeds = require('./helpers/seeds');
+
+// The study's figures for one Node version and scenario, as the references module holds them
+// (checked against the seed by the last test of this file).
+function published(version, label) {
+  return references.platformatic.tables.find((tb) => tb.node.includes(version)).rows.find((r) => r.label === label).cells;
+}
 
 // Deterministic pseudo-noise in [-0.5, 0.5).
 function noise(seed) {
@@ -154,10 +162,12 @@ test('frameworks preset: per-version tables against http/none, the version compa
   PCT(14, 16)(row(n24, 'Express + full OTel')[3]);
 
   // Published figures beside ours, labelled as the study's, per version; none for Express.
-  assert.deepStrictEqual(row(n24, 'AsyncLocalStorage (node:http)').slice(5), ['53,450', '30ms', '93.3%']);
-  assert.deepStrictEqual(row(n22, 'AsyncLocalStorage (node:http)').slice(5), ['50,913', '30ms', '90.2%']);
-  assert.deepStrictEqual(row(n24, 'Baseline (node:http)').slice(5), ['57,301', '26ms', '100%']);
-  assert.deepStrictEqual(row(n22, 'Fastify + full OTel').slice(5), ['9,931', '136ms', '17.6%']);
+  // Each version's row carries that version's published figures (a swap of versions or rows goes red).
+  assert.deepStrictEqual(row(n24, 'AsyncLocalStorage (node:http)').slice(5), published('v24', 'AsyncLocalStorage'));
+  assert.deepStrictEqual(row(n22, 'AsyncLocalStorage (node:http)').slice(5), published('v22', 'AsyncLocalStorage'));
+  assert.notDeepStrictEqual(published('v24', 'AsyncLocalStorage'), published('v22', 'AsyncLocalStorage'));
+  assert.deepStrictEqual(row(n24, 'Baseline (node:http)').slice(5), published('v24', 'Baseline'));
+  assert.deepStrictEqual(row(n22, 'Fastify + full OTel').slice(5), published('v22', 'Fastify + Full OTel'));
   assert.deepStrictEqual(row(n24, 'Express base').slice(5), ['—', '—', '—']);
   assert.match(n24, /single run on Node\.js v24\.4\.1 \(seed `001_ed13693b7bd7bacc\.txt`\), quoted verbatim — not our measurements/);
   assert.match(n22, /AsyncLocalStorage implementation: async_hooks/);
@@ -175,8 +185,13 @@ test('frameworks preset: per-version tables against http/none, the version compa
     assert.match(r[4], /^\d+\.\d% faster on 24, significant$/);
     assert.ok(Number(r[2].replace(/,/g, '')) > Number(r[1].replace(/,/g, '')));
   }
-  assert.deepStrictEqual(row(comparison, 'AsyncLocalStorage (node:http)').slice(5), ['50,913 req/sec', '53,450 req/sec', '+5.0%']);
-  assert.deepStrictEqual(row(comparison, 'Fastify base').slice(5), ['56,737 req/sec', '56,167 req/sec', '-1.0%']);
+  const gain = (label) => { const g = PUBLISHED_GAIN.rows[label]; return [g.v22, g.v24, g.gain]; };
+  assert.deepStrictEqual(row(comparison, 'AsyncLocalStorage (node:http)').slice(5), gain('AsyncLocalStorage'));
+  assert.deepStrictEqual(row(comparison, 'Fastify base').slice(5), gain('Fastify Base'));
+  // The published gain is consistent with the published per-version figures it sits beside.
+  const num = (x) => Number(x.replace(/[^\d.]/g, ''));
+  const [v22, v24, g] = gain('AsyncLocalStorage');
+  assert.ok(Math.abs((num(v24) / num(v22) - 1) * 100 - Number(g.replace('%', ''))) < 0.1, `${v22} -> ${v24} = ${g}`);
   assert.deepStrictEqual(row(comparison, 'Express base').slice(5), ['—', '—', '—']);
   const failedCmp = row(comparison, 'Express + full OTel');
   assert.match(failedCmp[1], /^failed: server exited/);
@@ -222,10 +237,19 @@ test('other presets get no frameworks tables', async (t) => {
   assert.doesNotMatch(md, /### Frameworks:/);
 });
 
-test('the published version gains are quoted from the seed verbatim', () => {
-  const file = path.join(__dirname, '..', '..', 'shared', 'seeds', PUBLISHED_GAIN.seed);
-  if (!fs.existsSync(file)) return; // the seeds live beside the repo, not in it
-  const text = fs.readFileSync(file, 'utf8');
+test('the published version gains and per-version figures are quoted from the seed verbatim', { skip: seeds.dir ? false : seeds.MISSING }, () => {
+  const text = seeds.read(PUBLISHED_GAIN.seed);
+  // Per-version tables: each row sits under its own version's heading in the seed.
+  const lines = text.split('\n');
+  for (const tb of references.platformatic.tables) {
+    const start = lines.findIndex((l) => l.startsWith('### ') && l.includes(tb.node));
+    assert.ok(start >= 0, `heading for ${tb.node}`);
+    const end = lines.findIndex((l, i) => i > start && l.startsWith('#'));
+    const section = seeds.rows(lines.slice(start, end).join('\n'));
+    for (const r of tb.rows) {
+      assert.ok(section.some((x) => x.cells[0] === r.label && r.cells.every((c, j) => x.cells[j + 1].startsWith(c))), `${tb.node} ${r.label}: ${r.cells}`);
+    }
+  }
   for (const [label, r] of Object.entries(PUBLISHED_GAIN.rows)) {
     const line = text.split('\n').find((l) => l.startsWith(`| **${label}** | ${r.v22} | ${r.v24} |`));
     assert.ok(line, `${label} row in the seed`);
