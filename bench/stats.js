@@ -163,12 +163,13 @@ function ratio(cfgSamples, baseSamples, { paired = true, confidence = CONFIDENCE
 
 // The one percent formatter of the tree: a magnitude in percent, two decimals below 0.05
 // so that a tiny non-zero change never prints as "0.0". Signed with { sign: true }.
-function formatPct(x, { sign = false } = {}) {
+// { minus: '−' } for typeset output (the report).
+function formatPct(x, { sign = false, minus = '-' } = {}) {
   if (typeof x !== 'number' || !Number.isFinite(x)) return '—';
   const a = Math.abs(x);
   const body = a > 0 && a < 0.05 ? a.toFixed(2) : a.toFixed(1);
   if (!sign) return body;
-  return (x < 0 && Number(body) !== 0 ? '-' : x > 0 && Number(body) !== 0 ? '+' : '') + body;
+  return (x < 0 && Number(body) !== 0 ? minus : x > 0 && Number(body) !== 0 ? '+' : '') + body;
 }
 
 const BROKEN = 'context broken, cost not comparable';
@@ -180,14 +181,17 @@ const CLIENT_BOUND_CPU = 0.85;
 //   | "not enough samples" | "context broken, cost not comparable" | client-bound warning
 // A broken strategy's cost is not a cost of carrying context (it carried none), and a
 // client-bound config measured the load generator, so neither gets a cost verdict.
-function verdict(r, alpha = 0.05, { broken = false, clientBound = false } = {}) {
+// costPct (optional): the change as a cost in percent (positive = slower), for ratios of
+// times rather than throughputs (micro); by default the change is (estimate - 1) x 100 of a
+// throughput ratio.
+function verdict(r, alpha = 0.05, { broken = false, clientBound = false, costPct } = {}) {
   if (broken) return BROKEN;
   if (clientBound) return CLIENT_BOUND;
   if (!r || r.estimate === null || r.estimate === undefined || !(r.n >= 2) || r.pValue === null || r.pValue === undefined) {
     return 'not enough samples';
   }
   if (!(r.pValue < alpha)) return 'no significant difference';
-  const change = (r.estimate - 1) * 100;
+  const change = costPct === undefined ? (r.estimate - 1) * 100 : -costPct;
   if (change === 0) return 'no significant difference';
   return `${formatPct(change)}% ${change < 0 ? 'slower' : 'faster'}, significant`;
 }
