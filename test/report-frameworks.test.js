@@ -119,7 +119,8 @@ const PCT = (lo, hi) => (cell) => {
 
 test('frameworks preset: per-version tables against http/none, the version comparison, published figures labelled', async (t) => {
   const failedId = 'express/otel-full/d1/sync/node22';
-  const md = await report(frameworksRun({ failed: [failedId] }), t);
+  const run = frameworksRun({ failed: [failedId] });
+  const md = await report(run, t);
 
   // Both tables, in order, inside the run's section, between the depth-sweep slot and the detail.
   const perVersion = between(md, '### Frameworks: per Node version', '### Frameworks: version comparison');
@@ -130,7 +131,7 @@ test('frameworks preset: per-version tables against http/none, the version compa
   // One table per major, in the configs' order.
   const n22 = between(perVersion, '#### Node 22 (v22.17.1)', '#### Node 24');
   const n24 = between(perVersion, '#### Node 24 (v24.4.1)', '### ');
-  assert.match(n22, /\| Scenario \| req\/s median \[95% CI\] \| p99 ms \| % of baseline \[95% CI\] \| Verdict \| Study req\/s avg \(published\) \| Study p99 \(published\) \| Study vs baseline \(published\) \|/);
+  assert.match(n22, /\| Scenario \| req\/s geo\. mean \[95% CI\] \| p99 ms \| % of baseline \[95% CI\] \| Verdict \| Study req\/s avg \(published\) \| Study p99 \(published\) \| Study vs baseline \(published\) \|/);
   const names = ['Baseline (node:http)', 'AsyncLocalStorage (node:http)', 'Fastify base', 'Fastify + full OTel', 'Fastify + selective OTel',
     'Express base', 'Express + AsyncLocalStorage', 'Express + full OTel', 'Express + selective OTel'];
   for (const section of [n22, n24]) {
@@ -198,6 +199,18 @@ test('frameworks preset: per-version tables against http/none, the version compa
   assert.strictEqual(failedCmp[3], '—');
   assert.strictEqual(failedCmp[4], 'not compared');
   assert.match(comparison, /quoted verbatim — not our measurements/);
+
+  // One statistic per column: each req/s figure lies inside its own interval.
+  const int = (x) => Number(x.replace(/,/g, ''));
+  for (const name of names.filter((n) => n !== 'Express + full OTel')) {
+    const m = /^([\d,]+) \[([\d,]+)–([\d,]+)\]$/.exec(row(n22, name)[1]);
+    assert.ok(m, `${name}: ${row(n22, name)[1]}`);
+    assert.ok(int(m[2]) <= int(m[1]) && int(m[1]) <= int(m[3]), `${name}: ${m[0]}`);
+  }
+  // ...and it is the geometric mean of the rounds (the statistic its interval is of).
+  const baseSamples = run.configs.find((c) => c.id === 'http/none/d1/sync/node22').samples.map((x) => x.rps);
+  const geo = Math.exp(baseSamples.reduce((a, x) => a + Math.log(x), 0) / baseSamples.length);
+  assert.strictEqual(row(n22, 'Baseline (node:http)')[1].split(' ')[0], Math.round(geo).toLocaleString('en-US'));
 
   // The note on what differs.
   for (const re of [/same body/, /request's id/, /in-memory span exporter/, /OTEL_EXPORTER/, /interleaved rounds/,
