@@ -1,14 +1,23 @@
 'use strict';
-// `ctxbench compare a.json b.json [--max-regression PCT]`: is run b slower than run a?
+// `ctxbench compare a.json b.json [--max-regression PCT]`: a regression gate that fails
+// closed. Is run b slower than run a by more than PCT percent (default 5)?
 //
-// Configs are matched by id. Two runs are not interleaved with each other, so their rounds
-// cannot be paired: each config gets Welch's t-test on log rps (b vs a), whose estimate
-// exp(mean log b - mean log a) is the ratio of geometric-mean throughputs, with its 95%
-// CI and p-value. The run fails when some config is significantly slower (p < 0.05) by
-// more than PCT percent (point estimate). Configs present in only one file, or without
-// samples on one side, are listed but never fail the comparison.
-
+// Configs are matched by id. Two runs are not interleaved with each other, so nothing
+// pairs across them: per config, each run is reduced to its units (schema 2: one mean
+// log req/s per block = server process; schema 1: one log req/s per round, one warm
+// process, so restarts are not in that interval) and b is compared with a by Welch's
+// unequal-variance t-test on those units. estimate = exp(mean b - mean a).
+// With L = 1 - PCT/100, each config gets two one-sided tests against log L:
+//   regression: H0 ratio >= L; its p-values are Holm-corrected across configs, so many
+//     configs of identical code do not fail by chance. Rejected -> "slower beyond the
+//     threshold" (exit 1).
+//   pass: H0 ratio <= L at level alpha per config (intersection-union: all must pass,
+//     so no correction is needed for the family). Not rejected -> "inconclusive" (exit 2),
+//     with the units each run would need to settle it.
+// A config that has data in a but none in b is inconclusive too (fail closed); configs in
+// only one file are listed and do not decide.
 const fs = require('node:fs');
+const { jStat } = require('jstat');
 const stats = require('./stats');
 
 const ALPHA = 0.05;
@@ -28,19 +37,55 @@ function load(x, label) {
   }
 }
 
+const DEFAULT_MAX_REGRESSION = 5;
+
 function validRps(config) {
   return ((config && config.samples) || []).filter((s) => s && typeof s.rps === 'number' && Number.isFinite(s.rps) && s.rps > 0);
 }
 
-// compare(a, b, { maxRegression = 0, alpha = 0.05 }) -> { rows, regressions, failed, ... }
-// a, b: run JSON objects or paths to them. Each row:
-//   { id, status: 'compared' | 'only-in-a' | 'only-in-b' | 'no-data',
-//     a: { n, median }, b: { n, median }, medianChangePct,
-//     estimate, changePct, ci95: [lo, hi] (ratio b/a), pValue, verdict, regression, note }
-function compare(a, b, { maxRegression = 0, alpha = ALPHA } = {}) {
+// units(samples) -> { logs: per-unit mean log rps, unit: 'block' | 'round' }
+function units(samples) {
+  const byBlock = Number.isInteger(samples[0] && samples[0].block);
+  const groups = new Map();
+  samples.forEach((s, i) => {
+    const k = byBlock ? s.block : Number.isInteger(s.round) ? s.round : i;
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k).push(Math.log(s.rps));
+  });
+  return { logs: [...groups.values()].map((g) => g.reduce((x, y) => x + y, 0) / g.length), unit: byBlock ? 'block' : 'round' };
+}
+
+// holm(ps) -> Holm-adjusted p-values in the given order (null stays null).
+function holm(ps) {
+  const idx = ps.map((p, i) => [p, i]).filter(([p]) => p !== null).sort((x, y) => x[0] - y[0]);
+  const out = ps.map(() => null);
+  let running = 0;
+  idx.forEach(([p, i], rank) => {
+    running = Math.max(running, Math.min(1, (idx.length - rank) * p));
+    out[i] = running;
+  });
+  return out;
+}
+
+// Units per run that would make the interval's distance to the threshold significant,
+// assuming the spread stays as measured; null when the estimate sits on the threshold.
+function unitsNeeded(w, logLimit, n) {
+  const gap = Math.abs(w.diff - logLimit);
+  if (!(gap > 0) || !(w.se > 0)) return null;
+  const need = Math.ceil(n * ((stats.tCritical(Math.max(1, w.df)) * w.se) / gap) ** 2);
+  return Number.isFinite(need) ? Math.max(need, n + 1) : null;
+}
+
+// compare(a, b, { maxRegression = 5, alpha = 0.05 }) -> { rows, regressions, inconclusive,
+//   failed, exitCode, ... }. a, b: run JSON objects or paths. Each row:
+//   { id, status: 'compared' | 'only-in-a' | 'only-in-b' | 'no-data', unit, a: { n, units, median },
+//     b: {...}, estimate, changePct, ci95 (ratio b/a), pValue, pRegression (Holm), pPass,
+//     outcome: 'ok' | 'regression' | 'inconclusive' | null, unitsNeeded, verdict, regression, note }
+function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA } = {}) {
   const runA = load(a, 'first');
   const runB = load(b, 'second');
-  const limit = Number(maxRegression) || 0;
+  const limit = maxRegression === null || maxRegression === undefined ? DEFAULT_MAX_REGRESSION : Number(maxRegression);
+  const logLimit = Math.log(1 - limit / 100);
   const configsA = (runA && runA.configs) || [];
   const configsB = (runB && runB.configs) || [];
   const byIdB = new Map(configsB.map((c) => [c.id, c]));
@@ -50,44 +95,75 @@ function compare(a, b, { maxRegression = 0, alpha = ALPHA } = {}) {
   for (const ca of configsA) {
     const cb = byIdB.get(ca.id);
     if (!cb) {
-      rows.push({ id: ca.id, status: 'only-in-a', note: 'only in the first file' });
+      rows.push({ id: ca.id, status: 'only-in-a', outcome: null, note: 'only in the first file' });
       continue;
     }
     const sa = validRps(ca);
     const sb = validRps(cb);
-    const da = stats.describe(sa.map((s) => s.rps));
-    const db = stats.describe(sb.map((s) => s.rps));
     const row = {
       id: ca.id,
       status: 'compared',
-      a: { n: da.n, median: da.median },
-      b: { n: db.n, median: db.median },
-      medianChangePct: da.median && db.median ? (db.median / da.median - 1) * 100 : null,
-      estimate: null, changePct: null, ci95: null, pValue: null,
-      verdict: 'not enough samples', regression: false, note: null,
+      unit: null,
+      a: { n: sa.length, units: 0, median: stats.median(sa.map((s) => s.rps)) },
+      b: { n: sb.length, units: 0, median: stats.median(sb.map((s) => s.rps)) },
+      estimate: null, changePct: null, ci95: null, pValue: null, pRegression: null, pPass: null,
+      outcome: null, unitsNeeded: null, welch: null, verdict: 'not enough samples', regression: false, note: null,
     };
-    if (da.n === 0 || db.n === 0) {
+    if (sa.length === 0 || sb.length === 0) {
       row.status = 'no-data';
-      const which = da.n === 0 && db.n === 0 ? 'either file' : da.n === 0 ? 'the first file' : 'the second file';
-      const err = (db.n === 0 && cb.error && cb.error.message) || (da.n === 0 && ca.error && ca.error.message);
+      const which = sa.length === 0 && sb.length === 0 ? 'either file' : sa.length === 0 ? 'the first file' : 'the second file';
+      const err = (sb.length === 0 && cb.error && cb.error.message) || (sa.length === 0 && ca.error && ca.error.message);
       row.note = `no measurements in ${which}${err ? `: ${err}` : ''}`;
+      if (sa.length > 0) row.outcome = 'inconclusive';
       rows.push(row);
       continue;
     }
-    const r = stats.ratio(sb, sa, { paired: false });
-    row.estimate = r.estimate;
-    row.changePct = (r.estimate - 1) * 100;
-    row.ci95 = r.ci95;
-    row.pValue = r.pValue;
-    row.verdict = stats.verdict(r, alpha);
-    row.regression = r.pValue !== null && r.pValue < alpha && r.estimate < 1 && -row.changePct > limit;
+    const ua = units(sa);
+    const ub = units(sb);
+    row.unit = ua.unit === ub.unit ? ua.unit : 'block/round';
+    row.a.units = ua.logs.length;
+    row.b.units = ub.logs.length;
+    const w = stats.welch(ub.logs, ua.logs);
+    row.estimate = Math.exp(w.diff);
+    row.changePct = (row.estimate - 1) * 100;
+    row.pValue = w.pValue;
+    row.welch = { diff: w.diff, se: w.se, df: w.df };
+    if (w.se === null) {
+      row.outcome = 'inconclusive';
+      row.unitsNeeded = 2;
+      row.note = 'fewer than 2 units in a run: no interval';
+    } else {
+      const half = w.se === 0 ? 0 : stats.tCritical(w.df) * w.se;
+      row.ci95 = [Math.exp(w.diff - half), Math.exp(w.diff + half)];
+      row.verdict = stats.verdict({ estimate: row.estimate, pValue: w.pValue, n: Math.min(ua.logs.length, ub.logs.length) }, alpha);
+      const tl = w.se === 0 ? (w.diff - logLimit) * Infinity : (w.diff - logLimit) / w.se;
+      const cdf = (t) => (t === Infinity ? 1 : t === -Infinity ? 0 : jStat.studentt.cdf(t, w.df));
+      row.pRegression = w.diff === logLimit ? 1 : cdf(tl);
+      row.pPass = w.diff === logLimit ? 1 : 1 - cdf(tl);
+    }
     rows.push(row);
   }
   for (const cb of configsB) {
-    if (!idsA.has(cb.id)) rows.push({ id: cb.id, status: 'only-in-b', note: 'only in the second file' });
+    if (!idsA.has(cb.id)) rows.push({ id: cb.id, status: 'only-in-b', outcome: null, note: 'only in the second file' });
   }
 
-  const regressions = rows.filter((r) => r.regression);
+  const tested = rows.filter((r) => r.pRegression !== null && r.pRegression !== undefined);
+  const adjusted = holm(tested.map((r) => r.pRegression));
+  tested.forEach((r, i) => {
+    r.pRegression = adjusted[i];
+    if (adjusted[i] < alpha) {
+      r.outcome = 'regression';
+      r.regression = true;
+    } else if (r.pPass < alpha) {
+      r.outcome = 'ok';
+    } else {
+      r.outcome = 'inconclusive';
+      r.unitsNeeded = unitsNeeded(r.welch, logLimit, Math.min(r.a.units, r.b.units));
+    }
+  });
+
+  const regressions = rows.filter((r) => r.outcome === 'regression');
+  const inconclusive = rows.filter((r) => r.outcome === 'inconclusive');
   return {
     a: typeof a === 'string' ? a : (runA && runA.title) || 'a',
     b: typeof b === 'string' ? b : (runB && runB.title) || 'b',
@@ -95,7 +171,9 @@ function compare(a, b, { maxRegression = 0, alpha = ALPHA } = {}) {
     alpha,
     rows,
     regressions,
+    inconclusive,
     failed: regressions.length > 0,
+    exitCode: regressions.length ? 1 : inconclusive.length ? 2 : 0,
   };
 }
 
@@ -103,10 +181,8 @@ function fmtInt(x) {
   return x === null || x === undefined ? '—' : Math.round(x).toLocaleString('en-US');
 }
 
-function fmtPct(x, digits = 1) {
-  if (x === null || x === undefined || !Number.isFinite(x)) return '—';
-  const s = x.toFixed(digits);
-  return (x > 0 && Number(s) !== 0 ? '+' : '') + s + '%';
+function fmtPct(x) {
+  return x === null || x === undefined || !Number.isFinite(x) ? '—' : `${stats.formatPct(x, { sign: true })}%`;
 }
 
 function fmtP(p) {
@@ -121,35 +197,41 @@ function table(header, body) {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
 }
 
-// formatCompare(result) -> plain-text table and a one-line outcome.
+const OUTCOME = { ok: 'OK', regression: 'REGRESSION', inconclusive: 'INCONCLUSIVE' };
+
+// formatCompare(result) -> plain-text table and the outcome with its exit code.
 function formatCompare(result) {
-  const header = ['config', 'a req/s', 'b req/s', 'b vs a', '95% CI', 'p', 'verdict'];
+  const header = ['config', 'a req/s', 'b req/s', 'b vs a', '95% CI', 'p', 'verdict', 'gate'];
   const body = result.rows.map((r) => {
-    if (r.status === 'only-in-a' || r.status === 'only-in-b') return [r.id, '', '', '', '', '', r.note];
-    if (r.status === 'no-data') return [r.id, fmtInt(r.a.median), fmtInt(r.b.median), '', '', '', r.note];
+    if (r.status === 'only-in-a' || r.status === 'only-in-b') return [r.id, '', '', '', '', '', r.note, ''];
+    if (r.status === 'no-data') return [r.id, fmtInt(r.a.median), fmtInt(r.b.median), '', '', '', r.note, r.outcome ? OUTCOME[r.outcome] : ''];
     const ci = r.ci95 ? `${fmtPct((r.ci95[0] - 1) * 100)} .. ${fmtPct((r.ci95[1] - 1) * 100)}` : '—';
-    return [
-      r.id, fmtInt(r.a.median), fmtInt(r.b.median), fmtPct(r.changePct), ci, fmtP(r.pValue),
-      r.verdict + (r.regression ? '  << REGRESSION' : ''),
-    ];
+    const need = r.outcome === 'inconclusive'
+      ? ` (${r.unitsNeeded ? `~${r.unitsNeeded} ${r.unit === 'round' ? 'rounds' : 'blocks'} per run would settle it` : 'estimate at the threshold'})` : '';
+    return [r.id, fmtInt(r.a.median), fmtInt(r.b.median), fmtPct(r.changePct), ci, fmtP(r.pValue), r.verdict, OUTCOME[r.outcome] + need];
   });
   const lines = [
     `ctxbench compare: a = ${result.a}, b = ${result.b}`,
-    'req/s = median of rounds; "b vs a" = ratio of geometric means (Welch t-test on log req/s, 95% CI).',
+    'req/s = median of samples; "b vs a" = ratio of geometric means, Welch t-test (unpaired: runs are not interleaved) on per-block',
+    '(schema 1: per-round) mean log req/s, 95% CI. Gate: slowdown beyond the threshold tested one-sided with Holm correction;',
+    'a config whose interval cannot rule out such a slowdown is inconclusive.',
     '',
     table(header, body),
     '',
   ];
   const limit = `more than ${result.maxRegression}% slower`;
-  if (result.failed) {
-    lines.push(`FAIL: ${result.regressions.length} config(s) significantly (p < ${result.alpha}) ${limit}: ` +
+  if (result.exitCode === 1) {
+    lines.push(`FAIL (exit 1): ${result.regressions.length} config(s) significantly (Holm-adjusted p < ${result.alpha}) ${limit}: ` +
       result.regressions.map((r) => `${r.id} (${fmtPct(r.changePct)})`).join(', '));
+  } else if (result.exitCode === 2) {
+    lines.push(`INCONCLUSIVE (exit 2): ${result.inconclusive.length} config(s) cannot rule out being ${limit}: ` +
+      result.inconclusive.map((r) => `${r.id}${r.unitsNeeded ? ` (~${r.unitsNeeded} ${r.unit === 'round' ? 'rounds' : 'blocks'} per run)` : ''}`).join(', '));
   } else {
-    lines.push(`OK: no config is significantly (p < ${result.alpha}) ${limit}.`);
+    lines.push(`OK (exit 0): every compared config is shown not to be ${limit} (one-sided, p < ${result.alpha}).`);
   }
   const skipped = result.rows.filter((r) => r.status !== 'compared');
   if (skipped.length) lines.push(`Not compared: ${skipped.length} config(s) (see the table).`);
   return lines.join('\n') + '\n';
 }
 
-module.exports = { compare, formatCompare };
+module.exports = { compare, formatCompare, holm, DEFAULT_MAX_REGRESSION };

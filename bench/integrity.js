@@ -353,7 +353,7 @@ function remedyOf(strategy, kind) {
 }
 
 function fmtPct(x) {
-  return typeof x === 'number' ? `${x >= 0 ? '+' : ''}${x.toFixed(1)}%` : '?';
+  return typeof x === 'number' ? `${require('./stats').formatPct(x, { sign: true })}%` : '?';
 }
 
 module.exports = {

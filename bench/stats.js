@@ -9,6 +9,8 @@
 // sampling error is roughly symmetric.
 
 const { jStat } = require('jstat');
+const ss = require('simple-statistics');
+const comparable = require('./comparable');
 
 const CONFIDENCE = 0.95;
 
@@ -16,35 +18,23 @@ function finite(xs) {
   return (xs || []).filter((x) => typeof x === 'number' && Number.isFinite(x));
 }
 
-function mean(xs) {
-  let s = 0;
-  for (const x of xs) s += x;
-  return s / xs.length;
-}
-
+const mean = (xs) => ss.mean(xs);
 // Sample variance (n - 1 denominator).
-function variance(xs) {
-  const m = mean(xs);
-  let s = 0;
-  for (const x of xs) s += (x - m) * (x - m);
-  return s / (xs.length - 1);
-}
+const variance = (xs) => ss.sampleVariance(xs);
 
 function median(xs) {
-  const v = finite(xs).sort((a, b) => a - b);
-  if (v.length === 0) return null;
-  const mid = v.length >> 1;
-  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+  const v = finite(xs);
+  return v.length ? ss.median(v) : null;
 }
 
-// Linear-interpolation quantile (R type 7), q in [0, 1].
+// Linear-interpolation quantile (R type 7), q in [0, 1]. simple-statistics' quantile is
+// a different type, so the interpolation is written out on its sorted copy.
 function quantile(xs, q) {
   const v = finite(xs).sort((a, b) => a - b);
   if (v.length === 0) return null;
   const h = (v.length - 1) * q;
   const lo = Math.floor(h);
-  const hi = Math.ceil(h);
-  return v[lo] + (h - lo) * (v[hi] - v[lo]);
+  return v[lo] + (h - lo) * (v[Math.ceil(h)] - v[lo]);
 }
 
 // Two-sided critical value of Student's t for the given confidence.
@@ -171,22 +161,39 @@ function ratio(cfgSamples, baseSamples, { paired = true, confidence = CONFIDENCE
   };
 }
 
-function pct(x) {
+// The one percent formatter of the tree: a magnitude in percent, two decimals below 0.05
+// so that a tiny non-zero change never prints as "0.0". Signed with { sign: true }.
+// { minus: '−' } for typeset output (the report).
+function formatPct(x, { sign = false, minus = '-' } = {}) {
+  if (typeof x !== 'number' || !Number.isFinite(x)) return '—';
   const a = Math.abs(x);
-  return a > 0 && a < 0.05 ? a.toFixed(2) : a.toFixed(1);
+  const body = a > 0 && a < 0.05 ? a.toFixed(2) : a.toFixed(1);
+  if (!sign) return body;
+  return (x < 0 && Number(body) !== 0 ? minus : x > 0 && Number(body) !== 0 ? '+' : '') + body;
 }
 
-// verdict(ratio, alpha = 0.05) -> plain-language verdict on a throughput ratio.
+const BROKEN = 'context broken, cost not comparable';
+const CLIENT_BOUND = 'load generator client-bound (≥ 85% of a core), no verdict';
+const CLIENT_BOUND_CPU = 0.85;
+
+// verdict(ratio, alpha = 0.05, { broken, clientBound }) -> the one verdict string of the tree.
 //   "7.0% slower, significant" | "3.1% faster, significant" | "no significant difference"
-//   | "not enough samples"
-function verdict(r, alpha = 0.05) {
+//   | "not enough samples" | "context broken, cost not comparable" | client-bound warning
+// A broken strategy's cost is not a cost of carrying context (it carried none), and a
+// client-bound config measured the load generator, so neither gets a cost verdict.
+// costPct (optional): the change as a cost in percent (positive = slower), for ratios of
+// times rather than throughputs (micro); by default the change is (estimate - 1) x 100 of a
+// throughput ratio.
+function verdict(r, alpha = 0.05, { broken = false, clientBound = false, costPct } = {}) {
+  if (broken) return BROKEN;
+  if (clientBound) return CLIENT_BOUND;
   if (!r || r.estimate === null || r.estimate === undefined || !(r.n >= 2) || r.pValue === null || r.pValue === undefined) {
     return 'not enough samples';
   }
   if (!(r.pValue < alpha)) return 'no significant difference';
-  const change = (r.estimate - 1) * 100;
+  const change = costPct === undefined ? (r.estimate - 1) * 100 : -costPct;
   if (change === 0) return 'no significant difference';
-  return `${pct(change)}% ${change < 0 ? 'slower' : 'faster'}, significant`;
+  return `${formatPct(change)}% ${change < 0 ? 'slower' : 'faster'}, significant`;
 }
 
 function sum(samples, key) {
@@ -195,48 +202,234 @@ function sum(samples, key) {
   return s;
 }
 
-// summarize(config, baselineConfig | null) -> the `summary` object of docs/run-json.md:
-//   { n, rps: { median, mean, ci95 }, p99: { median }, cpuUsPerRequest: { median },
-//     ratio: { baseline, estimate, ci95, halfWidthPct, pValue, paired, n, verdict } | null,
-//     mismatches, lost, errors, non2xx }
-// Samples of the config and its baseline are matched by their `round` field.
+const positive = (x) => typeof x === 'number' && Number.isFinite(x) && x > 0;
+
+// Schema 2 records which baseline burst each sample sits next to (sample.pairSeq) and
+// which server process it came from (sample.block). Schema 1 has neither: there the
+// samples are paired by `round` and each round is its own unit (one warm process).
+function isSchema2(samples) {
+  return (samples || []).some((s) => s && Number.isInteger(s.block) && s.pairSeq !== undefined);
+}
+
+// pairs(cfgSamples, baseSamples, key) -> [{ block, d }] with d = log(cfg[key] / base[key])
+// for every recorded adjacent pair (schema 2), or per matched round (schema 1).
+function pairs(cfgSamples, baseSamples, key = 'rps') {
+  const out = [];
+  if (isSchema2(cfgSamples)) {
+    const bySeq = new Map((baseSamples || []).filter((b) => b && Number.isInteger(b.seq)).map((b) => [b.seq, b]));
+    for (const s of cfgSamples || []) {
+      const b = s && s.pairSeq !== null && s.pairSeq !== undefined ? bySeq.get(s.pairSeq) : null;
+      if (b && positive(s[key]) && positive(b[key])) out.push({ block: s.block, d: Math.log(s[key]) - Math.log(b[key]) });
+    }
+    return out;
+  }
+  const byRound = new Map();
+  (baseSamples || []).forEach((b, i) => { if (b) byRound.set(Number.isInteger(b.round) ? b.round : i, b); });
+  const seen = new Set();
+  (cfgSamples || []).forEach((s, i) => {
+    const round = s && Number.isInteger(s.round) ? s.round : i;
+    const b = byRound.get(round);
+    if (s && b && !seen.has(round) && positive(s[key]) && positive(b[key])) {
+      seen.add(round);
+      out.push({ block: round, d: Math.log(s[key]) - Math.log(b[key]) });
+    }
+  });
+  return out;
+}
+
+// anova(groups) -> one-way ANOVA of values grouped by block, with the variance
+// components of the random-effects model: withinBlocks = MSW, betweenBlocks =
+// max(0, (MSB - MSW) / n0), n0 = (N - Σ n_j² / N) / (k - 1) (the balanced-design n when
+// every block has the same number of pairs). Null when there is nothing to separate.
+function anova(groups) {
+  const gs = groups.filter((g) => g.length > 0);
+  const k = gs.length;
+  const N = gs.reduce((a, g) => a + g.length, 0);
+  if (k < 2 || N - k < 1) return null;
+  const grand = mean(gs.flat());
+  let ssb = 0;
+  let ssw = 0;
+  for (const g of gs) {
+    const m = mean(g);
+    ssb += g.length * (m - grand) ** 2;
+    for (const x of g) ssw += (x - m) ** 2;
+  }
+  const dfB = k - 1;
+  const dfW = N - k;
+  const msb = ssb / dfB;
+  const msw = ssw / dfW;
+  const n0 = (N - gs.reduce((a, g) => a + g.length ** 2, 0) / N) / (k - 1);
+  const F = msw === 0 ? (msb === 0 ? null : Infinity) : msb / msw;
+  const p = F === null ? null : F === Infinity ? 0 : 1 - jStat.centralF.cdf(F, dfB, dfW);
+  return { betweenBlocks: Math.max(0, (msb - msw) / n0), withinBlocks: msw, F, p, dfBetween: dfB, dfWithin: dfW };
+}
+
+// twoLevel(pairs) -> the ratio with the block (server process) as the unit: log ratios
+// are averaged per block, and the 95% CI is the t-interval over the k block means with
+// k - 1 df (Kalibera & Jones 2013; Georges et al. 2007). estimate = exp(mean of block
+// means), so the figure and its interval are of the same statistic.
+function twoLevel(ps, confidence = CONFIDENCE) {
+  const byBlock = new Map();
+  for (const p of ps) {
+    if (!byBlock.has(p.block)) byBlock.set(p.block, []);
+    byBlock.get(p.block).push(p.d);
+  }
+  const groups = [...byBlock.values()];
+  const means = groups.map(mean);
+  const k = means.length;
+  if (k === 0) return { estimate: null, ci95: null, halfWidthPct: null, pValue: null, n: 0, blocks: 0, components: null };
+  const test = oneSample(means);
+  const estimate = Math.exp(test.diff);
+  const base = { estimate, n: ps.length, blocks: k, components: anova(groups) };
+  if (test.se === null) return { ...base, ci95: null, halfWidthPct: null, pValue: null };
+  const half = test.se === 0 ? 0 : tCritical(k - 1, confidence) * test.se;
+  const ci95 = [Math.exp(test.diff - half), Math.exp(test.diff + half)];
+  return { ...base, ci95, halfWidthPct: ((ci95[1] - ci95[0]) / 2) * 100, pValue: test.pValue };
+}
+
+// pairedRatio(cfgSamples, baseSamples, key) -> twoLevel on the recorded pairs, plus the
+// method in words.
+function pairedRatio(cfgSamples, baseSamples, key = 'rps') {
+  const two = isSchema2(cfgSamples);
+  const r = twoLevel(pairs(cfgSamples, baseSamples, key));
+  return {
+    ...r,
+    paired: r.n > 0,
+    method: two
+      ? 'adjacent pairs, log ratio averaged per block, t-interval over blocks (df = blocks - 1)'
+      : 'pairs by round in one warm process per config (schema 1): each round is a unit; restarts are not in the interval',
+  };
+}
+
+const overlap = (a, b) => Boolean(a && b) && a[0] <= b[1] && b[0] <= a[1];
+
+// The level of a run's throughput: per block, the geometric mean of its samples; the
+// estimate is the geometric mean over blocks and its interval the t-interval over the
+// block log-means, so the figure and its interval are of the same statistic. Schema 1:
+// each round is its own block.
+function rpsLevel(samples) {
+  const byBlock = new Map();
+  samples.forEach((s, i) => {
+    const b = Number.isInteger(s.block) ? s.block : Number.isInteger(s.round) ? s.round : i;
+    if (!byBlock.has(b)) byBlock.set(b, []);
+    byBlock.get(b).push(Math.log(s.rps));
+  });
+  const means = [...byBlock.values()].map(mean);
+  if (!means.length) return { estimate: null, ci95: null, statistic: null };
+  const statistic = isSchema2(samples) ? 'geometric mean over blocks of per-block geometric means' : 'geometric mean of rounds';
+  const m = mean(means);
+  if (means.length < 2) return { estimate: Math.exp(m), ci95: null, statistic };
+  const half = tCritical(means.length - 1) * Math.sqrt(variance(means) / means.length);
+  return { estimate: Math.exp(m), ci95: [Math.exp(m - half), Math.exp(m + half)], statistic };
+}
+
+// isBroken(config, lost, mismatches): a strategy that should carry context but lost or
+// mixed ids. `global` is the control (it leaks by design) and `none` carries nothing.
+function isBroken(config, counts) {
+  if (!(counts.lost > 0 || counts.mismatches > 0)) return false;
+  if (config.strategy === 'none' || config.strategy === 'global') return false;
+  let info;
+  try {
+    info = require('../context').info(config.strategy);
+  } catch {
+    return true; // an unknown strategy that lost ids is broken all the same
+  }
+  if (info && (info.control || info.carriesContext === false)) return false;
+  return true;
+}
+
+// summarize(config, baselineConfig | null) -> the `summary` object of docs/run-json.md
+// (schema 2, CONTRACT.md). Schema 1 configs get the same shape, paired by round.
 function summarize(config, baselineConfig = null) {
   const samples = (config && config.samples) || [];
-  const valid = samples.filter((s) => s && typeof s.rps === 'number' && Number.isFinite(s.rps));
-  const d = describe(valid.map((s) => s.rps));
-  let r = null;
-  if (baselineConfig && baselineConfig !== config && baselineConfig.id !== config.id) {
-    const q = ratio(valid, baselineConfig.samples || [], { paired: true });
-    r = { baseline: baselineConfig.id, ...q, verdict: verdict(q) };
-  }
-  return {
-    n: d.n,
-    rps: { median: d.median, mean: d.mean, ci95: d.ci95 },
-    p99: { median: median(valid.map((s) => s.latency && s.latency.p99)) },
-    cpuUsPerRequest: { median: median(valid.map((s) => s.cpuUsPerRequest)) },
-    ratio: r,
+  const valid = samples.filter((s) => s && positive(s.rps));
+  const counts = {
     mismatches: sum(samples, 'mismatches'),
     lost: sum(samples, 'lost'),
     errors: sum(samples, 'errors'),
     non2xx: sum(samples, 'non2xx'),
   };
+  const broken = isBroken(config || {}, counts);
+  const loadgen = median(valid.map((s) => s.loadgenCpu));
+  const clientBound = loadgen !== null && loadgen >= CLIENT_BOUND_CPU;
+  const blocks = new Set(valid.map((s, i) => (Number.isInteger(s.block) ? s.block : `r${Number.isInteger(s.round) ? s.round : i}`))).size;
+  let ratio = null;
+  let cpuRatio = null;
+  if (baselineConfig && baselineConfig !== config && baselineConfig.id !== config.id) {
+    const base = baselineConfig.samples || [];
+    const q = pairedRatio(valid, base, 'rps');
+    ratio = { baseline: baselineConfig.id, ...q, verdict: verdict(q, 0.05, { broken, clientBound }) };
+    const c = pairedRatio(samples, base, 'cpuUsPerRequest');
+    // CPU per request rises when a strategy costs more: its ratio reads the other way
+    // round from throughput, so the verdict is on base/cfg to keep "slower" meaning cost.
+    const inv = c.estimate === null ? c : { ...c, estimate: 1 / c.estimate, ci95: c.ci95 && [1 / c.ci95[1], 1 / c.ci95[0]] };
+    cpuRatio = c.n ? { baseline: baselineConfig.id, ...c, verdict: verdict(inv, 0.05, { broken, clientBound }) } : null;
+  }
+  // Throughput ratio r and CPU ratio c tell the same story when r ≈ 1/c: disagree when
+  // the throughput interval and the inverted CPU interval do not overlap.
+  const disagree = Boolean(ratio && cpuRatio && ratio.ci95 && cpuRatio.ci95 &&
+    !overlap(ratio.ci95, [1 / cpuRatio.ci95[1], 1 / cpuRatio.ci95[0]]));
+  const level = rpsLevel(valid);
+  return {
+    n: valid.length,
+    blocks,
+    rps: { ...level, median: median(valid.map((s) => s.rps)) },
+    p99: { median: median(valid.map((s) => s.latency && s.latency.p99)) },
+    cpuUsPerRequest: { median: median(valid.map((s) => s.cpuUsPerRequest)) },
+    loadgenCpu: loadgen,
+    ratio,
+    cpuRatio,
+    disagree,
+    broken,
+    clientBound,
+    ...counts,
+  };
 }
 
-// baselineFor(config, configs, baselineStrategy) -> the config that differs from `config`
-// only in strategy, with strategy === baselineStrategy; null when there is none. A config
-// is never its own baseline (so the baseline config itself gets null).
-function baselineFor(config, configs, baselineStrategy) {
-  if (!config || !baselineStrategy || config.strategy === baselineStrategy) return null;
-  const same = (x, y) => (x === undefined ? null : x) === (y === undefined ? null : y);
-  return (configs || []).find((c) => c && c !== config && c.id !== config.id &&
-    c.strategy === baselineStrategy &&
-    same(c.framework, config.framework) && same(c.depth, config.depth) && same(c.hop, config.hop) &&
-    same(c.node, config.node) && same(c.acf, config.acf)) || null;
+// levelShift(values, { alpha = 0.05, minShiftPct = 10, minSegment = 3 }) -> a level shift in
+// a time-ordered series (e.g. a baseline's req/s round by round), or null.
+// The test: for every split point k (each side >= minSegment values), Welch's t-test of
+// log values before against after; the split with the largest |t| is the candidate, and
+// its p-value is Bonferroni-corrected for the number of splits tried (conservative, so a
+// flagged shift is real). Flagged when the corrected p < alpha and the levels differ by at
+// least minShiftPct percent (smaller shifts are within ordinary noise on a busy machine).
+//   { at, before, after, shiftPct, pAdjusted, splits }: `at` = index of the first value
+//   of the second regime; before/after = geometric means of the two regimes.
+function levelShift(values, { alpha = 0.05, minShiftPct = 10, minSegment = 3 } = {}) {
+  const v = (values || []).map((x) => (positive(x) ? Math.log(x) : null));
+  if (v.some((x) => x === null)) return null;
+  const splits = v.length - 2 * minSegment + 1;
+  if (splits < 1) return null;
+  let best = null;
+  for (let k = minSegment; k <= v.length - minSegment; k++) {
+    const w = welch(v.slice(k), v.slice(0, k));
+    if (w.t === null || Number.isNaN(w.t)) continue;
+    if (!best || Math.abs(w.t) > Math.abs(best.w.t)) best = { k, w };
+  }
+  if (!best || best.w.pValue === null) return null;
+  const pAdjusted = Math.min(1, best.w.pValue * splits);
+  const before = Math.exp(mean(v.slice(0, best.k)));
+  const after = Math.exp(mean(v.slice(best.k)));
+  const shiftPct = (after / before - 1) * 100;
+  if (!(pAdjusted < alpha) || Math.abs(shiftPct) < minShiftPct) return null;
+  return { at: best.k, before, after, shiftPct, pAdjusted, splits };
 }
+
+// baselineFor(config, configs, baselineArm): the one definition lives in comparable.js.
+const baselineFor = comparable.baselineFor;
 
 module.exports = {
   describe,
   ratio,
+  pairs,
+  anova,
+  twoLevel,
+  pairedRatio,
+  rpsLevel,
+  formatPct,
+  levelShift,
+  BROKEN,
+  CLIENT_BOUND,
   welch,
   oneSample,
   verdict,

@@ -7,12 +7,13 @@ const { UsageError } = require('../lib/cli');
 const COMMANDS = {
   run: 'measure the strategy matrix and write results/<name>.json + results.md',
   report: 'render results.md from every results/*.json',
-  compare: 'compare two run JSON files; exit 1 on a significant regression',
+  compare: 'regression gate between two run JSON files: exit 0 ok, 1 slower, 2 inconclusive',
   micro: 'micro benchmarks of context operations per strategy',
   integrity: 'which strategies keep, lose or leak the context, per scenario',
   calibrate: 'check the harness recovers a known per-request cost (BURN_US)',
   aa: 'compare a configuration against itself: the false-positive rate',
   overhead: 'the request path vs an Express hello-world (must reach 90%)',
+  repro: 'measure the matrix twice (or --compare two runs): do the ratios reproduce?',
 };
 
 function usage() {

@@ -32,11 +32,6 @@ const TARGETS = [
   { key: 'correct', title: 'Every context read correct (ours, not the study\'s)', threshold: 0, unit: 'failed reads' },
 ];
 
-function fmtPct(x) {
-  const a = Math.abs(x);
-  return a > 0 && a < 0.05 ? a.toFixed(2) : a.toFixed(1);
-}
-
 const isNum = (x) => typeof x === 'number' && Number.isFinite(x);
 
 // The rounds that measured one scenario: [{ round, meanUs }]. A process that failed later
@@ -145,7 +140,7 @@ function overhead(rounds, baseRounds, key) {
   };
   if (out.pValue === null || out.pValue === undefined) return out;
   out.significant = out.pValue < ALPHA && pct !== 0;
-  out.verdict = out.significant ? `${fmtPct(pct)}% ${pct > 0 ? 'slower' : 'faster'}, significant` : 'no significant difference';
+  out.verdict = stats().verdict({ estimate: q.estimate, pValue: out.pValue, n: q.n }, ALPHA, { costPct: pct });
   return out;
 }
 

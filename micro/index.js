@@ -214,7 +214,7 @@ function progressLine(entry, results, { index, total, round, rounds, record }) {
   const sc = record.scenarios;
   const pct = (k) => {
     const p = roundPct(entry, results, round, k);
-    return p === null ? '' : ` (${p >= 0 ? '+' : ''}${p.toFixed(1)}%)`;
+    return p === null ? '' : ` (${require('../bench/stats').formatPct(p, { sign: true })}%)`;
   };
   const us = (k) => (sc[k] && sc[k].meanUs != null ? analyze.fmtUs(sc[k].meanUs) : 'error');
   const failed = Object.values(sc).filter((s) => s && s.checked).reduce((a, s) => a + (s.failures || 0), 0);

@@ -2,6 +2,8 @@
 // Small formatting helpers shared by the report sections: numbers with their uncertainty,
 // markdown tables, safe cell text.
 
+const { formatPct } = require('../bench/stats');
+
 const DASH = '—';
 
 function isNum(x) {
@@ -34,13 +36,14 @@ function pctOf(r) {
   return isNum(r) ? `${(r * 100).toFixed(1)}%` : DASH;
 }
 
-// signed change from a ratio: 0.93 -> "−7.0%", 1.02 -> "+2.0%"
+// signed change from a ratio: 0.93 -> "−7.0%", 1.02 -> "+2.0%" (the one percent formatter, bench/stats.js)
 function change(r) {
-  if (!isNum(r)) return DASH;
-  const v = (r - 1) * 100;
-  const s = Math.abs(v).toFixed(1);
-  if (Number(s) === 0) return '0.0%';
-  return `${v < 0 ? '−' : '+'}${s}%`;
+  return isNum(r) ? signedPct((r - 1) * 100) : DASH;
+}
+
+// signed percent: -7 -> "−7.0%"
+function signedPct(x) {
+  return isNum(x) ? `${formatPct(x, { sign: true, minus: '−' })}%` : DASH;
 }
 
 function bytes(x) {
@@ -88,4 +91,4 @@ function fence(text, lang = '') {
   return `${f}${lang}\n${s}\n${f}`;
 }
 
-module.exports = { DASH, isNum, int, num, withCi, pctOf, change, bytes, gib, cell, code, table, fence };
+module.exports = { DASH, isNum, int, num, withCi, pctOf, change, signedPct, bytes, gib, cell, code, table, fence };

@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const f = require('./format');
 
-const KIND_ORDER = ['run', 'integrity', 'micro', 'overhead', 'calibrate', 'aa'];
+const KIND_ORDER = ['run', 'repro', 'integrity', 'micro', 'overhead', 'calibrate', 'aa'];
 
 // Reads and parses every *.json in dir (not *.tmp). Throws one clear line naming the file.
 function readResults(resultsDir, files) {
@@ -127,22 +127,35 @@ function headings(markdown) {
 
 const HOW_TO_READ = `## How to read this
 
-- **Interleaved rounds.** Every configuration ran several short bursts in interleaved rounds (A B C, A B C, …), so a slow
-  moment of a noisy machine hits all of them alike. Figures are the **median** across rounds.
-- **[lo–hi]** is a **95% confidence interval**: the range the true value is likely in given the round-to-round noise
-  (a t-interval on the mean of the rounds). Narrow = trustworthy; wide = the machine was noisy or rounds were few.
-- **% of baseline [95% CI]** is throughput relative to the baseline configuration that differs only in strategy (same
-  framework, depth, hop and Node). It is computed round by round (each round's ratio, combined on a log scale), which
-  cancels most machine drift. 100% = same speed; 93% = 7% fewer requests per second.
+- **Blocks and adjacent pairs.** A run is measured in blocks: in each block every configuration runs in a freshly started,
+  warmed-up server process, then several rounds of short bursts are taken. Bursts are ordered so that every strategy's
+  sample sits right before or after a baseline sample, and the neighbours change from round to round.
+- **[lo–hi]** is a **95% confidence interval**, always of the figure it stands beside. *req/s* is the geometric mean
+  over blocks of each block's geometric mean, with a t-interval over the block means.
+- **% of baseline [95% CI]** is throughput relative to the baseline configuration that differs only in strategy. Each
+  sample is divided by the baseline sample it was paired with; the log ratios are averaged per block, and the interval is
+  a t-interval over the block means with (blocks − 1) degrees of freedom, so the **server process is the unit**: what a
+  restart changes (JIT decisions, heap layout) is inside the interval (two-level design, Kalibera & Jones 2013; Georges
+  et al. 2007). It is not the quotient of the two req/s figures, which still carry drift the pairing removes.
+- **Variance components** (one-way ANOVA of the pair log ratios by block) split the noise into *between blocks* (what a
+  fresh process changes) and *within blocks* (burst to burst); F and p say whether the process effect is above the noise.
+- **CPU/req vs baseline** is the same paired ratio of server CPU µs per request, a second estimate less exposed to a
+  busy machine. "Disagree" = it and the throughput ratio tell different stories (their intervals do not overlap).
 - **Verdict.** "7.0% slower, significant" means the difference is unlikely to be noise (p < 0.05). "No significant
-  difference" means this run cannot tell the two apart — not that they are equal; the interval shows how large a
-  difference could still hide. Even identical configurations come out "significant" about 1 time in 20.
+  difference" means this run cannot tell the two apart — not that they are equal. A strategy that lost or mixed up ids
+  (other than the \`global\` control) gets **"context broken, cost not comparable"** instead of a cost; a configuration
+  whose load generator used ≥ 85% of a core gets **no verdict**, only a warning (it measured the client).
+- **Regime shifts.** When a baseline's series shifts level during a run (best single split, Welch test, Bonferroni over
+  the splits tried, shift ≥ 10%), the report flags it and shows each ratio per regime.
+- **Earlier design.** Runs marked *measured with the earlier design* (schema 1) kept one warm process per configuration
+  and paired samples by round; their intervals do not include restarts.
 - **Mismatches** = responses carrying *another* request's id: the context leaked between requests. **Lost** = responses
   carrying no id of ours. Both must be 0. \`global\` is a deliberately broken control (⚠) that must leak whenever
   requests interleave; it shows the check works. A ❌ on any other strategy is a real bug.
-- **CPU µs/req** is the server's own CPU time (user + system, from its \`/__stats\`) per request served: the cost of a
-  request independent of the load generator and of how busy the machine was.
-- **p99 ms** is the 99th-percentile latency reported by the load generator, median across rounds.
+- **CPU µs/req** is the server's own CPU time (user + system, from its \`/__stats\`) per request served.
+- **p99 ms** is the 99th-percentile latency reported by the load generator, median across samples.
+- **\`ctxbench compare\`** is a gate that fails closed: exit 0 = every configuration shown not slower than the threshold
+  (default 5%), 1 = a significant slowdown beyond it (Holm-corrected), 2 = inconclusive (with the blocks it would need).
 - Numbers from other people's write-ups appear only under **Published references (not our measurements)**.`;
 
 // buildReport({ resultsDir = 'results', out = 'results.md', files }) -> Promise<{ out, sections, charts }>

@@ -32,47 +32,112 @@ function slower(run, factor) {
   return copy;
 }
 
-test('a run compared with itself shows no significant change and passes', () => {
-  const run = makeRun(1);
-  const result = compare(run, run, { maxRegression: 5 });
-  assert.strictEqual(result.failed, false);
-  assert.strictEqual(result.regressions.length, 0);
+test('a run compared with itself passes the gate (exit 0)', () => {
+  const run = makeRun(1, 12);
+  const result = compare(run, run);
+  assert.strictEqual(result.maxRegression, 5, 'default threshold is 5%, not 0');
+  assert.strictEqual(result.exitCode, 0);
   assert.strictEqual(result.rows.length, 3);
   for (const r of result.rows) {
     assert.strictEqual(r.status, 'compared');
     assert.ok(Math.abs(r.estimate - 1) < 1e-12);
     assert.strictEqual(r.verdict, 'no significant difference');
+    assert.strictEqual(r.outcome, 'ok');
   }
-  assert.match(formatCompare(result), /^OK: /m);
+  assert.match(formatCompare(result), /^OK \(exit 0\)/m);
 });
 
 test('a planted 20% slower copy fails with --max-regression 5 and passes with 50', () => {
   const a = makeRun(2);
   const b = slower(a, 0.8);
   const strict = compare(a, b, { maxRegression: 5 });
-  assert.strictEqual(strict.failed, true);
+  assert.strictEqual(strict.exitCode, 1);
   assert.strictEqual(strict.regressions.length, 3);
   for (const r of strict.rows) {
     assert.ok(Math.abs(r.changePct + 20) < 1e-9, `change ${r.changePct}`);
-    assert.ok(r.pValue < 0.05);
+    assert.ok(r.pRegression < 0.05);
     assert.strictEqual(r.verdict, '20.0% slower, significant');
   }
   const text = formatCompare(strict);
-  assert.match(text, /^FAIL: 3 config\(s\)/m);
-  assert.match(text, /REGRESSION/);
+  assert.match(text, /^FAIL \(exit 1\): 3 config\(s\)/m);
 
   const lenient = compare(a, b, { maxRegression: 50 });
-  assert.strictEqual(lenient.failed, false);
-  assert.match(formatCompare(lenient), /^OK: /m);
+  assert.strictEqual(lenient.exitCode, 0);
 });
 
-test('independent noisy runs of the same code are compared with Welch, unpaired', () => {
-  const result = compare(makeRun(3), makeRun(4), { maxRegression: 5 });
-  assert.strictEqual(result.failed, false);
-  for (const r of result.rows) assert.ok(r.ci95[0] < 1 && r.ci95[1] > 0.9, `CI ${r.ci95}`);
+test('the CLI exits 1 when every rps of b is halved, 2 when it cannot tell, 0 on the same run', () => {
+  const { execFileSync } = require('node:child_process');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-gate-'));
+  const write = (name, run) => {
+    const p = path.join(dir, name);
+    fs.writeFileSync(p, JSON.stringify(run));
+    return p;
+  };
+  const exit = (a, b, extra = []) => {
+    try {
+      execFileSync(process.execPath, [path.join(__dirname, '..', 'bin', 'ctxbench.js'), 'compare', a, b, ...extra], { stdio: 'pipe' });
+      return { code: 0, out: '' };
+    } catch (err) {
+      return { code: err.status, out: String(err.stdout) };
+    }
+  };
+  try {
+    // The committed default run against itself with every rps halved (issue 10: printed OK, exit 0).
+    const committed = path.join(__dirname, '..', 'results', 'default.json');
+    const base = fs.existsSync(committed) ? JSON.parse(fs.readFileSync(committed, 'utf8')) : makeRun(7);
+    const pa = write('a.json', base);
+    assert.strictEqual(exit(pa, write('half.json', slower(base, 0.5)), ['--max-regression', '5']).code, 1);
+    const quiet = write('quiet.json', makeRun(8, 12));
+    assert.strictEqual(exit(quiet, quiet).code, 0);
+    // Two rounds of very noisy runs: the interval cannot rule out a 5% slowdown.
+    const noisy = (seed) => {
+      const normal = rng(seed);
+      const run = makeRun(seed, 2);
+      for (const c of run.configs) for (const s of c.samples) s.rps *= Math.exp(0.3 * normal());
+      return run;
+    };
+    const r = exit(write('n1.json', noisy(11)), write('n2.json', noisy(12)));
+    assert.strictEqual(r.code, 2);
+    assert.match(r.out, /INCONCLUSIVE \(exit 2\)/);
+    assert.match(r.out, /rounds per run would settle it|estimate at the threshold/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
-test('configs in only one file, or without samples, are listed, not failed; files load from paths', () => {
+test('independent runs of the same code: unpaired Welch test on per-round units (schema 1)', () => {
+  const a = makeRun(3);
+  const b = makeRun(4);
+  const result = compare(a, b, { maxRegression: 5 });
+  const stats = require('../bench/stats');
+  for (const r of result.rows) {
+    assert.strictEqual(r.unit, 'round');
+    const ca = a.configs.find((c) => c.id === r.id);
+    const cb = b.configs.find((c) => c.id === r.id);
+    // Welch, unpaired: the same numbers as a Welch test on the two runs' log rps, and
+    // different from the paired test a matching of rounds would give.
+    const w = stats.welch(cb.samples.map((s) => Math.log(s.rps)), ca.samples.map((s) => Math.log(s.rps)));
+    assert.ok(Math.abs(r.pValue - w.pValue) < 1e-12, 'Welch p');
+    assert.ok(Math.abs(r.welch.df - w.df) < 1e-9, 'Welch–Satterthwaite df');
+    const paired = stats.oneSample(cb.samples.map((s, i) => Math.log(s.rps) - Math.log(ca.samples[i].rps)));
+    assert.notStrictEqual(r.pValue, paired.pValue);
+    assert.ok(r.ci95[0] < 1 && r.ci95[1] > 0.9, `CI ${r.ci95}`);
+  }
+});
+
+test('schema-2 runs are compared per block, and Holm keeps many identical configs from failing', () => {
+  const { makeRun2 } = require('./helpers/run2');
+  const strategies = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`s${i}`, 1]));
+  const a = makeRun2({ seed: 21, blocks: 5, strategies });
+  const b = makeRun2({ seed: 22, blocks: 5, strategies });
+  const result = compare(a, b, { maxRegression: 5 });
+  for (const r of result.rows) assert.strictEqual(r.unit, 'block');
+  assert.strictEqual(result.regressions.length, 0);
+  const { holm } = require('../bench/compare');
+  assert.deepStrictEqual(holm([0.01, 0.04, 0.03, null]), [0.03, 0.06, 0.06, null]);
+});
+
+test('configs in only one file are listed; a config with no data in b is inconclusive; files load from paths', () => {
   const a = makeRun(5);
   const b = slower(a, 0.5);
   b.configs = b.configs.filter((c) => c.strategy !== 'cls-hooked');
@@ -93,6 +158,7 @@ test('configs in only one file, or without samples, are listed, not failed; file
     'express/otel/d8/await/node20': 'only-in-b',
   });
   assert.deepStrictEqual(result.regressions.map((r) => r.id), ['express/none/d8/await/node20']);
+  assert.deepStrictEqual(result.inconclusive.map((r) => r.id), ['express/als/d8/await/node20']);
   const text = formatCompare(result);
   assert.match(text, /only in the first file/);
   assert.match(text, /only in the second file/);

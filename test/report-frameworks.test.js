@@ -9,6 +9,14 @@ const os = require('node:os');
 const path = require('node:path');
 const { buildReport } = require('../report');
 const { frameworksSection, PUBLISHED_GAIN } = require('../report/sections/frameworks');
+const references = require('../report/references');
+const seeds = require('./helpers/seeds');
+
+// The study's figures for one Node version and scenario, as the references module holds them
+// (checked against the seed by the last test of this file).
+function published(version, label) {
+  return references.platformatic.tables.find((tb) => tb.node.includes(version)).rows.find((r) => r.label === label).cells;
+}
 
 // Deterministic pseudo-noise in [-0.5, 0.5).
 function noise(seed) {
@@ -111,7 +119,8 @@ const PCT = (lo, hi) => (cell) => {
 
 test('frameworks preset: per-version tables against http/none, the version comparison, published figures labelled', async (t) => {
   const failedId = 'express/otel-full/d1/sync/node22';
-  const md = await report(frameworksRun({ failed: [failedId] }), t);
+  const run = frameworksRun({ failed: [failedId] });
+  const md = await report(run, t);
 
   // Both tables, in order, inside the run's section, between the depth-sweep slot and the detail.
   const perVersion = between(md, '### Frameworks: per Node version', '### Frameworks: version comparison');
@@ -122,7 +131,7 @@ test('frameworks preset: per-version tables against http/none, the version compa
   // One table per major, in the configs' order.
   const n22 = between(perVersion, '#### Node 22 (v22.17.1)', '#### Node 24');
   const n24 = between(perVersion, '#### Node 24 (v24.4.1)', '### ');
-  assert.match(n22, /\| Scenario \| req\/s median \[95% CI\] \| p99 ms \| % of baseline \[95% CI\] \| Verdict \| Study req\/s avg \(published\) \| Study p99 \(published\) \| Study vs baseline \(published\) \|/);
+  assert.match(n22, /\| Scenario \| req\/s geo\. mean \[95% CI\] \| p99 ms \| % of baseline \[95% CI\] \| Verdict \| Study req\/s avg \(published\) \| Study p99 \(published\) \| Study vs baseline \(published\) \|/);
   const names = ['Baseline (node:http)', 'AsyncLocalStorage (node:http)', 'Fastify base', 'Fastify + full OTel', 'Fastify + selective OTel',
     'Express base', 'Express + AsyncLocalStorage', 'Express + full OTel', 'Express + selective OTel'];
   for (const section of [n22, n24]) {
@@ -154,10 +163,12 @@ test('frameworks preset: per-version tables against http/none, the version compa
   PCT(14, 16)(row(n24, 'Express + full OTel')[3]);
 
   // Published figures beside ours, labelled as the study's, per version; none for Express.
-  assert.deepStrictEqual(row(n24, 'AsyncLocalStorage (node:http)').slice(5), ['53,450', '30ms', '93.3%']);
-  assert.deepStrictEqual(row(n22, 'AsyncLocalStorage (node:http)').slice(5), ['50,913', '30ms', '90.2%']);
-  assert.deepStrictEqual(row(n24, 'Baseline (node:http)').slice(5), ['57,301', '26ms', '100%']);
-  assert.deepStrictEqual(row(n22, 'Fastify + full OTel').slice(5), ['9,931', '136ms', '17.6%']);
+  // Each version's row carries that version's published figures (a swap of versions or rows goes red).
+  assert.deepStrictEqual(row(n24, 'AsyncLocalStorage (node:http)').slice(5), published('v24', 'AsyncLocalStorage'));
+  assert.deepStrictEqual(row(n22, 'AsyncLocalStorage (node:http)').slice(5), published('v22', 'AsyncLocalStorage'));
+  assert.notDeepStrictEqual(published('v24', 'AsyncLocalStorage'), published('v22', 'AsyncLocalStorage'));
+  assert.deepStrictEqual(row(n24, 'Baseline (node:http)').slice(5), published('v24', 'Baseline'));
+  assert.deepStrictEqual(row(n22, 'Fastify + full OTel').slice(5), published('v22', 'Fastify + Full OTel'));
   assert.deepStrictEqual(row(n24, 'Express base').slice(5), ['—', '—', '—']);
   assert.match(n24, /single run on Node\.js v24\.4\.1 \(seed `001_ed13693b7bd7bacc\.txt`\), quoted verbatim — not our measurements/);
   assert.match(n22, /AsyncLocalStorage implementation: async_hooks/);
@@ -175,14 +186,31 @@ test('frameworks preset: per-version tables against http/none, the version compa
     assert.match(r[4], /^\d+\.\d% faster on 24, significant$/);
     assert.ok(Number(r[2].replace(/,/g, '')) > Number(r[1].replace(/,/g, '')));
   }
-  assert.deepStrictEqual(row(comparison, 'AsyncLocalStorage (node:http)').slice(5), ['50,913 req/sec', '53,450 req/sec', '+5.0%']);
-  assert.deepStrictEqual(row(comparison, 'Fastify base').slice(5), ['56,737 req/sec', '56,167 req/sec', '-1.0%']);
+  const gain = (label) => { const g = PUBLISHED_GAIN.rows[label]; return [g.v22, g.v24, g.gain]; };
+  assert.deepStrictEqual(row(comparison, 'AsyncLocalStorage (node:http)').slice(5), gain('AsyncLocalStorage'));
+  assert.deepStrictEqual(row(comparison, 'Fastify base').slice(5), gain('Fastify Base'));
+  // The published gain is consistent with the published per-version figures it sits beside.
+  const num = (x) => Number(x.replace(/[^\d.]/g, ''));
+  const [v22, v24, g] = gain('AsyncLocalStorage');
+  assert.ok(Math.abs((num(v24) / num(v22) - 1) * 100 - Number(g.replace('%', ''))) < 0.1, `${v22} -> ${v24} = ${g}`);
   assert.deepStrictEqual(row(comparison, 'Express base').slice(5), ['—', '—', '—']);
   const failedCmp = row(comparison, 'Express + full OTel');
   assert.match(failedCmp[1], /^failed: server exited/);
   assert.strictEqual(failedCmp[3], '—');
   assert.strictEqual(failedCmp[4], 'not compared');
   assert.match(comparison, /quoted verbatim — not our measurements/);
+
+  // One statistic per column: each req/s figure lies inside its own interval.
+  const int = (x) => Number(x.replace(/,/g, ''));
+  for (const name of names.filter((n) => n !== 'Express + full OTel')) {
+    const m = /^([\d,]+) \[([\d,]+)–([\d,]+)\]$/.exec(row(n22, name)[1]);
+    assert.ok(m, `${name}: ${row(n22, name)[1]}`);
+    assert.ok(int(m[2]) <= int(m[1]) && int(m[1]) <= int(m[3]), `${name}: ${m[0]}`);
+  }
+  // ...and it is the geometric mean of the rounds (the statistic its interval is of).
+  const baseSamples = run.configs.find((c) => c.id === 'http/none/d1/sync/node22').samples.map((x) => x.rps);
+  const geo = Math.exp(baseSamples.reduce((a, x) => a + Math.log(x), 0) / baseSamples.length);
+  assert.strictEqual(row(n22, 'Baseline (node:http)')[1].split(' ')[0], Math.round(geo).toLocaleString('en-US'));
 
   // The note on what differs.
   for (const re of [/same body/, /request's id/, /in-memory span exporter/, /OTEL_EXPORTER/, /interleaved rounds/,
@@ -222,10 +250,19 @@ test('other presets get no frameworks tables', async (t) => {
   assert.doesNotMatch(md, /### Frameworks:/);
 });
 
-test('the published version gains are quoted from the seed verbatim', () => {
-  const file = path.join(__dirname, '..', '..', 'shared', 'seeds', PUBLISHED_GAIN.seed);
-  if (!fs.existsSync(file)) return; // the seeds live beside the repo, not in it
-  const text = fs.readFileSync(file, 'utf8');
+test('the published version gains and per-version figures are quoted from the seed verbatim', { skip: seeds.dir ? false : seeds.MISSING }, () => {
+  const text = seeds.read(PUBLISHED_GAIN.seed);
+  // Per-version tables: each row sits under its own version's heading in the seed.
+  const lines = text.split('\n');
+  for (const tb of references.platformatic.tables) {
+    const start = lines.findIndex((l) => l.startsWith('### ') && l.includes(tb.node));
+    assert.ok(start >= 0, `heading for ${tb.node}`);
+    const end = lines.findIndex((l, i) => i > start && l.startsWith('#'));
+    const section = seeds.rows(lines.slice(start, end).join('\n'));
+    for (const r of tb.rows) {
+      assert.ok(section.some((x) => x.cells[0] === r.label && r.cells.every((c, j) => x.cells[j + 1].startsWith(c))), `${tb.node} ${r.label}: ${r.cells}`);
+    }
+  }
   for (const [label, r] of Object.entries(PUBLISHED_GAIN.rows)) {
     const line = text.split('\n').find((l) => l.startsWith(`| **${label}** | ${r.v22} | ${r.v24} |`));
     assert.ok(line, `${label} row in the seed`);

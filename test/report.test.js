@@ -8,6 +8,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { buildReport } = require('../report');
 const references = require('../report/references');
+const seeds = require('./helpers/seeds');
 
 // Deterministic pseudo-noise in [-0.5, 0.5).
 function noise(seed) {
@@ -36,7 +37,7 @@ function fixtureRun({ preset = 'default', title = 'Default run (synthetic)' } = 
           requests: Math.round(rps * 3), errors: 0, non2xx: 0,
           mismatches: strategy === 'global' ? 1200 + round : 0,
           lost: strategy === 'global' ? 3 : 0,
-          cpuUsPerRequest: 80 + depth / 10, rssMB: 61.3, bytesPerSec: rps * 210, loadgenCpu: 0.6,
+          cpuUsPerRequest: (80 + depth / 10) * (base.none / base[strategy]), rssMB: 61.3, bytesPerSec: rps * 210, loadgenCpu: 0.6,
         });
       }
       configs.push({
@@ -110,12 +111,17 @@ test('buildReport writes results.md with summary, leaks, failures, depth sweep, 
   assert.match(section, /```sh\nctxbench run --preset default --rounds 3\n```/);
 
   // The summary table, with uncertainty on req/s and the ratio.
-  assert.match(section, /\| Strategy \| Depth \| req\/s median \[95% CI\] \| p99 ms \| % of `none` \[95% CI\] \| Verdict \| CPU µs\/req \| Mismatches \| Lost \|/);
+  assert.match(section, /\| Strategy \| Depth \| req\/s geo\. mean \[95% CI\] \| p99 ms \| % of `none` \[95% CI\] \| Verdict \| CPU\/req vs `none` \[95% CI\] \| CPU µs\/req \| Mismatches \| Lost \|/);
+  // Schema 1: labelled as the earlier design; the line under the table says why % of baseline is not the quotient.
+  assert.match(section, /Measured with the earlier design/);
+  assert.match(section, /\*% of baseline\* is not the ratio of two req\/s figures/);
   const alsRow = section.split('\n').find((l) => l.startsWith('| `als` | 8 |'));
   assert.ok(alsRow, 'als depth-8 row');
   assert.match(alsRow, /\d[\d,]* \[[\d,]+–[\d,]+\]/);
   assert.match(alsRow, /\d+\.\d% \[\d+\.\d%–\d+\.\d%\]/);
-  assert.match(alsRow, /slower, significant|no significant difference/);
+  // The fixture plants als at 90% of none (1% noise): the verdict must say so.
+  assert.match(alsRow, /\| (9\.\d|10\.\d)% slower, significant \|/);
+  assert.match(alsRow, /\| (89|90|91)\.\d% \[/);
   assert.match(section, /\| `none` \| 8 \| [^|]+ \| [^|]+ \| baseline \|/);
   // global's leaks are marked ⚠ and explained; no ❌ since only the control leaked.
   const globalRow = section.split('\n').find((l) => l.startsWith('| `global` (control) | 8 |'));
@@ -128,7 +134,7 @@ test('buildReport writes results.md with summary, leaks, failures, depth sweep, 
   // Depth sweep in the App Engine layout, with the impact row and its CI.
   assert.match(section, /### Depth sweep/);
   assert.match(section, /\| Strategy \| Call depth 8 \| Call depth 256 \|/);
-  assert.match(section, /\| `als` \| [\d.]+ ms · [\d,]+ ±\d+% req\/s \| [\d.]+ ms · [\d,]+ ±\d+% req\/s \|/);
+  assert.match(section, /\| `als` \| [\d.]+ ms · [\d,]+ \[[\d,]+–[\d,]+\] req\/s \| [\d.]+ ms · [\d,]+ \[[\d,]+–[\d,]+\] req\/s \|/);
   assert.match(section, /\| ↳ vs `none` \| [−+]\d+\.\d% \[[−+]?\d+\.\d%, [−+]?\d+\.\d%\]( n\.s\.)? \|/);
   // Per-config tables in the autocannon layout.
   assert.match(section, /\| Stat \| 2\.5% \| 50% \| 97\.5% \| 99% \| Avg \| Stdev \| Max \|/);
@@ -142,7 +148,11 @@ test('buildReport writes results.md with summary, leaks, failures, depth sweep, 
   // ...and the quoted als-context figures for the libraries preset.
   const libs = md.slice(order[1], order[2]);
   assert.match(libs, /### Published references \(not our measurements\)/);
-  for (const v of ['6514.64', '6815.73', '5991.10', '3893.82', '1.13ms', '2.22ms']) assert.ok(libs.includes(v), v);
+  // Every cell of the als-context reference is rendered, in a row of its label.
+  for (const r of references.alsContext.rows) {
+    const line = libs.split('\n').find((l) => l.includes(`| ${r.label} |`) && r.cells.every((c) => l.includes(c)));
+    assert.ok(line, `${r.label}: ${r.cells.join(', ')}`);
+  }
   assert.match(libs, /003_eb52547452683725\.txt/);
 
   // Charts: valid SVG files, referenced with paths relative to results.md.
@@ -155,6 +165,16 @@ test('buildReport writes results.md with summary, leaks, failures, depth sweep, 
     assert.ok(md.includes(`](results/charts/${name})`), `link to ${name}`);
   }
   assert.ok(result.charts.length >= 4);
+  // The throughput chart draws one series per strategy, at the summary's req/s figure with its own interval.
+  const svg = fs.readFileSync(path.join(resultsDir, 'charts', 'run-throughput.svg'), 'utf8');
+  for (const s of ['none', 'als', 'global']) assert.match(svg, new RegExp(`<text[^>]*>${s}</text>`), `legend ${s}`);
+  assert.match(svg, /call depth \(log scale\)/);
+  assert.ok((svg.match(/aria-roledescription="errorbar"/g) || []).length >= 6, 'an error bar per point');
+  // als at depth 8 is drawn at the figure the table shows (not, say, a median beside a mean's interval).
+  const point = /aria-label="depth: 8; req\/s \(geometric mean\): ([\d.]+); strategy: als"/.exec(svg);
+  assert.ok(point, 'als depth-8 point');
+  const shown = Number(/^\| `als` \| 8 \| ([\d,]+) \[/.exec(alsRow)[1].replace(/,/g, ''));
+  assert.ok(Math.abs(Number(point[1]) - shown) <= 0.5, `chart ${point[1]} vs table ${shown}`);
 });
 
 test('the depth-sweep preset quotes the App Engine table exactly', async (t) => {
@@ -163,19 +183,34 @@ test('the depth-sweep preset quotes the App Engine table exactly', async (t) => 
   fs.writeFileSync(path.join(resultsDir, 'depth.json'), JSON.stringify(fixtureRun({ preset: 'depth-sweep', title: 'Depth sweep (synthetic)' })));
   await buildReport({ resultsDir, out });
   const md = fs.readFileSync(out, 'utf8');
-  assert.match(md, /\| Baseline \| 3\.4 ms \| 7\.4 ms \| 7\.6 ms \| 8\.3 ms \| 13\.7 ms \|/);
-  assert.match(md, /\| Async Hooks \| 6\.5 ms \| 7\.7 ms \| 7\.9 ms \| 10\.5 ms \| 17\.1 ms \|/);
-  assert.match(md, /\| Impact \(-\) \| 91\.2% \| 3\.4% \| 3\.9% \| 26\.5% \| 24\.8% \|/);
+  // Each row of the reference, cell for cell and in order, under a header of its depths.
+  assert.ok(md.includes(`| ${references.appEngineDepth.depths.map((d) => `${d}`).join(' | ')} |`) ||
+    references.appEngineDepth.depths.every((d) => md.includes(String(d))), 'depth header');
+  for (const r of references.appEngineDepth.rows) {
+    assert.ok(md.includes(`| ${r.label} | ${r.cells.join(' | ')} |`), `${r.label} row`);
+  }
   assert.match(md, /004_a422c839f9f49e0c\.txt/);
 });
 
-test('the references module quotes the seeds verbatim', () => {
-  const seeds = path.join(__dirname, '..', '..', 'shared', 'seeds');
-  if (!fs.existsSync(seeds)) return; // the seeds live beside the repo, not in it
+test('the references module quotes the seeds verbatim, row by row', { skip: seeds.dir ? false : seeds.MISSING }, () => {
   for (const ref of references.all) {
-    const text = fs.readFileSync(path.join(seeds, ref.seed), 'utf8');
-    const cells = ref.rows ? ref.rows.flatMap((r) => r.cells) : ref.tables.flatMap((tb) => tb.rows.flatMap((r) => r.cells));
-    for (const c of cells) assert.ok(text.includes(c), `${ref.seed} contains ${c}`);
+    const table = seeds.rows(seeds.read(ref.seed));
+    const refRows = ref.rows || ref.tables.flatMap((tb) => tb.rows);
+    for (const r of refRows) {
+      // The label's row in the seed holds the same cells in the same order.
+      const found = table.some((t) => {
+        const cells = t.cells.map((c) => c.replace(/\s*[^\x20-\x7e]+$/u, ''));
+        const start = cells.findIndex((c, i) => r.cells.every((x, j) => cells[i + j] === x));
+        return start >= 0;
+      });
+      if (ref === references.alsContext) {
+        // This reference gathers each library's figures from several seed tables (Req/Sec, Latency, totals).
+        const text = seeds.read(ref.seed);
+        for (const c of r.cells) assert.ok(text.includes(c), `${ref.seed} contains ${c}`);
+      } else {
+        assert.ok(found, `${ref.seed}: a row with ${r.label}: ${r.cells.join(' | ')}`);
+      }
+    }
   }
 });
 

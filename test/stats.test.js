@@ -163,7 +163,8 @@ test('summarize() builds the run-json summary, matching samples by round', () =>
   const s = stats.summarize(cfg, base);
   assert.strictEqual(s.n, 3);
   assert.strictEqual(s.rps.median, 900);
-  close(s.rps.mean, 900, 1e-9, 'mean');
+  close(s.rps.estimate, Math.cbrt(810 * 900 * 990), 1e-9, 'geometric mean of rounds');
+  assert.ok(s.rps.ci95[0] < s.rps.estimate && s.rps.estimate < s.rps.ci95[1], 'interval around its own estimate');
   assert.strictEqual(s.p99.median, 21);
   assert.strictEqual(s.cpuUsPerRequest.median, 91);
   assert.strictEqual(s.mismatches, 12);

@@ -1,14 +1,18 @@
 'use strict';
-// `ctxbench compare a.json b.json [--max-regression PCT]`: for a library's CI. Exit 1
-// when any configuration of b is significantly slower than in a by more than PCT %.
+// `ctxbench compare a.json b.json [--max-regression PCT]`: a gate for a library's CI that
+// fails closed: exit 1 on a significant slowdown beyond PCT %, 2 when it cannot tell.
 const { parse, number, UsageError } = require('../../lib/cli');
-const { compare, formatCompare } = require('../compare');
+const { compare, formatCompare, DEFAULT_MAX_REGRESSION } = require('../compare');
 
 const HELP = `usage: ctxbench compare a.json b.json [--max-regression PCT]
 
 Matches configurations by id; prints each one's change in throughput from a to b with a
-95% CI and a verdict. Exits 1 when any is significantly slower by more than PCT percent
-(default 0: any significant slowdown).
+95% CI (Welch t-test, unpaired: the runs were not interleaved). Exit codes:
+  0  every config is shown not to be more than PCT % slower
+  1  some config is significantly more than PCT % slower (Holm-corrected across configs)
+  2  inconclusive: some config's interval cannot rule out a slowdown beyond PCT % (the
+     table says how many blocks/rounds per run would settle it), or it has no data in b
+PCT defaults to ${DEFAULT_MAX_REGRESSION}.
 `;
 
 async function main(args) {
@@ -18,7 +22,7 @@ async function main(args) {
     return 0;
   }
   if (positionals.length !== 2) throw new UsageError('compare needs exactly two run JSON files: ctxbench compare a.json b.json');
-  const maxRegression = number('max-regression', values['max-regression'], { min: 0, max: 100 }) ?? 0;
+  const maxRegression = number('max-regression', values['max-regression'], { min: 0, max: 100 }) ?? DEFAULT_MAX_REGRESSION;
   let result;
   try {
     result = compare(positionals[0], positionals[1], { maxRegression });
@@ -26,7 +30,7 @@ async function main(args) {
     throw new UsageError(err.message.split('\n')[0]);
   }
   process.stdout.write(formatCompare(result) + '\n');
-  return result.failed ? 1 : 0;
+  return result.exitCode;
 }
 
 module.exports = { main };

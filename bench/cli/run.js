@@ -214,4 +214,4 @@ async function main(args) {
   return 0;
 }
 
-module.exports = { main, resolveSettings, parseTargets, HELP };
+module.exports = { main, resolveSettings, parseTargets, HELP, OPTIONS };

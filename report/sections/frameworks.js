@@ -135,10 +135,12 @@ function publishedRow(table, scenario) {
   return table.rows.find((r) => r.label === scenario.ref) || null;
 }
 
+// The figure and its interval are of the same statistic (stats.rpsLevel: geometric mean).
 function rpsCell(c) {
-  const d = stats.describe(validSamples(c).map((s) => s.rps));
-  const text = f.withCi(d.median, d.ci95);
-  return d.n === 1 ? `${text} (1 round)` : text;
+  const valid = validSamples(c);
+  const d = stats.rpsLevel(valid);
+  const text = f.withCi(d.estimate, d.ci95);
+  return valid.length === 1 ? `${text} (1 round)` : text;
 }
 
 function gainCell(r) {
@@ -151,7 +153,7 @@ function gainCell(r) {
 
 function versionTable(g) {
   const table = publishedTable(g.major);
-  const header = ['Scenario', 'req/s median [95% CI]', 'p99 ms', '% of baseline [95% CI]', 'Verdict'];
+  const header = ['Scenario', 'req/s geo. mean [95% CI]', 'p99 ms', '% of baseline [95% CI]', 'Verdict'];
   const align = ['l', 'r', 'r', 'r', 'l'];
   if (table) {
     header.push('Study req/s avg (published)', 'Study p99 (published)', 'Study vs baseline (published)');
@@ -174,8 +176,8 @@ function versionTable(g) {
       } else if (baseMissing) {
         cells.push(f.DASH, `no baseline (http/none ${baseMissing === 'not run' ? 'not run' : baseMissing.split(':')[0]})`);
       } else {
-        const r = stats.ratio(valid, validSamples(base), { paired: true });
-        cells.push(f.withCi(r.estimate, r.ci95, f.pctOf) + (r.paired === false && r.pValue !== null ? ' (unpaired)' : ''), stats.verdict(r));
+        const r = stats.summarize(c, base).ratio;
+        cells.push(f.withCi(r.estimate, r.ci95, f.pctOf), r.verdict);
       }
       const err = errorMessage(c);
       if (err) cells[cells.length - 1] += `; failed after ${valid.length} round(s): ${err}`;
@@ -191,7 +193,7 @@ function versionTable(g) {
   const notes = [`AsyncLocalStorage implementation: ${acfStatus(g)}.`];
   if (table) {
     notes.push(`"Study … (published)" columns: the study's single run on ${table.node} (seed \`${references.platformatic.seed}\`), ` +
-      'quoted verbatim — not our measurements; its req/s is autocannon\'s per-second average, ours the median of rounds.');
+      'quoted verbatim — not our measurements; its req/s is autocannon\'s per-second average, ours the geometric mean of rounds.');
   } else {
     notes.push(`The study did not measure Node ${g.major !== null ? g.major : g.key} (it ran ${references.platformatic.tables.map((t) => t.node).join(' and ')}): no published figures to set beside these.`);
   }
@@ -313,7 +315,7 @@ function differencesSection(run, groups) {
     `${exporterClause(run)}, where the study's spans went to an OTLP endpoint nobody listened on; ` +
     `the load (${load || 'as in the run settings'}) is repeated over ${rounds}, every configuration (all Node versions included) measured once in each round, ` +
     'where the study ran each server once for 10 s after a 5 s warm-up (100 connections, pipelining 10); ' +
-    'req/s is the median of rounds with a 95% CI rather than one run\'s per-second average; and the machine is the one described above, ' +
+    'req/s is the geometric mean of rounds with a 95% CI of the same rather than one run\'s per-second average; and the machine is the one described above, ' +
     `not the study's i7-7700. AsyncLocalStorage implementation per version (reported by each server): ${acf || 'not reported'}.`;
   return ['### Frameworks: what differs from the study', '', text].join('\n');
 }

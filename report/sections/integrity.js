@@ -91,10 +91,7 @@ function remedies(cells, strats) {
   return f.table(['strategy', ...kinds.map(([s, where]) => `${f.code(s)} (${where})`)], rows);
 }
 
-function pct(x) {
-  if (!f.isNum(x)) return f.DASH;
-  return `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}%`;
-}
+const pct = f.signedPct;
 
 function soakFlag(s, limitPct) {
   if (!s.flagged) return `ok (≤ ${limitPct}%)`;

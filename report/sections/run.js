@@ -143,6 +143,13 @@ function environmentSection(run) {
   }
   if (e.taskset === true) lines.push('- **CPU pinning:** server and load generator pinned to different CPUs with `taskset`');
   else if (e.taskset === false) lines.push('- **CPU pinning:** none (`taskset` unavailable or a single CPU): server and load generator shared CPUs');
+  const fp = e.fingerprint;
+  if (fp && typeof fp === 'object') {
+    lines.push(`- **Machine-speed fingerprint:** ${f.num(fp.cpuUsPerRequest)} µs of server CPU per request, ${f.int(fp.rps)} req/s` +
+      ` (${fp.what || '`STRATEGY=none DEPTH=1 HOP=sync`'}, a short unmeasured burst at the start): runs whose fingerprints differ ran on differently fast machines`);
+  } else if ((run.schema || 1) >= 2) {
+    lines.push('- **Machine-speed fingerprint:** not recorded (remote targets)');
+  }
   lines.push(...noiseLines(e.noise));
   return lines.join('\n');
 }
@@ -204,10 +211,11 @@ function summarySection(run, rows, baseline) {
   add('Depth', 'r');
   if (showHop) add('Hop');
   if (showNode) add('Node');
-  add('req/s median [95% CI]', 'r');
+  add('req/s geo. mean [95% CI]', 'r');
   add('p99 ms', 'r');
   add(`% of ${baseline ? f.code(baseline) : 'baseline'} [95% CI]`, 'r');
   add('Verdict');
+  add(`CPU/req vs ${baseline ? f.code(baseline) : 'baseline'} [95% CI]`, 'r');
   add('CPU µs/req', 'r');
   add('Mismatches', 'r');
   add('Lost', 'r');
@@ -221,14 +229,16 @@ function summarySection(run, rows, baseline) {
     if (showNode) cells.push(nodeLabel(c));
     const failed = c.error && !s.n;
     if (failed) {
-      cells.push('failed (see below)', f.DASH, f.DASH, f.DASH, f.DASH);
+      cells.push('failed (see below)', f.DASH, f.DASH, f.DASH, f.DASH, f.DASH);
     } else {
-      cells.push(withN(f.withCi(s.rps.median, s.rps.ci95), s.n));
+      cells.push(withN(f.withCi(s.rps.estimate, s.rps.ci95), s.n));
       cells.push(f.num(s.p99 && s.p99.median));
       if (c.strategy === baseline) cells.push('baseline');
       else if (s.ratio && f.isNum(s.ratio.estimate)) cells.push(f.withCi(s.ratio.estimate, s.ratio.ci95, f.pctOf));
       else cells.push(f.DASH);
-      cells.push(c.strategy === baseline ? '' : s.ratio ? s.ratio.verdict : 'no baseline measured');
+      cells.push(c.strategy === baseline ? '' : verdictCell(s));
+      cells.push(c.strategy === baseline || !s.cpuRatio || !f.isNum(s.cpuRatio.estimate) ? (c.strategy === baseline ? 'baseline' : f.DASH)
+        : f.withCi(s.cpuRatio.estimate, s.cpuRatio.ci95, f.pctOf));
       cells.push(f.num(s.cpuUsPerRequest && s.cpuUsPerRequest.median));
     }
     cells.push(leakCell(c, s.mismatches), leakCell(c, s.lost));
@@ -242,7 +252,30 @@ function summarySection(run, rows, baseline) {
   if (!showNode && configs.length) common.push(`Node ${nodeLabel(configs[0])}`);
   if (common.length) out.push(`All configurations: ${common.join(', ')}.`, '');
   out.push(f.table(header, body, align));
+  out.push('', ratioNote(run));
   return out.join('\n');
+}
+
+// The verdict cell: the one verdict of bench/stats.js (which already withholds it for a
+// broken or client-bound config), plus a flag when throughput and CPU disagree.
+function verdictCell(s) {
+  if (!s.ratio) return 'no baseline measured';
+  const flags = [];
+  if (s.clientBound) flags.push('⚠');
+  if (s.broken) flags.push('❌');
+  const disagree = s.disagree && !s.broken && !s.clientBound ? ' ⚠ throughput and CPU/req disagree' : '';
+  return `${flags.length ? `${flags.join(' ')} ` : ''}${s.ratio.verdict}${disagree}`;
+}
+
+// One line under the table so that "% of baseline" can be checked against the figures beside it.
+function ratioNote(run) {
+  const two = (run.schema || 1) >= 2;
+  return `*req/s* is each configuration's own level: ${two ? 'the geometric mean over blocks (server processes) of each block\'s geometric mean, ' +
+    'with a t-interval over the block means' : 'the geometric mean of its rounds, with a t-interval over the rounds'}. ` +
+    '*% of baseline* is not the ratio of two req/s figures: it is the geometric mean of the ratios of each sample to the baseline sample ' +
+    `measured ${two ? 'right before or after it (averaged per block; interval over blocks)' : 'in the same round'}, which cancels drift that the two levels still carry, ` +
+    'so it can differ from their quotient. *CPU/req vs baseline* is the same paired ratio of server CPU µs per request (higher = costlier); ' +
+    '"disagree" = its interval, read as throughput, does not overlap the throughput interval.';
 }
 
 function withN(text, n) {
@@ -280,7 +313,7 @@ function integrityNotes(rows, run) {
   }
   const unpaired = rows.filter((r) => r.summary.ratio && r.summary.ratio.pValue !== null && r.summary.ratio.paired === false);
   if (unpaired.length) {
-    notes.push(`${unpaired.length} ratio(s) could not be paired by round and use Welch's test instead (wider intervals).`);
+    notes.push(`${unpaired.length} ratio(s) had no recorded pairs with their baseline and have no interval.`);
   }
   const s = run.settings || {};
   if (f.isNum(s.rounds) && rows.some((r) => r.summary.n > 0 && r.summary.n < s.rounds)) {
@@ -370,7 +403,7 @@ function depthSweepSection(run, rows, baseline) {
   const strat = strategyOrder(run);
   const out = ['### Depth sweep', '',
     'Laid out like the App Engine study (seed 004): one row per strategy, one column per call depth. ' +
-    'Cells: mean latency (median across rounds) · median req/s ±half-width of its 95% CI. ' +
+    'Cells: mean latency (median across samples) · req/s (geometric mean) [its 95% CI]. ' +
     `"vs ${baseline ? f.code(baseline) : 'baseline'}" rows: change in req/s with its 95% CI; n.s. = not significant (p ≥ 0.05).`, ''];
   for (const g of groups) {
     const depths = uniq(g.map((r) => r.config.depth)).sort((a, b) => a - b);
@@ -382,9 +415,9 @@ function depthSweepSection(run, rows, baseline) {
         const r = at(s, d);
         if (!r || !r.summary.n) return r && r.config.error ? 'failed' : f.DASH;
         const lat = stats.median(validSamples(r.config).map((x) => x.latency && x.latency.avg));
-        const { median, mean, ci95 } = r.summary.rps;
-        const pm = ci95 && mean ? ` ±${(((ci95[1] - ci95[0]) / 2 / mean) * 100).toFixed(0)}%` : '';
-        return `${f.num(lat)} ms · ${f.int(median)}${pm} req/s`;
+        const { estimate, ci95 } = r.summary.rps;
+        const pm = ci95 && estimate ? ` [${f.int(ci95[0])}–${f.int(ci95[1])}]` : '';
+        return `${f.num(lat)} ms · ${f.int(estimate)}${pm} req/s`;
       })]);
       const hasRatio = depths.some((d) => at(s, d) && at(s, d).summary.ratio && f.isNum(at(s, d).summary.ratio.estimate));
       if (s !== baseline && strategies.includes(baseline) && hasRatio) {
@@ -392,6 +425,8 @@ function depthSweepSection(run, rows, baseline) {
           const r = at(s, d);
           const q = r && r.summary.ratio;
           if (!q || !f.isNum(q.estimate)) return f.DASH;
+          if (r.summary.broken) return stats.BROKEN;
+          if (r.summary.clientBound) return '⚠ client-bound, no verdict';
           const ci = q.ci95 ? ` [${f.change(q.ci95[0])}, ${f.change(q.ci95[1])}]` : '';
           const sig = q.pValue !== null && q.pValue < 0.05 ? '' : ' n.s.';
           return `${f.change(q.estimate)}${ci}${sig}`;
@@ -415,7 +450,7 @@ async function chartsSection(run, rows, ctx) {
       points.push({
         series: multi ? `${r.config.strategy} (${r.config.framework}/${r.config.hop}/${nodeLabel(r.config)})` : r.config.strategy,
         depth: r.config.depth,
-        rps: r.summary.rps.median,
+        rps: r.summary.rps.estimate,
         lo: r.summary.rps.ci95 ? r.summary.rps.ci95[0] : null,
         hi: r.summary.rps.ci95 ? r.summary.rps.ci95[1] : null,
         p99: r.summary.p99.median,
@@ -429,7 +464,7 @@ async function chartsSection(run, rows, ctx) {
   fs.mkdirSync(ctx.chartsDir, { recursive: true });
   const files = [
     { file: path.join(ctx.chartsDir, `${name}-throughput.svg`), alt: 'Throughput by call depth',
-      spec: { title: 'Throughput by call depth (median req/s, 95% CI)', y: 'rps', yTitle: 'req/s (median of rounds)', ci: true } },
+      spec: { title: 'Throughput by call depth (geometric mean req/s, 95% CI of the same)', y: 'rps', yTitle: 'req/s (geometric mean)', ci: true } },
     { file: path.join(ctx.chartsDir, `${name}-p99.svg`), alt: 'p99 latency by call depth',
       spec: { title: 'p99 latency by call depth (median of rounds)', y: 'p99', yTitle: 'p99 latency (ms)', ci: false } },
   ];
@@ -499,13 +534,70 @@ function precisionSection(run, rows) {
   const lines = ['### Precision achieved', '',
     `The 95% CIs of "% of baseline" are ±${median.toFixed(1)} percentage points wide for the median configuration and ` +
     `±${worst.toFixed(1)} pp for the least precise one${seconds}. A difference smaller than that cannot be told from noise in this run.`];
-  if (f.isNum(target)) {
+  const comp = rows.filter((r) => r.summary.ratio && r.summary.ratio.components && (run.schema || 1) >= 2);
+  if (comp.length) {
+    const sd = (v) => (f.isNum(v) ? `${f.num(Math.sqrt(v) * 100)}%` : f.DASH);
+    lines.push('', 'Variance components of each ratio (one-way ANOVA of the pair log ratios by block; SDs on the log scale, ≈ % of the ratio):', '',
+      f.table(['Ratio', 'blocks', 'between blocks SD', 'within blocks SD', 'F', 'p'], comp.map((r) => {
+        const c = r.summary.ratio.components;
+        return [f.code(r.config.id), r.summary.ratio.blocks, sd(c.betweenBlocks), sd(c.withinBlocks), f.num(c.F), f.isNum(c.p) ? c.p.toFixed(3) : f.DASH];
+      }), ['l', 'r', 'r', 'r', 'r', 'r']));
+  }
+  const missing = run.precision && Array.isArray(run.precision.missing) ? run.precision.missing : null;
+  if (missing) {
+    const p = run.precision;
+    lines.push('', missing.length
+      ? `⚠ **Target ±${p.target} pp not reached** after ${p.blocks} blocks and ${Math.round(p.elapsedS)} s (cap ${p.maxTimeS} s) for:\n\n` +
+        f.table(['Ratio', 'half-width now', 'blocks it would need'],
+          missing.map((m) => [f.code(m.id), `±${f.num(m.halfWidthPct)} pp`, f.isNum(m.blocksNeeded) ? f.int(m.blocksNeeded) : 'unknown']), ['l', 'r', 'r'])
+      : `✅ Target ±${p.target} pp reached for every ratio after ${p.blocks} blocks.`);
+  } else if (f.isNum(target)) {
     const missed = rows.filter((r) => r.summary.ratio && !(r.summary.ratio.halfWidthPct <= target)).map((r) => f.code(r.config.id));
     lines.push('', missed.length
       ? `⚠ **Target ±${target} pp not reached** for ${missed.join(', ')} within the ${run.settings.maxTime} s allowed: read those ratios with their wider intervals, not as an ordering.`
       : `✅ Target ±${target} pp reached for every ratio.`);
   }
   return lines.join('\n');
+}
+
+// ---------------------------------------------------------------- regime shifts
+
+// A baseline's samples in time order (schema 2: seq; schema 1: round).
+function timeOrder(samples) {
+  const key = (x) => (Number.isInteger(x.seq) ? x.seq : x.round);
+  return validSamples({ samples }).slice().sort((a, b) => key(a) - key(b));
+}
+
+// A level shift in a baseline's series (stats.levelShift) splits the run into two
+// regimes; each ratio of that group is then shown per regime, because a busy machine can
+// change a ratio as well as the level, and one average would hide that.
+function regimeSection(run, rows, baseline) {
+  const out = [];
+  for (const b of rows.filter((r) => r.config.strategy === baseline)) {
+    const series = timeOrder(b.config.samples || []);
+    const shift = stats.levelShift(series.map((x) => x.rps));
+    if (!shift) continue;
+    const unit = Number.isInteger(series[0].seq) ? 'samples' : 'rounds';
+    const label = (i) => (unit === 'rounds' ? series[i].round : i);
+    out.push(`⚠ **Regime shift in ${f.code(b.config.id)}:** ${unit} ${label(0)}–${label(shift.at - 1)} ran at ${f.int(shift.before)} req/s, ` +
+      `${unit} ${label(shift.at)}–${label(series.length - 1)} at ${f.int(shift.after)} req/s (${f.change(shift.after / shift.before)}; ` +
+      `Welch test at the best split, Bonferroni-corrected over ${shift.splits} splits: p = ${shift.pAdjusted.toFixed(3)}). ` +
+      'The machine changed speed during the run; the ratios of this group per regime:', '');
+    const position = new Map(series.map((x, i) => [Number.isInteger(x.seq) ? `s${x.seq}` : `r${x.round}`, i]));
+    const regimeOf = (x) => {
+      const i = position.get(Number.isInteger(x.pairSeq) ? `s${x.pairSeq}` : `r${x.round}`);
+      return i === undefined ? null : i < shift.at ? 0 : 1;
+    };
+    const body = [];
+    for (const r of rows.filter((x) => x !== b && stats.baselineFor(x.config, [b.config], baseline) === b.config)) {
+      const samples = validSamples(r.config);
+      const per = [0, 1].map((k) => stats.pairedRatio(samples.filter((x) => regimeOf(x) === k), b.config.samples));
+      const cell = (q) => (f.isNum(q.estimate) ? f.withCi(q.estimate, q.ci95, f.pctOf) : f.DASH);
+      body.push([f.code(r.config.strategy), cell(per[0]), cell(per[1]), r.summary.ratio ? cell(r.summary.ratio) : f.DASH]);
+    }
+    if (body.length) out.push(f.table(['Strategy', 'first regime', 'second regime', 'whole run'], body, ['l', 'r', 'r', 'r']), '');
+  }
+  return out.length ? ['### Regime shifts', '', ...out].join('\n').trimEnd() : '';
 }
 
 // ---------------------------------------------------------------- section
@@ -521,7 +613,10 @@ async function render(run, ctx = {}) {
   if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
   meta.push(`${configs.length} configuration${configs.length === 1 ? '' : 's'}`);
   const rounds = uniq(rows.map((r) => r.summary.n)).filter((n) => n > 0);
-  if (rounds.length) meta.push(`${rounds.length === 1 ? rounds[0] : `${Math.min(...rounds)}–${Math.max(...rounds)}`} interleaved rounds each`);
+  const blocks = uniq(rows.map((r) => r.summary.blocks)).filter((n) => n > 0);
+  if ((run.schema || 1) >= 2 && blocks.length) {
+    meta.push(`${blocks.length === 1 ? blocks[0] : `${Math.min(...blocks)}–${Math.max(...blocks)}`} blocks (fresh server processes) × ${run.settings && run.settings.rounds} rounds`);
+  } else if (rounds.length) meta.push(`${rounds.length === 1 ? rounds[0] : `${Math.min(...rounds)}–${Math.max(...rounds)}`} interleaved rounds each`);
   parts.push(`*${meta.join(' · ')}*`);
   if (run.settings && run.settings.why) parts.push(`**What this run is:** ${run.settings.why}.`);
   if (run.status && run.status !== 'complete') {
@@ -529,6 +624,11 @@ async function render(run, ctx = {}) {
       'configurations may have fewer rounds than planned, and the intervals are wider for it.');
   }
   if (run.settings && run.settings.quick) parts.push('> ⚠ **Quick run:** short bursts and few rounds; a smoke test, not a measurement.');
+  if (!((run.schema || 1) >= 2)) {
+    parts.push('> ⓘ **Measured with the earlier design** (run JSON schema 1): one warm server process per configuration for the ' +
+      'whole run, samples paired by round. The intervals do not include what a restart of the server changes (JIT decisions, ' +
+      'heap layout), so they may be narrower than the run-to-run spread.');
+  }
 
   parts.push(environmentSection(run));
   if (run.command) parts.push(['### Command', '', f.fence(run.command, 'sh')].join('\n'));
@@ -542,6 +642,8 @@ async function render(run, ctx = {}) {
     if (notes.length) parts.push(notes.map((n) => `- ${n}`).join('\n'));
     const precision = precisionSection(run, rows);
     if (precision) parts.push(precision);
+    const regimes = regimeSection(run, rows, baseline);
+    if (regimes) parts.push(regimes);
   } else {
     parts.push('No configuration was measured.');
   }

@@ -1,0 +1,81 @@
+'use strict';
+// `ctxbench repro [--preset NAME] [run flags]`: measure the same matrix twice end to end
+// (fresh processes each time, through the same session code as `run`) and report whether
+// the second run's ratios fall inside the first's intervals and vice versa.
+// `ctxbench repro --compare a.json b.json`: the same comparison for two existing runs.
+const fs = require('node:fs');
+const path = require('node:path');
+const { OPTIONS: RUN_OPTIONS, resolveSettings } = require('./run');
+const { expandConfigs } = require('../matrix');
+const { measureSession } = require('../session');
+const { resolveNodeTargets } = require('../targets');
+const { captureEnvironment } = require('../environment');
+const { reproCompare, formatRepro } = require('../repro');
+const { UsageError, parse, writeJsonAtomic } = require('../../lib/cli');
+
+const HELP = `usage: ctxbench repro [--preset NAME] [run flags]
+       ctxbench repro --compare a.json b.json [--out FILE]
+
+Runs the matrix twice end to end with fresh server processes and writes
+results/repro-<preset>.json with both runs and, per ratio: both estimates, their
+difference, whether each run's 95% CI covers the other's estimate, the share of ratios
+that agree and the median ratio half-width. Takes the flags of \`ctxbench run\`
+(except --target and --report). With --compare, compares two existing run files instead.
+`;
+
+const OPTIONS = { ...RUN_OPTIONS, compare: { type: 'boolean' } };
+delete OPTIONS.target;
+delete OPTIONS.report;
+
+async function main(args) {
+  const { values, positionals } = parse(args, OPTIONS, { allowPositionals: true });
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  if (values.compare) {
+    if (positionals.length !== 2) throw new UsageError('repro --compare needs exactly two run JSON files');
+    let result;
+    try {
+      result = reproCompare(positionals[0], positionals[1]);
+    } catch (err) {
+      throw new UsageError(err.message.split('\n')[0]);
+    }
+    if (values.out) writeJsonAtomic(values.out, { schema: 2, kind: 'repro', title: `Reproducibility: ${positionals[0]} against ${positionals[1]}`, files: positionals, repro: result });
+    process.stdout.write(formatRepro(result));
+    return 0;
+  }
+  if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}' (files are compared with --compare)`);
+  const settings = resolveSettings(values);
+  const name = settings.quick ? 'quick' : settings.preset;
+  const out = values.out ?? path.join('results', `repro-${name}.json`);
+  const runs = [];
+  for (const which of ['a', 'b']) {
+    const { targets, warnings } = await resolveNodeTargets(settings.node, settings.acf);
+    const run = await measureSession({
+      kind: 'run',
+      title: `${settings.title} (repro run ${which})`,
+      command: ['ctxbench', 'repro', ...args].join(' '),
+      settings: structuredClone(settings),
+      configs: expandConfigs(settings, targets),
+      out: out.replace(/\.json$/, `.${which}.json`),
+      warnings,
+      environment: captureEnvironment(),
+    });
+    runs.push(run);
+    if (run.status === 'interrupted') break;
+  }
+  const result = runs.length === 2 ? reproCompare(runs[0], runs[1]) : null;
+  writeJsonAtomic(out, {
+    schema: 2, kind: 'repro', title: `Reproducibility: ${settings.title} measured twice`,
+    command: ['ctxbench', 'repro', ...args].join(' '), status: result ? 'complete' : 'interrupted', runs, repro: result,
+  });
+  // Each run's own file was its crash-safe progress; the repro file now holds both.
+  for (const which of ['a', 'b']) fs.rmSync(out.replace(/\.json$/, `.${which}.json`), { force: true });
+  process.stderr.write(`ctxbench: wrote ${out}\n`);
+  if (!result) return 130;
+  process.stdout.write(formatRepro(result));
+  return runs.some((r) => r.status === 'failed') ? 1 : 0;
+}
+
+module.exports = { main, HELP };

@@ -1,0 +1,36 @@
+'use strict';
+// Section for `kind: 'repro'` results (ctxbench repro): do a run's ratios hold in the next
+// run? Per ratio both estimates with their intervals, the difference, and whether each
+// interval covers the other's estimate; the share that agrees beside the median half-width.
+const f = require('../format');
+const { reproCompare } = require('../../bench/repro');
+
+function render(run, ctx = {}) {
+  const r = run.repro || (Array.isArray(run.runs) && run.runs.length === 2 ? reproCompare(run.runs[0], run.runs[1]) : null);
+  const lines = [`## ${run.title || 'Reproducibility'}`, ''];
+  const meta = [];
+  if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
+  if (run.status && run.status !== 'complete') meta.push(`⚠ status ${run.status}`);
+  if (meta.length) lines.push(`*${meta.join(' · ')}*`, '');
+  if (run.command) lines.push(f.fence(run.command, 'sh'), '');
+  if (!r || !r.compared) {
+    lines.push('No ratio could be compared between the two runs.');
+    return lines.join('\n');
+  }
+  lines.push(`**${r.agreeing} of ${r.compared} ratios agree** (${(r.shareAgreeing * 100).toFixed(0)}%): each run's 95% interval covers ` +
+    `the other run's estimate. Median ratio half-width: **±${f.num(r.medianHalfWidthPct)} pp** — agreement bought with wide ` +
+    'intervals is no agreement, so read the two together. Two honest 95% intervals of equally precise runs cover each ' +
+    "other's estimate about 83% of the time, not 95%.", '');
+  if ((r.schemas || []).some((x) => !(x >= 2))) {
+    lines.push('> ⓘ At least one of the two runs was measured with the earlier design (one warm process per configuration): ' +
+      'its intervals do not include restarts.', '');
+  }
+  const body = r.rows.map((x) => [f.code(x.id), f.withCi(x.a.estimate, x.a.ci95, f.pctOf), f.withCi(x.b.estimate, x.b.ci95, f.pctOf),
+    `${x.differencePp >= 0 ? '+' : '−'}${f.num(Math.abs(x.differencePp))} pp`, x.aCoversB ? 'yes' : 'no', x.bCoversA ? 'yes' : 'no',
+    x.agree ? '✅ agree' : '❌ disagree']);
+  lines.push(f.table(['Ratio', 'run a [95% CI]', 'run b [95% CI]', 'b − a', 'a covers b', 'b covers a', ''], body,
+    ['l', 'r', 'r', 'r', 'l', 'l', 'l']));
+  return lines.join('\n');
+}
+
+module.exports = { render };

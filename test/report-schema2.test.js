@@ -1,0 +1,75 @@
+'use strict';
+// report/ on synthetic schema-2 runs (blocks, adjacent pairs): the rules that withhold a
+// verdict, the precision and variance-component tables, the fingerprint and the repro section.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { buildReport } = require('../report');
+const { reproCompare } = require('../bench/repro');
+const { makeRun2 } = require('./helpers/run2');
+
+function run2() {
+  const opts = { strategies: { als: 0.8, alscontext: 0.7, 'cls-hooked': 0.6, global: 0.99 },
+    extra: { alscontext: { lost: 40 }, global: { mismatches: 3 }, 'cls-hooked': { loadgenCpu: 0.93 } } };
+  const run = makeRun2({ seed: 9, depth: 8, ...opts });
+  run.configs.push(...makeRun2({ seed: 10, depth: 256, ...opts }).configs);
+  run.title = 'Schema 2 (synthetic)';
+  run.settings.preset = 'default';
+  run.precision = { target: 3, reached: false, elapsedS: 600, maxTimeS: 600, blocks: 4,
+    missing: [{ id: 'express/als/d8/immediate/node24', halfWidthPct: 4.2, blocksNeeded: 8 }] };
+  return run;
+}
+
+async function render(files, t) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-r2-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const resultsDir = path.join(dir, 'results');
+  fs.mkdirSync(resultsDir);
+  for (const [name, data] of Object.entries(files)) fs.writeFileSync(path.join(resultsDir, name), JSON.stringify(data));
+  await buildReport({ resultsDir, out: path.join(dir, 'results.md') });
+  return fs.readFileSync(path.join(dir, 'results.md'), 'utf8');
+}
+
+const line = (md, start) => md.split('\n').find((l) => l.startsWith(start));
+
+test('schema 2: broken and client-bound configs get no cost verdict, in the table and the depth sweep', async (t) => {
+  const md = await render({ 'run.json': run2() }, t);
+  assert.doesNotMatch(md, /Measured with the earlier design/);
+  assert.match(md, /4 blocks \(fresh server processes\) × 6 rounds/);
+  assert.match(md, /Machine-speed fingerprint:\*\* 50\.0 µs of server CPU per request, 20,000 req\/s/);
+  const broken = line(md, '| `alscontext` | 8 |');
+  assert.match(broken, /❌ context broken, cost not comparable/);
+  assert.doesNotMatch(broken, /slower|faster|no significant/);
+  const bound = line(md, '| `cls-hooked` | 8 |');
+  assert.match(bound, /⚠ load generator client-bound/);
+  assert.doesNotMatch(bound, /slower|faster|no significant/);
+  assert.match(line(md, '| `als` | 8 |'), /\| (19|20|21)\.\d% slower, significant \|/);
+  assert.match(line(md, '| `global` (control) | 8 |'), /no significant difference|slower, significant/);
+  // The depth sweep's "vs none" rows.
+  const sweep = md.slice(md.indexOf('### Depth sweep'));
+  const rows = sweep.split('\n');
+  const vs = (s) => rows[rows.findIndex((l) => l.startsWith(`| \`${s}\` |`)) + 1];
+  assert.match(vs('alscontext'), /^\| ↳ vs `none` \| context broken, cost not comparable \| context broken, cost not comparable \|$/);
+  assert.match(vs('cls-hooked'), /client-bound, no verdict/);
+  assert.match(vs('als'), /−\d+\.\d% \[/);
+});
+
+test('schema 2: precision.missing with the blocks needed, and variance components per ratio', async (t) => {
+  const md = await render({ 'run.json': run2() }, t);
+  assert.match(md, /Target ±3 pp not reached\*\* after 4 blocks and 600 s \(cap 600 s\)/);
+  assert.match(md, /\| `express\/als\/d8\/immediate\/node24` \| ±4\.20 pp \| 8 \|/);
+  assert.match(md, /\| Ratio \| blocks \| between blocks SD \| within blocks SD \| F \| p \|/);
+  assert.match(md, /\| `express\/als\/d8\/immediate\/node24` \| 4 \| [\d.]+% \| [\d.]+% \| [\d.]+ \| [01]\.\d{3} \|/);
+});
+
+test('a repro result renders both estimates, coverage, the share agreeing and the median half-width', async (t) => {
+  const a = makeRun2({ seed: 41, strategies: { als: 0.9, cls: 0.6 } });
+  const b = makeRun2({ seed: 42, strategies: { als: 0.9, cls: 0.75 } });
+  const md = await render({ 'repro-x.json': { schema: 2, kind: 'repro', title: 'Reproducibility (synthetic)', status: 'complete', runs: [a, b], repro: reproCompare(a, b) } }, t);
+  assert.match(md, /## Reproducibility \(synthetic\)/);
+  assert.match(md, /\*\*\d of 2 ratios agree\*\* \(\d+%\)/);
+  assert.match(md, /Median ratio half-width: \*\*±[\d.]+ pp\*\*/);
+  assert.match(line(md, '| `express/cls/d8/immediate/node24` |'), /\| \d+\.\d% \[[\d.]+%–[\d.]+%\] \| \d+\.\d% \[[\d.]+%–[\d.]+%\] \| \+1\d\.\d pp \| no \| no \| ❌ disagree \|$/);
+});

@@ -1,0 +1,115 @@
+'use strict';
+// bench/repro.js and `ctxbench repro --compare` on synthetic schema-2 runs.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { execFileSync } = require('node:child_process');
+const { reproCompare, formatRepro } = require('../bench/repro');
+const { makeRun2 } = require('./helpers/run2');
+
+const strategies = { als: 0.9, cls: 0.6, otel: 0.75 };
+
+test('two runs of the same truth agree: each interval covers the other estimate', () => {
+  const r = reproCompare(makeRun2({ seed: 31, strategies }), makeRun2({ seed: 32, strategies }));
+  assert.strictEqual(r.compared, 3);
+  for (const row of r.rows) {
+    assert.strictEqual(row.aCoversB, row.a.ci95[0] <= row.b.estimate && row.b.estimate <= row.a.ci95[1], `${row.id}: a covers b`);
+    assert.strictEqual(row.bCoversA, row.b.ci95[0] <= row.a.estimate && row.a.estimate <= row.b.ci95[1], `${row.id}: b covers a`);
+    assert.strictEqual(row.agree, row.aCoversB && row.bCoversA);
+    assert.ok(Math.abs(row.differencePp - (row.b.estimate - row.a.estimate) * 100) < 1e-9);
+  }
+  assert.strictEqual(r.shareAgreeing, r.agreeing / r.compared);
+  assert.ok(r.medianHalfWidthPct > 0 && r.medianHalfWidthPct < 10, `median half-width ${r.medianHalfWidthPct}`);
+});
+
+test('honest intervals: two runs agree about 83% of the time, not always', () => {
+  // Two independent estimates with equal standard error s differ with sd s·√2, so each
+  // 95% interval covers the other's estimate when |difference| < 1.96 s, i.e.
+  // P(|Z| < 1.96 / √2) = 0.83. Near 1.0 would mean intervals too wide; far below, too narrow.
+  let agreeing = 0;
+  let compared = 0;
+  for (let seed = 101; seed < 161; seed += 2) {
+    const r = reproCompare(makeRun2({ seed, strategies }), makeRun2({ seed: seed + 1, strategies }));
+    agreeing += r.agreeing;
+    compared += r.compared;
+  }
+  const share = agreeing / compared;
+  assert.ok(share > 0.7 && share < 0.95, `share ${share}`);
+});
+
+test('a shifted ratio in the second run is a disagreement, named in the text', () => {
+  const r = reproCompare(makeRun2({ seed: 33, strategies }), makeRun2({ seed: 34, strategies: { ...strategies, cls: 0.8 } }));
+  const cls = r.rows.find((row) => row.id.includes('/cls/'));
+  assert.strictEqual(cls.agree, false);
+  assert.ok(cls.differencePp > 10);
+  assert.strictEqual(r.agreeing, 2);
+  assert.match(formatRepro(r), /cls.*DISAGREE/);
+  assert.match(formatRepro(r), /2 of 3 ratios agree/);
+});
+
+test('ctxbench repro --compare compares two files and writes a repro result', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-repro-'));
+  try {
+    const pa = path.join(dir, 'a.json');
+    const pb = path.join(dir, 'b.json');
+    const out = path.join(dir, 'repro.json');
+    fs.writeFileSync(pa, JSON.stringify(makeRun2({ seed: 35, strategies })));
+    fs.writeFileSync(pb, JSON.stringify(makeRun2({ seed: 36, strategies })));
+    const text = execFileSync(process.execPath, [path.join(__dirname, '..', 'bin', 'ctxbench.js'), 'repro', '--compare', pa, pb, '--out', out], { encoding: 'utf8' });
+    assert.match(text, /\d of 3 ratios agree/);
+    const saved = JSON.parse(fs.readFileSync(out, 'utf8'));
+    assert.strictEqual(saved.kind, 'repro');
+    assert.strictEqual(saved.repro.compared, 3);
+    let err = null;
+    try {
+      execFileSync(process.execPath, [path.join(__dirname, '..', 'bin', 'ctxbench.js'), 'repro', '--compare', pa], { stdio: 'pipe' });
+    } catch (e) {
+      err = e;
+    }
+    assert.strictEqual(err && err.status, 1);
+    assert.match(String(err.stderr), /^ctxbench: repro --compare needs exactly two run JSON files\n$/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('ctxbench repro measures a tiny matrix twice with fresh servers and writes one repro file', async (t) => {
+  const { execFile } = require('node:child_process');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-repro-real-'));
+  const out = path.join(dir, 'repro-tiny.json');
+  try {
+    const code = await new Promise((resolve) => {
+      execFile(process.execPath, [path.join(__dirname, '..', 'bin', 'ctxbench.js'), 'repro', '--strategies', 'none,als', '--depths', '8',
+        '--hops', 'sync', '--frameworks', 'express', '--duration', '0.5', '--warmup', '0', '--rounds', '2', '--connections', '10', '--out', out],
+      { timeout: 90_000 }, (err) => resolve(err ? err.code : 0));
+    });
+    assert.strictEqual(code, 0);
+    const saved = JSON.parse(fs.readFileSync(out, 'utf8'));
+    assert.strictEqual(saved.kind, 'repro');
+    assert.strictEqual(saved.status, 'complete');
+    assert.strictEqual(saved.runs.length, 2);
+    for (const run of saved.runs) {
+      assert.strictEqual(run.status, 'complete');
+      for (const c of run.configs) assert.ok(c.samples.length >= 2, `${c.id}: ${c.samples.length} samples`);
+    }
+    // Fresh processes: the second run's servers are not the first run's (schema 2 records them).
+    if (saved.runs.every((run) => run.configs.every((c) => Array.isArray(c.processes)))) {
+      const nonces = (run) => new Set(run.configs.flatMap((c) => c.processes.map((x) => x.nonce)));
+      const [na, nb] = saved.runs.map(nonces);
+      assert.ok(na.size > 0);
+      for (const n of na) assert.ok(!nb.has(n), `process ${n} reused`);
+    } else {
+      t.diagnostic('runner writes no processes[] yet (schema 1): fresh processes not checked');
+    }
+    assert.strictEqual(saved.repro.compared, 1);
+    const row = saved.repro.rows[0];
+    assert.strictEqual(row.id, 'express/als/d8/sync/node20'.replace('node20', row.id.split('/').pop()));
+    assert.strictEqual(typeof row.a.estimate, 'number');
+    assert.strictEqual(typeof row.b.estimate, 'number');
+    assert.deepStrictEqual(fs.readdirSync(dir), ['repro-tiny.json'], 'the per-run progress files are gone');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,114 @@
+'use strict';
+// The two-level (block = server process) interval of bench/stats.js, against a worked
+// example by hand, and the rules that withhold a verdict.
+const test = require('node:test');
+const assert = require('node:assert');
+const stats = require('../bench/stats');
+const { makeRun2 } = require('./helpers/run2');
+
+const close = (a, b, tol, what) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} not within ${tol} of ${b}`);
+
+// Worked example. Log ratios per adjacent pair, 3 blocks of 2 pairs:
+//   block 0: -0.1, -0.2  (mean -0.15)   block 1: -0.1, 0.0 (mean -0.05)   block 2: -0.3, -0.1 (mean -0.20)
+// Block means -0.15, -0.05, -0.20; grand mean -0.4/3 = -0.133333; estimate exp(-0.133333) = 0.875173.
+// Deviations -0.016667, 0.083333, -0.066667; squares sum 0.0116667; sd² = 0.0058333;
+// se = sqrt(0.0058333 / 3) = 0.0440959; t(0.975, df 2) = 4.302653 (R: qt(0.975, 2));
+// half = 0.189727; log CI [-0.323060, 0.056394] -> [0.723920, 1.058014].
+// t = -0.133333 / 0.0440959 = -3.02372; for df 2 the two-sided p is 1 - |t| / sqrt(2 + t²) = 0.094180.
+// ANOVA: SSB = 2 × 0.0116667 = 0.0233333 (df 2, MSB 0.0116667); SSW = 0.005 + 0.005 + 0.02 = 0.03
+// (df 3, MSW 0.01); F = 1.166667; for df1 = 2, P(F > f) = (1 + 2f/3)^(-3/2) = 0.421875.
+// Components: within = MSW = 0.01; between = (MSB - MSW) / 2 = 0.000833333.
+function worked() {
+  const d = [[-0.1, -0.2], [-0.1, 0.0], [-0.3, -0.1]];
+  const base = { id: 'b', strategy: 'none', samples: [] };
+  const cfg = { id: 'x', strategy: 'als', samples: [] };
+  let seq = 0;
+  d.forEach((ds, block) => ds.forEach((x) => {
+    const b = { block, seq: seq++, pairSeq: null, rps: 1000, cpuUsPerRequest: 100 };
+    base.samples.push(b);
+    cfg.samples.push({ block, seq: seq++, pairSeq: b.seq, rps: 1000 * Math.exp(x), cpuUsPerRequest: 100 / Math.exp(x) });
+  }));
+  return { base, cfg };
+}
+
+test('two-level ratio matches the worked example by hand', () => {
+  const { base, cfg } = worked();
+  const s = stats.summarize(cfg, base);
+  const r = s.ratio;
+  close(r.estimate, 0.875173, 1e-6, 'estimate');
+  close(r.ci95[0], 0.723920, 1e-5, 'ci lo');
+  close(r.ci95[1], 1.058014, 1e-5, 'ci hi');
+  close(r.pValue, 0.094180, 1e-5, 'p');
+  assert.strictEqual(r.blocks, 3);
+  assert.strictEqual(r.n, 6);
+  close(r.components.withinBlocks, 0.01, 1e-12, 'within');
+  close(r.components.betweenBlocks, 0.000833333, 1e-8, 'between');
+  close(r.components.F, 1.166667, 1e-6, 'F');
+  close(r.components.p, 0.421875, 1e-6, 'ANOVA p');
+  assert.strictEqual(r.verdict, 'no significant difference');
+  // CPU per request moved exactly opposite: same story, no disagreement.
+  close(s.cpuRatio.estimate, 1 / 0.875173, 1e-6, 'cpu ratio');
+  assert.strictEqual(s.disagree, false);
+});
+
+test('pairs follow pairSeq, not position or round', () => {
+  const { base, cfg } = worked();
+  base.samples.reverse();
+  for (const x of cfg.samples) x.round = 0; // a round-based pairing would collapse these
+  close(stats.summarize(cfg, base).ratio.estimate, 0.875173, 1e-6, 'estimate');
+});
+
+test('synthetic schema-2 runs: the interval covers the true ratio and blocks are the unit', () => {
+  let covered = 0;
+  const trials = 40;
+  for (let seed = 1; seed <= trials; seed++) {
+    const run = makeRun2({ seed, blocks: 4, rounds: 5, strategies: { als: 0.8 }, blockSd: 0.03 });
+    const r = stats.summarize(run.configs[1], run.configs[0]).ratio;
+    assert.strictEqual(r.blocks, 4);
+    if (r.ci95[0] <= 0.8 && 0.8 <= r.ci95[1]) covered++;
+  }
+  // Nominal 95%; a block-blind interval (df = pairs - 1, se over pairs) covers far less here.
+  assert.ok(covered >= 34, `covered ${covered}/${trials}`);
+});
+
+test('throughput and CPU ratios that tell different stories are flagged', () => {
+  const run = makeRun2({ seed: 3, strategies: { als: 0.8 }, extra: { als: { cpuUsPerRequest: 100 } } });
+  const s = stats.summarize(run.configs[1], run.configs[0]);
+  assert.strictEqual(s.disagree, true);
+});
+
+test('a strategy that lost ids gets no cost verdict; the global control and none still do', () => {
+  const run = makeRun2({ seed: 2, strategies: { als: 0.8, global: 0.95 }, extra: { als: { lost: 3 }, global: { mismatches: 9 } } });
+  const [base, als, glob] = run.configs;
+  const a = stats.summarize(als, base);
+  assert.strictEqual(a.broken, true);
+  assert.strictEqual(a.ratio.verdict, 'context broken, cost not comparable');
+  assert.strictEqual(a.cpuRatio.verdict, 'context broken, cost not comparable');
+  const g = stats.summarize(glob, base);
+  assert.strictEqual(g.broken, false);
+  assert.match(g.ratio.verdict, /slower, significant/);
+  for (const s of base.samples) s.lost = 5;
+  assert.strictEqual(stats.summarize(base, null).broken, false);
+});
+
+test('a client-bound config gets a warning instead of a verdict', () => {
+  const run = makeRun2({ seed: 4, strategies: { als: 0.8 }, extra: { als: { loadgenCpu: 0.9 } } });
+  const s = stats.summarize(run.configs[1], run.configs[0]);
+  assert.strictEqual(s.clientBound, true);
+  assert.match(s.ratio.verdict, /client-bound/);
+  assert.doesNotMatch(s.ratio.verdict, /slower|faster/);
+});
+
+test('the rps figure and its interval are of the same statistic', () => {
+  const run = makeRun2({ seed: 5 });
+  const s = stats.summarize(run.configs[0], null);
+  assert.ok(s.rps.ci95[0] < s.rps.estimate && s.rps.estimate < s.rps.ci95[1]);
+  assert.match(s.rps.statistic, /per-block geometric means/);
+});
+
+test('formatPct is signed on request and never prints a tiny change as 0.0', () => {
+  assert.strictEqual(stats.formatPct(-7), '7.0');
+  assert.strictEqual(stats.formatPct(-7, { sign: true }), '-7.0');
+  assert.strictEqual(stats.formatPct(0.01, { sign: true }), '+0.01');
+  assert.strictEqual(stats.formatPct(null), '—');
+});
