@@ -5,9 +5,11 @@
 #
 #   load/curl.sh URL [N=10000] [P=100] [--json]
 #
-# Prints count, errors (curl failure or non-2xx), mismatches (the body is ANOTHER
-# request's id: context leaked), lost (a 2xx whose body is no id of ours), mean latency
-# and p50/p90/p99 in ms (curl's time_total of every request that got an HTTP answer).
+# Prints count, ok (2xx answers), errors (curl failure or non-2xx), mismatches (the body
+# is ANOTHER request's id: context leaked), lost (a 2xx whose body is no id of ours),
+# req/s of the 2xx answers alone (a failed request is not throughput: a server refusing
+# everything fast must not look fast), mean latency and p50/p90/p99 in ms (curl's
+# time_total of every request that got an HTTP answer).
 # --json prints one JSON object instead. A depth sweep goes through the URL:
 #   load/curl.sh https://als-dot-PROJECT.appspot.com/depth/256 10000 100
 # Env: CURL_MAX_TIME (s, default 30) bounds each request; the probe waits 10 s at most.
@@ -120,14 +122,16 @@ awk -v n="$n" -v seen="$seen" -v failed="$failed" -v non2xx="$non2xx" -v kept="$
     errors = failed + missing + non2xx
     avg = m ? sum / m : 0
     dur = end - start; if (dur <= 0) dur = 0.001
-    rps = n / dur
+    ok = kept + mismatches + lost
+    rps = ok / dur
     gsub(/\\/, "\\\\", url); gsub(/"/, "\\\"", url)
     if (json) {
-      printf "{\"url\":\"%s\",\"count\":%d,\"concurrency\":%d,\"errors\":%d,\"non2xx\":%d,\"mismatches\":%d,\"lost\":%d,\"kept\":%d,", url, n, p, errors, non2xx, mismatches, lost, kept
+      printf "{\"url\":\"%s\",\"count\":%d,\"ok\":%d,\"concurrency\":%d,\"errors\":%d,\"non2xx\":%d,\"mismatches\":%d,\"lost\":%d,\"kept\":%d,", url, n, ok, p, errors, non2xx, mismatches, lost, kept
       printf "\"latency\":{\"avg\":%.3f,\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f},\"durationS\":%.3f,\"rps\":%.1f}\n", avg, pct(0.5), pct(0.9), pct(0.99), dur, rps
     } else {
       printf "url         %s\n", url
-      printf "count       %d (%d in parallel, %.1f s, %.1f req/s)\n", n, p, dur, rps
+      printf "count       %d (%d in parallel, %.1f s)\n", n, p, dur
+      printf "ok          %d answered 2xx (%.1f req/s)\n", ok, rps
       printf "errors      %d (%d curl failures, %d non-2xx)\n", errors, failed + missing, non2xx
       printf "mismatches  %d (answered with another request'"'"'s id)\n", mismatches
       printf "lost        %d (2xx without an id of ours)\n", lost

@@ -76,6 +76,10 @@ function summarize(rounds, key) {
     reads: ok.reduce((a, s) => a + (s.reads || 0), 0),
     failures: ok.reduce((a, s) => a + (s.failures || 0), 0),
     checked: ok.some((s) => s.checked),
+    // Medians over the rounds of what the timer timed per sample and what it can resolve
+    // (null for runs recorded before they were).
+    timedUs: med('timedUs'),
+    timerResolutionUs: med('timerResolutionUs'),
   };
   if (!isNum(out.minUs)) out.minUs = null;
   if (!isNum(out.maxUs)) out.maxUs = null;
@@ -104,7 +108,7 @@ function summarize(rounds, key) {
 // its paired t interval: it feeds the per-operation target.
 // With fewer than two rounds in common ratio() cannot pair; it then falls back to Welch's
 // test on the per-process values (paired: false), still one value per process.
-function overhead(rounds, baseRounds, key) {
+function pairedOverhead(rounds, baseRounds, key) {
   const { ratio, oneSample, welch, tCritical } = stats();
   const cfg = perRound(rounds, key);
   const base = perRound(baseRounds, key);
@@ -131,7 +135,9 @@ function overhead(rounds, baseRounds, key) {
     halfWidthPct: ci ? ((ci[1] - ci[0]) / 2) * 100 : null,
     n: q.n,
     paired: q.paired,
-    df: q.ci95 ? (q.paired ? q.n - 1 : d.df) : null,
+    // The interval is ratio()'s: paired, n - 1; unpaired, Welch's test on the LOG
+    // values, whose Welch–Satterthwaite df is not the one of the µs values (d.df).
+    df: q.ci95 ? (q.paired ? q.n - 1 : welch(cfg.map((r) => Math.log(r.meanUs)), base.map((r) => Math.log(r.meanUs))).df) : null,
     pValue: q.pValue,
     significant: false,
     verdict: 'not enough rounds',
@@ -141,6 +147,43 @@ function overhead(rounds, baseRounds, key) {
   if (out.pValue === null || out.pValue === undefined) return out;
   out.significant = out.pValue < ALPHA && pct !== 0;
   out.verdict = stats().verdict({ estimate: q.estimate, pValue: out.pValue, n: q.n }, ALPHA, { costPct: pct });
+  return out;
+}
+
+// A sample shorter than this many timer resolutions is mostly the timer's own reads: its
+// time, and any ratio to it, says more about the clock than about the code.
+const RESOLUTION_FACTOR = 3;
+const BROKEN = 'context broken, cost not comparable';
+const UNRESOLVED = 'below timer resolution, not comparable';
+
+// unresolved(summary) -> true when the scenario's median sample was too short to time.
+function unresolved(s) {
+  return Boolean(s) && isNum(s.timedUs) && isNum(s.timerResolutionUs) && s.timedUs < RESOLUTION_FACTOR * s.timerResolutionUs;
+}
+
+// Wrong or missing reads of one scenario over all rounds of a strategy.
+function wrongReads(rounds, key) {
+  let n = 0;
+  for (const r of rounds || []) {
+    const s = r && r.scenarios && r.scenarios[key];
+    if (s && !s.error && s.checked) n += s.failures || 0;
+  }
+  return n;
+}
+
+// overhead(...) as pairedOverhead, with no verdict where none can stand: a strategy that
+// read a wrong or missing context in the scenario did not do the work being timed
+// (broken), and a sample of either side too short for the timer has no meaningful ratio
+// (unresolved). The figures stay in the JSON; the verdict and significance go.
+function overhead(rounds, baseRounds, key) {
+  const out = pairedOverhead(rounds, baseRounds, key);
+  if (!out) return out;
+  out.broken = wrongReads(rounds, key) > 0;
+  out.unresolved = unresolved(summarize(rounds, key)) || unresolved(summarize(baseRounds, key));
+  if (out.broken || out.unresolved) {
+    out.significant = false;
+    out.verdict = out.broken ? BROKEN : UNRESOLVED;
+  }
   return out;
 }
 
@@ -172,6 +215,12 @@ function targets(entry, { baseline = 'none' } = {}) {
     const t = TARGETS.find((x) => x.key === key);
     out[key] = { status: 'n/a', value: null, ci95: null, threshold: t.threshold, unit: t.unit, text };
   };
+  // A scenario with wrong reads gets no cost verdict at all: its timing is not the cost
+  // of propagating a context it did not propagate.
+  const broken = (key) => {
+    const t = TARGETS.find((x) => x.key === key);
+    out[key] = { status: 'BROKEN', value: null, ci95: null, threshold: t.threshold, unit: t.unit, text: BROKEN };
+  };
   const fromOverhead = (key, scenario) => {
     const t = TARGETS.find((x) => x.key === key);
     const s = sc[scenario];
@@ -179,6 +228,8 @@ function targets(entry, { baseline = 'none' } = {}) {
     if (!s || s.error) return na(key, 'not measured');
     if (!s.overhead) return na(key, 'no baseline');
     const ov = s.overhead;
+    if (s.failures > 0 || ov.broken) return broken(key);
+    if (ov.unresolved) return na(key, 'below timer resolution');
     // No interval (fewer than two rounds): nothing can be concluded from one process.
     const status = ov.ci95 ? judge(ov.pct, ov.ci95, t.threshold) : 'INCONCLUSIVE';
     out[key] = { status, value: ov.pct, ci95: ov.ci95, threshold: t.threshold, unit: t.unit, text: `${ov.pct.toFixed(1)}%` };
@@ -189,12 +240,16 @@ function targets(entry, { baseline = 'none' } = {}) {
 
   const n5 = sc.nested5;
   if (!n5 || n5.error || n5.p99Us === null || n5.p99Us === undefined) na('nestedP99', 'not measured');
+  else if (n5.failures > 0) broken('nestedP99');
   else out.nestedP99 = { status: judge(n5.p99Us, null, 100), value: n5.p99Us, ci95: null, threshold: 100, unit: 'µs', text: `${n5.p99Us.toFixed(1)} µs` };
 
   if (isBaseline) na('perOpOverhead', 'baseline');
   else {
     const parts = ['sync', 'async'].map((k) => sc[k] && sc[k].perOpOverheadUs).filter(Boolean);
-    if (parts.length < 2) na('perOpOverhead', 'not measured');
+    const ovs = ['sync', 'async'].map((k) => sc[k] && sc[k].overhead).filter(Boolean);
+    if (['sync', 'async'].some((k) => sc[k] && sc[k].failures > 0) || ovs.some((ov) => ov.broken)) broken('perOpOverhead');
+    else if (parts.length < 2) na('perOpOverhead', 'not measured');
+    else if (ovs.some((ov) => ov.unresolved)) na('perOpOverhead', 'below timer resolution');
     else {
       const statuses = parts.map((p) => (p.ci95 ? judge(p.us, p.ci95, 10) : 'INCONCLUSIVE'));
       const status = statuses.includes('FAIL') ? 'FAIL' : statuses.includes('INCONCLUSIVE') ? 'INCONCLUSIVE' : 'PASS';
@@ -226,4 +281,4 @@ function fmtUs(us) {
   return `${us.toFixed(digits)} µs`;
 }
 
-module.exports = { TARGETS, ALPHA, perRound, summarize, overhead, perOp, judge, targets, fmtUs };
+module.exports = { TARGETS, ALPHA, BROKEN, RESOLUTION_FACTOR, perRound, summarize, overhead, perOp, judge, targets, unresolved, fmtUs };

@@ -21,6 +21,22 @@ function toUs(ms) {
   return typeof ms === 'number' && Number.isFinite(ms) ? ms * 1000 : null;
 }
 
+// The shortest time this process's timer tells from zero, in µs: the median delta of two
+// back-to-back reads (tinybench's own calibration). A timer too coarse for that (the
+// calibration then returns 0) is measured by its tick: the smallest change it shows.
+function timerResolutionUs(tb) {
+  const read = tb.calibrateTimerOverhead(tb.hrtimeNowTimestampProvider, { estimator: 'median' });
+  if (read > 0) return read * 1000;
+  let tick = Infinity;
+  for (let i = 0; i < 32; i++) {
+    const a = tb.hrtimeNow();
+    let b = a;
+    while (b === a) b = tb.hrtimeNow();
+    tick = Math.min(tick, b - a);
+  }
+  return tick * 1000;
+}
+
 async function main() {
   const [name, rawSettings] = process.argv.slice(2);
   const settings = JSON.parse(rawSettings || '{}');
@@ -31,7 +47,9 @@ async function main() {
   const strategy = strategies.load(name);
   await send({ type: 'hello', strategy: name, carriesContext: strategy.carriesContext !== false, node: process.version, acf, pid: process.pid, execArgv: process.execArgv });
 
-  const { Bench } = await import('tinybench');
+  const tb = await import('tinybench');
+  const { Bench } = tb;
+  const resolutionUs = timerResolutionUs(tb);
   const benchOptions = {
     time: settings.time,
     warmupTime: settings.warmupTime,
@@ -68,6 +86,10 @@ async function main() {
         semUs: toUs(lat.sem),
         rme: lat.rme,
         samples: lat.samplesCount,
+        // What the timer timed per sample (a whole batch for the per-call scenarios),
+        // beside what it can resolve: micro/analyze.js flags samples too short to time.
+        timedUs: meta.perCall ? meanUs * meta.ops : meanUs,
+        timerResolutionUs: resolutionUs,
         reads: counters[key].reads,
         failures: counters[key].failures,
         checked: strategy.carriesContext !== false,

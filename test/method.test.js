@@ -2,95 +2,201 @@
 // The method commands' analyses and report sections, on synthetic runs with known
 // answers (never on live timing).
 const test = require('node:test');
-const { mulberry32, normalFrom } = require('./helpers/random');
 const assert = require('node:assert');
+const { rng } = require('./helpers/random');
 const calibrate = require('../bench/cli/calibrate');
 const aa = require('../bench/cli/aa');
+const { pairs } = require('../bench/pairing');
 const sections = {
   calibrate: require('../report/sections/calibrate'),
   aa: require('../report/sections/aa'),
-  overhead: require('../report/sections/overhead'),
 };
 
-// Seeded randomness, so the synthetic noise is repeatable.
-const rng = mulberry32;
-const normal = (uniform) => normalFrom(uniform)();
+const ENV = { cpuModel: 'cpu', cores: 2, node: 'v20', date: '2026-11-21T00:00:00Z', commit: 'abc', taskset: true };
 
-// A server whose requests cost baseUs + burnUs of CPU, at saturation, with drift that
-// every config shares within a round and a little independent noise.
-function calibrationRun({ burns, rounds, baseUs = 100, seenFactor = 1, seed = 1 }) {
-  const rand = rng(seed);
-  const drift = Array.from({ length: rounds }, () => 1 + 0.15 * normal(rand));
-  const configs = burns.map((burnUs) => ({
-    id: `burn${burnUs}`,
-    burnUs,
-    samples: drift.map((d, round) => {
-      const costUs = (baseUs + burnUs * seenFactor) * d * (1 + 0.01 * normal(rand));
-      return { round, rps: 1e6 / costUs, cpuUsPerRequest: baseUs + burnUs * seenFactor, burnUsPerRequest: burnUs };
-    }),
-  }));
-  return { settings: { strategy: 'none', depth: 1, hop: 'sync', rounds, duration: 2, connections: 100, pipelining: 10 }, configs };
-}
+// A sample as the earlier design recorded it: no block, seq or pairSeq.
+const schema1 = (s) => Object.fromEntries(Object.entries(s).filter(([k]) => !['block', 'seq', 'pairSeq'].includes(k)));
 
-test('calibrate: a harness that sees the true cost passes, with a linear fit of slope ~1', () => {
-  const run = calibrationRun({ burns: [0, 25, 50, 100, 200], rounds: 8 });
-  const result = calibrate.analyze(run);
-  assert.strictEqual(result.pass, true);
-  for (const level of result.levels) {
-    assert.ok(Math.abs(level.seenRatio - 1) < 0.1, `burn ${level.burnUs}: seen ÷ measured ${level.seenRatio}`);
-    assert.ok(Math.abs(level.cpuRatio - 1) < 1e-9);
+// A server whose requests cost baseUs + burnUs × seenFactor, at saturation. Schema 2:
+// `blocks` blocks of `rounds` rounds; in each round the burn levels of a point sit
+// next to a burn0 burst (pairSeq). Every block has its own process level, every round
+// its drift, shared by the pair. noise: independent per-burst noise (fraction).
+function calibrationRun({ at = [{ depth: 1, hop: 'sync' }], burns = [0, 100, 200], blocks = 6, rounds = 4, baseUs = 100, seenFactor = 1, noise = 0.005, seed = 1 }) {
+  const { normal } = rng(seed);
+  const configs = at.flatMap(({ depth, hop }) => burns.map((burnUs) => ({
+    id: `d${depth}/${hop}/burn${burnUs}`, group: `calibrate/d${depth}/${hop}`, arm: `burn${burnUs}`, strategy: 'none', depth, hop, burnUs, samples: [],
+  })));
+  let seq = 0;
+  let round = 0;
+  for (let block = 0; block < blocks; block++) {
+    const processLevel = 1 + 0.05 * normal();
+    for (let r = 0; r < rounds; r++, round++) {
+      const drift = processLevel * (1 + 0.1 * normal());
+      for (const c of configs.filter((x) => x.burnUs === 0)) {
+        const base = { block, round, seq: seq++, pairSeq: null };
+        const cost = baseUs * drift * (1 + noise * normal());
+        c.samples.push({ ...base, rps: 1e6 / cost, cpuUsPerRequest: baseUs, burnUsPerRequest: 0 });
+        for (const x of configs.filter((o) => o.group === c.group && o.burnUs > 0)) {
+          const xCost = (baseUs + x.burnUs * seenFactor) * drift * (1 + noise * normal());
+          x.samples.push({ block, round, seq: seq++, pairSeq: base.seq, rps: 1e6 / xCost, cpuUsPerRequest: baseUs + x.burnUs, burnUsPerRequest: x.burnUs });
+        }
+      }
+    }
   }
-  assert.ok(Math.abs(result.fit.slope - 1) < 0.1, `slope ${result.fit.slope}`);
-  assert.ok(result.fit.r2 > 0.99);
-  assert.deepStrictEqual(result.levels.filter((l) => l.checked).map((l) => l.burnUs), [100, 200]);
-});
-
-test('calibrate: a harness that sees 30% more than the server measured fails', () => {
-  const result = calibrate.analyze(calibrationRun({ burns: [0, 100, 200], rounds: 8, seenFactor: 1.3 }));
-  assert.strictEqual(result.pass, false);
-  assert.ok(result.levels.every((l) => l.seenRatio > 1.2));
-});
-
-function aaRun({ trials, roundsPerTrial, difference = 1, seed = 7 }) {
-  const rand = rng(seed);
-  const rounds = trials * roundsPerTrial;
-  const drift = Array.from({ length: rounds }, () => 10000 * (1 + 0.2 * normal(rand)));
-  const samples = (factor) => drift.map((d, round) => ({ round, rps: d * factor * (1 + 0.03 * normal(rand)) }));
-  return { settings: { trials, roundsPerTrial, strategy: 'none', depth: 8, hop: 'await', duration: 1 }, configs: [{ id: 'A', samples: samples(1) }, { id: 'B', samples: samples(difference) }] };
+  return { schema: 2, kind: 'calibrate', status: 'complete', environment: ENV, settings: { strategy: 'none', at, connections: 100, pipelining: 1, blocks, rounds, baseline: 'burn0' }, configs };
 }
 
-test('aa: identical configurations are rarely called different; a real 10% difference always is', () => {
-  // 200 simulated comparisons: a calibrated 5% test gives 10 ± 3 false positives.
-  const same = aa.analyze(aaRun({ trials: 200, roundsPerTrial: 4 }));
-  assert.strictEqual(same.completedTrials, 200);
-  assert.ok(same.falsePositiveRate >= 0.01 && same.falsePositiveRate <= 0.1, `false-positive rate ${same.falsePositiveRate}`);
-  assert.strictEqual(same.overall.verdict, 'no significant difference');
-  const different = aa.analyze(aaRun({ trials: 20, roundsPerTrial: 4, difference: 0.9 }));
-  assert.ok(different.significant >= 15, `${different.significant} of 20 found the planted difference`);
-  assert.strictEqual(different.pass, false, 'an A/A run that finds differences fails');
-  assert.match(different.overall.verdict, /10\.\d% slower, significant/);
+test('calibrate: judged by interval: inside 1 ± 10% passes, outside fails, across an edge is inconclusive', () => {
+  const j = calibrate.judgeInterval;
+  assert.strictEqual(j([0.95, 1.05]), 'pass');
+  assert.strictEqual(j([0.9, 1.1]), 'pass');
+  assert.strictEqual(j([0.85, 1.15]), 'inconclusive', 'wider than the band');
+  assert.strictEqual(j([1.05, 1.15]), 'inconclusive', 'across the upper edge');
+  assert.strictEqual(j([1.2, 1.65]), 'fail');
+  assert.strictEqual(j([0.6, 0.85]), 'fail');
+  assert.strictEqual(j(null), 'inconclusive');
+  // A point estimate of exactly 1 with a wide interval is not a pass (the old rule passed it).
+  assert.strictEqual(j([0.89, 1.17]), 'inconclusive');
 });
 
-test('method sections render their verdicts', () => {
-  const env = { cpuModel: 'cpu', cores: 2, node: 'v20', date: '2026-11-21T00:00:00Z', commit: 'abc', taskset: true };
-  const cal = calibrationRun({ burns: [0, 100, 200], rounds: 6 });
-  const calMd = sections.calibrate.render({ ...cal, kind: 'calibrate', environment: env, calibrate: calibrate.analyze(cal) }, { file: 'results/calibrate.json' });
-  assert.match(calMd, /^## Method: calibration/);
-  assert.match(calMd, /\| 100 \|/);
-  assert.match(calMd, /✅ Within ±10% at 100 and 200 µs/);
+test('calibrate: a harness that sees the true cost passes at every point, with a fit of slope 1', () => {
+  const at = [{ depth: 1, hop: 'sync' }, { depth: 8, hop: 'immediate' }, { depth: 256, hop: 'immediate' }];
+  const result = calibrate.analyze(calibrationRun({ at, burns: [0, 50, 100, 200] }));
+  assert.deepStrictEqual(result.points.map((p) => [p.depth, p.hop]), [[1, 'sync'], [8, 'immediate'], [256, 'immediate']]);
+  for (const p of result.points) {
+    assert.strictEqual(p.verdict, 'pass', p.group);
+    assert.strictEqual(p.cpuVerdict, 'pass');
+    assert.deepStrictEqual(p.levels.filter((l) => l.checked).map((l) => l.burnUs), [100, 200]);
+    for (const l of p.levels) {
+      assert.strictEqual(l.pairs, 24);
+      assert.strictEqual(l.seenRatio.blocks, 6, 'the interval is over the blocks');
+      assert.strictEqual(l.seenRatio.method, 'per-block means');
+      assert.ok(l.seenRatio.ci95[0] < 1 && 1 < l.seenRatio.ci95[1], `burn ${l.burnUs}: ${l.seenRatio.ci95}`);
+      assert.ok(Math.abs(l.cpuRatio.mean - 1) < 1e-9);
+    }
+    assert.ok(Math.abs(p.fit.slope - 1) < 0.05, `slope ${p.fit.slope}`);
+  }
+  assert.strictEqual(result.verdict, 'pass');
+  assert.strictEqual(result.pass, true);
+});
 
-  const a = aaRun({ trials: 5, roundsPerTrial: 4 });
-  const aaMd = sections.aa.render({ ...a, kind: 'aa', environment: env, aa: aa.analyze(a) }, {});
-  assert.match(aaMd, /^## Method: A\/A false-positive rate/);
-  assert.match(aaMd, /of 5\*\* comparisons were called significant/);
+test('calibrate: 1.4× the measured cost seen from outside fails; its server CPU still passes', () => {
+  const result = calibrate.analyze(calibrationRun({ seenFactor: 1.4 }));
+  assert.strictEqual(result.verdict, 'fail');
+  assert.strictEqual(result.pass, false);
+  assert.strictEqual(result.cpuVerdict, 'pass');
+  for (const l of result.points[0].levels) assert.ok(l.seenRatio.ci95[0] > 1.1, `${l.burnUs}: ${l.seenRatio.ci95}`);
+});
 
-  const ovMd = sections.overhead.render({
-    kind: 'overhead', environment: env, settings: { rounds: 4, duration: 2, connections: 100, pipelining: 10 },
-    overhead: { required: 0.9, pass: false, ratio: { estimate: 0.85, ci95: [0.8, 0.9] }, sides: { floor: { rps: { median: 8500, ci95: [8000, 9000] } }, hello: { rps: { median: 10000, ci95: [9500, 10500] } } } },
-  }, {});
-  assert.match(ovMd, /reaches \*\*85\.0%\*\*/);
-  assert.match(ovMd, /❌ not met/);
+test('calibrate: noise the run cannot resolve is inconclusive, not a pass', () => {
+  const result = calibrate.analyze(calibrationRun({ noise: 0.3, blocks: 3, rounds: 2, seed: 3 }));
+  assert.strictEqual(result.verdict, 'inconclusive');
+  for (const l of result.points[0].levels) assert.ok(l.seenRatio.ci95[1] - l.seenRatio.ci95[0] > 0.2, 'wider than the band');
+});
 
-  const incomplete = sections.calibrate.render({ kind: 'calibrate', status: 'interrupted', environment: env, settings: {} }, {});
+test('calibrate: schema 2 pairs through pairSeq, not round; schema 1 by round', () => {
+  const run = calibrationRun({ blocks: 3, rounds: 2 });
+  const [base, burn] = run.configs;
+  // Rounds relabelled on the baseline only: pairing by round would now pair the wrong bursts.
+  base.samples.forEach((s, i) => (s.round = (i + 1) % base.samples.length));
+  const p = pairs(burn, base);
+  assert.strictEqual(p.length, burn.samples.length);
+  for (const [s, b] of p) assert.strictEqual(b.seq, s.pairSeq);
+  // An unpaired schema-2 sample (pairSeq null) is left out.
+  burn.samples[0].pairSeq = null;
+  assert.strictEqual(pairs(burn, base).length, burn.samples.length - 1);
+  // Schema 1 (no seq): by round.
+  const legacy = (c) => ({ ...c, samples: c.samples.map((s, i) => ({ ...schema1(s), round: i })) });
+  const q = pairs(legacy(burn), legacy(base));
+  assert.ok(q.every(([s, b]) => s.round === b.round));
+});
+
+test('calibrate: a run recorded before arms and blocks (schema 1) still analyses and renders by the interval rule', () => {
+  const run = calibrationRun({ blocks: 1, rounds: 8, seenFactor: 1 });
+  run.schema = 1;
+  for (const c of run.configs) {
+    delete c.group;
+    delete c.arm;
+    c.samples = c.samples.map(schema1);
+  }
+  const result = calibrate.analyze(run);
+  assert.strictEqual(result.points.length, 1);
+  assert.strictEqual(result.points[0].levels[0].seenRatio.method, 'pairs');
+  assert.strictEqual(result.points[0].levels[0].pairs, 8);
+  const md = sections.calibrate.render(run, { file: 'results/calibrate.json' });
+  assert.match(md, /predates adjacent pairs and blocks/);
+  assert.match(md, /### DEPTH=1 HOP=sync: (✅ pass|❔ inconclusive)/);
+});
+
+test('calibrate section: every point, both estimates with intervals, the rule and what a ratio above 1 means', () => {
+  const at = [{ depth: 1, hop: 'sync' }, { depth: 8, hop: 'immediate' }];
+  const run = calibrationRun({ at, seenFactor: 1.4 });
+  const md = sections.calibrate.render(run, { file: 'results/calibrate.json' });
+  assert.match(md, /^## Method: calibration/);
+  assert.match(md, /### DEPTH=1 HOP=sync: ❌ fail \(server CPU: ✅ pass\)/);
+  assert.match(md, /### DEPTH=8 HOP=immediate: ❌ fail/);
+  assert.match(md, /\| 100 \| 100 \| \d+\.\d \[\d+\.\d–\d+\.\d\] \| 1\.\d\d \[1\.\d\d–1\.\d\d\] ❌ fail \| 100\.0 \[100\.0–100\.0\] \| 1\.00 \[1\.00–1\.00\] ✅ pass \|/);
+  assert.match(md, /1\.2–1\.65× what the server timed/);
+  assert.match(md, /per-block means/);
+  const incomplete = sections.calibrate.render({ kind: 'calibrate', status: 'interrupted', environment: ENV, settings: {}, configs: [] }, {});
   assert.match(incomplete, /No analysis/);
+});
+
+test('aa: the binomial tail decides, not floor(n·0.05): cases where the two rules differ', () => {
+  // n = 20: the old rule allowed 1; P(X >= 2) = 0.264, P(X >= 3) = 0.075, P(X >= 4) = 0.016.
+  assert.strictEqual(aa.binomialRule(2, 20).pass, true);
+  assert.strictEqual(aa.binomialRule(3, 20).pass, true);
+  assert.strictEqual(aa.binomialRule(4, 20).pass, false);
+  assert.ok(Math.abs(aa.binomialRule(3, 20).tailP - 0.0754837) < 1e-6);
+  // n = 60: the old rule allowed 3; P(X >= 6) = 0.079 passes, P(X >= 7) = 0.030 fails.
+  assert.strictEqual(aa.binomialRule(6, 60).pass, true);
+  assert.strictEqual(aa.binomialRule(7, 60).pass, false);
+  assert.strictEqual(aa.allowedOf(20), 3);
+  assert.strictEqual(aa.allowedOf(60), 6);
+  assert.strictEqual(aa.binomialRule(0, 0).pass, false, 'no comparison is no pass');
+});
+
+function aaRun({ trials, blocksPerTrial = 3, rounds = 2, difference = 1, seed = 7, schema = 2 }) {
+  const { normal } = rng(seed);
+  const a = { id: 'A', group: 'aa', arm: 'A', strategy: 'none', samples: [] };
+  const b = { id: 'B', group: 'aa', arm: 'B', strategy: 'none', samples: [] };
+  let seq = 0;
+  let round = 0;
+  for (let block = 0; block < trials * blocksPerTrial; block++) {
+    for (let r = 0; r < rounds; r++, round++) {
+      const drift = 10000 * (1 + 0.2 * normal());
+      const sa = { block, round, seq: seq++, pairSeq: null, rps: drift * (1 + 0.03 * normal()) };
+      const sb = { block, round, seq: seq++, pairSeq: sa.seq, rps: drift * difference * (1 + 0.03 * normal()) };
+      a.samples.push(sa);
+      b.samples.push(sb);
+    }
+  }
+  const settings = { strategy: 'none', depth: 8, hop: 'await', duration: 1, trials, rounds, baseline: 'A', ...(schema === 2 ? { blocksPerTrial } : { roundsPerTrial: blocksPerTrial * rounds }) };
+  if (schema === 1) for (const s of [...a.samples, ...b.samples]) for (const k of ['block', 'seq', 'pairSeq']) delete s[k];
+  return { schema, kind: 'aa', status: 'complete', environment: ENV, settings, configs: [a, b] };
+}
+
+test('aa: trials are whole comparisons (blocks per trial); identical arms pass, a real 10% difference fails', () => {
+  const same = aa.analyze(aaRun({ trials: 100 }));
+  assert.strictEqual(same.completedTrials, 100);
+  assert.strictEqual(same.significant, same.trials.filter((t) => t.pValue < 0.05).length);
+  assert.strictEqual(same.pass, aa.binomialRule(same.significant, 100).pass);
+  assert.ok(same.falsePositiveRate <= 0.1, `false-positive rate ${same.falsePositiveRate}`);
+  assert.strictEqual(same.pass, true);
+  const different = aa.analyze(aaRun({ trials: 20, difference: 0.9 }));
+  assert.ok(different.significant >= 15, `${different.significant} of 20 found the planted difference`);
+  assert.strictEqual(different.pass, false);
+  assert.match(different.overall.verdict, /(9\.\d|10\.\d)% slower, significant/);
+});
+
+test('aa: a run of the earlier design (no blocks) is cut into trials by rounds, and renders', () => {
+  const run = aaRun({ trials: 10, schema: 1 });
+  const r = aa.analyze(run);
+  assert.strictEqual(r.completedTrials, 10);
+  const md = sections.aa.render(run, {});
+  assert.match(md, /^## Method: A\/A false-positive rate/);
+  assert.match(md, /this run predates blocks/);
+  assert.match(md, new RegExp(`\\*\\*${r.significant} of 10\\*\\* comparisons`));
+  assert.match(md, /at most 2 of 10 pass/);
+  assert.match(md, r.pass ? /✅ Pass/ : /❌ Fail/);
 });

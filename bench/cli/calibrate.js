@@ -2,86 +2,169 @@
 // `ctxbench calibrate`: does the harness recover a cost it is given? The server burns a
 // known amount of CPU per request (BURN_US) and times it itself; the harness, from
 // outside, sees the extra time per request at saturation (1/rps with the burn minus
-// 1/rps without, paired by round) and the extra server CPU per request. Both must match
-// the server's own figure.
+// 1/rps of the adjacent burst without it) and the extra server CPU per request. Both are
+// compared with the server's own figure, by interval: at the configurations a plain
+// `npm run bench` measures (depth 8 and 256, HOP=immediate, its connections), and at
+// depth 1 HOP=sync, the cheapest request.
 const path = require('node:path');
 const { linearRegression, rSquared } = require('simple-statistics');
-const { parse, list, number } = require('../../lib/cli');
-const { expandConfigs } = require('../matrix');
-const { measureSession, writeReport } = require('../session');
-const { describe, median } = require('../stats');
+const { UsageError, parse, list, number } = require('../../lib/cli');
+const { MAX_DEPTH } = require('../../lib/config');
+const hops = require('../../handlers/hops');
+const { PRESETS } = require('../presets');
+const { groupConfigs, baselineFor } = require('../comparable');
+const { pairs, pairedMean } = require('../pairing');
 const { SINGLE_OPTIONS, singleHelp, resolveSingle, currentNodeTarget } = require('./common');
 
 const DEFAULTS = { strategy: 'none', depth: 1, hop: 'sync', duration: 2, kind: 'calibrate' };
-// Within ±10% of the server's own figure at these burn levels (the issue's bar; smaller
-// costs need more samples than a default run takes).
+// Where it is checked: the cheapest request, and the default preset's two depths.
+const DEFAULT_AT = `1/sync,${PRESETS.default.depths.map((d) => `${d}/${PRESETS.default.hops[0]}`).join(',')}`;
+const DEFAULT_BURNS = '0,50,100,200';
+// Seen-from-outside ÷ server-measured must lie within 1 ± TOLERANCE at these burn levels
+// (smaller costs need more samples than a default run takes).
 const CHECKED = [100, 200];
 const TOLERANCE = 0.1;
+const BASELINE_ARM = 'burn0';
 
 const HELP = `usage: ctxbench calibrate [options]
 
-Runs one configuration with BURN_US = each --burns level (each its own warm server),
-in interleaved rounds, and compares the extra cost per request seen from outside with
-the burn time the server measured itself.
+At each --at point (depth/hop), runs one server per BURN_US level (--burns) in blocks
+of fresh processes with adjacent bursts, and compares the extra cost per request seen
+from outside, and the extra server CPU per request, with the burn time the server
+measured itself. Judged by the 95% interval of seen ÷ measured at 100 and 200 µs:
+pass inside 1 ± ${TOLERANCE}, fail outside it, inconclusive when it straddles an edge.
+Exit 0 pass, 1 fail (or a failed server), 2 inconclusive, 130 interrupted.
 
-  --burns 0,25,50,100,200  burn levels in µs (0 is the reference)
-  --rounds N               bursts per level (default 8)
-${singleHelp(DEFAULTS)}`;
+  --at 1/sync,8/immediate  depth/hop points (default ${DEFAULT_AT})
+  --burns 0,50,100,200     burn levels in µs (0, the reference, is always added)
+  --blocks N               blocks of fresh processes (default 5)
+  --rounds N               adjacent bursts per server per block (default 3)
+${singleHelp(DEFAULTS).replace(/ {2}--depth N[^\n]*\n {2}--hop NAME[^\n]*\n/, '  --depth N, --hop NAME   one point only (same as --at N/NAME)\n').replace('(default 10)', `(default ${PRESETS.default.pipelining})`)}`;
 
-function analyze(run) {
-  const base = run.configs.find((c) => c.burnUs === 0);
-  const byRound = new Map((base?.samples || []).map((s) => [s.round, s]));
-  const levels = run.configs
-    .filter((c) => c.burnUs > 0)
-    .map((c) => {
-      const pairs = c.samples.filter((s) => byRound.has(s.round)).map((s) => [s, byRound.get(s.round)]);
-      const seen = describe(pairs.map(([s, b]) => 1e6 / s.rps - 1e6 / b.rps));
-      const cpu = describe(pairs.map(([s, b]) => s.cpuUsPerRequest - b.cpuUsPerRequest));
-      const actual = median(c.samples.map((s) => s.burnUsPerRequest));
-      const seenRatio = actual > 0 && seen.mean !== null ? seen.mean / actual : null;
-      const cpuRatio = actual > 0 && cpu.mean !== null ? cpu.mean / actual : null;
-      return {
-        burnUs: c.burnUs,
-        actualUs: actual,
-        seenUs: seen,
-        cpuUs: cpu,
-        seenRatio,
-        cpuRatio,
-        checked: CHECKED.includes(c.burnUs),
-        pass: CHECKED.includes(c.burnUs) ? seenRatio !== null && Math.abs(seenRatio - 1) <= TOLERANCE : null,
-      };
-    });
-  const points = levels.filter((l) => l.actualUs > 0 && l.seenUs.mean !== null).map((l) => [l.actualUs, l.seenUs.mean]);
-  const fit = points.length >= 2 ? linearRegression(points) : null;
-  const checked = levels.filter((l) => l.checked);
+function points(values) {
+  if (values.at !== undefined && (values.depth !== undefined || values.hop !== undefined)) throw new UsageError('--at and --depth/--hop: give one or the other');
+  if (values.depth !== undefined || values.hop !== undefined) return null; // resolveSingle's one point
+  return list('at', values.at ?? DEFAULT_AT).map((p) => {
+    const m = /^(\d+)\/([a-z]+)$/.exec(p);
+    if (!m) throw new UsageError(`--at ${p} is not valid; expected DEPTH/HOP such as 8/immediate`);
+    const depth = Number(m[1]);
+    if (!(depth >= 1 && depth <= MAX_DEPTH)) throw new UsageError(`--at ${p}: depth must be from 1 to ${MAX_DEPTH}`);
+    if (!hops.names.includes(m[2])) throw new UsageError(`--at ${p}: unknown hop ${m[2]} (valid: ${hops.names.join(', ')})`);
+    return { depth, hop: m[2] };
+  });
+}
+
+// pass: the whole interval inside 1 ± tolerance; fail: the whole interval outside it;
+// inconclusive: it reaches across an edge (or there is none).
+function judgeInterval(ci, tolerance = TOLERANCE) {
+  if (!ci || !ci.every(Number.isFinite)) return 'inconclusive';
+  if (ci[0] >= 1 - tolerance && ci[1] <= 1 + tolerance) return 'pass';
+  if (ci[1] < 1 - tolerance || ci[0] > 1 + tolerance) return 'fail';
+  return 'inconclusive';
+}
+
+function combine(verdicts) {
+  if (verdicts.length === 0) return 'inconclusive';
+  if (verdicts.includes('fail')) return 'fail';
+  return verdicts.every((v) => v === 'pass') ? 'pass' : 'inconclusive';
+}
+
+// Earlier runs had one point and no arms: their arm is the burn level.
+function normalise(config) {
+  return { ...config, arm: config.arm ?? `burn${config.burnUs ?? 0}`, group: config.group ?? `d${config.depth}/${config.hop}` };
+}
+
+function level(c, base) {
+  const p = pairs(c, base).filter(([s, b]) => s.rps > 0 && b.rps > 0 && s.burnUsPerRequest > 0);
+  const item = (value, s) => ({ value, block: s.block });
+  const seen = p.map(([s, b]) => item(1e6 / s.rps - 1e6 / b.rps, s));
+  const cpu = p.map(([s, b]) => item(s.cpuUsPerRequest - b.cpuUsPerRequest, s));
+  const seenRatio = pairedMean(p.map(([s], i) => item(seen[i].value / s.burnUsPerRequest, s)));
+  const cpuRatio = pairedMean(p.map(([s], i) => item(cpu[i].value / s.burnUsPerRequest, s)));
+  const actual = pairedMean(p.map(([s]) => item(s.burnUsPerRequest, s)));
+  const checked = CHECKED.includes(c.burnUs);
+  const verdict = checked ? judgeInterval(seenRatio.ci95) : null;
   return {
-    tolerance: TOLERANCE,
-    checkedLevels: CHECKED,
-    levels,
-    fit: fit && { slope: fit.m, interceptUs: fit.b, r2: rSquared(points, (x) => fit.m * x + fit.b), points: points.length },
-    pass: checked.length > 0 && checked.every((l) => l.pass),
+    burnUs: c.burnUs,
+    arm: c.arm,
+    pairs: p.length,
+    actualUs: actual.mean,
+    seenUs: pairedMean(seen),
+    cpuUs: pairedMean(cpu),
+    seenRatio,
+    cpuRatio,
+    checked,
+    verdict,
+    cpuVerdict: checked ? judgeInterval(cpuRatio.ci95) : null,
+    pass: checked ? verdict === 'pass' : null,
   };
 }
 
+function analyze(run) {
+  const configs = run.configs.map(normalise);
+  const out = [];
+  for (const [group, members] of groupConfigs(configs)) {
+    const levels = members
+      .filter((c) => c.burnUs > 0)
+      .map((c) => level(c, baselineFor(c, members, BASELINE_ARM)))
+      .sort((a, b) => a.burnUs - b.burnUs);
+    const fitPoints = levels.filter((l) => l.actualUs > 0 && Number.isFinite(l.seenUs.mean)).map((l) => [l.actualUs, l.seenUs.mean]);
+    const fit = fitPoints.length >= 2 ? linearRegression(fitPoints) : null;
+    const checked = levels.filter((l) => l.checked);
+    out.push({
+      group,
+      depth: members[0].depth,
+      hop: members[0].hop,
+      levels,
+      fit: fit && { slope: fit.m, interceptUs: fit.b, r2: rSquared(fitPoints, (x) => fit.m * x + fit.b), points: fitPoints.length },
+      verdict: combine(checked.map((l) => l.verdict)),
+      cpuVerdict: combine(checked.map((l) => l.cpuVerdict)),
+    });
+  }
+  const verdict = combine(out.map((p) => p.verdict));
+  return {
+    tolerance: TOLERANCE,
+    checkedLevels: CHECKED,
+    rule: `95% CI of seen ÷ measured within 1 ± ${TOLERANCE}: pass; entirely outside: fail; across an edge: inconclusive`,
+    points: out,
+    verdict,
+    cpuVerdict: combine(out.map((p) => p.cpuVerdict)),
+    pass: verdict === 'pass',
+  };
+}
+
+const fmt = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
+const ci = (m, d = 1) => `${fmt(m.mean, d)} [${m.ci95 ? `${fmt(m.ci95[0], d)}–${fmt(m.ci95[1], d)}` : 'no interval'}]`;
+
 async function main(args) {
-  const { values } = parse(args, { ...SINGLE_OPTIONS, burns: { type: 'string' }, rounds: { type: 'string' } });
+  const { values } = parse(args, { ...SINGLE_OPTIONS, burns: { type: 'string' }, rounds: { type: 'string' }, blocks: { type: 'string' }, at: { type: 'string' } });
   if (values.help) {
     process.stdout.write(HELP);
     return 0;
   }
   const single = resolveSingle(values, DEFAULTS);
-  const burns = list('burns', values.burns ?? '0,25,50,100,200').map((b) => number('burns', b, { min: 0, max: 100000, integer: true }));
+  const at = points(values) ?? [{ depth: single.depth, hop: single.hop }];
+  const burns = list('burns', values.burns ?? DEFAULT_BURNS).map((b) => number('burns', b, { min: 0, max: 100000, integer: true }));
   if (!burns.includes(0)) burns.unshift(0);
   const settings = {
     ...single,
+    pipelining: values.pipelining === undefined ? PRESETS.default.pipelining : single.pipelining,
+    connections: values.connections === undefined ? PRESETS.default.connections : single.connections,
+    at,
     burns,
-    rounds: number('rounds', values.rounds, { min: 2, max: 1000, integer: true }) ?? 8,
-    baseline: null,
+    blocks: number('blocks', values.blocks, { min: 3, max: 1000, integer: true }) ?? 5,
+    rounds: number('rounds', values.rounds, { min: 1, max: 1000, integer: true }) ?? 3,
+    baseline: BASELINE_ARM,
   };
+  delete settings.depth;
+  delete settings.hop;
   const out = values.out ?? path.join('results', 'calibrate.json');
-  const configs = expandConfigs(
-    { ...settings, depths: [settings.depth], hops: [settings.hop], configs: burns.map((burnUs) => ({ framework: settings.framework, strategy: settings.strategy, burnUs })) },
-    await currentNodeTarget(),
+  const { expandConfigs } = require('../matrix');
+  const { measureSession, writeReport } = require('../session');
+  const target = await currentNodeTarget();
+  const configs = at.flatMap(({ depth, hop }) =>
+    expandConfigs({ ...settings, depths: [depth], hops: [hop], configs: burns.map((burnUs) => ({ framework: settings.framework, strategy: settings.strategy, burnUs })) }, target)
+      .map((c) => Object.assign(c, { group: `calibrate/d${depth}/${hop}`, arm: `burn${c.burnUs}` })),
   );
   const run = await measureSession({
     kind: 'calibrate',
@@ -92,13 +175,19 @@ async function main(args) {
     out,
     analyze,
   });
-  for (const l of run.calibrate.levels) {
-    process.stderr.write(
-      `  burn ${String(l.burnUs).padStart(4)} µs: server measured ${l.actualUs?.toFixed(1)} µs, seen from outside ${l.seenUs.mean?.toFixed(1)} µs (×${l.seenRatio?.toFixed(3)}), CPU ${l.cpuUs.mean?.toFixed(1)} µs (×${l.cpuRatio?.toFixed(3)})${l.checked ? (l.pass ? '  ok' : '  OUT OF TOLERANCE') : ''}\n`,
-    );
+  for (const p of run.calibrate.points) {
+    process.stderr.write(`  DEPTH=${p.depth} HOP=${p.hop}: ${p.verdict.toUpperCase()} (server CPU: ${p.cpuVerdict})\n`);
+    for (const l of p.levels) {
+      process.stderr.write(
+        `    burn ${String(l.burnUs).padStart(4)} µs: server measured ${fmt(l.actualUs)} µs, seen from outside ${ci(l.seenUs)} µs (× ${ci(l.seenRatio, 2)}), ` +
+          `CPU ${ci(l.cpuUs)} µs (× ${ci(l.cpuRatio, 2)})${l.checked ? `  ${l.verdict}` : ''}\n`,
+      );
+    }
   }
-  await writeReport(out, values.report ?? 'results.md');
-  return run.status === 'interrupted' ? 130 : 0;
+  await writeReport(out, values.report);
+  if (run.status === 'interrupted') return 130;
+  if (run.status === 'failed' || run.calibrate.verdict === 'fail') return 1;
+  return run.calibrate.verdict === 'pass' ? 0 : 2;
 }
 
-module.exports = { main, analyze };
+module.exports = { main, analyze, judgeInterval, CHECKED, TOLERANCE };

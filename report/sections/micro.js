@@ -3,6 +3,7 @@
 // a table per scenario (one value per process, compared with `none` paired by round), the
 // study's targets per strategy, and the study's own figures, clearly labelled as not ours.
 const f = require('../format');
+const { BROKEN, RESOLUTION_FACTOR, unresolved } = require('../../micro/analyze');
 
 const DASH = f.DASH;
 
@@ -71,15 +72,20 @@ function signedPct(x) {
   return `${x < 0 ? '−' : '+'}${s}%`;
 }
 
-function overheadCell(ov) {
+function overheadCell(ov, s, base) {
   if (!ov) return DASH;
+  if (ov.broken) return 'not comparable (wrong reads)';
+  if (ov.unresolved) {
+    const short = [s, base].find((x) => x && isNum(x.timedUs) && isNum(x.timerResolutionUs) && x.timedUs < RESOLUTION_FACTOR * x.timerResolutionUs) || s;
+    return `⚠ a sample of ${us(short.timedUs)} µs is under ${RESOLUTION_FACTOR} timer resolutions (${us(short.timerResolutionUs)} µs): no ratio`;
+  }
   const ci = ov.ci95 ? ` [${signedPct(ov.ci95[0])}, ${signedPct(ov.ci95[1])}]` : ' [no interval]';
   return `${signedPct(ov.pct)}${ci}`;
 }
 
 // The achieved 95% CI half-width, in percentage points of none's time.
 function halfWidthCell(ov) {
-  if (!ov || !isNum(ov.halfWidthPct)) return DASH;
+  if (!ov || !isNum(ov.halfWidthPct) || ov.broken || ov.unresolved) return DASH;
   const h = ov.halfWidthPct;
   return `±${h < 10 ? h.toFixed(1) : Math.round(h).toLocaleString('en-US')} pp`;
 }
@@ -132,6 +138,7 @@ function settingsLine(run) {
 }
 
 function scenarioTable(key, entries, baseline) {
+  const baseEntry = entries.find((e) => e.strategy === baseline);
   const rows = entries.map((e) => {
     const s = e.scenarios && e.scenarios[key];
     const empty = (why) => [strategyLabel(e), DASH, DASH, DASH, DASH, DASH, DASH, DASH, why, DASH];
@@ -147,7 +154,7 @@ function scenarioTable(key, entries, baseline) {
       us(s.p99Us),
       isNum(s.rme) ? `±${s.rme.toFixed(1)}%` : DASH,
       base || !ov ? f.int(s.rounds) : `${f.int(ov.n)}${ov.n !== s.rounds ? ` of ${f.int(s.rounds)}` : ''}`,
-      base ? 'baseline' : overheadCell(ov),
+      base ? (unresolved(s) ? `baseline ⚠ under ${RESOLUTION_FACTOR} timer resolutions` : 'baseline') : overheadCell(ov, s, baseEntry && baseEntry.scenarios && baseEntry.scenarios[key]),
       base ? DASH : halfWidthCell(ov),
       base ? DASH : ov ? ov.verdict : 'no baseline',
       readsCell(s, e),
@@ -174,6 +181,7 @@ function precisionLine(entries, scenarios, baseline) {
 function targetCell(t) {
   if (!t) return DASH;
   if (t.status === 'n/a') return t.text ? `n/a (${t.text})` : 'n/a';
+  if (t.status === 'BROKEN') return `⛔ ${t.text || BROKEN}`;
   const mark = t.status === 'PASS' ? '✅ PASS' : t.status === 'FAIL' ? '❌ FAIL' : '❔ INCONCLUSIVE';
   return `${mark} ${t.text || ''}`.trim();
 }
@@ -207,10 +215,23 @@ function byTarget(results) {
   return groups;
 }
 
+// The entries with their figures and verdicts recomputed from their raw rounds, so a
+// JSON written under earlier rules is judged by the current ones (micro/analyze.js).
+function reanalysed(results) {
+  const { aggregate } = require('../../micro');
+  const copies = results.map((e) => structuredClone(e));
+  for (const e of copies) {
+    if (!Array.isArray(e.rounds) || e.rounds.length === 0) continue;
+    const base = copies.find((b) => b.target === e.target && b.strategy === 'none') || null;
+    aggregate(e, base);
+  }
+  return copies;
+}
+
 // render(run, ctx) -> markdown for one micro run JSON. ctx.file: where it was read from.
 function render(run, ctx = {}) {
   const m = run.micro || {};
-  const results = Array.isArray(m.results) ? m.results : [];
+  const results = reanalysed(Array.isArray(m.results) ? m.results : []);
   const scenarios = Array.isArray(m.scenarios) && m.scenarios.length ? m.scenarios : DEFAULT_SCENARIOS;
   const parts = [`## ${run.title || 'Micro benchmarks of context operations'}`];
 
@@ -241,7 +262,9 @@ function render(run, ctx = {}) {
     'differences between processes (JIT, memory layout, the machine\'s state) are part of its noise, so "no significant difference" ' +
     'is printed rather than an ordering the rounds do not support. ' +
     '*context reads*: every scenario checks each value it reads, in every round; a strategy that loses or leaks the context shows wrong reads here ' +
-    'and its timing must not be taken as a cost.',
+    'and its timing must not be taken as a cost: it gets no verdict. ' +
+    `A sample shorter than ${RESOLUTION_FACTOR} of the timer's resolutions (the median delta of two back-to-back clock reads, measured in each process) ` +
+    'is mostly the clock\'s own cost: such a scenario gets no ratio, only the warning.',
   ].join(''));
 
   if (results.length === 0) {
@@ -265,6 +288,8 @@ function render(run, ctx = {}) {
       '',
       '✅ PASS: the whole 95% interval is within the target; ❌ FAIL: the whole interval is beyond it; ' +
       '❔ INCONCLUSIVE: the interval straddles the target, or there is none (fewer than two paired rounds): rerun with more `--rounds`. ' +
+      `⛔ ${BROKEN}: the strategy read a wrong or missing context in that target's scenario, so its time there is not the cost of ` +
+      'propagating a context, and no PASS or FAIL is given. ' +
       'The P99 target is judged on the median over the rounds of each process\'s p99, which has no interval. ' +
       'Per-operation overhead is the study\'s definition: the extra mean time of one 100-operation batch over `none`, divided by 100, ' +
       'for the sync and the async scenarios (both must pass). "Every read correct" is ours: a strategy that returned the wrong context fails it.',

@@ -1,0 +1,52 @@
+'use strict';
+// Paired samples of an arm and its baseline, and the mean of a per-pair quantity with an
+// interval that treats the server process as a level of variation. Used by the method
+// commands (calibrate, aa), whose quantities are not throughput ratios.
+const { mean, sampleStandardDeviation } = require('simple-statistics');
+const { jStat } = require('jstat');
+
+// t-interval on the mean of xs (n >= 2), 95%.
+function tInterval(xs) {
+  const m = mean(xs);
+  const half = jStat.studentt.inv(0.975, xs.length - 1) * sampleStandardDeviation(xs) / Math.sqrt(xs.length);
+  return { mean: m, ci95: [m - half, m + half] };
+}
+
+// pairs(config, baseline) -> [[sample, baselineSample]]. Schema 2 (samples carry `seq`):
+// each sample is paired with the baseline sample whose seq is its pairSeq, the adjacent
+// burst the runner recorded. Earlier runs: by `round`.
+function pairs(config, baseline) {
+  const own = (config && config.samples) || [];
+  const base = (baseline && baseline.samples) || [];
+  if (own.some((s) => s && s.seq !== undefined)) {
+    const bySeq = new Map(base.map((b) => [b.seq, b]));
+    return own.filter((s) => s.pairSeq !== null && s.pairSeq !== undefined && bySeq.has(s.pairSeq)).map((s) => [s, bySeq.get(s.pairSeq)]);
+  }
+  const byRound = new Map(base.map((b) => [b.round, b]));
+  return own.filter((s) => byRound.has(s.round)).map((s) => [s, byRound.get(s.round)]);
+}
+
+// pairedMean(items) -> { n, blocks, mean, ci95, method }; items: [{ value, block }].
+// With pairs from two or more blocks (fresh processes), the interval is the t-interval
+// over the per-block means (blocks - 1 df; Kalibera & Jones' two-level design: whatever
+// a process got by luck is inside it). Otherwise (runs of the earlier design, or one
+// block only) over the pairs, and `method` says so.
+function pairedMean(items) {
+  const ok = items.filter((i) => Number.isFinite(i.value));
+  const byBlock = new Map();
+  for (const i of ok) {
+    if (!Number.isInteger(i.block)) continue;
+    if (!byBlock.has(i.block)) byBlock.set(i.block, []);
+    byBlock.get(i.block).push(i.value);
+  }
+  if (byBlock.size >= 2 && byBlock.size === new Set(ok.map((i) => i.block)).size) {
+    const means = [...byBlock.values()].map((xs) => mean(xs));
+    return { n: ok.length, blocks: means.length, ...tInterval(means), method: 'per-block means' };
+  }
+  const values = ok.map((i) => i.value);
+  const method = byBlock.size === 1 ? 'pairs of one process' : 'pairs';
+  if (values.length < 2) return { n: values.length, blocks: byBlock.size, mean: values.length ? values[0] : null, ci95: null, method };
+  return { n: values.length, blocks: byBlock.size, ...tInterval(values), method };
+}
+
+module.exports = { pairs, pairedMean };
