@@ -32,6 +32,7 @@ function startServer(config, { nodePath = process.execPath, nodeArgs = [], cpu =
       FRAMEWORK: config.framework,
       LOG: 'none',
       BURN_US: String(config.burnUs || 0),
+      STORES: String(config.stores || 0),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -11,6 +11,7 @@ const { traceIdOf } = require('./trace');
 const { detectAsyncContextFrame } = require('../lib/runtime');
 const { MAX_DEPTH } = require('../lib/config');
 const { createScenarios } = require('./scenarios');
+const { makeStores } = require('./stores');
 
 const DEPTH_PARAM = /^\d{1,4}$/;
 
@@ -30,6 +31,8 @@ function createService(config) {
   const startElu = performance.eventLoopUtilization();
   // Built at start-up, outside any request (their shared emitters, pools and queues).
   const scenarios = createScenarios({ strategy });
+  const stores = makeStores(config.stores);
+  const open = stores ? (id, next) => stores(id, () => strategy.run(id, next)) : strategy.run;
 
   return {
     config,
@@ -39,7 +42,7 @@ function createService(config) {
     enter(req, next) {
       const id = traceIdOf(req.headers);
       req.traceId = id;
-      return strategy.run(id, next);
+      return open(id, next);
     },
 
     // Runs the chain; resolves to the id read at the deepest level.
@@ -72,6 +75,7 @@ function createService(config) {
         depth: config.depth,
         hop: config.hop,
         framework: config.framework,
+        stores: config.stores || 0,
         pid: process.pid,
         nonce,
         node: process.version,
