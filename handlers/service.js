@@ -32,17 +32,18 @@ function createService(config) {
   // Built at start-up, outside any request (their shared emitters, pools and queues).
   const scenarios = createScenarios({ strategy });
   const stores = makeStores(config.stores);
-  const open = stores ? (id, next) => stores(id, () => strategy.run(id, next)) : strategy.run;
+  const open = stores ? (id, next, req) => stores(id, () => strategy.run(id, next, req)) : strategy.run;
 
   return {
     config,
     strategy,
 
-    // Middleware body: opens the request's context and continues inside it.
+    // Middleware body: opens the request's context and continues inside it. req goes
+    // along for strategies that enter through a library's own middleware (cls-rtracer).
     enter(req, next) {
       const id = traceIdOf(req.headers);
       req.traceId = id;
-      return open(id, next);
+      return open(id, next, req);
     },
 
     // Runs the chain; resolves to the id read at the deepest level.

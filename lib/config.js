@@ -42,7 +42,7 @@ function defaultHost(env) {
 function loadConfig(env = process.env) {
   const host = env.HOST ?? defaultHost(env);
   if (!/^[\w.:-]{1,253}$/.test(host)) throw bad('HOST', host, 'a host name or IP address');
-  return {
+  const config = {
     strategy: oneOf(env, 'STRATEGY', strategies.names, 'param'),
     depth: integer(env, 'DEPTH', 8, 1, MAX_DEPTH),
     hop: oneOf(env, 'HOP', hops.names, 'await'),
@@ -56,6 +56,9 @@ function loadConfig(env = process.env) {
     host,
     project: env.GOOGLE_CLOUD_PROJECT || 'local',
   };
+  const problem = strategies.frameworkProblem(config.strategy, config.framework);
+  if (problem) throw new ConfigError(problem);
+  return config;
 }
 
 module.exports = { loadConfig, ConfigError, MAX_DEPTH, MAX_STORES, OTEL_EXPORTERS };

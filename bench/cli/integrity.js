@@ -49,14 +49,20 @@ per strategy and classifies every answer: kept (its own id), lost (no id) or lea
 
 function resolveSettings(values) {
   const quick = Boolean(values.quick);
-  const listed = strategies.names.filter((n) => !strategies.info(n).testOnly);
   const acf = values.acf ?? 'default';
   if (!['on', 'off', 'both', 'default'].includes(acf)) throw new UsageError(`--acf ${acf} is not valid; expected on, off or both`);
   const framework = values.framework ?? 'express';
   if (!frameworks.names.includes(framework)) throw new UsageError(`--framework ${framework} is not valid (valid: ${frameworks.names.join(', ')})`);
   const scenarios = list('scenarios', values.scenarios, [...integrity.NAMES, ...Object.keys(integrity.GROUPS)]);
+  // Default: every strategy that runs on this framework (a Fastify plugin does not run on Express).
+  const listed = strategies.names.filter((n) => !strategies.info(n).testOnly && !strategies.frameworkProblem(n, framework));
+  const chosen = list('strategies', values.strategies, strategies.names) ?? listed;
+  for (const name of chosen) {
+    const problem = strategies.frameworkProblem(name, framework);
+    if (problem) throw new UsageError(problem.replace('STRATEGY=', '--strategies ').replace(/FRAMEWORK=/g, '--framework '));
+  }
   return {
-    strategies: list('strategies', values.strategies, strategies.names) ?? listed,
+    strategies: chosen,
     scenarios: integrity.expandScenarios(scenarios ?? ['all']),
     node: list('node', values.node)?.map((n) => String(number('node', n, { min: 0, max: 99, integer: true }))) ?? null,
     acf,
