@@ -7,9 +7,10 @@ const path = require('node:path');
 const ROOT = path.resolve(__dirname, '..', '..');
 
 // Starts app.js with env; resolves once it printed its listening line.
-function startServer(env = {}, { args = [], nodePath = process.execPath, timeoutMs = 15000 } = {}) {
-  const child = spawn(nodePath, [...args, path.join(ROOT, 'app.js')], {
-    cwd: ROOT,
+// cwd and app: another copy of the server (a production-only tree in appengine.test.js).
+function startServer(env = {}, { args = [], nodePath = process.execPath, timeoutMs = 15000, cwd = ROOT, app = path.join(ROOT, 'app.js') } = {}) {
+  const child = spawn(nodePath, [...args, app], {
+    cwd,
     env: { ...process.env, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
