@@ -33,6 +33,7 @@ const OPTIONS = {
   baseline: { type: 'string' },
   preset: { type: 'string' },
   quick: { type: 'boolean' },
+  profile: { type: 'boolean' },
   out: { type: 'string' },
   report: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -65,6 +66,8 @@ writes results/<preset>.json (after every sample) and results.md.
   --driver NAME          ${DRIVERS.join(' | ')} (default: autocannon)
   --target name=URL      drive an already-deployed server instead of spawning (repeatable)
   --baseline STRATEGY    what "% of baseline" compares with (default from preset)
+  --profile              after measuring, one unmeasured burst per config under V8 --cpu-prof:
+                         results/profiles/<run>/<config>.cpuprofile, top functions in the report
   --out FILE             run JSON (default results/<preset>.json)
   --report FILE          results.md to regenerate from results/ (default results.md; "none" to skip)
 `;
@@ -180,6 +183,7 @@ async function main(args) {
     warnings,
     environment,
   });
+  if (values.profile && run.status !== 'interrupted' && !targets.length) await require('../profile').profileRun(run, out, settings);
   await writeReport(out, reportPath);
   if (run.status === 'interrupted') return 130;
   if (run.configs.every((c) => c.samples.length === 0)) {
