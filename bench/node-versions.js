@@ -291,4 +291,4 @@ function nodeLabel(version, asOf = new Date()) {
   return `${text} (end-of-life since ${eol})`;
 }
 
-module.exports = { resolveNode, nodeLabel, DEFAULT_MAJOR, END_OF_LIFE, acfArgs, resolveTargets, cacheDirectory, packageName, oneLineError };
+module.exports = { resolveNode, latestPublished, nodeLabel, DEFAULT_MAJOR, END_OF_LIFE, acfArgs, resolveTargets, cacheDirectory, packageName, oneLineError };
