@@ -52,3 +52,24 @@ test('integrity: the cells where runtimes disagree, and none when they agree', (
   assert.match(md, /### Where the runtimes disagree/);
   assert.match(md, /### Matrix — Node 20\.20\.2 \(end-of-life since 2026-04-30\), async_hooks/);
 });
+
+test('frameworks: AsyncContextFrame on and off side by side per major, and this run\'s Express cost per Node', () => {
+  const { frameworksSection } = require('../report/sections/frameworks');
+  const configs = [];
+  const rounds = (rps, cpu) => Array.from({ length: 5 }, (_, i) => ({ rps: rps * (1 + (i % 2 ? 0.01 : -0.01)), cpuUsPerRequest: cpu, latency: { p99: 5 } }));
+  for (const [label, node, acf, scale] of [['node22', 'v22.23.3', false, 1], ['node24', 'v24.21.0', true, 1], ['node24-noacf', 'v24.21.0', false, 0.8]]) {
+    for (const [framework, strategy, rps, cpu] of [['http', 'none', 20000, 40], ['http', 'als', 18000 * scale, 45], ['express', 'none', 9000, label === 'node22' ? 200 : 65]]) {
+      configs.push({ id: `${framework}/${strategy}/d1/sync/${label}`, framework, strategy, depth: 1, hop: 'sync', node, nodeLabel: label, acf, samples: rounds(rps, cpu) });
+    }
+  }
+  const md = frameworksSection({ environment: { date: '2026-11-23T00:00:00Z' }, settings: { preset: 'frameworks' }, configs });
+  assert.match(md, /### Frameworks: AsyncContextFrame on vs off, side by side/);
+  assert.match(md, /#### Node 24: AsyncContextFrame \(default\) vs AsyncContextFrame off/);
+  // Only the row whose throughput differs is called significant: als 20% slower with ACF off.
+  assert.match(md, /\| AsyncLocalStorage \(node:http\) \| 17,820 \| 14,256 \| −20\.0%[^|]*\| 20\.0% slower, significant \|/);
+  assert.match(md, /\| Baseline \(node:http\) \| 19,800 \| 19,800 \| [^|]+ \| no significant difference \|/);
+  assert.doesNotMatch(md, /#### Node 22: /, 'Node 22 was measured one way only');
+  assert.match(md, /### Frameworks: why Express costs more per request on Node 20 and 22/);
+  assert.match(md, /\| Node 22 \(v22\.23\.3\) \| 40\.0 \| 200 \|/);
+  assert.match(md, /\| Node 24 \(v24\.21\.0\) \| 40\.0 \| 65\.0 \|/);
+});
