@@ -112,6 +112,9 @@ function confirmIdentity(stats, config) {
       throw new ServerStartError(`server reports ${key}=${stats[key]}, expected ${config[key]}: not the server we started`, '');
     }
   }
+  if ((stats.stores ?? 0) !== (config.stores || 0)) {
+    throw new ServerStartError(`server reports stores=${stats.stores}, expected ${config.stores || 0}: not the server we started`, '');
+  }
 }
 
 module.exports = { startServer, ServerStartError };

@@ -46,3 +46,16 @@ test('STORES out of range or not a number stops start-up with one line', async (
     assert.match(r.stderr.trim(), new RegExp(`^[^\\n]*STORES="${value}" is not valid; expected an integer from 0 to 1000[^\\n]*$`));
   }
 });
+
+test('a config with `stores` gets its own id and a server started with that many stores', async (t) => {
+  const { expandConfigs } = require('../bench/matrix');
+  const { startServer: startBenchServer } = require('../bench/server-process');
+  const target = { label: 'nodeX', version: process.version, path: process.execPath, args: [] };
+  const settings = { configs: [{ framework: 'express', strategy: 'als', stores: 0 }, { framework: 'express', strategy: 'als', stores: 10 }], depths: [8], hops: ['immediate'] };
+  const [zero, ten] = expandConfigs(settings, [target]);
+  assert.notStrictEqual(zero.id, ten.id);
+  assert.strictEqual(ten.stores, 10);
+  const server = await startBenchServer(ten, { nodePath: target.path });
+  t.after(() => server.stop());
+  assert.strictEqual(server.first.stores, 10);
+});
