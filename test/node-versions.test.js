@@ -118,6 +118,10 @@ test('the default run, integrity and custom runs measure on DEFAULT_MAJOR; --nod
   const integrity = require('../bench/cli/integrity');
   assert.deepStrictEqual(integrity.resolveSettings({}).node, [DEFAULT_MAJOR]);
   assert.deepStrictEqual(integrity.resolveSettings({ node: '20' }).node, ['20']);
+  // The per-runtime matrix: Node 20 (end-of-life), the default major both ways, and 26.
+  const runtimes = integrity.resolveSettings({ preset: 'runtimes' });
+  assert.deepStrictEqual([runtimes.node, runtimes.acf], [['20', DEFAULT_MAJOR, '26'], 'both']);
+  assert.throws(() => integrity.resolveSettings({ preset: 'everything' }), /^UsageError: --preset everything is unknown \(valid: runtimes\)$|--preset everything is unknown \(valid: runtimes\)/);
 });
 
 test('resolveTargets: labels, flags and per-major errors', async (t) => {
