@@ -51,18 +51,26 @@ function functionKey(callFrame) {
   return place ? `${name} ${place}` : name;
 }
 
-// A parsed .cpuprofile -> { durationMs, samples, busyMs, packages[], functions[] }, each
-// entry { name, selfMs, share } with share the fraction of busy (non-idle) time.
-function summarizeProfile(profile, { top = TOP } = {}) {
+// A parsed .cpuprofile -> { durationMs, samples, busyMs, skippedMs, packages[], functions[] },
+// each entry { name, selfMs, share } with share the fraction of busy (non-idle) time.
+// fromUs: V8 timestamp (µs, the monotonic clock: process.hrtime in any process of the
+// machine) before which samples are left out, i.e. the server's start-up; ignored when it
+// is not inside the profile.
+function summarizeProfile(profile, { top = TOP, fromUs = null } = {}) {
   const nodes = new Map((profile.nodes || []).map((n) => [n.id, n]));
   const samples = profile.samples || [];
   const deltas = profile.timeDeltas || [];
   const durationMs = (profile.endTime - profile.startTime) / 1000;
-  // Sample i lasted until sample i+1 (DevTools' attribution); the last gets the mean.
-  const meanUs = samples.length ? (profile.endTime - profile.startTime) / samples.length : 0;
+  const from = fromUs !== null && fromUs > profile.startTime && fromUs < profile.endTime ? fromUs : -Infinity;
+  // Sample i lasted until sample i+1 (DevTools' attribution); the last until endTime.
   const selfUs = new Map();
+  let at = profile.startTime;
+  let counted = 0;
   for (let i = 0; i < samples.length; i++) {
-    const us = i + 1 < deltas.length ? Math.max(0, deltas[i + 1]) : meanUs;
+    at += deltas[i] || 0;
+    if (at < from) continue;
+    counted++;
+    const us = Math.max(0, i + 1 < deltas.length ? deltas[i + 1] : profile.endTime - at);
     selfUs.set(samples[i], (selfUs.get(samples[i]) || 0) + us);
   }
   const byFunction = new Map();
@@ -87,7 +95,8 @@ function summarizeProfile(profile, { top = TOP } = {}) {
       .map(({ us, ...rest }) => ({ ...rest, selfMs: round(us / 1000), share: busyUs > 0 ? us / busyUs : 0 }));
   return {
     durationMs: round(durationMs),
-    samples: samples.length,
+    samples: counted,
+    skippedMs: round(Number.isFinite(from) ? (from - profile.startTime) / 1000 : 0),
     busyMs: round(busyUs / 1000),
     packages: rank([...byPackage].map(([name, us]) => ({ name, us }))),
     functions: rank([...byFunction.values()]).slice(0, Math.max(top * 5, 50)),
@@ -150,6 +159,8 @@ async function profileConfig(config, { dir, base, driver, seconds, settings }) {
     const { nodePath, nodeArgs } = config.launch;
     const env = config.stores ? { STORES: String(config.stores) } : {};
     const server = await startServer(config, { nodePath, nodeArgs: [...nodeArgs, '--cpu-prof', `--cpu-prof-dir=${tmp}`], env });
+    // From here on the server is serving load: what came before (start-up) is left out.
+    const fromUs = Number(process.hrtime.bigint() / 1000n);
     let load;
     try {
       load = await driver({
@@ -167,7 +178,7 @@ async function profileConfig(config, { dir, base, driver, seconds, settings }) {
     const text = fs.readFileSync(path.join(tmp, written[0]), 'utf8');
     const file = path.join(dir, fileNameOf(config.id));
     fs.writeFileSync(file, text);
-    return { file: path.relative(base, file), requests: load ? load.requests : null, summary: summarizeProfile(JSON.parse(text)) };
+    return { file: path.relative(base, file), requests: load ? load.requests : null, summary: summarizeProfile(JSON.parse(text), { fromUs }) };
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }

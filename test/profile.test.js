@@ -54,17 +54,21 @@ test('summarizeProfile: self time by function and package from the samples, idle
       frame(4, 'run', 'file:///app/node_modules/@scope/pkg/index.js'),
     ],
     startTime: 0,
-    endTime: 4000,
-    // Each sample lasts until the next one: 3 idle ms, then 1 ms express, 3 ms @scope/pkg.
+    endTime: 6800,
+    // Samples at 0, 3000, 4000, 5000 and 6000 µs, each lasting until the next (the last
+    // until endTime): 3 idle ms, then 1 ms express, 2.8 ms @scope/pkg.
     samples: [2, 3, 4, 4, 4],
     timeDeltas: [0, 3000, 1000, 1000, 1000],
   };
   const s = summarizeProfile(profile);
   assert.strictEqual(s.samples, 5);
-  // The last sample has no successor: it gets the mean interval (4000 µs / 5 samples).
   assert.deepStrictEqual(s.packages.map((p) => [p.name, p.selfMs]), [['@scope/pkg', 2.8], ['express', 1]]);
   assert.strictEqual(s.busyMs, 3.8);
   assert.strictEqual(s.functions[0].name, 'run @scope/pkg/index.js:10');
+  // Start-up left out: from t = 3500 µs only the last three samples (all @scope/pkg) count.
+  const late = summarizeProfile(profile, { fromUs: 3500 });
+  assert.deepStrictEqual([late.samples, late.skippedMs, late.packages.map((p) => p.name)], [3, 3.5, ['@scope/pkg']]);
+  assert.strictEqual(summarizeProfile(profile, { fromUs: 99999 }).samples, 5, 'a start outside the profile is ignored');
   assert.strictEqual(packageOf({ url: 'node:internal/http', functionName: 'x' }), 'node');
   assert.strictEqual(packageOf({ url: '', functionName: '(garbage collector)' }), '(garbage collector)');
 });

@@ -36,7 +36,7 @@ function profileSection(run) {
     '',
     `One V8 CPU profile per configuration, recorded with \`--cpu-prof\` in a separate ${profiles.seconds} s burst after the ` +
       'measured rounds (the profiler costs CPU, so these bursts are not part of any number above). Shares are of the ' +
-      `server's busy time (idle excluded), by self time. The \`.cpuprofile\` files open in Chrome DevTools (Performance → load) from ${f.code(profiles.dir)}.`,
+      `server's busy time under load (idle and the server's start-up excluded), by self time. The \`.cpuprofile\` files open in Chrome DevTools (Performance → load) from ${f.code(profiles.dir)}.`,
     '',
   ];
   const rows = [];
