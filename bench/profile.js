@@ -14,6 +14,7 @@ const path = require('node:path');
 const { startServer } = require('./server-process');
 const { baselineFor } = require('./comparable');
 const { getDriver } = require('./drivers');
+const { SERVER_CPU } = require('./runner');
 const { writeJsonAtomic } = require('../lib/cli');
 
 const DEFAULT_SECONDS = 3;
@@ -131,6 +132,9 @@ function fileNameOf(configId) {
 // configs: { [id]: { file, requests, summary, overBaseline? } }, errors }.
 async function recordProfiles(run, { dir, base = '.', driver, seconds = DEFAULT_SECONDS, stop = { requested: false }, log = () => {} }) {
   const settings = run.settings || {};
+  // Where the session pinned this process (the load generator) to one CPU, the server
+  // goes to the other, as in the measured rounds: a child inherits this process's CPU.
+  const cpu = run.environment && run.environment.taskset ? SERVER_CPU : null;
   const profiles = { dir: path.relative(base, dir), seconds, configs: {}, errors: [] };
   run.profiles = profiles;
   fs.mkdirSync(dir, { recursive: true });
@@ -138,7 +142,7 @@ async function recordProfiles(run, { dir, base = '.', driver, seconds = DEFAULT_
     if (stop.requested) break;
     if (config.target || !config.launch) continue;
     try {
-      profiles.configs[config.id] = await profileConfig(config, { dir, base, driver, seconds, settings });
+      profiles.configs[config.id] = await profileConfig(config, { dir, base, driver, seconds, settings, cpu });
       log(`profiled ${config.id}`);
     } catch (err) {
       profiles.errors.push(`${config.id}: ${String(err.message).split('\n')[0]}`);
@@ -153,12 +157,12 @@ async function recordProfiles(run, { dir, base = '.', driver, seconds = DEFAULT_
   return profiles;
 }
 
-async function profileConfig(config, { dir, base, driver, seconds, settings }) {
+async function profileConfig(config, { dir, base, driver, seconds, settings, cpu }) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-prof-'));
   try {
     const { nodePath, nodeArgs } = config.launch;
     const env = config.stores ? { STORES: String(config.stores) } : {};
-    const server = await startServer(config, { nodePath, nodeArgs: [...nodeArgs, '--cpu-prof', `--cpu-prof-dir=${tmp}`], env });
+    const server = await startServer(config, { nodePath, nodeArgs: [...nodeArgs, '--cpu-prof', `--cpu-prof-dir=${tmp}`], env, cpu });
     // From here on the server is serving load: what came before (start-up) is left out.
     const fromUs = Number(process.hrtime.bigint() / 1000n);
     let load;
