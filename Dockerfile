@@ -1,8 +1,11 @@
 # The ctxbench server as a container, for Cloud Run (the same app App Engine runs):
 #   gcloud run deploy ctxbench-als --source . --set-env-vars STRATEGY=als
-# Only what `npm start` (node app.js) needs is copied; test/appengine.test.js checks
-# that the list below covers every file the server loads.
-FROM node:22-slim
+# Only what `npm start` (node app.js) needs is copied, and only production dependencies
+# are installed (benchmark and test packages are devDependencies); test/appengine.test.js
+# checks that the list below covers every file the server loads and that every package it
+# loads survives --omit=dev. The Node major is the one the benchmark measures on
+# (DEFAULT_MAJOR in bench/node-versions.js) and the App Engine yaml files run: change all three together.
+FROM node:24-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./

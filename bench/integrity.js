@@ -250,6 +250,9 @@ const FAMILY = {
   otel: 'als',
   'otel-selective': 'als',
   'otel-full': 'als',
+  'cls-rtracer': 'als',
+  'express-http-context': 'als',
+  'fastify-request-context': 'als',
 };
 
 const CONTROL_WHY = {
@@ -298,6 +301,8 @@ const EXPLAIN = {
     '*': "the request's continuation after `await load()` ran in the batch's context instead of its own",
   },
   nested: {
+    'express-http-context':
+      "express-http-context 2.x's middleware opens a store only when none is active (`if (!asyncLocalStorage.getStore())`); inside a request one is, so the child's \"own\" context is the request's Map and set() overwrote the parent's id, which the parent then read back: what users ask about in skonves/express-http-context#54 (nested contexts do not get their own copy, unlike cls-hooked's run)",
     alscontext: "the parent awaits the promise the child's async function returned, and alscontext's CLS takes the store of a resource's trigger once run() has returned: the parent continues with the child's store",
   },
 };
@@ -341,6 +346,9 @@ const BIND = {
   otel: 'context.bind(context.active(), fn)',
   'otel-selective': 'context.bind(context.active(), fn)',
   'otel-full': 'context.bind(context.active(), fn)',
+  'cls-rtracer': "AsyncResource.bind(fn) (Node's; the library has none)",
+  'express-http-context': "AsyncResource.bind(fn) (Node's; the library has none)",
+  'fastify-request-context': "AsyncResource.bind(fn) (Node's; the library has none)",
 };
 const CLS_HOOKED = { body: 'ns.bindEmitter(req)', emitter: 'ns.bindEmitter(emitter)', pool: 'ns.bind(callback)' };
 

@@ -3,8 +3,8 @@
 const strategies = require('../context');
 const { groupConfigs, baselineFor } = require('./comparable');
 
-function configId({ framework, strategy, depth, hop, nodeLabel, burnUs, variant }) {
-  const extra = (burnUs ? `/burn${burnUs}` : '') + (variant ? `/${variant}` : '');
+function configId({ framework, strategy, depth, hop, nodeLabel, burnUs, stores, variant }) {
+  const extra = (burnUs ? `/burn${burnUs}` : '') + (stores !== undefined ? `/stores${stores}` : '') + (variant ? `/${variant}` : '');
   return `${framework}/${strategy}/d${depth}/${hop}/${nodeLabel}${extra}`;
 }
 
@@ -31,6 +31,7 @@ function expandConfigs(settings, nodeTargets) {
         expectAcf: target.expectAcf ?? null,
         target: null,
         ...(p.burnUs !== undefined && { burnUs: p.burnUs }),
+        ...(p.stores !== undefined && { stores: p.stores }),
         ...(p.variant !== undefined && { variant: p.variant }),
         control: Boolean(strategies.info(p.strategy).control),
         processes: [],

@@ -22,6 +22,11 @@ const VERSION_TIMEOUT_MS = 15_000;
 // added --no-async-context-frame).
 const ACF_EXPERIMENTAL = { major: 22, minor: 7 };
 const ACF_DEFAULT_MAJOR = 24;
+// The major servers run on when nothing names one: the active LTS line.
+const DEFAULT_MAJOR = '24';
+// End of life of each LTS line (nodejs/Release schedule): a report that shows a version
+// past its date says so, since its numbers describe a runtime nobody should deploy.
+const END_OF_LIFE = { 16: '2023-09-11', 18: '2025-04-30', 20: '2026-04-30', 22: '2027-04-30', 24: '2028-04-30' };
 
 function oneLineError(message) {
   const err = new Error(String(message).replace(/\s*\n\s*/g, ' ').trim());
@@ -273,4 +278,17 @@ async function resolveTargets(majors, acf = 'default', opts = {}) {
   return { targets, errors };
 }
 
-module.exports = { resolveNode, acfArgs, resolveTargets, cacheDirectory, packageName, oneLineError };
+// 'v20.20.2' -> 'Node 20.20.2 (end-of-life since 2026-04-30)'; 'v24.21.0' -> 'Node 24.21.0'.
+// asOf: the date the label is true at (a run's date; default today). Unparseable input
+// comes back as given, so a report never hides what a run recorded.
+function nodeLabel(version, asOf = new Date()) {
+  const parts = versionParts(version);
+  if (!parts) return String(version ?? 'unknown');
+  const text = `Node ${parts.major}.${parts.minor}.${parts.patch}`;
+  const eol = END_OF_LIFE[parts.major];
+  const day = new Date(asOf);
+  if (!eol || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) < eol) return text;
+  return `${text} (end-of-life since ${eol})`;
+}
+
+module.exports = { resolveNode, latestPublished, nodeLabel, DEFAULT_MAJOR, END_OF_LIFE, acfArgs, resolveTargets, cacheDirectory, packageName, oneLineError };

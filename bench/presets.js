@@ -1,12 +1,15 @@
 'use strict';
 // Named parameter matrices, declared as data (as Node core's benchmark/ does). A preset
 // is either a cross product (strategies × depths × hops × frameworks) or an explicit
-// list of `configs` when the study it reproduces was not a cross product.
+// list of `configs` when the study it reproduces was not a cross product. `node` names
+// the majors the servers run on (default: the active LTS line, DEFAULT_MAJOR).
+const { DEFAULT_MAJOR } = require('./node-versions');
 
 const PRESETS = {
   default: {
     title: 'Default run: every context strategy at two call depths',
     why: 'what `npm run bench` measures: each strategy against no context at all, shallow and deep, with a macrotask hop between levels so requests interleave and a broken context shows',
+    node: [DEFAULT_MAJOR],
     strategies: ['none', 'param', 'als', 'alscontext-als', 'otel', 'cls-hooked', 'alscontext', 'global'],
     depths: [8, 256],
     hops: ['immediate'],
@@ -36,6 +39,7 @@ const PRESETS = {
   'depth-sweep': {
     title: 'Depth sweep: the App Engine study (parameter passing vs async_hooks by call depth)',
     why: 'seed 004 deployed param vs cls-hooked to App Engine and reported latency at call depths 8-1024 from one run each; here with interleaved rounds and AsyncLocalStorage beside them',
+    node: [DEFAULT_MAJOR],
     strategies: ['param', 'cls-hooked', 'als', 'alscontext'],
     depths: [8, 16, 32, 256, 1024],
     hops: ['await'],
@@ -51,7 +55,8 @@ const PRESETS = {
   libraries: {
     title: 'Libraries: the als-context benchmark (10 connections, no pipelining)',
     why: 'seed 003 compared request-param, AsyncLocalStorage, alscontext and cls-hooked with autocannon -c 10 for 10 s, one run each',
-    strategies: ['none', 'param', 'als', 'alscontext', 'cls-hooked'],
+    node: [DEFAULT_MAJOR],
+    strategies: ['none', 'param', 'als', 'alscontext', 'cls-hooked', 'cls-rtracer', 'express-http-context'],
     depths: [8],
     hops: ['await'],
     frameworks: ['express'],
@@ -66,6 +71,7 @@ const PRESETS = {
   precision: {
     title: 'Precision: AsyncLocalStorage vs no context at depth 8, to ±3 percentage points',
     why: 'how precisely this machine can state a small overhead: blocks of fresh processes are added until the 95% CI of the als/none ratio is within ±3 pp, or the next block would end after 120 s',
+    node: [DEFAULT_MAJOR],
     strategies: ['none', 'als'],
     depths: [8],
     hops: ['immediate'],
@@ -81,9 +87,9 @@ const PRESETS = {
     baseline: 'none',
   },
   frameworks: {
-    title: 'Frameworks: the platformatic study (node:http, Fastify, OpenTelemetry; Node 22 and 24)',
+    title: 'Frameworks: the platformatic study (node:http, Fastify, OpenTelemetry; Node 22, 24 and 26)',
     why: 'seeds 000/001 ran five servers once each for 10 s (+5 s warm-up) with autocannon -c 100 -p 10 on Node 22.17.1 and 24.4.1; the same scenarios here, same payload everywhere, an explicit in-memory span exporter, Express rows added',
-    node: ['22', '24'],
+    node: ['22', '24', '26'],
     depths: [1],
     hops: ['sync'],
     frameworks: ['http', 'fastify', 'express'],
@@ -105,6 +111,22 @@ const PRESETS = {
     warmup: 5,
     blocks: 3,
     rounds: 1,
+    baseline: 'none',
+  },
+  stores: {
+    title: 'Live stores: AsyncLocalStorage and OpenTelemetry with 0, 1, 10 and 100 other live stores (Node 20 and 24)',
+    why: 'real services carry several AsyncLocalStorage instances at once (OpenTelemetry, a logger, an APM agent); Node core\'s benchmark/async_hooks/async-local-storage-propagate-* measures storageCount 0/1/10/100. Under async_hooks (Node 20) every new async resource copies every live store; the report shows whether the cost still grows with N under AsyncContextFrame (Node 24)',
+    node: ['20', DEFAULT_MAJOR],
+    depths: [8],
+    hops: ['immediate'],
+    frameworks: ['express'],
+    strategies: ['none', 'als', 'otel'],
+    configs: [0, 1, 10, 100].flatMap((stores) => ['none', 'als', 'otel'].map((strategy) => ({ framework: 'express', strategy, stores }))),
+    connections: 100,
+    pipelining: 1,
+    duration: 1,
+    warmup: 1,
+    rounds: 6,
     baseline: 'none',
   },
 };

@@ -119,6 +119,7 @@ async function startServer(config, { nodePath = process.execPath, nodeArgs = [],
         FRAMEWORK: config.framework,
         LOG: 'none',
         BURN_US: String(config.burnUs || 0),
+        STORES: String(config.stores || 0),
       }),
     },
   });
@@ -142,6 +143,9 @@ function confirmIdentity(stats, config) {
     if (stats[key] !== config[key]) {
       throw new ServerStartError(`server reports ${key}=${stats[key]}, expected ${config[key]}: not the server we started`, '');
     }
+  }
+  if ((stats.stores ?? 0) !== (config.stores || 0)) {
+    throw new ServerStartError(`server reports stores=${stats.stores}, expected ${config.stores || 0}: not the server we started`, '');
   }
 }
 

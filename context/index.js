@@ -45,6 +45,19 @@ const STRATEGIES = {
     carriesContext: true,
     otel: true,
   },
+  'cls-rtracer': {
+    describe: 'cls-rtracer 2.x: its Express middleware (runWithId elsewhere), id read with rTracer.id()',
+    carriesContext: true,
+  },
+  'express-http-context': {
+    describe: 'express-http-context 2.x: its middleware opens a Map store (reusing one already active), id in a key',
+    carriesContext: true,
+  },
+  'fastify-request-context': {
+    describe: '@fastify/request-context: its Fastify plugin opens the store at onRequest, id set in the handler (Fastify only)',
+    carriesContext: true,
+    frameworks: ['fastify'],
+  },
   global: {
     describe: 'CONTROL: a module-level variable; must be reported as leaking under concurrency',
     carriesContext: true,
@@ -66,6 +79,14 @@ if (process.env.CTXBENCH_EXTRA_STRATEGY) {
 
 const names = Object.keys(STRATEGIES);
 
+// One line when a strategy cannot run on a framework (a Fastify plugin on Express);
+// null when it can.
+function frameworkProblem(name, framework) {
+  const meta = STRATEGIES[name];
+  if (!meta || !meta.frameworks || meta.frameworks.includes(framework)) return null;
+  return `STRATEGY=${name} runs only with FRAMEWORK=${meta.frameworks.join(' or ')} (it is a plugin of that framework), not FRAMEWORK=${framework}`;
+}
+
 function info(name) {
   const meta = STRATEGIES[name];
   if (!meta) throw new Error(`unknown strategy '${name}' (valid: ${names.join(', ')})`);
@@ -79,7 +100,15 @@ function load(name, config = {}) {
   const meta = info(name);
   const impl = require(meta.file || `./${name}.js`);
   if (typeof impl.start === 'function') impl.start(config);
-  return { ...meta, run: impl.run, current: impl.current, bind: impl.bind, bindEmitter: impl.bindEmitter, stats: impl.stats };
+  return {
+    ...meta,
+    run: impl.run,
+    current: impl.current,
+    bind: impl.bind,
+    bindEmitter: impl.bindEmitter,
+    stats: impl.stats,
+    fastifyPlugin: impl.fastifyPlugin,
+  };
 }
 
-module.exports = { names, info, load };
+module.exports = { names, info, load, frameworkProblem };

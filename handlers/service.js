@@ -11,6 +11,7 @@ const { traceIdOf } = require('./trace');
 const { detectAsyncContextFrame } = require('../lib/runtime');
 const { MAX_DEPTH } = require('../lib/config');
 const { createScenarios } = require('./scenarios');
+const { makeStores } = require('./stores');
 
 const DEPTH_PARAM = /^\d{1,4}$/;
 
@@ -30,16 +31,19 @@ function createService(config) {
   const startElu = performance.eventLoopUtilization();
   // Built at start-up, outside any request (their shared emitters, pools and queues).
   const scenarios = createScenarios({ strategy });
+  const stores = makeStores(config.stores);
+  const open = stores ? (id, next, req) => stores(id, () => strategy.run(id, next, req)) : strategy.run;
 
   return {
     config,
     strategy,
 
-    // Middleware body: opens the request's context and continues inside it.
+    // Middleware body: opens the request's context and continues inside it. req goes
+    // along for strategies that enter through a library's own middleware (cls-rtracer).
     enter(req, next) {
       const id = traceIdOf(req.headers);
       req.traceId = id;
-      return strategy.run(id, next);
+      return open(id, next, req);
     },
 
     // Runs the chain; resolves to the id read at the deepest level.
@@ -72,6 +76,7 @@ function createService(config) {
         depth: config.depth,
         hop: config.hop,
         framework: config.framework,
+        stores: config.stores || 0,
         pid: process.pid,
         nonce,
         node: process.version,

@@ -7,6 +7,8 @@ const logs = require('../handlers/log');
 const frameworks = require('../servers');
 
 const MAX_DEPTH = 1024;
+// STORES: extra live AsyncLocalStorage instances per request (handlers/stores.js).
+const MAX_STORES = 1000;
 // OTEL_EXPORTER: memory (bounded in-memory), none (spans made, never exported),
 // otlp-unreachable (OTLP/HTTP to a loopback port where nothing listens, as the study did).
 const OTEL_EXPORTERS = ['memory', 'none', 'otlp-unreachable'];
@@ -40,7 +42,7 @@ function defaultHost(env) {
 function loadConfig(env = process.env) {
   const host = env.HOST ?? defaultHost(env);
   if (!/^[\w.:-]{1,253}$/.test(host)) throw bad('HOST', host, 'a host name or IP address');
-  return {
+  const config = {
     strategy: oneOf(env, 'STRATEGY', strategies.names, 'param'),
     depth: integer(env, 'DEPTH', 8, 1, MAX_DEPTH),
     hop: oneOf(env, 'HOP', hops.names, 'await'),
@@ -49,10 +51,14 @@ function loadConfig(env = process.env) {
     // Where the otel-selective / otel-full strategies send spans (ignored by the others).
     otelExporter: oneOf(env, 'OTEL_EXPORTER', OTEL_EXPORTERS, 'memory'),
     burnUs: integer(env, 'BURN_US', 0, 0, 1e6),
+    stores: integer(env, 'STORES', 0, 0, MAX_STORES),
     port: integer(env, 'PORT', 8080, 0, 65535),
     host,
     project: env.GOOGLE_CLOUD_PROJECT || 'local',
   };
+  const problem = strategies.frameworkProblem(config.strategy, config.framework);
+  if (problem) throw new ConfigError(problem);
+  return config;
 }
 
-module.exports = { loadConfig, ConfigError, MAX_DEPTH, OTEL_EXPORTERS };
+module.exports = { loadConfig, ConfigError, MAX_DEPTH, MAX_STORES, OTEL_EXPORTERS };

@@ -14,6 +14,8 @@ const BAD_DEPTH = 'depth must be an integer from 1 to 1024\n';
 
 function createServer(service) {
   const app = Fastify({ logger: false });
+  // Strategies that are Fastify plugins (fastify-request-context) hook in before the routes.
+  if (service.strategy.fastifyPlugin) service.strategy.fastifyPlugin(app);
 
   const sendId = (reply, id) => {
     reply.header('content-type', TEXT);

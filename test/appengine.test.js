@@ -14,6 +14,8 @@ const YAML = require('yaml');
 const strategies = require('../context');
 const frameworks = require('../servers');
 const { loadConfig } = require('../lib/config');
+const { spawn } = require('node:child_process');
+const { DEFAULT_MAJOR } = require('../bench/node-versions');
 const { ROOT, startServer, get } = require('./helpers/server');
 
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -45,7 +47,7 @@ const F_CLASSES = ['F1', 'F2', 'F4', 'F4_1G'];
 // Set by App Engine itself; an app.yaml must not try to.
 const RESERVED_ENV = /^(PORT|NODE_ENV|GOOGLE_CLOUD_PROJECT|GAE_\w+|K_\w+|CLOUD_RUN_\w+|HOST)$/;
 // What the server reads (lib/config.js).
-const SERVER_ENV = new Set(['STRATEGY', 'DEPTH', 'HOP', 'FRAMEWORK', 'LOG', 'BURN_US']);
+const SERVER_ENV = new Set(['STRATEGY', 'DEPTH', 'HOP', 'FRAMEWORK', 'LOG', 'BURN_US', 'STORES']);
 
 const engineMajor = Number(/(\d+)/.exec(pkg.engines.node)[1]);
 
@@ -113,9 +115,39 @@ for (const [file, want] of Object.entries(SERVICES)) {
   });
 }
 
-test('App Engine starts the app with `npm start` = node app.js', () => {
-  assert.strictEqual(pkg.scripts.start, 'node app.js');
-  assert.ok(fs.existsSync(path.join(ROOT, 'package-lock.json')), 'npm ci needs the lock file');
+test('`npm start` (what App Engine and the image run) starts a server that answers', { timeout: 60000 }, async (t) => {
+  const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['start', '--silent'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', STRATEGY: 'als' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: npm runs the server as a child of its own, and both must go.
+    detached: process.platform !== 'win32',
+  });
+  const exited = once(child, 'exit');
+  t.after(async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    if (process.platform === 'win32') child.kill('SIGKILL');
+    else process.kill(-child.pid, 'SIGKILL');
+    await exited;
+  });
+  let stdout = '';
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      const line = stdout.split('\n').find((l) => l.includes('"ctxbench listening"'));
+      if (line) resolve(JSON.parse(line).port);
+    });
+    child.once('exit', (code) => reject(new Error(`npm start exited with ${code} before listening`)));
+  });
+  const res = await get(`http://127.0.0.1:${port}/`, { headers: { 'x-request-id': 'npm-start' } });
+  assert.strictEqual(res.body, 'npm-start');
+});
+
+test('package-lock.json is in step with package.json, so `npm ci` (App Engine, the image) can install', () => {
+  const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'));
+  const root = lock.packages[''];
+  assert.deepStrictEqual(root.dependencies || {}, pkg.dependencies || {});
+  assert.deepStrictEqual(root.devDependencies || {}, pkg.devDependencies || {});
 });
 
 for (const [file, want] of Object.entries(SERVICES)) {
@@ -204,8 +236,8 @@ function ignoreMatcher(text) {
   };
 }
 
-// Every file outside node_modules that `node app.js` loads, for every strategy and
-// every framework, recorded from require.cache when the server exits.
+// Every file outside node_modules that `node app.js` loads, for every strategy (on a
+// framework it runs on) and every framework, recorded from require.cache when the server exits.
 async function filesTheServerLoads() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-requires-'));
   const recorder = path.join(dir, 'record.js');
@@ -215,7 +247,7 @@ async function filesTheServerLoads() {
       ' JSON.stringify(Object.keys(require.cache))));\n',
   );
   const runs = [
-    ...strategies.names.map((strategy) => ({ STRATEGY: strategy, FRAMEWORK: 'express' })),
+    ...strategies.names.map((strategy) => ({ STRATEGY: strategy, FRAMEWORK: strategies.info(strategy).frameworks?.[0] ?? 'express' })),
     ...frameworks.names.map((framework) => ({ STRATEGY: 'param', FRAMEWORK: framework })),
   ].map((env) => ({ ...env, LOG: 'stdout', BURN_US: '10', HOST: '127.0.0.1' }));
   const files = new Set();
@@ -270,20 +302,69 @@ test('.gcloudignore and the Dockerfile ship every file `npm start` loads, and no
   }
 });
 
-test('Dockerfile: node:22-slim, production install, npm start, PORT from the environment', () => {
+test('Dockerfile and App Engine run the Node major the benchmark measures on, with production dependencies only', () => {
   const lines = fs
     .readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8')
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith('#'));
   const from = lines.filter((l) => /^FROM\s/i.test(l));
-  assert.deepStrictEqual(from, ['FROM node:22-slim']);
-  assert.ok(22 >= engineMajor);
+  assert.strictEqual(from.length, 1);
+  // The official image of that major (a -slim or -alpine variant of it is the same Node).
+  const image = /^FROM\s+node:(\d+)(?:-(?:slim|alpine))?$/i.exec(from[0]);
+  assert.ok(image, `official node image: ${from[0]}`);
+  const major = Number(image[1]);
+  assert.strictEqual(major, Number(DEFAULT_MAJOR), 'the image runs what the benchmark measures (bench/node-versions.js DEFAULT_MAJOR)');
+  assert.ok(major >= engineMajor);
+  for (const file of Object.keys(SERVICES)) assert.strictEqual(readYaml(file).runtime, `nodejs${major}`, `${file} runs what the image runs`);
   assert.ok(lines.some((l) => /^RUN\s.*\bnpm ci --omit=dev\b/.test(l)), 'npm ci --omit=dev');
   const cmd = lines.filter((l) => /^CMD\s/i.test(l));
   assert.strictEqual(cmd.length, 1);
   assert.match(cmd[0], /^CMD\s+(\["npm",\s*"start"\]|npm start)$/);
   assert.ok(!lines.some((l) => /^ENV\s+PORT\b/.test(l)), 'PORT is left to the platform (default 8080)');
-  // Same Node major as the App Engine services.
-  for (const file of Object.keys(SERVICES)) assert.strictEqual(readYaml(file).runtime, 'nodejs22');
+});
+
+// What ships is what runs: `npm ci --omit=dev` (the image, App Engine's install) leaves out
+// every package the lock file marks dev. Rebuilt here without the network: a copy of the
+// shipped files whose node_modules links only the lock's non-dev packages, run with
+// --preserve-symlinks so no require can reach the full install behind the links; every
+// strategy (on a framework it runs on) and every framework must start and answer.
+function productionTree(t) {
+  const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-prod-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const ignored = ignoreMatcher(fs.readFileSync(path.join(ROOT, '.gcloudignore'), 'utf8'));
+  for (const top of ['app.js', 'package.json', 'lib', 'context', 'handlers', 'servers']) {
+    if (!ignored(top)) fs.cpSync(path.join(ROOT, top), path.join(dir, top), { recursive: true });
+  }
+  const shipped = Object.entries(lock.packages).filter(([p, e]) => p.startsWith('node_modules/') && !e.dev && !p.includes('/node_modules/', 'node_modules/'.length));
+  for (const [p] of shipped) {
+    const real = path.join(ROOT, p);
+    if (!fs.existsSync(real)) continue; // optional, platform-specific packages
+    fs.mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
+    fs.symlinkSync(fs.realpathSync(real), path.join(dir, p), 'dir');
+  }
+  return { dir, dev: Object.keys(lock.packages).filter((p) => lock.packages[p].dev) };
+}
+
+test('the server starts and answers with production dependencies only (as after npm ci --omit=dev)', { timeout: 180000 }, async (t) => {
+  const { dir, dev } = productionTree(t);
+  assert.ok(dev.includes('node_modules/autocannon'), 'the lock marks bench-only packages dev');
+  assert.ok(!fs.existsSync(path.join(dir, 'node_modules', 'autocannon')), 'dev packages are not linked');
+  const runs = [
+    ...strategies.names.map((strategy) => ({ STRATEGY: strategy, FRAMEWORK: strategies.info(strategy).frameworks?.[0] ?? 'express' })),
+    ...frameworks.names.map((framework) => ({ STRATEGY: 'param', FRAMEWORK: framework })),
+  ];
+  for (const env of runs) {
+    const server = await startServer(
+      { ...env, HOST: '127.0.0.1', OTEL_EXPORTER: 'otlp-unreachable' },
+      { args: ['--preserve-symlinks'], cwd: dir, app: path.join(dir, 'app.js'), timeoutMs: 60000 },
+    );
+    try {
+      const res = await get(server.url + '/', { headers: { 'x-request-id': 'shipped' } });
+      assert.strictEqual(res.status, 200, `${env.STRATEGY} on ${env.FRAMEWORK}`);
+    } finally {
+      await server.stop();
+    }
+  }
 });

@@ -7,7 +7,7 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { acfArgs, resolveNode, resolveTargets, cacheDirectory, packageName } = require('../bench/node-versions');
+const { acfArgs, resolveNode, resolveTargets, cacheDirectory, packageName, latestPublished, nodeLabel, DEFAULT_MAJOR } = require('../bench/node-versions');
 const { startServer, get } = require('./helpers/server');
 
 const CURRENT = Number(process.versions.node.split('.')[0]);
@@ -66,11 +66,6 @@ test('resolveNode: the current major is this very node, found without npm or net
 test('resolveNode: malformed, nonexistent and broken majors fail with one line', async (t) => {
   await assert.rejects(resolveNode('twenty'), (err) => assertOneLine(err, /"twenty" is not a Node major/));
 
-  // Asks the registry once. Offline, the error is still one line (registry unreachable).
-  await assert.rejects(resolveNode(3, { cacheDir: tempDir(t), timeoutMs: 30000 }), (err) =>
-    assertOneLine(err, /Node 3 is not available as node-\S+@3 on the npm registry|cannot reach the npm registry/),
-  );
-
   // A cached binary that does not answer --version with v<major>. is reported, never used.
   const cacheDir = tempDir(t);
   const major = CURRENT === 24 ? 22 : 24;
@@ -78,6 +73,55 @@ test('resolveNode: malformed, nonexistent and broken majors fail with one line',
   fs.mkdirSync(path.dirname(bin), { recursive: true });
   fs.writeFileSync(bin, '#!/bin/sh\necho v1.2.3\n', { mode: 0o755 });
   await assert.rejects(resolveNode(major, { cacheDir }), (err) => assertOneLine(err, /broken.*v1\.2\.3.*expected v\d+\.x/));
+});
+
+// Network: whether the registry answers is found out first (one `npm view` of the default
+// major, which certainly exists); only then can "not on the registry" be told apart from
+// "cannot reach it", and each is asserted where it is the truth.
+test('resolveNode: a major the registry does not have is named as such; an unreachable registry as such', async (t) => {
+  const reachable = await latestPublished(packageName(), DEFAULT_MAJOR, 30000).then(
+    () => null,
+    (err) => err.message,
+  );
+  if (reachable === null) {
+    await assert.rejects(resolveNode(3, { cacheDir: tempDir(t), timeoutMs: 30000 }), (err) =>
+      assertOneLine(err, /^Node 3 is not available as node-\S+@3 on the npm registry$/),
+    );
+  } else {
+    t.diagnostic(`npm registry not reachable (${reachable}): checking the unreachable path instead`);
+    assert.match(reachable, /^cannot reach the npm registry to look up /);
+    t.skip(`the registry could not be reached, so "not on the registry" was not checked: ${reachable}`);
+  }
+  // An unreachable registry (a closed loopback port) is reported as unreachable, never as absent.
+  const saved = process.env.npm_config_registry;
+  process.env.npm_config_registry = 'http://127.0.0.1:9/';
+  t.after(() => (saved === undefined ? delete process.env.npm_config_registry : (process.env.npm_config_registry = saved)));
+  await assert.rejects(resolveNode(3, { cacheDir: tempDir(t), timeoutMs: 30000 }), (err) =>
+    assertOneLine(err, /^cannot reach the npm registry to look up node-\S+@3 /),
+  );
+});
+
+test('nodeLabel: end-of-life majors are marked from their date on, others not', () => {
+  assert.strictEqual(nodeLabel('v20.20.2', '2026-05-01'), 'Node 20.20.2 (end-of-life since 2026-04-30)');
+  assert.strictEqual(nodeLabel('v20.20.2', '2026-04-29'), 'Node 20.20.2');
+  assert.strictEqual(nodeLabel('v24.21.0', '2026-11-23'), 'Node 24.21.0');
+  assert.strictEqual(nodeLabel('v26.1.0', '2026-11-23'), 'Node 26.1.0');
+  assert.strictEqual(nodeLabel('remote'), 'remote');
+});
+
+test('the default run, integrity and custom runs measure on DEFAULT_MAJOR; --node 20 stays available', () => {
+  const { resolveSettings } = require('../bench/cli/run');
+  assert.deepStrictEqual(resolveSettings({}).node, [DEFAULT_MAJOR]);
+  assert.deepStrictEqual(resolveSettings({ quick: true }).node, [DEFAULT_MAJOR]);
+  assert.deepStrictEqual(resolveSettings({ strategies: 'als' }).node, [DEFAULT_MAJOR]);
+  assert.deepStrictEqual(resolveSettings({ node: '20' }).node, ['20']);
+  const integrity = require('../bench/cli/integrity');
+  assert.deepStrictEqual(integrity.resolveSettings({}).node, [DEFAULT_MAJOR]);
+  assert.deepStrictEqual(integrity.resolveSettings({ node: '20' }).node, ['20']);
+  // The per-runtime matrix: Node 20 (end-of-life), the default major both ways, and 26.
+  const runtimes = integrity.resolveSettings({ preset: 'runtimes' });
+  assert.deepStrictEqual([runtimes.node, runtimes.acf], [['20', DEFAULT_MAJOR, '26'], 'both']);
+  assert.throws(() => integrity.resolveSettings({ preset: 'everything' }), /--preset everything is unknown \(valid: runtimes\)/);
 });
 
 test('resolveTargets: labels, flags and per-major errors', async (t) => {
@@ -116,7 +160,11 @@ async function otherMajors() {
 
 test('other majors: AsyncContextFrame detected as the flags say (app.js /__stats acf)', async (t) => {
   const { majors, skip } = await otherMajors();
-  if (skip) return t.skip(skip);
+  if (skip) t.skip(skip);
+  else await acfAsTheFlagsSay(t, majors);
+});
+
+async function acfAsTheFlagsSay(t, majors) {
   const { targets, errors } = await resolveTargets([...majors, CURRENT], 'both');
   assert.deepStrictEqual(errors, []);
   assert.ok(targets.some((x) => x.expectAcf) && targets.some((x) => !x.expectAcf), 'both ACF states covered');
@@ -129,4 +177,4 @@ test('other majors: AsyncContextFrame detected as the flags say (app.js /__stats
     t.diagnostic(`${target.label}: ${target.version} ${target.args.join(' ') || '(no flags)'} -> acf ${stats.acf}`);
     await server.stop();
   }
-});
+}

@@ -225,7 +225,7 @@ test('frameworks preset: per-version tables against http/none, the version compa
 test('frameworks preset on one Node version: per-version table, no comparison, "no data" rows', async (t) => {
   const md = await report(frameworksRun({ majors: [20], noData: ['fastify/otel-selective/d1/sync/node20'] }), t);
   const perVersion = between(md, '### Frameworks: per Node version', '### Frameworks: version comparison');
-  const n20 = between(perVersion, '#### Node 20 (v20.19.5)', '### ');
+  const n20 = between(perVersion, '#### Node 20 (v20.19.5; end-of-life since 2026-04-30)', '### ');
   PCT(89, 91)(row(n20, 'AsyncLocalStorage (node:http)')[3]);
   assert.strictEqual(row(n20, 'Fastify + selective OTel')[1], 'no data');
   assert.doesNotMatch(n20, /\(published\)/);

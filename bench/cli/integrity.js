@@ -9,12 +9,21 @@ const { captureEnvironment } = require('../environment');
 const { createProgress, onInterrupt } = require('../progress');
 const { resolveNodeTargets } = require('../targets');
 const integrity = require('../integrity');
+const { DEFAULT_MAJOR } = require('../node-versions');
+
+// Node targets by name: `--preset runtimes` runs the matrix on every runtime a team may
+// be on (Node 20, end-of-life; 24 with AsyncContextFrame on and off; 26) so the report
+// can show where they disagree. Without a preset: DEFAULT_MAJOR, its default ACF.
+const PRESETS = {
+  runtimes: { node: ['20', DEFAULT_MAJOR, '26'], acf: 'both' },
+};
 
 const OPTIONS = {
   strategies: { type: 'string' },
   scenarios: { type: 'string' },
   node: { type: 'string' },
   acf: { type: 'string' },
+  preset: { type: 'string' },
   framework: { type: 'string' },
   requests: { type: 'string' },
   concurrency: { type: 'string' },
@@ -36,8 +45,10 @@ per strategy and classifies every answer: kept (its own id), lost (no id) or lea
 
   --strategies a,b       strategies (default: all)
   --scenarios a,b        scenarios or groups (default: all)
-  --node 20,22,24        Node majors to run the servers under (default: this node)
+  --node 20,22,24        Node majors to run the servers under (default: ${DEFAULT_MAJOR}, installed from npm once)
   --acf on|off|both      AsyncContextFrame (Node 22: flag; 24+: default on)
+  --preset runtimes      Node 20, 24 (AsyncContextFrame on and off) and 26; the report shows
+                         per scenario where the runtimes disagree
   --framework NAME       ${frameworks.names.join(', ')} (default express)
   --requests N           requests per scenario (default ${DEFAULTS.requests}; --quick ${QUICK.requests})
   --concurrency N        requests in flight (default ${DEFAULTS.concurrency})
@@ -49,16 +60,27 @@ per strategy and classifies every answer: kept (its own id), lost (no id) or lea
 
 function resolveSettings(values) {
   const quick = Boolean(values.quick);
-  const listed = strategies.names.filter((n) => !strategies.info(n).testOnly);
-  const acf = values.acf ?? 'default';
+  if (values.preset !== undefined && !Object.hasOwn(PRESETS, values.preset)) {
+    throw new UsageError(`--preset ${values.preset} is unknown (valid: ${Object.keys(PRESETS).join(', ')})`);
+  }
+  const preset = PRESETS[values.preset] || { node: [DEFAULT_MAJOR], acf: 'default' };
+  const acf = values.acf ?? preset.acf;
   if (!['on', 'off', 'both', 'default'].includes(acf)) throw new UsageError(`--acf ${acf} is not valid; expected on, off or both`);
   const framework = values.framework ?? 'express';
   if (!frameworks.names.includes(framework)) throw new UsageError(`--framework ${framework} is not valid (valid: ${frameworks.names.join(', ')})`);
   const scenarios = list('scenarios', values.scenarios, [...integrity.NAMES, ...Object.keys(integrity.GROUPS)]);
+  // Default: every strategy that runs on this framework (a Fastify plugin does not run on Express).
+  const listed = strategies.names.filter((n) => !strategies.info(n).testOnly && !strategies.frameworkProblem(n, framework));
+  const chosen = list('strategies', values.strategies, strategies.names) ?? listed;
+  for (const name of chosen) {
+    const problem = strategies.frameworkProblem(name, framework);
+    if (problem) throw new UsageError(problem.replace('STRATEGY=', '--strategies ').replace(/FRAMEWORK=/g, '--framework '));
+  }
   return {
-    strategies: list('strategies', values.strategies, strategies.names) ?? listed,
+    strategies: chosen,
     scenarios: integrity.expandScenarios(scenarios ?? ['all']),
-    node: list('node', values.node)?.map((n) => String(number('node', n, { min: 0, max: 99, integer: true }))) ?? null,
+    preset: values.preset ?? null,
+    node: list('node', values.node)?.map((n) => String(number('node', n, { min: 0, max: 99, integer: true }))) ?? preset.node,
     acf,
     framework,
     requests: number('requests', values.requests, { min: 1, max: 1e7, integer: true }) ?? (quick ? QUICK.requests : DEFAULTS.requests),

