@@ -23,6 +23,7 @@ function createService(config) {
     strategy,
     hop: config.hop,
     log: makeLogger(config.log, config.project),
+    config,
   });
   const counters = { requests: 0, burnNs: 0n };
   const burn = makeBurner(config.burnUs, counters);
