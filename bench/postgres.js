@@ -32,7 +32,12 @@ const DATABASE = 'postgres';
 // Enough for every HOP=pg server of a run at PG_POOL_SIZE 10, plus the scenarios'.
 const MAX_CONNECTIONS = 500;
 
-class PostgresError extends Error {}
+// One line for the user (bin/ctxbench.js prints err.message alone when oneLine is set).
+class PostgresError extends Error {
+  get oneLine() {
+    return true;
+  }
+}
 
 function freePort() {
   return new Promise((resolve, reject) => {

@@ -92,6 +92,20 @@ const PRESETS = {
     rounds: 3,
     baseline: 'none',
   },
+  io: {
+    title: 'Real I/O: context cost when every level queries PostgreSQL or calls a downstream service',
+    why: 'the async_hooks penalty that dominates a tight await loop shrinks once a request does real I/O (nodejs/node#34493): the same strategies and depths with a real `SELECT $1::text` through a pg.Pool of 10 (HOP=pg) and a keep-alive call to a downstream ctxbench process (HOP=http) per level, beside HOP=immediate; PostgreSQL (embedded, started by ctxbench) and the downstream run on the load generator\'s CPU, the server alone on its own',
+    strategies: ['none', 'param', 'als', 'cls-hooked', 'otel'],
+    depths: [8, 64],
+    hops: ['immediate', 'pg', 'http'],
+    frameworks: ['express'],
+    connections: 100,
+    pipelining: 1,
+    duration: 2,
+    warmup: 2,
+    rounds: 8,
+    baseline: 'none',
+  },
 };
 
 // Shrinks any preset to a sub-minute smoke run: same shape, first depth only, short

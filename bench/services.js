@@ -20,7 +20,11 @@ const DOWNSTREAM = path.resolve(__dirname, '..', 'handlers', 'downstream.js');
 const SERVICES_CPU = 0;
 const READY_TIMEOUT_MS = 15000;
 
-class ServicesError extends Error {}
+class ServicesError extends Error {
+  get oneLine() {
+    return true;
+  }
+}
 
 function startDownstream({ cpu = null } = {}) {
   const argv = [DOWNSTREAM];
@@ -124,6 +128,14 @@ function redact(url) {
   }
 }
 
+// The command line as recorded in result files: --pg-url's password hidden.
+function redactArgs(args) {
+  return args.map((arg, i) => {
+    if (arg.startsWith('--pg-url=')) return `--pg-url=${redact(arg.slice('--pg-url='.length))}`;
+    return args[i - 1] === '--pg-url' ? redact(arg) : arg;
+  });
+}
+
 // Which services a list of hops (and integrity scenarios) needs.
 function needsOf(hopNames) {
   return { pg: hopNames.includes('pg'), http: hopNames.includes('http') };
@@ -132,4 +144,4 @@ function needsOf(hopNames) {
 // A service failure is the user's to fix (or the machine's): one line, no stack.
 const isServicesError = (err) => err instanceof ServicesError || err instanceof PostgresError;
 
-module.exports = { startServices, startDownstream, checkPostgres, needsOf, redact, isServicesError, ServicesError, SERVICES_CPU };
+module.exports = { startServices, startDownstream, checkPostgres, needsOf, redact, redactArgs, isServicesError, ServicesError, SERVICES_CPU };

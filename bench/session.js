@@ -22,7 +22,7 @@ function pinSelf() {
 
 // analyze(run) -> the kind's own results, stored under run[kind] after every save point
 // that matters (the end, or an interruption).
-async function measureSession({ kind, title, command, settings, configs, out, remote = false, warnings = [], analyze, environment = captureEnvironment() }) {
+async function measureSession({ kind, title, command, settings, configs, out, remote = false, warnings = [], analyze, environment = captureEnvironment(), serverEnv = {} }) {
   const pinned = !remote && environment.taskset && pinSelf();
   environment.taskset = pinned;
   const run = { schema: 1, kind, title, command, status: 'running', environment, settings, configs, warnings };
@@ -31,7 +31,7 @@ async function measureSession({ kind, title, command, settings, configs, out, re
   const progress = createProgress({ total: configs.length * settings.rounds + warmups, label: `ctxbench ${kind}` });
   const stop = onInterrupt(progress);
   try {
-    await runMatrix(run, { out, driver: getDriver(settings.driver), progress, stop, pinned });
+    await runMatrix(run, { out, driver: getDriver(settings.driver), progress, stop, pinned, serverEnv });
   } finally {
     progress.stop();
     stop.release();

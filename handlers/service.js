@@ -30,7 +30,7 @@ function createService(config) {
   const nonce = randomBytes(8).toString('hex');
   const startElu = performance.eventLoopUtilization();
   // Built at start-up, outside any request (their shared emitters, pools and queues).
-  const scenarios = createScenarios({ strategy });
+  const scenarios = createScenarios({ strategy, config });
 
   return {
     config,

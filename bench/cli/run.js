@@ -12,6 +12,7 @@ const { resolveNodeTargets } = require('../targets');
 const { captureEnvironment } = require('../environment');
 const { UsageError, parse, list, number } = require('../../lib/cli');
 const { MAX_DEPTH } = require('../../lib/config');
+const { startServices, needsOf, redact, redactArgs } = require('../services');
 
 const OPTIONS = {
   strategies: { type: 'string' },
@@ -35,6 +36,7 @@ const OPTIONS = {
   quick: { type: 'boolean' },
   out: { type: 'string' },
   report: { type: 'string' },
+  'pg-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -67,6 +69,8 @@ writes results/<preset>.json (after every sample) and results.md.
   --baseline STRATEGY    what "% of baseline" compares with (default from preset)
   --out FILE             run JSON (default results/<preset>.json)
   --report FILE          results.md to regenerate from results/ (default results.md; "none" to skip)
+  --pg-url URL           HOP=pg: an existing PostgreSQL instead of the embedded one ctxbench
+                         starts (and removes) for the run
 `;
 
 function parseTargets(values) {
@@ -169,17 +173,26 @@ async function main(args) {
     configs = expandConfigs(settings, nodeTargets);
   }
 
-  const run = await measureSession({
-    kind: 'run',
-    title: settings.title,
-    command: ['ctxbench', 'run', ...args].join(' '),
-    settings,
-    configs,
-    out,
-    remote: targets.length > 0,
-    warnings,
-    environment,
-  });
+  // HOP=pg / HOP=http: PostgreSQL and the downstream service for the whole run.
+  const services = targets.length ? null : await startServices({ need: needsOf(configs.map((c) => c.hop)), pgUrl: values['pg-url'] ?? null, pinned: environment.taskset });
+  if (services?.pg) settings.postgres = services.pg.embedded ? 'embedded' : redact(services.pg.url);
+  let run;
+  try {
+    run = await measureSession({
+      kind: 'run',
+      title: settings.title,
+      command: ['ctxbench', 'run', ...redactArgs(args)].join(' '),
+      settings,
+      configs,
+      out,
+      remote: targets.length > 0,
+      warnings,
+      environment,
+      serverEnv: services?.env,
+    });
+  } finally {
+    if (services) await services.stop();
+  }
   await writeReport(out, reportPath);
   if (run.status === 'interrupted') return 130;
   if (run.configs.every((c) => c.samples.length === 0)) {
