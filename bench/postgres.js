@@ -80,12 +80,11 @@ async function keep() {
     log.push(String(m instanceof Error ? m.message : m).trim());
     if (log.length > 40) log.shift();
   };
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), TMP_PREFIX));
-  const dataDir = path.join(tmp, 'data');
+  let tmp = null;
   let pg = null;
   let stopping = null;
   // Last resort: whatever happens, the folder goes (PostgreSQL is stopped before exit).
-  process.on('exit', () => fs.rmSync(tmp, { recursive: true, force: true }));
+  process.on('exit', () => tmp && fs.rmSync(tmp, { recursive: true, force: true }));
   const shutdown = (code) => {
     if (!stopping) {
       stopping = (async () => {
@@ -111,6 +110,8 @@ async function keep() {
   process.stdin.on('error', () => shutdown(0));
 
   try {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), TMP_PREFIX));
+    const dataDir = path.join(tmp, 'data');
     const root = process.getuid && process.getuid() === 0;
     if (root) {
       // The postgres user must pass through the folder to reach its data directory.
@@ -184,18 +185,32 @@ function startPostgres({ cpu = null, timeoutMs = READY_TIMEOUT_MS } = {}) {
   };
   process.once('exit', onExit);
 
+  let started = null; // { postgresPid, dir } once ready
   const stop = async () => {
     process.off('exit', onExit);
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.stdin.end();
-    const killer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS + 5000);
-    await exited;
-    clearTimeout(killer);
+    if (child.exitCode === null && child.signalCode === null) {
+      child.stdin.end();
+      const killer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS + 5000);
+      await exited;
+      clearTimeout(killer);
+    }
+    // A keeper that had to be killed left its PostgreSQL and folder: finish its job.
+    if (started && child.signalCode === 'SIGKILL') {
+      try {
+        process.kill(started.postgresPid, 'SIGQUIT');
+      } catch {
+        // already gone
+      }
+      fs.rmSync(started.dir, { recursive: true, force: true });
+    }
   };
 
   return new Promise((resolve, reject) => {
     let out = '';
+    let failed = false;
     const fail = async (message) => {
+      if (failed) return;
+      failed = true;
       clearTimeout(timer);
       await stop();
       reject(new PostgresError(`embedded PostgreSQL could not start: ${message}`));
@@ -216,9 +231,11 @@ function startPostgres({ cpu = null, timeoutMs = READY_TIMEOUT_MS } = {}) {
       }
       if (!msg.ready) return fail(msg.error);
       clearTimeout(timer);
+      started = { postgresPid: msg.postgresPid, dir: msg.dir };
       resolve({ url: msg.url, dir: msg.dir, pid: child.pid, postgresPid: msg.postgresPid, stop });
     });
-    exited.then((code) => fail(`the keeper exited (code ${code}) before PostgreSQL was ready${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`));
+    // 'close': after its stdout was read, so its own error line wins over this one.
+    child.once('close', (code) => fail(`the keeper exited (code ${code}) before PostgreSQL was ready${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`));
   });
 }
 

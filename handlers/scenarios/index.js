@@ -18,7 +18,10 @@ const MODULES = [
 
 // Real libraries and real I/O (issue 12): each module also declares its scenarios'
 // catalogue entries (describe, remedy, needs: 'pg' | 'http', and why a cell fails),
-// which bench/integrity.js adds to its own.
+// which bench/integrity.js adds to its own. Bench only: they load pg, undici, bluebird,
+// … and start a Worker (about 11 MB of RSS together), so a server builds them only
+// with CTXBENCH_LIBRARY_SCENARIOS=1, which `ctxbench integrity` sets; the servers a
+// run measures stay without them.
 const LIBRARY_MODULES = [
   require('./pg'),
   require('./generic-pool'),
@@ -49,7 +52,8 @@ function gcTrigger(env) {
 
 function createScenarios({ strategy, config = {}, env = process.env }) {
   const table = new Map();
-  for (const mod of [...MODULES, ...LIBRARY_MODULES]) {
+  const modules = env.CTXBENCH_LIBRARY_SCENARIOS === '1' ? [...MODULES, ...LIBRARY_MODULES] : MODULES;
+  for (const mod of modules) {
     for (const [name, handler] of Object.entries(mod.create({ strategy, config }))) table.set(name, handler);
   }
   for (const [alias, target] of Object.entries(ALIASES)) table.set(alias, table.get(target));
