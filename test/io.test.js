@@ -169,6 +169,23 @@ describe('HOP=pg and HOP=http: a real query and a real downstream call per level
   });
 });
 
+test('`ctxbench run` with HOP=pg and HOP=http starts its own PostgreSQL and downstream, measures, and removes them', async () => {
+  const before = ourTempDirs();
+  const out = path.join(dir, 'run.json');
+  const r = await runCli(['run', '--strategies', 'als', '--hops', 'pg,http', '--depths', '4', '--duration', '0.5', '--rounds', '1', '--warmup', '0', '--connections', '10', '--out', out, '--report', 'none']);
+  assert.strictEqual(r.code, 0, r.stderr);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.strictEqual(run.settings.postgres, 'embedded');
+  assert.deepStrictEqual(run.configs.map((c) => c.hop), ['pg', 'http']);
+  for (const c of run.configs) {
+    assert.strictEqual(c.error, null, JSON.stringify(c.error));
+    const [sample] = c.samples;
+    assert.ok(sample.requests > 0, c.id);
+    assert.deepStrictEqual([sample.errors, sample.mismatches, sample.lost], [0, 0, 0], c.id);
+  }
+  assert.deepStrictEqual([...ourTempDirs()].filter((d) => !before.has(d)), [], 'the run left its PostgreSQL folder');
+});
+
 describe('integrity with real libraries', () => {
   // Measured on Node 20 (and the reasons are in the scenario files). A cell that
   // changes fails the test: fix the cause or re-measure, never loosen the table.
