@@ -99,11 +99,14 @@ const PRESETS = {
     depths: [8, 64],
     hops: ['immediate', 'pg', 'http'],
     frameworks: ['express'],
-    connections: 100,
+    // 20 in flight, twice the pg.Pool's 10 clients, so requests queue for a client. At
+    // depth 64 a request makes 64 round trips (measured here: 30-90 req/s, 0.2-1 s each
+    // at 20 connections); 100 connections would leave 2 s samples with no answer at all.
+    connections: 20,
     pipelining: 1,
-    duration: 2,
-    warmup: 2,
-    rounds: 8,
+    duration: 3,
+    warmup: 3,
+    rounds: 6,
     baseline: 'none',
   },
 };

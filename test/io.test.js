@@ -186,6 +186,14 @@ test('`ctxbench run` with HOP=pg and HOP=http starts its own PostgreSQL and down
   assert.deepStrictEqual([...ourTempDirs()].filter((d) => !before.has(d)), [], 'the run left its PostgreSQL folder');
 });
 
+test('the io preset: the issue\'s strategies and depths, each with HOP=immediate beside pg and http, more requests in flight than pool clients', () => {
+  const { PRESETS } = require('../bench/presets');
+  const { loadConfig } = require('../lib/config');
+  const io = PRESETS.io;
+  assert.deepStrictEqual([io.strategies, io.depths, io.hops, io.baseline], [['none', 'param', 'als', 'cls-hooked', 'otel'], [8, 64], ['immediate', 'pg', 'http'], 'none']);
+  assert.ok(io.connections > loadConfig({}).pgPoolSize, 'requests must wait for a pool client');
+});
+
 describe('integrity with real libraries', () => {
   // Measured on Node 20 (and the reasons are in the scenario files). A cell that
   // changes fails the test: fix the cause or re-measure, never loosen the table.
