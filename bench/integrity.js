@@ -150,7 +150,7 @@ async function startFor(target, strategy, settings, { soak, env = {} }) {
     {
       nodePath: target.path,
       nodeArgs: [...(target.args || []), ...(soak ? ['--expose-gc'] : [])],
-      env: { ...env, CTXBENCH_ALLOW_GC: soak ? '1' : '0', CTXBENCH_LIBRARY_SCENARIOS: '1' },
+      env: { ...env, CTXBENCH_ALLOW_GC: soak ? '1' : '0', CTXBENCH_LIBRARY_SCENARIOS: '1', CTXBENCH_SPAN_CHECK: '1' },
     },
   );
   if (target.expectAcf !== null && target.expectAcf !== undefined && server.first.acf !== target.expectAcf) {

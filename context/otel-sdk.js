@@ -31,10 +31,13 @@
 // request's server span opened. A span-check processor counts, per ended client span
 // naming a request: checked, in another request's trace (parented into another
 // request), in a trace of no request (detached). /__stats: spansChecked,
-// spansForeignTrace, spansDetached.
+// spansForeignTrace, spansDetached. Bench only, with CTXBENCH_SPAN_CHECK=1 (which
+// `ctxbench integrity` sets): run() then does bookkeeping that is not the thing a run
+// measures, so the servers of a run go without it.
 const { context, createContextKey, trace, SpanKind } = require('@opentelemetry/api');
 
 const ID = createContextKey('ctxbench.id');
+const SPAN_CHECK = process.env.CTXBENCH_SPAN_CHECK === '1';
 // Requests remembered for the span check (id -> its trace); the oldest go first.
 const OWNERS_KEEP = 20000;
 // pg and undici options shared by both flavours (see the span check above).
@@ -176,7 +179,7 @@ function startSdk(exporterName, instrumentations) {
     serviceName: 'ctxbench',
     sampler: new tracing.AlwaysOnSampler(),
     textMapPropagator: new core.W3CTraceContextPropagator(),
-    spanProcessors: [spanCheckProcessor(counts), processor],
+    spanProcessors: SPAN_CHECK ? [spanCheckProcessor(counts), processor] : [processor],
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations,
@@ -198,15 +201,17 @@ function createOtelStrategy(strategyName, instrumentationsFor) {
       }
       startSdk(config.otelExporter || 'memory', instrumentations);
     },
-    run(id, fn) {
-      const span = trace.getActiveSpan();
-      if (span) {
-        const traceId = span.spanContext().traceId;
-        remember(owners, String(id), traceId);
-        remember(requestTraces, traceId, true);
-      }
-      return context.with(context.active().setValue(ID, id), fn);
-    },
+    run: SPAN_CHECK
+      ? (id, fn) => {
+          const span = trace.getActiveSpan();
+          if (span) {
+            const traceId = span.spanContext().traceId;
+            remember(owners, String(id), traceId);
+            remember(requestTraces, traceId, true);
+          }
+          return context.with(context.active().setValue(ID, id), fn);
+        }
+      : (id, fn) => context.with(context.active().setValue(ID, id), fn),
     current: () => context.active().getValue(ID),
     bind: (fn) => context.bind(context.active(), fn),
     // Merged into /__stats; read only when /__stats is asked for.
@@ -218,9 +223,7 @@ function createOtelStrategy(strategyName, instrumentationsFor) {
         spansEnded: counts.ended,
         spansExported: counts.exported,
         spansDropped: processor.dropCounting() ? counts.queueDropped + counts.failed : null,
-        spansChecked: counts.checked,
-        spansForeignTrace: counts.foreign,
-        spansDetached: counts.detached,
+        ...(SPAN_CHECK && { spansChecked: counts.checked, spansForeignTrace: counts.foreign, spansDetached: counts.detached }),
       };
     },
   };

@@ -137,6 +137,21 @@ describe('HOP=pg and HOP=http: a real query and a real downstream call per level
     });
   }
 
+  test('otel-selective, HOP=http: the span check counts every client span only with CTXBENCH_SPAN_CHECK=1', async () => {
+    for (const check of ['1', '']) {
+      const server = await startServer({ STRATEGY: 'otel-selective', DEPTH: '4', HOP: 'http', CTXBENCH_SPAN_CHECK: check, ...services.env });
+      try {
+        const counts = await fireConcurrent(`${server.url}/`, { total: 20, concurrency: 5 });
+        assert.strictEqual(counts.kept, 20, JSON.stringify(counts));
+        const stats = JSON.parse((await get(`${server.url}/__stats`)).body);
+        if (check) assert.deepStrictEqual([stats.spansChecked, stats.spansForeignTrace, stats.spansDetached], [20 * 3, 0, 0]);
+        else assert.strictEqual(stats.spansChecked, undefined, 'no span bookkeeping on the request path of a measured server');
+      } finally {
+        await server.stop();
+      }
+    }
+  });
+
   test('HOP=http: a downstream that saw another id makes that id the answer (counted, not hidden)', async () => {
     const other = 'ee'.repeat(16);
     const liar = http.createServer((req, res) => res.end(other));
