@@ -232,6 +232,9 @@ function startPostgres({ cpu = null, timeoutMs = READY_TIMEOUT_MS } = {}) {
       if (!msg.ready) return fail(msg.error);
       clearTimeout(timer);
       started = { postgresPid: msg.postgresPid, dir: msg.dir };
+      // Its pipes must not keep this process alive either: when this process ends
+      // without stop(), the pipe closing is what tells the child to go.
+      for (const stream of [child.stdin, child.stdout, child.stderr]) stream.unref?.();
       resolve({ url: msg.url, dir: msg.dir, pid: child.pid, postgresPid: msg.postgresPid, stop });
     });
     // 'close': after its stdout was read, so its own error line wins over this one.

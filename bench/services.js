@@ -63,6 +63,9 @@ function startDownstream({ cpu = null } = {}) {
       if (!line) return;
       clearTimeout(timer);
       child.stdout.resume();
+      // Its pipes must not keep this process alive either: when this process ends
+      // without stop(), the pipe closing is what tells the child to go.
+      for (const stream of [child.stdin, child.stdout, child.stderr]) stream.unref?.();
       resolve({ url: `http://127.0.0.1:${JSON.parse(line).port}`, pid: child.pid, stop });
     });
   });
