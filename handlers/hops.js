@@ -44,7 +44,7 @@ const HEX_TRACE = /^(?!0{32})[0-9a-f]{32}$/;
 // With an OpenTelemetry propagator installed (otel-selective, otel-full) the undici
 // instrumentation writes the traceparent of the active span itself: a second one from
 // here would only duplicate it. Without one, forward the id by hand, as a service does.
-function forwardsTraceparentItself() {
+function forwardsByHand() {
   const { propagation } = require('@opentelemetry/api');
   return !propagation.fields().includes('traceparent');
 }
@@ -62,7 +62,7 @@ function createPgHop({ pgUrl, pgPoolSize }) {
 function createHttpHop({ downstreamUrl }) {
   const { Agent, request } = require('undici');
   const dispatcher = new Agent({ keepAliveTimeout: 4000, connections: 128 });
-  const byHand = forwardsTraceparentItself();
+  const byHand = forwardsByHand();
   const hop = async (level, id) => {
     const text = String(id);
     const headers = {};
