@@ -10,6 +10,7 @@
 const http = require('node:http');
 const net = require('node:net');
 const { randomBytes } = require('node:crypto');
+const { getJson } = require('./http-client');
 
 const REQUEST_TIMEOUT_MS = 30000;
 const CHILD = 'child-';
@@ -70,7 +71,10 @@ function mergeTallies(parts) {
   return total;
 }
 
-const traceHeader = (id) => ({ 'x-cloud-trace-context': `${id}/1;o=1` });
+// The same id as a W3C traceparent too: the OpenTelemetry SDK strategies' server span
+// then continues the request's own trace, so a span found in another request's trace
+// (the span check, otel-sdk.js) is plainly that request's.
+const traceHeader = (id) => ({ 'x-cloud-trace-context': `${id}/1;o=1`, traceparent: `00-${id}-00f067aa0ba902b7-01` });
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // One request on agent; body: undefined for GET, else an array of pieces sent gapMs apart.
@@ -169,7 +173,7 @@ function pipelinedSocket({ host, port, path, count, pipeline, checker, tally, st
       for (let i = 0; i < n; i++) {
         const id = checker.issue();
         pending.push(id);
-        text += `GET ${path} HTTP/1.1\r\nhost: ${host}:${port}\r\nx-cloud-trace-context: ${id}/1;o=1\r\n\r\n`;
+        text += `GET ${path} HTTP/1.1\r\nhost: ${host}:${port}\r\nx-cloud-trace-context: ${id}/1;o=1\r\ntraceparent: ${traceHeader(id).traceparent}\r\n\r\n`;
       }
       sent += n;
       socket.write(text);
@@ -234,4 +238,17 @@ function postJson(url) {
   });
 }
 
-module.exports = { createChecker, emptyTally, mergeTallies, record, fire, firePipelined, parseResponses, postJson };
+// The OpenTelemetry span check of a server (/__stats), or null for strategies without
+// one. A scenario's figures are the difference of two readings around it.
+async function spanCounts(base) {
+  const stats = await getJson(`${base}/__stats`).catch(() => null);
+  if (!stats || typeof stats.spansChecked !== 'number') return null;
+  return { checked: stats.spansChecked, foreignTrace: stats.spansForeignTrace, detached: stats.spansDetached };
+}
+
+function spanDelta(before, after) {
+  if (!before || !after) return null;
+  return { checked: after.checked - before.checked, foreignTrace: after.foreignTrace - before.foreignTrace, detached: after.detached - before.detached };
+}
+
+module.exports = { spanCounts, spanDelta, createChecker, emptyTally, mergeTallies, record, fire, firePipelined, parseResponses, postJson };

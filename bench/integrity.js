@@ -29,11 +29,14 @@ const SCENARIOS = [
   { name: 'batch-fn', describe: 'DataLoader-style shared queue (one batch per event-loop turn): the id seen by the batch function' },
   { name: 'batch', describe: 'same queue: the id after `await loader.load(key)`, in the request\'s own continuation' },
   { name: 'nested', describe: 'child context opened with run(childId, …) inside the request; the parent id read after it ended' },
+  // Real libraries and real I/O: declared next to their code (handlers/scenarios/*.js).
+  ...require('../handlers/scenarios').LIBRARY_SCENARIOS.map(({ name, describe, remedy, needs }) => ({ name, describe, remedy, needs })),
   { name: 'keepalive', client: 'keepalive', describe: 'mixed chain; half the requests one after another on kept-alive connections, half pipelined 10 deep on raw sockets' },
   { name: 'soak', client: 'soak', describe: 'mixed chain, --soak-requests requests; memory after a forced GC before and after' },
 ];
 const NAMES = SCENARIOS.map((s) => s.name);
-const GROUPS = { chains: NAMES.filter((n) => n.startsWith('chain-')), all: NAMES };
+const LIBRARY = require('../handlers/scenarios').LIBRARY_SCENARIOS;
+const GROUPS = { chains: NAMES.filter((n) => n.startsWith('chain-')), libraries: LIBRARY.map((s) => s.name), all: NAMES };
 const byName = new Map(SCENARIOS.map((s) => [s.name, s]));
 
 const DEFAULTS = { requests: 2000, concurrency: 200, soakRequests: 100000, pipeline: 10, gapMs: 20, pieces: 3 };
@@ -147,7 +150,7 @@ async function startFor(target, strategy, settings, { soak, env = {} }) {
     {
       nodePath: target.path,
       nodeArgs: [...(target.args || []), ...(soak ? ['--expose-gc'] : [])],
-      env: { ...env, CTXBENCH_ALLOW_GC: soak ? '1' : '0' },
+      env: { ...env, CTXBENCH_ALLOW_GC: soak ? '1' : '0', CTXBENCH_LIBRARY_SCENARIOS: '1', CTXBENCH_SPAN_CHECK: '1' },
     },
   );
   if (target.expectAcf !== null && target.expectAcf !== undefined && server.first.acf !== target.expectAcf) {
@@ -160,7 +163,8 @@ async function startFor(target, strategy, settings, { soak, env = {} }) {
 // run: the JSON skeleton (settings, environment, …) with run.integrity = { cells: [], … }.
 // Saved atomically after every cell; stop.requested (SIGINT) ends it after the current
 // scenario, whose partial tally is kept and marked interrupted.
-async function runIntegrity(run, { out, targets, progress, stop = { requested: false } }) {
+// serverEnv: given to every server (PG_URL, DOWNSTREAM_URL from bench/services.js).
+async function runIntegrity(run, { out, targets, progress, stop = { requested: false }, serverEnv = {} }) {
   const settings = run.settings;
   const result = run.integrity;
   const save = () => writeJsonAtomic(out, run);
@@ -182,16 +186,19 @@ async function runIntegrity(run, { out, targets, progress, stop = { requested: f
         let server = null;
         try {
           progress?.status(`${target.label} ${strategy}: starting`);
-          server = await startFor(target, strategy, settings, { soak: false });
+          server = await startFor(target, strategy, settings, { soak: false, env: serverEnv });
           const checker = client.createChecker();
           const summary = [];
           for (const name of scenarioNames) {
             if (stop.requested) break;
             progress?.status(`${target.label} ${strategy}: ${name}`);
+            const spansBefore = await client.spanCounts(server.url);
             const tally = await measureScenario(server.url, name, settings, { checker, stop });
             if (tally.requests === 0) break; // interrupted before the first request
             if (!server.alive()) throw Object.assign(new Error(`server exited during ${name}`), { stderrTail: server.stderrTail() });
             const cell = cellOf({ target, strategy, name, tally, serverAcf: server.first.acf });
+            const spans = client.spanDelta(spansBefore, await client.spanCounts(server.url));
+            if (spans) cell.spans = spans;
             if (stop.requested) cell.interrupted = true;
             result.cells.push(cell);
             summary.push(`${name} ${cell.verdict}`);
@@ -210,7 +217,7 @@ async function runIntegrity(run, { out, targets, progress, stop = { requested: f
         let server = null;
         try {
           progress?.status(`${target.label} ${strategy}: soak (${settings.soakRequests} requests)`);
-          server = await startFor(target, strategy, settings, { soak: true });
+          server = await startFor(target, strategy, settings, { soak: true, env: serverEnv });
           const checker = client.createChecker();
           const onProgress = (done, total) => progress?.status(`${target.label} ${strategy}: soak ${done}/${total}`);
           const soak = await measureSoak(server.url, settings, { checker, stop, onProgress });
@@ -311,6 +318,8 @@ function groupOf(scenario) {
   return scenario.startsWith('chain-') ? 'chains' : scenario;
 }
 
+const LIBRARY_WHY = Object.fromEntries(LIBRARY.map((s) => [s.name, s]));
+
 const CONTROL_BOUND = 'binding cannot help: there is no context to capture, bind is the identity for a module variable';
 
 // One line for a failing cell (lost, leaked, errors); null for the others.
@@ -322,10 +331,10 @@ function explain(cell) {
   const group = groupOf(scenario);
   if (family === 'control') {
     const base = group.replace(/-bound$/, '');
-    const why = CONTROL_WHY[base] && `a module-level variable holds the id of whichever request called run() last: ${CONTROL_WHY[base]}`;
+    const why = (CONTROL_WHY[base] || LIBRARY_WHY[base]?.control) && `a module-level variable holds the id of whichever request called run() last: ${CONTROL_WHY[base] || LIBRARY_WHY[base].control}`;
     if (why) return base === group ? why : `${why}; ${CONTROL_BOUND}`;
   }
-  const table = EXPLAIN[group] || {};
+  const table = EXPLAIN[group] || LIBRARY_WHY[group]?.explain || {};
   const why = table[strategy] || table[family] || table['*'];
   if (why) return why;
   const read = Object.keys(cell.failedReads || {})[0];

@@ -126,7 +126,26 @@ const PRESETS = {
     pipelining: 1,
     duration: 1,
     warmup: 1,
-    rounds: 6,
+    blocks: 3,
+    rounds: 2,
+    baseline: 'none',
+  },
+  io: {
+    title: 'Real I/O: context cost when every level queries PostgreSQL or calls a downstream service',
+    why: 'the async_hooks penalty that dominates a tight await loop shrinks once a request does real I/O (nodejs/node#34493): the same strategies and depths with a real `SELECT $1::text` through a pg.Pool of 10 (HOP=pg) and a keep-alive call to a downstream ctxbench process (HOP=http) per level, beside HOP=immediate; PostgreSQL (embedded, started by ctxbench) and the downstream run on the load generator\'s CPU, the server alone on its own',
+    strategies: ['none', 'param', 'als', 'cls-hooked', 'otel'],
+    depths: [8, 64],
+    hops: ['immediate', 'pg', 'http'],
+    frameworks: ['express'],
+    // 20 in flight, twice the pg.Pool's 10 clients, so requests queue for a client. At
+    // depth 64 a request makes 64 round trips (measured here: 30-90 req/s, 0.2-1 s each
+    // at 20 connections); 100 connections would leave 2 s samples with no answer at all.
+    connections: 20,
+    pipelining: 1,
+    duration: 3,
+    warmup: 3,
+    blocks: 3,
+    rounds: 2,
     baseline: 'none',
   },
 };

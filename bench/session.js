@@ -23,7 +23,7 @@ function pinSelf() {
 
 // analyze(run) -> the kind's own results, stored under run[kind] after every save point
 // that matters (the end, or an interruption).
-async function measureSession({ kind, title, command, settings, configs, out, remote = false, warnings = [], analyze, environment = captureEnvironment(), startedAt = Date.now() }) {
+async function measureSession({ kind, title, command, settings, configs, out, remote = false, warnings = [], analyze, environment = captureEnvironment(), startedAt = Date.now(), serverEnv = {} }) {
   const pinned = !remote && environment.taskset && pinSelf();
   environment.taskset = pinned;
   settings.blocks ??= DEFAULT_BLOCKS;
@@ -34,7 +34,7 @@ async function measureSession({ kind, title, command, settings, configs, out, re
   const progress = createProgress({ total: perBlock * settings.blocks, perBlock, label: `ctxbench ${kind}` });
   const stop = onInterrupt(progress);
   try {
-    await runMatrix(run, { out, driver: getDriver(settings.driver), progress, stop, pinned, startedAt });
+    await runMatrix(run, { out, driver: getDriver(settings.driver), progress, stop, pinned, startedAt, serverEnv });
   } finally {
     progress.stop();
     stop.release();

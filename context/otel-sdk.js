@@ -23,9 +23,25 @@
 //
 // The request id lives in a context key on the active OpenTelemetry context, which the
 // instrumentations' spans share; the chain reads it back from there.
-const { context, createContextKey } = require('@opentelemetry/api');
+//
+// Traces, not only ids: a span made for one request must sit in that request's trace.
+// The pg and undici client spans name the request they were made for (pg: the query's
+// parameter, with the pg instrumentation's enhancedDatabaseReporting; undici: `?id=` in
+// the URL, which HOP=http and the scenarios add); run(id) records which trace the
+// request's server span opened. A span-check processor counts, per ended client span
+// naming a request: checked, in another request's trace (parented into another
+// request), in a trace of no request (detached). /__stats: spansChecked,
+// spansForeignTrace, spansDetached. Bench only, with CTXBENCH_SPAN_CHECK=1 (which
+// `ctxbench integrity` sets): run() then does bookkeeping that is not the thing a run
+// measures, so the servers of a run go without it.
+const { context, createContextKey, trace, SpanKind } = require('@opentelemetry/api');
 
 const ID = createContextKey('ctxbench.id');
+const SPAN_CHECK = process.env.CTXBENCH_SPAN_CHECK === '1';
+// Requests remembered for the span check (id -> its trace); the oldest go first.
+const OWNERS_KEEP = 20000;
+// pg and undici options shared by both flavours (see the span check above).
+const PG_CONFIG = { enhancedDatabaseReporting: true };
 const MEMORY_KEEP = 2048;
 const UNREACHABLE_URL = 'http://127.0.0.1:4318/v1/traces';
 
@@ -33,7 +49,7 @@ const UNREACHABLE_URL = 'http://127.0.0.1:4318/v1/traces';
 let active;
 
 function counters() {
-  return { ended: 0, exported: 0, failed: 0, queueDropped: 0 };
+  return { ended: 0, exported: 0, failed: 0, queueDropped: 0, checked: 0, foreign: 0, detached: 0 };
 }
 
 // Wraps a SpanExporter to count the spans it accepted and the ones it failed to send.
@@ -84,6 +100,49 @@ function batchProcessor(exporter, counts) {
   return processor;
 }
 
+// id -> trace id of the request's server span, and the set of those traces.
+const owners = new Map();
+const requestTraces = new Map();
+
+function remember(map, key, value) {
+  map.set(key, value);
+  if (map.size > OWNERS_KEEP) map.delete(map.keys().next().value);
+}
+
+function ownerOf(attributes) {
+  const values = attributes['db.postgresql.values'];
+  if (Array.isArray(values) && values.length) return String(values[0]);
+  const url = attributes['url.full'] || attributes['http.url'];
+  if (typeof url === 'string' && url.includes('id=')) {
+    try {
+      return new URL(url).searchParams.get('id');
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+function spanCheckProcessor(counts) {
+  return {
+    onStart() {},
+    onEnd(span) {
+      if (span.kind !== SpanKind.CLIENT) return;
+      const owner = ownerOf(span.attributes || {});
+      if (!owner) return;
+      const expected = owners.get(owner);
+      if (!expected) return; // a request from before the span check remembers
+      counts.checked++;
+      const traceId = span.spanContext().traceId;
+      if (traceId === expected) return;
+      if (requestTraces.has(traceId)) counts.foreign++;
+      else counts.detached++;
+    },
+    forceFlush: () => Promise.resolve(),
+    shutdown: () => Promise.resolve(),
+  };
+}
+
 function countOnlyProcessor(counts) {
   return {
     onStart() {},
@@ -120,7 +179,7 @@ function startSdk(exporterName, instrumentations) {
     serviceName: 'ctxbench',
     sampler: new tracing.AlwaysOnSampler(),
     textMapPropagator: new core.W3CTraceContextPropagator(),
-    spanProcessors: [processor],
+    spanProcessors: SPAN_CHECK ? [spanCheckProcessor(counts), processor] : [processor],
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations,
@@ -142,7 +201,17 @@ function createOtelStrategy(strategyName, instrumentationsFor) {
       }
       startSdk(config.otelExporter || 'memory', instrumentations);
     },
-    run: (id, fn) => context.with(context.active().setValue(ID, id), fn),
+    run: SPAN_CHECK
+      ? (id, fn) => {
+          const span = trace.getActiveSpan();
+          if (span) {
+            const traceId = span.spanContext().traceId;
+            remember(owners, String(id), traceId);
+            remember(requestTraces, traceId, true);
+          }
+          return context.with(context.active().setValue(ID, id), fn);
+        }
+      : (id, fn) => context.with(context.active().setValue(ID, id), fn),
     current: () => context.active().getValue(ID),
     bind: (fn) => context.bind(context.active(), fn),
     // Merged into /__stats; read only when /__stats is asked for.
@@ -154,6 +223,7 @@ function createOtelStrategy(strategyName, instrumentationsFor) {
         spansEnded: counts.ended,
         spansExported: counts.exported,
         spansDropped: processor.dropCounting() ? counts.queueDropped + counts.failed : null,
+        ...(SPAN_CHECK && { spansChecked: counts.checked, spansForeignTrace: counts.foreign, spansDetached: counts.detached }),
       };
     },
   };
@@ -169,4 +239,12 @@ function forceFlush() {
   return active ? active.processor.forceFlush() : Promise.resolve();
 }
 
-module.exports = { createOtelStrategy, recentSpans, forceFlush, ID, MEMORY_KEEP, UNREACHABLE_URL };
+// The client instrumentations of the I/O ctxbench does (HOP=pg, HOP=http, the pg and
+// undici scenarios), for otel-selective; otel-full gets them from its bundle.
+function ioInstrumentations() {
+  const { PgInstrumentation } = require('@opentelemetry/instrumentation-pg');
+  const { UndiciInstrumentation } = require('@opentelemetry/instrumentation-undici');
+  return [new PgInstrumentation(PG_CONFIG), new UndiciInstrumentation()];
+}
+
+module.exports = { createOtelStrategy, ioInstrumentations, recentSpans, forceFlush, ID, MEMORY_KEEP, UNREACHABLE_URL, PG_CONFIG, ownerOf };

@@ -26,7 +26,71 @@ const ROTATION = Object.values(HOPS);
 // 'mixed' takes a different hop at each level, in a fixed rotation.
 const mixedHop = (level) => ROTATION[level % ROTATION.length]();
 
-// 'sync' is plain recursion with no hop at all (how the study's code actually ran).
-const names = ['await', 'sync', 'nexttick', 'immediate', 'timeout', 'emitter', 'thenable', 'mixed'];
+// Real I/O hops: each level sends the id it read and gets back what the other side
+// saw; the chain compares the two. 'pg': `SELECT $1::text` through one pg.Pool shared
+// by the process (PG_POOL_SIZE clients, fewer than the requests in flight, so requests
+// queue for a client); 'http': a GET to the downstream service through one undici
+// keep-alive Agent, the id forwarded as a W3C traceparent. Both are built at start-up,
+// outside any request, like a real service's pool and agent.
+const IO = ['pg', 'http'];
 
-module.exports = { HOPS, mixedHop, names };
+// 'sync' is plain recursion with no hop at all (how the study's code actually ran).
+const names = ['await', 'sync', 'nexttick', 'immediate', 'timeout', 'emitter', 'thenable', 'mixed', ...IO];
+
+// Any fixed, valid parent span id: the id travels in the trace-id part.
+const PARENT_SPAN = '00f067aa0ba902b7';
+const HEX_TRACE = /^(?!0{32})[0-9a-f]{32}$/;
+
+// With an OpenTelemetry propagator installed (otel-selective, otel-full) the undici
+// instrumentation writes the traceparent of the active span itself: a second one from
+// here would only duplicate it. Without one, forward the id by hand, as a service does.
+function forwardsByHand() {
+  const { propagation } = require('@opentelemetry/api');
+  return !propagation.fields().includes('traceparent');
+}
+
+function createPgHop({ pgUrl, pgPoolSize }) {
+  const { Pool } = require('pg');
+  const pool = new Pool({ connectionString: pgUrl, max: pgPoolSize });
+  // An idle client's connection failing must not crash the server; the next query fails.
+  pool.on('error', () => {});
+  const hop = (level, id) => pool.query('SELECT $1::text AS id', [String(id)]).then((r) => r.rows[0].id);
+  hop.close = () => pool.end();
+  return hop;
+}
+
+function createHttpHop({ downstreamUrl }) {
+  const { Agent, request } = require('undici');
+  const dispatcher = new Agent({ keepAliveTimeout: 4000, connections: 128 });
+  const byHand = forwardsByHand();
+  const hop = async (level, id) => {
+    const text = String(id);
+    const headers = {};
+    if (byHand) {
+      if (HEX_TRACE.test(text)) headers.traceparent = `00-${text}-${PARENT_SPAN}-01`;
+      else headers['x-request-id'] = text;
+    }
+    // The id in the query too: the span check of otel-sdk.js finds the request a
+    // client span was made for in its URL.
+    const res = await request(`${downstreamUrl}/?id=${encodeURIComponent(text)}`, { dispatcher, headers });
+    const body = await res.body.text();
+    if (res.statusCode !== 200) throw new Error(`downstream answered HTTP ${res.statusCode}`);
+    if (byHand) return body;
+    // The instrumentation forwarded the active span's trace, not the id: this request's
+    // own trace is the right answer.
+    const { trace } = require('@opentelemetry/api');
+    const own = trace.getActiveSpan()?.spanContext().traceId;
+    return body === own ? text : body;
+  };
+  hop.close = () => dispatcher.close();
+  return hop;
+}
+
+// (level, id) => Promise of the id the other side saw; null for the in-process hops.
+function createIoHop(hop, config) {
+  if (hop === 'pg') return createPgHop(config);
+  if (hop === 'http') return createHttpHop(config);
+  return null;
+}
+
+module.exports = { HOPS, mixedHop, names, IO, createIoHop, PARENT_SPAN };

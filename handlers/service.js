@@ -24,13 +24,14 @@ function createService(config) {
     strategy,
     hop: config.hop,
     log: makeLogger(config.log, config.project),
+    config,
   });
   const counters = { requests: 0, burnNs: 0n };
   const burn = makeBurner(config.burnUs, counters);
   const nonce = randomBytes(8).toString('hex');
   const startElu = performance.eventLoopUtilization();
   // Built at start-up, outside any request (their shared emitters, pools and queues).
-  const scenarios = createScenarios({ strategy });
+  const scenarios = createScenarios({ strategy, config });
   const stores = makeStores(config.stores);
   const open = stores ? (id, next, req) => stores(id, () => strategy.run(id, next, req)) : strategy.run;
 

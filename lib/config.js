@@ -39,13 +39,28 @@ function defaultHost(env) {
   return env.GAE_SERVICE || env.K_SERVICE ? '0.0.0.0' : '127.0.0.1';
 }
 
+// HOP=pg / HOP=http and the pg and undici integrity scenarios: where the database and
+// the downstream service are, and how many clients each pg.Pool holds (fewer than the
+// requests in flight, so that requests wait for a client as they do in production).
+function ioConfig(env, hop) {
+  const pgUrl = env.PG_URL || null;
+  if (pgUrl && !/^postgres(ql)?:\/\/\S+$/.test(pgUrl)) throw bad('PG_URL', '(hidden)', 'a postgres://user:password@host:port/database URL');
+  const downstreamUrl = env.DOWNSTREAM_URL || null;
+  if (downstreamUrl && !/^https?:\/\/[^\s/]+\/?$/.test(downstreamUrl)) throw bad('DOWNSTREAM_URL', downstreamUrl, 'http://host:port');
+  if (hop === 'pg' && !pgUrl) throw new ConfigError('HOP=pg needs PG_URL (postgres://user:password@host:port/database); `ctxbench run` starts a PostgreSQL and sets it');
+  if (hop === 'http' && !downstreamUrl) throw new ConfigError('HOP=http needs DOWNSTREAM_URL (http://host:port of `node handlers/downstream.js`); `ctxbench run` starts one and sets it');
+  return { pgUrl, pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 1000), downstreamUrl: downstreamUrl && downstreamUrl.replace(/\/$/, '') };
+}
+
 function loadConfig(env = process.env) {
   const host = env.HOST ?? defaultHost(env);
   if (!/^[\w.:-]{1,253}$/.test(host)) throw bad('HOST', host, 'a host name or IP address');
+  const hop = oneOf(env, 'HOP', hops.names, 'await');
   const config = {
     strategy: oneOf(env, 'STRATEGY', strategies.names, 'param'),
     depth: integer(env, 'DEPTH', 8, 1, MAX_DEPTH),
-    hop: oneOf(env, 'HOP', hops.names, 'await'),
+    hop,
+    ...ioConfig(env, hop),
     framework: oneOf(env, 'FRAMEWORK', frameworks.names, 'express'),
     log: oneOf(env, 'LOG', logs.names, 'none'),
     // Where the otel-selective / otel-full strategies send spans (ignored by the others).

@@ -30,6 +30,8 @@ const BAD = [
   ['PORT', 'x', ['0', '65535']],
   ['BURN_US', '-1', ['0']],
   ['BURN_US', 'x', ['0']],
+  ['PG_POOL_SIZE', '0', ['1', '1000']],
+  ['DOWNSTREAM_URL', 'ftp://downstream', ['http://host:port']],
   ...(OTEL_EXPORTERS ? [['OTEL_EXPORTER', 'jaeger', OTEL_EXPORTERS]] : []),
 ];
 
@@ -69,7 +71,11 @@ test('a PORT already in use stops start-up with one line naming PORT, exit 1', a
 test('every valid name of every list is accepted by loadConfig', () => {
   // A framework's own plugin (fastify-request-context) is valid on that framework only.
   for (const s of strategies.names) assert.strictEqual(loadConfig({ STRATEGY: s, FRAMEWORK: strategies.info(s).frameworks?.[0] }).strategy, s);
-  for (const h of hops.names) assert.strictEqual(loadConfig({ HOP: h }).hop, h);
+  // HOP=pg and HOP=http need where to go (test/io.test.js: without it, one line).
+  const io = { PG_URL: 'postgres://u:p@127.0.0.1:5432/d', DOWNSTREAM_URL: 'http://127.0.0.1:1' };
+  for (const h of hops.names) assert.strictEqual(loadConfig({ HOP: h, ...io }).hop, h);
+  assert.strictEqual(loadConfig({}).pgPoolSize, 10);
+  assert.strictEqual(loadConfig({ PG_POOL_SIZE: '3' }).pgPoolSize, 3);
   for (const f of frameworks.names) assert.strictEqual(loadConfig({ FRAMEWORK: f }).framework, f);
   for (const l of logs.names) assert.strictEqual(loadConfig({ LOG: l }).log, l);
   assert.strictEqual(loadConfig({ DEPTH: '1' }).depth, 1);

@@ -17,6 +17,7 @@ const { DEFAULT_MAJOR } = require('../node-versions');
 const PRESETS = {
   runtimes: { node: ['20', DEFAULT_MAJOR, '26'], acf: 'both' },
 };
+const { startServices, redact, redactArgs } = require('../services');
 
 const OPTIONS = {
   strategies: { type: 'string' },
@@ -29,6 +30,7 @@ const OPTIONS = {
   concurrency: { type: 'string' },
   'soak-requests': { type: 'string' },
   quick: { type: 'boolean' },
+  'pg-url': { type: 'string' },
   out: { type: 'string' },
   report: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -54,6 +56,8 @@ per strategy and classifies every answer: kept (its own id), lost (no id) or lea
   --concurrency N        requests in flight (default ${DEFAULTS.concurrency})
   --soak-requests N      requests of the soak (default ${DEFAULTS.soakRequests}; --quick ${QUICK.soakRequests})
   --quick                small counts, for a smoke run
+  --pg-url URL           an existing PostgreSQL for the pg scenarios (default: an
+                         embedded one, started and removed by ctxbench)
   --out FILE             JSON (default results/integrity.json), rewritten after every cell
   --report FILE          results.md to regenerate (default results.md; "none" to skip)
 `;
@@ -112,7 +116,7 @@ async function main(args) {
     schema: 1,
     kind: 'integrity',
     title: 'Context integrity: who keeps, loses or leaks the request id',
-    command: ['ctxbench', 'integrity', ...args].join(' '),
+    command: ['ctxbench', 'integrity', ...redactArgs(args)].join(' '),
     status: 'running',
     environment: captureEnvironment(),
     settings: { ...settings, targets: targets.map(({ label, version, args: nodeArgs, expectAcf }) => ({ label, version, args: nodeArgs, expectAcf })) },
@@ -128,11 +132,17 @@ async function main(args) {
   const perStrategy = settings.scenarios.length;
   const progress = createProgress({ total: targets.length * settings.strategies.length * perStrategy, label: 'ctxbench integrity' });
   const stop = onInterrupt(progress, 'scenario');
+  // PostgreSQL and the downstream service, when a selected scenario needs them.
+  const needs = new Set(integrity.SCENARIOS.filter((s) => settings.scenarios.includes(s.name)).map((s) => s.needs));
+  let services = null;
   try {
-    await integrity.runIntegrity(run, { out, targets, progress, stop });
+    services = await startServices({ need: { pg: needs.has('pg'), http: needs.has('http') }, pgUrl: values['pg-url'] ?? null });
+    run.settings.postgres = services.pg ? (services.pg.embedded ? 'embedded' : redact(services.pg.url)) : null;
+    await integrity.runIntegrity(run, { out, targets, progress, stop, serverEnv: services.env });
   } finally {
     progress.stop();
     stop.release();
+    if (services) await services.stop();
   }
   process.stderr.write(`ctxbench: wrote ${out} (${run.status})\n`);
   if (reportPath !== 'none') {

@@ -12,6 +12,7 @@ const { resolveNodeTargets } = require('../targets');
 const { captureEnvironment } = require('../environment');
 const { UsageError, parse, list, number } = require('../../lib/cli');
 const { MAX_DEPTH } = require('../../lib/config');
+const { startServices, needsOf, redact, redactArgs } = require('../services');
 
 const OPTIONS = {
   strategies: { type: 'string' },
@@ -38,6 +39,7 @@ const OPTIONS = {
   profile: { type: 'boolean' },
   out: { type: 'string' },
   report: { type: 'string' },
+  'pg-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -85,6 +87,8 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
   --out FILE             run JSON (default results/<preset>.json)
   --report FILE          results.md to regenerate from --out's folder ("none" to skip;
                          default results.md when --out is in results/, else none)
+  --pg-url URL           HOP=pg: an existing PostgreSQL instead of the embedded one ctxbench
+                         starts (and removes) for the run
 `;
 
 function parseTargets(values) {
@@ -193,18 +197,27 @@ async function main(args) {
     configs = expandConfigs(settings, nodeTargets);
   }
 
-  const run = await measureSession({
-    kind: 'run',
-    title: settings.title,
-    command: ['ctxbench', 'run', ...args].join(' '),
-    settings,
-    configs,
-    out,
-    remote: targets.length > 0,
-    warnings,
-    environment,
-    startedAt,
-  });
+  // HOP=pg / HOP=http: PostgreSQL and the downstream service for the whole run.
+  const services = targets.length ? null : await startServices({ need: needsOf(configs.map((c) => c.hop)), pgUrl: values['pg-url'] ?? null, pinned: environment.taskset });
+  if (services?.pg) settings.postgres = services.pg.embedded ? 'embedded' : redact(services.pg.url);
+  let run;
+  try {
+    run = await measureSession({
+      kind: 'run',
+      title: settings.title,
+      command: ['ctxbench', 'run', ...redactArgs(args)].join(' '),
+      settings,
+      configs,
+      out,
+      remote: targets.length > 0,
+      warnings,
+      environment,
+      serverEnv: services?.env,
+      startedAt,
+    });
+  } finally {
+    if (services) await services.stop();
+  }
   if (values.profile && run.status !== 'interrupted' && !targets.length) await require('../profile').profileRun(run, out, settings);
   await writeReport(out, values.report);
   if (run.status === 'interrupted') return 130;

@@ -16,6 +16,24 @@ const MODULES = [
   require('./nested'),
 ];
 
+// Real libraries and real I/O (issue 12): each module also declares its scenarios'
+// catalogue entries (describe, remedy, needs: 'pg' | 'http', and why a cell fails),
+// which bench/integrity.js adds to its own. Bench only: they load pg, undici, bluebird,
+// … and start a Worker (about 11 MB of RSS together), so a server builds them only
+// with CTXBENCH_LIBRARY_SCENARIOS=1, which `ctxbench integrity` sets; the servers a
+// run measures stay without them.
+const LIBRARY_MODULES = [
+  require('./pg'),
+  require('./generic-pool'),
+  require('./dataloader'),
+  require('./bluebird'),
+  require('./query-builder'),
+  require('./undici'),
+  require('./interval'),
+  require('./worker'),
+];
+const LIBRARY_SCENARIOS = LIBRARY_MODULES.flatMap((m) => m.SCENARIOS);
+
 // Client-side variations: the server runs the mixed-hop chain; what differs is how the
 // client sends (keepalive: sequential and pipelined requests on kept-alive
 // connections; soak: 100k requests with memory measured before and after).
@@ -32,10 +50,11 @@ function gcTrigger(env) {
   };
 }
 
-function createScenarios({ strategy, env = process.env }) {
+function createScenarios({ strategy, config = {}, env = process.env }) {
   const table = new Map();
-  for (const mod of MODULES) {
-    for (const [name, handler] of Object.entries(mod.create({ strategy }))) table.set(name, handler);
+  const modules = env.CTXBENCH_LIBRARY_SCENARIOS === '1' ? [...MODULES, ...LIBRARY_MODULES] : MODULES;
+  for (const mod of modules) {
+    for (const [name, handler] of Object.entries(mod.create({ strategy, config }))) table.set(name, handler);
   }
   for (const [alias, target] of Object.entries(ALIASES)) table.set(alias, table.get(target));
   return {
@@ -46,4 +65,4 @@ function createScenarios({ strategy, env = process.env }) {
   };
 }
 
-module.exports = { createScenarios };
+module.exports = { createScenarios, LIBRARY_SCENARIOS };

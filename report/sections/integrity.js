@@ -37,6 +37,9 @@ function cellText(c) {
       text = String(c.verdict || f.DASH);
   }
   if (c.errors && c.verdict !== 'errors') extra.push(`${c.errors} errors`);
+  // OpenTelemetry SDK strategies: client spans found in another request's trace / in none.
+  if (c.spans?.foreignTrace) extra.push(`${c.spans.foreignTrace}/${c.spans.checked} spans in another request's trace`);
+  if (c.spans?.detached) extra.push(`${c.spans.detached}/${c.spans.checked} spans in no request's trace`);
   if (c.interrupted) extra.push('partial');
   return extra.length ? `${text} (${extra.join(', ')})` : text;
 }
@@ -187,6 +190,7 @@ const REMEDY_PAIRS = [
   ['body', 'body-bound'],
   ['emitter', 'emitter-bound'],
   ['pool', 'pool-bound'],
+  ...require('../../handlers/scenarios').LIBRARY_SCENARIOS.filter((sc) => sc.remedy).map((sc) => [sc.name.replace(/-bound$/, ''), sc.name]),
 ];
 
 // What this run says, strategy by strategy (context strategies other than the control).

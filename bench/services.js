@@ -1,0 +1,150 @@
+'use strict';
+// What a run's servers talk to when HOP=pg or HOP=http is measured (and what the pg /
+// undici integrity scenarios use): a PostgreSQL (embedded, started here, unless
+// --pg-url names one) and the downstream ctxbench service. startServices() returns the
+// environment to give every server (PG_URL, DOWNSTREAM_URL) and a stop() to call in a
+// `finally`; both children also stop by themselves when this process goes away (their
+// stdin is a pipe from it), so an interrupted or crashed run leaves nothing behind.
+//
+// Where they run: pinned with the load generator to CPU 0 (servers are on CPU 1). The
+// server CPU is the thing measured: a PostgreSQL backend or the downstream sharing it
+// would take time from the server under test in proportion to its throughput, and
+// would bill the database's own CPU to every strategy's server. On a real deployment
+// the database and the next service are other machines; here they share the load
+// generator's CPU, whose saturation the runner already watches and warns about.
+const { spawn } = require('node:child_process');
+const path = require('node:path');
+const { startPostgres, PostgresError } = require('./postgres');
+
+const DOWNSTREAM = path.resolve(__dirname, '..', 'handlers', 'downstream.js');
+const SERVICES_CPU = 0;
+const READY_TIMEOUT_MS = 15000;
+
+class ServicesError extends Error {
+  get oneLine() {
+    return true;
+  }
+}
+
+function startDownstream({ cpu = null } = {}) {
+  const argv = [DOWNSTREAM];
+  const [command, args] = cpu === null ? [process.execPath, argv] : ['taskset', ['-c', String(cpu), process.execPath, ...argv]];
+  // Own process group: a terminal Ctrl-C goes to the runner, which finishes its sample.
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true, env: { ...process.env, PORT: '0', HOST: '127.0.0.1' } });
+  child.unref();
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const onExit = () => child.kill('SIGTERM');
+  process.once('exit', onExit);
+  const stop = async () => {
+    process.off('exit', onExit);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const killer = setTimeout(() => child.kill('SIGKILL'), 3000);
+    await exited;
+    clearTimeout(killer);
+  };
+  return new Promise((resolve, reject) => {
+    const fail = async (message) => {
+      clearTimeout(timer);
+      await stop();
+      reject(new ServicesError(`the downstream service could not start: ${message}`));
+    };
+    const timer = setTimeout(() => fail(`not listening within ${READY_TIMEOUT_MS / 1000} s`), READY_TIMEOUT_MS);
+    child.once('error', (err) => fail(err.message));
+    exited.then((code) => fail(`exited (code ${code})${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`));
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d) => {
+      out += d;
+      const line = out.split('\n').find((l) => l.includes('"ctxbench downstream listening"'));
+      if (!line) return;
+      clearTimeout(timer);
+      child.stdout.resume();
+      // Its pipes must not keep this process alive either: when this process ends
+      // without stop(), the pipe closing is what tells the child to go.
+      for (const stream of [child.stdin, child.stdout, child.stderr]) stream.unref?.();
+      resolve({ url: `http://127.0.0.1:${JSON.parse(line).port}`, pid: child.pid, stop });
+    });
+  });
+}
+
+// need: { pg, http } booleans (which services the configurations use); pgUrl: an
+// existing PostgreSQL to use instead of starting one; pinned: whether servers are
+// pinned (then the services go to SERVICES_CPU). Resolves { env, pg, downstream, stop }.
+async function startServices({ need = { pg: true, http: true }, pgUrl = null, pinned = false } = {}) {
+  const cpu = pinned ? SERVICES_CPU : null;
+  const started = [];
+  const env = {};
+  const result = { env, pg: null, downstream: null, stop: () => Promise.all(started.map((s) => s.stop().catch(() => {}))).then(() => undefined) };
+  try {
+    if (need.pg) {
+      if (pgUrl) {
+        await checkPostgres(pgUrl);
+        result.pg = { url: pgUrl, embedded: false };
+      } else {
+        const pg = await startPostgres({ cpu });
+        started.push(pg);
+        result.pg = { url: pg.url, embedded: true, pid: pg.postgresPid, dir: pg.dir };
+      }
+      env.PG_URL = result.pg.url;
+    }
+    if (need.http) {
+      const downstream = await startDownstream({ cpu });
+      started.push(downstream);
+      result.downstream = { url: downstream.url, pid: downstream.pid };
+      env.DOWNSTREAM_URL = downstream.url;
+    }
+  } catch (err) {
+    await result.stop();
+    throw err;
+  }
+  return result;
+}
+
+// --pg-url: one query before anything starts, so a wrong URL is one line, not a run
+// full of 500s.
+async function checkPostgres(url) {
+  const { Client } = require('pg');
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  client.on('error', () => {});
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } catch (err) {
+    throw new ServicesError(`--pg-url: cannot query PostgreSQL at ${redact(url)} (${err.code || err.message})`);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+// The password never goes to a log or a result file.
+function redact(url) {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(not a URL)';
+  }
+}
+
+// The command line as recorded in result files: --pg-url's password hidden.
+function redactArgs(args) {
+  return args.map((arg, i) => {
+    if (arg.startsWith('--pg-url=')) return `--pg-url=${redact(arg.slice('--pg-url='.length))}`;
+    return args[i - 1] === '--pg-url' ? redact(arg) : arg;
+  });
+}
+
+// Which services a list of hops (and integrity scenarios) needs.
+function needsOf(hopNames) {
+  return { pg: hopNames.includes('pg'), http: hopNames.includes('http') };
+}
+
+// A service failure is the user's to fix (or the machine's): one line, no stack.
+const isServicesError = (err) => err instanceof ServicesError || err instanceof PostgresError;
+
+module.exports = { startServices, startDownstream, checkPostgres, needsOf, redact, redactArgs, isServicesError, ServicesError, SERVICES_CPU };
