@@ -1,0 +1,42 @@
+'use strict';
+// Artillery processor written by ctxbench (copied beside the scenario it writes, so the
+// same files run locally or on Artillery's distributed platforms). Every request gets its
+// own X-Cloud-Trace-Context id; every answer is checked in afterResponse: the body must be
+// that id (kept), another id of this run (mismatches: the context leaked) or nothing of
+// ours (lost). Counts go to Artillery's own counters (ctxbench.kept/mismatches/lost), so
+// they appear in its report wherever it ran. Locally, with CTXBENCH_LATENCY_DIR set, each
+// response time (µs, Artillery's own timing of the request) is also appended to a file per
+// worker so ctxbench can build an exact HDR histogram.
+const fs = require('node:fs');
+const path = require('node:path');
+const crypto = require('node:crypto');
+
+// 16 hex of the run (shared by every worker) + 8 hex per worker + an 8-hex counter.
+const RUN = /^[0-9a-f]{16}$/.test(process.env.CTXBENCH_ID_PREFIX || '') ? process.env.CTXBENCH_ID_PREFIX : crypto.randomBytes(8).toString('hex');
+const WORKER = crypto.randomBytes(4).toString('hex');
+const DIR = process.env.CTXBENCH_LATENCY_DIR;
+const FILE = DIR ? path.join(DIR, `latency-${WORKER}.txt`) : null;
+let counter = 0;
+
+function ctxbenchStamp(requestParams, context, ee, next) {
+  const n = (counter++ >>> 0).toString(16).padStart(8, '0');
+  const id = RUN + WORKER + n;
+  context.vars.ctxbenchId = id;
+  requestParams.headers = { ...requestParams.headers, 'X-Cloud-Trace-Context': `${id}/1;o=1` };
+  return next();
+}
+
+function ctxbenchCheck(requestParams, response, context, ee, next) {
+  const id = context.vars.ctxbenchId;
+  const body = typeof response.body === 'string' ? response.body : String(response.body ?? '');
+  if (response.statusCode >= 200 && response.statusCode <= 299) {
+    if (body === id) ee.emit('counter', 'ctxbench.kept', 1);
+    else if (body.length === 32 && body.startsWith(RUN)) ee.emit('counter', 'ctxbench.mismatches', 1);
+    else ee.emit('counter', 'ctxbench.lost', 1);
+  }
+  const total = response.timings?.phases?.total;
+  if (FILE && Number.isFinite(total)) fs.appendFileSync(FILE, `${Math.max(1, Math.round(total * 1000))}\n`);
+  return next();
+}
+
+module.exports = { ctxbenchStamp, ctxbenchCheck };
