@@ -110,4 +110,20 @@ function expandRates(configs, { rates, loads, capacity }) {
   return out;
 }
 
-module.exports = { parseLoads, parseRates, measureCapacity, expandRates, defaultLaunch, baselines, loadLabel, BURSTS };
+// run.js's one call: with settings.rates or settings.loads, measures capacity when needed
+// (recorded in settings.capacity) and returns the configs expanded by rate; otherwise the
+// configs unchanged.
+async function rateConfigs(configs, settings, { remote = false, taskset = false, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
+  if (!settings.rates && !settings.loads) return configs;
+  if (settings.loads) {
+    const { getDriver } = require('./drivers');
+    const { pinSelf } = require('./session');
+    const { SERVER_CPU } = require('./runner');
+    const pinned = !remote && taskset && pinSelf();
+    settings.capacity = await measureCapacity(configs, settings, { driver: getDriver('autocannon'), launch: defaultLaunch({ cpu: pinned ? SERVER_CPU : null }), log });
+  }
+  return expandRates(configs, { rates: settings.rates, loads: settings.loads, capacity: settings.capacity });
+}
+
+module.exports = {
+  rateConfigs, parseLoads, parseRates, measureCapacity, expandRates, defaultLaunch, baselines, loadLabel, BURSTS };

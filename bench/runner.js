@@ -11,6 +11,7 @@ const noise = require('./noise');
 const { writeJsonAtomic } = require('../lib/cli');
 
 const SERVER_CPU = 1;
+const RATE_FIELDS = ['rate', 'scheduled', 'sent', 'heldRate', 'histogram', 'sendLag', 'engine'];
 const LOADGEN_SATURATED = 0.9;
 // A server counts as idle when, over SETTLE_STEP_MS, it started no request and used
 // less than SETTLE_CPU of a core.
@@ -46,6 +47,8 @@ async function takeSample({ config, url, driver, settings, round }) {
     pipelining: settings.pipelining,
     duration: settings.duration,
     amount: settings.amount ?? undefined,
+    // Rate mode (issue 14): the driver sends open-loop at this many requests per second.
+    rate: config.rate ?? undefined,
   });
   const after = await getJson(`${url}/__stats`);
   await settle(url);
@@ -66,6 +69,8 @@ async function takeSample({ config, url, driver, settings, round }) {
     rssMB: after.rssBytes / 2 ** 20,
     bytesPerSec: m.bytesPerSec,
     loadgenCpu: m.loadgenCpu,
+    // Rate mode only: the held-rate check and the exact histogram (bench/latency.js).
+    ...Object.fromEntries(RATE_FIELDS.filter((k) => m[k] !== undefined).map((k) => [k, m[k]])),
   };
 }
 
@@ -141,7 +146,7 @@ async function runMatrix(run, { out, driver, progress, stop = { requested: false
         progress?.status(`warming ${config.id}`);
         const server = servers.get(config);
         try {
-          await driver({ url: server.url, path: config.path || '/', connections: run.settings.connections, pipelining: run.settings.pipelining, duration: run.settings.warmup });
+          await driver({ url: server.url, path: config.path || '/', connections: run.settings.connections, pipelining: run.settings.pipelining, duration: run.settings.warmup, rate: config.rate ?? undefined });
         } catch (err) {
           // A warm-up that saw no answer is not a failure while the server lives: its
           // requests may simply take longer than the warm-up. The samples will tell.
