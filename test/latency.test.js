@@ -224,7 +224,7 @@ test('the latency section lays out the study table, per-load tables and a p99-vs
     assert.ok(!latencySection.isRateRun({ kind: 'run', settings: {}, configs: [{ samples: [{ rps: 1 }] }] }));
     const md = await latencySection.render(run, { chartsDir: dir, name: 'latency', written: [] });
     assert.match(md, /### By call depth at 50% load/);
-    assert.match(md, /\|   \| Call depth 8 \| Call depth 256 \|/);
+    assert.match(md, /\| {3}\| Call depth 8 \| Call depth 256 \|/);
     assert.match(md, /\| cls-hooked p99 ms \|/);
     assert.match(md, /\| added by cls-hooked \(p99 ms\) \| \+1\.0\d/);
     assert.match(md, /### Latency at 25% of capacity \(250 req\/s\)/);
