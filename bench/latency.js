@@ -25,6 +25,16 @@ const minCount = (q) => Math.ceil(10 / (1 - q / 100));
 
 const ALPHA = 0.05;
 
+// What the registry says of a strategy: `global` is the control that must leak, `none`
+// carries no context (its answers are lost by design).
+function registryInfo(strategy) {
+  try {
+    return require('../context').info(strategy) || {};
+  } catch {
+    return { control: strategy === 'global', carriesContext: strategy !== 'none' };
+  }
+}
+
 function isRateSample(s) {
   return Boolean(s && typeof s.histogram === 'string' && s.heldRate);
 }
@@ -104,7 +114,8 @@ function latencySummary(config, baselineConfig = null) {
   const held = heldCheck(samples);
   const mismatches = samples.reduce((a, s) => a + (s.mismatches || 0), 0);
   const lost = samples.reduce((a, s) => a + (s.lost || 0), 0);
-  const broken = !config.control && (mismatches > 0 || lost > 0);
+  const info = registryInfo(config.strategy);
+  const broken = !config.control && !info.control && info.carriesContext !== false && (mismatches > 0 || lost > 0);
   const units = unitPercentiles(samples, key);
   const out = {
     unit: key,

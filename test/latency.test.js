@@ -154,6 +154,9 @@ test('added latency is paired with the baseline at the same load and gets a verd
   // Lost ids make the latency incomparable whatever it is.
   const broken = { ...slow, samples: slow.samples.map((x) => ({ ...x, lost: 3 })) };
   assert.match(latencySummary(broken, base).verdict, /context broken/);
+  // ... but not for `none` (no context by design) or the `global` control.
+  assert.strictEqual(latencySummary({ ...broken, strategy: 'none' }, null).broken, false);
+  assert.strictEqual(latencySummary({ ...broken, strategy: 'global' }, null).broken, false);
   // A baseline that did not hold its rate gives no comparison.
   const baseNotHeld = { ...base, samples: base.samples.map((x) => ({ ...x, heldRate: { held: false, sentRatio: 0.5, achievedRatio: 0.5 } })) };
   assert.match(latencySummary(slow, baseNotHeld).verdict, /baseline did not hold/);
