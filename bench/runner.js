@@ -179,7 +179,7 @@ async function runMatrix(run, { out, driver, progress, stop = { requested: false
           const sample = await takeSample({ config, url: server.url, driver, settings: run.settings, round });
           config.samples.push(sample);
           if (sample.loadgenCpu > LOADGEN_SATURATED) {
-            warnOnce(run, `load generator CPU reached ${Math.round(sample.loadgenCpu * 100)}% of a core on ${config.id}: that config's throughput may be the client's limit, not the server's`, progress);
+            warnOnce(run, `load generator CPU reached ${Math.round(sample.loadgenCpu * 100)}% of a core on ${config.id}: that config's throughput may be the client's limit, not the server's (README: Load beyond one machine)`, progress);
           }
           if (sample.errors > 0 || sample.non2xx > 0) {
             warnOnce(run, `${config.id} had errors or non-2xx responses (round ${round + 1})`, progress);
