@@ -11,8 +11,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 const crypto = require('node:crypto');
 
-// 16 hex of the run (shared by every worker) + 8 hex per worker + an 8-hex counter.
-const RUN = /^[0-9a-f]{16}$/.test(process.env.CTXBENCH_ID_PREFIX || '') ? process.env.CTXBENCH_ID_PREFIX : crypto.randomBytes(8).toString('hex');
+// 16 hex of the run + 8 hex per worker + an 8-hex counter. The run part comes from the
+// scenario's `ctxbenchRun` variable, so every worker (on every machine, when run
+// distributed) shares it and another worker's id in a body counts as a mismatch.
+const HEX16 = /^[0-9a-f]{16}$/;
+const FALLBACK = crypto.randomBytes(8).toString('hex');
+const runOf = (context) => (HEX16.test(String(context.vars.ctxbenchRun)) ? String(context.vars.ctxbenchRun) : FALLBACK);
 const WORKER = crypto.randomBytes(4).toString('hex');
 const DIR = process.env.CTXBENCH_LATENCY_DIR;
 const FILE = DIR ? path.join(DIR, `latency-${WORKER}.txt`) : null;
@@ -20,7 +24,7 @@ let counter = 0;
 
 function ctxbenchStamp(requestParams, context, ee, next) {
   const n = (counter++ >>> 0).toString(16).padStart(8, '0');
-  const id = RUN + WORKER + n;
+  const id = runOf(context) + WORKER + n;
   context.vars.ctxbenchId = id;
   requestParams.headers = { ...requestParams.headers, 'X-Cloud-Trace-Context': `${id}/1;o=1` };
   return next();
@@ -31,7 +35,7 @@ function ctxbenchCheck(requestParams, response, context, ee, next) {
   const body = typeof response.body === 'string' ? response.body : String(response.body ?? '');
   if (response.statusCode >= 200 && response.statusCode <= 299) {
     if (body === id) ee.emit('counter', 'ctxbench.kept', 1);
-    else if (body.length === 32 && body.startsWith(RUN)) ee.emit('counter', 'ctxbench.mismatches', 1);
+    else if (body.length === 32 && body.startsWith(runOf(context))) ee.emit('counter', 'ctxbench.mismatches', 1);
     else ee.emit('counter', 'ctxbench.lost', 1);
   }
   const total = response.timings?.phases?.total;

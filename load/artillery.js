@@ -70,10 +70,11 @@ async function ensureArtillery({ cacheDir = cacheDirectory(), log = () => {}, ti
 // The scenario: `rate` new virtual users per second for `duration` s, each one GET of
 // `route` through the processor's hooks. Artillery's arrivalRate is whole users per
 // second, so the rate is rounded (and recorded as such).
-function scenario({ target, route, rate, duration, timeout }) {
+function scenario({ target, route, rate, duration, timeout, run = randomBytes(8).toString('hex') }) {
   return {
     config: {
       target,
+      variables: { ctxbenchRun: run },
       phases: [{ duration, arrivalRate: rate, name: 'ctxbench' }],
       processor: './artillery-processor.js',
       http: { timeout },
@@ -163,7 +164,7 @@ async function measure(options) {
     }
     const file = writeScenario(dir, { target: o.origin, route: o.path, rate, duration, timeout: o.timeout });
     const reportFile = path.join(dir, 'report.json');
-    await runArtillery(node.path, bin, file, reportFile, { CTXBENCH_LATENCY_DIR: latencyDir, CTXBENCH_ID_PREFIX: randomBytes(8).toString('hex') });
+    await runArtillery(node.path, bin, file, reportFile, { CTXBENCH_LATENCY_DIR: latencyDir });
     const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
     const values = fs.readdirSync(latencyDir).flatMap((f) => fs.readFileSync(path.join(latencyDir, f), 'utf8').split('\n').filter(Boolean).map(Number));
     const sample = readReport(report, values, { rate, duration });
@@ -186,3 +187,22 @@ async function runArtillery(nodePath, bin, scenarioFile, reportFile, env) {
 }
 
 module.exports = { measure, ensureArtillery, writeScenario, scenario, readReport, VERSION };
+
+// `node load/artillery.js URL --rate R --duration S --out DIR`: writes the scenario and
+// its processor for a distributed run (docs/deploy.md) without running anything.
+if (require.main === module) {
+  const { parse, number, UsageError } = require('../lib/cli');
+  try {
+    const { values, positionals } = parse(process.argv.slice(2), { rate: { type: 'string' }, duration: { type: 'string' }, out: { type: 'string' }, timeout: { type: 'string' } }, { allowPositionals: true });
+    if (positionals.length !== 1 || !values.rate || !values.out) throw new UsageError('usage: node load/artillery.js URL --rate R [--duration S=60] [--timeout S=10] --out DIR');
+    const rate = number('rate', values.rate, { min: 1, max: 1e6, integer: true });
+    const duration = number('duration', values.duration ?? '60', { min: 1, max: 86400, integer: true });
+    const timeout = number('timeout', values.timeout ?? '10', { min: 1, max: 3600 });
+    const o = normalizeOptions({ url: positionals[0], duration, timeout });
+    const file = writeScenario(values.out, { target: o.origin, route: o.path, rate, duration, timeout });
+    process.stdout.write(`${file}\n`);
+  } catch (err) {
+    process.stderr.write(`load/artillery.js: ${String(err.message).split('\n')[0]}\n`);
+    process.exitCode = 1;
+  }
+}
