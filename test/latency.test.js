@@ -239,3 +239,31 @@ test('the latency section lays out the study table, per-load tables and a p99-vs
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('ctxbench run --rate drives real servers open loop end to end and results.md shows the latency section', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-rate-run-'));
+  try {
+    const out = path.join(dir, 'rate.json');
+    const report = path.join(dir, 'results.md');
+    const r = await cli(['run', '--strategies', 'none,als', '--depths', '8', '--hops', 'immediate', '--baseline', 'none', '--rate', '200', '--duration', '0.5', '--warmup', '0', '--rounds', '2', '--out', out, '--report', report]);
+    assert.strictEqual(r.code, 0, r.stderr);
+    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    assert.deepStrictEqual(run.settings.rates, [200]);
+    assert.deepStrictEqual(run.configs.map((c) => [c.strategy, c.rate, c.variant]), [['none', 200, 'r200'], ['als', 200, 'r200']]);
+    for (const c of run.configs) {
+      assert.strictEqual(c.samples.length, 2);
+      for (const s of c.samples) {
+        assert.strictEqual(s.scheduled, 100);
+        assert.strictEqual(typeof s.heldRate.held, 'boolean');
+        assert.strictEqual(hdr.decodeFromCompressedBase64(s.histogram).totalCount, s.requests);
+      }
+    }
+    assert.strictEqual(run.configs[1].samples.reduce((a, s) => a + s.mismatches + s.lost, 0), 0, 'als keeps every id');
+    const md = fs.readFileSync(report, 'utf8');
+    assert.match(md, /\*\*Rate mode \(open loop\)\.\*\*/);
+    assert.match(md, /### Latency at 200 req\/s/);
+    assert.match(md, /\| als \| 8 \|/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
