@@ -78,8 +78,11 @@ function heldCheck(samples) {
   const sent = rate.reduce((a, s) => a + (s.sent || 0), 0);
   const answered = rate.reduce((a, s) => a + (s.requests || 0), 0);
   const failing = rate.filter((s) => !s.heldRate.held).map((s) => ({ round: s.round, block: s.block ?? null, sentRatio: s.heldRate.sentRatio, achievedRatio: s.heldRate.achievedRatio }));
+  const lags = rate.map((s) => s.clientLag?.p99).filter((x) => typeof x === 'number');
   return {
     held: rate.length > 0 && failing.length === 0,
+    // The worst p99 of the load generator's own lateness (open-loop driver only).
+    clientLagP99: lags.length ? Math.max(...lags) : null,
     minRatio: HELD_MIN,
     scheduled,
     sent,

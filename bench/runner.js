@@ -11,7 +11,7 @@ const noise = require('./noise');
 const { writeJsonAtomic } = require('../lib/cli');
 
 const SERVER_CPU = 1;
-const RATE_FIELDS = ['rate', 'scheduled', 'sent', 'heldRate', 'histogram', 'sendLag', 'engine'];
+const RATE_FIELDS = ['rate', 'scheduled', 'sent', 'heldRate', 'histogram', 'sendLag', 'clientLag', 'engine'];
 const LOADGEN_SATURATED = 0.9;
 // A server counts as idle when, over SETTLE_STEP_MS, it started no request and used
 // less than SETTLE_CPU of a core.

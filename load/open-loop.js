@@ -84,6 +84,7 @@ function schedule(pool, o, seconds, { prefix, nextId, onTick }) {
   const total = Math.max(1, Math.floor(seconds * o.rate));
   const latency = newHistogram();
   const lag = newHistogram();
+  const clientLag = newHistogram();
   const counts = { scheduled: total, sent: 0, answered: 0, kept: 0, mismatches: 0, lost: 0, errors: 0, non2xx: 0 };
   const queue = [];
   let due = 0; // requests whose intended time has come (sent or queued)
@@ -133,7 +134,11 @@ function schedule(pool, o, seconds, { prefix, nextId, onTick }) {
   let timer;
   const tick = () => {
     const now = performance.now();
-    while (due < total && start + due * interval <= now) queue.push(start + interval * due++);
+    while (due < total && start + due * interval <= now) {
+      const intended = start + interval * due++;
+      clientLag.recordValue(Math.max(1, Math.round((now - intended) * 1000)));
+      queue.push(intended);
+    }
     pump();
     onTick?.(counts);
     if (due < total) timer = setTimeout(tick, Math.max(0, Math.min(start + due * interval - performance.now(), 50)));
@@ -141,7 +146,7 @@ function schedule(pool, o, seconds, { prefix, nextId, onTick }) {
   timer = setTimeout(tick, 5);
   return {
     counts,
-    done: done.then(() => ({ counts, latency, lag, windowMs: total * interval })),
+    done: done.then(() => ({ counts, latency, lag, clientLag, windowMs: total * interval })),
     stop: () => clearTimeout(timer),
   };
 }
@@ -160,6 +165,8 @@ function schedule(pool, o, seconds, { prefix, nextId, onTick }) {
 //              be merged exactly (bench/latency.js)
 //   sendLag    p50/p99/max ms between a request's intended and actual send time: the
 //              client's own lateness plus any wait for a free connection
+//   clientLag  p50/p99/max ms of the client's own lateness alone (its timer noticing a
+//              request was due): part of every latency, and not the server's doing
 // requests = answered requests (any status); rps = requests / window.
 async function measure(options) {
   const o = normalizeRateOptions(options);
@@ -197,13 +204,14 @@ async function measure(options) {
     }
     const cpu = process.cpuUsage(cpu0);
     const wallMs = performance.now() - startedAt;
-    const { counts, latency, lag, windowMs } = result;
+    const { counts, latency, lag, clientLag, windowMs } = result;
     const durationS = windowMs / 1000;
     if (counts.answered === 0) fail(`no response from ${o.target} during the run (${counts.errors} errors)`);
     const achieved = counts.answered / durationS;
     const sentRatio = counts.sent / counts.scheduled;
     const achievedRatio = counts.answered / counts.scheduled;
     const lagP = percentiles(lag);
+    const clientP = percentiles(clientLag);
     return {
       rps: round(achieved, 1),
       latency: percentiles(latency),
@@ -224,6 +232,7 @@ async function measure(options) {
       },
       histogram: hdr.encodeIntoCompressedBase64(latency),
       sendLag: { p50: lagP.p50, p99: lagP.p99, max: lagP.max },
+      clientLag: { p50: clientP.p50, p99: clientP.p99, max: clientP.max },
       bytesPerSec: null,
       loadgenCpu: round((cpu.user + cpu.system) / 1000 / wallMs, 3),
       durationS: round(durationS, 3),

@@ -216,7 +216,8 @@ test('the latency section lays out the study table, per-load tables and a p99-vs
     for (const strategy of ['param', 'cls-hooked']) {
       for (const depth of [8, 256]) {
         const ms = (strategy === 'param' ? 2 : 3) + depth / 100 + load * 4;
-        configs.push({ id: `${strategy}/d${depth}/load${load * 100}`, framework: 'express', strategy, depth, hop: 'await', variant: `load${load * 100}`, load, rate: 1000 * load, samples: [0, 1, 2].map((r) => sample(r, repeat(ms + r * 0.1, 300))) });
+        const clientLag = { p50: 0.5, p99: depth === 8 ? 3.5 : 0.5, max: 4 };
+        configs.push({ id: `${strategy}/d${depth}/load${load * 100}`, framework: 'express', strategy, depth, hop: 'await', variant: `load${load * 100}`, load, rate: 1000 * load, samples: [0, 1, 2].map((r) => sample(r, repeat(ms + r * 0.1, 300), { clientLag })) });
       }
     }
   }
@@ -232,6 +233,9 @@ test('the latency section lays out the study table, per-load tables and a p99-vs
     assert.match(md, /\| added by cls-hooked \(p99 ms\) \| \+1\.0\d/);
     assert.match(md, /### Latency at 25% of capacity \(250 req\/s\)/);
     assert.match(md, /### Capacity of the baseline/);
+    // The client's own lateness is shown where it is not negligible, and only there.
+    assert.match(md, /\| param \| 8 \|[^\n]*client late up to 3\.50 ms \(p99\)/);
+    assert.doesNotMatch(md, /\| param \| 256 \|[^\n]*client late/);
     const charts = fs.readdirSync(dir);
     assert.deepStrictEqual(charts.sort(), ['latency-p99-vs-load-d256.svg', 'latency-p99-vs-load-d8.svg']);
     assert.match(fs.readFileSync(path.join(dir, charts[0]), 'utf8'), /^<svg/);
@@ -255,6 +259,7 @@ test('ctxbench run --rate drives real servers open loop end to end and results.m
       for (const s of c.samples) {
         assert.strictEqual(s.scheduled, 100);
         assert.strictEqual(typeof s.heldRate.held, 'boolean');
+        assert.strictEqual(typeof s.clientLag.p99, 'number', 'the client\'s own lateness is recorded');
         assert.strictEqual(hdr.decodeFromCompressedBase64(s.histogram).totalCount, s.requests);
       }
     }

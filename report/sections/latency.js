@@ -57,7 +57,9 @@ function idsCell(config, s) {
 function heldCell(s) {
   const h = s.held;
   const pct = (x) => (f.isNum(x) ? `${(x * 100).toFixed(1)}%` : f.DASH);
-  return `${h.held ? '✅' : '❌'} ${f.int(h.sent)}/${f.int(h.scheduled)} sent (${pct(h.sentRatio)}), ${pct(h.answeredRatio)} answered`;
+  // The client's own lateness is in every latency; say so when it is not negligible.
+  const late = f.isNum(h.clientLagP99) && h.clientLagP99 >= 1 ? `; client late up to ${f.num(h.clientLagP99)} ms (p99)` : '';
+  return `${h.held ? '✅' : '❌'} ${f.int(h.sent)}/${f.int(h.scheduled)} sent (${pct(h.sentRatio)}), ${pct(h.answeredRatio)} answered${late}`;
 }
 
 function meta(run, ctx) {
@@ -185,6 +187,7 @@ async function render(run, ctx = {}) {
       "counted from the request's *intended* send time, so a stall counts in full (no coordinated omission). " +
       `Percentiles are read from HDR histograms merged per ${unit} (not averaged); figures are the mean over ${unit}s with a 95% interval across them. ` +
       '**Added p99** is the strategy minus its baseline at the same load, paired ' + unit + ' by ' + unit + '. ' +
+      "**Client late** is the load generator's own lateness (p99, worst sample): it is part of every latency and not the server's doing. " +
       'A configuration that did not keep its rate (fewer than 99% of the scheduled requests sent within the window, or answered) reports no latencies: its queue grew, so any percentile would only measure how long the sample ran.',
     '',
   );
