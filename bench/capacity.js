@@ -53,11 +53,12 @@ function baselines(configs, baselineArm) {
 // run JSON: { method, bursts, groups: [{ group, baseline, rps, bursts: [rps…] }] }.
 // driver: the closed-loop measure(); launch(config) -> { url, stop } (a started server,
 // or a deployed target).
-async function measureCapacity(configs, settings, { driver, launch, log = () => {} }) {
+async function measureCapacity(configs, settings, { driver, launch, log = () => {}, onServer = () => {} }) {
   const groups = [];
   for (const { group, config } of baselines(configs, settings.baseline)) {
     log(`measuring the capacity of ${config.id} (closed loop, ${BURSTS} bursts of ${settings.duration} s)`);
     const server = await launch(config);
+    onServer(server);
     try {
       const options = { url: server.url, path: config.path || '/', connections: settings.connections, pipelining: settings.pipelining };
       if (settings.warmup > 0) await driver({ ...options, duration: settings.warmup });
@@ -120,7 +121,20 @@ async function rateConfigs(configs, settings, { remote = false, taskset = false,
     const { pinSelf } = require('./session');
     const { SERVER_CPU } = require('./runner');
     const pinned = !remote && taskset && pinSelf();
-    settings.capacity = await measureCapacity(configs, settings, { driver: getDriver('autocannon'), launch: defaultLaunch({ cpu: pinned ? SERVER_CPU : null }), log });
+    // Nothing is measured yet: Ctrl-C stops the server it started and quits (130).
+    let current = null;
+    const quit = () => {
+      log('interrupted while measuring the baseline capacity: nothing was measured');
+      Promise.resolve(current?.stop()).finally(() => process.exit(130));
+    };
+    process.once('SIGINT', quit);
+    process.once('SIGTERM', quit);
+    try {
+      settings.capacity = await measureCapacity(configs, settings, { driver: getDriver('autocannon'), launch: defaultLaunch({ cpu: pinned ? SERVER_CPU : null }), log, onServer: (s) => (current = s) });
+    } finally {
+      process.off('SIGINT', quit);
+      process.off('SIGTERM', quit);
+    }
   }
   return expandRates(configs, { rates: settings.rates, loads: settings.loads, capacity: settings.capacity });
 }
