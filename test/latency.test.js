@@ -202,6 +202,8 @@ test('ctxbench run refuses bad rate-mode flags with one line and exit 1', async 
     [['--rate', '100', '--load', '50%'], /exclusive/],
     [['--driver', 'artillery'], /give --rate or --load/],
     [['--rate', '100', '--pipelining', '10'], /--pipelining 10 cannot be used/],
+    [['--load', '50%', '--amount', '100'], /--amount cannot be used/],
+    [['--rate', '100', '--precision', '3'], /--precision cannot be used/],
   ]) {
     const r = await cli(['run', '--report', 'none', '--out', path.join(os.tmpdir(), 'ctxbench-never.json'), ...args]);
     assert.strictEqual(r.code, 1, `${args.join(' ')}: ${r.stderr}`);

@@ -140,7 +140,9 @@ function rateSettings(values, preset, settings) {
   }
   if (values.pipelining !== undefined && settings.pipelining !== 1) throw new UsageError(`--pipelining ${settings.pipelining} cannot be used with --rate/--load: rate mode sends one request per connection at a time`);
   if (settings.amount !== null) throw new UsageError('--amount cannot be used with --rate/--load: rate mode runs for --duration');
-  return { rates, loads, pipelining: 1 };
+  // --precision adds rounds until throughput ratios are precise; rates fix the throughput.
+  if (values.precision !== undefined) throw new UsageError('--precision cannot be used with --rate/--load: it adds rounds for throughput ratios, which a fixed rate does not measure');
+  return { rates, loads, pipelining: 1, precision: null };
 }
 
 // Deployed servers: one config per target, or per target and depth when --depths is
