@@ -108,7 +108,9 @@ function unitPercentiles(samples, key) {
 // latencySummary(config, baselineConfig) -> null (not a rate-mode config) or
 // { unit, units, rate, load, held, percentiles: { p50: { estimate, ci95, pooled, thin } …},
 //   added: { p50: { estimate, ci95, pValue, n, verdict } … } | null, broken, verdict }
-// estimate = mean over units of the unit's percentile, ci95 the t-interval of that mean;
+// estimate = geometric mean over units of the unit's percentile, ci95 the t-interval of
+// the mean of their logs, back-transformed (latencies are positive and right-skewed: an
+// arithmetic interval from a few units reaches below zero);
 // pooled = the percentile of every request of the config merged (for reference).
 function latencySummary(config, baselineConfig = null) {
   if (!isRateConfig(config)) return null;
@@ -141,8 +143,9 @@ function latencySummary(config, baselineConfig = null) {
   const fewest = Math.min(...units.map((u) => u.count));
   out.percentiles = Object.fromEntries(
     PERCENTILES.map(({ key: k, q }) => {
-      const d = describe(units.map((u) => u[k]));
-      return [k, { estimate: round3(d.mean), ci95: d.ci95 ? d.ci95.map(round3) : null, pooled: pooled[k], thin: fewest < minCount(q) }];
+      const d = describe(units.map((u) => Math.log(u[k])));
+      const back = (x) => round3(Math.exp(x));
+      return [k, { estimate: back(d.mean), ci95: d.ci95 ? d.ci95.map(back) : null, pooled: pooled[k], thin: fewest < minCount(q) }];
     }),
   );
 

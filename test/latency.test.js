@@ -140,6 +140,12 @@ test('percentiles come from histograms merged per unit, not from averaged percen
   assert.strictEqual(s.units, 2);
   assert.ok(Math.abs(s.percentiles.p99_9.estimate - 100) < 1, `merged p99.9 ${s.percentiles.p99_9.estimate}`);
   assert.ok(Math.abs(s.percentiles.p50.estimate - 1) < 0.01);
+  // Across units: a geometric mean whose interval stays above zero, even from two very
+  // different rounds (an arithmetic t-interval would reach far below 0 ms).
+  const wild = latencySummary({ id: 'w', strategy: 'als', samples: [sample(0, repeat(1, 100)), sample(1, repeat(300, 100))] }, null);
+  assert.strictEqual(wild.unit, 'round');
+  assert.ok(Math.abs(wild.percentiles.p99.estimate - Math.sqrt(300)) < 0.5, `geometric mean ${wild.percentiles.p99.estimate}`);
+  assert.ok(wild.percentiles.p99.ci95[0] > 0);
 });
 
 test('added latency is paired with the baseline at the same load and gets a verdict', () => {

@@ -146,6 +146,7 @@ async function chartSection(rows, ctx) {
   const keys = new Set(rows.map((r) => loadKey(r.config)));
   if (keys.size < 2) return '';
   const useLoad = rows.some((r) => r.config.load !== null && r.config.load !== undefined);
+  const unit = rows[0]?.s.unit ?? 'round';
   const byDepth = new Map();
   for (const r of rows) {
     if (!r.s.held.held || !r.s.percentiles) continue;
@@ -160,7 +161,7 @@ async function chartSection(rows, ctx) {
     if (!points.length) continue;
     const file = path.join(ctx.chartsDir, `${ctx.name || 'latency'}-p99-vs-load${depth ? `-d${depth}` : ''}.svg`);
     const svg = await loadChart({
-      title: `p99 latency vs load${depth ? ` at call depth ${depth}` : ''} (mean of units, 95% CI)`,
+      title: `p99 latency vs load${depth ? ` at call depth ${depth}` : ''} (geometric mean of ${unit}s, 95% CI)`,
       points: points.sort((a, b) => a.x - b.x),
       xTitle: useLoad ? "load (% of the baseline's capacity)" : 'rate (req/s)',
       yTitle: 'p99 latency (ms)',
@@ -180,12 +181,14 @@ async function render(run, ctx = {}) {
     .filter(isRateConfig)
     .map((config) => ({ config, s: latencySummary(config, baselineFor(config, configs, baselineArm)) }));
   const unit = rows[0]?.s.unit ?? 'round';
-  const out = [`## ${run.title || 'Latency at a given load'}`, '', meta(run, ctx), ''];
+  // Two runs of one preset with different drivers must not share a heading.
+  const driver = run.settings?.driver && run.settings.driver !== 'autocannon' ? ` (${run.settings.driver} driver)` : '';
+  const out = [`## ${run.title || 'Latency at a given load'}${driver}`, '', meta(run, ctx), ''];
   if (run.command) out.push(f.fence(run.command, 'sh'), '');
   out.push(
     '**Rate mode (open loop).** Requests were sent on a fixed schedule whatever the answers did, and each latency is ' +
       "counted from the request's *intended* send time, so a stall counts in full (no coordinated omission). " +
-      `Percentiles are read from HDR histograms merged per ${unit} (not averaged); figures are the mean over ${unit}s with a 95% interval across them. ` +
+      `Percentiles are read from HDR histograms merged per ${unit} (not averaged); figures are the geometric mean over ${unit}s with a 95% interval across them. ` +
       '**Added p99** is the strategy minus its baseline at the same load, paired ' + unit + ' by ' + unit + '. ' +
       "**Client late** is the load generator's own lateness (p99, worst sample): it is part of every latency and not the server's doing. " +
       'A configuration that did not keep its rate (fewer than 99% of the scheduled requests sent within the window, or answered) reports no latencies: its queue grew, so any percentile would only measure how long the sample ran.',
