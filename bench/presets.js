@@ -95,6 +95,8 @@ const PRESETS = {
   latency: {
     title: 'Latency at a given load: the App Engine study at 25%, 50% and 75% of the baseline\'s capacity',
     why: 'seed 004 reported latency per call depth for param vs cls-hooked; a team running below saturation feels latency, not throughput. Open loop (fixed arrival rate, latency from each request\'s intended send time), loads as fractions of the param baseline\'s capacity measured first',
+    // Servers on Node 24 (its AsyncLocalStorage is AsyncContextFrame), the runtime a team deploys today.
+    node: ['24'],
     strategies: ['param', 'cls-hooked', 'als'],
     depths: [8, 16, 32, 256, 1024],
     hops: ['await'],
