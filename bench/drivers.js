@@ -40,7 +40,9 @@ const DRIVERS = ['autocannon', 'curl', 'artillery'];
 function getDriver(name) {
   if (name === 'autocannon') {
     const closed = require('../load/autocannon').measure;
-    return (o) => (o.rate ? require('../load/open-loop').measure(o) : closed(o));
+    // The runner always passes `rate` (undefined outside rate mode); autocannon's option
+    // check refuses keys it does not know, so a closed-loop call goes without it.
+    return ({ rate, ...o }) => (rate ? require('../load/open-loop').measure({ ...o, rate }) : closed(o));
   }
   if (name === 'curl') return (o) => (o.rate ? require('../load/curl-rate').measure(o) : curlDriver(o));
   if (name === 'artillery') {
