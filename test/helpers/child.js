@@ -1,9 +1,10 @@
 'use strict';
-// Starts a node script that prints one JSON line {"port": N} when listening.
+// Starts a test server script (test/helpers/stall-server.js) that prints one JSON line
+// {"port": N} when listening.
 const { spawn } = require('node:child_process');
 
 function startScript(file, env = {}, { timeoutMs = 10000 } = {}) {
-  const child = spawn(process.execPath, [file], { env: { ...process.env, PORT: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [file], { env: { ...process.env, PORT: '0', CTXBENCH_STALL_SERVER: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr.on('data', (d) => (err += d));
