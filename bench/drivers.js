@@ -53,11 +53,25 @@ function curlDriver({ url, path: route = '/', connections, amount }, { script = 
   });
 }
 
-const DRIVERS = ['autocannon', 'curl'];
+const DRIVERS = ['autocannon', 'curl', 'artillery'];
 
+// Rate mode (issue 14): with a `rate` option a driver sends open-loop at that rate
+// (load/open-loop.js, load/curl-rate.sh, Artillery's arrivalRate); without one it is the
+// closed-loop driver it always was. Artillery has no closed-loop mode here.
 function getDriver(name) {
-  if (name === 'autocannon') return require('../load/autocannon').measure;
-  if (name === 'curl') return (options) => curlDriver(options);
+  if (name === 'autocannon') {
+    const closed = require('../load/autocannon').measure;
+    // The runner always passes `rate` (undefined outside rate mode); autocannon's option
+    // check refuses keys it does not know, so a closed-loop call goes without it.
+    return ({ rate, ...o }) => (rate ? require('../load/open-loop').measure({ ...o, rate }) : closed(o));
+  }
+  if (name === 'curl') return (o) => (o.rate ? require('../load/curl-rate').measure(o) : curlDriver(o));
+  if (name === 'artillery') {
+    return (o) => {
+      if (!o.rate) return Promise.reject(new Error('the artillery driver sends at a fixed arrival rate: give --rate or --load'));
+      return require('../load/artillery').measure(o);
+    };
+  }
   throw new Error(`unknown driver ${name}`);
 }
 

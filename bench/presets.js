@@ -148,6 +148,26 @@ const PRESETS = {
     rounds: 2,
     baseline: 'none',
   },
+  latency: {
+    title: 'Latency at a given load: the App Engine study at 25%, 50% and 75% of the baseline\'s capacity',
+    why: 'seed 004 reported latency per call depth for param vs cls-hooked; a team running below saturation feels latency, not throughput. Open loop (fixed arrival rate, latency from each request\'s intended send time), loads as fractions of the param baseline\'s capacity measured first',
+    // Servers on Node 24 (its AsyncLocalStorage is AsyncContextFrame), the runtime a team deploys today.
+    node: [DEFAULT_MAJOR],
+    strategies: ['param', 'cls-hooked', 'als'],
+    depths: [8, 16, 32, 256, 1024],
+    hops: ['await'],
+    frameworks: ['express'],
+    loads: [0.25, 0.5, 0.75],
+    // Open loop: at most this many requests in flight; a request due while all are busy
+    // waits in the client's queue and that wait counts in its latency.
+    connections: 100,
+    pipelining: 1,
+    duration: 2,
+    warmup: 2,
+    blocks: 3,
+    rounds: 2,
+    baseline: 'param',
+  },
 };
 
 // Shrinks any preset to a smoke run: same shape, first depth only, short bursts, the

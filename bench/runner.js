@@ -125,7 +125,7 @@ async function warmBlock(ctx, servers, block) {
     if (!(s.warmup > 0)) continue;
     progress?.status(`block ${block + 1}: warming ${config.id}`);
     try {
-      const m = await ctx.driver({ url: server.url, path: config.path || '/', connections: s.connections, pipelining: s.pipelining, duration: s.warmup });
+      const m = await ctx.driver({ url: server.url, path: config.path || '/', connections: s.connections, pipelining: s.pipelining, duration: s.warmup, rate: config.rate ?? undefined });
       server.rate = m.rps;
     } catch (err) {
       // A warm-up that saw no answer is not a failure while the server lives: its

@@ -48,6 +48,8 @@ function checkIdentity(stats, config, server) {
 // one by one) is a small part of the window.
 // With pipelining p, autocannon closes a connection once its share was SENT, so up to
 // p-1 answers per connection go uncounted: the floor is asked for with that slack.
+const RATE_FIELDS = ['rate', 'scheduled', 'sent', 'heldRate', 'histogram', 'sendLag', 'clientLag', 'engine'];
+
 function burstAmount(settings, rate) {
   if (settings.amount) return settings.amount;
   const floor = (settings.minPerConnection + (settings.pipelining ?? 1) - 1) * settings.connections;
@@ -65,10 +67,12 @@ async function takeSample({ config, server, driver, settings, rate = null, signa
   const before = server.stats ? await getJson(`${url}/__stats`) : null;
   if (before) checkIdentity(before, config, server);
   const load = { url, path: config.path || '/', connections: settings.connections, pipelining: settings.pipelining };
-  let amount = burstAmount(settings, rate);
-  let m = await driver(amount ? { ...load, amount } : { ...load, duration: settings.duration });
+  // Rate mode (open loop): the schedule, not a count, defines the burst.
+  const openLoop = config.rate > 0;
+  let amount = openLoop ? null : burstAmount(settings, rate);
+  let m = await driver(openLoop ? { ...load, duration: settings.duration, rate: config.rate } : amount ? { ...load, amount } : { ...load, duration: settings.duration });
   let statsBefore = before;
-  if (!amount && m.requests < floor && !signal?.aborted) {
+  if (!openLoop && !amount && m.requests < floor && !signal?.aborted) {
     // The timed burst was the unmeasured sizing step; the sample is the next one.
     if (server.stats) {
       await settle(url);
@@ -85,7 +89,7 @@ async function takeSample({ config, server, driver, settings, rate = null, signa
   const windowMs = m.durationS ? m.durationS * 1000 : (m.requests / m.rps) * 1000;
   const warnings = [];
   if (!settled) warnings.push(`server still busy ${settleTimeoutMs / 1000} s after the burst: the next burst may have shared the CPU with it`);
-  if (m.requests < floor) warnings.push(`only ${m.requests} completed requests (${(m.requests / settings.connections).toFixed(1)} per connection, wanted ${settings.minPerConnection})`);
+  if (!openLoop && m.requests < floor) warnings.push(`only ${m.requests} completed requests (${(m.requests / settings.connections).toFixed(1)} per connection, wanted ${settings.minPerConnection})`);
   return {
     rps: m.requests / (windowMs / 1000),
     windowMs,
@@ -100,6 +104,8 @@ async function takeSample({ config, server, driver, settings, rate = null, signa
     rssMB: after ? after.rssBytes / 2 ** 20 : null,
     bytesPerSec: m.bytesPerSec,
     loadgenCpu: m.loadgenCpu,
+    // Rate mode only: the held-rate check and the exact histogram (bench/latency.js).
+    ...Object.fromEntries(RATE_FIELDS.filter((k) => m[k] !== undefined).map((k) => [k, m[k]])),
     ...(warnings.length && { warnings }),
   };
 }

@@ -8,6 +8,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const f = require('./format');
+const latencySection = require('./sections/latency');
 
 const KIND_ORDER = ['run', 'repro', 'integrity', 'micro', 'overhead', 'calibrate', 'aa'];
 
@@ -168,7 +169,9 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files }
   const written = [];
   const sections = [];
   for (const { file, run } of results) {
-    const mod = sectionModule(run.kind);
+    // Rate-mode runs (issue 14) measure latency at a given load, not throughput at
+    // saturation: their own section replaces the run section.
+    const mod = latencySection.isRateRun(run) ? latencySection : sectionModule(run.kind);
     const ctx = {
       file: path.relative(outDir, path.resolve(file)).split(path.sep).join('/'),
       name: path.basename(file, '.json'),

@@ -8,6 +8,7 @@ const { PRESETS, quick } = require('../presets');
 const { expandConfigs } = require('../matrix');
 const { measureSession, writeReport } = require('../session');
 const { DRIVERS } = require('../drivers');
+const { parseRates, parseLoads, rateConfigs } = require('../capacity');
 const { resolveNodeTargets } = require('../targets');
 const { captureEnvironment } = require('../environment');
 const { UsageError, parse, list, number } = require('../../lib/cli');
@@ -29,6 +30,8 @@ const OPTIONS = {
   blocks: { type: 'string' },
   'min-per-connection': { type: 'string' },
   amount: { type: 'string' },
+  rate: { type: 'string' },
+  load: { type: 'string' },
   precision: { type: 'string' },
   'max-time': { type: 'string' },
   driver: { type: 'string' },
@@ -79,6 +82,10 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
   --max-time S           deadline for the whole run with --precision (default preset: 480;
                          otherwise 120)
   --amount N             fixed requests per burst (curl driver: default 1000)
+  --rate R[,R…]          rate mode: open loop at R requests/s, latency from each request's
+                         intended send time (see "Latency at a given load" in the README)
+  --load P%[,P%…]        rate mode at P% of the baseline's capacity, measured first
+                         (closed loop), e.g. --load 25%,50%,75%
   --driver NAME          ${DRIVERS.join(' | ')} (default: autocannon)
   --target name=URL      drive an already-deployed server instead of spawning (repeatable)
   --baseline STRATEGY    what "% of baseline" compares with (default from preset)
@@ -142,8 +149,26 @@ function resolveSettings(values) {
     // Servers inherit the environment: record where OpenTelemetry spans went.
     otelExporter: process.env.OTEL_EXPORTER || 'memory',
   };
+  Object.assign(settings, rateSettings(values, preset, settings));
   if (!strategies.names.includes(settings.baseline)) throw new UsageError(`--baseline ${settings.baseline} is not a strategy (valid: ${strategies.names.join(', ')})`);
   return settings;
+}
+
+// Rate mode (issue 14): --rate or --load (or the preset's loads). One line per bad value.
+function rateSettings(values, preset, settings) {
+  const rates = parseRates(values.rate) ?? null;
+  let loads = parseLoads(values.load) ?? null;
+  if (rates && loads) throw new UsageError('--rate and --load are exclusive: give absolute rates or fractions of the capacity, not both');
+  if (!rates && !loads && values.rate === undefined && values.load === undefined) loads = preset.loads ?? null;
+  if (!rates && !loads) {
+    if (settings.driver === 'artillery') throw new UsageError('--driver artillery sends at a fixed arrival rate: give --rate or --load');
+    return { rates: null, loads: null };
+  }
+  if (values.pipelining !== undefined && settings.pipelining !== 1) throw new UsageError(`--pipelining ${settings.pipelining} cannot be used with --rate/--load: rate mode sends one request per connection at a time`);
+  if (settings.amount !== null) throw new UsageError('--amount cannot be used with --rate/--load: rate mode runs for --duration');
+  // --precision adds rounds until throughput ratios are precise; rates fix the throughput.
+  if (values.precision !== undefined) throw new UsageError('--precision cannot be used with --rate/--load: it adds rounds for throughput ratios, which a fixed rate does not measure');
+  return { rates, loads, pipelining: 1, precision: null };
 }
 
 // Deployed servers: one config per target, or per target and depth when --depths is
@@ -196,6 +221,7 @@ async function main(args) {
     warnings.push(...targetWarnings);
     configs = expandConfigs(settings, nodeTargets);
   }
+  configs = await rateConfigs(configs, settings, { remote: targets.length > 0, taskset: environment.taskset });
 
   // HOP=pg / HOP=http: PostgreSQL and the downstream service for the whole run.
   const services = targets.length ? null : await startServices({ need: needsOf(configs.map((c) => c.hop)), pgUrl: values['pg-url'] ?? null, pinned: environment.taskset });

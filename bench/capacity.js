@@ -1,0 +1,143 @@
+'use strict';
+// Rates for rate mode. `--rate 2000` is absolute; `--load 25%,50%,75%` is a fraction of
+// the BASELINE's capacity, measured here first: the baseline configuration of each group
+// (same framework, depth, hop, Node; bench/comparable.js) runs closed-loop at saturation
+// for a few bursts and its median throughput is its capacity. Every strategy of the group
+// is then driven at the same absolute rate, so "50% load" means the same arrival rate for
+// the baseline and for the strategy under test, and a slower strategy is simply nearer
+// its own saturation (which is the cost a team feels).
+const { groupConfigs, groupKey, armOf } = require('./comparable');
+const { median } = require('./stats');
+const { startServer } = require('./server-process');
+const { UsageError } = require('../lib/cli');
+
+const BURSTS = 3;
+
+// '25%,50%,75%' -> [0.25, 0.5, 0.75]. One clear line on a bad value.
+function parseLoads(value) {
+  if (value === undefined) return undefined;
+  const items = String(value).split(',').map((s) => s.trim()).filter(Boolean);
+  if (!items.length) throw new UsageError('--load needs at least one value, such as 25%,50%,75%');
+  return items.map((item) => {
+    const m = /^(\d+(?:\.\d+)?)%$/.exec(item);
+    const pct = m ? Number(m[1]) : NaN;
+    if (!(pct > 0 && pct <= 100)) throw new UsageError(`--load ${item} is not valid; expected a percentage of the baseline's capacity from 1% to 100%, such as 50%`);
+    return pct / 100;
+  });
+}
+
+// '2000' or '1000,2000' -> [1000, 2000].
+function parseRates(value) {
+  if (value === undefined) return undefined;
+  const items = String(value).split(',').map((s) => s.trim()).filter(Boolean);
+  if (!items.length) throw new UsageError('--rate needs at least one value, such as 2000');
+  return items.map((item) => {
+    const n = Number(item);
+    if (!(/^\d+(\.\d+)?$/.test(item) && n >= 1 && n <= 1e6)) throw new UsageError(`--rate ${item} is not valid; expected requests per second from 1 to 1000000`);
+    return n;
+  });
+}
+
+const loadLabel = (f) => `${Math.round(f * 1000) / 10}%`;
+
+// The baseline config of every group: [{ group, config }]. Throws when a group has none.
+function baselines(configs, baselineArm) {
+  return [...groupConfigs(configs)].map(([group, members]) => {
+    const config = members.find((c) => armOf(c) === baselineArm);
+    if (!config) throw new UsageError(`--load needs the baseline strategy ${baselineArm} in every group (missing beside ${members[0].id}); add it to --strategies or give --rate`);
+    return { group, config };
+  });
+}
+
+// Measures each group's baseline capacity closed-loop. Resolves to the record kept in the
+// run JSON: { method, bursts, groups: [{ group, baseline, rps, bursts: [rps…] }] }.
+// driver: the closed-loop measure(); launch(config) -> { url, stop } (a started server,
+// or a deployed target).
+async function measureCapacity(configs, settings, { driver, launch, log = () => {}, onServer = () => {} }) {
+  const groups = [];
+  for (const { group, config } of baselines(configs, settings.baseline)) {
+    log(`measuring the capacity of ${config.id} (closed loop, ${BURSTS} bursts of ${settings.duration} s)`);
+    const server = await launch(config);
+    onServer(server);
+    try {
+      const options = { url: server.url, path: config.path || '/', connections: settings.connections, pipelining: settings.pipelining };
+      if (settings.warmup > 0) await driver({ ...options, duration: settings.warmup });
+      const bursts = [];
+      for (let i = 0; i < BURSTS; i++) bursts.push((await driver({ ...options, duration: settings.duration })).rps);
+      groups.push({ group, baseline: config.id, rps: Math.round(median(bursts)), bursts });
+    } finally {
+      await server.stop();
+    }
+  }
+  return {
+    method: `closed loop (autocannon, ${settings.connections} connections, pipelining ${settings.pipelining}), median of ${BURSTS} bursts of ${settings.duration} s after ${settings.warmup} s of warm-up, one fresh server per baseline`,
+    bursts: BURSTS,
+    groups,
+  };
+}
+
+// Default launcher: a local server (as the runner starts it) or the deployed target.
+function defaultLaunch({ cpu = null } = {}) {
+  return async (config) => {
+    if (config.target) return { url: config.target, stop: async () => {} };
+    return startServer(config, { nodePath: config.launch?.nodePath, nodeArgs: config.launch?.nodeArgs, cpu });
+  };
+}
+
+function copyConfig(config, extra) {
+  const copy = { ...config, ...extra, samples: [], summary: null, error: null };
+  if (config.launch) Object.defineProperty(copy, 'launch', { value: config.launch, enumerable: false });
+  return copy;
+}
+
+const variant = (config, label) => (config.variant ? `${config.variant}/${label}` : label);
+
+// One config per (config, rate): the rate is part of the group (`variant`), so a strategy
+// is compared with its baseline at the same load only.
+function expandRates(configs, { rates, loads, capacity }) {
+  const out = [];
+  for (const config of configs) {
+    if (rates) {
+      for (const rate of rates) out.push(copyConfig(config, { id: `${config.id}/r${rate}`, variant: variant(config, `r${rate}`), rate, load: null }));
+    } else {
+      const g = capacity.groups.find((x) => x.group === groupKey(config));
+      for (const load of loads) {
+        const rate = Math.max(1, Math.round(load * g.rps));
+        const pct = Math.round(load * 1000) / 10;
+        out.push(copyConfig(config, { id: `${config.id}/load${pct}`, variant: variant(config, `load${pct}`), rate, load, capacityRps: g.rps }));
+      }
+    }
+  }
+  return out;
+}
+
+// run.js's one call: with settings.rates or settings.loads, measures capacity when needed
+// (recorded in settings.capacity) and returns the configs expanded by rate; otherwise the
+// configs unchanged.
+async function rateConfigs(configs, settings, { remote = false, taskset = false, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
+  if (!settings.rates && !settings.loads) return configs;
+  if (settings.loads) {
+    const { getDriver } = require('./drivers');
+    const { pinSelf } = require('./session');
+    const { SERVER_CPU } = require('./runner');
+    const pinned = !remote && taskset && pinSelf();
+    // Nothing is measured yet: Ctrl-C stops the server it started and quits (130).
+    let current = null;
+    const quit = () => {
+      log('interrupted while measuring the baseline capacity: nothing was measured');
+      Promise.resolve(current?.stop()).finally(() => process.exit(130));
+    };
+    process.once('SIGINT', quit);
+    process.once('SIGTERM', quit);
+    try {
+      settings.capacity = await measureCapacity(configs, settings, { driver: getDriver('autocannon'), launch: defaultLaunch({ cpu: pinned ? SERVER_CPU : null }), log, onServer: (s) => (current = s) });
+    } finally {
+      process.off('SIGINT', quit);
+      process.off('SIGTERM', quit);
+    }
+  }
+  return expandRates(configs, { rates: settings.rates, loads: settings.loads, capacity: settings.capacity });
+}
+
+module.exports = {
+  rateConfigs, parseLoads, parseRates, measureCapacity, expandRates, defaultLaunch, baselines, loadLabel, BURSTS };

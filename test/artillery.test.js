@@ -1,0 +1,71 @@
+'use strict';
+// The Artillery driver, run locally against real ctxbench servers: the scenario it writes,
+// every id checked in the processor's afterResponse hook, Artillery's JSON report read
+// back into a rate-mode sample. Artillery (pinned, ~460 MB) installs into the ctxbench
+// cache on first use and runs on the cached Node 24; without them the tests skip.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const YAML = require('yaml');
+const hdr = require('hdr-histogram-js');
+const artillery = require('../load/artillery');
+const { resolveNode } = require('../bench/node-versions');
+const { startServer } = require('./helpers/server');
+
+let unavailable = null;
+test.before(async () => {
+  try {
+    await Promise.all([artillery.ensureArtillery(), resolveNode('24')]);
+  } catch (err) {
+    unavailable = `artillery ${artillery.VERSION} or Node 24 unavailable: ${err.message}`;
+  }
+});
+
+test('the scenario carries a trace id per request and checks every answer', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-art-'));
+  try {
+    const file = artillery.writeScenario(dir, { target: 'http://127.0.0.1:8080', route: '/depth/8', rate: 50, duration: 2, timeout: 10 });
+    const s = YAML.parse(fs.readFileSync(file, 'utf8'));
+    assert.deepStrictEqual(s.config.phases, [{ duration: 2, arrivalRate: 50, name: 'ctxbench' }]);
+    assert.strictEqual(s.config.processor, './artillery-processor.js');
+    // One run id for every worker, so another worker's id in a body counts as a mismatch.
+    assert.match(s.config.variables.ctxbenchRun, /^[0-9a-f]{16}$/);
+    const get = s.scenarios[0].flow[0].get;
+    assert.deepStrictEqual([get.url, get.beforeRequest, get.afterResponse], ['/depth/8', 'ctxbenchStamp', 'ctxbenchCheck']);
+    const processor = require(path.join(dir, 'artillery-processor.js'));
+    assert.strictEqual(typeof processor.ctxbenchStamp, 'function');
+    assert.strictEqual(typeof processor.ctxbenchCheck, 'function');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('artillery runs locally against ctxbench with every id checked, and counts answers without our id as lost', async (t) => {
+  if (unavailable) t.skip(unavailable);
+  else await againstServers();
+});
+
+async function againstServers() {
+  const [als, none] = await Promise.all([startServer({ STRATEGY: 'als', HOP: 'immediate' }), startServer({ STRATEGY: 'none' })]);
+  try {
+    const ok = await artillery.measure({ url: als.url, path: '/depth/8', rate: 50, duration: 2, connections: 100, pipelining: 1 });
+    assert.strictEqual(ok.scheduled, 100);
+    assert.strictEqual(ok.engine.vusersCreated, 100);
+    assert.strictEqual(ok.requests, 100);
+    assert.strictEqual(ok.engine.kept, ok.requests, 'every answer was checked and carried its own id');
+    assert.strictEqual(ok.mismatches + ok.lost + ok.non2xx + ok.errors, 0);
+    assert.strictEqual(ok.heldRate.held, true);
+    assert.strictEqual(hdr.decodeFromCompressedBase64(ok.histogram).totalCount, ok.requests);
+    assert.ok(ok.latency.p99 > 0 && ok.engine.responseTime.count === ok.requests);
+
+    // `none` answers without the request's id: every answer must count as lost.
+    const lost = await artillery.measure({ url: none.url, path: '/', rate: 20, duration: 1 });
+    assert.strictEqual(lost.requests, 20);
+    assert.strictEqual(lost.lost, lost.requests);
+    assert.strictEqual(lost.engine.kept, 0);
+  } finally {
+    await Promise.all([als.stop(), none.stop()]);
+  }
+}
