@@ -257,13 +257,13 @@ test('ctxbench run --rate drives real servers open loop end to end and results.m
   try {
     const out = path.join(dir, 'rate.json');
     const report = path.join(dir, 'results.md');
-    const r = await cli(['run', '--strategies', 'none,als', '--depths', '8', '--hops', 'immediate', '--baseline', 'none', '--rate', '200', '--duration', '0.5', '--warmup', '0', '--rounds', '2', '--out', out, '--report', report]);
+    const r = await cli(['run', '--strategies', 'none,als', '--depths', '8', '--hops', 'immediate', '--baseline', 'none', '--rate', '200', '--duration', '0.5', '--warmup', '0', '--blocks', '3', '--rounds', '1', '--out', out, '--report', report]);
     assert.strictEqual(r.code, 0, r.stderr);
     const run = JSON.parse(fs.readFileSync(out, 'utf8'));
     assert.deepStrictEqual(run.settings.rates, [200]);
     assert.deepStrictEqual(run.configs.map((c) => [c.strategy, c.rate, c.variant]), [['none', 200, 'r200'], ['als', 200, 'r200']]);
     for (const c of run.configs) {
-      assert.strictEqual(c.samples.length, 2);
+      assert.deepStrictEqual(c.samples.map((s) => s.block), [0, 1, 2], 'one sample in each of 3 blocks of fresh processes');
       for (const s of c.samples) {
         assert.strictEqual(s.scheduled, 100);
         assert.strictEqual(typeof s.heldRate.held, 'boolean');

@@ -8,6 +8,9 @@ const f = require('../format');
 const references = require('../references');
 const { depthChart } = require('../charts');
 const { frameworksSection } = require('./frameworks');
+const { profileSection } = require('./profile');
+const { nodeLabel: versionLabel } = require('../../bench/node-versions');
+const { storesSection } = require('./stores');
 
 const registry = require('../../context');
 
@@ -133,7 +136,7 @@ function environmentSection(run) {
   const impl = (c) => (c.acf ? 'AsyncContextFrame' : 'async_hooks');
   const acf = uniq(configs.filter((c) => typeof c.acf === 'boolean').map((c) => `${c.node}: ${impl(c)}`));
   let nodeLine = `- **Node.js:** ${e.node || '?'}`;
-  if (measured.length && !(measured.length === 1 && measured[0] === e.node)) nodeLine += ` (runner); servers ran on ${measured.join(', ')}`;
+  if (measured.length && !(measured.length === 1 && measured[0] === e.node)) nodeLine += ` (runner); servers ran on ${measured.map((v) => versionLabel(v, e.date)).join(', ')}`;
   if (acf.length === 1) nodeLine += ` — AsyncLocalStorage implementation: ${acf[0].split(': ')[1]} (detected at run time)`;
   else if (acf.length > 1) nodeLine += ` — AsyncLocalStorage implementation (detected at run time): ${acf.join(', ')}`;
   lines.push(nodeLine);
@@ -649,7 +652,7 @@ async function render(run, ctx = {}) {
   }
   const preset = run.settings && run.settings.preset;
   for (const piece of [failedSection(run), depthSweepSection(run, rows, baseline),
-    preset === 'frameworks' ? frameworksSection(run) : '', await chartsSection(run, rows, ctx)]) {
+    preset === 'frameworks' ? frameworksSection(run) : '', storesSection(run), profileSection(run), await chartsSection(run, rows, ctx)]) {
     if (piece) parts.push(piece);
   }
   if (Array.isArray(run.warnings) && run.warnings.length) {

@@ -4,13 +4,11 @@
 // and throughput at each N, and how they change from N=0, so the report can say whether
 // the cost grows with N under async_hooks and under AsyncContextFrame.
 const f = require('../format');
+const stats = require('../../bench/stats');
 const { nodeLabel } = require('../../bench/node-versions');
 
 function median(xs) {
-  const v = xs.filter(f.isNum).sort((a, b) => a - b);
-  if (!v.length) return null;
-  const m = Math.floor(v.length / 2);
-  return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+  return stats.median(xs.filter(f.isNum));
 }
 
 function perConfig(c) {
