@@ -55,9 +55,11 @@ function createProgress({ total, label, perBlock = null }) {
     plan({ block, minBlocks, precision, missing = [], elapsedS, maxTimeS }) {
       if (perBlock && block >= minBlocks) total = Math.max(total, done + perBlock);
       if (maxTimeS) deadline = Date.now() + (maxTimeS - elapsedS) * 1000;
-      const worst = Math.max(0, ...missing.map((m) => m.halfWidthPct ?? 0));
+      // A ratio with no interval yet (one block: no df) is not precise, it is unknown.
+      const unknown = missing.some((m) => typeof m.halfWidthPct !== 'number');
+      const worst = unknown ? '?' : Math.max(0, ...missing.map((m) => m.halfWidthPct)).toFixed(1);
       const blocks = block < minBlocks ? `block ${block + 1}/${minBlocks}` : `extra block ${block + 1}`;
-      const prec = precision ? ` · worst ±${missing.length ? worst.toFixed(1) : '≤' + precision} pp → ±${precision}` : '';
+      const prec = precision ? ` · worst ±${missing.length ? worst : '≤' + precision} pp → ±${precision}` : '';
       const time = maxTimeS ? ` · ${formatS(elapsedS)}/${formatS(maxTimeS)}` : '';
       goal = `${blocks}${prec}${time} | `;
       if (bar) bar.setTotal(total);

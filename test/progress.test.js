@@ -39,3 +39,13 @@ test('extra blocks grow the total; the ETA stays >= 0 and within the time cap', 
   assert.ok(Number(m[3]) * 60 + Number(m[4]) <= 50, `ETA beyond the cap: ${last}`);
   assert.match(last, /extra block 2 · worst ±4\.2 pp → ±3 · 0m50s\/1m40s/);
 });
+
+test('a ratio with no interval yet (one block) shows as unknown, not as precise', () => {
+  const lines = capture(() => {
+    const p = createProgress({ total: 2, perBlock: 2, label: 't' });
+    p.plan({ block: 1, minBlocks: 3, precision: 3, missing: [{ id: 'x', halfWidthPct: null }, { id: 'y', halfWidthPct: 1 }], elapsedS: 5, maxTimeS: 100 });
+    p.tick('a');
+    p.log('done');
+  });
+  assert.match(lines.at(-1), /block 2\/3 · worst ±\? pp → ±3/);
+});
