@@ -44,7 +44,21 @@ server.listen(config.port, config.host, () => {
 
 // SIGTERM (App Engine, Cloud Run, the runner): stop accepting, let requests in flight
 // finish, then exit 0. Keep-alive connections that fall idle are closed as they do.
-process.once('SIGTERM', () => {
+process.once('SIGTERM', shutdown);
+
+// Started by ctxbench (bench/server-process.js): stdin is a pipe from the runner. When it
+// closes the runner is gone (even SIGKILLed, when no exit handler of its runs), and a
+// server left behind would load the CPU of the next benchmark: stop as on SIGTERM.
+if (process.env.CTXBENCH_PARENT_PIPE === '1') {
+  process.stdin.on('data', () => {});
+  process.stdin.once('end', shutdown);
+  process.stdin.once('error', shutdown);
+}
+
+let closing = false;
+function shutdown() {
+  if (closing) return;
+  closing = true;
   server.close(() => process.exit(0));
   server.closeIdleConnections();
   const sweep = setInterval(() => server.closeIdleConnections(), 50);
@@ -53,4 +67,4 @@ process.once('SIGTERM', () => {
     server.closeAllConnections();
     process.exit(0);
   }, 10000).unref();
-});
+}

@@ -40,7 +40,11 @@ function listeningPort(text) {
 // alive(), stop() } once the child printed its port; rejects with a ServerStartError
 // (stderr tail attached) when it exits first or says nothing within timeoutMs.
 function spawnListening(command, args, { env = process.env, cwd, timeoutMs = 20000 } = {}) {
-  const child = spawn(command, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  // stdin is a pipe from this process: app.js (CTXBENCH_PARENT_PIPE=1) stops when it
+  // closes, so a server never outlives a runner that was SIGKILLed (no exit handler runs).
+  const child = spawn(command, args, { env: { ...env, CTXBENCH_PARENT_PIPE: '1' }, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.on('error', () => {});
+  child.stdin.unref?.();
   running.add(child);
   let stderr = '';
   let stdout = '';

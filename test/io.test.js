@@ -300,12 +300,15 @@ describe('nothing outlives an interrupted run', () => {
       assert.ok(
         await waitFor(() => {
           pgDir = [...ourTempDirs()].find((d) => !before.has(d));
-          return pgDir && processesUsing(pgDir).length > 0 && childrenOf(child.pid).some((c) => c.args.includes('downstream.js'));
+          return pgDir && processesUsing(pgDir).length > 0 && childrenOf(child.pid).some((c) => c.args.includes('downstream.js')) && childrenOf(child.pid).some((c) => c.args.includes('app.js'));
         }, 30000),
-        'the run did not start its PostgreSQL and downstream',
+        'the run did not start its PostgreSQL, downstream and integrity server',
       );
       const kids = childrenOf(child.pid).filter((c) => /postgres\.js|downstream\.js/.test(c.args));
       assert.strictEqual(kids.length, 2, JSON.stringify(kids));
+      // The integrity server itself (app.js) must not outlive the runner either.
+      const servers = childrenOf(child.pid).filter((c) => c.args.includes('app.js'));
+      assert.ok(servers.length >= 1, 'the integrity server is running');
       const postgresPids = processesUsing(pgDir);
       await sleep(500); // requests in flight
       child.kill(signal);
@@ -313,8 +316,8 @@ describe('nothing outlives an interrupted run', () => {
       if (signal === 'SIGINT') assert.strictEqual(r.code, 130, r.stderr);
       // After SIGINT the runner stopped them itself before exiting; after SIGKILL the
       // keeper and the downstream see their stdin close and go on their own.
-      const clean = () => !fs.existsSync(pgDir) && processesUsing(pgDir).length === 0 && [...kids.map((k) => k.pid), ...postgresPids].every((pid) => !alive(pid));
-      assert.ok(signal === 'SIGINT' ? clean() : await waitFor(clean, 20000), `left behind: dir ${fs.existsSync(pgDir)}, processes ${processesUsing(pgDir)}, children ${kids.filter((k) => alive(k.pid)).map((k) => k.args)}`);
+      const clean = () => !fs.existsSync(pgDir) && processesUsing(pgDir).length === 0 && [...kids.map((k) => k.pid), ...servers.map((k) => k.pid), ...postgresPids].every((pid) => !alive(pid));
+      assert.ok(signal === 'SIGINT' ? clean() : await waitFor(clean, 20000), `left behind: dir ${fs.existsSync(pgDir)}, processes ${processesUsing(pgDir)}, children ${[...kids, ...servers].filter((k) => alive(k.pid)).map((k) => k.args)}`);
     });
   }
 });
