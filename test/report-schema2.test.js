@@ -73,3 +73,10 @@ test('a repro result renders both estimates, coverage, the share agreeing and th
   assert.match(md, /Median ratio half-width: \*\*±[\d.]+ pp\*\*/);
   assert.match(line(md, '| `express/cls/d8/immediate/node24` |'), /\| \d+\.\d% \[[\d.]+%–[\d.]+%\] \| \d+\.\d% \[[\d.]+%–[\d.]+%\] \| \+1\d\.\d pp \| no \| no \| ❌ disagree \|$/);
 });
+
+test('in-run A/A: param doing the same work as none but measured 15% slower warns that the run is biased; measured equal, no warning', async (t) => {
+  const biased = makeRun2({ seed: 21, strategies: { param: 0.85, als: 0.9 } });
+  assert.match(await render({ 'run.json': biased }, t), /In-run A\/A check failed:\*\* `express\/param\/d8\/immediate\/node24` 8\d\.\d%/);
+  const honest = makeRun2({ seed: 21, strategies: { param: 1, als: 0.9 } });
+  assert.doesNotMatch(await render({ 'run.json': honest }, t), /In-run A\/A check failed/);
+});

@@ -286,6 +286,28 @@ function withN(text, n) {
 }
 
 // Plain-language notes under the summary: the control, any real leak, errors.
+// An A/A check inside the run: a strategy registered as doing the same server work as
+// its baseline (param and global vs none) must come out "no significant difference".
+// When its interval excludes 100%, the design measured a difference that is not there,
+// and every ratio of the run carries that bias: say so where the ratios are read.
+function sameWorkNotes(rows) {
+  const off = rows.filter((r) => {
+    const ratio = r.summary.ratio;
+    if (!ratio || !Array.isArray(ratio.ci95)) return false;
+    let same;
+    try {
+      same = registry.info(r.config.strategy).sameWorkAs;
+    } catch {
+      return false;
+    }
+    return same && ratio.baseline && ratio.baseline.includes(`/${same}/`) && (ratio.ci95[0] > 1 || ratio.ci95[1] < 1);
+  });
+  if (!off.length) return [];
+  return [`⚠ **In-run A/A check failed:** ${off.map((r) => `${f.code(r.config.id)} ${f.pctOf(r.summary.ratio.estimate)} [${r.summary.ratio.ci95.map((x) => f.pctOf(x)).join('–')}]`).join('; ')} ` +
+    'of a baseline that does the same server work. A difference that is not there was measured, so every ratio of this run may carry the same bias; ' +
+    'the ratios may overstate or understate each cost by as much (docs/investigations.md).'];
+}
+
 function integrityNotes(rows, run) {
   const notes = [];
   const control = rows.filter((r) => isControl(r.config.strategy));
@@ -314,6 +336,7 @@ function integrityNotes(rows, run) {
     const x = r.summary.non2xx || 0;
     if (e || x) notes.push(`${f.code(r.config.id)}: ${f.int(e)} request errors, ${f.int(x)} non-2xx responses.`);
   }
+  notes.push(...sameWorkNotes(rows));
   const unpaired = rows.filter((r) => r.summary.ratio && r.summary.ratio.pValue !== null && r.summary.ratio.paired === false);
   if (unpaired.length) {
     notes.push(`${unpaired.length} ratio(s) had no recorded pairs with their baseline and have no interval.`);
