@@ -3,19 +3,17 @@
 // apart (the `global` control leaks, `none` is n/a, a planted strategy that returns
 // nothing is lost), native AsyncLocalStorage keeps what it is known to keep, and the
 // CLI fails in one line on bad input and writes valid JSON on a quick run.
+const { runCli } = require('./helpers/cli');
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
 const http = require('node:http');
 const integrity = require('../bench/integrity');
 const client = require('../bench/integrity-client');
 const { render } = require('../report/sections/integrity');
 
-const ROOT = path.resolve(__dirname, '..');
-const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
 // Leaks need interleaving: at least 200 requests in flight.
 const SETTINGS = { requests: 400, concurrency: 200, framework: 'express' };
 const TARGET = integrity.currentTarget();
@@ -35,24 +33,6 @@ async function measure(strategy, names, { env, framework = 'express' } = {}) {
   }
 }
 
-function runCli(args, { timeoutMs = 60000, onSpawn } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    onSpawn?.(child);
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`ctxbench ${args.join(' ')} did not finish; stderr: ${stderr}`));
-    }, timeoutMs);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
 
 function get(url) {
   return new Promise((resolve, reject) => {

@@ -5,19 +5,18 @@
 // another id is counted, start-up refuses HOP=pg/http without their URLs, the library
 // integrity scenarios give their measured verdicts (with the OpenTelemetry span check),
 // and nothing outlives a run: not after stop(), not after Ctrl-C, not after SIGKILL.
+const { runCli } = require('./helpers/cli');
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const http = require('node:http');
 const os = require('node:os');
 const path = require('node:path');
-const { spawn, execFileSync } = require('node:child_process');
+const { execFileSync } = require('node:child_process');
 const { startServices, redactArgs } = require('../bench/services');
 const { TMP_PREFIX } = require('../bench/postgres');
 const { startServer, runToExit, get, fireConcurrent, traceId } = require('./helpers/server');
 
-const ROOT = path.resolve(__dirname, '..');
-const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
 
 const alive = (pid) => {
   try {
@@ -46,24 +45,6 @@ const processesUsing = (dir) => {
 };
 const ourTempDirs = () => new Set(fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(TMP_PREFIX)).map((n) => path.join(os.tmpdir(), n)));
 
-function runCli(args, { env = {}, timeoutMs = 120000, onSpawn } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    onSpawn?.(child);
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`ctxbench ${args.join(' ')} did not finish; stderr: ${stderr}`));
-    }, timeoutMs);
-    child.on('exit', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-}
 
 let services;
 let dir;
