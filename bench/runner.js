@@ -12,6 +12,7 @@ const { getJson } = require('./http-client');
 const { measurementOrder } = require('./matrix');
 const { takeSample, settle } = require('./sample');
 const { decide } = require('./stopping');
+const { warmMore, burstCost } = require('./warmup');
 const { fingerprint } = require('./fingerprint');
 const { baselineFor } = require('./comparable');
 const { summarize } = require('./stats');
@@ -115,8 +116,35 @@ async function startBlock(ctx, block) {
   return servers;
 }
 
-// Unmeasured load on every fresh process: JIT, connection pools and caches settle
-// before anything is recorded. Its rate sizes the first burst (bench/sample.js).
+// Unmeasured load on every fresh process, in bursts of settings.warmup seconds until its
+// cost per request stops falling (bench/warmup.js): JIT, connection pools and caches
+// settle before anything is recorded. The last burst's rate sizes the first measured one
+// (bench/sample.js). Each burst's rate and cost go on the process record.
+async function warmOne(ctx, config, server) {
+  const s = ctx.run.settings;
+  const load = { url: server.url, path: config.path || '/', connections: s.connections, pipelining: s.pipelining, duration: s.warmup, rate: config.rate ?? undefined };
+  const bursts = [];
+  server.record.warmup = bursts;
+  for (;;) {
+    const before = server.stats ? await getJson(`${server.url}/__stats`) : null;
+    const m = await ctx.driver(load);
+    const after = server.stats ? await getJson(`${server.url}/__stats`) : null;
+    const served = after ? after.requests - before.requests : 0;
+    const cpuUsPerRequest = served > 0 ? (after.cpuUs - before.cpuUs) / served : null;
+    bursts.push({ rps: m.rps, cpuUsPerRequest });
+    server.rate = m.rps;
+    if (server.stats && !(await settle(server.url).catch(() => false))) {
+      warnOnce(ctx.run, `${config.id} was still busy 30 s after a warm-up burst (block ${server.record.block + 1})`, ctx.progress);
+    }
+    const next = warmMore(bursts.map(burstCost));
+    if (!next.more || ctx.stop.requested) {
+      if (next.reason.startsWith('still')) warnOnce(ctx.run, `${config.id}: still getting faster after ${bursts.length} warm-up bursts (block ${server.record.block + 1}); its first samples may be slow`, ctx.progress);
+      return;
+    }
+    ctx.progress?.status(`block ${server.record.block + 1}: warming ${config.id} (burst ${bursts.length + 1})`);
+  }
+}
+
 async function warmBlock(ctx, servers, block) {
   const { run, progress, stop } = ctx;
   const s = run.settings;
@@ -125,15 +153,11 @@ async function warmBlock(ctx, servers, block) {
     if (!(s.warmup > 0)) continue;
     progress?.status(`block ${block + 1}: warming ${config.id}`);
     try {
-      const m = await ctx.driver({ url: server.url, path: config.path || '/', connections: s.connections, pipelining: s.pipelining, duration: s.warmup, rate: config.rate ?? undefined });
-      server.rate = m.rps;
+      await warmOne(ctx, config, server);
     } catch (err) {
       // A warm-up that saw no answer is not a failure while the server lives: its
       // requests may simply take longer than the warm-up. The samples will tell.
       warnOnce(run, `${config.id}: warm-up: ${err.message}`, progress);
-    }
-    if (server.stats && !(await settle(server.url).catch(() => false))) {
-      warnOnce(run, `${config.id} was still busy 30 s after its warm-up ended (block ${block + 1})`, progress);
     }
     progress?.tick(`warmed ${config.id}`);
   }
