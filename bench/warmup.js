@@ -8,9 +8,13 @@
 // machine's state. So a process is warmed in bursts until its cost per request stops
 // falling, and the bursts it took are recorded on its process record.
 
-// A burst counts as no cheaper than the one before unless its cost per request fell by
-// more than STEADY_FALL (burst-to-burst noise on a warm process here is about ±8%).
+// A burst counts as no cheaper unless its cost per request is more than STEADY_FALL
+// below the cheapest burst before it (burst-to-burst noise on a warm process here is
+// about ±8%). Judged against the cheapest so far, not the previous burst, and only from
+// the third burst on: in the first run with this rule judged burst to burst, a noisy
+// second burst (192 then 194 µs) ended warm-ups whose third burst would have cost 150.
 const STEADY_FALL = 0.05;
+const MIN_WARMUP_BURSTS = 3;
 const MAX_WARMUP_BURSTS = 10;
 
 // cost of one warm-up burst: server CPU µs per request when the server reports it (the
@@ -21,15 +25,14 @@ function burstCost({ cpuUsPerRequest, rps }) {
 }
 
 // costs: the warm-up bursts' costs so far, in order. -> { more, reason }.
-// At least two bursts, so there is a fall to judge; at most maxBursts.
-function warmMore(costs, { fall = STEADY_FALL, maxBursts = MAX_WARMUP_BURSTS } = {}) {
-  if (costs.length < 2) return { more: true, reason: 'first burst' };
-  const [previous, last] = costs.slice(-2);
-  if (!(previous > 0) || !(last > 0)) return { more: false, reason: 'cost not measurable' };
-  const steady = last >= previous * (1 - fall);
-  if (steady) return { more: false, reason: 'steady' };
+function warmMore(costs, { fall = STEADY_FALL, minBursts = MIN_WARMUP_BURSTS, maxBursts = MAX_WARMUP_BURSTS } = {}) {
+  if (costs.length < minBursts) return { more: true, reason: 'too few bursts to judge' };
+  if (!costs.every((c) => c > 0)) return { more: false, reason: 'cost not measurable' };
+  const last = costs.at(-1);
+  const best = Math.min(...costs.slice(0, -1));
+  if (last >= best * (1 - fall)) return { more: false, reason: 'steady' };
   if (costs.length >= maxBursts) return { more: false, reason: 'still getting faster at the limit' };
   return { more: true, reason: 'still getting faster' };
 }
 
-module.exports = { warmMore, burstCost, STEADY_FALL, MAX_WARMUP_BURSTS };
+module.exports = { warmMore, burstCost, STEADY_FALL, MIN_WARMUP_BURSTS, MAX_WARMUP_BURSTS };

@@ -129,7 +129,8 @@ function headings(markdown) {
 const HOW_TO_READ = `## How to read this
 
 - **Blocks and adjacent pairs.** A run is measured in blocks: in each block every configuration runs in a freshly started,
-  warmed-up server process, then several rounds of short bursts are taken. Bursts are ordered so that every strategy's
+  server process, warmed up in unmeasured bursts until its cost per request stops falling, then several rounds of short
+  bursts are taken. Bursts are ordered so that every strategy's
   sample sits right before or after a baseline sample, and the neighbours change from round to round.
 - **[lo–hi]** is a **95% confidence interval**, always of the figure it stands beside. *req/s* is the geometric mean
   over blocks of each block's geometric mean, with a t-interval over the block means.

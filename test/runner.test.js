@@ -86,11 +86,11 @@ test('a tiny real run: blocks of fresh processes, adjacent pairs, work-sized sam
   assert.strictEqual(run.configs.length, 3);
   for (const c of run.configs) assert.deepStrictEqual([c.status, c.error], ['ok', null], c.id);
   checkDesign(run, { blocks: 3, baseline: 'none', minPerConnection: 30, connections: 10 });
-  // Every fresh process was warmed in bursts until its cost stopped falling: at least two
-  // bursts (one to judge the next by), each recorded with its rate and cost.
+  // Every fresh process was warmed in bursts until its cost stopped falling: at least
+  // three bursts, each recorded with its rate and cost.
   for (const c of run.configs) {
     for (const p of c.processes) {
-      assert.ok(p.warmup.length >= 2, `${c.id} block ${p.block}: ${p.warmup.length} warm-up bursts`);
+      assert.ok(p.warmup.length >= 3, `${c.id} block ${p.block}: ${p.warmup.length} warm-up bursts`);
       for (const b of p.warmup) assert.ok(b.rps > 0 && b.cpuUsPerRequest > 0, JSON.stringify(b));
     }
   }

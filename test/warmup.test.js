@@ -1,19 +1,23 @@
 'use strict';
 const test = require('node:test');
 const assert = require('node:assert');
-const { warmMore, burstCost, MAX_WARMUP_BURSTS } = require('../bench/warmup');
+const { warmMore, burstCost, MIN_WARMUP_BURSTS, MAX_WARMUP_BURSTS } = require('../bench/warmup');
 
-test('warm-up goes on while the cost per request keeps falling by more than 5%', () => {
-  assert.deepStrictEqual(warmMore([]), { more: true, reason: 'first burst' });
-  assert.deepStrictEqual(warmMore([43]), { more: true, reason: 'first burst' });
-  // The cold first burst of a fresh none d8 process here: 43 µs, then 28 µs.
-  assert.strictEqual(warmMore([43, 28]).more, true);
-  assert.deepStrictEqual(warmMore([43, 28, 27]), { more: false, reason: 'steady' });
+test('warm-up takes at least three bursts, then goes on while a burst is more than 5% cheaper than the cheapest before it', () => {
+  assert.strictEqual(MIN_WARMUP_BURSTS, 3);
+  assert.deepStrictEqual(warmMore([]), { more: true, reason: 'too few bursts to judge' });
+  // A noisy second burst no cheaper than the first does not end the warm-up.
+  assert.strictEqual(warmMore([192, 194]).more, true);
+  // Seen in the first run with burst-to-burst judging (otel d256): the third burst fell further.
+  assert.deepStrictEqual(warmMore([192, 194, 150]), { more: true, reason: 'still getting faster' });
+  assert.deepStrictEqual(warmMore([181, 158, 126, 126]), { more: false, reason: 'steady' });
+  // Judged against the cheapest so far: 127 after 116 is steady, not a fall from 154.
+  assert.strictEqual(warmMore([161, 154, 116, 127]).more, false);
   // A slower burst (noise) is steady too: warm-up stops, it does not chase noise.
   assert.strictEqual(warmMore([43, 28, 30]).more, false);
   // Just past the 5% line is still falling; just inside it is steady.
-  assert.strictEqual(warmMore([100, 94.9]).more, true);
-  assert.strictEqual(warmMore([100, 95.1]).more, false);
+  assert.strictEqual(warmMore([200, 100, 94.9]).more, true);
+  assert.strictEqual(warmMore([200, 100, 95.1]).more, false);
 });
 
 test('warm-up stops at its limit and says it was still getting faster', () => {
@@ -27,5 +31,5 @@ test('a burst costs its server CPU per request, or the client-seen time per requ
   assert.strictEqual(burstCost({ cpuUsPerRequest: 27, rps: 1000 }), 27);
   assert.strictEqual(burstCost({ cpuUsPerRequest: null, rps: 2000 }), 500);
   assert.strictEqual(burstCost({ cpuUsPerRequest: null, rps: 0 }), null);
-  assert.deepStrictEqual(warmMore([null, 5]), { more: false, reason: 'cost not measurable' });
+  assert.deepStrictEqual(warmMore([null, 5, 4]), { more: false, reason: 'cost not measurable' });
 });
