@@ -5,6 +5,14 @@
 // run's 95% CI covers the other's estimate. A ratio "agrees" when both intervals cover
 // the other's estimate. Agreement bought with wide intervals is no agreement, so the
 // median half-width of the ratio intervals is reported beside the share that agrees.
+//
+// Why a second rule, "consistent": two honest 95% intervals of equally precise runs
+// cover each other's estimate only about 83% of the time (the difference of two
+// estimates has sqrt(2) times the spread of one), so "9 in 10 agree" would fail honest
+// intervals. The test that holds 95% of the time when both runs measure the same thing
+// is on the difference itself: |log b − log a| ≤ t · sqrt(se_a² + se_b²), with each se
+// read back from its interval (half-width on the log scale ÷ t with blocks − 1 df) and
+// Welch–Satterthwaite degrees of freedom. So ≥ 9 in 10 consistent is the bar.
 const fs = require('node:fs');
 const stats = require('./stats');
 const { baselineFor } = require('./comparable');
@@ -40,6 +48,28 @@ function ratios(run) {
 
 const covers = (ci, x) => Boolean(ci) && ci[0] <= x && x <= ci[1];
 
+// { se, df } of a ratio's log estimate, from its 95% interval and block count.
+function logSe(r) {
+  if (!r.ci95 || !(r.blocks >= 2) || !(r.ci95[0] > 0)) return null;
+  const df = r.blocks - 1;
+  return { se: Math.log(r.ci95[1] / r.ci95[0]) / (2 * stats.tCritical(df)), df };
+}
+
+// Is the difference between two runs' estimates within what their own noise explains
+// (two-sided 5% test on the log difference)? null when either has no interval.
+function consistent(x, y) {
+  const a = logSe(x);
+  const b = logSe(y);
+  if (!a || !b) return null;
+  const va = a.se ** 2;
+  const vb = b.se ** 2;
+  const se = Math.sqrt(va + vb);
+  const diff = Math.abs(Math.log(y.estimate / x.estimate));
+  if (se === 0) return diff === 0;
+  const df = (va + vb) ** 2 / (va ** 2 / a.df + vb ** 2 / b.df);
+  return diff <= stats.tCritical(df) * se;
+}
+
 // reproCompare(a, b) -> { a, b, rows: [{ id, a: { estimate, ci95, halfWidthPct }, b: {...},
 //   differencePp, aCoversB, bCoversA, agree }], compared, agreeing, shareAgreeing,
 //   medianHalfWidthPct, onlyInOne }
@@ -62,10 +92,13 @@ function reproCompare(a, b) {
       aCoversB,
       bCoversA,
       agree: aCoversB && bCoversA,
+      consistent: consistent(x, y),
     });
   }
   const widths = rows.flatMap((r) => [r.a.halfWidthPct, r.b.halfWidthPct]).filter((w) => typeof w === 'number' && Number.isFinite(w));
   const agreeing = rows.filter((r) => r.agree).length;
+  const judged = rows.filter((r) => r.consistent !== null);
+  const consistentCount = judged.filter((r) => r.consistent).length;
   const onlyInOne = [...ra.keys()].filter((id) => !rb.has(id)).concat([...rb.keys()].filter((id) => !ra.has(id)));
   return {
     a: typeof a === 'string' ? a : (runA && runA.title) || 'a',
@@ -75,6 +108,9 @@ function reproCompare(a, b) {
     compared: rows.length,
     agreeing,
     shareAgreeing: rows.length ? agreeing / rows.length : null,
+    judged: judged.length,
+    consistent: consistentCount,
+    shareConsistent: judged.length ? consistentCount / judged.length : null,
     medianHalfWidthPct: stats.median(widths),
     onlyInOne,
   };
@@ -86,11 +122,14 @@ function formatRepro(r) {
   const lines = [`ctxbench repro: a = ${r.a}, b = ${r.b}`, ''];
   for (const row of r.rows) {
     lines.push(`${row.id}  a ${pct(row.a.estimate)} ${ci(row.a.ci95)}  b ${pct(row.b.estimate)} ${ci(row.b.ci95)}  ` +
-      `diff ${stats.formatPct(row.differencePp, { sign: true })} pp  ${row.agree ? 'agree' : 'DISAGREE'}`);
+      `diff ${stats.formatPct(row.differencePp, { sign: true })} pp  ${row.agree ? 'agree' : 'DISAGREE'}  ` +
+      `${row.consistent === null ? 'not judged' : row.consistent ? 'consistent' : 'INCONSISTENT'}`);
   }
   lines.push('', `${r.agreeing} of ${r.compared} ratios agree (each run's interval covers the other's estimate)` +
-    `${r.shareAgreeing === null ? '' : `: ${(r.shareAgreeing * 100).toFixed(0)}%`}; median ratio half-width ±${stats.formatPct(r.medianHalfWidthPct)} pp.`);
+    `${r.shareAgreeing === null ? '' : `: ${(r.shareAgreeing * 100).toFixed(0)}%`}; median ratio half-width ±${stats.formatPct(r.medianHalfWidthPct)} pp.`,
+  `${r.consistent} of ${r.judged} ratios consistent (difference within what both runs' noise explains, 5% test)` +
+    `${r.shareConsistent === null ? '' : `: ${(r.shareConsistent * 100).toFixed(0)}%`}.`);
   return lines.join('\n') + '\n';
 }
 
-module.exports = { reproCompare, formatRepro, ratios };
+module.exports = { reproCompare, formatRepro, ratios, consistent };

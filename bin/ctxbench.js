@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // Thin CLI: `ctxbench <command> [options]`. Each command lives in bench/cli/<command>.js
-// and exports main(args) -> exit code. Bad input ends as one line and exit 1.
+// and exports main(args) -> exit code. Bad input ends as one line and exit 1 (compare: 3).
 const { UsageError } = require('../lib/cli');
 
 const COMMANDS = {
@@ -38,7 +38,7 @@ main(process.argv.slice(2)).then(
   (err) => {
     if (err instanceof UsageError || err?.oneLine) {
       process.stderr.write(`ctxbench: ${err.message}\n`);
-      process.exitCode = 1;
+      process.exitCode = err.exitCode ?? 1;
       return;
     }
     process.stderr.write(`ctxbench: internal error: ${err?.stack || err}\n`);

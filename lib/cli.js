@@ -5,8 +5,14 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 
-// An error whose message is the whole story: printed as one line, exit code 1.
-class UsageError extends Error {}
+// An error whose message is the whole story: printed as one line, exit code 1 unless the
+// command gives another (compare's 1 means "slower", so its bad input exits 3).
+class UsageError extends Error {
+  constructor(message, { exitCode = 1, ...options } = {}) {
+    super(message, options);
+    this.exitCode = exitCode;
+  }
+}
 
 function parse(args, options, { allowPositionals = false } = {}) {
   try {

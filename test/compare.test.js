@@ -65,7 +65,7 @@ test('a planted 20% slower copy fails with --max-regression 5 and passes with 50
   assert.strictEqual(lenient.exitCode, 0);
 });
 
-test('the CLI exits 1 when every rps of b is halved, 2 when it cannot tell, 0 on the same run', () => {
+test('the CLI exits 1 when every rps of b is halved, 2 when it cannot tell, 0 on the same run, 3 on bad input', () => {
   const { execFileSync } = require('node:child_process');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-gate-'));
   const write = (name, run) => {
@@ -100,6 +100,11 @@ test('the CLI exits 1 when every rps of b is halved, 2 when it cannot tell, 0 on
     assert.strictEqual(r.code, 2);
     assert.match(r.out, /INCONCLUSIVE \(exit 2\)/);
     assert.match(r.out, /rounds per run would settle it|estimate at the threshold/);
+    // Bad input is not "slower": one line, exit 3.
+    const missing = exit(pa, path.join(dir, 'no-such.json'));
+    assert.strictEqual(missing.code, 3);
+    assert.strictEqual(exit(pa, quiet, ['--max-regression', 'x']).code, 3);
+    assert.strictEqual(exit(pa, quiet, ['--bogus']).code, 3);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

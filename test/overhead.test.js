@@ -22,7 +22,7 @@ const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-overhead-'));
 
 test('a tiny overhead run: two arms through blocks of fresh processes, passed or failed by the lower CI bound', async () => {
   const out = path.join(tmp(), 'overhead.json');
-  const { code, stderr } = await overhead(['--blocks', '3', '--rounds', '1', '--duration', '0.5', '--warmup', '0.3', '--connections', '10', '--pipelining', '1', '--out', out]);
+  const { code, stderr } = await overhead(['--blocks', '3', '--rounds', '1', '--duration', '0.5', '--warmup', '0', '--connections', '10', '--pipelining', '1', '--out', out]);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.status, 'complete', stderr);
   assert.deepStrictEqual(run.configs.map((c) => c.arm), ['ctxbench', 'hello-world']);

@@ -64,14 +64,15 @@ test('schema 2: precision.missing with the blocks needed, and variance component
   assert.match(md, /\| `express\/als\/d8\/immediate\/node24` \| 4 \| [\d.]+% \| [\d.]+% \| [\d.]+ \| [01]\.\d{3} \|/);
 });
 
-test('a repro result renders both estimates, coverage, the share agreeing and the median half-width', async (t) => {
+test('a repro result renders both estimates, coverage, the difference test, the shares agreeing and consistent and the median half-width', async (t) => {
   const a = makeRun2({ seed: 41, strategies: { als: 0.9, cls: 0.6 } });
   const b = makeRun2({ seed: 42, strategies: { als: 0.9, cls: 0.75 } });
   const md = await render({ 'repro-x.json': { schema: 2, kind: 'repro', title: 'Reproducibility (synthetic)', status: 'complete', runs: [a, b], repro: reproCompare(a, b) } }, t);
   assert.match(md, /## Reproducibility \(synthetic\)/);
   assert.match(md, /\*\*\d of 2 ratios agree\*\* \(\d+%\)/);
   assert.match(md, /Median ratio half-width: \*\*±[\d.]+ pp\*\*/);
-  assert.match(line(md, '| `express/cls/d8/immediate/node24` |'), /\| \d+\.\d% \[[\d.]+%–[\d.]+%\] \| \d+\.\d% \[[\d.]+%–[\d.]+%\] \| \+1\d\.\d pp \| no \| no \| ❌ disagree \|$/);
+  assert.match(line(md, '| `express/cls/d8/immediate/node24` |'), /\| \d+\.\d% \[[\d.]+%–[\d.]+%\] \| \d+\.\d% \[[\d.]+%–[\d.]+%\] \| \+1\d\.\d pp \| no \| no \| ❌ disagree \| ❌ inconsistent \|$/);
+  assert.match(md, /\*\*\d of 2 ratios are consistent\*\* \(\d+%\)/);
 });
 
 test('in-run A/A: param doing the same work as none but measured 15% slower warns that the run is biased; measured equal, no warning', async (t) => {

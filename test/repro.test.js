@@ -39,6 +39,30 @@ test('honest intervals: two runs agree about 83% of the time, not always', () =>
   assert.ok(share > 0.7 && share < 0.95, `share ${share}`);
 });
 
+test('consistent: honest runs of the same truth pass the difference test about 95% of the time, so 9 in 10 is a fair bar', () => {
+  let consistent = 0;
+  let judged = 0;
+  for (let seed = 101; seed < 241; seed += 2) {
+    const r = reproCompare(makeRun2({ seed, strategies }), makeRun2({ seed: seed + 1, strategies }));
+    consistent += r.consistent;
+    judged += r.judged;
+    assert.strictEqual(r.shareConsistent, r.consistent / r.judged);
+  }
+  assert.strictEqual(judged, 210);
+  const share = consistent / judged;
+  assert.ok(share > 0.9 && share < 0.99, `share ${share}`);
+});
+
+test('consistent: a real shift is caught, an interval-less ratio is not judged', () => {
+  const { consistent } = require('../bench/repro');
+  const a = { estimate: 0.9, ci95: [0.87, 0.93], blocks: 3 };
+  assert.strictEqual(consistent(a, { estimate: 0.91, ci95: [0.88, 0.94], blocks: 3 }), true);
+  assert.strictEqual(consistent(a, { estimate: 0.8, ci95: [0.77, 0.83], blocks: 3 }), false);
+  // Wide intervals explain a large difference: consistent, and the half-width says why.
+  assert.strictEqual(consistent({ estimate: 0.9, ci95: [0.6, 1.35], blocks: 3 }, { estimate: 0.75, ci95: [0.5, 1.12], blocks: 3 }), true);
+  assert.strictEqual(consistent(a, { estimate: 0.9, ci95: null, blocks: 1 }), null);
+});
+
 test('a shifted ratio in the second run is a disagreement, named in the text', () => {
   const r = reproCompare(makeRun2({ seed: 33, strategies }), makeRun2({ seed: 34, strategies: { ...strategies, cls: 0.8 } }));
   const cls = r.rows.find((row) => row.id.includes('/cls/'));
@@ -47,6 +71,9 @@ test('a shifted ratio in the second run is a disagreement, named in the text', (
   assert.strictEqual(r.agreeing, 2);
   assert.match(formatRepro(r), /cls.*DISAGREE/);
   assert.match(formatRepro(r), /2 of 3 ratios agree/);
+  assert.strictEqual(cls.consistent, false);
+  assert.match(formatRepro(r), /cls.*INCONSISTENT/);
+  assert.match(formatRepro(r), /2 of 3 ratios consistent/);
 });
 
 test('ctxbench repro --compare compares two files and writes a repro result', () => {

@@ -151,8 +151,8 @@ test('a server SIGKILLed mid-run is named dead with its signal, replaced next bl
     }
   }, 50);
   const { code, stderr } = await ctxbench([
-    'run', '--strategies', 'none,als', '--depths', '8', '--hops', 'immediate', '--duration', '0.5', '--warmup', '0.3',
-    '--blocks', '3', '--rounds', '4', '--connections', '10', '--out', out, '--report', 'none',
+    'run', '--strategies', 'none,als', '--depths', '8', '--hops', 'immediate', '--duration', '0.5', '--warmup', '0',
+    '--blocks', '3', '--rounds', '2', '--connections', '10', '--out', out, '--report', 'none',
   ]).done;
   clearInterval(poll);
   assert.ok(victim, `never saw a block-0 sample of als: ${stderr}`);

@@ -1,6 +1,7 @@
 'use strict';
 // `ctxbench compare a.json b.json [--max-regression PCT]`: a gate for a library's CI that
-// fails closed: exit 1 on a significant slowdown beyond PCT %, 2 when it cannot tell.
+// fails closed: exit 1 on a significant slowdown beyond PCT %, 2 when it cannot tell, 3
+// when the input is bad (so a CI script can tell "slower" from "not compared").
 const { parse, number, UsageError } = require('../../lib/cli');
 const { compare, formatCompare, DEFAULT_MAX_REGRESSION } = require('../compare');
 
@@ -12,10 +13,22 @@ Matches configurations by id; prints each one's change in throughput from a to b
   1  some config is significantly more than PCT % slower (Holm-corrected across configs)
   2  inconclusive: some config's interval cannot rule out a slowdown beyond PCT % (the
      table says how many blocks/rounds per run would settle it), or it has no data in b
+  3  nothing compared: bad flags, or a file missing, unreadable or not a run
 PCT defaults to ${DEFAULT_MAX_REGRESSION}.
 `;
 
+const BAD_INPUT = 3;
+
 async function main(args) {
+  try {
+    return await gate(args);
+  } catch (err) {
+    if (err instanceof UsageError) throw new UsageError(err.message, { exitCode: BAD_INPUT });
+    throw err;
+  }
+}
+
+async function gate(args) {
   const { values, positionals } = parse(args, { 'max-regression': { type: 'string' }, help: { type: 'boolean', short: 'h' } }, { allowPositionals: true });
   if (values.help) {
     process.stdout.write(HELP);

@@ -6,7 +6,9 @@ const f = require('../format');
 const { reproCompare } = require('../../bench/repro');
 
 function render(run, ctx = {}) {
-  const r = run.repro || (Array.isArray(run.runs) && run.runs.length === 2 ? reproCompare(run.runs[0], run.runs[1]) : null);
+  // Recomputed from the two runs' samples when the file holds them, so a result saved by
+  // an older ctxbench is judged by today's rules (the difference test came later).
+  const r = Array.isArray(run.runs) && run.runs.length === 2 ? reproCompare(run.runs[0], run.runs[1]) : run.repro || null;
   const lines = [`## ${run.title || 'Reproducibility'}`, ''];
   const meta = [];
   if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
@@ -21,15 +23,21 @@ function render(run, ctx = {}) {
     `the other run's estimate. Median ratio half-width: **±${f.num(r.medianHalfWidthPct)} pp** — agreement bought with wide ` +
     'intervals is no agreement, so read the two together. Two honest 95% intervals of equally precise runs cover each ' +
     "other's estimate about 83% of the time, not 95%.", '');
+  if (r.judged) {
+    lines.push(`**${r.consistent} of ${r.judged} ratios are consistent** (${(r.shareConsistent * 100).toFixed(0)}%): the difference ` +
+      "between the two estimates is within what both runs' own noise explains (a two-sided 5% test on the difference of the " +
+      'log ratios, each standard error read back from its interval). Runs that measure the same thing with honest intervals ' +
+      'pass this about 95% of the time, so at least 9 in 10 is the bar.', '');
+  }
   if ((r.schemas || []).some((x) => !(x >= 2))) {
     lines.push('> ⓘ At least one of the two runs was measured with the earlier design (one warm process per configuration): ' +
       'its intervals do not include restarts.', '');
   }
   const body = r.rows.map((x) => [f.code(x.id), f.withCi(x.a.estimate, x.a.ci95, f.pctOf), f.withCi(x.b.estimate, x.b.ci95, f.pctOf),
     `${x.differencePp >= 0 ? '+' : '−'}${f.num(Math.abs(x.differencePp))} pp`, x.aCoversB ? 'yes' : 'no', x.bCoversA ? 'yes' : 'no',
-    x.agree ? '✅ agree' : '❌ disagree']);
-  lines.push(f.table(['Ratio', 'run a [95% CI]', 'run b [95% CI]', 'b − a', 'a covers b', 'b covers a', ''], body,
-    ['l', 'r', 'r', 'r', 'l', 'l', 'l']));
+    x.agree ? '✅ agree' : '❌ disagree', x.consistent == null ? '—' : x.consistent ? '✅ consistent' : '❌ inconsistent']);
+  lines.push(f.table(['Ratio', 'run a [95% CI]', 'run b [95% CI]', 'b − a', 'a covers b', 'b covers a', 'both cover', 'difference test'], body,
+    ['l', 'r', 'r', 'r', 'l', 'l', 'l', 'l']));
   return lines.join('\n');
 }
 
