@@ -166,7 +166,11 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files }
   const results = orderResults(readResults(resultsDir, files));
   if (!results.length) throw new Error(`${resultsDir}: no *.json results to report; run \`ctxbench run\` first`);
   const outDir = path.dirname(path.resolve(out));
-  const chartsDir = path.join(resultsDir, 'charts');
+  // Charts live in results/charts when the report is results.md beside results/; a report
+  // written anywhere else takes its charts with it (<name>-charts/ beside it), so
+  // rendering a scratch report never rewrites the committed charts.
+  const besideResults = outDir === path.resolve(resultsDir, '..');
+  const chartsDir = besideResults ? path.join(resultsDir, 'charts') : path.join(outDir, `${path.basename(out, '.md')}-charts`);
   const written = [];
   const sections = [];
   for (const { file, run } of results) {

@@ -229,3 +229,18 @@ test('a malformed JSON file stops the report with one line naming the file', asy
   fs.writeFileSync(bad, '[1, 2]');
   await assert.rejects(buildReport({ resultsDir, out }), new RegExp(`^Error: ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not a ctxbench result`));
 });
+
+test('a report written outside the results folder takes its charts with it and leaves results/charts alone', async (t) => {
+  const { dir, resultsDir } = tempResults();
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  fs.writeFileSync(path.join(resultsDir, 'run.json'), JSON.stringify(fixtureRun()));
+  const out = path.join(dir, 'scratch', 'report.md');
+  const result = await buildReport({ resultsDir, out });
+  assert.ok(!fs.existsSync(path.join(resultsDir, 'charts')), 'results/charts untouched');
+  assert.ok(result.charts.length >= 2);
+  const md = fs.readFileSync(out, 'utf8');
+  for (const name of ['run-throughput.svg', 'run-p99.svg']) {
+    assert.ok(fs.existsSync(path.join(dir, 'scratch', 'report-charts', name)), name);
+    assert.ok(md.includes(`](report-charts/${name})`), `link to ${name}`);
+  }
+});
