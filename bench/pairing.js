@@ -1,29 +1,20 @@
 'use strict';
 // Paired samples of an arm and its baseline, and the mean of a per-pair quantity with an
 // interval that treats the server process as a level of variation. Used by the method
-// commands (calibrate, aa), whose quantities are not throughput ratios.
-const { mean, sampleStandardDeviation } = require('simple-statistics');
-const { jStat } = require('jstat');
+// commands (calibrate, aa), whose quantities are not throughput ratios. Which samples
+// pair is bench/stats.js's samplePairs, the one definition.
+const stats = require('./stats');
 
 // t-interval on the mean of xs (n >= 2), 95%.
 function tInterval(xs) {
-  const m = mean(xs);
-  const half = jStat.studentt.inv(0.975, xs.length - 1) * sampleStandardDeviation(xs) / Math.sqrt(xs.length);
+  const { diff: m, se, df } = stats.oneSample(xs);
+  const half = se === 0 ? 0 : stats.tCritical(df) * se;
   return { mean: m, ci95: [m - half, m + half] };
 }
 
-// pairs(config, baseline) -> [[sample, baselineSample]]. Schema 2 (samples carry `seq`):
-// each sample is paired with the baseline sample whose seq is its pairSeq, the adjacent
-// burst the runner recorded. Earlier runs: by `round`.
+// pairs(config, baseline) -> [[sample, baselineSample]].
 function pairs(config, baseline) {
-  const own = (config && config.samples) || [];
-  const base = (baseline && baseline.samples) || [];
-  if (own.some((s) => s && s.seq !== undefined)) {
-    const bySeq = new Map(base.map((b) => [b.seq, b]));
-    return own.filter((s) => s.pairSeq !== null && s.pairSeq !== undefined && bySeq.has(s.pairSeq)).map((s) => [s, bySeq.get(s.pairSeq)]);
-  }
-  const byRound = new Map(base.map((b) => [b.round, b]));
-  return own.filter((s) => byRound.has(s.round)).map((s) => [s, byRound.get(s.round)]);
+  return stats.samplePairs(config && config.samples, baseline && baseline.samples).map(({ sample, base }) => [sample, base]);
 }
 
 // pairedMean(items) -> { n, blocks, mean, ci95, method }; items: [{ value, block }].
@@ -40,7 +31,7 @@ function pairedMean(items) {
     byBlock.get(i.block).push(i.value);
   }
   if (byBlock.size >= 2 && byBlock.size === new Set(ok.map((i) => i.block)).size) {
-    const means = [...byBlock.values()].map((xs) => mean(xs));
+    const means = [...byBlock.values()].map((xs) => stats.mean(xs));
     return { n: ok.length, blocks: means.length, ...tInterval(means), method: 'per-block means' };
   }
   const values = ok.map((i) => i.value);

@@ -213,13 +213,18 @@ function isSchema2(samples) {
 
 // pairs(cfgSamples, baseSamples, key) -> [{ block, d }] with d = log(cfg[key] / base[key])
 // for every recorded adjacent pair (schema 2), or per matched round (schema 1).
-function pairs(cfgSamples, baseSamples, key = 'rps') {
+// samplePairs(cfgSamples, baseSamples, usable) -> [{ sample, base, unit }]: the one
+// definition of which baseline sample a sample is compared with. Schema 2: the baseline
+// burst whose seq is the sample's pairSeq (the adjacent burst the runner recorded), unit
+// = the sample's block (its server process). Schema 1: the baseline sample of the same
+// round, the first usable one per round, unit = the round. usable(sample, base) filters.
+function samplePairs(cfgSamples, baseSamples, usable = () => true) {
   const out = [];
   if (isSchema2(cfgSamples)) {
     const bySeq = new Map((baseSamples || []).filter((b) => b && Number.isInteger(b.seq)).map((b) => [b.seq, b]));
     for (const s of cfgSamples || []) {
       const b = s && s.pairSeq !== null && s.pairSeq !== undefined ? bySeq.get(s.pairSeq) : null;
-      if (b && positive(s[key]) && positive(b[key])) out.push({ block: s.block, d: Math.log(s[key]) - Math.log(b[key]) });
+      if (b && usable(s, b)) out.push({ sample: s, base: b, unit: s.block });
     }
     return out;
   }
@@ -229,12 +234,19 @@ function pairs(cfgSamples, baseSamples, key = 'rps') {
   (cfgSamples || []).forEach((s, i) => {
     const round = s && Number.isInteger(s.round) ? s.round : i;
     const b = byRound.get(round);
-    if (s && b && !seen.has(round) && positive(s[key]) && positive(b[key])) {
+    if (s && b && !seen.has(round) && usable(s, b)) {
       seen.add(round);
-      out.push({ block: round, d: Math.log(s[key]) - Math.log(b[key]) });
+      out.push({ sample: s, base: b, unit: round });
     }
   });
   return out;
+}
+
+// pairs(cfgSamples, baseSamples, key) -> [{ block, d }]: the log ratio of each pair's
+// `key` (rps, cpuUsPerRequest), by unit.
+function pairs(cfgSamples, baseSamples, key = 'rps') {
+  return samplePairs(cfgSamples, baseSamples, (s, b) => positive(s[key]) && positive(b[key]))
+    .map(({ sample, base, unit }) => ({ block: unit, d: Math.log(sample[key]) - Math.log(base[key]) }));
 }
 
 // anova(groups) -> one-way ANOVA of values grouped by block, with the variance
@@ -422,6 +434,7 @@ module.exports = {
   describe,
   ratio,
   pairs,
+  samplePairs,
   anova,
   twoLevel,
   pairedRatio,

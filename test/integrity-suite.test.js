@@ -153,13 +153,16 @@ describe('ctxbench integrity (CLI)', () => {
     assert.ok(!fs.existsSync(path.join(dir, 'bad.json')));
   });
 
-  test('a quick run writes valid JSON with the matrix and the soak, and it renders', async () => {
+  test('a quick run writes valid JSON with the matrix and the soak, and it renders; written outside results/ it leaves ./results.md alone', async () => {
     const out = path.join(dir, 'integrity.json');
+    const sentinel = '# committed report\n';
+    fs.writeFileSync(path.join(dir, 'results.md'), sentinel);
     const r = await runCli([
       'integrity', '--quick', '--strategies', 'als,global,none', '--scenarios', 'chain-immediate,emitter,soak',
-      '--requests', '300', '--soak-requests', '600', '--out', out, '--report', 'none',
-    ]);
+      '--requests', '300', '--soak-requests', '600', '--out', out,
+    ], { cwd: dir });
     assert.strictEqual(r.code, 0, r.stderr);
+    assert.strictEqual(fs.readFileSync(path.join(dir, 'results.md'), 'utf8'), sentinel, 'results.md not rewritten');
     assert.match(r.stderr, /global: chain-immediate leaked, emitter leaked/);
     const run = JSON.parse(fs.readFileSync(out, 'utf8'));
     assert.strictEqual(run.kind, 'integrity');

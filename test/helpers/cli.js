@@ -1,5 +1,5 @@
 'use strict';
-// Runs the ctxbench CLI as a user would (a child process from the repo root) and resolves
+// Runs the ctxbench CLI as a user would (a child process, from the repo root unless `cwd`) and resolves
 // with its exit code, signal and output; onSpawn gets the child (to signal it mid-run).
 const { spawn } = require('node:child_process');
 const path = require('node:path');
@@ -7,9 +7,9 @@ const path = require('node:path');
 const ROOT = path.join(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
 
-function runCli(args, { env = {}, timeoutMs = 120000, onSpawn } = {}) {
+function runCli(args, { env = {}, cwd = ROOT, timeoutMs = 120000, onSpawn } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
