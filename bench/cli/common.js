@@ -29,7 +29,7 @@ const SINGLE_HELP = `  --strategy NAME        server strategy (default %strategy
   --connections N        concurrent connections (default 100)
   --pipelining N         requests in flight per connection (default 10)
   --duration S           seconds per burst (default %duration%)
-  --warmup S             unmeasured seconds per server first (default 2)
+  --warmup S             seconds per unmeasured warm-up burst, until steady (default 1)
   --out FILE             JSON (default results/%kind%.json)
   --report FILE          results.md to regenerate (default results.md; "none" to skip)
 `;
@@ -53,7 +53,7 @@ function resolveSingle(values, defaults) {
     connections: number('connections', values.connections, { min: 1, max: 10000, integer: true }) ?? 100,
     pipelining: number('pipelining', values.pipelining, { min: 1, max: 100, integer: true }) ?? 10,
     duration: number('duration', values.duration, { min: 0.5, max: 3600 }) ?? defaults.duration,
-    warmup: number('warmup', values.warmup, { min: 0, max: 3600 }) ?? 2,
+    warmup: number('warmup', values.warmup, { min: 0, max: 3600 }) ?? 1,
     driver: 'autocannon',
     acf: 'default',
   };

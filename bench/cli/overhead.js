@@ -19,7 +19,7 @@ const HELP = `usage: ctxbench overhead [options]
   --blocks N        blocks of fresh processes (>= 3, default 3)
   --rounds N        adjacent bursts per server per block (default 4)
   --duration S      target seconds per burst (default 2)
-  --warmup S        unmeasured seconds per fresh process (default 2)
+  --warmup S        seconds per unmeasured warm-up burst, until steady (default 1)
   --connections N   (default 100)   --pipelining N (default 10)
   --out FILE        JSON (default results/overhead.json)
   --report FILE     results.md to regenerate ("none" to skip; default results.md when
@@ -91,7 +91,7 @@ async function main(args) {
     blocks: number('blocks', values.blocks, { min: 3, max: 1000, integer: true }) ?? 3,
     rounds: number('rounds', values.rounds, { min: 1, max: 1000, integer: true }) ?? 4,
     duration: number('duration', values.duration, { min: 0.5, max: 600 }) ?? 2,
-    warmup: number('warmup', values.warmup, { min: 0, max: 600 }) ?? 2,
+    warmup: number('warmup', values.warmup, { min: 0, max: 600 }) ?? 1,
     connections: number('connections', values.connections, { min: 1, max: 10000, integer: true }) ?? 100,
     pipelining: number('pipelining', values.pipelining, { min: 1, max: 100, integer: true }) ?? 10,
     minPerConnection: 30,
