@@ -5,6 +5,24 @@
 // the majors the servers run on (default: the active LTS line, DEFAULT_MAJOR).
 const { DEFAULT_MAJOR } = require('./node-versions');
 
+// The App Engine study's shape (seed 004): param as the baseline, call depths 8 to 1024,
+// an await between levels, 100 connections, on the runtime a team deploys today (Node
+// 24, whose AsyncLocalStorage is AsyncContextFrame). Its throughput form is the depth
+// sweep, its latency-at-a-given-load form the latency preset.
+const APP_ENGINE_STUDY = {
+  node: [DEFAULT_MAJOR],
+  depths: [8, 16, 32, 256, 1024],
+  hops: ['await'],
+  frameworks: ['express'],
+  connections: 100,
+  pipelining: 1,
+  duration: 2,
+  warmup: 1,
+  blocks: 3,
+  rounds: 2,
+  baseline: 'param',
+};
+
 const PRESETS = {
   default: {
     title: 'Default run: every context strategy at two call depths',
@@ -39,18 +57,8 @@ const PRESETS = {
   'depth-sweep': {
     title: 'Depth sweep: the App Engine study (parameter passing vs async_hooks by call depth)',
     why: 'seed 004 deployed param vs cls-hooked to App Engine and reported latency at call depths 8-1024 from one run each; here with interleaved rounds and AsyncLocalStorage beside them',
-    node: [DEFAULT_MAJOR],
+    ...APP_ENGINE_STUDY,
     strategies: ['param', 'cls-hooked', 'als', 'alscontext'],
-    depths: [8, 16, 32, 256, 1024],
-    hops: ['await'],
-    frameworks: ['express'],
-    connections: 100,
-    pipelining: 1,
-    duration: 2,
-    warmup: 1,
-    blocks: 3,
-    rounds: 2,
-    baseline: 'param',
   },
   libraries: {
     title: 'Libraries: the als-context benchmark (10 connections, no pipelining)',
@@ -155,22 +163,11 @@ const PRESETS = {
   latency: {
     title: 'Latency at a given load: the App Engine study at 25%, 50% and 75% of the baseline\'s capacity',
     why: 'seed 004 reported latency per call depth for param vs cls-hooked; a team running below saturation feels latency, not throughput. Open loop (fixed arrival rate, latency from each request\'s intended send time), loads as fractions of the param baseline\'s capacity measured first',
-    // Servers on Node 24 (its AsyncLocalStorage is AsyncContextFrame), the runtime a team deploys today.
-    node: [DEFAULT_MAJOR],
+    ...APP_ENGINE_STUDY,
     strategies: ['param', 'cls-hooked', 'als'],
-    depths: [8, 16, 32, 256, 1024],
-    hops: ['await'],
-    frameworks: ['express'],
     loads: [0.25, 0.5, 0.75],
-    // Open loop: at most this many requests in flight; a request due while all are busy
-    // waits in the client's queue and that wait counts in its latency.
-    connections: 100,
-    pipelining: 1,
-    duration: 2,
-    warmup: 1,
-    blocks: 3,
-    rounds: 2,
-    baseline: 'param',
+    // Open loop: at most `connections` (100) requests in flight; a request due while all
+    // are busy waits in the client's queue and that wait counts in its latency.
   },
 };
 

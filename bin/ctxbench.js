@@ -28,7 +28,13 @@ async function main(argv) {
     return command ? 0 : 1;
   }
   if (!Object.hasOwn(COMMANDS, command)) throw new UsageError(`unknown command '${command}' (valid: ${Object.keys(COMMANDS).join(', ')})`);
-  return require(`../bench/cli/${command}.js`).main(args);
+  const cli = require(`../bench/cli/${command}.js`);
+  // Every command's --help, here once: its text, exit 0, nothing else parsed or started.
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(typeof cli.help === 'function' ? cli.help() : cli.help);
+    return 0;
+  }
+  return cli.main(args);
 }
 
 main(process.argv.slice(2)).then(

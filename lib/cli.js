@@ -22,6 +22,15 @@ function parse(args, options, { allowPositionals = false } = {}) {
   }
 }
 
+// parseArgs options from flag names: each takes a value unless named in `booleans`;
+// those in `multiple` may repeat; --help/-h is always there.
+function flags(names, { booleans = [], multiple = [] } = {}) {
+  const options = { help: { type: 'boolean', short: 'h' } };
+  for (const name of names) options[name] = { type: 'string', ...(multiple.includes(name) && { multiple: true }) };
+  for (const name of booleans) options[name] = { type: 'boolean' };
+  return options;
+}
+
 function list(flag, value, valid) {
   if (value === undefined) return undefined;
   const items = String(value)
@@ -55,4 +64,4 @@ function writeJsonAtomic(file, data) {
   fs.renameSync(tmp, file);
 }
 
-module.exports = { UsageError, parse, list, number, writeJsonAtomic };
+module.exports = { UsageError, parse, flags, list, number, writeJsonAtomic };

@@ -16,53 +16,22 @@
 # Env: CURL_MAX_TIME (s, default 30) bounds each request.
 set -euo pipefail
 
-me=curl-rate.sh
+# shellcheck source=load/curl-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/curl-lib.sh"
 usage='usage: load/curl-rate.sh URL RATE DURATION [--json]'
-die() {
-  printf '%s: %s\n' "$me" "$1" >&2
-  exit 1
-}
-
-json=0
-args=()
-for a in "$@"; do
-  case "$a" in
-    --json) json=1 ;;
-    -h | --help)
-      printf '%s\n' "$usage"
-      exit 0
-      ;;
-    -*) die "unknown option '$a' ($usage)" ;;
-    *) args+=("$a") ;;
-  esac
-done
+parse_args "$usage" "$@"
 [ "${#args[@]}" -eq 3 ] || die "expected URL RATE DURATION ($usage)"
 url=${args[0]}
 rate=${args[1]}
 duration=${args[2]}
 max_time=${CURL_MAX_TIME:-30}
 
-for tool in curl awk sort mktemp; do
-  command -v "$tool" >/dev/null 2>&1 || die "'$tool' is required but was not found on PATH"
-done
+check_common "$url" curl awk sort mktemp
 [ -n "${EPOCHREALTIME:-}" ] || die "bash 5 or newer is required (EPOCHREALTIME)"
-case "$url" in
-  http://?* | https://?*) ;;
-  *) die "URL must start with http:// or https://, got '$url'" ;;
-esac
 [[ "$rate" =~ ^[1-9][0-9]{0,4}$ ]] || die "RATE (requests per second) must be an integer from 1 to 99999, got '$rate'"
 [[ "$duration" =~ ^[1-9][0-9]{0,4}$ ]] || die "DURATION (seconds) must be a positive integer, got '$duration'"
-[[ "$max_time" =~ ^[1-9][0-9]{0,4}$ ]] || die "CURL_MAX_TIME must be a positive integer of seconds, got '$max_time'"
 
-prefix=$(printf '%04x%04x%04x%04x' "$RANDOM" "$RANDOM" "$RANDOM" "$RANDOM")
-dir=$(mktemp -d "${TMPDIR:-/tmp}/ctxbench-curl-rate.XXXXXX") || die "mktemp failed"
-trap 'rm -rf "$dir"' EXIT
-
-if ! curl -sS -o /dev/null --max-time 10 -H "X-Cloud-Trace-Context: ${prefix}ffffffffffffffff/1;o=1" \
-  "$url" 2>"$dir/probe.err"; then
-  reason=$(awk 'NR == 1 { sub(/^curl: \([0-9]+\) /, ""); print; exit }' "$dir/probe.err")
-  die "no response from $url (${reason:-curl failed})"
-fi
+start_run curl-rate "$url"
 
 us() { printf '%s' "${EPOCHREALTIME/[.,]/}"; }
 # A sleep without forking: read with a timeout on a descriptor that never has data.
@@ -97,34 +66,24 @@ awk -F '\t' -v prefix="$prefix" -v bodies="$dir/body" -v lat="$dir/lat" -v count
     answered++
     printf "%d\n", ($5 - $4) + $3 * 1000000 > lat
     if (code !~ /^2/) { non2xx++; next }
-    f = bodies "/" id; body = ""
-    if ((getline body < f) <= 0) body = ""
-    close(f)
-    if (body == id) kept++
-    else if (length(body) == 32 && substr(body, 1, 16) == prefix && body ~ /^[0-9a-f]+$/) mismatches++
-    else lost++
+    classify(id)
   }
   END { printf "%d %d %d %d %d %d %d %d\n", seen, sent, failed, answered, non2xx, kept, mismatches, lost > counts }
-' "$dir/results"
+'"$CLASSIFY_AWK" "$dir/results"
 : >>"$dir/lat"
 sort -n "$dir/lat" >"$dir/lat.sorted"
 read -r seen sent failed answered non2xx kept mismatches lost <"$dir/counts"
 
 awk -v n="$n" -v seen="$seen" -v sent="$sent" -v failed="$failed" -v answered="$answered" -v non2xx="$non2xx" \
-  -v kept="$kept" -v mismatches="$mismatches" -v lost="$lost" -v json="$json" -v url="$url" -v rate="$rate" -v duration="$duration" '
+  -v kept="$kept" -v mismatches="$mismatches" -v lost="$lost" -v json="$json" -v url="$url" -v rate="$rate" -v duration="$duration" "$PCT_AWK"'
   { v[++m] = $1 }
-  function pct(q, k) {
-    if (m == 0) return 0
-    k = int(q * m); if (k < q * m) k++
-    if (k < 1) k = 1
-    return v[k] / 1000
-  }
+  function ms(q) { return pct(q) / 1000 }
   END {
     errors = failed + (n - seen)
     gsub(/\\/, "\\\\", url); gsub(/"/, "\\\"", url)
     if (json) {
       printf "{\"url\":\"%s\",\"rate\":%d,\"durationS\":%d,\"scheduled\":%d,\"sent\":%d,\"count\":%d,\"errors\":%d,\"non2xx\":%d,\"mismatches\":%d,\"lost\":%d,\"kept\":%d,", url, rate, duration, n, sent, answered, errors, non2xx, mismatches, lost, kept
-      printf "\"latency\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f,\"p99_9\":%.3f},\"latenciesUs\":[", pct(0.5), pct(0.9), pct(0.99), pct(0.999)
+      printf "\"latency\":{\"p50\":%.3f,\"p90\":%.3f,\"p99\":%.3f,\"p99_9\":%.3f},\"latenciesUs\":[", ms(0.5), ms(0.9), ms(0.99), ms(0.999)
       for (i = 1; i <= m; i++) printf "%s%d", (i > 1 ? "," : ""), v[i]
       printf "]}\n"
     } else {
@@ -133,7 +92,7 @@ awk -v n="$n" -v seen="$seen" -v sent="$sent" -v failed="$failed" -v answered="$
       printf "answered    %d; errors %d (%d non-2xx)\n", answered, errors + non2xx, non2xx
       printf "mismatches  %d (answered with another request'"'"'s id)\n", mismatches
       printf "lost        %d (2xx without an id of ours)\n", lost
-      printf "latency ms  from intended send: p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f\n", pct(0.5), pct(0.9), pct(0.99), pct(0.999)
+      printf "latency ms  from intended send: p50 %.2f  p90 %.2f  p99 %.2f  p99.9 %.2f\n", ms(0.5), ms(0.9), ms(0.99), ms(0.999)
     }
   }
 ' "$dir/lat.sorted"

@@ -15,58 +15,22 @@
 # Env: CURL_MAX_TIME (s, default 30) bounds each request; the probe waits 10 s at most.
 set -euo pipefail
 
-me=curl.sh
-die() {
-  printf '%s: %s\n' "$me" "$1" >&2
-  exit 1
-}
-usage() {
-  printf 'usage: load/curl.sh URL [N=10000] [P=100] [--json]\n'
-}
-
-json=0
-args=()
-for a in "$@"; do
-  case "$a" in
-    --json) json=1 ;;
-    -h | --help)
-      usage
-      exit 0
-      ;;
-    -*) die "unknown option '$a' (usage: load/curl.sh URL [N=10000] [P=100] [--json])" ;;
-    *) args+=("$a") ;;
-  esac
-done
-[ "${#args[@]}" -ge 1 ] || die "missing URL (usage: load/curl.sh URL [N=10000] [P=100] [--json])"
-[ "${#args[@]}" -le 3 ] || die "too many arguments (usage: load/curl.sh URL [N=10000] [P=100] [--json])"
+# shellcheck source=load/curl-lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/curl-lib.sh"
+usage='usage: load/curl.sh URL [N=10000] [P=100] [--json]'
+parse_args "$usage" "$@"
+[ "${#args[@]}" -ge 1 ] || die "missing URL ($usage)"
+[ "${#args[@]}" -le 3 ] || die "too many arguments ($usage)"
 url=${args[0]}
 n=${args[1]:-10000}
 p=${args[2]:-100}
 max_time=${CURL_MAX_TIME:-30}
 
-for tool in curl xargs awk sort mktemp; do
-  command -v "$tool" >/dev/null 2>&1 || die "'$tool' is required but was not found on PATH"
-done
-case "$url" in
-  http://?* | https://?*) ;;
-  *) die "URL must start with http:// or https://, got '$url'" ;;
-esac
+check_common "$url" curl xargs awk sort mktemp
 [[ "$n" =~ ^[1-9][0-9]{0,8}$ ]] || die "N (number of requests) must be a positive integer, got '$n'"
 [[ "$p" =~ ^[1-9][0-9]{0,4}$ ]] || die "P (parallel requests) must be a positive integer, got '$p'"
-[[ "$max_time" =~ ^[1-9][0-9]{0,4}$ ]] || die "CURL_MAX_TIME must be a positive integer of seconds, got '$max_time'"
 
-# Ids: 16 hex of a per-run random prefix + a 16-hex counter.
-prefix=$(printf '%04x%04x%04x%04x' "$RANDOM" "$RANDOM" "$RANDOM" "$RANDOM")
-
-dir=$(mktemp -d "${TMPDIR:-/tmp}/ctxbench-curl.XXXXXX") || die "mktemp failed"
-trap 'rm -rf "$dir"' EXIT
-
-# Probe once: a dead URL fails here, fast, with one line.
-if ! curl -sS -o /dev/null --max-time 10 -H "X-Cloud-Trace-Context: ${prefix}ffffffffffffffff/1;o=1" \
-  "$url" 2>"$dir/probe.err"; then
-  reason=$(awk 'NR == 1 { sub(/^curl: \([0-9]+\) /, ""); print; exit }' "$dir/probe.err")
-  die "no response from $url (${reason:-curl failed})"
-fi
+start_run curl "$url"
 
 now() {
   if [ -n "${EPOCHREALTIME:-}" ]; then printf '%s' "${EPOCHREALTIME/,/.}"; else date +%s; fi
@@ -91,17 +55,12 @@ awk -F '\t' -v prefix="$prefix" -v bodies="$dir/body" -v lat="$dir/lat" -v count
     if (code == "000" || code == "") { failed++; next }
     printf "%.3f\n", $3 * 1000 > lat
     if (code !~ /^2/) { non2xx++; next }
-    f = bodies "/" id; body = ""
-    if ((getline body < f) <= 0) body = ""
-    close(f)
-    if (body == id) kept++
-    else if (length(body) == 32 && substr(body, 1, 16) == prefix && body ~ /^[0-9a-f]+$/) mismatches++
-    else lost++
+    classify(id)
   }
   END {
     printf "%d %d %d %d %d %d\n", seen, failed, non2xx, kept, mismatches, lost > counts
   }
-' "$dir/results"
+'"$CLASSIFY_AWK" "$dir/results"
 : >>"$dir/lat"
 sort -n "$dir/lat" >"$dir/lat.sorted"
 
@@ -109,14 +68,8 @@ read -r seen failed non2xx kept mismatches lost <"$dir/counts"
 
 awk -v n="$n" -v seen="$seen" -v failed="$failed" -v non2xx="$non2xx" -v kept="$kept" \
   -v mismatches="$mismatches" -v lost="$lost" -v start="$start" -v end="$end" -v json="$json" \
-  -v url="$url" -v p="$p" '
+  -v url="$url" -v p="$p" "$PCT_AWK"'
   { v[++m] = $1; sum += $1 }
-  function pct(q, k) {
-    if (m == 0) return 0
-    k = int(q * m); if (k < q * m) k++
-    if (k < 1) k = 1
-    return v[k]
-  }
   END {
     missing = n - seen          # no line at all from curl: counted as curl failures
     errors = failed + missing + non2xx

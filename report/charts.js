@@ -1,27 +1,21 @@
 'use strict';
 // SVG charts for results.md: vega-lite specs compiled to vega and rendered headless with
-// View.toSVG() (no canvas; text widths are estimated by vega).
+// View.toSVG() (no canvas; text widths are estimated by vega). One line per series,
+// optionally with 95% error bars; the x axis is the call depth (depthChart) or the
+// offered load (loadChart).
 
 const vega = require('vega');
 const vl = require('vega-lite');
 
-// depthChart({ title, points, y, yTitle, ci }) -> Promise<string> (SVG)
-//   points: [{ series, depth, <y>, lo?, hi? }]; x = call depth on a log scale, one line per
-//   series; with ci: true, error bars from lo to hi.
-async function depthChart({ title, points, y, yTitle, ci = false }) {
-  const depths = [...new Set(points.map((p) => p.depth))].sort((a, b) => a - b);
-  const x = {
-    field: 'depth',
-    type: 'quantitative',
-    // Half a step of margin on each side so points and error bars clear the axes.
-    scale: { type: 'log', base: 2, domain: [depths[0] / 1.5, depths[depths.length - 1] * 1.5], nice: false },
-    axis: { values: depths, title: 'call depth (log scale)', format: 'd', grid: false },
-  };
+// seriesChart({ title, points, x, y, yTitle, yZero, ci }) -> Promise<string> (SVG)
+//   x: the vega-lite x encoding; y: the field of points to draw; with ci, error bars
+//   from each point's lo to hi where both are valid.
+async function seriesChart({ title, points, x, y, yTitle, yZero = false, ci = false }) {
   const color = { field: 'series', type: 'nominal', title: 'strategy', sort: [...new Set(points.map((p) => p.series))] };
   const layer = [
     {
       mark: { type: 'line', point: { filled: true, size: 40 }, strokeWidth: 2 },
-      encoding: { x, y: { field: y, type: 'quantitative', title: yTitle, scale: { zero: false } }, color },
+      encoding: { x, y: { field: y, type: 'quantitative', title: yTitle, scale: { zero: yZero } }, color },
     },
   ];
   if (ci) {
@@ -41,8 +35,7 @@ async function depthChart({ title, points, y, yTitle, ci = false }) {
     layer,
     config: { font: 'Helvetica, Arial, sans-serif', legend: { orient: 'right' } },
   };
-  const compiled = vl.compile(spec).spec;
-  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
+  const view = new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none' });
   try {
     return await view.toSVG();
   } finally {
@@ -50,4 +43,25 @@ async function depthChart({ title, points, y, yTitle, ci = false }) {
   }
 }
 
-module.exports = { depthChart };
+// depthChart({ title, points, y, yTitle, ci }): points [{ series, depth, <y>, lo?, hi? }];
+// x = call depth on a log scale.
+function depthChart({ title, points, y, yTitle, ci = false }) {
+  const depths = [...new Set(points.map((p) => p.depth))].sort((a, b) => a - b);
+  const x = {
+    field: 'depth',
+    type: 'quantitative',
+    // Half a step of margin on each side so points and error bars clear the axes.
+    scale: { type: 'log', base: 2, domain: [depths[0] / 1.5, depths[depths.length - 1] * 1.5], nice: false },
+    axis: { values: depths, title: 'call depth (log scale)', format: 'd', grid: false },
+  };
+  return seriesChart({ title, points, x, y, yTitle, ci });
+}
+
+// loadChart({ title, points, xTitle, yTitle }): points [{ series, x, y, lo?, hi? }]; the
+// rate-mode chart, p99 latency against the offered load, from zero, with intervals.
+function loadChart({ title, points, xTitle, yTitle }) {
+  const x = { field: 'x', type: 'quantitative', title: xTitle, scale: { zero: false, nice: false, padding: 12 } };
+  return seriesChart({ title, points, x, y: 'y', yTitle, yZero: true, ci: true });
+}
+
+module.exports = { depthChart, loadChart };

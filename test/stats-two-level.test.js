@@ -112,3 +112,14 @@ test('formatPct is signed on request and never prints a tiny change as 0.0', () 
   assert.strictEqual(stats.formatPct(0.01, { sign: true }), '+0.01');
   assert.strictEqual(stats.formatPct(null), '—');
 });
+
+test('pairs follow the recorded pairSeq, whether the baseline burst came before or after, never a nearer burst', () => {
+  // Order in one block: B0 X1 X2 B3 — X1 was paired with B0 (before), X2 with B3 (after).
+  const base = { samples: [{ block: 0, seq: 0, pairSeq: null, rps: 1000 }, { block: 0, seq: 3, pairSeq: null, rps: 500 }] };
+  const cfg = { samples: [{ block: 0, seq: 1, pairSeq: 0, rps: 900 }, { block: 0, seq: 2, pairSeq: 3, rps: 450 }, { block: 0, seq: 4, pairSeq: 9, rps: 1 }] };
+  const ps = stats.samplePairs(cfg.samples, base.samples);
+  assert.deepStrictEqual(ps.map((p) => [p.sample.seq, p.base.seq, p.unit]), [[1, 0, 0], [2, 3, 0]], 'a pairSeq with no baseline sample pairs with nothing');
+  const d = stats.pairs(cfg.samples, base.samples).map((p) => p.d);
+  close(d[0], Math.log(0.9), 1e-12, 'X1/B0');
+  close(d[1], Math.log(0.9), 1e-12, 'X2/B3');
+});

@@ -88,10 +88,6 @@ function analyze(run) {
 
 async function main(args) {
   const { values } = parse(args, { ...SINGLE_OPTIONS, trials: { type: 'string' }, 'blocks-per-trial': { type: 'string' }, rounds: { type: 'string' } });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
   const single = resolveSingle(values, DEFAULTS);
   const trials = number('trials', values.trials, { min: 1, max: 1000, integer: true }) ?? 20;
   const blocksPerTrial = number('blocks-per-trial', values['blocks-per-trial'], { min: 2, max: 100, integer: true }) ?? 3;
@@ -124,4 +120,4 @@ async function main(args) {
   return r.completedTrials === 0 ? 2 : 0;
 }
 
-module.exports = { main, analyze, atLeast, binomialRule, allowedOf };
+module.exports = { main, analyze, atLeast, binomialRule, allowedOf, help: HELP };

@@ -138,10 +138,6 @@ const ci = (m, d = 1) => `${fmt(m.mean, d)} [${m.ci95 ? `${fmt(m.ci95[0], d)}–
 
 async function main(args) {
   const { values } = parse(args, { ...SINGLE_OPTIONS, burns: { type: 'string' }, rounds: { type: 'string' }, blocks: { type: 'string' }, at: { type: 'string' } });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
   const single = resolveSingle(values, DEFAULTS);
   const at = points(values) ?? [{ depth: single.depth, hop: single.hop }];
   const burns = list('burns', values.burns ?? DEFAULT_BURNS).map((b) => number('burns', b, { min: 0, max: 100000, integer: true }));
@@ -190,4 +186,4 @@ async function main(args) {
   return run.calibrate.verdict === 'pass' ? 0 : 2;
 }
 
-module.exports = { main, analyze, judgeInterval, CHECKED, TOLERANCE };
+module.exports = { main, analyze, judgeInterval, CHECKED, TOLERANCE, help: HELP };

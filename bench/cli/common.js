@@ -4,23 +4,11 @@
 const strategies = require('../../context');
 const hops = require('../../handlers/hops');
 const frameworks = require('../../servers');
-const { UsageError, number } = require('../../lib/cli');
+const { UsageError, flags, number } = require('../../lib/cli');
 const { MAX_DEPTH } = require('../../lib/config');
 const { resolveNodeTargets } = require('../targets');
 
-const SINGLE_OPTIONS = {
-  strategy: { type: 'string' },
-  depth: { type: 'string' },
-  hop: { type: 'string' },
-  framework: { type: 'string' },
-  connections: { type: 'string' },
-  pipelining: { type: 'string' },
-  duration: { type: 'string' },
-  warmup: { type: 'string' },
-  out: { type: 'string' },
-  report: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-};
+const SINGLE_OPTIONS = flags(['strategy', 'depth', 'hop', 'framework', 'connections', 'pipelining', 'duration', 'warmup', 'out', 'report']);
 
 const SINGLE_HELP = `  --strategy NAME        server strategy (default %strategy%)
   --depth N              call depth (default %depth%)

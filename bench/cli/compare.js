@@ -30,10 +30,6 @@ async function main(args) {
 
 async function gate(args) {
   const { values, positionals } = parse(args, { 'max-regression': { type: 'string' }, help: { type: 'boolean', short: 'h' } }, { allowPositionals: true });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
   if (positionals.length !== 2) throw new UsageError('compare needs exactly two run JSON files: ctxbench compare a.json b.json');
   const maxRegression = number('max-regression', values['max-regression'], { min: 0, max: 100 }) ?? DEFAULT_MAX_REGRESSION;
   let result;
@@ -46,4 +42,4 @@ async function gate(args) {
   return result.exitCode;
 }
 
-module.exports = { main };
+module.exports = { main, help: HELP };

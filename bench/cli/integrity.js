@@ -4,7 +4,7 @@
 const path = require('node:path');
 const strategies = require('../../context');
 const frameworks = require('../../servers');
-const { UsageError, parse, list, number } = require('../../lib/cli');
+const { UsageError, parse, flags, list, number } = require('../../lib/cli');
 const { captureEnvironment } = require('../environment');
 const { createProgress, onInterrupt } = require('../progress');
 const { resolveNodeTargets } = require('../targets');
@@ -19,22 +19,7 @@ const PRESETS = {
 };
 const { startServices, redact, redactArgs } = require('../services');
 
-const OPTIONS = {
-  strategies: { type: 'string' },
-  scenarios: { type: 'string' },
-  node: { type: 'string' },
-  acf: { type: 'string' },
-  preset: { type: 'string' },
-  framework: { type: 'string' },
-  requests: { type: 'string' },
-  concurrency: { type: 'string' },
-  'soak-requests': { type: 'string' },
-  quick: { type: 'boolean' },
-  'pg-url': { type: 'string' },
-  out: { type: 'string' },
-  report: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-};
+const OPTIONS = flags(['strategies', 'scenarios', 'node', 'acf', 'preset', 'framework', 'requests', 'concurrency', 'soak-requests', 'pg-url', 'out', 'report'], { booleans: ['quick'] });
 
 const { DEFAULTS, QUICK } = integrity;
 
@@ -100,10 +85,6 @@ function resolveSettings(values) {
 
 async function main(args) {
   const { values } = parse(args, OPTIONS);
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
   const settings = resolveSettings(values);
   const out = values.out ?? path.join('results', 'integrity.json');
   const reportPath = values.report;
@@ -152,4 +133,4 @@ async function main(args) {
   return run.integrity.cells.length === 0 && run.integrity.errors.length > 0 ? 1 : 0;
 }
 
-module.exports = { main, resolveSettings };
+module.exports = { main, resolveSettings, help: HELP };

@@ -4,7 +4,7 @@
 // (kind "micro", docs/run-json.md) after every process.
 const path = require('node:path');
 const fs = require('node:fs');
-const { UsageError, parse, list, number, writeJsonAtomic } = require('../../lib/cli');
+const { UsageError, parse, flags, list, number, writeJsonAtomic } = require('../../lib/cli');
 const { createProgress, onInterrupt } = require('../progress');
 const { writeReport } = require('../session');
 const { resolveNodeTargets } = require('../targets');
@@ -14,17 +14,7 @@ const noise = require('../noise');
 const micro = require('../../micro');
 const strategies = require('../../micro/strategies');
 
-const OPTIONS = {
-  strategies: { type: 'string' },
-  quick: { type: 'boolean' },
-  out: { type: 'string' },
-  node: { type: 'string' },
-  acf: { type: 'string' },
-  time: { type: 'string' },
-  rounds: { type: 'string' },
-  report: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-};
+const OPTIONS = flags(['strategies', 'out', 'node', 'acf', 'time', 'rounds', 'report'], { booleans: ['quick'] });
 
 const ACF = ['default', 'on', 'off', 'both'];
 
@@ -94,10 +84,6 @@ function tinybenchVersion() {
 
 async function main(args) {
   const { values } = parse(args, OPTIONS);
-  if (values.help) {
-    process.stdout.write(help());
-    return 0;
-  }
   const settings = resolveSettings(values);
   const out = values.out ?? path.join('results', 'micro.json');
   const { targets, warnings } = await resolveNodeTargets(settings.node, settings.acf, { prefix: 'micro' });

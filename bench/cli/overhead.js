@@ -7,7 +7,7 @@
 // at least 90%: a point estimate above 90% with an interval reaching below it is not a
 // pass.
 const path = require('node:path');
-const { parse, number } = require('../../lib/cli');
+const { parse, flags, number } = require('../../lib/cli');
 const { measureSession, writeReport } = require('../session');
 
 const REQUIRED = 0.9;
@@ -71,21 +71,7 @@ function analyze(run) {
 }
 
 async function main(args) {
-  const { values } = parse(args, {
-    blocks: { type: 'string' },
-    rounds: { type: 'string' },
-    duration: { type: 'string' },
-    warmup: { type: 'string' },
-    connections: { type: 'string' },
-    pipelining: { type: 'string' },
-    out: { type: 'string' },
-    report: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
+  const { values } = parse(args, flags(['blocks', 'rounds', 'duration', 'warmup', 'connections', 'pipelining', 'out', 'report']));
   const startedAt = Date.now();
   const settings = {
     blocks: number('blocks', values.blocks, { min: 3, max: 1000, integer: true }) ?? 3,
@@ -121,4 +107,4 @@ async function main(args) {
   return run.status === 'complete' && o.pass ? 0 : 1;
 }
 
-module.exports = { main, analyze, REQUIRED };
+module.exports = { main, analyze, REQUIRED, help: HELP };

@@ -16,14 +16,10 @@ async function main(args) {
     { out: { type: 'string' }, results: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     { allowPositionals: true },
   );
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
   const out = values.out ?? 'results.md';
   const result = await buildReport({ resultsDir: values.results ?? 'results', out, files: positionals.length ? positionals : undefined });
   process.stderr.write(`ctxbench: wrote ${result.out} (${result.sections.length} sections, ${result.charts.length} charts)\n`);
   return 0;
 }
 
-module.exports = { main };
+module.exports = { main, help: HELP };

@@ -29,10 +29,6 @@ delete OPTIONS.report;
 
 async function main(args) {
   const { values, positionals } = parse(args, OPTIONS, { allowPositionals: true });
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
   if (values.compare) {
     if (positionals.length !== 2) throw new UsageError('repro --compare needs exactly two run JSON files');
     let result;
@@ -78,4 +74,4 @@ async function main(args) {
   return runs.some((r) => r.status === 'failed') ? 1 : 0;
 }
 
-module.exports = { main, HELP };
+module.exports = { main, help: HELP };

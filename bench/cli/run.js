@@ -11,40 +11,11 @@ const { DRIVERS } = require('../drivers');
 const { parseRates, parseLoads, rateConfigs } = require('../capacity');
 const { resolveNodeTargets } = require('../targets');
 const { captureEnvironment } = require('../environment');
-const { UsageError, parse, list, number } = require('../../lib/cli');
+const { UsageError, parse, flags, list, number } = require('../../lib/cli');
 const { MAX_DEPTH } = require('../../lib/config');
 const { startServices, needsOf, redact, redactArgs } = require('../services');
 
-const OPTIONS = {
-  strategies: { type: 'string' },
-  depths: { type: 'string' },
-  hops: { type: 'string' },
-  frameworks: { type: 'string' },
-  node: { type: 'string' },
-  acf: { type: 'string' },
-  connections: { type: 'string' },
-  pipelining: { type: 'string' },
-  duration: { type: 'string' },
-  warmup: { type: 'string' },
-  rounds: { type: 'string' },
-  blocks: { type: 'string' },
-  'min-per-connection': { type: 'string' },
-  amount: { type: 'string' },
-  rate: { type: 'string' },
-  load: { type: 'string' },
-  precision: { type: 'string' },
-  'max-time': { type: 'string' },
-  driver: { type: 'string' },
-  target: { type: 'string', multiple: true },
-  baseline: { type: 'string' },
-  preset: { type: 'string' },
-  quick: { type: 'boolean' },
-  profile: { type: 'boolean' },
-  out: { type: 'string' },
-  report: { type: 'string' },
-  'pg-url': { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-};
+const OPTIONS = flags(['strategies', 'depths', 'hops', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url'], { booleans: ['quick', 'profile'], multiple: ['target'] });
 
 const MATRIX_FLAGS = ['strategies', 'depths', 'hops', 'frameworks', 'target'];
 
@@ -199,10 +170,6 @@ function remoteConfigs(targets, depths) {
 
 async function main(args) {
   const { values } = parse(args, OPTIONS);
-  if (values.help) {
-    process.stdout.write(HELP);
-    return 0;
-  }
   const settings = resolveSettings(values);
   const targets = parseTargets(values.target);
   const out = values.out ?? path.join('results', `${settings.quick ? 'quick' : settings.preset}.json`);
@@ -257,4 +224,4 @@ async function main(args) {
   return 0;
 }
 
-module.exports = { main, resolveSettings, parseTargets, HELP, OPTIONS };
+module.exports = { main, resolveSettings, parseTargets, OPTIONS, help: HELP };

@@ -6,7 +6,7 @@
 // inside .then() of an already resolved Bluebird promise, called first thing in the
 // request, and inside .then() after Bluebird.delay(1) (bluebird), or the same callbacks
 // passed through the strategy's bind (bluebird-bound).
-const { firstWrong } = require('./reads');
+const { firstWrong, withBound } = require('./reads');
 
 function create({ strategy }) {
   const { current } = strategy;
@@ -29,21 +29,20 @@ function create({ strategy }) {
 const CONTROL = 'the callbacks run after a timer, by which time other requests overwrote the module variable';
 
 const SCENARIOS = [
-  {
-    name: 'bluebird',
-    describe: 'bluebird: Bluebird.resolve().then(…), then Bluebird.delay(1).then(…); reads inside the .then() callbacks',
-    control: CONTROL,
-    explain: {
-      '*': "requests that arrive in the same turn of the event loop share one bluebird queue drain (a setImmediate scheduled by the first of them), so .then() callbacks of an already resolved promise run in the first request's context: bind the callbacks (bluebird-bound)",
+  ...withBound(
+    {
+      name: 'bluebird',
+      describe: 'bluebird: Bluebird.resolve().then(…), then Bluebird.delay(1).then(…); reads inside the .then() callbacks',
+      control: CONTROL,
+      explain: {
+        '*': "requests that arrive in the same turn of the event loop share one bluebird queue drain (a setImmediate scheduled by the first of them), so .then() callbacks of an already resolved promise run in the first request's context: bind the callbacks (bluebird-bound)",
+      },
     },
-  },
-  {
-    name: 'bluebird-bound',
-    remedy: 'pool',
-    describe: 'as bluebird, every .then() callback passed through the strategy\'s bind',
-    control: CONTROL,
-    explain: { '*': 'the callbacks were bound but still did not see the id' },
-  },
+    {
+      describe: 'as bluebird, every .then() callback passed through the strategy\'s bind',
+      bound: 'the callbacks were',
+    },
+  ),
 ];
 
 module.exports = { create, SCENARIOS };

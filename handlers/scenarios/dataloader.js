@@ -7,7 +7,7 @@
 //   dataloader-fn     the id the batch function sees (one call for the whole batch)
 //   dataloader        the id after `await loader.load(key)`
 //   dataloader-bound  the id in the .then() callback passed through the strategy's bind
-const { immediate, firstWrong } = require('./reads');
+const { immediate, firstWrong, withBound } = require('./reads');
 
 const BATCH_WAIT_MS = 2;
 
@@ -48,20 +48,19 @@ const SCENARIOS = [
       '*': "the batch function runs once per batch in the context of the request whose load() scheduled the batch, so every other request of the batch sees that request's id: no context can be right here, pass what each key needs in the key",
     },
   },
-  {
-    name: 'dataloader',
-    describe: 'same package and schedule: the id after `await loader.load(key)`, in the request\'s own continuation',
-    control: CONTROL,
-    // Kept by every context strategy measured (the await restores the awaiting context).
-    explain: {},
-  },
-  {
-    name: 'dataloader-bound',
-    remedy: 'pool',
-    describe: 'as dataloader, the continuation passed to .then() through the strategy\'s bind',
-    control: CONTROL,
-    explain: { '*': 'the continuation was bound but still did not see the id' },
-  },
+  ...withBound(
+    {
+      name: 'dataloader',
+      describe: 'same package and schedule: the id after `await loader.load(key)`, in the request\'s own continuation',
+      control: CONTROL,
+      // Kept by every context strategy measured (the await restores the awaiting context).
+      explain: {},
+    },
+    {
+      describe: 'as dataloader, the continuation passed to .then() through the strategy\'s bind',
+      bound: 'the continuation was',
+    },
+  ),
 ];
 
 module.exports = { create, SCENARIOS };

@@ -11,7 +11,7 @@
 //   pg-promise         await pool.connect(), await client.query()
 //   pg-promise-bound   the continuations handed to .then() through bind
 // Needs PG_URL (ctxbench integrity starts a PostgreSQL, or takes --pg-url).
-const { firstWrong } = require('./reads');
+const { firstWrong, withBound } = require('./reads');
 
 const SIZE = 2;
 const SQL = 'SELECT $1::text AS id';
@@ -100,38 +100,34 @@ const WAITER =
   "pg-pool hands a released client to the oldest waiting connect() by calling its callback from release(), synchronously inside the request that released it, so the callback runs in that other request's context: bind the callbacks (pg-callback-bound). The OpenTelemetry pg instrumentation binds them itself, which is why otel-selective and otel-full keep the id here";
 
 const SCENARIOS = [
-  {
-    name: 'pg-callback',
-    needs: 'pg',
-    describe: 'real PostgreSQL, pg.Pool of 2 shared by all requests: pool.connect(cb) then client.query(text, values, cb); reads in both callbacks',
-    control: 'the callbacks run after the query round trip, by which time other requests overwrote the module variable',
-    explain: { '*': WAITER },
-  },
-  {
-    name: 'pg-callback-bound',
-    needs: 'pg',
-    remedy: 'pool',
-    describe: 'as pg-callback, both callbacks wrapped with the strategy\'s bind',
-    control: 'the callbacks run after the query round trip, by which time other requests overwrote the module variable',
-    explain: { '*': 'the callbacks were bound but still did not see the id' },
-  },
-  {
-    name: 'pg-promise',
-    needs: 'pg',
-    describe: 'same pool, promise style: await pool.connect(), await client.query(); reads after each await',
-    control: 'the continuations run after the query round trip, by which time other requests overwrote the module variable',
-    // Kept by every context strategy measured: the continuation of an await runs in the
-    // context that awaited, whoever resolves the promise.
-    explain: {},
-  },
-  {
-    name: 'pg-promise-bound',
-    needs: 'pg',
-    remedy: 'pool',
-    describe: 'as pg-promise, the continuations passed to .then() through the strategy\'s bind',
-    control: 'the continuations run after the query round trip, by which time other requests overwrote the module variable',
-    explain: { '*': 'the continuations were bound but still did not see the id' },
-  },
+  ...withBound(
+    {
+      name: 'pg-callback',
+      needs: 'pg',
+      describe: 'real PostgreSQL, pg.Pool of 2 shared by all requests: pool.connect(cb) then client.query(text, values, cb); reads in both callbacks',
+      control: 'the callbacks run after the query round trip, by which time other requests overwrote the module variable',
+      explain: { '*': WAITER },
+    },
+    {
+      describe: 'as pg-callback, both callbacks wrapped with the strategy\'s bind',
+      bound: 'the callbacks were',
+    },
+  ),
+  ...withBound(
+    {
+      name: 'pg-promise',
+      needs: 'pg',
+      describe: 'same pool, promise style: await pool.connect(), await client.query(); reads after each await',
+      control: 'the continuations run after the query round trip, by which time other requests overwrote the module variable',
+      // Kept by every context strategy measured: the continuation of an await runs in the
+      // context that awaited, whoever resolves the promise.
+      explain: {},
+    },
+    {
+      describe: 'as pg-promise, the continuations passed to .then() through the strategy\'s bind',
+      bound: 'the continuations were',
+    },
+  ),
 ];
 
 module.exports = { create, SCENARIOS, SIZE };

@@ -5,7 +5,7 @@
 // resolves it). Reads: after `await builder` (query-builder), or in the onFulfilled
 // passed to builder.then() through the strategy's bind (query-builder-bound); plus the
 // row returned. Needs PG_URL.
-const { firstWrong } = require('./reads');
+const { firstWrong, withBound } = require('./reads');
 
 const SIZE = 2;
 
@@ -55,23 +55,21 @@ function create({ strategy, config = {} }) {
 const CONTROL = 'the query answers after a round trip to PostgreSQL, by which time other requests overwrote the module variable';
 
 const SCENARIOS = [
-  {
-    name: 'query-builder',
-    needs: 'pg',
-    describe: 'knex-style thenable builder whose then() runs SELECT $1::text through a pg.Pool of 2 (callback API); the id after `await builder`',
-    control: CONTROL,
-    // Kept by every context strategy measured: the driver's callback resolves the
-    // promise that `await` made, and the continuation runs in the awaiting context.
-    explain: {},
-  },
-  {
-    name: 'query-builder-bound',
-    needs: 'pg',
-    remedy: 'pool',
-    describe: 'as query-builder, the onFulfilled passed to builder.then() through the strategy\'s bind',
-    control: CONTROL,
-    explain: { '*': 'the onFulfilled was bound but still did not see the id' },
-  },
+  ...withBound(
+    {
+      name: 'query-builder',
+      needs: 'pg',
+      describe: 'knex-style thenable builder whose then() runs SELECT $1::text through a pg.Pool of 2 (callback API); the id after `await builder`',
+      control: CONTROL,
+      // Kept by every context strategy measured: the driver's callback resolves the
+      // promise that `await` made, and the continuation runs in the awaiting context.
+      explain: {},
+    },
+    {
+      describe: 'as query-builder, the onFulfilled passed to builder.then() through the strategy\'s bind',
+      bound: 'the onFulfilled was',
+    },
+  ),
 ];
 
 module.exports = { create, SCENARIOS };

@@ -20,4 +20,19 @@ function firstWrong(req, reads) {
   return reads[0][1];
 }
 
-module.exports = { immediate, timeout, firstWrong };
+// A library scenario as users write it, and its `-bound` twin with the callbacks passed
+// through the strategy's bind (remedy 'pool'), which needs what the plain one needs and
+// has the same control explanation. twin: { describe, bound: 'the callbacks were' (what
+// was bound, for the explanation of a strategy that still fails), explain? }.
+function withBound(plain, { bound, explain = {}, ...twin }) {
+  return [plain, {
+    name: `${plain.name}-bound`,
+    ...(plain.needs && { needs: plain.needs }),
+    remedy: 'pool',
+    control: plain.control,
+    ...twin,
+    explain: { ...explain, '*': `${bound} bound but still did not see the id` },
+  }];
+}
+
+module.exports = { immediate, timeout, firstWrong, withBound };

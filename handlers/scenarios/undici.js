@@ -6,7 +6,7 @@
 // 'end' listener, and the id the downstream saw (it answers the traceparent /
 // x-request-id it received). undici-bound passes both callbacks through the strategy's
 // bind. Needs DOWNSTREAM_URL.
-const { firstWrong } = require('./reads');
+const { firstWrong, withBound } = require('./reads');
 
 const CONNECTIONS = 2;
 
@@ -57,25 +57,23 @@ const QUEUED =
 const CONTROL = 'the answer arrives after a round trip to the downstream service, by which time other requests overwrote the module variable';
 
 const SCENARIOS = [
-  {
-    name: 'undici',
-    needs: 'http',
-    describe: 'undici keep-alive Agent (2 connections) shared by all requests, callback API, to the downstream service; reads in the callback, in the body\'s end listener, and the id the downstream received',
-    control: CONTROL,
-    explain: { 'otel-selective': QUEUED, 'otel-full': QUEUED },
-  },
-  {
-    name: 'undici-bound',
-    needs: 'http',
-    remedy: 'pool',
-    describe: 'as undici, the request callback and the end listener passed through the strategy\'s bind',
-    control: CONTROL,
-    explain: {
-      'otel-selective': `${QUEUED}; binding the callbacks cannot help, the span and its header are made inside undici`,
-      'otel-full': `${QUEUED}; binding the callbacks cannot help, the span and its header are made inside undici`,
-      '*': 'the callbacks were bound but still did not see the id',
+  ...withBound(
+    {
+      name: 'undici',
+      needs: 'http',
+      describe: 'undici keep-alive Agent (2 connections) shared by all requests, callback API, to the downstream service; reads in the callback, in the body\'s end listener, and the id the downstream received',
+      control: CONTROL,
+      explain: { 'otel-selective': QUEUED, 'otel-full': QUEUED },
     },
-  },
+    {
+      describe: 'as undici, the request callback and the end listener passed through the strategy\'s bind',
+      explain: {
+        'otel-selective': `${QUEUED}; binding the callbacks cannot help, the span and its header are made inside undici`,
+        'otel-full': `${QUEUED}; binding the callbacks cannot help, the span and its header are made inside undici`,
+      },
+      bound: 'the callbacks were',
+    },
+  ),
 ];
 
 module.exports = { create, SCENARIOS };

@@ -4,7 +4,7 @@
 // answer, called from the Worker's 'message' listener. Reads in that callback
 // (worker), or in the same callback passed through the strategy's bind (worker-bound).
 // The worker is unref'd and idle until a worker scenario is requested.
-const { firstWrong } = require('./reads');
+const { firstWrong, withBound } = require('./reads');
 
 const ECHO = "require('node:worker_threads').parentPort.on('message', (m) => require('node:worker_threads').parentPort.postMessage(m));";
 
@@ -41,21 +41,20 @@ function create({ strategy }) {
 const CONTROL = "the worker answers on a later turn of the event loop, by which time other requests overwrote the module variable";
 
 const SCENARIOS = [
-  {
-    name: 'worker',
-    describe: "worker_threads hand-off: a shared Worker created at start-up echoes each job; the request's callback is called from the Worker's 'message' listener",
-    control: CONTROL,
-    explain: {
-      '*': "the Worker's 'message' events are emitted in the context the Worker was created in (start-up, no request): the callback the request registered is called from there; bind it when registering (worker-bound)",
+  ...withBound(
+    {
+      name: 'worker',
+      describe: "worker_threads hand-off: a shared Worker created at start-up echoes each job; the request's callback is called from the Worker's 'message' listener",
+      control: CONTROL,
+      explain: {
+        '*': "the Worker's 'message' events are emitted in the context the Worker was created in (start-up, no request): the callback the request registered is called from there; bind it when registering (worker-bound)",
+      },
     },
-  },
-  {
-    name: 'worker-bound',
-    remedy: 'pool',
-    describe: 'as worker, the callback passed through the strategy\'s bind when registered',
-    control: CONTROL,
-    explain: { '*': 'the callback was bound but still did not see the id' },
-  },
+    {
+      describe: 'as worker, the callback passed through the strategy\'s bind when registered',
+      bound: 'the callback was',
+    },
+  ),
 ];
 
 module.exports = { create, SCENARIOS };

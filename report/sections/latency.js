@@ -7,7 +7,7 @@ const path = require('node:path');
 const f = require('../format');
 const { latencySummary, isRateConfig, PERCENTILES } = require('../../bench/latency');
 const { baselineFor } = require('../../bench/comparable');
-const { loadChart } = require('../latency-chart');
+const { loadChart } = require('../charts');
 
 const LABEL = { p50: 'p50', p90: 'p90', p99: 'p99', p99_9: 'p99.9' };
 
