@@ -181,9 +181,7 @@ function fmtInt(x) {
   return x === null || x === undefined ? '—' : Math.round(x).toLocaleString('en-US');
 }
 
-function fmtPct(x) {
-  return x === null || x === undefined || !Number.isFinite(x) ? '—' : `${stats.formatPct(x, { sign: true })}%`;
-}
+const fmtPct = (x) => stats.signedPctText(x);
 
 function fmtP(p) {
   if (p === null || p === undefined) return '—';

@@ -369,9 +369,7 @@ function remedyOf(strategy, kind) {
   return BIND[strategy] || 'strategy.bind(fn), when the module has one';
 }
 
-function fmtPct(x) {
-  return typeof x === 'number' ? `${require('./stats').formatPct(x, { sign: true })}%` : '?';
-}
+const fmtPct = (x) => require('./stats').signedPctText(x, '?');
 
 module.exports = {
   SCENARIOS,

@@ -172,6 +172,11 @@ function formatPct(x, { sign = false, minus = '-' } = {}) {
   return (x < 0 && Number(body) !== 0 ? minus : x > 0 && Number(body) !== 0 ? '+' : '') + body;
 }
 
+// formatPct signed, with its % sign; `missing` where x is no number.
+function signedPctText(x, missing = '—') {
+  return typeof x === 'number' && Number.isFinite(x) ? `${formatPct(x, { sign: true })}%` : missing;
+}
+
 const BROKEN = 'context broken, cost not comparable';
 const CLIENT_BOUND = 'load generator client-bound (≥ 85% of a core), no verdict';
 const CLIENT_BOUND_CPU = 0.85;
@@ -440,6 +445,7 @@ module.exports = {
   pairedRatio,
   rpsLevel,
   formatPct,
+  signedPctText,
   levelShift,
   BROKEN,
   CLIENT_BOUND,

@@ -58,13 +58,6 @@ function us(x) {
   return x.toPrecision(3);
 }
 
-function signedPct(x) {
-  if (!isNum(x)) return DASH;
-  const s = Math.abs(x) < 10 ? Math.abs(x).toFixed(1) : Math.round(Math.abs(x)).toString();
-  if (Number(s) === 0) return '0.0%';
-  return `${x < 0 ? '−' : '+'}${s}%`;
-}
-
 function overheadCell(ov, s, base) {
   if (!ov) return DASH;
   if (ov.broken) return 'not comparable (wrong reads)';
@@ -72,8 +65,8 @@ function overheadCell(ov, s, base) {
     const short = [s, base].find((x) => x && isNum(x.timedUs) && isNum(x.timerResolutionUs) && x.timedUs < RESOLUTION_FACTOR * x.timerResolutionUs) || s;
     return `⚠ a sample of ${us(short.timedUs)} µs is under ${RESOLUTION_FACTOR} timer resolutions (${us(short.timerResolutionUs)} µs): no ratio`;
   }
-  const ci = ov.ci95 ? ` [${signedPct(ov.ci95[0])}, ${signedPct(ov.ci95[1])}]` : ' [no interval]';
-  return `${signedPct(ov.pct)}${ci}`;
+  const ci = ov.ci95 ? ` [${f.signedPct(ov.ci95[0])}, ${f.signedPct(ov.ci95[1])}]` : ' [no interval]';
+  return `${f.signedPct(ov.pct)}${ci}`;
 }
 
 // The achieved 95% CI half-width, in percentage points of none's time.
