@@ -81,3 +81,14 @@ test('in-run A/A: param doing the same work as none but measured 15% slower warn
   const honest = makeRun2({ seed: 21, strategies: { param: 1, als: 0.9 } });
   assert.doesNotMatch(await render({ 'run.json': honest }, t), /In-run A\/A check failed/);
 });
+
+test('the settings say how the warm-up went: bursts until steady, with the bursts per process; a fixed warm-up stays a number of seconds', async (t) => {
+  const run = makeRun2({ seed: 51, strategies: { als: 0.9 } });
+  run.settings.warmup = 1;
+  run.configs.forEach((c, i) => c.processes.forEach((p, j) => { p.warmup = Array.from({ length: 3 + ((i + j) % 3) }, () => ({ rps: 1000, cpuUsPerRequest: 50 })); }));
+  assert.match(await render({ 'run.json': run }, t), /warmup bursts of 1 s until the cost per request stops falling: 3–5 per process \(median 4\)/);
+  for (const c of run.configs) for (const p of c.processes) delete p.warmup;
+  const fixed = await render({ 'run.json': run }, t);
+  assert.match(fixed, /warmup 1 s ·/);
+  assert.doesNotMatch(fixed, /until the cost per request/);
+});

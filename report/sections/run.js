@@ -157,6 +157,17 @@ function environmentSection(run) {
   return lines.join('\n');
 }
 
+// The warm-up as it was done: runs with the steady rule (bench/warmup.js) record each
+// process's bursts; earlier runs had one fixed warm-up.
+function warmupText(run) {
+  const s = run.settings || {};
+  if (!f.isNum(s.warmup)) return s.warmup;
+  const counts = (run.configs || []).flatMap((c) => (c.processes || []).map((p) => (Array.isArray(p.warmup) ? p.warmup.length : null))).filter(f.isNum);
+  if (!counts.length) return `${s.warmup} s`;
+  const sorted = [...counts].sort((a, b) => a - b);
+  return `bursts of ${s.warmup} s until the cost per request stops falling: ${sorted[0]}–${sorted.at(-1)} per process (median ${sorted[Math.floor(sorted.length / 2)]})`;
+}
+
 function settingsSection(run) {
   const s = run.settings || {};
   const list = (x) => (Array.isArray(x) ? x.join(', ') : x);
@@ -166,7 +177,7 @@ function settingsSection(run) {
     ['connections', s.connections],
     ['pipelining', s.pipelining],
     ['duration', f.isNum(s.duration) ? `${s.duration} s per sample` : s.duration],
-    ['warmup', f.isNum(s.warmup) ? `${s.warmup} s` : s.warmup],
+    ['warmup', warmupText(run)],
     ['rounds', f.isNum(s.rounds) ? `${s.rounds}, interleaved` : s.rounds],
     ['baseline', s.baseline ? f.code(s.baseline) : null],
     ['strategies', list(s.strategies)],
