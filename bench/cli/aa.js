@@ -9,7 +9,7 @@ const path = require('node:path');
 const { jStat } = require('jstat');
 const { parse, number } = require('../../lib/cli');
 const { summarize } = require('../stats');
-const { SINGLE_OPTIONS, singleHelp, resolveSingle, currentNodeTarget } = require('./common');
+const { SINGLE_OPTIONS, singleHelp, resolveSingle, defaultNodeTarget } = require('./common');
 
 const DEFAULTS = { strategy: 'none', depth: 8, hop: 'await', duration: 1, kind: 'aa' };
 const ALPHA = 0.05;
@@ -98,7 +98,7 @@ async function main(args) {
   const { measureSession, writeReport } = require('../session');
   const configs = expandConfigs(
     { ...settings, depths: [settings.depth], hops: [settings.hop], configs: ['A', 'B'].map((variant) => ({ framework: settings.framework, strategy: settings.strategy, variant })) },
-    await currentNodeTarget(),
+    await defaultNodeTarget(),
   ).map((c) => Object.assign(c, { group: 'aa', arm: c.variant }));
   const run = await measureSession({
     kind: 'aa',

@@ -14,7 +14,7 @@ const hops = require('../../handlers/hops');
 const { PRESETS } = require('../presets');
 const { groupConfigs, baselineFor } = require('../comparable');
 const { pairs, pairedMean } = require('../pairing');
-const { SINGLE_OPTIONS, singleHelp, resolveSingle, currentNodeTarget } = require('./common');
+const { SINGLE_OPTIONS, singleHelp, resolveSingle, defaultNodeTarget } = require('./common');
 
 const DEFAULTS = { strategy: 'none', depth: 1, hop: 'sync', duration: 2, kind: 'calibrate' };
 // Where it is checked: the cheapest request, and the default preset's two depths.
@@ -157,7 +157,7 @@ async function main(args) {
   const out = values.out ?? path.join('results', 'calibrate.json');
   const { expandConfigs } = require('../matrix');
   const { measureSession, writeReport } = require('../session');
-  const target = await currentNodeTarget();
+  const target = await defaultNodeTarget();
   const configs = at.flatMap(({ depth, hop }) =>
     expandConfigs({ ...settings, depths: [depth], hops: [hop], configs: burns.map((burnUs) => ({ framework: settings.framework, strategy: settings.strategy, burnUs })) }, target)
       .map((c) => Object.assign(c, { group: `calibrate/d${depth}/${hop}`, arm: `burn${c.burnUs}` })),

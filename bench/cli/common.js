@@ -47,9 +47,10 @@ function resolveSingle(values, defaults) {
   };
 }
 
-async function currentNodeTarget() {
+// The default runtime (Node 24), as the one target of calibrate and aa.
+async function defaultNodeTarget() {
   const { targets } = await resolveNodeTargets(null, 'default');
   return targets;
 }
 
-module.exports = { SINGLE_OPTIONS, singleHelp, resolveSingle, currentNodeTarget };
+module.exports = { SINGLE_OPTIONS, singleHelp, resolveSingle, defaultNodeTarget };

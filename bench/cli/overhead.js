@@ -6,6 +6,7 @@
 // passes when the LOWER end of the 95% CI of its throughput ratio to the hello-world is
 // at least 90%: a point estimate above 90% with an interval reaching below it is not a
 // pass.
+const { resolveNodeTargets } = require('../targets');
 const path = require('node:path');
 const { parse, flags, number } = require('../../lib/cli');
 const { measureSession, writeReport } = require('../session');
@@ -28,14 +29,15 @@ Exit 0 when the lower 95% CI bound of ctxbench/hello-world is >= ${REQUIRED * 10
 (or a server failed), 130 when interrupted.
 `;
 
-function config(arm, extra) {
+// Both arms run on the same runtime: the default one (Node 24).
+function config(arm, target, extra) {
   const c = {
     id: `overhead/${arm}`,
     group: 'overhead',
     arm,
     framework: 'express',
-    nodeLabel: 'current',
-    node: process.version,
+    nodeLabel: target.label,
+    node: target.version,
     acf: null,
     expectAcf: null,
     target: null,
@@ -47,7 +49,7 @@ function config(arm, extra) {
     error: null,
     ...extra,
   };
-  Object.defineProperty(c, 'launch', { value: { nodePath: process.execPath, nodeArgs: [], script: extra.strategy ? null : HELLO } });
+  Object.defineProperty(c, 'launch', { value: { nodePath: target.path, nodeArgs: target.args, script: extra.strategy ? null : HELLO } });
   return c;
 }
 
@@ -85,12 +87,13 @@ async function main(args) {
     baseline: 'hello-world',
   };
   const out = values.out ?? path.join('results', 'overhead.json');
+  const [target] = (await resolveNodeTargets(null, 'default')).targets;
   const run = await measureSession({
     kind: 'overhead',
     title: 'Request-path overhead: STRATEGY=none DEPTH=1 vs an Express hello-world',
     command: ['ctxbench', 'overhead', ...args].join(' '),
     settings,
-    configs: [config('ctxbench', { strategy: 'none', depth: 1, hop: 'sync' }), config('hello-world', { strategy: null, depth: null, hop: null })],
+    configs: [config('ctxbench', target, { strategy: 'none', depth: 1, hop: 'sync' }), config('hello-world', target, { strategy: null, depth: null, hop: null })],
     out,
     analyze,
     startedAt,
