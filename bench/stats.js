@@ -216,8 +216,6 @@ function isSchema2(samples) {
   return (samples || []).some((s) => s && Number.isInteger(s.block) && s.pairSeq !== undefined);
 }
 
-// pairs(cfgSamples, baseSamples, key) -> [{ block, d }] with d = log(cfg[key] / base[key])
-// for every recorded adjacent pair (schema 2), or per matched round (schema 1).
 // samplePairs(cfgSamples, baseSamples, usable) -> [{ sample, base, unit }]: the one
 // definition of which baseline sample a sample is compared with. Schema 2: the baseline
 // burst whose seq is the sample's pairSeq (the adjacent burst the runner recorded), unit

@@ -2,8 +2,9 @@
 // Which node binaries to run servers (or micro workers) under. Without --node: the
 // default runtime (DEFAULT_MAJOR, Node 24: what users run and results are measured on),
 // whatever node runs ctxbench itself. bench/node-versions.js resolves each major
-// (installing it from npm once; this process's own binary when the major matches). A major that fails, or a note such as "Node 20 has no
-// AsyncContextFrame", is printed and returned as a warning; the others still run.
+// (installing it from npm once; this process's own binary when the major matches). A
+// major that fails, or a note such as "Node 20 has no AsyncContextFrame", is printed
+// and returned as a warning; the others still run.
 const { UsageError } = require('../lib/cli');
 
 // -> { targets, warnings }; throws a one-line UsageError when no target is left.

@@ -6,8 +6,8 @@
 // passes when the LOWER end of the 95% CI of its throughput ratio to the hello-world is
 // at least 90%: a point estimate above 90% with an interval reaching below it is not a
 // pass.
-const { resolveNodeTargets } = require('../targets');
 const path = require('node:path');
+const { resolveNodeTargets } = require('../targets');
 const { parse, flags, number } = require('../../lib/cli');
 const { measureSession, writeReport } = require('../session');
 
