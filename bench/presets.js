@@ -124,9 +124,11 @@ const PRESETS = {
     baseline: 'none',
   },
   stores: {
-    title: 'Live stores: AsyncLocalStorage and OpenTelemetry with 0, 1, 10 and 100 other live stores (Node 20 and 24)',
-    why: 'real services carry several AsyncLocalStorage instances at once (OpenTelemetry, a logger, an APM agent); Node core\'s benchmark/async_hooks/async-local-storage-propagate-* measures storageCount 0/1/10/100. Under async_hooks (Node 20) every new async resource copies every live store; the report shows whether the cost still grows with N under AsyncContextFrame (Node 24)',
+    title: 'Live stores: AsyncLocalStorage and OpenTelemetry with 0, 1, 10 and 100 other live stores (Node 20; Node 24 with and without AsyncContextFrame)',
+    why: 'real services carry several AsyncLocalStorage instances at once (OpenTelemetry, a logger, an APM agent); Node core\'s benchmark/async_hooks/async-local-storage-propagate-* measures storageCount 0/1/10/100. Under async_hooks (Node 20) every new async resource copies every live store; the report shows whether the cost still grows with N under AsyncContextFrame (Node 24), and Node 24 with --no-async-context-frame separates the implementation from the runtime version',
     node: ['20', DEFAULT_MAJOR],
+    // Node 20 has no AsyncContextFrame, so 'both' gives it one target; Node 24 gets two.
+    acf: 'both',
     depths: [8],
     hops: ['immediate'],
     frameworks: ['express'],

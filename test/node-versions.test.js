@@ -129,6 +129,8 @@ test('every preset names its runtimes, and without --node the servers of every c
   for (const [name, preset] of Object.entries(PRESETS)) assert.ok(Array.isArray(preset.node) && preset.node.length > 0, `preset ${name} names its node majors`);
   const { resolveSettings } = require('../bench/cli/run');
   assert.deepStrictEqual(resolveSettings({ preset: 'io' }).node, [DEFAULT_MAJOR]);
+  // A preset may name its AsyncContextFrame mode; --acf still wins.
+  assert.deepStrictEqual([resolveSettings({ preset: 'stores' }).acf, resolveSettings({ preset: 'stores', acf: 'on' }).acf, resolveSettings({}).acf], ['both', 'on', 'default']);
   // The io run of 2026-11-23 ran on Node 20 because its preset named no node and "no
   // node" meant this process's own: resolveNodeTargets(null) is the default runtime now.
   const { resolveNodeTargets } = require('../bench/targets');

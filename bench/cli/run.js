@@ -85,7 +85,7 @@ function resolveSettings(values) {
   let preset = PRESETS[presetName];
   if (values.quick) preset = quick(preset);
   const custom = MATRIX_FLAGS.some((f) => values[f] !== undefined);
-  const acf = values.acf ?? 'default';
+  const acf = values.acf ?? preset.acf ?? 'default';
   if (!['on', 'off', 'both', 'default'].includes(acf)) throw new UsageError(`--acf ${acf} is not valid; expected on, off or both`);
   const driver = values.driver ?? 'autocannon';
   if (!DRIVERS.includes(driver)) throw new UsageError(`--driver ${driver} is not valid; expected ${DRIVERS.join(' or ')}`);
