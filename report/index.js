@@ -9,6 +9,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const f = require('./format');
 const latencySection = require('./sections/latency');
+const driversSection = require('./sections/drivers');
 
 const KIND_ORDER = ['run', 'repro', 'integrity', 'micro', 'overhead', 'calibrate', 'aa'];
 
@@ -196,6 +197,13 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files }
     sections.push({ file, kind: run.kind, markdown: md });
   }
 
+  // Two rate runs of one matrix by different drivers get a side-by-side section after
+  // the later of the two.
+  for (const pair of driversSection.driverPairs(results)) {
+    const at = Math.max(...pair.map((x) => sections.findIndex((s) => s.file === x.file)));
+    const relative = (file) => path.relative(outDir, path.resolve(file)).split(path.sep).join('/');
+    sections.splice(at + 1, 0, { file: null, kind: 'drivers', markdown: driversSection.render(pair, { relative }).trim() });
+  }
   const body = [HOW_TO_READ, ...sections.map((s) => s.markdown)].join('\n\n');
   const intro = [
     '# ctxbench results',
@@ -215,7 +223,7 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files }
   const tmp = `${path.resolve(out)}.tmp`;
   fs.writeFileSync(tmp, doc);
   fs.renameSync(tmp, path.resolve(out));
-  return { out, sections: sections.map(({ file, kind }) => ({ file, kind })), charts: written };
+  return { out, sections: sections.filter((s) => s.file).map(({ file, kind }) => ({ file, kind })), charts: written };
 }
 
 module.exports = { buildReport, readResults, orderResults, headings, genericSection };

@@ -280,3 +280,53 @@ test('ctxbench run --rate drives real servers open loop end to end and results.m
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('two rate runs of one matrix by different drivers get a side-by-side section that says whether their verdicts agree', async () => {
+  const run = (driver, alsMs, clsMs) => ({
+    kind: 'run',
+    title: 'Engine pair',
+    settings: { driver, rates: [200], baseline: 'param' },
+    configs: [
+      ['param', 2, true],
+      ['als', alsMs, true],
+      ['cls-hooked', clsMs, driver === 'autocannon'],
+    ].map(([strategy, ms, held]) => ({
+      id: `express/${strategy}/d8/await/node24/r200`,
+      framework: 'express',
+      strategy,
+      depth: 8,
+      hop: 'await',
+      rate: 200,
+      samples: [0, 1, 2].map((r) => sample(r, Array.from({ length: 300 }, (_, i) => ms + ((i * 7 + r * 13) % 10) / 10), held ? {} : { heldRate: { held: false, sentRatio: 0.5, achievedRatio: 0.5 } })),
+    })),
+  });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-drivers-'));
+  try {
+    const results = path.join(dir, 'results');
+    fs.mkdirSync(results);
+    // als: both drivers see +3 ms; cls-hooked: only autocannon held the rate.
+    fs.writeFileSync(path.join(results, 'engine-artillery.json'), JSON.stringify(run('artillery', 5, 9)));
+    fs.writeFileSync(path.join(results, 'engine-autocannon.json'), JSON.stringify(run('autocannon', 5, 9)));
+    // Same driver twice, or another matrix: no pair.
+    const other = run('autocannon', 5, 9);
+    other.configs.pop();
+    fs.writeFileSync(path.join(results, 'a-other.json'), JSON.stringify(other));
+    fs.writeFileSync(path.join(results, 'b-same-driver.json'), JSON.stringify(run('artillery', 5, 9)));
+    const { buildReport } = require('../report');
+    const out = path.join(dir, 'results.md');
+    await buildReport({ resultsDir: results, out });
+    const md = fs.readFileSync(out, 'utf8');
+    const sections = md.split(/\n(?=## )/).filter((s) => s.startsWith('## Drivers compared'));
+    assert.strictEqual(sections.length, 1, 'one pair, one section');
+    const [section] = sections;
+    assert.match(section, /^## Drivers compared: autocannon and artillery on the same configurations/);
+    assert.match(section, /\| `express\/als\/d8\/await\/node24\/r200` \|[^\n]*\| ✅ both: adds \|/);
+    assert.match(section, /\| `express\/cls-hooked\/d8\/await\/node24\/r200` \|[^\n]*\| not held \|[^\n]*\| — \|\n/);
+    assert.match(section, /Verdicts on the added p99 agree in 1 of 1 configuration both drivers could judge; artillery's p99 is 1\.00× autocannon's/);
+    // The section follows the later of its two runs.
+    const order = [...md.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
+    assert.ok(order.indexOf('Drivers compared: autocannon and artillery on the same configurations') > order.indexOf('Engine pair (artillery driver)'));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,125 @@
+'use strict';
+// results.md: two rate-mode runs of the same configurations by different drivers (issue
+// 14: the Artillery engine beside ctxbench's own open-loop driver), side by side. The
+// question a reader has is not whether the absolute latencies match (they cannot: the
+// drivers connect and time differently, see README) but whether both drivers tell the
+// same story about what a strategy adds.
+const f = require('../format');
+const { latencySummary, isRateConfig } = require('../../bench/latency');
+const { baselineFor } = require('../../bench/comparable');
+const latencySection = require('./latency');
+
+const driverOf = (run) => (run.settings && run.settings.driver) || 'autocannon';
+const idsOf = (run) => (run.configs || []).filter(isRateConfig).map((c) => c.id).sort();
+
+// results: [{ file, run }] -> [[a, b]]: rate runs whose configuration ids are identical
+// and whose drivers differ (the first run of each driver with that matrix).
+function driverPairs(results) {
+  const rate = results.filter(({ run }) => latencySection.isRateRun(run) && idsOf(run).length > 0);
+  const pairs = [];
+  for (let i = 0; i < rate.length; i++) {
+    for (let j = i + 1; j < rate.length; j++) {
+      const a = rate[i];
+      const b = rate[j];
+      if (driverOf(a.run) === driverOf(b.run)) continue;
+      if (idsOf(a.run).join('\n') !== idsOf(b.run).join('\n')) continue;
+      if (pairs.some(([x, y]) => x === a || y === b || x === b || y === a)) continue;
+      // The engine second, whichever file sorts first.
+      pairs.push(driverOf(a.run) === 'autocannon' ? [a, b] : [b, a]);
+    }
+  }
+  return pairs;
+}
+
+function summaries(run) {
+  const configs = (run.configs || []).filter((c) => c && Array.isArray(c.samples));
+  const baselineArm = run.settings && run.settings.baseline;
+  return new Map(configs.filter(isRateConfig).map((c) => [c.id, { config: c, s: latencySummary(c, baselineFor(c, configs, baselineArm)) }]));
+}
+
+const pct = (s, k) => (s && s.held.held && s.percentiles ? s.percentiles[k].estimate : null);
+
+function pctCell(s, k) {
+  if (!s) return f.DASH;
+  if (!s.held.held) return 'not held';
+  const p = s.percentiles[k];
+  return f.withCi(p.estimate, p.ci95, f.num);
+}
+
+// The direction the driver's added p99 points to, or null when it cannot tell.
+function direction(s) {
+  const a = s && s.held.held && !s.broken && s.added && s.added.p99;
+  if (!a || !a.ci95) return null;
+  if (a.ci95[0] > 0) return 'adds';
+  if (a.ci95[1] < 0) return 'saves';
+  return 'no clear difference';
+}
+
+function addedCell(s) {
+  if (!s || !s.held.held) return f.DASH;
+  if (s.broken) return 'context broken';
+  const a = s.added && s.added.p99;
+  if (!a || !f.isNum(a.estimate)) return 'baseline';
+  const sign = (x) => (x > 0 ? '+' : x < 0 ? '−' : '') + f.num(Math.abs(x));
+  return a.ci95 ? `${sign(a.estimate)} [${sign(a.ci95[0])}…${sign(a.ci95[1])}]` : sign(a.estimate);
+}
+
+// [{ file, run }, { file, run }] -> markdown
+function render([a, b], ctx = {}) {
+  const nameA = driverOf(a.run);
+  const nameB = driverOf(b.run);
+  const sa = summaries(a.run);
+  const sb = summaries(b.run);
+  const file = (x) => f.code(ctx.relative ? ctx.relative(x.file) : x.file);
+  const rows = [];
+  let agree = 0;
+  let judged = 0;
+  const ratios = [];
+  for (const id of [...sa.keys()]) {
+    const x = sa.get(id);
+    const y = sb.get(id);
+    const dx = direction(x.s);
+    const dy = direction(y && y.s);
+    let same = f.DASH;
+    if (dx && dy) {
+      judged++;
+      if (dx === dy) agree++;
+      same = dx === dy ? `✅ both: ${dx}` : `❌ ${nameA}: ${dx}; ${nameB}: ${dy}`;
+    }
+    const r = pct(y && y.s, 'p99') / pct(x.s, 'p99');
+    if (Number.isFinite(r) && r > 0) ratios.push(r);
+    rows.push([
+      f.code(id),
+      pctCell(x.s, 'p50'),
+      pctCell(y && y.s, 'p50'),
+      pctCell(x.s, 'p99'),
+      pctCell(y && y.s, 'p99'),
+      addedCell(x.s),
+      addedCell(y && y.s),
+      same,
+    ]);
+  }
+  ratios.sort((p, q) => p - q);
+  const median = ratios.length ? ratios[Math.floor((ratios.length - 1) / 2)] : null;
+  const out = [
+    `## Drivers compared: ${nameA} and ${nameB} on the same configurations`,
+    '',
+    `*${file(a)} and ${file(b)}*`,
+    '',
+    `The same configurations at the same rates, once with each driver (each run its own blocks of fresh processes). ` +
+      'Absolute latencies are not comparable across drivers: they open connections and time requests differently (README, "Load beyond one machine"). ' +
+      `What should agree is the verdict on what a strategy **adds** to p99 over its baseline: "adds" or "saves" when a driver's 95% interval of the added p99 excludes zero, "no clear difference" when it does not.`,
+    '',
+    f.table(
+      ['Configuration', `p50 ms ${nameA}`, `p50 ms ${nameB}`, `p99 ms ${nameA}`, `p99 ms ${nameB}`, `Added p99 ms ${nameA}`, `Added p99 ms ${nameB}`, 'Same verdict'],
+      rows,
+      ['l', 'r', 'r', 'r', 'r', 'l', 'l', 'l'],
+    ),
+    '',
+    `Verdicts on the added p99 agree in ${agree} of ${judged} configuration${judged === 1 ? '' : 's'} both drivers could judge` +
+      (median ? `; ${nameB}'s p99 is ${f.num(median)}× ${nameA}'s (median over the ${ratios.length} configurations both held).` : '.'),
+  ];
+  return out.join('\n') + '\n';
+}
+
+module.exports = { render, driverPairs };
