@@ -24,6 +24,12 @@ function num(x) {
   return x.toFixed(2);
 }
 
+// Closed-loop latencies as autocannon reports them: whole milliseconds (its histogram
+// truncates), so 0 means "under a millisecond", not zero, and 4 means 4-5 ms.
+function wholeMs(x) {
+  return x === 0 ? '< 1' : num(x);
+}
+
 // "9,877 [9,500–10,100]"
 function withCi(value, ci, f = int) {
   if (!isNum(value)) return DASH;
@@ -91,4 +97,4 @@ function fence(text, lang = '') {
   return `${f}${lang}\n${s}\n${f}`;
 }
 
-module.exports = { DASH, isNum, int, num, withCi, pctOf, change, signedPct, bytes, gib, cell, code, table, fence };
+module.exports = { DASH, isNum, int, num, wholeMs, withCi, pctOf, change, signedPct, bytes, gib, cell, code, table, fence };

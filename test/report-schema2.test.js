@@ -92,3 +92,19 @@ test('the settings say how the warm-up went: bursts until steady, with the burst
   assert.match(fixed, /warmup 1 s ·/);
   assert.doesNotMatch(fixed, /until the cost per request/);
 });
+
+test('a p99 of 0 from autocannon (whole milliseconds) reads "< 1", not 0.00, in the table and the per-configuration detail', async (t) => {
+  const run = run2();
+  for (const c of run.configs) {
+    const ms = c.strategy === 'als' ? 0 : 3;
+    for (const s of c.samples) s.latency = { p2_5: ms, p50: ms, p97_5: ms, p99: ms, avg: ms / 2, stdev: 0.1, max: ms };
+  }
+  const md = await render({ 'run.json': run }, t);
+  const cells = line(md, '| `als` | 8 |').split(' | ');
+  assert.strictEqual(cells[3], '< 1', 'the p99 column');
+  assert.match(md, /autocannon records in whole milliseconds: "< 1" is under a millisecond/);
+  const detail = md.slice(md.indexOf('**`express/als/d8/'));
+  assert.match(detail.split('\n').find((l) => l.startsWith('| Latency (ms) |')), /^\| Latency \(ms\) \| < 1 \| < 1 \| < 1 \| < 1 \|/);
+  // Anything else keeps its figure.
+  assert.strictEqual(line(md, '| `none` | 8 |').split(' | ')[3], '3.00');
+});

@@ -173,7 +173,7 @@ function versionTable(g) {
       cells.push(gone, f.DASH, f.DASH, f.DASH);
     } else {
       const valid = validSamples(c);
-      cells.push(rpsCell(c), f.num(stats.median(valid.map((s) => s.latency && s.latency.p99))));
+      cells.push(rpsCell(c), f.wholeMs(stats.median(valid.map((s) => s.latency && s.latency.p99))));
       if (isBase) {
         cells.push('100% (baseline)', 'baseline');
       } else if (baseMissing) {

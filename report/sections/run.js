@@ -246,7 +246,7 @@ function summarySection(run, rows, baseline) {
       cells.push('failed (see below)', f.DASH, f.DASH, f.DASH, f.DASH, f.DASH);
     } else {
       cells.push(withN(f.withCi(s.rps.estimate, s.rps.ci95), s.n));
-      cells.push(f.num(s.p99 && s.p99.median));
+      cells.push(f.wholeMs(s.p99 && s.p99.median));
       if (c.strategy === baseline) cells.push('baseline');
       else if (s.ratio && f.isNum(s.ratio.estimate)) cells.push(f.withCi(s.ratio.estimate, s.ratio.ci95, f.pctOf));
       else cells.push(f.DASH);
@@ -289,7 +289,8 @@ function ratioNote(run) {
     '*% of baseline* is not the ratio of two req/s figures: it is the geometric mean of the ratios of each sample to the baseline sample ' +
     `measured ${two ? 'right before or after it (averaged per block; interval over blocks)' : 'in the same round'}, which cancels drift that the two levels still carry, ` +
     'so it can differ from their quotient. *CPU/req vs baseline* is the same paired ratio of server CPU µs per request (higher = costlier); ' +
-    '"disagree" = its interval, read as throughput, does not overlap the throughput interval.';
+    '"disagree" = its interval, read as throughput, does not overlap the throughput interval. ' +
+    '*p99 ms* is the median across samples of the load generator\'s p99, which autocannon records in whole milliseconds: "< 1" is under a millisecond.';
 }
 
 function withN(text, n) {
@@ -404,7 +405,7 @@ function detailSection(rows) {
     for (const k of cols) lat[k] = stats.median(samples.map((x) => x.latency && x.latency[k]));
     const rps = acrossRounds(samples.map((x) => x.rps));
     const bps = acrossRounds(samples.map((x) => x.bytesPerSec));
-    const body = [['Latency (ms)', ...cols.map((k) => f.num(lat[k]))]];
+    const body = [['Latency (ms)', ...cols.map((k) => (k === 'avg' || k === 'stdev' ? f.num(lat[k]) : f.wholeMs(lat[k])))]];
     if (rps) body.push(['Req/Sec', ...cols.map((k) => f.int(rps[k]))]);
     if (bps) body.push(['Bytes/Sec', ...cols.map((k) => f.bytes(bps[k]))]);
     const extra = [];
