@@ -31,16 +31,20 @@ test('a tiny overhead run: two arms through blocks of fresh processes, passed or
   assert.ok(ours.samples.every((s) => s.pairSeq !== null), 'every ctxbench burst is paired with an adjacent hello-world burst');
   const o = run.overhead;
   assert.strictEqual(o.required, REQUIRED);
-  for (const side of Object.values(o.sides)) assert.ok(side.rps.median > 0, 'the report reads sides[*].rps.median');
+  for (const side of Object.values(o.sides)) assert.ok(side.rps.estimate > 0 && side.rps.ci95[0] <= side.rps.estimate, 'the report reads sides[*].rps.estimate with its own interval');
   assert.strictEqual(o.pass, o.ratio.ci95[0] >= REQUIRED, 'pass is decided by the lower bound');
-  assert.strictEqual(code, o.pass ? 0 : 1);
+  assert.strictEqual(code, { met: 0, 'not met': 1, 'cannot tell': 2 }[o.verdict]);
 });
 
-test('analyze: a point estimate above 90% whose interval reaches below it does not pass', () => {
-  const run = { configs: [{ samples: [{}], summary: { rps: { median: 1 }, ratio: { estimate: 0.97, ci95: [0.85, 1.1] } } }, { samples: [{}], summary: { rps: { median: 1 } } }] };
-  assert.strictEqual(analyze(run).pass, false);
+test('analyze: met only when the whole interval is at or above 90%, not met when it is below, else cannot tell', () => {
+  const run = { configs: [{ samples: [{}], summary: { rps: { estimate: 1 }, ratio: { estimate: 0.97, ci95: [0.85, 1.1] } } }, { samples: [{}], summary: { rps: { estimate: 1 } } }] };
+  assert.deepStrictEqual([analyze(run).verdict, analyze(run).pass], ['cannot tell', false]);
   run.configs[0].summary.ratio.ci95 = [0.91, 1.02];
-  assert.strictEqual(analyze(run).pass, true);
+  assert.deepStrictEqual([analyze(run).verdict, analyze(run).pass], ['met', true]);
+  run.configs[0].summary.ratio.ci95 = [0.7, 0.89];
+  assert.deepStrictEqual([analyze(run).verdict, analyze(run).pass], ['not met', false]);
+  run.configs[0].summary.ratio.ci95 = null;
+  assert.strictEqual(analyze(run).verdict, 'not shown');
 });
 
 test('Ctrl-C before two rounds: exit 130, no crash, no verdict', async () => {

@@ -4,6 +4,13 @@
 const f = require('../format');
 const { header } = require('./method');
 
+const VERDICT = {
+  met: '✅ met (the whole interval is at or above it)',
+  'not met': '❌ not met (the whole interval is below it)',
+  'cannot tell': '❔ cannot tell: the interval straddles it (more blocks would narrow it)',
+  'not shown': '— not shown (too few samples)',
+};
+
 function render(run, ctx = {}) {
   const o = run.overhead;
   const s = run.settings || {};
@@ -15,11 +22,14 @@ function render(run, ctx = {}) {
     parts.push('No analysis: the run stopped before it finished.');
     return parts.join('\n\n') + '\n';
   }
-  const rows = Object.entries(o.sides).map(([name, side]) => [name, f.withCi(side.rps.median, side.rps.ci95)]);
-  parts.push(f.table(['server', 'req/s median [95% CI]'], rows, ['l', 'r']));
+  // The figure beside an interval is the statistic the interval is of (runs before the
+  // geometric mean was recorded here carry only a median, and say so).
+  const geo = Object.values(o.sides).every((side) => f.isNum(side.rps.estimate));
+  const rows = Object.entries(o.sides).map(([name, side]) => [name, geo ? f.withCi(side.rps.estimate, side.rps.ci95) : f.withCi(side.rps.median, side.rps.ci95)]);
+  parts.push(f.table(['server', geo ? 'req/s geo. mean [95% CI]' : 'req/s median [95% CI]'], rows, ['l', 'r']));
   const r = o.ratio;
   parts.push(`ctxbench's floor reaches **${f.pctOf(r.estimate)}** [95% CI ${f.pctOf(r.ci95 && r.ci95[0])}–${f.pctOf(r.ci95 && r.ci95[1])}] ` +
-    `of the hello-world's throughput (required ≥ ${o.required * 100}%): ${o.pass ? '✅ met' : '❌ not met'}.`);
+    `of the hello-world's throughput (required ≥ ${o.required * 100}%): ${VERDICT[o.verdict ?? (o.pass ? 'met' : 'not met')]}.`);
   return parts.join('\n\n') + '\n';
 }
 
