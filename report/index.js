@@ -156,7 +156,8 @@ const HOW_TO_READ = `## How to read this
   carrying no id of ours. Both must be 0. \`global\` is a deliberately broken control (⚠) that must leak whenever
   requests interleave; it shows the check works. A ❌ on any other strategy is a real bug.
 - **CPU µs/req** is the server's own CPU time (user + system, from its \`/__stats\`) per request served.
-- **p99 ms** is the 99th-percentile latency reported by the load generator, median across samples.
+- **p99 ms** is the 99th-percentile latency reported by the load generator, median across samples; autocannon records
+  latency in whole milliseconds, so "< 1" means under a millisecond.
 - **\`ctxbench compare\`** is a gate that fails closed: exit 0 = every configuration shown not slower than the threshold
   (default 5%), 1 = a significant slowdown beyond it (Holm-corrected), 2 = inconclusive (with the blocks it would need).
 - Numbers from other people's write-ups appear only under **Published references (not our measurements)**.`;
