@@ -73,3 +73,17 @@ test('frameworks: AsyncContextFrame on and off side by side per major, and this 
   assert.match(md, /\| Node 22 \(v22\.23\.3\) \| 40\.0 \| 200 \|/);
   assert.match(md, /\| Node 24 \(v24\.21\.0\) \| 40\.0 \| 65\.0 \|/);
 });
+
+test('integrity soak: an RSS-only flag states the heap growth it saw, not "heap flat"', () => {
+  const soak = (strategy, heapUsedPct, rssPct, flags) => ({
+    strategy, node: 'node24', requests: 1000, before: { heapUsedBytes: 1e7, rssBytes: 1e8 }, after: { heapUsedBytes: 1e7 * (1 + heapUsedPct / 100), rssBytes: 1e8 * (1 + rssPct / 100) },
+    growth: { heapUsedPct, rssPct }, flagged: flags.length > 0, flags,
+  });
+  const md = render({ kind: 'integrity', environment: { date: '2026-11-23T00:00:00Z' }, settings: { strategies: ['als'], soakGrowthLimitPct: 20, soakRequests: 1000, concurrency: 10 },
+    integrity: { scenarios: [], cells: [], soak: [soak('otel-selective', 19.6, 34.8, ['RSS +35%']), soak('als', 45, 50, ['heap +45%', 'RSS +50%']), soak('none', 1, 2, [])] } });
+  const row = (st) => md.split('\n').find((l) => l.startsWith(`| ${st} | node24 |`));
+  assert.match(row('otel-selective'), /\| RSS only \(RSS \+35%\); heap \+19\.6%, within 20% \|$/);
+  assert.doesNotMatch(md, /heap flat/);
+  assert.match(row('als'), /\| ⚠ heap \+45%, RSS \+50% \|$/);
+  assert.match(row('none'), /\| ok \(≤ 20%\) \|$/);
+});
