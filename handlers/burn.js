@@ -6,15 +6,25 @@
 
 let sink = 0;
 
+// xorshift32: int32 bitwise operations only. The earlier LCG (Math.imul + add) ran at a
+// different speed in each JIT tier on Node 24 and 26, so a count sized at start-up burned
+// 6-1,150 µs for a 50-200 µs target (ctxbench calibrate, 2026-11-23); this loop stays
+// within a few percent of its target on Node 20, 24 and 26.
 function spin(iterations) {
   let x = sink | 1;
-  for (let i = 0; i < iterations; i++) x = (Math.imul(x, 1103515245) + 12345) | 0;
+  for (let i = 0; i < iterations; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+  }
   sink = x;
 }
 
 function iterationsFor(targetUs) {
   const probe = 200000;
-  spin(probe); // let the JIT compile the loop before timing it
+  // Many separate calls, so the JIT reaches the tier the request path runs in (one long
+  // call is compiled on the stack, which can run at another speed).
+  for (let i = 0; i < 50; i++) spin(probe / 10);
   const times = [];
   for (let i = 0; i < 7; i++) {
     const t0 = process.hrtime.bigint();
