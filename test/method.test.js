@@ -138,6 +138,11 @@ test('calibrate section: every point, both estimates with intervals, the rule an
   assert.match(md, /\| 100 \| 100 \| \d+\.\d \[\d+\.\d–\d+\.\d\] \| 1\.\d\d \[1\.\d\d–1\.\d\d\] ❌ fail \| 100\.0 \[100\.0–100\.0\] \| 1\.00 \[1\.00–1\.00\] ✅ pass \|/);
   assert.match(md, /1\.2–1\.65× what the server timed/);
   assert.match(md, /per-block means/);
+  assert.doesNotMatch(md, /missed its target/);
+  // A burner far off its target (Node 24's LCG burned 324 µs for 100) is flagged.
+  const off = calibrationRun({ at, seenFactor: 1 });
+  for (const c of off.configs) for (const x of c.samples) if (x.burnUsPerRequest) x.burnUsPerRequest *= 3.2;
+  assert.match(sections.calibrate.render(off, {}), /⚠ \*\*The burner missed its target\*\* at BURN_US=\d+ \(\d+(\.\d+)? µs\)/);
   const incomplete = sections.calibrate.render({ kind: 'calibrate', status: 'interrupted', environment: ENV, settings: {}, configs: [] }, {});
   assert.match(incomplete, /No analysis/);
 });

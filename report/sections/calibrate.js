@@ -26,6 +26,8 @@ function analysis(run) {
   return run.calibrate && Array.isArray(run.calibrate.points) ? run.calibrate : null;
 }
 
+const BURN_TOLERANCE = 0.25;
+
 function render(run, ctx = {}) {
   const s = run.settings || {};
   const c = analysis(run);
@@ -59,6 +61,13 @@ function render(run, ctx = {}) {
       '',
       f.table(['BURN_US', 'server measured µs/req', 'seen from outside µs/req [95% CI]', 'seen ÷ measured [95% CI]', 'server CPU µs/req [95% CI]', 'CPU ÷ measured [95% CI]'], rows, ['r', 'r', 'r', 'r', 'r', 'r']),
     ].join('\n'));
+    // A burner far off its target does not invalidate seen ÷ measured (both use what the
+    // server timed), but the levels are then not the ones named: say so.
+    const off = p.levels.filter((l) => f.isNum(l.actualUs) && l.burnUs > 0 && Math.abs(l.actualUs / l.burnUs - 1) > BURN_TOLERANCE);
+    if (off.length) {
+      parts.push(`⚠ **The burner missed its target** at ${off.map((l) => `BURN_US=${l.burnUs} (${f.num(l.actualUs)} µs)`).join(', ')}: ` +
+        `more than ${BURN_TOLERANCE * 100}% off. The ratios still compare like with like (both sides use what the server timed), but the levels are not the ones named.`);
+    }
     if (p.fit) {
       parts.push(`Linear fit of seen-from-outside against server-measured cost over ${p.fit.points} levels: slope ${p.fit.slope.toFixed(3)}, ` +
         `intercept ${p.fit.interceptUs.toFixed(1)} µs, R² ${p.fit.r2.toFixed(4)} (a perfect harness: slope 1, intercept 0, R² 1).`);
