@@ -172,6 +172,25 @@ const PRESETS = {
     // Open loop: at most `connections` (100) requests in flight; a request due while all
     // are busy waits in the client's queue and that wait counts in its latency.
   },
+  engine: {
+    title: 'Engine pair: the open-loop driver and Artillery at the same rates',
+    why: 'load beyond one machine goes to Artillery (the same scenario runs distributed); this pair runs it locally beside ctxbench\'s own open-loop driver on the same configurations, to show how their numbers compare. Run it once per driver: --driver autocannon and --driver artillery, each with its own --out',
+    node: [DEFAULT_MAJOR],
+    strategies: ['param', 'cls-hooked', 'als'],
+    depths: [8, 256],
+    hops: ['await'],
+    frameworks: ['express'],
+    // Rates every configuration holds on this machine with either driver (cls-hooked at
+    // depth 256 serves ~1,300 req/s), so every cell gets latencies to compare.
+    rates: [200, 500],
+    connections: 10,
+    pipelining: 1,
+    duration: 2,
+    warmup: 1,
+    blocks: 3,
+    rounds: 1,
+    baseline: 'param',
+  },
 };
 
 // Shrinks any preset to a smoke run: same shape, first depth only, short bursts, the

@@ -330,3 +330,15 @@ test('two rate runs of one matrix by different drivers get a side-by-side sectio
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a preset may fix its rates (the engine pair); --rate or --load on the command line replaces them', () => {
+  const { resolveSettings } = require('../bench/cli/run');
+  const engine = resolveSettings({ preset: 'engine' });
+  assert.deepStrictEqual([engine.rates, engine.loads, engine.pipelining, engine.baseline], [[200, 500], null, 1, 'param']);
+  assert.deepStrictEqual(resolveSettings({ preset: 'engine', driver: 'artillery' }).rates, [200, 500], 'artillery needs a rate: the preset gives it');
+  assert.deepStrictEqual(resolveSettings({ preset: 'engine', rate: '100' }).rates, [100]);
+  const byLoad = resolveSettings({ preset: 'engine', load: '50%' });
+  assert.deepStrictEqual([byLoad.rates, byLoad.loads], [null, [0.5]]);
+  // Presets without rates stay closed loop.
+  assert.deepStrictEqual([resolveSettings({}).rates, resolveSettings({}).loads], [null, null]);
+});

@@ -127,10 +127,13 @@ function resolveSettings(values) {
 
 // Rate mode (issue 14): --rate or --load (or the preset's loads). One line per bad value.
 function rateSettings(values, preset, settings) {
-  const rates = parseRates(values.rate) ?? null;
+  let rates = parseRates(values.rate) ?? null;
   let loads = parseLoads(values.load) ?? null;
   if (rates && loads) throw new UsageError('--rate and --load are exclusive: give absolute rates or fractions of the capacity, not both');
-  if (!rates && !loads && values.rate === undefined && values.load === undefined) loads = preset.loads ?? null;
+  if (!rates && !loads && values.rate === undefined && values.load === undefined) {
+    loads = preset.loads ?? null;
+    rates = preset.rates ?? null;
+  }
   if (!rates && !loads) {
     if (settings.driver === 'artillery') throw new UsageError('--driver artillery sends at a fixed arrival rate: give --rate or --load');
     return { rates: null, loads: null };
