@@ -108,7 +108,8 @@ function render([a, b], ctx = {}) {
     '',
     `The same configurations at the same rates, once with each driver (each run its own blocks of fresh processes). ` +
       'Absolute latencies are not comparable across drivers: they open connections and time requests differently (README, "Load beyond one machine"). ' +
-      `What should agree is the verdict on what a strategy **adds** to p99 over its baseline: "adds" or "saves" when a driver's 95% interval of the added p99 excludes zero, "no clear difference" when it does not.`,
+      `What should agree is the verdict on what a strategy **adds** to p99 over its baseline: "adds" or "saves" when a driver's 95% interval of the added p99 excludes zero, "no clear difference" when it does not. ` +
+      'Each verdict is its own 95% interval, not corrected for the other configurations: where nothing differs, about 1 call in 20 is "adds" or "saves" by chance.',
     '',
     f.table(
       ['Configuration', `p50 ms ${nameA}`, `p50 ms ${nameB}`, `p99 ms ${nameA}`, `p99 ms ${nameB}`, `Added p99 ms ${nameA}`, `Added p99 ms ${nameB}`, 'Same verdict'],
