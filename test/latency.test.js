@@ -322,6 +322,7 @@ test('two rate runs of one matrix by different drivers get a side-by-side sectio
     assert.match(section, /^## Drivers compared: autocannon and artillery on the same configurations/);
     assert.match(section, /\| `express\/als\/d8\/await\/node24\/r200` \|[^\n]*\| ✅ both: adds \|/);
     assert.match(section, /\| `express\/cls-hooked\/d8\/await\/node24\/r200` \|[^\n]*\| not held \|[^\n]*\| — \|\n/);
+    assert.match(section, /\\\* fewer requests per block than ~10 beyond that percentile/, 'the thin-percentile mark is explained');
     assert.match(section, /Verdicts on the added p99 agree in 1 of 1 configuration both drivers could judge; artillery's p99 is 1\.00× autocannon's/);
     // The section follows the later of its two runs.
     const order = [...md.matchAll(/^## (.*)$/gm)].map((m) => m[1]);

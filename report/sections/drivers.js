@@ -5,8 +5,7 @@
 // drivers connect and time differently, see README) but whether both drivers tell the
 // same story about what a strategy adds.
 const f = require('../format');
-const { latencySummary, isRateConfig } = require('../../bench/latency');
-const { baselineFor } = require('../../bench/comparable');
+const { isRateConfig } = require('../../bench/latency');
 const latencySection = require('./latency');
 
 const driverOf = (run) => (run.settings && run.settings.driver) || 'autocannon';
@@ -31,19 +30,13 @@ function driverPairs(results) {
   return pairs;
 }
 
-function summaries(run) {
-  const configs = (run.configs || []).filter((c) => c && Array.isArray(c.samples));
-  const baselineArm = run.settings && run.settings.baseline;
-  return new Map(configs.filter(isRateConfig).map((c) => [c.id, { config: c, s: latencySummary(c, baselineFor(c, configs, baselineArm)) }]));
-}
+const summaries = (run) => new Map(latencySection.summaries(run).map((r) => [r.config.id, r]));
 
 const pct = (s, k) => (s && s.held.held && s.percentiles ? s.percentiles[k].estimate : null);
 
 function pctCell(s, k) {
   if (!s) return f.DASH;
-  if (!s.held.held) return 'not held';
-  const p = s.percentiles[k];
-  return f.withCi(p.estimate, p.ci95, f.num);
+  return s.held.held ? latencySection.percentileCell(s, k) : 'not held';
 }
 
 // The direction the driver's added p99 points to, or null when it cannot tell.
@@ -58,10 +51,7 @@ function direction(s) {
 function addedCell(s) {
   if (!s || !s.held.held) return f.DASH;
   if (s.broken) return 'context broken';
-  const a = s.added && s.added.p99;
-  if (!a || !f.isNum(a.estimate)) return 'baseline';
-  const sign = (x) => (x > 0 ? '+' : x < 0 ? '−' : '') + f.num(Math.abs(x));
-  return a.ci95 ? `${sign(a.estimate)} [${sign(a.ci95[0])}…${sign(a.ci95[1])}]` : sign(a.estimate);
+  return s.added ? latencySection.addedCell(s) : 'baseline';
 }
 
 // [{ file, run }, { file, run }] -> markdown
@@ -99,6 +89,7 @@ function render([a, b], ctx = {}) {
       same,
     ]);
   }
+  const thin = [sa, sb].some((m) => [...m.values()].some(({ s }) => s.percentiles && Object.values(s.percentiles).some((p) => p.thin)));
   ratios.sort((p, q) => p - q);
   const median = ratios.length ? ratios[Math.floor((ratios.length - 1) / 2)] : null;
   const out = [
@@ -117,6 +108,7 @@ function render([a, b], ctx = {}) {
       ['l', 'r', 'r', 'r', 'r', 'l', 'l', 'l'],
     ),
     '',
+    ...(thin ? ['\\* fewer requests per block than ~10 beyond that percentile: the figure is imprecise whatever its interval says.', ''] : []),
     `Verdicts on the added p99 agree in ${agree} of ${judged} configuration${judged === 1 ? '' : 's'} both drivers could judge` +
       (median ? `; ${nameB}'s p99 is ${f.num(median)}× ${nameA}'s (median over the ${ratios.length} configurations both held).` : '.'),
   ];

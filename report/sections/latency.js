@@ -173,13 +173,18 @@ async function chartSection(rows, ctx) {
   return out.length > 2 ? out.join('\n').trimEnd() : '';
 }
 
-async function render(run, ctx = {}) {
+// run -> [{ config, s }]: every rate-mode configuration with its latency summary
+// against its baseline at the same load.
+function summaries(run) {
   const configs = (run.configs || []).filter((c) => c && Array.isArray(c.samples));
   const baselineArm = run.settings?.baseline;
-  const label = rowLabeller(configs);
-  const rows = configs
-    .filter(isRateConfig)
-    .map((config) => ({ config, s: latencySummary(config, baselineFor(config, configs, baselineArm)) }));
+  return configs.filter(isRateConfig).map((config) => ({ config, s: latencySummary(config, baselineFor(config, configs, baselineArm)) }));
+}
+
+async function render(run, ctx = {}) {
+  const baselineArm = run.settings?.baseline;
+  const label = rowLabeller((run.configs || []).filter((c) => c && Array.isArray(c.samples)));
+  const rows = summaries(run);
   const unit = rows[0]?.s.unit ?? 'round';
   // Two runs of one preset with different drivers must not share a heading.
   const driver = run.settings?.driver && run.settings.driver !== 'autocannon' ? ` (${run.settings.driver} driver)` : '';
@@ -216,4 +221,4 @@ async function render(run, ctx = {}) {
   return out.join('\n').trimEnd() + '\n';
 }
 
-module.exports = { render, isRateRun };
+module.exports = { render, isRateRun, summaries, percentileCell, addedCell };
