@@ -64,3 +64,17 @@ test('Ctrl-C before two rounds: exit 130, no crash, no verdict', async () => {
   assert.strictEqual(run.overhead.pass, false);
   assert.match(stderr, /NOT SHOWN|NOT MET/);
 });
+
+test('overhead section: the verdict of an older result without one is read from its interval, and the figure is the statistic its interval is of', () => {
+  const { render } = require('../report/sections/overhead');
+  const side = { rps: { estimate: 40000, median: 41000, ci95: [38000, 42000] }, samples: 12 };
+  const run = (ci95, extra = {}) => ({
+    kind: 'overhead', environment: { date: '2026-11-23T00:00:00Z' }, settings: { rounds: 4, duration: 2, connections: 100, pipelining: 10 },
+    overhead: { required: REQUIRED, sides: { ours: side, hello: side }, ratio: { estimate: 0.975, ci95 }, pass: false, ...extra },
+  });
+  assert.match(render(run([0.85, 1.1])), /❔ cannot tell: the interval straddles it/);
+  assert.match(render(run([0.7, 0.89])), /❌ not met/);
+  assert.match(render(run([0.92, 1.03], { verdict: 'met', pass: true })), /✅ met/);
+  assert.match(render(run([0.85, 1.1])), /\| ours \| 40,000 \[38,000–42,000\] \|/);
+  assert.match(render(run([0.85, 1.1])), /req\/s geo\. mean \[95% CI\]/);
+});

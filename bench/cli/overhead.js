@@ -54,17 +54,24 @@ function config(arm, target, extra) {
   return c;
 }
 
+// The 95% CI of the ratio against the required floor: 'met' (all at or above it), 'not
+// met' (all below), 'cannot tell' (across it), 'not shown' (no interval).
+function verdictOf(ci95, required = REQUIRED) {
+  const [lower, upper] = ci95 ?? [];
+  if (!Number.isFinite(lower) || !Number.isFinite(upper)) return 'not shown';
+  return lower >= required ? 'met' : upper < required ? 'not met' : 'cannot tell';
+}
+
 // run -> run.overhead, the fields report/sections/overhead.js reads. Safe on a run
 // interrupted before any pair was measured (ratio fields null, pass false).
 function analyze(run) {
   const [ours, hello] = run.configs;
   const r = ours.summary?.ratio ?? null;
-  const [lower, upper] = r?.ci95 ?? [];
   const rps = (c) => {
     const s = c.summary?.rps ?? {};
     return { ...s, estimate: s.estimate ?? null, ci95: s.ci95 ?? null };
   };
-  const verdict = !Number.isFinite(lower) || !Number.isFinite(upper) ? 'not shown' : lower >= REQUIRED ? 'met' : upper < REQUIRED ? 'not met' : 'cannot tell';
+  const verdict = verdictOf(r?.ci95, REQUIRED);
   return {
     required: REQUIRED,
     rule: 'met: lower end of the 95% CI of the throughput ratio >= required; not met: upper end < required; else cannot tell',
@@ -115,4 +122,4 @@ async function main(args) {
   return o.verdict === 'met' ? 0 : o.verdict === 'cannot tell' ? 2 : 1;
 }
 
-module.exports = { main, analyze, REQUIRED, help: HELP };
+module.exports = { main, analyze, verdictOf, REQUIRED, help: HELP };

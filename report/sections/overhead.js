@@ -3,6 +3,7 @@
 // but the strategy?
 const f = require('../format');
 const { header } = require('./method');
+const { verdictOf } = require('../../bench/cli/overhead');
 
 const VERDICT = {
   met: '✅ met (the whole interval is at or above it)',
@@ -29,7 +30,7 @@ function render(run, ctx = {}) {
   parts.push(f.table(['server', geo ? 'req/s geo. mean [95% CI]' : 'req/s median [95% CI]'], rows, ['l', 'r']));
   const r = o.ratio;
   parts.push(`ctxbench's floor reaches **${f.pctOf(r.estimate)}** [95% CI ${f.pctOf(r.ci95 && r.ci95[0])}–${f.pctOf(r.ci95 && r.ci95[1])}] ` +
-    `of the hello-world's throughput (required ≥ ${o.required * 100}%): ${VERDICT[o.verdict ?? (o.pass ? 'met' : 'not met')]}.`);
+    `of the hello-world's throughput (required ≥ ${o.required * 100}%): ${VERDICT[o.verdict ?? verdictOf(r.ci95, o.required)]}.`);
   return parts.join('\n\n') + '\n';
 }
 
