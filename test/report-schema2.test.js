@@ -105,6 +105,10 @@ test('a p99 of 0 from autocannon (whole milliseconds) reads "< 1", not 0.00, in 
   assert.match(md, /autocannon records in whole milliseconds: "< 1" is under a millisecond/);
   const detail = md.slice(md.indexOf('**`express/als/d8/'));
   assert.match(detail.split('\n').find((l) => l.startsWith('| Latency (ms) |')), /^\| Latency \(ms\) \| < 1 \| < 1 \| < 1 \| < 1 \|/);
+  // The note names autocannon only where autocannon measured.
+  const byCurl = run2();
+  byCurl.settings.driver = 'curl';
+  assert.doesNotMatch(await render({ 'run.json': byCurl }, t), /autocannon records in whole milliseconds/);
   // Anything else keeps its figure.
   assert.strictEqual(line(md, '| `none` | 8 |').split(' | ')[3], '3.00');
 });

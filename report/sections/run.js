@@ -289,8 +289,10 @@ function ratioNote(run) {
     '*% of baseline* is not the ratio of two req/s figures: it is the geometric mean of the ratios of each sample to the baseline sample ' +
     `measured ${two ? 'right before or after it (averaged per block; interval over blocks)' : 'in the same round'}, which cancels drift that the two levels still carry, ` +
     'so it can differ from their quotient. *CPU/req vs baseline* is the same paired ratio of server CPU µs per request (higher = costlier); ' +
-    '"disagree" = its interval, read as throughput, does not overlap the throughput interval. ' +
-    '*p99 ms* is the median across samples of the load generator\'s p99, which autocannon records in whole milliseconds: "< 1" is under a millisecond.';
+    '"disagree" = its interval, read as throughput, does not overlap the throughput interval.' +
+    ((run.settings?.driver ?? 'autocannon') === 'autocannon'
+      ? ' *p99 ms* is the median across samples of the load generator\'s p99, which autocannon records in whole milliseconds: "< 1" is under a millisecond.'
+      : '');
 }
 
 function withN(text, n) {
