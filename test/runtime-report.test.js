@@ -27,6 +27,24 @@ test('stores section: growth with N is called clear only beyond the round-to-rou
   assert.strictEqual(storesSection({ configs: [{ strategy: 'als', samples: [] }] }), '');
 });
 
+test('stores section: AsyncContextFrame and async_hooks of one major side by side, judged over blocks', () => {
+  // 3 blocks x 2 rounds; the block effect has opposite signs in the two implementations,
+  // so the per-block ratios differ and the interval has width.
+  const blocked = (cpu, sign) => [0, 1, 2].flatMap((block) => [0, 1].map((round) => ({ block, round, rps: 1000, cpuUsPerRequest: cpu * (1 + sign * 0.01 * (block - 1) + 0.005 * round) })));
+  const configs = [];
+  for (const [label, acf, cpuAt, sign] of [['node24', true, () => 50, 1], ['node24-noacf', false, (n) => 50 + 2 * n, -1]]) {
+    for (const n of [0, 100]) configs.push({ id: `${label}/als/${n}`, strategy: 'als', stores: n, nodeLabel: label, node: 'v24.21.0', acf, samples: blocked(cpuAt(n), sign) });
+  }
+  const md = storesSection({ environment: { date: '2026-11-23T00:00:00Z' }, configs });
+  assert.match(md, /#### Node 24: AsyncContextFrame vs async_hooks \(`node24`, `node24-noacf`\)/);
+  assert.match(md, /\| als +\| +100 \| +50\.\d \| +25\d \| ×5\.00 \[4\.\d\d–5\.\d\d\] \| async_hooks dearer \|/);
+  assert.doesNotMatch(md, /×5\.00 \[5\.00–5\.00\]/, 'the interval is over blocks, not zero-width');
+  assert.match(md, /\| als +\| +0 \| +50\.\d \| +50\.\d \| ×1\.00 \[0\.9\d–1\.0\d\] \| no clear difference \|/);
+  // One implementation per major: nothing to set side by side.
+  const only24 = configs.filter((c) => c.acf === true);
+  assert.doesNotMatch(storesSection({ configs: only24 }), /side by side/);
+});
+
 test('integrity: the cells where runtimes disagree, and none when they agree', () => {
   const cell = (node, acf, strategy, scenario, verdict) => ({
     node, nodeVersion: node === 'node20' ? 'v20.20.2' : 'v24.21.0', acf, strategy, scenario, verdict,

@@ -35,6 +35,66 @@ function growth(byN) {
   return { from: ns[0], to: ns[ns.length - 1], ratio: hi.cpu / lo.cpu, direction };
 }
 
+// AsyncContextFrame against async_hooks on the same major (`--acf both`), side by side:
+// per strategy and N, server CPU per request under each and async_hooks ÷ ACF. Both
+// configurations ran in every block (fresh processes, same minutes), but not as adjacent
+// bursts, so the unit is the block: per block the difference of the two configurations'
+// mean log CPU per request, and the t-interval over blocks (stats.twoLevel).
+function blockMeanLogCpu(c) {
+  const byBlock = new Map();
+  for (const s of c.samples || []) {
+    if (!s || !Number.isInteger(s.block) || !(f.isNum(s.cpuUsPerRequest) && s.cpuUsPerRequest > 0)) continue;
+    if (!byBlock.has(s.block)) byBlock.set(s.block, []);
+    byBlock.get(s.block).push(Math.log(s.cpuUsPerRequest));
+  }
+  return new Map([...byBlock].map(([b, xs]) => [b, stats.mean(xs)]));
+}
+
+function implementationRatio(hooks, frame) {
+  const a = blockMeanLogCpu(hooks);
+  const b = blockMeanLogCpu(frame);
+  return stats.twoLevel([...a].filter(([block]) => b.has(block)).map(([block, m]) => ({ block, d: m - b.get(block) })));
+}
+
+function majorOf(c) {
+  const m = /^v?(\d+)/.exec(String(c.node || ''));
+  return m ? m[1] : null;
+}
+
+function implementationsSection(configs) {
+  const out = [];
+  const majors = [...new Set(configs.map(majorOf).filter(Boolean))];
+  for (const major of majors) {
+    const mine = configs.filter((c) => majorOf(c) === major);
+    const frame = mine.filter((c) => c.acf === true);
+    const hooks = mine.filter((c) => c.acf === false);
+    const rows = [];
+    for (const h of hooks) {
+      const a = frame.find((c) => c.strategy === h.strategy && c.stores === h.stores);
+      if (!a) continue;
+      const r = implementationRatio(h, a);
+      const ratioCell = f.isNum(r.estimate) ? `×${f.withCi(r.estimate, r.ci95, (x) => x.toFixed(2))}` : f.DASH;
+      const verdict = !r.ci95 ? 'not enough blocks' : r.ci95[0] > 1 ? 'async_hooks dearer' : r.ci95[1] < 1 ? 'AsyncContextFrame dearer' : 'no clear difference';
+      rows.push([h.strategy, String(h.stores), f.num(perConfig(a).cpu), f.num(perConfig(h).cpu), ratioCell, verdict]);
+    }
+    if (!rows.length) continue;
+    const labels = [...new Set(frame.concat(hooks).map((c) => c.nodeLabel).filter(Boolean))].map(f.code).join(', ');
+    out.push(`#### Node ${major}: AsyncContextFrame vs async_hooks${labels ? ` (${labels})` : ''}`, '');
+    out.push(f.table(['strategy', 'N', 'CPU µs/req, ACF', 'CPU µs/req, async_hooks', 'async_hooks ÷ ACF [95% CI]', 'verdict'], rows, ['l', 'r', 'r', 'r', 'r', 'l']), '');
+  }
+  if (!out.length) return '';
+  return [
+    '### Live stores: AsyncContextFrame and async_hooks side by side',
+    '',
+    'The same runtime with AsyncContextFrame (its default) and with `--no-async-context-frame` (AsyncLocalStorage on ' +
+      'async_hooks), so the implementation is separated from the runtime version. CPU per request are medians across ' +
+      "rounds; the ratio's interval has the block (a fresh pair of processes measured in the same minutes) as its unit: " +
+      'per block the ratio of the two geometric means, t-interval over blocks.',
+    '',
+    ...out,
+  ].join('\n');
+}
+
 // run -> markdown ('' for runs without configs carrying `stores`).
 function storesSection(run) {
   const configs = (run.configs || []).filter((c) => c.stores !== undefined && c.stores !== null);
@@ -84,6 +144,8 @@ function storesSection(run) {
     lines.push(f.table(['strategy', ...ns.map((n) => `N=${n} (CPU/req, req/s)`)], rows, ['l', ...ns.map(() => 'r')]), '');
   }
   if (verdicts.length) lines.push('What this run says:', '', ...verdicts, '');
+  const sideBySide = implementationsSection(configs);
+  if (sideBySide) lines.push(sideBySide, '');
   return lines.join('\n') + '\n';
 }
 
