@@ -12,7 +12,7 @@ const { startServer, ROOT } = require('./helpers/server');
 const { measure } = require('../load/autocannon');
 
 const CURL_SH = path.join(ROOT, 'load', 'curl.sh');
-const FIELDS = ['rps', 'latency', 'requests', 'errors', 'non2xx', 'mismatches', 'lost', 'bytesPerSec', 'loadgenCpu', 'durationS'];
+const FIELDS = ['rps', 'latency', 'requests', 'errors', 'non2xx', 'mismatches', 'lost', 'bytesPerSec', 'loadgenCpu', 'durationS', 'finishLagS'];
 const LATENCY = ['p2_5', 'p50', 'p97_5', 'p99', 'avg', 'stdev', 'max'];
 
 const servers = {};
@@ -72,6 +72,9 @@ test('measure(): amount counts exactly that many requests, warm-up excluded', as
   const r = await measure({ url: servers.als.url, connections: 10, amount: 500, warmup: 0.5 });
   assertShape(r);
   assert.strictEqual(r.requests, 500);
+  // Not a speed claim: with autocannon's default 1-s sample tick this ~20 ms burst would
+  // resolve ~1 s after its last answer; the tick the driver sets ends it within ~20 ms.
+  assert.ok(r.finishLagS < 0.5, `the burst ends soon after its last answer, not at a whole-second tick (lag ${r.finishLagS} s)`);
   assert.strictEqual(r.mismatches, 0);
   assert.strictEqual(r.lost, 0);
 });
