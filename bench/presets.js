@@ -40,18 +40,21 @@ const PRESETS = {
     connections: 10,
     pipelining: 1,
     // Time budget (the whole `npm run bench` must end within 10 min on 2 cores): per
-    // round, each depth runs 7 strategies + 4 adjacent `none` bursts = 22 bursts of ~1 s
-    // (+ ~0.3 s drain and probes) = ~30 s; a block starts and warms 16 processes
-    // (~0.7 s + 1 s each = ~27 s) and takes 2 rounds: ~90 s. 3 blocks = ~4.5 min; more
-    // blocks are added for precision while one still fits before maxTime (a deadline
-    // for the whole run, leaving ~2 min for start-up, the fingerprint and the report).
+    // round, the two depths run 7 strategies + 4 adjacent `none` bursts each = 22 bursts
+    // of ~1 s (+ ~0.1 s drain and probes); a block starts 16 processes and warms each
+    // until its cost stops falling (3-5 bursts of 1 s: ~85 s), then takes 2 rounds:
+    // ~128 s a block here. The interval is over blocks (t with blocks - 1 df), so a 4th
+    // block narrows it by about a third (t 3.18 / sqrt 4 against 4.30 / sqrt 3), where a
+    // 3rd round in each of 3 blocks buys less for about the same time. maxTime (a
+    // deadline for the whole run, start-up included, ~1 min left for the report) lets a
+    // 4th block start here and not on a slower machine.
     duration: 1,
     warmup: 1,
     blocks: 3,
     rounds: 2,
     minPerConnection: 30,
     precision: 3,
-    maxTime: 480,
+    maxTime: 540,
     baseline: 'none',
   },
   'depth-sweep': {

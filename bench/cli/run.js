@@ -50,7 +50,7 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
   --precision PP         add blocks until every ratio's 95% CI half-width is within PP
                          percentage points (or --max-time); default: the preset's, for
                          the preset's own matrix (default preset: 3), none for a custom one
-  --max-time S           deadline for the whole run with --precision (default preset: 480;
+  --max-time S           deadline for the whole run with --precision (default preset: 540;
                          otherwise 120)
   --amount N             fixed requests per burst (curl driver: default 1000)
   --rate R[,R…]          rate mode: open loop at R requests/s, latency from each request's
