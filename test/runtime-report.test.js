@@ -40,6 +40,9 @@ test('stores section: AsyncContextFrame and async_hooks of one major side by sid
   assert.match(md, /\| als +\| +100 \| +50\.\d \| +25\d \| ×5\.00 \[4\.\d\d–5\.\d\d\] \| async_hooks dearer \|/);
   assert.doesNotMatch(md, /×5\.00 \[5\.00–5\.00\]/, 'the interval is over blocks, not zero-width');
   assert.match(md, /\| als +\| +0 \| +50\.\d \| +50\.\d \| ×1\.00 \[0\.9\d–1\.0\d\] \| no clear difference \|/);
+  assert.doesNotMatch(md, /Where AsyncContextFrame is dearer/, 'no explanation of a result the run did not show');
+  const dearer = configs.map((c) => (c.acf && c.stores === 100 ? { ...c, samples: blocked(400, 1) } : c));
+  assert.match(storesSection({ configs: dearer }), /\| als +\| +100 \|.*\| AsyncContextFrame dearer \|[\s\S]*Where AsyncContextFrame is dearer: its `run\(\)` copies/);
   // One implementation per major: nothing to set side by side.
   const only24 = configs.filter((c) => c.acf === true);
   assert.doesNotMatch(storesSection({ configs: only24 }), /side by side/);

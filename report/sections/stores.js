@@ -63,6 +63,7 @@ function majorOf(c) {
 
 function implementationsSection(configs) {
   const out = [];
+  let acfDearer = false;
   const majors = [...new Set(configs.map(majorOf).filter(Boolean))];
   for (const major of majors) {
     const mine = configs.filter((c) => majorOf(c) === major);
@@ -78,6 +79,7 @@ function implementationsSection(configs) {
       rows.push([h.strategy, String(h.stores), f.num(perConfig(a).cpu), f.num(perConfig(h).cpu), ratioCell, verdict]);
     }
     if (!rows.length) continue;
+    if (rows.some((r) => r[5] === 'AsyncContextFrame dearer')) acfDearer = true;
     const labels = [...new Set(frame.concat(hooks).map((c) => c.nodeLabel).filter(Boolean))].map(f.code).join(', ');
     out.push(`#### Node ${major}: AsyncContextFrame vs async_hooks${labels ? ` (${labels})` : ''}`, '');
     out.push(f.table(['strategy', 'N', 'CPU µs/req, ACF', 'CPU µs/req, async_hooks', 'async_hooks ÷ ACF [95% CI]', 'verdict'], rows, ['l', 'r', 'r', 'r', 'r', 'l']), '');
@@ -92,6 +94,15 @@ function implementationsSection(configs) {
       'per block the ratio of the two geometric means, t-interval over blocks.',
     '',
     ...out,
+    ...(acfDearer
+      ? [
+          'Where AsyncContextFrame is dearer: its `run()` copies the whole frame (every store entered so far) on entry and ' +
+            'again on exit, so entering N nested stores per request copies ~N² entries, while async_hooks pays per async ' +
+            'resource instead. Timed without a server and the source read: docs/investigations.md, "Live stores: ' +
+            'AsyncContextFrame costs more than async_hooks at 100 stores".',
+          '',
+        ]
+      : []),
   ].join('\n');
 }
 
