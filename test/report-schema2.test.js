@@ -112,3 +112,14 @@ test('a p99 of 0 from autocannon (whole milliseconds) reads "< 1", not 0.00, in 
   // Anything else keeps its figure.
   assert.strictEqual(line(md, '| `none` | 8 |').split(' | ')[3], '3.00');
 });
+
+test('the table note says its verdicts are not corrected for each other, with how many there are', async (t) => {
+  const run = run2();
+  const md = await render({ 'run.json': run }, t);
+  // Rows with a tested verdict: not the baselines, not alscontext (ids lost: broken), not
+  // cls-hooked (load generator at 93%: client-bound).
+  const table = md.slice(md.indexOf('| Strategy |'), md.indexOf('*req/s* is each'));
+  const tested = table.split('\n').filter((l) => /significant/.test(l)).length;
+  assert.strictEqual(tested, 4, 'als, global at two depths');
+  assert.match(md, /not corrected for the other 3 in the table: where nothing differs, about 1 in 20 reads "significant" by chance/);
+});

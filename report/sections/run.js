@@ -266,7 +266,7 @@ function summarySection(run, rows, baseline) {
   if (!showNode && configs.length) common.push(`Node ${nodeLabel(configs[0])}`);
   if (common.length) out.push(`All configurations: ${common.join(', ')}.`, '');
   out.push(f.table(header, body, align));
-  out.push('', ratioNote(run));
+  out.push('', ratioNote(run, rows));
   return out.join('\n');
 }
 
@@ -281,8 +281,18 @@ function verdictCell(s) {
   return `${flags.length ? `${flags.join(' ')} ` : ''}${s.ratio.verdict}${disagree}`;
 }
 
+// Verdicts are per configuration at 5%: with a dozen of them a chance "significant" is to
+// be expected now and then (the default run on 9c512e7 called `als` at depth 256 8.2%
+// faster; a second run said 96%).
+function multiplicityNote(rows) {
+  const n = rows.filter(({ summary: s }) => f.isNum(s?.ratio?.pValue) && !s.broken && !s.clientBound).length;
+  if (n < 2) return '';
+  return ` Each verdict is its own test at 5%, not corrected for the other ${n - 1} in the table: where nothing differs, about 1 in 20 reads ` +
+    '"significant" by chance; `ctxbench compare` corrects with Holm, and `ctxbench repro` shows whether a verdict holds in a second run.';
+}
+
 // One line under the table so that "% of baseline" can be checked against the figures beside it.
-function ratioNote(run) {
+function ratioNote(run, rows = []) {
   const two = (run.schema || 1) >= 2;
   return `*req/s* is each configuration's own level: ${two ? 'the geometric mean over blocks (server processes) of each block\'s geometric mean, ' +
     'with a t-interval over the block means' : 'the geometric mean of its rounds, with a t-interval over the rounds'}. ` +
@@ -290,6 +300,7 @@ function ratioNote(run) {
     `measured ${two ? 'right before or after it (averaged per block; interval over blocks)' : 'in the same round'}, which cancels drift that the two levels still carry, ` +
     'so it can differ from their quotient. *CPU/req vs baseline* is the same paired ratio of server CPU µs per request (higher = costlier); ' +
     '"disagree" = its interval, read as throughput, does not overlap the throughput interval.' +
+    multiplicityNote(rows) +
     ((run.settings?.driver ?? 'autocannon') === 'autocannon'
       ? ' *p99 ms* is the median across samples of the load generator\'s p99, which autocannon records in whole milliseconds: "< 1" is under a millisecond.'
       : '');
