@@ -76,6 +76,19 @@ test('a shifted ratio in the second run is a disagreement, named in the text', (
   assert.match(formatRepro(r), /2 of 3 ratios consistent/);
 });
 
+test('the repro section says whether the consistent share reaches the bar, names the misses and how often chance alone misses', () => {
+  const { render } = require('../report/sections/repro');
+  const row = (id, consistent) => ({ id, a: { estimate: 1, ci95: [0.9, 1.1] }, b: { estimate: 1, ci95: [0.9, 1.1] }, differencePp: 0, aCoversB: true, bCoversA: true, agree: true, consistent });
+  const repro = (flags) => ({ rows: flags.map((c, i) => row(`r${i}`, c)), compared: flags.length, agreeing: flags.length, shareAgreeing: 1, medianHalfWidthPct: 5,
+    judged: flags.length, consistent: flags.filter(Boolean).length, shareConsistent: flags.filter(Boolean).length / flags.length, schemas: [2, 2] });
+  const six = render({ title: 'R', repro: repro([true, true, true, false, true, true]) });
+  assert.match(six, /⚠ \*\*Below the bar:\*\* `r3` differs by more than both runs' noise explains\. With 6 ratios, an honest method gives at least one such miss in 26% of run pairs \(1 − 0\.95\^6\), so one miss here is weak evidence/);
+  const two = render({ title: 'R', repro: repro([false, false, true, true, true, true, true, true, true, true]) });
+  assert.match(two, /Below the bar:\*\* `r0`, `r1` differ by/);
+  assert.doesNotMatch(two, /weak evidence/, 'two misses are not waved away');
+  assert.match(render({ title: 'R', repro: repro(Array(10).fill(true).map((x, i) => i !== 4)) }), /✅ At or above the bar \(9 of 10\)/);
+});
+
 test('ctxbench repro --compare compares two files and writes a repro result', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-repro-'));
   try {

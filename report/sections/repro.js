@@ -5,6 +5,18 @@
 const f = require('../format');
 const { reproCompare } = require('../../bench/repro');
 
+// Below the bar, name the ratios, and say how often chance alone gets there: with k
+// ratios each failing an honest 5% test independently, at least one fails with
+// probability 1 - 0.95^k (26% at k = 6), so one miss among few ratios is weak evidence.
+function barVerdict(r) {
+  if (r.shareConsistent >= 0.9) return `✅ At or above the bar (${r.consistent} of ${r.judged}).`;
+  const missed = r.rows.filter((x) => x.consistent === false);
+  const chance = 1 - 0.95 ** r.judged;
+  return `⚠ **Below the bar:** ${missed.map((x) => f.code(x.id)).join(', ')} ${missed.length === 1 ? 'differs' : 'differ'} by more than ` +
+    `both runs' noise explains. With ${r.judged} ratios, an honest method gives at least one such miss in ${(chance * 100).toFixed(0)}% ` +
+    `of run pairs (1 − 0.95^${r.judged})${missed.length === 1 && chance > 0.2 ? ', so one miss here is weak evidence against the method; another pair of runs tells' : ''}.`;
+}
+
 function render(run, ctx = {}) {
   // Recomputed from the two runs' samples when the file holds them, so a result saved by
   // an older ctxbench is judged by today's rules (the difference test came later).
@@ -28,6 +40,7 @@ function render(run, ctx = {}) {
       "between the two estimates is within what both runs' own noise explains (a two-sided 5% test on the difference of the " +
       'log ratios, each standard error read back from its interval). Runs that measure the same thing with honest intervals ' +
       'pass this about 95% of the time, so at least 9 in 10 is the bar.', '');
+    lines.push(barVerdict(r), '');
   }
   if ((r.schemas || []).some((x) => !(x >= 2))) {
     lines.push('> ⓘ At least one of the two runs was measured with the earlier design (one warm process per configuration): ' +
