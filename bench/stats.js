@@ -318,18 +318,26 @@ function pairedRatio(cfgSamples, baseSamples, key = 'rps') {
 
 const overlap = (a, b) => Boolean(a && b) && a[0] <= b[1] && b[0] <= a[1];
 
+// blockLogMeans(samples, key) -> Map(block -> mean of log sample[key]): the per-process
+// (block) means that levels and block-unit ratios are built from. Schema 1: each round is
+// its own block. Samples without a positive `key` are skipped.
+function blockLogMeans(samples, key = 'rps') {
+  const byBlock = new Map();
+  (samples || []).forEach((s, i) => {
+    if (!s || !positive(s[key])) return;
+    const b = Number.isInteger(s.block) ? s.block : Number.isInteger(s.round) ? s.round : i;
+    if (!byBlock.has(b)) byBlock.set(b, []);
+    byBlock.get(b).push(Math.log(s[key]));
+  });
+  return new Map([...byBlock].map(([b, xs]) => [b, mean(xs)]));
+}
+
 // The level of a run's throughput: per block, the geometric mean of its samples; the
 // estimate is the geometric mean over blocks and its interval the t-interval over the
 // block log-means, so the figure and its interval are of the same statistic. Schema 1:
 // each round is its own block.
 function rpsLevel(samples) {
-  const byBlock = new Map();
-  samples.forEach((s, i) => {
-    const b = Number.isInteger(s.block) ? s.block : Number.isInteger(s.round) ? s.round : i;
-    if (!byBlock.has(b)) byBlock.set(b, []);
-    byBlock.get(b).push(Math.log(s.rps));
-  });
-  const means = [...byBlock.values()].map(mean);
+  const means = [...blockLogMeans(samples, 'rps').values()];
   if (!means.length) return { estimate: null, ci95: null, statistic: null };
   const statistic = isSchema2(samples) ? 'geometric mean over blocks of per-block geometric means' : 'geometric mean of rounds';
   const m = mean(means);
@@ -441,6 +449,7 @@ module.exports = {
   anova,
   twoLevel,
   pairedRatio,
+  blockLogMeans,
   rpsLevel,
   formatPct,
   signedPctText,

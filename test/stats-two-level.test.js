@@ -123,3 +123,19 @@ test('pairs follow the recorded pairSeq, whether the baseline burst came before 
   close(d[0], Math.log(0.9), 1e-12, 'X1/B0');
   close(d[1], Math.log(0.9), 1e-12, 'X2/B3');
 });
+
+test('blockLogMeans: the mean log of a key per block, skipping samples without a positive value', () => {
+  const { blockLogMeans } = stats;
+  const e = Math.E;
+  const samples = [
+    { block: 0, rps: e, cpuUsPerRequest: e ** 2 },
+    { block: 0, rps: e ** 3, cpuUsPerRequest: 0 },
+    { block: 1, rps: 0, cpuUsPerRequest: e ** 4 },
+    { block: 1, rps: e ** 5, cpuUsPerRequest: null },
+  ];
+  const rounded = (m, want) => assert.deepStrictEqual([...m].map(([b, x]) => [b, Math.round(x * 1e9) / 1e9]), want);
+  rounded(blockLogMeans(samples, 'rps'), [[0, 2], [1, 5]]);
+  rounded(blockLogMeans(samples, 'cpuUsPerRequest'), [[0, 2], [1, 4]]);
+  // Schema 1: the round is the block.
+  rounded(blockLogMeans([{ round: 3, rps: e }, { round: 3, rps: e ** 3 }]), [[3, 2]]);
+});

@@ -411,4 +411,4 @@ function frameworksSection(run) {
   return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd();
 }
 
-module.exports = { frameworksSection, SCENARIOS, PUBLISHED_GAIN };
+module.exports = { frameworksSection, majorOf, SCENARIOS, PUBLISHED_GAIN };

@@ -6,6 +6,7 @@
 const f = require('../format');
 const stats = require('../../bench/stats');
 const { nodeLabel } = require('../../bench/node-versions');
+const { majorOf } = require('./frameworks');
 
 function median(xs) {
   return stats.median(xs.filter(f.isNum));
@@ -40,25 +41,10 @@ function growth(byN) {
 // configurations ran in every block (fresh processes, same minutes), but not as adjacent
 // bursts, so the unit is the block: per block the difference of the two configurations'
 // mean log CPU per request, and the t-interval over blocks (stats.twoLevel).
-function blockMeanLogCpu(c) {
-  const byBlock = new Map();
-  for (const s of c.samples || []) {
-    if (!s || !Number.isInteger(s.block) || !(f.isNum(s.cpuUsPerRequest) && s.cpuUsPerRequest > 0)) continue;
-    if (!byBlock.has(s.block)) byBlock.set(s.block, []);
-    byBlock.get(s.block).push(Math.log(s.cpuUsPerRequest));
-  }
-  return new Map([...byBlock].map(([b, xs]) => [b, stats.mean(xs)]));
-}
-
 function implementationRatio(hooks, frame) {
-  const a = blockMeanLogCpu(hooks);
-  const b = blockMeanLogCpu(frame);
+  const a = stats.blockLogMeans(hooks.samples, 'cpuUsPerRequest');
+  const b = stats.blockLogMeans(frame.samples, 'cpuUsPerRequest');
   return stats.twoLevel([...a].filter(([block]) => b.has(block)).map(([block, m]) => ({ block, d: m - b.get(block) })));
-}
-
-function majorOf(c) {
-  const m = /^v?(\d+)/.exec(String(c.node || ''));
-  return m ? m[1] : null;
 }
 
 function implementationsSection(configs) {
@@ -75,11 +61,12 @@ function implementationsSection(configs) {
       if (!a) continue;
       const r = implementationRatio(h, a);
       const ratioCell = f.isNum(r.estimate) ? `×${f.withCi(r.estimate, r.ci95, (x) => x.toFixed(2))}` : f.DASH;
-      const verdict = !r.ci95 ? 'not enough blocks' : r.ci95[0] > 1 ? 'async_hooks dearer' : r.ci95[1] < 1 ? 'AsyncContextFrame dearer' : 'no clear difference';
+      const frameDearer = Boolean(r.ci95) && r.ci95[1] < 1;
+      acfDearer ||= frameDearer;
+      const verdict = !r.ci95 ? 'not enough blocks' : r.ci95[0] > 1 ? 'async_hooks dearer' : frameDearer ? 'AsyncContextFrame dearer' : 'no clear difference';
       rows.push([h.strategy, String(h.stores), f.num(perConfig(a).cpu), f.num(perConfig(h).cpu), ratioCell, verdict]);
     }
     if (!rows.length) continue;
-    if (rows.some((r) => r[5] === 'AsyncContextFrame dearer')) acfDearer = true;
     const labels = [...new Set(frame.concat(hooks).map((c) => c.nodeLabel).filter(Boolean))].map(f.code).join(', ');
     out.push(`#### Node ${major}: AsyncContextFrame vs async_hooks${labels ? ` (${labels})` : ''}`, '');
     out.push(f.table(['strategy', 'N', 'CPU µs/req, ACF', 'CPU µs/req, async_hooks', 'async_hooks ÷ ACF [95% CI]', 'verdict'], rows, ['l', 'r', 'r', 'r', 'r', 'l']), '');
