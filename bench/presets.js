@@ -43,7 +43,7 @@ const PRESETS = {
     // round, the two depths run 7 strategies + 4 adjacent `none` bursts each = 22 bursts
     // of ~1 s (+ ~0.1 s drain and probes); a block starts 16 processes and warms each
     // until its cost stops falling (3-5 bursts of 1 s: ~85 s), then takes 2 rounds:
-    // ~128 s a block here. The interval is over blocks (t with blocks - 1 df), so a 4th
+    // ~125 s a block here. The interval is over blocks (t with blocks - 1 df), so a 4th
     // block narrows it by about a third (t 3.18 / sqrt 4 against 4.30 / sqrt 3), where a
     // 3rd round in each of 3 blocks buys less for about the same time. maxTime (a
     // deadline for the whole run, start-up included, ~1 min left for the report) lets a
