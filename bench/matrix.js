@@ -8,8 +8,14 @@ function configId({ framework, strategy, depth, hop, nodeLabel, burnUs, stores, 
   return `${framework}/${strategy}/d${depth}/${hop}/${nodeLabel}${extra}`;
 }
 
-// One config per point of the matrix (or per explicit preset entry) per Node target.
+// One config per point of the matrix (or per explicit preset entry) per Node target, and
+// with settings.aa the A/A twin of each group's baseline.
 function expandConfigs(settings, nodeTargets) {
+  const configs = matrixConfigs(settings, nodeTargets);
+  return settings.aa ? withAaTwins(configs, settings.baseline) : configs;
+}
+
+function matrixConfigs(settings, nodeTargets) {
   const points = settings.configs
     ? settings.configs.map((c) => ({ depth: settings.depths[0], hop: settings.hops[0], ...c }))
     : settings.frameworks.flatMap((framework) =>
@@ -44,6 +50,24 @@ function expandConfigs(settings, nodeTargets) {
       return config;
     }),
   );
+}
+
+// The A/A arm of a run: per group, a second process of the baseline (same strategy, arm
+// 'aa') measured against it exactly as every other arm is. Nothing differs between the
+// two, so its interval must cover 100%; when it does not, the method has a bias.
+const AA_ARM = 'aa';
+
+function withAaTwins(configs, baselineArm) {
+  const out = [];
+  for (const group of groupConfigs(configs).values()) {
+    out.push(...group);
+    const base = group.find((c) => (c.arm ?? c.strategy) === baselineArm);
+    if (!base) continue;
+    const twin = { ...base, id: `${base.id}/aa`, arm: AA_ARM, processes: [], samples: [] };
+    if (base.launch) Object.defineProperty(twin, 'launch', { value: base.launch, enumerable: false });
+    out.push(twin);
+  }
+  return out;
 }
 
 // The one round rotation (the matrix below and micro/index.js): round r starts at item
@@ -89,4 +113,4 @@ function measurementOrder(configs, round, baselineArm) {
   return bursts;
 }
 
-module.exports = { configId, expandConfigs, measurementOrder, roundOrder };
+module.exports = { configId, expandConfigs, withAaTwins, AA_ARM, measurementOrder, roundOrder };

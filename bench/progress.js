@@ -59,7 +59,8 @@ function createProgress({ total, label, perBlock = null }) {
       const unknown = missing.some((m) => typeof m.halfWidthPct !== 'number');
       const worst = unknown ? '?' : Math.max(0, ...missing.map((m) => m.halfWidthPct)).toFixed(1);
       const blocks = block < minBlocks ? `block ${block + 1}/${minBlocks}` : `extra block ${block + 1}`;
-      const prec = precision ? ` · worst ±${missing.length ? worst : '≤' + precision} pp → ±${precision}` : '';
+      // Before the first block there is no ratio at all: unknown, not precise.
+      const prec = precision ? ` · worst ±${missing.length ? worst : block === 0 ? '?' : '≤' + precision} pp → ±${precision}` : '';
       const time = maxTimeS ? ` · ${formatS(elapsedS)}/${formatS(maxTimeS)}` : '';
       goal = `${blocks}${prec}${time} | `;
       if (bar) bar.setTotal(total);

@@ -16,6 +16,9 @@ const { warmMore, burstCost } = require('./warmup');
 const { fingerprint } = require('./fingerprint');
 const { baselineFor } = require('./comparable');
 const { summarize } = require('./stats');
+const { groupConfigs, armOf } = require('./comparable');
+const { roundOrder, AA_ARM } = require('./matrix');
+const duet = require('./duet');
 const noise = require('./noise');
 const { writeJsonAtomic } = require('../lib/cli');
 
@@ -86,25 +89,11 @@ async function startBlock(ctx, block) {
         }
         Object.assign(config, { strategy: stats.strategy, depth: config.depth ?? stats.depth, hop: stats.hop, framework: stats.framework, node: stats.node, acf: stats.acf });
         server = { url: config.target, pid: null, nonce: stats.nonce, stats: true, stderrTail: () => '', stop: async () => {} };
+        server.record = { block, pid: null, nonce: server.nonce, startedAt, endedAt: null, exit: null, dead: false };
+        config.processes.push(server.record);
       } else {
-        server = await startServer(config, {
-          nodePath: config.launch?.nodePath,
-          nodeArgs: config.launch?.nodeArgs,
-          script: config.launch?.script ?? null,
-          cpu: ctx.pinned ? SERVER_CPU : null,
-          env: ctx.serverEnv,
-        });
-        if (server.first) {
-          config.acf = server.first.acf;
-          config.node = server.first.node;
-        }
-        if (config.expectAcf != null && config.acf !== config.expectAcf) {
-          await server.stop();
-          throw new Error(`asked for AsyncContextFrame ${config.expectAcf ? 'on' : 'off'} but the server reports it ${config.acf ? 'on' : 'off'}`);
-        }
+        server = await startOne(ctx, config, block);
       }
-      server.record = { block, pid: server.first?.pid ?? server.pid, nonce: server.nonce, startedAt, endedAt: null, exit: null, dead: false };
-      config.processes.push(server.record);
       servers.set(config, server);
     } catch (err) {
       // A config that cannot start (or a target that cannot be reached) would fail the
@@ -209,11 +198,141 @@ async function measureBlock(ctx, servers, block, counters) {
   }
 }
 
+// The duet groups of a run: per comparable group, the baseline with `size - 1` other arms
+// at a time (size 2: pairs), the arms rotated by block before they are cut into groups,
+// so that an arm's companions and its place in the block change from block to block.
+function duetGroups(configs, baselineArm, { block = 0, size = 2, excluded = new Set() } = {}) {
+  const out = [];
+  for (const group of groupConfigs(configs).values()) {
+    const base = group.find((c) => armOf(c) === baselineArm);
+    if (!base || excluded.has(base)) continue;
+    const others = roundOrder(group.filter((c) => c !== base && !excluded.has(c)), block);
+    for (let i = 0; i < others.length; i += size - 1) out.push([base, ...others.slice(i, i + size - 1)]);
+  }
+  return out;
+}
+
+// The baseline's own solo burst is taken once per block and comparable group, in the
+// group that holds the A/A arm (the baseline's twin) or, without one, in its first group.
+function soloMembers(group, groups) {
+  const [base, ...others] = group;
+  const withBase = groups.find((g) => g[0] === base && g.some((c) => c.arm === AA_ARM)) ?? groups.find((g) => g[0] === base);
+  return withBase === group ? group : others;
+}
+
+async function startOne(ctx, config, block) {
+  const startedAt = new Date().toISOString();
+  const server = await startServer(config, {
+    nodePath: config.launch?.nodePath,
+    nodeArgs: config.launch?.nodeArgs,
+    script: config.launch?.script ?? null,
+    cpu: ctx.pinned ? SERVER_CPU : null,
+    env: ctx.serverEnv,
+  });
+  if (server.first) {
+    config.acf = server.first.acf;
+    config.node = server.first.node;
+  }
+  if (config.expectAcf != null && config.acf !== config.expectAcf) {
+    await server.stop();
+    throw new Error(`asked for AsyncContextFrame ${config.expectAcf ? 'on' : 'off'} but the server reports it ${config.acf ? 'on' : 'off'}`);
+  }
+  server.record = { block, pid: server.first?.pid ?? server.pid, nonce: server.nonce, startedAt, endedAt: null, exit: null, dead: false };
+  config.processes.push(server.record);
+  return server;
+}
+
+// One block of duet groups: each pair started fresh (in its block's positions), measured
+// under load together (bench/duet.js), each member's own solo burst, stopped.
+async function duetBlock(ctx, block, counters) {
+  const { run, progress, stop } = ctx;
+  const s = run.settings;
+  const groups = duetGroups(run.configs, s.baseline, { block, size: s.groupSize, excluded: ctx.excluded });
+  for (const group of groups) {
+    if (stop.requested) break;
+    if (group.some((c) => ctx.excluded.has(c))) continue;
+    const [base, ...others] = group;
+    const members = duet.positionsFor(block, group);
+    const groupSeq = counters.group++;
+    progress?.status(`block ${block + 1}: ${others.map((c) => c.id).join(', ')} with ${base.id}`);
+    const servers = new Map();
+    try {
+      // Started one after the other in this block's order (the start order is a position).
+      for (const config of members) {
+        try {
+          servers.set(config, await startOne(ctx, config, block));
+        } catch (err) {
+          fail(ctx, config, err.message, { stderrTail: err.stderrTail || '', final: true });
+          throw new StartFailed();
+        }
+      }
+      ctx.save();
+      const result = await duet.measureGroup({
+        servers: members.map((c) => servers.get(c)),
+        configs: members,
+        driver: ctx.driver,
+        load: { connections: s.connections, pipelining: s.pipelining },
+        windowS: s.window,
+        windows: s.windows,
+        signal: stop.signal,
+      });
+      const baseAt = members.indexOf(base);
+      members.forEach((config, i) => {
+        servers.get(config).record.warmup = result.warmup.map((w) => ({ cpuUsPerRequest: w.members[i].cpuUsPerRequest, requests: w.members[i].requests }));
+        const load = result.loads[i];
+        config.samples.push({ kind: 'duet', block, group: groupSeq, position: i, members: members.map((c) => c.id), requests: load.requests, errors: load.errors, non2xx: load.non2xx, mismatches: load.mismatches, lost: load.lost, loadgenCpu: load.loadgenCpu, durationS: load.durationS });
+        if (config !== base) config.samples.push(...duet.windowSamples(result, { of: i, partner: baseAt, partnerId: base.id, block, group: groupSeq }));
+      });
+      for (const w of result.windows.filter((x) => !x.counted)) warnOnce(run, `duet windows dropped: ${w.dropped.replace(/server \d+/, 'a server')}`, null);
+      if (result.windows.filter((w) => w.counted).length < s.windows && !stop.requested) {
+        warnOnce(run, `${others.map((c) => c.id).join(', ')}: fewer than ${s.windows} counted windows in block ${block + 1}`, progress);
+      }
+      // Solo bursts: each configuration's own req/s and latency, with the CPU to itself,
+      // sized from its rate in the group (it had 1/n of the CPU there).
+      for (const config of soloMembers(group, groups)) {
+        if (stop.requested) break;
+        const i = members.indexOf(config);
+        const seconds = result.windows.reduce((a, w) => a + w.wallMs, 0) / 1000;
+        const rate = seconds > 0 ? (result.windows.reduce((a, w) => a + w.members[i].requests, 0) / seconds) * members.length : null;
+        const sample = await takeSample({ config, server: servers.get(config), driver: ctx.driver, settings: { ...s, duration: s.soloDuration }, rate, signal: stop.signal });
+        config.samples.push({ kind: 'solo', block, round: counters.round, seq: counters.seq++, pairSeq: null, ...sample });
+        if (sample.errors > 0 || sample.non2xx > 0) warnOnce(run, `${config.id} had errors or non-2xx responses (block ${block + 1})`, progress);
+      }
+      refreshSummaries(run);
+    } catch (err) {
+      if (!(err instanceof StartFailed)) {
+        // Whose process died is whose failure; otherwise the measured arms'.
+        let blamed = false;
+        for (const [config, server] of servers) {
+          const { message, exit } = await explain(err, server);
+          if (!exit) continue;
+          Object.assign(server.record, { exit, dead: true, endedAt: new Date().toISOString() });
+          fail(ctx, config, `${message} (block ${block + 1})`, { stderrTail: server.stderrTail?.() || '', exit });
+          blamed = true;
+        }
+        if (!blamed) for (const config of others) fail(ctx, config, `${err.message} (block ${block + 1})`, { stderrTail: servers.get(config)?.stderrTail?.() || '' });
+      }
+    } finally {
+      await stopBlock(servers);
+      ctx.save();
+    }
+    progress?.tick(others.map((c) => `${c.strategy}${c.arm === AA_ARM ? ' (A/A)' : ''} ${fmtRatio(c.summary)}`).join(', '));
+  }
+  counters.round++;
+}
+
+class StartFailed extends Error {}
+
+function fmtRatio(summary) {
+  const r = summary?.ratio;
+  return r?.estimate ? `${(r.estimate * 100).toFixed(1)}%${r.ci95 ? ` ±${r.halfWidthPct.toFixed(1)}` : ''}` : '';
+}
+
 async function stopBlock(servers) {
   await Promise.all(
     [...servers.values()].map(async (server) => {
       await server.stop().catch(() => {});
-      if (server.record.dead) return;
+      if (!server.record || server.record.dead) return;
       server.record.endedAt = new Date().toISOString();
       if (server.exited) server.record.exit = await server.exited;
     }),
@@ -240,7 +359,7 @@ async function runMatrix(run, { out, driver, progress, stop = { requested: false
   }
   const ctx = { run, driver, progress, stop, pinned, serverEnv, excluded: new Set(), save: () => writeJsonAtomic(out, run) };
   const noiseBefore = noise.snapshot();
-  const counters = { round: 0, seq: 0 };
+  const counters = { round: 0, seq: 0, group: 0 };
   const blockSeconds = [];
   run.status = 'running';
   ctx.save();
@@ -273,13 +392,17 @@ async function runMatrix(run, { out, driver, progress, stop = { requested: false
       if (!decision.more || run.configs.every((c) => ctx.excluded.has(c))) break;
       progress?.plan?.({ block, minBlocks: s.blocks, precision: s.precision, missing: decision.missing, elapsedS, maxTimeS: s.precision ? s.maxTime : null });
       const t0 = Date.now();
-      const servers = await startBlock(ctx, block);
-      try {
-        await warmBlock(ctx, servers, block);
-        await measureBlock(ctx, servers, block, counters);
-      } finally {
-        await stopBlock(servers);
-        ctx.save();
+      if (s.method === 'duet') {
+        await duetBlock(ctx, block, counters);
+      } else {
+        const servers = await startBlock(ctx, block);
+        try {
+          await warmBlock(ctx, servers, block);
+          await measureBlock(ctx, servers, block, counters);
+        } finally {
+          await stopBlock(servers);
+          ctx.save();
+        }
       }
       blockSeconds.push((Date.now() - t0) / 1000);
     }
@@ -295,4 +418,4 @@ async function runMatrix(run, { out, driver, progress, stop = { requested: false
   return run;
 }
 
-module.exports = { runMatrix, startBlock, warmBlock, measureBlock, stopBlock, SERVER_CPU, DEFAULT_BLOCKS, DEFAULT_MIN_PER_CONNECTION };
+module.exports = { runMatrix, startBlock, warmBlock, measureBlock, stopBlock, duetGroups, soloMembers, SERVER_CPU, DEFAULT_BLOCKS, DEFAULT_MIN_PER_CONNECTION };

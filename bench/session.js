@@ -4,7 +4,7 @@
 // matrix, let the command add its analysis, and save.
 const { execFileSync } = require('node:child_process');
 const path = require('node:path');
-const { runMatrix, DEFAULT_BLOCKS, DEFAULT_MIN_PER_CONNECTION } = require('./runner');
+const { runMatrix, duetGroups, DEFAULT_BLOCKS, DEFAULT_MIN_PER_CONNECTION } = require('./runner');
 const { measurementOrder } = require('./matrix');
 const { getDriver } = require('./drivers');
 const { captureEnvironment } = require('./environment');
@@ -30,7 +30,9 @@ async function measureSession({ kind, title, command, settings, configs, out, re
   settings.minPerConnection ??= DEFAULT_MIN_PER_CONNECTION;
   const run = { schema: 2, kind, title, command, status: 'running', environment, settings, configs, warnings };
 
-  const perBlock = (settings.warmup > 0 ? configs.length : 0) + settings.rounds * measurementOrder(configs, 0, settings.baseline).length;
+  const perBlock = settings.method === 'duet'
+    ? duetGroups(configs, settings.baseline, { size: settings.groupSize }).length
+    : (settings.warmup > 0 ? configs.length : 0) + settings.rounds * measurementOrder(configs, 0, settings.baseline).length;
   const progress = createProgress({ total: perBlock * settings.blocks, perBlock, label: `ctxbench ${kind}` });
   const stop = onInterrupt(progress);
   try {

@@ -361,16 +361,42 @@ function isBroken(config, counts) {
   return true;
 }
 
+// Duet windows (bench/duet.js) are samples of kind 'window'; each group's load counts are
+// of kind 'duet'. Neither is a solo burst: only solo samples (no kind, or 'solo') give a
+// configuration its own req/s, p99 and CPU level.
+const isSolo = (s) => Boolean(s) && (s.kind === undefined || s.kind === 'solo');
+
+// duetRatios(windows) -> the ratios of a duet-measured config to its partner, from the
+// windows that counted, with the group (one pair of fresh processes per block) as the
+// unit: log ratios averaged per block, t-interval over blocks (twoLevel).
+//   capacity: partner's CPU µs per request ÷ this one's, read like throughput (93% = costs
+//             7% more CPU per request): the figure the verdict is on;
+//   shared:   this one's requests ÷ the partner's in the same windows (throughput on the
+//             shared CPU; equal to capacity only when both got the same CPU share).
+function duetRatios(windows) {
+  const counted = (windows || []).filter((w) => w && w.counted && positive(w.cpuUsPerRequest) && positive(w.partnerCpuUsPerRequest));
+  const capacity = twoLevel(counted.map((w) => ({ block: w.block, d: Math.log(w.partnerCpuUsPerRequest) - Math.log(w.cpuUsPerRequest) })));
+  const shared = twoLevel(counted.filter((w) => positive(w.requests) && positive(w.partnerRequests))
+    .map((w) => ({ block: w.block, d: Math.log(w.requests) - Math.log(w.partnerRequests) })));
+  return { capacity, shared, counted: counted.length, dropped: (windows || []).filter((w) => w && !w.counted).length };
+}
+
+const DUET_METHOD = 'duet: both servers under load at once on one CPU; per window the ratio of server CPU µs per request, log ratios averaged per block (pair of fresh processes), t-interval over blocks (df = blocks - 1)';
+
+const invert = (r) => (r.estimate === null ? r : { ...r, estimate: 1 / r.estimate, ci95: r.ci95 && [1 / r.ci95[1], 1 / r.ci95[0]] });
+
 // summarize(config, baselineConfig | null) -> the `summary` object of docs/run-json.md
-// (schema 2, CONTRACT.md). Schema 1 configs get the same shape, paired by round.
+// (schema 2). Schema 1 configs get the same shape, paired by round.
 function summarize(config, baselineConfig = null) {
-  const samples = (config && config.samples) || [];
+  const all = (config && config.samples) || [];
+  const samples = all.filter(isSolo);
+  const windows = all.filter((s) => s && s.kind === 'window');
   const valid = samples.filter((s) => s && positive(s.rps));
   const counts = {
-    mismatches: sum(samples, 'mismatches'),
-    lost: sum(samples, 'lost'),
-    errors: sum(samples, 'errors'),
-    non2xx: sum(samples, 'non2xx'),
+    mismatches: sum(all, 'mismatches'),
+    lost: sum(all, 'lost'),
+    errors: sum(all, 'errors'),
+    non2xx: sum(all, 'non2xx'),
   };
   const broken = isBroken(config || {}, counts);
   const loadgen = median(valid.map((s) => s.loadgenCpu));
@@ -378,20 +404,29 @@ function summarize(config, baselineConfig = null) {
   const blocks = new Set(valid.map((s, i) => (Number.isInteger(s.block) ? s.block : `r${Number.isInteger(s.round) ? s.round : i}`))).size;
   let ratio = null;
   let cpuRatio = null;
-  if (baselineConfig && baselineConfig !== config && baselineConfig.id !== config.id) {
-    const base = baselineConfig.samples || [];
+  let sharedRatio = null;
+  let disagree = false;
+  if (baselineConfig && baselineConfig !== config && baselineConfig.id !== config.id && windows.length) {
+    const d = duetRatios(windows);
+    const windowCounts = { counted: d.counted, dropped: d.dropped };
+    // The duet windows already leave out client-bound seconds: the verdict stands.
+    ratio = { baseline: baselineConfig.id, ...d.capacity, paired: d.capacity.n > 0, quantity: 'cpu', method: DUET_METHOD, windows: windowCounts, verdict: verdict(d.capacity, 0.05, { broken }) };
+    cpuRatio = { baseline: baselineConfig.id, ...invert(d.capacity), paired: d.capacity.n > 0, method: DUET_METHOD, verdict: ratio.verdict };
+    sharedRatio = { baseline: baselineConfig.id, ...d.shared, quantity: 'shared throughput', verdict: verdict(d.shared, 0.05, { broken }) };
+    disagree = Boolean(ratio.ci95 && sharedRatio.ci95 && !overlap(ratio.ci95, sharedRatio.ci95));
+  } else if (baselineConfig && baselineConfig !== config && baselineConfig.id !== config.id) {
+    const base = (baselineConfig.samples || []).filter(isSolo);
     const q = pairedRatio(valid, base, 'rps');
     ratio = { baseline: baselineConfig.id, ...q, verdict: verdict(q, 0.05, { broken, clientBound }) };
     const c = pairedRatio(samples, base, 'cpuUsPerRequest');
     // CPU per request rises when a strategy costs more: its ratio reads the other way
     // round from throughput, so the verdict is on base/cfg to keep "slower" meaning cost.
-    const inv = c.estimate === null ? c : { ...c, estimate: 1 / c.estimate, ci95: c.ci95 && [1 / c.ci95[1], 1 / c.ci95[0]] };
-    cpuRatio = c.n ? { baseline: baselineConfig.id, ...c, verdict: verdict(inv, 0.05, { broken, clientBound }) } : null;
+    cpuRatio = c.n ? { baseline: baselineConfig.id, ...c, verdict: verdict(invert(c), 0.05, { broken, clientBound }) } : null;
+    // Throughput ratio r and CPU ratio c tell the same story when r ≈ 1/c: disagree when
+    // the throughput interval and the inverted CPU interval do not overlap.
+    disagree = Boolean(ratio && cpuRatio && ratio.ci95 && cpuRatio.ci95 &&
+      !overlap(ratio.ci95, [1 / cpuRatio.ci95[1], 1 / cpuRatio.ci95[0]]));
   }
-  // Throughput ratio r and CPU ratio c tell the same story when r ≈ 1/c: disagree when
-  // the throughput interval and the inverted CPU interval do not overlap.
-  const disagree = Boolean(ratio && cpuRatio && ratio.ci95 && cpuRatio.ci95 &&
-    !overlap(ratio.ci95, [1 / cpuRatio.ci95[1], 1 / cpuRatio.ci95[0]]));
   const level = rpsLevel(valid);
   return {
     n: valid.length,
@@ -402,6 +437,7 @@ function summarize(config, baselineConfig = null) {
     loadgenCpu: loadgen,
     ratio,
     cpuRatio,
+    ...(sharedRatio && { sharedRatio }),
     disagree,
     broken,
     clientBound,
@@ -460,6 +496,8 @@ module.exports = {
   oneSample,
   verdict,
   summarize,
+  duetRatios,
+  isSolo,
   baselineFor,
   median,
   quantile,

@@ -42,6 +42,7 @@ const DEFAULTS = {
   warmup: 0,
   timeout: 10,
   onProgress: undefined,
+  signal: undefined,
 };
 const KNOWN = new Set(['url', ...Object.keys(DEFAULTS)]);
 
@@ -111,6 +112,7 @@ function normalizeOptions(options) {
   if (o.onProgress !== undefined && typeof o.onProgress !== 'function') {
     fail(`onProgress must be a function, got ${show(o.onProgress)}`);
   }
+  if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) fail(`signal must be an AbortSignal, got ${show(o.signal)}`);
   o.origin = parsed.origin;
   o.target = parsed.origin + o.path;
   return o;
@@ -141,7 +143,8 @@ function round(value, digits) {
 // autocannon closes a connection once its share was SENT, so up to pipelining-1 answers
 // per connection are never counted), warmup (s, 0: autocannon's own warm-up, not
 // measured), timeout (s, 10), onProgress (called every second with { phase: 'warmup' |
-// 'measure', elapsedS, requests, rps, errors, mismatches, lost }).
+// 'measure', elapsedS, requests, rps, errors, mismatches, lost }), signal (an
+// AbortSignal that ends the run early; give a long duration and abort when done).
 // Runs one measured burst. Resolves to
 // { rps, latency: {p2_5,p50,p97_5,p99,avg,stdev,max} (ms), requests, errors, non2xx,
 //   mismatches, lost, bytesPerSec, loadgenCpu, durationS }.
@@ -255,6 +258,11 @@ async function measure(options) {
   const startedAt = process.hrtime.bigint();
   // No callback: only autocannon's promise form runs its `warmup`.
   const instance = autocannon(opts);
+  // signal: ends the run early (a duet's loads run until its windows are taken); what
+  // was answered until then is the burst.
+  const onAbort = () => instance.stop();
+  if (o.signal?.aborted) onAbort();
+  else o.signal?.addEventListener('abort', onAbort, { once: true });
   if (o.onProgress) {
     let lastPhase = 'warmup';
     let lastCount = 0;
@@ -290,6 +298,7 @@ async function measure(options) {
     throw setupError || err;
   } finally {
     clearInterval(progressTimer);
+    o.signal?.removeEventListener('abort', onAbort);
   }
 
   const resolvedAt = process.hrtime.bigint();

@@ -168,7 +168,7 @@ describe('HOP=pg and HOP=http: a real query and a real downstream call per level
 test('`ctxbench run` with HOP=pg and HOP=http starts its own PostgreSQL and downstream, measures, and removes them', async () => {
   const before = ourTempDirs();
   const out = path.join(dir, 'run.json');
-  const r = await runCli(['run', '--strategies', 'als', '--hops', 'pg,http', '--depths', '4', '--duration', '0.5', '--rounds', '1', '--warmup', '0', '--connections', '10', '--out', out, '--report', 'none']);
+  const r = await runCli(['run', '--method', 'sequential', '--strategies', 'als', '--hops', 'pg,http', '--depths', '4', '--duration', '0.5', '--rounds', '1', '--warmup', '0', '--connections', '10', '--out', out, '--report', 'none']);
   assert.strictEqual(r.code, 0, r.stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.settings.postgres, 'embedded');

@@ -11,8 +11,10 @@ const { armOf, groupKey } = require('../bench/comparable');
 const NODE20 = { label: 'node20', version: 'v20.0.0', path: '/usr/bin/node', args: [] };
 const NODE24 = { label: 'node24', version: 'v24.0.0', path: '/opt/node24', args: ['--x'], expectAcf: true };
 
+// The default preset's matrix as a sequential run measures it (no A/A twins: those are
+// part of a duet, tested below and in test/duet.test.js).
 function defaults() {
-  return expandConfigs(PRESETS.default, [NODE20]);
+  return expandConfigs({ ...PRESETS.default, aa: false }, [NODE20]);
 }
 
 // Checks one round's bursts; returns Map(config id -> Set of ids sharing its baseline burst).
@@ -35,7 +37,7 @@ function checkAdjacent(bursts, baseline, unpaired = []) {
 }
 
 test('expandConfigs: the cross product per Node target, with what the runner needs', () => {
-  const settings = { ...PRESETS.default, configs: undefined };
+  const settings = { ...PRESETS.default, configs: undefined, aa: false };
   const configs = expandConfigs(settings, [NODE20, NODE24]);
   assert.strictEqual(configs.length, settings.strategies.length * settings.depths.length * 2);
   assert.strictEqual(new Set(configs.map((c) => c.id)).size, configs.length, 'ids are unique');
@@ -46,6 +48,20 @@ test('expandConfigs: the cross product per Node target, with what the runner nee
   assert.ok(!Object.keys(c).includes('launch'), 'launch stays out of the run JSON');
   assert.deepStrictEqual([c.processes, c.status, c.samples, c.error], [[], 'ok', [], null]);
   assert.strictEqual(configs.find((x) => x.strategy === 'global').control, true);
+});
+
+test('expandConfigs with aa: one A/A twin of the baseline per group, with its own arm, id, samples and launch', () => {
+  const configs = expandConfigs(PRESETS.default, [NODE20, NODE24]);
+  const plain = PRESETS.default.strategies.length * PRESETS.default.depths.length * 2;
+  assert.strictEqual(configs.length, plain + PRESETS.default.depths.length * 2, 'one twin per depth and runtime');
+  const twins = configs.filter((c) => c.arm === 'aa');
+  for (const t of twins) {
+    const base = configs.find((c) => c.id === t.id.replace(/\/aa$/, ''));
+    assert.ok(base && base.strategy === 'none' && t.strategy === 'none', t.id);
+    assert.strictEqual(groupKey(t), groupKey(base), 'compared within its group');
+    assert.notStrictEqual(t.samples, base.samples);
+    assert.deepStrictEqual(t.launch, base.launch);
+  }
 });
 
 test('expandConfigs: a preset with a configs list measures exactly that list, at the first depth and hop', () => {

@@ -121,7 +121,7 @@ test('ctxbench repro measures a tiny matrix twice with fresh servers and writes 
   const out = path.join(dir, 'repro-tiny.json');
   try {
     const code = await new Promise((resolve) => {
-      execFile(process.execPath, [path.join(__dirname, '..', 'bin', 'ctxbench.js'), 'repro', '--strategies', 'none,als', '--depths', '8',
+      execFile(process.execPath, [path.join(__dirname, '..', 'bin', 'ctxbench.js'), 'repro', '--method', 'sequential', '--strategies', 'none,als', '--depths', '8',
         '--hops', 'sync', '--frameworks', 'express', '--duration', '0.5', '--warmup', '0', '--rounds', '2', '--connections', '10', '--out', out],
       { timeout: 90_000 }, (err) => resolve(err ? err.code : 0));
     });

@@ -69,7 +69,7 @@ test('a tiny real run: blocks of fresh processes, adjacent pairs, work-sized sam
   fs.writeFileSync(path.join(dir, 'results.md'), sentinel);
   const out = path.join(dir, 'elsewhere', 'tiny.json');
   const { done } = ctxbench(
-    ['run', '--strategies', 'none,als,global', '--depths', '8', '--hops', 'immediate',
+    ['run', '--method', 'sequential', '--strategies', 'none,als,global', '--depths', '8', '--hops', 'immediate',
       '--duration', '0.5', '--warmup', '0.3', '--blocks', '3', '--rounds', '1', '--connections', '10',
       '--out', out],
     { cwd: dir },
@@ -119,7 +119,7 @@ test('a tiny real run: blocks of fresh processes, adjacent pairs, work-sized sam
 test('--precision: the run stops at the time cap after the minimum blocks and lists the ratio that missed, with the blocks it needs', async () => {
   const out = path.join(tmpdir(), 'precise.json');
   const { code, stderr } = await ctxbench([
-    'run', '--strategies', 'none,als', '--depths', '8', '--hops', 'immediate', '--duration', '0.5', '--warmup', '0',
+    'run', '--method', 'sequential', '--strategies', 'none,als', '--depths', '8', '--hops', 'immediate', '--duration', '0.5', '--warmup', '0',
     '--blocks', '3', '--rounds', '1', '--connections', '10', '--precision', '0.1', '--max-time', '1', '--out', out, '--report', 'none',
   ]).done;
   assert.strictEqual(code, 0, stderr);
@@ -151,7 +151,7 @@ test('a server SIGKILLed mid-run is named dead with its signal, replaced next bl
     }
   }, 50);
   const { code, stderr } = await ctxbench([
-    'run', '--strategies', 'none,als', '--depths', '8', '--hops', 'immediate', '--duration', '0.5', '--warmup', '0',
+    'run', '--method', 'sequential', '--strategies', 'none,als', '--depths', '8', '--hops', 'immediate', '--duration', '0.5', '--warmup', '0',
     '--blocks', '3', '--rounds', '2', '--connections', '10', '--out', out, '--report', 'none',
   ]).done;
   clearInterval(poll);
@@ -210,7 +210,7 @@ test('a target that reports another strategy than its name is refused', async (t
 
 function interruptible(out, onText) {
   return ctxbench(
-    ['run', '--strategies', 'none,als', '--depths', '8', '--duration', '0.5', '--warmup', '0', '--connections', '10', '--rounds', '50', '--out', out, '--report', 'none'],
+    ['run', '--method', 'sequential', '--strategies', 'none,als', '--depths', '8', '--duration', '0.5', '--warmup', '0', '--connections', '10', '--rounds', '50', '--out', out, '--report', 'none'],
     { onStderr: onText },
   ).done;
 }
@@ -265,7 +265,7 @@ test('a second Ctrl-C quits at once: exit 130, what was saved stays, no server l
 
 test('bad input: one line, exit 1, nothing started', async () => {
   const cases = [
-    [['run', '--strategies', 'als,bogus'], /--strategies: unknown bogus/],
+    [['run', '--method', 'sequential', '--strategies', 'als,bogus'], /--strategies: unknown bogus/],
     [['run', '--depths', '0'], /--depths=0 is not valid/],
     [['run', '--preset', 'nope'], /--preset nope is unknown/],
     [['run', '--duration', 'x'], /--duration=x is not valid/],

@@ -15,7 +15,7 @@ const { UsageError, parse, flags, list, number } = require('../../lib/cli');
 const { MAX_DEPTH } = require('../../lib/config');
 const { startServices, needsOf, redact, redactArgs } = require('../services');
 
-const OPTIONS = flags(['strategies', 'depths', 'hops', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url'], { booleans: ['quick', 'profile'], multiple: ['target'] });
+const OPTIONS = flags(['strategies', 'depths', 'hops', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url', 'method', 'windows', 'window', 'group-size'], { booleans: ['quick', 'profile', 'aa'], multiple: ['target'] });
 
 const MATRIX_FLAGS = ['strategies', 'depths', 'hops', 'frameworks', 'target'];
 
@@ -42,6 +42,16 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
   --acf on|off|both      AsyncContextFrame (Node 22: flag; 24+: default on)
   --connections N        concurrent connections (default from preset)
   --pipelining N         requests in flight per connection
+  --method duet|sequential
+                         duet (default preset): each strategy and its baseline under load
+                         at the same time on the server CPU, ratio of CPU µs per request
+                         per window; sequential: bursts one after the other (rate mode,
+                         --target and other drivers are always sequential)
+  --windows N            duet: counted windows per pair of processes (default 3)
+  --window S             duet: seconds per window (default 1)
+  --group-size N         duet: servers loaded at once, the baseline and N-1 arms (default 2)
+  --aa                   add an A/A arm: a second baseline process measured against the
+                         first (on in the default preset); its interval must cover 100%
   --duration S           target seconds per measured burst (sized from the last rate seen)
   --min-per-connection N completed requests per connection a burst must hold (default 30)
   --warmup S             seconds of unmeasured load on every fresh process
@@ -121,8 +131,32 @@ function resolveSettings(values) {
     otelExporter: process.env.OTEL_EXPORTER || 'memory',
   };
   Object.assign(settings, rateSettings(values, preset, settings));
+  Object.assign(settings, methodSettings(values, preset, settings));
   if (!strategies.names.includes(settings.baseline)) throw new UsageError(`--baseline ${settings.baseline} is not a strategy (valid: ${strategies.names.join(', ')})`);
   return settings;
+}
+
+// Duet or sequential. Duet needs servers this process starts and pins (not --target),
+// closed loop (a fixed rate fixes the throughput it would compare) and autocannon (its
+// loads run side by side in this process and stop on a signal).
+function methodSettings(values, preset, settings) {
+  const solo = settings.rates || settings.loads ? '--rate/--load' : values.target ? '--target' : settings.driver !== 'autocannon' ? `--driver ${settings.driver}` : null;
+  const method = values.method ?? (solo ? 'sequential' : preset.method ?? 'sequential');
+  if (!['duet', 'sequential'].includes(method)) throw new UsageError(`--method ${method} is not valid; expected duet or sequential`);
+  if (method === 'duet' && solo) throw new UsageError(`--method duet cannot be used with ${solo}: it loads servers it started itself, closed loop, with autocannon`);
+  // The A/A twin is part of a duet (the preset's `aa`); --aa asks for it in any run.
+  const out = { method, aa: Boolean(values.aa || (preset.aa && method === 'duet')) };
+  if (method === 'duet') {
+    // A duet compares: the baseline is always measured, named or not.
+    if (!settings.configs && !settings.strategies.includes(settings.baseline)) out.strategies = [settings.baseline, ...settings.strategies];
+    out.windows = number('windows', values.windows, { min: 2, max: 1000, integer: true }) ?? preset.windows ?? 3;
+    out.window = number('window', values.window, { min: 0.2, max: 60 }) ?? preset.window ?? 1;
+    out.soloDuration = preset.soloDuration ?? 0.5;
+    out.groupSize = number('group-size', values['group-size'], { min: 2, max: 8, integer: true }) ?? preset.groupSize ?? 2;
+  } else if (['windows', 'window', 'group-size'].some((k) => values[k] !== undefined)) {
+    throw new UsageError('--windows, --window and --group-size are duet settings: give --method duet');
+  }
+  return out;
 }
 
 // Rate mode (issue 14): --rate or --load (or the preset's loads). One line per bad value.

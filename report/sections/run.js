@@ -13,6 +13,12 @@ const { nodeLabel: versionLabel } = require('../../bench/node-versions');
 const { storesSection } = require('./stores');
 
 const registry = require('../../context');
+const { armOf } = require('../../bench/comparable');
+
+// The baseline's own row (an A/A twin has the baseline's strategy but its own arm).
+const isBaselineRow = (config, baseline) => armOf(config) === baseline;
+const isAaTwin = (config) => config.arm === 'aa';
+const strategyCell = (c) => f.code(c.strategy) + (isControl(c.strategy) ? ' (control)' : '') + (isAaTwin(c) ? ' (A/A twin)' : '');
 
 // The deliberately broken control strategy (`global`), as the registry marks it.
 function isControl(strategy) {
@@ -225,11 +231,13 @@ function summarySection(run, rows, baseline) {
   add('Depth', 'r');
   if (showHop) add('Hop');
   if (showNode) add('Node');
-  add('req/s geo. mean [95% CI]', 'r');
-  add('p99 ms', 'r');
-  add(`% of ${baseline ? f.code(baseline) : 'baseline'} [95% CI]`, 'r');
+  const duet = run.settings?.method === 'duet';
+  const base = baseline ? f.code(baseline) : 'baseline';
+  add(duet ? 'solo req/s geo. mean [95% CI]' : 'req/s geo. mean [95% CI]', 'r');
+  add(duet ? 'solo p99 ms' : 'p99 ms', 'r');
+  add(duet ? `% of ${base}: CPU/req in duet [95% CI]` : `% of ${base} [95% CI]`, 'r');
   add('Verdict');
-  add(`CPU/req vs ${baseline ? f.code(baseline) : 'baseline'} [95% CI]`, 'r');
+  add(duet ? `req/s on the shared CPU vs ${base} [95% CI]` : `CPU/req vs ${base} [95% CI]`, 'r');
   add('CPU µs/req', 'r');
   add('Mismatches', 'r');
   add('Lost', 'r');
@@ -237,7 +245,7 @@ function summarySection(run, rows, baseline) {
   const body = rows.map(({ config: c, summary: s }) => {
     const cells = [];
     if (showFw) cells.push(c.framework);
-    cells.push(f.code(c.strategy) + (isControl(c.strategy) ? ' (control)' : ''));
+    cells.push(strategyCell(c));
     cells.push(c.depth);
     if (showHop) cells.push(c.hop);
     if (showNode) cells.push(nodeLabel(c));
@@ -247,12 +255,13 @@ function summarySection(run, rows, baseline) {
     } else {
       cells.push(withN(f.withCi(s.rps.estimate, s.rps.ci95), s.n));
       cells.push(f.wholeMs(s.p99 && s.p99.median));
-      if (c.strategy === baseline) cells.push('baseline');
+      const isBase = isBaselineRow(c, baseline);
+      if (isBase) cells.push('baseline');
       else if (s.ratio && f.isNum(s.ratio.estimate)) cells.push(f.withCi(s.ratio.estimate, s.ratio.ci95, f.pctOf));
       else cells.push(f.DASH);
-      cells.push(c.strategy === baseline ? '' : verdictCell(s));
-      cells.push(c.strategy === baseline || !s.cpuRatio || !f.isNum(s.cpuRatio.estimate) ? (c.strategy === baseline ? 'baseline' : f.DASH)
-        : f.withCi(s.cpuRatio.estimate, s.cpuRatio.ci95, f.pctOf));
+      cells.push(isBase ? '' : verdictCell(s, duet));
+      const third = duet ? s.sharedRatio : s.cpuRatio;
+      cells.push(isBase || !third || !f.isNum(third.estimate) ? (isBase ? 'baseline' : f.DASH) : f.withCi(third.estimate, third.ci95, f.pctOf));
       cells.push(f.num(s.cpuUsPerRequest && s.cpuUsPerRequest.median));
     }
     cells.push(leakCell(c, s.mismatches), leakCell(c, s.lost));
@@ -272,12 +281,12 @@ function summarySection(run, rows, baseline) {
 
 // The verdict cell: the one verdict of bench/stats.js (which already withholds it for a
 // broken or client-bound config), plus a flag when throughput and CPU disagree.
-function verdictCell(s) {
+function verdictCell(s, duet = false) {
   if (!s.ratio) return 'no baseline measured';
   const flags = [];
-  if (s.clientBound) flags.push('⚠');
+  if (s.clientBound && !duet) flags.push('⚠');
   if (s.broken) flags.push('❌');
-  const disagree = s.disagree && !s.broken && !s.clientBound ? ' ⚠ throughput and CPU/req disagree' : '';
+  const disagree = s.disagree && !s.broken && !(s.clientBound && !duet) ? ` ⚠ ${duet ? 'shared-CPU req/s and CPU/req differ' : 'throughput and CPU/req disagree'}` : '';
   return `${flags.length ? `${flags.join(' ')} ` : ''}${s.ratio.verdict}${disagree}`;
 }
 
@@ -293,6 +302,7 @@ function multiplicityNote(rows) {
 
 // One line under the table so that "% of baseline" can be checked against the figures beside it.
 function ratioNote(run, rows = []) {
+  if (run.settings?.method === 'duet') return duetRatioNote(run, rows);
   const two = (run.schema || 1) >= 2;
   return `*req/s* is each configuration's own level: ${two ? 'the geometric mean over blocks (server processes) of each block\'s geometric mean, ' +
     'with a t-interval over the block means' : 'the geometric mean of its rounds, with a t-interval over the rounds'}. ` +
@@ -304,6 +314,17 @@ function ratioNote(run, rows = []) {
     ((run.settings?.driver ?? 'autocannon') === 'autocannon'
       ? ' *p99 ms* is the median across samples of the load generator\'s p99, which autocannon records in whole milliseconds: "< 1" is under a millisecond.'
       : '');
+}
+
+function duetRatioNote(run, rows) {
+  const s = run.settings;
+  return `*% of baseline* is measured in a duet: the configuration and a fresh baseline process under load at the same time on one CPU, ${s.connections} connections each; ` +
+    `per ${s.window}-s window, the baseline's server CPU µs per request ÷ this one's (so 95% = it costs about 5% more CPU per request; read it like throughput on one CPU). ` +
+    'The log ratios are averaged per block (a pair of fresh processes) and the 95% CI is a t-interval over blocks. ' +
+    '*req/s on the shared CPU* is the ratio of requests the two servers served in the same windows: equal to the CPU ratio only when both got the same share of the CPU (see "How the ratios were measured"). ' +
+    '*solo req/s* and *solo p99* come from a short burst of each configuration alone (the CPU to itself), after its duet; they never feed the ratio.' +
+    multiplicityNote(rows) +
+    ' p99 is autocannon\'s, recorded in whole milliseconds: "< 1" is under a millisecond.';
 }
 
 function withN(text, n) {
@@ -321,7 +342,7 @@ function sameWorkNotes(rows) {
     if (!ratio || !Array.isArray(ratio.ci95)) return false;
     let same;
     try {
-      same = registry.info(r.config.strategy).sameWorkAs;
+      same = isAaTwin(r.config) ? r.config.strategy : registry.info(r.config.strategy).sameWorkAs;
     } catch {
       return false;
     }
@@ -611,6 +632,91 @@ function precisionSection(run, rows) {
   return lines.join('\n');
 }
 
+// ---------------------------------------------------------------- duet
+
+const windowsOf = (config) => (config.samples || []).filter((x) => x && x.kind === 'window');
+
+function tally(xs) {
+  const m = new Map();
+  for (const x of xs) m.set(x, (m.get(x) || 0) + 1);
+  return [...m].sort((a, b) => b[1] - a[1]);
+}
+
+// A sequential run of the same preset, kept beside the duet run (results/runs/<preset>-sequential.json):
+// the same configurations measured one after the other, for the method comparison.
+function sequentialTwin(run, ctx) {
+  if (!ctx.resultsDir || !run.settings?.preset) return null;
+  const file = path.join(ctx.resultsDir, 'runs', `${run.settings.preset}-sequential.json`);
+  if (!fs.existsSync(file)) return null;
+  try {
+    return { file, run: JSON.parse(fs.readFileSync(file, 'utf8')) };
+  } catch {
+    return null;
+  }
+}
+
+// How a duet run measured its ratios, with the numbers that justify the method: windows
+// counted and dropped (and why), the CPU share each server got, the A/A twin, and the
+// same configurations measured one after the other when such a run is kept.
+function duetSection(run, rows, baseline, ctx = {}) {
+  if (run.settings?.method !== 'duet') return '';
+  const s = run.settings;
+  const arms = rows.filter((r) => windowsOf(r.config).length);
+  if (!arms.length) return '';
+  const all = arms.flatMap((r) => windowsOf(r.config));
+  const counted = all.filter((w) => w.counted);
+  const reasons = tally(all.filter((w) => !w.counted).map((w) => String(w.dropped).replace(/server \d+/, 'a server').replace(/\d+%/g, 'N%')));
+  const pairTimes = run.configs.flatMap((c) => (c.processes || []).filter((p) => p.startedAt && p.endedAt).map((p) => (Date.parse(p.endedAt) - Date.parse(p.startedAt)) / 1000));
+  const warm = run.configs.flatMap((c) => (c.processes || []).map((p) => (Array.isArray(p.warmup) ? p.warmup.length : null))).filter(f.isNum);
+  const lines = ['### How the ratios were measured: duet', '',
+    `Every arm was loaded **at the same time as a fresh \`${baseline}\` process**, both servers pinned to one CPU and the load generator alone on the other, ` +
+    `${s.connections} connections each (groups of ${s.groupSize ?? 2} servers). A warm server on this machine runs 30–70% slower for seconds at a time; ` +
+    'two servers loaded together live through the same slow seconds, so the ratio of their CPU time per request in the same window barely moves, ' +
+    'where bursts taken one after the other straddle those episodes (docs/method.md). ' +
+    `Each pair warmed up until both servers' cost per request stopped changing (${warm.length ? `${Math.min(...warm)}–${Math.max(...warm)} half-windows, median ${stats.median(warm)}` : 'no record'}), ` +
+    `then ${s.windows} windows of ${s.window} s were counted. A pair of processes took ${pairTimes.length ? `${f.num(stats.median(pairTimes))} s (median)` : '?'} from start to stop.`, ''];
+  lines.push(`- **Windows:** ${f.int(counted.length)} counted, ${f.int(all.length - counted.length)} dropped` +
+    (reasons.length ? ` (${reasons.map(([r, n]) => `${n}× ${r}`).join('; ')})` : '') +
+    '. A window counts when every server of the group served requests throughout (each used at least 80% of its fair share of the CPU, together at least 90% of it) and the load generator stayed under 85% of a core.');
+  const share = (key) => stats.median(counted.map((w) => w[key]));
+  lines.push(`- **CPU share in counted windows:** the measured arm ${f.num(share('share') * 100)}%, the \`${baseline}\` process beside it ${f.num(share('partnerShare') * 100)}% (medians); the load generator ${f.num(share('loadgenCpu') * 100)}% of its core.`);
+  const aa = rows.filter((r) => isAaTwin(r.config) && r.summary.ratio);
+  for (const r of aa) {
+    const q = r.summary.ratio;
+    const covers = Array.isArray(q.ci95) && q.ci95[0] <= 1 && q.ci95[1] >= 1;
+    lines.push(`- **A/A check, depth ${r.config.depth}:** a second \`${r.config.strategy}\` process against the first read ${f.withCi(q.estimate, q.ci95, f.pctOf)} — ` +
+      (covers ? '✅ its interval covers 100%.' : '⚠ its interval does **not** cover 100%: the method measured a difference that is not there; read every ratio of this run with that in mind.'));
+  }
+  const differ = rows.filter((r) => r.summary.sharedRatio && r.summary.disagree && !isAaTwin(r.config));
+  if (differ.length) {
+    const shareOf = (r) => stats.median(windowsOf(r.config).filter((w) => w.counted).map((w) => w.share / (w.share + w.partnerShare)));
+    lines.push(`- **Shared-CPU req/s and CPU/req differ** for ${differ.map((r) => `${f.code(r.config.strategy)} d${r.config.depth} (its server took ${f.num(shareOf(r) * 100)}% of the pair's CPU)`).join(', ')}. ` +
+      'Both servers were busy, but the kernel splits a CPU between threads, not processes: a strategy that allocates more keeps V8\'s worker threads ' +
+      '(concurrent garbage collection) busier, so its process gets more than half of the CPU and serves more requests than its cost per request alone would allow. ' +
+      'Measured per thread from /proc for `none` beside `cls-hooked` at depth 8 (docs/method.md): main threads 48.2% and 48.3% of the CPU, V8 worker threads 0.5% and 2.6%. ' +
+      'CPU per request does not depend on the share a process got, so the verdict is on it; the shared-CPU figure is shown beside it as a second method.');
+  }
+  const twin = sequentialTwin(run, ctx);
+  if (twin) {
+    const seq = new Map((twin.run.configs || []).map((c) => [c.id, stats.summarize(c, stats.baselineFor(c, twin.run.configs, twin.run.settings?.baseline))]));
+    const body = rows.filter((r) => r.summary.ratio && !isAaTwin(r.config) && seq.get(r.config.id)?.ratio).map((r) => {
+      const a = seq.get(r.config.id).ratio;
+      const b = r.summary.ratio;
+      return [f.code(r.config.strategy), r.config.depth, f.withCi(a.estimate, a.ci95, f.pctOf), `±${f.num(a.halfWidthPct)}`, f.withCi(b.estimate, b.ci95, f.pctOf), `±${f.num(b.halfWidthPct)}`];
+    });
+    if (body.length) {
+      const med = (xs) => f.num(stats.median(xs));
+      const hwSeq = body.map((x) => Number(x[3].slice(1)));
+      const hwDuet = body.map((x) => Number(x[5].slice(1)));
+      lines.push('', `**The same configurations measured one after the other** (${f.code(ctx.relativeChartPath ? ctx.relativeChartPath(twin.file) : twin.file)}: ` +
+        `${twin.run.settings?.blocks ?? '?'}+ blocks of adjacent 1-s bursts, throughput ratio, ${Math.round(twin.run.measuringSeconds || 0)} s; ctxbench commit ${f.code(twin.run.environment?.commit ?? '?')}) ` +
+        `against this duet run (${Math.round(run.measuringSeconds || 0)} s): median half-width ±${med(hwSeq)} pp one after the other, ±${med(hwDuet)} pp in duet.`, '',
+      f.table(['Strategy', 'Depth', 'one after the other [95% CI]', '±pp', 'duet [95% CI]', '±pp'], body, ['l', 'r', 'r', 'r', 'r', 'r']));
+    }
+  }
+  return lines.join('\n');
+}
+
 // ---------------------------------------------------------------- regime shifts
 
 // A baseline's samples in time order (schema 2: seq; schema 1: round).
@@ -624,7 +730,7 @@ function timeOrder(samples) {
 // change a ratio as well as the level, and one average would hide that.
 function regimeSection(run, rows, baseline) {
   const out = [];
-  for (const b of rows.filter((r) => r.config.strategy === baseline)) {
+  for (const b of rows.filter((r) => isBaselineRow(r.config, baseline))) {
     const series = timeOrder(b.config.samples || []);
     const shift = stats.levelShift(series.map((x) => x.rps));
     if (!shift) continue;
@@ -693,6 +799,8 @@ async function render(run, ctx = {}) {
     if (notes.length) parts.push(notes.map((n) => `- ${n}`).join('\n'));
     const precision = precisionSection(run, rows);
     if (precision) parts.push(precision);
+    const duet = duetSection(run, rows, baseline, ctx);
+    if (duet) parts.push(duet);
     const regimes = regimeSection(run, rows, baseline);
     if (regimes) parts.push(regimes);
   } else {

@@ -1,0 +1,178 @@
+'use strict';
+// Duet measurement: a strategy and its baseline under load at the same time, on one CPU.
+//
+// Why: a warm server here runs 30-70% slower for 1-3 s at a time (docs/investigations.md).
+// Bursts taken one after the other straddle those episodes; two servers loaded at once
+// on one pinned CPU live through the same ones, so the ratio of their CPU time per
+// request in the same second barely moves (window SD of the log ratio 0.016 against
+// 0.154 for 1-s bursts one after the other; Bulej et al., "Duet Benchmarking", ICPE 2020).
+//
+// A group (the baseline and one other arm of bench/comparable.js) is started fresh,
+// loaded with the same connections per server from this process (the load generator, on
+// the other CPU), and read every window: each server's requests and CPU µs from
+// /__stats, this process's own CPU. Windows while both servers still get cheaper are the
+// warm-up; then `windows` windows are measured. A window counts only when both servers
+// were busy for the whole of it and the load generator was not the bottleneck
+// (judgeWindow). The ratio's unit is the group (a pair of fresh processes): bench/stats.js
+// averages the window log ratios per block and takes the interval over blocks.
+const { getJson } = require('./http-client');
+const { checkIdentity } = require('./sample');
+
+// A window counts when the load generator used less than this share of a core (the
+// client-bound mark of bench/stats.js) ...
+const LOADGEN_LIMIT = 0.85;
+// ... and every server of a group of n used at least BUSY_SHARE / n of the server CPU:
+// two servers that are both always runnable split it about evenly (0.48-0.52 each,
+// measured here); one that waited for requests for part of the window gets visibly less
+// and the other more, and its requests were no longer served in the same regime.
+const BUSY_SHARE = 0.8;
+// The pinned CPU must have been saturated: the group's servers used at least this much
+// of it together (measured: 0.96-1.0 when both are busy).
+const SATURATED = 0.9;
+const MAX_WARMUP_WINDOWS = 8;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// One reading of every member (in the given order: the poll order is one of the positions
+// swapped between blocks) and of this process's CPU.
+async function poll(servers) {
+  const stats = await Promise.all(servers.map((s) => getJson(`${s.url}/__stats`)));
+  const cpu = process.cpuUsage();
+  return { atUs: Number(process.hrtime.bigint() / 1000n), loadgenUs: cpu.user + cpu.system, stats };
+}
+
+// Two readings -> one window: per member, requests served, CPU µs, CPU µs per request and
+// its share of one core; the load generator's share of one core.
+function windowBetween(before, after) {
+  const wallUs = after.atUs - before.atUs;
+  const members = after.stats.map((s, i) => {
+    const requests = s.requests - before.stats[i].requests;
+    const cpuUs = s.cpuUs - before.stats[i].cpuUs;
+    return { requests, cpuUs, cpuUsPerRequest: requests > 0 ? cpuUs / requests : null, share: wallUs > 0 ? cpuUs / wallUs : null };
+  });
+  return { wallMs: wallUs / 1000, loadgenCpu: wallUs > 0 ? (after.loadgenUs - before.loadgenUs) / wallUs : null, members };
+}
+
+// judgeWindow(window) -> null when the window counts, else why it was dropped.
+function judgeWindow(w, { loadgenLimit = LOADGEN_LIMIT, busyShare = BUSY_SHARE, saturated = SATURATED } = {}) {
+  const n = w.members.length;
+  const idle = w.members.findIndex((m) => !(m.requests > 0));
+  if (idle >= 0) return `server ${idle + 1} served no request`;
+  if (!(w.loadgenCpu < loadgenLimit)) return `load generator at ${Math.round(w.loadgenCpu * 100)}% of a core`;
+  const total = w.members.reduce((a, m) => a + m.share, 0);
+  if (total < saturated) return `server CPU not saturated (${Math.round(total * 100)}% used)`;
+  const starved = w.members.findIndex((m) => m.share < busyShare / n);
+  if (starved >= 0) return `server ${starved + 1} not busy throughout (${Math.round(w.members[starved].share * 100)}% of the CPU)`;
+  return null;
+}
+
+// Warm-up on windows: more while any member's cost per request has not settled, judged on
+// half-windows. Settled = the last window within WARM_BAND of the cheapest one before it:
+// not more than 5% below (still getting faster, bench/warmup.js's STEADY_FALL) and not
+// more than 10% above. The upper bound matters here: V8 compiles on a background thread
+// of the same process, so a half-window in which it tiers up reads dearer (measured at
+// depth 8: 60, 42, 50, then 26, 25 µs), and judging by the fall alone stopped the
+// warm-up at the 50 and measured windows that were still getting cheaper. At least
+// MIN_WARMUP_WINDOWS, at most MAX_WARMUP_WINDOWS (a strategy whose cost keeps rising,
+// like cls-hooked's growing context map, never settles in this sense).
+const MIN_WARMUP_WINDOWS = 4;
+const WARM_BAND = [0.95, 1.1];
+
+function stillWarming(windows, { min = MIN_WARMUP_WINDOWS, max = MAX_WARMUP_WINDOWS, band = WARM_BAND } = {}) {
+  if (windows.length < min) return true;
+  if (windows.length >= max) return false;
+  const n = windows[0].members.length;
+  for (let i = 0; i < n; i++) {
+    const costs = windows.map((w) => w.members[i].cpuUsPerRequest);
+    if (!costs.every((c) => c > 0)) return false;
+    const last = costs.at(-1);
+    const best = Math.min(...costs.slice(0, -1));
+    if (last < best * band[0] || last > best * band[1]) return true;
+  }
+  return false;
+}
+
+// Runs one group under load. servers: [{ url, nonce, stats }] in poll/start order;
+// configs: theirs, same order. load: { path, connections, pipelining }; driver: the
+// closed-loop driver (takes a signal). Resolves to { warmup: [window], windows: [window
+// + counted/dropped], loads: [driver result per member] }. A window of `windowS` s;
+// warm-up windows are half as long (they only have to show the cost levelling off).
+async function measureGroup({ servers, configs, driver, load, windowS = 1, windows: wanted = 3, maxWindows = wanted * 3, signal }) {
+  const first = await poll(servers);
+  first.stats.forEach((s, i) => checkIdentity(s, configs[i], servers[i]));
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  signal?.addEventListener('abort', abort, { once: true });
+  // Long enough for any warm-up and every window; aborted as soon as they are taken.
+  const duration = Math.ceil(MAX_WARMUP_WINDOWS * windowS + maxWindows * windowS + 10);
+  const loads = servers.map((s, i) => driver({ url: s.url, path: configs[i].path || '/', connections: load.connections, pipelining: load.pipelining, duration, signal: controller.signal }));
+  // A load that fails (server died) ends the group at once.
+  let failure = null;
+  const settled = Promise.allSettled(loads).then((rs) => {
+    failure = rs.find((r) => r.status === 'rejected')?.reason ?? null;
+    controller.abort();
+  });
+  const warmup = [];
+  const taken = [];
+  try {
+    // The first reading after the loads have started: the load generator's start-up and
+    // the probes are outside every window.
+    await sleep(100);
+    let previous = await poll(servers);
+    while (!controller.signal.aborted && stillWarming(warmup)) {
+      await sleep((windowS * 1000) / 2);
+      const current = await poll(servers);
+      warmup.push(windowBetween(previous, current));
+      previous = current;
+    }
+    while (!controller.signal.aborted && taken.filter((w) => w.counted).length < wanted && taken.length < maxWindows) {
+      await sleep(windowS * 1000);
+      const current = await poll(servers);
+      const w = windowBetween(previous, current);
+      const dropped = judgeWindow(w);
+      taken.push({ ...w, window: taken.length, counted: dropped === null, ...(dropped && { dropped }) });
+      previous = current;
+    }
+    const last = await poll(servers);
+    last.stats.forEach((s, i) => checkIdentity(s, configs[i], servers[i]));
+  } finally {
+    controller.abort();
+    signal?.removeEventListener('abort', abort);
+    await settled;
+  }
+  if (failure) throw failure;
+  return { warmup, windows: taken, loads: await Promise.all(loads) };
+}
+
+// The group's windows as samples of the non-baseline member (index `of`, partner index
+// `partner`): one sample per window, without `rps` (a window is not a solo burst: the
+// solo summaries never see it).
+function windowSamples(result, { of, partner, partnerId, block, group }) {
+  return result.windows.map((w) => ({
+    kind: 'window',
+    block,
+    group,
+    window: w.window,
+    partner: partnerId,
+    wallMs: Math.round(w.wallMs * 10) / 10,
+    requests: w.members[of].requests,
+    cpuUsPerRequest: w.members[of].cpuUsPerRequest,
+    share: w.members[of].share,
+    partnerRequests: w.members[partner].requests,
+    partnerCpuUsPerRequest: w.members[partner].cpuUsPerRequest,
+    partnerShare: w.members[partner].share,
+    loadgenCpu: w.loadgenCpu,
+    counted: w.counted,
+    ...(w.dropped && { dropped: w.dropped }),
+  }));
+}
+
+// Positions rotated between blocks (the process is the unit, so whatever the first-started,
+// first-loaded or first-polled server gets by its position must land on every arm in
+// turn): block b starts, loads and polls the group rotated by b.
+function positionsFor(block, members) {
+  const k = block % members.length;
+  return [...members.slice(k), ...members.slice(0, k)];
+}
+
+module.exports = { measureGroup, windowBetween, judgeWindow, stillWarming, MIN_WARMUP_WINDOWS, MAX_WARMUP_WINDOWS, windowSamples, positionsFor, LOADGEN_LIMIT, BUSY_SHARE, SATURATED };

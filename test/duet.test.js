@@ -1,0 +1,252 @@
+'use strict';
+// Duet measurement (bench/duet.js, bench/runner.js duetBlock, bench/stats.js duetRatios):
+// how windows are formed and judged, how groups and positions rotate between blocks, the
+// interval on a worked example, and a real duet run end to end.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const duet = require('../bench/duet');
+const { duetGroups, soloMembers } = require('../bench/runner');
+const { withAaTwins } = require('../bench/matrix');
+const stats = require('../bench/stats');
+const { runCli } = require('./helpers/cli');
+
+const reading = (atUs, loadgenUs, stats) => ({ atUs, loadgenUs, stats });
+
+test('windowBetween: per server requests, CPU µs, CPU µs per request and CPU share; the load generator\'s share', () => {
+  const w = duet.windowBetween(
+    reading(0, 0, [{ requests: 100, cpuUs: 5000 }, { requests: 200, cpuUs: 7000 }]),
+    reading(1e6, 400000, [{ requests: 10100, cpuUs: 505000 }, { requests: 5200, cpuUs: 487000 }]),
+  );
+  assert.strictEqual(w.wallMs, 1000);
+  assert.strictEqual(w.loadgenCpu, 0.4);
+  assert.deepStrictEqual(w.members, [
+    { requests: 10000, cpuUs: 500000, cpuUsPerRequest: 50, share: 0.5 },
+    { requests: 5000, cpuUs: 480000, cpuUsPerRequest: 96, share: 0.48 },
+  ]);
+});
+
+test('judgeWindow: a window counts only when every server was busy throughout and the load generator was not the bottleneck', () => {
+  const win = (shares, loadgenCpu = 0.5, requests = [100, 100]) => ({ loadgenCpu, members: shares.map((share, i) => ({ share, requests: requests[i] })) });
+  assert.strictEqual(duet.judgeWindow(win([0.5, 0.49])), null);
+  assert.match(duet.judgeWindow(win([0.5, 0.49], 0.9)), /load generator at 90% of a core/);
+  assert.match(duet.judgeWindow(win([0.5, 0.49], 0.85)), /load generator/, 'the 85% mark itself is client-bound');
+  assert.match(duet.judgeWindow(win([0.62, 0.3])), /server 2 not busy throughout \(30% of the CPU\)/);
+  assert.match(duet.judgeWindow(win([0.45, 0.4])), /not saturated \(85% used\)/);
+  assert.match(duet.judgeWindow(win([0.5, 0.5], 0.5, [100, 0])), /server 2 served no request/);
+  // Three servers share the CPU: a fair share is a third, and 80% of it is enough.
+  assert.strictEqual(duet.judgeWindow(win([0.38, 0.34, 0.28], 0.5, [1, 1, 1])), null);
+  assert.match(duet.judgeWindow(win([0.45, 0.34, 0.2], 0.5, [1, 1, 1])), /server 3 not busy/);
+});
+
+test('stillWarming: at least the minimum, then until every server\'s last half-window is within the band of its cheapest before', () => {
+  const ws = (...rows) => rows.map((costs) => ({ members: costs.map((c) => ({ cpuUsPerRequest: c })) }));
+  assert.strictEqual(duet.stillWarming(ws([60, 60], [42, 42], [26, 26])), true, 'fewer than the minimum');
+  // A tier-up half-window reads dearer (50 after 42): not settled, although not falling.
+  assert.strictEqual(duet.stillWarming(ws([60, 60], [42, 42], [26, 26], [50, 27])), true);
+  assert.strictEqual(duet.stillWarming(ws([60, 60], [42, 42], [50, 44], [26, 27])), true, 'still falling');
+  assert.strictEqual(duet.stillWarming(ws([60, 60], [42, 42], [50, 44], [26, 27], [26, 27])), false, 'settled');
+  const rising = ws(...Array.from({ length: duet.MAX_WARMUP_WINDOWS }, (_, i) => [100 + 20 * i, 30]));
+  assert.strictEqual(duet.stillWarming(rising), false, 'a cost that keeps rising ends the warm-up at the cap');
+  assert.strictEqual(duet.stillWarming(rising.slice(0, -1)), true);
+});
+
+test('positionsFor: over as many blocks as members, every member is started, loaded and polled in every position once', () => {
+  const group = ['base', 'a', 'b'];
+  const orders = [0, 1, 2].map((b) => duet.positionsFor(b, group));
+  for (let pos = 0; pos < 3; pos++) assert.deepStrictEqual(orders.map((o) => o[pos]).sort(), [...group].sort());
+  assert.deepStrictEqual(duet.positionsFor(1, ['base', 'x']), ['x', 'base'], 'a pair swaps between blocks');
+  assert.deepStrictEqual(duet.positionsFor(2, ['base', 'x']), ['base', 'x']);
+});
+
+function configs(strategies, depths = [8]) {
+  return depths.flatMap((depth) => strategies.map((strategy) => ({ id: `express/${strategy}/d${depth}`, framework: 'express', strategy, depth, hop: 'immediate', nodeLabel: 'node24', samples: [], processes: [] })));
+}
+
+test('duetGroups: the baseline with each other arm of its group, the A/A twin included; groups rotate between blocks', () => {
+  const cs = withAaTwins(configs(['none', 'als', 'otel', 'cls-hooked'], [8, 256]), 'none');
+  assert.strictEqual(cs.length, 10, 'one A/A twin per depth');
+  const twin = cs.find((c) => c.id === 'express/none/d8/aa');
+  assert.ok(twin && twin.arm === 'aa' && twin.strategy === 'none' && twin.samples !== cs[0].samples);
+  const pairs = duetGroups(cs, 'none', { block: 0 });
+  assert.strictEqual(pairs.length, 8);
+  for (const [base, other] of pairs) {
+    assert.strictEqual(base.strategy, 'none');
+    assert.ok(other.arm === 'aa' || other.strategy !== 'none');
+    assert.strictEqual(base.depth, other.depth, 'compared within its depth');
+  }
+  const next = duetGroups(cs, 'none', { block: 1 });
+  assert.notDeepStrictEqual(next.map((g) => g[1].id), pairs.map((g) => g[1].id), 'the order changes between blocks');
+  assert.deepStrictEqual(next.map((g) => g[1].id).sort(), pairs.map((g) => g[1].id).sort(), 'but every arm is measured in every block');
+  const triples = duetGroups(cs, 'none', { size: 3 });
+  assert.deepStrictEqual(triples.map((g) => g.length), [3, 3, 3, 3]);
+  const excluded = new Set([cs[1]]);
+  assert.ok(!duetGroups(cs, 'none', { excluded }).some((g) => g.includes(cs[1])), 'a config that cannot start is left out');
+});
+
+test('soloMembers: the baseline takes its own solo burst once per block and depth, beside its A/A twin', () => {
+  const cs = withAaTwins(configs(['none', 'als', 'otel']), 'none');
+  const groups = duetGroups(cs, 'none');
+  const solos = groups.flatMap((g) => soloMembers(g, groups));
+  assert.deepStrictEqual(solos.map((c) => c.id).sort(), cs.map((c) => c.id).sort(), 'every config exactly once');
+  const withTwin = groups.find((g) => g[1].arm === 'aa');
+  assert.deepStrictEqual(soloMembers(withTwin, groups).map((c) => c.id), ['express/none/d8', 'express/none/d8/aa']);
+});
+
+// A worked example: per block the windows' log ratios (baseline CPU/req ÷ arm CPU/req)
+// are averaged, and the interval is Student's t over the three block means.
+test('duetRatios: log ratios averaged per block, t-interval over blocks; dropped windows do not count', () => {
+  const w = (block, own, partner, counted = true, requests = 100, partnerRequests = 100) => ({ kind: 'window', block, cpuUsPerRequest: own, partnerCpuUsPerRequest: partner, requests, partnerRequests, counted });
+  const windows = [
+    w(0, 100, 90), w(0, 100, 90),
+    w(1, 100, 95), w(1, 100, 95), w(1, 100, 50, false),
+    w(2, 100, 100),
+  ];
+  const r = stats.duetRatios(windows);
+  assert.strictEqual(r.counted, 5);
+  assert.strictEqual(r.dropped, 1);
+  const means = [Math.log(0.9), Math.log(0.95), Math.log(1)];
+  const m = means.reduce((a, b) => a + b) / 3;
+  const sd = Math.sqrt(means.reduce((a, x) => a + (x - m) ** 2, 0) / 2);
+  const half = 4.302652729911275 * sd / Math.sqrt(3);
+  assert.ok(Math.abs(r.capacity.estimate - Math.exp(m)) < 1e-12);
+  assert.ok(Math.abs(r.capacity.ci95[0] - Math.exp(m - half)) < 1e-9);
+  assert.ok(Math.abs(r.capacity.ci95[1] - Math.exp(m + half)) < 1e-9);
+  assert.strictEqual(r.capacity.blocks, 3);
+  // 94.9% [83.3–108.2]: the worked example's figures.
+  assert.deepStrictEqual([r.capacity.estimate, ...r.capacity.ci95].map((x) => x.toFixed(3)), ['0.949', '0.833', '1.082']);
+
+  // summarize: the ratio is the duet CPU ratio, the CPU ratio its inverse, and windows do
+  // not count as solo samples.
+  const base = { id: 'b', strategy: 'none', samples: [{ kind: 'solo', block: 0, rps: 1000 }] };
+  const cfg = { id: 'a', strategy: 'als', samples: [...windows, { kind: 'solo', block: 0, rps: 900, latency: { p99: 2 } }, { kind: 'duet', block: 0, requests: 5000, mismatches: 0, lost: 0 }] };
+  const s = stats.summarize(cfg, base);
+  assert.strictEqual(s.ratio.estimate, r.capacity.estimate);
+  assert.strictEqual(s.ratio.quantity, 'cpu');
+  assert.deepStrictEqual(s.ratio.windows, { counted: 5, dropped: 1 });
+  assert.ok(Math.abs(s.cpuRatio.estimate * s.ratio.estimate - 1) < 1e-12);
+  assert.strictEqual(s.n, 1, 'one solo sample');
+  assert.ok(Math.abs(s.rps.estimate - 900) < 1e-9);
+  assert.strictEqual(s.sharedRatio.estimate, 1, 'equal requests in every window');
+  assert.strictEqual(s.ratio.verdict, 'no significant difference');
+});
+
+test('summarize: a duet arm that leaked ids gets no cost verdict, and the leak counts come from its duet loads', () => {
+  const windows = [0, 1, 2].map((block) => ({ kind: 'window', block, cpuUsPerRequest: 100, partnerCpuUsPerRequest: 50, requests: 1, partnerRequests: 2, counted: true }));
+  const cfg = { id: 'x', strategy: 'als', samples: [...windows, { kind: 'duet', block: 0, requests: 10, mismatches: 3, lost: 1 }] };
+  const s = stats.summarize(cfg, { id: 'b', strategy: 'none', samples: [] });
+  assert.deepStrictEqual([s.mismatches, s.lost, s.broken], [3, 1, true]);
+  assert.strictEqual(s.ratio.verdict, stats.BROKEN);
+});
+
+test('ctxbench run: duet settings are checked with one line each', async () => {
+  for (const [args, pattern] of [
+    [['--method', 'both'], /--method both is not valid; expected duet or sequential/],
+    [['--method', 'duet', '--rate', '100'], /--method duet cannot be used with --rate\/--load/],
+    [['--method', 'sequential', '--windows', '3'], /--windows, --window and --group-size are duet settings/],
+    [['--windows', '1'], /--windows/],
+    [['--group-size', '9'], /--group-size/],
+  ]) {
+    const { code, stderr } = await runCli(['run', ...args, '--out', path.join(os.tmpdir(), 'never.json')]);
+    assert.notStrictEqual(code, 0, args.join(' '));
+    assert.match(stderr, pattern, args.join(' '));
+    assert.strictEqual(stderr.trim().split('\n').length, 1, `one line: ${stderr}`);
+  }
+});
+
+// End to end on real servers: a short duet run of none, als and the global control, with
+// the A/A twin. Structure and integrity are asserted, never timing.
+test('a duet run: windows per pair of fresh processes, solo bursts apart, the A/A twin, and the global control caught leaking', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-duet-'));
+  const out = path.join(dir, 'duet.json');
+  const { code, stderr } = await runCli(['run', '--method', 'duet', '--strategies', 'none,als,global', '--depths', '8', '--hops', 'immediate',
+    '--connections', '5', '--windows', '2', '--window', '0.3', '--blocks', '3', '--aa', '--out', out, '--report', 'none'], { timeoutMs: 150000 });
+  assert.strictEqual(code, 0, stderr);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.strictEqual(run.settings.method, 'duet');
+  const by = Object.fromEntries(run.configs.map((c) => [c.arm === 'aa' ? 'aa' : c.strategy, c]));
+  assert.deepStrictEqual(Object.keys(by).sort(), ['aa', 'als', 'global', 'none']);
+  for (const key of ['als', 'global', 'aa']) {
+    const c = by[key];
+    const windows = c.samples.filter((s) => s.kind === 'window');
+    assert.deepStrictEqual([...new Set(windows.map((w) => w.block))], [0, 1, 2], `${key}: windows in every block`);
+    for (const w of windows) {
+      assert.strictEqual(w.partner, by.none.id, 'measured against the baseline');
+      assert.ok(w.cpuUsPerRequest > 0 && w.partnerCpuUsPerRequest > 0 && w.requests > 0 && w.partnerRequests > 0, JSON.stringify(w));
+      // Whether a window counts depends on what else the machine ran (npm test runs two
+      // files at once): each one either counted or says why not.
+      assert.ok(w.counted ? w.dropped === undefined : /not busy|not saturated|load generator|served no request/.test(w.dropped), JSON.stringify(w));
+      assert.strictEqual(w.rps, undefined, 'a window is not a solo sample');
+    }
+    const perBlock = [0, 1, 2].map((b) => windows.filter((w) => w.block === b));
+    for (const ws of perBlock) assert.ok(ws.filter((w) => w.counted).length === 2 || ws.length === 6, `${key}: 2 counted windows, or 3x as many taken`);
+    assert.strictEqual(c.processes.length, 3, `${key}: a fresh process per block`);
+    const solo = c.samples.filter((s) => s.kind === 'solo');
+    assert.strictEqual(solo.length, 3, `${key}: a solo burst per block`);
+    assert.ok(solo.every((s) => s.rps > 0 && s.requests > 0));
+    const r = c.summary.ratio;
+    assert.strictEqual(r.windows.counted + r.windows.dropped, windows.length);
+    if (r.ci95) assert.ok(r.ci95[0] <= r.estimate && r.estimate <= r.ci95[1], 'the estimate lies in its interval');
+  }
+  // The baseline: a fresh process beside every arm, one solo burst per block.
+  assert.strictEqual(by.none.processes.length, 9);
+  assert.strictEqual(by.none.samples.filter((s) => s.kind === 'solo').length, 3);
+  assert.strictEqual(new Set(by.none.processes.map((p) => p.pid)).size, 9);
+  assert.strictEqual(by.none.summary.ratio, null);
+  // Positions: the baseline was started first in some blocks and second in others.
+  const firsts = by.als.samples.filter((s) => s.kind === 'duet').map((s) => s.position);
+  assert.deepStrictEqual([...new Set(firsts)].sort(), [0, 1], 'the arm took both positions');
+  assert.strictEqual(by.als.summary.mismatches + by.als.summary.lost, 0, 'AsyncLocalStorage kept every id under duet load');
+  assert.ok(by.global.summary.mismatches > 0, 'the global control must be caught leaking');
+  assert.strictEqual(by.aa.summary.mismatches, 0);
+});
+
+test('Ctrl-C during a duet: the windows taken so far are kept, the run is marked interrupted, no server is left running', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-duet-int-'));
+  const out = path.join(dir, 'int.json');
+  let sent = false;
+  const windowsIn = () => {
+    try {
+      return JSON.parse(fs.readFileSync(out, 'utf8')).configs.flatMap((c) => c.samples).filter((s) => s.kind === 'window').length;
+    } catch {
+      return 0;
+    }
+  };
+  const { code, stderr } = await runCli(['run', '--method', 'duet', '--strategies', 'none,als', '--depths', '8', '--hops', 'immediate',
+    '--connections', '5', '--windows', '200', '--window', '0.3', '--out', out, '--report', 'none'], {
+    timeoutMs: 60000,
+    onSpawn: (child) => {
+      // The run JSON names a group's processes once they are started; 4 s later the group
+      // (200 windows, a minute) is measuring.
+      const timer = setInterval(() => {
+        const started = (() => {
+          try {
+            return JSON.parse(fs.readFileSync(out, 'utf8')).configs.some((c) => c.processes.length > 0);
+          } catch {
+            return false;
+          }
+        })();
+        if (started) {
+          clearInterval(timer);
+          setTimeout(() => {
+            sent = true;
+            child.kill('SIGINT');
+          }, 4000);
+        }
+      }, 100);
+      child.once('exit', () => clearInterval(timer));
+    },
+  });
+  assert.ok(sent, stderr);
+  assert.strictEqual(code, 130, stderr);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.strictEqual(run.status, 'interrupted');
+  assert.ok(windowsIn() >= 1, 'the windows measured before Ctrl-C are kept');
+  const pids = run.configs.flatMap((c) => c.processes.map((p) => p.pid));
+  assert.strictEqual(pids.length, 2, 'one pair was started');
+  for (const pid of pids) {
+    assert.throws(() => process.kill(pid, 0), /ESRCH/, `server ${pid} is still running`);
+  }
+});
