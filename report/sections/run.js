@@ -476,7 +476,7 @@ function depthSweepSection(run, rows, baseline) {
   const out = ['### Depth sweep', '',
     'Laid out like the App Engine study (seed 004): one row per strategy, one column per call depth. ' +
     'Cells: mean latency (median across samples) · req/s (geometric mean) [its 95% CI]. ' +
-    `"vs ${baseline ? f.code(baseline) : 'baseline'}" rows: change in req/s with its 95% CI; n.s. = not significant (p ≥ 0.05).`, ''];
+    `"vs ${baseline ? f.code(baseline) : 'baseline'}" rows: ${run.settings?.method === 'duet' ? 'change in capacity (baseline CPU µs per request ÷ this one\'s, measured in duet)' : 'change in req/s'} with its 95% CI; n.s. = not significant (p ≥ 0.05).`, ''];
   for (const g of groups) {
     const depths = uniq(g.map((r) => r.config.depth)).sort((a, b) => a - b);
     const strategies = uniq(g.map((r) => r.config.strategy)).sort((a, b) => strat(a) - strat(b));
@@ -609,7 +609,8 @@ function precisionSection(run, rows) {
   const comp = rows.filter((r) => r.summary.ratio && r.summary.ratio.components && (run.schema || 1) >= 2);
   if (comp.length) {
     const sd = (v) => (f.isNum(v) ? `${f.num(Math.sqrt(v) * 100)}%` : f.DASH);
-    lines.push('', 'Variance components of each ratio (one-way ANOVA of the pair log ratios by block; SDs on the log scale, ≈ % of the ratio):', '',
+    const unit = run.settings?.method === 'duet' ? 'window' : 'pair';
+    lines.push('', `Variance components of each ratio (one-way ANOVA of the ${unit} log ratios by block; SDs on the log scale, ≈ % of the ratio):`, '',
       f.table(['Ratio', 'blocks', 'between blocks SD', 'within blocks SD', 'F', 'p'], comp.map((r) => {
         const c = r.summary.ratio.components;
         return [f.code(r.config.id), r.summary.ratio.blocks, sd(c.betweenBlocks), sd(c.withinBlocks), f.num(c.F), f.isNum(c.p) ? c.p.toFixed(3) : f.DASH];
