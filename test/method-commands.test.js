@@ -81,7 +81,7 @@ test('calibrate end to end: arms and group set, verdicts follow from the interva
 
 test('aa end to end: arms A and B in one group, each trial tested, pass by the binomial tail, exit code from it', async () => {
   const out = path.join(tmp, 'aa.json');
-  const r = await ctxbench(['aa', '--depth', '1', '--hop', 'sync', '--trials', '1', '--blocks-per-trial', '2', '--rounds', '2', '--out', out, ...TINY]);
+  const r = await ctxbench(['aa', '--method', 'sequential', '--depth', '1', '--hop', 'sync', '--trials', '1', '--blocks-per-trial', '2', '--rounds', '2', '--out', out, ...TINY]);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.kind, 'aa');
   assert.strictEqual(run.status, 'complete', r.stderr);
@@ -98,9 +98,25 @@ test('aa end to end: arms A and B in one group, each trial tested, pass by the b
   assert.match(sections.aa.render(run, {}), new RegExp(`\\*\\*${a.significant} of ${a.completedTrials}\\*\\*`));
 });
 
+test('aa in duet (its default, as npm run bench measures): B beside A in pairs of fresh processes, each trial a duet ratio', async () => {
+  const out = path.join(tmp, 'aa-duet.json');
+  const r = await ctxbench(['aa', '--depth', '1', '--hop', 'sync', '--trials', '1', '--blocks-per-trial', '2', '--out', out, '--report', 'none']);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.strictEqual(run.status, 'complete', r.stderr);
+  assert.deepStrictEqual([run.settings.method, run.settings.connections, run.settings.pipelining], ['duet', 10, 1]);
+  const [a, b] = run.configs;
+  const windows = b.samples.filter((s) => s.kind === 'window');
+  assert.deepStrictEqual([...new Set(windows.map((w) => w.block))], [0, 1]);
+  assert.ok(windows.every((w) => w.partner === a.id));
+  assert.strictEqual(a.samples.filter((s) => s.kind === 'window').length, 0, 'the baseline arm has no windows of its own');
+  for (const t of run.aa.trials) assert.strictEqual(t.significant, t.pValue < 0.05);
+  assert.strictEqual(r.code, run.aa.completedTrials === 0 ? 2 : run.aa.pass ? 0 : 1, r.stderr);
+});
+
 test('calibrate and aa: bad flags are one line and exit 1, before any server starts', async () => {
   const cases = [
     [['calibrate', '--at', '8/bogus'], /--at 8\/bogus: unknown hop bogus/],
+    [['aa', '--method', 'both'], /--method both is not valid; expected duet or sequential/],
     [['calibrate', '--at', '0/sync'], /--at 0\/sync: depth must be from 1/],
     [['calibrate', '--at', 'eight'], /--at eight is not valid/],
     [['calibrate', '--at', '8/immediate', '--depth', '3'], /--at and --depth\/--hop/],

@@ -7,11 +7,15 @@
 // explains: P(X >= k) < 0.05 for X ~ Binomial(n, 0.05).
 const path = require('node:path');
 const { jStat } = require('jstat');
-const { parse, number } = require('../../lib/cli');
+const { UsageError, parse, number } = require('../../lib/cli');
 const { summarize } = require('../stats');
 const { SINGLE_OPTIONS, singleHelp, resolveSingle, defaultNodeTarget } = require('./common');
 
-const DEFAULTS = { strategy: 'none', depth: 8, hop: 'await', duration: 1, kind: 'aa' };
+const { PRESETS } = require('../presets');
+
+// The default run's own setup: HOP=immediate at depth 8, its connections, measured the
+// way it measures (duet pairs of fresh processes, 3 windows of 1 s).
+const DEFAULTS = { strategy: 'none', depth: 8, hop: PRESETS.default.hops[0], duration: 1, kind: 'aa' };
 const ALPHA = 0.05;
 // How unlikely k of n false positives must be, under an exactly calibrated test, before
 // the method is said to overstate differences.
@@ -21,9 +25,10 @@ const HELP = `usage: ctxbench aa [options]
 
   --trials N               comparisons to make (default 20)
   --blocks-per-trial N     blocks of fresh processes per comparison (default 3)
-  --rounds N               adjacent bursts per server per block (default 2)
+  --rounds N               adjacent bursts per server per block, sequential (default 2)
+  --method duet|sequential how a trial's ratio is measured (default duet, as npm run bench)
 Exit 0 pass, 1 fail (or a failed server), 2 no comparison completed, 130 interrupted.
-${singleHelp(DEFAULTS)}`;
+${singleHelp(DEFAULTS).replace('(default 100)', `(default ${PRESETS.default.connections})`).replace(/(--pipelining N[^\n]*)\(default 10\)/, `$1(default ${PRESETS.default.pipelining})`)}`;
 
 // P(X >= k) for X ~ Binomial(n, p).
 function atLeast(k, n, p) {
@@ -87,12 +92,17 @@ function analyze(run) {
 }
 
 async function main(args) {
-  const { values } = parse(args, { ...SINGLE_OPTIONS, trials: { type: 'string' }, 'blocks-per-trial': { type: 'string' }, rounds: { type: 'string' } });
+  const { values } = parse(args, { ...SINGLE_OPTIONS, trials: { type: 'string' }, 'blocks-per-trial': { type: 'string' }, rounds: { type: 'string' }, method: { type: 'string' } });
   const single = resolveSingle(values, DEFAULTS);
+  const method = values.method ?? 'duet';
+  if (!['duet', 'sequential'].includes(method)) throw new UsageError(`--method ${method} is not valid; expected duet or sequential`);
+  if (values.connections === undefined) single.connections = PRESETS.default.connections;
+  if (values.pipelining === undefined) single.pipelining = PRESETS.default.pipelining;
+  const duet = method === 'duet' ? { windows: PRESETS.default.windows, window: PRESETS.default.window, soloDuration: PRESETS.default.soloDuration, groupSize: 2 } : {};
   const trials = number('trials', values.trials, { min: 1, max: 1000, integer: true }) ?? 20;
   const blocksPerTrial = number('blocks-per-trial', values['blocks-per-trial'], { min: 2, max: 100, integer: true }) ?? 3;
   const rounds = number('rounds', values.rounds, { min: 1, max: 1000, integer: true }) ?? 2;
-  const settings = { ...single, trials, blocksPerTrial, blocks: trials * blocksPerTrial, rounds, baseline: 'A' };
+  const settings = { ...single, method, ...duet, trials, blocksPerTrial, blocks: trials * blocksPerTrial, rounds, baseline: 'A' };
   const out = values.out ?? path.join('results', 'aa.json');
   const { expandConfigs } = require('../matrix');
   const { measureSession, writeReport } = require('../session');
