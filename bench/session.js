@@ -57,11 +57,13 @@ function defaultReport(out) {
   return dir === path.resolve('results') ? 'results.md' : 'none';
 }
 
+// Returns the report's path, or 'none'.
 async function writeReport(out, reportPath = defaultReport(out)) {
-  if (reportPath === 'none') return;
+  if (reportPath === 'none') return reportPath;
   const { buildReport } = require('../report');
   await buildReport({ resultsDir: path.dirname(out), out: reportPath });
   process.stderr.write(`ctxbench: wrote ${reportPath}\n`);
+  return reportPath;
 }
 
 module.exports = { measureSession, writeReport, defaultReport, pinSelf };

@@ -249,7 +249,8 @@ async function main(args) {
     if (services) await services.stop();
   }
   if (values.profile && run.status !== 'interrupted' && !targets.length) await require('../profile').profileRun(run, out, settings);
-  await writeReport(out, values.report);
+  const report = await writeReport(out, values.report);
+  process.stdout.write(require('../../report/terminal').runSummary(run, { out, report }));
   if (run.status === 'interrupted') return 130;
   if (run.configs.every((c) => c.samples.length === 0)) {
     throw new UsageError(`nothing was measured: every configuration failed (details in ${out})`);

@@ -1,0 +1,54 @@
+'use strict';
+// The end of a run in the terminal, where the eye lands (as hyperfine and k6 end theirs):
+// per configuration its cost against the baseline with the interval, the verdict, and
+// whether every answer carried its own id; then where the full report is.
+const f = require('./format');
+const { armOf } = require('../bench/comparable');
+const registry = require('../context');
+
+function info(strategy) {
+  try {
+    return registry.info(strategy);
+  } catch {
+    return {};
+  }
+}
+
+function idCell(config, s) {
+  const i = info(config.strategy);
+  if (i.carriesContext === false) return 'n/a (carries no id)';
+  const bad = (s.mismatches || 0) + (s.lost || 0);
+  if (!bad) return 'ok, every id kept';
+  const what = `${f.int(s.mismatches)} mismatched, ${f.int(s.lost)} lost`;
+  return i.control ? `${what} (control: must leak)` : `BROKEN: ${what}`;
+}
+
+function pad(rows) {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
+  return rows.map((r) => r.map((c, i) => String(c).padEnd(widths[i])).join('  ').trimEnd()).join('\n');
+}
+
+// runSummary(run, { out, report }) -> text.
+function runSummary(run, { out, report } = {}) {
+  const s = run.settings || {};
+  const duet = s.method === 'duet';
+  const rows = [['strategy', 'depth', `% of ${s.baseline ?? 'baseline'}${duet ? ' (CPU/req, duet)' : ''} [95% CI]`, 'verdict', 'ids']];
+  for (const c of run.configs || []) {
+    const sum = c.summary;
+    if (!sum) {
+      rows.push([c.strategy, c.depth ?? '', 'not measured', c.error?.message?.split('\n')[0] ?? '', '']);
+      continue;
+    }
+    const base = armOf(c) === s.baseline;
+    const label = c.arm === 'aa' ? `${c.strategy} (A/A twin)` : c.strategy;
+    const ratio = base ? 'baseline' : sum.ratio && f.isNum(sum.ratio.estimate) ? f.withCi(sum.ratio.estimate, sum.ratio.ci95, f.pctOf) : '—';
+    rows.push([label, c.depth ?? '', ratio, base ? '' : sum.ratio?.verdict ?? '', idCell(c, sum)]);
+  }
+  const widths = (run.configs || []).map((c) => c.summary?.ratio?.halfWidthPct).filter(f.isNum).sort((a, b) => a - b);
+  const lines = ['', `ctxbench ${s.preset ?? 'run'}: ${run.status}, ${duet ? 'duet' : 'sequential'}, ${Math.round(run.measuringSeconds ?? 0)} s of measuring`, '', pad(rows), ''];
+  if (widths.length) lines.push(`Precision: median ±${f.num(widths[Math.floor((widths.length - 1) / 2)])} pp, worst ±${f.num(widths.at(-1))} pp (95% CI half-widths).`);
+  lines.push(`Full report: ${report && report !== 'none' ? report : '(none written)'}; run JSON: ${out}`, '');
+  return lines.join('\n');
+}
+
+module.exports = { runSummary };

@@ -1,0 +1,36 @@
+'use strict';
+// The summary `ctxbench run` prints at the end: every configuration with its ratio, its
+// interval and verdict, and the id check, and where the report was written.
+const test = require('node:test');
+const assert = require('node:assert');
+const { runSummary } = require('../report/terminal');
+
+const summary = (estimate, ci95, verdict, counts = {}) => ({ ratio: estimate === null ? null : { estimate, ci95, halfWidthPct: ((ci95[1] - ci95[0]) / 2) * 100, verdict }, mismatches: 0, lost: 0, ...counts });
+
+test('runSummary: a row per configuration with ratio, interval, verdict and the id check; a broken strategy and the leaking control are named', () => {
+  const run = {
+    status: 'complete',
+    measuringSeconds: 120.4,
+    settings: { preset: 'default', method: 'duet', baseline: 'none' },
+    configs: [
+      { strategy: 'none', depth: 8, summary: summary(null, null, null, { lost: 100 }) },
+      { strategy: 'als', depth: 8, summary: summary(0.97, [0.96, 0.98], '3.0% slower, significant') },
+      { strategy: 'global', depth: 8, summary: summary(1.0, [0.99, 1.01], 'no significant difference', { mismatches: 42 }) },
+      { strategy: 'cls-hooked', depth: 8, summary: summary(0.4, [0.39, 0.41], 'context broken, cost not comparable', { lost: 3 }) },
+      { strategy: 'none', arm: 'aa', depth: 8, summary: summary(1.0, [0.98, 1.02], 'no significant difference', { lost: 100 }) },
+      { strategy: 'otel', depth: 8, summary: null, error: { message: 'server exited (code 1) before listening' } },
+    ],
+  };
+  const text = runSummary(run, { out: 'results/default.json', report: 'results.md' });
+  const line = (start) => text.split('\n').find((l) => l.startsWith(start));
+  assert.match(text, /ctxbench default: complete, duet, 120 s of measuring/);
+  assert.match(line('none      '), /baseline\s+n\/a \(carries no id\)/);
+  assert.match(line('als'), /97\.0% \[96\.0%–98\.0%\]\s+3\.0% slower, significant\s+ok, every id kept/);
+  assert.match(line('global'), /42 mismatched, 0 lost \(control: must leak\)/);
+  assert.match(line('cls-hooked'), /context broken, cost not comparable\s+BROKEN: 0 mismatched, 3 lost/);
+  assert.match(line('none (A/A twin)'), /100\.0% \[98\.0%–102\.0%\]/);
+  assert.match(line('otel'), /not measured\s+server exited \(code 1\) before listening/);
+  assert.match(text, /Precision: median ±1\.00 pp, worst ±2\.00 pp/);
+  assert.match(text, /Full report: results\.md; run JSON: results\/default\.json/);
+  assert.match(runSummary(run, { out: 'x.json', report: 'none' }), /Full report: \(none written\)/);
+});
