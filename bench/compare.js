@@ -16,26 +16,11 @@
 //     with the units each run would need to settle it.
 // A config that has data in a but none in b is inconclusive too (fail closed); configs in
 // only one file are listed and do not decide.
-const fs = require('node:fs');
 const { jStat } = require('jstat');
 const stats = require('./stats');
+const { loadRun } = require('./run-file');
 
 const ALPHA = 0.05;
-
-function load(x, label) {
-  if (typeof x !== 'string') return x;
-  let text;
-  try {
-    text = fs.readFileSync(x, 'utf8');
-  } catch (err) {
-    throw new Error(`${x}: cannot read ${label} run (${err.code || err.message})`, { cause: err });
-  }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new Error(`${x}: not valid JSON (${err.message})`, { cause: err });
-  }
-}
 
 const DEFAULT_MAX_REGRESSION = 5;
 
@@ -82,8 +67,8 @@ function unitsNeeded(w, logLimit, n) {
 //     b: {...}, estimate, changePct, ci95 (ratio b/a), pValue, pRegression (Holm), pPass,
 //     outcome: 'ok' | 'regression' | 'inconclusive' | null, unitsNeeded, verdict, regression, note }
 function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA } = {}) {
-  const runA = load(a, 'first');
-  const runB = load(b, 'second');
+  const runA = loadRun(a, 'first run');
+  const runB = loadRun(b, 'second run');
   const limit = maxRegression === null || maxRegression === undefined ? DEFAULT_MAX_REGRESSION : Number(maxRegression);
   const logLimit = Math.log(1 - limit / 100);
   const configsA = (runA && runA.configs) || [];
@@ -173,7 +158,8 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
     regressions,
     inconclusive,
     failed: regressions.length > 0,
-    exitCode: regressions.length ? 1 : inconclusive.length ? 2 : 0,
+    // Nothing compared at all (no configuration in both files) is not "no regression".
+    exitCode: regressions.length ? 1 : inconclusive.length || !rows.some((r) => r.status === 'compared') ? 2 : 0,
   };
 }
 
@@ -221,6 +207,8 @@ function formatCompare(result) {
   if (result.exitCode === 1) {
     lines.push(`FAIL (exit 1): ${result.regressions.length} config(s) significantly (Holm-adjusted p < ${result.alpha}) ${limit}: ` +
       result.regressions.map((r) => `${r.id} (${fmtPct(r.changePct)})`).join(', '));
+  } else if (!result.rows.some((r) => r.status === 'compared')) {
+    lines.push('INCONCLUSIVE (exit 2): no configuration is in both files with data, so nothing was compared.');
   } else if (result.exitCode === 2) {
     lines.push(`INCONCLUSIVE (exit 2): ${result.inconclusive.length} config(s) cannot rule out being ${limit}: ` +
       result.inconclusive.map((r) => `${r.id}${r.unitsNeeded ? ` (~${r.unitsNeeded} ${r.unit === 'round' ? 'rounds' : 'blocks'} per run)` : ''}`).join(', '));

@@ -13,24 +13,9 @@
 // is on the difference itself: |log b − log a| ≤ t · sqrt(se_a² + se_b²), with each se
 // read back from its interval (half-width on the log scale ÷ t with blocks − 1 df) and
 // Welch–Satterthwaite degrees of freedom. So ≥ 9 in 10 consistent is the bar.
-const fs = require('node:fs');
 const stats = require('./stats');
+const { loadRun } = require('./run-file');
 const { baselineFor } = require('./comparable');
-
-function load(x) {
-  if (typeof x !== 'string') return x;
-  let text;
-  try {
-    text = fs.readFileSync(x, 'utf8');
-  } catch (err) {
-    throw new Error(`${x}: cannot read (${err.code || err.message})`, { cause: err });
-  }
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    throw new Error(`${x}: not valid JSON (${err.message})`, { cause: err });
-  }
-}
 
 // id -> summary.ratio of every config with a baseline in its run.
 function ratios(run) {
@@ -74,8 +59,8 @@ function consistent(x, y) {
 //   differencePp, aCoversB, bCoversA, agree }], compared, agreeing, shareAgreeing,
 //   medianHalfWidthPct, onlyInOne }
 function reproCompare(a, b) {
-  const runA = load(a);
-  const runB = load(b);
+  const runA = loadRun(a);
+  const runB = loadRun(b);
   const ra = ratios(runA);
   const rb = ratios(runB);
   const rows = [];

@@ -8,6 +8,9 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const f = require('./format');
+// What is wrong with the files a user named is bad input (one line, exit 1), not an
+// internal error.
+const { UsageError } = require('../lib/cli');
 const latencySection = require('./sections/latency');
 const driversSection = require('./sections/drivers');
 
@@ -21,7 +24,7 @@ function readResults(resultsDir, files) {
     try {
       names = fs.readdirSync(resultsDir);
     } catch (err) {
-      throw new Error(`${resultsDir}: cannot read the results directory (${err.code || err.message}); run \`ctxbench run\` first`, { cause: err });
+      throw new UsageError(`${resultsDir}: cannot read the results directory (${err.code || err.message}); run \`ctxbench run\` first`, { cause: err });
     }
     list = names.filter((n) => n.endsWith('.json')).sort().map((n) => path.join(resultsDir, n));
   }
@@ -30,16 +33,16 @@ function readResults(resultsDir, files) {
     try {
       text = fs.readFileSync(file, 'utf8');
     } catch (err) {
-      throw new Error(`${file}: cannot read (${err.code || err.message})`, { cause: err });
+      throw new UsageError(`${file}: cannot read (${err.code || err.message})`, { cause: err });
     }
     let run;
     try {
       run = JSON.parse(text);
     } catch (err) {
-      throw new Error(`${file}: not valid JSON (${String(err.message).split('\n')[0]})`, { cause: err });
+      throw new UsageError(`${file}: not valid JSON (${String(err.message).split('\n')[0]})`, { cause: err });
     }
     if (!run || typeof run !== 'object' || Array.isArray(run) || typeof run.kind !== 'string' || !run.kind) {
-      throw new Error(`${file}: not a ctxbench result (expected an object with a "kind" field, see docs/run-json.md)`);
+      throw new UsageError(`${file}: not a ctxbench result (expected an object with a "kind" field, see docs/run-json.md)`);
     }
     return { file, run };
   });
@@ -129,7 +132,14 @@ function headings(markdown) {
 
 const HOW_TO_READ = `## How to read this
 
-- **Blocks and adjacent pairs.** A run is measured in blocks: in each block every configuration runs in a freshly started,
+- **Duet** (runs whose table says *CPU/req in duet*, the default run among them). Each strategy ran at the same time
+  as a fresh baseline process, both on one CPU, the load generator on the other; per 1-s window, the baseline's server
+  CPU µs per request ÷ the strategy's. Both servers live through the same slow seconds of the machine, so the ratio
+  barely moves from window to window. A window counts only when both servers were busy throughout and the load generator
+  was under 85% of a core. The log ratios are averaged per block (a pair of fresh processes) and the interval is over
+  blocks. *solo* req/s and p99 come from a short burst of each configuration alone and never feed the ratio. The
+  \`none (A/A twin)\` row is a second \`none\` process measured exactly like a strategy: its interval must cover 100%.
+- **Blocks and adjacent pairs** (sequential runs). A run is measured in blocks: in each block every configuration runs in a freshly started,
   server process, warmed up in unmeasured bursts until its cost per request stops falling, then several rounds of short
   bursts are taken. Bursts are ordered so that every strategy's
   sample sits right before or after a baseline sample, and the neighbours change from round to round.
@@ -166,7 +176,7 @@ const HOW_TO_READ = `## How to read this
 // files: optional explicit list of JSON paths (default: every resultsDir/*.json).
 async function buildReport({ resultsDir = 'results', out = 'results.md', files } = {}) {
   const results = orderResults(readResults(resultsDir, files));
-  if (!results.length) throw new Error(`${resultsDir}: no *.json results to report; run \`ctxbench run\` first`);
+  if (!results.length) throw new UsageError(`${resultsDir}: no *.json results to report; run \`ctxbench run\` first`);
   const outDir = path.dirname(path.resolve(out));
   // Charts live in results/charts when the report is results.md beside results/; a report
   // written anywhere else takes its charts with it (<name>-charts/ beside it), so
