@@ -250,3 +250,27 @@ test('Ctrl-C during a duet: the windows taken so far are kept, the run is marked
     assert.throws(() => process.kill(pid, 0), /ESRCH/, `server ${pid} is still running`);
   }
 });
+
+// A duet run's report: the A/A twin is the in-run check; a strategy that does nearly the
+// same work as the baseline (param) may differ by what it really does differently.
+test('report: with an A/A twin, the twin decides the in-run A/A check; param off 100% is a note, not a failed check', async () => {
+  const { render } = require('../report/sections/run');
+  const win = (ratios) => ratios.flatMap((r, block) => [0, 1].map((window) => ({ kind: 'window', block, window, partner: 'express/none/d8/immediate/node24', cpuUsPerRequest: 100, partnerCpuUsPerRequest: 100 * r * (1 + window * 0.001), requests: 1000, partnerRequests: 1000, share: 0.5, partnerShare: 0.5, loadgenCpu: 0.5, counted: true })));
+  const config = (strategy, extra, samples) => ({ id: `express/${strategy}/d8/immediate/node24${extra.arm ? '/aa' : ''}`, framework: 'express', strategy, depth: 8, hop: 'immediate', node: 'v24.0.0', acf: true, processes: [], samples, ...extra });
+  const run = (twinRatios) => ({
+    schema: 2, kind: 'run', status: 'complete', environment: {}, settings: { method: 'duet', baseline: 'none', connections: 10, window: 1, windows: 2, strategies: ['none', 'param'] },
+    configs: [config('none', {}, []), config('param', {}, win([1.012, 1.013, 1.011])), config('none', { arm: 'aa' }, win(twinRatios))],
+  });
+  const ok = await render(run([1.001, 0.999, 1.0]));
+  assert.doesNotMatch(ok, /In-run A\/A check failed/);
+  assert.match(ok, /ⓘ `express\/param\/d8\/immediate\/node24` 101\.\d%.*the A\/A twin \(the baseline in a second process\) covers 100%/);
+  assert.match(ok, /\| `none` \(A\/A twin\) \| 8 \|/);
+  assert.match(ok, /A\/A check, depth 8:\*\* a second `none` process against the first read 100\.0% .* ✅/);
+  const off = await render(run([1.03, 1.031, 1.029]));
+  assert.match(off, /⚠ \*\*In-run A\/A check failed:\*\* `express\/none\/d8\/immediate\/node24\/aa` 103\.\d%/);
+  assert.doesNotMatch(off, /ⓘ `express\/param/);
+  // Even shares: the thread explanation is not offered for a difference it cannot explain.
+  assert.match(ok, /Shared-CPU req\/s and CPU\/req differ\*\* for `param` d8 \(its server took 50\.0%.*Both servers had even shares/);
+  assert.doesNotMatch(ok, /V8 worker threads 0\.5%/);
+  assert.match(off, /does \*\*not\*\* cover 100%/);
+});
