@@ -47,7 +47,7 @@ function checkPairing(config, base) {
 
 test('calibrate end to end: arms and group set, verdicts follow from the intervals, exit code from the verdict', async () => {
   const out = path.join(tmp, 'calibrate.json');
-  const r = await ctxbench(['calibrate', '--at', '1/sync', '--burns', '100', '--blocks', '3', '--rounds', '2', '--out', out, ...TINY]);
+  const r = await ctxbench(['calibrate', '--method', 'sequential', '--at', '1/sync', '--burns', '100', '--blocks', '3', '--rounds', '2', '--out', out, ...TINY]);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.kind, 'calibrate');
   assert.strictEqual(run.status, 'complete', r.stderr);
@@ -117,6 +117,7 @@ test('calibrate and aa: bad flags are one line and exit 1, before any server sta
   const cases = [
     [['calibrate', '--at', '8/bogus'], /--at 8\/bogus: unknown hop bogus/],
     [['aa', '--method', 'both'], /--method both is not valid; expected duet or sequential/],
+    [['calibrate', '--method', 'both'], /--method both is not valid; expected duet or sequential/],
     [['calibrate', '--at', '0/sync'], /--at 0\/sync: depth must be from 1/],
     [['calibrate', '--at', 'eight'], /--at eight is not valid/],
     [['calibrate', '--at', '8/immediate', '--depth', '3'], /--at and --depth\/--hop/],

@@ -80,6 +80,50 @@ test('calibrate: a harness that sees the true cost passes at every point, with a
   assert.strictEqual(result.pass, true);
 });
 
+// A duet calibration: each burn level beside a fresh burn0 process, per window the CPU
+// µs per request of both; each process's solo burst with the burn time it measured.
+function duetCalibrationRun({ burns = [0, 100, 200], blocks = 5, windows = 3, baseUs = 100, extraFactor = 1, noise = 0.005, seed = 2 }) {
+  const { normal } = rng(seed);
+  const configs = burns.map((burnUs) => ({ id: `d8/burn${burnUs}`, group: 'calibrate/d8/immediate', arm: `burn${burnUs}`, strategy: 'none', depth: 8, hop: 'immediate', burnUs, samples: [] }));
+  const [base, ...levels] = configs;
+  for (let block = 0; block < blocks; block++) {
+    base.samples.push({ kind: 'solo', block, rps: 1e6 / baseUs, cpuUsPerRequest: baseUs, burnUsPerRequest: 0, pairSeq: null });
+    for (const x of levels) {
+      const episode = 1 + 0.3 * Math.abs(normal()); // slow seconds hit both servers of the pair
+      for (let window = 0; window < windows; window++) {
+        const b = baseUs * episode * (1 + noise * normal());
+        x.samples.push({ kind: 'window', block, window, counted: true, partner: base.id, cpuUsPerRequest: b + x.burnUs * extraFactor * (1 + noise * normal()), partnerCpuUsPerRequest: b, requests: 1000, partnerRequests: 1000 });
+      }
+      x.samples.push({ kind: 'solo', block, rps: 1e6 / (baseUs + x.burnUs), cpuUsPerRequest: baseUs + x.burnUs * extraFactor, burnUsPerRequest: x.burnUs, pairSeq: null });
+    }
+  }
+  return { schema: 2, kind: 'calibrate', status: 'complete', environment: ENV, settings: { method: 'duet', strategy: 'none', at: [{ depth: 8, hop: 'immediate' }], connections: 10, pipelining: 1, blocks, baseline: 'burn0' }, configs };
+}
+
+test('calibrate in duet: the extra CPU per request beside the baseline, over the burn the solo burst timed; held to ±5%', () => {
+  const ok = calibrate.analyze(duetCalibrationRun({}));
+  assert.strictEqual(ok.tolerance, calibrate.DUET_TOLERANCE);
+  const [p] = ok.points;
+  assert.strictEqual(p.verdict, 'pass');
+  for (const l of p.levels) {
+    assert.strictEqual(l.pairs, 15, 'every counted window');
+    assert.strictEqual(l.seenRatio.blocks, 5, 'the interval is over the blocks');
+    assert.ok(Math.abs(l.seenRatio.mean - 1) < 0.01 && l.seenRatio.ci95[1] - l.seenRatio.ci95[0] < 0.02, `burn ${l.burnUs}: ${l.seenRatio.ci95}`);
+    assert.ok(Math.abs(l.actualUs - l.burnUs) < 1e-9, 'the burn the solo burst timed');
+  }
+  // Episodes that slow both servers of a pair cancel in the window difference: without
+  // them cancelling, a 30% episode would move the extra cost by 30 µs per 100.
+  // 8% more than the burn is outside ±5%: fail, where the sequential ±10% would pass.
+  const off = calibrate.analyze(duetCalibrationRun({ extraFactor: 1.08 }));
+  assert.strictEqual(off.verdict, 'fail');
+  const narrow = calibrate.judgeInterval([1.06, 1.09], calibrate.TOLERANCE);
+  assert.strictEqual(narrow, 'pass', 'the sequential band would have passed it');
+  // Dropped windows do not count.
+  const run = duetCalibrationRun({});
+  for (const c of run.configs) for (const w of c.samples) if (w.kind === 'window' && w.window === 0) Object.assign(w, { counted: false, cpuUsPerRequest: 1e6 });
+  assert.strictEqual(calibrate.analyze(run).verdict, 'pass');
+});
+
 test('calibrate: 1.4× the measured cost seen from outside fails; its server CPU still passes', () => {
   const result = calibrate.analyze(calibrationRun({ seenFactor: 1.4 }));
   assert.strictEqual(result.verdict, 'fail');

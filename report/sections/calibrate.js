@@ -33,8 +33,15 @@ function render(run, ctx = {}) {
   const c = analysis(run);
   const schema2 = (run.schema || 1) >= 2;
   const where = Array.isArray(s.at) ? s.at.map((p) => `DEPTH=${p.depth} HOP=${p.hop}`).join(', ') : `DEPTH=${s.depth} HOP=${s.hop}`;
-  const parts = [header(run, ctx, 'calibration against a known cost',
-    `The server burned a fixed amount of CPU per request (\`BURN_US\`, sized at start-up, timed by the server itself) in ` +
+  const duet = s.method === 'duet';
+  const parts = [header(run, ctx, 'calibration against a known cost', duet
+    ? `The server burned a fixed amount of CPU per request (\`BURN_US\`, sized at start-up) in \`STRATEGY=${s.strategy}\` at ${where}, ` +
+      `each level measured in duet beside a fresh \`BURN_US=0\` process (both on one CPU, ${s.connections} connections each), as \`npm run bench\` measures a strategy. ` +
+      '"Duet" is the extra server CPU µs per request over the process beside it, window by window: what a duet ratio is made of. ' +
+      '"Solo bursts" is the same difference between each process\'s own solo burst and the baseline\'s of the same block. ' +
+      'Both are divided by the burn time the process measured in its solo burst (timed while it shared the CPU, the burn loop would also count the time the other process ran), and should be 1. ' +
+      'Intervals are t-intervals over the per-block means (each block a fresh pair of processes).'
+    : `The server burned a fixed amount of CPU per request (\`BURN_US\`, sized at start-up, timed by the server itself) in ` +
     `\`STRATEGY=${s.strategy}\` at ${where}, one server per level, at saturation (${s.connections} connections, pipelining ${s.pipelining}). ` +
     '"Seen from outside" is 1/throughput of a burst with the burn minus 1/throughput of ' +
     (schema2 ? 'the adjacent burst without it (the pair the runner recorded); ' : 'the burst without it in the same round (this run predates adjacent pairs and blocks); ') +
@@ -59,7 +66,9 @@ function render(run, ctx = {}) {
     parts.push([
       `### DEPTH=${p.depth} HOP=${p.hop}: ${MARK[p.verdict]} (server CPU: ${MARK[p.cpuVerdict]})`,
       '',
-      f.table(['BURN_US', 'server measured µs/req', 'seen from outside µs/req [95% CI]', 'seen ÷ measured [95% CI]', 'server CPU µs/req [95% CI]', 'CPU ÷ measured [95% CI]'], rows, ['r', 'r', 'r', 'r', 'r', 'r']),
+      f.table(duet
+        ? ['BURN_US', 'server measured µs/req', 'duet: extra CPU µs/req [95% CI]', 'duet ÷ measured [95% CI]', 'solo bursts: extra CPU µs/req [95% CI]', 'solo ÷ measured [95% CI]']
+        : ['BURN_US', 'server measured µs/req', 'seen from outside µs/req [95% CI]', 'seen ÷ measured [95% CI]', 'server CPU µs/req [95% CI]', 'CPU ÷ measured [95% CI]'], rows, ['r', 'r', 'r', 'r', 'r', 'r']),
     ].join('\n'));
     // A burner far off its target does not invalidate seen ÷ measured (both use what the
     // server timed), but the levels are then not the ones named: say so.
