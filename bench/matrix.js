@@ -40,6 +40,7 @@ function matrixConfigs(settings, nodeTargets) {
         ...(p.stores !== undefined && { stores: p.stores }),
         ...(p.variant !== undefined && { variant: p.variant }),
         control: Boolean(strategies.info(p.strategy).control),
+        ...(strategies.info(p.strategy).userSupplied && { userSupplied: true, strategyFile: strategies.info(p.strategy).file }),
         processes: [],
         status: 'ok',
         samples: [],

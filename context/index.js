@@ -81,7 +81,24 @@ if (process.env.CTXBENCH_EXTRA_STRATEGY) {
   };
 }
 
+// A team's own strategies (--strategy-file): registered by the runner after it inspected
+// the files (register), and in every server it starts through the environment.
+const strategyFile = require('./strategy-file');
+
 const names = Object.keys(STRATEGIES);
+
+// entries: [{ name, describe, file }] from strategyFile.inspect. Adds each as a strategy
+// marked user-supplied, and returns the names.
+function register(entries) {
+  for (const e of entries) {
+    if (STRATEGIES[e.name] && !STRATEGIES[e.name].userSupplied) throw new Error(`strategy file ${e.file}: name '${e.name}' is a built-in strategy's`);
+    STRATEGIES[e.name] = { describe: e.describe, carriesContext: true, userSupplied: true, file: e.file };
+    if (!names.includes(e.name)) names.push(e.name);
+  }
+  return entries.map((e) => e.name);
+}
+
+register(strategyFile.fromEnv());
 
 // One line when a strategy cannot run on a framework (a Fastify plugin on Express);
 // null when it can.
@@ -115,4 +132,4 @@ function load(name, config = {}) {
   };
 }
 
-module.exports = { names, info, load, frameworkProblem };
+module.exports = { names, info, load, frameworkProblem, register };

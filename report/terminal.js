@@ -40,7 +40,7 @@ function runSummary(run, { out, report } = {}) {
       continue;
     }
     const base = armOf(c) === s.baseline;
-    const label = c.arm === 'aa' ? `${c.strategy} (A/A twin)` : c.strategy;
+    const label = c.arm === 'aa' ? `${c.strategy} (A/A twin)` : c.userSupplied ? `${c.strategy} (user-supplied)` : c.strategy;
     const ratio = base ? 'baseline' : sum.ratio && f.isNum(sum.ratio.estimate) ? f.withCi(sum.ratio.estimate, sum.ratio.ci95, f.pctOf) : '—';
     rows.push([label, c.depth ?? '', ratio, base ? '' : sum.ratio?.verdict ?? '', idCell(c, sum)]);
   }

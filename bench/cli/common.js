@@ -47,10 +47,33 @@ function resolveSingle(values, defaults) {
   };
 }
 
+// --strategy-file (run, repro, integrity): each file inspected in a child process
+// (context/strategy-file.js), registered in this process's registry and handed to every
+// server through the environment. -> [{ name, describe, file }], in the order given.
+function loadStrategyFiles(files) {
+  if (!files?.length) return [];
+  const strategyFile = require('../../context/strategy-file');
+  const builtIns = strategies.names.filter((n) => !strategies.info(n).userSupplied);
+  let entries;
+  try {
+    entries = files.map((file) => strategyFile.inspect(file, builtIns));
+  } catch (err) {
+    throw new UsageError(err.message);
+  }
+  const seen = new Set();
+  for (const e of entries) {
+    if (seen.has(e.name)) throw new UsageError(`two strategy files export the name '${e.name}'`);
+    seen.add(e.name);
+  }
+  process.env[strategyFile.ENV] = JSON.stringify(entries);
+  strategies.register(entries);
+  return entries;
+}
+
 // The default runtime (Node 24), as the one target of calibrate and aa.
 async function defaultNodeTarget() {
   const { targets } = await resolveNodeTargets(null, 'default');
   return targets;
 }
 
-module.exports = { SINGLE_OPTIONS, singleHelp, resolveSingle, defaultNodeTarget };
+module.exports = { SINGLE_OPTIONS, singleHelp, resolveSingle, defaultNodeTarget, loadStrategyFiles };

@@ -3,6 +3,7 @@
 // fresh server; the scenario × strategy matrix of kept / lost / leaked requests.
 const path = require('node:path');
 const strategies = require('../../context');
+const { loadStrategyFiles } = require('./common');
 const frameworks = require('../../servers');
 const { UsageError, parse, flags, list, number } = require('../../lib/cli');
 const { captureEnvironment } = require('../environment');
@@ -19,7 +20,7 @@ const PRESETS = {
 };
 const { startServices, redact, redactArgs } = require('../services');
 
-const OPTIONS = flags(['strategies', 'scenarios', 'node', 'acf', 'preset', 'framework', 'requests', 'concurrency', 'soak-requests', 'pg-url', 'out', 'report'], { booleans: ['quick'] });
+const OPTIONS = flags(['strategies', 'scenarios', 'node', 'acf', 'preset', 'framework', 'requests', 'concurrency', 'soak-requests', 'pg-url', 'out', 'report', 'strategy-file'], { booleans: ['quick'], multiple: ['strategy-file'] });
 
 const { DEFAULTS, QUICK } = integrity;
 
@@ -31,6 +32,7 @@ per strategy and classifies every answer: kept (its own id), lost (no id) or lea
 (groups: chains = every chain-*, all). See docs/integrity.md.
 
   --strategies a,b       strategies (default: all)
+  --strategy-file FILE   a strategy of your own (repeatable; see ctxbench run --help)
   --scenarios a,b        scenarios or groups (default: all)
   --node 20,22,24        Node majors to run the servers under (default: ${DEFAULT_MAJOR}, installed from npm once)
   --acf on|off|both      AsyncContextFrame (Node 22: flag; 24+: default on)
@@ -49,6 +51,7 @@ per strategy and classifies every answer: kept (its own id), lost (no id) or lea
 `;
 
 function resolveSettings(values) {
+  const own = loadStrategyFiles(values['strategy-file']);
   const quick = Boolean(values.quick);
   if (values.preset !== undefined && !Object.hasOwn(PRESETS, values.preset)) {
     throw new UsageError(`--preset ${values.preset} is unknown (valid: ${Object.keys(PRESETS).join(', ')})`);
@@ -61,7 +64,7 @@ function resolveSettings(values) {
   const scenarios = list('scenarios', values.scenarios, [...integrity.NAMES, ...Object.keys(integrity.GROUPS)]);
   // Default: every strategy that runs on this framework (a Fastify plugin does not run on Express).
   const listed = strategies.names.filter((n) => !strategies.info(n).testOnly && !strategies.frameworkProblem(n, framework));
-  const chosen = list('strategies', values.strategies, strategies.names) ?? listed;
+  const chosen = [...new Set([...(list('strategies', values.strategies, strategies.names) ?? listed), ...own.map((e) => e.name)])];
   for (const name of chosen) {
     const problem = strategies.frameworkProblem(name, framework);
     if (problem) throw new UsageError(problem.replace('STRATEGY=', '--strategies ').replace(/FRAMEWORK=/g, '--framework '));

@@ -14,8 +14,9 @@ const { captureEnvironment } = require('../environment');
 const { UsageError, parse, flags, list, number } = require('../../lib/cli');
 const { MAX_DEPTH } = require('../../lib/config');
 const { startServices, needsOf, redact, redactArgs } = require('../services');
+const { loadStrategyFiles } = require('./common');
 
-const OPTIONS = flags(['strategies', 'depths', 'hops', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url', 'method', 'windows', 'window', 'group-size'], { booleans: ['quick', 'profile', 'aa'], multiple: ['target'] });
+const OPTIONS = flags(['strategies', 'depths', 'hops', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url', 'method', 'windows', 'window', 'group-size', 'strategy-file'], { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] });
 
 const MATRIX_FLAGS = ['strategies', 'depths', 'hops', 'frameworks', 'target'];
 
@@ -35,6 +36,9 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
   --preset NAME          ${Object.keys(PRESETS).join(' | ')} (default: default)
   --quick                a sub-minute smoke run of the preset (imprecise)
   --strategies a,b       ${strategies.names.join(', ')}
+  --strategy-file FILE   a strategy of your own (repeatable): a module exporting name,
+                         describe, run(id, fn), current() and optionally bind(fn);
+                         measured beside the others and marked user-supplied
   --depths 8,256         call depths, 1..${MAX_DEPTH}
   --hops await           ${hops.names.join(', ')}
   --frameworks express   ${frameworks.names.join(', ')}
@@ -90,6 +94,7 @@ function parseTargets(values) {
 }
 
 function resolveSettings(values) {
+  const own = loadStrategyFiles(values['strategy-file']);
   const presetName = values.preset ?? 'default';
   if (!Object.hasOwn(PRESETS, presetName)) throw new UsageError(`--preset ${presetName} is unknown (valid: ${Object.keys(PRESETS).join(', ')})`);
   let preset = PRESETS[presetName];
@@ -106,7 +111,8 @@ function resolveSettings(values) {
     quick: Boolean(values.quick),
     title: custom ? `Custom run (based on the ${presetName} preset)` : preset.title + (values.quick ? ' (quick smoke run)' : ''),
     why: custom ? null : preset.why,
-    strategies: list('strategies', values.strategies, strategies.names) ?? preset.strategies,
+    // A team's own strategies are measured beside the preset's (or the listed) ones.
+    strategies: [...new Set([...(list('strategies', values.strategies, strategies.names) ?? preset.strategies), ...own.map((e) => e.name)])],
     depths: depths ?? preset.depths,
     hops: list('hops', values.hops, hops.names) ?? preset.hops,
     frameworks: list('frameworks', values.frameworks, frameworks.names) ?? preset.frameworks,
@@ -127,6 +133,7 @@ function resolveSettings(values) {
     maxTime: number('max-time', values['max-time'], { min: 1, max: 86400 }) ?? (custom ? null : preset.maxTime) ?? 120,
     driver,
     baseline: values.baseline ?? preset.baseline,
+    ...(own.length && { strategyFiles: own.map(({ name, file }) => ({ name, file: path.relative(process.cwd(), file) || file })) }),
     // Servers inherit the environment: record where OpenTelemetry spans went.
     otelExporter: process.env.OTEL_EXPORTER || 'memory',
   };

@@ -18,7 +18,7 @@ const { armOf } = require('../../bench/comparable');
 // The baseline's own row (an A/A twin has the baseline's strategy but its own arm).
 const isBaselineRow = (config, baseline) => armOf(config) === baseline;
 const isAaTwin = (config) => config.arm === 'aa';
-const strategyCell = (c) => f.code(c.strategy) + (isControl(c.strategy) ? ' (control)' : '') + (isAaTwin(c) ? ' (A/A twin)' : '');
+const strategyCell = (c) => f.code(c.strategy) + (isControl(c.strategy) ? ' (control)' : '') + (isAaTwin(c) ? ' (A/A twin)' : '') + (c.userSupplied ? ' (user-supplied)' : '');
 
 // The deliberately broken control strategy (`global`), as the registry marks it.
 function isControl(strategy) {
