@@ -1,24 +1,46 @@
 'use strict';
 // `ctxbench report [results/x.json ...] [--out results.md]`: results.md from every run
 // JSON under results/ (or only the files named).
-const { parse } = require('../../lib/cli');
-const { buildReport } = require('../../report');
+const fs = require('node:fs');
+const { parse, UsageError } = require('../../lib/cli');
+const { buildReport, readResults } = require('../../report');
+const summaryTable = require('../../report/summary-table');
+
+function writeTextAtomic(file, text) {
+  fs.writeFileSync(`${file}.tmp`, text);
+  fs.renameSync(`${file}.tmp`, file);
+}
 
 const HELP = `usage: ctxbench report [FILE.json ...] [--results DIR] [--out results.md]
+                       [--csv FILE] [--json FILE]
 
 Renders results.md from every *.json in --results (default results/), one section each,
 or from the files named.
+
+  --csv FILE    also write the summary table of every run file: one row per
+                configuration (strategy, depth, hop, framework, node, ratio and its
+                interval, verdict, CPU/req, mismatches, lost; docs/run-json.md)
+  --json FILE   the same table as a JSON document ({ schema, kind: "summary", columns, rows })
 `;
 
 async function main(args) {
   const { values, positionals } = parse(
     args,
-    { out: { type: 'string' }, results: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    { out: { type: 'string' }, results: { type: 'string' }, csv: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
     { allowPositionals: true },
   );
   const out = values.out ?? 'results.md';
   const result = await buildReport({ resultsDir: values.results ?? 'results', out, files: positionals.length ? positionals : undefined });
   process.stderr.write(`ctxbench: wrote ${result.out} (${result.sections.length} sections, ${result.charts.length} charts)\n`);
+  if (values.csv || values.json) {
+    const table = summaryTable.rows(readResults(values.results ?? 'results', positionals.length ? positionals : undefined));
+    for (const [file, text] of [[values.csv, table.length && summaryTable.toCsv(table)], [values.json, summaryTable.toJson(table)]]) {
+      if (!file) continue;
+      if (!table.length) throw new UsageError('--csv/--json: none of the files is a run (kind "run"): no summary table to write');
+      writeTextAtomic(file, text);
+      process.stderr.write(`ctxbench: wrote ${file} (${table.length} rows)\n`);
+    }
+  }
   return 0;
 }
 
