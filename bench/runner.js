@@ -283,7 +283,8 @@ async function duetBlock(ctx, block, counters) {
         config.samples.push({ kind: 'duet', block, group: groupSeq, position: i, members: members.map((c) => c.id), requests: load.requests, errors: load.errors, non2xx: load.non2xx, mismatches: load.mismatches, lost: load.lost, loadgenCpu: load.loadgenCpu, durationS: load.durationS });
         if (config !== base) config.samples.push(...duet.windowSamples(result, { of: i, partner: baseAt, partnerId: base.id, block, group: groupSeq }));
       });
-      for (const w of result.windows.filter((x) => !x.counted)) warnOnce(run, `duet windows dropped: ${w.dropped.replace(/server \d+/, 'a server')}`, null);
+      // One warning per kind of reason (the window records keep the exact figures).
+      for (const w of result.windows.filter((x) => !x.counted)) warnOnce(run, `duet windows dropped: ${w.dropped.replace(/server \d+/, 'a server').replace(/ \(\d+% [^)]*\)/, '')}`, null);
       if (result.windows.filter((w) => w.counted).length < s.windows && !stop.requested) {
         warnOnce(run, `${others.map((c) => c.id).join(', ')}: fewer than ${s.windows} counted windows in block ${block + 1}`, progress);
       }
