@@ -274,3 +274,44 @@ test('report: with an A/A twin, the twin decides the in-run A/A check; param off
   assert.doesNotMatch(ok, /V8 worker threads 0\.5%/);
   assert.match(off, /does \*\*not\*\* cover 100%/);
 });
+
+test('a server SIGKILLed during its duet is named dead with its signal, the next block starts fresh processes, and the run fails with exit 1', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-duet-kill-'));
+  const out = path.join(dir, 'kill.json');
+  let killed = null;
+  const { code, stderr } = await runCli(['run', '--method', 'duet', '--strategies', 'none,als', '--depths', '8', '--hops', 'immediate',
+    '--connections', '5', '--windows', '8', '--window', '0.2', '--blocks', '3', '--out', out, '--report', 'none'], {
+    timeoutMs: 120000,
+    onSpawn: (child) => {
+      const timer = setInterval(() => {
+        let run;
+        try {
+          run = JSON.parse(fs.readFileSync(out, 'utf8'));
+        } catch {
+          return;
+        }
+        const als = run.configs.find((c) => c.strategy === 'als');
+        if (als?.processes.length) {
+          clearInterval(timer);
+          setTimeout(() => {
+            killed = als.processes[0].pid;
+            process.kill(killed, 'SIGKILL');
+          }, 1000);
+        }
+      }, 100);
+      child.once('exit', () => clearInterval(timer));
+    },
+  });
+  assert.ok(killed, stderr);
+  assert.strictEqual(code, 1, stderr);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.strictEqual(run.status, 'failed');
+  const als = run.configs.find((c) => c.strategy === 'als');
+  assert.strictEqual(als.status, 'failed');
+  assert.match(als.error.message, new RegExp(`server process ${killed} died \\(killed by SIGKILL\\) \\(block 1\\)`));
+  const dead = als.processes.find((p) => p.pid === killed);
+  assert.strictEqual(dead.dead, true);
+  assert.deepStrictEqual(als.processes.map((p) => p.block), [0, 1, 2], 'fresh processes in the next blocks');
+  assert.ok(als.samples.some((s) => s.kind === 'window' && s.block === 2), 'measured again after the death');
+  assert.match(stderr, /FAILED express\/als/);
+});
