@@ -365,8 +365,8 @@ function sameWorkNotes(rows) {
   if (near.length && !off.length) {
     notes.push(`ⓘ ${near.map(cell).join('; ')}: a strategy that does nearly the same server work as its baseline differs from it by about ` +
       `${near.map((r) => f.change(r.summary.ratio.estimate)).join(', ')}, while the A/A twin (the baseline in a second process) covers 100%: ` +
-      'so the method shows no bias there and the difference is one of work: `none` answers every request with one constant id, `param` with the request\'s own ' +
-      '(a difference this small was below what the earlier sequential runs could see; docs/investigations.md has a second measurement).');
+      'so the method shows no bias there. The two execute the same number of instructions per request (within 0.2% under callgrind), so the difference lies in what ' +
+      'instruction counts do not see (caches, memory, scheduling); it is not explained yet (docs/investigations.md). A difference this small was below what the earlier sequential runs could see.');
   }
   return notes;
 }
@@ -732,7 +732,7 @@ function duetSection(run, rows, baseline, ctx = {}) {
       const hwSeq = body.map((x) => Number(x[3].slice(1)));
       const hwDuet = body.map((x) => Number(x[5].slice(1)));
       lines.push('', `**The same configurations measured one after the other** (${f.code(ctx.relativeChartPath ? ctx.relativeChartPath(twin.file) : twin.file)}: ` +
-        `${twin.run.settings?.blocks ?? '?'}+ blocks of adjacent 1-s bursts, throughput ratio, ${Math.round(twin.run.measuringSeconds || 0)} s; ctxbench commit ${f.code(twin.run.environment?.commit ?? '?')}) ` +
+        `${Math.max(0, ...(twin.run.configs || []).map((c) => seq.get(c.id)?.ratio?.blocks ?? 0)) || '?'} blocks of adjacent 1-s bursts, throughput ratio, ${Math.round(twin.run.measuringSeconds || 0)} s; ctxbench commit ${f.code(twin.run.environment?.commit ?? '?')}) ` +
         `against this duet run (${Math.round(run.measuringSeconds || 0)} s): median half-width ±${med(hwSeq)} pp one after the other, ±${med(hwDuet)} pp in duet.`, '',
       f.table(['Strategy', 'Depth', 'one after the other [95% CI]', '±pp', 'duet [95% CI]', '±pp'], body, ['l', 'r', 'r', 'r', 'r', 'r']));
     }
