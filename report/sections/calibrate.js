@@ -86,6 +86,14 @@ function render(run, ctx = {}) {
   parts.push(`**Rule:** at ${c.checkedLevels.join(' and ')} µs, the 95% interval of seen ÷ measured must lie within 1 ${tol} (✅ pass); ` +
     `an interval entirely outside it is ❌ fail; one that reaches across an edge of the band (including one wider than the band) is ❔ inconclusive: ` +
     'more blocks narrow it. Overall: ' + MARK[c.verdict] + ` (server CPU: ${MARK[c.cpuVerdict]}).`);
+  if (duet) {
+    parts.push('**Why the duet figure is above 1 at shallow depths.** A second method splits the extra CPU of `BURN_US=100` at depth 1 `HOP=sync` ' +
+      'into user and system time from `/proc/<pid>/stat` (8 s under load, docs/investigations.md): alone, the burning server spent 104 µs more user time ' +
+      'and 16 µs more system time per request than `BURN_US=0` (burn timed: 97 µs); in a duet beside it, 115 µs more user and 12 µs more system time. ' +
+      'The extra is real CPU charged to the process (the rest of the request after a long burn runs on colder caches, and more of the network ' +
+      'work is done while it holds the CPU), not a timing artefact; it matters less as the request itself grows (about 1.0 at depth 256). ' +
+      'In a duet the burn loop, timed inside a process that shares the CPU, read 197 µs for 100: hence the division by the solo burst\'s figure.');
+  }
   parts.push('**When seen ÷ measured is not 1.** The server times the burn loop alone. A request that burns also changes the cost of the rest of ' +
     'the request: the caches the burn evicts, when the scheduler runs the server, how many requests one event-loop turn batches. So the cost ' +
     'seen from outside is the cost of the whole change, not of the added code alone: measured independently at depth 1 and 8 with 50 ' +
