@@ -11,7 +11,7 @@ const duet = require('../bench/duet');
 const { duetGroups, soloMembers } = require('../bench/runner');
 const { withAaTwins } = require('../bench/matrix');
 const stats = require('../bench/stats');
-const { runCli } = require('./helpers/cli');
+const { runCli, readRunSoFar } = require('./helpers/cli');
 
 const reading = (atUs, loadgenUs, stats) => ({ atUs, loadgenUs, stats });
 
@@ -207,13 +207,7 @@ test('Ctrl-C during a duet: the windows taken so far are kept, the run is marked
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-duet-int-'));
   const out = path.join(dir, 'int.json');
   let sent = false;
-  const windowsIn = () => {
-    try {
-      return JSON.parse(fs.readFileSync(out, 'utf8')).configs.flatMap((c) => c.samples).filter((s) => s.kind === 'window').length;
-    } catch {
-      return 0;
-    }
-  };
+  const windowsIn = () => (readRunSoFar(out)?.configs ?? []).flatMap((c) => c.samples).filter((s) => s.kind === 'window').length;
   const { code, stderr } = await runCli(['run', '--method', 'duet', '--strategies', 'none,als', '--depths', '8', '--hops', 'immediate',
     '--connections', '5', '--windows', '200', '--window', '0.3', '--out', out, '--report', 'none'], {
     timeoutMs: 60000,
@@ -221,14 +215,7 @@ test('Ctrl-C during a duet: the windows taken so far are kept, the run is marked
       // The run JSON names a group's processes once they are started; 4 s later the group
       // (200 windows, a minute) is measuring.
       const timer = setInterval(() => {
-        const started = (() => {
-          try {
-            return JSON.parse(fs.readFileSync(out, 'utf8')).configs.some((c) => c.processes.length > 0);
-          } catch {
-            return false;
-          }
-        })();
-        if (started) {
+        if (readRunSoFar(out)?.configs.some((c) => c.processes.length > 0)) {
           clearInterval(timer);
           setTimeout(() => {
             sent = true;
@@ -284,13 +271,7 @@ test('a server SIGKILLed during its duet is named dead with its signal, the next
     timeoutMs: 120000,
     onSpawn: (child) => {
       const timer = setInterval(() => {
-        let run;
-        try {
-          run = JSON.parse(fs.readFileSync(out, 'utf8'));
-        } catch {
-          return;
-        }
-        const als = run.configs.find((c) => c.strategy === 'als');
+        const als = readRunSoFar(out)?.configs.find((c) => c.strategy === 'als');
         if (als?.processes.length) {
           clearInterval(timer);
           setTimeout(() => {

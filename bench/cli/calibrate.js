@@ -99,17 +99,21 @@ function duetLevel(c, base, tolerance) {
   const cpu = soloPairs.map(([x, y]) => item(x.cpuUsPerRequest - y.cpuUsPerRequest, x.block));
   const cpuRatio = pairedMean(soloPairs.map(([x, y]) => item((x.cpuUsPerRequest - y.cpuUsPerRequest) / x.burnUsPerRequest, x.block)));
   const actual = pairedMean(blocks.filter((b) => burnOf(b) > 0).map((b) => item(burnOf(b), b)));
+  return levelResult(c, { pairs: windows.length, actual, seen: pairedMean(seen), cpu: pairedMean(cpu), seenRatio: pairedMean(seenRatio), cpuRatio }, tolerance);
+}
+
+// One burn level's figures, judged at the checked levels.
+function levelResult(c, { pairs: n, actual, seen, cpu, seenRatio, cpuRatio }, tolerance) {
   const checked = CHECKED.includes(c.burnUs);
-  const seenMean = pairedMean(seenRatio);
-  const verdict = checked ? judgeInterval(seenMean.ci95, tolerance) : null;
+  const verdict = checked ? judgeInterval(seenRatio.ci95, tolerance) : null;
   return {
     burnUs: c.burnUs,
     arm: c.arm,
-    pairs: windows.length,
+    pairs: n,
     actualUs: actual.mean,
-    seenUs: pairedMean(seen),
-    cpuUs: pairedMean(cpu),
-    seenRatio: seenMean,
+    seenUs: seen,
+    cpuUs: cpu,
+    seenRatio,
     cpuRatio,
     checked,
     verdict,
@@ -127,22 +131,7 @@ function level(c, base, tolerance = TOLERANCE) {
   const seenRatio = pairedMean(p.map(([s], i) => item(seen[i].value / s.burnUsPerRequest, s)));
   const cpuRatio = pairedMean(p.map(([s], i) => item(cpu[i].value / s.burnUsPerRequest, s)));
   const actual = pairedMean(p.map(([s]) => item(s.burnUsPerRequest, s)));
-  const checked = CHECKED.includes(c.burnUs);
-  const verdict = checked ? judgeInterval(seenRatio.ci95, tolerance) : null;
-  return {
-    burnUs: c.burnUs,
-    arm: c.arm,
-    pairs: p.length,
-    actualUs: actual.mean,
-    seenUs: pairedMean(seen),
-    cpuUs: pairedMean(cpu),
-    seenRatio,
-    cpuRatio,
-    checked,
-    verdict,
-    cpuVerdict: checked ? judgeInterval(cpuRatio.ci95, tolerance) : null,
-    pass: checked ? verdict === 'pass' : null,
-  };
+  return levelResult(c, { pairs: p.length, actual, seen: pairedMean(seen), cpu: pairedMean(cpu), seenRatio, cpuRatio }, tolerance);
 }
 
 function analyze(run) {

@@ -26,4 +26,14 @@ function runCli(args, { env = {}, cwd = ROOT, timeoutMs = 120000, onSpawn } = {}
   });
 }
 
-module.exports = { runCli };
+// The run JSON a command is still writing, or null before its first save (or between a
+// write and its rename).
+function readRunSoFar(file) {
+  try {
+    return JSON.parse(require('node:fs').readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+module.exports = { runCli, readRunSoFar };
