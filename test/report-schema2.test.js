@@ -123,3 +123,15 @@ test('the table note says its verdicts are not corrected for each other, with ho
   assert.strictEqual(tested, 4, 'als, global at two depths');
   assert.match(md, /not corrected for the other 3 in the table: where nothing differs, about 1 in 20 reads "significant" by chance/);
 });
+
+test('a run section says it is a single run unless a repro of its preset is committed beside it', async () => {
+  const fs = require('node:fs');
+  const os = require('node:os');
+  const path = require('node:path');
+  const { render } = require('../report/sections/run');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-single-'));
+  const run = { schema: 2, kind: 'run', status: 'complete', environment: {}, settings: { preset: 'libraries', baseline: 'param' }, configs: [] };
+  assert.match(await render(run, { resultsDir: dir, file: 'results/libraries.json' }), /A single run: no second run of this preset is committed \(`ctxbench repro --preset libraries`/);
+  fs.writeFileSync(path.join(dir, 'repro-libraries.json'), '{}');
+  assert.doesNotMatch(await render(run, { resultsDir: dir, file: 'results/libraries.json' }), /A single run/);
+});

@@ -799,6 +799,11 @@ async function render(run, ctx = {}) {
   } else if (rounds.length) meta.push(`${rounds.length === 1 ? rounds[0] : `${Math.min(...rounds)}–${Math.max(...rounds)}`} interleaved rounds each`);
   parts.push(`*${meta.join(' · ')}*`);
   if (run.settings && run.settings.why) parts.push(`**What this run is:** ${run.settings.why}.`);
+  // A published study has a second run (repro) or says it is a single run.
+  const preset = run.settings?.preset;
+  if (preset && ctx.resultsDir && !ctx.file?.includes('repro') && !fs.existsSync(path.join(ctx.resultsDir, `repro-${preset}.json`))) {
+    parts.push(`*A single run: no second run of this preset is committed (\`ctxbench repro --preset ${preset}\` makes one); its intervals are over blocks of fresh processes within the run.*`);
+  }
   if (run.status && run.status !== 'complete') {
     parts.push(`> ⚠ **Status: ${run.status}.** ${run.status === 'running' ? 'The run was still in progress when this report was generated' : 'The run stopped early'}: ` +
       'configurations may have fewer rounds than planned, and the intervals are wider for it.');
@@ -829,7 +834,6 @@ async function render(run, ctx = {}) {
   } else {
     parts.push('No configuration was measured.');
   }
-  const preset = run.settings && run.settings.preset;
   for (const piece of [failedSection(run), depthSweepSection(run, rows, baseline),
     preset === 'frameworks' ? frameworksSection(run) : '', storesSection(run), profileSection(run), await chartsSection(run, rows, ctx)]) {
     if (piece) parts.push(piece);
