@@ -16,11 +16,13 @@
 // (judgeWindow). The ratio's unit is the group (a pair of fresh processes): bench/stats.js
 // averages the window log ratios per block and takes the interval over blocks.
 const { getJson } = require('./http-client');
-const { checkIdentity } = require('./sample');
+const { checkIdentity, cpuPerRequest } = require('./sample');
+const { CLIENT_BOUND_CPU } = require('./stats');
+const { STEADY_FALL } = require('./warmup');
 
 // A window counts when the load generator used less than this share of a core (the
 // client-bound mark of bench/stats.js) ...
-const LOADGEN_LIMIT = 0.85;
+const LOADGEN_LIMIT = CLIENT_BOUND_CPU;
 // ... and every server of a group of n used at least BUSY_SHARE / n of the server CPU:
 // two servers that are both always runnable split it about evenly (0.48-0.52 each,
 // measured here); one that waited for requests for part of the window gets visibly less
@@ -46,9 +48,8 @@ async function poll(servers) {
 function windowBetween(before, after) {
   const wallUs = after.atUs - before.atUs;
   const members = after.stats.map((s, i) => {
-    const requests = s.requests - before.stats[i].requests;
     const cpuUs = s.cpuUs - before.stats[i].cpuUs;
-    return { requests, cpuUs, cpuUsPerRequest: requests > 0 ? cpuUs / requests : null, share: wallUs > 0 ? cpuUs / wallUs : null };
+    return { requests: s.requests - before.stats[i].requests, cpuUs, cpuUsPerRequest: cpuPerRequest(before.stats[i], s), share: wallUs > 0 ? cpuUs / wallUs : null };
   });
   return { wallMs: wallUs / 1000, loadgenCpu: wallUs > 0 ? (after.loadgenUs - before.loadgenUs) / wallUs : null, members };
 }
@@ -76,7 +77,7 @@ function judgeWindow(w, { loadgenLimit = LOADGEN_LIMIT, busyShare = BUSY_SHARE, 
 // MIN_WARMUP_WINDOWS, at most MAX_WARMUP_WINDOWS (a strategy whose cost keeps rising,
 // like cls-hooked's growing context map, never settles in this sense).
 const MIN_WARMUP_WINDOWS = 4;
-const WARM_BAND = [0.95, 1.1];
+const WARM_BAND = [1 - STEADY_FALL, 1.1];
 
 function stillWarming(windows, { min = MIN_WARMUP_WINDOWS, max = MAX_WARMUP_WINDOWS, band = WARM_BAND } = {}) {
   if (windows.length < min) return true;

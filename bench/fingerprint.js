@@ -4,7 +4,7 @@
 // runs on differently fast machines (or one machine in a slower state) can be told apart.
 const { startServer } = require('./server-process');
 const { getJson } = require('./http-client');
-const { settle } = require('./sample');
+const { settle, cpuPerRequest } = require('./sample');
 const { measure } = require('../load/autocannon');
 
 const FLOOR = { strategy: 'none', depth: 1, hop: 'sync', framework: 'express' };
@@ -19,9 +19,8 @@ async function fingerprint({ cpu = null, env = {}, launch = {} } = {}) {
     const before = await getJson(`${server.url}/__stats`);
     const m = await measure({ url: server.url, connections: CONNECTIONS, duration: SECONDS });
     const after = await getJson(`${server.url}/__stats`);
-    const served = after.requests - before.requests;
     return {
-      cpuUsPerRequest: served > 0 ? (after.cpuUs - before.cpuUs) / served : null,
+      cpuUsPerRequest: cpuPerRequest(before, after),
       rps: m.rps,
       what: `express STRATEGY=none DEPTH=1 HOP=sync on Node ${after.node ?? server.first.node}, ${CONNECTIONS} connections, ${SECONDS} s after 0.3 s of warm-up (autocannon)`,
     };

@@ -10,7 +10,7 @@
 const { startServer, describeExit } = require('./server-process');
 const { getJson } = require('./http-client');
 const { measurementOrder } = require('./matrix');
-const { takeSample, settle } = require('./sample');
+const { takeSample, settle, cpuPerRequest } = require('./sample');
 const { decide } = require('./stopping');
 const { warmMore, burstCost } = require('./warmup');
 const { fingerprint } = require('./fingerprint');
@@ -118,8 +118,7 @@ async function warmOne(ctx, config, server) {
     const before = server.stats ? await getJson(`${server.url}/__stats`) : null;
     const m = await ctx.driver(load);
     const after = server.stats ? await getJson(`${server.url}/__stats`) : null;
-    const served = after ? after.requests - before.requests : 0;
-    const cpuUsPerRequest = served > 0 ? (after.cpuUs - before.cpuUs) / served : null;
+    const cpuUsPerRequest = after ? cpuPerRequest(before, after) : null;
     bursts.push({ rps: m.rps, cpuUsPerRequest });
     server.rate = m.rps;
     if (server.stats && !(await settle(server.url).catch(() => false))) {

@@ -29,6 +29,13 @@ async function settle(url, { timeoutMs = SETTLE_TIMEOUT_MS } = {}) {
   return false;
 }
 
+// The one CPU-per-request of the tree: server CPU µs (user + system, /__stats) between two
+// readings of the same process, per request it served in between; null when it served none.
+function cpuPerRequest(before, after) {
+  const served = after.requests - before.requests;
+  return served > 0 ? (after.cpuUs - before.cpuUs) / served : null;
+}
+
 // The server must still be the process we started (same nonce) serving the strategy we
 // asked for; anything else is refused rather than measured.
 function checkIdentity(stats, config, server) {
@@ -99,7 +106,7 @@ async function takeSample({ config, server, driver, settings, rate = null, signa
     non2xx: m.non2xx,
     mismatches: m.mismatches,
     lost: m.lost,
-    cpuUsPerRequest: served > 0 ? (after.cpuUs - statsBefore.cpuUs) / served : null,
+    cpuUsPerRequest: after ? cpuPerRequest(statsBefore, after) : null,
     burnUsPerRequest: served > 0 ? (after.burnUs - statsBefore.burnUs) / served : null,
     rssMB: after ? after.rssBytes / 2 ** 20 : null,
     bytesPerSec: m.bytesPerSec,
@@ -110,4 +117,4 @@ async function takeSample({ config, server, driver, settings, rate = null, signa
   };
 }
 
-module.exports = { takeSample, settle, checkIdentity, burstAmount, SETTLE_TIMEOUT_MS };
+module.exports = { takeSample, settle, checkIdentity, cpuPerRequest, burstAmount, SETTLE_TIMEOUT_MS };

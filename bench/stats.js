@@ -492,6 +492,7 @@ module.exports = {
   levelShift,
   BROKEN,
   CLIENT_BOUND,
+  CLIENT_BOUND_CPU,
   welch,
   oneSample,
   verdict,
