@@ -28,6 +28,31 @@ function validRps(config) {
   return ((config && config.samples) || []).filter((s) => s && typeof s.rps === 'number' && Number.isFinite(s.rps) && s.rps > 0);
 }
 
+const isInstructionRun = (run) => run?.settings?.method === 'instructions';
+
+// An instruction-count run's config as compare's units: one per process, its instructions
+// per request inverted (requests per instruction), so that "b vs a" below 100% means b
+// does more work per request, as a lower throughput does.
+function instructionUnits(config) {
+  const settled = new Map((config?.processes || []).map((p) => [p.block, p.settled !== false]));
+  return [...stats.instructionProcesses(config?.samples).entries()].map(([block, p]) => ({ block, rps: 1 / p.perRequest, perRequest: p.perRequest, settled: settled.get(block) ?? true }));
+}
+
+// Spread of a config's processes in one run, in percent of their median.
+function processSpread(units) {
+  const per = units.map((u) => u.perRequest);
+  return per.length ? ((Math.max(...per) - Math.min(...per)) / stats.median(per)) * 100 : null;
+}
+
+// An instruction count repeats from process to process within 0.04-0.15% (measured,
+// docs/investigations.md): a run of one process is trusted to this much.
+const INSTRUCTION_REPEATABILITY = 0.15;
+// ... once V8 has stopped compiling. Before that, a change to the code moves V8's compile
+// batches: a planted +2% read -0.7% and -1.3% in the two windows after a 600-request
+// warm-up (docs/investigations.md), so counts of a process that never settled get this
+// margin instead.
+const UNSTEADY_MARGIN = 1.5;
+
 // units(samples) -> { logs: per-unit mean log rps, unit: 'block' | 'round' }
 function units(samples) {
   const byBlock = Number.isInteger(samples[0] && samples[0].block);
@@ -71,6 +96,10 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
   const runB = loadRun(b, 'second run');
   const limit = maxRegression === null || maxRegression === undefined ? DEFAULT_MAX_REGRESSION : Number(maxRegression);
   const logLimit = Math.log(1 - limit / 100);
+  const counted = isInstructionRun(runA);
+  if (counted !== isInstructionRun(runB)) {
+    throw new Error('cannot compare an instruction-count run with a timed run: give two runs of the same --method');
+  }
   const configsA = (runA && runA.configs) || [];
   const configsB = (runB && runB.configs) || [];
   const byIdB = new Map(configsB.map((c) => [c.id, c]));
@@ -83,14 +112,14 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
       rows.push({ id: ca.id, status: 'only-in-a', outcome: null, note: 'only in the first file' });
       continue;
     }
-    const sa = validRps(ca);
-    const sb = validRps(cb);
+    const sa = counted ? instructionUnits(ca) : validRps(ca);
+    const sb = counted ? instructionUnits(cb) : validRps(cb);
     const row = {
       id: ca.id,
       status: 'compared',
       unit: null,
-      a: { n: sa.length, units: 0, median: stats.median(sa.map((s) => s.rps)) },
-      b: { n: sb.length, units: 0, median: stats.median(sb.map((s) => s.rps)) },
+      a: { n: sa.length, units: 0, median: stats.median(sa.map((s) => (counted ? s.perRequest : s.rps))) },
+      b: { n: sb.length, units: 0, median: stats.median(sb.map((s) => (counted ? s.perRequest : s.rps))) },
       estimate: null, changePct: null, ci95: null, pValue: null, pRegression: null, pPass: null,
       outcome: null, unitsNeeded: null, welch: null, verdict: 'not enough samples', regression: false, note: null,
     };
@@ -113,6 +142,24 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
     row.changePct = (row.estimate - 1) * 100;
     row.pValue = w.pValue;
     row.welch = { diff: w.diff, se: w.se, df: w.df };
+    const spreads = counted ? [processSpread(sa), processSpread(sb)] : null;
+    if (counted && Math.max(...spreads) <= stats.INSTRUCTION_SPREAD_OK) {
+      // Deterministic enough to read directly: the change in instructions per request
+      // against the threshold, with each run's own repeatability as the margin.
+      const growth = (row.a.median > 0 ? row.b.median / row.a.median - 1 : 0) * 100;
+      const unsteady = [...sa, ...sb].some((u) => !u.settled);
+      const margin = Math.max(unsteady ? UNSTEADY_MARGIN : INSTRUCTION_REPEATABILITY, ...spreads);
+      row.ci95 = null;
+      row.instructions = { growthPct: growth, marginPct: margin, spreads, unsteady };
+      row.verdict = Math.abs(growth) <= margin ? 'no difference in instructions' : `${stats.formatPct(Math.abs(growth))}% ${growth > 0 ? 'more' : 'fewer'} instructions`;
+      row.outcome = growth > limit + margin ? 'regression' : growth < limit - margin ? 'ok' : 'inconclusive';
+      row.regression = row.outcome === 'regression';
+      row.note = growth <= limit + margin && growth >= limit - margin
+        ? unsteady ? 'counts not steady (V8 still compiling): a code change can move them by ~1.5%; warm longer' : 'the change is within the counts\' repeatability of the threshold'
+        : null;
+      rows.push(row);
+      continue;
+    }
     if (w.se === null) {
       row.outcome = 'inconclusive';
       row.unitsNeeded = 2;
@@ -148,12 +195,15 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
   });
 
   const regressions = rows.filter((r) => r.outcome === 'regression');
+  const direct = rows.filter((r) => r.instructions);
   const inconclusive = rows.filter((r) => r.outcome === 'inconclusive');
   return {
     a: typeof a === 'string' ? a : (runA && runA.title) || 'a',
     b: typeof b === 'string' ? b : (runB && runB.title) || 'b',
     maxRegression: limit,
     alpha,
+    counted,
+    direct: direct.length,
     rows,
     regressions,
     inconclusive,
@@ -185,10 +235,15 @@ const OUTCOME = { ok: 'OK', regression: 'REGRESSION', inconclusive: 'INCONCLUSIV
 
 // formatCompare(result) -> plain-text table and the outcome with its exit code.
 function formatCompare(result) {
-  const header = ['config', 'a req/s', 'b req/s', 'b vs a', '95% CI', 'p', 'verdict', 'gate'];
+  const unit = result.counted ? 'instr/req' : 'req/s';
+  const header = ['config', `a ${unit}`, `b ${unit}`, 'b vs a', result.counted ? '95% CI or margin' : '95% CI', 'p', 'verdict', 'gate'];
   const body = result.rows.map((r) => {
     if (r.status === 'only-in-a' || r.status === 'only-in-b') return [r.id, '', '', '', '', '', r.note, ''];
     if (r.status === 'no-data') return [r.id, fmtInt(r.a.median), fmtInt(r.b.median), '', '', '', r.note, r.outcome ? OUTCOME[r.outcome] : ''];
+    if (r.instructions) {
+      const i = r.instructions;
+      return [r.id, fmtInt(r.a.median), fmtInt(r.b.median), `${fmtPct(i.growthPct)} instr`, `±${i.marginPct.toFixed(2)}% (${i.unsteady ? 'not steady' : 'repeatability'})`, '—', r.verdict, OUTCOME[r.outcome] + (r.note ? ` (${r.note})` : '')];
+    }
     const ci = r.ci95 ? `${fmtPct((r.ci95[0] - 1) * 100)} .. ${fmtPct((r.ci95[1] - 1) * 100)}` : '—';
     const need = r.outcome === 'inconclusive'
       ? ` (${r.unitsNeeded ? `~${r.unitsNeeded} ${r.unit === 'round' ? 'rounds' : 'blocks'} per run would settle it` : 'estimate at the threshold'})` : '';
@@ -196,24 +251,34 @@ function formatCompare(result) {
   });
   const lines = [
     `ctxbench compare: a = ${result.a}, b = ${result.b}`,
-    'req/s = median of samples; "b vs a" = ratio of geometric means, Welch t-test (unpaired: runs are not interleaved) on per-block',
-    '(schema 1: per-round) mean log req/s, 95% CI. Gate: slowdown beyond the threshold tested one-sided with Holm correction;',
-    'a config whose interval cannot rule out such a slowdown is inconclusive.',
+    ...(result.counted
+      ? [
+          'Instruction counts (Valgrind): instr/req = median over processes. Where each run\'s processes agree within ' +
+            `${stats.INSTRUCTION_SPREAD_OK}%, "b vs a" is the change in instructions per request and the gate reads it against the`,
+          `threshold directly, with the larger of the runs' spreads (at least ${INSTRUCTION_REPEATABILITY}%, the count's measured repeatability; ${UNSTEADY_MARGIN}% where a process never settled) as the margin;`,
+          'otherwise requests per instruction are tested as throughput is (Welch, per process).',
+        ]
+      : [
+          'req/s = median of samples; "b vs a" = ratio of geometric means, Welch t-test (unpaired: runs are not interleaved) on per-block',
+          '(schema 1: per-round) mean log req/s, 95% CI. Gate: slowdown beyond the threshold tested one-sided with Holm correction;',
+          'a config whose interval cannot rule out such a slowdown is inconclusive.',
+        ]),
     '',
     table(header, body),
     '',
   ];
-  const limit = `more than ${result.maxRegression}% slower`;
+  const limit = result.counted ? `more than ${result.maxRegression}% costlier in instructions per request` : `more than ${result.maxRegression}% slower`;
   if (result.exitCode === 1) {
-    lines.push(`FAIL (exit 1): ${result.regressions.length} config(s) significantly (Holm-adjusted p < ${result.alpha}) ${limit}: ` +
-      result.regressions.map((r) => `${r.id} (${fmtPct(r.changePct)})`).join(', '));
+    const how = result.regressions.every((r) => r.instructions) ? `${limit}, beyond the counts' repeatability` : `significantly (Holm-adjusted p < ${result.alpha}) ${limit}`;
+    lines.push(`FAIL (exit 1): ${result.regressions.length} config(s) ${how}: ` +
+      result.regressions.map((r) => `${r.id} (${r.instructions ? `${fmtPct(r.instructions.growthPct)} instructions` : fmtPct(r.changePct)})`).join(', '));
   } else if (!result.rows.some((r) => r.status === 'compared')) {
     lines.push('INCONCLUSIVE (exit 2): no configuration is in both files with data, so nothing was compared.');
   } else if (result.exitCode === 2) {
     lines.push(`INCONCLUSIVE (exit 2): ${result.inconclusive.length} config(s) cannot rule out being ${limit}: ` +
       result.inconclusive.map((r) => `${r.id}${r.unitsNeeded ? ` (~${r.unitsNeeded} ${r.unit === 'round' ? 'rounds' : 'blocks'} per run)` : ''}`).join(', '));
   } else {
-    lines.push(`OK (exit 0): every compared config is shown not to be ${limit} (one-sided, p < ${result.alpha}).`);
+    lines.push(`OK (exit 0): every compared config is shown not to be ${limit} (${result.direct === result.rows.filter((r) => r.status === 'compared').length ? 'instruction counts, beyond their repeatability' : `one-sided, p < ${result.alpha}`}).`);
   }
   const skipped = result.rows.filter((r) => r.status !== 'compared');
   if (skipped.length) lines.push(`Not compared: ${skipped.length} config(s) (see the table).`);

@@ -63,6 +63,32 @@ const PRESETS = {
     maxTime: 540,
     baseline: 'none',
   },
+  instructions: {
+    title: 'Instruction counts: the default run\'s matrix, instructions per request under Valgrind',
+    why: 'a second figure that any machine reproduces to ~0.1%, for CI gates and effects of 1-2%: each configuration alone under callgrind with node --single-threaded, warmed until its count is steady, then windows of a fixed number of requests. It counts work, not time: cache misses and memory stalls are not in it',
+    node: [DEFAULT_MAJOR],
+    strategies: ['none', 'param', 'als', 'alscontext-als', 'otel', 'cls-hooked', 'alscontext', 'global'],
+    depths: [8, 256],
+    hops: ['immediate'],
+    frameworks: ['express'],
+    method: 'instructions',
+    // Two processes per configuration: their counts agree within ~0.15%, so a second one
+    // shows the repeatability and a third would add nothing but minutes (a process at
+    // depth 256 serves 20-200 requests/s under Valgrind).
+    blocks: 2,
+    windows: 3,
+    // 24 warm-up windows of 1,000 requests at depth 8: Turbofan compilations there end
+    // after ~13,000 requests (docs/investigations.md).
+    maxWarmupWindows: 24,
+    // One request in flight (bench/cli/run.js says why): interleaving bugs cannot show
+    // here, which is what the default run and the integrity matrix are for.
+    connections: 1,
+    pipelining: 1,
+    duration: 1,
+    warmup: 0,
+    rounds: 1,
+    baseline: 'none',
+  },
   'depth-sweep': {
     title: 'Depth sweep: the App Engine study (parameter passing vs async_hooks by call depth)',
     why: 'seed 004 deployed param vs cls-hooked to App Engine and reported latency at call depths 8-1024 from one run each; here with interleaved rounds and AsyncLocalStorage beside them',

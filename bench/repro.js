@@ -58,9 +58,14 @@ function consistent(x, y) {
 // reproCompare(a, b) -> { a, b, rows: [{ id, a: { estimate, ci95, halfWidthPct }, b: {...},
 //   differencePp, aCoversB, bCoversA, agree }], compared, agreeing, shareAgreeing,
 //   medianHalfWidthPct, onlyInOne }
+// Two instruction-count runs agree on a ratio when their estimates differ by at most this
+// many percent (the count's own repeatability is 0.04-0.15% from process to process).
+const INSTRUCTION_AGREEMENT_PCT = 0.5;
+
 function reproCompare(a, b) {
   const runA = loadRun(a);
   const runB = loadRun(b);
+  const counted = runA?.settings?.method === 'instructions' && runB?.settings?.method === 'instructions';
   const ra = ratios(runA);
   const rb = ratios(runB);
   const rows = [];
@@ -78,6 +83,7 @@ function reproCompare(a, b) {
       bCoversA,
       agree: aCoversB && bCoversA,
       consistent: consistent(x, y),
+      ...(counted && { differencePct: Math.abs(y.estimate / x.estimate - 1) * 100 }),
     });
   }
   const widths = rows.flatMap((r) => [r.a.halfWidthPct, r.b.halfWidthPct]).filter((w) => typeof w === 'number' && Number.isFinite(w));
@@ -89,6 +95,7 @@ function reproCompare(a, b) {
     a: typeof a === 'string' ? a : (runA && runA.title) || 'a',
     b: typeof b === 'string' ? b : (runB && runB.title) || 'b',
     schemas: [runA && runA.schema, runB && runB.schema],
+    ...(counted && instructionAgreement(rows, runA, runB)),
     rows,
     compared: rows.length,
     agreeing,
@@ -101,14 +108,45 @@ function reproCompare(a, b) {
   };
 }
 
+// Instruction-count runs: how many ratios agree within INSTRUCTION_AGREEMENT_PCT, the
+// largest difference, and the same for each configuration's instructions per request.
+function instructionAgreement(rows, runA, runB) {
+  const levels = [];
+  const byId = new Map((runB.configs || []).map((c) => [c.id, c]));
+  for (const ca of runA.configs || []) {
+    const la = stats.instructionLevel(ca.samples);
+    const lb = byId.has(ca.id) ? stats.instructionLevel(byId.get(ca.id).samples) : null;
+    if (la && lb) levels.push({ id: ca.id, a: la.median, b: lb.median, differencePct: (lb.median / la.median - 1) * 100 });
+  }
+  const diffs = rows.map((r) => r.differencePct);
+  return {
+    instructions: {
+      limitPct: INSTRUCTION_AGREEMENT_PCT,
+      within: diffs.filter((d) => d <= INSTRUCTION_AGREEMENT_PCT).length,
+      maxDifferencePct: diffs.length ? Math.max(...diffs) : null,
+      medianDifferencePct: stats.median(diffs),
+      levels,
+    },
+  };
+}
+
 function formatRepro(r) {
   const pct = (x) => (typeof x === 'number' && Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : '—');
   const ci = (c) => (c ? `[${pct(c[0])}–${pct(c[1])}]` : '—');
   const lines = [`ctxbench repro: a = ${r.a}, b = ${r.b}`, ''];
   for (const row of r.rows) {
+    if (r.instructions) {
+      lines.push(`${row.id}  a ${pct(row.a.estimate)}  b ${pct(row.b.estimate)}  differ by ${row.differencePct.toFixed(2)}%  ${row.differencePct <= r.instructions.limitPct ? 'agree' : 'DISAGREE'}`);
+      continue;
+    }
     lines.push(`${row.id}  a ${pct(row.a.estimate)} ${ci(row.a.ci95)}  b ${pct(row.b.estimate)} ${ci(row.b.ci95)}  ` +
       `diff ${stats.formatPct(row.differencePp, { sign: true })} pp  ${row.agree ? 'agree' : 'DISAGREE'}  ` +
       `${row.consistent === null ? 'not judged' : row.consistent ? 'consistent' : 'INCONSISTENT'}`);
+  }
+  if (r.instructions) {
+    const i = r.instructions;
+    lines.push('', `Instruction counts: ${i.within} of ${r.compared} ratios within ${i.limitPct}% of each other (largest difference ${stats.formatPct(i.maxDifferencePct)}%, median ${stats.formatPct(i.medianDifferencePct)}%).`);
+    return lines.join('\n') + '\n';
   }
   lines.push('', `${r.agreeing} of ${r.compared} ratios agree (each run's interval covers the other's estimate)` +
     `${r.shareAgreeing === null ? '' : `: ${(r.shareAgreeing * 100).toFixed(0)}%`}; median ratio half-width ±${stats.formatPct(r.medianHalfWidthPct)} pp.`,
@@ -117,4 +155,4 @@ function formatRepro(r) {
   return lines.join('\n') + '\n';
 }
 
-module.exports = { reproCompare, formatRepro, ratios, consistent };
+module.exports = { reproCompare, formatRepro, ratios, consistent, INSTRUCTION_AGREEMENT_PCT };

@@ -19,7 +19,10 @@ const { summarize } = require('./stats');
 const { groupConfigs, armOf } = require('./comparable');
 const { roundOrder, AA_ARM } = require('./matrix');
 const duet = require('./duet');
+const callgrind = require('./callgrind');
+const { measureProcess, windowRequestsFor } = require('./instructions');
 const noise = require('./noise');
+const fs = require('node:fs');
 const { writeJsonAtomic } = require('../lib/cli');
 
 const SERVER_CPU = 1;
@@ -219,14 +222,17 @@ function soloMembers(group, groups) {
   return withBase === group ? group : others;
 }
 
-async function startOne(ctx, config, block) {
+// under: { wrap, nodeArgs, env, timeoutMs } to start the server under a tool (Valgrind).
+async function startOne(ctx, config, block, under = {}) {
   const startedAt = new Date().toISOString();
   const server = await startServer(config, {
     nodePath: config.launch?.nodePath,
-    nodeArgs: config.launch?.nodeArgs,
+    nodeArgs: [...(config.launch?.nodeArgs ?? []), ...(under.nodeArgs ?? [])],
     script: config.launch?.script ?? null,
     cpu: ctx.pinned ? SERVER_CPU : null,
-    env: ctx.serverEnv,
+    env: { ...ctx.serverEnv, ...under.env },
+    wrap: under.wrap,
+    timeoutMs: under.timeoutMs,
   });
   if (server.first) {
     config.acf = server.first.acf;
@@ -321,6 +327,75 @@ async function duetBlock(ctx, block, counters) {
   counters.round++;
 }
 
+// Servers start under Valgrind in ~9 s on this machine; a loaded one can take longer.
+const VALGRIND_START_MS = 180000;
+
+// One block of instruction counts: each configuration in its own fresh process under
+// callgrind (bench/callgrind.js), one at a time on the server CPU, in an order rotated by
+// block; warm-up windows until the count is steady, then settings.windows measured
+// windows (bench/instructions.js), each saved as it is taken.
+async function instructionsBlock(ctx, block) {
+  const { run, progress, stop } = ctx;
+  const s = run.settings;
+  const identity = callgrind.identityEnv();
+  for (const config of roundOrder(run.configs.filter((c) => !ctx.excluded.has(c)), block)) {
+    if (stop.requested) break;
+    progress?.status(`block ${block + 1}: starting ${config.id} under Valgrind`);
+    const dir = callgrind.outDir();
+    let server = null;
+    try {
+      server = await startOne(ctx, config, block, { wrap: callgrind.wrapper(dir), nodeArgs: callgrind.NODE_ARGS, env: identity, timeoutMs: VALGRIND_START_MS });
+      ctx.save();
+      const requests = s.windowRequests ?? windowRequestsFor(config.depth);
+      const warmup = [];
+      server.record.warmup = warmup;
+      server.record.windowRequests = requests;
+      const result = await measureProcess({
+        config,
+        server,
+        counter: callgrind.counter(server.pid, dir, identity),
+        driver: ctx.driver,
+        connections: s.connections,
+        requests,
+        windows: s.windows,
+        maxWarmupWindows: s.maxWarmupWindows,
+        signal: stop.signal,
+        onWindow(phase, index, w) {
+          const perRequest = w.perRequest === null ? '-' : `${Math.round(w.perRequest / 1000)}k`;
+          if (phase === 'warmup') {
+            warmup.push({ requests: w.requests, perRequest: w.perRequest });
+            progress?.status(`block ${block + 1}: warming ${config.id} under Valgrind (window ${index}: ${perRequest} instructions/request)`);
+          } else {
+            config.samples.push({ kind: 'instructions', block, window: index - 1, ...w });
+            progress?.status(`block ${block + 1}: ${config.id} window ${index}/${s.windows}: ${perRequest} instructions/request`);
+            if (w.errors > 0 || w.non2xx > 0) warnOnce(run, `${config.id} had errors or non-2xx responses (block ${block + 1})`, progress);
+            refreshSummaries(run);
+          }
+          ctx.save();
+        },
+      });
+      server.record.settled = result.settled;
+      if (!result.settled && !stop.requested) {
+        warnOnce(run, `${config.id}: instructions per request still changing after ${result.warmup.length} warm-up windows (block ${block + 1}); its windows are comparable at the same request index only`, progress);
+      }
+    } catch (err) {
+      if (!server) fail(ctx, config, err.message, { stderrTail: err.stderrTail || '', final: true });
+      else {
+        const { message, exit } = await explain(err, server);
+        if (exit) Object.assign(server.record, { exit, dead: true, endedAt: new Date().toISOString() });
+        fail(ctx, config, `${message} (block ${block + 1})`, { stderrTail: server.stderrTail?.() || '', exit });
+      }
+    } finally {
+      if (server) await stopBlock(new Map([[config, server]]));
+      fs.rmSync(dir, { recursive: true, force: true });
+      ctx.save();
+    }
+    const level = config.summary?.instructions?.median;
+    progress?.tick(`${config.id}${level ? ` ${Math.round(level / 1000)}k instructions/request` : ''}`);
+  }
+  refreshSummaries(run);
+}
+
 class StartFailed extends Error {}
 
 function fmtRatio(summary) {
@@ -394,6 +469,8 @@ async function runMatrix(run, { out, driver, progress, stop = { requested: false
       const t0 = Date.now();
       if (s.method === 'duet') {
         await duetBlock(ctx, block, counters);
+      } else if (s.method === 'instructions') {
+        await instructionsBlock(ctx, block);
       } else {
         const servers = await startBlock(ctx, block);
         try {

@@ -105,10 +105,10 @@ function describeExit(exit) {
 
 // config: { strategy, depth, hop, framework, burnUs } for app.js; or { script } for
 // another server (bench/hello-world.js), which has no /__stats and is confirmed by its
-// answer to GET / alone.
-async function startServer(config, { nodePath = process.execPath, nodeArgs = [], cpu = null, env = {}, timeoutMs = 20000, script = null } = {}) {
-  const argv = [...nodeArgs, script || APP];
-  const [command, args] = cpu === null ? [nodePath, argv] : ['taskset', ['-c', String(cpu), nodePath, ...argv]];
+// answer to GET / alone. wrap: a command prefix for node (Valgrind, bench/callgrind.js).
+async function startServer(config, { nodePath = process.execPath, nodeArgs = [], cpu = null, env = {}, timeoutMs = 20000, script = null, wrap = [] } = {}) {
+  const argv = [...wrap, nodePath, ...nodeArgs, script || APP];
+  const [command, args] = cpu === null ? [argv[0], argv.slice(1)] : ['taskset', ['-c', String(cpu), ...argv]];
   const proc = await spawnListening(command, args, {
     timeoutMs,
     env: {

@@ -32,6 +32,7 @@ async function measureSession({ kind, title, command, settings, configs, out, re
 
   const perBlock = settings.method === 'duet'
     ? duetGroups(configs, settings.baseline, { size: settings.groupSize }).length
+    : settings.method === 'instructions' ? configs.length
     : (settings.warmup > 0 ? configs.length : 0) + settings.rounds * measurementOrder(configs, 0, settings.baseline).length;
   const progress = createProgress({ total: perBlock * settings.blocks, perBlock, label: `ctxbench ${kind}` });
   const stop = onInterrupt(progress);

@@ -381,6 +381,72 @@ function duetRatios(windows) {
   return { capacity, shared, counted: counted.length, dropped: (windows || []).filter((w) => w && !w.counted).length };
 }
 
+// Instruction-count windows (bench/instructions.js) are samples of kind 'instructions':
+// per window, the requests served and the instructions executed (callgrind, Ir).
+const isInstructionWindow = (s) => Boolean(s) && s.kind === 'instructions' && positive(s.perRequest);
+
+// Instructions per request of each process (block) of a config: its windows' instructions
+// over their requests. -> Map(block -> { perRequest, windows: Map(index -> perRequest) }).
+function instructionProcesses(samples) {
+  const byBlock = new Map();
+  for (const s of (samples || []).filter(isInstructionWindow)) {
+    if (!byBlock.has(s.block)) byBlock.set(s.block, { instructions: 0, requests: 0, windows: new Map() });
+    const b = byBlock.get(s.block);
+    b.instructions += s.instructions;
+    b.requests += s.requests;
+    b.windows.set(s.window, s.perRequest);
+  }
+  return new Map([...byBlock].map(([k, b]) => [k, { perRequest: b.instructions / b.requests, windows: b.windows }]));
+}
+
+// The instruction level of a config: the median over processes of each one's instructions
+// per request, with the spread between processes ((max - min) / median, in percent).
+function instructionLevel(samples) {
+  const per = [...instructionProcesses(samples).values()].map((p) => p.perRequest);
+  if (!per.length) return null;
+  const mid = median(per);
+  return { median: mid, processes: per.length, spreadPct: ((Math.max(...per) - Math.min(...per)) / mid) * 100 };
+}
+
+// A spread below this (in percent of the ratio) is the instruction count's own
+// repeatability (0.04-0.15% measured from process to process): a ratio whose windows all
+// fall within it needs no interval to be read.
+const INSTRUCTION_SPREAD_OK = 0.5;
+
+const INSTRUCTION_METHOD = 'instruction count (callgrind, node --single-threaded): per window of N requests at the same request index, the baseline process\'s instructions per request ÷ this one\'s; log ratios averaged per block (pair of processes), t-interval over blocks; range = lowest and highest window ratio';
+
+// instructionRatio(cfgSamples, baseSamples) -> the ratio read like throughput (baseline
+// instructions per request ÷ this config's: 95% = executes 5.3% more instructions), from
+// windows of the same block and index; range = [lowest, highest] window ratio, spreadPct =
+// half the range in percent of the estimate.
+function instructionRatio(cfgSamples, baseSamples) {
+  const cfg = instructionProcesses(cfgSamples);
+  const base = instructionProcesses(baseSamples);
+  const ps = [];
+  for (const [block, p] of cfg) {
+    const b = base.get(block);
+    if (!b) continue;
+    for (const [index, perRequest] of p.windows) {
+      if (b.windows.has(index)) ps.push({ block, d: Math.log(b.windows.get(index)) - Math.log(perRequest) });
+    }
+  }
+  const r = twoLevel(ps);
+  if (r.estimate === null) return { ...r, range: null, spreadPct: null };
+  const ratios = ps.map((p) => Math.exp(p.d));
+  const range = [Math.min(...ratios), Math.max(...ratios)];
+  return { ...r, range, spreadPct: ((range[1] - range[0]) / 2 / r.estimate) * 100 };
+}
+
+// The verdict of an instruction ratio: a direction only when every window ratio lies on
+// the same side of 100%.
+function instructionVerdict(r, { broken = false } = {}) {
+  if (broken) return BROKEN;
+  if (!r || !r.range) return 'not enough samples';
+  if (r.range[0] <= 1 && r.range[1] >= 1) return 'no difference in instructions';
+  const change = (1 / r.estimate - 1) * 100;
+  return `${formatPct(Math.abs(change))}% ${change > 0 ? 'more' : 'fewer'} instructions`;
+}
+
 const DUET_METHOD = 'duet: both servers under load at once on one CPU; per window the ratio of server CPU µs per request, log ratios averaged per block (pair of fresh processes), t-interval over blocks (df = blocks - 1)';
 
 const invert = (r) => (r.estimate === null ? r : { ...r, estimate: 1 / r.estimate, ci95: r.ci95 && [1 / r.ci95[1], 1 / r.ci95[0]] });
@@ -406,7 +472,11 @@ function summarize(config, baselineConfig = null) {
   let cpuRatio = null;
   let sharedRatio = null;
   let disagree = false;
-  if (baselineConfig && baselineConfig !== config && baselineConfig.id !== config.id && windows.length) {
+  const instructions = instructionLevel(all);
+  if (instructions && baselineConfig && baselineConfig !== config && baselineConfig.id !== config.id) {
+    const r = instructionRatio(all, baselineConfig.samples);
+    ratio = { baseline: baselineConfig.id, ...r, paired: r.n > 0, quantity: 'instructions', method: INSTRUCTION_METHOD, verdict: instructionVerdict(r, { broken }) };
+  } else if (baselineConfig && baselineConfig !== config && baselineConfig.id !== config.id && windows.length) {
     const d = duetRatios(windows);
     const windowCounts = { counted: d.counted, dropped: d.dropped };
     // The duet windows already leave out client-bound seconds: the verdict stands.
@@ -430,10 +500,11 @@ function summarize(config, baselineConfig = null) {
   const level = rpsLevel(valid);
   return {
     n: valid.length,
-    blocks,
+    blocks: blocks || instructions?.processes || 0,
     rps: { ...level, median: median(valid.map((s) => s.rps)) },
     p99: { median: median(valid.map((s) => s.latency && s.latency.p99)) },
     cpuUsPerRequest: { median: median(valid.map((s) => s.cpuUsPerRequest)) },
+    ...(instructions && { instructions }),
     loadgenCpu: loadgen,
     ratio,
     cpuRatio,
@@ -499,6 +570,11 @@ module.exports = {
   summarize,
   duetRatios,
   isSolo,
+  instructionProcesses,
+  instructionLevel,
+  instructionRatio,
+  instructionVerdict,
+  INSTRUCTION_SPREAD_OK,
   baselineFor,
   median,
   quantile,

@@ -13,6 +13,7 @@ const f = require('./format');
 const { UsageError } = require('../lib/cli');
 const latencySection = require('./sections/latency');
 const driversSection = require('./sections/drivers');
+const instructionsSection = require('./sections/instructions');
 
 const KIND_ORDER = ['run', 'repro', 'integrity', 'micro', 'overhead', 'calibrate', 'aa'];
 
@@ -189,7 +190,7 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files }
   for (const { file, run } of results) {
     // Rate-mode runs (issue 14) measure latency at a given load, not throughput at
     // saturation: their own section replaces the run section.
-    const mod = latencySection.isRateRun(run) ? latencySection : sectionModule(run.kind);
+    const mod = latencySection.isRateRun(run) ? latencySection : instructionsSection.isInstructionRun(run) ? instructionsSection : sectionModule(run.kind);
     const ctx = {
       file: relative(file),
       name: path.basename(file, '.json'),

@@ -32,7 +32,9 @@ function pad(rows) {
 function runSummary(run, { out, report } = {}) {
   const s = run.settings || {};
   const duet = s.method === 'duet';
-  const rows = [['strategy', 'depth', `% of ${s.baseline ?? 'baseline'}${duet ? ' (CPU/req, duet)' : ''} [95% CI]`, 'verdict', 'ids']];
+  const counted = s.method === 'instructions';
+  const what = duet ? ' (CPU/req, duet) [95% CI]' : counted ? ' (instructions/req) [window range]' : ' [95% CI]';
+  const rows = [['strategy', 'depth', `% of ${s.baseline ?? 'baseline'}${what}`, 'verdict', 'ids']];
   for (const c of run.configs || []) {
     const sum = c.summary;
     if (!sum) {
@@ -41,12 +43,15 @@ function runSummary(run, { out, report } = {}) {
     }
     const base = armOf(c) === s.baseline;
     const label = c.arm === 'aa' ? `${c.strategy} (A/A twin)` : c.userSupplied ? `${c.strategy} (user-supplied)` : c.strategy;
-    const ratio = base ? 'baseline' : sum.ratio && f.isNum(sum.ratio.estimate) ? f.withCi(sum.ratio.estimate, sum.ratio.ci95, f.pctOf) : '—';
+    const interval = counted ? sum.ratio?.range : sum.ratio?.ci95;
+    const ratio = base ? 'baseline' : sum.ratio && f.isNum(sum.ratio.estimate) ? f.withCi(sum.ratio.estimate, interval, f.pctOf) : '—';
     rows.push([label, c.depth ?? '', ratio, base ? '' : sum.ratio?.verdict ?? '', idCell(c, sum)]);
   }
-  const widths = (run.configs || []).map((c) => c.summary?.ratio?.halfWidthPct).filter(f.isNum).sort((a, b) => a - b);
-  const lines = ['', `ctxbench ${s.preset ?? 'run'}: ${run.status}, ${duet ? 'duet' : 'sequential'}, ${Math.round(run.measuringSeconds ?? 0)} s of measuring`, '', pad(rows), ''];
-  if (widths.length) lines.push(`Precision: median ±${f.num(widths[Math.floor((widths.length - 1) / 2)])} pp, worst ±${f.num(widths.at(-1))} pp (95% CI half-widths).`);
+  const widths = (run.configs || []).map((c) => c.summary?.ratio?.[counted ? 'spreadPct' : 'halfWidthPct']).filter(f.isNum).sort((a, b) => a - b);
+  const method = duet ? 'duet' : counted ? 'instruction counts (Valgrind)' : 'sequential';
+  const lines = ['', `ctxbench ${s.preset ?? 'run'}: ${run.status}, ${method}, ${Math.round(run.measuringSeconds ?? 0)} s of measuring`, '', pad(rows), ''];
+  if (widths.length && counted) lines.push(`Spread: median ±${f.num(widths[Math.floor((widths.length - 1) / 2)])}%, worst ±${f.num(widths.at(-1))}% (half the range of window ratios; counts see no cache misses or memory stalls).`);
+  else if (widths.length) lines.push(`Precision: median ±${f.num(widths[Math.floor((widths.length - 1) / 2)])} pp, worst ±${f.num(widths.at(-1))} pp (95% CI half-widths).`);
   lines.push(`Full report: ${report && report !== 'none' ? report : '(none written)'}; run JSON: ${out}`, '');
   return lines.join('\n');
 }

@@ -143,7 +143,7 @@ test('summarize: a duet arm that leaked ids gets no cost verdict, and the leak c
 
 test('ctxbench run: duet settings are checked with one line each', async () => {
   for (const [args, pattern] of [
-    [['--method', 'both'], /--method both is not valid; expected duet or sequential/],
+    [['--method', 'both'], /--method both is not valid; expected duet, sequential, instructions/],
     [['--method', 'duet', '--rate', '100'], /--method duet cannot be used with --rate\/--load/],
     [['--method', 'sequential', '--windows', '3'], /--windows, --window and --group-size are duet settings/],
     [['--windows', '1'], /--windows/],

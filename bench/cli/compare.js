@@ -2,10 +2,11 @@
 // `ctxbench compare a.json b.json [--max-regression PCT]`: a gate for a library's CI that
 // fails closed: exit 1 on a significant slowdown beyond PCT %, 2 when it cannot tell, 3
 // when the input is bad (so a CI script can tell "slower" from "not compared").
-const { parse, number, UsageError } = require('../../lib/cli');
+const { parse, number, UsageError, writeJsonAtomic } = require('../../lib/cli');
+const { loadRun } = require('../run-file');
 const { compare, formatCompare, DEFAULT_MAX_REGRESSION } = require('../compare');
 
-const HELP = `usage: ctxbench compare a.json b.json [--max-regression PCT]
+const HELP = `usage: ctxbench compare a.json b.json [--max-regression PCT] [--out FILE]
 
 Matches configurations by id; prints each one's change in throughput from a to b with a
 95% CI (Welch t-test, unpaired: the runs were not interleaved). Exit codes:
@@ -14,7 +15,9 @@ Matches configurations by id; prints each one's change in throughput from a to b
   2  inconclusive: some config's interval cannot rule out a slowdown beyond PCT % (the
      table says how many blocks/rounds per run would settle it), or it has no data in b
   3  nothing compared: bad flags, or a file missing, unreadable or not a run
-PCT defaults to ${DEFAULT_MAX_REGRESSION}.
+PCT defaults to ${DEFAULT_MAX_REGRESSION}. Two instruction-count runs (--method instructions) are
+compared on instructions per request (see the README). --out FILE saves the comparison
+with both runs (kind "compare"), which ctxbench report renders.
 `;
 
 const BAD_INPUT = 3;
@@ -29,7 +32,7 @@ async function main(args) {
 }
 
 async function gate(args) {
-  const { values, positionals } = parse(args, { 'max-regression': { type: 'string' }, help: { type: 'boolean', short: 'h' } }, { allowPositionals: true });
+  const { values, positionals } = parse(args, { 'max-regression': { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, { allowPositionals: true });
   if (positionals.length !== 2) throw new UsageError('compare needs exactly two run JSON files: ctxbench compare a.json b.json');
   const maxRegression = number('max-regression', values['max-regression'], { min: 0, max: 100 }) ?? DEFAULT_MAX_REGRESSION;
   let result;
@@ -37,6 +40,10 @@ async function gate(args) {
     result = compare(positionals[0], positionals[1], { maxRegression });
   } catch (err) {
     throw new UsageError(err.message.split('\n')[0]);
+  }
+  if (values.out) {
+    const runs = positionals.map((file) => loadRun(file));
+    writeJsonAtomic(values.out, { schema: 2, kind: 'compare', title: `Gate: ${positionals[1]} against ${positionals[0]}`, command: ['ctxbench', 'compare', ...args].join(' '), files: positionals, maxRegression, runs, compare: result });
   }
   process.stdout.write(formatCompare(result) + '\n');
   return result.exitCode;

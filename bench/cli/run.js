@@ -15,8 +15,10 @@ const { UsageError, parse, flags, list, number } = require('../../lib/cli');
 const { MAX_DEPTH } = require('../../lib/config');
 const { startServices, needsOf, redact, redactArgs } = require('../services');
 const { loadStrategyFiles } = require('./common');
+const { findValgrind, INSTALL_HINT } = require('../callgrind');
+const { DEFAULT_MAX_WARMUP_WINDOWS } = require('../instructions');
 
-const OPTIONS = flags(['strategies', 'depths', 'hops', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url', 'method', 'windows', 'window', 'group-size', 'strategy-file'], { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] });
+const OPTIONS = flags(['strategies', 'depths', 'hops', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url', 'method', 'windows', 'window', 'group-size', 'window-requests', 'max-warmup-windows', 'strategy-file'], { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] });
 
 const MATRIX_FLAGS = ['strategies', 'depths', 'hops', 'frameworks', 'target'];
 
@@ -46,12 +48,21 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
   --acf on|off|both      AsyncContextFrame (Node 22: flag; 24+: default on)
   --connections N        concurrent connections (default from preset)
   --pipelining N         requests in flight per connection
-  --method duet|sequential
+  --method duet|sequential|instructions
                          duet (default preset): each strategy and its baseline under load
                          at the same time on the server CPU, ratio of CPU µs per request
                          per window; sequential: bursts one after the other (rate mode,
-                         --target and other drivers are always sequential)
-  --windows N            duet: counted windows per pair of processes (default 3)
+                         --target and other drivers are always sequential); instructions:
+                         each configuration alone under Valgrind (callgrind), instructions
+                         per request in windows of a fixed number of requests, repeatable
+                         to ~0.1% on any machine (instructions preset; needs valgrind)
+  --windows N            duet: counted windows per pair of processes (default 3);
+                         instructions: measured windows per process (default 3)
+  --window-requests N    instructions: requests per window (default by depth: 1000 at
+                         depth 8, 100 at 256; warm-up windows are the same size)
+  --max-warmup-windows N instructions: warm-up windows at most, before the count is steady
+                         (default 24; 0 measures from the first request: counts are then
+                         comparable only between runs with the same schedule)
   --window S             duet: seconds per window (default 1)
   --group-size N         duet: servers loaded at once, the baseline and N-1 arms (default 2)
   --aa                   add an A/A arm: a second baseline process measured against the
@@ -59,7 +70,8 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
   --duration S           target seconds per measured burst (sized from the last rate seen)
   --min-per-connection N completed requests per connection a burst must hold (default 30)
   --warmup S             seconds of unmeasured load on every fresh process
-  --blocks N             minimum blocks of fresh processes (>= 3; default from preset)
+  --blocks N             minimum blocks of fresh processes (>= 3, instructions >= 1;
+                         default from preset)
   --rounds N             rounds per block
   --precision PP         add blocks until every ratio's 95% CI half-width is within PP
                          percentage points (or --max-time); default: the preset's, for
@@ -124,7 +136,7 @@ function resolveSettings(values) {
     duration: number('duration', values.duration, { min: 0.5, max: 3600 }) ?? preset.duration,
     warmup: number('warmup', values.warmup, { min: 0, max: 3600 }) ?? preset.warmup,
     rounds: number('rounds', values.rounds, { min: 1, max: 1000, integer: true }) ?? preset.rounds,
-    blocks: number('blocks', values.blocks, { min: 3, max: 1000, integer: true }) ?? preset.blocks ?? 3,
+    blocks: number('blocks', values.blocks, { min: 1, max: 1000, integer: true }) ?? preset.blocks ?? 3,
     minPerConnection: number('min-per-connection', values['min-per-connection'], { min: 1, max: 1e6, integer: true }) ?? preset.minPerConnection ?? 30,
     amount: number('amount', values.amount, { min: 1, max: 1e8, integer: true }) ?? null,
     // A preset's precision target and time cap are budgeted for its own matrix; a custom
@@ -149,8 +161,13 @@ function resolveSettings(values) {
 function methodSettings(values, preset, settings) {
   const solo = settings.rates || settings.loads ? '--rate/--load' : values.target ? '--target' : settings.driver !== 'autocannon' ? `--driver ${settings.driver}` : null;
   const method = values.method ?? (solo ? 'sequential' : preset.method ?? 'sequential');
-  if (!['duet', 'sequential'].includes(method)) throw new UsageError(`--method ${method} is not valid; expected duet or sequential`);
-  if (method === 'duet' && solo) throw new UsageError(`--method duet cannot be used with ${solo}: it loads servers it started itself, closed loop, with autocannon`);
+  if (!METHODS.includes(method)) throw new UsageError(`--method ${method} is not valid; expected ${METHODS.join(', ')}`);
+  if (method !== 'sequential' && solo) throw new UsageError(`--method ${method} cannot be used with ${solo}: it loads servers it started itself, closed loop, with autocannon`);
+  // Timed methods take their interval over at least 3 processes; an instruction count
+  // repeats from process to process within 0.15%, so 1 or 2 are enough there.
+  if (method !== 'instructions' && settings.blocks < 3) throw new UsageError(`--blocks=${settings.blocks} is not valid; expected an integer from 3 to 1000 (1 and 2 only with --method instructions)`);
+  if (['window-requests', 'max-warmup-windows'].some((k) => values[k] !== undefined) && method !== 'instructions') throw new UsageError('--window-requests and --max-warmup-windows are instruction-count settings: give --method instructions');
+  if (method === 'instructions') return instructionSettings(values, preset, settings);
   // The A/A twin is part of a duet (the preset's `aa`); --aa asks for it in any run.
   const out = { method, aa: Boolean(values.aa || (preset.aa && method === 'duet')) };
   if (method === 'duet') {
@@ -164,6 +181,35 @@ function methodSettings(values, preset, settings) {
     throw new UsageError('--windows, --window and --group-size are duet settings: give --method duet');
   }
   return out;
+}
+
+const METHODS = ['duet', 'sequential', 'instructions'];
+
+// Instruction counts (bench/instructions.js): each configuration alone under callgrind.
+function instructionSettings(values, preset, settings) {
+  const found = findValgrind();
+  if (!found) throw new UsageError(`--method instructions needs Valgrind, which is not on PATH: ${INSTALL_HINT}`);
+  if (['window', 'group-size'].some((k) => values[k] !== undefined)) throw new UsageError('--window and --group-size are duet settings: give --method duet');
+  if (values.precision !== undefined) throw new UsageError('--precision cannot be used with --method instructions: a count has no interval to narrow (its spread is shown)');
+  return {
+    // A ratio needs its baseline: measured whether named or not.
+    ...(!settings.configs && !settings.strategies.includes(settings.baseline) && { strategies: [settings.baseline, ...settings.strategies] }),
+    method: 'instructions',
+    aa: Boolean(values.aa),
+    // One request in flight: the next is sent when the last has been answered, so what the
+    // server does per request does not depend on how fast either side runs. With 10
+    // connections two runs of the same code at once differed by up to 1.25% at the same
+    // request index (how many requests one event-loop turn handles depends on speed); with
+    // one, by 0.03-0.08% (docs/investigations.md).
+    connections: values.connections === undefined ? 1 : settings.connections,
+    valgrind: found.version,
+    precision: null,
+    windows: number('windows', values.windows, { min: 1, max: 1000, integer: true }) ?? preset.windows ?? 3,
+    windowRequests: number('window-requests', values['window-requests'], { min: 10, max: 1e7, integer: true }) ?? preset.windowRequests ?? null,
+    maxWarmupWindows: number('max-warmup-windows', values['max-warmup-windows'], { min: 0, max: 1000, integer: true }) ?? preset.maxWarmupWindows ?? DEFAULT_MAX_WARMUP_WINDOWS,
+    warmup: 0,
+    rounds: 1,
+  };
 }
 
 // Rate mode (issue 14): --rate or --load (or the preset's loads). One line per bad value.

@@ -17,6 +17,24 @@ function barVerdict(r) {
     `of run pairs (1 − 0.95^${r.judged})${missed.length === 1 && chance > 0.2 ? ', so one miss here is weak evidence against the method; another pair of runs tells' : ''}.`;
 }
 
+const pct2 = (r) => (f.isNum(r) ? `${(r * 100).toFixed(2)}%` : f.DASH);
+
+// Two instruction-count runs: do the ratios and the counts repeat within 0.5%?
+function instructionLines(r, lines) {
+  const i = r.instructions;
+  const all = i.within === r.compared;
+  lines.push(`**${i.within} of ${r.compared} instruction ratios agree within ${i.limitPct}%** between the two runs (largest difference ${i.maxDifferencePct.toFixed(2)}%, median ${i.medianDifferencePct.toFixed(2)}%) ` +
+    `${all ? '✅' : '⚠ — the ones beyond it are marked'}. Each run started its own processes; the ratio is the baseline's instructions per request ÷ the configuration's.`, '');
+  const levels = new Map(i.levels.map((l) => [l.id, l]));
+  const body = r.rows.map((x) => {
+    const l = levels.get(x.id);
+    return [f.code(x.id), pct2(x.a.estimate), pct2(x.b.estimate), `${x.differencePct.toFixed(2)}%`, x.differencePct <= i.limitPct ? '✅' : '❌',
+      l ? `${f.int(l.a)} → ${f.int(l.b)} (${l.differencePct >= 0 ? '+' : '−'}${Math.abs(l.differencePct).toFixed(2)}%)` : f.DASH];
+  });
+  lines.push(f.table(['Ratio', 'run a', 'run b', '|b ÷ a − 1|', `within ${i.limitPct}%`, 'instructions/req, a → b'], body, ['l', 'r', 'r', 'r', 'l', 'r']));
+  return lines.join('\n');
+}
+
 function render(run, ctx = {}) {
   // Recomputed from the two runs' samples when the file holds them, so a result saved by
   // an older ctxbench is judged by today's rules (the difference test came later).
@@ -31,6 +49,7 @@ function render(run, ctx = {}) {
     lines.push('No ratio could be compared between the two runs.');
     return lines.join('\n');
   }
+  if (r.instructions) return instructionLines(r, lines);
   lines.push(`**${r.agreeing} of ${r.compared} ratios agree** (${(r.shareAgreeing * 100).toFixed(0)}%): each run's 95% interval covers ` +
     `the other run's estimate. Median ratio half-width: **±${f.num(r.medianHalfWidthPct)} pp** — agreement bought with wide ` +
     'intervals is no agreement, so read the two together. Two honest 95% intervals of equally precise runs cover each ' +

@@ -848,4 +848,4 @@ async function render(run, ctx = {}) {
   return parts.join('\n\n').replace(/\n{3,}/g, '\n\n') + '\n';
 }
 
-module.exports = { render, summaryOf, sortConfigs };
+module.exports = { render, summaryOf, sortConfigs, environmentSection, settingsSection };

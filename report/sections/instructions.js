@@ -1,0 +1,116 @@
+'use strict';
+// Section for instruction-count runs (`ctxbench run --method instructions`): per
+// configuration its instructions per request and their spread between processes, the
+// ratio to the baseline with the range of its window ratios, and, beside it, the CPU-time
+// ratio of the default run (duet) for the same configuration, flagged where the two
+// disagree beyond their intervals.
+const fs = require('node:fs');
+const path = require('node:path');
+const stats = require('../../bench/stats');
+const f = require('../format');
+const { armOf } = require('../../bench/comparable');
+const { summaryOf, sortConfigs, environmentSection, settingsSection } = require('./run');
+
+const isInstructionRun = (run) => run?.settings?.method === 'instructions';
+
+// Two decimals: the figure repeats to about 0.1%.
+const pct2 = (r) => (f.isNum(r) ? `${(r * 100).toFixed(2)}%` : f.DASH);
+const overlap = (a, b) => Boolean(a && b) && a[0] <= b[1] && b[0] <= a[1];
+
+// The time-based figure for the same configurations: the default run (duet), when it is in
+// the results folder.
+function timedTwin(ctx) {
+  if (!ctx.resultsDir) return null;
+  const file = path.join(ctx.resultsDir, 'default.json');
+  if (!fs.existsSync(file)) return null;
+  try {
+    const run = JSON.parse(fs.readFileSync(file, 'utf8'));
+    return run.settings?.method === 'duet' ? { file, run } : null;
+  } catch {
+    return null;
+  }
+}
+
+function warmupLine(run) {
+  const procs = (run.configs || []).flatMap((c) => (c.processes || []).filter((p) => Array.isArray(p.warmup)).map((p) => ({ config: c, p })));
+  if (!procs.length) return '';
+  const counts = procs.map(({ p }) => p.warmup.length);
+  const unsettled = procs.filter(({ p }) => p.settled === false);
+  const requests = stats.median(procs.map(({ p }) => p.windowRequests).filter(f.isNum));
+  return `- **Warm-up:** windows of the same size as the measured ones until the last 4 were within ±3% of their median: ${Math.min(...counts)}–${Math.max(...counts)} windows per process (median ${stats.median(counts)}; ${f.int(requests)} requests per window at the median). ` +
+    (unsettled.length
+      ? `⚠ Not steady at the limit for ${unsettled.map(({ config, p }) => `${f.code(config.strategy)} d${config.depth} (block ${p.block + 1})`).join(', ')}: V8 was still compiling there, so those counts are comparable only at the same request index (the same schedule in every process of the run, and in another run of the same preset).`
+      : 'Every process settled.');
+}
+
+function render(run, ctx = {}) {
+  const s = run.settings || {};
+  const baseline = s.baseline;
+  const configs = run.configs || [];
+  const rows = sortConfigs(run).map((config) => ({ config, summary: summaryOf(config, configs, baseline) }));
+  const parts = [`## ${run.title || 'Instruction counts'}`];
+  const meta = [];
+  if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
+  const processes = Math.max(0, ...rows.map((r) => r.summary.instructions?.processes ?? 0));
+  meta.push(`${configs.length} configurations`, `${processes} process${processes === 1 ? '' : 'es'} each under Valgrind`);
+  parts.push(`*${meta.join(' · ')}*`);
+  if (s.why) parts.push(`**What this run is:** ${s.why}.`);
+  if (s.preset && ctx.resultsDir && !ctx.file?.includes('repro') && !fs.existsSync(path.join(ctx.resultsDir, `repro-${s.preset}.json`))) {
+    parts.push(`*A single run: no second run of this preset is committed; the spread shown is between the processes of this run.*`);
+  }
+  if (run.status && run.status !== 'complete') parts.push(`> ⚠ **Status: ${run.status}.** Configurations may have fewer processes or windows than planned.`);
+  parts.push(environmentSection(run));
+  if (s.valgrind) parts.push(`- **Valgrind:** ${s.valgrind}, \`--tool=callgrind --smc-check=all-non-file\`; servers started with \`node --single-threaded\``);
+  if (run.command) parts.push(['### Command', '', f.fence(run.command, 'sh')].join('\n'));
+  // The timed methods' burst settings mean nothing here; the warm-up has its own line.
+  const settings = settingsSection({ ...run, configs: [], settings: { ...s, warmup: undefined, duration: undefined, rounds: undefined, minPerConnection: undefined } });
+  if (settings) parts.push(settings);
+
+  const twin = timedTwin(ctx);
+  const timed = twin ? new Map((twin.run.configs || []).map((c) => [c.id, summaryOf(c, twin.run.configs, twin.run.settings?.baseline)])) : new Map();
+  const base = baseline ? f.code(baseline) : 'baseline';
+  const header = ['Strategy', 'Depth', 'instructions/req', 'between processes', `% of ${base}: instructions/req [window range]`, 'Verdict'];
+  if (twin) header.push(`% of ${base}: CPU/req in duet [95% CI]`, 'same story?');
+  header.push('Mismatches', 'Lost');
+  const disagreements = [];
+  const body = rows.map(({ config: c, summary: sum }) => {
+    const isBase = armOf(c) === baseline;
+    const i = sum.instructions;
+    const r = sum.ratio;
+    const cells = [f.code(c.strategy) + (c.userSupplied ? ' (user-supplied)' : ''), c.depth,
+      i ? f.int(i.median) : 'not measured', i ? (i.processes > 1 ? `±${(i.spreadPct / 2).toFixed(2)}% (${i.processes})` : '1 process') : f.DASH,
+      isBase ? 'baseline' : r && f.isNum(r.estimate) ? f.withCi(r.estimate, r.range, pct2) : f.DASH,
+      isBase ? '' : r?.verdict ?? (c.error ? `failed: ${c.error.message.split('\n')[0]}` : '')];
+    if (twin) {
+      const t = timed.get(c.id)?.ratio;
+      if (isBase) cells.push('baseline', '');
+      else if (!t || !f.isNum(t.estimate) || !r?.range) cells.push(t && f.isNum(t.estimate) ? f.withCi(t.estimate, t.ci95, f.pctOf) : f.DASH, f.DASH);
+      else {
+        const agree = overlap(r.range, t.ci95);
+        if (!agree && !sum.broken) disagreements.push({ c, r, t });
+        cells.push(f.withCi(t.estimate, t.ci95, f.pctOf), agree ? 'yes' : '⚠ no');
+      }
+    }
+    const leak = (n) => (c.strategy === 'none' ? 'n/a' : f.isNum(n) ? (n === 0 ? '0' : `${c.strategy === 'global' ? '⚠' : '❌'} ${f.int(n)}`) : f.DASH);
+    cells.push(leak(sum.mismatches), leak(sum.lost));
+    return cells;
+  });
+  parts.push('### Results');
+  parts.push(f.table(header, body, ['l', 'r', 'r', 'r', 'r', 'l', ...(twin ? ['r', 'l'] : []), 'r', 'r']));
+  parts.push(`*instructions/req* is what one request executed (callgrind's Ir: every guest instruction of the server process, JIT-compiled code, garbage collection and the kernel-call wrappers; not the kernel itself), the median over processes of each process's measured windows; *between processes* is half the range of those processes' figures. ` +
+    `*% of ${base}* is the baseline's instructions per request ÷ this one's (read like throughput: 95% = executes about 5% more), window by window at the same request index in the same block, log ratios averaged per block; the bracket is the **range** of the window ratios, not a confidence interval: the count repeats from process to process within about 0.15%, so where the range is narrow there is nothing left for an interval to say. ` +
+    'An instruction count sees work, not time: cache misses, memory stalls and the kernel\'s side of system calls are not in it, so it is the figure for a CI gate and for effects of 1–2%, and the CPU-time figure is the one a user feels.' +
+    (twin ? ` *CPU/req in duet* is the default run's (${f.code(ctx.relativeChartPath ? ctx.relativeChartPath(twin.file) : twin.file)}): "same story?" = the window range and that interval overlap.` : ''));
+  const notes = [warmupLine(run)];
+  if (disagreements.length) {
+    notes.push(`- **Instructions and CPU time differ** for ${disagreements.map(({ c, r, t }) => `${f.code(c.strategy)} d${c.depth} (${pct2(r.estimate)} by instructions, ${f.pctOf(t.estimate)} by CPU time)`).join(', ')}. ` +
+      'The two measure different things: CPU time includes what the count cannot see (cache misses and memory stalls per instruction, the kernel\'s side of system calls), and the count was taken with --single-threaded, where garbage collection and compilation run on the main thread instead of V8\'s helper threads. docs/investigations.md "Instructions against CPU time" has the cases found.');
+  }
+  const broken = rows.filter((r) => r.summary.broken);
+  if (broken.length) notes.push(`- ❌ ${broken.map((r) => f.code(r.config.strategy)).join(', ')} lost or mixed up ids: no cost verdict.`);
+  parts.push(notes.filter(Boolean).join('\n'));
+  if (Array.isArray(run.warnings) && run.warnings.length) parts.push(['### Warnings', '', ...run.warnings.map((w) => `- ⚠ ${String(w).replace(/\n/g, ' ')}`)].join('\n'));
+  return parts.join('\n\n').replace(/\n{3,}/g, '\n\n') + '\n';
+}
+
+module.exports = { render, isInstructionRun };
