@@ -72,14 +72,13 @@ const PRESETS = {
     hops: ['immediate'],
     frameworks: ['express'],
     method: 'instructions',
-    // Two processes per configuration: their counts agree within ~0.15%, so a second one
-    // shows the repeatability and a third would add nothing but minutes (a process at
-    // depth 256 serves 20-200 requests/s under Valgrind).
-    blocks: 2,
+    // One process per configuration: a count repeats from process to process within
+    // ~0.15%, and `ctxbench repro --preset instructions` (or a second run) is the second
+    // process; a process at depth 256 serves 10-150 requests/s under Valgrind.
+    blocks: 1,
     windows: 3,
-    // 24 warm-up windows of 1,000 requests at depth 8: Turbofan compilations there end
-    // after ~13,000 requests (docs/investigations.md).
-    maxWarmupWindows: 24,
+    // Warm-up: at most 40 windows of 1,000 requests at depth 8 (Turbofan compilations
+    // there go on until ~25,000 requests), 16 of 100 at depth 256 (bench/instructions.js).
     // One request in flight (bench/cli/run.js says why): interleaving bugs cannot show
     // here, which is what the default run and the integrity matrix are for.
     connections: 1,

@@ -20,7 +20,7 @@ const { groupConfigs, armOf } = require('./comparable');
 const { roundOrder, AA_ARM } = require('./matrix');
 const duet = require('./duet');
 const callgrind = require('./callgrind');
-const { measureProcess, windowRequestsFor } = require('./instructions');
+const { measureProcess, windowRequestsFor, maxWarmupWindowsFor } = require('./instructions');
 const noise = require('./noise');
 const fs = require('node:fs');
 const { writeJsonAtomic } = require('../lib/cli');
@@ -358,7 +358,7 @@ async function instructionsBlock(ctx, block) {
         connections: s.connections,
         requests,
         windows: s.windows,
-        maxWarmupWindows: s.maxWarmupWindows,
+        maxWarmupWindows: s.maxWarmupWindows ?? maxWarmupWindowsFor(requests),
         signal: stop.signal,
         onWindow(phase, index, w) {
           const perRequest = w.perRequest === null ? '-' : `${Math.round(w.perRequest / 1000)}k`;

@@ -16,7 +16,6 @@ const { MAX_DEPTH } = require('../../lib/config');
 const { startServices, needsOf, redact, redactArgs } = require('../services');
 const { loadStrategyFiles } = require('./common');
 const { findValgrind, INSTALL_HINT } = require('../callgrind');
-const { DEFAULT_MAX_WARMUP_WINDOWS } = require('../instructions');
 
 const OPTIONS = flags(['strategies', 'depths', 'hops', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url', 'method', 'windows', 'window', 'group-size', 'window-requests', 'max-warmup-windows', 'strategy-file'], { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] });
 
@@ -61,7 +60,7 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
   --window-requests N    instructions: requests per window (default by depth: 1000 at
                          depth 8, 100 at 256; warm-up windows are the same size)
   --max-warmup-windows N instructions: warm-up windows at most, before the count is steady
-                         (default 24; 0 measures from the first request: counts are then
+                         (default 40 windows of 1,000 requests, 16 of fewer; 0 measures from the first request: counts are then
                          comparable only between runs with the same schedule)
   --window S             duet: seconds per window (default 1)
   --group-size N         duet: servers loaded at once, the baseline and N-1 arms (default 2)
@@ -206,7 +205,8 @@ function instructionSettings(values, preset, settings) {
     precision: null,
     windows: number('windows', values.windows, { min: 1, max: 1000, integer: true }) ?? preset.windows ?? 3,
     windowRequests: number('window-requests', values['window-requests'], { min: 10, max: 1e7, integer: true }) ?? preset.windowRequests ?? null,
-    maxWarmupWindows: number('max-warmup-windows', values['max-warmup-windows'], { min: 0, max: 1000, integer: true }) ?? preset.maxWarmupWindows ?? DEFAULT_MAX_WARMUP_WINDOWS,
+    // null: by window size (bench/instructions.js maxWarmupWindowsFor).
+    maxWarmupWindows: number('max-warmup-windows', values['max-warmup-windows'], { min: 0, max: 1000, integer: true }) ?? preset.maxWarmupWindows ?? null,
     warmup: 0,
     rounds: 1,
   };

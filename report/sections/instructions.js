@@ -37,7 +37,7 @@ function warmupLine(run) {
   const counts = procs.map(({ p }) => p.warmup.length);
   const unsettled = procs.filter(({ p }) => p.settled === false);
   const requests = stats.median(procs.map(({ p }) => p.windowRequests).filter(f.isNum));
-  return `- **Warm-up:** windows of the same size as the measured ones until the last 4 were within ±3% of their median: ${Math.min(...counts)}–${Math.max(...counts)} windows per process (median ${stats.median(counts)}; ${f.int(requests)} requests per window at the median). ` +
+  return `- **Warm-up:** windows of the same size as the measured ones until the last 6 were within ±2% of their median (at most 40 windows of 1,000 requests, 16 of fewer): ${Math.min(...counts)}–${Math.max(...counts)} windows per process (median ${stats.median(counts)}; ${f.int(requests)} requests per window at the median). ` +
     (unsettled.length
       ? `⚠ Not steady at the limit for ${unsettled.map(({ config, p }) => `${f.code(config.strategy)} d${config.depth} (block ${p.block + 1})`).join(', ')}: V8 was still compiling there, so those counts are comparable only at the same request index (the same schedule in every process of the run, and in another run of the same preset).`
       : 'Every process settled.');
