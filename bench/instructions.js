@@ -9,7 +9,8 @@
 // counts taken at the same request index are comparable from process to process and from
 // run to run. What keeps the count falling is V8 still compiling: in a window with a batch
 // of Turbofan compilations (on the main thread under --single-threaded) a request costs
-// 2-3x, and at depth 8 they end only after ~13,000 requests (docs/investigations.md, with
+// 2-3x; at depth 8 the batches end after ~13,000 requests and single compilations go on
+// until ~25,000 (docs/investigations.md, with
 // the trace). Lowering V8's tier-up thresholds gets there sooner but to code 3-4% dearer,
 // so the warm-up is long instead.
 const { getJson } = require('./http-client');
