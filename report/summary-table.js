@@ -5,7 +5,12 @@ const { summaryOf } = require('./sections/run');
 const { armOf } = require('../bench/comparable');
 
 const COLUMNS = ['file', 'id', 'strategy', 'user_supplied', 'aa_twin', 'depth', 'hop', 'framework', 'node', 'acf', 'method', 'baseline',
-  'ratio', 'ratio_ci95_low', 'ratio_ci95_high', 'ratio_quantity', 'verdict', 'blocks', 'cpu_us_per_request', 'solo_rps', 'p99_ms', 'mismatches', 'lost'];
+  'ratio', 'ratio_ci95_low', 'ratio_ci95_high', 'ratio_quantity', 'verdict', 'blocks', 'cpu_us_per_request', 'solo_rps', 'p99_ms', 'mismatches', 'lost', 'instructions_per_request', 'ratio_range_low', 'ratio_range_high'];
+
+const QUANTITY = {
+  cpu: 'baseline CPU per request / CPU per request (duet)',
+  instructions: 'baseline instructions per request / instructions per request (Valgrind)',
+};
 
 // rows(results) -> [{ column: value }]; results: [{ file, run }] of kind 'run'.
 function rows(results) {
@@ -33,7 +38,7 @@ function rows(results) {
         ratio: r?.estimate ?? null,
         ratio_ci95_low: r?.ci95?.[0] ?? null,
         ratio_ci95_high: r?.ci95?.[1] ?? null,
-        ratio_quantity: r ? (r.quantity === 'cpu' ? 'baseline CPU per request / CPU per request (duet)' : 'throughput / baseline throughput') : null,
+        ratio_quantity: r ? QUANTITY[r.quantity] ?? 'throughput / baseline throughput' : null,
         verdict: isBase ? 'baseline' : r?.verdict ?? null,
         blocks: r?.blocks ?? s.blocks ?? null,
         cpu_us_per_request: s.cpuUsPerRequest?.median ?? null,
@@ -41,6 +46,9 @@ function rows(results) {
         p99_ms: s.p99?.median ?? null,
         mismatches: s.mismatches,
         lost: s.lost,
+        instructions_per_request: s.instructions?.median ?? null,
+        ratio_range_low: r?.range?.[0] ?? null,
+        ratio_range_high: r?.range?.[1] ?? null,
       });
     }
   }
