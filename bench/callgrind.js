@@ -16,9 +16,14 @@ const path = require('node:path');
 // --smc-check=all-non-file: V8 writes and rewrites machine code in anonymous memory; without
 // it Valgrind may run stale translations of code the JIT replaced.
 const TOOL_ARGS = ['--tool=callgrind', '--smc-check=all-non-file'];
-// The flag that makes a Node process's count repeat from process to process: without it
-// compilation and GC run on helper threads whose share of the work depends on timing.
-const NODE_ARGS = ['--single-threaded'];
+// The flags that make a Node process's count repeat from process to process:
+// --single-threaded, else compilation and GC run on helper threads whose share of the work
+// depends on timing; --predictable-gc-schedule ("fixes heap growing, idle, and memory
+// reducing behavior"), else V8 paces garbage collection by measured speeds: without it
+// `none` at depth 8 counted 190k per request on a quiet machine and 194k (+2%) while a busy
+// loop slowed the load generator's CPU; with it 190,035 and 190,277 (+0.13%), and three
+// windows within 0.01% of each other (docs/investigations.md).
+const NODE_ARGS = ['--single-threaded', '--predictable-gc-schedule'];
 const INSTALL_HINT = 'install it with: apt-get install -y valgrind (Debian/Ubuntu)';
 const DUMP_TIMEOUT_MS = 120000;
 

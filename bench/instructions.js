@@ -34,7 +34,8 @@ const REQUEST_TIMEOUT_S = 120;
 
 // warmedUp(counts, opts) -> { more, reason } for the warm-up windows' instructions per
 // request so far.
-function warmedUp(counts, { steadyWindows = STEADY_WINDOWS, spread = STEADY_SPREAD, maxWindows = DEFAULT_MAX_WARMUP_WINDOWS } = {}) {
+function warmedUp(counts, { steadyWindows = STEADY_WINDOWS, spread = STEADY_SPREAD, maxWindows = DEFAULT_MAX_WARMUP_WINDOWS, minWindows = 0 } = {}) {
+  if (counts.length < Math.min(minWindows, maxWindows)) return { more: true, reason: 'not yet as long as its baseline' };
   if (counts.length >= steadyWindows) {
     const last = counts.slice(-steadyWindows);
     const mid = [...last].sort((a, b) => a - b)[Math.floor(steadyWindows / 2)];
@@ -81,14 +82,16 @@ async function oneWindow({ config, server, counter, driver, connections, request
 
 // measureProcess(...) -> { warmup: [window], windows: [window], settled }. onWindow(phase,
 // index, window) after every window (progress, saving).
-async function measureProcess({ config, server, counter, driver, connections, requests, windows, maxWarmupWindows = DEFAULT_MAX_WARMUP_WINDOWS, signal, onWindow = () => {} }) {
+// minWarmupWindows: the warm-up of this block's baseline process, so that an arm is never
+// measured at earlier request indices than the baseline it is compared with.
+async function measureProcess({ config, server, counter, driver, connections, requests, windows, maxWarmupWindows = DEFAULT_MAX_WARMUP_WINDOWS, minWarmupWindows = 0, signal, onWindow = () => {} }) {
   const warmup = [];
   let verdict = maxWarmupWindows > 0 ? { more: true } : { more: false, reason: 'no warm-up asked for' };
   while (verdict.more && !signal?.aborted) {
     const w = await oneWindow({ config, server, counter, driver, connections, requests, signal });
     warmup.push(w);
     onWindow('warmup', warmup.length, w);
-    verdict = warmedUp(warmup.map((x) => x.perRequest), { maxWindows: maxWarmupWindows });
+    verdict = warmedUp(warmup.map((x) => x.perRequest), { maxWindows: maxWarmupWindows, minWindows: minWarmupWindows });
   }
   const measured = [];
   while (measured.length < windows && !signal?.aborted) {

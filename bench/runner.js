@@ -331,14 +331,19 @@ async function duetBlock(ctx, block, counters) {
 const VALGRIND_START_MS = 180000;
 
 // One block of instruction counts: each configuration in its own fresh process under
-// callgrind (bench/callgrind.js), one at a time on the server CPU, in an order rotated by
-// block; warm-up windows until the count is steady, then settings.windows measured
-// windows (bench/instructions.js), each saved as it is taken.
+// callgrind (bench/callgrind.js), one at a time on the server CPU; the baselines first,
+// then the others, each list in an order rotated by block. Warm-up windows until the
+// count is steady, and never fewer than the block's baseline process took (so an arm's
+// windows sit at the same request indices as its baseline's, or later where the arm
+// needed longer), then settings.windows measured windows (bench/instructions.js), each
+// saved as it is taken.
 async function instructionsBlock(ctx, block) {
   const { run, progress, stop } = ctx;
   const s = run.settings;
   const identity = callgrind.identityEnv();
-  for (const config of roundOrder(run.configs.filter((c) => !ctx.excluded.has(c)), block)) {
+  const live = run.configs.filter((c) => !ctx.excluded.has(c));
+  const isBase = (c) => armOf(c) === s.baseline;
+  for (const config of [...roundOrder(live.filter(isBase), block), ...roundOrder(live.filter((c) => !isBase(c)), block)]) {
     if (stop.requested) break;
     progress?.status(`block ${block + 1}: starting ${config.id} under Valgrind`);
     const dir = callgrind.outDir();
@@ -359,6 +364,7 @@ async function instructionsBlock(ctx, block) {
         requests,
         windows: s.windows,
         maxWarmupWindows: s.maxWarmupWindows ?? maxWarmupWindowsFor(requests),
+        minWarmupWindows: baselineWarmup(config, run, block),
         signal: stop.signal,
         onWindow(phase, index, w) {
           const perRequest = w.perRequest === null ? '-' : `${Math.round(w.perRequest / 1000)}k`;
@@ -394,6 +400,14 @@ async function instructionsBlock(ctx, block) {
     progress?.tick(`${config.id}${level ? ` ${Math.round(level / 1000)}k instructions/request` : ''}`);
   }
   refreshSummaries(run);
+}
+
+// Warm-up windows of the block's baseline process for config (0 for a baseline, or when
+// the baseline was not measured in this block).
+function baselineWarmup(config, run, block) {
+  const base = baselineFor(config, run.configs, run.settings.baseline);
+  if (!base || base === config) return 0;
+  return base.processes.find((p) => p.block === block && Array.isArray(p.warmup))?.warmup.length ?? 0;
 }
 
 class StartFailed extends Error {}

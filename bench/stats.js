@@ -413,28 +413,46 @@ function instructionLevel(samples) {
 // fall within it needs no interval to be read.
 const INSTRUCTION_SPREAD_OK = 0.5;
 
-const INSTRUCTION_METHOD = 'instruction count (callgrind, node --single-threaded): per window of N requests at the same request index, the baseline process\'s instructions per request ÷ this one\'s; log ratios averaged per block (pair of processes), t-interval over blocks; range = lowest and highest window ratio';
+const INSTRUCTION_METHOD = 'instruction count (callgrind, node --single-threaded --predictable-gc-schedule): per window of N requests at the same request index, the baseline process\'s instructions per request ÷ this one\'s; log ratios averaged per block (pair of processes), t-interval over blocks; range = lowest and highest window ratio';
 
-// instructionRatio(cfgSamples, baseSamples) -> the ratio read like throughput (baseline
-// instructions per request ÷ this config's: 95% = executes 5.3% more instructions), from
-// windows of the same block and index; range = [lowest, highest] window ratio, spreadPct =
-// half the range in percent of the estimate.
-function instructionRatio(cfgSamples, baseSamples) {
+// A config's warm-up length per block (its process records): windows of the same index
+// are at the same request index only in processes with the same warm-up.
+function warmupSchedule(config) {
+  return new Map((config?.processes || []).filter((p) => Array.isArray(p.warmup)).map((p) => [p.block, p.warmup.length]));
+}
+
+// instructionRatio(cfgSamples, baseSamples, { cfgSchedule, baseSchedule }) -> the ratio
+// read like throughput (baseline instructions per request ÷ this config's: 95% = executes
+// 5.3% more instructions). In a block whose two processes warmed up for the same number
+// of windows, window i is compared with window i (the same request index: comparable even
+// where the count had not settled); where one process settled earlier, the two processes'
+// means are compared and the range spans every pair of their windows (sameSchedule false).
+// range = [lowest, highest] window ratio, spreadPct = half the range in percent of the estimate.
+function instructionRatio(cfgSamples, baseSamples, { cfgSchedule = new Map(), baseSchedule = new Map() } = {}) {
   const cfg = instructionProcesses(cfgSamples);
   const base = instructionProcesses(baseSamples);
   const ps = [];
+  const ratios = [];
+  let sameSchedule = true;
   for (const [block, p] of cfg) {
     const b = base.get(block);
     if (!b) continue;
-    for (const [index, perRequest] of p.windows) {
-      if (b.windows.has(index)) ps.push({ block, d: Math.log(b.windows.get(index)) - Math.log(perRequest) });
+    if (cfgSchedule.get(block) === baseSchedule.get(block)) {
+      for (const [index, perRequest] of p.windows) {
+        if (!b.windows.has(index)) continue;
+        ps.push({ block, d: Math.log(b.windows.get(index)) - Math.log(perRequest) });
+        ratios.push(b.windows.get(index) / perRequest);
+      }
+    } else {
+      sameSchedule = false;
+      ps.push({ block, d: Math.log(b.perRequest) - Math.log(p.perRequest) });
+      for (const x of b.windows.values()) for (const y of p.windows.values()) ratios.push(x / y);
     }
   }
   const r = twoLevel(ps);
-  if (r.estimate === null) return { ...r, range: null, spreadPct: null };
-  const ratios = ps.map((p) => Math.exp(p.d));
+  if (r.estimate === null) return { ...r, range: null, spreadPct: null, sameSchedule };
   const range = [Math.min(...ratios), Math.max(...ratios)];
-  return { ...r, range, spreadPct: ((range[1] - range[0]) / 2 / r.estimate) * 100 };
+  return { ...r, range, spreadPct: ((range[1] - range[0]) / 2 / r.estimate) * 100, sameSchedule };
 }
 
 // The verdict of an instruction ratio: a direction only when every window ratio lies on
@@ -474,7 +492,7 @@ function summarize(config, baselineConfig = null) {
   let disagree = false;
   const instructions = instructionLevel(all);
   if (instructions && baselineConfig && baselineConfig !== config && baselineConfig.id !== config.id) {
-    const r = instructionRatio(all, baselineConfig.samples);
+    const r = instructionRatio(all, baselineConfig.samples, { cfgSchedule: warmupSchedule(config), baseSchedule: warmupSchedule(baselineConfig) });
     ratio = { baseline: baselineConfig.id, ...r, paired: r.n > 0, quantity: 'instructions', method: INSTRUCTION_METHOD, verdict: instructionVerdict(r, { broken }) };
   } else if (baselineConfig && baselineConfig !== config && baselineConfig.id !== config.id && windows.length) {
     const d = duetRatios(windows);
@@ -574,6 +592,7 @@ module.exports = {
   instructionLevel,
   instructionRatio,
   instructionVerdict,
+  warmupSchedule,
   INSTRUCTION_SPREAD_OK,
   baselineFor,
   median,

@@ -26,6 +26,12 @@ test('warm-up: steady only when the last 6 windows are all within ±2% of their 
   }
   assert.deepStrictEqual(warmedUp(measured, { maxWindows: 100 }), { more: false, reason: 'steady' });
   assert.deepStrictEqual(warmedUp(measured.slice(0, 10), { maxWindows: 10 }), { more: false, reason: 'not steady at the limit' });
+  // An arm warms up at least as long as its baseline did (same request indices), and stops
+  // there when it is steady.
+  const flat = new Array(8).fill(100);
+  assert.deepStrictEqual(warmedUp(flat, { minWindows: 12, maxWindows: 40 }), { more: true, reason: 'not yet as long as its baseline' });
+  assert.deepStrictEqual(warmedUp(new Array(12).fill(100), { minWindows: 12, maxWindows: 40 }), { more: false, reason: 'steady' });
+  assert.deepStrictEqual(warmedUp(new Array(16).fill(100), { minWindows: 16, maxWindows: 16 }).more, false);
 });
 
 test('window size by depth: 1,000 requests at depth 8, fewer for deeper chains, never under 100; fewer warm-up windows when small', () => {
@@ -61,6 +67,20 @@ test('instruction ratio: baseline ÷ config window by window at the same index, 
   // A strategy that lost ids gets no cost verdict, counted or timed.
   const lost = config('als', windows(0, [102000, 103020, 100980]).map((w) => ({ ...w, lost: 3 })));
   assert.strictEqual(stats.summarize(lost, base).ratio.verdict, stats.BROKEN);
+});
+
+test('instruction ratio: processes that warmed up for different numbers of windows are compared on their means, the range over every pair of windows', () => {
+  const base = config('none', windows(0, [100000, 110000]));
+  const arm = config('als', windows(0, [100000, 110000]));
+  base.processes = [{ block: 0, warmup: new Array(16).fill({}) }];
+  arm.processes = [{ block: 0, warmup: new Array(16).fill({}) }];
+  const same = stats.summarize(arm, base).ratio;
+  assert.deepStrictEqual([same.sameSchedule, same.range], [true, [1, 1]]);
+  arm.processes = [{ block: 0, warmup: new Array(12).fill({}) }];
+  const apart = stats.summarize(arm, base).ratio;
+  assert.strictEqual(apart.sameSchedule, false);
+  assert.ok(Math.abs(apart.range[0] - 100000 / 110000) < 1e-12 && Math.abs(apart.range[1] - 1.1) < 1e-12, String(apart.range));
+  assert.strictEqual(apart.verdict, 'no difference in instructions');
 });
 
 const run = (configs, extra = {}) => ({ schema: 2, kind: 'run', settings: { method: 'instructions', baseline: 'none', ...extra }, configs });

@@ -15,7 +15,7 @@ const { UsageError, parse, flags, list, number } = require('../../lib/cli');
 const { MAX_DEPTH } = require('../../lib/config');
 const { startServices, needsOf, redact, redactArgs } = require('../services');
 const { loadStrategyFiles } = require('./common');
-const { findValgrind, INSTALL_HINT } = require('../callgrind');
+const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
 
 const OPTIONS = flags(['strategies', 'depths', 'hops', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url', 'method', 'windows', 'window', 'group-size', 'window-requests', 'max-warmup-windows', 'strategy-file'], { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] });
 
@@ -202,6 +202,7 @@ function instructionSettings(values, preset, settings) {
     // one, by 0.03-0.08% (docs/investigations.md).
     connections: values.connections === undefined ? 1 : settings.connections,
     valgrind: found.version,
+    nodeFlags: NODE_ARGS,
     precision: null,
     windows: number('windows', values.windows, { min: 1, max: 1000, integer: true }) ?? preset.windows ?? 3,
     windowRequests: number('window-requests', values['window-requests'], { min: 10, max: 1e7, integer: true }) ?? preset.windowRequests ?? null,

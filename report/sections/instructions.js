@@ -60,7 +60,7 @@ function render(run, ctx = {}) {
   }
   if (run.status && run.status !== 'complete') parts.push(`> ⚠ **Status: ${run.status}.** Configurations may have fewer processes or windows than planned.`);
   parts.push(environmentSection(run));
-  if (s.valgrind) parts.push(`- **Valgrind:** ${s.valgrind}, \`--tool=callgrind --smc-check=all-non-file\`; servers started with \`node --single-threaded\``);
+  if (s.valgrind) parts.push(`- **Valgrind:** ${s.valgrind}, \`--tool=callgrind --smc-check=all-non-file\`; servers started with \`node ${(s.nodeFlags ?? ['--single-threaded']).join(' ')}\``);
   if (run.command) parts.push(['### Command', '', f.fence(run.command, 'sh')].join('\n'));
   // The timed methods' burst settings mean nothing here; the warm-up has its own line.
   const settings = settingsSection({ ...run, configs: [], settings: { ...s, warmup: undefined, duration: undefined, rounds: undefined, minPerConnection: undefined } });
@@ -105,6 +105,11 @@ function render(run, ctx = {}) {
   if (disagreements.length) {
     notes.push(`- **Instructions and CPU time differ** for ${disagreements.map(({ c, r, t }) => `${f.code(c.strategy)} d${c.depth} (${pct2(r.estimate)} by instructions, ${f.pctOf(t.estimate)} by CPU time)`).join(', ')}. ` +
       'The two measure different things: CPU time includes what the count cannot see (cache misses and memory stalls per instruction, the kernel\'s side of system calls), and the count was taken with --single-threaded, where garbage collection and compilation run on the main thread instead of V8\'s helper threads. docs/investigations.md "Instructions against CPU time" has the cases found.');
+  }
+  const apart = rows.filter((r) => r.summary.ratio && r.summary.ratio.sameSchedule === false);
+  if (apart.length) {
+    notes.push(`- **Warmed up for a different number of windows than its baseline** (one of the two settled earlier): ${apart.map((r) => `${f.code(r.config.strategy)} d${r.config.depth}`).join(', ')}. ` +
+      'Their windows are not at the same request indices, so the two processes\' means are compared and the bracket spans every pair of their windows; where either count was still changing, that bracket is wide and says so.');
   }
   const broken = rows.filter((r) => r.summary.broken);
   if (broken.length) notes.push(`- ❌ ${broken.map((r) => f.code(r.config.strategy)).join(', ')} lost or mixed up ids: no cost verdict.`);
