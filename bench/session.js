@@ -9,7 +9,7 @@ const { measurementOrder } = require('./matrix');
 const { getDriver } = require('./drivers');
 const { captureEnvironment } = require('./environment');
 const { createProgress, onInterrupt } = require('./progress');
-const { writeJsonAtomic } = require('../lib/cli');
+const { writeJsonAtomic, displayPath } = require('../lib/cli');
 
 // Pin this process (the load generator, every thread) to CPU 0; servers go to CPU 1.
 function pinSelf() {
@@ -62,8 +62,8 @@ function defaultReport(out) {
 async function writeReport(out, reportPath = defaultReport(out)) {
   if (reportPath === 'none') return reportPath;
   const { buildReport } = require('../report');
-  await buildReport({ resultsDir: path.dirname(out), out: reportPath });
-  process.stderr.write(`ctxbench: wrote ${reportPath}\n`);
+  const built = await buildReport({ resultsDir: path.dirname(out), out: reportPath });
+  process.stderr.write(`ctxbench: wrote ${reportPath}, ${built.pages.length} study pages beside it and ${displayPath(built.html)}\n`);
   return reportPath;
 }
 

@@ -64,4 +64,11 @@ function writeJsonAtomic(file, data) {
   fs.renameSync(tmp, file);
 }
 
-module.exports = { UsageError, parse, flags, list, number, writeJsonAtomic };
+// A path as a user would type it from here: relative below the working directory,
+// absolute elsewhere (never ../../tmp/x).
+function displayPath(p) {
+  const rel = path.relative('.', p);
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : path.resolve(p);
+}
+
+module.exports = { displayPath, UsageError, parse, flags, list, number, writeJsonAtomic };

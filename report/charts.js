@@ -6,20 +6,32 @@
 
 const vega = require('vega');
 const vl = require('vega-lite');
+const { record } = require('./format');
 
 // seriesChart({ title, points, x, y, yTitle, yZero, ci }) -> Promise<string> (SVG)
 //   x: the vega-lite x encoding; y: the field of points to draw; with ci, error bars
 //   from each point's lo to hi where both are valid.
 async function seriesChart({ title, points, x, y, yTitle, yZero = false, ci = false }) {
   const color = { field: 'series', type: 'nominal', title: 'strategy', sort: [...new Set(points.map((p) => p.series))] };
+  // Hovering a point (HTML report) shows its figure, its interval and how many blocks
+  // (fresh processes) it rests on; the static SVG ignores tooltips.
+  const has = (k) => points.some((p) => p[k] !== null && p[k] !== undefined);
+  const tooltip = [
+    { field: 'series', type: 'nominal', title: 'strategy' },
+    { field: x.field, type: 'quantitative', title: x.axis?.title ?? x.title ?? x.field },
+    { field: y, type: 'quantitative', title: yTitle, format: ',.4~r' },
+    ...(ci && has('lo') ? [{ field: 'lo', type: 'quantitative', title: '95% CI low', format: ',.4~r' }, { field: 'hi', type: 'quantitative', title: '95% CI high', format: ',.4~r' }] : []),
+    ...(has('blocks') ? [{ field: 'blocks', type: 'quantitative', title: 'blocks' }] : []),
+  ];
   const layer = [
     {
       mark: { type: 'line', point: { filled: true, size: 40 }, strokeWidth: 2 },
-      encoding: { x, y: { field: y, type: 'quantitative', title: yTitle, scale: { zero: yZero } }, color },
+      encoding: { x, y: { field: y, type: 'quantitative', title: yTitle, scale: { zero: yZero } }, color, tooltip },
     },
   ];
+  // Error bars go under the points, so hovering a point reaches the point's tooltip.
   if (ci) {
-    layer.push({
+    layer.unshift({
       transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }],
       mark: { type: 'errorbar', ticks: true },
       encoding: { x, y: { field: 'lo', type: 'quantitative', title: yTitle }, y2: { field: 'hi' }, color },
@@ -35,7 +47,9 @@ async function seriesChart({ title, points, x, y, yTitle, yZero = false, ci = fa
     layer,
     config: { font: 'Helvetica, Arial, sans-serif', legend: { orient: 'right' } },
   };
-  const view = new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none' });
+  const compiled = vl.compile(spec).spec;
+  record({ type: 'chart', title, spec: compiled, points: points.length });
+  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
   try {
     return await view.toSVG();
   } finally {

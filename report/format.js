@@ -2,7 +2,29 @@
 // Small formatting helpers shared by the report sections: numbers with their uncertainty,
 // markdown tables, safe cell text.
 
+const { AsyncLocalStorage } = require('node:async_hooks');
 const { formatPct } = require('../bench/stats');
+
+// While a section renders, its headings, tables and charts are also recorded as objects
+// (the HTML report builds its tables and charts from these, never from the markdown).
+const recording = new AsyncLocalStorage();
+
+function record(block) {
+  recording.getStore()?.push(block);
+}
+
+// capture(fn) -> { value, blocks }: fn's result and what it recorded, in call order.
+async function capture(fn) {
+  const blocks = [];
+  const value = await recording.run(blocks, fn);
+  return { value, blocks };
+}
+
+// "### Results", recorded as a heading.
+function heading(level, text) {
+  record({ type: 'heading', level, text: String(text) });
+  return `${'#'.repeat(level)} ${text}`;
+}
 
 const DASH = '—';
 
@@ -83,6 +105,7 @@ function code(x) {
 
 // table(['A', 'B'], [[1, 2]], ['l', 'r']) -> markdown table
 function table(header, rows, align = []) {
+  record({ type: 'table', header: header.map(String), rows: rows.map((r) => r.map((c) => (c === null || c === undefined || c === '' ? DASH : String(c)))), align });
   const sep = header.map((_, i) => (align[i] === 'r' ? '---:' : align[i] === 'c' ? ':---:' : '---'));
   const line = (cells) => `| ${cells.map(cell).join(' | ')} |`;
   const head = `| ${header.map((h) => (h === '' ? ' ' : cell(h))).join(' | ')} |`;
@@ -97,4 +120,4 @@ function fence(text, lang = '') {
   return `${f}${lang}\n${s}\n${f}`;
 }
 
-module.exports = { DASH, isNum, int, num, wholeMs, withCi, pctOf, change, signedPct, bytes, gib, cell, code, table, fence };
+module.exports = { capture, record, heading, DASH, isNum, int, num, wholeMs, withCi, pctOf, change, signedPct, bytes, gib, cell, code, table, fence };

@@ -2,7 +2,10 @@
 // The end of a run in the terminal, where the eye lands (as hyperfine and k6 end theirs):
 // per configuration its cost against the baseline with the interval, the verdict, and
 // whether every answer carried its own id; then where the full report is.
+const path = require('node:path');
 const f = require('./format');
+const { pagesDirFor } = require('./index');
+const { displayPath } = require('../lib/cli');
 const { armOf } = require('../bench/comparable');
 const registry = require('../context');
 
@@ -52,7 +55,12 @@ function runSummary(run, { out, report } = {}) {
   const lines = ['', `ctxbench ${s.preset ?? 'run'}: ${run.status}, ${method}, ${Math.round(run.measuringSeconds ?? 0)} s of measuring`, '', pad(rows), ''];
   if (widths.length && counted) lines.push(`Spread: median ±${f.num(widths[Math.floor((widths.length - 1) / 2)])}%, worst ±${f.num(widths.at(-1))}% (half the range of window ratios; counts see no cache misses or memory stalls).`);
   else if (widths.length) lines.push(`Precision: median ±${f.num(widths[Math.floor((widths.length - 1) / 2)])} pp, worst ±${f.num(widths.at(-1))} pp (95% CI half-widths).`);
-  lines.push(`Full report: ${report && report !== 'none' ? report : '(none written)'}; run JSON: ${out}`, '');
+  lines.push(`Full report: ${report && report !== 'none' ? report : '(none written)'}; run JSON: ${out}`);
+  if (report && report !== 'none') {
+    const html = path.join(pagesDirFor({ resultsDir: path.dirname(out), out: report }), 'index.html');
+    lines.push(`HTML report (charts, sortable tables; open it in a browser): ${displayPath(html)}`);
+  }
+  lines.push('');
   return lines.join('\n');
 }
 

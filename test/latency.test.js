@@ -316,17 +316,20 @@ test('two rate runs of one matrix by different drivers get a side-by-side sectio
     const out = path.join(dir, 'results.md');
     await buildReport({ resultsDir: results, out });
     const md = fs.readFileSync(out, 'utf8');
-    const sections = md.split(/\n(?=## )/).filter((s) => s.startsWith('## Drivers compared'));
-    assert.strictEqual(sections.length, 1, 'one pair, one section');
-    const [section] = sections;
-    assert.match(section, /^## Drivers compared: autocannon and artillery on the same configurations/);
+    const pages = fs.readdirSync(results).filter((n) => n.startsWith('drivers-'));
+    assert.strictEqual(pages.length, 1, `one pair, one page: ${pages}`);
+    const section = fs.readFileSync(path.join(results, pages[0]), 'utf8');
+    assert.match(section, /^# Drivers compared: autocannon and artillery on the same configurations/);
     assert.match(section, /\| `express\/als\/d8\/await\/node24\/r200` \|[^\n]*\| ✅ both: adds \|/);
     assert.match(section, /\| `express\/cls-hooked\/d8\/await\/node24\/r200` \|[^\n]*\| not held \|[^\n]*\| — \|\n/);
     assert.match(section, /\\\* fewer requests per block than ~10 beyond that percentile/, 'the thin-percentile mark is explained');
     assert.match(section, /Verdicts on the added p99 agree in 1 of 1 configuration both drivers could judge; artillery's p99 is 1\.00× autocannon's/);
-    // The section follows the later of its two runs.
-    const order = [...md.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
-    assert.ok(order.indexOf('Drivers compared: autocannon and artillery on the same configurations') > order.indexOf('Engine pair (artillery driver)'));
+    // In the index, the pair follows the later of its two runs.
+    const order = [...md.matchAll(/^\| \[[^\]]*\]\(results\/([^)]*)\.md\)/gm)].map((m) => m[1]);
+    const pair = pages[0].replace(/\.md$/, '');
+    const members = order.filter((n) => n !== pair && pair.includes(n));
+    assert.strictEqual(members.length, 2, `${pair} names its two runs`);
+    for (const m of members) assert.ok(order.indexOf(pair) > order.indexOf(m), `${order.join()} (${m})`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { buildReport } = require('../report');
+const { reportText } = require('./helpers/report');
 const { frameworksSection, PUBLISHED_GAIN } = require('../report/sections/frameworks');
 const references = require('../report/references');
 const seeds = require('./helpers/seeds');
@@ -93,7 +94,7 @@ async function report(run, t) {
   fs.writeFileSync(path.join(resultsDir, 'frameworks.json'), JSON.stringify(run));
   const out = path.join(dir, 'results.md');
   await buildReport({ resultsDir, out });
-  return fs.readFileSync(out, 'utf8');
+  return reportText(out, resultsDir);
 }
 
 function between(md, start, end) {

@@ -7,6 +7,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { buildReport } = require('../report');
+const { reportText } = require('./helpers/report');
 const { reproCompare } = require('../bench/repro');
 const { makeRun2 } = require('./helpers/run2');
 
@@ -29,7 +30,7 @@ async function render(files, t) {
   fs.mkdirSync(resultsDir);
   for (const [name, data] of Object.entries(files)) fs.writeFileSync(path.join(resultsDir, name), JSON.stringify(data));
   await buildReport({ resultsDir, out: path.join(dir, 'results.md') });
-  return fs.readFileSync(path.join(dir, 'results.md'), 'utf8');
+  return reportText(path.join(dir, 'results.md'), resultsDir);
 }
 
 const line = (md, start) => md.split('\n').find((l) => l.startsWith(start));

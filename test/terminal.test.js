@@ -31,6 +31,7 @@ test('runSummary: a row per configuration with ratio, interval, verdict and the 
   assert.match(line('none (A/A twin)'), /100\.0% \[98\.0%–102\.0%\]/);
   assert.match(line('otel'), /not measured\s+server exited \(code 1\) before listening/);
   assert.match(text, /Precision: median ±1\.00 pp, worst ±2\.00 pp/);
-  assert.match(text, /Full report: results\.md; run JSON: results\/default\.json/);
+  assert.match(text, /Full report: results\.md; run JSON: results\/default\.json\nHTML report \(charts, sortable tables; open it in a browser\): results\/index\.html\n/);
   assert.match(runSummary(run, { out: 'x.json', report: 'none' }), /Full report: \(none written\)/);
+  assert.doesNotMatch(runSummary(run, { out: 'x.json', report: 'none' }), /HTML report/);
 });

@@ -2,7 +2,7 @@
 // `ctxbench report [results/x.json ...] [--out results.md]`: results.md from every run
 // JSON under results/ (or only the files named).
 const fs = require('node:fs');
-const { parse, UsageError } = require('../../lib/cli');
+const { parse, UsageError, displayPath } = require('../../lib/cli');
 const { buildReport, readResults } = require('../../report');
 const summaryTable = require('../../report/summary-table');
 
@@ -12,10 +12,16 @@ function writeTextAtomic(file, text) {
 }
 
 const HELP = `usage: ctxbench report [FILE.json ...] [--results DIR] [--out results.md]
-                       [--csv FILE] [--json FILE]
+                       [--csv FILE] [--json FILE] [--html | --no-html]
 
-Renders results.md from every *.json in --results (default results/), one section each,
-or from the files named.
+Renders results.md from every *.json in --results (default results/), or from the files
+named: the summary ("What each strategy costs"), the default run and an index; one page
+per study (results/<name>.md) and results/index.html, the same report with charts and
+sortable tables in one self-contained file. A report written elsewhere (--out x/r.md)
+puts its pages, charts and index.html in x/r/.
+
+  --html        write index.html (the default)
+  --no-html     do not write index.html
 
   --csv FILE    also write the summary table of every run file: one row per
                 configuration (strategy, depth, hop, framework, node, ratio and its
@@ -26,12 +32,14 @@ or from the files named.
 async function main(args) {
   const { values, positionals } = parse(
     args,
-    { out: { type: 'string' }, results: { type: 'string' }, csv: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    { out: { type: 'string' }, results: { type: 'string' }, csv: { type: 'string' }, json: { type: 'string' }, html: { type: 'boolean' }, 'no-html': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     { allowPositionals: true },
   );
+  if (values.html && values['no-html']) throw new UsageError('--html and --no-html: choose one');
   const out = values.out ?? 'results.md';
-  const result = await buildReport({ resultsDir: values.results ?? 'results', out, files: positionals.length ? positionals : undefined });
-  process.stderr.write(`ctxbench: wrote ${result.out} (${result.sections.length} sections, ${result.charts.length} charts)\n`);
+  const result = await buildReport({ resultsDir: values.results ?? 'results', out, files: positionals.length ? positionals : undefined, html: !values['no-html'] });
+  process.stderr.write(`ctxbench: wrote ${result.out} (${result.sections.length} studies, ${result.pages.length} pages, ${result.charts.length} charts)` +
+    `${result.html ? `; HTML report: ${displayPath(result.html)}` : ''}\n`);
   if (values.csv || values.json) {
     const table = summaryTable.rows(readResults(values.results ?? 'results', positionals.length ? positionals : undefined));
     for (const [file, text] of [[values.csv, table.length && summaryTable.toCsv(table)], [values.json, summaryTable.toJson(table)]]) {

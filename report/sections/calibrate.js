@@ -64,7 +64,7 @@ function render(run, ctx = {}) {
       ratioCell(l.cpuRatio, l.cpuVerdict),
     ]);
     parts.push([
-      `### DEPTH=${p.depth} HOP=${p.hop}: ${MARK[p.verdict]} (server CPU: ${MARK[p.cpuVerdict]})`,
+      f.heading(3, `DEPTH=${p.depth} HOP=${p.hop}: ${MARK[p.verdict]} (server CPU: ${MARK[p.cpuVerdict]})`),
       '',
       f.table(duet
         ? ['BURN_US', 'server measured µs/req', 'duet: extra CPU µs/req [95% CI]', 'duet ÷ measured [95% CI]', 'solo bursts: extra CPU µs/req [95% CI]', 'solo ÷ measured [95% CI]']

@@ -7,7 +7,7 @@ const { compare, formatCompare } = require('../../bench/compare');
 
 function render(run, ctx = {}) {
   const result = Array.isArray(run.runs) && run.runs.length === 2 ? compare(run.runs[0], run.runs[1], { maxRegression: run.maxRegression }) : run.compare;
-  const lines = [`## ${run.title || 'Gate'}`, ''];
+  const lines = [f.heading(2, run.title || 'Gate'), ''];
   if (ctx.file) lines.push(`*from ${f.code(ctx.file)}*`, '');
   if (run.command) lines.push(f.fence(run.command, 'sh'), '');
   const [a, b] = run.files || ['a', 'b'];

@@ -93,7 +93,7 @@ function render([a, b], ctx = {}) {
   ratios.sort((p, q) => p - q);
   const median = ratios.length ? ratios[Math.floor((ratios.length - 1) / 2)] : null;
   const out = [
-    `## Drivers compared: ${nameA} and ${nameB} on the same configurations`,
+    f.heading(2, `Drivers compared: ${nameA} and ${nameB} on the same configurations`),
     '',
     `*${file(a)} and ${file(b)}*`,
     '',

@@ -191,7 +191,7 @@ function versionTable(g) {
     }
     return cells;
   });
-  const out = [`#### ${groupTitle(g)}`, ''];
+  const out = [f.heading(4, groupTitle(g)), ''];
   out.push(f.table(header, body, align), '');
   const notes = [`AsyncLocalStorage implementation: ${acfStatus(g)}.`];
   if (table) {
@@ -241,7 +241,7 @@ function comparisonTable(older, newer) {
     }
     return cells;
   });
-  const out = [`#### Node ${older.major} → Node ${newer.major}`, ''];
+  const out = [f.heading(4, `Node ${older.major} → Node ${newer.major}`), ''];
   if (!body.length) {
     out.push(`No scenario was run on both Node ${older.major} and Node ${newer.major}.`);
     return out.join('\n');
@@ -300,11 +300,11 @@ function acfSection(groups) {
         return [scenarioOf(a).name, med(a), med(b), gainCell(r), stats.verdict(r)];
       });
     if (!rows.length) continue;
-    out.push(`#### Node ${major}: ${acfStatus(def)} (default) vs ${flippedName}`, '');
+    out.push(f.heading(4, `Node ${major}: ${acfStatus(def)} (default) vs ${flippedName}`), '');
     out.push(f.table(['Scenario', 'default req/s median', 'flipped req/s median', 'Flipped vs default [95% CI]', 'Verdict'], rows, ['l', 'r', 'r', 'r', 'l']), '');
   }
   if (!out.length) return '';
-  return ['### Frameworks: AsyncContextFrame on vs off, side by side', '', ...out].join('\n').trimEnd();
+  return [f.heading(3, 'Frameworks: AsyncContextFrame on vs off, side by side'), '', ...out].join('\n').trimEnd();
 }
 
 // ---------------------------------------------------------------- Express on Node 20/22
@@ -321,7 +321,7 @@ function expressSection(groups) {
     rows.push([groupTitle(g), f.isNum(cpu(h)) ? f.num(cpu(h)) : f.DASH, f.isNum(cpu(c)) ? f.num(cpu(c)) : f.DASH]);
   }
   const lines = [
-    '### Frameworks: why Express costs more per request on Node 20 and 22',
+    f.heading(3, 'Frameworks: why Express costs more per request on Node 20 and 22'),
     '',
     'Express 5 sets the prototype of every request and response object (`Object.setPrototypeOf(req, app.request)` and ' +
       '`(res, app.response)` in `express/lib/application.js`, `app.handle`). On the V8 of Node 20 (11.3) and 22 (12.4) that ' +
@@ -386,7 +386,7 @@ function differencesSection(run, groups) {
     'where the study ran each server once for 10 s after a 5 s warm-up (100 connections, pipelining 10); ' +
     'req/s is the geometric mean of rounds with a 95% CI of the same rather than one run\'s per-second average; and the machine is the one described above, ' +
     `not the study's i7-7700. AsyncLocalStorage implementation per version (reported by each server): ${acf || 'not reported'}.`;
-  return ['### Frameworks: what differs from the study', '', text].join('\n');
+  return [f.heading(3, 'Frameworks: what differs from the study'), '', text].join('\n');
 }
 
 // ---------------------------------------------------------------- section

@@ -48,7 +48,7 @@ function render(run, ctx = {}) {
   const baseline = s.baseline;
   const configs = run.configs || [];
   const rows = sortConfigs(run).map((config) => ({ config, summary: summaryOf(config, configs, baseline) }));
-  const parts = [`## ${run.title || 'Instruction counts'}`];
+  const parts = [f.heading(2, run.title || 'Instruction counts')];
   const meta = [];
   if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
   const processes = Math.max(0, ...rows.map((r) => r.summary.instructions?.processes ?? 0));
@@ -61,7 +61,7 @@ function render(run, ctx = {}) {
   if (run.status && run.status !== 'complete') parts.push(`> ⚠ **Status: ${run.status}.** Configurations may have fewer processes or windows than planned.`);
   parts.push(environmentSection(run));
   if (s.valgrind) parts.push(`- **Valgrind:** ${s.valgrind}, \`--tool=callgrind --smc-check=all-non-file\`; servers started with \`node ${(s.nodeFlags ?? ['--single-threaded']).join(' ')}\``);
-  if (run.command) parts.push(['### Command', '', f.fence(run.command, 'sh')].join('\n'));
+  if (run.command) parts.push([f.heading(3, 'Command'), '', f.fence(run.command, 'sh')].join('\n'));
   // The timed methods' burst settings mean nothing here; the warm-up has its own line.
   const settings = settingsSection({ ...run, configs: [], settings: { ...s, warmup: undefined, duration: undefined, rounds: undefined, minPerConnection: undefined } });
   if (settings) parts.push(settings);
@@ -95,7 +95,7 @@ function render(run, ctx = {}) {
     cells.push(leak(sum.mismatches), leak(sum.lost));
     return cells;
   });
-  parts.push('### Results');
+  parts.push(f.heading(3, 'Results'));
   parts.push(f.table(header, body, ['l', 'r', 'r', 'r', 'r', 'l', ...(twin ? ['r', 'l'] : []), 'r', 'r']));
   parts.push(`*instructions/req* is what one request executed (callgrind's Ir: every guest instruction of the server process, JIT-compiled code, garbage collection and the kernel-call wrappers; not the kernel itself), the median over processes of each process's measured windows; *between processes* is half the range of those processes' figures. ` +
     `*% of ${base}* is the baseline's instructions per request ÷ this one's (read like throughput: 95% = executes about 5% more), window by window at the same request index in the same block, log ratios averaged per block; the bracket is the **range** of the window ratios, not a confidence interval: the count repeats from process to process within about 0.15%, so where the range is narrow there is nothing left for an interval to say. ` +
@@ -114,7 +114,7 @@ function render(run, ctx = {}) {
   const broken = rows.filter((r) => r.summary.broken);
   if (broken.length) notes.push(`- ❌ ${broken.map((r) => f.code(r.config.strategy)).join(', ')} lost or mixed up ids: no cost verdict.`);
   parts.push(notes.filter(Boolean).join('\n'));
-  if (Array.isArray(run.warnings) && run.warnings.length) parts.push(['### Warnings', '', ...run.warnings.map((w) => `- ⚠ ${String(w).replace(/\n/g, ' ')}`)].join('\n'));
+  if (Array.isArray(run.warnings) && run.warnings.length) parts.push([f.heading(3, 'Warnings'), '', ...run.warnings.map((w) => `- ⚠ ${String(w).replace(/\n/g, ' ')}`)].join('\n'));
   return parts.join('\n\n').replace(/\n{3,}/g, '\n\n') + '\n';
 }
 

@@ -223,7 +223,7 @@ function render(run, ctx = {}) {
   const data = run.integrity || {};
   const cells = Array.isArray(data.cells) ? data.cells : [];
   const s = run.settings || {};
-  const lines = [`## ${run.title || 'Context integrity'}`, ''];
+  const lines = [f.heading(2, run.title || 'Context integrity'), ''];
   const meta = ['kind `integrity`'];
   if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
   if (run.status) meta.push(`status ${run.status}`);
@@ -246,22 +246,22 @@ function render(run, ctx = {}) {
   const asOf = e.date || new Date();
   for (const t of targets) {
     const tc = cells.filter((c) => `${c.node}|${c.acf}` === t);
-    lines.push(`### Matrix — ${targetLabel(tc, asOf)}`, '', matrix(tc, scenarioOrder, strats), '');
+    lines.push(f.heading(3, `Matrix — ${targetLabel(tc, asOf)}`), '', matrix(tc, scenarioOrder, strats), '');
   }
   const differ = disagreements(cells, scenarioOrder, strats, targets, asOf);
-  if (differ) lines.push('### Where the runtimes disagree', '', differ, '');
+  if (differ) lines.push(f.heading(3, 'Where the runtimes disagree'), '', differ, '');
 
   const why = explanations(cells, scenarioOrder, strats);
-  if (why.length) lines.push('### Why the failing cells fail', '', ...why, '');
+  if (why.length) lines.push(f.heading(3, 'Why the failing cells fail'), '', ...why, '');
 
   const rem = remedies(cells, strats);
-  if (rem) lines.push('### Remedies used by the `*-bound` scenarios', '', rem, '');
+  if (rem) lines.push(f.heading(3, 'Remedies used by the `*-bound` scenarios'), '', rem, '');
 
   const soak = Array.isArray(data.soak) ? data.soak : [];
   if (soak.length) {
     const limit = s.soakGrowthLimitPct ?? 20;
     lines.push(
-      '### Memory soak',
+      f.heading(3, 'Memory soak'),
       '',
       `${f.int(s.soakRequests)} requests of the mixed chain per strategy (${f.int(s.concurrency)} in flight), in a fresh server ` +
         `started with \`--expose-gc\`; memory read after a forced GC following a warm-up, and again at the end. Growth ` +
@@ -274,17 +274,17 @@ function render(run, ctx = {}) {
   }
 
   const scen = (data.scenarios || []).filter((x) => x.describe);
-  if (scen.length) lines.push('### Scenarios', '', ...scen.map((x) => `- ${f.code(x.name)} — ${x.describe}`), '');
+  if (scen.length) lines.push(f.heading(3, 'Scenarios'), '', ...scen.map((x) => `- ${f.code(x.name)} — ${x.describe}`), '');
 
   const errors = Array.isArray(data.errors) ? data.errors : [];
   if (errors.length) {
-    lines.push('### Servers that failed', '', ...errors.map((x) => `- ${x.node} ${x.strategy} (${x.purpose}): ${f.cell(x.message)}`), '');
+    lines.push(f.heading(3, 'Servers that failed'), '', ...errors.map((x) => `- ${x.node} ${x.strategy} (${x.purpose}): ${f.cell(x.message)}`), '');
   }
   const warnings = Array.isArray(run.warnings) ? run.warnings : [];
   if (warnings.length) lines.push(...warnings.map((w) => `> ⚠ ${w}`), '');
 
   const summary = verdicts(cells, strats);
-  if (summary.length) lines.push('### What this run says', '', ...summary, '');
+  if (summary.length) lines.push(f.heading(3, 'What this run says'), '', ...summary, '');
 
   lines.push(READING);
   return lines.join('\n') + '\n';

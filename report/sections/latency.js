@@ -5,8 +5,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const f = require('../format');
-const { latencySummary, isRateConfig, PERCENTILES } = require('../../bench/latency');
-const { baselineFor } = require('../../bench/comparable');
+const { isRateConfig, PERCENTILES } = require('../../bench/latency');
+const { latencySummaries } = require('../../bench/analysis');
 const { loadChart } = require('../charts');
 
 const LABEL = { p50: 'p50', p90: 'p90', p99: 'p99', p99_9: 'p99.9' };
@@ -78,7 +78,7 @@ function capacitySection(run) {
   if (!cap || !Array.isArray(cap.groups)) return '';
   const rows = cap.groups.map((g) => [g.baseline, f.int(g.rps), (g.bursts || []).map(f.int).join(', ')]);
   return [
-    '### Capacity of the baseline (measured first)',
+    f.heading(3, 'Capacity of the baseline (measured first)'),
     '',
     `Loads are fractions of this: ${cap.method}.`,
     '',
@@ -96,7 +96,7 @@ function loadTables(rows, label) {
   const out = [];
   for (const k of [...byLoad.keys()].sort((a, b) => a - b)) {
     const group = byLoad.get(k);
-    out.push(`### Latency at ${loadLabel(group[0].config)}`, '');
+    out.push(f.heading(3, `Latency at ${loadLabel(group[0].config)}`), '');
     const body = group.map(({ config, s }) => {
       const depth = config.depth ?? f.DASH;
       if (!s.held.held) {
@@ -129,7 +129,7 @@ function studyTable(rows, baselineArm) {
     if (!r.s.held.held) return 'rate not held';
     return fn(r);
   };
-  const out = [`### By call depth at ${useLoad ? `${Math.round(pick * 1000) / 10}% load` : `${f.int(pick)} req/s`} (the App Engine study's layout)`, ''];
+  const out = [f.heading(3, `By call depth at ${useLoad ? `${Math.round(pick * 1000) / 10}% load` : `${f.int(pick)} req/s`} (the App Engine study's layout)`), ''];
   for (const k of ['p50', 'p99']) {
     const body = [];
     for (const st of strategies) body.push([`${st} ${LABEL[k]} ms`, ...depths.map((d) => cell(st, d, (r) => percentileCell(r.s, k)))]);
@@ -153,9 +153,9 @@ async function chartSection(rows, ctx) {
     const d = `${r.config.depth ?? ''}`;
     if (!byDepth.has(d)) byDepth.set(d, []);
     const p = r.s.percentiles.p99;
-    byDepth.get(d).push({ series: r.config.strategy ?? r.config.id, x: useLoad ? r.config.load * 100 : r.config.rate, y: p.estimate, lo: p.ci95?.[0] ?? null, hi: p.ci95?.[1] ?? null });
+    byDepth.get(d).push({ series: r.config.strategy ?? r.config.id, x: useLoad ? r.config.load * 100 : r.config.rate, y: p.estimate, lo: p.ci95?.[0] ?? null, hi: p.ci95?.[1] ?? null, blocks: r.s.units ?? null });
   }
-  const out = ['### p99 latency vs load', ''];
+  const out = [f.heading(3, 'p99 latency vs load'), ''];
   fs.mkdirSync(ctx.chartsDir, { recursive: true });
   for (const [depth, points] of byDepth) {
     if (!points.length) continue;
@@ -173,13 +173,7 @@ async function chartSection(rows, ctx) {
   return out.length > 2 ? out.join('\n').trimEnd() : '';
 }
 
-// run -> [{ config, s }]: every rate-mode configuration with its latency summary
-// against its baseline at the same load.
-function summaries(run) {
-  const configs = (run.configs || []).filter((c) => c && Array.isArray(c.samples));
-  const baselineArm = run.settings?.baseline;
-  return configs.filter(isRateConfig).map((config) => ({ config, s: latencySummary(config, baselineFor(config, configs, baselineArm)) }));
-}
+const summaries = latencySummaries;
 
 async function render(run, ctx = {}) {
   const baselineArm = run.settings?.baseline;
@@ -188,7 +182,7 @@ async function render(run, ctx = {}) {
   const unit = rows[0]?.s.unit ?? 'round';
   // Two runs of one preset with different drivers must not share a heading.
   const driver = run.settings?.driver && run.settings.driver !== 'autocannon' ? ` (${run.settings.driver} driver)` : '';
-  const out = [`## ${run.title || 'Latency at a given load'}${driver}`, '', meta(run, ctx), ''];
+  const out = [f.heading(2, `${run.title || 'Latency at a given load'}${driver}`), '', meta(run, ctx), ''];
   if (run.command) out.push(f.fence(run.command, 'sh'), '');
   out.push(
     '**Rate mode (open loop).** Requests were sent on a fixed schedule whatever the answers did, and each latency is ' +
@@ -215,9 +209,9 @@ async function render(run, ctx = {}) {
   if (chart) out.push(chart, '');
   const failed = (run.configs || []).filter((c) => c && c.error);
   if (failed.length) {
-    out.push('### Failed configurations', '', ...failed.map((c) => `- ${f.code(c.id)}: ${f.cell(c.error.message)}`), '');
+    out.push(f.heading(3, 'Failed configurations'), '', ...failed.map((c) => `- ${f.code(c.id)}: ${f.cell(c.error.message)}`), '');
   }
-  if (Array.isArray(run.warnings) && run.warnings.length) out.push('### Warnings', '', ...run.warnings.map((w) => `- ${f.cell(w)}`), '');
+  if (Array.isArray(run.warnings) && run.warnings.length) out.push(f.heading(3, 'Warnings'), '', ...run.warnings.map((w) => `- ${f.cell(w)}`), '');
   return out.join('\n').trimEnd() + '\n';
 }
 

@@ -180,7 +180,7 @@ function targetsTable(entries) {
 function referenceBlock() {
   const r = REFERENCE;
   return [
-    '### Published reference (not our measurement)',
+    f.heading(3, 'Published reference (not our measurement)'),
     '',
     `> Quoted exactly from "${r.title}" (seed \`${r.seed}\`). ${r.setup} ${r.mapping}`,
     '',
@@ -219,7 +219,7 @@ function render(run, ctx = {}) {
   const m = run.micro || {};
   const results = reanalysed(Array.isArray(m.results) ? m.results : []);
   const scenarios = Array.isArray(m.scenarios) && m.scenarios.length ? m.scenarios : DEFAULT_SCENARIOS;
-  const parts = [`## ${run.title || 'Micro benchmarks of context operations'}`];
+  const parts = [f.heading(2, run.title || 'Micro benchmarks of context operations')];
 
   const meta = [];
   if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
@@ -260,7 +260,7 @@ function render(run, ctx = {}) {
   for (const [label, entries] of groups) {
     const nodeInfo = entries.find((e) => e.node);
     const acf = nodeInfo ? (nodeInfo.acf ? 'AsyncContextFrame active' : 'AsyncContextFrame not active (async_hooks ALS)') : '';
-    parts.push(`### Results on ${label}${nodeInfo ? ` (${nodeInfo.node}, ${acf})` : ''}`);
+    parts.push(f.heading(3, `Results on ${label}${nodeInfo ? ` (${nodeInfo.node}, ${acf})` : ''}`));
     for (const sc of scenarios) {
       if (!entries.some((e) => e.scenarios && e.scenarios[sc.key])) continue;
       parts.push(`#### ${sc.title}\n\n${scenarioTable(sc.key, entries, m.baseline || 'none')}`);
@@ -268,7 +268,7 @@ function render(run, ctx = {}) {
     const precision = precisionLine(entries, scenarios, m.baseline || 'none');
     if (precision) parts.push(precision);
     parts.push([
-      `#### Targets of the study, per strategy (${label})`,
+      f.heading(4, `Targets of the study, per strategy (${label})`),
       '',
       targetsTable(entries),
       '',
@@ -291,11 +291,11 @@ function render(run, ctx = {}) {
 
   const failed = results.filter((e) => e.error);
   if (failed.length) {
-    parts.push(['### Failed processes', '', ...failed.map((e) => `- ${f.code(e.strategy)} on ${e.target}: ${f.cell(e.error.message)}` +
+    parts.push([f.heading(3, 'Failed processes'), '', ...failed.map((e) => `- ${f.code(e.strategy)} on ${e.target}: ${f.cell(e.error.message)}` +
       (e.error.stderrTail ? `\n\n${f.fence(e.error.stderrTail)}` : ''))].join('\n'));
   }
   if (Array.isArray(run.warnings) && run.warnings.length) {
-    parts.push(['### Warnings', '', ...run.warnings.map((w) => `- ⚠ ${String(w).replace(/\n/g, ' ')}`)].join('\n'));
+    parts.push([f.heading(3, 'Warnings'), '', ...run.warnings.map((w) => `- ⚠ ${String(w).replace(/\n/g, ' ')}`)].join('\n'));
   }
   parts.push(referenceBlock());
   return parts.join('\n\n') + '\n';

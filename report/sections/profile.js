@@ -32,7 +32,7 @@ function profileSection(run) {
   const profiles = run && run.profiles;
   if (!profiles || !profiles.configs || Object.keys(profiles.configs).length === 0) return '';
   const lines = [
-    '### Where the time goes (CPU profiles)',
+    f.heading(3, 'Where the time goes (CPU profiles)'),
     '',
     `One V8 CPU profile per configuration, recorded with \`--cpu-prof\` in a separate ${profiles.seconds} s burst after the ` +
       'measured rounds (the profiler costs CPU, so these bursts are not part of any number above). Shares are of the ' +

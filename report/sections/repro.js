@@ -39,7 +39,7 @@ function render(run, ctx = {}) {
   // Recomputed from the two runs' samples when the file holds them, so a result saved by
   // an older ctxbench is judged by today's rules (the difference test came later).
   const r = Array.isArray(run.runs) && run.runs.length === 2 ? reproCompare(run.runs[0], run.runs[1]) : run.repro || null;
-  const lines = [`## ${run.title || 'Reproducibility'}`, ''];
+  const lines = [f.heading(2, run.title || 'Reproducibility'), ''];
   const meta = [];
   if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
   if (run.status && run.status !== 'complete') meta.push(`⚠ status ${run.status}`);

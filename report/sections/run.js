@@ -14,6 +14,7 @@ const { storesSection } = require('./stores');
 
 const registry = require('../../context');
 const { armOf } = require('../../bench/comparable');
+const { summaryOf } = require('../../bench/analysis');
 
 // The baseline's own row (an A/A twin has the baseline's strategy but its own arm).
 const isBaselineRow = (config, baseline) => armOf(config) === baseline;
@@ -46,12 +47,6 @@ function validSamples(config) {
   return (config.samples || []).filter((s) => s && f.isNum(s.rps));
 }
 
-// Summary recomputed from the samples (so every section uses the same statistics), or
-// the stored one when a config carries no samples.
-function summaryOf(config, configs, baseline) {
-  if ((config.samples || []).length) return stats.summarize(config, stats.baselineFor(config, configs, baseline));
-  return config.summary || stats.summarize(config, null);
-}
 
 function strategyOrder(run) {
   const s = run.settings || {};
@@ -130,7 +125,7 @@ function noiseLines(noise) {
 function environmentSection(run) {
   const e = run.environment || {};
   const configs = run.configs || [];
-  const lines = ['### Environment', ''];
+  const lines = [f.heading(3, 'Environment'), ''];
   const os = [e.os || e.platform, e.arch].filter(Boolean).join(' ');
   if (os || e.kernel) lines.push(`- **OS:** ${os || '?'}${e.kernel && !String(os).includes(e.kernel) ? `, kernel ${e.kernel}` : ''}`);
   if (e.cpuModel || e.cores) {
@@ -414,7 +409,7 @@ function integrityNotes(rows, run) {
 function failedSection(run) {
   const failed = (run.configs || []).filter((c) => c.error);
   if (!failed.length) return '';
-  const lines = ['### Failed configurations', ''];
+  const lines = [f.heading(3, 'Failed configurations'), ''];
   for (const c of failed) {
     const msg = typeof c.error === 'string' ? c.error : c.error.message || JSON.stringify(c.error);
     const measured = validSamples(c).length;
@@ -490,7 +485,7 @@ function depthSweepSection(run, rows, baseline) {
   const groups = depthGroups(rows);
   if (!groups.length) return '';
   const strat = strategyOrder(run);
-  const out = ['### Depth sweep', '',
+  const out = [f.heading(3, 'Depth sweep'), '',
     'Laid out like the App Engine study (seed 004): one row per strategy, one column per call depth. ' +
     'Cells: mean latency (median across samples) · req/s (geometric mean) [its 95% CI]. ' +
     `"vs ${baseline ? f.code(baseline) : 'baseline'}" rows: ${run.settings?.method === 'duet' ? 'change in capacity (baseline CPU µs per request ÷ this one\'s, measured in duet)' : 'change in req/s'} with its 95% CI; n.s. = not significant (p ≥ 0.05).`, ''];
@@ -543,6 +538,7 @@ async function chartsSection(run, rows, ctx) {
         lo: r.summary.rps.ci95 ? r.summary.rps.ci95[0] : null,
         hi: r.summary.rps.ci95 ? r.summary.rps.ci95[1] : null,
         p99: r.summary.p99.median,
+        blocks: r.summary.blocks || null,
       });
     }
   }
@@ -557,7 +553,7 @@ async function chartsSection(run, rows, ctx) {
     { file: path.join(ctx.chartsDir, `${name}-p99.svg`), alt: 'p99 latency by call depth',
       spec: { title: 'p99 latency by call depth (median of rounds)', y: 'p99', yTitle: 'p99 latency (ms)', ci: false } },
   ];
-  const out = ['### Charts', ''];
+  const out = [f.heading(3, 'Charts'), ''];
   for (const c of files) {
     const svg = await depthChart({ ...c.spec, points: points.filter((p) => f.isNum(p[c.spec.y])) });
     fs.writeFileSync(c.file, svg);
@@ -591,7 +587,7 @@ function referencesSection(run) {
   const preset = run.settings && run.settings.preset;
   const keys = references.byPreset[preset];
   if (!keys) return '';
-  const out = ['### Published references (not our measurements)', '',
+  const out = [f.heading(3, 'Published references (not our measurements)'), '',
     '> Figures quoted verbatim from published write-ups, for orientation only: single runs on other machines and ' +
     'Node versions, with no repetition or confidence interval. Compare *ratios* to ours, not absolute req/s.', ''];
   if (keys.length === 0) {
@@ -620,7 +616,7 @@ function precisionSection(run, rows) {
   const worst = widths[widths.length - 1];
   const target = run.settings && run.settings.precision;
   const seconds = f.isNum(run.measuringSeconds) ? ` in ${Math.round(run.measuringSeconds)} s of measuring` : '';
-  const lines = ['### Precision achieved', '',
+  const lines = [f.heading(3, 'Precision achieved'), '',
     `The 95% CIs of "% of baseline" are ±${median.toFixed(1)} percentage points wide for the median configuration and ` +
     `±${worst.toFixed(1)} pp for the least precise one${seconds}. A difference smaller than that cannot be told from noise in this run.`];
   const comp = rows.filter((r) => r.summary.ratio && r.summary.ratio.components && (run.schema || 1) >= 2);
@@ -686,7 +682,7 @@ function duetSection(run, rows, baseline, ctx = {}) {
   const reasons = tally(all.filter((w) => !w.counted).map((w) => String(w.dropped).replace(/server \d+/, 'a server').replace(/\d+%/g, 'N%')));
   const pairTimes = run.configs.flatMap((c) => (c.processes || []).filter((p) => p.startedAt && p.endedAt).map((p) => (Date.parse(p.endedAt) - Date.parse(p.startedAt)) / 1000));
   const warm = run.configs.flatMap((c) => (c.processes || []).map((p) => (Array.isArray(p.warmup) ? p.warmup.length : null))).filter(f.isNum);
-  const lines = ['### How the ratios were measured: duet', '',
+  const lines = [f.heading(3, 'How the ratios were measured: duet'), '',
     `Every arm was loaded **at the same time as a fresh \`${baseline}\` process**, both servers pinned to one CPU and the load generator alone on the other, ` +
     `${s.connections} connections each (groups of ${s.groupSize ?? 2} servers). A warm server on this machine runs 30–70% slower for seconds at a time; ` +
     'two servers loaded together live through the same slow seconds, so the ratio of their CPU time per request in the same window barely moves, ' +
@@ -777,7 +773,7 @@ function regimeSection(run, rows, baseline) {
     }
     if (body.length) out.push(f.table(['Strategy', 'first regime', 'second regime', 'whole run'], body, ['l', 'r', 'r', 'r']), '');
   }
-  return out.length ? ['### Regime shifts', '', ...out].join('\n').trimEnd() : '';
+  return out.length ? [f.heading(3, 'Regime shifts'), '', ...out].join('\n').trimEnd() : '';
 }
 
 // ---------------------------------------------------------------- section
@@ -787,7 +783,7 @@ async function render(run, ctx = {}) {
   const configs = run.configs || [];
   const rows = sortConfigs(run).map((config) => ({ config, summary: summaryOf(config, configs, baseline) }));
   const title = run.title || (run.settings && run.settings.preset ? `${run.settings.preset} preset` : 'ctxbench run');
-  const parts = [`## ${title}`];
+  const parts = [f.heading(2, title)];
 
   const meta = [];
   if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
@@ -815,12 +811,24 @@ async function render(run, ctx = {}) {
       'heap layout), so they may be narrower than the run-to-run spread.');
   }
 
+  // results.md shows the lead run briefly (its table and what the table needs); its own
+  // page has everything.
+  if (ctx.brief) {
+    if (ctx.fullPage) parts.push(`The whole run — environment, precision, how the duet ratios were measured, charts, per-configuration detail, references — is on [its own page](${ctx.fullPage}).`);
+    if (run.command) parts.push(f.fence(run.command, 'sh'));
+    if (rows.length) {
+      parts.push(summarySection(run, rows, baseline));
+      const notes = integrityNotes(rows, run);
+      if (notes.length) parts.push(notes.map((n) => `- ${n}`).join('\n'));
+    }
+    return parts.join('\n\n').replace(/\n{3,}/g, '\n\n') + '\n';
+  }
   parts.push(environmentSection(run));
-  if (run.command) parts.push(['### Command', '', f.fence(run.command, 'sh')].join('\n'));
+  if (run.command) parts.push([f.heading(3, 'Command'), '', f.fence(run.command, 'sh')].join('\n'));
   const settings = settingsSection(run);
   if (settings) parts.push(settings);
 
-  parts.push('### Results');
+  parts.push(f.heading(3, 'Results'));
   if (rows.length) {
     parts.push(summarySection(run, rows, baseline));
     const notes = integrityNotes(rows, run);
@@ -839,7 +847,7 @@ async function render(run, ctx = {}) {
     if (piece) parts.push(piece);
   }
   if (Array.isArray(run.warnings) && run.warnings.length) {
-    parts.push(['### Warnings', '', ...run.warnings.map((w) => `- ⚠ ${String(w).replace(/\n/g, ' ')}`)].join('\n'));
+    parts.push([f.heading(3, 'Warnings'), '', ...run.warnings.map((w) => `- ⚠ ${String(w).replace(/\n/g, ' ')}`)].join('\n'));
   }
   const detail = detailSection(rows);
   if (detail) parts.push(detail);

@@ -68,12 +68,12 @@ function implementationsSection(configs) {
     }
     if (!rows.length) continue;
     const labels = [...new Set(frame.concat(hooks).map((c) => c.nodeLabel).filter(Boolean))].map(f.code).join(', ');
-    out.push(`#### Node ${major}: AsyncContextFrame vs async_hooks${labels ? ` (${labels})` : ''}`, '');
+    out.push(f.heading(4, `Node ${major}: AsyncContextFrame vs async_hooks${labels ? ` (${labels})` : ''}`), '');
     out.push(f.table(['strategy', 'N', 'CPU µs/req, ACF', 'CPU µs/req, async_hooks', 'async_hooks ÷ ACF [95% CI]', 'verdict'], rows, ['l', 'r', 'r', 'r', 'r', 'l']), '');
   }
   if (!out.length) return '';
   return [
-    '### Live stores: AsyncContextFrame and async_hooks side by side',
+    f.heading(3, 'Live stores: AsyncContextFrame and async_hooks side by side'),
     '',
     'The same runtime with AsyncContextFrame (its default) and with `--no-async-context-frame` (AsyncLocalStorage on ' +
       'async_hooks), so the implementation is separated from the runtime version. CPU per request are medians across ' +
@@ -99,7 +99,7 @@ function storesSection(run) {
   if (!configs.length) return '';
   const asOf = (run.environment && run.environment.date) || new Date();
   const lines = [
-    '### Live stores: does the cost grow with N?',
+    f.heading(3, 'Live stores: does the cost grow with N?'),
     '',
     'Each server kept N extra AsyncLocalStorage instances live for every request (`STORES=N`, each entered with the ' +
       "request's own value, as Node core's `benchmark/async_hooks/async-local-storage-propagate-*` do). CPU µs per request " +
@@ -113,7 +113,7 @@ function storesSection(run) {
     const mine = configs.filter((c) => (c.nodeLabel || c.node) === runtime);
     const ns = [...new Set(mine.map((c) => c.stores))].sort((a, b) => a - b);
     const strategies = [...new Set(mine.map((c) => c.strategy))];
-    lines.push(`#### ${nodeLabel(mine[0].node, asOf)}, ${implOf(mine)} (${f.code(runtime)})`, '');
+    lines.push(f.heading(4, `${nodeLabel(mine[0].node, asOf)}, ${implOf(mine)} (${f.code(runtime)})`), '');
     const rows = [];
     for (const strategy of strategies) {
       const byN = new Map();

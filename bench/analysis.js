@@ -1,0 +1,300 @@
+'use strict';
+// The analysis layer: what the reports show, computed once from run JSON. results.md,
+// the study pages, results/index.html, the terminal summary and `report --csv` format
+// these objects; none of them computes a figure of its own.
+const stats = require('./stats');
+const { baselineFor } = require('./comparable');
+const { latencySummary, isRateConfig } = require('./latency');
+const registry = require('../context');
+
+// Summary recomputed from the samples (so every section uses the same statistics), or
+// the stored one when a config carries no samples.
+function summaryOf(config, configs, baseline) {
+  if ((config.samples || []).length) return stats.summarize(config, stats.baselineFor(config, configs, baseline));
+  return config.summary || stats.summarize(config, null);
+}
+
+// run -> [{ config, s }]: every rate-mode configuration with its latency summary against
+// its baseline at the same load.
+const latencyMemo = new WeakMap();
+function latencySummaries(run) {
+  // Merging every sample's HDR histogram is the slow part of a report: once per run object.
+  if (!latencyMemo.has(run)) latencyMemo.set(run, computeLatencySummaries(run));
+  return latencyMemo.get(run);
+}
+
+function computeLatencySummaries(run) {
+  const configs = (run.configs || []).filter((c) => c && Array.isArray(c.samples));
+  const baselineArm = run.settings?.baseline;
+  return configs.filter(isRateConfig).map((config) => ({ config, s: latencySummary(config, baselineFor(config, configs, baselineArm)) }));
+}
+
+function info(strategy) {
+  try {
+    return registry.info(strategy) || {};
+  } catch {
+    return {};
+  }
+}
+
+// ------------------------------------------------------------ what each strategy costs
+
+// The integrity scenarios that are plain propagation (a call chain, fan-out, an emitter the
+// request owns…): a strategy that fails one of these loses the id in everyday code. The
+// other scenarios are patterns (pools, batching, workers) that need a remedy for everyone.
+const PROPAGATION = /^(chain-|fanout$|thenable$|emitter$|batch$|nested$|keepalive$|soak$)/;
+const FAILED = new Set(['lost', 'leaked']);
+
+// Which settings of two cells differ, as "hop immediate → pg" phrases.
+const SETTING_LABELS = [
+  ['hop', 'hop'],
+  ['method', 'method'],
+  ['quantity', 'measures'],
+  ['baseline', 'baseline'],
+  ['stores', 'live stores'],
+  ['node', 'Node'],
+  ['acf', 'AsyncContextFrame'],
+  ['connections', 'connections'],
+];
+
+function overlap(a, b) {
+  return Boolean(a && b) && a[0] <= b[1] && b[0] <= a[1];
+}
+
+// A run's cell for one strategy: its ratio against the run's baseline, with the settings
+// that make it comparable (or not) with another study's cell.
+function ratioCell(source, config, configs) {
+  const run = source.run;
+  const baseline = run.settings?.baseline ?? null;
+  const s = summaryOf(config, configs, baseline);
+  const r = s.ratio;
+  if (!r || !Number.isFinite(r.estimate)) return null;
+  const counted = r.quantity === 'instructions';
+  const interval = counted ? r.range ?? null : r.ci95 ?? null;
+  const significant = counted ? Boolean(interval && (interval[0] > 1 || interval[1] < 1)) : /significant/.test(r.verdict || '') && !/no significant/.test(r.verdict || '');
+  return {
+    kind: 'ratio',
+    estimate: r.estimate,
+    interval,
+    intervalKind: counted ? 'window range' : '95% CI',
+    verdict: r.verdict ?? null,
+    significant,
+    blocks: r.blocks ?? s.blocks ?? null,
+    broken: Boolean(s.broken),
+    mismatches: s.mismatches ?? 0,
+    lost: s.lost ?? 0,
+    source: { name: source.name, file: source.file, id: config.id },
+    settings: {
+      depth: config.depth ?? null,
+      hop: config.hop ?? null,
+      method: run.settings?.method ?? 'sequential',
+      quantity: r.quantity ?? 'throughput',
+      baseline,
+      stores: config.stores ?? 0,
+      node: config.node ?? null,
+      acf: config.acf ?? null,
+      connections: run.settings?.connections ?? null,
+    },
+  };
+}
+
+function findConfig(run, strategy, pred) {
+  return (run.configs || []).find((c) => c && c.strategy === strategy && c.arm !== 'aa' && !c.error && pred(c)) || null;
+}
+
+// The studies the summary reads, by preset (the committed files of `ctxbench run --preset X`).
+function pickSources(results) {
+  const byPreset = (p) => results.find(({ run }) => run.kind === 'run' && run.settings?.preset === p) || null;
+  const named = (x) => (x ? { ...x, name: x.name ?? require('node:path').basename(x.file, '.json') } : null);
+  return {
+    default: named(byPreset('default')),
+    integrity: named(results.find(({ run }) => run.kind === 'integrity') || null),
+    io: named(byPreset('io')),
+    latency: named(byPreset('latency')),
+    stores: named(byPreset('stores')),
+    instructions: named(byPreset('instructions')),
+  };
+}
+
+function idsOf(strategy, integrity) {
+  const i = info(strategy);
+  if (i.control) return { verdict: 'control', runtimes: [], common: [] };
+  if (i.carriesContext === false) return { verdict: 'none', runtimes: [], common: [] };
+  const cells = integrity?.run?.integrity?.cells || [];
+  const mine = cells.filter((c) => c.strategy === strategy && c.verdict !== 'n/a');
+  if (!mine.length) return { verdict: 'unmeasured', runtimes: [], common: [] };
+  // Patterns every context strategy (other than param and the control) fails: a property of
+  // the pattern, not of this strategy; the summary names them once, not in every row.
+  const judged = [...new Set(cells.map((c) => c.strategy))].filter((st) => !info(st).control && info(st).carriesContext !== false && st !== 'param');
+  const scenarios = [...new Set(cells.map((c) => c.scenario))];
+  const common = scenarios.filter((sc) => judged.length > 1 && judged.every((st) => cells.some((c) => c.strategy === st && c.scenario === sc && FAILED.has(c.verdict))));
+  const runtimes = [];
+  for (const key of [...new Set(mine.map((c) => `${c.node}|${c.acf}`))]) {
+    const here = mine.filter((c) => `${c.node}|${c.acf}` === key);
+    const failing = here.filter((c) => FAILED.has(c.verdict)).map((c) => c.scenario);
+    runtimes.push({
+      label: `${here[0].node}${here[0].acf === false && !/^node(1|20)/.test(here[0].node) ? ' (async_hooks)' : ''}`,
+      failing,
+      propagation: failing.filter((sc) => PROPAGATION.test(sc)),
+      own: failing.filter((sc) => !common.includes(sc)),
+      scenarios: here.length,
+    });
+  }
+  const uniform = runtimes.every((r) => r.failing.join() === runtimes[0].failing.join());
+  const broken = runtimes.some((r) => r.propagation.length);
+  return { verdict: broken ? 'broken' : 'kept', runtimes, uniform, common, source: { name: integrity.name, file: integrity.file } };
+}
+
+function latencyCell(source, strategy, depth, load) {
+  const rows = latencySummaries(source.run);
+  const hit = rows.find((r) => r.config.strategy === strategy && r.config.depth === depth && r.config.load === load);
+  if (!hit) return null;
+  const a = hit.s?.added?.p99;
+  const base = {
+    kind: 'ms',
+    source: { name: source.name, file: source.file, id: hit.config.id },
+    settings: { depth, load, hop: hit.config.hop, baseline: source.run.settings?.baseline ?? null, rate: hit.config.rate ?? null },
+  };
+  // A rate not held (by this configuration or its baseline) has no latency to report: the
+  // cell says so instead of showing a figure from a queue that grew without bound.
+  if (!a || !Number.isFinite(a.estimate)) return { ...base, estimate: null, interval: null, significant: false, verdict: hit.s?.verdict ?? 'no latency figure' };
+  return {
+    ...base,
+    estimate: a.estimate,
+    interval: a.ci95 ?? null,
+    intervalKind: '95% CI',
+    significant: Number.isFinite(a.pValue) && a.pValue < 0.05,
+    verdict: hit.s.verdict,
+    blocks: a.n ?? null,
+  };
+}
+
+const costPct = (r) => `${Math.abs((1 - r) * 100).toFixed(1)}%`;
+
+// The one-line reading of a row, by rules over its figures (never hand-written per strategy).
+function readingOf(row, shallowDepth, deepDepth) {
+  if (row.control) {
+    const leaks = (row.shallow?.mismatches || 0) + (row.deep?.mismatches || 0);
+    return `Control: one shared variable, must leak${leaks ? ` (it did: ${leaks.toLocaleString('en-US')} answers carried another request's id)` : ''}; proves the id check works. Not an option.`;
+  }
+  if (row.carriesContext === false) return 'The floor: no context at all; every other row is measured against it.';
+  const clauses = [];
+  if (row.ids.verdict === 'broken' || row.shallow?.broken || row.deep?.broken) {
+    const where = [...new Set(row.ids.runtimes.flatMap((r) => r.propagation))];
+    return `Loses or leaks the id in everyday code${where.length ? ` (${where.join(', ')})` : ''}: not safe for request context, whatever it costs.`;
+  }
+  const cost = [];
+  let dearer = false;
+  for (const [cell, depth] of [[row.shallow, shallowDepth], [row.deep, deepDepth]]) {
+    if (!cell) continue;
+    if (!cell.significant) cost.push(`no measurable cost at depth ${depth}`);
+    else if (cell.estimate < 1) {
+      dearer = true;
+      cost.push(`costs ${costPct(cell.estimate)} at depth ${depth}`);
+    } else cost.push(`${costPct(cell.estimate)} cheaper than the baseline at depth ${depth}`);
+  }
+  if (cost.length) {
+    const worst = Math.min(...[row.shallow, row.deep].filter(Boolean).map((c) => c.estimate));
+    const grows = row.shallow?.interval && row.deep?.interval && row.deep.interval[1] < row.shallow.interval[0] && row.deep.significant;
+    clauses.push(`${dearer && worst < 0.5 ? 'expensive: ' : ''}${cost.join(', ')}${grows ? ', growing with call depth' : ''}`);
+  }
+  const counted = row.instructions;
+  if (counted && row.shallow?.significant && counted.interval && counted.interval[0] <= 1.005 && counted.interval[1] >= 0.995) {
+    clauses.push(`same instructions as the baseline at depth ${counted.settings.depth}: the difference is in what counts do not see (caches, memory)`);
+  }
+  if (row.io) clauses.push(row.io.significant ? `still ${costPct(row.io.estimate)} ${row.io.estimate < 1 ? 'slower' : 'faster'} with real I/O (${row.io.settings.hop})` : `within the noise of real I/O (${row.io.settings.hop})`);
+  if (row.latency?.significant && row.latency.estimate > 0) clauses.push(`adds ${row.latency.estimate.toFixed(2)} ms to p99 at ${Math.round(row.latency.settings.load * 100)}% load`);
+  if (row.stores?.significant) clauses.push(`${costPct(row.stores.estimate)} ${row.stores.estimate < 1 ? 'slower' : 'faster'} with ${row.stores.settings.stores} live stores`);
+  if (row.ids.verdict === 'kept') clauses.push('keeps the id in every propagation pattern');
+  if (!clauses.length) return 'Not measured by the studies this summary reads.';
+  const text = clauses.join('; ');
+  return `${text[0].toUpperCase()}${text.slice(1)}.`;
+}
+
+// Two cells of one strategy that seem to disagree (intervals apart): which settings differ.
+function disagreements(row) {
+  const out = [];
+  const pairs = [['default run', row.shallow, 'io', row.io], ['default run', row.shallow, 'stores', row.stores], ['default run', row.shallow, 'instruction counts', row.instructions],
+    ['default run', row.deep, 'instruction counts', row.deepInstructions]];
+  for (const [na, a, nb, b] of pairs) {
+    if (!a || !b || !a.interval || !b.interval || overlap(a.interval, b.interval)) continue;
+    const diff = SETTING_LABELS.filter(([k]) => a.settings[k] !== undefined && b.settings[k] !== undefined && String(a.settings[k]) !== String(b.settings[k]))
+      .map(([k, label]) => `${label} ${a.settings[k]} → ${b.settings[k]}`);
+    out.push({ a: na, b: nb, aEstimate: a.estimate, bEstimate: b.estimate, depth: a.settings.depth, differs: diff });
+  }
+  return out;
+}
+
+// strategySummary(results) -> { sources, depths, settings, rows, notes } — the table that
+// leads results.md ("What each strategy costs"), one row per strategy of the default run.
+// results: [{ file, run, name? }].
+function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}) {
+  const sources = pickSources(results);
+  const def = sources.default;
+  if (!def) return null;
+  const configs = def.run.configs || [];
+  const depths = [...new Set(configs.map((c) => c.depth).filter(Number.isFinite))].sort((a, b) => a - b);
+  const shallowDepth = depths[0] ?? null;
+  const deepDepth = depths.length > 1 ? depths.at(-1) : null;
+  const baseline = def.run.settings?.baseline ?? null;
+  const strategies = [...new Set([...(def.run.settings?.strategies || []), ...configs.map((c) => c.strategy)])].filter((st) => configs.some((c) => c.strategy === st));
+  const ioDepth = sources.io ? Math.min(...(sources.io.run.configs || []).filter((c) => c.hop === ioHop).map((c) => c.depth)) : null;
+  const latencyDepth = sources.latency ? Math.min(...(sources.latency.run.configs || []).map((c) => c.depth).filter(Number.isFinite)) : null;
+  const storesNode = sources.stores ? (sources.stores.run.configs || []).map((c) => c.node).filter(Boolean).sort().at(-1) : null;
+  const rows = strategies.map((strategy) => {
+    const i = info(strategy);
+    const isBase = strategy === baseline;
+    const at = (source, pred) => {
+      if (!source || isBase && source === def) return null;
+      const c = findConfig(source.run, strategy, pred);
+      return c ? ratioCell(source, c, source.run.configs) : null;
+    };
+    const defCell = (depth) => {
+      const c = findConfig(def.run, strategy, (x) => x.depth === depth);
+      if (!c) return null;
+      if (isBase) {
+        const s = summaryOf(c, configs, baseline);
+        return { kind: 'baseline', mismatches: s.mismatches ?? 0, lost: s.lost ?? 0, source: { name: def.name, file: def.file, id: c.id }, settings: { depth } };
+      }
+      return ratioCell(def, c, configs);
+    };
+    const row = {
+      strategy,
+      describe: i.describe ?? null,
+      control: Boolean(i.control),
+      carriesContext: i.carriesContext !== false,
+      userSupplied: configs.some((c) => c.strategy === strategy && c.userSupplied),
+      baseline: isBase,
+      ids: idsOf(strategy, sources.integrity),
+      shallow: shallowDepth !== null ? defCell(shallowDepth) : null,
+      deep: deepDepth !== null ? defCell(deepDepth) : null,
+      io: sources.io && Number.isFinite(ioDepth) && strategy !== sources.io.run.settings?.baseline ? at(sources.io, (c) => c.hop === ioHop && c.depth === ioDepth) : null,
+      latency: sources.latency && strategy !== sources.latency.run.settings?.baseline ? latencyCell(sources.latency, strategy, latencyDepth, load) : null,
+      stores: sources.stores && strategy !== sources.stores.run.settings?.baseline ? at(sources.stores, (c) => c.stores === stores && c.node === storesNode && c.acf !== false) : null,
+      instructions: sources.instructions && shallowDepth !== null ? at(sources.instructions, (c) => c.depth === shallowDepth) : null,
+      deepInstructions: sources.instructions && deepDepth !== null ? at(sources.instructions, (c) => c.depth === deepDepth) : null,
+    };
+    row.reading = isBase ? `The baseline: every cost in this table is measured against it.${row.carriesContext ? '' : ' No context at all.'}` : readingOf(row, shallowDepth, deepDepth);
+    row.disagreements = isBase ? [] : disagreements(row);
+    return row;
+  });
+  // Scenarios every context strategy fails: named once below the table.
+  const common = rows.find((r) => r.ids.common?.length)?.ids.common ?? [];
+  return {
+    sources: Object.fromEntries(Object.entries(sources).map(([k, v]) => [k, v ? { name: v.name, file: v.file, title: v.run.title ?? null } : null])),
+    baseline,
+    depths: { shallow: shallowDepth, deep: deepDepth },
+    settings: {
+      method: def.run.settings?.method ?? 'sequential',
+      hop: configs[0]?.hop ?? null,
+      node: configs[0]?.node ?? null,
+      io: sources.io ? { hop: ioHop, depth: ioDepth, baseline: sources.io.run.settings?.baseline ?? null } : null,
+      latency: sources.latency ? { load, depth: latencyDepth, baseline: sources.latency.run.settings?.baseline ?? null } : null,
+      stores: sources.stores ? { stores, node: storesNode, baseline: sources.stores.run.settings?.baseline ?? null } : null,
+    },
+    commonFailures: common,
+    rows,
+  };
+}
+
+module.exports = { summaryOf, latencySummaries, strategySummary, PROPAGATION };

@@ -1,0 +1,100 @@
+'use strict';
+// "What each strategy costs": the table that leads results.md and results/index.html,
+// formatted from bench/analysis.js strategySummary() (cells: text plus the study page
+// each figure comes from). The markdown and the HTML share these cells.
+const f = require('./format');
+
+function idsText(ids) {
+  if (ids.verdict === 'control') return '⚠ leaks (control)';
+  if (ids.verdict === 'none') return 'n/a (no context)';
+  if (ids.verdict === 'unmeasured') return 'not checked';
+  const one = (r) => {
+    const shown = ids.verdict === 'broken' ? r.propagation : r.own;
+    const more = ids.verdict === 'broken' ? r.failing.filter((sc) => !r.propagation.includes(sc) && !ids.common.includes(sc)).length : 0;
+    const list = shown.length ? ` ✗ ${shown.join(', ')}${more ? ` (+${more} more)` : ''}` : '';
+    return `${ids.verdict === 'broken' ? '✗' : '✓'}${ids.verdict === 'broken' ? list.replace(' ✗', '') : list ? ` ·${list}` : ''}`;
+  };
+  if (ids.uniform || ids.runtimes.length === 1) return one(ids.runtimes[0]);
+  return ids.runtimes.map((r) => `${r.label}: ${one(r)}`).join('; ');
+}
+
+function ratioText(cell) {
+  if (!cell) return null;
+  if (cell.kind === 'baseline') return 'baseline';
+  return f.withCi(cell.estimate, cell.interval, f.pctOf);
+}
+
+function msText(cell) {
+  if (!cell) return null;
+  if (!f.isNum(cell.estimate)) return cell.verdict?.startsWith('rate not held') ? 'rate not held' : cell.verdict || f.DASH;
+  const sign = (x) => (x > 0 ? '+' : x < 0 ? '−' : '') + f.num(Math.abs(x));
+  return cell.interval ? `${sign(cell.estimate)} ms [${sign(cell.interval[0])}…${sign(cell.interval[1])}]` : `${sign(cell.estimate)} ms`;
+}
+
+// columns(summary) -> [{ key, title, align, cell(row) -> { text, source?, sort? } }]
+function columns(summary) {
+  const s = summary.settings;
+  const d = summary.depths;
+  const base = f.code(summary.baseline ?? 'baseline');
+  const cols = [
+    { key: 'strategy', title: 'Strategy', align: 'l', cell: (r) => ({ text: f.code(r.strategy) + (r.control ? ' (control)' : '') + (r.userSupplied ? ' (user-supplied)' : ''), sort: r.strategy }) },
+    { key: 'ids', title: 'Keeps the id?', align: 'l', cell: (r) => ({ text: idsText(r.ids), source: r.ids.source, sort: { kept: 0, none: 1, unmeasured: 2, broken: 3, control: 4 }[r.ids.verdict] }) },
+  ];
+  const ratioCol = (key, title) => ({ key, title, align: 'r', cell: (r) => (r[key] ? { text: ratioText(r[key]), source: r[key].source, sort: r[key].estimate ?? 1 } : { text: null }) });
+  if (d.shallow !== null) cols.push(ratioCol('shallow', `Depth ${d.shallow}: % of ${base} [95% CI]`));
+  if (d.deep !== null) cols.push(ratioCol('deep', `Depth ${d.deep}: % of ${base} [95% CI]`));
+  if (s.io) cols.push(ratioCol('io', `Real I/O (HOP=${s.io.hop}, depth ${s.io.depth}): % of ${f.code(s.io.baseline)}`));
+  if (s.latency) {
+    cols.push({ key: 'latency', title: `p99 added at ${Math.round(s.latency.load * 100)}% load (depth ${s.latency.depth}, vs ${f.code(s.latency.baseline)})`, align: 'r',
+      cell: (r) => (r.latency ? { text: msText(r.latency), source: r.latency.source, sort: r.latency.estimate } : { text: null }) });
+  }
+  if (s.stores) cols.push(ratioCol('stores', `${s.stores.stores} live stores: % of ${f.code(s.stores.baseline)}`));
+  cols.push({ key: 'reading', title: 'Reading', align: 'l', cell: (r) => ({ text: r.reading }) });
+  return cols;
+}
+
+// The notes below the table: what the columns measure, the patterns every strategy fails,
+// and where two studies seem to disagree (with the settings that differ).
+function notes(summary) {
+  const s = summary.settings;
+  const out = [];
+  const method = s.method === 'duet' ? 'CPU per request in a duet: the strategy and a fresh baseline process under load at once on one CPU' : s.method === 'instructions' ? 'instructions per request' : 'throughput';
+  out.push(`Depth columns: the default run (${method}; HOP=${s.hop}, Node ${s.node}). Read them like throughput on one CPU: 95% = about 5% more CPU per request.` +
+    `${s.io ? ` Real I/O: \`HOP=${s.io.hop}\`, throughput of each configuration alone, sequential blocks.` : ''}` +
+    `${s.latency ? ` p99: open-loop load at ${Math.round(s.latency.load * 100)}% of the baseline's capacity; "rate not held" means the server (or its baseline) fell behind that rate, so no latency is reported.` : ''}` +
+    `${s.stores ? ` Live stores: ${s.stores.stores} other AsyncLocalStorage instances alive, Node ${s.stores.node}.` : ''} "—": the strategy is not in that study.`);
+  if (summary.commonFailures.length) {
+    out.push(`✗ after ✓: patterns where the id is lost or leaked without a remedy (\`AsyncResource.bind\`, \`*-bound\` scenarios); ${summary.commonFailures.map(f.code).join(', ')} fail for every context strategy and are not repeated in the rows.`);
+  }
+  const missing = Object.entries(summary.sources).filter(([k, v]) => !v && k !== 'default').map(([k]) => (k === 'integrity' ? '`ctxbench integrity`' : f.code(`ctxbench run --preset ${k}`)));
+  if (missing.length) out.push(`Not in these results: ${missing.join(', ')} fill the empty columns.`);
+  // Where two studies seem to disagree: one line per pair of studies and settings.
+  const groups = new Map();
+  for (const r of summary.rows) {
+    for (const d of r.disagreements) {
+      const key = `${d.a}|${d.b}|${d.differs.join(', ')}`;
+      if (!groups.has(key)) groups.set(key, { ...d, cases: [] });
+      groups.get(key).cases.push(`${f.code(r.strategy)} at depth ${d.depth} (${f.pctOf(d.aEstimate)} vs ${f.pctOf(d.bEstimate)})`);
+    }
+  }
+  for (const g of groups.values()) {
+    out.push(`The ${g.a} and ${g.b} disagree (intervals apart) for ${g.cases.join(', ')}; both can hold, the settings differ: ${g.differs.join(', ') || 'none recorded'}.`);
+  }
+  return out;
+}
+
+// markdown(summary, { link(sourceName) -> href }) -> the section.
+function markdown(summary, { link = () => null } = {}) {
+  const cols = columns(summary);
+  const rows = summary.rows.map((r) => cols.map((c) => {
+    const cell = c.cell(r);
+    if (cell.text === null || cell.text === undefined) return f.DASH;
+    const href = cell.source && link(cell.source.name);
+    return href ? `[${cell.text}](${href})` : cell.text;
+  }));
+  const lines = ['## What each strategy costs', '', f.table(cols.map((c) => c.title), rows, cols.map((c) => c.align)), ''];
+  for (const n of notes(summary)) lines.push(`- ${n}`);
+  return lines.join('\n');
+}
+
+module.exports = { markdown, columns, notes, idsText };

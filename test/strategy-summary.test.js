@@ -1,0 +1,123 @@
+'use strict';
+// "What each strategy costs" (bench/analysis.js strategySummary, report/strategy-summary.js):
+// the table that leads results.md. Each rule of the reading is planted in a synthetic run
+// and read back; the committed results must report the `global` control as leaking.
+const test = require('node:test');
+const assert = require('node:assert');
+const path = require('node:path');
+const { strategySummary } = require('../bench/analysis');
+const { markdown, idsText } = require('../report/strategy-summary');
+const { readResults } = require('../report');
+const { makeRun2 } = require('./helpers/run2');
+
+const RESULTS = path.join(__dirname, '..', 'results');
+
+// A default-preset run at depths 8 and 256: als costs 10% (20% deep), param nothing,
+// cls-hooked mixes ids up, global is the control and leaks.
+function defaultRun() {
+  const extra = { 'cls-hooked': { mismatches: 4 }, global: { mismatches: 50 } };
+  const shallow = makeRun2({ seed: 3, blocks: 5, strategies: { param: 1, als: 0.9, 'cls-hooked': 0.5, global: 1 }, depth: 8, extra, noiseSd: 0.01, blockSd: 0.005 });
+  const deep = makeRun2({ seed: 4, blocks: 5, strategies: { param: 1, als: 0.8, 'cls-hooked': 0.2, global: 1 }, depth: 256, extra, noiseSd: 0.01, blockSd: 0.005 });
+  return { ...shallow, title: 'Default (synthetic)', settings: { ...shallow.settings, preset: 'default', strategies: ['none', 'param', 'als', 'cls-hooked', 'global', 'alscontext'] },
+    configs: [...shallow.configs, ...deep.configs] };
+}
+
+const cell = (strategy, scenario, verdict, node = 'node24', acf = true) => ({ node, acf, strategy, scenario, verdict, requests: 100 });
+function integrityRun() {
+  const cells = [];
+  for (const node of ['node20', 'node24']) {
+    for (const strategy of ['param', 'als', 'cls-hooked', 'alscontext', 'global']) {
+      for (const scenario of ['chain-await', 'chain-immediate', 'body', 'pool']) {
+        let verdict = 'kept';
+        if (strategy === 'global' && scenario !== 'chain-await') verdict = 'leaked';
+        if (scenario === 'pool' && strategy !== 'param') verdict = 'leaked'; // fails for every context strategy
+        if (strategy === 'als' && scenario === 'body' && node === 'node24') verdict = 'lost'; // one runtime only
+        if (strategy === 'alscontext' && scenario === 'chain-await') verdict = 'lost'; // everyday code
+        cells.push(cell(strategy, scenario, verdict, node, node !== 'node20'));
+      }
+    }
+  }
+  return { schema: 1, kind: 'integrity', title: 'Integrity (synthetic)', status: 'complete', settings: {}, integrity: { scenarios: [], cells } };
+}
+
+// An io run where als reads 100% with a tight interval: apart from the default run's 90%.
+function ioRun() {
+  const run = makeRun2({ seed: 5, blocks: 5, strategies: { als: 1, param: 1 }, depth: 8, noiseSd: 0.005, blockSd: 0.002 });
+  for (const c of run.configs) {
+    c.hop = 'pg';
+    c.id = c.id.replace('immediate', 'pg');
+  }
+  return { ...run, title: 'IO (synthetic)', settings: { ...run.settings, preset: 'io' } };
+}
+
+const results = (extra = []) => [{ file: 'results/default.json', run: defaultRun() }, { file: 'results/integrity.json', run: integrityRun() }, ...extra];
+const rowOf = (summary, strategy) => summary.rows.find((r) => r.strategy === strategy);
+
+test('one row per strategy of the default run, each cost with its interval and the page it comes from', () => {
+  const summary = strategySummary(results());
+  assert.deepStrictEqual(summary.rows.map((r) => r.strategy), ['none', 'param', 'als', 'cls-hooked', 'global']);
+  assert.deepStrictEqual(summary.depths, { shallow: 8, deep: 256 });
+  const als = rowOf(summary, 'als');
+  assert.ok(Math.abs(als.shallow.estimate - 0.9) < 0.02 && als.shallow.interval[0] < als.shallow.estimate && als.shallow.estimate < als.shallow.interval[1]);
+  assert.ok(Math.abs(als.deep.estimate - 0.8) < 0.02);
+  assert.deepStrictEqual(als.shallow.source, { name: 'default', file: 'results/default.json', id: 'express/als/d8/immediate/node24' });
+  const md = markdown(summary, { link: (name) => `results/${name}.md` });
+  assert.match(md, /^## What each strategy costs\n\n\| Strategy \| Keeps the id\? \| Depth 8: % of `none` \[95% CI\] \| Depth 256: % of `none` \[95% CI\] \| Reading \|/);
+  const line = md.split('\n').find((l) => l.startsWith('| `als` |'));
+  assert.match(line, /\| \[(89|90|91)\.\d% \[\d+\.\d%–\d+\.\d%\]\]\(results\/default\.md\) \|/);
+  assert.match(line, /\[[^\]]*\]\(results\/integrity\.md\)/);
+  assert.match(md.split('\n').find((l) => l.startsWith('| `none` |')), /\[baseline\]\(results\/default\.md\)/);
+});
+
+test('the reading is derived from the figures: cost per depth, growth with depth, no measurable cost', () => {
+  const summary = strategySummary(results());
+  assert.match(rowOf(summary, 'als').reading, /^Costs (9|10|11)\.\d% at depth 8, costs (19|20|21)\.\d% at depth 256, growing with call depth; /);
+  assert.match(rowOf(summary, 'param').reading, /^No measurable cost at depth 8, no measurable cost at depth 256; keeps the id in every propagation pattern\.$/);
+  assert.match(rowOf(summary, 'none').reading, /^The baseline/);
+});
+
+test('a strategy that loses ids is called unsafe whatever it costs; the control is reported as leaking', () => {
+  const all = results();
+  const summary = strategySummary(all);
+  const leaked = all[0].run.configs.filter((c) => c.strategy === 'global').flatMap((c) => c.samples).reduce((a, x) => a + x.mismatches, 0);
+  // cls-hooked kept every integrity scenario here, but mixed ids up in the run itself.
+  assert.match(rowOf(summary, 'cls-hooked').reading, /^Loses or leaks the id in everyday code.*not safe for request context, whatever it costs\.$/);
+  const global = rowOf(summary, 'global');
+  assert.strictEqual(idsText(global.ids), '⚠ leaks (control)');
+  assert.ok(global.reading.startsWith(`Control: one shared variable, must leak (it did: ${leaked.toLocaleString('en-US')} answers carried another request's id)`), global.reading);
+});
+
+test('ids: ✓ or ✗ with the patterns, per runtime where they differ; patterns that fail for everyone named once', () => {
+  const extraRun = defaultRun();
+  extraRun.configs.push(...makeRun2({ seed: 6, strategies: { alscontext: 0.95 }, depth: 8 }).configs.slice(1));
+  const summary = strategySummary([{ file: 'results/default.json', run: extraRun }, { file: 'results/integrity.json', run: integrityRun() }]);
+  assert.strictEqual(idsText(rowOf(summary, 'param').ids), '✓');
+  assert.strictEqual(idsText(rowOf(summary, 'als').ids), 'node20: ✓; node24: ✓ · ✗ body');
+  assert.strictEqual(rowOf(summary, 'alscontext').ids.verdict, 'broken');
+  assert.strictEqual(idsText(rowOf(summary, 'alscontext').ids), '✗ chain-await');
+  assert.match(rowOf(summary, 'alscontext').reading, /^Loses or leaks the id in everyday code \(chain-await\)/);
+  assert.deepStrictEqual(summary.commonFailures, ['pool']);
+  assert.ok(markdown(summary).includes('`pool` fail for every context strategy'));
+});
+
+test('two studies that seem to disagree: the notes say which settings differ; missing studies are named', () => {
+  const without = markdown(strategySummary(results()));
+  assert.match(without, /Not in these results: `ctxbench run --preset io`, `ctxbench run --preset latency`, `ctxbench run --preset stores`, `ctxbench run --preset instructions` fill the empty columns\./);
+  const summary = strategySummary(results([{ file: 'results/io.json', run: ioRun() }]));
+  const als = rowOf(summary, 'als');
+  assert.ok(Math.abs(als.io.estimate - 1) < 0.02);
+  assert.deepStrictEqual(als.disagreements.map((d) => [d.a, d.b, d.differs]), [['default run', 'io', ['hop immediate → pg']]]);
+  // param reads 100% in both: no note.
+  assert.ok(rowOf(summary, 'param').io);
+  assert.deepStrictEqual(rowOf(summary, 'param').disagreements, []);
+  assert.match(markdown(summary), /The default run and io disagree \(intervals apart\) for `als` at depth 8 \((89|90|91)\.\d% vs (99|100|101)\.\d%\); both can hold, the settings differ: hop immediate → pg\./);
+});
+
+test('the committed results: every default-run strategy has a row, and `global` is reported as leaking', () => {
+  const summary = strategySummary(readResults(RESULTS, ['default.json', 'integrity.json'].map((n) => path.join(RESULTS, n))));
+  const def = require(path.join(RESULTS, 'default.json'));
+  assert.deepStrictEqual(summary.rows.map((r) => r.strategy).sort(), [...new Set(def.configs.map((c) => c.strategy))].sort());
+  const global = rowOf(summary, 'global');
+  assert.strictEqual(global.ids.verdict, 'control');
+  assert.match(global.reading, /must leak \(it did: [\d,]+ answers carried another request's id\)/);
+});
