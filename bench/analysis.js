@@ -2,6 +2,7 @@
 // The analysis layer: what the reports show, computed once from run JSON. results.md,
 // the study pages, results/index.html, the terminal summary and `report --csv` format
 // these objects; none of them computes a figure of its own.
+const path = require('node:path');
 const stats = require('./stats');
 const { baselineFor } = require('./comparable');
 const { latencySummary, isRateConfig } = require('./latency');
@@ -105,7 +106,7 @@ function findConfig(run, strategy, pred) {
 // The studies the summary reads, by preset (the committed files of `ctxbench run --preset X`).
 function pickSources(results) {
   const byPreset = (p) => results.find(({ run }) => run.kind === 'run' && run.settings?.preset === p) || null;
-  const named = (x) => (x ? { ...x, name: x.name ?? require('node:path').basename(x.file, '.json') } : null);
+  const named = (x) => (x ? { ...x, name: x.name ?? path.basename(x.file, '.json') } : null);
   return {
     default: named(byPreset('default')),
     integrity: named(results.find(({ run }) => run.kind === 'integrity') || null),
@@ -113,6 +114,7 @@ function pickSources(results) {
     latency: named(byPreset('latency')),
     stores: named(byPreset('stores')),
     instructions: named(byPreset('instructions')),
+    'depth-sweep': named(byPreset('depth-sweep')),
   };
 }
 
@@ -215,7 +217,7 @@ function readingOf(row, shallowDepth, deepDepth) {
 function disagreements(row) {
   const out = [];
   const pairs = [['default run', row.shallow, 'io', row.io], ['default run', row.shallow, 'stores', row.stores], ['default run', row.shallow, 'instruction counts', row.instructions],
-    ['default run', row.deep, 'instruction counts', row.deepInstructions]];
+    ['default run', row.deep, 'instruction counts', row.deepInstructions], ['default run', row.shallow, 'depth sweep', row.sweepShallow], ['default run', row.deep, 'depth sweep', row.sweepDeep]];
   for (const [na, a, nb, b] of pairs) {
     if (!a || !b || !a.interval || !b.interval || overlap(a.interval, b.interval)) continue;
     const diff = SETTING_LABELS.filter(([k]) => a.settings[k] !== undefined && b.settings[k] !== undefined && String(a.settings[k]) !== String(b.settings[k]))
@@ -223,6 +225,18 @@ function disagreements(row) {
     out.push({ a: na, b: nb, aEstimate: a.estimate, bEstimate: b.estimate, depth: a.settings.depth, differs: diff });
   }
   return out;
+}
+
+// The CPU profile (`ctxbench run --profile`) that explains a strategy's cost: its config at
+// the deep end, and the package that grew most over its baseline's share of busy time.
+// Profile paths in a run file are relative to the run file's folder.
+function profileOf(source, strategy, depth) {
+  const run = source.run;
+  const c = findConfig(run, strategy, (x) => x.depth === depth);
+  const p = c && run.profiles?.configs?.[c.id];
+  if (!p) return null;
+  const grew = p.overBaseline?.packages?.[0] ?? null;
+  return { file: path.join(path.dirname(source.file), p.file), depth, id: c.id, grew: grew && { name: grew.name, share: grew.share, baselineShare: grew.baselineShare }, top: p.summary?.packages?.[0]?.name ?? null };
 }
 
 // strategySummary(results) -> { sources, depths, settings, rows, notes } — the table that
@@ -240,6 +254,7 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
   const strategies = [...new Set([...(def.run.settings?.strategies || []), ...configs.map((c) => c.strategy)])].filter((st) => configs.some((c) => c.strategy === st));
   const ioDepth = sources.io ? Math.min(...(sources.io.run.configs || []).filter((c) => c.hop === ioHop).map((c) => c.depth)) : null;
   const latencyDepth = sources.latency ? Math.min(...(sources.latency.run.configs || []).map((c) => c.depth).filter(Number.isFinite)) : null;
+  const sweep = sources['depth-sweep'];
   const storesNode = sources.stores ? (sources.stores.run.configs || []).map((c) => c.node).filter(Boolean).sort().at(-1) : null;
   const rows = strategies.map((strategy) => {
     const i = info(strategy);
@@ -273,7 +288,12 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
       stores: sources.stores && strategy !== sources.stores.run.settings?.baseline ? at(sources.stores, (c) => c.stores === stores && c.node === storesNode && c.acf !== false) : null,
       instructions: sources.instructions && shallowDepth !== null ? at(sources.instructions, (c) => c.depth === shallowDepth) : null,
       deepInstructions: sources.instructions && deepDepth !== null ? at(sources.instructions, (c) => c.depth === deepDepth) : null,
+      // Not a column: the App Engine study's layout at the same depths, read only to say
+      // why it and the default run can both hold where they seem to disagree.
+      sweepShallow: sweep && shallowDepth !== null ? at(sweep, (c) => c.depth === shallowDepth) : null,
+      sweepDeep: sweep && deepDepth !== null ? at(sweep, (c) => c.depth === deepDepth) : null,
     };
+    row.profile = profileOf(def, strategy, deepDepth ?? shallowDepth);
     row.reading = isBase ? `The baseline: every cost in this table is measured against it.${row.carriesContext ? '' : ' No context at all.'}` : readingOf(row, shallowDepth, deepDepth);
     row.disagreements = isBase ? [] : disagreements(row);
     return row;

@@ -16,7 +16,7 @@
 // (judgeWindow). The ratio's unit is the group (a pair of fresh processes): bench/stats.js
 // averages the window log ratios per block and takes the interval over blocks.
 const { getJson } = require('./http-client');
-const { checkIdentity, cpuPerRequest } = require('./sample');
+const { checkIdentity, cpuPerRequest, eluBetween } = require('./sample');
 const { CLIENT_BOUND_CPU } = require('./stats');
 const { STEADY_FALL } = require('./warmup');
 
@@ -49,7 +49,7 @@ function windowBetween(before, after) {
   const wallUs = after.atUs - before.atUs;
   const members = after.stats.map((s, i) => {
     const cpuUs = s.cpuUs - before.stats[i].cpuUs;
-    return { requests: s.requests - before.stats[i].requests, cpuUs, cpuUsPerRequest: cpuPerRequest(before.stats[i], s), share: wallUs > 0 ? cpuUs / wallUs : null };
+    return { requests: s.requests - before.stats[i].requests, cpuUs, cpuUsPerRequest: cpuPerRequest(before.stats[i], s), share: wallUs > 0 ? cpuUs / wallUs : null, elu: eluBetween(before.stats[i], s) };
   });
   return { wallMs: wallUs / 1000, loadgenCpu: wallUs > 0 ? (after.loadgenUs - before.loadgenUs) / wallUs : null, members };
 }
@@ -159,6 +159,7 @@ function windowSamples(result, { of, partner, partnerId, block, group }) {
     requests: w.members[of].requests,
     cpuUsPerRequest: w.members[of].cpuUsPerRequest,
     share: w.members[of].share,
+    elu: w.members[of].elu,
     partnerRequests: w.members[partner].requests,
     partnerCpuUsPerRequest: w.members[partner].cpuUsPerRequest,
     partnerShare: w.members[partner].share,

@@ -29,6 +29,15 @@ async function settle(url, { timeoutMs = SETTLE_TIMEOUT_MS } = {}) {
   return false;
 }
 
+// Event-loop utilization between two /__stats readings: the share of the window the loop
+// was running JavaScript rather than waiting (null for servers that do not report it).
+function eluBetween(before, after) {
+  if (!before || !after || !Number.isFinite(before.eluActiveMs) || !Number.isFinite(after.eluActiveMs)) return null;
+  const active = after.eluActiveMs - before.eluActiveMs;
+  const idle = after.eluIdleMs - before.eluIdleMs;
+  return active + idle > 0 ? active / (active + idle) : null;
+}
+
 // The one CPU-per-request of the tree: server CPU µs (user + system, /__stats) between two
 // readings of the same process, per request it served in between; null when it served none.
 function cpuPerRequest(before, after) {
@@ -109,6 +118,7 @@ async function takeSample({ config, server, driver, settings, rate = null, signa
     cpuUsPerRequest: after ? cpuPerRequest(statsBefore, after) : null,
     burnUsPerRequest: served > 0 ? (after.burnUs - statsBefore.burnUs) / served : null,
     rssMB: after ? after.rssBytes / 2 ** 20 : null,
+    elu: eluBetween(statsBefore, after),
     bytesPerSec: m.bytesPerSec,
     loadgenCpu: m.loadgenCpu,
     // Rate mode only: the held-rate check and the exact histogram (bench/latency.js).
@@ -117,4 +127,4 @@ async function takeSample({ config, server, driver, settings, rate = null, signa
   };
 }
 
-module.exports = { takeSample, settle, checkIdentity, cpuPerRequest, burstAmount, SETTLE_TIMEOUT_MS };
+module.exports = { takeSample, settle, checkIdentity, cpuPerRequest, eluBetween, burstAmount, SETTLE_TIMEOUT_MS };

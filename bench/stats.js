@@ -332,6 +332,24 @@ function blockLogMeans(samples, key = 'rps') {
   return new Map([...byBlock].map(([b, xs]) => [b, mean(xs)]));
 }
 
+// blockRatio(cfgSamples, baseSamples, key) -> the ratio of two configurations measured in
+// the same blocks but not side by side (other frameworks, say): per block, the difference of
+// their mean log `key`; the estimate is its mean over blocks and the interval a t-interval
+// over blocks. Wider than an adjacent pair's (the machine drifts within a block) but of the
+// same statistic as its figure. { estimate, ci95, halfWidthPct, pValue, paired, n, unit }.
+function blockRatio(cfgSamples, baseSamples, key = 'rps') {
+  const a = blockLogMeans(cfgSamples, key);
+  const b = blockLogMeans(baseSamples, key);
+  const diffs = [...a].filter(([block]) => b.has(block)).map(([block, x]) => x - b.get(block));
+  if (!diffs.length) return { estimate: null, ci95: null, halfWidthPct: null, pValue: null, paired: true, n: 0, unit: 'block' };
+  const t = oneSample(diffs);
+  const estimate = Math.exp(mean(diffs));
+  if (t.se === null || diffs.length < 2) return { estimate, ci95: null, halfWidthPct: null, pValue: null, paired: true, n: diffs.length, unit: 'block' };
+  const half = t.se === 0 ? 0 : tCritical(diffs.length - 1) * t.se;
+  const ci95 = [Math.exp(mean(diffs) - half), Math.exp(mean(diffs) + half)];
+  return { estimate, ci95, halfWidthPct: ((ci95[1] - ci95[0]) / 2) * 100, pValue: t.pValue, paired: true, n: diffs.length, unit: 'block' };
+}
+
 // The level of a run's throughput: per block, the geometric mean of its samples; the
 // estimate is the geometric mean over blocks and its interval the t-interval over the
 // block log-means, so the figure and its interval are of the same statistic. Schema 1:
@@ -522,6 +540,9 @@ function summarize(config, baselineConfig = null) {
     rps: { ...level, median: median(valid.map((s) => s.rps)) },
     p99: { median: median(valid.map((s) => s.latency && s.latency.p99)) },
     cpuUsPerRequest: { median: median(valid.map((s) => s.cpuUsPerRequest)) },
+    // Event-loop utilization under the load the ratio was measured at: the duet windows
+    // where there are any, else the solo bursts; null where the run did not record it.
+    elu: { median: median((windows.length ? windows : valid).map((s) => s.elu).filter((x) => Number.isFinite(x))) },
     ...(instructions && { instructions }),
     loadgenCpu: loadgen,
     ratio,
@@ -575,6 +596,7 @@ module.exports = {
   twoLevel,
   pairedRatio,
   blockLogMeans,
+  blockRatio,
   rpsLevel,
   formatPct,
   signedPctText,

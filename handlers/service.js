@@ -72,6 +72,7 @@ function createService(config) {
     stats() {
       const cpu = process.cpuUsage();
       const mem = process.memoryUsage();
+      const elu = performance.eventLoopUtilization(startElu);
       return {
         strategy: config.strategy,
         depth: config.depth,
@@ -87,7 +88,10 @@ function createService(config) {
         burnUs: Number(counters.burnNs / 1000n),
         rssBytes: mem.rss,
         heapUsedBytes: mem.heapUsed,
-        elu: performance.eventLoopUtilization(startElu).utilization,
+        elu: elu.utilization,
+        // Milliseconds since start: the runner takes the share of one window from two readings.
+        eluIdleMs: elu.idle,
+        eluActiveMs: elu.active,
         ...(strategyStats && strategyStats()),
       };
     },

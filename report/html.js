@@ -45,8 +45,8 @@ function tableHtml({ header, rows, align = [] }, opts) {
   return `<table class="sortable"><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
-function summaryHtml(summary, link) {
-  const cols = summaryFormat.columns(summary);
+function summaryHtml(summary, link, linkFile) {
+  const cols = summaryFormat.columns(summary, { file: linkFile });
   const rows = summary.rows.map((r) => cols.map((c) => {
     const cell = c.cell(r);
     const href = cell.source && link(cell.source.name);
@@ -58,7 +58,8 @@ function summaryHtml(summary, link) {
 }
 
 // renderHtml({ title, intro, summary, sections: [{ id, title, page, file, blocks }] }) -> string
-function renderHtml({ title = 'ctxbench results', intro = '', summary = null, sections = [] }) {
+// linkFile(path from the working directory) -> href from the page (profiles, for one).
+function renderHtml({ title = 'ctxbench results', intro = '', summary = null, sections = [], linkFile = null }) {
   const charts = [];
   const link = (name) => `#${name}`;
   const nav = sections.map((s) => `<li><a href="#${escapeHtml(s.id)}">${inline(s.title)}</a></li>`).join('\n');
@@ -92,7 +93,7 @@ td.r,th.r{text-align:right}td.r{white-space:nowrap}code{background:#f6f8fa;paddi
 </style></head><body>
 <h1>${escapeHtml(title)}</h1>
 ${intro}
-${summary ? summaryHtml(summary, link) : '<p>No default run in these results: <code>npm run bench</code> makes one.</p>'}
+${summary ? summaryHtml(summary, link, linkFile) : '<p>No default run in these results: <code>npm run bench</code> makes one.</p>'}
 <nav><h2>Every study</h2><ul>${nav}</ul></nav>
 ${parts.join('\n')}
 <script>${safe(VEGA)}</script>

@@ -31,8 +31,16 @@ function msText(cell) {
   return cell.interval ? `${sign(cell.estimate)} ms [${sign(cell.interval[0])}…${sign(cell.interval[1])}]` : `${sign(cell.estimate)} ms`;
 }
 
-// columns(summary) -> [{ key, title, align, cell(row) -> { text, source?, sort? } }]
-function columns(summary) {
+// " Profile (depth 256): `cls-hooked` 3.1% → 41.0% of busy time." — a link to the .cpuprofile.
+function profileText(p, link) {
+  if (!p) return '';
+  const what = p.grew ? `${f.code(p.grew.name)} ${(p.grew.baselineShare * 100).toFixed(1)}% → ${(p.grew.share * 100).toFixed(1)}% of busy time` : `most time in ${f.code(p.top ?? '?')}`;
+  const href = link.file ? link.file(p.file) : null;
+  return ` Profile (depth ${p.depth}): ${href ? `[${what}](${href})` : what}.`;
+}
+
+// columns(summary, link) -> [{ key, title, align, cell(row) -> { text, source?, sort? } }]
+function columns(summary, link = {}) {
   const s = summary.settings;
   const d = summary.depths;
   const base = f.code(summary.baseline ?? 'baseline');
@@ -49,7 +57,7 @@ function columns(summary) {
       cell: (r) => (r.latency ? { text: msText(r.latency), source: r.latency.source, sort: r.latency.estimate } : { text: null }) });
   }
   if (s.stores) cols.push(ratioCol('stores', `${s.stores.stores} live stores: % of ${f.code(s.stores.baseline)}`));
-  cols.push({ key: 'reading', title: 'Reading', align: 'l', cell: (r) => ({ text: r.reading }) });
+  cols.push({ key: 'reading', title: 'Reading', align: 'l', cell: (r) => ({ text: r.reading + profileText(r.profile, link) }) });
   return cols;
 }
 
@@ -66,7 +74,7 @@ function notes(summary) {
   if (summary.commonFailures.length) {
     out.push(`✗ after ✓: patterns where the id is lost or leaked without a remedy (\`AsyncResource.bind\`, \`*-bound\` scenarios); ${summary.commonFailures.map(f.code).join(', ')} fail for every context strategy and are not repeated in the rows.`);
   }
-  const missing = Object.entries(summary.sources).filter(([k, v]) => !v && k !== 'default').map(([k]) => (k === 'integrity' ? '`ctxbench integrity`' : f.code(`ctxbench run --preset ${k}`)));
+  const missing = Object.entries(summary.sources).filter(([k, v]) => !v && !['default', 'depth-sweep'].includes(k)).map(([k]) => (k === 'integrity' ? '`ctxbench integrity`' : f.code(`ctxbench run --preset ${k}`)));
   if (missing.length) out.push(`Not in these results: ${missing.join(', ')} fill the empty columns.`);
   // Where two studies seem to disagree: one line per pair of studies and settings.
   const groups = new Map();
@@ -84,8 +92,8 @@ function notes(summary) {
 }
 
 // markdown(summary, { link(sourceName) -> href }) -> the section.
-function markdown(summary, { link = () => null } = {}) {
-  const cols = columns(summary);
+function markdown(summary, { link = () => null, linkFile = null } = {}) {
+  const cols = columns(summary, { file: linkFile });
   const rows = summary.rows.map((r) => cols.map((c) => {
     const cell = c.cell(r);
     if (cell.text === null || cell.text === undefined) return f.DASH;

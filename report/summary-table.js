@@ -5,7 +5,7 @@ const { summaryOf } = require('./sections/run');
 const { armOf } = require('../bench/comparable');
 
 const COLUMNS = ['file', 'id', 'strategy', 'user_supplied', 'aa_twin', 'depth', 'hop', 'framework', 'node', 'acf', 'method', 'baseline',
-  'ratio', 'ratio_ci95_low', 'ratio_ci95_high', 'ratio_quantity', 'verdict', 'blocks', 'cpu_us_per_request', 'solo_rps', 'p99_ms', 'mismatches', 'lost', 'instructions_per_request', 'ratio_range_low', 'ratio_range_high'];
+  'ratio', 'ratio_ci95_low', 'ratio_ci95_high', 'ratio_quantity', 'verdict', 'blocks', 'cpu_us_per_request', 'solo_rps', 'p99_ms', 'mismatches', 'lost', 'instructions_per_request', 'ratio_range_low', 'ratio_range_high', 'elu'];
 
 const QUANTITY = {
   cpu: 'baseline CPU per request / CPU per request (duet)',
@@ -49,6 +49,7 @@ function rows(results) {
         instructions_per_request: s.instructions?.median ?? null,
         ratio_range_low: r?.range?.[0] ?? null,
         ratio_range_high: r?.range?.[1] ?? null,
+        elu: s.elu?.median ?? null,
       });
     }
   }

@@ -15,16 +15,17 @@ const { runCli, readRunSoFar } = require('./helpers/cli');
 
 const reading = (atUs, loadgenUs, stats) => ({ atUs, loadgenUs, stats });
 
-test('windowBetween: per server requests, CPU µs, CPU µs per request and CPU share; the load generator\'s share', () => {
+test('windowBetween: per server requests, CPU µs, CPU µs per request, CPU share and event-loop utilization; the load generator\'s share', () => {
   const w = duet.windowBetween(
-    reading(0, 0, [{ requests: 100, cpuUs: 5000 }, { requests: 200, cpuUs: 7000 }]),
-    reading(1e6, 400000, [{ requests: 10100, cpuUs: 505000 }, { requests: 5200, cpuUs: 487000 }]),
+    reading(0, 0, [{ requests: 100, cpuUs: 5000, eluActiveMs: 10, eluIdleMs: 90 }, { requests: 200, cpuUs: 7000 }]),
+    reading(1e6, 400000, [{ requests: 10100, cpuUs: 505000, eluActiveMs: 910, eluIdleMs: 190 }, { requests: 5200, cpuUs: 487000 }]),
   );
   assert.strictEqual(w.wallMs, 1000);
   assert.strictEqual(w.loadgenCpu, 0.4);
   assert.deepStrictEqual(w.members, [
-    { requests: 10000, cpuUs: 500000, cpuUsPerRequest: 50, share: 0.5 },
-    { requests: 5000, cpuUs: 480000, cpuUsPerRequest: 96, share: 0.48 },
+    { requests: 10000, cpuUs: 500000, cpuUsPerRequest: 50, share: 0.5, elu: 0.9 },
+    // A server that does not report its event loop: no ELU, not a made-up one.
+    { requests: 5000, cpuUs: 480000, cpuUsPerRequest: 96, share: 0.48, elu: null },
   ]);
 });
 
@@ -179,13 +180,15 @@ test('a duet run: windows per pair of fresh processes, solo bursts apart, the A/
       // files at once): each one either counted or says why not.
       assert.ok(w.counted ? w.dropped === undefined : /not busy|not saturated|load generator|served no request/.test(w.dropped), JSON.stringify(w));
       assert.strictEqual(w.rps, undefined, 'a window is not a solo sample');
+      assert.ok(w.elu > 0 && w.elu <= 1, `event-loop utilization of the window: ${w.elu}`);
     }
     const perBlock = [0, 1, 2].map((b) => windows.filter((w) => w.block === b));
     for (const ws of perBlock) assert.ok(ws.filter((w) => w.counted).length === 2 || ws.length === 6, `${key}: 2 counted windows, or 3x as many taken`);
     assert.strictEqual(c.processes.length, 3, `${key}: a fresh process per block`);
     const solo = c.samples.filter((s) => s.kind === 'solo');
     assert.strictEqual(solo.length, 3, `${key}: a solo burst per block`);
-    assert.ok(solo.every((s) => s.rps > 0 && s.requests > 0));
+    assert.ok(solo.every((s) => s.rps > 0 && s.requests > 0 && s.elu > 0 && s.elu <= 1));
+    assert.ok(c.summary.elu.median > 0 && c.summary.elu.median <= 1, `${key}: ELU in the summary`);
     const r = c.summary.ratio;
     assert.strictEqual(r.windows.counted + r.windows.dropped, windows.length);
     if (r.ci95) assert.ok(r.ci95[0] <= r.estimate && r.estimate <= r.ci95[1], 'the estimate lies in its interval');

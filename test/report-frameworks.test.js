@@ -270,3 +270,26 @@ test('the published version gains and per-version figures are quoted from the se
     assert.ok(line.replace(/\\-/g, '-').includes(r.gain), `${label}: ${r.gain}`);
   }
 });
+
+test('every per-version cell has a figure or says why: frameworks not paired with http/none get a per-block ratio, marked ‡', async (t) => {
+  // Blocks of fresh processes, where only same-framework configs sit in adjacent pairs.
+  const blocked = (run) => {
+    let seq = 0;
+    for (const c of run.configs) for (const s of c.samples) Object.assign(s, { block: s.round, seq: seq++, pairSeq: null });
+    return { ...run, schema: 2 };
+  };
+  const md = await report(blocked(frameworksRun({ majors: [24] })), t);
+  const section = between(md, '#### Node 24 (v24.4.1)', '### ');
+  for (const [name, lo, hi] of [['Fastify base', 109, 111], ['Express + AsyncLocalStorage', 71, 73], ['Fastify + full OTel', 19, 21]]) {
+    const cells = row(section, name);
+    assert.match(cells[3], / ‡$/, `${name}: marked as a per-block ratio`);
+    PCT(lo, hi)(cells[3].replace(/ ‡$/, ''));
+    assert.match(cells[4], /slower, significant|faster, significant/);
+  }
+  assert.match(section, /‡ Not measured beside http\/none in adjacent pairs/);
+  // One block in common: a figure, no interval, and the reason.
+  const one = await report(blocked(frameworksRun({ majors: [24], rounds: 1 })), t);
+  const cells = row(between(one, '#### Node 24 (v24.4.1)', '### '), 'Fastify base');
+  assert.match(cells[3], /^1\d\d\.\d% \(1 block\)$/);
+  assert.strictEqual(cells[4], 'one block in common with http/none: no interval, no verdict');
+});

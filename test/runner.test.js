@@ -114,6 +114,10 @@ test('a tiny real run: blocks of fresh processes, adjacent pairs, work-sized sam
   const globalRow = md.split('\n').find((l) => l.includes('global') && l.startsWith('|'));
   assert.ok(globalRow, 'report has a row for global');
   assert.match(globalRow, /⚠/, 'the leak is flagged in the report');
+  // Event-loop utilization is collected per sample and shown, not hidden.
+  for (const c of run.configs) for (const s of c.samples) assert.ok(s.elu > 0 && s.elu <= 1, `${c.id}: elu ${s.elu}`);
+  assert.match(md, /\| CPU µs\/req \| ELU \| Mismatches \| Lost \|/);
+  assert.match(globalRow, /\| [01]\.\d\d \| ⚠/);
 });
 
 test('--precision: the run stops at the time cap after the minimum blocks and lists the ratio that missed, with the blocks it needs', async () => {

@@ -29,6 +29,8 @@ const STATS_FIELDS = {
   rssBytes: 'number',
   heapUsedBytes: 'number',
   elu: 'number',
+  eluIdleMs: 'number',
+  eluActiveMs: 'number',
 };
 
 for (const framework of frameworks.names) {
@@ -97,6 +99,7 @@ for (const framework of frameworks.names) {
       }
       assert.ok(s.cpuUs > 0 && s.rssBytes > 0 && s.heapUsedBytes > 0);
       assert.ok(s.elu >= 0 && s.elu <= 1, `elu = ${s.elu}`);
+      assert.ok(s.eluIdleMs >= 0 && s.eluActiveMs > 0 && Math.abs(s.eluActiveMs / (s.eluActiveMs + s.eluIdleMs) - s.elu) < 0.01, 'elu from its parts');
       assert.strictEqual(s.burnUs, 0, 'BURN_US=0 burns nothing');
     });
 

@@ -121,3 +121,17 @@ test('the committed results: every default-run strategy has a row, and `global` 
   assert.strictEqual(global.ids.verdict, 'control');
   assert.match(global.reading, /must leak \(it did: [\d,]+ answers carried another request's id\)/);
 });
+
+test('with CPU profiles (run --profile), the reading links the profile that explains the cost', () => {
+  const run = defaultRun();
+  const als = run.configs.find((c) => c.strategy === 'als' && c.depth === 256);
+  run.profiles = { dir: 'profiles/default', seconds: 3, errors: [], configs: {
+    [als.id]: { file: 'profiles/default/als.cpuprofile', summary: { packages: [{ name: 'node', share: 0.5 }] },
+      overBaseline: { packages: [{ name: 'node', share: 0.5, baselineShare: 0.42, growthPp: 8 }], functions: [] } },
+  } };
+  const summary = strategySummary([{ file: 'results/default.json', run }]);
+  assert.deepStrictEqual(rowOf(summary, 'als').profile.grew, { name: 'node', share: 0.5, baselineShare: 0.42 });
+  assert.strictEqual(rowOf(summary, 'param').profile, null);
+  const md = markdown(summary, { linkFile: (file) => file });
+  assert.match(md.split('\n').find((l) => l.startsWith('| `als` |')), / Profile \(depth 256\): \[`node` 42\.0% → 50\.0% of busy time\]\(results\/profiles\/default\/als\.cpuprofile\)\. \|$/);
+});

@@ -180,7 +180,15 @@ function versionTable(g) {
         cells.push(f.DASH, `no baseline (http/none ${baseMissing === 'not run' ? 'not run' : baseMissing.split(':')[0]})`);
       } else {
         const r = stats.summarize(c, base).ratio;
-        cells.push(f.withCi(r.estimate, r.ci95, f.pctOf), r.verdict);
+        if (r && f.isNum(r.estimate)) cells.push(f.withCi(r.estimate, r.ci95, f.pctOf), r.verdict);
+        else {
+          // Another framework is not measured in adjacent pairs with http/none: the figure
+          // is per block (both measured in each block of fresh processes), and says so.
+          const b = stats.blockRatio(validSamples(c), validSamples(base));
+          if (!f.isNum(b.estimate)) cells.push(f.DASH, 'never measured in the same block as http/none: no ratio');
+          else if (!b.ci95) cells.push(`${f.pctOf(b.estimate)} (1 block)`, 'one block in common with http/none: no interval, no verdict');
+          else cells.push(`${f.withCi(b.estimate, b.ci95, f.pctOf)} ‡`, stats.verdict(b, 0.05, { broken: stats.summarize(c, null).broken }));
+        }
       }
       const err = errorMessage(c);
       if (err) cells[cells.length - 1] += `; failed after ${valid.length} round(s): ${err}`;
@@ -194,6 +202,10 @@ function versionTable(g) {
   const out = [f.heading(4, groupTitle(g)), ''];
   out.push(f.table(header, body, align), '');
   const notes = [`AsyncLocalStorage implementation: ${acfStatus(g)}.`];
+  if (body.some((cells) => cells.some((x) => String(x).endsWith(' ‡')))) {
+    notes.push('‡ Not measured beside http/none in adjacent pairs (another framework): the ratio of the two configurations\' ' +
+      'geometric means within each block of fresh processes, t-interval over blocks — wider than a paired ratio, since the machine drifts within a block.');
+  }
   if (table) {
     notes.push(`"Study … (published)" columns: the study's single run on ${table.node} (seed \`${references.platformatic.seed}\`), ` +
       'quoted verbatim — not our measurements; its req/s is autocannon\'s per-second average, ours the geometric mean of rounds.');

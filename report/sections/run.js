@@ -234,6 +234,8 @@ function summarySection(run, rows, baseline) {
   add('Verdict');
   add(duet ? `req/s on the shared CPU vs ${base} [95% CI]` : `CPU/req vs ${base} [95% CI]`, 'r');
   add('CPU µs/req', 'r');
+  const showElu = rows.some((r) => f.isNum(r.summary.elu?.median));
+  if (showElu) add('ELU', 'r');
   add('Mismatches', 'r');
   add('Lost', 'r');
 
@@ -247,6 +249,7 @@ function summarySection(run, rows, baseline) {
     const failed = c.error && !s.n;
     if (failed) {
       cells.push('failed (see below)', f.DASH, f.DASH, f.DASH, f.DASH, f.DASH);
+      if (showElu) cells.push(f.DASH);
     } else {
       cells.push(withN(f.withCi(s.rps.estimate, s.rps.ci95), s.n));
       cells.push(f.wholeMs(s.p99 && s.p99.median));
@@ -258,6 +261,7 @@ function summarySection(run, rows, baseline) {
       const third = duet ? s.sharedRatio : s.cpuRatio;
       cells.push(isBase || !third || !f.isNum(third.estimate) ? (isBase ? 'baseline' : f.DASH) : f.withCi(third.estimate, third.ci95, f.pctOf));
       cells.push(f.num(s.cpuUsPerRequest && s.cpuUsPerRequest.median));
+      if (showElu) cells.push(f.isNum(s.elu?.median) ? s.elu.median.toFixed(2) : f.DASH);
     }
     cells.push(leakCell(c, s.mismatches), leakCell(c, s.lost));
     return cells;
@@ -271,6 +275,10 @@ function summarySection(run, rows, baseline) {
   if (common.length) out.push(`All configurations: ${common.join(', ')}.`, '');
   out.push(f.table(header, body, align));
   out.push('', ratioNote(run, rows));
+  if (showElu) {
+    out.push('', `*ELU* is the server's event-loop utilization (share of the time its loop ran JavaScript), median over the ${run.settings?.method === 'duet' ? 'duet windows' : 'samples'}: ` +
+      'near 1 the loop was saturated, so the figures are capacity; well below 1 the server waited on I/O or on the load generator.');
+  }
   return out.join('\n');
 }
 
