@@ -115,6 +115,8 @@ function pickSources(results) {
     stores: named(byPreset('stores')),
     instructions: named(byPreset('instructions')),
     'depth-sweep': named(byPreset('depth-sweep')),
+    // Second runs of the default run (`ctxbench repro --compare … results/default.json`).
+    repro: results.filter(({ run }) => run.kind === 'repro' && Array.isArray(run.files) && run.repro?.rows).map(named),
   };
 }
 
@@ -200,6 +202,10 @@ function readingOf(row, shallowDepth, deepDepth) {
     const grows = row.shallow?.interval && row.deep?.interval && row.deep.interval[1] < row.shallow.interval[0] && row.deep.significant;
     clauses.push(`${dearer && worst < 0.5 ? 'expensive: ' : ''}${cost.join(', ')}${grows ? ', growing with call depth' : ''}`);
   }
+  // A figure the next run did not reproduce is said to be so, beside it.
+  for (const [cell, depth] of [[row.shallow, shallowDepth], [row.deep, deepDepth]]) {
+    if (cell?.repro && !cell.repro.consistent) clauses.push(`the depth-${depth} figure did not hold in a second run (${(cell.repro.otherEstimate * 100).toFixed(1)}% there)`);
+  }
   const counted = row.instructions;
   if (counted && row.shallow?.significant && counted.interval && counted.interval[0] <= 1.005 && counted.interval[1] >= 0.995) {
     clauses.push(`same instructions as the baseline at depth ${counted.settings.depth}: the difference is in what counts do not see (caches, memory)`);
@@ -229,6 +235,20 @@ function disagreements(row) {
 
 // The CPU profile (`ctxbench run --profile`) that explains a strategy's cost: its config at
 // the deep end, and the package that grew most over its baseline's share of busy time.
+// Whether a figure of the default run held in a second run: the repro comparisons that
+// name the default run's file, their row for this configuration.
+function reproOf(repros, def, id) {
+  const mine = path.resolve(def.file);
+  for (const r of repros) {
+    const at = r.run.files.findIndex((f) => path.resolve(f) === mine);
+    const row = at >= 0 && r.run.repro.rows.find((x) => x.id === id);
+    if (!row || typeof row.consistent !== 'boolean') continue;
+    const other = at === 0 ? row.b : row.a;
+    return { consistent: row.consistent, otherEstimate: other?.estimate ?? null, otherFile: r.run.files[at === 0 ? 1 : 0], source: { name: r.name, file: r.file } };
+  }
+  return null;
+}
+
 // Profile paths in a run file are relative to the run file's folder.
 function profileOf(source, strategy, depth) {
   const run = source.run;
@@ -294,6 +314,7 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
       sweepDeep: sweep && deepDepth !== null ? at(sweep, (c) => c.depth === deepDepth) : null,
     };
     row.profile = profileOf(def, strategy, deepDepth ?? shallowDepth);
+    for (const cell of [row.shallow, row.deep]) if (cell && cell.kind === 'ratio') cell.repro = reproOf(sources.repro, def, cell.source.id);
     row.reading = isBase ? `The baseline: every cost in this table is measured against it.${row.carriesContext ? '' : ' No context at all.'}` : readingOf(row, shallowDepth, deepDepth);
     row.disagreements = isBase ? [] : disagreements(row);
     return row;
@@ -301,7 +322,7 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
   // Scenarios every context strategy fails: named once below the table.
   const common = rows.find((r) => r.ids.common?.length)?.ids.common ?? [];
   return {
-    sources: Object.fromEntries(Object.entries(sources).map(([k, v]) => [k, v ? { name: v.name, file: v.file, title: v.run.title ?? null } : null])),
+    sources: Object.fromEntries(Object.entries(sources).filter(([k]) => k !== 'repro').map(([k, v]) => [k, v ? { name: v.name, file: v.file, title: v.run.title ?? null } : null])),
     baseline,
     depths: { shallow: shallowDepth, deep: deepDepth },
     settings: {

@@ -3,13 +3,12 @@
 // show progress, turn Ctrl-C into "stop after this sample, keep everything", run the
 // matrix, let the command add its analysis, and save.
 const { execFileSync } = require('node:child_process');
-const path = require('node:path');
 const { runMatrix, duetGroups, DEFAULT_BLOCKS, DEFAULT_MIN_PER_CONNECTION } = require('./runner');
 const { measurementOrder } = require('./matrix');
 const { getDriver } = require('./drivers');
 const { captureEnvironment } = require('./environment');
 const { createProgress, onInterrupt } = require('./progress');
-const { writeJsonAtomic, displayPath } = require('../lib/cli');
+const { writeJsonAtomic } = require('../lib/cli');
 
 // Pin this process (the load generator, every thread) to CPU 0; servers go to CPU 1.
 function pinSelf() {
@@ -50,21 +49,4 @@ async function measureSession({ kind, title, command, settings, configs, out, re
   return run;
 }
 
-// The results.md a run regenerates when --report is not given: only a run written into
-// ./results/ (the committed set); a run written elsewhere must not replace the committed
-// report with a report of unrelated files.
-function defaultReport(out) {
-  const dir = path.resolve(path.dirname(out));
-  return dir === path.resolve('results') ? 'results.md' : 'none';
-}
-
-// Returns the report's path, or 'none'.
-async function writeReport(out, reportPath = defaultReport(out)) {
-  if (reportPath === 'none') return reportPath;
-  const { buildReport } = require('../report');
-  const built = await buildReport({ resultsDir: path.dirname(out), out: reportPath });
-  process.stderr.write(`ctxbench: wrote ${reportPath}, ${built.pages.length} study pages beside it and ${displayPath(built.html)}\n`);
-  return reportPath;
-}
-
-module.exports = { measureSession, writeReport, defaultReport, pinSelf };
+module.exports = { measureSession, pinSelf };

@@ -135,3 +135,16 @@ test('with CPU profiles (run --profile), the reading links the profile that expl
   const md = markdown(summary, { linkFile: (file) => file });
   assert.match(md.split('\n').find((l) => l.startsWith('| `als` |')), / Profile \(depth 256\): \[`node` 42\.0% → 50\.0% of busy time\]\(results\/profiles\/default\/als\.cpuprofile\)\. \|$/);
 });
+
+test('a figure a second run did not reproduce is said to be so; one that held is not flagged', () => {
+  const base = results();
+  const als8 = base[0].run.configs.find((c) => c.strategy === 'als' && c.depth === 8).id;
+  const param8 = base[0].run.configs.find((c) => c.strategy === 'param' && c.depth === 8).id;
+  const repro = { schema: 2, kind: 'repro', title: 'repro (synthetic)', files: ['results/runs/earlier.json', 'results/default.json'],
+    repro: { rows: [{ id: als8, a: { estimate: 0.97 }, b: { estimate: 0.9 }, consistent: false }, { id: param8, a: { estimate: 1 }, b: { estimate: 1 }, consistent: true }] } };
+  const summary = strategySummary([...base, { file: 'results/repro-x.json', run: repro }]);
+  assert.deepStrictEqual(rowOf(summary, 'als').shallow.repro, { consistent: false, otherEstimate: 0.97, otherFile: 'results/runs/earlier.json', source: { name: 'repro-x', file: 'results/repro-x.json' } });
+  assert.match(rowOf(summary, 'als').reading, /the depth-8 figure did not hold in a second run \(97\.0% there\)/);
+  assert.doesNotMatch(rowOf(summary, 'param').reading, /did not hold/);
+  assert.strictEqual(rowOf(summary, 'als').deep.repro, null, 'no row for depth 256 in that repro');
+});

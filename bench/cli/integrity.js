@@ -131,7 +131,7 @@ async function main(args) {
   }
   process.stderr.write(`ctxbench: wrote ${out} (${run.status})\n`);
   // Without --report, only a result written into ./results/ regenerates ./results.md.
-  await require('../session').writeReport(out, reportPath);
+  await require('./write-report').writeReport(out, reportPath);
   if (run.status === 'interrupted') return 130;
   return run.integrity.cells.length === 0 && run.integrity.errors.length > 0 ? 1 : 0;
 }

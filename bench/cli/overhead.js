@@ -9,11 +9,11 @@
 const path = require('node:path');
 const { resolveNodeTargets } = require('../targets');
 const { parse, flags, number } = require('../../lib/cli');
-const { measureSession, writeReport } = require('../session');
+const { measureSession } = require('../session');
+const { writeReport } = require('./write-report');
+const { analyzeOverhead: analyze, verdictOf, REQUIRED } = require('../method-analysis');
 
-const REQUIRED = 0.9;
 const HELLO = path.resolve(__dirname, '..', 'hello-world.js');
-const SIDES = { ctxbench: 'ctxbench none depth 1', 'hello-world': 'express hello-world' };
 
 const HELP = `usage: ctxbench overhead [options]
 
@@ -52,34 +52,6 @@ function config(arm, target, extra) {
   };
   Object.defineProperty(c, 'launch', { value: { nodePath: target.path, nodeArgs: target.args, script: extra.strategy ? null : HELLO } });
   return c;
-}
-
-// The 95% CI of the ratio against the required floor: 'met' (all at or above it), 'not
-// met' (all below), 'cannot tell' (across it), 'not shown' (no interval).
-function verdictOf(ci95, required = REQUIRED) {
-  const [lower, upper] = ci95 ?? [];
-  if (!Number.isFinite(lower) || !Number.isFinite(upper)) return 'not shown';
-  return lower >= required ? 'met' : upper < required ? 'not met' : 'cannot tell';
-}
-
-// run -> run.overhead, the fields report/sections/overhead.js reads. Safe on a run
-// interrupted before any pair was measured (ratio fields null, pass false).
-function analyze(run) {
-  const [ours, hello] = run.configs;
-  const r = ours.summary?.ratio ?? null;
-  const rps = (c) => {
-    const s = c.summary?.rps ?? {};
-    return { ...s, estimate: s.estimate ?? null, ci95: s.ci95 ?? null };
-  };
-  const verdict = verdictOf(r?.ci95, REQUIRED);
-  return {
-    required: REQUIRED,
-    rule: 'met: lower end of the 95% CI of the throughput ratio >= required; not met: upper end < required; else cannot tell',
-    sides: { [SIDES.ctxbench]: { rps: rps(ours), samples: ours.samples.length }, [SIDES['hello-world']]: { rps: rps(hello), samples: hello.samples.length } },
-    ratio: r ? { ...r } : { estimate: null, ci95: null, halfWidthPct: null, verdict: 'not enough samples to judge' },
-    verdict,
-    pass: verdict === 'met',
-  };
 }
 
 async function main(args) {
