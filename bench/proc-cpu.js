@@ -1,0 +1,72 @@
+'use strict';
+// CPU time of a process and all its descendants, read from /proc, for services that have
+// no ctxbench endpoint (`ctxbench app`). Per thread, the first field of
+// /proc/<pid>/task/<tid>/schedstat is the time it ran, in nanoseconds; utime/stime in
+// /proc/<pid>/stat count in clock ticks (10 ms), too coarse for one-second windows.
+// A thread that exits between two readings takes its time with it: Node's threads live
+// as long as the process, so for a service this is the start-up's helpers at most.
+const fs = require('node:fs');
+
+function read(file) {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+// pid -> parent pid, for every process now (comm may contain spaces and parentheses:
+// the fields after the last ')' are fixed).
+function parents() {
+  const out = new Map();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = read(`/proc/${name}/stat`);
+    if (!stat) continue;
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    out.set(Number(name), Number(rest[1]));
+  }
+  return out;
+}
+
+// [root, ...its descendants] that are alive now.
+function treeOf(root) {
+  const byParent = new Map();
+  for (const [pid, ppid] of parents()) {
+    if (!byParent.has(ppid)) byParent.set(ppid, []);
+    byParent.get(ppid).push(pid);
+  }
+  const out = [];
+  const queue = [root];
+  while (queue.length) {
+    const pid = queue.shift();
+    out.push(pid);
+    queue.push(...(byParent.get(pid) || []));
+  }
+  return out;
+}
+
+function threadsNs(pid) {
+  let total = 0;
+  let tasks;
+  try {
+    tasks = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return 0;
+  }
+  for (const tid of tasks) {
+    const text = read(`/proc/${pid}/task/${tid}/schedstat`);
+    if (text) total += Number(text.split(' ')[0]) || 0;
+  }
+  return total;
+}
+
+// treeCpuUs(pid) -> µs of CPU used so far by pid and its descendants; throws when pid is gone.
+function treeCpuUs(pid) {
+  if (!fs.existsSync(`/proc/${pid}`)) throw new Error(`process ${pid} is gone`);
+  return treeOf(pid).reduce((sum, p) => sum + threadsNs(p), 0) / 1000;
+}
+
+const supported = () => fs.existsSync(`/proc/${process.pid}/task/${process.pid}/schedstat`);
+
+module.exports = { treeCpuUs, treeOf, supported };
