@@ -13,7 +13,7 @@ const { runCli } = require('./helpers/cli');
 const APP = path.join(__dirname, 'fixtures', 'work-app.js');
 const node = (env) => `${env} ${JSON.stringify(process.execPath)} ${JSON.stringify(APP)}`;
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-app-'));
-const SHORT = ['--health', '/healthz', '--blocks', '3', '--windows', '2', '--window', '0.5', '--warmup', '1', '--report', 'none'];
+const SHORT = ['--health', '/healthz', '--blocks', '3', '--windows', '2', '--window', '0.5', '--warmup', '0.5', '--report', 'none'];
 
 test('a planted CPU cost per request is found where it was put, every id is checked, and the report shows it', { timeout: 120000 }, async () => {
   const dir = tmp();
@@ -55,7 +55,7 @@ test('answers that carry another id, or none, are counted and flagged', { timeou
   const dir = tmp();
   const out = path.join(dir, 'app.json');
   const r = await runCli(['app', '--baseline', node('WORK=10 ECHO=0'), '--candidate', node('WORK=10 ECHO=wrong'), '--id-header', 'x-request-id',
-    '--health', '/healthz', '--blocks', '3', '--windows', '1', '--window', '0.3', '--warmup', '0', '--report', 'none', '--out', out]);
+    '--health', '/healthz', '--blocks', '3', '--windows', '1', '--window', '0.2', '--warmup', '0', '--connections', '4', '--report', 'none', '--out', out]);
   assert.strictEqual(r.code, 0, r.stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.ok(run.app.ids.baseline.lost > 0 && run.app.ids.baseline.kept === 0, 'no echo: lost');
