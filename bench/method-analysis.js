@@ -20,6 +20,14 @@ function atLeast(k, n, p) {
   return k <= 0 ? 1 : Math.max(0, 1 - jStat.binomial.cdf(k - 1, n, p));
 }
 
+// The exact (Clopper–Pearson) 95% interval of a rate k/n: how precisely n trials pin the
+// false-positive rate down (45 trials cannot tell 5% from 10%; about 150 can).
+function rateInterval(k, n, confidence = 0.95) {
+  if (!(n > 0)) return null;
+  const a = (1 - confidence) / 2;
+  return [k === 0 ? 0 : jStat.beta.inv(a, k, n - k + 1), k === n ? 1 : jStat.beta.inv(1 - a, k + 1, n - k)];
+}
+
 // The most significant trials of n that still pass.
 function allowedOf(n, alpha = ALPHA) {
   let k = 0;
@@ -69,6 +77,7 @@ function analyzeAa(run) {
     completedTrials: results.length,
     significant,
     falsePositiveRate: results.length ? significant / results.length : null,
+    rateCi95: rateInterval(significant, results.length),
     allowed: allowedOf(results.length),
     tailP: rule.tailP,
     pass: rule.pass,
@@ -230,7 +239,7 @@ function analyzeOverhead(run) {
 }
 
 module.exports = {
-  analyzeAa, atLeast, allowedOf, binomialRule, trialsOf, ALPHA, TAIL,
+  analyzeAa, atLeast, allowedOf, binomialRule, trialsOf, rateInterval, ALPHA, TAIL,
   analyzeCalibration, judgeInterval, combine, level, toleranceOf, CHECKED, TOLERANCE, DUET_TOLERANCE, BASELINE_ARM,
   analyzeOverhead, verdictOf, REQUIRED, SIDES,
 };

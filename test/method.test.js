@@ -249,3 +249,16 @@ test('aa: a run of the earlier design (no blocks) is cut into trials by rounds, 
   assert.match(md, /at most 2 of 10 pass/);
   assert.match(md, r.pass ? /✅ Pass/ : /❌ Fail/);
 });
+
+test('aa: the false-positive rate gets its exact interval, and the section says whether it tells 5% from 10%', () => {
+  const { rateInterval } = require('../bench/method-analysis');
+  // Clopper–Pearson 3/45 (tabulated): [1.40%, 18.27%].
+  const [lo, hi] = rateInterval(3, 45);
+  assert.ok(Math.abs(lo - 0.0140) < 1e-4 && Math.abs(hi - 0.1827) < 1e-4, `${lo} ${hi}`);
+  assert.deepStrictEqual(rateInterval(0, 10).map((x) => Math.round(x * 1e4) / 1e4), [0, 0.3085]);
+  assert.ok(rateInterval(8, 160)[1] < 0.1, '160 trials at 5% tell it from 10%');
+  assert.strictEqual(rateInterval(0, 0), null);
+  const md = sections.aa.render({ kind: 'aa', status: 'complete', environment: ENV, settings: { trials: 45, blocksPerTrial: 3, rounds: 2, strategy: 'none', depth: 8, hop: 'immediate' },
+    aa: { completedTrials: 45, significant: 3, falsePositiveRate: 3 / 45, tailP: 0.39, pass: true, allowed: 5, alpha: 0.05, trials: [], rateCi95: rateInterval(3, 45) } }, {});
+  assert.match(md, /exact 95% interval \(Clopper–Pearson\) is \[1\.4%–18\.3%\]: reaches 10% or more: this many trials cannot tell a calibrated 5% from a doubled 10%/);
+});

@@ -37,6 +37,11 @@ function render(run, ctx = {}) {
   parts.push(`**${a.significant} of ${n}** comparisons were called significant: a false-positive rate of ` +
     `**${f.pctOf(a.falsePositiveRate)}**. The rule: fail only if P(X ≥ k) < 5% for X ~ Binomial(${n}, ${a.alpha}), ` +
     `that is, at most ${a.allowed} of ${n} pass. ${verdictText}`);
+  if (a.rateCi95) {
+    const [lo, hi] = a.rateCi95;
+    const tells = hi < 0.1 ? 'below 10% (the interval\'s upper end), so this run tells a calibrated 5% from a doubled 10%' : 'reaches 10% or more: this many trials cannot tell a calibrated 5% from a doubled 10% (about 150 can)';
+    parts.push(`The false-positive rate's exact 95% interval (Clopper–Pearson) is [${f.pctOf(lo)}–${f.pctOf(hi)}]: ${tells}.`);
+  }
   const o = a.overall;
   if (o) parts.push(`All samples together: B ÷ A = ${f.pctOf(o.estimate)} [95% CI ${f.pctOf(o.ci95 && o.ci95[0])}–${f.pctOf(o.ci95 && o.ci95[1])}], ${o.verdict}.`);
   const rows = a.trials.map((t) => [t.trial + 1, f.pctOf(t.estimate), `${f.pctOf(t.ci95 && t.ci95[0])}–${f.pctOf(t.ci95 && t.ci95[1])}`, t.pValue.toFixed(3), t.significant ? 'significant (false positive)' : 'no significant difference']);
