@@ -210,7 +210,7 @@ function readingOf(row, shallowDepth, deepDepth) {
   if (counted && row.shallow?.significant && counted.interval && counted.interval[0] <= 1.005 && counted.interval[1] >= 0.995) {
     clauses.push(`same instructions as the baseline at depth ${counted.settings.depth}: the difference is in what counts do not see (caches, memory)`);
   }
-  if (row.io) clauses.push(row.io.significant ? `still ${costPct(row.io.estimate)} ${row.io.estimate < 1 ? 'slower' : 'faster'} with real I/O (${row.io.settings.hop})` : `within the noise of real I/O (${row.io.settings.hop})`);
+  if (row.io?.kind === 'ratio') clauses.push(row.io.significant ? `still ${costPct(row.io.estimate)} ${row.io.estimate < 1 ? 'slower' : 'faster'} with real I/O (${row.io.settings.hop})` : `within the noise of real I/O (${row.io.settings.hop})`);
   if (row.latency?.significant && row.latency.estimate > 0) clauses.push(`adds ${row.latency.estimate.toFixed(2)} ms to p99 at ${Math.round(row.latency.settings.load * 100)}% load`);
   if (row.stores?.significant) clauses.push(`${costPct(row.stores.estimate)} ${row.stores.estimate < 1 ? 'slower' : 'faster'} with ${row.stores.settings.stores} live stores`);
   if (row.ids.verdict === 'kept') clauses.push('keeps the id in every propagation pattern');
@@ -284,6 +284,9 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
       const c = findConfig(source.run, strategy, pred);
       return c ? ratioCell(source, c, source.run.configs) : null;
     };
+    // The strategy another study measures everything against reads "baseline" there.
+    const baselineOr = (source, cell) =>
+      (strategy === source.run.settings?.baseline && (source.run.configs || []).some((c) => c.strategy === strategy) ? { kind: 'baseline', source: { name: source.name, file: source.file, id: null }, settings: {} } : cell());
     const defCell = (depth) => {
       const c = findConfig(def.run, strategy, (x) => x.depth === depth);
       if (!c) return null;
@@ -303,9 +306,9 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
       ids: idsOf(strategy, sources.integrity),
       shallow: shallowDepth !== null ? defCell(shallowDepth) : null,
       deep: deepDepth !== null ? defCell(deepDepth) : null,
-      io: sources.io && Number.isFinite(ioDepth) && strategy !== sources.io.run.settings?.baseline ? at(sources.io, (c) => c.hop === ioHop && c.depth === ioDepth) : null,
-      latency: sources.latency && strategy !== sources.latency.run.settings?.baseline ? latencyCell(sources.latency, strategy, latencyDepth, load) : null,
-      stores: sources.stores && strategy !== sources.stores.run.settings?.baseline ? at(sources.stores, (c) => c.stores === stores && c.node === storesNode && c.acf !== false) : null,
+      io: sources.io && Number.isFinite(ioDepth) ? baselineOr(sources.io, () => at(sources.io, (c) => c.hop === ioHop && c.depth === ioDepth)) : null,
+      latency: sources.latency ? baselineOr(sources.latency, () => latencyCell(sources.latency, strategy, latencyDepth, load)) : null,
+      stores: sources.stores ? baselineOr(sources.stores, () => at(sources.stores, (c) => c.stores === stores && c.node === storesNode && c.acf !== false)) : null,
       instructions: sources.instructions && shallowDepth !== null ? at(sources.instructions, (c) => c.depth === shallowDepth) : null,
       deepInstructions: sources.instructions && deepDepth !== null ? at(sources.instructions, (c) => c.depth === deepDepth) : null,
       // Not a column: the App Engine study's layout at the same depths, read only to say

@@ -24,7 +24,7 @@ const lastLines = (text, n = 5) => text.trim().split('\n').slice(-n).join(' | ')
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // startApp({ name, command, health, cpu, timeoutMs, env }) -> { pid, port, url, stop(),
-// alive(), stderrTail() }; rejects with one line (the command's last stderr lines) when
+// alive(), exitInfo() ({ code, signal } once it exited), stderrTail() }; rejects with one line (the command's last stderr lines) when
 // it exits before its health path answers or the path never answers 2xx in time.
 async function startApp({ name, command, health = '/', cpu = null, timeoutMs = 30000, env = {} }) {
   const port = await freePort();
@@ -73,7 +73,7 @@ async function startApp({ name, command, health = '/', cpu = null, timeoutMs = 3
     try {
       const res = await fetch(`${url}${health}`, { signal: AbortSignal.timeout(1000), headers: { connection: 'close' } });
       await res.arrayBuffer();
-      if (res.ok) return { pid: child.pid, port, url, stop, alive, stderrTail: () => stderr.trim() };
+      if (res.ok) return { pid: child.pid, port, url, stop, alive, exitInfo: () => exit, stderrTail: () => lastLines(stderr) };
       last = `HTTP ${res.status}`;
     } catch (err) {
       last = err.cause?.code || err.message;

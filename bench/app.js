@@ -9,7 +9,7 @@
 // checked for it.
 const { randomBytes } = require('node:crypto');
 const autocannon = require('autocannon');
-const { startApp } = require('./app-process');
+const { startApp, AppStartError } = require('./app-process');
 const { treeCpuUs } = require('./proc-cpu');
 const { judgeWindow } = require('./duet');
 const { SERVER_CPU } = require('./runner');
@@ -78,7 +78,8 @@ async function measureWindow(servers, load) {
 // onProgress }) -> configs [baseline, candidate] with their samples and processes.
 // settings: { health, paths, idHeader, connections, blocks, windows, window, warmup,
 // startupTimeout }. A side that fails to start ends the block (its error on the config).
-async function measureApp({ sides, settings, pinned, stop = { requested: false }, onProgress = () => {} }) {
+// onBlock(configs) after every block: the caller saves, so a second Ctrl-C loses nothing.
+async function measureApp({ sides, settings, pinned, stop = { requested: false }, onProgress = () => {}, onBlock = () => {} }) {
   const configs = sides.map((side, i) => ({
     id: `app/${side.name}`,
     arm: i === 0 ? 'baseline' : 'candidate',
@@ -96,12 +97,15 @@ async function measureApp({ sides, settings, pinned, stop = { requested: false }
     // The position (who starts and is polled first) alternates between blocks.
     const order = block % 2 ? [1, 0] : [0, 1];
     const servers = [];
+    let starting = null;
     try {
       for (const i of order) {
+        starting = i;
         const s = await startApp({ name: configs[i].name, command: configs[i].command, health: settings.health, cpu: pinned ? SERVER_CPU : null, timeoutMs: settings.startupTimeout * 1000 });
         servers[i] = s;
         configs[i].processes.push({ block, pid: s.pid, port: s.port });
       }
+      starting = null;
       // Unmeasured: start-up, JIT warm-up, connection pools.
       if (settings.warmup > 0) await loadBoth(servers, { ...load, durationS: settings.warmup });
       let counted = 0;
@@ -121,12 +125,26 @@ async function measureApp({ sides, settings, pinned, stop = { requested: false }
         onProgress({ block, window: w, counted, dropped, ratio: b.cpuUsPerRequest && c.cpuUsPerRequest ? b.cpuUsPerRequest / c.cpuUsPerRequest : null });
       }
     } catch (err) {
-      const i = servers.length < 2 && !servers[order[0]] ? order[0] : servers[order[1]] ? order[0] : order[1];
-      configs[i].error = { message: err.message };
-      throw Object.assign(err, { configs });
+      // Which side failed: the one being started, or one that died under load (its CPU
+      // can no longer be read, its connections fail). Anything else is ctxbench's own error.
+      // A process that just died may not have reported its exit yet: give it a moment.
+      if (starting === null) await new Promise((resolve) => setTimeout(resolve, 500));
+      const dead = servers.findIndex((s) => s && !s.alive());
+      const i = starting ?? (dead >= 0 ? dead : null);
+      if (i === null) throw err;
+      let failure = err;
+      if (starting === null) {
+        const exit = servers[i].exitInfo();
+        const how = exit?.signal ? `killed by ${exit.signal}` : `exit code ${exit?.code}`;
+        const tail = servers[i].stderrTail();
+        failure = new AppStartError(`${configs[i].name}: \`${configs[i].command}\` exited (${how}) under load in block ${block + 1}${tail ? `: ${tail}` : ''}`);
+      }
+      configs[i].error = { message: failure.message };
+      throw Object.assign(failure, { configs });
     } finally {
       await Promise.all(servers.filter(Boolean).map((s) => s.stop()));
     }
+    onBlock(configs);
   }
   return configs;
 }

@@ -15,8 +15,12 @@ function formatS(s) {
 function createProgress({ total, label, perBlock = null }) {
   const tty = Boolean(process.stderr.isTTY);
   let done = 0;
-  let goal = '';
+  let plannedGoal = '';
   let deadline = null;
+  // The run's clock against its time cap, read when a line is printed (not when the block
+  // was planned, which left a log saying 0m01s for a whole block).
+  let clock = null;
+  const goalText = () => plannedGoal.replace('{elapsed}', clock ? formatS((Date.now() - clock) / 1000) : '');
   const started = Date.now();
   let bar = null;
   const eta = () => {
@@ -36,7 +40,7 @@ function createProgress({ total, label, perBlock = null }) {
     );
     bar.start(total, 0, { status: 'starting', myEta: '?', goal: '' });
   }
-  const fields = (status) => ({ status, myEta: eta(), goal });
+  const fields = (status) => ({ status, myEta: eta(), goal: goalText() });
   let lastLine = Date.now();
   return {
     tick(status, steps = 1) {
@@ -45,7 +49,7 @@ function createProgress({ total, label, perBlock = null }) {
       if (bar) bar.update(done, fields(status));
       else if (Date.now() - lastLine >= 10000) {
         lastLine = Date.now();
-        process.stderr.write(`${label}: ${goal}${status} (${done}/${total}, ETA ${eta()})\n`);
+        process.stderr.write(`${label}: ${goalText()}${status} (${done}/${total}, ETA ${eta()})\n`);
       }
     },
     status(status) {
@@ -61,8 +65,9 @@ function createProgress({ total, label, perBlock = null }) {
       const blocks = block < minBlocks ? `block ${block + 1}/${minBlocks}` : `extra block ${block + 1}`;
       // Before the first block there is no ratio at all: unknown, not precise.
       const prec = precision ? ` · worst ±${missing.length ? worst : block === 0 ? '?' : '≤' + precision} pp → ±${precision}` : '';
-      const time = maxTimeS ? ` · ${formatS(elapsedS)}/${formatS(maxTimeS)}` : '';
-      goal = `${blocks}${prec}${time} | `;
+      if (maxTimeS) clock = Date.now() - elapsedS * 1000;
+      const time = maxTimeS ? ` · {elapsed}/${formatS(maxTimeS)}` : '';
+      plannedGoal = `${blocks}${prec}${time} | `;
       if (bar) bar.setTotal(total);
     },
     // A line that must stay in the log (a round finished, a warning, a failure).
@@ -73,7 +78,7 @@ function createProgress({ total, label, perBlock = null }) {
         bar.start(total, done, fields(''));
       } else {
         lastLine = Date.now();
-        process.stderr.write(`${label}: ${goal}${line} (${done}/${total}, ETA ${eta()})\n`);
+        process.stderr.write(`${label}: ${goalText()}${line} (${done}/${total}, ETA ${eta()})\n`);
       }
     },
     stop() {

@@ -136,6 +136,12 @@ function headings(markdown) {
 
 const HOW_TO_READ = `## How to read this
 
+- **What each strategy costs** (the table that opens results.md). One row per strategy of the default run; every figure
+  is a link to the study it comes from, and its column says which setting it was measured at. The *Reading* is derived
+  from those figures by rules in code (bench/analysis.js), not written by hand: a cost is named only where its interval
+  excludes the baseline, "did not hold in a second run" where a \`repro --compare\` of the default run found the two
+  estimates inconsistent, and "not safe" for a strategy that lost ids whatever it costs. Where two studies seem to
+  disagree, the notes under the table name the settings that differ.
 - **Duet** (runs whose table says *CPU/req in duet*, the default run among them). Each strategy ran at the same time
   as a fresh baseline process, both on one CPU, the load generator on the other; per 1-s window, the baseline's server
   CPU µs per request ÷ the strategy's. Both servers live through the same slow seconds of the machine, so the ratio

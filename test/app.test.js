@@ -54,7 +54,7 @@ test('a planted CPU cost per request is found where it was put, every id is chec
 test('answers that carry another id, or none, are counted and flagged', { timeout: 60000 }, async () => {
   const dir = tmp();
   const out = path.join(dir, 'app.json');
-  const r = await runCli(['app', '--baseline', node('WORK=10 ECHO=0'), '--candidate', node('WORK=10 ECHO=wrong'), '--id-header', 'x-request-id',
+  const r = await runCli(['app', '--baseline', node('WORK=150 ECHO=0'), '--candidate', node('WORK=150 ECHO=wrong'), '--id-header', 'x-request-id',
     '--health', '/healthz', '--blocks', '3', '--windows', '1', '--window', '0.2', '--warmup', '0', '--connections', '4', '--report', 'none', '--out', out]);
   assert.strictEqual(r.code, 0, r.stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
@@ -80,6 +80,12 @@ test('bad input: a command that dies, a health path never ready, missing or bad 
     assert.match(r.stderr, message);
     assert.strictEqual(r.stderr.trim().split('\n').length, 1, `one line: ${r.stderr}`);
   }
+  // A service that falls over under load: the side and its last stderr line, one line.
+  const crash = await runCli(['app', '--baseline', node('WORK=10'), '--candidate', node('WORK=10 DIE_AFTER=300'), '--health', '/healthz', '--blocks', '3',
+    '--warmup', '1', '--window', '0.3', '--out', path.join(dir, 'crash.json'), '--report', 'none']);
+  assert.strictEqual(crash.code, 1, crash.stderr);
+  assert.match(crash.stderr, /^ctxbench: candidate: `.*DIE_AFTER=300.*` exited \(exit code 1\) under load in block 1: crashed after 300 requests \(run JSON with what was measured: /);
+  assert.strictEqual(crash.stderr.trim().split('\n').filter((l) => !l.startsWith('ctxbench app:')).length, 1, crash.stderr);
   // The failed start left a run JSON saying so, with the failing side named.
   const failed = JSON.parse(fs.readFileSync(path.join(dir, 'x.json'), 'utf8'));
   assert.strictEqual(failed.status, 'failed');

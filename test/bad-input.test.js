@@ -26,3 +26,22 @@ test('report, compare and repro --compare: a missing, a truncated and an empty J
     }
   }
 });
+
+test('every command: an unknown flag and a bad flag value are one line and a non-zero exit, before anything starts', async () => {
+  const cli = fs.readFileSync(path.join(__dirname, '..', 'bin', 'ctxbench.js'), 'utf8');
+  const commands = [...cli.slice(cli.indexOf('const COMMANDS = {'), cli.indexOf('};')).matchAll(/^ {2}([a-z]+):/gm)].map((m) => m[1]);
+  assert.ok(commands.length >= 10 && commands.includes('app') && commands.includes('run'), commands.join());
+  // A value no command accepts for the flag it has.
+  const badValue = { compare: ['--max-regression', 'lots'], report: ['--csv'], repro: ['--compare', 'only-one.json'], integrity: ['--concurrency', '0'],
+    micro: ['--time', '-1'], app: ['--baseline', 'a', '--candidate', 'b', '--connections', '0'] };
+  for (const command of commands) {
+    for (const args of [['--no-such-flag'], badValue[command] ?? ['--connections', '0']]) {
+      const r = await runCli([command, ...args], { timeoutMs: 30000 });
+      const lines = r.stderr.trim().split('\n');
+      assert.notStrictEqual(r.code, 0, `${command} ${args.join(' ')}: exit ${r.code}`);
+      assert.strictEqual(lines.length, 1, `${command} ${args.join(' ')}: one line, got ${r.stderr}`);
+      assert.match(lines[0], /^ctxbench: /, `${command} ${args.join(' ')}: ${r.stderr}`);
+      assert.doesNotMatch(r.stderr, /internal error|\n\s+at /);
+    }
+  }
+});

@@ -115,40 +115,33 @@ test('ctxbench repro --compare compares two files and writes a repro result', ()
   }
 });
 
-test('ctxbench repro measures a tiny matrix twice with fresh servers and writes one repro file', async (t) => {
-  const { execFile } = require('node:child_process');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-repro-real-'));
-  const out = path.join(dir, 'repro-tiny.json');
+test('ctxbench repro measures what run measures: rate mode and HOP=pg (its own PostgreSQL) in both runs', { timeout: 180_000 }, async () => {
+  const { runCli } = require('./helpers/cli');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-repro-pg-'));
+  const out = path.join(dir, 'repro-pg.json');
   try {
-    const code = await new Promise((resolve) => {
-      execFile(process.execPath, [path.join(__dirname, '..', 'bin', 'ctxbench.js'), 'repro', '--method', 'sequential', '--strategies', 'none,als', '--depths', '8',
-        '--hops', 'sync', '--frameworks', 'express', '--duration', '0.5', '--warmup', '0', '--rounds', '2', '--connections', '10', '--out', out],
-      { timeout: 90_000 }, (err) => resolve(err ? err.code : 0));
-    });
-    assert.strictEqual(code, 0);
+    const r = await runCli(['repro', '--strategies', 'none,als', '--depths', '8', '--hops', 'pg', '--baseline', 'none', '--rate', '100', '--duration', '0.5',
+      '--warmup', '0', '--blocks', '3', '--rounds', '1', '--out', out], { timeoutMs: 170_000 });
+    assert.strictEqual(r.code, 0, r.stderr);
     const saved = JSON.parse(fs.readFileSync(out, 'utf8'));
-    assert.strictEqual(saved.kind, 'repro');
-    assert.strictEqual(saved.status, 'complete');
     assert.strictEqual(saved.runs.length, 2);
     for (const run of saved.runs) {
-      assert.strictEqual(run.status, 'complete');
-      for (const c of run.configs) assert.ok(c.samples.length >= 2, `${c.id}: ${c.samples.length} samples`);
+      assert.deepStrictEqual(run.settings.rates, [100], 'open loop, as run --rate');
+      assert.strictEqual(run.settings.postgres, 'embedded', 'its own PostgreSQL, as run --hops pg');
+      for (const c of run.configs) {
+        assert.strictEqual(c.error, null, `${c.id}: ${c.error?.message}`);
+        assert.strictEqual(c.hop, 'pg');
+        assert.ok(c.samples.length === 3 && c.samples.every((s) => s.scheduled === 50 && s.errors === 0), `${c.id}: ${JSON.stringify(c.samples.map((s) => [s.scheduled, s.errors]))}`);
+      }
     }
-    // Fresh processes: the second run's servers are not the first run's (schema 2 records them).
-    if (saved.runs.every((run) => run.configs.every((c) => Array.isArray(c.processes)))) {
-      const nonces = (run) => new Set(run.configs.flatMap((c) => c.processes.map((x) => x.nonce)));
-      const [na, nb] = saved.runs.map(nonces);
-      assert.ok(na.size > 0);
-      for (const n of na) assert.ok(!nb.has(n), `process ${n} reused`);
-    } else {
-      t.diagnostic('runner writes no processes[] yet (schema 1): fresh processes not checked');
-    }
-    assert.strictEqual(saved.repro.compared, 1);
-    const row = saved.repro.rows[0];
-    assert.strictEqual(row.id, 'express/als/d8/sync/node20'.replace('node20', row.id.split('/').pop()));
-    assert.strictEqual(typeof row.a.estimate, 'number');
-    assert.strictEqual(typeof row.b.estimate, 'number');
-    assert.deepStrictEqual(fs.readdirSync(dir), ['repro-tiny.json'], 'the per-run progress files are gone');
+    // Fresh processes: the second run's servers are not the first run's.
+    const nonces = (run) => new Set(run.configs.flatMap((c) => c.processes.map((x) => x.nonce)));
+    const [na, nb] = saved.runs.map(nonces);
+    assert.ok(na.size > 0);
+    for (const n of na) assert.ok(!nb.has(n), `process ${n} reused`);
+    assert.strictEqual(saved.status, 'complete');
+    assert.ok(saved.repro && Array.isArray(saved.repro.rows), 'the two runs compared');
+    assert.deepStrictEqual(fs.readdirSync(dir), ['repro-pg.json'], 'the per-run progress files are gone');
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

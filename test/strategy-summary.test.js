@@ -107,6 +107,9 @@ test('two studies that seem to disagree: the notes say which settings differ; mi
   const als = rowOf(summary, 'als');
   assert.ok(Math.abs(als.io.estimate - 1) < 0.02);
   assert.deepStrictEqual(als.disagreements.map((d) => [d.a, d.b, d.differs]), [['default run', 'io', ['hop immediate → pg']]]);
+  // The study's own baseline reads "baseline" there, linked to the study.
+  assert.strictEqual(rowOf(summary, 'none').io.kind, 'baseline');
+  assert.match(markdown(summary, { link: (name) => `results/${name}.md` }).split('\n').find((l) => l.startsWith('| `none` |')), /\| \[baseline\]\(results\/io\.md\) \|/);
   // param reads 100% in both: no note.
   assert.ok(rowOf(summary, 'param').io);
   assert.deepStrictEqual(rowOf(summary, 'param').disagreements, []);

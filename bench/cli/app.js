@@ -10,6 +10,7 @@ const { measureApp } = require('../app');
 const { analyzeApp } = require('../analysis');
 const { AppStartError } = require('../app-process');
 const { writeReport } = require('./write-report');
+const { createProgress, onInterrupt } = require('../progress');
 
 const HELP = `usage: ctxbench app --baseline CMD --candidate CMD [options]
 
@@ -94,13 +95,8 @@ async function main(args) {
   const environment = captureEnvironment();
   const pinned = Boolean(environment.taskset) && pinSelf();
   environment.taskset = pinned;
-  const stop = { requested: false };
-  const onSigint = () => {
-    stop.requested = true;
-    process.stderr.write('\nctxbench app: stopping after this window (Ctrl-C again to abort)\n');
-    process.once('SIGINT', () => process.exit(130));
-  };
-  process.once('SIGINT', onSigint);
+  const progress = createProgress({ total: settings.blocks * settings.windows, label: 'ctxbench app' });
+  const stop = onInterrupt(progress, 'window');
   const run = {
     schema: 2,
     kind: 'app',
@@ -120,8 +116,12 @@ async function main(args) {
       settings,
       pinned,
       stop,
-      onProgress: (p) => process.stderr.write(`ctxbench app: block ${p.block + 1}/${settings.blocks} window ${p.window + 1}` +
-        `${p.dropped ? ` dropped (${p.dropped})` : p.ratio ? ` · ${sides[1].name} ${(100 * p.ratio).toFixed(1)}% of ${sides[0].name}` : ''}\n`),
+      onBlock: (configs) => writeJsonAtomic(out, { ...run, configs, app: analyzeApp({ ...run, configs }) }),
+      onProgress: (p) => {
+        const what = `block ${p.block + 1}/${settings.blocks} window ${p.window + 1}`;
+        if (p.dropped) progress.log(`${what} dropped: ${p.dropped}`);
+        else progress.tick(`${what}${p.ratio ? ` · ${sides[1].name} ${(100 * p.ratio).toFixed(1)}% of ${sides[0].name}` : ''}`);
+      },
     });
     run.status = stop.requested ? 'interrupted' : 'complete';
   } catch (err) {
@@ -130,7 +130,8 @@ async function main(args) {
     run.configs = err.configs;
     run.status = 'failed';
   } finally {
-    process.removeListener('SIGINT', onSigint);
+    stop.release();
+    progress.stop();
   }
   run.app = analyzeApp(run);
   writeJsonAtomic(out, run);

@@ -1,15 +1,13 @@
 'use strict';
 // `ctxbench repro [--preset NAME] [run flags]`: measure the same matrix twice end to end
-// (fresh processes each time, through the same session code as `run`) and report whether
+// (fresh processes each time, through `run`'s own measureRun: rate mode, PostgreSQL and the
+// downstream service, profiles, all as `run` measures them) and report whether
 // the second run's ratios fall inside the first's intervals and vice versa.
 // `ctxbench repro --compare a.json b.json`: the same comparison for two existing runs.
 const fs = require('node:fs');
 const path = require('node:path');
-const { OPTIONS: RUN_OPTIONS, resolveSettings } = require('./run');
-const { expandConfigs } = require('../matrix');
-const { measureSession } = require('../session');
-const { resolveNodeTargets } = require('../targets');
-const { captureEnvironment } = require('../environment');
+const { OPTIONS: RUN_OPTIONS, resolveSettings, measureRun } = require('./run');
+const { redactArgs } = require('../services');
 const { reproCompare, formatRepro } = require('../repro');
 const { UsageError, parse, writeJsonAtomic } = require('../../lib/cli');
 
@@ -47,16 +45,12 @@ async function main(args) {
   const out = values.out ?? path.join('results', `repro-${name}.json`);
   const runs = [];
   for (const which of ['a', 'b']) {
-    const { targets, warnings } = await resolveNodeTargets(settings.node, settings.acf);
-    const run = await measureSession({
-      kind: 'run',
-      title: `${settings.title} (repro run ${which})`,
-      command: ['ctxbench', 'repro', ...args].join(' '),
+    const run = await measureRun({
+      values,
       settings: structuredClone(settings),
-      configs: expandConfigs(settings, targets),
       out: out.replace(/\.json$/, `.${which}.json`),
-      warnings,
-      environment: captureEnvironment(),
+      command: ['ctxbench', 'repro', ...redactArgs(args)].join(' '),
+      title: `${settings.title} (repro run ${which})`,
     });
     runs.push(run);
     if (run.status === 'interrupted') break;
@@ -64,7 +58,7 @@ async function main(args) {
   const result = runs.length === 2 ? reproCompare(runs[0], runs[1]) : null;
   writeJsonAtomic(out, {
     schema: 2, kind: 'repro', title: `Reproducibility: ${settings.title} measured twice`,
-    command: ['ctxbench', 'repro', ...args].join(' '), status: result ? 'complete' : 'interrupted', runs, repro: result,
+    command: ['ctxbench', 'repro', ...redactArgs(args)].join(' '), status: result ? 'complete' : 'interrupted', runs, repro: result,
   });
   // Each run's own file was its crash-safe progress; the repro file now holds both.
   for (const which of ['a', 'b']) fs.rmSync(out.replace(/\.json$/, `.${which}.json`), { force: true });

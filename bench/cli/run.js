@@ -260,13 +260,11 @@ function remoteConfigs(targets, depths) {
   );
 }
 
-async function main(args) {
-  const { values } = parse(args, OPTIONS);
-  const settings = resolveSettings(values);
+// One measured run of the matrix `settings` describes, saved to `out` as it goes: local
+// (Node targets, rate mode's capacity and rates, PostgreSQL and the downstream service for
+// HOP=pg/http, --profile) or remote (--target). The one way `run` and `repro` measure.
+async function measureRun({ values, settings, out, command, title = settings.title, startedAt = Date.now() }) {
   const targets = parseTargets(values.target);
-  const out = values.out ?? path.join('results', `${settings.quick ? 'quick' : settings.preset}.json`);
-  const startedAt = Date.now();
-
   const environment = captureEnvironment();
   const warnings = [];
   let configs;
@@ -289,8 +287,8 @@ async function main(args) {
   try {
     run = await measureSession({
       kind: 'run',
-      title: settings.title,
-      command: ['ctxbench', 'run', ...redactArgs(args)].join(' '),
+      title,
+      command,
       settings,
       configs,
       out,
@@ -304,6 +302,15 @@ async function main(args) {
     if (services) await services.stop();
   }
   if (values.profile && run.status !== 'interrupted' && !targets.length) await require('../profile').profileRun(run, out, settings);
+  return run;
+}
+
+async function main(args) {
+  const { values } = parse(args, OPTIONS);
+  const settings = resolveSettings(values);
+  parseTargets(values.target);
+  const out = values.out ?? path.join('results', `${settings.quick ? 'quick' : settings.preset}.json`);
+  const run = await measureRun({ values, settings, out, command: ['ctxbench', 'run', ...redactArgs(args)].join(' ') });
   const report = await writeReport(out, values.report);
   process.stdout.write(require('../../report/terminal').runSummary(run, { out, report }));
   if (run.status === 'interrupted') return 130;
@@ -317,4 +324,4 @@ async function main(args) {
   return 0;
 }
 
-module.exports = { main, resolveSettings, parseTargets, OPTIONS, help: HELP };
+module.exports = { main, measureRun, resolveSettings, parseTargets, OPTIONS, help: HELP };
