@@ -58,10 +58,6 @@ const SETTING_LABELS = [
   ['connections', 'connections'],
 ];
 
-function overlap(a, b) {
-  return Boolean(a && b) && a[0] <= b[1] && b[0] <= a[1];
-}
-
 // A run's cell for one strategy: its ratio against the run's baseline, with the settings
 // that make it comparable (or not) with another study's cell.
 function ratioCell(source, config, configs) {
@@ -225,7 +221,7 @@ function disagreements(row) {
   const pairs = [['default run', row.shallow, 'io', row.io], ['default run', row.shallow, 'stores', row.stores], ['default run', row.shallow, 'instruction counts', row.instructions],
     ['default run', row.deep, 'instruction counts', row.deepInstructions], ['default run', row.shallow, 'depth sweep', row.sweepShallow], ['default run', row.deep, 'depth sweep', row.sweepDeep]];
   for (const [na, a, nb, b] of pairs) {
-    if (!a || !b || !a.interval || !b.interval || overlap(a.interval, b.interval)) continue;
+    if (!a || !b || !a.interval || !b.interval || stats.overlap(a.interval, b.interval)) continue;
     const diff = SETTING_LABELS.filter(([k]) => a.settings[k] !== undefined && b.settings[k] !== undefined && String(a.settings[k]) !== String(b.settings[k]))
       .map(([k, label]) => `${label} ${a.settings[k]} → ${b.settings[k]}`);
     out.push({ a: na, b: nb, aEstimate: a.estimate, bEstimate: b.estimate, depth: a.settings.depth, differs: diff });

@@ -597,6 +597,7 @@ module.exports = {
   pairedRatio,
   blockLogMeans,
   blockRatio,
+  overlap,
   rpsLevel,
   formatPct,
   signedPctText,

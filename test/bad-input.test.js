@@ -32,7 +32,8 @@ test('every command: an unknown flag and a bad flag value are one line and a non
   const commands = [...cli.slice(cli.indexOf('const COMMANDS = {'), cli.indexOf('};')).matchAll(/^ {2}([a-z]+):/gm)].map((m) => m[1]);
   assert.ok(commands.length >= 10 && commands.includes('app') && commands.includes('run'), commands.join());
   // A value no command accepts for the flag it has.
-  const badValue = { compare: ['--max-regression', 'lots'], report: ['--csv'], repro: ['--compare', 'only-one.json'], integrity: ['--concurrency', '0'],
+  const good = path.join(__dirname, '..', 'results', 'default.json');
+  const badValue = { compare: [good, good, '--max-regression', 'lots'], report: ['--csv'], repro: ['--compare', 'only-one.json'], integrity: ['--concurrency', '0'],
     micro: ['--time', '-1'], app: ['--baseline', 'a', '--candidate', 'b', '--connections', '0'] };
   for (const command of commands) {
     for (const args of [['--no-such-flag'], badValue[command] ?? ['--connections', '0']]) {
@@ -41,6 +42,9 @@ test('every command: an unknown flag and a bad flag value are one line and a non
       assert.notStrictEqual(r.code, 0, `${command} ${args.join(' ')}: exit ${r.code}`);
       assert.strictEqual(lines.length, 1, `${command} ${args.join(' ')}: one line, got ${r.stderr}`);
       assert.match(lines[0], /^ctxbench: /, `${command} ${args.join(' ')}: ${r.stderr}`);
+      // It names the flag at fault (not some later failure, such as a command that cannot start).
+      const flag = args.filter((a) => a.startsWith('--')).at(-1);
+      assert.ok(lines[0].includes(flag), `${command} ${args.join(' ')}: names ${flag}: ${lines[0]}`);
       assert.doesNotMatch(r.stderr, /internal error|\n\s+at /);
     }
   }

@@ -30,6 +30,7 @@ function render(run, ctx = {}) {
     '',
   );
   if (run.command) lines.push(f.fence(run.command, 'sh'), '');
+  lines.push('*One run: its interval is over blocks of fresh processes within the run; run the command again to see where a second run lands.*', '');
   lines.push(environmentSection(run), '');
   lines.push(f.heading(3, 'Results'), '');
   const r = a.ratio;

@@ -15,7 +15,6 @@ const isInstructionRun = (run) => run?.settings?.method === 'instructions';
 
 // Two decimals: the figure repeats to about 0.1%.
 const pct2 = (r) => (f.isNum(r) ? `${(r * 100).toFixed(2)}%` : f.DASH);
-const overlap = (a, b) => Boolean(a && b) && a[0] <= b[1] && b[0] <= a[1];
 
 // The time-based figure for the same configurations: the default run (duet), when it is in
 // the results folder.
@@ -86,7 +85,7 @@ function render(run, ctx = {}) {
       if (isBase) cells.push('baseline', '');
       else if (!t || !f.isNum(t.estimate) || !r?.range) cells.push(t && f.isNum(t.estimate) ? f.withCi(t.estimate, t.ci95, f.pctOf) : f.DASH, f.DASH);
       else {
-        const agree = overlap(r.range, t.ci95);
+        const agree = stats.overlap(r.range, t.ci95);
         if (!agree && !sum.broken) disagreements.push({ c, r, t });
         cells.push(f.withCi(t.estimate, t.ci95, f.pctOf), agree ? 'yes' : '⚠ no');
       }
