@@ -309,8 +309,8 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
       deepInstructions: sources.instructions && deepDepth !== null ? at(sources.instructions, (c) => c.depth === deepDepth) : null,
       // Not a column: the App Engine study's layout at the same depths, read only to say
       // why it and the default run can both hold where they seem to disagree.
-      sweepShallow: sweep && shallowDepth !== null ? at(sweep, (c) => c.depth === shallowDepth) : null,
-      sweepDeep: sweep && deepDepth !== null ? at(sweep, (c) => c.depth === deepDepth) : null,
+      sweepShallow: sweep && shallowDepth !== null ? at(sweep, (c) => c.depth === shallowDepth && !c.log) : null,
+      sweepDeep: sweep && deepDepth !== null ? at(sweep, (c) => c.depth === deepDepth && !c.log) : null,
     };
     row.profile = profileOf(def, strategy, deepDepth ?? shallowDepth);
     for (const cell of [row.shallow, row.deep]) if (cell && cell.kind === 'ratio') cell.repro = reproOf(sources.repro, def, cell.source.id);

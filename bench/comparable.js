@@ -18,7 +18,9 @@ function groupKey(config) {
   if (config.target) return `remote/${config.depth ?? ''}`;
   const nodeKey = config.nodeLabel ?? config.node ?? '';
   const acfKey = config.expectAcf ?? config.acf ?? '';
-  return [config.framework, config.depth, config.hop, nodeKey, acfKey, config.burnUs ?? 0, config.stores ?? 0, config.variant ?? ''].join('/');
+  // LOG=stdout (a log line per level) is part of the work compared, like the depth.
+  const log = config.log && config.log !== 'none' ? `/log-${config.log}` : '';
+  return [config.framework, config.depth, config.hop, nodeKey, acfKey, config.burnUs ?? 0, config.stores ?? 0, config.variant ?? ''].join('/') + log;
 }
 
 function comparable(a, b) {

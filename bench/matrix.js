@@ -3,8 +3,8 @@
 const strategies = require('../context');
 const { groupConfigs, baselineFor } = require('./comparable');
 
-function configId({ framework, strategy, depth, hop, nodeLabel, burnUs, stores, variant }) {
-  const extra = (burnUs ? `/burn${burnUs}` : '') + (stores !== undefined ? `/stores${stores}` : '') + (variant ? `/${variant}` : '');
+function configId({ framework, strategy, depth, hop, nodeLabel, burnUs, stores, log, variant }) {
+  const extra = (burnUs ? `/burn${burnUs}` : '') + (stores !== undefined ? `/stores${stores}` : '') + (log && log !== 'none' ? `/log-${log}` : '') + (variant ? `/${variant}` : '');
   return `${framework}/${strategy}/d${depth}/${hop}/${nodeLabel}${extra}`;
 }
 
@@ -20,7 +20,9 @@ function matrixConfigs(settings, nodeTargets) {
     ? settings.configs.map((c) => ({ depth: settings.depths[0], hop: settings.hops[0], ...c }))
     : settings.frameworks.flatMap((framework) =>
         settings.depths.flatMap((depth) =>
-          settings.hops.flatMap((hop) => settings.strategies.map((strategy) => ({ framework, strategy, depth, hop }))),
+          settings.hops.flatMap((hop) =>
+            (settings.logs ?? ['none']).flatMap((log) => settings.strategies.map((strategy) => ({ framework, strategy, depth, hop, ...(log !== 'none' && { log }) }))),
+          ),
         ),
       );
   return nodeTargets.flatMap((target) =>
@@ -38,6 +40,7 @@ function matrixConfigs(settings, nodeTargets) {
         target: null,
         ...(p.burnUs !== undefined && { burnUs: p.burnUs }),
         ...(p.stores !== undefined && { stores: p.stores }),
+        ...(p.log !== undefined && { log: p.log }),
         ...(p.variant !== undefined && { variant: p.variant }),
         control: Boolean(strategies.info(p.strategy).control),
         ...(strategies.info(p.strategy).userSupplied && { userSupplied: true, strategyFile: strategies.info(p.strategy).file }),

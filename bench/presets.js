@@ -23,6 +23,10 @@ const APP_ENGINE_STUDY = {
   baseline: 'param',
 };
 
+// A duet's settings (bench/duet.js): 10 connections per server, 3 counted 1-s windows a
+// pair of fresh processes, a 0.5-s solo burst each for req/s and p99, the A/A twin.
+const DUET = { method: 'duet', aa: true, windows: 3, window: 1, soloDuration: 0.5, connections: 10, pipelining: 1 };
+
 const PRESETS = {
   default: {
     title: 'Default run: every context strategy at two call depths',
@@ -44,13 +48,7 @@ const PRESETS = {
     // Why 10 connections and not the App Engine study's 100: a solo burst must hold >= 30
     // completed requests per connection, and at depth 256 cls-hooked serves ~300 req/s.
     // Ten requests in flight still interleave at every hop, so a broken context shows.
-    method: 'duet',
-    aa: true,
-    windows: 3,
-    window: 1,
-    soloDuration: 0.5,
-    connections: 10,
-    pipelining: 1,
+    ...DUET,
     duration: 1,
     warmup: 1,
     blocks: 3,
@@ -89,10 +87,20 @@ const PRESETS = {
     baseline: 'none',
   },
   'depth-sweep': {
-    title: 'Depth sweep: the App Engine study (parameter passing vs async_hooks by call depth)',
-    why: 'seed 004 deployed param vs cls-hooked to App Engine and reported latency at call depths 8-1024 from one run each; here with interleaved rounds and AsyncLocalStorage beside them',
+    title: 'Depth sweep: the App Engine study (parameter passing vs async_hooks by call depth, with and without a log line per level)',
+    why: 'seed 004 deployed param vs cls-hooked to App Engine and reported latency at call depths 8-1024 from one run each, its servers writing the trace to the log at every level; here each strategy in duet beside a fresh `param` process, with LOG=stdout (a Cloud Logging line per level, as the study logged) beside LOG=none, and AsyncLocalStorage beside them',
     ...APP_ENGINE_STUDY,
     strategies: ['param', 'cls-hooked', 'als', 'alscontext'],
+    logs: ['none', 'stdout'],
+    // Duet as the default run: 10 connections each (a solo burst must hold >= 30 requests
+    // per connection, and cls-hooked at depth 1024 serves ~100 req/s), 3 windows a pair.
+    ...DUET,
+    duration: 1,
+    rounds: 1,
+    // 40 pairs a block (4 arms incl. the A/A twin × 5 depths × 2 LOGs), ~5 min: blocks are
+    // added until every ratio is within ±2 pp or the next would end after 20 minutes.
+    precision: 2,
+    maxTime: 1200,
   },
   libraries: {
     title: 'Libraries: the als-context benchmark (10 connections, no pipelining)',
@@ -103,13 +111,7 @@ const PRESETS = {
     hops: ['await'],
     frameworks: ['express'],
     // Duet as the default run (7 pairs a block, ~45 s): 5 blocks of fresh pairs.
-    method: 'duet',
-    aa: true,
-    windows: 3,
-    window: 1,
-    soloDuration: 0.5,
-    connections: 10,
-    pipelining: 1,
+    ...DUET,
     duration: 3,
     warmup: 1,
     blocks: 5,
@@ -155,6 +157,9 @@ const PRESETS = {
     ],
     connections: 100,
     pipelining: 10,
+    // Sequential, not duet: two node:http or Fastify `none` servers on one CPU serve more
+    // than one autocannon process on the other CPU can send (measured: the load generator
+    // at 92-95% of a core in every one of 27 windows, all dropped; docs/investigations.md).
     // 5 s bursts, not the study's one 10 s run: precision comes from blocks of fresh
     // processes, and 10 s bursts made the three runtimes' run take over half an hour.
     duration: 5,

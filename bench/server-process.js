@@ -4,6 +4,9 @@
 // server we asked for (/__stats strategy, depth, hop, framework and its nonce), so a
 // measurement can never land on somebody else's server.
 const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const net = require('node:net');
+const { freePort } = require('../lib/free-port');
 const path = require('node:path');
 const { getJson, getText } = require('./http-client');
 
@@ -39,10 +42,25 @@ function listeningPort(text) {
 // use it). Resolves { child, port, pid, stderrTail(), exited: Promise<{code, signal}>,
 // alive(), stop() } once the child printed its port; rejects with a ServerStartError
 // (stderr tail attached) when it exits first or says nothing within timeoutMs.
-function spawnListening(command, args, { env = process.env, cwd, timeoutMs = 20000 } = {}) {
+//
+// discardStdout: the child's stdout goes to /dev/null and it listens on a free port this
+// process picks (PORT), ready once that port accepts a connection. For LOG=stdout
+// servers: a Node child's stdout pipe is a socket, written asynchronously, so a line per
+// level at depth 1024 (~150 KB a request) queued faster than any reader drains it until
+// a writev of over IOV_MAX buffers failed (EINVAL) and the server died (measured here).
+// /dev/null takes each write at once, as a logging agent on its own core would: the
+// server pays for formatting and writing its lines, not for where they go.
+async function spawnListening(command, args, { env = process.env, cwd, timeoutMs = 20000, discardStdout = false } = {}) {
+  const fixedPort = discardStdout ? await freePort() : null;
+  const devNull = discardStdout ? fs.openSync('/dev/null', 'w') : null;
   // stdin is a pipe from this process: app.js (CTXBENCH_PARENT_PIPE=1) stops when it
   // closes, so a server never outlives a runner that was SIGKILLed (no exit handler runs).
-  const child = spawn(command, args, { env: { ...env, CTXBENCH_PARENT_PIPE: '1' }, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(command, args, {
+    env: { ...env, CTXBENCH_PARENT_PIPE: '1', ...(fixedPort !== null && { PORT: String(fixedPort) }) },
+    cwd,
+    stdio: ['pipe', devNull ?? 'pipe', 'pipe'],
+  });
+  if (devNull !== null) fs.closeSync(devNull);
   child.stdin.on('error', () => {});
   child.stdin.unref?.();
   running.add(child);
@@ -67,8 +85,24 @@ function spawnListening(command, args, { env = process.env, cwd, timeoutMs = 200
     await exited;
     clearTimeout(killer);
   };
+  let settled = false;
   const listening = new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new ServerStartError(`server did not start within ${timeoutMs / 1000} s`, stderrTail())), timeoutMs);
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      reject(new ServerStartError(`cannot start ${command}: ${err.message}`, ''));
+    });
+    exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      reject(new ServerStartError(`server exited (${signal || `code ${code}`}) before listening`, stderrTail()));
+    });
+    if (fixedPort !== null) {
+      acceptsConnections(fixedPort, () => alive() && !settled).then(() => {
+        clearTimeout(timer);
+        resolve(fixedPort);
+      });
+      return;
+    }
     child.stdout.setEncoding('utf8');
     const onData = (d) => {
       stdout += d;
@@ -80,15 +114,8 @@ function spawnListening(command, args, { env = process.env, cwd, timeoutMs = 200
       resolve(port);
     };
     child.stdout.on('data', onData);
-    child.once('error', (err) => {
-      clearTimeout(timer);
-      reject(new ServerStartError(`cannot start ${command}: ${err.message}`, ''));
-    });
-    exited.then(({ code, signal }) => {
-      clearTimeout(timer);
-      reject(new ServerStartError(`server exited (${signal || `code ${code}`}) before listening`, stderrTail()));
-    });
   });
+  listening.finally(() => (settled = true)).catch(() => {});
   return listening.then(
     (port) => ({ child, port, pid: child.pid, url: `http://127.0.0.1:${port}`, stderrTail, exited, alive, stop }),
     async (err) => {
@@ -96,6 +123,24 @@ function spawnListening(command, args, { env = process.env, cwd, timeoutMs = 200
       throw err;
     },
   );
+}
+
+// Resolves once 127.0.0.1:port accepts a TCP connection; stops trying (never resolves)
+// when keepTrying() turns false (the child exited or the start timed out).
+async function acceptsConnections(port, keepTrying) {
+  while (keepTrying()) {
+    const ok = await new Promise((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return new Promise(() => {});
 }
 
 // How a process ended, in words: "killed by SIGKILL" or "exit code 1".
@@ -111,6 +156,7 @@ async function startServer(config, { nodePath = process.execPath, nodeArgs = [],
   const [command, args] = cpu === null ? [argv[0], argv.slice(1)] : ['taskset', ['-c', String(cpu), ...argv]];
   const proc = await spawnListening(command, args, {
     timeoutMs,
+    discardStdout: !script && config.log === 'stdout',
     env: {
       ...process.env,
       ...env,
@@ -121,7 +167,7 @@ async function startServer(config, { nodePath = process.execPath, nodeArgs = [],
         DEPTH: String(config.depth),
         HOP: config.hop,
         FRAMEWORK: config.framework,
-        LOG: 'none',
+        LOG: config.log || 'none',
         BURN_US: String(config.burnUs || 0),
         STORES: String(config.stores || 0),
       }),
@@ -147,6 +193,9 @@ function confirmIdentity(stats, config) {
     if (stats[key] !== config[key]) {
       throw new ServerStartError(`server reports ${key}=${stats[key]}, expected ${config[key]}: not the server we started`, '');
     }
+  }
+  if (stats.log !== undefined && stats.log !== (config.log || 'none')) {
+    throw new ServerStartError(`server reports log=${stats.log}, expected ${config.log || 'none'}: not the server we started`, '');
   }
   if ((stats.stores ?? 0) !== (config.stores || 0)) {
     throw new ServerStartError(`server reports stores=${stats.stores}, expected ${config.stores || 0}: not the server we started`, '');

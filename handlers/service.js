@@ -79,6 +79,7 @@ function createService(config) {
         hop: config.hop,
         framework: config.framework,
         stores: config.stores || 0,
+        log: config.log,
         pid: process.pid,
         nonce,
         node: process.version,

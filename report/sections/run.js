@@ -75,7 +75,7 @@ function sortConfigs(run) {
   return [...(run.configs || [])].sort((a, b) =>
     fw(a.framework) - fw(b.framework) || cmp(String(a.framework), String(b.framework)) ||
     hop(a.hop) - hop(b.hop) || cmp(String(a.hop), String(b.hop)) ||
-    cmp(String(a.node), String(b.node)) || cmp(Boolean(a.acf), Boolean(b.acf)) ||
+    cmp(String(a.node), String(b.node)) || cmp(Boolean(a.acf), Boolean(b.acf)) || cmp(logOf(a), logOf(b)) ||
     (a.depth || 0) - (b.depth || 0) ||
     strat(a.strategy) - strat(b.strategy) || cmp(String(a.id), String(b.id)));
 }
@@ -84,12 +84,14 @@ function nodeLabel(c) {
   return `${c.node || '?'}${c.acf ? ' (ACF)' : ''}`;
 }
 
+const logOf = (c) => c.log || 'none';
+
 function groupKey(c) {
-  return [c.framework, c.hop, c.node, Boolean(c.acf)].join('|');
+  return [c.framework, c.hop, c.node, Boolean(c.acf), logOf(c)].join('|');
 }
 
 function groupLabel(c) {
-  return `${c.framework}, hop \`${c.hop}\`, Node ${nodeLabel(c)}`;
+  return `${c.framework}, hop \`${c.hop}\`, Node ${nodeLabel(c)}${logOf(c) === 'none' ? '' : `, \`LOG=${logOf(c)}\``}`;
 }
 
 // ---------------------------------------------------------------- environment
@@ -213,9 +215,10 @@ function leakCell(config, count) {
 
 function summarySection(run, rows, baseline) {
   const configs = rows.map((r) => r.config);
-  const varies = (k) => uniq(configs.map((c) => (k === 'node' ? nodeLabel(c) : c[k]))).length > 1;
+  const varies = (k) => uniq(configs.map((c) => (k === 'node' ? nodeLabel(c) : k === 'log' ? logOf(c) : c[k]))).length > 1;
   const showFw = varies('framework');
   const showHop = varies('hop');
+  const showLog = varies('log');
   const showNode = varies('node');
   const header = [];
   const align = [];
@@ -227,6 +230,7 @@ function summarySection(run, rows, baseline) {
   add('Strategy');
   add('Depth', 'r');
   if (showHop) add('Hop');
+  if (showLog) add('LOG');
   if (showNode) add('Node');
   const duet = run.settings?.method === 'duet';
   const base = baseline ? f.code(baseline) : 'baseline';
@@ -247,6 +251,7 @@ function summarySection(run, rows, baseline) {
     cells.push(strategyCell(c));
     cells.push(c.depth);
     if (showHop) cells.push(c.hop);
+    if (showLog) cells.push(logOf(c));
     if (showNode) cells.push(nodeLabel(c));
     const failed = c.error && !s.n;
     if (failed) {
@@ -273,6 +278,7 @@ function summarySection(run, rows, baseline) {
   const common = [];
   if (!showFw && configs.length) common.push(`framework ${f.code(configs[0].framework)}`);
   if (!showHop && configs.length) common.push(`hop ${f.code(configs[0].hop)}`);
+  if (!showLog && configs.length && logOf(configs[0]) !== 'none') common.push(`${f.code(`LOG=${logOf(configs[0])}`)}`);
   if (!showNode && configs.length) common.push(`Node ${nodeLabel(configs[0])}`);
   if (common.length) out.push(`All configurations: ${common.join(', ')}.`, '');
   out.push(f.table(header, body, align));
@@ -542,7 +548,7 @@ async function chartsSection(run, rows, ctx) {
     for (const r of g) {
       if (!r.summary.n) continue;
       points.push({
-        series: multi ? `${r.config.strategy} (${r.config.framework}/${r.config.hop}/${nodeLabel(r.config)})` : r.config.strategy,
+        series: multi ? `${r.config.strategy} (${[r.config.framework, r.config.hop, nodeLabel(r.config), ...(logOf(r.config) === 'none' ? [] : [`LOG=${logOf(r.config)}`])].join('/')})` : r.config.strategy,
         depth: r.config.depth,
         rps: r.summary.rps.estimate,
         lo: r.summary.rps.ci95 ? r.summary.rps.ci95[0] : null,
