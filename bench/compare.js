@@ -19,6 +19,7 @@
 const { jStat } = require('jstat');
 const stats = require('./stats');
 const { loadRun } = require('./run-file');
+const { armOf } = require('./comparable');
 
 const ALPHA = 0.05;
 
@@ -28,7 +29,24 @@ function validRps(config) {
   return ((config && config.samples) || []).filter((s) => s && typeof s.rps === 'number' && Number.isFinite(s.rps) && s.rps > 0);
 }
 
-const isInstructionRun = (run) => run?.settings?.method === 'instructions';
+const methodOf = (run) => run?.settings?.method ?? 'sequential';
+const isInstructionRun = (run) => methodOf(run) === 'instructions';
+
+// A duet run's config as compare's units: per block (a pair of fresh processes), the mean
+// log of its duet ratio to the baseline beside it (baseline CPU µs per request ÷ its own,
+// per counted window: stats.duetRatios' capacity). Its solo bursts (0.5 s, req/s) are
+// too short to gate on; the ratio is the figure the run measured precisely, and "b vs a"
+// is then how much the configuration's cost relative to its baseline moved. The
+// baseline's own config has no ratio: it decides nothing (status 'baseline').
+function duetUnits(config) {
+  const blocks = new Map();
+  for (const w of config?.samples || []) {
+    if (!w || w.kind !== 'window' || !w.counted || !(w.cpuUsPerRequest > 0) || !(w.partnerCpuUsPerRequest > 0)) continue;
+    if (!blocks.has(w.block)) blocks.set(w.block, []);
+    blocks.get(w.block).push(Math.log(w.partnerCpuUsPerRequest) - Math.log(w.cpuUsPerRequest));
+  }
+  return [...blocks.entries()].map(([block, logs]) => ({ block, rps: Math.exp(logs.reduce((x, y) => x + y, 0) / logs.length) }));
+}
 
 // An instruction-count run's config as compare's units: one per process, its instructions
 // per request inverted (requests per instruction), so that "b vs a" below 100% means b
@@ -100,6 +118,10 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
   if (counted !== isInstructionRun(runB)) {
     throw new Error('cannot compare an instruction-count run with a timed run: give two runs of the same --method');
   }
+  const duet = methodOf(runA) === 'duet';
+  if (duet !== (methodOf(runB) === 'duet')) {
+    throw new Error(`cannot compare a duet run with a ${duet ? methodOf(runB) : methodOf(runA)} run: one gates on each configuration's CPU per request relative to its baseline, the other on req/s; give two runs of the same --method`);
+  }
   const configsA = (runA && runA.configs) || [];
   const configsB = (runB && runB.configs) || [];
   const byIdB = new Map(configsB.map((c) => [c.id, c]));
@@ -112,8 +134,12 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
       rows.push({ id: ca.id, status: 'only-in-a', outcome: null, note: 'only in the first file' });
       continue;
     }
-    const sa = counted ? instructionUnits(ca) : validRps(ca);
-    const sb = counted ? instructionUnits(cb) : validRps(cb);
+    if (duet && (armOf(ca) === runA.settings?.baseline || armOf(cb) === runB.settings?.baseline)) {
+      rows.push({ id: ca.id, status: 'baseline', outcome: null, note: 'the baseline: every other configuration is gated on its ratio to it' });
+      continue;
+    }
+    const sa = counted ? instructionUnits(ca) : duet ? duetUnits(ca) : validRps(ca);
+    const sb = counted ? instructionUnits(cb) : duet ? duetUnits(cb) : validRps(cb);
     const row = {
       id: ca.id,
       status: 'compared',
@@ -203,6 +229,8 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
     maxRegression: limit,
     alpha,
     counted,
+    duet,
+    baseline: duet ? runA.settings?.baseline ?? null : null,
     direct: direct.length,
     rows,
     regressions,
@@ -235,11 +263,12 @@ const OUTCOME = { ok: 'OK', regression: 'REGRESSION', inconclusive: 'INCONCLUSIV
 
 // formatCompare(result) -> plain-text table and the outcome with its exit code.
 function formatCompare(result) {
-  const unit = result.counted ? 'instr/req' : 'req/s';
+  const unit = result.counted ? 'instr/req' : result.duet ? `% of ${result.baseline ?? 'baseline'}` : 'req/s';
+  const value = result.duet ? (x) => (x === null || x === undefined ? '—' : `${(x * 100).toFixed(1)}%`) : fmtInt;
   const header = ['config', `a ${unit}`, `b ${unit}`, 'b vs a', result.counted ? '95% CI or margin' : '95% CI', 'p', 'verdict', 'gate'];
   const body = result.rows.map((r) => {
-    if (r.status === 'only-in-a' || r.status === 'only-in-b') return [r.id, '', '', '', '', '', r.note, ''];
-    if (r.status === 'no-data') return [r.id, fmtInt(r.a.median), fmtInt(r.b.median), '', '', '', r.note, r.outcome ? OUTCOME[r.outcome] : ''];
+    if (r.status === 'only-in-a' || r.status === 'only-in-b' || r.status === 'baseline') return [r.id, '', '', '', '', '', r.note, ''];
+    if (r.status === 'no-data') return [r.id, value(r.a.median), value(r.b.median), '', '', '', r.note, r.outcome ? OUTCOME[r.outcome] : ''];
     if (r.instructions) {
       const i = r.instructions;
       return [r.id, fmtInt(r.a.median), fmtInt(r.b.median), `${fmtPct(i.growthPct)} instr`, `±${i.marginPct.toFixed(2)}% (${i.unsteady ? 'not steady' : 'repeatability'})`, '—', r.verdict, OUTCOME[r.outcome] + (r.note ? ` (${r.note})` : '')];
@@ -247,7 +276,7 @@ function formatCompare(result) {
     const ci = r.ci95 ? `${fmtPct((r.ci95[0] - 1) * 100)} .. ${fmtPct((r.ci95[1] - 1) * 100)}` : '—';
     const need = r.outcome === 'inconclusive'
       ? ` (${r.unitsNeeded ? `~${r.unitsNeeded} ${r.unit === 'round' ? 'rounds' : 'blocks'} per run would settle it` : 'estimate at the threshold'})` : '';
-    return [r.id, fmtInt(r.a.median), fmtInt(r.b.median), fmtPct(r.changePct), ci, fmtP(r.pValue), r.verdict, OUTCOME[r.outcome] + need];
+    return [r.id, value(r.a.median), value(r.b.median), fmtPct(r.changePct), ci, fmtP(r.pValue), r.verdict, OUTCOME[r.outcome] + need];
   });
   const lines = [
     `ctxbench compare: a = ${result.a}, b = ${result.b}`,
@@ -258,6 +287,12 @@ function formatCompare(result) {
           `threshold directly, with the larger of the runs' spreads (at least ${INSTRUCTION_REPEATABILITY}%, the count's measured repeatability; ${UNSTEADY_MARGIN}% where a process never settled) as the margin;`,
           'otherwise requests per instruction are tested as throughput is (Welch, per process).',
         ]
+      : result.duet
+      ? [
+          `Duet runs: "% of ${result.baseline ?? 'baseline'}" = the configuration's CPU per request relative to its baseline, measured at the same time on one CPU`,
+          '(median over blocks); "b vs a" = how much that ratio moved (ratio of geometric means), Welch t-test on per-block mean log ratios (unpaired:',
+          'runs are not interleaved), 95% CI. Gate: a ratio lower by more than the threshold, one-sided with Holm correction; the baseline decides nothing.',
+        ]
       : [
           'req/s = median of samples; "b vs a" = ratio of geometric means, Welch t-test (unpaired: runs are not interleaved) on per-block',
           '(schema 1: per-round) mean log req/s, 95% CI. Gate: slowdown beyond the threshold tested one-sided with Holm correction;',
@@ -267,7 +302,8 @@ function formatCompare(result) {
     table(header, body),
     '',
   ];
-  const limit = result.counted ? `more than ${result.maxRegression}% costlier in instructions per request` : `more than ${result.maxRegression}% slower`;
+  const limit = result.counted ? `more than ${result.maxRegression}% costlier in instructions per request`
+    : result.duet ? `more than ${result.maxRegression}% costlier relative to ${result.baseline ?? 'the baseline'}` : `more than ${result.maxRegression}% slower`;
   if (result.exitCode === 1) {
     const how = result.regressions.every((r) => r.instructions) ? `${limit}, beyond the counts' repeatability` : `significantly (Holm-adjusted p < ${result.alpha}) ${limit}`;
     lines.push(`FAIL (exit 1): ${result.regressions.length} config(s) ${how}: ` +

@@ -32,6 +32,13 @@ function slower(run, factor) {
   return copy;
 }
 
+// A duet run whose arms all cost `factor` times more CPU per request beside their baseline.
+function costlier(run, factor) {
+  const copy = structuredClone(run);
+  for (const c of copy.configs) for (const s of c.samples) if (s.kind === 'window') s.cpuUsPerRequest *= factor;
+  return copy;
+}
+
 test('a run compared with itself passes the gate (exit 0)', () => {
   const run = makeRun(1, 12);
   const result = compare(run, run);
@@ -86,7 +93,9 @@ test('the CLI exits 1 when every rps of b is halved, 2 when it cannot tell, 0 on
     const committed = path.join(__dirname, '..', 'results', 'default.json');
     const base = fs.existsSync(committed) ? JSON.parse(fs.readFileSync(committed, 'utf8')) : makeRun(7);
     const pa = write('a.json', base);
-    assert.strictEqual(exit(pa, write('half.json', slower(base, 0.5)), ['--max-regression', '5']).code, 1);
+    // A duet run is gated on its ratios: every arm's CPU per request doubled in its windows.
+    const half = base.settings?.method === 'duet' ? costlier(base, 2) : slower(base, 0.5);
+    assert.strictEqual(exit(pa, write('half.json', half), ['--max-regression', '5']).code, 1);
     const quiet = write('quiet.json', makeRun(8, 12));
     assert.strictEqual(exit(quiet, quiet).code, 0);
     // Two rounds of very noisy runs: the interval cannot rule out a 5% slowdown.
@@ -171,4 +180,43 @@ test('configs in only one file are listed; a config with no data in b is inconcl
   fs.writeFileSync(pb, '{ not json');
   assert.throws(() => compare(pa, pb), (err) => err.message.startsWith(`${pb}: not valid JSON`));
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+// A duet run (bench/duet.js): per block, counted windows of each arm beside a fresh
+// baseline process, plus a 0.5-s solo burst per config whose req/s is noisy.
+function duetRun(seed, { alsCost = 1.05, soloNoise = 0.3 } = {}) {
+  const normal = rng(seed);
+  const configs = [['none', 1], ['als', alsCost], ['cls-hooked', 2.3]].map(([strategy, cost]) => {
+    const samples = [];
+    for (let block = 0; block < 5; block++) {
+      samples.push({ kind: 'solo', block, rps: 10000 / cost * Math.exp(soloNoise * normal()), mismatches: 0, lost: 0 });
+      if (strategy === 'none') continue;
+      const processEffect = Math.exp(0.01 * normal());
+      for (let window = 0; window < 3; window++) {
+        const base = 50 * Math.exp(0.01 * normal());
+        samples.push({ kind: 'window', block, window, counted: true, cpuUsPerRequest: base * cost * processEffect, partnerCpuUsPerRequest: base, requests: 1000, partnerRequests: 1000 });
+      }
+    }
+    return { id: `express/${strategy}/d8/immediate/node24`, framework: 'express', strategy, depth: 8, hop: 'immediate', samples, error: null };
+  });
+  return { schema: 2, kind: 'run', title: 'synthetic duet', settings: { method: 'duet', baseline: 'none' }, configs };
+}
+
+test('duet runs are gated on each ratio to the baseline, not on their solo bursts', () => {
+  const a = duetRun(11);
+  const same = compare(a, duetRun(12));
+  assert.strictEqual(same.exitCode, 0, formatCompare(same));
+  assert.strictEqual(same.rows.find((r) => r.id.includes('/none/')).status, 'baseline');
+  const als = same.rows.find((r) => r.id.includes('/als/'));
+  assert.ok(Math.abs(als.a.median - 1 / 1.05) < 0.02, `als reads ${als.a.median} of none`);
+  assert.match(formatCompare(same), /% of none/);
+
+  // als 10% costlier relative to none in b: caught at 5%, whatever the solo bursts say.
+  const b = duetRun(13, { alsCost: 1.05 * 1.1 });
+  const gated = compare(a, b, { maxRegression: 5 });
+  assert.strictEqual(gated.exitCode, 1, formatCompare(gated));
+  assert.deepStrictEqual(gated.regressions.map((r) => r.id), ['express/als/d8/immediate/node24']);
+  assert.ok(Math.abs(gated.regressions[0].changePct + 100 * (1 - 1 / 1.1)) < 2);
+
+  assert.throws(() => compare(a, makeRun(3)), /cannot compare a duet run with a sequential run/);
 });

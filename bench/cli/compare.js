@@ -15,8 +15,10 @@ Matches configurations by id; prints each one's change in throughput from a to b
   2  inconclusive: some config's interval cannot rule out a slowdown beyond PCT % (the
      table says how many blocks/rounds per run would settle it), or it has no data in b
   3  nothing compared: bad flags, or a file missing, unreadable or not a run
-PCT defaults to ${DEFAULT_MAX_REGRESSION}. Two instruction-count runs (--method instructions) are
-compared on instructions per request (see the README). --out FILE saves the comparison
+PCT defaults to ${DEFAULT_MAX_REGRESSION}. Two duet runs (the default preset) are compared on each
+configuration's ratio to its baseline (CPU per request, both measured at the same time),
+not on their short solo bursts; two instruction-count runs (--method instructions) on
+instructions per request (see the README). Runs of different methods are refused. --out FILE saves the comparison
 with both runs (kind "compare"), which ctxbench report renders.
 `;
 
