@@ -10,6 +10,7 @@ const { groupConfigs, groupKey, armOf } = require('./comparable');
 const { median } = require('./stats');
 const { startServer } = require('./server-process');
 const { UsageError } = require('../lib/cli');
+const { onInterrupt } = require('./progress');
 
 const BURSTS = 3;
 
@@ -123,17 +124,16 @@ async function rateConfigs(configs, settings, { remote = false, taskset = false,
     const pinned = !remote && taskset && pinSelf();
     // Nothing is measured yet: Ctrl-C stops the server it started and quits (130).
     let current = null;
-    const quit = () => {
-      log('interrupted while measuring the baseline capacity: nothing was measured');
-      Promise.resolve(current?.stop()).finally(() => process.exit(130));
-    };
-    process.once('SIGINT', quit);
-    process.once('SIGTERM', quit);
+    const stop = onInterrupt({ log }, 'capacity burst', {
+      quit: () => {
+        log('interrupted while measuring the baseline capacity: nothing was measured');
+        Promise.resolve(current?.stop()).finally(() => process.exit(130));
+      },
+    });
     try {
       settings.capacity = await measureCapacity(configs, settings, { driver: getDriver('autocannon'), launch: defaultLaunch({ cpu: pinned ? SERVER_CPU : null }), log, onServer: (s) => (current = s) });
     } finally {
-      process.off('SIGINT', quit);
-      process.off('SIGTERM', quit);
+      stop.release();
     }
   }
   return expandRates(configs, { rates: settings.rates, loads: settings.loads, capacity: settings.capacity });

@@ -16,6 +16,7 @@ const { baselineFor } = require('./comparable');
 const { getDriver } = require('./drivers');
 const { SERVER_CPU } = require('./runner');
 const { writeJsonAtomic } = require('../lib/cli');
+const { onInterrupt } = require('./progress');
 
 const DEFAULT_SECONDS = 3;
 const TOP = 10;
@@ -197,12 +198,8 @@ function profileDirFor(out) {
 // run.profiles (paths relative to the run JSON's folder) and rewrites the run JSON.
 // Ctrl-C stops after the current burst and keeps what was recorded.
 async function profileRun(run, out, settings) {
-  const stop = { requested: false };
-  const onSigint = () => {
-    stop.requested = true;
-  };
-  process.on('SIGINT', onSigint);
   const log = (line) => process.stderr.write(`ctxbench: ${line}\n`);
+  const stop = onInterrupt({ log }, 'profile burst');
   try {
     log(`profiling ${run.configs.length} configurations (unmeasured bursts under --cpu-prof)`);
     await recordProfiles(run, {
@@ -215,7 +212,7 @@ async function profileRun(run, out, settings) {
     });
     for (const line of run.profiles.errors) log(`profile failed: ${line}`);
   } finally {
-    process.off('SIGINT', onSigint);
+    stop.release();
     writeJsonAtomic(out, run);
   }
   return run.profiles;

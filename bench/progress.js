@@ -93,14 +93,18 @@ module.exports = { createProgress };
 // measured; a second Ctrl-C quits at once (what was saved stays saved; the servers are
 // killed on exit by bench/server-process.js).
 // Returns { requested, signal (AbortSignal), release() }.
-function onInterrupt(progress, step = 'sample') {
+//
+// quit: for a step that has measured nothing worth keeping yet (rate mode's capacity
+// probe): the first Ctrl-C calls it instead (it says why and ends the process itself).
+function onInterrupt(progress, step = 'sample', { quit = null } = {}) {
   const controller = new AbortController();
   const stop = { requested: false, signal: controller.signal };
   const handler = () => {
     if (stop.requested) process.exit(130);
     stop.requested = true;
     controller.abort();
-    progress.log(`interrupted: finishing the current ${step}, keeping everything measured (Ctrl-C again to quit now)`);
+    if (quit) quit();
+    else progress.log(`interrupted: finishing the current ${step}, keeping everything measured (Ctrl-C again to quit now)`);
   };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);

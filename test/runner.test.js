@@ -12,8 +12,8 @@ const { ROOT, startServer } = require('./helpers/server');
 
 const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
 
-function ctxbench(args, { onStderr, cwd = ROOT } = {}) {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+function ctxbench(args, { onStderr, cwd = ROOT, env = {} } = {}) {
+  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -29,7 +29,7 @@ function tmpdir() {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-runner-'));
 }
 
-// The run JSON's blocks, pairing and samples, as docs/run-json.md and CONTRACT.md say.
+// The run JSON's blocks, pairing and samples, as docs/run-json.md says.
 function checkDesign(run, { blocks, baseline, minPerConnection, connections }) {
   const all = run.configs.flatMap((c) => c.samples.map((s) => ({ ...s, config: c })));
   const bySeq = new Map(all.map((s) => [s.seq, s]));
@@ -313,4 +313,39 @@ test('deployed targets swept by depth with the curl driver: /depth/N per depth, 
   assert.strictEqual(alsDeep.strategy, 'als');
   assert.strictEqual(alsDeep.depth, 16);
   assert.strictEqual(alsDeep.summary.ratio.baseline, 'target/baseline/d16', 'compared with the param service at the same depth');
+});
+
+// Rate mode measures the baseline's capacity before anything is kept: Ctrl-C there quits
+// through the one interrupt handler (bench/progress.js onInterrupt), says so, exits 130
+// and stops the server it started.
+test('Ctrl-C while rate mode measures the baseline capacity: exit 130, one line, no server left', async () => {
+  const out = path.join(tmpdir(), 'capacity-interrupted.json');
+  const mark = `CTXBENCH_TEST_MARK=${process.pid}-${Date.now()}`;
+  let sent = false;
+  const { code, stderr } = await ctxbench(
+    ['run', '--strategies', 'none,als', '--depths', '8', '--load', '50%', '--duration', '2', '--warmup', '2', '--connections', '10', '--out', out, '--report', 'none'],
+    {
+      env: { CTXBENCH_TEST_MARK: mark.split('=')[1] },
+      onStderr: (text, child) => {
+        if (!sent && /measuring the capacity of/.test(text)) {
+          sent = true;
+          setTimeout(() => child.kill('SIGINT'), 500);
+        }
+      },
+    },
+  ).done;
+  assert.ok(sent, stderr);
+  assert.strictEqual(code, 130, stderr);
+  assert.match(stderr, /interrupted while measuring the baseline capacity: nothing was measured/);
+  assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
+  // The servers it started inherit its environment: none may still carry the mark.
+  const left = () => fs.readdirSync('/proc').filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/environ`, 'latin1').includes(mark);
+    } catch {
+      return false;
+    }
+  });
+  for (let i = 0; i < 40 && left().length; i++) await new Promise((r) => setTimeout(r, 50));
+  assert.deepStrictEqual(left(), [], 'no server left running');
 });
