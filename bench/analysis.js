@@ -2,11 +2,13 @@
 // The analysis layer: what the reports show, computed once from run JSON. results.md,
 // the study pages, results/index.html, the terminal summary and `report --csv` format
 // these objects; none of them computes a figure of its own.
+const fs = require('node:fs');
 const path = require('node:path');
 const stats = require('./stats');
 const { baselineFor } = require('./comparable');
 const { latencySummary, isRateConfig } = require('./latency');
 const registry = require('../context');
+const { loadRun } = require('./run-file');
 
 // Summary recomputed from the samples (so every section uses the same statistics), or
 // the stored one when a config carries no samples.
@@ -365,4 +367,31 @@ function analyzeApp(run) {
   };
 }
 
-module.exports = { summaryOf, latencySummaries, strategySummary, analyzeApp, PROPAGATION };
+// ------------------------------------------------------------ companions
+
+// companionsOf(run, resultsDir) -> the other results a study's page reads beside its own,
+// so that no report section opens files itself:
+//   sequential: the same preset measured one after the other (results/runs/<preset>-sequential.json),
+//               beside a duet run for the method comparison;
+//   timed:      the default run when it is duet (the time-based figure beside instruction counts);
+//   reproduced: whether a second run of the preset (results/repro-<preset>.json) is committed.
+// A missing or unreadable companion is null: the page then says less, it does not fail.
+function companionsOf(run, resultsDir) {
+  if (!resultsDir) return { sequential: null, timed: null, reproduced: null };
+  const preset = run?.settings?.preset ?? null;
+  const read = (file) => {
+    try {
+      return fs.existsSync(file) ? { file, run: loadRun(file) } : null;
+    } catch {
+      return null;
+    }
+  };
+  const timed = read(path.join(resultsDir, 'default.json'));
+  return {
+    sequential: preset ? read(path.join(resultsDir, 'runs', `${preset}-sequential.json`)) : null,
+    timed: timed?.run.settings?.method === 'duet' ? timed : null,
+    reproduced: preset ? fs.existsSync(path.join(resultsDir, `repro-${preset}.json`)) : null,
+  };
+}
+
+module.exports = { summaryOf, latencySummaries, strategySummary, analyzeApp, companionsOf, PROPAGATION };

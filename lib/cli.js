@@ -71,4 +71,12 @@ function displayPath(p) {
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : path.resolve(p);
 }
 
-module.exports = { displayPath, UsageError, parse, flags, list, number, writeJsonAtomic };
+// --acf on|off|both (AsyncContextFrame), or `fallback` (a preset's, or 'default': the
+// runtime's own) when not given. The one check every command that starts servers shares.
+function acfFlag(value, fallback = 'default') {
+  const acf = value ?? fallback ?? 'default';
+  if (!['on', 'off', 'both', 'default'].includes(acf)) throw new UsageError(`--acf ${acf} is not valid; expected on, off or both`);
+  return acf;
+}
+
+module.exports = { displayPath, UsageError, parse, flags, list, number, acfFlag, writeJsonAtomic };

@@ -35,7 +35,7 @@ const EXPECTED = {
   'fastify-request-context': ['kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept'],
   // The control. It "keeps" on await/sync/nexttick only because those hops never leave
   // the microtask queue: a request runs to the end before the next is parsed, so requests
-  // never interleave (DESIGN.md's note). Every macrotask hop exposes it.
+  // never interleave. Every macrotask hop exposes it.
   global:           ['kept', 'kept', 'kept',  'leaks',  'leaks', 'leaks', 'leaks', 'leaks'],
 };
 

@@ -1,5 +1,5 @@
 'use strict';
-// The runner end to end, on real servers: a tiny run yields the run JSON DESIGN.md
+// The runner end to end, on real servers: a tiny run yields the run JSON docs/run-json.md
 // promises, the control strategy is caught leaking, failures stay local to their
 // config, and an interrupted run keeps what it measured.
 const test = require('node:test');

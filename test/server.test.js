@@ -1,5 +1,5 @@
 'use strict';
-// The server contract of DESIGN.md, for every framework: routes, depth bounds,
+// The server contract (README "The server"), for every framework: routes, depth bounds,
 // /healthz, /__stats, BURN_US accounting and a graceful SIGTERM.
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert');
@@ -13,7 +13,7 @@ const HEX32 = /^[0-9a-f]{32}$/;
 const withId = (id) => ({ headers: { 'x-cloud-trace-context': `${id}/1;o=1` } });
 const stats = async (server) => JSON.parse((await get(server.url + '/__stats')).body);
 
-// Every /__stats field DESIGN.md names, with its type.
+// Every /__stats field README "The server" names, with its type.
 const STATS_FIELDS = {
   strategy: 'string',
   depth: 'number',
@@ -31,6 +31,8 @@ const STATS_FIELDS = {
   elu: 'number',
   eluIdleMs: 'number',
   eluActiveMs: 'number',
+  stores: 'number',
+  log: 'string',
 };
 
 for (const framework of frameworks.names) {
@@ -79,7 +81,7 @@ for (const framework of frameworks.names) {
       assert.strictEqual((await get(server.url + '/nope')).status, 404);
     });
 
-    test('/__stats has every field DESIGN.md names, with the right types', async () => {
+    test('/__stats has every field the README names, with the right types', async () => {
       const res = await get(server.url + '/__stats');
       assert.strictEqual(res.status, 200);
       assert.match(res.headers['content-type'], /^application\/json/);

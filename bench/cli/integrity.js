@@ -5,7 +5,7 @@ const path = require('node:path');
 const strategies = require('../../context');
 const { loadStrategyFiles } = require('./common');
 const frameworks = require('../../servers');
-const { UsageError, parse, flags, list, number } = require('../../lib/cli');
+const { UsageError, parse, flags, list, number, acfFlag } = require('../../lib/cli');
 const { captureEnvironment } = require('../environment');
 const { createProgress, onInterrupt } = require('../progress');
 const { resolveNodeTargets } = require('../targets');
@@ -57,8 +57,7 @@ function resolveSettings(values) {
     throw new UsageError(`--preset ${values.preset} is unknown (valid: ${Object.keys(PRESETS).join(', ')})`);
   }
   const preset = PRESETS[values.preset] || { node: [DEFAULT_MAJOR], acf: 'default' };
-  const acf = values.acf ?? preset.acf;
-  if (!['on', 'off', 'both', 'default'].includes(acf)) throw new UsageError(`--acf ${acf} is not valid; expected on, off or both`);
+  const acf = acfFlag(values.acf, preset.acf);
   const framework = values.framework ?? 'express';
   if (!frameworks.names.includes(framework)) throw new UsageError(`--framework ${framework} is not valid (valid: ${frameworks.names.join(', ')})`);
   const scenarios = list('scenarios', values.scenarios, [...integrity.NAMES, ...Object.keys(integrity.GROUPS)]);

@@ -4,7 +4,7 @@
 // (kind "micro", docs/run-json.md) after every process.
 const path = require('node:path');
 const fs = require('node:fs');
-const { UsageError, parse, flags, list, number, writeJsonAtomic } = require('../../lib/cli');
+const { UsageError, parse, flags, list, number, acfFlag, writeJsonAtomic } = require('../../lib/cli');
 const { createProgress, onInterrupt } = require('../progress');
 const { writeReport } = require('./write-report');
 const { resolveNodeTargets } = require('../targets');
@@ -15,8 +15,6 @@ const micro = require('../../micro');
 const strategies = require('../../micro/strategies');
 
 const OPTIONS = flags(['strategies', 'out', 'node', 'acf', 'time', 'rounds', 'report'], { booleans: ['quick'] });
-
-const ACF = ['default', 'on', 'off', 'both'];
 
 function help() {
   return `usage: ctxbench micro [options]
@@ -42,8 +40,7 @@ by round (n = rounds).
 function resolveSettings(values) {
   const all = strategies.names();
   const chosen = list('strategies', values.strategies, all) ?? all.filter((n) => !Object.hasOwn(strategies.extraModules(), n));
-  const acf = values.acf ?? 'default';
-  if (!ACF.includes(acf)) throw new UsageError(`--acf ${acf} is not valid; expected on, off or both`);
+  const acf = acfFlag(values.acf);
   const majors = list('node', values.node)?.map((n) => {
     if (!/^\d{1,2}$/.test(n)) throw new UsageError(`--node ${n} is not valid; expected a Node major such as 20`);
     return n;

@@ -13,7 +13,7 @@ const { DRIVERS } = require('../drivers');
 const { parseRates, parseLoads, rateConfigs } = require('../capacity');
 const { resolveNodeTargets } = require('../targets');
 const { captureEnvironment } = require('../environment');
-const { UsageError, parse, flags, list, number } = require('../../lib/cli');
+const { UsageError, parse, flags, list, number, acfFlag } = require('../../lib/cli');
 const { MAX_DEPTH } = require('../../lib/config');
 const { startServices, needsOf, redact, redactArgs } = require('../services');
 const { loadStrategyFiles } = require('./common');
@@ -115,8 +115,7 @@ function resolveSettings(values) {
   let preset = PRESETS[presetName];
   if (values.quick) preset = quick(preset);
   const custom = MATRIX_FLAGS.some((f) => values[f] !== undefined);
-  const acf = values.acf ?? preset.acf ?? 'default';
-  if (!['on', 'off', 'both', 'default'].includes(acf)) throw new UsageError(`--acf ${acf} is not valid; expected on, off or both`);
+  const acf = acfFlag(values.acf, preset.acf);
   const driver = values.driver ?? 'autocannon';
   if (!DRIVERS.includes(driver)) throw new UsageError(`--driver ${driver} is not valid; expected ${DRIVERS.join(' or ')}`);
   const depths = list('depths', values.depths)?.map((d) => number('depths', d, { min: 1, max: MAX_DEPTH, integer: true }));

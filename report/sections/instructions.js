@@ -4,8 +4,6 @@
 // ratio to the baseline with the range of its window ratios, and, beside it, the CPU-time
 // ratio of the default run (duet) for the same configuration, flagged where the two
 // disagree beyond their intervals.
-const fs = require('node:fs');
-const path = require('node:path');
 const stats = require('../../bench/stats');
 const f = require('../format');
 const { armOf } = require('../../bench/comparable');
@@ -15,20 +13,6 @@ const isInstructionRun = (run) => run?.settings?.method === 'instructions';
 
 // Two decimals: the figure repeats to about 0.1%.
 const pct2 = (r) => (f.isNum(r) ? `${(r * 100).toFixed(2)}%` : f.DASH);
-
-// The time-based figure for the same configurations: the default run (duet), when it is in
-// the results folder.
-function timedTwin(ctx) {
-  if (!ctx.resultsDir) return null;
-  const file = path.join(ctx.resultsDir, 'default.json');
-  if (!fs.existsSync(file)) return null;
-  try {
-    const run = JSON.parse(fs.readFileSync(file, 'utf8'));
-    return run.settings?.method === 'duet' ? { file, run } : null;
-  } catch {
-    return null;
-  }
-}
 
 function warmupLine(run) {
   const procs = (run.configs || []).flatMap((c) => (c.processes || []).filter((p) => Array.isArray(p.warmup)).map((p) => ({ config: c, p })));
@@ -54,7 +38,7 @@ function render(run, ctx = {}) {
   meta.push(`${configs.length} configurations`, `${processes} process${processes === 1 ? '' : 'es'} each under Valgrind`);
   parts.push(`*${meta.join(' · ')}*`);
   if (s.why) parts.push(`**What this run is:** ${s.why}.`);
-  if (s.preset && ctx.resultsDir && !ctx.file?.includes('repro') && !fs.existsSync(path.join(ctx.resultsDir, `repro-${s.preset}.json`))) {
+  if (s.preset && ctx.companions?.reproduced === false && !ctx.file?.includes('repro')) {
     parts.push(`*A single run: no second run of this preset is committed; the spread shown is between the processes of this run.*`);
   }
   if (run.status && run.status !== 'complete') parts.push(`> ⚠ **Status: ${run.status}.** Configurations may have fewer processes or windows than planned.`);
@@ -65,7 +49,7 @@ function render(run, ctx = {}) {
   const settings = settingsSection({ ...run, configs: [], settings: { ...s, warmup: undefined, duration: undefined, rounds: undefined, minPerConnection: undefined } });
   if (settings) parts.push(settings);
 
-  const twin = timedTwin(ctx);
+  const twin = ctx.companions?.timed ?? null;
   const timed = twin ? new Map((twin.run.configs || []).map((c) => [c.id, summaryOf(c, twin.run.configs, twin.run.settings?.baseline)])) : new Map();
   const base = baseline ? f.code(baseline) : 'baseline';
   const header = ['Strategy', 'Depth', 'instructions/req', 'between processes', `% of ${base}: instructions/req [window range]`, 'Verdict'];

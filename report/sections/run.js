@@ -672,19 +672,6 @@ function tally(xs) {
   return [...m].sort((a, b) => b[1] - a[1]);
 }
 
-// A sequential run of the same preset, kept beside the duet run (results/runs/<preset>-sequential.json):
-// the same configurations measured one after the other, for the method comparison.
-function sequentialTwin(run, ctx) {
-  if (!ctx.resultsDir || !run.settings?.preset) return null;
-  const file = path.join(ctx.resultsDir, 'runs', `${run.settings.preset}-sequential.json`);
-  if (!fs.existsSync(file)) return null;
-  try {
-    return { file, run: JSON.parse(fs.readFileSync(file, 'utf8')) };
-  } catch {
-    return null;
-  }
-}
-
 // How a duet run measured its ratios, with the numbers that justify the method: windows
 // counted and dropped (and why), the CPU share each server got, the A/A twin, and the
 // same configurations measured one after the other when such a run is kept.
@@ -731,7 +718,8 @@ function duetSection(run, rows, baseline, ctx = {}) {
         : 'Both servers had even shares of the CPU, so the split of the CPU does not explain it here. ') +
       'CPU per request does not depend on the share a process got, so the verdict is on it; the shared-CPU figure is shown beside it as a second method.');
   }
-  const twin = sequentialTwin(run, ctx);
+  // The same preset measured one after the other, when kept (results/runs/<preset>-sequential.json).
+  const twin = ctx.companions?.sequential ?? null;
   if (twin) {
     const seq = new Map((twin.run.configs || []).map((c) => [c.id, stats.summarize(c, stats.baselineFor(c, twin.run.configs, twin.run.settings?.baseline))]));
     const body = rows.filter((r) => r.summary.ratio && !isAaTwin(r.config) && seq.get(r.config.id)?.ratio).map((r) => {
@@ -813,7 +801,7 @@ async function render(run, ctx = {}) {
   if (run.settings && run.settings.why) parts.push(`**What this run is:** ${run.settings.why}.`);
   // A published study has a second run (repro) or says it is a single run.
   const preset = run.settings?.preset;
-  if (preset && ctx.resultsDir && !ctx.file?.includes('repro') && !fs.existsSync(path.join(ctx.resultsDir, `repro-${preset}.json`))) {
+  if (preset && ctx.companions?.reproduced === false && !ctx.file?.includes('repro')) {
     parts.push(`*A single run: no second run of this preset is committed (\`ctxbench repro --preset ${preset}\` makes one); its intervals are over blocks of fresh processes within the run.*`);
   }
   if (run.status && run.status !== 'complete') {
