@@ -281,4 +281,19 @@ function fmtUs(us) {
   return `${us.toFixed(digits)} µs`;
 }
 
-module.exports = { TARGETS, ALPHA, BROKEN, RESOLUTION_FACTOR, perRound, summarize, overhead, perOp, judge, targets, unresolved, fmtUs };
+// Instruction counts (ctxbench micro --method instructions): per scenario, the
+// instructions per operation a strategy adds to the baseline's process (and the ratio),
+// with the larger of the two processes' spreads (half the range of their window pairs).
+function compareCounts(entry, base) {
+  const out = {};
+  if (!base || entry === base) return out;
+  for (const [key, s] of Object.entries(entry.scenarios || {})) {
+    const b = base.scenarios?.[key];
+    if (!s || typeof s.perOp !== 'number' || !b || !(b.perOp > 0)) continue;
+    out[key] = { addedPerOp: s.perOp - b.perOp, ratio: s.perOp / b.perOp, spreadPct: Math.max(s.spreadPct ?? 0, b.spreadPct ?? 0) };
+  }
+  return out;
+}
+
+module.exports = {
+  compareCounts, TARGETS, ALPHA, BROKEN, RESOLUTION_FACTOR, perRound, summarize, overhead, perOp, judge, targets, unresolved, fmtUs };

@@ -12,6 +12,7 @@
 const { detectAsyncContextFrame } = require('../lib/runtime');
 const { SCENARIOS, build } = require('./scenarios');
 const strategies = require('./strategies');
+const { performance } = require('node:perf_hooks');
 
 function send(msg) {
   return new Promise((resolve, reject) => process.send(msg, (err) => (err ? reject(err) : resolve())));
@@ -46,6 +47,8 @@ async function main() {
   const acf = detectAsyncContextFrame();
   const strategy = strategies.load(name);
   await send({ type: 'hello', strategy: name, carriesContext: strategy.carriesContext !== false, node: process.version, acf, pid: process.pid, execArgv: process.execArgv });
+
+  if (settings.count) return countLoop(strategy, keys);
 
   const tb = await import('tinybench');
   const { Bench } = tb;
@@ -100,6 +103,36 @@ async function main() {
     }
   }
   await send({ type: 'done' });
+}
+
+// Instruction counts (bench/micro-counts.js runs this process under callgrind): the
+// parent zeroes the counter, sends { type: 'iterate', key, iterations }, and dumps it
+// when this process answers { type: 'iterated' }; { type: 'next' } moves to the next
+// scenario, { type: 'end' } ends. Nothing else runs here between the two, so a window
+// holds the iterations and the same small IPC cost every time (the parent takes it out by
+// differencing windows of n and 2n iterations).
+function countLoop(strategy, keys) {
+  const { counters, tasks } = build(strategy, () => performance.now());
+  return new Promise((resolve, reject) => {
+    process.on('message', async (msg) => {
+      try {
+        if (msg.type === 'end') {
+          await send({ type: 'counts-done', checks: Object.fromEntries(keys.map((k) => [k, counters[k]])) });
+          resolve();
+          return;
+        }
+        if (msg.type !== 'iterate') return;
+        const meta = SCENARIOS.find((x) => x.key === msg.key);
+        const task = tasks[msg.key];
+        if (meta.async) for (let i = 0; i < msg.iterations; i++) await task();
+        else for (let i = 0; i < msg.iterations; i++) task();
+        process.send({ type: 'iterated', key: msg.key, iterations: msg.iterations });
+      } catch (err) {
+        reject(err);
+      }
+    });
+    process.send({ type: 'counting', scenarios: keys });
+  });
 }
 
 // The parent went away (interrupted): nothing left to report to.

@@ -13,8 +13,12 @@ const { captureEnvironment } = require('../environment');
 const noise = require('../noise');
 const micro = require('../../micro');
 const strategies = require('../../micro/strategies');
+const { compareCounts } = require('../../micro/analyze');
+const { countStrategy, DEFAULTS } = require('../micro-counts');
+const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
 
-const OPTIONS = flags(['strategies', 'out', 'node', 'acf', 'time', 'rounds', 'report'], { booleans: ['quick'] });
+const OPTIONS = flags(['strategies', 'scenarios', 'method', 'out', 'node', 'acf', 'time', 'rounds', 'report', 'max-warmup-windows', 'pairs'], { booleans: ['quick'] });
+const METHODS = ['time', 'instructions'];
 
 function help() {
   return `usage: ctxbench micro [options]
@@ -26,6 +30,16 @@ each time in a fresh process, in a rotating order; the comparison with 'none' is
 by round (n = rounds).
 
   --strategies a,b   ${strategies.names().join(', ')} (default: all; 'none' always runs)
+  --scenarios a,b    ${micro.SCENARIOS.map((x) => x.key).join(', ')} (default: all)
+  --method time|instructions
+                     time (default): tinybench in rounds of fresh processes, as below;
+                     instructions: one process per strategy under Valgrind (callgrind,
+                     node --single-threaded), instructions per operation in windows of
+                     n and 2n iterations after a warm-up until the count is steady;
+                     repeatable on any machine, blind to cache misses and memory stalls
+                     (results/micro-instructions.json; needs valgrind)
+  --max-warmup-windows N  instructions: warm-up windows per scenario at most (default ${DEFAULTS.maxWarmup})
+  --pairs N          instructions: measured pairs of windows per scenario (default ${DEFAULTS.pairs})
   --quick            a sub-minute smoke run (imprecise)
   --rounds N         processes per strategy (default ${micro.PROFILES.default.rounds}; quick ${micro.PROFILES.quick.rounds}; at least 2)
   --time MS          time budget per scenario in each process (default ${micro.PROFILES.default.time}; quick ${micro.PROFILES.quick.time})
@@ -56,17 +70,34 @@ function resolveSettings(values) {
   const rounds = number('rounds', values.rounds, { min: 2, max: 100, integer: true });
   if (rounds !== undefined) profile.rounds = rounds;
   const extra = strategies.extraModules();
+  const method = values.method ?? 'time';
+  if (!METHODS.includes(method)) throw new UsageError(`--method ${method} is not valid; expected ${METHODS.join(' or ')}`);
+  const counting = method === 'instructions' ? countSettings(values) : null;
+  if (!counting && (values['max-warmup-windows'] !== undefined || values.pairs !== undefined)) throw new UsageError('--max-warmup-windows and --pairs are instruction-count settings: give --method instructions');
   return {
+    method,
     strategies: micro.withBaseline(chosen),
     baseline: micro.BASELINE,
     quick: Boolean(values.quick),
-    ...profile,
-    scenarios: micro.SCENARIOS.map((s) => s.key),
+    ...(counting ?? profile),
+    scenarios: list('scenarios', values.scenarios, micro.SCENARIOS.map((s) => s.key)) ?? micro.SCENARIOS.map((s) => s.key),
     node: majors ?? [DEFAULT_MAJOR],
     acf,
-    library: `tinybench ${tinybenchVersion()}`,
-    timer: 'process.hrtime.bigint (tinybench hrtimeNow)',
+    ...(counting ? {} : { library: `tinybench ${tinybenchVersion()}`, timer: 'process.hrtime.bigint (tinybench hrtimeNow)' }),
     ...(Object.keys(extra).length ? { extra } : {}),
+  };
+}
+
+// --method instructions: Valgrind must be there (one line saying how to get it if not).
+function countSettings(values) {
+  const found = findValgrind();
+  if (!found) throw new UsageError(`--method instructions needs Valgrind, which is not on PATH: ${INSTALL_HINT}`);
+  if (values.time !== undefined || values.rounds !== undefined) throw new UsageError('--time and --rounds are timing settings: an instruction count runs one process per strategy');
+  return {
+    valgrind: found.version,
+    nodeFlags: NODE_ARGS,
+    maxWarmup: number('max-warmup-windows', values['max-warmup-windows'], { min: 0, max: 1000, integer: true }) ?? (values.quick ? 6 : DEFAULTS.maxWarmup),
+    pairs: number('pairs', values.pairs, { min: 1, max: 100, integer: true }) ?? (values.quick ? 1 : DEFAULTS.pairs),
   };
 }
 
@@ -82,8 +113,9 @@ function tinybenchVersion() {
 async function main(args) {
   const { values } = parse(args, OPTIONS);
   const settings = resolveSettings(values);
-  const out = values.out ?? path.join('results', 'micro.json');
+  const out = values.out ?? path.join('results', settings.method === 'instructions' ? 'micro-instructions.json' : 'micro.json');
   const { targets, warnings } = await resolveNodeTargets(settings.node, settings.acf, { prefix: 'micro' });
+  if (settings.method === 'instructions') return countMain(args, values, settings, out, targets, warnings);
 
   const before = noise.snapshot();
   const run = {
@@ -157,6 +189,68 @@ async function main(args) {
   await writeReport(out, values.report);
   if (result.interrupted) return 130;
   return failed.length ? 1 : 0;
+}
+
+// --method instructions: one process per (target, strategy) under callgrind, every
+// scenario counted in it (bench/micro-counts.js); saved after every scenario.
+async function countMain(args, values, settings, out, targets, warnings) {
+  const run = {
+    schema: 1,
+    kind: 'micro',
+    title: `Micro benchmarks of context operations: instructions per operation${settings.quick ? ' (quick)' : ''}`,
+    command: ['ctxbench', 'micro', ...args].join(' '),
+    status: 'running',
+    environment: captureEnvironment(),
+    settings,
+    micro: {
+      baseline: micro.BASELINE,
+      targets: targets.map((t) => ({ label: t.label, major: t.major, version: t.version, path: t.path, args: t.args || [], expectAcf: t.expectAcf ?? null, note: t.note ?? null })),
+      scenarios: micro.SCENARIOS.filter((x) => settings.scenarios.includes(x.key)).map(({ key, title, unit, ops }) => ({ key, title, unit, ops: ops ?? null })),
+      results: [],
+    },
+    warnings: [...warnings],
+  };
+  const save = () => writeJsonAtomic(out, run);
+  save();
+  const total = targets.length * settings.strategies.length * settings.scenarios.length;
+  process.stderr.write(`micro: instruction counts, ${settings.strategies.length} strategies x ${targets.length} node target(s), one process each under Valgrind, ` +
+    `${settings.scenarios.length} scenarios; writing ${out}\n`);
+  const progress = createProgress({ total, label: 'ctxbench micro (instructions)' });
+  const stop = onInterrupt(progress, 'scenario');
+  try {
+    for (const target of targets) {
+      const base = { current: null };
+      for (const name of settings.strategies) {
+        if (stop.requested) break;
+        const entry = await countStrategy(target, name, settings.scenarios, {
+          signal: stop.signal,
+          maxWarmup: settings.maxWarmup,
+          pairs: settings.pairs,
+          onScenario(e, key) {
+            const s = e.scenarios[key];
+            progress.tick(`${name} ${key}`);
+            progress.log(`${target.label} ${name} ${key}: ${s.perOp === null ? 'no count' : `${Math.round(s.perOp).toLocaleString('en-US')} instructions/op`}` +
+              ` (${s.iterations} iterations a window, ${s.warmup.length} warm-up windows${s.settled ? '' : ', not steady'}, ±${(s.spreadPct ?? 0).toFixed(2)}%)`);
+            save();
+          },
+        });
+        if (name === micro.BASELINE) base.current = entry;
+        entry.vsBaseline = compareCounts(entry, base.current);
+        run.micro.results.push(entry);
+        if (entry.error) run.warnings.push(`${target.label} ${name}: ${entry.error.message}`);
+        save();
+      }
+    }
+  } finally {
+    progress.stop();
+    stop.release();
+  }
+  run.status = stop.requested ? 'interrupted' : 'complete';
+  save();
+  process.stderr.write(`micro: ${run.status}; ${run.micro.results.length} strategy count(s) in ${out}\n`);
+  await writeReport(out, values.report);
+  if (stop.requested) return 130;
+  return run.micro.results.some((e) => e.error) ? 1 : 0;
 }
 
 module.exports = { main, resolveSettings, help };

@@ -3,7 +3,7 @@
 // a table per scenario (one value per process, compared with `none` paired by round), the
 // study's targets per strategy, and the study's own figures, clearly labelled as not ours.
 const f = require('../format');
-const { BROKEN, RESOLUTION_FACTOR, unresolved } = require('../../micro/analyze');
+const { BROKEN, RESOLUTION_FACTOR, unresolved, compareCounts } = require('../../micro/analyze');
 
 const DASH = f.DASH;
 
@@ -214,8 +214,55 @@ function reanalysed(results) {
   return copies;
 }
 
+// Instruction counts (`ctxbench micro --method instructions`): one table, a row per
+// strategy, a column per scenario: instructions per operation and what it adds to `none`.
+// Recomputed from the counts (micro/analyze.js compareCounts), as every section re-judges.
+function countsSection(run, ctx) {
+  const m = run.micro || {};
+  const s = run.settings || {};
+  const scenarios = Array.isArray(m.scenarios) ? m.scenarios : [];
+  const results = Array.isArray(m.results) ? m.results : [];
+  const parts = [f.heading(2, run.title || 'Micro benchmarks: instructions per operation')];
+  const meta = [];
+  if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
+  meta.push(`${results.length} strategies, one process each under Valgrind`);
+  parts.push(`*${meta.join(' · ')}*`);
+  if (ctx.companions?.reproduced === false || ctx.companions?.reproduced === null) {
+    parts.push('*A single run: no second run of these counts is committed; the spread shown is between the window pairs of each process.*');
+  }
+  if (run.status && run.status !== 'complete') parts.push(`> ⚠ **Status: ${run.status}.** Strategies or scenarios missing below were not counted.`);
+  if (s.quick) parts.push('> ⚠ **Quick run:** short warm-up, one pair of windows per scenario; a smoke test.');
+  parts.push(environmentLine(run));
+  parts.push(`**Settings:** Valgrind ${s.valgrind ?? '?'} (callgrind), \`node ${(s.nodeFlags ?? []).join(' ')}\` · per scenario: windows of n iterations (n sized to ~2×10⁷ instructions) until the last 6 are within ±2% of their median (at most ${s.maxWarmup ?? '?'}), ` +
+    `then ${s.pairs ?? '?'} pair(s) of windows of n and 2n iterations: (I(2n) − I(n)) / n is an iteration's count without the IPC that starts and ends a window · baseline ${f.code(s.baseline || 'none')}`);
+  if (run.command) parts.push(f.fence(run.command, 'sh'));
+  const base = results.find((e) => e.strategy === (s.baseline || 'none'));
+  const header = ['Strategy', ...scenarios.map((x) => `${x.key}: instr/${x.ops ? 'op' : 'request'} (+ vs ${f.code(s.baseline || 'none')})`)];
+  const body = results.map((e) => {
+    const vs = compareCounts(e, base);
+    return [strategyLabel(e), ...scenarios.map((x) => {
+      const c = e.scenarios?.[x.key];
+      if (!c || typeof c.perOp !== 'number') return e.error ? 'failed' : DASH;
+      const added = vs[x.key];
+      const plus = added ? ` (${added.addedPerOp >= 0 ? '+' : '−'}${f.int(Math.abs(added.addedPerOp))})` : '';
+      return `${f.int(c.perOp)}${plus}${c.settled === false ? ' ⚠' : ''}`;
+    })];
+  });
+  parts.push(f.table(header, body, ['l', ...scenarios.map(() => 'r')]));
+  const spreads = results.flatMap((e) => Object.values(e.scenarios || {}).map((c) => c?.spreadPct)).filter(isNum).sort((a, b) => a - b);
+  const notes = ['Instructions executed per operation (`sync`, `async`: per read or hop of a batch of 100; `run`, `current`: per call of a batch of 1,000; ' +
+    'the others per request of the scenario), median of the window pairs; in brackets what the strategy adds to the baseline\'s count in its own process. ' +
+    'A count is work, not time: it does not see cache misses, memory stalls or the garbage collector\'s pauses being longer or shorter, which the timed micro table does.'];
+  if (spreads.length) notes.push(`Spread (half the range of a scenario's window pairs): median ±${f.num(spreads[Math.floor((spreads.length - 1) / 2)])}%, largest ±${f.num(spreads.at(-1))}%.`);
+  if (results.some((e) => Object.values(e.scenarios || {}).some((c) => c?.settled === false))) notes.push('⚠: the count was still changing at the end of the warm-up (V8 still compiling); read it as that process\'s count, not a steady one.');
+  parts.push(notes.join(' '));
+  for (const e of results.filter((x) => x.error)) parts.push(`- ❌ ${f.code(e.strategy)}: ${e.error.message}`);
+  return parts.join('\n\n');
+}
+
 // render(run, ctx) -> markdown for one micro run JSON. ctx.file: where it was read from.
 function render(run, ctx = {}) {
+  if (run.settings?.method === 'instructions') return countsSection(run, ctx);
   const m = run.micro || {};
   const results = reanalysed(Array.isArray(m.results) ? m.results : []);
   const scenarios = Array.isArray(m.scenarios) && m.scenarios.length ? m.scenarios : DEFAULT_SCENARIOS;

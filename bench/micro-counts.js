@@ -1,0 +1,157 @@
+'use strict';
+// `ctxbench micro --method instructions`: instructions per operation of every micro
+// scenario, counted by Valgrind (callgrind) in one process per strategy, so the micro
+// table no longer depends on the machine's mood (issue: instruction counts).
+//
+// Per strategy: micro/worker.js in count mode under callgrind, node --single-threaded
+// --predictable-gc-schedule (bench/callgrind.js says why: the count then repeats from
+// process to process). Per scenario, windows cut by the counter (zero, iterate, dump):
+//   1. sizing: one window of SIZING_ITERATIONS, to choose n so a window is ~WINDOW_IR
+//      instructions (at least MIN_ITERATIONS);
+//   2. warm-up: windows of n until instructions per iteration are steady (the rule of
+//      bench/instructions.js: the last 6 within ±2% of their median), at most maxWarmup;
+//   3. measurement: `pairs` pairs of windows of n and 2n iterations. A window also holds
+//      the IPC messages that start and end it, a cost that does not grow with n:
+//      (I(2n) − I(n)) / n is the iterations' own count, without it.
+// Instructions per operation = per iteration ÷ the scenario's operations per iteration
+// (100 reads, 100 hops, 1,000 run() or current() calls; 1 for the request scenarios).
+// A count sees no cache misses or memory stalls: it is work, not time.
+const path = require('node:path');
+const fs = require('node:fs');
+const { fork } = require('node:child_process');
+const { SCENARIOS } = require('../micro/scenarios');
+const { identityEnv, outDir, wrapper, counter, NODE_ARGS } = require('./callgrind');
+const { warmedUp } = require('./instructions');
+const { median } = require('./stats');
+
+const WORKER = path.join(__dirname, '..', 'micro', 'worker.js');
+const SIZING_ITERATIONS = 20;
+const WINDOW_IR = 2e7;
+const MIN_ITERATIONS = 10;
+const MAX_ITERATIONS = 100000;
+const DEFAULTS = { maxWarmup: 30, pairs: 3 };
+
+const opsOf = (key) => SCENARIOS.find((s) => s.key === key)?.ops ?? 1;
+
+// Starts micro/worker.js for `name` under callgrind; resolves once it is ready to count.
+function startCounting(target, name, scenarios, { env = process.env } = {}) {
+  const dir = outDir();
+  const idEnv = identityEnv(env);
+  const [valgrind, ...tool] = wrapper(dir);
+  const child = fork(WORKER, [name, JSON.stringify({ count: true, scenarios })], {
+    execPath: valgrind,
+    execArgv: [...tool, target.path, ...NODE_ARGS, ...(target.args || [])],
+    serialization: 'advanced',
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    env: { ...env, ...idEnv },
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => {
+    stderr = (stderr + d).slice(-4000);
+  });
+  const waiters = [];
+  let hello = null;
+  let checks = null;
+  let exit = null;
+  const fail = (why) => {
+    for (const w of waiters.splice(0)) w.reject(new Error(`${name}: ${why}${lastLine(stderr) ? `: ${lastLine(stderr)}` : ''}`));
+  };
+  child.on('message', (msg) => {
+    if (msg.type === 'hello') hello = msg;
+    if (msg.type === 'counts-done') checks = msg.checks;
+    const i = waiters.findIndex((w) => w.type === msg.type);
+    if (i >= 0) waiters.splice(i, 1)[0].resolve(msg);
+  });
+  child.on('exit', (code, signal) => {
+    exit = { code, signal };
+    fail(`the counting process exited (${signal || `code ${code}`})`);
+  });
+  child.on('error', (err) => fail(err.message));
+  const next = (type) => new Promise((resolve, reject) => (exit ? reject(new Error(`${name}: the counting process is gone`)) : waiters.push({ type, resolve, reject })));
+  const count = counter(child.pid, dir, idEnv);
+  const stop = async () => {
+    if (!exit) {
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  return next('counting').then(() => ({
+    hello: () => hello,
+    checks: () => checks,
+    // One window: the counter zeroed, `iterations` iterations of `key`, the counter dumped.
+    async window(key, iterations) {
+      await count.zero();
+      const done = next('iterated');
+      child.send({ type: 'iterate', key, iterations });
+      await done;
+      return count.dump();
+    },
+    async end() {
+      const done = next('counts-done');
+      child.send({ type: 'end' });
+      await done;
+    },
+    stop,
+  }));
+}
+
+const lastLine = (text) => text.trim().split('\n').filter((l) => !/^==\d+==/.test(l)).at(-1) ?? '';
+
+// One scenario in one counting process -> { iterations, warmup: [per iteration], settled,
+// pairs: [{ n, small, large, perIteration }], perIteration, perOp, spreadPct }.
+async function countScenario(proc, key, { maxWarmup = DEFAULTS.maxWarmup, pairs = DEFAULTS.pairs, signal } = {}) {
+  const sizing = await proc.window(key, SIZING_ITERATIONS);
+  const n = Math.min(MAX_ITERATIONS, Math.max(MIN_ITERATIONS, Math.round(WINDOW_IR / Math.max(1, sizing / SIZING_ITERATIONS))));
+  const warmup = [];
+  let verdict = { more: maxWarmup > 0, reason: maxWarmup > 0 ? null : 'no warm-up asked for' };
+  while (verdict.more && !signal?.aborted) {
+    warmup.push((await proc.window(key, n)) / n);
+    verdict = warmedUp(warmup, { maxWindows: maxWarmup });
+  }
+  const measured = [];
+  for (let i = 0; i < pairs && !signal?.aborted; i++) {
+    const small = await proc.window(key, n);
+    const large = await proc.window(key, 2 * n);
+    measured.push({ n, small, large, perIteration: (large - small) / n });
+  }
+  const per = measured.map((p) => p.perIteration);
+  const perIteration = per.length ? median(per) : null;
+  return {
+    iterations: n,
+    warmup,
+    settled: verdict.reason === 'steady',
+    pairs: measured,
+    perIteration,
+    perOp: perIteration === null ? null : perIteration / opsOf(key),
+    spreadPct: per.length > 1 && perIteration > 0 ? ((Math.max(...per) - Math.min(...per)) / 2 / perIteration) * 100 : null,
+  };
+}
+
+// Every scenario of one strategy in one process -> { strategy, node, acf, pid, scenarios:
+// { key: countScenario result | { error } }, checks, error }.
+async function countStrategy(target, name, scenarios, { env, signal, onScenario = () => {}, ...opts } = {}) {
+  const entry = { target: target.label, strategy: name, node: null, acf: null, pid: null, scenarios: {}, checks: null, error: null };
+  let proc;
+  try {
+    proc = await startCounting(target, name, scenarios, { env });
+    const hello = proc.hello();
+    Object.assign(entry, { node: hello?.node ?? null, acf: hello?.acf ?? null, pid: hello?.pid ?? null, carriesContext: hello?.carriesContext ?? null });
+    for (const key of scenarios) {
+      if (signal?.aborted) break;
+      entry.scenarios[key] = await countScenario(proc, key, { ...opts, signal });
+      onScenario(entry, key);
+    }
+    if (!signal?.aborted) {
+      await proc.end();
+      entry.checks = proc.checks();
+    }
+  } catch (err) {
+    entry.error = { message: err.message.split('\n')[0] };
+  } finally {
+    await proc?.stop();
+  }
+  return entry;
+}
+
+module.exports = { countStrategy, countScenario, startCounting, DEFAULTS, WINDOW_IR };
