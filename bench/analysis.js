@@ -202,7 +202,7 @@ function readingOf(row, shallowDepth, deepDepth) {
   }
   // A figure the next run did not reproduce is said to be so, beside it.
   for (const [cell, depth] of [[row.shallow, shallowDepth], [row.deep, deepDepth]]) {
-    if (cell?.repro && !cell.repro.consistent) clauses.push(`the depth-${depth} figure did not hold in a second run (${(cell.repro.otherEstimate * 100).toFixed(1)}% there)`);
+    if (cell?.repro && !cell.repro.consistent) clauses.push(`the depth-${depth} figure did not hold in a second run (${stats.ratioPct(cell.repro.otherEstimate)} there)`);
   }
   const counted = row.instructions;
   if (counted && row.shallow?.significant && counted.interval && counted.interval[0] <= 1.005 && counted.interval[1] >= 0.995) {

@@ -264,7 +264,7 @@ const OUTCOME = { ok: 'OK', regression: 'REGRESSION', inconclusive: 'INCONCLUSIV
 // formatCompare(result) -> plain-text table and the outcome with its exit code.
 function formatCompare(result) {
   const unit = result.counted ? 'instr/req' : result.duet ? `% of ${result.baseline ?? 'baseline'}` : 'req/s';
-  const value = result.duet ? (x) => (x === null || x === undefined ? '—' : `${(x * 100).toFixed(1)}%`) : fmtInt;
+  const value = result.duet ? (x) => stats.ratioPct(x) : fmtInt;
   const header = ['config', `a ${unit}`, `b ${unit}`, 'b vs a', result.counted ? '95% CI or margin' : '95% CI', 'p', 'verdict', 'gate'];
   const body = result.rows.map((r) => {
     if (r.status === 'only-in-a' || r.status === 'only-in-b' || r.status === 'baseline') return [r.id, '', '', '', '', '', r.note, ''];

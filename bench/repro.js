@@ -131,7 +131,7 @@ function instructionAgreement(rows, runA, runB) {
 }
 
 function formatRepro(r) {
-  const pct = (x) => (typeof x === 'number' && Number.isFinite(x) ? `${(x * 100).toFixed(1)}%` : '—');
+  const pct = (x) => stats.ratioPct(x);
   const ci = (c) => (c ? `[${pct(c[0])}–${pct(c[1])}]` : '—');
   const lines = [`ctxbench repro: a = ${r.a}, b = ${r.b}`, ''];
   for (const row of r.rows) {

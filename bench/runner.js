@@ -15,7 +15,7 @@ const { decide } = require('./stopping');
 const { warmMore, burstCost } = require('./warmup');
 const { fingerprint } = require('./fingerprint');
 const { baselineFor } = require('./comparable');
-const { summarize } = require('./stats');
+const { summarize, ratioPct } = require('./stats');
 const { groupConfigs, armOf } = require('./comparable');
 const { roundOrder, AA_ARM } = require('./matrix');
 const duet = require('./duet');
@@ -414,7 +414,7 @@ class StartFailed extends Error {}
 
 function fmtRatio(summary) {
   const r = summary?.ratio;
-  return r?.estimate ? `${(r.estimate * 100).toFixed(1)}%${r.ci95 ? ` ±${r.halfWidthPct.toFixed(1)}` : ''}` : '';
+  return r?.estimate ? `${ratioPct(r.estimate)}${r.ci95 ? ` ±${r.halfWidthPct.toFixed(1)}` : ''}` : '';
 }
 
 async function stopBlock(servers) {

@@ -172,6 +172,13 @@ function formatPct(x, { sign = false, minus = '-' } = {}) {
   return (x < 0 && Number(body) !== 0 ? minus : x > 0 && Number(body) !== 0 ? '+' : '') + body;
 }
 
+// A ratio as a percentage of its baseline: 0.93 -> "93.0%" (digits after the point), or
+// `missing` where r is no number. The one ratio-to-percent formatter (report/format.js
+// pctOf is it with the report's dash).
+function ratioPct(r, digits = 1, missing = '—') {
+  return typeof r === 'number' && Number.isFinite(r) ? `${(r * 100).toFixed(digits)}%` : missing;
+}
+
 // formatPct signed, with its % sign; `missing` where x is no number.
 function signedPctText(x, missing = '—') {
   return typeof x === 'number' && Number.isFinite(x) ? `${formatPct(x, { sign: true })}%` : missing;
@@ -599,7 +606,7 @@ module.exports = {
   blockRatio,
   overlap,
   rpsLevel,
-  formatPct,
+  formatPct, ratioPct,
   signedPctText,
   levelShift,
   BROKEN,

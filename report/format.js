@@ -3,7 +3,7 @@
 // markdown tables, safe cell text.
 
 const { AsyncLocalStorage } = require('node:async_hooks');
-const { formatPct } = require('../bench/stats');
+const { formatPct, ratioPct } = require('../bench/stats');
 
 // While a section renders, its headings, tables and charts are also recorded as objects
 // (the HTML report builds its tables and charts from these, never from the markdown).
@@ -59,9 +59,9 @@ function withCi(value, ci, f = int) {
   return `${f(value)} [${f(ci[0])}–${f(ci[1])}]`;
 }
 
-// ratio 0.93 -> "93.0%"
-function pctOf(r) {
-  return isNum(r) ? `${(r * 100).toFixed(1)}%` : DASH;
+// ratio 0.93 -> "93.0%" (two digits: "93.00%", for counts that repeat to ~0.1%)
+function pctOf(r, digits = 1) {
+  return ratioPct(r, digits, DASH);
 }
 
 // signed change from a ratio: 0.93 -> "−7.0%", 1.02 -> "+2.0%" (the one percent formatter, bench/stats.js)

@@ -12,7 +12,7 @@ const { summaryOf, sortConfigs, environmentSection, settingsSection } = require(
 const isInstructionRun = (run) => run?.settings?.method === 'instructions';
 
 // Two decimals: the figure repeats to about 0.1%.
-const pct2 = (r) => (f.isNum(r) ? `${(r * 100).toFixed(2)}%` : f.DASH);
+const pct2 = (r) => f.pctOf(r, 2);
 
 function warmupLine(run) {
   const procs = (run.configs || []).flatMap((c) => (c.processes || []).filter((p) => Array.isArray(p.warmup)).map((p) => ({ config: c, p })));

@@ -56,7 +56,7 @@ function idsCell(config, s) {
 
 function heldCell(s) {
   const h = s.held;
-  const pct = (x) => (f.isNum(x) ? `${(x * 100).toFixed(1)}%` : f.DASH);
+  const pct = (x) => f.pctOf(x);
   // The client's own lateness is in every latency; say so when it is not negligible.
   const late = f.isNum(h.clientLagP99) && h.clientLagP99 >= 1 ? `; client late up to ${f.num(h.clientLagP99)} ms (p99)` : '';
   return `${h.held ? '✅' : '❌'} ${f.int(h.sent)}/${f.int(h.scheduled)} sent (${pct(h.sentRatio)}), ${pct(h.answeredRatio)} answered${late}`;

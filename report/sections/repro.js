@@ -17,7 +17,7 @@ function barVerdict(r) {
     `of run pairs (1 − 0.95^${r.judged})${missed.length === 1 && chance > 0.2 ? ', so one miss here is weak evidence against the method; another pair of runs tells' : ''}.`;
 }
 
-const pct2 = (r) => (f.isNum(r) ? `${(r * 100).toFixed(2)}%` : f.DASH);
+const pct2 = (r) => f.pctOf(r, 2);
 
 // Two instruction-count runs: do the ratios and the counts repeat within 0.5%?
 function instructionLines(r, lines) {
