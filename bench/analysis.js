@@ -367,6 +367,98 @@ function analyzeApp(run) {
   };
 }
 
+// ------------------------------------------------------------ live stores
+
+const majorOfConfig = (c) => {
+  const m = /^v?(\d+)(?:\.|$)/.exec(String(c.node || '')) || /^node(\d+)/.exec(String(c.nodeLabel || ''));
+  return m ? Number(m[1]) : null;
+};
+const medianOf = (xs) => stats.median(xs.filter((x) => typeof x === 'number' && Number.isFinite(x)));
+
+// One config of the stores preset: median req/s and CPU µs per request over its samples.
+function storesLevel(c) {
+  const samples = (c.samples || []).filter((s) => s && typeof s.rps === 'number' && Number.isFinite(s.rps) && s.rps > 0);
+  return { rps: medianOf(samples.map((s) => s.rps)), cpu: medianOf(samples.map((s) => s.cpuUsPerRequest)), n: samples.length };
+}
+
+function implementationOf(configs) {
+  const acf = configs.map((c) => c.acf ?? c.expectAcf).find((a) => a === true || a === false);
+  return acf === true ? 'AsyncContextFrame' : acf === false ? 'async_hooks' : 'ALS implementation unknown';
+}
+
+// CPU at the largest N relative to N=0, and whether the change is beyond the round-to-round
+// spread of either end (a rough, stated test: the two medians' ranges do not overlap).
+function storesGrowth(byN) {
+  const ns = [...byN.keys()].sort((a, b) => a - b);
+  const lo = byN.get(ns[0]);
+  const hi = byN.get(ns[ns.length - 1]);
+  const ok = (x) => typeof x === 'number' && Number.isFinite(x);
+  if (!lo || !hi || !ok(lo.cpu) || !ok(hi.cpu) || lo.cpu <= 0) return null;
+  const range = (x) => [Math.min(...x.cpus), Math.max(...x.cpus)];
+  const [loMin, loMax] = range(lo);
+  const [hiMin, hiMax] = range(hi);
+  const direction = hiMin > loMax ? 'grows' : hiMax < loMin ? 'shrinks' : null;
+  return { from: ns[0], to: ns[ns.length - 1], ratio: hi.cpu / lo.cpu, direction };
+}
+
+// AsyncContextFrame against async_hooks on the same major (`--acf both`): both ran in every
+// block (fresh processes, same minutes) but not as adjacent bursts, so the unit is the
+// block: per block the difference of the two configurations' mean log CPU per request,
+// the t-interval over blocks (stats.twoLevel).
+function implementationRatio(hooks, frame) {
+  const a = stats.blockLogMeans(hooks.samples, 'cpuUsPerRequest');
+  const b = stats.blockLogMeans(frame.samples, 'cpuUsPerRequest');
+  return stats.twoLevel([...a].filter(([block]) => b.has(block)).map(([block, m]) => ({ block, d: m - b.get(block) })));
+}
+
+// analyzeStores(run) -> null for a run without `stores` configs, else
+//   { runtimes: [{ runtime, node, implementation, ns, rows: [{ strategy, levels: [{ n, cpu, rps, times }], growth }] }],
+//     implementations: [{ major, labels, rows: [{ strategy, stores, cpuFrame, cpuHooks, ratio, verdict, frameDearer }] }],
+//     acfDearer }
+function analyzeStores(run) {
+  const configs = (run.configs || []).filter((c) => c.stores !== undefined && c.stores !== null);
+  if (!configs.length) return null;
+  const runtimes = [...new Set(configs.map((c) => c.nodeLabel || c.node))].map((runtime) => {
+    const mine = configs.filter((c) => (c.nodeLabel || c.node) === runtime);
+    const ns = [...new Set(mine.map((c) => c.stores))].sort((a, b) => a - b);
+    const rows = [...new Set(mine.map((c) => c.strategy))].map((strategy) => {
+      const byN = new Map();
+      for (const n of ns) {
+        const c = mine.find((x) => x.strategy === strategy && x.stores === n);
+        if (c) byN.set(n, { ...storesLevel(c), cpus: (c.samples || []).map((x) => x && x.cpuUsPerRequest).filter((x) => typeof x === 'number' && Number.isFinite(x)) });
+      }
+      const base = byN.get(ns[0]);
+      const levels = ns.map((n) => {
+        const m = byN.get(n);
+        if (!m) return { n, cpu: null, rps: null, times: null };
+        const times = base && base.cpu > 0 && n !== ns[0] && typeof m.cpu === 'number' ? m.cpu / base.cpu : null;
+        return { n, cpu: m.cpu, rps: m.rps, times };
+      });
+      return { strategy, levels, growth: storesGrowth(byN) };
+    });
+    return { runtime, node: mine[0].node, implementation: implementationOf(mine), ns, rows };
+  });
+  let acfDearer = false;
+  const implementations = [];
+  for (const major of [...new Set(configs.map(majorOfConfig).filter(Boolean))]) {
+    const mine = configs.filter((c) => majorOfConfig(c) === major);
+    const frame = mine.filter((c) => c.acf === true);
+    const hooks = mine.filter((c) => c.acf === false);
+    const rows = [];
+    for (const h of hooks) {
+      const a = frame.find((c) => c.strategy === h.strategy && c.stores === h.stores);
+      if (!a) continue;
+      const ratio = implementationRatio(h, a);
+      const frameDearer = Boolean(ratio.ci95) && ratio.ci95[1] < 1;
+      acfDearer ||= frameDearer;
+      const verdict = !ratio.ci95 ? 'not enough blocks' : ratio.ci95[0] > 1 ? 'async_hooks dearer' : frameDearer ? 'AsyncContextFrame dearer' : 'no clear difference';
+      rows.push({ strategy: h.strategy, stores: h.stores, cpuFrame: storesLevel(a).cpu, cpuHooks: storesLevel(h).cpu, ratio, verdict, frameDearer });
+    }
+    if (rows.length) implementations.push({ major, labels: [...new Set(frame.concat(hooks).map((c) => c.nodeLabel).filter(Boolean))], rows });
+  }
+  return { runtimes, implementations, acfDearer };
+}
+
 // ------------------------------------------------------------ companions
 
 // companionsOf(run, resultsDir) -> the other results a study's page reads beside its own,
@@ -394,4 +486,4 @@ function companionsOf(run, resultsDir) {
   };
 }
 
-module.exports = { summaryOf, latencySummaries, strategySummary, analyzeApp, companionsOf, PROPAGATION };
+module.exports = { summaryOf, latencySummaries, strategySummary, analyzeApp, analyzeStores, companionsOf, PROPAGATION };
