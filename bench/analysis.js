@@ -367,6 +367,43 @@ function analyzeApp(run) {
   };
 }
 
+// ------------------------------------------------------------ a log line per level
+
+// logEffect(run) -> null unless the run measured LOG=stdout beside LOG=none (the depth
+// sweep), else { depths, rows: [{ strategy, cells: [{ depth, none, stdout }] }], closer,
+// cells }: each strategy's ratio to the baseline with and without a log line per level
+// (none/stdout: { estimate, ci95, broken } or null), and in how many cells of strategies
+// that kept their ids the logged ratio is nearer 100% — the logging's own fixed cost, paid by the baseline too, dilutes the
+// context's share of the work.
+function logEffect(run) {
+  const configs = (run.configs || []).filter((c) => c && c.arm !== 'aa' && !c.error);
+  const baseline = run.settings?.baseline;
+  if (!configs.some((c) => c.log === 'stdout') || !configs.some((c) => !c.log)) return null;
+  const depths = [...new Set(configs.map((c) => c.depth))].sort((a, b) => a - b);
+  const strategies = [...new Set(configs.map((c) => c.strategy))].filter((st) => st !== baseline);
+  const ratioAt = (strategy, depth, logged) => {
+    const c = configs.find((x) => x.strategy === strategy && x.depth === depth && Boolean(x.log) === logged);
+    const summary = c ? summaryOf(c, run.configs, baseline) : null;
+    const r = summary?.ratio;
+    return r && Number.isFinite(r.estimate) ? { estimate: r.estimate, ci95: r.ci95 ?? null, broken: Boolean(summary.broken) } : null;
+  };
+  let closer = 0;
+  let cells = 0;
+  const rows = strategies.map((strategy) => ({
+    strategy,
+    cells: depths.map((depth) => {
+      const none = ratioAt(strategy, depth, false);
+      const stdout = ratioAt(strategy, depth, true);
+      if (none && stdout && !none.broken && !stdout.broken) {
+        cells++;
+        if (Math.abs(Math.log(stdout.estimate)) < Math.abs(Math.log(none.estimate))) closer++;
+      }
+      return { depth, none, stdout };
+    }),
+  }));
+  return { depths, rows, closer, cells };
+}
+
 // ------------------------------------------------------------ live stores
 
 const majorOfConfig = (c) => {
@@ -486,4 +523,4 @@ function companionsOf(run, resultsDir) {
   };
 }
 
-module.exports = { summaryOf, latencySummaries, strategySummary, analyzeApp, analyzeStores, companionsOf, PROPAGATION };
+module.exports = { summaryOf, latencySummaries, strategySummary, analyzeApp, analyzeStores, logEffect, companionsOf, PROPAGATION };

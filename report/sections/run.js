@@ -14,7 +14,7 @@ const { storesSection } = require('./stores');
 
 const registry = require('../../context');
 const { armOf } = require('../../bench/comparable');
-const { summaryOf } = require('../../bench/analysis');
+const { summaryOf, logEffect } = require('../../bench/analysis');
 
 // The baseline's own row (an A/A twin has the baseline's strategy but its own arm).
 const isBaselineRow = (config, baseline) => armOf(config) === baseline;
@@ -536,7 +536,26 @@ function depthSweepSection(run, rows, baseline) {
     if (groups.length > 1) out.push(`**${groupLabel(g[0].config)}**`, '');
     out.push(f.table(['Strategy', ...depths.map((d) => `Call depth ${d}`)], body, ['l', ...depths.map(() => 'r')]), '');
   }
+  const logged = logEffect(run);
+  if (logged) out.push(logSection(logged, baseline), '');
   return out.join('\n').trimEnd();
+}
+
+// The App Engine study's servers logged a line per level: each strategy's ratio to the
+// baseline without and with that (bench/analysis.js logEffect).
+function logSection(logged, baseline) {
+  const base = baseline ? f.code(baseline) : 'the baseline';
+  const cell = (r) => (!r ? f.DASH : r.broken ? 'ids lost' : f.withCi(r.estimate, r.ci95, f.pctOf));
+  const body = logged.rows.map((r) => [f.code(r.strategy) + (isControl(r.strategy) ? ' (control)' : ''),
+    ...r.cells.map((c) => (c.none || c.stdout ? `${cell(c.none)} → ${cell(c.stdout)}` : f.DASH))]);
+  return [f.heading(4, 'With a log line per level (`LOG=none` → `LOG=stdout`)'), '',
+    `% of ${base} without and with a Cloud Logging line written at every level, as the App Engine study's servers did. ` +
+      `In ${logged.closer} of ${logged.cells} cells (strategies that kept their ids) the logged ratio is nearer 100%` +
+      (logged.cells && logged.closer >= 0.8 * logged.cells
+        ? `: formatting and writing the lines is a fixed cost per level that ${base} pays too, so it dilutes the context's share of the work — a study that logs at every level sees a smaller relative cost than one that does not.`
+        : '.') +
+      ' "ids lost": the strategy lost the context there (see the table above), so its cost is not comparable.', '',
+    f.table(['Strategy', ...logged.depths.map((d) => `Call depth ${d}`)], body, ['l', ...logged.depths.map(() => 'r')])].join('\n');
 }
 
 async function chartsSection(run, rows, ctx) {
