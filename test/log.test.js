@@ -48,3 +48,37 @@ test('a LOG=stdout server at depth 1024 keeps serving (and every id) under 2 s o
   assert.ok(result.requests > 0);
   assert.deepStrictEqual({ errors: result.errors, mismatches: result.mismatches, lost: result.lost }, { errors: 0, mismatches: 0, lost: 0 });
 });
+
+// A synthetic duet depth sweep: cls-hooked costs 2.5x param without logging and 1.5x with
+// it (the lines are a fixed cost both pay); the report must say logging brings it nearer.
+test('logEffect: each strategy with and without LOG=stdout, and the report says which is nearer 100%', () => {
+  const { logEffect } = require('../bench/analysis');
+  const { render } = require('../report/sections/run');
+  const config = (strategy, log, cost) => {
+    const samples = [];
+    for (let block = 0; block < 3; block++) {
+      samples.push({ kind: 'solo', block, rps: 1000 / cost, cpuUsPerRequest: 100 * cost, mismatches: 0, lost: 0, requests: 500 });
+      if (strategy === 'param') continue;
+      for (let window = 0; window < 3; window++) {
+        const jitter = 1 + 0.01 * ((block + window) % 3);
+        samples.push({ kind: 'window', block, window, counted: true, cpuUsPerRequest: 100 * cost * jitter, partnerCpuUsPerRequest: 100 * jitter, requests: 400, partnerRequests: 400 * cost, share: 0.5, partnerShare: 0.5 });
+      }
+    }
+    return { id: `express/${strategy}/d8/await/node24${log ? '/log-stdout' : ''}`, framework: 'express', strategy, depth: 8, hop: 'await', node: 'v24.0.0', ...(log && { log }), samples, processes: [], status: 'ok', error: null };
+  };
+  const run = {
+    schema: 2, kind: 'run', title: 'synthetic sweep', status: 'complete',
+    settings: { preset: 'custom', method: 'duet', baseline: 'param', strategies: ['param', 'cls-hooked'], depths: [8], hops: ['await'], logs: ['none', 'stdout'] },
+    configs: [config('param'), config('cls-hooked', undefined, 2.5), config('param', 'stdout'), config('cls-hooked', 'stdout', 1.5)],
+  };
+  const effect = logEffect(run);
+  assert.deepStrictEqual({ closer: effect.closer, cells: effect.cells }, { closer: 1, cells: 1 });
+  const [cell] = effect.rows.find((r) => r.strategy === 'cls-hooked').cells;
+  assert.ok(Math.abs(cell.none.estimate - 0.4) < 0.01 && Math.abs(cell.stdout.estimate - 1 / 1.5) < 0.01, JSON.stringify(cell));
+  assert.strictEqual(logEffect({ ...run, configs: run.configs.filter((c) => !c.log) }), null, 'no LOG=stdout, no table');
+  return Promise.resolve(render(run, {})).then((md) => {
+    assert.match(md, /With a log line per level/);
+    assert.match(md, /In 1 of 1 cells .* nearer 100%: formatting and writing the lines/);
+    assert.match(md, /\| `cls-hooked` \| 40\.0%.* → 66\.7%/);
+  });
+});

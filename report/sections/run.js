@@ -536,14 +536,14 @@ function depthSweepSection(run, rows, baseline) {
     if (groups.length > 1) out.push(`**${groupLabel(g[0].config)}**`, '');
     out.push(f.table(['Strategy', ...depths.map((d) => `Call depth ${d}`)], body, ['l', ...depths.map(() => 'r')]), '');
   }
-  const logged = logEffect(run);
-  if (logged) out.push(logSection(logged, baseline), '');
   return out.join('\n').trimEnd();
 }
 
 // The App Engine study's servers logged a line per level: each strategy's ratio to the
 // baseline without and with that (bench/analysis.js logEffect).
-function logSection(logged, baseline) {
+function logSection(run, baseline) {
+  const logged = logEffect(run);
+  if (!logged) return '';
   const base = baseline ? f.code(baseline) : 'the baseline';
   const cell = (r) => (!r ? f.DASH : r.broken ? 'ids lost' : f.withCi(r.estimate, r.ci95, f.pctOf));
   const body = logged.rows.map((r) => [f.code(r.strategy) + (isControl(r.strategy) ? ' (control)' : ''),
@@ -865,7 +865,7 @@ async function render(run, ctx = {}) {
   } else {
     parts.push('No configuration was measured.');
   }
-  for (const piece of [failedSection(run), depthSweepSection(run, rows, baseline),
+  for (const piece of [failedSection(run), depthSweepSection(run, rows, baseline), logSection(run, baseline),
     preset === 'frameworks' ? frameworksSection(run) : '', storesSection(run), profileSection(run), await chartsSection(run, rows, ctx)]) {
     if (piece) parts.push(piece);
   }
