@@ -283,6 +283,11 @@ function summarySection(run, rows, baseline) {
   if (common.length) out.push(`All configurations: ${common.join(', ')}.`, '');
   out.push(f.table(header, body, align));
   out.push('', ratioNote(run, rows));
+  if (baseline === 'none' && configs.some((c) => c.hop === 'http')) {
+    out.push('', '`HOP=http` rows against `none`: `none` carries no id, so each level sends the downstream an `x-request-id` of zeros where every ' +
+      'strategy with an id sends a W3C `traceparent` (handlers/hops.js); the request differs, not only the context. Read those rows against each ' +
+      'other (or against `param`) — docs/investigations.md, "Real I/O, `HOP=http`".');
+  }
   if (showElu) {
     out.push('', `*ELU* is the server's event-loop utilization (share of the time its loop ran JavaScript), median over the ${run.settings?.method === 'duet' ? 'duet windows (the baseline rows: their solo bursts, as windows are kept on the member beside them)' : 'samples'}: ` +
       'near 1 the loop was saturated, so the figures are capacity; well below 1 the server waited on I/O or on the load generator.');
