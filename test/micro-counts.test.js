@@ -1,8 +1,7 @@
 'use strict';
 // `ctxbench micro --method instructions` end to end, under Valgrind: a planted strategy
 // whose current() runs a fixed loop of 1,000 steps must come out at least that many
-// instructions per call dearer than `none`, and a real strategy in between; the report
-// shows the counts. Structure and a planted difference only: no exact count is asserted.
+// instructions per call dearer than `none`, and the report shows the counts. Structure and a planted difference only: no exact count is asserted.
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
@@ -31,26 +30,25 @@ module.exports = {
 };
 `);
 
-test('instruction counts: a planted 1,000-step loop per current() is counted, als sits between', { timeout: 240000 }, async (t) => {
+test('instruction counts: a planted 1,000-step loop per current() is counted', { timeout: 240000 }, async (t) => {
   if (!findValgrind()) {
     t.skip('valgrind is not installed (apt-get install -y valgrind); .ci/run installs it');
     return;
   }
   const out = path.join(tmp, 'counts.json');
   const { code, stderr } = await runCli(
-    ['micro', '--method', 'instructions', '--strategies', 'planted-work,als', '--scenarios', 'current', '--max-warmup-windows', '3', '--pairs', '1', '--out', out, '--report', 'none'],
+    ['micro', '--method', 'instructions', '--strategies', 'planted-work', '--scenarios', 'current', '--max-warmup-windows', '3', '--pairs', '1', '--out', out, '--report', 'none'],
     { env: { CTXBENCH_MICRO_EXTRA: PLANTED }, timeoutMs: 230000 },
   );
   assert.strictEqual(code, 0, stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.status, 'complete');
   assert.strictEqual(run.settings.method, 'instructions');
-  assert.deepStrictEqual(run.micro.results.map((e) => e.strategy), ['none', 'planted-work', 'als']);
+  assert.deepStrictEqual(run.micro.results.map((e) => e.strategy), ['none', 'planted-work']);
   const perOp = Object.fromEntries(run.micro.results.map((e) => [e.strategy, e.scenarios.current.perOp]));
   for (const [name, n] of Object.entries(perOp)) assert.ok(n > 0, `${name}: ${n} instructions per current()`);
   const planted = run.micro.results[1];
   assert.ok(planted.vsBaseline.current.addedPerOp >= 1000, `the planted loop adds ${planted.vsBaseline.current.addedPerOp} instructions per call`);
-  assert.ok(perOp.als > perOp.none && perOp.als < perOp['planted-work'], JSON.stringify(perOp));
   for (const e of run.micro.results) {
     assert.strictEqual(e.error, null);
     assert.strictEqual(e.checks.current.failures, 0, `${e.strategy} read what it put in the context`);
