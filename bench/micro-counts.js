@@ -6,13 +6,15 @@
 // Per strategy: micro/worker.js in count mode under callgrind, node --single-threaded
 // --predictable-gc-schedule (bench/callgrind.js says why: the count then repeats from
 // process to process). Per scenario, windows cut by the counter (zero, iterate, dump):
-//   1. sizing: one window of SIZING_ITERATIONS, to choose n so a window is ~WINDOW_IR
-//      instructions (at least MIN_ITERATIONS);
-//   2. warm-up: windows of n until instructions per iteration are steady (the rule of
+//   1. overhead: 3 windows of no iteration — the IPC that starts and ends a window —
+//      taken out of every window below;
+//   2. sizing: two windows of SIZING_ITERATIONS (the first runs cold code), to choose n so
+//      a window holds ~WINDOW_IR instructions (at least MIN_ITERATIONS);
+//   3. warm-up: windows of n until instructions per iteration are steady (the rule of
 //      bench/instructions.js: the last 6 within ±2% of their median), at most maxWarmup;
-//   3. measurement: `pairs` pairs of windows of n and 2n iterations. A window also holds
-//      the IPC messages that start and end it, a cost that does not grow with n:
-//      (I(2n) − I(n)) / n is the iterations' own count, without it.
+//   4. measurement: `windows` windows of n. The figure is their median: a window in which
+//      V8 collected garbage or compiled reads higher (measured: +30% once in ~10 windows
+//      of `current`), and the spread (half the interquartile range) says how often.
 // Instructions per operation = per iteration ÷ the scenario's operations per iteration
 // (100 reads, 100 hops, 1,000 run() or current() calls; 1 for the request scenarios).
 // A count sees no cache misses or memory stalls: it is work, not time.
@@ -22,14 +24,15 @@ const { fork } = require('node:child_process');
 const { SCENARIOS } = require('../micro/scenarios');
 const { identityEnv, outDir, wrapper, counter, NODE_ARGS } = require('./callgrind');
 const { warmedUp } = require('./instructions');
-const { median } = require('./stats');
+const { median, quantile } = require('./stats');
 
 const WORKER = path.join(__dirname, '..', 'micro', 'worker.js');
 const SIZING_ITERATIONS = 20;
-const WINDOW_IR = 2e7;
+const OVERHEAD_WINDOWS = 3;
+const WINDOW_IR = 3e7;
 const MIN_ITERATIONS = 10;
 const MAX_ITERATIONS = 100000;
-const DEFAULTS = { maxWarmup: 30, pairs: 3 };
+const DEFAULTS = { maxWarmup: 20, windows: 5 };
 
 const opsOf = (key) => SCENARIOS.find((s) => s.key === key)?.ops ?? 1;
 
@@ -98,33 +101,41 @@ function startCounting(target, name, scenarios, { env = process.env } = {}) {
 
 const lastLine = (text) => text.trim().split('\n').filter((l) => !/^==\d+==/.test(l)).at(-1) ?? '';
 
-// One scenario in one counting process -> { iterations, warmup: [per iteration], settled,
-// pairs: [{ n, small, large, perIteration }], perIteration, perOp, spreadPct }.
-async function countScenario(proc, key, { maxWarmup = DEFAULTS.maxWarmup, pairs = DEFAULTS.pairs, signal } = {}) {
-  const sizing = await proc.window(key, SIZING_ITERATIONS);
-  const n = Math.min(MAX_ITERATIONS, Math.max(MIN_ITERATIONS, Math.round(WINDOW_IR / Math.max(1, sizing / SIZING_ITERATIONS))));
+// One scenario in one counting process -> { iterations, overhead, warmup: [per iteration],
+// settled, windows: [{ instructions, perIteration }], perIteration, perOp, spreadPct }.
+async function countScenario(proc, key, { maxWarmup = DEFAULTS.maxWarmup, windows = DEFAULTS.windows, signal } = {}) {
+  // What a window costs with no iteration in it (the IPC that starts and ends it).
+  const empty = [];
+  for (let i = 0; i < OVERHEAD_WINDOWS; i++) empty.push(await proc.window(key, 0));
+  const overhead = median(empty);
+  const net = (instructions, n) => (instructions - overhead) / n;
+  // Sized on the second of two small windows: the first runs cold code (10x dearer).
+  await proc.window(key, SIZING_ITERATIONS);
+  const sized = net(await proc.window(key, SIZING_ITERATIONS), SIZING_ITERATIONS);
+  const n = Math.min(MAX_ITERATIONS, Math.max(MIN_ITERATIONS, Math.round(WINDOW_IR / Math.max(1, sized))));
   const warmup = [];
   let verdict = { more: maxWarmup > 0, reason: maxWarmup > 0 ? null : 'no warm-up asked for' };
   while (verdict.more && !signal?.aborted) {
-    warmup.push((await proc.window(key, n)) / n);
+    warmup.push(net(await proc.window(key, n), n));
     verdict = warmedUp(warmup, { maxWindows: maxWarmup });
   }
   const measured = [];
-  for (let i = 0; i < pairs && !signal?.aborted; i++) {
-    const small = await proc.window(key, n);
-    const large = await proc.window(key, 2 * n);
-    measured.push({ n, small, large, perIteration: (large - small) / n });
+  for (let i = 0; i < windows && !signal?.aborted; i++) {
+    const instructions = await proc.window(key, n);
+    measured.push({ instructions, perIteration: net(instructions, n) });
   }
-  const per = measured.map((p) => p.perIteration);
+  const per = measured.map((w) => w.perIteration);
   const perIteration = per.length ? median(per) : null;
+  const iqr = per.length >= 2 ? quantile(per, 0.75) - quantile(per, 0.25) : null;
   return {
     iterations: n,
+    overhead,
     warmup,
     settled: verdict.reason === 'steady',
-    pairs: measured,
+    windows: measured,
     perIteration,
     perOp: perIteration === null ? null : perIteration / opsOf(key),
-    spreadPct: per.length > 1 && perIteration > 0 ? ((Math.max(...per) - Math.min(...per)) / 2 / perIteration) * 100 : null,
+    spreadPct: iqr !== null && perIteration > 0 ? (iqr / 2 / perIteration) * 100 : null,
   };
 }
 

@@ -37,7 +37,7 @@ test('instruction counts: a planted 1,000-step loop per current() is counted', {
   }
   const out = path.join(tmp, 'counts.json');
   const { code, stderr } = await runCli(
-    ['micro', '--method', 'instructions', '--strategies', 'planted-work', '--scenarios', 'current', '--max-warmup-windows', '3', '--pairs', '1', '--out', out, '--report', 'none'],
+    ['micro', '--method', 'instructions', '--strategies', 'planted-work', '--scenarios', 'current', '--max-warmup-windows', '3', '--windows', '2', '--out', out, '--report', 'none'],
     { env: { CTXBENCH_MICRO_EXTRA: PLANTED }, timeoutMs: 230000 },
   );
   assert.strictEqual(code, 0, stderr);
@@ -52,7 +52,8 @@ test('instruction counts: a planted 1,000-step loop per current() is counted', {
   for (const e of run.micro.results) {
     assert.strictEqual(e.error, null);
     assert.strictEqual(e.checks.current.failures, 0, `${e.strategy} read what it put in the context`);
-    assert.strictEqual(e.scenarios.current.pairs.length, 1);
+    assert.strictEqual(e.scenarios.current.windows.length, 2);
+    assert.ok(e.scenarios.current.overhead > 0, 'the empty window\'s cost is measured');
   }
   const md = render(run, { file: 'counts.json' });
   assert.match(md, /instructions per operation/i);
@@ -63,8 +64,8 @@ test('--method instructions: bad settings are one line', async () => {
   const bad = await runCli(['micro', '--method', 'cycles']);
   assert.strictEqual(bad.code, 1);
   assert.match(bad.stderr, /--method cycles is not valid; expected time or instructions/);
-  const mixed = await runCli(['micro', '--pairs', '2']);
+  const mixed = await runCli(['micro', '--windows', '2']);
   assert.strictEqual(mixed.code, 1);
-  assert.match(mixed.stderr, /--max-warmup-windows and --pairs are instruction-count settings/);
+  assert.match(mixed.stderr, /--max-warmup-windows and --windows are instruction-count settings/);
   assert.doesNotMatch(bad.stderr + mixed.stderr, /\n\s+at /);
 });

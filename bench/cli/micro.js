@@ -17,7 +17,7 @@ const { compareCounts } = require('../../micro/analyze');
 const { countStrategy, DEFAULTS } = require('../micro-counts');
 const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
 
-const OPTIONS = flags(['strategies', 'scenarios', 'method', 'out', 'node', 'acf', 'time', 'rounds', 'report', 'max-warmup-windows', 'pairs'], { booleans: ['quick'] });
+const OPTIONS = flags(['strategies', 'scenarios', 'method', 'out', 'node', 'acf', 'time', 'rounds', 'report', 'max-warmup-windows', 'windows'], { booleans: ['quick'] });
 const METHODS = ['time', 'instructions'];
 
 function help() {
@@ -34,12 +34,12 @@ by round (n = rounds).
   --method time|instructions
                      time (default): tinybench in rounds of fresh processes, as below;
                      instructions: one process per strategy under Valgrind (callgrind,
-                     node --single-threaded), instructions per operation in windows of
-                     n and 2n iterations after a warm-up until the count is steady;
+                     node --single-threaded), instructions per operation: the median of
+                     windows of n iterations after a warm-up until the count is steady;
                      repeatable on any machine, blind to cache misses and memory stalls
                      (results/micro-instructions.json; needs valgrind)
   --max-warmup-windows N  instructions: warm-up windows per scenario at most (default ${DEFAULTS.maxWarmup})
-  --pairs N          instructions: measured pairs of windows per scenario (default ${DEFAULTS.pairs})
+  --windows N        instructions: measured windows per scenario (default ${DEFAULTS.windows})
   --quick            a sub-minute smoke run (imprecise)
   --rounds N         processes per strategy (default ${micro.PROFILES.default.rounds}; quick ${micro.PROFILES.quick.rounds}; at least 2)
   --time MS          time budget per scenario in each process (default ${micro.PROFILES.default.time}; quick ${micro.PROFILES.quick.time})
@@ -73,7 +73,7 @@ function resolveSettings(values) {
   const method = values.method ?? 'time';
   if (!METHODS.includes(method)) throw new UsageError(`--method ${method} is not valid; expected ${METHODS.join(' or ')}`);
   const counting = method === 'instructions' ? countSettings(values) : null;
-  if (!counting && (values['max-warmup-windows'] !== undefined || values.pairs !== undefined)) throw new UsageError('--max-warmup-windows and --pairs are instruction-count settings: give --method instructions');
+  if (!counting && (values['max-warmup-windows'] !== undefined || values.windows !== undefined)) throw new UsageError('--max-warmup-windows and --windows are instruction-count settings: give --method instructions');
   return {
     method,
     strategies: micro.withBaseline(chosen),
@@ -97,7 +97,7 @@ function countSettings(values) {
     valgrind: found.version,
     nodeFlags: NODE_ARGS,
     maxWarmup: number('max-warmup-windows', values['max-warmup-windows'], { min: 0, max: 1000, integer: true }) ?? (values.quick ? 6 : DEFAULTS.maxWarmup),
-    pairs: number('pairs', values.pairs, { min: 1, max: 100, integer: true }) ?? (values.quick ? 1 : DEFAULTS.pairs),
+    windows: number('windows', values.windows, { min: 1, max: 100, integer: true }) ?? (values.quick ? 2 : DEFAULTS.windows),
   };
 }
 
@@ -225,7 +225,7 @@ async function countMain(args, values, settings, out, targets, warnings) {
         const entry = await countStrategy(target, name, settings.scenarios, {
           signal: stop.signal,
           maxWarmup: settings.maxWarmup,
-          pairs: settings.pairs,
+          windows: settings.windows,
           onScenario(e, key) {
             const s = e.scenarios[key];
             progress.tick(`${name} ${key}`);

@@ -228,13 +228,13 @@ function countsSection(run, ctx) {
   meta.push(`${results.length} strategies, one process each under Valgrind`);
   parts.push(`*${meta.join(' · ')}*`);
   if (ctx.companions?.reproduced === false || ctx.companions?.reproduced === null) {
-    parts.push('*A single run: no second run of these counts is committed; the spread shown is between the window pairs of each process.*');
+    parts.push('*A single run: no second run of these counts is committed; the spread shown is between the windows of each process.*');
   }
   if (run.status && run.status !== 'complete') parts.push(`> ⚠ **Status: ${run.status}.** Strategies or scenarios missing below were not counted.`);
-  if (s.quick) parts.push('> ⚠ **Quick run:** short warm-up, one pair of windows per scenario; a smoke test.');
+  if (s.quick) parts.push('> ⚠ **Quick run:** short warm-up, two windows per scenario; a smoke test.');
   parts.push(environmentLine(run));
-  parts.push(`**Settings:** Valgrind ${s.valgrind ?? '?'} (callgrind), \`node ${(s.nodeFlags ?? []).join(' ')}\` · per scenario: windows of n iterations (n sized to ~2×10⁷ instructions) until the last 6 are within ±2% of their median (at most ${s.maxWarmup ?? '?'}), ` +
-    `then ${s.pairs ?? '?'} pair(s) of windows of n and 2n iterations: (I(2n) − I(n)) / n is an iteration's count without the IPC that starts and ends a window · baseline ${f.code(s.baseline || 'none')}`);
+  parts.push(`**Settings:** Valgrind ${s.valgrind ?? '?'} (callgrind), \`node ${(s.nodeFlags ?? []).join(' ')}\` · per scenario: the cost of an empty window (the IPC that starts and ends it) measured and taken out; ` +
+    `windows of n iterations (n sized to ~3×10⁷ instructions) until the last 6 are within ±2% of their median (at most ${s.maxWarmup ?? '?'}), then ${s.windows ?? '?'} measured windows, their median · baseline ${f.code(s.baseline || 'none')}`);
   if (run.command) parts.push(f.fence(run.command, 'sh'));
   const base = results.find((e) => e.strategy === (s.baseline || 'none'));
   const header = ['Strategy', ...scenarios.map((x) => `${x.key}: instr/${x.ops ? 'op' : 'request'} (+ vs ${f.code(s.baseline || 'none')})`)];
@@ -251,9 +251,9 @@ function countsSection(run, ctx) {
   parts.push(f.table(header, body, ['l', ...scenarios.map(() => 'r')]));
   const spreads = results.flatMap((e) => Object.values(e.scenarios || {}).map((c) => c?.spreadPct)).filter(isNum).sort((a, b) => a - b);
   const notes = ['Instructions executed per operation (`sync`, `async`: per read or hop of a batch of 100; `run`, `current`: per call of a batch of 1,000; ' +
-    'the others per request of the scenario), median of the window pairs; in brackets what the strategy adds to the baseline\'s count in its own process. ' +
+    'the others per request of the scenario), median of the measured windows; in brackets what the strategy adds to the baseline\'s count in its own process. ' +
     'A count is work, not time: it does not see cache misses, memory stalls or the garbage collector\'s pauses being longer or shorter, which the timed micro table does.'];
-  if (spreads.length) notes.push(`Spread (half the range of a scenario's window pairs): median ±${f.num(spreads[Math.floor((spreads.length - 1) / 2)])}%, largest ±${f.num(spreads.at(-1))}%.`);
+  if (spreads.length) notes.push(`Spread (half the interquartile range of a scenario's windows; a window with a garbage collection or a compilation reads higher): median ±${f.num(spreads[Math.floor((spreads.length - 1) / 2)])}%, largest ±${f.num(spreads.at(-1))}%.`);
   if (results.some((e) => Object.values(e.scenarios || {}).some((c) => c?.settled === false))) notes.push('⚠: the count was still changing at the end of the warm-up (V8 still compiling); read it as that process\'s count, not a steady one.');
   parts.push(notes.join(' '));
   for (const e of results.filter((x) => x.error)) parts.push(`- ❌ ${f.code(e.strategy)}: ${e.error.message}`);
