@@ -239,7 +239,7 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files, 
   const fromOut = (p) => posix(path.relative(outDir, path.resolve(p)));
   const fromPages = (p) => posix(path.relative(pagesDir, path.resolve(p)));
   const pageOf = (name) => path.join(pagesDir, `${name}.md`);
-  const moduleFor = (run) => (latencySection.isRateRun(run) ? latencySection : instructionsSection.isInstructionRun(run) ? instructionsSection : sectionModule(run.kind));
+  const moduleFor = (run) => (latencySection.isRateRun(run) ? latencySection : run.kind === 'run' && instructionsSection.isInstructionRun(run) ? instructionsSection : sectionModule(run.kind));
   for (const { file, run, name } of results) {
     // Rate-mode runs (issue 14) measure latency at a given load, not throughput at
     // saturation: their own section replaces the run section.
