@@ -273,6 +273,7 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
   const ioDepth = sources.io ? Math.min(...(sources.io.run.configs || []).filter((c) => c.hop === ioHop).map((c) => c.depth)) : null;
   const latencyDepth = sources.latency ? Math.min(...(sources.latency.run.configs || []).map((c) => c.depth).filter(Number.isFinite)) : null;
   const sweep = sources['depth-sweep'];
+  const sweepBroken = (c) => Boolean(summaryOf(c, sweep.run.configs, sweep.run.settings?.baseline).broken);
   const storesNode = sources.stores ? (sources.stores.run.configs || []).map((c) => c.node).filter(Boolean).sort().at(-1) : null;
   const rows = strategies.map((strategy) => {
     const i = info(strategy);
@@ -311,8 +312,9 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
       deepInstructions: sources.instructions && deepDepth !== null ? at(sources.instructions, (c) => c.depth === deepDepth) : null,
       // Not a column: the App Engine study's layout at the same depths, read only to say
       // why it and the default run can both hold where they seem to disagree.
-      sweepShallow: sweep && shallowDepth !== null ? at(sweep, (c) => c.depth === shallowDepth && !c.log) : null,
-      sweepDeep: sweep && deepDepth !== null ? at(sweep, (c) => c.depth === deepDepth && !c.log) : null,
+      // A sweep cell whose strategy lost its ids there has no cost to compare (HOP=await breaks alscontext).
+      sweepShallow: sweep && shallowDepth !== null ? at(sweep, (c) => c.depth === shallowDepth && !c.log && !sweepBroken(c)) : null,
+      sweepDeep: sweep && deepDepth !== null ? at(sweep, (c) => c.depth === deepDepth && !c.log && !sweepBroken(c)) : null,
     };
     row.profile = profileOf(def, strategy, deepDepth ?? shallowDepth);
     for (const cell of [row.shallow, row.deep]) if (cell && cell.kind === 'ratio') cell.repro = reproOf(sources.repro, def, cell.source.id);

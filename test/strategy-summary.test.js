@@ -151,3 +151,16 @@ test('a figure a second run did not reproduce is said to be so; one that held is
   assert.doesNotMatch(rowOf(summary, 'param').reading, /did not hold/);
   assert.strictEqual(rowOf(summary, 'als').deep.repro, null, 'no row for depth 256 in that repro');
 });
+
+// The depth sweep runs HOP=await, where some strategies lose their ids: such a cell has no
+// cost to set against the default run's, so it makes no "disagree" note.
+test('a depth-sweep cell whose strategy lost its ids makes no disagreement note', () => {
+  const sweep = (mismatches) => {
+    const run = makeRun2({ seed: 9, blocks: 5, strategies: { 'cls-hooked': 0.2 }, depth: 8, extra: { 'cls-hooked': { mismatches } }, noiseSd: 0.01, blockSd: 0.005 });
+    return { file: 'results/depth-sweep.json', run: { ...run, title: 'Sweep (synthetic)', settings: { ...run.settings, preset: 'depth-sweep' } } };
+  };
+  const kept = rowOf(strategySummary(results([sweep(0)])), 'cls-hooked');
+  assert.deepStrictEqual(kept.disagreements.map((d) => d.b), ['depth sweep'], 'a sweep that kept its ids is compared');
+  const lost = rowOf(strategySummary(results([sweep(40)])), 'cls-hooked');
+  assert.deepStrictEqual(lost.disagreements, []);
+});
