@@ -118,25 +118,11 @@ async function main(args) {
   if (settings.method === 'instructions') return countMain(args, values, settings, out, targets, warnings);
 
   const before = noise.snapshot();
-  const run = {
-    schema: 1,
-    kind: 'micro',
-    title: `Micro benchmarks of context operations${settings.quick ? ' (quick)' : ''}`,
-    command: ['ctxbench', 'micro', ...args].join(' '),
-    status: 'running',
-    environment: captureEnvironment(),
-    settings,
-    micro: {
-      baseline: micro.BASELINE,
-      targets: targets.map((t) => ({ label: t.label, major: t.major, version: t.version, path: t.path, args: t.args || [], expectAcf: t.expectAcf ?? null, note: t.note ?? null })),
-      scenarios: micro.SCENARIOS.map(({ key, title, unit, ops }) => ({ key, title, unit, ops: ops ?? null })),
-      criteria: micro.TARGETS.map(({ key, title, threshold, unit }) => ({ key, title, threshold, unit })),
-      rounds: settings.rounds,
-      roundsDone: 0, // rounds in which every process has finished
-      results: [],
-    },
-    warnings: [...warnings],
-  };
+  const run = microRun(args, settings, targets, warnings, `Micro benchmarks of context operations${settings.quick ? ' (quick)' : ''}`, {
+    criteria: micro.TARGETS.map(({ key, title, threshold, unit }) => ({ key, title, threshold, unit })),
+    rounds: settings.rounds,
+    roundsDone: 0, // rounds in which every process has finished
+  });
   const save = () => {
     run.environment.noise = { ...noise.assess(before, noise.snapshot()) };
     writeJsonAtomic(out, run);
@@ -191,13 +177,13 @@ async function main(args) {
   return failed.length ? 1 : 0;
 }
 
-// --method instructions: one process per (target, strategy) under callgrind, every
-// scenario counted in it (bench/micro-counts.js); saved after every scenario.
-async function countMain(args, values, settings, out, targets, warnings) {
-  const run = {
+// The run JSON both methods write (kind "micro"), before anything is measured; `extra`
+// joins its `micro` part.
+function microRun(args, settings, targets, warnings, title, extra = {}) {
+  return {
     schema: 1,
     kind: 'micro',
-    title: `Micro benchmarks of context operations: instructions per operation${settings.quick ? ' (quick)' : ''}`,
+    title,
     command: ['ctxbench', 'micro', ...args].join(' '),
     status: 'running',
     environment: captureEnvironment(),
@@ -205,11 +191,18 @@ async function countMain(args, values, settings, out, targets, warnings) {
     micro: {
       baseline: micro.BASELINE,
       targets: targets.map((t) => ({ label: t.label, major: t.major, version: t.version, path: t.path, args: t.args || [], expectAcf: t.expectAcf ?? null, note: t.note ?? null })),
-      scenarios: micro.SCENARIOS.filter((x) => settings.scenarios.includes(x.key)).map(({ key, title, unit, ops }) => ({ key, title, unit, ops: ops ?? null })),
+      scenarios: micro.SCENARIOS.filter((x) => settings.scenarios.includes(x.key)).map(({ key, title: name, unit, ops }) => ({ key, title: name, unit, ops: ops ?? null })),
+      ...extra,
       results: [],
     },
     warnings: [...warnings],
   };
+}
+
+// --method instructions: one process per (target, strategy) under callgrind, every
+// scenario counted in it (bench/micro-counts.js); saved after every scenario.
+async function countMain(args, values, settings, out, targets, warnings) {
+  const run = microRun(args, settings, targets, warnings, `Micro benchmarks of context operations: instructions per operation${settings.quick ? ' (quick)' : ''}`);
   const save = () => writeJsonAtomic(out, run);
   save();
   const total = targets.length * settings.strategies.length * settings.scenarios.length;
