@@ -335,8 +335,8 @@ const VALGRIND_START_MS = 180000;
 // then the others, each list in an order rotated by block. Warm-up windows until the
 // count is steady, and never fewer than the block's baseline process took (so an arm's
 // windows sit at the same request indices as its baseline's, or later where the arm
-// needed longer), then settings.windows measured windows (bench/instructions.js), each
-// saved as it is taken.
+// needed longer), then settings.windows measured windows (settings.unsettledWindows where
+// the count never settled; bench/instructions.js), each saved as it is taken.
 async function instructionsBlock(ctx, block) {
   const { run, progress, stop } = ctx;
   const s = run.settings;
@@ -363,17 +363,18 @@ async function instructionsBlock(ctx, block) {
         connections: s.connections,
         requests,
         windows: s.windows,
+        ...(s.unsettledWindows != null && { unsettledWindows: s.unsettledWindows }),
         maxWarmupWindows: s.maxWarmupWindows ?? maxWarmupWindowsFor(requests),
         minWarmupWindows: baselineWarmup(config, run, block),
         signal: stop.signal,
-        onWindow(phase, index, w) {
+        onWindow(phase, index, w, planned) {
           const perRequest = w.perRequest === null ? '-' : `${Math.round(w.perRequest / 1000)}k`;
           if (phase === 'warmup') {
             warmup.push({ requests: w.requests, perRequest: w.perRequest });
             progress?.status(`block ${block + 1}: warming ${config.id} under Valgrind (window ${index}: ${perRequest} instructions/request)`);
           } else {
             config.samples.push({ kind: 'instructions', block, window: index - 1, ...w });
-            progress?.status(`block ${block + 1}: ${config.id} window ${index}/${s.windows}: ${perRequest} instructions/request`);
+            progress?.status(`block ${block + 1}: ${config.id} window ${index}/${planned}: ${perRequest} instructions/request`);
             if (w.errors > 0 || w.non2xx > 0) warnOnce(run, `${config.id} had errors or non-2xx responses (block ${block + 1})`, progress);
             refreshSummaries(run);
           }
