@@ -4,7 +4,7 @@
 # are installed (benchmark and test packages are devDependencies); test/appengine.test.js
 # checks that the list below covers every file the server loads and that every package it
 # loads survives --omit=dev. The Node major is the one the benchmark measures on
-# (DEFAULT_MAJOR in bench/node-versions.js) and the App Engine yaml files run: change all three together.
+# (DEFAULT_MAJOR in lib/node-versions.js) and the App Engine yaml files run: change all three together.
 FROM node:24-slim
 ENV NODE_ENV=production
 WORKDIR /app

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 'use strict';
 // Entry point: configuration from the environment -> server -> listen.
-const { loadConfig, ConfigError } = require('./lib/config');
+const { loadConfig, ConfigError } = require('./servers/config');
 const { fatal } = require('./lib/fatal');
 
 let config;

@@ -5,21 +5,51 @@ const globals = require('globals');
 // The rooms of the tree and what each may require (docs/architecture.md): a lower room
 // never requires a higher one. `require` calls are matched by their path.
 const forbid = (pattern, why) => ({ selector: `CallExpression[callee.name='require'][arguments.0.value=${pattern}]`, message: why });
+// Rooms, lowest first: lib → the app (context, handlers, servers) → load → analysis →
+// micro → bench → report → the commands (bench/cli, bin).
+// A require that climbs out of its room (`../`) into one of `names`; `./x` stays at home.
+const ROOM = (names) => String.raw`/^(\.\.\/)+(${names})(\/|$)/`;
+// The same from the repository's root (app.js): `./bench/…` is another room there.
+const ROOM_FROM_ROOT = (names) => String.raw`/^(\.\/|(\.\.\/)+)(${names})(\/|$)/`;
 const LAYERS = [
+  {
+    // Shared helpers with no knowledge of the rooms above: run files, Node binaries, presets.
+    files: ['lib/**/*.js'],
+    rules: { 'no-restricted-syntax': ['error', forbid(String.raw`/^\.\.\//`, 'lib/ requires only lib/ (it is the lowest room)')] },
+  },
   {
     // The app: strategies, the call chain, the servers. Knows nothing of measuring it.
     files: ['context/**/*.js', 'handlers/**/*.js', 'servers/**/*.js'],
-    rules: { 'no-restricted-syntax': ['error', forbid(String.raw`/(^|\/)(bench|report|load|micro)(\/|$)/`, 'the app does not require the benchmark (bench/, report/, load/, micro/)')] },
+    rules: { 'no-restricted-syntax': ['error', forbid(ROOM('bench|report|load|micro|analysis'), 'the app does not require the benchmark (bench/, report/, load/, micro/, analysis/)')] },
   },
   {
-    // The runner and the analysis: measure and compute, never format or parse flags.
+    files: ['app.js'],
+    rules: { 'no-restricted-syntax': ['error', forbid(ROOM_FROM_ROOT('bench|report|load|micro|analysis'), 'the app does not require the benchmark (bench/, report/, load/, micro/, analysis/)')] },
+  },
+  {
+    // Load drivers: send requests, return what they saw.
+    files: ['load/**/*.js'],
+    rules: { 'no-restricted-syntax': ['error', forbid(ROOM('bench|report|micro|analysis'), 'load/ does not require bench/, report/, micro/ or analysis/ (drivers sit below them)')] },
+  },
+  {
+    // Analysis: run JSON in, figures and verdicts out. Measures nothing, formats nothing.
+    files: ['analysis/**/*.js'],
+    rules: { 'no-restricted-syntax': ['error', forbid(ROOM('bench|report|micro'), 'analysis/ does not require bench/, report/ or micro/ (it computes over what they recorded)')] },
+  },
+  {
+    // The micro suite measures context operations in workers; analysis/micro.js judges them.
+    files: ['micro/**/*.js'],
+    rules: { 'no-restricted-syntax': ['error', forbid(ROOM('bench|report'), 'micro/ does not require bench/ or report/')] },
+  },
+  {
+    // The runner: measures and saves, never formats or parses flags.
     files: ['bench/*.js'],
     rules: { 'no-restricted-syntax': ['error', forbid(String.raw`/(^|\/)report(\/|$)|(^|\/)cli\//`, 'bench/ does not require report/ or bench/cli/ (the commands are the top layer)')] },
   },
   {
-    // The report formats what bench/ computed; the commands are above it.
+    // The report formats what analysis/ computed: nothing from bench/, micro/ or load/.
     files: ['report/**/*.js'],
-    rules: { 'no-restricted-syntax': ['error', forbid(String.raw`/(^|\/)bench\/cli(\/|$)/`, 'report/ does not require bench/cli/: analysis lives in bench/')] },
+    rules: { 'no-restricted-syntax': ['error', forbid(ROOM('bench|micro|load|servers'), 'report/ requires only analysis/, lib/ and the strategies\' own descriptions (context/, handlers/): it formats what analysis computed')] },
   },
 ];
 

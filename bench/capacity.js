@@ -1,13 +1,13 @@
 'use strict';
 // Rates for rate mode. `--rate 2000` is absolute; `--load 25%,50%,75%` is a fraction of
 // the BASELINE's capacity, measured here first: the baseline configuration of each group
-// (same framework, depth, hop, Node; bench/comparable.js) runs closed-loop at saturation
+// (same framework, depth, hop, Node; analysis/comparable.js) runs closed-loop at saturation
 // for a few bursts and its median throughput is its capacity. Every strategy of the group
 // is then driven at the same absolute rate, so "50% load" means the same arrival rate for
 // the baseline and for the strategy under test, and a slower strategy is simply nearer
 // its own saturation (which is the cost a team feels).
-const { groupConfigs, groupKey, armOf } = require('./comparable');
-const { median } = require('./stats');
+const { groupConfigs, groupKey, armOf } = require('../analysis/comparable');
+const { median } = require('../analysis/stats');
 const { startServer } = require('./server-process');
 const { UsageError } = require('../lib/cli');
 const { onInterrupt } = require('./progress');

@@ -7,21 +7,21 @@
 // request in the same second barely moves (window SD of the log ratio 0.016 against
 // 0.154 for 1-s bursts one after the other; Bulej et al., "Duet Benchmarking", ICPE 2020).
 //
-// A group (the baseline and one other arm of bench/comparable.js) is started fresh,
+// A group (the baseline and one other arm of analysis/comparable.js) is started fresh,
 // loaded with the same connections per server from this process (the load generator, on
 // the other CPU), and read every window: each server's requests and CPU µs from
 // /__stats, this process's own CPU. Windows while both servers still get cheaper are the
 // warm-up; then `windows` windows are measured. A window counts only when both servers
 // were busy for the whole of it and the load generator was not the bottleneck
-// (judgeWindow). The ratio's unit is the group (a pair of fresh processes): bench/stats.js
+// (judgeWindow). The ratio's unit is the group (a pair of fresh processes): analysis/stats.js
 // averages the window log ratios per block and takes the interval over blocks.
 const { getJson } = require('./http-client');
 const { checkIdentity, cpuPerRequest, eluBetween } = require('./sample');
-const { CLIENT_BOUND_CPU } = require('./stats');
+const { CLIENT_BOUND_CPU } = require('../analysis/summary');
 const { STEADY_FALL } = require('./warmup');
 
 // A window counts when the load generator used less than this share of a core (the
-// client-bound mark of bench/stats.js) ...
+// client-bound mark of analysis/stats.js) ...
 const LOADGEN_LIMIT = CLIENT_BOUND_CPU;
 // ... and every server of a group of n used at least BUSY_SHARE / n of the server CPU:
 // two servers that are both always runnable split it about evenly (0.48-0.52 each,

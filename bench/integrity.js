@@ -6,6 +6,7 @@
 // ids at `concurrency` in flight, and every answer is classified kept / lost / leaked.
 // The soak scenario runs in a second fresh process started with --expose-gc and
 // CTXBENCH_ALLOW_GC=1, and compares memory after a forced GC before and after.
+const { signedPctText } = require('../lib/format');
 const strategies = require('../context');
 const { startServer } = require('./server-process');
 const client = require('./integrity-client');
@@ -369,7 +370,7 @@ function remedyOf(strategy, kind) {
   return BIND[strategy] || 'strategy.bind(fn), when the module has one';
 }
 
-const fmtPct = (x) => require('./stats').signedPctText(x, '?');
+const fmtPct = (x) => signedPctText(x, '?');
 
 module.exports = {
   SCENARIOS,

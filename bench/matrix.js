@@ -1,7 +1,8 @@
 'use strict';
 // Settings -> the list of configurations to measure, and the order they are measured in.
 const strategies = require('../context');
-const { groupConfigs, baselineFor } = require('./comparable');
+const { groupConfigs, baselineFor } = require('../analysis/comparable');
+const { roundOrder } = require('../lib/round-order');
 
 function configId({ framework, strategy, depth, hop, nodeLabel, burnUs, stores, log, variant }) {
   const extra = (burnUs ? `/burn${burnUs}` : '') + (stores !== undefined ? `/stores${stores}` : '') + (log && log !== 'none' ? `/log-${log}` : '') + (variant ? `/${variant}` : '');
@@ -74,17 +75,10 @@ function withAaTwins(configs, baselineArm) {
   return out;
 }
 
-// The one round rotation (the matrix below and micro/index.js): round r starts at item
-// r, so over n rounds every item takes every position once.
-function roundOrder(items, round) {
-  const k = round % Math.max(items.length, 1);
-  return [...items.slice(k), ...items.slice(0, k)];
-}
-
 // One round's bursts: [{ config, partner }], partner = the index (in this list) of the
 // baseline burst a non-baseline burst is paired with, null otherwise.
 //
-// Within a group (bench/comparable.js) the non-baseline configs are rotated, then laid
+// Within a group (analysis/comparable.js) the non-baseline configs are rotated, then laid
 // out in triples around a baseline burst: X1 B X2 X3 B X4 …, so every non-baseline burst
 // sits right next to a baseline burst, with ceil(k/2) baseline bursts for k others.
 // Rotating by one shifts the triple boundaries, so the config that shares a baseline

@@ -24,7 +24,7 @@ const { fork } = require('node:child_process');
 const { SCENARIOS } = require('../micro/scenarios');
 const { identityEnv, outDir, wrapper, counter, NODE_ARGS } = require('./callgrind');
 const { warmedUp } = require('./instructions');
-const { median, quantile } = require('./stats');
+const { median, quantile } = require('../analysis/stats');
 
 const WORKER = path.join(__dirname, '..', 'micro', 'worker.js');
 const SIZING_ITERATIONS = 20;

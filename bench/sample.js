@@ -121,7 +121,7 @@ async function takeSample({ config, server, driver, settings, rate = null, signa
     elu: eluBetween(statsBefore, after),
     bytesPerSec: m.bytesPerSec,
     loadgenCpu: m.loadgenCpu,
-    // Rate mode only: the held-rate check and the exact histogram (bench/latency.js).
+    // Rate mode only: the held-rate check and the exact histogram (analysis/latency.js).
     ...Object.fromEntries(RATE_FIELDS.filter((k) => m[k] !== undefined).map((k) => [k, m[k]])),
     ...(warnings.length && { warnings }),
   };

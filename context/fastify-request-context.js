@@ -1,5 +1,5 @@
 'use strict';
-// @fastify/request-context 7 (Fastify only; lib/config.js refuses another framework):
+// @fastify/request-context 7 (Fastify only; servers/config.js refuses another framework):
 // a Fastify plugin whose onRequest hook opens an AsyncLocalStorage store per request
 // and re-enters it for the handler. The server registers `fastifyPlugin` (servers/
 // fastify.js); the handler then sets the id in the request's store, as its users do.

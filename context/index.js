@@ -114,7 +114,7 @@ function info(name) {
   return { name, ...meta };
 }
 
-// Loads exactly one strategy module. Call once per process. config (lib/config.js) is
+// Loads exactly one strategy module. Call once per process. config (servers/config.js) is
 // passed to a module's start(config) when it has one: the OpenTelemetry strategies
 // start their SDK there, before the framework is required, and need its name.
 function load(name, config = {}) {

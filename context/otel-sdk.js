@@ -6,7 +6,7 @@
 //   takes the trace id of its `traceparent`), the SDK's AsyncLocalStorage context manager.
 // - Tracing only: no metric reader and no log processor (NodeSDK would otherwise default
 //   both to OTLP exporters on localhost).
-// - The exporter is OTEL_EXPORTER (lib/config.js):
+// - The exporter is OTEL_EXPORTER (servers/config.js):
 //     memory            BatchSpanProcessor -> InMemorySpanExporter that keeps only the most
 //                       recent MEMORY_KEEP spans (older ones are discarded after each
 //                       export), so memory stays bounded however long a run lasts;

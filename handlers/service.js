@@ -9,7 +9,7 @@ const { makeLogger } = require('./log');
 const { makeBurner } = require('./burn');
 const { traceIdOf } = require('./trace');
 const { detectAsyncContextFrame } = require('../lib/runtime');
-const { MAX_DEPTH } = require('../lib/config');
+const { MAX_DEPTH } = require('../servers/config');
 const { createScenarios } = require('./scenarios');
 const { makeStores } = require('./stores');
 

@@ -19,7 +19,7 @@ const YAML = require('yaml');
 const hdr = require('hdr-histogram-js');
 const { normalizeOptions } = require('./autocannon');
 const { newHistogram, percentiles, HELD_MIN } = require('./open-loop');
-const { resolveNode, cacheDirectory, oneLineError } = require('../bench/node-versions');
+const { resolveNode, cacheDirectory, oneLineError } = require('../lib/node-versions');
 
 const VERSION = '2.0.34';
 const NODE_MAJOR = '24';

@@ -162,7 +162,7 @@ function schedule(pool, o, seconds, { prefix, nextId, onTick }) {
 //   heldRate   { target, achieved (answered per second of window), sentRatio,
 //                achievedRatio, held: both >= 0.99 }
 //   histogram  the latencies (µs) as hdr-histogram-js compressed base64, so samples can
-//              be merged exactly (bench/latency.js)
+//              be merged exactly (analysis/latency.js)
 //   sendLag    p50/p99/max ms between a request's intended and actual send time: the
 //              client's own lateness plus any wait for a free connection
 //   clientLag  p50/p99/max ms of the client's own lateness alone (its timer noticing a

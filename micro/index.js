@@ -15,19 +15,20 @@
 // rotates every round (round 0: none A B C, round 1: A B C none, …) so that no strategy
 // always runs first, or right after the same neighbour. Each process gives one value per
 // scenario, its mean time per sample; the overhead vs `none` and its significance come
-// from those per-round values paired by round (micro/analyze.js), so n = rounds and the
+// from those per-round values paired by round (analysis/micro.js), so n = rounds and the
 // differences between processes are part of the noise the test sees.
 //
-// micro/scenarios.js holds the scenarios; micro/analyze.js turns rounds into overheads
+// micro/scenarios.js holds the scenarios; analysis/micro.js turns rounds into overheads
 // and target verdicts.
 const path = require('node:path');
 const { fork } = require('node:child_process');
 const { SCENARIOS } = require('./scenarios');
-const analyze = require('./analyze');
+const analyze = require('../analysis/micro');
 const strategies = require('./strategies');
 // The one round rotation, shared with the run matrix: round r's order is the list rotated
 // by r, so each strategy takes each position in turn.
-const { roundOrder } = require('../bench/matrix');
+const { roundOrder } = require('../lib/round-order');
+const { formatPct } = require('../lib/format');
 
 const WORKER = path.join(__dirname, 'worker.js');
 const BASELINE = 'none';
@@ -123,24 +124,8 @@ function newEntry(target, name, env) {
 // Recompute an entry's per-scenario summary, overhead vs the baseline entry (null for the
 // baseline itself) and targets from all its finished rounds.
 function aggregate(entry, base) {
-  const scenarios = {};
-  for (const s of SCENARIOS) {
-    const r = analyze.summarize(entry.rounds, s.key);
-    if (!r) continue;
-    scenarios[s.key] = r;
-    if (r.error) continue;
-    r.overhead = entry.strategy === BASELINE || !base ? null : analyze.overhead(entry.rounds, base.rounds, s.key);
-    if (s.ops && !s.perCall) r.perOpOverheadUs = analyze.perOp(r.overhead, s.ops);
-  }
-  entry.scenarios = scenarios;
-  entry.targets = analyze.targets(entry, { baseline: BASELINE });
-  const failed = entry.rounds.filter((r) => r.error);
-  entry.error = failed.length
-    ? { message: `${failed.length} of ${entry.rounds.length} round(s) failed: ${failed[0].error.message}`, rounds: failed.map((r) => r.round), stderrTail: failed[0].error.stderrTail }
-    : null;
-  return entry;
+  return analyze.aggregate(entry, base, SCENARIOS, BASELINE);
 }
-
 
 // Put the baseline first, keep the caller's order otherwise, drop duplicates.
 function withBaseline(names) {
@@ -214,7 +199,7 @@ function progressLine(entry, results, { index, total, round, rounds, record }) {
   const sc = record.scenarios;
   const pct = (k) => {
     const p = roundPct(entry, results, round, k);
-    return p === null ? '' : ` (${require('../bench/stats').formatPct(p, { sign: true })}%)`;
+    return p === null ? '' : ` (${formatPct(p, { sign: true })}%)`;
   };
   const us = (k) => (sc[k] && sc[k].meanUs != null ? analyze.fmtUs(sc[k].meanUs) : 'error');
   const failed = Object.values(sc).filter((s) => s && s.checked).reduce((a, s) => a + (s.failures || 0), 0);

@@ -90,7 +90,7 @@ async function main() {
         rme: lat.rme,
         samples: lat.samplesCount,
         // What the timer timed per sample (a whole batch for the per-call scenarios),
-        // beside what it can resolve: micro/analyze.js flags samples too short to time.
+        // beside what it can resolve: analysis/micro.js flags samples too short to time.
         timedUs: meta.perCall ? meanUs * meta.ops : meanUs,
         timerResolutionUs: resolutionUs,
         reads: counters[key].reads,

@@ -3,7 +3,7 @@
 // markdown tables, safe cell text.
 
 const { AsyncLocalStorage } = require('node:async_hooks');
-const { formatPct, ratioPct } = require('../bench/stats');
+const { formatPct, ratioPct } = require('../lib/format');
 
 // While a section renders, its headings, tables and charts are also recorded as objects
 // (the HTML report builds its tables and charts from these, never from the markdown).
@@ -64,7 +64,7 @@ function pctOf(r, digits = 1) {
   return ratioPct(r, digits, DASH);
 }
 
-// signed change from a ratio: 0.93 -> "−7.0%", 1.02 -> "+2.0%" (the one percent formatter, bench/stats.js)
+// signed change from a ratio: 0.93 -> "−7.0%", 1.02 -> "+2.0%" (the one percent formatter, analysis/stats.js)
 function change(r) {
   return isNum(r) ? signedPct((r - 1) * 100) : DASH;
 }

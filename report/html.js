@@ -1,7 +1,7 @@
 'use strict';
 // results/index.html: one self-contained page (no network needed to open it) with the
 // summary, every study's tables and charts. Built from the objects the markdown is built
-// from: the strategy summary (bench/analysis.js) and, per study, the headings, tables and
+// from: the strategy summary (analysis/index.js) and, per study, the headings, tables and
 // charts its section recorded while rendering (report/format.js capture). Prose stays on
 // the study's markdown page, which each study links to.
 const fs = require('node:fs');

@@ -14,7 +14,7 @@ const { UsageError } = require('../lib/cli');
 const latencySection = require('./sections/latency');
 const driversSection = require('./sections/drivers');
 const instructionsSection = require('./sections/instructions');
-const { strategySummary, companionsOf } = require('../bench/analysis');
+const { strategySummary, companionsOf } = require('../analysis');
 const { markdown: summaryMarkdown } = require('./strategy-summary');
 const { renderHtml } = require('./html');
 
@@ -138,7 +138,7 @@ const HOW_TO_READ = `## How to read this
 
 - **What each strategy costs** (the table that opens results.md). One row per strategy of the default run; every figure
   is a link to the study it comes from, and its column says which setting it was measured at. The *Reading* is derived
-  from those figures by rules in code (bench/analysis.js), not written by hand: a cost is named only where its interval
+  from those figures by rules in code (analysis/index.js), not written by hand: a cost is named only where its interval
   excludes the baseline, "did not hold in a second run" where a \`repro --compare\` of the default run found the two
   estimates inconsistent, and "not safe" for a strategy that lost ids whatever it costs. Where two studies seem to
   disagree, the notes under the table name the settings that differ.

@@ -1,6 +1,6 @@
 'use strict';
 // "What each strategy costs": the table that leads results.md and results/index.html,
-// formatted from bench/analysis.js strategySummary() (cells: text plus the study page
+// formatted from analysis/index.js strategySummary() (cells: text plus the study page
 // each figure comes from). The markdown and the HTML share these cells.
 const f = require('./format');
 

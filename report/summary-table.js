@@ -2,7 +2,7 @@
 // The summary table out of ctxbench: one row per configuration of every run file, as CSV
 // (a spreadsheet) or as a JSON document (other tools). Columns: docs/run-json.md.
 const { summaryOf } = require('./sections/run');
-const { armOf } = require('../bench/comparable');
+const { armOf } = require('../analysis/comparable');
 
 const COLUMNS = ['file', 'id', 'strategy', 'user_supplied', 'aa_twin', 'depth', 'hop', 'framework', 'node', 'acf', 'method', 'baseline',
   'ratio', 'ratio_ci95_low', 'ratio_ci95_high', 'ratio_quantity', 'verdict', 'blocks', 'cpu_us_per_request', 'solo_rps', 'p99_ms', 'mismatches', 'lost', 'instructions_per_request', 'ratio_range_low', 'ratio_range_high', 'elu'];

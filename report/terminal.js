@@ -4,9 +4,9 @@
 // whether every answer carried its own id; then where the full report is.
 const path = require('node:path');
 const f = require('./format');
-const { pagesDirFor } = require('./index');
+const { pagesDirFor } = require('.');
 const { displayPath } = require('../lib/cli');
-const { armOf } = require('../bench/comparable');
+const { armOf } = require('../analysis/comparable');
 const registry = require('../context');
 
 function info(strategy) {

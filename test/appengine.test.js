@@ -13,9 +13,9 @@ const { once } = require('node:events');
 const YAML = require('yaml');
 const strategies = require('../context');
 const frameworks = require('../servers');
-const { loadConfig } = require('../lib/config');
+const { loadConfig } = require('../servers/config');
 const { spawn } = require('node:child_process');
-const { DEFAULT_MAJOR } = require('../bench/node-versions');
+const { DEFAULT_MAJOR } = require('../lib/node-versions');
 const { ROOT, startServer, get } = require('./helpers/server');
 
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -46,7 +46,7 @@ const AUTOMATIC_SCALING = new Set([
 const F_CLASSES = ['F1', 'F2', 'F4', 'F4_1G'];
 // Set by App Engine itself; an app.yaml must not try to.
 const RESERVED_ENV = /^(PORT|NODE_ENV|GOOGLE_CLOUD_PROJECT|GAE_\w+|K_\w+|CLOUD_RUN_\w+|HOST)$/;
-// What the server reads (lib/config.js).
+// What the server reads (servers/config.js).
 const SERVER_ENV = new Set(['STRATEGY', 'DEPTH', 'HOP', 'FRAMEWORK', 'LOG', 'BURN_US', 'STORES']);
 
 const engineMajor = Number(/(\d+)/.exec(pkg.engines.node)[1]);
@@ -288,7 +288,7 @@ test('.gcloudignore and the Dockerfile ship every file `npm start` loads, and no
   const inImage = (file) => copied.some((src) => file === src || file.startsWith(src + '/'));
 
   const loaded = await filesTheServerLoads();
-  for (const f of ['app.js', 'lib/config.js', 'context/index.js', 'handlers/chain.js', 'servers/express.js']) {
+  for (const f of ['app.js', 'servers/config.js', 'context/index.js', 'handlers/chain.js', 'servers/express.js']) {
     assert.ok(loaded.includes(f), `recorder saw ${f}`);
   }
   for (const file of [...loaded, 'package.json', 'package-lock.json']) {
@@ -297,7 +297,7 @@ test('.gcloudignore and the Dockerfile ship every file `npm start` loads, and no
   }
   assert.ok(!ignored('Dockerfile'), 'Cloud Run source deploys need the Dockerfile');
 
-  for (const file of ['node_modules/express/index.js', 'results/run.json', 'results.md', 'test/smoke.test.js', '.git/HEAD', 'micro/x.js', 'bench/stats.js', 'load/curl.sh', 'a/b/c.tmp']) {
+  for (const file of ['node_modules/express/index.js', 'results/run.json', 'results.md', 'test/smoke.test.js', '.git/HEAD', 'micro/x.js', 'analysis/stats.js', 'load/curl.sh', 'a/b/c.tmp']) {
     assert.ok(ignored(file), `.gcloudignore should leave out ${file}`);
   }
 });
@@ -314,7 +314,7 @@ test('Dockerfile and App Engine run the Node major the benchmark measures on, wi
   const image = /^FROM\s+node:(\d+)(?:-(?:slim|alpine))?$/i.exec(from[0]);
   assert.ok(image, `official node image: ${from[0]}`);
   const major = Number(image[1]);
-  assert.strictEqual(major, Number(DEFAULT_MAJOR), 'the image runs what the benchmark measures (bench/node-versions.js DEFAULT_MAJOR)');
+  assert.strictEqual(major, Number(DEFAULT_MAJOR), 'the image runs what the benchmark measures (lib/node-versions.js DEFAULT_MAJOR)');
   assert.ok(major >= engineMajor);
   for (const file of Object.keys(SERVICES)) assert.strictEqual(readYaml(file).runtime, `nodejs${major}`, `${file} runs what the image runs`);
   assert.ok(lines.some((l) => /^RUN\s.*\bnpm ci --omit=dev\b/.test(l)), 'npm ci --omit=dev');

@@ -11,7 +11,7 @@ const path = require('node:path');
 const YAML = require('yaml');
 const hdr = require('hdr-histogram-js');
 const artillery = require('../load/artillery');
-const { resolveNode } = require('../bench/node-versions');
+const { resolveNode } = require('../lib/node-versions');
 const { startServer } = require('./helpers/server');
 
 let unavailable = null;

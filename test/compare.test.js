@@ -1,12 +1,12 @@
 'use strict';
-// bench/compare.js on synthetic run JSON (seeded noise, no live timing).
+// analysis/compare.js on synthetic run JSON (seeded noise, no live timing).
 const test = require('node:test');
 const random = require('./helpers/random');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { compare, formatCompare } = require('../bench/compare');
+const { compare, formatCompare } = require('../analysis/compare');
 
 // Standard normal draws from a seed.
 function rng(seed) {
@@ -123,7 +123,7 @@ test('independent runs of the same code: unpaired Welch test on per-round units 
   const a = makeRun(3);
   const b = makeRun(4);
   const result = compare(a, b, { maxRegression: 5 });
-  const stats = require('../bench/stats');
+  const stats = require('../analysis/stats');
   for (const r of result.rows) {
     assert.strictEqual(r.unit, 'round');
     const ca = a.configs.find((c) => c.id === r.id);
@@ -147,7 +147,7 @@ test('schema-2 runs are compared per block, and Holm keeps many identical config
   const result = compare(a, b, { maxRegression: 5 });
   for (const r of result.rows) assert.strictEqual(r.unit, 'block');
   assert.strictEqual(result.regressions.length, 0);
-  const { holm } = require('../bench/compare');
+  const { holm } = require('../analysis/compare');
   assert.deepStrictEqual(holm([0.01, 0.04, 0.03, null]), [0.03, 0.06, 0.06, null]);
 });
 

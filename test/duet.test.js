@@ -1,5 +1,5 @@
 'use strict';
-// Duet measurement (bench/duet.js, bench/runner.js duetBlock, bench/stats.js duetRatios):
+// Duet measurement (bench/duet.js, bench/runner.js duetBlock, analysis/stats.js duetRatios):
 // how windows are formed and judged, how groups and positions rotate between blocks, the
 // interval on a worked example, and a real duet run end to end.
 const test = require('node:test');
@@ -10,7 +10,7 @@ const path = require('node:path');
 const duet = require('../bench/duet');
 const { duetGroups, soloMembers } = require('../bench/runner');
 const { withAaTwins } = require('../bench/matrix');
-const stats = require('../bench/stats');
+const summary = require('../analysis/summary');
 const { runCli, readRunSoFar } = require('./helpers/cli');
 
 const reading = (atUs, loadgenUs, stats) => ({ atUs, loadgenUs, stats });
@@ -105,7 +105,7 @@ test('duetRatios: log ratios averaged per block, t-interval over blocks; dropped
     w(1, 100, 95), w(1, 100, 95), w(1, 100, 50, false),
     w(2, 100, 100),
   ];
-  const r = stats.duetRatios(windows);
+  const r = summary.duetRatios(windows);
   assert.strictEqual(r.counted, 5);
   assert.strictEqual(r.dropped, 1);
   const means = [Math.log(0.9), Math.log(0.95), Math.log(1)];
@@ -123,7 +123,7 @@ test('duetRatios: log ratios averaged per block, t-interval over blocks; dropped
   // not count as solo samples.
   const base = { id: 'b', strategy: 'none', samples: [{ kind: 'solo', block: 0, rps: 1000 }] };
   const cfg = { id: 'a', strategy: 'als', samples: [...windows, { kind: 'solo', block: 0, rps: 900, latency: { p99: 2 } }, { kind: 'duet', block: 0, requests: 5000, mismatches: 0, lost: 0 }] };
-  const s = stats.summarize(cfg, base);
+  const s = summary.summarize(cfg, base);
   assert.strictEqual(s.ratio.estimate, r.capacity.estimate);
   assert.strictEqual(s.ratio.quantity, 'cpu');
   assert.deepStrictEqual(s.ratio.windows, { counted: 5, dropped: 1 });
@@ -137,9 +137,9 @@ test('duetRatios: log ratios averaged per block, t-interval over blocks; dropped
 test('summarize: a duet arm that leaked ids gets no cost verdict, and the leak counts come from its duet loads', () => {
   const windows = [0, 1, 2].map((block) => ({ kind: 'window', block, cpuUsPerRequest: 100, partnerCpuUsPerRequest: 50, requests: 1, partnerRequests: 2, counted: true }));
   const cfg = { id: 'x', strategy: 'als', samples: [...windows, { kind: 'duet', block: 0, requests: 10, mismatches: 3, lost: 1 }] };
-  const s = stats.summarize(cfg, { id: 'b', strategy: 'none', samples: [] });
+  const s = summary.summarize(cfg, { id: 'b', strategy: 'none', samples: [] });
   assert.deepStrictEqual([s.mismatches, s.lost, s.broken], [3, 1, true]);
-  assert.strictEqual(s.ratio.verdict, stats.BROKEN);
+  assert.strictEqual(s.ratio.verdict, summary.BROKEN);
 });
 
 test('ctxbench run: duet settings are checked with one line each', async () => {

@@ -9,9 +9,9 @@ const os = require('node:os');
 const path = require('node:path');
 const { warmedUp, windowRequestsFor, maxWarmupWindowsFor } = require('../bench/instructions');
 const { parseDump, findValgrind } = require('../bench/callgrind');
-const stats = require('../bench/stats');
-const { compare } = require('../bench/compare');
-const { reproCompare } = require('../bench/repro');
+const summary = require('../analysis/summary');
+const { compare } = require('../analysis/compare');
+const { reproCompare } = require('../analysis/repro');
 const { runCli } = require('./helpers/cli');
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-instructions-'));
@@ -52,7 +52,7 @@ const config = (strategy, samples) => ({ id: `express/${strategy}/d8/immediate/n
 test('instruction ratio: baseline ÷ config window by window at the same index, with the range of window ratios', () => {
   const base = config('none', [...windows(0, [100000, 101000, 99000]), ...windows(1, [100050, 101050, 99050])]);
   const als = config('als', [...windows(0, [102000, 103020, 100980]), ...windows(1, [102051, 103071, 101031])]);
-  const s = stats.summarize(als, base);
+  const s = summary.summarize(als, base);
   assert.strictEqual(s.ratio.quantity, 'instructions');
   assert.ok(Math.abs(s.ratio.estimate - 1 / 1.02) < 1e-4, String(s.ratio.estimate));
   assert.ok(s.ratio.range[0] <= s.ratio.estimate && s.ratio.estimate <= s.ratio.range[1]);
@@ -63,10 +63,10 @@ test('instruction ratio: baseline ÷ config window by window at the same index, 
   assert.strictEqual(s.rps.estimate, null, 'no timed sample: no req/s');
   // A range that straddles 100% has no direction.
   const same = config('param', [...windows(0, [99900, 101100, 99000]), ...windows(1, [100100, 100900, 99100])]);
-  assert.strictEqual(stats.summarize(same, base).ratio.verdict, 'no difference in instructions');
+  assert.strictEqual(summary.summarize(same, base).ratio.verdict, 'no difference in instructions');
   // A strategy that lost ids gets no cost verdict, counted or timed.
   const lost = config('als', windows(0, [102000, 103020, 100980]).map((w) => ({ ...w, lost: 3 })));
-  assert.strictEqual(stats.summarize(lost, base).ratio.verdict, stats.BROKEN);
+  assert.strictEqual(summary.summarize(lost, base).ratio.verdict, summary.BROKEN);
 });
 
 test('instruction ratio: processes that warmed up for different numbers of windows are compared on their means, the range over every pair of windows', () => {
@@ -74,10 +74,10 @@ test('instruction ratio: processes that warmed up for different numbers of windo
   const arm = config('als', windows(0, [100000, 110000]));
   base.processes = [{ block: 0, warmup: new Array(16).fill({}) }];
   arm.processes = [{ block: 0, warmup: new Array(16).fill({}) }];
-  const same = stats.summarize(arm, base).ratio;
+  const same = summary.summarize(arm, base).ratio;
   assert.deepStrictEqual([same.sameSchedule, same.range], [true, [1, 1]]);
   arm.processes = [{ block: 0, warmup: new Array(12).fill({}) }];
-  const apart = stats.summarize(arm, base).ratio;
+  const apart = summary.summarize(arm, base).ratio;
   assert.strictEqual(apart.sameSchedule, false);
   assert.ok(Math.abs(apart.range[0] - 100000 / 110000) < 1e-12 && Math.abs(apart.range[1] - 1.1) < 1e-12, String(apart.range));
   assert.strictEqual(apart.verdict, 'no difference in instructions');

@@ -183,8 +183,8 @@ test('`ctxbench run` with HOP=pg and HOP=http starts its own PostgreSQL and down
 });
 
 test('the io preset: the issue\'s strategies and depths, each with HOP=immediate beside pg and http, more requests in flight than pool clients', () => {
-  const { PRESETS } = require('../bench/presets');
-  const { loadConfig } = require('../lib/config');
+  const { PRESETS } = require('../lib/presets');
+  const { loadConfig } = require('../servers/config');
   const io = PRESETS.io;
   assert.deepStrictEqual([io.strategies, io.depths, io.hops, io.baseline], [['none', 'param', 'als', 'cls-hooked', 'otel'], [8, 32], ['immediate', 'pg', 'http'], 'none']);
   assert.ok(io.connections > loadConfig({}).pgPoolSize, 'requests must wait for a pool client');

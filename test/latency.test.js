@@ -15,9 +15,9 @@ const { startServer, ROOT } = require('./helpers/server');
 const openLoop = require('../load/open-loop');
 const curlRate = require('../load/curl-rate');
 const autocannon = require('../load/autocannon');
-const { latencySummary, mergeByUnit } = require('../bench/latency');
+const { latencySummary, mergeByUnit } = require('../analysis/latency');
 const { parseLoads, parseRates, expandRates, measureCapacity } = require('../bench/capacity');
-const { baselineFor } = require('../bench/comparable');
+const { baselineFor } = require('../analysis/comparable');
 const latencySection = require('../report/sections/latency');
 
 const STALL_SERVER = path.join(__dirname, 'helpers', 'stall-server.js');

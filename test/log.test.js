@@ -6,7 +6,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const { expandConfigs } = require('../bench/matrix');
-const { groupKey, baselineFor } = require('../bench/comparable');
+const { groupKey, baselineFor } = require('../analysis/comparable');
 const { startServer } = require('../bench/server-process');
 const { measure } = require('../load/autocannon');
 
@@ -52,7 +52,7 @@ test('a LOG=stdout server at depth 1024 keeps serving (and every id) under 2 s o
 // A synthetic duet depth sweep: cls-hooked costs 2.5x param without logging and 1.5x with
 // it (the lines are a fixed cost both pay); the report must say logging brings it nearer.
 test('logEffect: each strategy with and without LOG=stdout, and the report says which is nearer 100%', () => {
-  const { logEffect } = require('../bench/analysis');
+  const { logEffect } = require('../analysis');
   const { render } = require('../report/sections/run');
   const config = (strategy, log, cost) => {
     const samples = [];

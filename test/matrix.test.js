@@ -5,8 +5,8 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const { expandConfigs, measurementOrder, roundOrder } = require('../bench/matrix');
-const { PRESETS } = require('../bench/presets');
-const { armOf, groupKey } = require('../bench/comparable');
+const { PRESETS } = require('../lib/presets');
+const { armOf, groupKey } = require('../analysis/comparable');
 
 const NODE20 = { label: 'node20', version: 'v20.0.0', path: '/usr/bin/node', args: [] };
 const NODE24 = { label: 'node24', version: 'v24.0.0', path: '/opt/node24', args: ['--x'], expectAcf: true };
@@ -108,7 +108,7 @@ test('measurementOrder: the configs sharing a baseline burst change from round t
   assert.deepStrictEqual([...sides].sort(), [-1, 1]);
 });
 
-test('measurementOrder: groups come from bench/comparable (arms and explicit groups); no baseline, no pairing', () => {
+test('measurementOrder: groups come from analysis/comparable (arms and explicit groups); no baseline, no pairing', () => {
   const mk = (id, arm, group) => ({ id, arm, group, strategy: 'none' });
   const configs = [mk('a1', 'ctxbench', 'g'), mk('h', 'hello-world', 'g'), mk('x', 'ctxbench', 'other')];
   const bursts = measurementOrder(configs, 0, 'hello-world');

@@ -10,7 +10,7 @@ const path = require('node:path');
 const { spawn } = require('node:child_process');
 const calibrate = require('../bench/cli/calibrate');
 const aa = require('../bench/cli/aa');
-const { pairs } = require('../bench/pairing');
+const { pairs } = require('../analysis/pairing');
 const sections = { calibrate: require('../report/sections/calibrate'), aa: require('../report/sections/aa') };
 
 const ROOT = path.resolve(__dirname, '..');

@@ -6,7 +6,7 @@ const assert = require('node:assert');
 const { rng } = require('./helpers/random');
 const calibrate = require('../bench/cli/calibrate');
 const aa = require('../bench/cli/aa');
-const { pairs } = require('../bench/pairing');
+const { pairs } = require('../analysis/pairing');
 const sections = {
   calibrate: require('../report/sections/calibrate'),
   aa: require('../report/sections/aa'),
@@ -251,7 +251,7 @@ test('aa: a run of the earlier design (no blocks) is cut into trials by rounds, 
 });
 
 test('aa: the false-positive rate gets its exact interval, and the section says whether it tells 5% from 10%', () => {
-  const { rateInterval } = require('../bench/method-analysis');
+  const { rateInterval } = require('../analysis/method');
   // Clopper–Pearson 3/45 (tabulated): [1.40%, 18.27%].
   const [lo, hi] = rateInterval(3, 45);
   assert.ok(Math.abs(lo - 0.0140) < 1e-4 && Math.abs(hi - 0.1827) < 1e-4, `${lo} ${hi}`);

@@ -14,8 +14,8 @@ const os = require('node:os');
 const path = require('node:path');
 const { runCli } = require('./helpers/cli');
 const { render } = require('../report/sections/micro');
-const { judge, overhead, summarize, targets, BROKEN } = require('../micro/analyze');
-const { median } = require('../bench/stats');
+const { judge, overhead, summarize, targets, BROKEN } = require('../analysis/micro');
+const { median } = require('../analysis/stats');
 const scenarios = require('../micro/scenarios');
 const { roundOrder } = require('../micro');
 

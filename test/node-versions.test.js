@@ -1,5 +1,5 @@
 'use strict';
-// bench/node-versions.js: AsyncContextFrame flags per major, Node binaries per major.
+// lib/node-versions.js: AsyncContextFrame flags per major, Node binaries per major.
 // Only the bogus-major case asks the npm registry (one `npm view`); a second real major is
 // exercised when it is cached or installs within a bounded time, and skipped otherwise.
 const test = require('node:test');
@@ -7,7 +7,7 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { acfArgs, resolveNode, resolveTargets, cacheDirectory, packageName, latestPublished, nodeLabel, DEFAULT_MAJOR } = require('../bench/node-versions');
+const { acfArgs, resolveNode, resolveTargets, cacheDirectory, packageName, latestPublished, nodeLabel, DEFAULT_MAJOR } = require('../lib/node-versions');
 const { startServer, get } = require('./helpers/server');
 
 const CURRENT = Number(process.versions.node.split('.')[0]);
@@ -125,7 +125,7 @@ test('the default run, integrity and custom runs measure on DEFAULT_MAJOR; --nod
 });
 
 test('every preset names its runtimes, and without --node the servers of every command run on DEFAULT_MAJOR (not the node running ctxbench)', async (t) => {
-  const { PRESETS } = require('../bench/presets');
+  const { PRESETS } = require('../lib/presets');
   for (const [name, preset] of Object.entries(PRESETS)) assert.ok(Array.isArray(preset.node) && preset.node.length > 0, `preset ${name} names its node majors`);
   const { resolveSettings } = require('../bench/cli/run');
   assert.deepStrictEqual(resolveSettings({ preset: 'io' }).node, [DEFAULT_MAJOR]);

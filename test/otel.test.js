@@ -58,7 +58,7 @@ for (const [strategy, framework] of CASES) {
 // that is the id the chain answers with. The client call is made with tracing
 // suppressed so the http instrumentation does not replace the test's traceparent.
 const SPAN_PROBE = `
-const { loadConfig } = require('./lib/config');
+const { loadConfig } = require('./servers/config');
 const { createService } = require('./handlers/service');
 const config = loadConfig({ ...process.env, PORT: '0' });
 const service = createService(config);

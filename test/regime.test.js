@@ -1,11 +1,11 @@
 'use strict';
-// Regime shifts: bench/stats.js levelShift and the report's per-regime ratios, on the
+// Regime shifts: analysis/stats.js levelShift and the report's per-regime ratios, on the
 // committed default run (schema 1) whose baseline ran at ~5.3k/~8k req/s in rounds 0–8.
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const stats = require('../bench/stats');
+const stats = require('../analysis/stats');
 const random = require('./helpers/random');
 const { render } = require('../report/sections/run');
 

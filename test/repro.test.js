@@ -1,12 +1,12 @@
 'use strict';
-// bench/repro.js and `ctxbench repro --compare` on synthetic schema-2 runs.
+// analysis/repro.js and `ctxbench repro --compare` on synthetic schema-2 runs.
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { reproCompare, formatRepro } = require('../bench/repro');
+const { reproCompare, formatRepro } = require('../analysis/repro');
 const { makeRun2 } = require('./helpers/run2');
 
 const strategies = { als: 0.9, cls: 0.6, otel: 0.75 };
@@ -54,7 +54,7 @@ test('consistent: honest runs of the same truth pass the difference test about 9
 });
 
 test('consistent: a real shift is caught, an interval-less ratio is not judged', () => {
-  const { consistent } = require('../bench/repro');
+  const { consistent } = require('../analysis/repro');
   const a = { estimate: 0.9, ci95: [0.87, 0.93], blocks: 3 };
   assert.strictEqual(consistent(a, { estimate: 0.91, ci95: [0.88, 0.94], blocks: 3 }), true);
   assert.strictEqual(consistent(a, { estimate: 0.8, ci95: [0.77, 0.83], blocks: 3 }), false);

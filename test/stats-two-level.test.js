@@ -1,9 +1,10 @@
 'use strict';
-// The two-level (block = server process) interval of bench/stats.js, against a worked
+// The two-level (block = server process) interval of analysis/stats.js, against a worked
 // example by hand, and the rules that withhold a verdict.
 const test = require('node:test');
 const assert = require('node:assert');
-const stats = require('../bench/stats');
+const summary = require('../analysis/summary');
+const { formatPct } = require('../lib/format');
 const { makeRun2 } = require('./helpers/run2');
 
 const close = (a, b, tol, what) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a} not within ${tol} of ${b}`);
@@ -33,7 +34,7 @@ function worked() {
 
 test('two-level ratio matches the worked example by hand', () => {
   const { base, cfg } = worked();
-  const s = stats.summarize(cfg, base);
+  const s = summary.summarize(cfg, base);
   const r = s.ratio;
   close(r.estimate, 0.875173, 1e-6, 'estimate');
   close(r.ci95[0], 0.723920, 1e-5, 'ci lo');
@@ -55,7 +56,7 @@ test('pairs follow pairSeq, not position or round', () => {
   const { base, cfg } = worked();
   base.samples.reverse();
   for (const x of cfg.samples) x.round = 0; // a round-based pairing would collapse these
-  close(stats.summarize(cfg, base).ratio.estimate, 0.875173, 1e-6, 'estimate');
+  close(summary.summarize(cfg, base).ratio.estimate, 0.875173, 1e-6, 'estimate');
 });
 
 test('synthetic schema-2 runs: the interval covers the true ratio and blocks are the unit', () => {
@@ -63,7 +64,7 @@ test('synthetic schema-2 runs: the interval covers the true ratio and blocks are
   const trials = 40;
   for (let seed = 1; seed <= trials; seed++) {
     const run = makeRun2({ seed, blocks: 4, rounds: 5, strategies: { als: 0.8 }, blockSd: 0.03 });
-    const r = stats.summarize(run.configs[1], run.configs[0]).ratio;
+    const r = summary.summarize(run.configs[1], run.configs[0]).ratio;
     assert.strictEqual(r.blocks, 4);
     if (r.ci95[0] <= 0.8 && 0.8 <= r.ci95[1]) covered++;
   }
@@ -73,27 +74,27 @@ test('synthetic schema-2 runs: the interval covers the true ratio and blocks are
 
 test('throughput and CPU ratios that tell different stories are flagged', () => {
   const run = makeRun2({ seed: 3, strategies: { als: 0.8 }, extra: { als: { cpuUsPerRequest: 100 } } });
-  const s = stats.summarize(run.configs[1], run.configs[0]);
+  const s = summary.summarize(run.configs[1], run.configs[0]);
   assert.strictEqual(s.disagree, true);
 });
 
 test('a strategy that lost ids gets no cost verdict; the global control and none still do', () => {
   const run = makeRun2({ seed: 2, strategies: { als: 0.8, global: 0.95 }, extra: { als: { lost: 3 }, global: { mismatches: 9 } } });
   const [base, als, glob] = run.configs;
-  const a = stats.summarize(als, base);
+  const a = summary.summarize(als, base);
   assert.strictEqual(a.broken, true);
   assert.strictEqual(a.ratio.verdict, 'context broken, cost not comparable');
   assert.strictEqual(a.cpuRatio.verdict, 'context broken, cost not comparable');
-  const g = stats.summarize(glob, base);
+  const g = summary.summarize(glob, base);
   assert.strictEqual(g.broken, false);
   assert.match(g.ratio.verdict, /slower, significant/);
   for (const s of base.samples) s.lost = 5;
-  assert.strictEqual(stats.summarize(base, null).broken, false);
+  assert.strictEqual(summary.summarize(base, null).broken, false);
 });
 
 test('a client-bound config gets a warning instead of a verdict', () => {
   const run = makeRun2({ seed: 4, strategies: { als: 0.8 }, extra: { als: { loadgenCpu: 0.9 } } });
-  const s = stats.summarize(run.configs[1], run.configs[0]);
+  const s = summary.summarize(run.configs[1], run.configs[0]);
   assert.strictEqual(s.clientBound, true);
   assert.match(s.ratio.verdict, /client-bound/);
   assert.doesNotMatch(s.ratio.verdict, /slower|faster/);
@@ -101,31 +102,31 @@ test('a client-bound config gets a warning instead of a verdict', () => {
 
 test('the rps figure and its interval are of the same statistic', () => {
   const run = makeRun2({ seed: 5 });
-  const s = stats.summarize(run.configs[0], null);
+  const s = summary.summarize(run.configs[0], null);
   assert.ok(s.rps.ci95[0] < s.rps.estimate && s.rps.estimate < s.rps.ci95[1]);
   assert.match(s.rps.statistic, /per-block geometric means/);
 });
 
 test('formatPct is signed on request and never prints a tiny change as 0.0', () => {
-  assert.strictEqual(stats.formatPct(-7), '7.0');
-  assert.strictEqual(stats.formatPct(-7, { sign: true }), '-7.0');
-  assert.strictEqual(stats.formatPct(0.01, { sign: true }), '+0.01');
-  assert.strictEqual(stats.formatPct(null), '—');
+  assert.strictEqual(formatPct(-7), '7.0');
+  assert.strictEqual(formatPct(-7, { sign: true }), '-7.0');
+  assert.strictEqual(formatPct(0.01, { sign: true }), '+0.01');
+  assert.strictEqual(formatPct(null), '—');
 });
 
 test('pairs follow the recorded pairSeq, whether the baseline burst came before or after, never a nearer burst', () => {
   // Order in one block: B0 X1 X2 B3 — X1 was paired with B0 (before), X2 with B3 (after).
   const base = { samples: [{ block: 0, seq: 0, pairSeq: null, rps: 1000 }, { block: 0, seq: 3, pairSeq: null, rps: 500 }] };
   const cfg = { samples: [{ block: 0, seq: 1, pairSeq: 0, rps: 900 }, { block: 0, seq: 2, pairSeq: 3, rps: 450 }, { block: 0, seq: 4, pairSeq: 9, rps: 1 }] };
-  const ps = stats.samplePairs(cfg.samples, base.samples);
+  const ps = summary.samplePairs(cfg.samples, base.samples);
   assert.deepStrictEqual(ps.map((p) => [p.sample.seq, p.base.seq, p.unit]), [[1, 0, 0], [2, 3, 0]], 'a pairSeq with no baseline sample pairs with nothing');
-  const d = stats.pairs(cfg.samples, base.samples).map((p) => p.d);
+  const d = summary.pairs(cfg.samples, base.samples).map((p) => p.d);
   close(d[0], Math.log(0.9), 1e-12, 'X1/B0');
   close(d[1], Math.log(0.9), 1e-12, 'X2/B3');
 });
 
 test('blockLogMeans: the mean log of a key per block, skipping samples without a positive value', () => {
-  const { blockLogMeans } = stats;
+  const { blockLogMeans } = summary;
   const e = Math.E;
   const samples = [
     { block: 0, rps: e, cpuUsPerRequest: e ** 2 },

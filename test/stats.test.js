@@ -1,9 +1,11 @@
 'use strict';
-// bench/stats.js on synthetic data with known answers; no live timing anywhere.
+// analysis/stats.js on synthetic data with known answers; no live timing anywhere.
 const test = require('node:test');
 const { rng } = require('./helpers/random');
 const assert = require('node:assert');
-const stats = require('../bench/stats');
+const stats = require('../analysis/stats');
+const summaries = require('../analysis/summary');
+const { baselineFor } = require('../analysis/comparable');
 
 // Reference data: R's built-in `sleep` data set (Student, 1908), extra hours of sleep
 // for ten patients under two drugs. The reference outputs below are R's own, from the
@@ -87,16 +89,16 @@ function interleaved(r, { rounds, base = 10000, factor = 1, drift = 0.15, noise 
 
 test('paired ratio recovers a planted 10% slowdown despite 15% round-to-round drift', () => {
   const { a, b } = interleaved(rng(7), { rounds: 8, factor: 0.9 });
-  const r = stats.ratio(a, b, { paired: true });
+  const r = summaries.ratio(a, b, { paired: true });
   assert.strictEqual(r.paired, true);
   assert.strictEqual(r.n, 8);
   close(r.estimate, 0.9, 0.03, 'estimate');
   assert.ok(r.ci95[0] < 0.9 && 0.9 < r.ci95[1], `CI ${r.ci95} covers 0.9`);
   assert.ok(r.pValue < 0.001, `p ${r.pValue}`);
   close(r.halfWidthPct, ((r.ci95[1] - r.ci95[0]) / 2) * 100, 1e-9, 'halfWidthPct');
-  assert.match(stats.verdict(r), /^\d+\.\d% slower, significant$/);
+  assert.match(summaries.verdict(r), /^\d+\.\d% slower, significant$/);
   // The same data unpaired: the drift swamps the effect, the interval is much wider.
-  const w = stats.ratio(a, b, { paired: false });
+  const w = summaries.ratio(a, b, { paired: false });
   assert.strictEqual(w.paired, false);
   assert.ok(w.halfWidthPct > 2 * r.halfWidthPct, `Welch ${w.halfWidthPct} vs paired ${r.halfWidthPct}`);
 });
@@ -105,28 +107,28 @@ test('ratio: exact answers on tiny hand-made data', () => {
   // Constant 20% slowdown in every round: estimate exactly 0.8, zero-width CI, p = 0.
   const base = [1000, 1200, 900].map((rps, round) => ({ round, rps }));
   const cfg = base.map((s) => ({ round: s.round, rps: s.rps * 0.8 }));
-  const r = stats.ratio(cfg, base);
+  const r = summaries.ratio(cfg, base);
   close(r.estimate, 0.8, 1e-12, 'estimate');
   assert.strictEqual(r.pValue, 0);
-  assert.strictEqual(stats.verdict(r), '20.0% slower, significant');
+  assert.strictEqual(summaries.verdict(r), '20.0% slower, significant');
   // Only rounds present in both are paired; a single shared round falls back to Welch.
-  const partial = stats.ratio([{ round: 0, rps: 1 }, { round: 5, rps: 2 }], [{ round: 0, rps: 1 }, { round: 1, rps: 2 }]);
+  const partial = summaries.ratio([{ round: 0, rps: 1 }, { round: 5, rps: 2 }], [{ round: 0, rps: 1 }, { round: 1, rps: 2 }]);
   assert.strictEqual(partial.paired, false);
   assert.strictEqual(partial.n, 2);
   // Bare numbers work too (round = index).
-  assert.strictEqual(stats.ratio([1, 2, 3], [1, 2, 3]).paired, true);
+  assert.strictEqual(summaries.ratio([1, 2, 3], [1, 2, 3]).paired, true);
   // Failed samples (no rps) are ignored.
-  assert.strictEqual(stats.ratio([{ round: 0, rps: null }], [{ round: 0, rps: 5 }]).estimate, null);
+  assert.strictEqual(summaries.ratio([{ round: 0, rps: null }], [{ round: 0, rps: 5 }]).estimate, null);
 });
 
 test('verdict strings', () => {
-  assert.strictEqual(stats.verdict({ estimate: 0.93, pValue: 0.0004, n: 6 }), '7.0% slower, significant');
-  assert.strictEqual(stats.verdict({ estimate: 1.031, pValue: 0.01, n: 6 }), '3.1% faster, significant');
-  assert.strictEqual(stats.verdict({ estimate: 0.97, pValue: 0.2, n: 6 }), 'no significant difference');
-  assert.strictEqual(stats.verdict({ estimate: 0.97, pValue: 0.03, n: 6 }, 0.01), 'no significant difference');
-  assert.strictEqual(stats.verdict({ estimate: 0.5, pValue: null, n: 1 }), 'not enough samples');
-  assert.strictEqual(stats.verdict(stats.ratio([{ round: 0, rps: 5 }], [{ round: 0, rps: 9 }])), 'not enough samples');
-  assert.strictEqual(stats.verdict(null), 'not enough samples');
+  assert.strictEqual(summaries.verdict({ estimate: 0.93, pValue: 0.0004, n: 6 }), '7.0% slower, significant');
+  assert.strictEqual(summaries.verdict({ estimate: 1.031, pValue: 0.01, n: 6 }), '3.1% faster, significant');
+  assert.strictEqual(summaries.verdict({ estimate: 0.97, pValue: 0.2, n: 6 }), 'no significant difference');
+  assert.strictEqual(summaries.verdict({ estimate: 0.97, pValue: 0.03, n: 6 }, 0.01), 'no significant difference');
+  assert.strictEqual(summaries.verdict({ estimate: 0.5, pValue: null, n: 1 }), 'not enough samples');
+  assert.strictEqual(summaries.verdict(summaries.ratio([{ round: 0, rps: 5 }], [{ round: 0, rps: 9 }])), 'not enough samples');
+  assert.strictEqual(summaries.verdict(null), 'not enough samples');
 });
 
 test('A vs A is called significant in 3–7% of 2000 trials (paired and Welch)', () => {
@@ -136,10 +138,10 @@ test('A vs A is called significant in 3–7% of 2000 trials (paired and Welch)',
   let welchHits = 0;
   for (let i = 0; i < trials; i++) {
     const { a, b } = interleaved(r, { rounds: 6, factor: 1 });
-    if (stats.verdict(stats.ratio(a, b, { paired: true })) !== 'no significant difference') pairedHits++;
+    if (summaries.verdict(summaries.ratio(a, b, { paired: true })) !== 'no significant difference') pairedHits++;
     const x = Array.from({ length: 6 }, (_, round) => ({ round, rps: 10000 * Math.exp(0.2 * r.normal()) }));
     const y = Array.from({ length: 6 }, (_, round) => ({ round, rps: 10000 * Math.exp(0.2 * r.normal()) }));
-    if (stats.verdict(stats.ratio(x, y, { paired: false })) !== 'no significant difference') welchHits++;
+    if (summaries.verdict(summaries.ratio(x, y, { paired: false })) !== 'no significant difference') welchHits++;
   }
   assert.ok(pairedHits / trials >= 0.03 && pairedHits / trials <= 0.07, `paired rate ${pairedHits / trials}`);
   assert.ok(welchHits / trials >= 0.03 && welchHits / trials <= 0.07, `Welch rate ${welchHits / trials}`);
@@ -160,7 +162,7 @@ test('summarize() builds the run-json summary, matching samples by round', () =>
     id: 'express/global/d8/await/node20', strategy: 'global',
     samples: [sample(2, 810, { mismatches: 5 }), sample(0, 900, { lost: 1 }), sample(1, 990, { mismatches: 7 })],
   };
-  const s = stats.summarize(cfg, base);
+  const s = summaries.summarize(cfg, base);
   assert.strictEqual(s.n, 3);
   assert.strictEqual(s.rps.median, 900);
   close(s.rps.estimate, Math.cbrt(810 * 900 * 990), 1e-9, 'geometric mean of rounds');
@@ -174,8 +176,8 @@ test('summarize() builds the run-json summary, matching samples by round', () =>
   close(s.ratio.estimate, 0.9, 1e-12, 'paired estimate');
   assert.strictEqual(s.ratio.verdict, '10.0% slower, significant');
   for (const k of ['ci95', 'halfWidthPct', 'pValue']) assert.ok(k in s.ratio, k);
-  assert.strictEqual(stats.summarize(base, null).ratio, null);
-  const none = stats.summarize({ id: 'x', samples: [] }, null);
+  assert.strictEqual(summaries.summarize(base, null).ratio, null);
+  const none = summaries.summarize({ id: 'x', samples: [] }, null);
   assert.strictEqual(none.n, 0);
   assert.strictEqual(none.rps.median, null);
 });
@@ -186,11 +188,11 @@ test('baselineFor() picks the same framework/depth/hop/node/acf with the baselin
     framework: 'express', strategy, depth, hop: 'await', node: 'v20.20.2', acf: false, ...extra,
   });
   const configs = [mk('none', 8), mk('none', 256), mk('als', 8), mk('als', 256), mk('none', 8, { acf: true }), mk('als', 8, { acf: true })];
-  assert.strictEqual(stats.baselineFor(configs[2], configs, 'none'), configs[0]);
-  assert.strictEqual(stats.baselineFor(configs[3], configs, 'none'), configs[1]);
-  assert.strictEqual(stats.baselineFor(configs[5], configs, 'none'), configs[4]);
-  assert.strictEqual(stats.baselineFor(configs[0], configs, 'none'), null, 'never its own baseline');
-  assert.strictEqual(stats.baselineFor(configs[2], configs, 'param'), null);
-  assert.strictEqual(stats.baselineFor(configs[2], configs, null), null);
-  assert.strictEqual(stats.baselineFor(mk('als', 8, { hop: 'immediate' }), configs, 'none'), null);
+  assert.strictEqual(baselineFor(configs[2], configs, 'none'), configs[0]);
+  assert.strictEqual(baselineFor(configs[3], configs, 'none'), configs[1]);
+  assert.strictEqual(baselineFor(configs[5], configs, 'none'), configs[4]);
+  assert.strictEqual(baselineFor(configs[0], configs, 'none'), null, 'never its own baseline');
+  assert.strictEqual(baselineFor(configs[2], configs, 'param'), null);
+  assert.strictEqual(baselineFor(configs[2], configs, null), null);
+  assert.strictEqual(baselineFor(mk('als', 8, { hop: 'immediate' }), configs, 'none'), null);
 });

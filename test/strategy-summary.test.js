@@ -1,11 +1,11 @@
 'use strict';
-// "What each strategy costs" (bench/analysis.js strategySummary, report/strategy-summary.js):
+// "What each strategy costs" (analysis/index.js strategySummary, report/strategy-summary.js):
 // the table that leads results.md. Each rule of the reading is planted in a synthetic run
 // and read back; the committed results must report the `global` control as leaking.
 const test = require('node:test');
 const assert = require('node:assert');
 const path = require('node:path');
-const { strategySummary } = require('../bench/analysis');
+const { strategySummary } = require('../analysis');
 const { markdown, idsText } = require('../report/strategy-summary');
 const { readResults } = require('../report');
 const { makeRun2 } = require('./helpers/run2');

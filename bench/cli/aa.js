@@ -2,15 +2,15 @@
 // `ctxbench aa`: the same configuration against itself. Two identical servers (arms A and
 // B) are measured as a run measures a strategy against its baseline; the run is cut into
 // trials and each trial is tested exactly as `ctxbench run` tests a comparison
-// (bench/stats.js summarize). At p < 0.05 an exactly calibrated test calls about 1 trial
+// (analysis/stats.js summarize). At p < 0.05 an exactly calibrated test calls about 1 trial
 // in 20 "significant" by chance; the run fails only when k of n is more than chance
 // explains: P(X >= k) < 0.05 for X ~ Binomial(n, 0.05).
 const path = require('node:path');
 const { UsageError, parse, number } = require('../../lib/cli');
-const { analyzeAa: analyze, atLeast, binomialRule, allowedOf, ALPHA } = require('../method-analysis');
+const { analyzeAa: analyze, atLeast, binomialRule, allowedOf, ALPHA } = require('../../analysis/method');
 const { SINGLE_OPTIONS, singleHelp, resolveSingle, defaultNodeTarget } = require('./common');
 
-const { PRESETS } = require('../presets');
+const { PRESETS } = require('../../lib/presets');
 
 // The default run's own setup: HOP=immediate at depth 8, its connections, measured the
 // way it measures (duet pairs of fresh processes, 3 windows of 1 s).

@@ -8,10 +8,10 @@
 // depth 1 HOP=sync, the cheapest request.
 const path = require('node:path');
 const { UsageError, parse, list, number } = require('../../lib/cli');
-const { MAX_DEPTH } = require('../../lib/config');
+const { MAX_DEPTH } = require('../../servers/config');
 const hops = require('../../handlers/hops');
-const { PRESETS } = require('../presets');
-const { analyzeCalibration: analyze, judgeInterval, CHECKED, TOLERANCE, DUET_TOLERANCE, BASELINE_ARM } = require('../method-analysis');
+const { PRESETS } = require('../../lib/presets');
+const { analyzeCalibration: analyze, judgeInterval, CHECKED, TOLERANCE, DUET_TOLERANCE, BASELINE_ARM } = require('../../analysis/method');
 const { SINGLE_OPTIONS, singleHelp, resolveSingle, defaultNodeTarget } = require('./common');
 
 const DEFAULTS = { strategy: 'none', depth: 1, hop: 'sync', duration: 2, kind: 'calibrate' };

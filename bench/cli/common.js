@@ -5,7 +5,7 @@ const strategies = require('../../context');
 const hops = require('../../handlers/hops');
 const frameworks = require('../../servers');
 const { UsageError, flags, number } = require('../../lib/cli');
-const { MAX_DEPTH } = require('../../lib/config');
+const { MAX_DEPTH } = require('../../servers/config');
 const { resolveNodeTargets } = require('../targets');
 
 const SINGLE_OPTIONS = flags(['strategy', 'depth', 'hop', 'framework', 'connections', 'pipelining', 'duration', 'warmup', 'out', 'report']);

@@ -3,8 +3,8 @@
 // fails closed: exit 1 on a significant slowdown beyond PCT %, 2 when it cannot tell, 3
 // when the input is bad (so a CI script can tell "slower" from "not compared").
 const { parse, number, UsageError, writeJsonAtomic } = require('../../lib/cli');
-const { loadRun } = require('../run-file');
-const { compare, formatCompare, DEFAULT_MAX_REGRESSION } = require('../compare');
+const { loadRun } = require('../../lib/run-file');
+const { compare, formatCompare, DEFAULT_MAX_REGRESSION } = require('../../analysis/compare');
 
 const HELP = `usage: ctxbench compare a.json b.json [--max-regression PCT] [--out FILE]
 

@@ -10,7 +10,7 @@ const { captureEnvironment } = require('../environment');
 const { createProgress, onInterrupt } = require('../progress');
 const { resolveNodeTargets } = require('../targets');
 const integrity = require('../integrity');
-const { DEFAULT_MAJOR } = require('../node-versions');
+const { DEFAULT_MAJOR } = require('../../lib/node-versions');
 
 // Node targets by name: `--preset runtimes` runs the matrix on every runtime a team may
 // be on (Node 20, end-of-life; 24 with AsyncContextFrame on and off; 26) so the report

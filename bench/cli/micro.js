@@ -8,12 +8,12 @@ const { UsageError, parse, flags, list, number, acfFlag, writeJsonAtomic } = req
 const { createProgress, onInterrupt } = require('../progress');
 const { writeReport } = require('./write-report');
 const { resolveNodeTargets } = require('../targets');
-const { DEFAULT_MAJOR } = require('../node-versions');
+const { DEFAULT_MAJOR } = require('../../lib/node-versions');
 const { captureEnvironment } = require('../environment');
 const noise = require('../noise');
 const micro = require('../../micro');
 const strategies = require('../../micro/strategies');
-const { compareCounts } = require('../../micro/analyze');
+const { compareCounts } = require('../../analysis/micro');
 const { countStrategy, DEFAULTS } = require('../micro-counts');
 const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
 

@@ -11,7 +11,7 @@ const { resolveNodeTargets } = require('../targets');
 const { parse, flags, number } = require('../../lib/cli');
 const { measureSession } = require('../session');
 const { writeReport } = require('./write-report');
-const { analyzeOverhead: analyze, verdictOf, REQUIRED } = require('../method-analysis');
+const { analyzeOverhead: analyze, verdictOf, REQUIRED } = require('../../analysis/method');
 
 const HELLO = path.resolve(__dirname, '..', 'hello-world.js');
 

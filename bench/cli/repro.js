@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { OPTIONS: RUN_OPTIONS, resolveSettings, measureRun } = require('./run');
 const { redactArgs } = require('../services');
-const { reproCompare, formatRepro } = require('../repro');
+const { reproCompare, formatRepro } = require('../../analysis/repro');
 const { UsageError, parse, writeJsonAtomic } = require('../../lib/cli');
 
 const HELP = `usage: ctxbench repro [--preset NAME] [run flags]

@@ -8,7 +8,7 @@ const { header } = require('./method');
 // the run has them, so a run recorded under the earlier floor(n·0.05) rule is re-judged.
 function analysis(run) {
   if (Array.isArray(run.configs) && run.configs.length >= 2 && run.configs.some((c) => c.samples && c.samples.length)) {
-    return require('../../bench/method-analysis').analyzeAa(run);
+    return require('../../analysis/method').analyzeAa(run);
   }
   return run.aa && 'tailP' in run.aa ? run.aa : null;
 }

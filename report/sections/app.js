@@ -1,8 +1,8 @@
 'use strict';
 // results.md section for a `kind: "app"` JSON (`ctxbench app`): the user's own service,
-// two start commands measured in duet. Formats bench/analysis.js analyzeApp().
+// two start commands measured in duet. Formats analysis/index.js analyzeApp().
 const f = require('../format');
-const { analyzeApp } = require('../../bench/analysis');
+const { analyzeApp } = require('../../analysis');
 const { environmentSection } = require('./run');
 
 function idsCell(ids) {

@@ -21,7 +21,7 @@ function ratioCell(m, verdict) {
 // so a run recorded under earlier rules (point estimates) is judged by its intervals.
 function analysis(run) {
   if (Array.isArray(run.configs) && run.configs.some((c) => c.samples && c.samples.length)) {
-    return require('../../bench/method-analysis').analyzeCalibration(run);
+    return require('../../analysis/method').analyzeCalibration(run);
   }
   return run.calibrate && Array.isArray(run.calibrate.points) ? run.calibrate : null;
 }

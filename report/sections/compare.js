@@ -3,7 +3,7 @@
 // gate's table and outcome, recomputed from the two runs the file holds so that a file
 // saved by an older ctxbench is judged by today's rules.
 const f = require('../format');
-const { compare, formatCompare } = require('../../bench/compare');
+const { compare, formatCompare } = require('../../analysis/compare');
 
 function render(run, ctx = {}) {
   const result = Array.isArray(run.runs) && run.runs.length === 2 ? compare(run.runs[0], run.runs[1], { maxRegression: run.maxRegression }) : run.compare;

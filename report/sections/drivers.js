@@ -5,7 +5,7 @@
 // drivers connect and time differently, see README) but whether both drivers tell the
 // same story about what a strategy adds.
 const f = require('../format');
-const { isRateConfig } = require('../../bench/latency');
+const { isRateConfig } = require('../../analysis/latency');
 const latencySection = require('./latency');
 
 const driverOf = (run) => (run.settings && run.settings.driver) || 'autocannon';

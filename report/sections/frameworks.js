@@ -11,11 +11,12 @@
 //
 // Called by report/sections/run.js for runs whose settings.preset is 'frameworks'.
 
-const stats = require('../../bench/stats');
+const stats = require('../../analysis/stats');
+const summary = require('../../analysis/summary');
 const f = require('../format');
 const references = require('../references');
-const { nodeLabel } = require('../../bench/node-versions');
-const { PRESETS } = require('../../bench/presets');
+const { nodeLabel } = require('../../lib/node-versions');
+const { PRESETS } = require('../../lib/presets');
 
 // The study's scenarios and ours, in the study's order, then the Express rows ctxbench adds.
 // `ref` is the row label in references.platformatic.tables (null: not in the study).
@@ -138,10 +139,10 @@ function publishedRow(table, scenario) {
   return table.rows.find((r) => r.label === scenario.ref) || null;
 }
 
-// The figure and its interval are of the same statistic (stats.rpsLevel: geometric mean).
+// The figure and its interval are of the same statistic (summary.rpsLevel: geometric mean).
 function rpsCell(c) {
   const valid = validSamples(c);
-  const d = stats.rpsLevel(valid);
+  const d = summary.rpsLevel(valid);
   const text = f.withCi(d.estimate, d.ci95);
   return valid.length === 1 ? `${text} (1 round)` : text;
 }
@@ -179,15 +180,15 @@ function versionTable(g) {
       } else if (baseMissing) {
         cells.push(f.DASH, `no baseline (http/none ${baseMissing === 'not run' ? 'not run' : baseMissing.split(':')[0]})`);
       } else {
-        const r = stats.summarize(c, base).ratio;
+        const r = summary.summarize(c, base).ratio;
         if (r && f.isNum(r.estimate)) cells.push(f.withCi(r.estimate, r.ci95, f.pctOf), r.verdict);
         else {
           // Another framework is not measured in adjacent pairs with http/none: the figure
           // is per block (both measured in each block of fresh processes), and says so.
-          const b = stats.blockRatio(validSamples(c), validSamples(base));
+          const b = summary.blockRatio(validSamples(c), validSamples(base));
           if (!f.isNum(b.estimate)) cells.push(f.DASH, 'never measured in the same block as http/none: no ratio');
           else if (!b.ci95) cells.push(`${f.pctOf(b.estimate)} (1 block)`, 'one block in common with http/none: no interval, no verdict');
-          else cells.push(`${f.withCi(b.estimate, b.ci95, f.pctOf)} ‡`, stats.verdict(b, 0.05, { broken: stats.summarize(c, null).broken }));
+          else cells.push(`${f.withCi(b.estimate, b.ci95, f.pctOf)} ‡`, summary.verdict(b, 0.05, { broken: summary.summarize(c, null).broken }));
         }
       }
       const err = errorMessage(c);
@@ -244,8 +245,8 @@ function comparisonTable(older, newer) {
     if (missing(a) || missing(b)) {
       cells.push(f.DASH, 'not compared');
     } else {
-      const r = stats.ratio(validSamples(b), validSamples(a), { paired: true });
-      cells.push(gainCell(r), stats.verdict(r).replace(/slower/, `slower on ${newer.major}`).replace(/faster/, `faster on ${newer.major}`));
+      const r = summary.ratio(validSamples(b), validSamples(a), { paired: true });
+      cells.push(gainCell(r), summary.verdict(r).replace(/slower/, `slower on ${newer.major}`).replace(/faster/, `faster on ${newer.major}`));
     }
     if (published) {
       const p = sc.ref && PUBLISHED_GAIN.rows[sc.ref];
@@ -308,8 +309,8 @@ function acfSection(groups) {
         const b = flipped.configs.find((c) => scenarioKey(c) === k);
         const med = (c) => missing(c) || f.int(stats.median(validSamples(c).map((x) => x.rps)));
         if (missing(a) || missing(b)) return [scenarioOf(a).name, med(a), med(b), f.DASH, 'not compared'];
-        const r = stats.ratio(validSamples(b), validSamples(a), { paired: true });
-        return [scenarioOf(a).name, med(a), med(b), gainCell(r), stats.verdict(r)];
+        const r = summary.ratio(validSamples(b), validSamples(a), { paired: true });
+        return [scenarioOf(a).name, med(a), med(b), gainCell(r), summary.verdict(r)];
       });
     if (!rows.length) continue;
     out.push(f.heading(4, `Node ${major}: ${acfStatus(def)} (default) vs ${flippedName}`), '');

@@ -4,9 +4,9 @@
 // ratio to the baseline with the range of its window ratios, and, beside it, the CPU-time
 // ratio of the default run (duet) for the same configuration, flagged where the two
 // disagree beyond their intervals.
-const stats = require('../../bench/stats');
+const stats = require('../../analysis/stats');
 const f = require('../format');
-const { armOf } = require('../../bench/comparable');
+const { armOf } = require('../../analysis/comparable');
 const { summaryOf, sortConfigs, environmentSection, settingsSection } = require('./run');
 
 const isInstructionRun = (run) => run?.settings?.method === 'instructions';

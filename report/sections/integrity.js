@@ -3,7 +3,7 @@
 // the scenario × strategy matrix, why each failing cell fails, the remedies used, the
 // memory soak, and a short guide for choosing a strategy.
 const f = require('../format');
-const { nodeLabel } = require('../../bench/node-versions');
+const { nodeLabel } = require('../../lib/node-versions');
 
 const CONTROL = 'global';
 

@@ -5,8 +5,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const f = require('../format');
-const { isRateConfig, PERCENTILES } = require('../../bench/latency');
-const { latencySummaries } = require('../../bench/analysis');
+const { isRateConfig, PERCENTILES } = require('../../analysis/latency');
+const { latencySummaries } = require('../../analysis');
 const { loadChart } = require('../charts');
 
 const LABEL = { p50: 'p50', p90: 'p90', p99: 'p99', p99_9: 'p99.9' };

@@ -3,7 +3,8 @@
 // a table per scenario (one value per process, compared with `none` paired by round), the
 // study's targets per strategy, and the study's own figures, clearly labelled as not ours.
 const f = require('../format');
-const { BROKEN, RESOLUTION_FACTOR, unresolved, compareCounts } = require('../../micro/analyze');
+const { BROKEN, RESOLUTION_FACTOR, unresolved, compareCounts, aggregate, scenariosOf } = require('../../analysis/micro');
+const { median } = require('../../analysis/stats');
 
 const DASH = f.DASH;
 
@@ -43,7 +44,6 @@ const TARGET_COLUMNS = [
 ];
 
 // Runs that do not list their scenarios were measured with today's set.
-const DEFAULT_SCENARIOS = require('../../micro/scenarios').SCENARIOS.map(({ key, title, unit }) => ({ key, title, unit }));
 
 const isNum = f.isNum;
 
@@ -152,7 +152,6 @@ function scenarioTable(key, entries, baseline) {
 
 // One line per scenario: the median achieved CI half-width over the strategies compared.
 function precisionLine(entries, scenarios, baseline) {
-  const { median } = require('../../bench/stats');
   const parts = [];
   for (const sc of scenarios) {
     const hw = entries.filter((e) => e.strategy !== baseline).map((e) => e.scenarios && e.scenarios[sc.key] && e.scenarios[sc.key].overhead)
@@ -202,21 +201,20 @@ function byTarget(results) {
 }
 
 // The entries with their figures and verdicts recomputed from their raw rounds, so a
-// JSON written under earlier rules is judged by the current ones (micro/analyze.js).
-function reanalysed(results) {
-  const { aggregate } = require('../../micro');
+// JSON written under earlier rules is judged by the current ones (analysis/micro.js).
+function reanalysed(results, scenarios) {
   const copies = results.map((e) => structuredClone(e));
   for (const e of copies) {
     if (!Array.isArray(e.rounds) || e.rounds.length === 0) continue;
     const base = copies.find((b) => b.target === e.target && b.strategy === 'none') || null;
-    aggregate(e, base);
+    aggregate(e, base, scenarios);
   }
   return copies;
 }
 
 // Instruction counts (`ctxbench micro --method instructions`): one table, a row per
 // strategy, a column per scenario: instructions per operation and what it adds to `none`.
-// Recomputed from the counts (micro/analyze.js compareCounts), as every section re-judges.
+// Recomputed from the counts (analysis/micro.js compareCounts), as every section re-judges.
 function countsSection(run, ctx) {
   const m = run.micro || {};
   const s = run.settings || {};
@@ -267,8 +265,8 @@ function countsSection(run, ctx) {
 function render(run, ctx = {}) {
   if (run.settings?.method === 'instructions') return countsSection(run, ctx);
   const m = run.micro || {};
-  const results = reanalysed(Array.isArray(m.results) ? m.results : []);
-  const scenarios = Array.isArray(m.scenarios) && m.scenarios.length ? m.scenarios : DEFAULT_SCENARIOS;
+  const scenarios = scenariosOf(run);
+  const results = reanalysed(Array.isArray(m.results) ? m.results : [], scenarios);
   const parts = [f.heading(2, run.title || 'Micro benchmarks of context operations')];
 
   const meta = [];

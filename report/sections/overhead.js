@@ -3,7 +3,7 @@
 // but the strategy?
 const f = require('../format');
 const { header } = require('./method');
-const { verdictOf } = require('../../bench/method-analysis');
+const { verdictOf } = require('../../analysis/method');
 
 const VERDICT = {
   met: '✅ met (the whole interval is at or above it)',

@@ -3,7 +3,7 @@
 // run? Per ratio both estimates with their intervals, the difference, and whether each
 // interval covers the other's estimate; the share that agrees beside the median half-width.
 const f = require('../format');
-const { reproCompare } = require('../../bench/repro');
+const { reproCompare } = require('../../analysis/repro');
 
 // Below the bar, name the ratios, and say how often chance alone gets there: with k
 // ratios each failing an honest 5% test independently, at least one fails with

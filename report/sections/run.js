@@ -3,18 +3,19 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const stats = require('../../bench/stats');
+const stats = require('../../analysis/stats');
+const summary = require('../../analysis/summary');
 const f = require('../format');
 const references = require('../references');
 const { depthChart } = require('../charts');
 const { frameworksSection } = require('./frameworks');
 const { profileSection } = require('./profile');
-const { nodeLabel: versionLabel } = require('../../bench/node-versions');
+const { nodeLabel: versionLabel } = require('../../lib/node-versions');
 const { storesSection } = require('./stores');
 
 const registry = require('../../context');
-const { armOf } = require('../../bench/comparable');
-const { summaryOf, logEffect } = require('../../bench/analysis');
+const { armOf, baselineFor } = require('../../analysis/comparable');
+const { summaryOf, logEffect } = require('../../analysis');
 
 // The baseline's own row (an A/A twin has the baseline's strategy but its own arm).
 const isBaselineRow = (config, baseline) => armOf(config) === baseline;
@@ -295,7 +296,7 @@ function summarySection(run, rows, baseline) {
   return out.join('\n');
 }
 
-// The verdict cell: the one verdict of bench/stats.js (which already withholds it for a
+// The verdict cell: the one verdict of analysis/stats.js (which already withholds it for a
 // broken or client-bound config), plus a flag when throughput and CPU disagree.
 function verdictCell(s, duet = false) {
   if (!s.ratio) return 'no baseline measured';
@@ -530,7 +531,7 @@ function depthSweepSection(run, rows, baseline) {
           const r = at(s, d);
           const q = r && r.summary.ratio;
           if (!q || !f.isNum(q.estimate)) return f.DASH;
-          if (r.summary.broken) return stats.BROKEN;
+          if (r.summary.broken) return summary.BROKEN;
           if (r.summary.clientBound) return '⚠ client-bound, no verdict';
           const ci = q.ci95 ? ` [${f.change(q.ci95[0])}, ${f.change(q.ci95[1])}]` : '';
           const sig = q.pValue !== null && q.pValue < 0.05 ? '' : ' n.s.';
@@ -545,7 +546,7 @@ function depthSweepSection(run, rows, baseline) {
 }
 
 // The App Engine study's servers logged a line per level: each strategy's ratio to the
-// baseline without and with that (bench/analysis.js logEffect).
+// baseline without and with that (analysis/index.js logEffect).
 function logSection(run, baseline) {
   const logged = logEffect(run);
   if (!logged) return '';
@@ -745,7 +746,7 @@ function duetSection(run, rows, baseline, ctx = {}) {
   // The same preset measured one after the other, when kept (results/runs/<preset>-sequential.json).
   const twin = ctx.companions?.sequential ?? null;
   if (twin) {
-    const seq = new Map((twin.run.configs || []).map((c) => [c.id, stats.summarize(c, stats.baselineFor(c, twin.run.configs, twin.run.settings?.baseline))]));
+    const seq = new Map((twin.run.configs || []).map((c) => [c.id, summary.summarize(c, baselineFor(c, twin.run.configs, twin.run.settings?.baseline))]));
     const body = rows.filter((r) => r.summary.ratio && !isAaTwin(r.config) && seq.get(r.config.id)?.ratio).map((r) => {
       const a = seq.get(r.config.id).ratio;
       const b = r.summary.ratio;
@@ -793,9 +794,9 @@ function regimeSection(run, rows, baseline) {
       return i === undefined ? null : i < shift.at ? 0 : 1;
     };
     const body = [];
-    for (const r of rows.filter((x) => x !== b && stats.baselineFor(x.config, [b.config], baseline) === b.config)) {
+    for (const r of rows.filter((x) => x !== b && baselineFor(x.config, [b.config], baseline) === b.config)) {
       const samples = validSamples(r.config);
-      const per = [0, 1].map((k) => stats.pairedRatio(samples.filter((x) => regimeOf(x) === k), b.config.samples));
+      const per = [0, 1].map((k) => summary.pairedRatio(samples.filter((x) => regimeOf(x) === k), b.config.samples));
       const cell = (q) => (f.isNum(q.estimate) ? f.withCi(q.estimate, q.ci95, f.pctOf) : f.DASH);
       body.push([f.code(r.config.strategy), cell(per[0]), cell(per[1]), r.summary.ratio ? cell(r.summary.ratio) : f.DASH]);
     }

@@ -3,10 +3,10 @@
 // request, handlers/stores.js). For each runtime and strategy: server CPU per request
 // and throughput at each N, and how they change from N=0, so the report can say whether
 // the cost grows with N under async_hooks and under AsyncContextFrame. The figures come
-// from bench/analysis.js analyzeStores; this file formats them.
+// from analysis/index.js analyzeStores; this file formats them.
 const f = require('../format');
-const { nodeLabel } = require('../../bench/node-versions');
-const { analyzeStores } = require('../../bench/analysis');
+const { nodeLabel } = require('../../lib/node-versions');
+const { analyzeStores } = require('../../analysis');
 
 function implementationsSection(analysis) {
   const out = [];

@@ -5,16 +5,18 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const stats = require('./stats');
+const summaries = require('./summary');
+const { ratioPct } = require('../lib/format');
 const { baselineFor } = require('./comparable');
 const { latencySummary, isRateConfig } = require('./latency');
 const registry = require('../context');
-const { loadRun } = require('./run-file');
+const { loadRun } = require('../lib/run-file');
 
 // Summary recomputed from the samples (so every section uses the same statistics), or
 // the stored one when a config carries no samples.
 function summaryOf(config, configs, baseline) {
-  if ((config.samples || []).length) return stats.summarize(config, stats.baselineFor(config, configs, baseline));
-  return config.summary || stats.summarize(config, null);
+  if ((config.samples || []).length) return summaries.summarize(config, baselineFor(config, configs, baseline));
+  return config.summary || summaries.summarize(config, null);
 }
 
 // run -> [{ config, s }]: every rate-mode configuration with its latency summary against
@@ -202,7 +204,7 @@ function readingOf(row, shallowDepth, deepDepth) {
   }
   // A figure the next run did not reproduce is said to be so, beside it.
   for (const [cell, depth] of [[row.shallow, shallowDepth], [row.deep, deepDepth]]) {
-    if (cell?.repro && !cell.repro.consistent) clauses.push(`the depth-${depth} figure did not hold in a second run (${stats.ratioPct(cell.repro.otherEstimate)} there)`);
+    if (cell?.repro && !cell.repro.consistent) clauses.push(`the depth-${depth} figure did not hold in a second run (${ratioPct(cell.repro.otherEstimate)} there)`);
   }
   const counted = row.instructions;
   if (counted && row.shallow?.significant && counted.interval && counted.interval[0] <= 1.005 && counted.interval[1] >= 0.995) {
@@ -349,7 +351,7 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
 function analyzeApp(run) {
   const [base, cand] = run.configs || [];
   if (!base || !cand) return { ratio: null, blocks: 0, windows: { counted: 0, dropped: 0 }, ids: {} };
-  const s = stats.summarize(cand, base);
+  const s = summaries.summarize(cand, base);
   const windows = cand.samples.filter((w) => w.kind === 'window');
   const counted = windows.filter((w) => w.counted);
   const ids = {};
@@ -445,8 +447,8 @@ function storesGrowth(byN) {
 // block: per block the difference of the two configurations' mean log CPU per request,
 // the t-interval over blocks (stats.twoLevel).
 function implementationRatio(hooks, frame) {
-  const a = stats.blockLogMeans(hooks.samples, 'cpuUsPerRequest');
-  const b = stats.blockLogMeans(frame.samples, 'cpuUsPerRequest');
+  const a = summaries.blockLogMeans(hooks.samples, 'cpuUsPerRequest');
+  const b = summaries.blockLogMeans(frame.samples, 'cpuUsPerRequest');
   return stats.twoLevel([...a].filter(([block]) => b.has(block)).map(([block, m]) => ({ block, d: m - b.get(block) })));
 }
 

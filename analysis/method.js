@@ -4,7 +4,7 @@
 // commands in bench/cli/ run the measurements; this module only reads the results.
 const { jStat } = require('jstat');
 const { linearRegression, rSquared } = require('simple-statistics');
-const { summarize } = require('./stats');
+const { summarize } = require('./summary');
 const { groupConfigs, baselineFor } = require('./comparable');
 const { pairs, pairedMean } = require('./pairing');
 

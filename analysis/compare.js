@@ -18,7 +18,9 @@
 // only one file are listed and do not decide.
 const { jStat } = require('jstat');
 const stats = require('./stats');
-const { loadRun } = require('./run-file');
+const summary = require('./summary');
+const { formatPct, ratioPct, signedPctText } = require('../lib/format');
+const { loadRun } = require('../lib/run-file');
 const { armOf } = require('./comparable');
 
 const ALPHA = 0.05;
@@ -34,7 +36,7 @@ const isInstructionRun = (run) => methodOf(run) === 'instructions';
 
 // A duet run's config as compare's units: per block (a pair of fresh processes), the mean
 // log of its duet ratio to the baseline beside it (baseline CPU µs per request ÷ its own,
-// per counted window: stats.duetRatios' capacity). Its solo bursts (0.5 s, req/s) are
+// per counted window: summary.duetRatios' capacity). Its solo bursts (0.5 s, req/s) are
 // too short to gate on; the ratio is the figure the run measured precisely, and "b vs a"
 // is then how much the configuration's cost relative to its baseline moved. The
 // baseline's own config has no ratio: it decides nothing (status 'baseline').
@@ -53,7 +55,7 @@ function duetUnits(config) {
 // does more work per request, as a lower throughput does.
 function instructionUnits(config) {
   const settled = new Map((config?.processes || []).map((p) => [p.block, p.settled !== false]));
-  return [...stats.instructionProcesses(config?.samples).entries()].map(([block, p]) => ({ block, rps: 1 / p.perRequest, perRequest: p.perRequest, settled: settled.get(block) ?? true }));
+  return [...summary.instructionProcesses(config?.samples).entries()].map(([block, p]) => ({ block, rps: 1 / p.perRequest, perRequest: p.perRequest, settled: settled.get(block) ?? true }));
 }
 
 // Spread of a config's processes in one run, in percent of their median.
@@ -169,7 +171,7 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
     row.pValue = w.pValue;
     row.welch = { diff: w.diff, se: w.se, df: w.df };
     const spreads = counted ? [processSpread(sa), processSpread(sb)] : null;
-    if (counted && Math.max(...spreads) <= stats.INSTRUCTION_SPREAD_OK) {
+    if (counted && Math.max(...spreads) <= summary.INSTRUCTION_SPREAD_OK) {
       // Deterministic enough to read directly: the change in instructions per request
       // against the threshold, with each run's own repeatability as the margin.
       const growth = (row.a.median > 0 ? row.b.median / row.a.median - 1 : 0) * 100;
@@ -177,7 +179,7 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
       const margin = Math.max(unsteady ? UNSTEADY_MARGIN : INSTRUCTION_REPEATABILITY, ...spreads);
       row.ci95 = null;
       row.instructions = { growthPct: growth, marginPct: margin, spreads, unsteady };
-      row.verdict = Math.abs(growth) <= margin ? 'no difference in instructions' : `${stats.formatPct(Math.abs(growth))}% ${growth > 0 ? 'more' : 'fewer'} instructions`;
+      row.verdict = Math.abs(growth) <= margin ? 'no difference in instructions' : `${formatPct(Math.abs(growth))}% ${growth > 0 ? 'more' : 'fewer'} instructions`;
       row.outcome = growth > limit + margin ? 'regression' : growth < limit - margin ? 'ok' : 'inconclusive';
       row.regression = row.outcome === 'regression';
       row.note = growth <= limit + margin && growth >= limit - margin
@@ -193,7 +195,7 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
     } else {
       const half = w.se === 0 ? 0 : stats.tCritical(w.df) * w.se;
       row.ci95 = [Math.exp(w.diff - half), Math.exp(w.diff + half)];
-      row.verdict = stats.verdict({ estimate: row.estimate, pValue: w.pValue, n: Math.min(ua.logs.length, ub.logs.length) }, alpha);
+      row.verdict = summary.verdict({ estimate: row.estimate, pValue: w.pValue, n: Math.min(ua.logs.length, ub.logs.length) }, alpha);
       const tl = w.se === 0 ? (w.diff - logLimit) * Infinity : (w.diff - logLimit) / w.se;
       const cdf = (t) => (t === Infinity ? 1 : t === -Infinity ? 0 : jStat.studentt.cdf(t, w.df));
       row.pRegression = w.diff === logLimit ? 1 : cdf(tl);
@@ -245,7 +247,7 @@ function fmtInt(x) {
   return x === null || x === undefined ? '—' : Math.round(x).toLocaleString('en-US');
 }
 
-const fmtPct = (x) => stats.signedPctText(x);
+const fmtPct = (x) => signedPctText(x);
 
 function fmtP(p) {
   if (p === null || p === undefined) return '—';
@@ -264,7 +266,7 @@ const OUTCOME = { ok: 'OK', regression: 'REGRESSION', inconclusive: 'INCONCLUSIV
 // formatCompare(result) -> plain-text table and the outcome with its exit code.
 function formatCompare(result) {
   const unit = result.counted ? 'instr/req' : result.duet ? `% of ${result.baseline ?? 'baseline'}` : 'req/s';
-  const value = result.duet ? (x) => stats.ratioPct(x) : fmtInt;
+  const value = result.duet ? (x) => ratioPct(x) : fmtInt;
   const header = ['config', `a ${unit}`, `b ${unit}`, 'b vs a', result.counted ? '95% CI or margin' : '95% CI', 'p', 'verdict', 'gate'];
   const body = result.rows.map((r) => {
     if (r.status === 'only-in-a' || r.status === 'only-in-b' || r.status === 'baseline') return [r.id, '', '', '', '', '', r.note, ''];
@@ -283,7 +285,7 @@ function formatCompare(result) {
     ...(result.counted
       ? [
           'Instruction counts (Valgrind): instr/req = median over processes. Where each run\'s processes agree within ' +
-            `${stats.INSTRUCTION_SPREAD_OK}%, "b vs a" is the change in instructions per request and the gate reads it against the`,
+            `${summary.INSTRUCTION_SPREAD_OK}%, "b vs a" is the change in instructions per request and the gate reads it against the`,
           `threshold directly, with the larger of the runs' spreads (at least ${INSTRUCTION_REPEATABILITY}%, the count's measured repeatability; ${UNSTEADY_MARGIN}% where a process never settled) as the margin;`,
           'otherwise requests per instruction are tested as throughput is (Welch, per process).',
         ]

@@ -13,13 +13,10 @@
 // the same work as `none`, came out ~13% slower and significant that way). With one
 // value per process, the noise the test sees includes the differences between processes.
 //
-// bench/stats.js is required lazily: the statistics module is shared with the runner.
+const { median, oneSample, welch, tCritical } = require('./stats');
+const { ratio, verdict } = require('./summary');
 
 const ALPHA = 0.05;
-
-function stats() {
-  return require('../bench/stats');
-}
 
 // The study's targets (seeds/002, "Performance Targets & Validation"), plus ours: every
 // read must be correct. `per operation` is defined as the study did: the extra time of
@@ -51,7 +48,6 @@ function perRound(rounds, key) {
 //   (opsPerSec = 1e6 / meanUs); minUs / maxUs: over all rounds; samples: all rounds'
 //   samples; reads / failures: summed over all rounds (a wrong read in any process counts).
 function summarize(rounds, key) {
-  const { median } = stats();
   const ok = [];
   const errors = [];
   for (const r of rounds || []) {
@@ -94,7 +90,7 @@ function summarize(rounds, key) {
 // ratio: strategy time / none's time (1.25 = 25% slower), the geometric mean of the
 // per-round ratios; pct = (ratio - 1) x 100. n = the number of rounds in which both ran.
 //
-// The interval is the paired log-ratio interval of bench/stats.js ratio(), not Fieller's
+// The interval is the paired log-ratio interval of analysis/stats.js ratio(), not Fieller's
 // (which the single-process version used): Fieller treats the two means as independent,
 // but round r of `none` and round r of the strategy ran minutes apart at most, on the
 // same machine in the same state, and pairing them takes that shared drift out of the
@@ -109,7 +105,6 @@ function summarize(rounds, key) {
 // With fewer than two rounds in common ratio() cannot pair; it then falls back to Welch's
 // test on the per-process values (paired: false), still one value per process.
 function pairedOverhead(rounds, baseRounds, key) {
-  const { ratio, oneSample, welch, tCritical } = stats();
   const cfg = perRound(rounds, key);
   const base = perRound(baseRounds, key);
   if (cfg.length === 0 || base.length === 0) return null;
@@ -146,7 +141,7 @@ function pairedOverhead(rounds, baseRounds, key) {
   };
   if (out.pValue === null || out.pValue === undefined) return out;
   out.significant = out.pValue < ALPHA && pct !== 0;
-  out.verdict = stats().verdict({ estimate: q.estimate, pValue: out.pValue, n: q.n }, ALPHA, { costPct: pct });
+  out.verdict = verdict({ estimate: q.estimate, pValue: out.pValue, n: q.n }, ALPHA, { costPct: pct });
   return out;
 }
 
@@ -295,5 +290,39 @@ function compareCounts(entry, base) {
   return out;
 }
 
+// aggregate(entry, base, scenarios, baseline) -> entry with its figures computed from its
+// rounds: per scenario the summary and, beside the baseline's entry `base`, the overhead
+// (and per operation where the scenario is a batch of `ops`); the study's targets; the
+// failed rounds. `scenarios`: [{ key, ops, unit }] as micro/scenarios.js defines them and
+// a run records them (a per-call scenario, unit 'call', times each operation itself).
+function aggregate(entry, base, scenarios, baseline = 'none') {
+  const out = {};
+  for (const s of scenarios) {
+    const r = summarize(entry.rounds, s.key);
+    if (!r) continue;
+    out[s.key] = r;
+    if (r.error) continue;
+    r.overhead = entry.strategy === baseline || !base ? null : overhead(entry.rounds, base.rounds, s.key);
+    if (s.ops && s.unit !== 'call') r.perOpOverheadUs = perOp(r.overhead, s.ops);
+  }
+  entry.scenarios = out;
+  entry.targets = targets(entry, { baseline });
+  const failed = entry.rounds.filter((r) => r.error);
+  entry.error = failed.length
+    ? { message: `${failed.length} of ${entry.rounds.length} round(s) failed: ${failed[0].error.message}`, rounds: failed.map((r) => r.round), stderrTail: failed[0].error.stderrTail }
+    : null;
+  return entry;
+}
+
+// The scenarios a run measured, as it recorded them; for a run that recorded none, the
+// keys its rounds hold.
+function scenariosOf(run) {
+  const recorded = run?.micro?.scenarios;
+  if (Array.isArray(recorded) && recorded.length) return recorded;
+  const keys = new Set();
+  for (const e of run?.micro?.results || []) for (const r of e.rounds || []) for (const k of Object.keys(r?.scenarios || {})) keys.add(k);
+  return [...keys].map((key) => ({ key, title: key, unit: null, ops: null }));
+}
+
 module.exports = {
-  compareCounts, TARGETS, ALPHA, BROKEN, RESOLUTION_FACTOR, perRound, summarize, overhead, perOp, judge, targets, unresolved, fmtUs };
+  aggregate, scenariosOf, compareCounts, TARGETS, ALPHA, BROKEN, RESOLUTION_FACTOR, perRound, summarize, overhead, perOp, judge, targets, unresolved, fmtUs };

@@ -1,6 +1,6 @@
 'use strict';
 // Does a run reproduce? reproCompare(runA, runB) matches the ratios of two runs of the
-// same matrix (config id -> ratio to its baseline, recomputed by bench/stats.js from the
+// same matrix (config id -> ratio to its baseline, recomputed by analysis/stats.js from the
 // samples) and reports, per ratio, both estimates, their difference and whether each
 // run's 95% CI covers the other's estimate. A ratio "agrees" when both intervals cover
 // the other's estimate. Agreement bought with wide intervals is no agreement, so the
@@ -14,7 +14,9 @@
 // read back from its interval (half-width on the log scale ÷ t with blocks − 1 df) and
 // Welch–Satterthwaite degrees of freedom. So ≥ 9 in 10 consistent is the bar.
 const stats = require('./stats');
-const { loadRun } = require('./run-file');
+const summary = require('./summary');
+const { formatPct, ratioPct } = require('../lib/format');
+const { loadRun } = require('../lib/run-file');
 const { baselineFor } = require('./comparable');
 
 // id -> summary.ratio of every config with a baseline in its run.
@@ -25,7 +27,7 @@ function ratios(run) {
   for (const c of configs) {
     const b = baselineFor(c, configs, baseline);
     if (!b || !(c.samples || []).length) continue;
-    const s = stats.summarize(c, b);
+    const s = summary.summarize(c, b);
     if (s.ratio && s.ratio.estimate !== null) out.set(c.id, { ...s.ratio, broken: s.broken, clientBound: s.clientBound });
   }
   return out;
@@ -114,8 +116,8 @@ function instructionAgreement(rows, runA, runB) {
   const levels = [];
   const byId = new Map((runB.configs || []).map((c) => [c.id, c]));
   for (const ca of runA.configs || []) {
-    const la = stats.instructionLevel(ca.samples);
-    const lb = byId.has(ca.id) ? stats.instructionLevel(byId.get(ca.id).samples) : null;
+    const la = summary.instructionLevel(ca.samples);
+    const lb = byId.has(ca.id) ? summary.instructionLevel(byId.get(ca.id).samples) : null;
     if (la && lb) levels.push({ id: ca.id, a: la.median, b: lb.median, differencePct: (lb.median / la.median - 1) * 100 });
   }
   const diffs = rows.map((r) => r.differencePct);
@@ -131,7 +133,7 @@ function instructionAgreement(rows, runA, runB) {
 }
 
 function formatRepro(r) {
-  const pct = (x) => stats.ratioPct(x);
+  const pct = (x) => ratioPct(x);
   const ci = (c) => (c ? `[${pct(c[0])}–${pct(c[1])}]` : '—');
   const lines = [`ctxbench repro: a = ${r.a}, b = ${r.b}`, ''];
   for (const row of r.rows) {
@@ -140,16 +142,16 @@ function formatRepro(r) {
       continue;
     }
     lines.push(`${row.id}  a ${pct(row.a.estimate)} ${ci(row.a.ci95)}  b ${pct(row.b.estimate)} ${ci(row.b.ci95)}  ` +
-      `diff ${stats.formatPct(row.differencePp, { sign: true })} pp  ${row.agree ? 'agree' : 'DISAGREE'}  ` +
+      `diff ${formatPct(row.differencePp, { sign: true })} pp  ${row.agree ? 'agree' : 'DISAGREE'}  ` +
       `${row.consistent === null ? 'not judged' : row.consistent ? 'consistent' : 'INCONSISTENT'}`);
   }
   if (r.instructions) {
     const i = r.instructions;
-    lines.push('', `Instruction counts: ${i.within} of ${r.compared} ratios within ${i.limitPct}% of each other (largest difference ${stats.formatPct(i.maxDifferencePct)}%, median ${stats.formatPct(i.medianDifferencePct)}%).`);
+    lines.push('', `Instruction counts: ${i.within} of ${r.compared} ratios within ${i.limitPct}% of each other (largest difference ${formatPct(i.maxDifferencePct)}%, median ${formatPct(i.medianDifferencePct)}%).`);
     return lines.join('\n') + '\n';
   }
   lines.push('', `${r.agreeing} of ${r.compared} ratios agree (each run's interval covers the other's estimate)` +
-    `${r.shareAgreeing === null ? '' : `: ${(r.shareAgreeing * 100).toFixed(0)}%`}; median ratio half-width ±${stats.formatPct(r.medianHalfWidthPct)} pp.`,
+    `${r.shareAgreeing === null ? '' : `: ${(r.shareAgreeing * 100).toFixed(0)}%`}; median ratio half-width ±${formatPct(r.medianHalfWidthPct)} pp.`,
   `${r.consistent} of ${r.judged} ratios consistent (difference within what both runs' noise explains, 5% test)` +
     `${r.shareConsistent === null ? '' : `: ${(r.shareConsistent * 100).toFixed(0)}%`}.`);
   return lines.join('\n') + '\n';

@@ -2,8 +2,9 @@
 // Paired samples of an arm and its baseline, and the mean of a per-pair quantity with an
 // interval that treats the server process as a level of variation. Used by the method
 // commands (calibrate, aa), whose quantities are not throughput ratios. Which samples
-// pair is bench/stats.js's samplePairs, the one definition.
+// pair is analysis/stats.js's samplePairs, the one definition.
 const stats = require('./stats');
+const summary = require('./summary');
 
 // t-interval on the mean of xs (n >= 2), 95%.
 function tInterval(xs) {
@@ -14,7 +15,7 @@ function tInterval(xs) {
 
 // pairs(config, baseline) -> [[sample, baselineSample]].
 function pairs(config, baseline) {
-  return stats.samplePairs(config && config.samples, baseline && baseline.samples).map(({ sample, base }) => [sample, base]);
+  return summary.samplePairs(config && config.samples, baseline && baseline.samples).map(({ sample, base }) => [sample, base]);
 }
 
 // pairedMean(items) -> { n, blocks, mean, ci95, method }; items: [{ value, block }].

@@ -4,7 +4,7 @@
 // merged exactly with the others of its unit (the server-process block; the round for
 // runs without blocks), the percentiles are read off the merged histogram, and the 95%
 // interval is a t-interval across units. The added latency of a strategy is paired with
-// its baseline at the same load (same group, see bench/comparable.js) unit by unit.
+// its baseline at the same load (same group, see analysis/comparable.js) unit by unit.
 //
 // A configuration that did not hold its rate (load/open-loop.js heldRate) reports no
 // latencies: its queue grew without bound, so any percentile would only say how long

@@ -1,100 +1,15 @@
 'use strict';
-// Statistics for ctxbench: descriptive summaries, the throughput ratio of a config to its
-// baseline with a 95% confidence interval and p-value, Welch's t-test, verdicts, and the
-// per-config `summary` object of docs/run-json.md.
+// From samples to what a configuration costs: which baseline sample a sample is compared
+// with (pairing by burst, by block, by window), the throughput / CPU / instruction ratio
+// of a config to its baseline with its interval, the verdict sentence, and the per-config
+// `summary` object of docs/run-json.md. The maths is analysis/stats.js.
 //
-// Distributions come from jstat (Student's t cdf and quantile); nothing here hand-rolls a
-// distribution. Throughput is compared on the log scale: a ratio of throughputs is what a
-// reader wants ("93% of baseline"), and log rps turns that ratio into a difference whose
-// sampling error is roughly symmetric.
+// Throughput is compared on the log scale: a ratio of throughputs is what a reader wants
+// ("93% of baseline"), and log rps turns that ratio into a difference whose sampling error
+// is roughly symmetric.
 
-const { jStat } = require('jstat');
-const ss = require('simple-statistics');
-const comparable = require('./comparable');
-
-const CONFIDENCE = 0.95;
-
-function finite(xs) {
-  return (xs || []).filter((x) => typeof x === 'number' && Number.isFinite(x));
-}
-
-const mean = (xs) => ss.mean(xs);
-// Sample variance (n - 1 denominator).
-const variance = (xs) => ss.sampleVariance(xs);
-
-function median(xs) {
-  const v = finite(xs);
-  return v.length ? ss.median(v) : null;
-}
-
-// Linear-interpolation quantile (R type 7), q in [0, 1]. simple-statistics' quantile is
-// a different type, so the interpolation is written out on its sorted copy.
-function quantile(xs, q) {
-  const v = finite(xs).sort((a, b) => a - b);
-  if (v.length === 0) return null;
-  const h = (v.length - 1) * q;
-  const lo = Math.floor(h);
-  return v[lo] + (h - lo) * (v[Math.ceil(h)] - v[lo]);
-}
-
-// Two-sided critical value of Student's t for the given confidence.
-function tCritical(df, confidence = CONFIDENCE) {
-  return jStat.studentt.inv(1 - (1 - confidence) / 2, df);
-}
-
-// Two-sided p-value of a t statistic. Uses the lower tail of -|t| so that tiny p-values
-// keep their precision (1 - cdf would round them to 0).
-function tPValue(t, df) {
-  if (Number.isNaN(t)) return null;
-  if (!Number.isFinite(t)) return 0;
-  return Math.min(1, 2 * jStat.studentt.cdf(-Math.abs(t), df));
-}
-
-// describe(xs) -> { n, median, mean, sd, ci95: [lo, hi] | null }
-// ci95 is the t-interval on the mean; it needs at least two values.
-function describe(xs) {
-  const v = finite(xs);
-  const n = v.length;
-  if (n === 0) return { n: 0, median: null, mean: null, sd: null, ci95: null };
-  const m = mean(v);
-  if (n < 2) return { n, median: median(v), mean: m, sd: null, ci95: null };
-  const sd = Math.sqrt(variance(v));
-  const half = tCritical(n - 1) * sd / Math.sqrt(n);
-  return { n, median: median(v), mean: m, sd, ci95: [m - half, m + half] };
-}
-
-// Welch's unequal-variance t-test of mean(a) - mean(b), with the Welch–Satterthwaite df.
-// welch(a, b) -> { t, df, pValue, diff, se }  (null fields when either side has n < 2)
-function welch(a, b) {
-  const x = finite(a);
-  const y = finite(b);
-  if (x.length < 2 || y.length < 2) {
-    return { t: null, df: null, pValue: null, diff: x.length && y.length ? mean(x) - mean(y) : null, se: null };
-  }
-  const va = variance(x) / x.length;
-  const vb = variance(y) / y.length;
-  const diff = mean(x) - mean(y);
-  const se = Math.sqrt(va + vb);
-  if (se === 0) {
-    // Both samples constant: any difference is exact, no difference is exactly none.
-    return { t: diff === 0 ? 0 : Math.sign(diff) * Infinity, df: x.length + y.length - 2, pValue: diff === 0 ? 1 : 0, diff, se };
-  }
-  const df = (va + vb) ** 2 / (va ** 2 / (x.length - 1) + vb ** 2 / (y.length - 1));
-  const t = diff / se;
-  return { t, df, pValue: tPValue(t, df), diff, se };
-}
-
-// One-sample t-test of mean(d) against 0 (the paired test when d are differences).
-function oneSample(d) {
-  const v = finite(d);
-  const n = v.length;
-  const m = n ? mean(v) : null;
-  if (n < 2) return { t: null, df: null, pValue: null, diff: m, se: null };
-  const se = Math.sqrt(variance(v) / n);
-  if (se === 0) return { t: m === 0 ? 0 : Math.sign(m) * Infinity, df: n - 1, pValue: m === 0 ? 1 : 0, diff: m, se };
-  const t = m / se;
-  return { t, df: n - 1, pValue: tPValue(t, n - 1), diff: m, se };
-}
+const { CONFIDENCE, mean, variance, median, tCritical, welch, oneSample, twoLevel, overlap, positive } = require('./stats');
+const { formatPct } = require('../lib/format');
 
 // Accepts sample objects ({ round, rps }) or bare numbers (round = index). Keeps only
 // samples with a positive finite throughput.
@@ -161,31 +76,10 @@ function ratio(cfgSamples, baseSamples, { paired = true, confidence = CONFIDENCE
   };
 }
 
-// The one percent formatter of the tree: a magnitude in percent, two decimals below 0.05
-// so that a tiny non-zero change never prints as "0.0". Signed with { sign: true }.
-// { minus: '−' } for typeset output (the report).
-function formatPct(x, { sign = false, minus = '-' } = {}) {
-  if (typeof x !== 'number' || !Number.isFinite(x)) return '—';
-  const a = Math.abs(x);
-  const body = a > 0 && a < 0.05 ? a.toFixed(2) : a.toFixed(1);
-  if (!sign) return body;
-  return (x < 0 && Number(body) !== 0 ? minus : x > 0 && Number(body) !== 0 ? '+' : '') + body;
-}
-
-// A ratio as a percentage of its baseline: 0.93 -> "93.0%" (digits after the point), or
-// `missing` where r is no number. The one ratio-to-percent formatter (report/format.js
-// pctOf is it with the report's dash).
-function ratioPct(r, digits = 1, missing = '—') {
-  return typeof r === 'number' && Number.isFinite(r) ? `${(r * 100).toFixed(digits)}%` : missing;
-}
-
-// formatPct signed, with its % sign; `missing` where x is no number.
-function signedPctText(x, missing = '—') {
-  return typeof x === 'number' && Number.isFinite(x) ? `${formatPct(x, { sign: true })}%` : missing;
-}
-
 const BROKEN = 'context broken, cost not comparable';
+
 const CLIENT_BOUND = 'load generator client-bound (≥ 85% of a core), no verdict';
+
 const CLIENT_BOUND_CPU = 0.85;
 
 // verdict(ratio, alpha = 0.05, { broken, clientBound }) -> the one verdict string of the tree.
@@ -213,8 +107,6 @@ function sum(samples, key) {
   for (const x of samples || []) if (x && typeof x[key] === 'number' && Number.isFinite(x[key])) s += x[key];
   return s;
 }
-
-const positive = (x) => typeof x === 'number' && Number.isFinite(x) && x > 0;
 
 // Schema 2 records which baseline burst each sample sits next to (sample.pairSeq) and
 // which server process it came from (sample.block). Schema 1 has neither: there the
@@ -259,56 +151,6 @@ function pairs(cfgSamples, baseSamples, key = 'rps') {
     .map(({ sample, base, unit }) => ({ block: unit, d: Math.log(sample[key]) - Math.log(base[key]) }));
 }
 
-// anova(groups) -> one-way ANOVA of values grouped by block, with the variance
-// components of the random-effects model: withinBlocks = MSW, betweenBlocks =
-// max(0, (MSB - MSW) / n0), n0 = (N - Σ n_j² / N) / (k - 1) (the balanced-design n when
-// every block has the same number of pairs). Null when there is nothing to separate.
-function anova(groups) {
-  const gs = groups.filter((g) => g.length > 0);
-  const k = gs.length;
-  const N = gs.reduce((a, g) => a + g.length, 0);
-  if (k < 2 || N - k < 1) return null;
-  const grand = mean(gs.flat());
-  let ssb = 0;
-  let ssw = 0;
-  for (const g of gs) {
-    const m = mean(g);
-    ssb += g.length * (m - grand) ** 2;
-    for (const x of g) ssw += (x - m) ** 2;
-  }
-  const dfB = k - 1;
-  const dfW = N - k;
-  const msb = ssb / dfB;
-  const msw = ssw / dfW;
-  const n0 = (N - gs.reduce((a, g) => a + g.length ** 2, 0) / N) / (k - 1);
-  const F = msw === 0 ? (msb === 0 ? null : Infinity) : msb / msw;
-  const p = F === null ? null : F === Infinity ? 0 : 1 - jStat.centralF.cdf(F, dfB, dfW);
-  return { betweenBlocks: Math.max(0, (msb - msw) / n0), withinBlocks: msw, F, p, dfBetween: dfB, dfWithin: dfW };
-}
-
-// twoLevel(pairs) -> the ratio with the block (server process) as the unit: log ratios
-// are averaged per block, and the 95% CI is the t-interval over the k block means with
-// k - 1 df (Kalibera & Jones 2013; Georges et al. 2007). estimate = exp(mean of block
-// means), so the figure and its interval are of the same statistic.
-function twoLevel(ps, confidence = CONFIDENCE) {
-  const byBlock = new Map();
-  for (const p of ps) {
-    if (!byBlock.has(p.block)) byBlock.set(p.block, []);
-    byBlock.get(p.block).push(p.d);
-  }
-  const groups = [...byBlock.values()];
-  const means = groups.map(mean);
-  const k = means.length;
-  if (k === 0) return { estimate: null, ci95: null, halfWidthPct: null, pValue: null, n: 0, blocks: 0, components: null };
-  const test = oneSample(means);
-  const estimate = Math.exp(test.diff);
-  const base = { estimate, n: ps.length, blocks: k, components: anova(groups) };
-  if (test.se === null) return { ...base, ci95: null, halfWidthPct: null, pValue: null };
-  const half = test.se === 0 ? 0 : tCritical(k - 1, confidence) * test.se;
-  const ci95 = [Math.exp(test.diff - half), Math.exp(test.diff + half)];
-  return { ...base, ci95, halfWidthPct: ((ci95[1] - ci95[0]) / 2) * 100, pValue: test.pValue };
-}
-
 // pairedRatio(cfgSamples, baseSamples, key) -> twoLevel on the recorded pairs, plus the
 // method in words.
 function pairedRatio(cfgSamples, baseSamples, key = 'rps') {
@@ -322,8 +164,6 @@ function pairedRatio(cfgSamples, baseSamples, key = 'rps') {
       : 'pairs by round in one warm process per config (schema 1): each round is a unit; restarts are not in the interval',
   };
 }
-
-const overlap = (a, b) => Boolean(a && b) && a[0] <= b[1] && b[0] <= a[1];
 
 // blockLogMeans(samples, key) -> Map(block -> mean of log sample[key]): the per-process
 // (block) means that levels and block-unit ratios are built from. Schema 1: each round is
@@ -562,58 +402,17 @@ function summarize(config, baselineConfig = null) {
   };
 }
 
-// levelShift(values, { alpha = 0.05, minShiftPct = 10, minSegment = 3 }) -> a level shift in
-// a time-ordered series (e.g. a baseline's req/s round by round), or null.
-// The test: for every split point k (each side >= minSegment values), Welch's t-test of
-// log values before against after; the split with the largest |t| is the candidate, and
-// its p-value is Bonferroni-corrected for the number of splits tried (conservative, so a
-// flagged shift is real). Flagged when the corrected p < alpha and the levels differ by at
-// least minShiftPct percent (smaller shifts are within ordinary noise on a busy machine).
-//   { at, before, after, shiftPct, pAdjusted, splits }: `at` = index of the first value
-//   of the second regime; before/after = geometric means of the two regimes.
-function levelShift(values, { alpha = 0.05, minShiftPct = 10, minSegment = 3 } = {}) {
-  const v = (values || []).map((x) => (positive(x) ? Math.log(x) : null));
-  if (v.some((x) => x === null)) return null;
-  const splits = v.length - 2 * minSegment + 1;
-  if (splits < 1) return null;
-  let best = null;
-  for (let k = minSegment; k <= v.length - minSegment; k++) {
-    const w = welch(v.slice(k), v.slice(0, k));
-    if (w.t === null || Number.isNaN(w.t)) continue;
-    if (!best || Math.abs(w.t) > Math.abs(best.w.t)) best = { k, w };
-  }
-  if (!best || best.w.pValue === null) return null;
-  const pAdjusted = Math.min(1, best.w.pValue * splits);
-  const before = Math.exp(mean(v.slice(0, best.k)));
-  const after = Math.exp(mean(v.slice(best.k)));
-  const shiftPct = (after / before - 1) * 100;
-  if (!(pAdjusted < alpha) || Math.abs(shiftPct) < minShiftPct) return null;
-  return { at: best.k, before, after, shiftPct, pAdjusted, splits };
-}
-
-// baselineFor(config, configs, baselineArm): the one definition lives in comparable.js.
-const baselineFor = comparable.baselineFor;
-
 module.exports = {
-  describe,
   ratio,
   pairs,
   samplePairs,
-  anova,
-  twoLevel,
   pairedRatio,
   blockLogMeans,
   blockRatio,
-  overlap,
   rpsLevel,
-  formatPct, ratioPct,
-  signedPctText,
-  levelShift,
   BROKEN,
   CLIENT_BOUND,
   CLIENT_BOUND_CPU,
-  welch,
-  oneSample,
   verdict,
   summarize,
   duetRatios,
@@ -624,10 +423,4 @@ module.exports = {
   instructionVerdict,
   warmupSchedule,
   INSTRUCTION_SPREAD_OK,
-  baselineFor,
-  median,
-  quantile,
-  mean: (xs) => { const v = finite(xs); return v.length ? mean(v) : null; },
-  tCritical,
-  tPValue,
 };

@@ -4,7 +4,7 @@
 const strategies = require('../context');
 const hops = require('../handlers/hops');
 const logs = require('../handlers/log');
-const frameworks = require('../servers');
+const frameworks = require('./index');
 
 const MAX_DEPTH = 1024;
 // STORES: extra live AsyncLocalStorage instances per request (handlers/stores.js).

@@ -1,0 +1,28 @@
+'use strict';
+// How a percentage is printed, for every room (the runner's progress lines, analysis'
+// verdict sentences, the report).
+
+// The one percent formatter of the tree: a magnitude in percent, two decimals below 0.05
+// so that a tiny non-zero change never prints as "0.0". Signed with { sign: true }.
+// { minus: '−' } for typeset output (the report).
+function formatPct(x, { sign = false, minus = '-' } = {}) {
+  if (typeof x !== 'number' || !Number.isFinite(x)) return '—';
+  const a = Math.abs(x);
+  const body = a > 0 && a < 0.05 ? a.toFixed(2) : a.toFixed(1);
+  if (!sign) return body;
+  return (x < 0 && Number(body) !== 0 ? minus : x > 0 && Number(body) !== 0 ? '+' : '') + body;
+}
+
+// A ratio as a percentage of its baseline: 0.93 -> "93.0%" (digits after the point), or
+// `missing` where r is no number. The one ratio-to-percent formatter (report/format.js
+// pctOf is it with the report's dash).
+function ratioPct(r, digits = 1, missing = '—') {
+  return typeof r === 'number' && Number.isFinite(r) ? `${(r * 100).toFixed(digits)}%` : missing;
+}
+
+// formatPct signed, with its % sign; `missing` where x is no number.
+function signedPctText(x, missing = '—') {
+  return typeof x === 'number' && Number.isFinite(x) ? `${formatPct(x, { sign: true })}%` : missing;
+}
+
+module.exports = { formatPct, ratioPct, signedPctText };
