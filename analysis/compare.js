@@ -114,6 +114,9 @@ function unitsNeeded(w, logLimit, n) {
 function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA } = {}) {
   const runA = loadRun(a, 'first run');
   const runB = loadRun(b, 'second run');
+  if (!Array.isArray(runA.configs) || !Array.isArray(runB.configs)) {
+    throw new Error('compare gates server runs (ctxbench run); micro runs are compared with ctxbench repro --compare a.json b.json');
+  }
   const limit = maxRegression === null || maxRegression === undefined ? DEFAULT_MAX_REGRESSION : Number(maxRegression);
   const logLimit = Math.log(1 - limit / 100);
   const counted = isInstructionRun(runA);

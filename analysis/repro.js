@@ -18,6 +18,28 @@ const summary = require('./summary');
 const { formatPct, ratioPct } = require('../lib/format');
 const { loadRun } = require('../lib/run-file');
 const { baselineFor } = require('./comparable');
+const { compareCounts } = require('./micro');
+
+const isMicroCount = (run) => run?.kind === 'micro' && run?.settings?.method === 'instructions';
+
+// A micro count run's ratios: per target, strategy and scenario, the baseline's
+// instructions per operation ÷ the strategy's (read like the server runs' "% of none").
+// -> Map(id -> { estimate }), and the per-operation levels Map(id -> perOp).
+function microCountRatios(run) {
+  const results = run?.micro?.results || [];
+  const baseline = run?.settings?.baseline || 'none';
+  const out = new Map();
+  const levels = new Map();
+  for (const e of results) {
+    for (const [key, sc] of Object.entries(e.scenarios || {})) {
+      if (typeof sc?.perOp === 'number') levels.set(`${e.target}/${e.strategy}/${key}`, sc.perOp);
+    }
+    const base = results.find((b) => b.target === e.target && b.strategy === baseline);
+    if (!base || base === e) continue;
+    for (const [key, c] of Object.entries(compareCounts(e, base))) out.set(`${e.target}/${e.strategy}/${key}`, { estimate: 1 / c.ratio });
+  }
+  return { ratios: out, levels };
+}
 
 // id -> summary.ratio of every config with a baseline in its run.
 function ratios(run) {
@@ -68,8 +90,9 @@ function reproCompare(a, b) {
   const runA = loadRun(a);
   const runB = loadRun(b);
   const counted = runA?.settings?.method === 'instructions' && runB?.settings?.method === 'instructions';
-  const ra = ratios(runA);
-  const rb = ratios(runB);
+  const micro = counted && isMicroCount(runA) && isMicroCount(runB);
+  const ra = micro ? microCountRatios(runA).ratios : ratios(runA);
+  const rb = micro ? microCountRatios(runB).ratios : ratios(runB);
   const rows = [];
   for (const [id, x] of ra) {
     const y = rb.get(id);
@@ -97,7 +120,7 @@ function reproCompare(a, b) {
     a: typeof a === 'string' ? a : (runA && runA.title) || 'a',
     b: typeof b === 'string' ? b : (runB && runB.title) || 'b',
     schemas: [runA && runA.schema, runB && runB.schema],
-    ...(counted && instructionAgreement(rows, runA, runB)),
+    ...(counted && instructionAgreement(rows, runA, runB, micro)),
     rows,
     compared: rows.length,
     agreeing,
@@ -112,10 +135,15 @@ function reproCompare(a, b) {
 
 // Instruction-count runs: how many ratios agree within INSTRUCTION_AGREEMENT_PCT, the
 // largest difference, and the same for each configuration's instructions per request.
-function instructionAgreement(rows, runA, runB) {
+function instructionAgreement(rows, runA, runB, micro = false) {
   const levels = [];
+  if (micro) {
+    const la = microCountRatios(runA).levels;
+    const lb = microCountRatios(runB).levels;
+    for (const [id, a] of la) if (lb.has(id)) levels.push({ id, a, b: lb.get(id), differencePct: (lb.get(id) / a - 1) * 100 });
+  }
   const byId = new Map((runB.configs || []).map((c) => [c.id, c]));
-  for (const ca of runA.configs || []) {
+  for (const ca of micro ? [] : runA.configs || []) {
     const la = summary.instructionLevel(ca.samples);
     const lb = byId.has(ca.id) ? summary.instructionLevel(byId.get(ca.id).samples) : null;
     if (la && lb) levels.push({ id: ca.id, a: la.median, b: lb.median, differencePct: (lb.median / la.median - 1) * 100 });
@@ -123,6 +151,7 @@ function instructionAgreement(rows, runA, runB) {
   const diffs = rows.map((r) => r.differencePct);
   return {
     instructions: {
+      unit: micro ? 'operation' : 'request',
       limitPct: INSTRUCTION_AGREEMENT_PCT,
       within: diffs.filter((d) => d <= INSTRUCTION_AGREEMENT_PCT).length,
       maxDifferencePct: diffs.length ? Math.max(...diffs) : null,

@@ -17,7 +17,9 @@ function loadRun(x, label = 'run') {
   } catch (err) {
     throw new Error(`${x}: not valid JSON (${String(err.message).split('\n')[0]})`, { cause: err });
   }
-  if (!run || typeof run !== 'object' || !Array.isArray(run.configs)) throw new Error(`${x}: not a ctxbench run (no "configs" list; see docs/run-json.md)`);
+  // A micro run keeps its entries under micro.results instead of configs.
+  const isMicro = run?.kind === 'micro' && Array.isArray(run.micro?.results);
+  if (!run || typeof run !== 'object' || (!Array.isArray(run.configs) && !isMicro)) throw new Error(`${x}: not a ctxbench run (no "configs" list; see docs/run-json.md)`);
   return run;
 }
 

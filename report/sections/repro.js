@@ -22,16 +22,17 @@ const pct2 = (r) => f.pctOf(r, 2);
 // Two instruction-count runs: do the ratios and the counts repeat within 0.5%?
 function instructionLines(r, lines) {
   const i = r.instructions;
+  const unit = i.unit || 'request';
   const all = i.within === r.compared;
   lines.push(`**${i.within} of ${r.compared} instruction ratios agree within ${i.limitPct}%** between the two runs (largest difference ${i.maxDifferencePct.toFixed(2)}%, median ${i.medianDifferencePct.toFixed(2)}%) ` +
-    `${all ? '✅' : '⚠ — the ones beyond it are marked'}. Each run started its own processes; the ratio is the baseline's instructions per request ÷ the configuration's.`, '');
+    `${all ? '✅' : '⚠ — the ones beyond it are marked'}. Each run started its own processes; the ratio is the baseline's instructions per ${unit} ÷ the ${i.unit === 'operation' ? 'strategy' : 'configuration'}'s.`, '');
   const levels = new Map(i.levels.map((l) => [l.id, l]));
   const body = r.rows.map((x) => {
     const l = levels.get(x.id);
     return [f.code(x.id), pct2(x.a.estimate), pct2(x.b.estimate), `${x.differencePct.toFixed(2)}%`, x.differencePct <= i.limitPct ? '✅' : '❌',
       l ? `${f.int(l.a)} → ${f.int(l.b)} (${l.differencePct >= 0 ? '+' : '−'}${Math.abs(l.differencePct).toFixed(2)}%)` : f.DASH];
   });
-  lines.push(f.table(['Ratio', 'run a', 'run b', '|b ÷ a − 1|', `within ${i.limitPct}%`, 'instructions/req, a → b'], body, ['l', 'r', 'r', 'r', 'l', 'r']));
+  lines.push(f.table(['Ratio', 'run a', 'run b', '|b ÷ a − 1|', `within ${i.limitPct}%`, `instructions/${unit === 'request' ? 'req' : 'op'}, a → b`], body, ['l', 'r', 'r', 'r', 'l', 'r']));
   return lines.join('\n');
 }
 
