@@ -197,6 +197,14 @@ function blockRatio(cfgSamples, baseSamples, key = 'rps') {
   return { estimate, ci95, halfWidthPct: ((ci95[1] - ci95[0]) / 2) * 100, pValue: t.pValue, paired: true, n: diffs.length, unit: 'block' };
 }
 
+// sameRunRatio(cfgSamples, baseSamples) -> the req/s ratio of two configurations of one run
+// that are not a config and its adjacent baseline (another Node version, the other ACF
+// mode): schema 2 pairs them by block (both measured in each block of fresh processes;
+// the process is the unit), schema 1 by round.
+function sameRunRatio(cfgSamples, baseSamples) {
+  return isSchema2(cfgSamples) ? blockRatio(cfgSamples, baseSamples) : ratio(cfgSamples, baseSamples, { paired: true });
+}
+
 // The level of a run's throughput: per block, the geometric mean of its samples; the
 // estimate is the geometric mean over blocks and its interval the t-interval over the
 // block log-means, so the figure and its interval are of the same statistic. Schema 1:
@@ -409,6 +417,8 @@ module.exports = {
   pairedRatio,
   blockLogMeans,
   blockRatio,
+  sameRunRatio,
+  isSchema2,
   rpsLevel,
   BROKEN,
   CLIENT_BOUND,

@@ -140,3 +140,14 @@ test('blockLogMeans: the mean log of a key per block, skipping samples without a
   // Schema 1: the round is the block.
   rounded(blockLogMeans([{ round: 3, rps: e }, { round: 3, rps: e ** 3 }]), [[3, 2]]);
 });
+
+test('sameRunRatio: two configs of a schema-2 run (another Node version, the other ACF mode) are compared per block of processes, a schema-1 run per round', () => {
+  const run = makeRun2({ blocks: 4, rounds: 6, strategies: { als: 0.9 } });
+  const [none, als] = run.configs;
+  const r = summary.sameRunRatio(als.samples, none.samples);
+  assert.strictEqual(r.unit, 'block');
+  assert.strictEqual(r.n, 4, 'one difference per block, not one per round');
+  assert.ok(r.estimate > 0.8 && r.estimate < 1, String(r.estimate));
+  const schema1 = (c) => c.samples.map(({ round, rps }) => ({ round, rps }));
+  assert.strictEqual(summary.sameRunRatio(schema1(als), schema1(none)).n, 24, 'schema 1: each round its own unit');
+});

@@ -6,8 +6,8 @@
 //      node:http server without context (http/none) on the same Node version, as the
 //      study compared everything with its base.js;
 //   2. version comparison: each scenario's throughput on the newer major relative to the
-//      older one, paired by round (rounds interleave every config of the run, so round i
-//      of both versions ran in the same round).
+//      older one, per block of fresh processes (analysis/summary.js sameRunRatio; a
+//      schema-1 run per round).
 //
 // Called by report/sections/run.js for runs whose settings.preset is 'frameworks'.
 
@@ -226,6 +226,9 @@ function primaryGroups(groups) {
   return majors.map((m) => groups.find((g) => g.major === m && !g.variant) || groups.find((g) => g.major === m));
 }
 
+// Blocks of fresh processes (schema 2) or rounds of one warm process (schema 1)?
+const isSchema2Group = (g) => g.configs.some((c) => summary.isSchema2(c.samples));
+
 function comparisonTable(older, newer) {
   const published = older.major === PUBLISHED_GAIN.from && newer.major === PUBLISHED_GAIN.to;
   const header = ['Scenario', `Node ${older.major} req/s median`, `Node ${newer.major} req/s median`,
@@ -245,7 +248,7 @@ function comparisonTable(older, newer) {
     if (missing(a) || missing(b)) {
       cells.push(f.DASH, 'not compared');
     } else {
-      const r = summary.ratio(validSamples(b), validSamples(a), { paired: true });
+      const r = summary.sameRunRatio(validSamples(b), validSamples(a));
       cells.push(gainCell(r), summary.verdict(r).replace(/slower/, `slower on ${newer.major}`).replace(/faster/, `faster on ${newer.major}`));
     }
     if (published) {
@@ -260,8 +263,11 @@ function comparisonTable(older, newer) {
     return out.join('\n');
   }
   out.push(f.table(header, body, align), '');
-  const lines = ['Gain = throughput on the newer major relative to the older, computed round by round ' +
-    '(rounds interleave every configuration of the run, so round *i* of both versions ran side by side) and combined on a log scale.'];
+  const lines = [isSchema2Group(older)
+    ? 'Gain = throughput on the newer major relative to the older, per block (both versions ran in fresh processes in every block; the process is the unit), ' +
+      'combined on a log scale with a t-interval over blocks.'
+    : 'Gain = throughput on the newer major relative to the older, computed round by round ' +
+      '(rounds interleave every configuration of the run, so round *i* of both versions ran side by side) and combined on a log scale.'];
   if (published) {
     lines.push(`"Study … (published)" columns: the study's version table (seed \`${PUBLISHED_GAIN.seed}\`, v22.17.1 vs v24.4.1, ` +
       'one run each, no interval), quoted verbatim — not our measurements.');
@@ -293,7 +299,7 @@ function comparisonSection(groups) {
 // ---------------------------------------------------------------- AsyncContextFrame on vs off
 
 // Per major measured both ways (--acf both): each scenario's throughput with the flag
-// flipped relative to the major's default, paired by round.
+// flipped relative to the major's default, per block (per round in a schema-1 run).
 function acfSection(groups) {
   const out = [];
   const majors = uniq(groups.map((g) => g.major).filter((m) => m !== null));
@@ -309,7 +315,7 @@ function acfSection(groups) {
         const b = flipped.configs.find((c) => scenarioKey(c) === k);
         const med = (c) => missing(c) || f.int(stats.median(validSamples(c).map((x) => x.rps)));
         if (missing(a) || missing(b)) return [scenarioOf(a).name, med(a), med(b), f.DASH, 'not compared'];
-        const r = summary.ratio(validSamples(b), validSamples(a), { paired: true });
+        const r = summary.sameRunRatio(validSamples(b), validSamples(a));
         return [scenarioOf(a).name, med(a), med(b), gainCell(r), summary.verdict(r)];
       });
     if (!rows.length) continue;
