@@ -28,18 +28,19 @@ process.on('exit', () => {
 });
 
 // The port from a listening line: app.js logs {"msg":"ctxbench listening","port":N},
+// handlers/downstream.js {"message":"ctxbench downstream listening","port":N},
 // bench/hello-world.js prints "listening N".
 function listeningPort(text) {
   for (const line of text.split('\n')) {
-    if (line.includes('"ctxbench listening"')) return JSON.parse(line).port;
+    if (line.includes('"ctxbench listening"') || line.includes('"ctxbench downstream listening"')) return JSON.parse(line).port;
     const m = /^listening (\d+)\s*$/.exec(line);
     if (m) return Number(m[1]);
   }
   return null;
 }
 
-// THE spawn-and-wait-for-the-listening-line helper (the runner, overhead and the tests
-// use it). Resolves { child, port, pid, stderrTail(), exited: Promise<{code, signal}>,
+// THE spawn-and-wait-for-the-listening-line helper (the runner, overhead, the downstream
+// service of bench/services.js and the tests use it). Resolves { child, port, pid, stderrTail(), exited: Promise<{code, signal}>,
 // alive(), stop() } once the child printed its port; rejects with a ServerStartError
 // (stderr tail attached) when it exits first or says nothing within timeoutMs.
 //
@@ -50,7 +51,11 @@ function listeningPort(text) {
 // a writev of over IOV_MAX buffers failed (EINVAL) and the server died (measured here).
 // /dev/null takes each write at once, as a logging agent on its own core would: the
 // server pays for formatting and writing its lines, not for where they go.
-async function spawnListening(command, args, { env = process.env, cwd, timeoutMs = 20000, discardStdout = false } = {}) {
+//
+// detached: its own process group, so a terminal's Ctrl-C reaches the runner only (the
+// downstream service outlives the sample being finished). unrefPipes: once listening,
+// its pipes do not keep this process alive; their closing is what tells the child to go.
+async function spawnListening(command, args, { env = process.env, cwd, timeoutMs = 20000, discardStdout = false, detached = false, unrefPipes = false } = {}) {
   const fixedPort = discardStdout ? await freePort() : null;
   const devNull = discardStdout ? fs.openSync('/dev/null', 'w') : null;
   // stdin is a pipe from this process: app.js (CTXBENCH_PARENT_PIPE=1) stops when it
@@ -59,7 +64,9 @@ async function spawnListening(command, args, { env = process.env, cwd, timeoutMs
     env: { ...env, CTXBENCH_PARENT_PIPE: '1', ...(fixedPort !== null && { PORT: String(fixedPort) }) },
     cwd,
     stdio: ['pipe', devNull ?? 'pipe', 'pipe'],
+    detached,
   });
+  if (detached) child.unref();
   if (devNull !== null) fs.closeSync(devNull);
   child.stdin.on('error', () => {});
   child.stdin.unref?.();
@@ -111,6 +118,7 @@ async function spawnListening(command, args, { env = process.env, cwd, timeoutMs
       clearTimeout(timer);
       child.stdout.off('data', onData);
       child.stdout.resume(); // keep draining: a full pipe would block the server
+      if (unrefPipes) for (const stream of [child.stdout, child.stderr]) stream.unref?.();
       resolve(port);
     };
     child.stdout.on('data', onData);

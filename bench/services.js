@@ -12,7 +12,7 @@
 // would bill the database's own CPU to every strategy's server. On a real deployment
 // the database and the next service are other machines; here they share the load
 // generator's CPU, whose saturation the runner already watches and warns about.
-const { spawn } = require('node:child_process');
+const { spawnListening } = require('./server-process');
 const path = require('node:path');
 const { startPostgres, PostgresError } = require('./postgres');
 
@@ -26,49 +26,18 @@ class ServicesError extends Error {
   }
 }
 
-function startDownstream({ cpu = null } = {}) {
+// The downstream service through the one spawn helper (bench/server-process.js): ready
+// on its listening line, stopped with SIGTERM then SIGKILL.
+async function startDownstream({ cpu = null } = {}) {
   const argv = [DOWNSTREAM];
   const [command, args] = cpu === null ? [process.execPath, argv] : ['taskset', ['-c', String(cpu), process.execPath, ...argv]];
-  // Own process group: a terminal Ctrl-C goes to the runner, which finishes its sample.
-  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true, env: { ...process.env, PORT: '0', HOST: '127.0.0.1' } });
-  child.unref();
-  let stderr = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (d) => (stderr = (stderr + d).slice(-2000)));
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const onExit = () => child.kill('SIGTERM');
-  process.once('exit', onExit);
-  const stop = async () => {
-    process.off('exit', onExit);
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    child.kill('SIGTERM');
-    const killer = setTimeout(() => child.kill('SIGKILL'), 3000);
-    await exited;
-    clearTimeout(killer);
-  };
-  return new Promise((resolve, reject) => {
-    const fail = async (message) => {
-      clearTimeout(timer);
-      await stop();
-      reject(new ServicesError(`the downstream service could not start: ${message}`));
-    };
-    const timer = setTimeout(() => fail(`not listening within ${READY_TIMEOUT_MS / 1000} s`), READY_TIMEOUT_MS);
-    child.once('error', (err) => fail(err.message));
-    exited.then((code) => fail(`exited (code ${code})${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`));
-    let out = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (d) => {
-      out += d;
-      const line = out.split('\n').find((l) => l.includes('"ctxbench downstream listening"'));
-      if (!line) return;
-      clearTimeout(timer);
-      child.stdout.resume();
-      // Its pipes must not keep this process alive either: when this process ends
-      // without stop(), the pipe closing is what tells the child to go.
-      for (const stream of [child.stdin, child.stdout, child.stderr]) stream.unref?.();
-      resolve({ url: `http://127.0.0.1:${JSON.parse(line).port}`, pid: child.pid, stop });
-    });
-  });
+  try {
+    const s = await spawnListening(command, args, { env: { ...process.env, PORT: '0', HOST: '127.0.0.1' }, timeoutMs: READY_TIMEOUT_MS, detached: true, unrefPipes: true });
+    return { url: s.url, pid: s.pid, stop: s.stop };
+  } catch (err) {
+    const tail = err.stderrTail ? `: ${err.stderrTail.split('\n').pop()}` : '';
+    throw new ServicesError(`the downstream service could not start: ${err.message}${tail}`);
+  }
 }
 
 // need: { pg, http } booleans (which services the configurations use); pgUrl: an
