@@ -507,9 +507,10 @@ function analyzeStores(run) {
 //   sequential: the same preset measured one after the other (results/runs/<preset>-sequential.json),
 //               beside a duet run for the method comparison;
 //   timed:      the default run when it is duet (the time-based figure beside instruction counts);
-//   reproduced: whether a second run of the preset (results/repro-<preset>.json) is committed.
+//   reproduced: whether a second run of the preset (results/repro-<preset>.json), or of this
+//               file (results/repro-<name>.json, for a run without a preset, e.g. micro), is committed.
 // A missing or unreadable companion is null: the page then says less, it does not fail.
-function companionsOf(run, resultsDir) {
+function companionsOf(run, resultsDir, name = null) {
   if (!resultsDir) return { sequential: null, timed: null, reproduced: null };
   const preset = run?.settings?.preset ?? null;
   const read = (file) => {
@@ -523,7 +524,7 @@ function companionsOf(run, resultsDir) {
   return {
     sequential: preset ? read(path.join(resultsDir, 'runs', `${preset}-sequential.json`)) : null,
     timed: timed?.run.settings?.method === 'duet' ? timed : null,
-    reproduced: preset ? fs.existsSync(path.join(resultsDir, `repro-${preset}.json`)) : null,
+    reproduced: preset ? fs.existsSync(path.join(resultsDir, `repro-${preset}.json`)) : name ? fs.existsSync(path.join(resultsDir, `repro-${name}.json`)) : null,
   };
 }
 

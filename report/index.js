@@ -243,7 +243,7 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files, 
   for (const { file, run, name } of results) {
     // Rate-mode runs (issue 14) measure latency at a given load, not throughput at
     // saturation: their own section replaces the run section.
-    const ctx = { file: fromOut(file), name, resultsDir, companions: companionsOf(run, resultsDir), chartsDir, written, relativeChartPath: fromPages };
+    const ctx = { file: fromOut(file), name, resultsDir, companions: companionsOf(run, resultsDir, name), chartsDir, written, relativeChartPath: fromPages };
     const { value, blocks } = await f.capture(() => renderSection(moduleFor(run), run, ctx, file));
     sections.push({ file, name, kind: run.kind, run, title: run.title || run.kind, markdown: tidy(value, run), blocks });
   }
@@ -309,7 +309,7 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files, 
       'the method and its measured justification: [docs/method.md](docs/method.md), [docs/investigations.md](docs/investigations.md).');
   if (lead) {
     const s = sections.find((x) => x.file === lead.file);
-    const md = await renderSection(moduleFor(lead.run), lead.run, { file: fromOut(lead.file), name: lead.name, resultsDir, companions: companionsOf(lead.run, resultsDir), brief: lead.run.settings?.preset === 'default', fullPage: fromOut(pageOf(lead.name)), relativeChartPath: fromOut }, lead.file);
+    const md = await renderSection(moduleFor(lead.run), lead.run, { file: fromOut(lead.file), name: lead.name, resultsDir, companions: companionsOf(lead.run, resultsDir, lead.name), brief: lead.run.settings?.preset === 'default', fullPage: fromOut(pageOf(lead.name)), relativeChartPath: fromOut }, lead.file);
     parts.push('', tidy(md, lead.run).replace(/^## (.*)/, (_, t) => `## ${t}`));
     if (!s) throw new Error(`${lead.file}: lead section missing`);
   }
