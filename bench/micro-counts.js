@@ -7,12 +7,17 @@
 // --predictable-gc-schedule (bench/callgrind.js says why: the count then repeats from
 // process to process). Per scenario, windows cut by the counter (zero, iterate, dump):
 //   1. overhead: 3 windows of no iteration — the IPC that starts and ends a window —
-//      taken out of every window below;
+//      taken out of every warm-up window below;
 //   2. sizing: two windows of SIZING_ITERATIONS (the first runs cold code), to choose n so
 //      a window holds ~WINDOW_IR instructions (at least MIN_ITERATIONS);
 //   3. warm-up: windows of n until instructions per iteration are steady (the rule of
 //      bench/instructions.js: the last 6 within ±2% of their median), at most maxWarmup;
-//   4. measurement: `windows` windows of n. The figure is their median: a window in which
+//   4. the overhead again, now that the IPC path is warm, and n again from the warm
+//      per-iteration count. Measured at the start only, the overhead read 312k in one
+//      run and 380k in the next (cold code), and sized on cold iterations a `current()`
+//      window held 1.8M instructions, not 3e7: the 68k between the two overheads then
+//      moved none's current() by 1.4 of its 36.8 instructions per call (3.7%);
+//   5. measurement: `windows` windows of the warm n. The figure is their median: a window in which
 //      V8 collected garbage or compiled reads higher (measured: +30% once in ~10 windows
 //      of `current`), and the spread (half the interquartile range) says how often.
 // Instructions per operation = per iteration ÷ the scenario's operations per iteration
@@ -33,6 +38,8 @@ const WINDOW_IR = 3e7;
 const MIN_ITERATIONS = 10;
 const MAX_ITERATIONS = 100000;
 const DEFAULTS = { maxWarmup: 20, windows: 5 };
+// The warm per-iteration count that sizes the measured windows: the last warm-up windows.
+const STEADY_TAIL = 3;
 
 const opsOf = (key) => SCENARIOS.find((s) => s.key === key)?.ops ?? 1;
 
@@ -119,17 +126,24 @@ async function countScenario(proc, key, { maxWarmup = DEFAULTS.maxWarmup, window
     warmup.push(net(await proc.window(key, n), n));
     verdict = warmedUp(warmup, { maxWindows: maxWarmup });
   }
+  const warmEmpty = [];
+  for (let i = 0; i < OVERHEAD_WINDOWS && !signal?.aborted; i++) warmEmpty.push(await proc.window(key, 0));
+  const warmOverhead = warmEmpty.length ? median(warmEmpty) : overhead;
+  const warmPer = warmup.length ? median(warmup.slice(-STEADY_TAIL)) : sized;
+  const m = Math.min(MAX_ITERATIONS, Math.max(n, Math.round(WINDOW_IR / Math.max(1, warmPer))));
   const measured = [];
   for (let i = 0; i < windows && !signal?.aborted; i++) {
-    const instructions = await proc.window(key, n);
-    measured.push({ instructions, perIteration: net(instructions, n) });
+    const instructions = await proc.window(key, m);
+    measured.push({ instructions, perIteration: (instructions - warmOverhead) / m });
   }
   const per = measured.map((w) => w.perIteration);
   const perIteration = per.length ? median(per) : null;
   const iqr = per.length >= 2 ? quantile(per, 0.75) - quantile(per, 0.25) : null;
   return {
-    iterations: n,
-    overhead,
+    iterations: m,
+    warmupIterations: n,
+    overhead: warmOverhead,
+    coldOverhead: overhead,
     warmup,
     settled: verdict.reason === 'steady',
     windows: measured,

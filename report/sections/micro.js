@@ -232,7 +232,8 @@ function countsSection(run, ctx) {
   if (s.quick) parts.push('> ⚠ **Quick run:** short warm-up, two windows per scenario; a smoke test.');
   parts.push(environmentLine(run));
   parts.push(`**Settings:** Valgrind ${s.valgrind ?? '?'} (callgrind), \`node ${(s.nodeFlags ?? []).join(' ')}\` · per scenario: the cost of an empty window (the IPC that starts and ends it) measured and taken out; ` +
-    `windows of n iterations (n sized to ~3×10⁷ instructions) until the last 6 are within ±2% of their median (at most ${s.maxWarmup ?? '?'}), then ${s.windows ?? '?'} measured windows, their median · baseline ${f.code(s.baseline || 'none')}`);
+    `windows of n iterations (n sized to ~3×10⁷ instructions) until the last 6 are within ±2% of their median (at most ${s.maxWarmup ?? '?'}), then ${s.windows ?? '?'} measured windows, their median` +
+    `${results.some((e) => Object.values(e.scenarios || {}).some((sc) => sc && sc.coldOverhead !== undefined)) ? ' (the empty window and n taken again once warm)' : ''} · baseline ${f.code(s.baseline || 'none')}`);
   if (run.command) parts.push(f.fence(run.command, 'sh'));
   const base = results.find((e) => e.strategy === (s.baseline || 'none'));
   const header = ['Strategy', ...scenarios.map((x) => `${x.key}: instr/${x.ops ? 'op' : 'request'} (+ vs ${f.code(s.baseline || 'none')})`)];
