@@ -53,7 +53,13 @@ test('instruction counts: a planted 1,000-step loop per current() is counted', {
     assert.strictEqual(e.error, null);
     assert.strictEqual(e.checks.current.failures, 0, `${e.strategy} read what it put in the context`);
     assert.strictEqual(e.scenarios.current.windows.length, 1);
-    assert.ok(e.scenarios.current.overhead > 0, 'the empty window\'s cost is measured');
+    const sc = e.scenarios.current;
+    assert.ok(sc.overhead > 0, 'the empty window\'s cost is measured');
+    // Taken again once warm (the cold one is kept apart), and the measured windows are net
+    // of the warm one, at an n sized on the warm count (never fewer than the warm-up's).
+    assert.ok(sc.coldOverhead > 0, 'the cold empty window is recorded apart');
+    assert.ok(sc.iterations >= sc.warmupIterations, `${sc.iterations} measured iterations, ${sc.warmupIterations} in warm-up windows`);
+    for (const w of sc.windows) assert.strictEqual(w.perIteration, (w.instructions - sc.overhead) / sc.iterations);
   }
   const md = render(run, { file: 'counts.json' });
   assert.match(md, /instructions per operation/i);
