@@ -180,3 +180,12 @@ test('short runs under Valgrind: the same code repeats within 1% even on a share
   assert.strictEqual(r.code, 2, r.stdout);
   assert.match(r.stdout, /counts not steady/);
 });
+
+test('the page says that processes which never settled were measured over --unsettled-windows windows', () => {
+  const { render } = require('../report/sections/instructions');
+  const run = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'results', 'instructions.json'), 'utf8'));
+  assert.strictEqual(run.settings.unsettledWindows, 24);
+  assert.match(render(run), /Not steady at the limit for [^\n]*each was measured over 24 windows instead of 3/);
+  const settled = { ...run, configs: run.configs.map((c) => ({ ...c, processes: c.processes.map((p) => ({ ...p, settled: true })) })) };
+  assert.doesNotMatch(render(settled), /measured over 24 windows/);
+});

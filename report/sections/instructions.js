@@ -22,7 +22,8 @@ function warmupLine(run) {
   const requests = stats.median(procs.map(({ p }) => p.windowRequests).filter(f.isNum));
   return `- **Warm-up:** windows of the same size as the measured ones until the last 6 were within ±2% of their median (at most 40 windows of 1,000 requests, 16 of fewer): ${Math.min(...counts)}–${Math.max(...counts)} windows per process (median ${stats.median(counts)}; ${f.int(requests)} requests per window at the median). ` +
     (unsettled.length
-      ? `⚠ Not steady at the limit for ${unsettled.map(({ config, p }) => `${f.code(config.strategy)} d${config.depth} (block ${p.block + 1})`).join(', ')}: V8 was still compiling there, so those counts are comparable only at the same request index (the same schedule in every process of the run, and in another run of the same preset).`
+      ? `⚠ Not steady at the limit for ${unsettled.map(({ config, p }) => `${f.code(config.strategy)} d${config.depth} (block ${p.block + 1})`).join(', ')}: V8 was still compiling there, so those counts are comparable only at the same request index (the same schedule in every process of the run, and in another run of the same preset)` +
+        `${f.isNum(run.settings?.unsettledWindows) && run.settings.unsettledWindows !== run.settings.windows ? `, and each was measured over ${run.settings.unsettledWindows} windows instead of ${run.settings.windows}, so that a count that alternates from window to window is read over many periods` : ''}.`
       : 'Every process settled.');
 }
 
