@@ -11,6 +11,7 @@ const { median } = require('../analysis/stats');
 const { startServer } = require('./server-process');
 const { UsageError } = require('../lib/cli');
 const { onInterrupt } = require('./progress');
+const { deriveConfig } = require('./matrix');
 
 const BURSTS = 3;
 
@@ -85,12 +86,6 @@ function defaultLaunch({ cpu = null } = {}) {
   };
 }
 
-function copyConfig(config, extra) {
-  const copy = { ...config, ...extra, samples: [], summary: null, error: null };
-  if (config.launch) Object.defineProperty(copy, 'launch', { value: config.launch, enumerable: false });
-  return copy;
-}
-
 const variant = (config, label) => (config.variant ? `${config.variant}/${label}` : label);
 
 // One config per (config, rate): the rate is part of the group (`variant`), so a strategy
@@ -99,13 +94,13 @@ function expandRates(configs, { rates, loads, capacity }) {
   const out = [];
   for (const config of configs) {
     if (rates) {
-      for (const rate of rates) out.push(copyConfig(config, { id: `${config.id}/r${rate}`, variant: variant(config, `r${rate}`), rate, load: null }));
+      for (const rate of rates) out.push(deriveConfig(config, { id: `${config.id}/r${rate}`, variant: variant(config, `r${rate}`), rate, load: null }));
     } else {
       const g = capacity.groups.find((x) => x.group === groupKey(config));
       for (const load of loads) {
         const rate = Math.max(1, Math.round(load * g.rps));
         const pct = Math.round(load * 1000) / 10;
-        out.push(copyConfig(config, { id: `${config.id}/load${pct}`, variant: variant(config, `load${pct}`), rate, load, capacityRps: g.rps }));
+        out.push(deriveConfig(config, { id: `${config.id}/load${pct}`, variant: variant(config, `load${pct}`), rate, load, capacityRps: g.rps }));
       }
     }
   }

@@ -26,35 +26,76 @@ function matrixConfigs(settings, nodeTargets) {
           ),
         ),
       );
-  return nodeTargets.flatMap((target) =>
-    points.map((p) => {
-      const config = {
-        id: configId({ ...p, nodeLabel: target.label }),
-        framework: p.framework,
-        strategy: p.strategy,
-        depth: p.depth,
-        hop: p.hop,
-        node: target.version,
-        nodeLabel: target.label,
-        acf: null,
-        expectAcf: target.expectAcf ?? null,
-        target: null,
-        ...(p.burnUs !== undefined && { burnUs: p.burnUs }),
-        ...(p.stores !== undefined && { stores: p.stores }),
-        ...(p.log !== undefined && { log: p.log }),
-        ...(p.variant !== undefined && { variant: p.variant }),
-        control: Boolean(strategies.info(p.strategy).control),
-        ...(strategies.info(p.strategy).userSupplied && { userSupplied: true, strategyFile: strategies.info(p.strategy).file }),
-        processes: [],
-        status: 'ok',
-        samples: [],
-        summary: null,
-        error: null,
-      };
-      Object.defineProperty(config, 'launch', { value: { nodePath: target.path, nodeArgs: target.args || [] }, enumerable: false });
-      return config;
-    }),
+  return nodeTargets.flatMap((target) => points.map((p) => localConfig(p, target)));
+}
+
+// The one config factory: a point of the matrix (framework, strategy, depth, hop and the
+// optional fields below) on one Node target. A point may name its own id, group and arm
+// (aa, calibrate, overhead), the script to start instead of app.js (overhead's
+// hello-world, strategy null) and whether ACF is expected (null: not checked).
+function localConfig(p, target) {
+  const info = p.strategy ? strategies.info(p.strategy) : {};
+  const config = {
+    id: p.id ?? configId({ ...p, nodeLabel: target.label }),
+    ...(p.group !== undefined && { group: p.group }),
+    ...(p.arm !== undefined && { arm: p.arm }),
+    framework: p.framework,
+    strategy: p.strategy,
+    depth: p.depth,
+    hop: p.hop,
+    node: target.version,
+    nodeLabel: target.label,
+    acf: null,
+    expectAcf: p.expectAcf !== undefined ? p.expectAcf : (target.expectAcf ?? null),
+    target: null,
+    ...(p.burnUs !== undefined && { burnUs: p.burnUs }),
+    ...(p.stores !== undefined && { stores: p.stores }),
+    ...(p.log !== undefined && { log: p.log }),
+    ...(p.variant !== undefined && { variant: p.variant }),
+    control: Boolean(info.control),
+    ...(info.userSupplied && { userSupplied: true, strategyFile: info.file }),
+    processes: [],
+    status: 'ok',
+    samples: [],
+    summary: null,
+    error: null,
+  };
+  Object.defineProperty(config, 'launch', { value: { nodePath: target.path, nodeArgs: target.args || [], ...(p.script && { script: p.script }) }, enumerable: false });
+  return config;
+}
+
+// Deployed servers (--target): one config per target, or per target and depth when depths
+// are given (GET /depth/N runs the chain to N whatever the deployment's DEPTH).
+function remoteConfigs(targets, depths) {
+  return targets.flatMap(({ name, url }) =>
+    (depths || [null]).map((depth) => ({
+      id: depth ? `target/${name}/d${depth}` : `target/${name}`,
+      framework: null,
+      strategy: strategies.names.includes(name) ? name : null,
+      depth,
+      hop: null,
+      node: null,
+      nodeLabel: 'remote',
+      acf: null,
+      expectAcf: null,
+      target: url,
+      path: depth ? `/depth/${depth}` : '/',
+      control: name === 'global',
+      processes: [],
+      status: 'ok',
+      samples: [],
+      summary: null,
+      error: null,
+    })),
   );
+}
+
+// A config measured again under other conditions (an A/A twin, a rate of rate mode): a
+// copy with its own id and arm or variant, nothing measured yet, the same launch.
+function deriveConfig(config, extra) {
+  const copy = { ...config, ...extra, processes: [], samples: [], summary: null, error: null };
+  if (config.launch) Object.defineProperty(copy, 'launch', { value: config.launch, enumerable: false });
+  return copy;
 }
 
 // The A/A arm of a run: per group, a second process of the baseline (same strategy, arm
@@ -68,9 +109,7 @@ function withAaTwins(configs, baselineArm) {
     out.push(...group);
     const base = group.find((c) => (c.arm ?? c.strategy) === baselineArm);
     if (!base) continue;
-    const twin = { ...base, id: `${base.id}/aa`, arm: AA_ARM, processes: [], samples: [] };
-    if (base.launch) Object.defineProperty(twin, 'launch', { value: base.launch, enumerable: false });
-    out.push(twin);
+    out.push(deriveConfig(base, { id: `${base.id}/aa`, arm: AA_ARM }));
   }
   return out;
 }
@@ -111,4 +150,4 @@ function measurementOrder(configs, round, baselineArm) {
   return bursts;
 }
 
-module.exports = { configId, expandConfigs, withAaTwins, AA_ARM, measurementOrder, roundOrder };
+module.exports = { configId, expandConfigs, localConfig, remoteConfigs, deriveConfig, withAaTwins, AA_ARM, measurementOrder, roundOrder };

@@ -1,13 +1,18 @@
 'use strict';
-// What every measuring command shares: capture the machine, pin the load generator,
-// show progress, turn Ctrl-C into "stop after this sample, keep everything", run the
-// matrix, let the command add its analysis, and save.
+// The one session every measuring command goes through:
+//   environment -> pin the load generator -> run skeleton -> services (HOP=pg/http) ->
+//   progress and the one Ctrl-C handler -> the kind's measure step -> status ->
+//   the kind's analysis -> save.
+// A command (bench/cli/*) is a kind: its flags, its plan (settings, configs or its own
+// part of the run JSON), its measure step where it differs from the matrix's, and its
+// analysis. The report is written by the command after the session (bench/cli/write-report.js).
 const { execFileSync } = require('node:child_process');
 const { runMatrix, duetGroups, DEFAULT_BLOCKS, DEFAULT_MIN_PER_CONNECTION } = require('./runner');
 const { measurementOrder } = require('./matrix');
 const { getDriver } = require('./drivers');
 const { captureEnvironment } = require('./environment');
 const { createProgress, onInterrupt } = require('./progress');
+const { startServices, redact } = require('./services');
 const { writeJsonAtomic } = require('../lib/cli');
 
 // Pin this process (the load generator, every thread) to CPU 0; servers go to CPU 1.
@@ -20,33 +25,72 @@ function pinSelf() {
   }
 }
 
-// analyze(run) -> the kind's own results, stored under run[kind] after every save point
-// that matters (the end, or an interruption).
-async function measureSession({ kind, title, command, settings, configs, out, remote = false, warnings = [], analyze, environment = captureEnvironment(), startedAt = Date.now(), serverEnv = {} }) {
-  const pinned = !remote && environment.taskset && pinSelf();
-  environment.taskset = pinned;
-  settings.blocks ??= DEFAULT_BLOCKS;
-  settings.minPerConnection ??= DEFAULT_MIN_PER_CONNECTION;
-  const run = { schema: 2, kind, title, command, status: 'running', environment, settings, configs, warnings };
-
-  const perBlock = settings.method === 'duet'
-    ? duetGroups(configs, settings.baseline, { size: settings.groupSize }).length
-    : settings.method === 'instructions' ? configs.length
-    : (settings.warmup > 0 ? configs.length : 0) + settings.rounds * measurementOrder(configs, 0, settings.baseline).length;
-  const progress = createProgress({ total: perBlock * settings.blocks, perBlock, label: `ctxbench ${kind}` });
-  const stop = onInterrupt(progress);
+// kind, title, command, settings, out: the run JSON's own fields and where it is saved.
+// part: the kind's fields of the run JSON before anything is measured ({ configs } for
+//   the matrix kinds, { integrity: {...} }, { micro: {...} }).
+// pin: pin the load generator apart from the servers (timing kinds).
+// services: { need: { pg, http }, pgUrl } — PostgreSQL and the downstream service for the
+//   whole session, their URLs handed to the measure step as serverEnv.
+// progress: { total, perBlock, step } — the bar, and what Ctrl-C lets finish.
+// measure(run, { save, progress, stop, serverEnv, pinned }): fills the run; it may set
+//   run.status ('failed'); otherwise the session sets 'complete' or 'interrupted'.
+// analyze(run): the kind's results, stored under run[kind] before the last save.
+async function session({ kind, schema = 2, title, command, settings, out, part = {}, warnings = [], environment = captureEnvironment(), pin = false, services = null, progress: bar = {}, measure, analyze = null }) {
+  const pinned = Boolean(pin && environment.taskset && pinSelf());
+  if (pin) environment.taskset = pinned;
+  // Services first: a wrong --pg-url is one line before anything is written or started.
+  const started = services?.need && (services.need.pg || services.need.http) ? await startServices({ need: services.need, pgUrl: services.pgUrl ?? null, pinned }) : null;
+  if (started?.pg) settings.postgres = started.pg.embedded ? 'embedded' : redact(started.pg.url);
+  const run = { schema, kind, title, command, status: 'running', environment, settings, ...part, warnings };
+  const save = () => writeJsonAtomic(out, run);
+  const progress = createProgress({ total: bar.total ?? 0, perBlock: bar.perBlock ?? null, label: `ctxbench ${kind}` });
+  const stop = onInterrupt(progress, bar.step);
   try {
-    await runMatrix(run, { out, driver: getDriver(settings.driver), progress, stop, pinned, startedAt, serverEnv });
+    save();
+    await measure(run, { save, progress, stop, serverEnv: started?.env ?? {}, pinned });
+  } catch (err) {
+    // Nothing measured is lost: what the step had written stays, marked failed.
+    if (run.status === 'running') run.status = 'failed';
+    save();
+    throw err;
   } finally {
     progress.stop();
     stop.release();
+    if (started) await started.stop();
   }
-  if (analyze) {
-    run[kind] = analyze(run);
-    writeJsonAtomic(out, run);
-  }
+  if (run.status === 'running') run.status = stop.requested ? 'interrupted' : 'complete';
+  if (analyze) run[kind] = analyze(run);
+  save();
   process.stderr.write(`ctxbench: wrote ${out} (${run.status})\n`);
   return run;
 }
 
-module.exports = { measureSession, pinSelf };
+// The matrix kinds (run, repro, aa, calibrate, overhead): configs measured in blocks of
+// fresh processes by bench/runner.js, duet, sequential or under callgrind.
+async function measureSession({ kind, title, command, settings, configs, out, remote = false, warnings = [], analyze, environment = captureEnvironment(), startedAt = Date.now(), services = null }) {
+  // A remote target is not loaded from this machine's CPUs: nothing is pinned.
+  if (remote) environment.taskset = false;
+  settings.blocks ??= DEFAULT_BLOCKS;
+  settings.minPerConnection ??= DEFAULT_MIN_PER_CONNECTION;
+  const perBlock = settings.method === 'duet'
+    ? duetGroups(configs, settings.baseline, { size: settings.groupSize }).length
+    : settings.method === 'instructions' ? configs.length
+    : (settings.warmup > 0 ? configs.length : 0) + settings.rounds * measurementOrder(configs, 0, settings.baseline).length;
+  return session({
+    kind,
+    title,
+    command,
+    settings,
+    out,
+    part: { configs },
+    warnings,
+    environment,
+    pin: !remote,
+    services: remote ? null : services,
+    progress: { total: perBlock * settings.blocks, perBlock },
+    analyze,
+    measure: (run, { progress, stop, serverEnv, pinned }) => runMatrix(run, { out, driver: getDriver(settings.driver), progress, stop, pinned, startedAt, serverEnv }),
+  });
+}
+
+module.exports = { session, measureSession, pinSelf };

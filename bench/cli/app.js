@@ -3,14 +3,12 @@
 // service (bench/app.js). Writes the run JSON (kind "app") and its report section.
 const path = require('node:path');
 const { UsageError, parse, flags, number, writeJsonAtomic } = require('../../lib/cli');
-const { captureEnvironment } = require('../environment');
-const { pinSelf } = require('../session');
+const { session } = require('../session');
 const { supported } = require('../proc-cpu');
 const { measureApp } = require('../app');
 const { analyzeApp } = require('../../analysis');
 const { AppStartError } = require('../app-process');
 const { writeReport } = require('./write-report');
-const { createProgress, onInterrupt } = require('../progress');
 
 const HELP = `usage: ctxbench app --baseline CMD --candidate CMD [options]
 
@@ -92,49 +90,40 @@ async function main(args) {
   const settings = settingsOf(values);
   if (!supported()) throw new UsageError('ctxbench app reads CPU time from /proc/<pid>/task/*/schedstat: it needs Linux');
   const out = values.out ?? path.join('results', 'app.json');
-  const environment = captureEnvironment();
-  const pinned = Boolean(environment.taskset) && pinSelf();
-  environment.taskset = pinned;
-  const progress = createProgress({ total: settings.blocks * settings.windows, label: 'ctxbench app' });
-  const stop = onInterrupt(progress, 'window');
-  const run = {
-    schema: 2,
+  const sides = settings.names.map((name, i) => ({ name, command: i === 0 ? values.baseline : values.candidate }));
+  let failure = null;
+  const run = await session({
     kind: 'app',
     title: `Your service: ${settings.names[1]} against ${settings.names[0]}`,
     command: ['ctxbench', 'app', ...args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a))].join(' '),
-    status: 'running',
-    environment,
     settings: { ...settings, names: undefined },
-    configs: [],
-    warnings: [],
-  };
-  const sides = settings.names.map((name, i) => ({ name, command: i === 0 ? values.baseline : values.candidate }));
-  let failure = null;
-  try {
-    run.configs = await measureApp({
-      sides,
-      settings,
-      pinned,
-      stop,
-      onBlock: (configs) => writeJsonAtomic(out, { ...run, configs, app: analyzeApp({ ...run, configs }) }),
-      onProgress: (p) => {
-        const what = `block ${p.block + 1}/${settings.blocks} window ${p.window + 1}`;
-        if (p.dropped) progress.log(`${what} dropped: ${p.dropped}`);
-        else progress.tick(`${what}${p.ratio ? ` · ${sides[1].name} ${(100 * p.ratio).toFixed(1)}% of ${sides[0].name}` : ''}`);
-      },
-    });
-    run.status = stop.requested ? 'interrupted' : 'complete';
-  } catch (err) {
-    if (!(err instanceof AppStartError)) throw err;
-    failure = err;
-    run.configs = err.configs;
-    run.status = 'failed';
-  } finally {
-    stop.release();
-    progress.stop();
-  }
-  run.app = analyzeApp(run);
-  writeJsonAtomic(out, run);
+    out,
+    part: { configs: [] },
+    pin: true,
+    progress: { total: settings.blocks * settings.windows, step: 'window' },
+    analyze: analyzeApp,
+    async measure(r, { progress, stop, pinned }) {
+      try {
+        r.configs = await measureApp({
+          sides,
+          settings,
+          pinned,
+          stop,
+          onBlock: (configs) => writeJsonAtomic(out, { ...r, configs, app: analyzeApp({ ...r, configs }) }),
+          onProgress: (p) => {
+            const what = `block ${p.block + 1}/${settings.blocks} window ${p.window + 1}`;
+            if (p.dropped) progress.log(`${what} dropped: ${p.dropped}`);
+            else progress.tick(`${what}${p.ratio ? ` · ${sides[1].name} ${(100 * p.ratio).toFixed(1)}% of ${sides[0].name}` : ''}`);
+          },
+        });
+      } catch (err) {
+        if (!(err instanceof AppStartError)) throw err;
+        failure = err;
+        r.configs = err.configs;
+        r.status = 'failed';
+      }
+    },
+  });
   // Nothing measured is lost: the run JSON holds every window taken before a failure.
   if (failure) throw new UsageError(`${failure.message} (run JSON with what was measured: ${out})`);
   process.stdout.write(summaryLine(run));

@@ -6,8 +6,7 @@ const strategies = require('../../context');
 const { loadStrategyFiles } = require('./common');
 const frameworks = require('../../servers');
 const { UsageError, parse, flags, list, number, acfFlag } = require('../../lib/cli');
-const { captureEnvironment } = require('../environment');
-const { createProgress, onInterrupt } = require('../progress');
+const { session } = require('../session');
 const { resolveNodeTargets } = require('../targets');
 const integrity = require('../integrity');
 const { DEFAULT_MAJOR } = require('../../lib/node-versions');
@@ -18,7 +17,7 @@ const { DEFAULT_MAJOR } = require('../../lib/node-versions');
 const PRESETS = {
   runtimes: { node: ['20', DEFAULT_MAJOR, '26'], acf: 'both' },
 };
-const { startServices, redact, redactArgs } = require('../services');
+const { redactArgs } = require('../services');
 
 const OPTIONS = flags(['strategies', 'scenarios', 'node', 'acf', 'preset', 'framework', 'requests', 'concurrency', 'soak-requests', 'pg-url', 'out', 'report', 'strategy-file'], { booleans: ['quick'], multiple: ['strategy-file'] });
 
@@ -96,39 +95,28 @@ async function main(args) {
   warnings.push(...targetWarnings);
   if (settings.concurrency < 200) warnings.push(`concurrency ${settings.concurrency} (< 200): fewer requests interleave, so a leak is less likely to show`);
 
-  const run = {
-    schema: 1,
+  const needs = new Set(integrity.SCENARIOS.filter((s) => settings.scenarios.includes(s.name)).map((s) => s.needs));
+  const run = await session({
     kind: 'integrity',
+    schema: 1,
     title: 'Context integrity: who keeps, loses or leaks the request id',
     command: ['ctxbench', 'integrity', ...redactArgs(args)].join(' '),
-    status: 'running',
-    environment: captureEnvironment(),
-    settings: { ...settings, targets: targets.map(({ label, version, args: nodeArgs, expectAcf }) => ({ label, version, args: nodeArgs, expectAcf })) },
-    integrity: {
-      scenarios: integrity.SCENARIOS.filter((s) => settings.scenarios.includes(s.name)).map(({ name, describe, remedy }) => ({ name, describe, remedy: Boolean(remedy) })),
-      cells: [],
-      soak: [],
-      errors: [],
+    settings: { ...settings, targets: targets.map(({ label, version, args: nodeArgs, expectAcf }) => ({ label, version, args: nodeArgs, expectAcf })), postgres: null },
+    out,
+    part: {
+      integrity: {
+        scenarios: integrity.SCENARIOS.filter((s) => settings.scenarios.includes(s.name)).map(({ name, describe, remedy }) => ({ name, describe, remedy: Boolean(remedy) })),
+        cells: [],
+        soak: [],
+        errors: [],
+      },
     },
     warnings,
-  };
-
-  const perStrategy = settings.scenarios.length;
-  const progress = createProgress({ total: targets.length * settings.strategies.length * perStrategy, label: 'ctxbench integrity' });
-  const stop = onInterrupt(progress, 'scenario');
-  // PostgreSQL and the downstream service, when a selected scenario needs them.
-  const needs = new Set(integrity.SCENARIOS.filter((s) => settings.scenarios.includes(s.name)).map((s) => s.needs));
-  let services = null;
-  try {
-    services = await startServices({ need: { pg: needs.has('pg'), http: needs.has('http') }, pgUrl: values['pg-url'] ?? null });
-    run.settings.postgres = services.pg ? (services.pg.embedded ? 'embedded' : redact(services.pg.url)) : null;
-    await integrity.runIntegrity(run, { out, targets, progress, stop, serverEnv: services.env });
-  } finally {
-    progress.stop();
-    stop.release();
-    if (services) await services.stop();
-  }
-  process.stderr.write(`ctxbench: wrote ${out} (${run.status})\n`);
+    // PostgreSQL and the downstream service, when a selected scenario needs them.
+    services: { need: { pg: needs.has('pg'), http: needs.has('http') }, pgUrl: values['pg-url'] ?? null },
+    progress: { total: targets.length * settings.strategies.length * settings.scenarios.length, step: 'scenario' },
+    measure: (r, { progress, stop, serverEnv }) => integrity.runIntegrity(r, { out, targets, progress, stop, serverEnv }),
+  });
   // Without --report, only a result written into ./results/ regenerates ./results.md.
   await require('./write-report').writeReport(out, reportPath);
   if (run.status === 'interrupted') return 130;

@@ -4,12 +4,11 @@
 // (kind "micro", docs/run-json.md) after every process.
 const path = require('node:path');
 const fs = require('node:fs');
-const { UsageError, parse, flags, list, number, acfFlag, writeJsonAtomic } = require('../../lib/cli');
-const { createProgress, onInterrupt } = require('../progress');
+const { UsageError, parse, flags, list, number, acfFlag } = require('../../lib/cli');
+const { session } = require('../session');
 const { writeReport } = require('./write-report');
 const { resolveNodeTargets } = require('../targets');
 const { DEFAULT_MAJOR } = require('../../lib/node-versions');
-const { captureEnvironment } = require('../environment');
 const noise = require('../noise');
 const micro = require('../../micro');
 const strategies = require('../../micro/strategies');
@@ -118,131 +117,123 @@ async function main(args) {
   if (settings.method === 'instructions') return countMain(args, values, settings, out, targets, warnings);
 
   const before = noise.snapshot();
-  const run = microRun(args, settings, targets, warnings, `Micro benchmarks of context operations${settings.quick ? ' (quick)' : ''}`, {
-    criteria: micro.TARGETS.map(({ key, title, threshold, unit }) => ({ key, title, threshold, unit })),
-    rounds: settings.rounds,
-    roundsDone: 0, // rounds in which every process has finished
-  });
-  const save = () => {
-    run.environment.noise = { ...noise.assess(before, noise.snapshot()) };
-    writeJsonAtomic(out, run);
-  };
-  save();
-
   const workerSettings = { time: settings.time, warmupTime: settings.warmupTime, iterations: settings.iterations, warmupIterations: settings.warmupIterations, scenarios: settings.scenarios };
   const perProcess = 1 + settings.scenarios.length * (settings.time + settings.warmupTime) / 1000; // + process start-up
   const processes = settings.rounds * settings.strategies.length * targets.length;
   process.stderr.write(`micro: ${settings.rounds} rounds x ${settings.strategies.length} strategies x ${targets.length} node target(s) = ${processes} processes, ` +
     `${settings.scenarios.length} scenarios each, about ${Math.ceil(perProcess * processes)} s; writing ${out}\n`);
 
-  const progress = createProgress({ total: processes, label: 'ctxbench micro' });
-  const stop = onInterrupt(progress, 'round (the process running now is dropped)');
-  let result;
-  try {
-    result = await micro.measure({
-      targets,
-      strategies: settings.strategies,
-      settings: workerSettings,
+  let failed = [];
+  const run = await microSession(args, settings, targets, warnings, out, {
+    title: `Micro benchmarks of context operations${settings.quick ? ' (quick)' : ''}`,
+    extra: {
+      criteria: micro.TARGETS.map(({ key, title, threshold, unit }) => ({ key, title, threshold, unit })),
       rounds: settings.rounds,
-      signal: stop.signal,
-      onProcess(entry, results, pos) {
-        run.micro.results = results;
-        run.micro.roundsDone = Math.floor(pos.index / (pos.total / pos.rounds));
-        save();
-        progress.tick(entry.strategy);
-        progress.log(micro.progressLine(entry, results, pos));
-      },
-    });
-  } finally {
-    progress.stop();
-    stop.release();
-  }
-  run.micro.results = result.results;
-  run.status = result.interrupted ? 'interrupted' : 'complete';
-  run.environment.noise = { ...noise.assess(before, noise.snapshot()) };
-  const failed = result.results.filter((e) => e.error);
-  for (const e of failed) {
-    for (const r of e.rounds.filter((x) => x.error)) run.warnings.push(`${e.target} ${e.strategy} round ${r.round + 1}: ${r.error.message}`);
-  }
-  for (const e of result.results) {
-    if (typeof e.expectAcf === 'boolean' && typeof e.acf === 'boolean' && e.expectAcf !== e.acf) {
-      run.warnings.push(`${e.target} ${e.strategy}: AsyncContextFrame expected ${e.expectAcf ? 'active' : 'inactive'} but detected ${e.acf ? 'active' : 'inactive'}`);
-    }
-  }
-  for (const flag of run.environment.noise.flags || []) run.warnings.push(flag);
-  writeJsonAtomic(out, run);
-  process.stderr.write(`micro: ${run.status}; ${run.micro.roundsDone} complete round(s) of ${result.results.length} strategy result(s) in ${out}\n`);
+      roundsDone: 0, // rounds in which every process has finished
+    },
+    progress: { total: processes, step: 'round (the process running now is dropped)' },
+    async measure(r, { save: write, progress, stop }) {
+      const save = () => {
+        r.environment.noise = { ...noise.assess(before, noise.snapshot()) };
+        write();
+      };
+      const result = await micro.measure({
+        targets,
+        strategies: settings.strategies,
+        settings: workerSettings,
+        rounds: settings.rounds,
+        signal: stop.signal,
+        onProcess(entry, results, pos) {
+          r.micro.results = results;
+          r.micro.roundsDone = Math.floor(pos.index / (pos.total / pos.rounds));
+          save();
+          progress.tick(entry.strategy);
+          progress.log(micro.progressLine(entry, results, pos));
+        },
+      });
+      r.micro.results = result.results;
+      r.status = result.interrupted ? 'interrupted' : 'complete';
+      r.environment.noise = { ...noise.assess(before, noise.snapshot()) };
+      failed = result.results.filter((e) => e.error);
+      for (const e of failed) {
+        for (const x of e.rounds.filter((y) => y.error)) r.warnings.push(`${e.target} ${e.strategy} round ${x.round + 1}: ${x.error.message}`);
+      }
+      for (const e of result.results) {
+        if (typeof e.expectAcf === 'boolean' && typeof e.acf === 'boolean' && e.expectAcf !== e.acf) {
+          r.warnings.push(`${e.target} ${e.strategy}: AsyncContextFrame expected ${e.expectAcf ? 'active' : 'inactive'} but detected ${e.acf ? 'active' : 'inactive'}`);
+        }
+      }
+      for (const flag of r.environment.noise.flags || []) r.warnings.push(flag);
+    },
+  });
+  process.stderr.write(`micro: ${run.status}; ${run.micro.roundsDone} complete round(s) of ${run.micro.results.length} strategy result(s) in ${out}\n`);
   await writeReport(out, values.report);
-  if (result.interrupted) return 130;
+  if (run.status === 'interrupted') return 130;
   return failed.length ? 1 : 0;
 }
 
-// The run JSON both methods write (kind "micro"), before anything is measured; `extra`
-// joins its `micro` part.
-function microRun(args, settings, targets, warnings, title, extra = {}) {
-  return {
-    schema: 1,
+// Both methods through the one session (kind "micro"); `extra` joins the run's `micro` part.
+function microSession(args, settings, targets, warnings, out, { title, extra = {}, progress, measure }) {
+  return session({
     kind: 'micro',
+    schema: 1,
     title,
     command: ['ctxbench', 'micro', ...args].join(' '),
-    status: 'running',
-    environment: captureEnvironment(),
     settings,
-    micro: {
-      baseline: micro.BASELINE,
-      targets: targets.map((t) => ({ label: t.label, major: t.major, version: t.version, path: t.path, args: t.args || [], expectAcf: t.expectAcf ?? null, note: t.note ?? null })),
-      scenarios: micro.SCENARIOS.filter((x) => settings.scenarios.includes(x.key)).map(({ key, title: name, unit, ops }) => ({ key, title: name, unit, ops: ops ?? null })),
-      ...extra,
-      results: [],
+    out,
+    part: {
+      micro: {
+        baseline: micro.BASELINE,
+        targets: targets.map((t) => ({ label: t.label, major: t.major, version: t.version, path: t.path, args: t.args || [], expectAcf: t.expectAcf ?? null, note: t.note ?? null })),
+        scenarios: micro.SCENARIOS.filter((x) => settings.scenarios.includes(x.key)).map(({ key, title: name, unit, ops }) => ({ key, title: name, unit, ops: ops ?? null })),
+        ...extra,
+        results: [],
+      },
     },
     warnings: [...warnings],
-  };
+    progress,
+    measure,
+  });
 }
 
 // --method instructions: one process per (target, strategy) under callgrind, every
 // scenario counted in it (bench/micro-counts.js); saved after every scenario.
 async function countMain(args, values, settings, out, targets, warnings) {
-  const run = microRun(args, settings, targets, warnings, `Micro benchmarks of context operations: instructions per operation${settings.quick ? ' (quick)' : ''}`);
-  const save = () => writeJsonAtomic(out, run);
-  save();
   const total = targets.length * settings.strategies.length * settings.scenarios.length;
   process.stderr.write(`micro: instruction counts, ${settings.strategies.length} strategies x ${targets.length} node target(s), one process each under Valgrind, ` +
     `${settings.scenarios.length} scenarios; writing ${out}\n`);
-  const progress = createProgress({ total, label: 'ctxbench micro (instructions)' });
-  const stop = onInterrupt(progress, 'scenario');
-  try {
-    for (const target of targets) {
-      const base = { current: null };
-      for (const name of settings.strategies) {
-        if (stop.requested) break;
-        const entry = await countStrategy(target, name, settings.scenarios, {
-          signal: stop.signal,
-          maxWarmup: settings.maxWarmup,
-          windows: settings.windows,
-          onScenario(e, key) {
-            const s = e.scenarios[key];
-            progress.tick(`${name} ${key}`);
-            progress.log(`${target.label} ${name} ${key}: ${s.perOp === null ? 'no count' : `${Math.round(s.perOp).toLocaleString('en-US')} instructions/op`}` +
-              ` (${s.iterations} iterations a window, ${s.warmup.length} warm-up windows${s.settled ? '' : ', not steady'}, ±${(s.spreadPct ?? 0).toFixed(2)}%)`);
-            save();
-          },
-        });
-        if (name === micro.BASELINE) base.current = entry;
-        entry.vsBaseline = compareCounts(entry, base.current);
-        run.micro.results.push(entry);
-        if (entry.error) run.warnings.push(`${target.label} ${name}: ${entry.error.message}`);
-        save();
+  const run = await microSession(args, settings, targets, warnings, out, {
+    title: `Micro benchmarks of context operations: instructions per operation${settings.quick ? ' (quick)' : ''}`,
+    progress: { total, step: 'scenario' },
+    async measure(r, { save, progress, stop }) {
+      for (const target of targets) {
+        const base = { current: null };
+        for (const name of settings.strategies) {
+          if (stop.requested) break;
+          const entry = await countStrategy(target, name, settings.scenarios, {
+            signal: stop.signal,
+            maxWarmup: settings.maxWarmup,
+            windows: settings.windows,
+            onScenario(e, key) {
+              const s = e.scenarios[key];
+              progress.tick(`${name} ${key}`);
+              progress.log(`${target.label} ${name} ${key}: ${s.perOp === null ? 'no count' : `${Math.round(s.perOp).toLocaleString('en-US')} instructions/op`}` +
+                ` (${s.iterations} iterations a window, ${s.warmup.length} warm-up windows${s.settled ? '' : ', not steady'}, ±${(s.spreadPct ?? 0).toFixed(2)}%)`);
+              save();
+            },
+          });
+          if (name === micro.BASELINE) base.current = entry;
+          entry.vsBaseline = compareCounts(entry, base.current);
+          r.micro.results.push(entry);
+          if (entry.error) r.warnings.push(`${target.label} ${name}: ${entry.error.message}`);
+          save();
+        }
       }
-    }
-  } finally {
-    progress.stop();
-    stop.release();
-  }
-  run.status = stop.requested ? 'interrupted' : 'complete';
-  save();
+    },
+  });
   process.stderr.write(`micro: ${run.status}; ${run.micro.results.length} strategy count(s) in ${out}\n`);
   await writeReport(out, values.report);
-  if (stop.requested) return 130;
+  if (run.status === 'interrupted') return 130;
   return run.micro.results.some((e) => e.error) ? 1 : 0;
 }
 

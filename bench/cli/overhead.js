@@ -10,6 +10,7 @@ const path = require('node:path');
 const { resolveNodeTargets } = require('../targets');
 const { parse, flags, number } = require('../../lib/cli');
 const { measureSession } = require('../session');
+const { localConfig } = require('../matrix');
 const { writeReport } = require('./write-report');
 const { analyzeOverhead: analyze, verdictOf, REQUIRED } = require('../../analysis/method');
 
@@ -30,28 +31,11 @@ the upper bound is below it (not met) or a server failed, 2 when the interval st
 (cannot tell: run more --blocks), 130 when interrupted.
 `;
 
-// Both arms run on the same runtime: the default one (Node 24).
-function config(arm, target, extra) {
-  const c = {
-    id: `overhead/${arm}`,
-    group: 'overhead',
-    arm,
-    framework: 'express',
-    nodeLabel: target.label,
-    node: target.version,
-    acf: null,
-    expectAcf: null,
-    target: null,
-    control: false,
-    processes: [],
-    status: 'ok',
-    samples: [],
-    summary: null,
-    error: null,
-    ...extra,
-  };
-  Object.defineProperty(c, 'launch', { value: { nodePath: target.path, nodeArgs: target.args, script: extra.strategy ? null : HELLO } });
-  return c;
+// Both arms run on the same runtime (the default one, Node 24), in one group: the
+// ctxbench server and the hello-world script (no strategy, no ACF check).
+function overheadConfigs(target) {
+  const arm = (name, point) => localConfig({ id: `overhead/${name}`, group: 'overhead', arm: name, framework: 'express', expectAcf: null, ...point }, target);
+  return [arm('ctxbench', { strategy: 'none', depth: 1, hop: 'sync' }), arm('hello-world', { strategy: null, depth: null, hop: null, script: HELLO })];
 }
 
 async function main(args) {
@@ -76,7 +60,7 @@ async function main(args) {
     title: 'Request-path overhead: STRATEGY=none DEPTH=1 vs an Express hello-world',
     command: ['ctxbench', 'overhead', ...args].join(' '),
     settings,
-    configs: [config('ctxbench', target, { strategy: 'none', depth: 1, hop: 'sync' }), config('hello-world', target, { strategy: null, depth: null, hop: null })],
+    configs: overheadConfigs(target),
     out,
     analyze,
     startedAt,

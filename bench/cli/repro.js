@@ -6,6 +6,7 @@
 // `ctxbench repro --compare a.json b.json`: the same comparison for two existing runs.
 const fs = require('node:fs');
 const path = require('node:path');
+const { writeReport } = require('./write-report');
 const { OPTIONS: RUN_OPTIONS, resolveSettings, measureRun } = require('./run');
 const { redactArgs } = require('../services');
 const { reproCompare, formatRepro } = require('../../analysis/repro');
@@ -18,12 +19,12 @@ Runs the matrix twice end to end with fresh server processes and writes
 results/repro-<preset>.json with both runs and, per ratio: both estimates, their
 difference, whether each run's 95% CI covers the other's estimate, the share of ratios
 that agree and the median ratio half-width. Takes the flags of \`ctxbench run\`
-(except --target and --report). With --compare, compares two existing run files instead.
+(except --target); --report as run: results.md is regenerated when --out is in
+results/. With --compare, compares two existing run files instead.
 `;
 
 const OPTIONS = { ...RUN_OPTIONS, compare: { type: 'boolean' } };
 delete OPTIONS.target;
-delete OPTIONS.report;
 
 async function main(args) {
   const { values, positionals } = parse(args, OPTIONS, { allowPositionals: true });
@@ -63,6 +64,7 @@ async function main(args) {
   // Each run's own file was its crash-safe progress; the repro file now holds both.
   for (const which of ['a', 'b']) fs.rmSync(out.replace(/\.json$/, `.${which}.json`), { force: true });
   process.stderr.write(`ctxbench: wrote ${out}\n`);
+  await writeReport(out, values.report);
   if (!result) return 130;
   process.stdout.write(formatRepro(result));
   return runs.some((r) => r.status === 'failed') ? 1 : 0;

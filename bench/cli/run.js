@@ -6,7 +6,7 @@ const hops = require('../../handlers/hops');
 const frameworks = require('../../servers');
 const logs = require('../../handlers/log');
 const { PRESETS, quick } = require('../../lib/presets');
-const { expandConfigs } = require('../matrix');
+const { expandConfigs, remoteConfigs } = require('../matrix');
 const { measureSession } = require('../session');
 const { writeReport } = require('./write-report');
 const { DRIVERS } = require('../drivers');
@@ -15,7 +15,7 @@ const { resolveNodeTargets } = require('../targets');
 const { captureEnvironment } = require('../environment');
 const { UsageError, parse, flags, list, number, acfFlag } = require('../../lib/cli');
 const { MAX_DEPTH } = require('../../servers/config');
-const { startServices, needsOf, redact, redactArgs } = require('../services');
+const { needsOf, redactArgs } = require('../services');
 const { loadStrategyFiles } = require('./common');
 const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
 const { UNSETTLED_WINDOW_FACTOR } = require('../instructions');
@@ -250,32 +250,6 @@ function rateSettings(values, preset, settings) {
   return { rates, loads, pipelining: 1, precision: null };
 }
 
-// Deployed servers: one config per target, or per target and depth when --depths is
-// given (GET /depth/N runs the chain to N whatever the deployment's DEPTH).
-function remoteConfigs(targets, depths) {
-  return targets.flatMap(({ name, url }) =>
-    (depths || [null]).map((depth) => ({
-      id: depth ? `target/${name}/d${depth}` : `target/${name}`,
-      framework: null,
-      strategy: strategies.names.includes(name) ? name : null,
-      depth,
-      hop: null,
-      node: null,
-      nodeLabel: 'remote',
-      acf: null,
-      expectAcf: null,
-      target: url,
-      path: depth ? `/depth/${depth}` : '/',
-      control: name === 'global',
-      processes: [],
-      status: 'ok',
-      samples: [],
-      summary: null,
-      error: null,
-    })),
-  );
-}
-
 // One measured run of the matrix `settings` describes, saved to `out` as it goes: local
 // (Node targets, rate mode's capacity and rates, PostgreSQL and the downstream service for
 // HOP=pg/http, --profile) or remote (--target). The one way `run` and `repro` measure.
@@ -296,27 +270,20 @@ async function measureRun({ values, settings, out, command, title = settings.tit
   }
   configs = await rateConfigs(configs, settings, { remote: targets.length > 0, taskset: environment.taskset });
 
-  // HOP=pg / HOP=http: PostgreSQL and the downstream service for the whole run.
-  const services = targets.length ? null : await startServices({ need: needsOf(configs.map((c) => c.hop)), pgUrl: values['pg-url'] ?? null, pinned: environment.taskset });
-  if (services?.pg) settings.postgres = services.pg.embedded ? 'embedded' : redact(services.pg.url);
-  let run;
-  try {
-    run = await measureSession({
-      kind: 'run',
-      title,
-      command,
-      settings,
-      configs,
-      out,
-      remote: targets.length > 0,
-      warnings,
-      environment,
-      serverEnv: services?.env,
-      startedAt,
-    });
-  } finally {
-    if (services) await services.stop();
-  }
+  const run = await measureSession({
+    kind: 'run',
+    title,
+    command,
+    settings,
+    configs,
+    out,
+    remote: targets.length > 0,
+    warnings,
+    environment,
+    // HOP=pg / HOP=http: PostgreSQL and the downstream service for the whole run.
+    services: { need: needsOf(configs.map((c) => c.hop)), pgUrl: values['pg-url'] ?? null },
+    startedAt,
+  });
   if (values.profile && run.status !== 'interrupted' && !targets.length) await require('../profile').profileRun(run, out, settings);
   return run;
 }
