@@ -49,7 +49,13 @@ const LAYERS = [
   {
     // The report formats what analysis/ computed: nothing from bench/, micro/ or load/.
     files: ['report/**/*.js'],
-    rules: { 'no-restricted-syntax': ['error', forbid(ROOM('bench|micro|load|servers'), 'report/ requires only analysis/, lib/ and the strategies\' own descriptions (context/, handlers/): it formats what analysis computed')] },
+    // Nor the maths and pairing inside analysis/: a figure the report shows comes out of an
+    // analysis function, never from a median or a ratio taken while formatting.
+    rules: {
+      'no-restricted-syntax': ['error',
+        forbid(ROOM('bench|micro|load|servers'), 'report/ requires only analysis/, lib/ and the strategies\' own descriptions (context/, handlers/): it formats what analysis computed'),
+        forbid(String.raw`/^(\.\.\/)+analysis\/(stats|summary|pairing)(\.js)?$/`, 'report/ does not compute: it takes figures from analysis/ functions, not from analysis/stats, summary or pairing')],
+    },
   },
 ];
 

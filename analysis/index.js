@@ -6,18 +6,12 @@ const fs = require('node:fs');
 const path = require('node:path');
 const stats = require('./stats');
 const summaries = require('./summary');
+const { summaryOf } = summaries;
 const { ratioPct } = require('../lib/format');
 const { baselineFor } = require('./comparable');
 const { latencySummary, isRateConfig } = require('./latency');
 const registry = require('../context');
 const { loadRun } = require('../lib/run-file');
-
-// Summary recomputed from the samples (so every section uses the same statistics), or
-// the stored one when a config carries no samples.
-function summaryOf(config, configs, baseline) {
-  if ((config.samples || []).length) return summaries.summarize(config, baselineFor(config, configs, baseline));
-  return config.summary || summaries.summarize(config, null);
-}
 
 // run -> [{ config, s }]: every rate-mode configuration with its latency summary against
 // its baseline at the same load.
@@ -528,4 +522,9 @@ function companionsOf(run, resultsDir, name = null) {
   };
 }
 
-module.exports = { summaryOf, latencySummaries, strategySummary, analyzeApp, analyzeStores, logEffect, companionsOf, PROPAGATION };
+module.exports = {
+  summaryOf,
+  ...require('./instructions'),
+  ...require('./frameworks'),
+  ...require('./run'),
+  BROKEN: summaries.BROKEN, latencySummaries, strategySummary, analyzeApp, analyzeStores, logEffect, companionsOf, PROPAGATION };

@@ -324,5 +324,16 @@ function scenariosOf(run) {
   return [...keys].map((key) => ({ key, title: key, unit: null, ops: null }));
 }
 
+// Per scenario, the median achieved 95% CI half-width of "vs none" over the strategies
+// compared: [{ key, halfWidthPct }] (scenarios without one left out).
+function achievedPrecision(entries, scenarios, baseline) {
+  return scenarios.map((sc) => {
+    const hw = entries.filter((e) => e.strategy !== baseline).map((e) => e.scenarios && e.scenarios[sc.key] && e.scenarios[sc.key].overhead)
+      .filter((ov) => ov && Number.isFinite(ov.halfWidthPct)).map((ov) => ov.halfWidthPct);
+    return hw.length ? { key: sc.key, halfWidthPct: median(hw) } : null;
+  }).filter(Boolean);
+}
+
 module.exports = {
+  achievedPrecision,
   aggregate, scenariosOf, compareCounts, TARGETS, ALPHA, BROKEN, RESOLUTION_FACTOR, perRound, summarize, overhead, perOp, judge, targets, unresolved, fmtUs };

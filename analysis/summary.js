@@ -10,6 +10,7 @@
 
 const { CONFIDENCE, mean, variance, median, tCritical, welch, oneSample, twoLevel, overlap, positive } = require('./stats');
 const { formatPct } = require('../lib/format');
+const { baselineFor } = require('./comparable');
 
 // Accepts sample objects ({ round, rps }) or bare numbers (round = index). Keeps only
 // samples with a positive finite throughput.
@@ -410,7 +411,15 @@ function summarize(config, baselineConfig = null) {
   };
 }
 
+// Summary recomputed from the samples (so every section uses the same statistics), or
+// the stored one when a config carries no samples.
+function summaryOf(config, configs, baseline) {
+  if ((config.samples || []).length) return summarize(config, baselineFor(config, configs, baseline));
+  return config.summary || summarize(config, null);
+}
+
 module.exports = {
+  summaryOf,
   ratio,
   pairs,
   samplePairs,

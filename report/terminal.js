@@ -7,6 +7,7 @@ const f = require('./format');
 const { pagesDirFor } = require('.');
 const { displayPath } = require('../lib/cli');
 const { armOf } = require('../analysis/comparable');
+const { widthSummary } = require('../analysis');
 const registry = require('../context');
 
 function info(strategy) {
@@ -51,11 +52,11 @@ function runSummary(run, { out, report } = {}) {
     const ratio = base ? 'baseline' : sum.ratio && f.isNum(sum.ratio.estimate) ? f.withCi(sum.ratio.estimate, interval, f.pctOf) : '—';
     rows.push([label, c.depth ?? '', ratio, base ? '' : sum.ratio?.verdict ?? '', idCell(c, sum)]);
   }
-  const widths = (run.configs || []).map((c) => c.summary?.ratio?.[counted ? 'spreadPct' : 'halfWidthPct']).filter(f.isNum).sort((a, b) => a - b);
+  const widths = widthSummary((run.configs || []).map((c) => c.summary?.ratio?.[counted ? 'spreadPct' : 'halfWidthPct']));
   const method = duet ? 'duet' : counted ? 'instruction counts (Valgrind)' : 'sequential';
   const lines = ['', `ctxbench ${s.preset ?? 'run'}: ${run.status}, ${method}, ${Math.round(run.measuringSeconds ?? 0)} s of measuring`, '', pad(rows), ''];
-  if (widths.length && counted) lines.push(`Spread: median ±${f.num(widths[Math.floor((widths.length - 1) / 2)])}%, worst ±${f.num(widths.at(-1))}% (half the range of window ratios; counts see no cache misses or memory stalls).`);
-  else if (widths.length) lines.push(`Precision: median ±${f.num(widths[Math.floor((widths.length - 1) / 2)])} pp, worst ±${f.num(widths.at(-1))} pp (95% CI half-widths).`);
+  if (widths && counted) lines.push(`Spread: median ±${f.num(widths.median)}%, worst ±${f.num(widths.worst)}% (half the range of window ratios; counts see no cache misses or memory stalls).`);
+  else if (widths) lines.push(`Precision: median ±${f.num(widths.median)} pp, worst ±${f.num(widths.worst)} pp (95% CI half-widths).`);
   lines.push(`Full report: ${report && report !== 'none' ? report : '(none written)'}; run JSON: ${out}`);
   if (report && report !== 'none') {
     const html = path.join(pagesDirFor({ resultsDir: path.dirname(out), out: report }), 'index.html');

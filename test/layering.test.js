@@ -19,6 +19,8 @@ test('upward requires are lint errors; the allowed directions are not', async ()
     ['report/sections/x.js', "require('../../bench/cli/aa');", /report\/ requires only analysis\/, lib\//],
     ['report/sections/x.js', "require('../../bench/stats');", /report\/ requires only analysis\/, lib\//],
     ['report/x.js', "require('../micro');", /report\/ requires only analysis\/, lib\//],
+    ['report/sections/x.js', "require('../../analysis/stats');", /report\/ does not compute/],
+    ['report/x.js', "require('../analysis/summary');", /report\/ does not compute/],
     ['bench/x.js', "require('../report');", /bench\/ does not require report\/ or bench\/cli\//],
     ['bench/x.js', "require('./cli/run');", /bench\/ does not require report\/ or bench\/cli\//],
     ['micro/x.js', "require('../bench/matrix');", /micro\/ does not require bench\/ or report\//],

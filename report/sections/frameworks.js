@@ -11,8 +11,7 @@
 //
 // Called by report/sections/run.js for runs whose settings.preset is 'frameworks'.
 
-const stats = require('../../analysis/stats');
-const summary = require('../../analysis/summary');
+const { throughputLevel, medianRps, medianP99, medianCpuPerRequest, ratioToBase, runtimeGain, measuredInBlocks } = require('../../analysis');
 const f = require('../format');
 const references = require('../references');
 const { nodeLabel } = require('../../lib/node-versions');
@@ -139,12 +138,11 @@ function publishedRow(table, scenario) {
   return table.rows.find((r) => r.label === scenario.ref) || null;
 }
 
-// The figure and its interval are of the same statistic (summary.rpsLevel: geometric mean).
+// The figure and its interval are of the same statistic (geometric mean).
 function rpsCell(c) {
-  const valid = validSamples(c);
-  const d = summary.rpsLevel(valid);
+  const d = throughputLevel(c);
   const text = f.withCi(d.estimate, d.ci95);
-  return valid.length === 1 ? `${text} (1 round)` : text;
+  return validSamples(c).length === 1 ? `${text} (1 round)` : text;
 }
 
 function gainCell(r) {
@@ -174,22 +172,19 @@ function versionTable(g) {
       cells.push(gone, f.DASH, f.DASH, f.DASH);
     } else {
       const valid = validSamples(c);
-      cells.push(rpsCell(c), f.wholeMs(stats.median(valid.map((s) => s.latency && s.latency.p99))));
+      cells.push(rpsCell(c), f.wholeMs(medianP99(c)));
       if (isBase) {
         cells.push('100% (baseline)', 'baseline');
       } else if (baseMissing) {
         cells.push(f.DASH, `no baseline (http/none ${baseMissing === 'not run' ? 'not run' : baseMissing.split(':')[0]})`);
       } else {
-        const r = summary.summarize(c, base).ratio;
-        if (r && f.isNum(r.estimate)) cells.push(f.withCi(r.estimate, r.ci95, f.pctOf), r.verdict);
-        else {
-          // Another framework is not measured in adjacent pairs with http/none: the figure
-          // is per block (both measured in each block of fresh processes), and says so.
-          const b = summary.blockRatio(validSamples(c), validSamples(base));
-          if (!f.isNum(b.estimate)) cells.push(f.DASH, 'never measured in the same block as http/none: no ratio');
-          else if (!b.ci95) cells.push(`${f.pctOf(b.estimate)} (1 block)`, 'one block in common with http/none: no interval, no verdict');
-          else cells.push(`${f.withCi(b.estimate, b.ci95, f.pctOf)} ‡`, summary.verdict(b, 0.05, { broken: summary.summarize(c, null).broken }));
-        }
+        const { paired, ratio: r, verdict } = ratioToBase(c, base);
+        if (paired) cells.push(f.withCi(r.estimate, r.ci95, f.pctOf), verdict);
+        // Another framework is not measured in adjacent pairs with http/none: the figure
+        // is per block (both measured in each block of fresh processes), and says so.
+        else if (!f.isNum(r.estimate)) cells.push(f.DASH, 'never measured in the same block as http/none: no ratio');
+        else if (!r.ci95) cells.push(`${f.pctOf(r.estimate)} (1 block)`, 'one block in common with http/none: no interval, no verdict');
+        else cells.push(`${f.withCi(r.estimate, r.ci95, f.pctOf)} ‡`, verdict);
       }
       const err = errorMessage(c);
       if (err) cells[cells.length - 1] += `; failed after ${valid.length} round(s): ${err}`;
@@ -227,7 +222,7 @@ function primaryGroups(groups) {
 }
 
 // Blocks of fresh processes (schema 2) or rounds of one warm process (schema 1)?
-const isSchema2Group = (g) => g.configs.some((c) => summary.isSchema2(c.samples));
+const isSchema2Group = (g) => measuredInBlocks(g.configs);
 
 function comparisonTable(older, newer) {
   const published = older.major === PUBLISHED_GAIN.from && newer.major === PUBLISHED_GAIN.to;
@@ -243,13 +238,13 @@ function comparisonTable(older, newer) {
     const a = older.configs.find((c) => scenarioKey(c) === k);
     const b = newer.configs.find((c) => scenarioKey(c) === k);
     const sc = scenarioOf(a);
-    const med = (c) => missing(c) || f.int(stats.median(validSamples(c).map((s) => s.rps)));
+    const med = (c) => missing(c) || f.int(medianRps(c));
     const cells = [sc.name, med(a), med(b)];
     if (missing(a) || missing(b)) {
       cells.push(f.DASH, 'not compared');
     } else {
-      const r = summary.sameRunRatio(validSamples(b), validSamples(a));
-      cells.push(gainCell(r), summary.verdict(r).replace(/slower/, `slower on ${newer.major}`).replace(/faster/, `faster on ${newer.major}`));
+      const r = runtimeGain(b, a);
+      cells.push(gainCell(r), r.verdict.replace(/slower/, `slower on ${newer.major}`).replace(/faster/, `faster on ${newer.major}`));
     }
     if (published) {
       const p = sc.ref && PUBLISHED_GAIN.rows[sc.ref];
@@ -313,10 +308,10 @@ function acfSection(groups) {
       .map((k) => {
         const a = def.configs.find((c) => scenarioKey(c) === k);
         const b = flipped.configs.find((c) => scenarioKey(c) === k);
-        const med = (c) => missing(c) || f.int(stats.median(validSamples(c).map((x) => x.rps)));
+        const med = (c) => missing(c) || f.int(medianRps(c));
         if (missing(a) || missing(b)) return [scenarioOf(a).name, med(a), med(b), f.DASH, 'not compared'];
-        const r = summary.sameRunRatio(validSamples(b), validSamples(a));
-        return [scenarioOf(a).name, med(a), med(b), gainCell(r), summary.verdict(r)];
+        const r = runtimeGain(b, a);
+        return [scenarioOf(a).name, med(a), med(b), gainCell(r), r.verdict];
       });
     if (!rows.length) continue;
     out.push(f.heading(4, `Node ${major}: ${acfStatus(def)} (default) vs ${flippedName}`), '');
@@ -335,7 +330,7 @@ function expressSection(groups) {
   for (const g of primaryGroups(groups)) {
     const c = g.configs.find((x) => x.framework === 'express' && x.strategy === 'none');
     const h = g.configs.find((x) => x.framework === 'http' && x.strategy === 'none');
-    const cpu = (x) => (x && !missing(x) ? stats.median(validSamples(x).map((s) => s.cpuUsPerRequest).filter(f.isNum)) : null);
+    const cpu = (x) => (x && !missing(x) ? medianCpuPerRequest(x) : null);
     if (!c) continue;
     rows.push([groupTitle(g), f.isNum(cpu(h)) ? f.num(cpu(h)) : f.DASH, f.isNum(cpu(c)) ? f.num(cpu(c)) : f.DASH]);
   }

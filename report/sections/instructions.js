@@ -4,10 +4,10 @@
 // ratio to the baseline with the range of its window ratios, and, beside it, the CPU-time
 // ratio of the default run (duet) for the same configuration, flagged where the two
 // disagree beyond their intervals.
-const stats = require('../../analysis/stats');
 const f = require('../format');
 const { armOf } = require('../../analysis/comparable');
-const { summaryOf, sortConfigs, environmentSection, settingsSection } = require('./run');
+const { sortConfigs, environmentSection, settingsSection } = require('./run');
+const { summaryOf, instructionWarmup, againstTime } = require('../../analysis');
 
 const isInstructionRun = (run) => run?.settings?.method === 'instructions';
 
@@ -15,14 +15,11 @@ const isInstructionRun = (run) => run?.settings?.method === 'instructions';
 const pct2 = (r) => f.pctOf(r, 2);
 
 function warmupLine(run) {
-  const procs = (run.configs || []).flatMap((c) => (c.processes || []).filter((p) => Array.isArray(p.warmup)).map((p) => ({ config: c, p })));
-  if (!procs.length) return '';
-  const counts = procs.map(({ p }) => p.warmup.length);
-  const unsettled = procs.filter(({ p }) => p.settled === false);
-  const requests = stats.median(procs.map(({ p }) => p.windowRequests).filter(f.isNum));
-  return `- **Warm-up:** windows of the same size as the measured ones until the last 6 were within ±2% of their median (at most 40 windows of 1,000 requests, 16 of fewer): ${Math.min(...counts)}–${Math.max(...counts)} windows per process (median ${stats.median(counts)}; ${f.int(requests)} requests per window at the median). ` +
-    (unsettled.length
-      ? `⚠ Not steady at the limit for ${unsettled.map(({ config, p }) => `${f.code(config.strategy)} d${config.depth} (block ${p.block + 1})`).join(', ')}: V8 was still compiling there, so those counts are comparable only at the same request index (the same schedule in every process of the run, and in another run of the same preset)` +
+  const w = instructionWarmup(run);
+  if (!w) return '';
+  return `- **Warm-up:** windows of the same size as the measured ones until the last 6 were within ±2% of their median (at most 40 windows of 1,000 requests, 16 of fewer): ${w.windows.min}–${w.windows.max} windows per process (median ${w.windows.median}; ${f.int(w.requestsPerWindow)} requests per window at the median). ` +
+    (w.unsettled.length
+      ? `⚠ Not steady at the limit for ${w.unsettled.map(({ config, block }) => `${f.code(config.strategy)} d${config.depth} (block ${block + 1})`).join(', ')}: V8 was still compiling there, so those counts are comparable only at the same request index (the same schedule in every process of the run, and in another run of the same preset)` +
         `${f.isNum(run.settings?.unsettledWindows) && run.settings.unsettledWindows !== run.settings.windows ? `, and each was measured over ${run.settings.unsettledWindows} windows instead of ${run.settings.windows}, so that a count that alternates from window to window is read over many periods` : ''}.`
       : 'Every process settled.');
 }
@@ -51,13 +48,12 @@ function render(run, ctx = {}) {
   if (settings) parts.push(settings);
 
   const twin = ctx.companions?.timed ?? null;
-  const timed = twin ? new Map((twin.run.configs || []).map((c) => [c.id, summaryOf(c, twin.run.configs, twin.run.settings?.baseline)])) : new Map();
+  const { compared, disagreements } = againstTime(rows, twin?.run ?? null);
   const base = baseline ? f.code(baseline) : 'baseline';
   const header = ['Strategy', 'Depth', 'instructions/req', 'between processes', `% of ${base}: instructions/req [window range]`, 'Verdict'];
   if (twin) header.push(`% of ${base}: CPU/req in duet [95% CI]`, 'same story?');
   header.push('Mismatches', 'Lost');
-  const disagreements = [];
-  const body = rows.map(({ config: c, summary: sum }) => {
+  const body = rows.map(({ config: c, summary: sum }, index) => {
     const isBase = armOf(c) === baseline;
     const i = sum.instructions;
     const r = sum.ratio;
@@ -66,14 +62,10 @@ function render(run, ctx = {}) {
       isBase ? 'baseline' : r && f.isNum(r.estimate) ? f.withCi(r.estimate, r.range, pct2) : f.DASH,
       isBase ? '' : r?.verdict ?? (c.error ? `failed: ${c.error.message.split('\n')[0]}` : '')];
     if (twin) {
-      const t = timed.get(c.id)?.ratio;
+      const { timed: t, agree } = compared[index];
       if (isBase) cells.push('baseline', '');
-      else if (!t || !f.isNum(t.estimate) || !r?.range) cells.push(t && f.isNum(t.estimate) ? f.withCi(t.estimate, t.ci95, f.pctOf) : f.DASH, f.DASH);
-      else {
-        const agree = stats.overlap(r.range, t.ci95);
-        if (!agree && !sum.broken) disagreements.push({ c, r, t });
-        cells.push(f.withCi(t.estimate, t.ci95, f.pctOf), agree ? 'yes' : '⚠ no');
-      }
+      else if (agree === null) cells.push(t && f.isNum(t.estimate) ? f.withCi(t.estimate, t.ci95, f.pctOf) : f.DASH, f.DASH);
+      else cells.push(f.withCi(t.estimate, t.ci95, f.pctOf), agree ? 'yes' : '⚠ no');
     }
     const leak = (n) => (c.strategy === 'none' ? 'n/a' : f.isNum(n) ? (n === 0 ? '0' : `${c.strategy === 'global' ? '⚠' : '❌'} ${f.int(n)}`) : f.DASH);
     cells.push(leak(sum.mismatches), leak(sum.lost));
@@ -87,7 +79,7 @@ function render(run, ctx = {}) {
     (twin ? ` *CPU/req in duet* is the default run's (${f.code(ctx.relativeChartPath ? ctx.relativeChartPath(twin.file) : twin.file)}): "same story?" = the window range and that interval overlap.` : ''));
   const notes = [warmupLine(run)];
   if (disagreements.length) {
-    notes.push(`- **Instructions and CPU time differ** for ${disagreements.map(({ c, r, t }) => `${f.code(c.strategy)} d${c.depth} (${pct2(r.estimate)} by instructions, ${f.pctOf(t.estimate)} by CPU time)`).join(', ')}. ` +
+    notes.push(`- **Instructions and CPU time differ** for ${disagreements.map(({ config: c, timed: t }) => `${f.code(c.strategy)} d${c.depth} (${pct2(rows.find((x) => x.config === c).summary.ratio.estimate)} by instructions, ${f.pctOf(t.estimate)} by CPU time)`).join(', ')}. ` +
       'The two measure different things: CPU time includes what the count cannot see (cache misses and memory stalls per instruction, the kernel\'s side of system calls), and the count was taken with --single-threaded, where garbage collection and compilation run on the main thread instead of V8\'s helper threads. docs/investigations.md "Instructions against CPU time" has the cases found.');
   }
   const apart = rows.filter((r) => r.summary.ratio && r.summary.ratio.sameSchedule === false);

@@ -3,8 +3,8 @@
 // a table per scenario (one value per process, compared with `none` paired by round), the
 // study's targets per strategy, and the study's own figures, clearly labelled as not ours.
 const f = require('../format');
-const { BROKEN, RESOLUTION_FACTOR, unresolved, compareCounts, aggregate, scenariosOf } = require('../../analysis/micro');
-const { median } = require('../../analysis/stats');
+const { BROKEN, RESOLUTION_FACTOR, unresolved, compareCounts, aggregate, scenariosOf, achievedPrecision } = require('../../analysis/micro');
+const { widthSummary } = require('../../analysis');
 
 const DASH = f.DASH;
 
@@ -152,12 +152,7 @@ function scenarioTable(key, entries, baseline) {
 
 // One line per scenario: the median achieved CI half-width over the strategies compared.
 function precisionLine(entries, scenarios, baseline) {
-  const parts = [];
-  for (const sc of scenarios) {
-    const hw = entries.filter((e) => e.strategy !== baseline).map((e) => e.scenarios && e.scenarios[sc.key] && e.scenarios[sc.key].overhead)
-      .filter((ov) => ov && isNum(ov.halfWidthPct)).map((ov) => ov.halfWidthPct);
-    if (hw.length) parts.push(`${sc.key} ${halfWidthCell({ halfWidthPct: median(hw) })}`);
-  }
+  const parts = achievedPrecision(entries, scenarios, baseline).map(({ key, halfWidthPct }) => `${key} ${halfWidthCell({ halfWidthPct })}`);
   if (!parts.length) return null;
   return `**Achieved precision** (median 95% CI half-width of "vs none", in percentage points of none's time): ${parts.join(' · ')}. ` +
     'A difference smaller than this cannot be told from noise by this run: more `--rounds` narrow it (roughly as 1/√rounds).';
@@ -248,11 +243,11 @@ function countsSection(run, ctx) {
     })];
   });
   parts.push(f.table(header, body, ['l', ...scenarios.map(() => 'r')]));
-  const spreads = results.flatMap((e) => Object.values(e.scenarios || {}).map((c) => c?.spreadPct)).filter(isNum).sort((a, b) => a - b);
+  const spreads = widthSummary(results.flatMap((e) => Object.values(e.scenarios || {}).map((c) => c?.spreadPct)));
   const notes = ['Instructions executed per operation (`sync`, `async`: per read or hop of a batch of 100; `run`, `current`: per call of a batch of 1,000; ' +
     'the others per request of the scenario), median of the measured windows; in brackets what the strategy adds to the baseline\'s count in its own process. ' +
     'A count is work, not time: it does not see cache misses, memory stalls or the garbage collector\'s pauses being longer or shorter, which the timed micro table does.'];
-  if (spreads.length) notes.push(`Spread (half the interquartile range of a scenario's windows; a window with a garbage collection or a compilation reads higher): median ±${f.num(spreads[Math.floor((spreads.length - 1) / 2)])}%, largest ±${f.num(spreads.at(-1))}%.`);
+  if (spreads) notes.push(`Spread (half the interquartile range of a scenario's windows; a window with a garbage collection or a compilation reads higher): median ±${f.num(spreads.median)}%, largest ±${f.num(spreads.worst)}%.`);
   notes.push('Compare counts with counts, not with the timed micro table: set beside it, the first committed counts implied more instructions per ' +
     'nanosecond than the CPU can retire, so V8\'s code under Valgrind (single-threaded, on the CPU Valgrind presents) is not the code that was timed — ' +
     'not yet explained (docs/investigations.md, "Micro counts against micro time").');

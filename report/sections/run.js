@@ -3,8 +3,6 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
-const stats = require('../../analysis/stats');
-const summary = require('../../analysis/summary');
 const f = require('../format');
 const references = require('../references');
 const { depthChart } = require('../charts');
@@ -14,8 +12,8 @@ const { nodeLabel: versionLabel } = require('../../lib/node-versions');
 const { storesSection } = require('./stores');
 
 const registry = require('../../context');
-const { armOf, baselineFor } = require('../../analysis/comparable');
-const { summaryOf, logEffect } = require('../../analysis');
+const { armOf } = require('../../analysis/comparable');
+const { summaryOf, logEffect, BROKEN, warmupCounts, precisionAchieved, configDetail, LATENCY_COLUMNS, meanLatency, duetMethod, regimeShifts } = require('../../analysis');
 
 // The baseline's own row (an A/A twin has the baseline's strategy but its own arm).
 const isBaselineRow = (config, baseline) => armOf(config) === baseline;
@@ -168,10 +166,9 @@ function environmentSection(run) {
 function warmupText(run) {
   const s = run.settings || {};
   if (!f.isNum(s.warmup)) return s.warmup;
-  const counts = (run.configs || []).flatMap((c) => (c.processes || []).map((p) => (Array.isArray(p.warmup) ? p.warmup.length : null))).filter(f.isNum);
-  if (!counts.length) return `${s.warmup} s`;
-  const sorted = [...counts].sort((a, b) => a - b);
-  return `bursts of ${s.warmup} s until the cost per request stops falling: ${sorted[0]}–${sorted.at(-1)} per process (median ${sorted[Math.floor(sorted.length / 2)]})`;
+  const w = warmupCounts(run);
+  if (!w) return `${s.warmup} s`;
+  return `bursts of ${s.warmup} s until the cost per request stops falling: ${w.min}–${w.max} per process (median ${w.median})`;
 }
 
 function settingsSection(run) {
@@ -445,18 +442,8 @@ function failedSection(run) {
 
 // ---------------------------------------------------------------- per-config detail
 
-function acrossRounds(values) {
-  const v = values.filter(f.isNum);
-  if (!v.length) return null;
-  const d = stats.describe(v);
-  return {
-    p2_5: stats.quantile(v, 0.025), p50: d.median, p97_5: stats.quantile(v, 0.975), p99: stats.quantile(v, 0.99),
-    avg: d.mean, stdev: d.sd, max: Math.max(...v),
-  };
-}
-
 function detailSection(rows) {
-  const withData = rows.filter((r) => validSamples(r.config).length);
+  const withData = rows.map((r) => ({ ...r, detail: configDetail(r.config) })).filter((r) => r.detail);
   if (!withData.length) return '';
   const out = [
     '<details><summary>Per-configuration latency and throughput (autocannon layout)</summary>',
@@ -466,25 +453,18 @@ function detailSection(rows) {
       '(so 2.5% … Max describe round-to-round variation, not per-second variation).',
     '',
   ];
-  const cols = ['p2_5', 'p50', 'p97_5', 'p99', 'avg', 'stdev', 'max'];
-  for (const { config: c, summary: s } of withData) {
-    const samples = validSamples(c);
-    const lat = {};
-    for (const k of cols) lat[k] = stats.median(samples.map((x) => x.latency && x.latency[k]));
-    const rps = acrossRounds(samples.map((x) => x.rps));
-    const bps = acrossRounds(samples.map((x) => x.bytesPerSec));
+  const cols = LATENCY_COLUMNS;
+  for (const { config: c, summary: s, detail: d } of withData) {
+    const lat = d.latency;
     const body = [['Latency (ms)', ...cols.map((k) => (k === 'avg' || k === 'stdev' ? f.num(lat[k]) : f.wholeMs(lat[k])))]];
-    if (rps) body.push(['Req/Sec', ...cols.map((k) => f.int(rps[k]))]);
-    if (bps) body.push(['Bytes/Sec', ...cols.map((k) => f.bytes(bps[k]))]);
+    if (d.rps) body.push(['Req/Sec', ...cols.map((k) => f.int(d.rps[k]))]);
+    if (d.bytesPerSec) body.push(['Bytes/Sec', ...cols.map((k) => f.bytes(d.bytesPerSec[k]))]);
     const extra = [];
-    const rss = stats.median(samples.map((x) => x.rssMB));
-    if (f.isNum(rss)) extra.push(`RSS ${f.num(rss)} MB`);
+    if (f.isNum(d.rssMB)) extra.push(`RSS ${f.num(d.rssMB)} MB`);
     if (f.isNum(s.cpuUsPerRequest.median)) extra.push(`server CPU ${f.num(s.cpuUsPerRequest.median)} µs/request`);
-    const lg = samples.map((x) => x.loadgenCpu).filter(f.isNum);
-    if (lg.length) extra.push(`load generator CPU up to ${Math.round(Math.max(...lg) * 100)}% of a core`);
-    const reqs = samples.map((x) => x.requests).filter(f.isNum);
-    if (reqs.length) extra.push(`${f.int(reqs.reduce((a, b) => a + b, 0))} requests`);
-    out.push(`**${f.code(c.id)}** — ${samples.length} round(s)${extra.length ? `; ${extra.join(', ')}` : ''}`, '');
+    if (f.isNum(d.loadgenCpuMax)) extra.push(`load generator CPU up to ${Math.round(d.loadgenCpuMax * 100)}% of a core`);
+    if (f.isNum(d.requests)) extra.push(`${f.int(d.requests)} requests`);
+    out.push(`**${f.code(c.id)}** — ${d.rounds} round(s)${extra.length ? `; ${extra.join(', ')}` : ''}`, '');
     out.push(f.table(['Stat', '2.5%', '50%', '97.5%', '99%', 'Avg', 'Stdev', 'Max'], body, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']), '');
   }
   out.push('</details>');
@@ -520,7 +500,7 @@ function depthSweepSection(run, rows, baseline) {
       body.push([f.code(s) + (isControl(s) ? ' (control)' : ''), ...depths.map((d) => {
         const r = at(s, d);
         if (!r || !r.summary.n) return r && r.config.error ? 'failed' : f.DASH;
-        const lat = stats.median(validSamples(r.config).map((x) => x.latency && x.latency.avg));
+        const lat = meanLatency(r.config);
         const { estimate, ci95 } = r.summary.rps;
         const pm = ci95 && estimate ? ` [${f.int(ci95[0])}–${f.int(ci95[1])}]` : '';
         return `${f.num(lat)} ms · ${f.int(estimate)}${pm} req/s`;
@@ -531,7 +511,7 @@ function depthSweepSection(run, rows, baseline) {
           const r = at(s, d);
           const q = r && r.summary.ratio;
           if (!q || !f.isNum(q.estimate)) return f.DASH;
-          if (r.summary.broken) return summary.BROKEN;
+          if (r.summary.broken) return BROKEN;
           if (r.summary.clientBound) return '⚠ client-bound, no verdict';
           const ci = q.ci95 ? ` [${f.change(q.ci95[0])}, ${f.change(q.ci95[1])}]` : '';
           const sig = q.pValue !== null && q.pValue < 0.05 ? '' : ' n.s.';
@@ -651,10 +631,9 @@ function referencesSection(run) {
 // How precisely this run can state a difference: the half-widths of the ratio CIs it
 // achieved, against --precision when one was asked for. A claim finer than this is noise.
 function precisionSection(run, rows) {
-  const widths = rows.map((r) => r.summary.ratio && r.summary.ratio.halfWidthPct).filter(f.isNum).sort((a, b) => a - b);
-  if (!widths.length) return '';
-  const median = widths[Math.floor((widths.length - 1) / 2)];
-  const worst = widths[widths.length - 1];
+  const achieved = precisionAchieved(rows);
+  if (!achieved) return '';
+  const { median, worst } = achieved;
   const target = run.settings && run.settings.precision;
   const seconds = f.isNum(run.measuringSeconds) ? ` in ${Math.round(run.measuringSeconds)} s of measuring` : '';
   const lines = [f.heading(3, 'Precision achieved'), '',
@@ -689,54 +668,32 @@ function precisionSection(run, rows) {
 
 // ---------------------------------------------------------------- duet
 
-const windowsOf = (config) => (config.samples || []).filter((x) => x && x.kind === 'window');
-
-function tally(xs) {
-  const m = new Map();
-  for (const x of xs) m.set(x, (m.get(x) || 0) + 1);
-  return [...m].sort((a, b) => b[1] - a[1]);
-}
-
 // How a duet run measured its ratios, with the numbers that justify the method: windows
 // counted and dropped (and why), the CPU share each server got, the A/A twin, and the
 // same configurations measured one after the other when such a run is kept.
 function duetSection(run, rows, baseline, ctx = {}) {
-  if (run.settings?.method !== 'duet') return '';
+  const d = duetMethod(run, rows, ctx.companions?.sequential ?? null);
+  if (!d) return '';
   const s = run.settings;
-  const arms = rows.filter((r) => windowsOf(r.config).length);
-  if (!arms.length) return '';
-  const all = arms.flatMap((r) => windowsOf(r.config));
-  const counted = all.filter((w) => w.counted);
-  const reasons = tally(all.filter((w) => !w.counted).map((w) => String(w.dropped).replace(/server \d+/, 'a server').replace(/\d+%/g, 'N%')));
-  const pairTimes = run.configs.flatMap((c) => (c.processes || []).filter((p) => p.startedAt && p.endedAt).map((p) => (Date.parse(p.endedAt) - Date.parse(p.startedAt)) / 1000));
-  const warm = run.configs.flatMap((c) => (c.processes || []).map((p) => (Array.isArray(p.warmup) ? p.warmup.length : null))).filter(f.isNum);
   const lines = [f.heading(3, 'How the ratios were measured: duet'), '',
     `Every arm was loaded **at the same time as a fresh \`${baseline}\` process**, both servers pinned to one CPU and the load generator alone on the other, ` +
     `${s.connections} connections each (groups of ${s.groupSize ?? 2} servers). A warm server on this machine runs 30–70% slower for seconds at a time; ` +
     'two servers loaded together live through the same slow seconds, so the ratio of their CPU time per request in the same window barely moves, ' +
     'where bursts taken one after the other straddle those episodes (docs/method.md). ' +
-    `Each pair warmed up until both servers' cost per request stopped changing (${warm.length ? `${Math.min(...warm)}–${Math.max(...warm)} half-windows, median ${stats.median(warm)}` : 'no record'}), ` +
-    `then ${s.windows} windows of ${s.window} s were counted. A pair of processes took ${pairTimes.length ? `${f.num(stats.median(pairTimes))} s (median)` : '?'} from start to stop.`, ''];
-  lines.push(`- **Windows:** ${f.int(counted.length)} counted, ${f.int(all.length - counted.length)} dropped` +
-    (reasons.length ? ` (${reasons.map(([r, n]) => `${n}× ${r}`).join('; ')})` : '') +
+    `Each pair warmed up until both servers' cost per request stopped changing (${d.warmup ? `${d.warmup.min}–${d.warmup.max} half-windows, median ${d.warmup.median}` : 'no record'}), ` +
+    `then ${s.windows} windows of ${s.window} s were counted. A pair of processes took ${f.isNum(d.pairSeconds) ? `${f.num(d.pairSeconds)} s (median)` : '?'} from start to stop.`, ''];
+  lines.push(`- **Windows:** ${f.int(d.counted)} counted, ${f.int(d.windows - d.counted)} dropped` +
+    (d.dropped.length ? ` (${d.dropped.map(([r, n]) => `${n}× ${r}`).join('; ')})` : '') +
     '. A window counts when every server of the group served requests throughout (each used at least 80% of its fair share of the CPU, together at least 90% of it) and the load generator stayed under 85% of a core.');
-  const share = (key) => stats.median(counted.map((w) => w[key]));
-  lines.push(`- **CPU share in counted windows:** the measured arm ${f.num(share('share') * 100)}%, the \`${baseline}\` process beside it ${f.num(share('partnerShare') * 100)}% (medians); the load generator ${f.num(share('loadgenCpu') * 100)}% of its core.`);
-  const aa = rows.filter((r) => isAaTwin(r.config) && r.summary.ratio);
-  for (const r of aa) {
+  lines.push(`- **CPU share in counted windows:** the measured arm ${f.num(d.shares.arm * 100)}%, the \`${baseline}\` process beside it ${f.num(d.shares.partner * 100)}% (medians); the load generator ${f.num(d.shares.loadgen * 100)}% of its core.`);
+  for (const r of d.aa) {
     const q = r.summary.ratio;
-    const covers = Array.isArray(q.ci95) && q.ci95[0] <= 1 && q.ci95[1] >= 1;
     lines.push(`- **A/A check, depth ${r.config.depth}:** a second \`${r.config.strategy}\` process against the first read ${f.withCi(q.estimate, q.ci95, f.pctOf)} — ` +
-      (covers ? '✅ its interval covers 100%.' : '⚠ its interval does **not** cover 100%: the method measured a difference that is not there; read every ratio of this run with that in mind.'));
+      (r.covers ? '✅ its interval covers 100%.' : '⚠ its interval does **not** cover 100%: the method measured a difference that is not there; read every ratio of this run with that in mind.'));
   }
-  const differ = rows.filter((r) => r.summary.sharedRatio && r.summary.disagree && !isAaTwin(r.config));
-  if (differ.length) {
-    const shareOf = (r) => stats.median(windowsOf(r.config).filter((w) => w.counted).map((w) => w.share / (w.share + w.partnerShare)));
-    // The explanation measured here holds where the arm's process took more (or less)
-    // than its half of the CPU; elsewhere the two figures differ for a reason not known.
-    const uneven = differ.filter((r) => Math.abs(shareOf(r) - 0.5) >= 0.005);
-    lines.push(`- **Shared-CPU req/s and CPU/req differ** for ${differ.map((r) => `${f.code(r.config.strategy)} d${r.config.depth} (its server took ${f.num(shareOf(r) * 100)}% of the pair's CPU)`).join(', ')}. ` +
-      (uneven.length
+  if (d.differ.length) {
+    lines.push(`- **Shared-CPU req/s and CPU/req differ** for ${d.differ.map((r) => `${f.code(r.config.strategy)} d${r.config.depth} (its server took ${f.num(r.share * 100)}% of the pair's CPU)`).join(', ')}. ` +
+      (d.uneven
         ? 'Both servers were busy, but the kernel splits a CPU between threads, not processes: a strategy that allocates more keeps V8\'s worker threads ' +
           '(concurrent garbage collection) busier, so its process gets more than half of the CPU and serves more requests than its cost per request alone would allow. ' +
           'Measured per thread from /proc for `none` beside `cls-hooked` at depth 8 (docs/method.md): main threads 48.2% and 48.3% of the CPU, V8 worker threads 0.5% and 2.6%. '
@@ -744,62 +701,31 @@ function duetSection(run, rows, baseline, ctx = {}) {
       'CPU per request does not depend on the share a process got, so the verdict is on it; the shared-CPU figure is shown beside it as a second method.');
   }
   // The same preset measured one after the other, when kept (results/runs/<preset>-sequential.json).
-  const twin = ctx.companions?.sequential ?? null;
+  const twin = d.sequential;
   if (twin) {
-    const seq = new Map((twin.run.configs || []).map((c) => [c.id, summary.summarize(c, baselineFor(c, twin.run.configs, twin.run.settings?.baseline))]));
-    const body = rows.filter((r) => r.summary.ratio && !isAaTwin(r.config) && seq.get(r.config.id)?.ratio).map((r) => {
-      const a = seq.get(r.config.id).ratio;
-      const b = r.summary.ratio;
-      return [f.code(r.config.strategy), r.config.depth, f.withCi(a.estimate, a.ci95, f.pctOf), `±${f.num(a.halfWidthPct)}`, f.withCi(b.estimate, b.ci95, f.pctOf), `±${f.num(b.halfWidthPct)}`];
-    });
-    if (body.length) {
-      const med = (xs) => f.num(stats.median(xs));
-      const hwSeq = body.map((x) => Number(x[3].slice(1)));
-      const hwDuet = body.map((x) => Number(x[5].slice(1)));
-      lines.push('', `**The same configurations measured one after the other** (${f.code(ctx.relativeChartPath ? ctx.relativeChartPath(twin.file) : twin.file)}: ` +
-        `${Math.max(0, ...(twin.run.configs || []).map((c) => seq.get(c.id)?.ratio?.blocks ?? 0)) || '?'} blocks of adjacent 1-s bursts, throughput ratio, ${Math.round(twin.run.measuringSeconds || 0)} s; ctxbench commit ${f.code(twin.run.environment?.commit ?? '?')}) ` +
-        `against this duet run (${Math.round(run.measuringSeconds || 0)} s): median half-width ±${med(hwSeq)} pp one after the other, ±${med(hwDuet)} pp in duet.`, '',
-      f.table(['Strategy', 'Depth', 'one after the other [95% CI]', '±pp', 'duet [95% CI]', '±pp'], body, ['l', 'r', 'r', 'r', 'r', 'r']));
-    }
+    const body = twin.rows.map(({ config, sequential: a, duet: b }) => [f.code(config.strategy), config.depth, f.withCi(a.estimate, a.ci95, f.pctOf), `±${f.num(a.halfWidthPct)}`, f.withCi(b.estimate, b.ci95, f.pctOf), `±${f.num(b.halfWidthPct)}`]);
+    lines.push('', `**The same configurations measured one after the other** (${f.code(ctx.relativeChartPath ? ctx.relativeChartPath(twin.file) : twin.file)}: ` +
+      `${twin.blocks || '?'} blocks of adjacent 1-s bursts, throughput ratio, ${Math.round(twin.measuringSeconds || 0)} s; ctxbench commit ${f.code(twin.commit ?? '?')}) ` +
+      `against this duet run (${Math.round(run.measuringSeconds || 0)} s): median half-width ±${f.num(twin.medianHalfWidth.sequential)} pp one after the other, ±${f.num(twin.medianHalfWidth.duet)} pp in duet.`, '',
+    f.table(['Strategy', 'Depth', 'one after the other [95% CI]', '±pp', 'duet [95% CI]', '±pp'], body, ['l', 'r', 'r', 'r', 'r', 'r']));
   }
   return lines.join('\n');
 }
 
 // ---------------------------------------------------------------- regime shifts
 
-// A baseline's samples in time order (schema 2: seq; schema 1: round).
-function timeOrder(samples) {
-  const key = (x) => (Number.isInteger(x.seq) ? x.seq : x.round);
-  return validSamples({ samples }).slice().sort((a, b) => key(a) - key(b));
-}
-
-// A level shift in a baseline's series (stats.levelShift) splits the run into two
-// regimes; each ratio of that group is then shown per regime, because a busy machine can
-// change a ratio as well as the level, and one average would hide that.
+// A level shift in a baseline's series splits the run into two regimes; each ratio of
+// that group is shown per regime (analysis/run.js regimeShifts).
 function regimeSection(run, rows, baseline) {
   const out = [];
-  for (const b of rows.filter((r) => isBaselineRow(r.config, baseline))) {
-    const series = timeOrder(b.config.samples || []);
-    const shift = stats.levelShift(series.map((x) => x.rps));
-    if (!shift) continue;
-    const unit = Number.isInteger(series[0].seq) ? 'samples' : 'rounds';
-    const label = (i) => (unit === 'rounds' ? series[i].round : i);
-    out.push(`⚠ **Regime shift in ${f.code(b.config.id)}:** ${unit} ${label(0)}–${label(shift.at - 1)} ran at ${f.int(shift.before)} req/s, ` +
-      `${unit} ${label(shift.at)}–${label(series.length - 1)} at ${f.int(shift.after)} req/s (${f.change(shift.after / shift.before)}; ` +
+  for (const g of regimeShifts(rows, baseline)) {
+    const { shift, unit } = g;
+    out.push(`⚠ **Regime shift in ${f.code(g.config.id)}:** ${unit} ${g.first[0]}–${g.first[1]} ran at ${f.int(shift.before)} req/s, ` +
+      `${unit} ${g.second[0]}–${g.second[1]} at ${f.int(shift.after)} req/s (${f.change(shift.after / shift.before)}; ` +
       `Welch test at the best split, Bonferroni-corrected over ${shift.splits} splits: p = ${shift.pAdjusted.toFixed(3)}). ` +
       'The machine changed speed during the run; the ratios of this group per regime:', '');
-    const position = new Map(series.map((x, i) => [Number.isInteger(x.seq) ? `s${x.seq}` : `r${x.round}`, i]));
-    const regimeOf = (x) => {
-      const i = position.get(Number.isInteger(x.pairSeq) ? `s${x.pairSeq}` : `r${x.round}`);
-      return i === undefined ? null : i < shift.at ? 0 : 1;
-    };
-    const body = [];
-    for (const r of rows.filter((x) => x !== b && baselineFor(x.config, [b.config], baseline) === b.config)) {
-      const samples = validSamples(r.config);
-      const per = [0, 1].map((k) => summary.pairedRatio(samples.filter((x) => regimeOf(x) === k), b.config.samples));
-      const cell = (q) => (f.isNum(q.estimate) ? f.withCi(q.estimate, q.ci95, f.pctOf) : f.DASH);
-      body.push([f.code(r.config.strategy), cell(per[0]), cell(per[1]), r.summary.ratio ? cell(r.summary.ratio) : f.DASH]);
-    }
+    const cell = (q) => (f.isNum(q.estimate) ? f.withCi(q.estimate, q.ci95, f.pctOf) : f.DASH);
+    const body = g.rows.map((r) => [f.code(r.config.strategy), cell(r.perRegime[0]), cell(r.perRegime[1]), r.whole ? cell(r.whole) : f.DASH]);
     if (body.length) out.push(f.table(['Strategy', 'first regime', 'second regime', 'whole run'], body, ['l', 'r', 'r', 'r']), '');
   }
   return out.length ? [f.heading(3, 'Regime shifts'), '', ...out].join('\n').trimEnd() : '';
