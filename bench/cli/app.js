@@ -91,7 +91,6 @@ async function main(args) {
   if (!supported()) throw new UsageError('ctxbench app reads CPU time from /proc/<pid>/task/*/schedstat: it needs Linux');
   const out = values.out ?? path.join('results', 'app.json');
   const sides = settings.names.map((name, i) => ({ name, command: i === 0 ? values.baseline : values.candidate }));
-  let failure = null;
   const run = await session({
     kind: 'app',
     title: `Your service: ${settings.names[1]} against ${settings.names[0]}`,
@@ -117,15 +116,18 @@ async function main(args) {
           },
         });
       } catch (err) {
-        if (!(err instanceof AppStartError)) throw err;
-        failure = err;
-        r.configs = err.configs;
-        r.status = 'failed';
+        // Nothing measured is lost: the run JSON keeps every window taken before a failure.
+        if (err instanceof AppStartError) {
+          r.configs = err.configs;
+          r.status = 'failed';
+          r.app = analyzeApp(r);
+        }
+        throw err;
       }
     },
+  }).catch((err) => {
+    throw err instanceof AppStartError ? new UsageError(`${err.message} (run JSON with what was measured: ${out})`) : err;
   });
-  // Nothing measured is lost: the run JSON holds every window taken before a failure.
-  if (failure) throw new UsageError(`${failure.message} (run JSON with what was measured: ${out})`);
   process.stdout.write(summaryLine(run));
   await writeReport(out, values.report);
   return run.status === 'interrupted' ? 130 : 0;
