@@ -12,7 +12,7 @@ const autocannon = require('autocannon');
 const { startApp, AppStartError } = require('./app-process');
 const { treeCpuUs } = require('./proc-cpu');
 const { judgeWindow } = require('./duet');
-const { SERVER_CPU } = require('./runner');
+const { cpus } = require('../lib/cpus');
 
 // The requests of one side for one load: every path in turn; with an id header, a fresh
 // id per request and the answer's header checked against it (autocannon's documented
@@ -101,7 +101,7 @@ async function measureApp({ sides, settings, pinned, stop = { requested: false }
     try {
       for (const i of order) {
         starting = i;
-        const s = await startApp({ name: configs[i].name, command: configs[i].command, health: settings.health, cpu: pinned ? SERVER_CPU : null, timeoutMs: settings.startupTimeout * 1000 });
+        const s = await startApp({ name: configs[i].name, command: configs[i].command, health: settings.health, cpu: pinned ? cpus().server : null, timeoutMs: settings.startupTimeout * 1000 });
         servers[i] = s;
         configs[i].processes.push({ block, pid: s.pid, port: s.port });
       }

@@ -12,6 +12,7 @@ const { startServer } = require('./server-process');
 const { UsageError } = require('../lib/cli');
 const { onInterrupt } = require('./progress');
 const { deriveConfig } = require('./matrix');
+const { cpus } = require('../lib/cpus');
 
 const BURSTS = 3;
 
@@ -115,7 +116,6 @@ async function rateConfigs(configs, settings, { remote = false, taskset = false,
   if (settings.loads) {
     const { getDriver } = require('./drivers');
     const { pinSelf } = require('./session');
-    const { SERVER_CPU } = require('./runner');
     const pinned = !remote && taskset && pinSelf();
     // Nothing is measured yet: Ctrl-C stops the server it started and quits (130).
     let current = null;
@@ -126,7 +126,7 @@ async function rateConfigs(configs, settings, { remote = false, taskset = false,
       },
     });
     try {
-      settings.capacity = await measureCapacity(configs, settings, { driver: getDriver('autocannon'), launch: defaultLaunch({ cpu: pinned ? SERVER_CPU : null }), log, onServer: (s) => (current = s) });
+      settings.capacity = await measureCapacity(configs, settings, { driver: getDriver('autocannon'), launch: defaultLaunch({ cpu: pinned ? cpus().server : null }), log, onServer: (s) => (current = s) });
     } finally {
       stop.release();
     }

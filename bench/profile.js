@@ -14,7 +14,7 @@ const path = require('node:path');
 const { startServer } = require('./server-process');
 const { baselineFor } = require('../analysis/comparable');
 const { getDriver } = require('./drivers');
-const { SERVER_CPU } = require('./runner');
+const { cpus } = require('../lib/cpus');
 const { writeJsonAtomic } = require('../lib/cli');
 const { onInterrupt } = require('./progress');
 
@@ -135,7 +135,7 @@ async function recordProfiles(run, { dir, base = '.', driver, seconds = DEFAULT_
   const settings = run.settings || {};
   // Where the session pinned this process (the load generator) to one CPU, the server
   // goes to the other, as in the measured rounds: a child inherits this process's CPU.
-  const cpu = run.environment && run.environment.taskset ? SERVER_CPU : null;
+  const cpu = run.environment && run.environment.taskset ? cpus().server : null;
   const profiles = { dir: path.relative(base, dir), seconds, configs: {}, errors: [] };
   run.profiles = profiles;
   fs.mkdirSync(dir, { recursive: true });

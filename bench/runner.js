@@ -25,8 +25,8 @@ const { measureProcess, windowRequestsFor, maxWarmupWindowsFor } = require('./in
 const noise = require('./noise');
 const fs = require('node:fs');
 const { writeJsonAtomic } = require('../lib/cli');
+const { cpus } = require('../lib/cpus');
 
-const SERVER_CPU = 1;
 const LOADGEN_SATURATED = 0.9;
 const DEFAULT_BLOCKS = 3;
 const DEFAULT_MIN_PER_CONNECTION = 30;
@@ -230,7 +230,7 @@ async function startOne(ctx, config, block, under = {}) {
     nodePath: config.launch?.nodePath,
     nodeArgs: [...(config.launch?.nodeArgs ?? []), ...(under.nodeArgs ?? [])],
     script: config.launch?.script ?? null,
-    cpu: ctx.pinned ? SERVER_CPU : null,
+    cpu: ctx.pinned ? cpus().server : null,
     env: { ...ctx.serverEnv, ...under.env },
     wrap: under.wrap,
     timeoutMs: under.timeoutMs,
@@ -459,7 +459,7 @@ async function runMatrix(run, { out, driver, progress, stop = { requested: false
     run.environment.fingerprint = null;
     if (local && !stop.requested) {
       progress?.status('machine fingerprint');
-      run.environment.fingerprint = await fingerprint({ cpu: pinned ? SERVER_CPU : null, env: serverEnv, launch: local.launch }).catch((err) => {
+      run.environment.fingerprint = await fingerprint({ cpu: pinned ? cpus().server : null, env: serverEnv, launch: local.launch }).catch((err) => {
         warnOnce(run, `no machine fingerprint: ${err.message}`, progress);
         return null;
       });
@@ -511,4 +511,4 @@ async function runMatrix(run, { out, driver, progress, stop = { requested: false
   return run;
 }
 
-module.exports = { runMatrix, startBlock, warmBlock, measureBlock, stopBlock, duetGroups, soloMembers, SERVER_CPU, DEFAULT_BLOCKS, DEFAULT_MIN_PER_CONNECTION };
+module.exports = { runMatrix, startBlock, warmBlock, measureBlock, stopBlock, duetGroups, soloMembers, DEFAULT_BLOCKS, DEFAULT_MIN_PER_CONNECTION };

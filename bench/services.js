@@ -15,9 +15,9 @@
 const { spawnListening } = require('./server-process');
 const path = require('node:path');
 const { startPostgres, PostgresError } = require('./postgres');
+const { cpus } = require('../lib/cpus');
 
 const DOWNSTREAM = path.resolve(__dirname, '..', 'handlers', 'downstream.js');
-const SERVICES_CPU = 0;
 const READY_TIMEOUT_MS = 15000;
 
 class ServicesError extends Error {
@@ -42,9 +42,9 @@ async function startDownstream({ cpu = null } = {}) {
 
 // need: { pg, http } booleans (which services the configurations use); pgUrl: an
 // existing PostgreSQL to use instead of starting one; pinned: whether servers are
-// pinned (then the services go to SERVICES_CPU). Resolves { env, pg, downstream, stop }.
+// pinned (then the services share the load generator's CPU, lib/cpus.js). Resolves { env, pg, downstream, stop }.
 async function startServices({ need = { pg: true, http: true }, pgUrl = null, pinned = false } = {}) {
-  const cpu = pinned ? SERVICES_CPU : null;
+  const cpu = pinned ? cpus().loadgen : null;
   const started = [];
   const env = {};
   const result = { env, pg: null, downstream: null, stop: () => Promise.all(started.map((s) => s.stop().catch(() => {}))).then(() => undefined) };
@@ -116,4 +116,4 @@ function needsOf(hopNames) {
 // A service failure is the user's to fix (or the machine's): one line, no stack.
 const isServicesError = (err) => err instanceof ServicesError || err instanceof PostgresError;
 
-module.exports = { startServices, startDownstream, checkPostgres, needsOf, redact, redactArgs, isServicesError, ServicesError, SERVICES_CPU };
+module.exports = { startServices, startDownstream, checkPostgres, needsOf, redact, redactArgs, isServicesError, ServicesError };

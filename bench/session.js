@@ -14,11 +14,14 @@ const { captureEnvironment } = require('./environment');
 const { createProgress, onInterrupt } = require('./progress');
 const { startServices, redact } = require('./services');
 const { writeJsonAtomic } = require('../lib/cli');
+const { cpus } = require('../lib/cpus');
 
-// Pin this process (the load generator, every thread) to CPU 0; servers go to CPU 1.
+// Pin this process (the load generator, every thread) to its CPU (lib/cpus.js: 0, the
+// servers' 1, unless CTXBENCH_CPUS says otherwise).
 function pinSelf() {
+  const { loadgen } = cpus(); // a bad CTXBENCH_CPUS is one line here, not a silent unpinned run
   try {
-    execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+    execFileSync('taskset', ['-a', '-p', '-c', String(loadgen), String(process.pid)], { stdio: 'ignore' });
     return true;
   } catch {
     return false;
