@@ -27,15 +27,20 @@ const APP_ENGINE_STUDY = {
 // pair of fresh processes, a 0.5-s solo burst each for req/s and p99, the A/A twin.
 const DUET = { method: 'duet', aa: true, windows: 3, window: 1, soloDuration: 0.5, connections: 10, pipelining: 1 };
 
+// What `npm run bench` measures; the instruction-count preset counts the same matrix.
+const DEFAULT_MATRIX = {
+  node: [DEFAULT_MAJOR],
+  strategies: ['none', 'param', 'als', 'alscontext-als', 'otel', 'cls-hooked', 'alscontext', 'global'],
+  depths: [8, 256],
+  hops: ['immediate'],
+  frameworks: ['express'],
+};
+
 const PRESETS = {
   default: {
     title: 'Default run: every context strategy at two call depths',
     why: 'what `npm run bench` measures: each strategy against no context at all, shallow and deep, with a macrotask hop between levels so requests interleave and a broken context shows',
-    node: [DEFAULT_MAJOR],
-    strategies: ['none', 'param', 'als', 'alscontext-als', 'otel', 'cls-hooked', 'alscontext', 'global'],
-    depths: [8, 256],
-    hops: ['immediate'],
-    frameworks: ['express'],
+    ...DEFAULT_MATRIX,
     // Duet (bench/duet.js): each strategy and `none` under load at the same time on the
     // server CPU, 10 connections each, the ratio of their CPU µs per request per 1-s
     // window. Measured here (docs/method.md): the window log ratio of als ÷ none has an
@@ -64,11 +69,7 @@ const PRESETS = {
   instructions: {
     title: 'Instruction counts: the default run\'s matrix, instructions per request under Valgrind',
     why: 'a second figure that any machine reproduces to ~0.1%, for CI gates and effects of 1-2%: each configuration alone under callgrind with node --single-threaded --predictable-gc-schedule and one request in flight, warmed until its count is steady, then windows of a fixed number of requests. It counts work, not time: cache misses and memory stalls are not in it',
-    node: [DEFAULT_MAJOR],
-    strategies: ['none', 'param', 'als', 'alscontext-als', 'otel', 'cls-hooked', 'alscontext', 'global'],
-    depths: [8, 256],
-    hops: ['immediate'],
-    frameworks: ['express'],
+    ...DEFAULT_MATRIX,
     method: 'instructions',
     // One process per configuration: a count repeats from process to process within
     // ~0.15%, and `ctxbench repro --preset instructions` (or a second run) is the second
