@@ -150,4 +150,4 @@ function measurementOrder(configs, round, baselineArm) {
   return bursts;
 }
 
-module.exports = { configId, expandConfigs, localConfig, remoteConfigs, deriveConfig, withAaTwins, AA_ARM, measurementOrder, roundOrder };
+module.exports = { configId, expandConfigs, localConfig, remoteConfigs, deriveConfig, withAaTwins, AA_ARM, measurementOrder };
