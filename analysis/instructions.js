@@ -7,8 +7,7 @@ const { summaryOf } = require('./summary');
 
 const isNum = (x) => typeof x === 'number' && Number.isFinite(x);
 
-// -> null, or { windows: { min, max, median }, requestsPerWindow (median), unsettled:
-// [{ config, block, measured (its measured windows) }] }
+// -> null, or { windows: { min, max, median }, requestsPerWindow (median), unsettled: [{ config, block }] }
 function instructionWarmup(run) {
   const procs = (run.configs || []).flatMap((c) => (c.processes || []).filter((p) => Array.isArray(p.warmup)).map((p) => ({ config: c, p })));
   if (!procs.length) return null;
@@ -16,11 +15,7 @@ function instructionWarmup(run) {
   return {
     windows: { min: Math.min(...counts), max: Math.max(...counts), median: median(counts) },
     requestsPerWindow: median(procs.map(({ p }) => p.windowRequests).filter(isNum)),
-    unsettled: procs.filter(({ p }) => p.settled === false).map(({ config, p }) => ({
-      config,
-      block: p.block,
-      measured: (config.samples || []).filter((s) => s.kind === 'instructions' && s.block === p.block).length,
-    })),
+    unsettled: procs.filter(({ p }) => p.settled === false).map(({ config, p }) => ({ config, block: p.block })),
   };
 }
 

@@ -37,27 +37,6 @@ const REQUEST_TIMEOUT_S = 120;
 // windows read 483, 434, 484 in one run and 422, 422, 493 in the next (4.9% apart);
 // the means of their last 20 warm-up windows were 0.7% apart (docs/investigations.md).
 const UNSETTLED_WINDOW_FACTOR = 8;
-// Even 24 windows were too few for that count: its swing is a Mark-Compact collection
-// every ~1,700 requests (7 in 12,000 here; none for `none`), ~63M instructions each, that
-// lands in some windows and not in others, so a mean over n windows can be off by up to
-// one collection: (swing ÷ mean) ÷ n. At 24 windows that is 0.57%, and two runs read 0.54%
-// apart (docs/investigations.md). A process that never settled therefore measures until
-// that bound is within SWING_TARGET, at most MAX_SWING_FACTOR × its planned windows.
-const SWING_TARGET = 0.0025;
-const MAX_SWING_FACTOR = 4;
-
-// How many measured windows a process takes in all, given those measured so far: the
-// planned number (`windows`, or `unsettledWindows` where it never settled), and where it
-// never settled, enough that one window's swing moves the mean by SWING_TARGET at most.
-// extend: false when --unsettled-windows was given (that many, exactly).
-function plannedWindows({ settled, windows, unsettledWindows, extend = true, measured = [] }) {
-  const planned = settled ? windows : Math.max(windows, unsettledWindows);
-  const counts = measured.filter((c) => typeof c === 'number' && Number.isFinite(c) && c > 0);
-  if (settled || !extend || counts.length < planned) return planned;
-  const mean = counts.reduce((a, b) => a + b, 0) / counts.length;
-  const swing = (Math.max(...counts) - Math.min(...counts)) / mean;
-  return Math.min(planned * MAX_SWING_FACTOR, Math.max(planned, Math.ceil(swing / SWING_TARGET)));
-}
 
 // warmedUp(counts, opts) -> { more, reason } for the warm-up windows' instructions per
 // request so far.
@@ -112,7 +91,7 @@ async function oneWindow({ config, server, counter, driver, connections, request
 // windows this process will take (`windows`, or `unsettledWindows` where it never settled).
 // minWarmupWindows: the warm-up of this block's baseline process, so that an arm is never
 // measured at earlier request indices than the baseline it is compared with.
-async function measureProcess({ config, server, counter, driver, connections, requests, windows, unsettledWindows = windows * UNSETTLED_WINDOW_FACTOR, extendUnsettled = true, maxWarmupWindows = DEFAULT_MAX_WARMUP_WINDOWS, minWarmupWindows = 0, signal, onWindow = () => {} }) {
+async function measureProcess({ config, server, counter, driver, connections, requests, windows, unsettledWindows = windows * UNSETTLED_WINDOW_FACTOR, maxWarmupWindows = DEFAULT_MAX_WARMUP_WINDOWS, minWarmupWindows = 0, signal, onWindow = () => {} }) {
   const warmup = [];
   let verdict = maxWarmupWindows > 0 ? { more: true } : { more: false, reason: 'no warm-up asked for' };
   while (verdict.more && !signal?.aborted) {
@@ -122,15 +101,14 @@ async function measureProcess({ config, server, counter, driver, connections, re
     verdict = warmedUp(warmup.map((x) => x.perRequest), { maxWindows: maxWarmupWindows, minWindows: minWarmupWindows });
   }
   const settled = verdict.reason === 'steady';
+  const planned = settled ? windows : Math.max(windows, unsettledWindows);
   const measured = [];
-  let planned = plannedWindows({ settled, windows, unsettledWindows, extend: extendUnsettled });
   while (measured.length < planned && !signal?.aborted) {
     const w = await oneWindow({ config, server, counter, driver, connections, requests, signal });
     measured.push(w);
-    planned = plannedWindows({ settled, windows, unsettledWindows, extend: extendUnsettled, measured: measured.map((x) => x.perRequest) });
     onWindow('window', measured.length, w, planned);
   }
   return { warmup, windows: measured, settled };
 }
 
-module.exports = { measureProcess, plannedWindows, SWING_TARGET, MAX_SWING_FACTOR, warmedUp, windowRequestsFor, maxWarmupWindowsFor, STEADY_WINDOWS, STEADY_SPREAD, DEFAULT_MAX_WARMUP_WINDOWS, UNSETTLED_WINDOW_FACTOR };
+module.exports = { measureProcess, warmedUp, windowRequestsFor, maxWarmupWindowsFor, STEADY_WINDOWS, STEADY_SPREAD, DEFAULT_MAX_WARMUP_WINDOWS, UNSETTLED_WINDOW_FACTOR };

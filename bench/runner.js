@@ -366,7 +366,6 @@ async function instructionsBlock(ctx, block) {
         requests,
         windows: s.windows,
         ...(s.unsettledWindows != null && { unsettledWindows: s.unsettledWindows }),
-        extendUnsettled: s.extendUnsettled !== false,
         maxWarmupWindows: s.maxWarmupWindows ?? maxWarmupWindowsFor(requests),
         minWarmupWindows: baselineWarmup(config, run, block),
         signal: stop.signal,

@@ -7,7 +7,7 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { warmedUp, windowRequestsFor, maxWarmupWindowsFor, plannedWindows } = require('../bench/instructions');
+const { warmedUp, windowRequestsFor, maxWarmupWindowsFor } = require('../bench/instructions');
 const { parseDump, findValgrind } = require('../bench/callgrind');
 const summary = require('../analysis/summary');
 const { compare } = require('../analysis/compare');
@@ -191,26 +191,4 @@ test('the page says that processes which never settled were measured over --unse
   assert.match(render(run), /Not steady at the limit for [^\n]*each was measured over 24 windows instead of 3/);
   const settled = { ...run, configs: run.configs.map((c) => ({ ...c, processes: c.processes.map((p) => ({ ...p, settled: true })) })) };
   assert.doesNotMatch(render(settled), /measured over 24 windows/);
-});
-
-test('a process that never settled measures until one window\'s swing moves its mean by 0.25% at most (at most 4 × planned); a settled one, or an explicit --unsettled-windows, measures as planned', () => {
-  // The quiet committed run's cls-hooked d8 windows (thousands of instructions per request):
-  // a Mark-Compact in some windows and not in others, a swing of ~15.6% of the mean.
-  const swinging = [425, 487, 422, 429, 483, 426, 489, 424, 483, 434, 488, 426, 483, 424, 481, 423, 489, 424, 493, 423, 490, 422, 429, 486].map((k) => k * 1000);
-  assert.strictEqual(plannedWindows({ settled: false, windows: 3, unsettledWindows: 24 }), 24);
-  assert.strictEqual(plannedWindows({ settled: false, windows: 3, unsettledWindows: 24, measured: swinging.slice(0, 10) }), 24, 'judged once the planned windows are in');
-  assert.strictEqual(plannedWindows({ settled: false, windows: 3, unsettledWindows: 24, measured: swinging }), 63);
-  assert.strictEqual(plannedWindows({ settled: false, windows: 3, unsettledWindows: 24, measured: [...swinging, 100000] }), 96, 'at most 4 × planned');
-  assert.strictEqual(plannedWindows({ settled: false, windows: 3, unsettledWindows: 24, measured: Array(24).fill(190000) }), 24, 'a flat count needs no more');
-  assert.strictEqual(plannedWindows({ settled: false, windows: 3, unsettledWindows: 24, extend: false, measured: swinging }), 24, '--unsettled-windows given: exactly');
-  assert.strictEqual(plannedWindows({ settled: true, windows: 3, unsettledWindows: 24, measured: swinging.slice(0, 3) }), 3);
-});
-
-test('the page gives the measured span of processes the swing rule extended', () => {
-  const { render } = require('../report/sections/instructions');
-  const run = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'results', 'instructions.json'), 'utf8'));
-  const c = run.configs.find((x) => x.strategy === 'cls-hooked' && x.depth === 8);
-  const extra = Array.from({ length: 39 }, (_, i) => ({ ...c.samples[0], window: 24 + i }));
-  const extended = { ...run, configs: run.configs.map((x) => (x === c ? { ...x, samples: [...x.samples, ...extra] } : x)) };
-  assert.match(render(extended), /each was measured over 24–63 windows \(24 planned, more where one window's swing could move the mean by over 0\.25%\) instead of 3/);
 });

@@ -68,9 +68,7 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
                          (default 40 windows of 1,000 requests, 16 of fewer; 0 measures from the first request: counts are then
                          comparable only between runs with the same schedule)
   --unsettled-windows N  instructions: measured windows of a process whose count was still
-                         moving when the warm-up ended (default 8 × --windows, then more,
-                         up to 4 ×, until one window's swing moves the mean by ≤ 0.25%;
-                         given: exactly N)
+                         moving when the warm-up ended (default 8 × --windows)
   --window S             duet: seconds per window (default 1)
   --group-size N         duet: servers loaded at once, the baseline and N-1 arms (default 2)
   --aa                   add an A/A arm: a second baseline process measured against the
@@ -224,9 +222,6 @@ function instructionSettings(values, preset, settings) {
     windows,
     // A count still moving at the end of the warm-up is measured longer (bench/instructions.js).
     unsettledWindows: number('unsettled-windows', values['unsettled-windows'], { min: 1, max: 1000, integer: true }) ?? windows * UNSETTLED_WINDOW_FACTOR,
-    // Given: that many windows, exactly; by default extended where one window's swing would
-    // move the mean by more than 0.25% (bench/instructions.js plannedWindows).
-    extendUnsettled: values['unsettled-windows'] === undefined,
     windowRequests: number('window-requests', values['window-requests'], { min: 10, max: 1e7, integer: true }) ?? preset.windowRequests ?? null,
     // null: by window size (bench/instructions.js maxWarmupWindowsFor).
     maxWarmupWindows: number('max-warmup-windows', values['max-warmup-windows'], { min: 0, max: 1000, integer: true }) ?? preset.maxWarmupWindows ?? null,

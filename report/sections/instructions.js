@@ -14,20 +14,13 @@ const isInstructionRun = (run) => run?.settings?.method === 'instructions';
 // Two decimals: the figure repeats to about 0.1%.
 const pct2 = (r) => f.pctOf(r, 2);
 
-// "24 windows", or "24–63 windows (24 planned, more where …)" when the swing rule added some.
-function unsettledSpan(unsettled, planned) {
-  const counts = unsettled.map((u) => u.measured);
-  if (counts.every((n) => n === planned)) return `${planned} windows`;
-  return `${Math.min(...counts)}–${Math.max(...counts)} windows (${planned} planned, more where one window's swing could move the mean by over 0.25%)`;
-}
-
 function warmupLine(run) {
   const w = instructionWarmup(run);
   if (!w) return '';
   return `- **Warm-up:** windows of the same size as the measured ones until the last 6 were within ±2% of their median (at most 40 windows of 1,000 requests, 16 of fewer): ${w.windows.min}–${w.windows.max} windows per process (median ${w.windows.median}; ${f.int(w.requestsPerWindow)} requests per window at the median). ` +
     (w.unsettled.length
       ? `⚠ Not steady at the limit for ${w.unsettled.map(({ config, block }) => `${f.code(config.strategy)} d${config.depth} (block ${block + 1})`).join(', ')}: V8 was still compiling there, so those counts are comparable only at the same request index (the same schedule in every process of the run, and in another run of the same preset)` +
-        `${f.isNum(run.settings?.unsettledWindows) && run.settings.unsettledWindows !== run.settings.windows ? `, and each was measured over ${unsettledSpan(w.unsettled, run.settings.unsettledWindows)} instead of ${run.settings.windows}, so that a count that alternates from window to window is read over many periods` : ''}.`
+        `${f.isNum(run.settings?.unsettledWindows) && run.settings.unsettledWindows !== run.settings.windows ? `, and each was measured over ${run.settings.unsettledWindows} windows instead of ${run.settings.windows}, so that a count that alternates from window to window is read over many periods` : ''}.`
       : 'Every process settled.');
 }
 
