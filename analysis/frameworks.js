@@ -2,17 +2,16 @@
 // What the frameworks study's tables show (report/sections/frameworks.js formats them):
 // each scenario's throughput level, medians of its samples, its ratio to http/none and
 // the version and ACF comparisons, per block of fresh processes (per round in schema 1).
-const { median } = require('./stats');
+const { median, isNum } = require('./stats');
 const { summarize, rpsLevel, blockRatio, sameRunRatio, verdict, isSchema2 } = require('./summary');
 
-const isNum = (x) => typeof x === 'number' && Number.isFinite(x);
 const validSamples = (c) => (c.samples || []).filter((s) => s && isNum(s.rps) && s.rps > 0);
 
 // The figure and its interval are of the same statistic (geometric mean of req/s).
 const throughputLevel = (c) => rpsLevel(validSamples(c));
 const medianRps = (c) => median(validSamples(c).map((s) => s.rps));
 const medianP99 = (c) => median(validSamples(c).map((s) => s.latency && s.latency.p99));
-const medianCpuPerRequest = (c) => median(validSamples(c).map((s) => s.cpuUsPerRequest).filter(isNum));
+const medianCpuPerRequest = (c) => median(validSamples(c).map((s) => s.cpuUsPerRequest));
 
 // c against http/none: the paired ratio where they were measured in adjacent pairs; else
 // (another framework) per block of fresh processes, { paired: false }, its verdict only

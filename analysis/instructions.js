@@ -2,10 +2,9 @@
 // What an instruction-count run's page shows: each configuration's summary, the CPU-time
 // ratio of its timed twin (the default run, duet) and whether the two agree, and the
 // warm-up each process needed.
-const { median, overlap } = require('./stats');
+const { median, overlap, isNum } = require('./stats');
 const { summaryOf } = require('./summary');
 
-const isNum = (x) => typeof x === 'number' && Number.isFinite(x);
 
 // -> null, or { windows: { min, max, median }, requestsPerWindow (median), unsettled: [{ config, block }] }
 function instructionWarmup(run) {

@@ -13,7 +13,7 @@
 // the same work as `none`, came out ~13% slower and significant that way). With one
 // value per process, the noise the test sees includes the differences between processes.
 //
-const { median, oneSample, welch, tCritical } = require('./stats');
+const { median, oneSample, welch, tCritical, isNum } = require('./stats');
 const { ratio, verdict } = require('./summary');
 
 const ALPHA = 0.05;
@@ -29,7 +29,6 @@ const TARGETS = [
   { key: 'correct', title: 'Every context read correct (ours, not the study\'s)', threshold: 0, unit: 'failed reads' },
 ];
 
-const isNum = (x) => typeof x === 'number' && Number.isFinite(x);
 
 // The rounds that measured one scenario: [{ round, meanUs }]. A process that failed later
 // still counts for the scenarios it finished (as in summarize()).

@@ -8,7 +8,7 @@ const stats = require('./stats');
 const { pairedRatio, summaryOf } = require('./summary');
 const { baselineFor, armOf } = require('./comparable');
 
-const isNum = (x) => typeof x === 'number' && Number.isFinite(x);
+const { isNum } = stats;
 const validSamples = (config) => (config.samples || []).filter((s) => s && isNum(s.rps));
 const isAaTwin = (config) => config.arm === 'aa';
 const windowsOf = (config) => (config.samples || []).filter((x) => x && x.kind === 'window');

@@ -10,8 +10,10 @@ const ss = require('simple-statistics');
 
 const CONFIDENCE = 0.95;
 
+const isNum = (x) => typeof x === 'number' && Number.isFinite(x);
+
 function finite(xs) {
-  return (xs || []).filter((x) => typeof x === 'number' && Number.isFinite(x));
+  return (xs || []).filter(isNum);
 }
 
 const mean = (xs) => ss.mean(xs);
@@ -190,6 +192,7 @@ module.exports = {
   mean: (xs) => { const v = finite(xs); return v.length ? mean(v) : null; },
   positive,
   finite,
+  isNum,
   variance,
   tCritical,
   tPValue,
