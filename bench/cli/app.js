@@ -2,7 +2,7 @@
 // `ctxbench app --baseline CMD --candidate CMD`: what a change costs the user's own
 // service (bench/app.js). Writes the run JSON (kind "app") and its report section.
 const path = require('node:path');
-const { UsageError, parse, flags, number, writeJsonAtomic } = require('../../lib/cli');
+const { UsageError, parse, flags, number } = require('../../lib/cli');
 const { session } = require('../session');
 const { supported } = require('../proc-cpu');
 const { measureApp } = require('../app');
@@ -101,14 +101,18 @@ async function main(args) {
     pin: true,
     progress: { total: settings.blocks * settings.windows, step: 'window' },
     analyze: analyzeApp,
-    async measure(r, { progress, stop, pinned }) {
+    async measure(r, { save, progress, stop, pinned }) {
       try {
         r.configs = await measureApp({
           sides,
           settings,
           pinned,
           stop,
-          onBlock: (configs) => writeJsonAtomic(out, { ...r, configs, app: analyzeApp({ ...r, configs }) }),
+          onBlock: (configs) => {
+            r.configs = configs;
+            r.app = analyzeApp(r);
+            save();
+          },
           onProgress: (p) => {
             const what = `block ${p.block + 1}/${settings.blocks} window ${p.window + 1}`;
             if (p.dropped) progress.log(`${what} dropped: ${p.dropped}`);
