@@ -287,7 +287,7 @@ function instructionLevel(samples) {
 // fall within it needs no interval to be read.
 const INSTRUCTION_SPREAD_OK = 0.5;
 
-const INSTRUCTION_METHOD = 'instruction count (callgrind, node --single-threaded --predictable-gc-schedule): per window of N requests at the same request index, the baseline process\'s instructions per request ÷ this one\'s; log ratios averaged per block (pair of processes), t-interval over blocks; range = lowest and highest window ratio';
+const INSTRUCTION_METHOD = 'instruction count (callgrind, one request in flight, node flags as in settings.nodeFlags): per window of N requests at the same request index, the baseline process\'s instructions per request ÷ this one\'s; log ratios averaged per block (pair of processes), t-interval over blocks; range = lowest and highest window ratio';
 
 // A config's warm-up length per block (its process records): windows of the same index
 // are at the same request index only in processes with the same warm-up.

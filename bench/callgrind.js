@@ -22,8 +22,14 @@ const TOOL_ARGS = ['--tool=callgrind', '--smc-check=all-non-file'];
 // reducing behavior"), else V8 paces garbage collection by measured speeds: without it
 // `none` at depth 8 counted 190k per request on a quiet machine and 194k (+2%) while a busy
 // loop slowed the load generator's CPU; with it 190,035 and 190,277 (+0.13%), and three
-// windows within 0.01% of each other (docs/investigations.md).
-const NODE_ARGS = ['--single-threaded', '--predictable-gc-schedule'];
+// windows within 0.01% of each other; --predictable, else incremental marking sizes its
+// steps by the wall time since marking began (V8's IncrementalMarkingSchedule; with
+// --predictable each step counts as 1 ms), so a slower process marks in fewer, larger steps
+// and collects at other request indices: `cls-hooked` at depth 8, one process alone and one
+// sharing its CPU with a busy loop, read warm-up windows up to 15% apart and means 0.40%
+// apart without it, within 0.15% for six windows and 0.12% apart with it
+// (docs/investigations.md, "Instruction counts that depend on speed").
+const NODE_ARGS = ['--single-threaded', '--predictable-gc-schedule', '--predictable'];
 const INSTALL_HINT = 'install it with: apt-get install -y valgrind (Debian/Ubuntu)';
 const DUMP_TIMEOUT_MS = 120000;
 

@@ -3,9 +3,9 @@
 // scenario, counted by Valgrind (callgrind) in one process per strategy, so the micro
 // table no longer depends on the machine's mood (issue: instruction counts).
 //
-// Per strategy: micro/worker.js in count mode under callgrind, node --single-threaded
-// --predictable-gc-schedule (bench/callgrind.js says why: the count then repeats from
-// process to process). Per scenario, windows cut by the counter (zero, iterate, dump):
+// Per strategy: micro/worker.js in count mode under callgrind, with the node flags of
+// bench/callgrind.js (NODE_ARGS, which says why: the count then repeats from process to
+// process). Per scenario, windows cut by the counter (zero, iterate, dump):
 //   1. overhead: 3 windows of no iteration — the IPC that starts and ends a window —
 //      taken out of every warm-up window below;
 //   2. sizing: two windows of SIZING_ITERATIONS (the first runs cold code), to choose n so

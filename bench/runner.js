@@ -351,7 +351,8 @@ async function instructionsBlock(ctx, block) {
     const dir = callgrind.outDir();
     let server = null;
     try {
-      server = await startOne(ctx, config, block, { wrap: callgrind.wrapper(dir), nodeArgs: callgrind.NODE_ARGS, env: identity, timeoutMs: VALGRIND_START_MS });
+      // The flags the run records are the flags its servers get.
+      server = await startOne(ctx, config, block, { wrap: callgrind.wrapper(dir), nodeArgs: s.nodeFlags ?? callgrind.NODE_ARGS, env: identity, timeoutMs: VALGRIND_START_MS });
       ctx.save();
       const requests = s.windowRequests ?? windowRequestsFor(config.depth);
       const warmup = [];

@@ -68,7 +68,7 @@ const PRESETS = {
   },
   instructions: {
     title: 'Instruction counts: the default run\'s matrix, instructions per request under Valgrind',
-    why: 'a second figure that any machine reproduces to ~0.1%, for CI gates and effects of 1-2%: each configuration alone under callgrind with node --single-threaded --predictable-gc-schedule and one request in flight, warmed until its count is steady, then windows of a fixed number of requests. It counts work, not time: cache misses and memory stalls are not in it',
+    why: 'a second figure that any machine reproduces to ~0.1%, for CI gates and effects of 1-2%: each configuration alone under callgrind with node --single-threaded --predictable-gc-schedule --predictable and one request in flight, warmed until its count is steady, then windows of a fixed number of requests. It counts work, not time: cache misses and memory stalls are not in it',
     ...DEFAULT_MATRIX,
     method: 'instructions',
     // One process per configuration: a count repeats from process to process within

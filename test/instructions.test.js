@@ -168,6 +168,8 @@ test('short runs under Valgrind: the same code repeats within 1% even on a share
   const recorded = JSON.parse(fs.readFileSync(a, 'utf8'));
   assert.strictEqual(recorded.settings.connections, 1);
   assert.strictEqual(recorded.settings.unsettledWindows, 2);
+  // The flags that make a count independent of speed (bench/callgrind.js), as the servers got them.
+  assert.deepStrictEqual(recorded.settings.nodeFlags, ['--single-threaded', '--predictable-gc-schedule', '--predictable']);
   // autocannon may complete a request more than asked for; the server's own count divides.
   // Not steady after one warm-up window, so --unsettled-windows (2) windows, not --windows (1).
   assert.deepStrictEqual(recorded.configs[0].samples.map((s) => [s.kind, s.window, s.requests >= 200 && s.requests <= 210]), [['instructions', 0, true], ['instructions', 1, true]]);
