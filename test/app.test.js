@@ -36,11 +36,13 @@ test('a planted CPU cost per request is found where it was put, every id is chec
   // follows from the baseline's own CPU per request.
   const a = run.app;
   // How close it lands is the calibration benchmark's question (ctxbench calibrate), not a
-  // unit test's: on a shared CPU the burn's own cost moves. Here: on the right side, and
-  // between half and twice what was planted.
+  // unit test's. Here: on the right side and at least half what was planted. No upper
+  // bound: the fixture spins until its CPU clock has advanced BURN µs, so it plants at
+  // least that (on a machine 4× slower than usual, with the other test files on both
+  // CPUs, 40 µs read as 84: each clock read is a system call that itself costs CPU).
   const expectedWith = (burn) => a.cpuUsPerRequest.baseline / (a.cpuUsPerRequest.baseline + burn);
   assert.ok(a.ratio.ci95[1] < 1, `the cost is significant: ${JSON.stringify(a.ratio.ci95)}`);
-  assert.ok(a.ratio.estimate < expectedWith(BURN / 2) && a.ratio.estimate > expectedWith(2 * BURN), `found ${a.ratio.estimate.toFixed(3)}, planted ${expectedWith(BURN).toFixed(3)}`);
+  assert.ok(a.ratio.estimate < expectedWith(BURN / 2), `found ${a.ratio.estimate.toFixed(3)}, planted ${expectedWith(BURN).toFixed(3)}`);
   assert.ok(a.cpuUsPerRequest.candidate - a.cpuUsPerRequest.baseline > BURN / 2, 'CPU per request read from /proc grows by the burn');
   for (const arm of ['baseline', 'candidate']) {
     const ids = a.ids[arm];
