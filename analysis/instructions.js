@@ -5,7 +5,6 @@
 const { median, overlap, isNum } = require('./stats');
 const { summaryOf } = require('./summary');
 
-
 // -> null, or { windows: { min, max, median }, requestsPerWindow (median), unsettled: [{ config, block }] }
 function instructionWarmup(run) {
   const procs = (run.configs || []).flatMap((c) => (c.processes || []).filter((p) => Array.isArray(p.warmup)).map((p) => ({ config: c, p })));

@@ -29,7 +29,6 @@ const TARGETS = [
   { key: 'correct', title: 'Every context read correct (ours, not the study\'s)', threshold: 0, unit: 'failed reads' },
 ];
 
-
 // The rounds that measured one scenario: [{ round, meanUs }]. A process that failed later
 // still counts for the scenarios it finished (as in summarize()).
 function perRound(rounds, key) {

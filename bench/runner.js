@@ -343,6 +343,8 @@ async function instructionsBlock(ctx, block) {
   const { run, progress, stop } = ctx;
   const s = run.settings;
   const identity = callgrind.identityEnv();
+  // The flags the run records are the flags its servers get.
+  s.nodeFlags ??= callgrind.NODE_ARGS;
   const live = run.configs.filter((c) => !ctx.excluded.has(c));
   const isBase = (c) => armOf(c) === s.baseline;
   for (const config of [...roundOrder(live.filter(isBase), block), ...roundOrder(live.filter((c) => !isBase(c)), block)]) {
@@ -351,8 +353,7 @@ async function instructionsBlock(ctx, block) {
     const dir = callgrind.outDir();
     let server = null;
     try {
-      // The flags the run records are the flags its servers get.
-      server = await startOne(ctx, config, block, { wrap: callgrind.wrapper(dir), nodeArgs: s.nodeFlags ?? callgrind.NODE_ARGS, env: identity, timeoutMs: VALGRIND_START_MS });
+      server = await startOne(ctx, config, block, { wrap: callgrind.wrapper(dir), nodeArgs: s.nodeFlags, env: identity, timeoutMs: VALGRIND_START_MS });
       ctx.save();
       const requests = s.windowRequests ?? windowRequestsFor(config.depth);
       const warmup = [];
