@@ -9,9 +9,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { runCli } = require('./helpers/cli');
-// This file's servers go to CPU 0 (lib/cpus.js), so that it and a file loading CPU 1 run
-// side by side instead of queueing on one CPU.
-process.env.CTXBENCH_CPUS = '1,0';
+require('./helpers/servers-on-cpu-0');
 
 const APP = path.join(__dirname, 'fixtures', 'work-app.js');
 const node = (env) => `${env} ${JSON.stringify(process.execPath)} ${JSON.stringify(APP)}`;

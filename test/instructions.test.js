@@ -13,9 +13,7 @@ const summary = require('../analysis/summary');
 const { compare } = require('../analysis/compare');
 const { reproCompare } = require('../analysis/repro');
 const { runCli } = require('./helpers/cli');
-// This file's servers go to CPU 0 (lib/cpus.js), so that it and a file loading CPU 1 run
-// side by side instead of queueing on one CPU.
-process.env.CTXBENCH_CPUS = '1,0';
+require('./helpers/servers-on-cpu-0');
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-instructions-'));
 

@@ -19,9 +19,7 @@ const { latencySummary, mergeByUnit } = require('../analysis/latency');
 const { parseLoads, parseRates, expandRates, measureCapacity } = require('../bench/capacity');
 const { baselineFor } = require('../analysis/comparable');
 const latencySection = require('../report/sections/latency');
-// This file's servers go to CPU 0 (lib/cpus.js), so that it and a file loading CPU 1 run
-// side by side instead of queueing on one CPU.
-process.env.CTXBENCH_CPUS = '1,0';
+require('./helpers/servers-on-cpu-0');
 
 const STALL_SERVER = path.join(__dirname, 'helpers', 'stall-server.js');
 const STALL_MS = 300;

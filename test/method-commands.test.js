@@ -12,9 +12,7 @@ const calibrate = require('../bench/cli/calibrate');
 const aa = require('../bench/cli/aa');
 const { pairs } = require('../analysis/pairing');
 const sections = { calibrate: require('../report/sections/calibrate'), aa: require('../report/sections/aa') };
-// This file's servers go to CPU 0 (lib/cpus.js), so that it and a file loading CPU 1 run
-// side by side instead of queueing on one CPU.
-process.env.CTXBENCH_CPUS = '1,0';
+require('./helpers/servers-on-cpu-0');
 
 const ROOT = path.resolve(__dirname, '..');
 const CLI = path.join(ROOT, 'bin', 'ctxbench.js');

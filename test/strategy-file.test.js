@@ -9,9 +9,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { inspect } = require('../context/strategy-file');
 const { runCli } = require('./helpers/cli');
-// This file's servers go to CPU 0 (lib/cpus.js), so that it and a file loading CPU 1 run
-// side by side instead of queueing on one CPU.
-process.env.CTXBENCH_CPUS = '1,0';
+require('./helpers/servers-on-cpu-0');
 
 const EXAMPLE = path.join(__dirname, '..', 'examples', 'als-logger.js');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-strategy-file-'));
