@@ -5,7 +5,9 @@
 const { median, overlap, isNum } = require('./stats');
 const { summaryOf } = require('./summary');
 
-// -> null, or { windows: { min, max, median }, requestsPerWindow (median), unsettled: [{ config, block }] }
+// -> null, or { windows: { min, max, median }, requestsPerWindow (median), unsettled: [{ config, block }],
+//   heldToBound: [{ config, block, windows, stepPct }] (arms measured until one window's swing was
+//   within settings.unsettledBound of their mean; bench/instructions.js) }
 function instructionWarmup(run) {
   const procs = (run.configs || []).flatMap((c) => (c.processes || []).filter((p) => Array.isArray(p.warmup)).map((p) => ({ config: c, p })));
   if (!procs.length) return null;
@@ -14,6 +16,12 @@ function instructionWarmup(run) {
     windows: { min: Math.min(...counts), max: Math.max(...counts), median: median(counts) },
     requestsPerWindow: median(procs.map(({ p }) => p.windowRequests).filter(isNum)),
     unsettled: procs.filter(({ p }) => p.settled === false).map(({ config, p }) => ({ config, block: p.block })),
+    heldToBound: procs.filter(({ p }) => isNum(p.windowStepPct)).map(({ config, p }) => ({
+      config,
+      block: p.block,
+      windows: (config.samples || []).filter((s) => s.kind === 'instructions' && s.block === p.block).length,
+      stepPct: p.windowStepPct,
+    })),
   };
 }
 

@@ -37,6 +37,20 @@ const REQUEST_TIMEOUT_S = 120;
 // windows read 483, 434, 484 in one run and 422, 422, 493 in the next (4.9% apart);
 // the means of their last 20 warm-up windows were 0.7% apart (docs/investigations.md).
 const UNSETTLED_WINDOW_FACTOR = 8;
+// An arm that never settled while its baseline did is compared with the baseline on its
+// mean (analysis/summary.js instructionRatio: their windows are not at the same request
+// indices), and a mean of N windows of a count that alternates is off by up to one
+// window's swing ÷ N, depending on where in its cycle the process happened to be: cls-hooked
+// at depth 8 holds a Mark-Compact in one window of two or three (~480k against ~425k), and
+// two runs of 24 windows held 11 and 12 such windows, 0.51% apart (docs/investigations.md,
+// "One collection in 24 windows"). So such a process goes on past `unsettledWindows` until
+// (max - min) ÷ N of its windows is at most UNSETTLED_BOUND_PCT of their mean, capped at
+// UNSETTLED_CAP_FACTOR × `unsettledWindows`. 0.2%: two runs then differ by at most one such
+// step plus the count's own 0.04-0.15%, inside the 0.5% a repro must hold. Processes
+// compared window by window with their baseline (same warm-up, so same request indices) do
+// not need it: their GC steps fall at the same index in both (depth 256 repeats to 0.26%).
+const UNSETTLED_BOUND_PCT = 0.2;
+const UNSETTLED_CAP_FACTOR = 4;
 
 // warmedUp(counts, opts) -> { more, reason } for the warm-up windows' instructions per
 // request so far.
@@ -86,12 +100,30 @@ async function oneWindow({ config, server, counter, driver, connections, request
   };
 }
 
-// measureProcess(...) -> { warmup: [window], windows: [window], settled }. onWindow(phase,
-// index, window, planned) after every window (progress, saving); planned = the measured
-// windows this process will take (`windows`, or `unsettledWindows` where it never settled).
-// minWarmupWindows: the warm-up of this block's baseline process, so that an arm is never
-// measured at earlier request indices than the baseline it is compared with.
-async function measureProcess({ config, server, counter, driver, connections, requests, windows, unsettledWindows = windows * UNSETTLED_WINDOW_FACTOR, maxWarmupWindows = DEFAULT_MAX_WARMUP_WINDOWS, minWarmupWindows = 0, signal, onWindow = () => {} }) {
+// The step one window more or less of the swing would make in the mean of these counts, in
+// percent of the mean: (max - min) ÷ N ÷ mean × 100.
+function windowStepPct(counts) {
+  if (!counts.length) return null;
+  const mean = counts.reduce((a, b) => a + b, 0) / counts.length;
+  return ((Math.max(...counts) - Math.min(...counts)) / counts.length / mean) * 100;
+}
+
+// Whether a process has measured enough windows: `planned` at least, then, while `bound` is
+// set (percent), until windowStepPct is within it or `cap` windows are in.
+function measuredEnough(counts, { planned, bound = null, cap = planned }) {
+  if (counts.length < planned) return false;
+  if (!(bound > 0) || counts.length >= cap) return true;
+  return windowStepPct(counts) <= bound;
+}
+
+// measureProcess(...) -> { warmup: [window], windows: [window], settled, stepPct }.
+// onWindow(phase, index, window, planned, cap) after every window (progress, saving);
+// planned = the measured windows this process takes at least (`windows`, or
+// `unsettledWindows` where it never settled), cap = at most. minWarmupWindows: the warm-up
+// of this block's baseline process, so that an arm is never measured at earlier request
+// indices than the baseline it is compared with. stepPct: windowStepPct of the measured
+// windows where the process was held to `unsettledBound` (null elsewhere).
+async function measureProcess({ config, server, counter, driver, connections, requests, windows, unsettledWindows = windows * UNSETTLED_WINDOW_FACTOR, unsettledBound = UNSETTLED_BOUND_PCT, maxWarmupWindows = DEFAULT_MAX_WARMUP_WINDOWS, minWarmupWindows = 0, signal, onWindow = () => {} }) {
   const warmup = [];
   let verdict = maxWarmupWindows > 0 ? { more: true } : { more: false, reason: 'no warm-up asked for' };
   while (verdict.more && !signal?.aborted) {
@@ -102,13 +134,17 @@ async function measureProcess({ config, server, counter, driver, connections, re
   }
   const settled = verdict.reason === 'steady';
   const planned = settled ? windows : Math.max(windows, unsettledWindows);
+  // Compared on its mean: an arm (its baseline's warm-up known) that warmed up longer than
+  // its baseline and never settled.
+  const byMean = !settled && minWarmupWindows > 0 && warmup.length !== minWarmupWindows && unsettledBound > 0;
+  const limits = byMean ? { planned, bound: unsettledBound, cap: planned * UNSETTLED_CAP_FACTOR } : { planned };
   const measured = [];
-  while (measured.length < planned && !signal?.aborted) {
+  while (!measuredEnough(measured.map((x) => x.perRequest ?? 0), limits) && !signal?.aborted) {
     const w = await oneWindow({ config, server, counter, driver, connections, requests, signal });
     measured.push(w);
-    onWindow('window', measured.length, w, planned);
+    onWindow('window', measured.length, w, planned, limits.cap ?? planned);
   }
-  return { warmup, windows: measured, settled };
+  return { warmup, windows: measured, settled, stepPct: byMean ? windowStepPct(measured.map((x) => x.perRequest ?? 0)) : null };
 }
 
-module.exports = { measureProcess, warmedUp, windowRequestsFor, maxWarmupWindowsFor, STEADY_WINDOWS, STEADY_SPREAD, DEFAULT_MAX_WARMUP_WINDOWS, UNSETTLED_WINDOW_FACTOR };
+module.exports = { measureProcess, measuredEnough, windowStepPct, warmedUp, windowRequestsFor, maxWarmupWindowsFor, STEADY_WINDOWS, STEADY_SPREAD, DEFAULT_MAX_WARMUP_WINDOWS, UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT, UNSETTLED_CAP_FACTOR };

@@ -338,7 +338,8 @@ const VALGRIND_START_MS = 180000;
 // count is steady, and never fewer than the block's baseline process took (so an arm's
 // windows sit at the same request indices as its baseline's, or later where the arm
 // needed longer), then settings.windows measured windows (settings.unsettledWindows where
-// the count never settled; bench/instructions.js), each saved as it is taken.
+// the count never settled, more for an arm compared on its mean until settings.unsettledBound
+// holds; bench/instructions.js), each saved as it is taken.
 async function instructionsBlock(ctx, block) {
   const { run, progress, stop } = ctx;
   const s = run.settings;
@@ -368,17 +369,18 @@ async function instructionsBlock(ctx, block) {
         requests,
         windows: s.windows,
         ...(s.unsettledWindows != null && { unsettledWindows: s.unsettledWindows }),
+        ...(s.unsettledBound !== undefined && { unsettledBound: s.unsettledBound }),
         maxWarmupWindows: s.maxWarmupWindows ?? maxWarmupWindowsFor(requests),
         minWarmupWindows: baselineWarmup(config, run, block),
         signal: stop.signal,
-        onWindow(phase, index, w, planned) {
+        onWindow(phase, index, w, planned, cap) {
           const perRequest = w.perRequest === null ? '-' : `${Math.round(w.perRequest / 1000)}k`;
           if (phase === 'warmup') {
             warmup.push({ requests: w.requests, perRequest: w.perRequest });
             progress?.status(`block ${block + 1}: warming ${config.id} under Valgrind (window ${index}: ${perRequest} instructions/request)`);
           } else {
             config.samples.push({ kind: 'instructions', block, window: index - 1, ...w });
-            progress?.status(`block ${block + 1}: ${config.id} window ${index}/${planned}: ${perRequest} instructions/request`);
+            progress?.status(`block ${block + 1}: ${config.id} window ${index}/${planned}${cap > planned && index >= planned ? ` (until one window's swing is within ${s.unsettledBound}% of the mean, at most ${cap})` : ''}: ${perRequest} instructions/request`);
             if (w.errors > 0 || w.non2xx > 0) warnOnce(run, `${config.id} had errors or non-2xx responses (block ${block + 1})`, progress);
             refreshSummaries(run);
           }
@@ -386,6 +388,12 @@ async function instructionsBlock(ctx, block) {
         },
       });
       server.record.settled = result.settled;
+      if (result.stepPct !== null) {
+        server.record.windowStepPct = result.stepPct;
+        if (result.stepPct > s.unsettledBound && !stop.requested) {
+          warnOnce(run, `${config.id}: after ${result.windows.length} windows one window's swing is still ${result.stepPct.toFixed(2)}% of the mean (block ${block + 1}; bound ${s.unsettledBound}%): a repro of its ratio may miss by that much`, progress);
+        }
+      }
       if (!result.settled && !stop.requested) {
         warnOnce(run, `${config.id}: instructions per request still changing after ${result.warmup.length} warm-up windows (block ${block + 1}); its windows are comparable at the same request index only`, progress);
       }

@@ -7,7 +7,9 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { warmedUp, windowRequestsFor, maxWarmupWindowsFor } = require('../bench/instructions');
+const { warmedUp, windowRequestsFor, maxWarmupWindowsFor, measuredEnough, windowStepPct, measureProcess } = require('../bench/instructions');
+const { getDriver } = require('../bench/drivers');
+const { startServer } = require('./helpers/server');
 const { parseDump, findValgrind } = require('../bench/callgrind');
 const summary = require('../analysis/summary');
 const { compare } = require('../analysis/compare');
@@ -38,6 +40,50 @@ test('warm-up: steady only when the last 6 windows are all within ±2% of their 
 test('window size by depth: 1,000 requests at depth 8, fewer for deeper chains, never under 100; fewer warm-up windows when small', () => {
   assert.deepStrictEqual([1, 8, 16, 32, 256, 1024].map(windowRequestsFor), [1000, 1000, 500, 250, 100, 100]);
   assert.deepStrictEqual([1000, 500, 100].map(maxWarmupWindowsFor), [40, 16, 16]);
+});
+
+test('an arm compared on its mean goes on until one window of its swing moves the mean by at most the bound, within the cap', () => {
+  // cls-hooked at depth 8 (thousands of instructions per request): a Mark-Compact in one
+  // window of two or three. Over 24 windows, one window more or less of it is ~0.5% of the mean.
+  const alternating = (n) => Array.from({ length: n }, (_, i) => (i % 5 === 1 || i % 5 === 3 ? 480 : 425));
+  assert.ok(windowStepPct(alternating(24)) > 0.4);
+  assert.strictEqual(measuredEnough(alternating(24), { planned: 24 }), true, 'no bound: 24 windows');
+  assert.strictEqual(measuredEnough(alternating(24), { planned: 24, bound: 0.2, cap: 96 }), false);
+  let n = 24;
+  while (!measuredEnough(alternating(n), { planned: 24, bound: 0.2, cap: 96 })) n++;
+  assert.ok(n > 24 && n < 96 && windowStepPct(alternating(n)) <= 0.2, `${n} windows`);
+  assert.strictEqual(measuredEnough(alternating(50), { planned: 24, bound: 0.01, cap: 50 }), true, 'the cap ends it');
+  assert.strictEqual(measuredEnough(alternating(10), { planned: 24, bound: 5, cap: 96 }), false, 'never fewer than planned');
+  assert.strictEqual(measuredEnough(new Array(24).fill(425), { planned: 24, bound: 0.2, cap: 96 }), true, 'a flat count needs no more');
+});
+
+// A real server and load; the counter is the one stand-in (Valgrind is the slow part, and
+// the rule is about how many windows are taken, not what they count): it alternates like
+// cls-hooked at depth 8, one high window in two or three.
+test('a process that never settled is held to the bound only when it is compared on its mean (it warmed up longer than its baseline)', async (t) => {
+  const server = await startServer({ STRATEGY: 'none', DEPTH: '8' });
+  t.after(() => server.stop());
+  const counting = () => {
+    let i = 0;
+    return {
+      zero: async () => {},
+      dump: async () => {
+        const k = i++ % 5;
+        return 20 * (k === 1 || k === 3 ? 480000 : 425000);
+      },
+    };
+  };
+  const measure = (minWarmupWindows) => measureProcess({
+    config: { strategy: 'none' }, server, counter: counting(), driver: getDriver('autocannon'), connections: 1, requests: 20,
+    windows: 1, unsettledWindows: 8, unsettledBound: 0.5, maxWarmupWindows: 2, minWarmupWindows,
+  });
+  const armLonger = await measure(1);
+  assert.strictEqual(armLonger.settled, false);
+  assert.ok(armLonger.windows.length > 8 && armLonger.windows.length <= 32, `${armLonger.windows.length} windows`);
+  assert.ok(armLonger.stepPct <= 0.5, `${armLonger.stepPct}%`);
+  const paired = await measure(2);
+  assert.strictEqual(paired.windows.length, 8, 'same warm-up as its baseline: compared window by window, no more windows');
+  assert.strictEqual(paired.stepPct, null);
 });
 
 test('callgrind dump: the summary line of a complete file; an incomplete one is not read', () => {
@@ -134,6 +180,8 @@ test('bad input: no Valgrind, a timed method with 2 blocks, count settings witho
     [['run', '--method', 'instructions', '--out', out], { PATH: empty }, /needs Valgrind, which is not on PATH: install it with: apt-get install -y valgrind/],
     [['run', '--blocks', '2', '--out', out], {}, /--blocks=2 is not valid; expected an integer from 3 to 1000 \(1 and 2 only with --method instructions\)/],
     [['run', '--window-requests', '100', '--out', out], {}, /instruction-count settings: give --method instructions/],
+    [['run', '--unsettled-bound', '0.2', '--out', out], {}, /instruction-count settings: give --method instructions/],
+    [['run', '--method', 'instructions', '--unsettled-bound=-1', '--out', out], {}, /--unsettled-bound=-1 is not valid/],
     [['run', '--method', 'instructions', '--rate', '100', '--out', out], {}, /cannot be used with --rate\/--load/],
   ];
   for (const [args, env, pattern] of cases) {
@@ -191,4 +239,13 @@ test('the page says that processes which never settled were measured over --unse
   assert.match(render(run), /Not steady at the limit for [^\n]*each was measured over 24 windows instead of 3/);
   const settled = { ...run, configs: run.configs.map((c) => ({ ...c, processes: c.processes.map((p) => ({ ...p, settled: true })) })) };
   assert.doesNotMatch(render(settled), /measured over 24 windows/);
+  // An arm held to the bound: its window count and the step it reached, flagged at the cap.
+  const held = (stepPct) => ({
+    ...run,
+    settings: { ...run.settings, unsettledBound: 0.2 },
+    configs: run.configs.map((c) => (c.strategy === 'cls-hooked' && c.depth === 8 ? { ...c, processes: c.processes.map((p) => ({ ...p, windowStepPct: stepPct })) } : c)),
+  });
+  assert.match(render(held(0.18)), /went on until one window more or less would move the mean by at most 0.2%: `cls-hooked` d8 \(block 1\) \d+ windows, 0.18%\./);
+  assert.match(render(held(0.31)), /`cls-hooked` d8 \(block 1\) \d+ windows, 0.31% ⚠ at the cap/);
+  assert.doesNotMatch(render(run), /went on until/);
 });

@@ -18,9 +18,9 @@ const { MAX_DEPTH } = require('../../servers/config');
 const { needsOf, redactArgs } = require('../services');
 const { loadStrategyFiles } = require('./common');
 const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
-const { UNSETTLED_WINDOW_FACTOR } = require('../instructions');
+const { UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT } = require('../instructions');
 
-const OPTIONS = flags(['strategies', 'depths', 'hops', 'logs', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url', 'method', 'windows', 'window', 'group-size', 'window-requests', 'max-warmup-windows', 'unsettled-windows', 'strategy-file'], { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] });
+const OPTIONS = flags(['strategies', 'depths', 'hops', 'logs', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url', 'method', 'windows', 'window', 'group-size', 'window-requests', 'max-warmup-windows', 'unsettled-windows', 'unsettled-bound', 'strategy-file'], { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] });
 
 const MATRIX_FLAGS = ['strategies', 'depths', 'hops', 'logs', 'frameworks', 'target'];
 
@@ -69,6 +69,10 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
                          comparable only between runs with the same schedule)
   --unsettled-windows N  instructions: measured windows of a process whose count was still
                          moving when the warm-up ended (default 8 × --windows)
+  --unsettled-bound PCT  instructions: an arm that never settled while its baseline did is
+                         compared on its mean, and goes on past --unsettled-windows until
+                         one window more or less would move that mean by at most PCT%
+                         (default 0.2; at most 4 × --unsettled-windows; 0 turns it off)
   --window S             duet: seconds per window (default 1)
   --group-size N         duet: servers loaded at once, the baseline and N-1 arms (default 2)
   --aa                   add an A/A arm: a second baseline process measured against the
@@ -172,7 +176,7 @@ function methodSettings(values, preset, settings) {
   // Timed methods take their interval over at least 3 processes; an instruction count
   // repeats from process to process within 0.15%, so 1 or 2 are enough there.
   if (method !== 'instructions' && settings.blocks < 3) throw new UsageError(`--blocks=${settings.blocks} is not valid; expected an integer from 3 to 1000 (1 and 2 only with --method instructions)`);
-  if (['window-requests', 'max-warmup-windows', 'unsettled-windows'].some((k) => values[k] !== undefined) && method !== 'instructions') throw new UsageError('--window-requests, --max-warmup-windows and --unsettled-windows are instruction-count settings: give --method instructions');
+  if (['window-requests', 'max-warmup-windows', 'unsettled-windows', 'unsettled-bound'].some((k) => values[k] !== undefined) && method !== 'instructions') throw new UsageError('--window-requests, --max-warmup-windows, --unsettled-windows and --unsettled-bound are instruction-count settings: give --method instructions');
   if (method === 'instructions') return instructionSettings(values, preset, settings);
   // The A/A twin is part of a duet (the preset's `aa`); --aa asks for it in any run.
   const out = { method, aa: Boolean(values.aa || (preset.aa && method === 'duet')) };
@@ -222,6 +226,7 @@ function instructionSettings(values, preset, settings) {
     windows,
     // A count still moving at the end of the warm-up is measured longer (bench/instructions.js).
     unsettledWindows: number('unsettled-windows', values['unsettled-windows'], { min: 1, max: 1000, integer: true }) ?? windows * UNSETTLED_WINDOW_FACTOR,
+    unsettledBound: number('unsettled-bound', values['unsettled-bound'], { min: 0, max: 100 }) ?? UNSETTLED_BOUND_PCT,
     windowRequests: number('window-requests', values['window-requests'], { min: 10, max: 1e7, integer: true }) ?? preset.windowRequests ?? null,
     // null: by window size (bench/instructions.js maxWarmupWindowsFor).
     maxWarmupWindows: number('max-warmup-windows', values['max-warmup-windows'], { min: 0, max: 1000, integer: true }) ?? preset.maxWarmupWindows ?? null,

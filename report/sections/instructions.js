@@ -20,7 +20,10 @@ function warmupLine(run) {
   return `- **Warm-up:** windows of the same size as the measured ones until the last 6 were within ±2% of their median (at most 40 windows of 1,000 requests, 16 of fewer): ${w.windows.min}–${w.windows.max} windows per process (median ${w.windows.median}; ${f.int(w.requestsPerWindow)} requests per window at the median). ` +
     (w.unsettled.length
       ? `⚠ Not steady at the limit for ${w.unsettled.map(({ config, block }) => `${f.code(config.strategy)} d${config.depth} (block ${block + 1})`).join(', ')}: V8 was still compiling there, so those counts are comparable only at the same request index (the same schedule in every process of the run, and in another run of the same preset)` +
-        `${f.isNum(run.settings?.unsettledWindows) && run.settings.unsettledWindows !== run.settings.windows ? `, and each was measured over ${run.settings.unsettledWindows} windows instead of ${run.settings.windows}, so that a count that alternates from window to window is read over many periods` : ''}.`
+        `${f.isNum(run.settings?.unsettledWindows) && run.settings.unsettledWindows !== run.settings.windows ? `, and each was measured over ${run.settings.unsettledWindows} windows instead of ${run.settings.windows}, so that a count that alternates from window to window is read over many periods` : ''}.` +
+        (w.heldToBound.length
+          ? ` Those compared with their baseline on their mean (they warmed up longer than it did) went on until one window more or less would move the mean by at most ${run.settings.unsettledBound}%: ${w.heldToBound.map(({ config, block, windows, stepPct }) => `${f.code(config.strategy)} d${config.depth} (block ${block + 1}) ${windows} windows, ${stepPct.toFixed(2)}%${stepPct > run.settings.unsettledBound ? ' ⚠ at the cap' : ''}`).join(', ')}.`
+          : '')
       : 'Every process settled.');
 }
 
