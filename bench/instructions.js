@@ -15,6 +15,7 @@
 // so the warm-up is long instead.
 const { getJson } = require('./http-client');
 const { checkIdentity } = require('./sample');
+const { mean } = require('../analysis/stats');
 
 // Steady: the last STEADY_WINDOWS warm-up windows all within ±STEADY_SPREAD of their
 // median. All of them, not a mean: a window with a compile batch between two quiet ones
@@ -104,8 +105,7 @@ async function oneWindow({ config, server, counter, driver, connections, request
 // percent of the mean: (max - min) ÷ N ÷ mean × 100.
 function windowStepPct(counts) {
   if (!counts.length) return null;
-  const mean = counts.reduce((a, b) => a + b, 0) / counts.length;
-  return ((Math.max(...counts) - Math.min(...counts)) / counts.length / mean) * 100;
+  return ((Math.max(...counts) - Math.min(...counts)) / counts.length / mean(counts)) * 100;
 }
 
 // Whether a process has measured enough windows: `planned` at least, then, while `bound` is
@@ -139,12 +139,14 @@ async function measureProcess({ config, server, counter, driver, connections, re
   const byMean = !settled && minWarmupWindows > 0 && warmup.length !== minWarmupWindows && unsettledBound > 0;
   const limits = byMean ? { planned, bound: unsettledBound, cap: planned * UNSETTLED_CAP_FACTOR } : { planned };
   const measured = [];
-  while (!measuredEnough(measured.map((x) => x.perRequest ?? 0), limits) && !signal?.aborted) {
+  // A window that served no request reads 0: the step then stays wide and the cap ends it.
+  const counts = () => measured.map((x) => x.perRequest ?? 0);
+  while (!measuredEnough(counts(), limits) && !signal?.aborted) {
     const w = await oneWindow({ config, server, counter, driver, connections, requests, signal });
     measured.push(w);
     onWindow('window', measured.length, w, planned, limits.cap ?? planned);
   }
-  return { warmup, windows: measured, settled, stepPct: byMean ? windowStepPct(measured.map((x) => x.perRequest ?? 0)) : null };
+  return { warmup, windows: measured, settled, stepPct: byMean ? windowStepPct(counts()) : null };
 }
 
 module.exports = { measureProcess, measuredEnough, windowStepPct, warmedUp, windowRequestsFor, maxWarmupWindowsFor, STEADY_WINDOWS, STEADY_SPREAD, DEFAULT_MAX_WARMUP_WINDOWS, UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT, UNSETTLED_CAP_FACTOR };
