@@ -24,10 +24,24 @@ test('a planted CPU cost per request is found where it was put, every id is chec
   // runs 5× slower than usual (40 µs over WORK=150 read as a 4% effect, not significant
   // from three blocks, on a day the machine ran at 220 µs per fingerprint request).
   const BURN = 200;
-  const r = await runCli(['app', '--baseline', node('WORK=20'), '--candidate', node(`WORK=20 BURN_US=${BURN}`), '--names', 'plain,traced',
+  // A window counts only when the two servers saturated their CPU (bench/duet.js). npm
+  // test runs two files at once, and beside this one appengine.test.js starts unpinned
+  // servers and npm: in CI once the pair got 84-89% of its CPU for the whole run, 1 window
+  // of 18 counted and no interval could be formed. The run must then say so (windows
+  // dropped, each with its reason, no interval); one more run follows, away from that
+  // neighbour. Every assertion below is on a run that did form its interval.
+  const measure = () => runCli(['app', '--baseline', node('WORK=20'), '--candidate', node(`WORK=20 BURN_US=${BURN}`), '--names', 'plain,traced',
     '--id-header', 'X-Request-Id', ...SHORT, '--out', out]);
+  let r = await measure();
   assert.strictEqual(r.code, 0, r.stderr);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  let run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  if (run.app.ratio.ci95 === null) {
+    const windows = run.configs.flatMap((c) => (c.samples || []).filter((x) => x.kind === 'window'));
+    assert.ok(run.app.ratio.windows.dropped > 0 && windows.filter((w) => !w.counted).every((w) => /served no request|load generator|not saturated|not busy/.test(w.dropped)), JSON.stringify(run.app.ratio));
+    r = await measure();
+    assert.strictEqual(r.code, 0, r.stderr);
+    run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  }
   assert.strictEqual(run.kind, 'app');
   assert.strictEqual(run.status, 'complete');
   const [base, cand] = run.configs;
