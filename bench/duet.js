@@ -98,7 +98,9 @@ function stillWarming(windows, { min = MIN_WARMUP_WINDOWS, max = MAX_WARMUP_WIND
 // closed-loop driver (takes a signal). Resolves to { warmup: [window], windows: [window
 // + counted/dropped], loads: [driver result per member] }. A window of `windowS` s;
 // warm-up windows are half as long (they only have to show the cost levelling off).
-async function measureGroup({ servers, configs, driver, load, windowS = 1, windows: wanted = 3, maxWindows = wanted * 3, signal }) {
+// onWindow(window) is told of each measured window as soon as it is judged, so that the
+// caller can keep it before the group ends (a run killed mid-group loses none of them).
+async function measureGroup({ servers, configs, driver, load, windowS = 1, windows: wanted = 3, maxWindows = wanted * 3, signal, onWindow }) {
   const first = await poll(servers);
   first.stats.forEach((s, i) => checkIdentity(s, configs[i], servers[i]));
   const controller = new AbortController();
@@ -131,7 +133,9 @@ async function measureGroup({ servers, configs, driver, load, windowS = 1, windo
       const current = await poll(servers);
       const w = windowBetween(previous, current);
       const dropped = judgeWindow(w);
-      taken.push({ ...w, window: taken.length, counted: dropped === null, ...(dropped && { dropped }) });
+      const judged = { ...w, window: taken.length, counted: dropped === null, ...(dropped && { dropped }) };
+      taken.push(judged);
+      onWindow?.(judged);
       previous = current;
     }
     const last = await poll(servers);

@@ -274,6 +274,15 @@ async function duetBlock(ctx, block, counters) {
         }
       }
       ctx.save();
+      const baseAt = members.indexOf(base);
+      // Each window is kept (and the run saved) as soon as it is judged: a run stopped
+      // mid-group, however it is stopped, keeps the windows it took.
+      const keepWindow = (w) => {
+        members.forEach((config, i) => {
+          if (config !== base) config.samples.push(...duet.windowSamples({ windows: [w] }, { of: i, partner: baseAt, partnerId: base.id, block, group: groupSeq }));
+        });
+        ctx.save();
+      };
       const result = await duet.measureGroup({
         servers: members.map((c) => servers.get(c)),
         configs: members,
@@ -282,13 +291,12 @@ async function duetBlock(ctx, block, counters) {
         windowS: s.window,
         windows: s.windows,
         signal: stop.signal,
+        onWindow: keepWindow,
       });
-      const baseAt = members.indexOf(base);
       members.forEach((config, i) => {
         servers.get(config).record.warmup = result.warmup.map((w) => ({ cpuUsPerRequest: w.members[i].cpuUsPerRequest, requests: w.members[i].requests }));
         const load = result.loads[i];
         config.samples.push({ kind: 'duet', block, group: groupSeq, position: i, members: members.map((c) => c.id), requests: load.requests, errors: load.errors, non2xx: load.non2xx, mismatches: load.mismatches, lost: load.lost, loadgenCpu: load.loadgenCpu, durationS: load.durationS });
-        if (config !== base) config.samples.push(...duet.windowSamples(result, { of: i, partner: baseAt, partnerId: base.id, block, group: groupSeq }));
       });
       // One warning per kind of reason (the window records keep the exact figures).
       for (const w of result.windows.filter((x) => !x.counted)) warnOnce(run, `duet windows dropped: ${w.dropped.replace(/server \d+/, 'a server').replace(/ \(\d+% [^)]*\)/, '')}`, null);
@@ -468,7 +476,9 @@ async function runMatrix(run, { out, driver, progress, stop = { requested: false
   try {
     const local = run.configs.find((c) => !c.target);
     run.environment.fingerprint = null;
-    if (local && !stop.requested) {
+    // CTXBENCH_FINGERPRINT=0 skips it (null in the run JSON): the test suite's short
+    // structural runs, where a second of load per run adds up and nothing reads it.
+    if (local && !stop.requested && process.env.CTXBENCH_FINGERPRINT !== '0') {
       progress?.status('machine fingerprint');
       run.environment.fingerprint = await fingerprint({ cpu: pinned ? cpus().server : null, env: serverEnv, launch: local.launch }).catch((err) => {
         warnOnce(run, `no machine fingerprint: ${err.message}`, progress);
