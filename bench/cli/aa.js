@@ -8,7 +8,7 @@
 const path = require('node:path');
 const { UsageError, parse, number } = require('../../lib/cli');
 const { analyzeAa: analyze, atLeast, binomialRule, allowedOf, ALPHA } = require('../../analysis/method');
-const { SINGLE_OPTIONS, singleHelp, resolveSingle, defaultNodeTarget } = require('./common');
+const { SINGLE_OPTIONS, DUET_OPTIONS, DUET_HELP, duetSettings, singleHelp, resolveSingle, defaultNodeTarget } = require('./common');
 
 const { PRESETS } = require('../../lib/presets');
 
@@ -21,17 +21,17 @@ const HELP = `usage: ctxbench aa [options]
   --blocks-per-trial N     blocks of fresh processes per comparison (default 3)
   --rounds N               adjacent bursts per server per block, sequential (default 2)
   --method duet|sequential how a trial's ratio is measured (default duet, as npm run bench)
-Exit 0 pass, 1 fail (or a failed server), 2 no comparison completed, 130 interrupted.
+${DUET_HELP}Exit 0 pass, 1 fail (or a failed server), 2 no comparison completed, 130 interrupted.
 ${singleHelp(DEFAULTS).replace('(default 100)', `(default ${PRESETS.default.connections})`).replace(/(--pipelining N[^\n]*)\(default 10\)/, `$1(default ${PRESETS.default.pipelining})`)}`;
 
 async function main(args) {
-  const { values } = parse(args, { ...SINGLE_OPTIONS, trials: { type: 'string' }, 'blocks-per-trial': { type: 'string' }, rounds: { type: 'string' }, method: { type: 'string' } });
+  const { values } = parse(args, { ...SINGLE_OPTIONS, ...DUET_OPTIONS, trials: { type: 'string' }, 'blocks-per-trial': { type: 'string' }, rounds: { type: 'string' }, method: { type: 'string' } });
   const single = resolveSingle(values, DEFAULTS);
   const method = values.method ?? 'duet';
   if (!['duet', 'sequential'].includes(method)) throw new UsageError(`--method ${method} is not valid; expected duet or sequential`);
   if (values.connections === undefined) single.connections = PRESETS.default.connections;
   if (values.pipelining === undefined) single.pipelining = PRESETS.default.pipelining;
-  const duet = method === 'duet' ? { windows: PRESETS.default.windows, window: PRESETS.default.window, soloDuration: PRESETS.default.soloDuration, groupSize: 2 } : {};
+  const duet = duetSettings(values, method);
   const trials = number('trials', values.trials, { min: 1, max: 1000, integer: true }) ?? 20;
   const blocksPerTrial = number('blocks-per-trial', values['blocks-per-trial'], { min: 2, max: 100, integer: true }) ?? 3;
   const rounds = number('rounds', values.rounds, { min: 1, max: 1000, integer: true }) ?? 2;

@@ -12,7 +12,7 @@ const { MAX_DEPTH } = require('../../servers/config');
 const hops = require('../../handlers/hops');
 const { PRESETS } = require('../../lib/presets');
 const { analyzeCalibration: analyze, judgeInterval, CHECKED, TOLERANCE, DUET_TOLERANCE, BASELINE_ARM } = require('../../analysis/method');
-const { SINGLE_OPTIONS, singleHelp, resolveSingle, defaultNodeTarget } = require('./common');
+const { SINGLE_OPTIONS, DUET_OPTIONS, DUET_HELP, duetSettings, singleHelp, resolveSingle, defaultNodeTarget } = require('./common');
 
 const DEFAULTS = { strategy: 'none', depth: 1, hop: 'sync', duration: 2, kind: 'calibrate' };
 // Where it is checked: the cheapest request, and the default preset's two depths.
@@ -34,7 +34,7 @@ Exit 0 pass, 1 fail (or a failed server), 2 inconclusive, 130 interrupted.
   --method duet|sequential duet (default, as npm run bench): each level beside a fresh
                            burn0 process, extra CPU µs per request per window;
                            sequential: adjacent bursts, 1/throughput
-${singleHelp(DEFAULTS).replace(/ {2}--depth N[^\n]*\n {2}--hop NAME[^\n]*\n/, '  --depth N, --hop NAME   one point only (same as --at N/NAME)\n').replace('(default 10)', `(default ${PRESETS.default.pipelining})`)}`;
+${DUET_HELP}${singleHelp(DEFAULTS).replace(/ {2}--depth N[^\n]*\n {2}--hop NAME[^\n]*\n/, '  --depth N, --hop NAME   one point only (same as --at N/NAME)\n').replace('(default 10)', `(default ${PRESETS.default.pipelining})`)}`;
 
 function points(values) {
   if (values.at !== undefined && (values.depth !== undefined || values.hop !== undefined)) throw new UsageError('--at and --depth/--hop: give one or the other');
@@ -53,10 +53,10 @@ const fmt = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 const ci = (m, d = 1) => `${fmt(m.mean, d)} [${m.ci95 ? `${fmt(m.ci95[0], d)}–${fmt(m.ci95[1], d)}` : 'no interval'}]`;
 
 async function main(args) {
-  const { values } = parse(args, { ...SINGLE_OPTIONS, burns: { type: 'string' }, rounds: { type: 'string' }, blocks: { type: 'string' }, at: { type: 'string' }, method: { type: 'string' } });
+  const { values } = parse(args, { ...SINGLE_OPTIONS, ...DUET_OPTIONS, burns: { type: 'string' }, rounds: { type: 'string' }, blocks: { type: 'string' }, at: { type: 'string' }, method: { type: 'string' } });
   const method = values.method ?? 'duet';
   if (!['duet', 'sequential'].includes(method)) throw new UsageError(`--method ${method} is not valid; expected duet or sequential`);
-  const duet = method === 'duet' ? { windows: PRESETS.default.windows, window: PRESETS.default.window, soloDuration: PRESETS.default.soloDuration, groupSize: 2 } : {};
+  const duet = duetSettings(values, method);
   const single = resolveSingle(values, DEFAULTS);
   const at = points(values) ?? [{ depth: single.depth, hop: single.hop }];
   const burns = list('burns', values.burns ?? DEFAULT_BURNS).map((b) => number('burns', b, { min: 0, max: 100000, integer: true }));

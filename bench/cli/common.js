@@ -7,6 +7,7 @@ const frameworks = require('../../servers');
 const { UsageError, flags, number } = require('../../lib/cli');
 const { MAX_DEPTH } = require('../../servers/config');
 const { resolveNodeTargets } = require('../targets');
+const { PRESETS } = require('../../lib/presets');
 
 const SINGLE_OPTIONS = flags(['strategy', 'depth', 'hop', 'framework', 'connections', 'pipelining', 'duration', 'warmup', 'out', 'report']);
 
@@ -47,6 +48,26 @@ function resolveSingle(values, defaults) {
   };
 }
 
+// calibrate and aa measure in duet as the default run does; --windows and --window shorten
+// or lengthen its windows (a quick structural check, or a longer method check).
+const DUET_OPTIONS = flags(['windows', 'window']);
+const DUET_HELP = `  --windows N            duet: counted windows per pair of processes (default ${PRESETS.default.windows})
+  --window S             duet: seconds per window (default ${PRESETS.default.window})
+`;
+
+function duetSettings(values, method) {
+  if (method !== 'duet') {
+    if (values.windows !== undefined || values.window !== undefined) throw new UsageError('--windows and --window are duet settings: not with --method sequential');
+    return {};
+  }
+  return {
+    windows: number('windows', values.windows, { min: 2, max: 1000, integer: true }) ?? PRESETS.default.windows,
+    window: number('window', values.window, { min: 0.2, max: 60 }) ?? PRESETS.default.window,
+    soloDuration: PRESETS.default.soloDuration,
+    groupSize: 2,
+  };
+}
+
 // --strategy-file (run, repro, integrity): each file inspected in a child process
 // (context/strategy-file.js), registered in this process's registry and handed to every
 // server through the environment. -> [{ name, describe, file }], in the order given.
@@ -76,4 +97,4 @@ async function defaultNodeTarget() {
   return targets;
 }
 
-module.exports = { SINGLE_OPTIONS, singleHelp, resolveSingle, defaultNodeTarget, loadStrategyFiles };
+module.exports = { SINGLE_OPTIONS, DUET_OPTIONS, DUET_HELP, duetSettings, singleHelp, resolveSingle, defaultNodeTarget, loadStrategyFiles };
