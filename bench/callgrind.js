@@ -12,6 +12,7 @@ const { execFile, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const systemTools = require('../lib/system-tools');
 
 // --smc-check=all-non-file: V8 writes and rewrites machine code in anonymous memory; without
 // it Valgrind may run stale translations of code the JIT replaced.
@@ -30,7 +31,7 @@ const TOOL_ARGS = ['--tool=callgrind', '--smc-check=all-non-file'];
 // apart without it, within 0.15% for six windows and 0.12% apart with it
 // (docs/investigations.md, "Instruction counts that depend on speed").
 const NODE_ARGS = ['--single-threaded', '--predictable-gc-schedule', '--predictable'];
-const INSTALL_HINT = 'install it with: apt-get install -y valgrind (Debian/Ubuntu)';
+const INSTALL_HINT = `install it with: apt-get install -y ${systemTools.TOOLS.find((t) => t.name === 'valgrind').pkg} (Debian/Ubuntu)`;
 const DUMP_TIMEOUT_MS = 120000;
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -38,10 +39,12 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 // valgrind and vgdb (its monitor-command client) on PATH -> { valgrind, vgdb, version },
 // or null.
 function findValgrind() {
+  const found = systemTools.find('valgrind');
+  if (!found) return null;
+  const [valgrind, vgdb] = found.paths;
   try {
-    const version = execFileSync('valgrind', ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    execFileSync('vgdb', ['--help'], { stdio: 'ignore' });
-    return { valgrind: 'valgrind', vgdb: 'vgdb', version };
+    const version = execFileSync(valgrind, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return { valgrind, vgdb, version };
   } catch {
     return null;
   }

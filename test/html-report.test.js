@@ -13,7 +13,9 @@ const { buildReport } = require('../report');
 const { inline, sortKey } = require('../report/html');
 
 const RESULTS = path.join(__dirname, '..', 'results');
-const CHROMIUM = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'].find((p) => fs.existsSync(p));
+const systemTools = require('../lib/system-tools');
+
+const CHROMIUM = systemTools.find('chromium')?.path;
 // As the machine's own probe starts it: without the background-networking flags Chromium
 // keeps trying to reach Google's hosts from a machine with a closed network.
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -29,7 +31,7 @@ test('inline markup of table cells becomes HTML; sort keys are the first figure 
 
 test('results/index.html renders in headless Chromium: summary, every chart, hover, sort, no errors, no network', async (t) => {
   if (!CHROMIUM) {
-    t.skip('no Chromium on this machine (Debian package `chromium`; .ci/run installs it): the HTML report is not opened in a browser here');
+    t.skip(`${systemTools.hint('chromium')} (.ci/run installs it): the HTML report is not opened in a browser here`);
     return;
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-html-'));

@@ -8,6 +8,7 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const systemTools = require('../lib/system-tools');
 const { runCli } = require('./helpers/cli');
 const { findValgrind } = require('../bench/callgrind');
 
@@ -35,7 +36,7 @@ const valgrind = Boolean(findValgrind());
 
 for (const k of KINDS) {
   test(`${k.name}: one Ctrl-C finishes the step, keeps the run JSON (interrupted), writes the report, exits 130`, { timeout: 90000 }, async (t) => {
-    if (k.valgrind && !valgrind) return t.skip('valgrind is not installed (apt-get install -y valgrind)');
+    if (k.valgrind && !valgrind) return t.skip(`${systemTools.hint('valgrind')} (.ci/run installs it)`);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-interrupt-'));
     const out = path.join(dir, `${k.kind}.json`);
     const report = path.join(dir, 'results.md');

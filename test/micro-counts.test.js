@@ -7,6 +7,7 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const systemTools = require('../lib/system-tools');
 const { runCli } = require('./helpers/cli');
 const { findValgrind } = require('../bench/callgrind');
 const { render } = require('../report/sections/micro');
@@ -32,7 +33,7 @@ module.exports = {
 
 test('instruction counts: a planted 1,000-step loop per current() is counted', { timeout: 240000 }, async (t) => {
   if (!findValgrind()) {
-    t.skip('valgrind is not installed (apt-get install -y valgrind); .ci/run installs it');
+    t.skip(`${systemTools.hint('valgrind')} (.ci/run installs it)`);
     return;
   }
   const out = path.join(tmp, 'counts.json');
