@@ -135,7 +135,7 @@ async function recordProfiles(run, { dir, base = '.', driver, seconds = DEFAULT_
   const settings = run.settings || {};
   // Where the session pinned this process (the load generator) to one CPU, the server
   // goes to the other, as in the measured rounds: a child inherits this process's CPU.
-  const cpu = run.environment && run.environment.taskset ? cpus().server : null;
+  const cpu = run.environment && run.environment.taskset ? (cpus()?.server ?? null) : null;
   const profiles = { dir: path.relative(base, dir), seconds, configs: {}, errors: [] };
   run.profiles = profiles;
   fs.mkdirSync(dir, { recursive: true });

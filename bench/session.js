@@ -19,7 +19,9 @@ const { cpus } = require('../lib/cpus');
 // Pin this process (the load generator, every thread) to its CPU (lib/cpus.js: 0, the
 // servers' 1, unless CTXBENCH_CPUS says otherwise).
 function pinSelf() {
-  const { loadgen } = cpus(); // a bad CTXBENCH_CPUS is one line here, not a silent unpinned run
+  const chosen = cpus(); // a bad CTXBENCH_CPUS is one line here, not a silent unpinned run
+  if (!chosen) return false; // CTXBENCH_CPUS=none
+  const { loadgen } = chosen;
   try {
     execFileSync('taskset', ['-a', '-p', '-c', String(loadgen), String(process.pid)], { stdio: 'ignore' });
     return true;

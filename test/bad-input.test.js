@@ -50,10 +50,11 @@ test('every command: an unknown flag and a bad flag value are one line and a non
   }
 });
 
-test('CTXBENCH_CPUS: two different CPUs of this machine, load generator first; anything else is one line and exit 1, nothing written', async () => {
+test('CTXBENCH_CPUS: two different CPUs of this machine, load generator first, or none; anything else is one line and exit 1, nothing written', async () => {
   const { readCpus } = require('../lib/cpus');
-  assert.deepStrictEqual(readCpus(undefined, 2), { loadgen: 0, server: 1 });
+  assert.deepStrictEqual(readCpus('', 2), { loadgen: 0, server: 1 });
   assert.deepStrictEqual(readCpus('1,0', 2), { loadgen: 1, server: 0 });
+  assert.strictEqual(readCpus('none', 2), null, 'none: nothing pinned');
   for (const bad of ['1,1', '0,2', '0', 'a,b', '0,1,2']) assert.throws(() => readCpus(bad, 2), /CTXBENCH_CPUS=.* is not valid/);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-cpus-'));
   const out = path.join(dir, 'x.json');
