@@ -12,6 +12,7 @@ const { duetGroups, soloMembers } = require('../bench/runner');
 const { withAaTwins } = require('../bench/matrix');
 const summary = require('../analysis/summary');
 const { runCli, readRunSoFar } = require('./helpers/cli');
+const { checkRatio } = require('./helpers/ratio-check');
 
 const reading = (atUs, loadgenUs, stats) => ({ atUs, loadgenUs, stats });
 
@@ -163,7 +164,7 @@ test('a duet run: windows per pair of fresh processes, solo bursts apart, the A/
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-duet-'));
   const out = path.join(dir, 'duet.json');
   const { code, stderr } = await runCli(['run', '--method', 'duet', '--strategies', 'none,als,global', '--depths', '8', '--hops', 'immediate',
-    '--connections', '5', '--windows', '2', '--window', '0.3', '--blocks', '3', '--aa', '--out', out, '--report', 'none'], { timeoutMs: 150000 });
+    '--connections', '5', '--windows', '2', '--window', '0.2', '--blocks', '3', '--aa', '--out', out, '--report', 'none'], { timeoutMs: 150000 });
   assert.strictEqual(code, 0, stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.settings.method, 'duet');
@@ -189,9 +190,9 @@ test('a duet run: windows per pair of fresh processes, solo bursts apart, the A/
     assert.strictEqual(solo.length, 3, `${key}: a solo burst per block`);
     assert.ok(solo.every((s) => s.rps > 0 && s.requests > 0 && s.elu > 0 && s.elu <= 1));
     assert.ok(c.summary.elu.median > 0 && c.summary.elu.median <= 1, `${key}: ELU in the summary`);
-    const r = c.summary.ratio;
-    assert.strictEqual(r.windows.counted + r.windows.dropped, windows.length);
-    if (r.ci95) assert.ok(r.ci95[0] <= r.estimate && r.estimate <= r.ci95[1], 'the estimate lies in its interval');
+    // Whether an interval formed depends on the machine; that the stored ratio is the one
+    // its counted windows give does not.
+    checkRatio(c.summary.ratio, windows, key);
   }
   // The baseline: a fresh process beside every arm, one solo burst per block.
   assert.strictEqual(by.none.processes.length, 9);
@@ -215,17 +216,15 @@ test('Ctrl-C during a duet: the windows taken so far are kept, the run is marked
     '--connections', '5', '--windows', '200', '--window', '0.3', '--out', out, '--report', 'none'], {
     timeoutMs: 60000,
     onSpawn: (child) => {
-      // The run JSON names a group's processes once they are started; 4 s later the group
-      // (200 windows, a minute) is measuring.
+      // The run keeps each window as it is judged: once one is saved, the group (200
+      // windows, a minute) is measuring.
       const timer = setInterval(() => {
-        if (readRunSoFar(out)?.configs.some((c) => c.processes.length > 0)) {
+        if (windowsIn() >= 1) {
           clearInterval(timer);
-          setTimeout(() => {
-            sent = true;
-            child.kill('SIGINT');
-          }, 4000);
+          sent = true;
+          child.kill('SIGINT');
         }
-      }, 100);
+      }, 50);
       child.once('exit', () => clearInterval(timer));
     },
   });
@@ -270,19 +269,19 @@ test('a server SIGKILLed during its duet is named dead with its signal, the next
   const out = path.join(dir, 'kill.json');
   let killed = null;
   const { code, stderr } = await runCli(['run', '--method', 'duet', '--strategies', 'none,als', '--depths', '8', '--hops', 'immediate',
-    '--connections', '5', '--windows', '8', '--window', '0.2', '--blocks', '3', '--out', out, '--report', 'none'], {
+    '--connections', '5', '--windows', '2', '--window', '0.2', '--blocks', '3', '--out', out, '--report', 'none'], {
     timeoutMs: 120000,
     onSpawn: (child) => {
+      // Killed once the run has saved its first pair as started: whether the group is then
+      // warming up or measuring, the death is the arm's, in block 1.
       const timer = setInterval(() => {
         const als = readRunSoFar(out)?.configs.find((c) => c.strategy === 'als');
         if (als?.processes.length) {
           clearInterval(timer);
-          setTimeout(() => {
-            killed = als.processes[0].pid;
-            process.kill(killed, 'SIGKILL');
-          }, 1000);
+          killed = als.processes[0].pid;
+          process.kill(killed, 'SIGKILL');
         }
-      }, 100);
+      }, 50);
       child.once('exit', () => clearInterval(timer));
     },
   });

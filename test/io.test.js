@@ -35,6 +35,20 @@ async function waitFor(check, ms = 10000) {
   }
   return false;
 }
+// Open sockets of a process (its /proc fd links), 0 once it is gone.
+const socketsOf = (pid) => {
+  try {
+    return fs.readdirSync(`/proc/${pid}/fd`).filter((fd) => {
+      try {
+        return fs.readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:');
+      } catch {
+        return false;
+      }
+    }).length;
+  } catch {
+    return 0;
+  }
+};
 // Processes whose command line names this folder (postgres runs with -D <dir>/data).
 const processesUsing = (dir) => {
   try {
@@ -291,7 +305,8 @@ describe('nothing outlives an interrupted run', () => {
       const servers = childrenOf(child.pid).filter((c) => c.args.includes('app.js'));
       assert.ok(servers.length >= 1, 'the integrity server is running');
       const postgresPids = processesUsing(pgDir);
-      await sleep(500); // requests in flight
+      // Requests in flight: the integrity server holds at least the 20 client connections.
+      assert.ok(await waitFor(() => servers.some((sv) => socketsOf(sv.pid) >= 20), 30000), 'the load never reached the integrity server');
       child.kill(signal);
       const r = await done;
       if (signal === 'SIGINT') assert.strictEqual(r.code, 130, r.stderr);

@@ -1,8 +1,10 @@
 'use strict';
 // Rate mode (issue 14): the open-loop driver against real servers (a planted stall, a
 // server that cannot keep the rate, app.js), the latency statistics on HDR histograms,
-// rates from --rate/--load, and the report section. Structure and correctness only; the
-// only durations asserted are those the planted stall forces.
+// rates from --rate/--load, and the report section. Structure and correctness only: that
+// a stall shows in p99 is the method check's (npm run check:method). The one rate asserted
+// not held is one a server cannot hold however fast the machine (10 ms of CPU a request
+// asked for at 400 req/s).
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
@@ -14,12 +16,10 @@ const { startScript } = require('./helpers/child');
 const { startServer, ROOT } = require('./helpers/server');
 const openLoop = require('../load/open-loop');
 const curlRate = require('../load/curl-rate');
-const autocannon = require('../load/autocannon');
 const { latencySummary, mergeByUnit } = require('../analysis/latency');
 const { parseLoads, parseRates, expandRates, measureCapacity } = require('../bench/capacity');
 const { baselineFor } = require('../analysis/comparable');
 const latencySection = require('../report/sections/latency');
-require('./helpers/servers-on-cpu-0');
 
 const STALL_SERVER = path.join(__dirname, 'helpers', 'stall-server.js');
 const STALL_MS = 300;
@@ -27,40 +27,30 @@ const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
 
 function cli(args) {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, timeout: 30000 }, (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }));
+    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env: { CTXBENCH_FINGERPRINT: '0', ...process.env }, timeout: 60000 }, (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }));
   });
 }
 
-test('a planted stall shows in open-loop p90/p99 (timed from the intended send) and closed loop hides it', async () => {
-  // The server blocks its event loop for 300 ms every second. At 200 req/s about 30% of
-  // the requests are due while it stalls and wait up to 300 ms from when they were due.
+// That a planted stall shows in open-loop p99 and hides from closed loop is timing: it is
+// a method check (npm run check:method), run alone. Here, against the same stalling
+// server: every scheduled request is answered or counted, every id checked, and the
+// histogram holds every answer.
+test('open loop against a stalling server: every scheduled request answered or counted, ids checked, the histogram holds every answer', async () => {
   const server = await startScript(STALL_SERVER, { STALL_MS: String(STALL_MS), STALL_EVERY_MS: '1000' });
   try {
-    // Two connections: requests due during the stall queue in the CLIENT, so only timing
-    // from the intended send time (not from the actual one) sees their wait.
-    const open = await openLoop.measure({ url: server.url, rate: 200, duration: 2, connections: 2 });
-    assert.strictEqual(open.scheduled, 400);
+    const open = await openLoop.measure({ url: server.url, rate: 200, duration: 1, connections: 2 });
+    assert.strictEqual(open.scheduled, 200);
     assert.ok(open.sent <= open.scheduled);
     assert.strictEqual(open.requests + open.errors, open.scheduled, 'every scheduled request is answered or counted as an error');
     assert.strictEqual(open.mismatches + open.lost, 0);
-    assert.ok(open.latency.p99 >= STALL_MS / 2, `open-loop p99 ${open.latency.p99} ms should show the ${STALL_MS} ms stall`);
-    assert.ok(open.latency.p90 >= STALL_MS / 4, `open-loop p90 ${open.latency.p90} ms should show the stall too`);
-    const h = hdr.decodeFromCompressedBase64(open.histogram);
-    assert.strictEqual(h.totalCount, open.requests, 'the serialised histogram holds every answered request');
-
-    // Closed loop: the two connections wait through the stall, so only ~2 requests per
-    // stall are slow out of thousands: its p90 cannot see the stall.
-    const closed = await autocannon.measure({ url: server.url, connections: 2, duration: 2 });
-    assert.ok(closed.requests > 40 * 4, 'closed loop made many requests between the stalls');
-    // (autocannon reports p97.5, not p90: the stall is hidden even there.)
-    assert.ok(closed.latency.p97_5 < STALL_MS / 4, `closed-loop p97.5 ${closed.latency.p97_5} ms hides the stall`);
-    assert.ok(open.latency.p90 > closed.latency.p97_5);
+    assert.strictEqual(hdr.decodeFromCompressedBase64(open.histogram).totalCount, open.requests, 'the serialised histogram holds every answered request');
+    for (const k of ['p50', 'p90', 'p99']) assert.ok(open.latency[k] > 0, k);
+    assert.ok(open.latency.p50 <= open.latency.p90 && open.latency.p90 <= open.latency.p99, 'percentiles are ordered');
 
     // The curl scheduler is open loop too.
-    const curl = await curlRate.measure({ url: server.url, rate: 50, duration: 2 });
-    assert.strictEqual(curl.scheduled, 100);
+    const curl = await curlRate.measure({ url: server.url, rate: 50, duration: 1 });
+    assert.strictEqual(curl.scheduled, 50);
     assert.strictEqual(curl.mismatches + curl.lost, 0);
-    assert.ok(curl.latency.p99 >= STALL_MS / 2, `curl-rate p99 ${curl.latency.p99} ms should show the stall`);
     assert.strictEqual(hdr.decodeFromCompressedBase64(curl.histogram).totalCount, curl.requests);
   } finally {
     await server.stop();

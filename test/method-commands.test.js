@@ -11,8 +11,8 @@ const { spawn } = require('node:child_process');
 const calibrate = require('../bench/cli/calibrate');
 const aa = require('../bench/cli/aa');
 const { pairs } = require('../analysis/pairing');
+const { checkRatio } = require('./helpers/ratio-check');
 const sections = { calibrate: require('../report/sections/calibrate'), aa: require('../report/sections/aa') };
-require('./helpers/servers-on-cpu-0');
 
 const ROOT = path.resolve(__dirname, '..');
 const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
@@ -21,7 +21,7 @@ test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 function ctxbench(args) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { CTXBENCH_FINGERPRINT: '0', ...process.env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -101,14 +101,16 @@ test('aa end to end: arms A and B in one group, each trial tested, pass by the b
 
 test('aa in duet (its default, as npm run bench measures): B beside A in pairs of fresh processes, each trial a duet ratio', async () => {
   const out = path.join(tmp, 'aa-duet.json');
-  const r = await ctxbench(['aa', '--depth', '1', '--hop', 'sync', '--trials', '1', '--blocks-per-trial', '2', '--out', out, '--report', 'none']);
+  const r = await ctxbench(['aa', '--depth', '1', '--hop', 'sync', '--trials', '1', '--blocks-per-trial', '2', '--windows', '2', '--window', '0.3', '--out', out, '--report', 'none']);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.status, 'complete', r.stderr);
-  assert.deepStrictEqual([run.settings.method, run.settings.connections, run.settings.pipelining], ['duet', 10, 1]);
+  assert.deepStrictEqual([run.settings.method, run.settings.connections, run.settings.pipelining, run.settings.windows, run.settings.window], ['duet', 10, 1, 2, 0.3]);
   const [a, b] = run.configs;
   const windows = b.samples.filter((s) => s.kind === 'window');
   assert.deepStrictEqual([...new Set(windows.map((w) => w.block))], [0, 1]);
   assert.ok(windows.every((w) => w.partner === a.id));
+  // The trial's ratio is the one B's windows give against A (its width is the machine's).
+  checkRatio(b.summary.ratio, windows, 'B');
   assert.strictEqual(a.samples.filter((s) => s.kind === 'window').length, 0, 'the baseline arm has no windows of its own');
   for (const t of run.aa.trials) assert.strictEqual(t.significant, t.pValue < 0.05);
   assert.strictEqual(r.code, run.aa.completedTrials === 0 ? 2 : run.aa.pass ? 0 : 1, r.stderr);
@@ -124,6 +126,8 @@ test('calibrate and aa: bad flags are one line and exit 1, before any server sta
     [['calibrate', '--at', '8/immediate', '--depth', '3'], /--at and --depth\/--hop/],
     [['calibrate', '--blocks', '2'], /--blocks=2 is not valid/],
     [['aa', '--blocks-per-trial', '1'], /--blocks-per-trial=1 is not valid/],
+    [['aa', '--method', 'sequential', '--windows', '2'], /--windows and --window are duet settings/],
+    [['calibrate', '--window', '0.1'], /--window=0.1 is not valid/],
   ];
   for (const [args, pattern] of cases) {
     const out = path.join(tmp, 'never.json');

@@ -16,7 +16,7 @@ const FAST_BATCH = { OTEL_BSP_SCHEDULE_DELAY: '100' };
 
 const traceparent = (id) => `00-${id}-00f067aa0ba902b7-01`;
 
-async function statsWhen(url, predicate, timeoutMs = 5000) {
+async function statsWhen(url, predicate, timeoutMs = 30000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const stats = JSON.parse((await get(url + '/__stats')).body);

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# scripts/flake-check.sh N [--busy]: N fresh clones of this repository's HEAD in a row, each
+# `npm ci && npm test`, as a newcomer (and CI) would run them; --busy keeps one CPU busy
+# with a loop pinned to it for the whole of each run (taskset -c 0). Prints one line per
+# clone (pass or FAIL, tests, time) and a total; logs stay in the folder it names. Exit 1
+# when any run failed.
+#
+# It measures nothing but whether the suite is green: run it alone (no benchmark beside it).
+set -uo pipefail
+n=${1:-10}
+busy=${2:-}
+case "$n" in '' | *[!0-9]*) echo "usage: scripts/flake-check.sh N [--busy]" >&2; exit 2 ;; esac
+[ -z "$busy" ] || [ "$busy" = --busy ] || { echo "usage: scripts/flake-check.sh N [--busy]" >&2; exit 2; }
+repo=$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)
+commit=$(git -C "$repo" rev-parse HEAD)
+logs=$(mktemp -d /tmp/ctxbench-flake-XXXXXX)
+loop_pid=
+stop_loop() { [ -n "$loop_pid" ] && kill "$loop_pid" 2>/dev/null; loop_pid=; }
+trap 'stop_loop; exit 130' INT TERM
+echo "flake-check: $n fresh clones of ${commit:0:7}${busy:+, CPU 0 kept busy}; logs in $logs"
+failed=0
+for i in $(seq 1 "$n"); do
+  dir="$logs/clone-$i"
+  git clone -q "$repo" "$dir" && git -C "$dir" checkout -q "$commit"
+  [ -n "$busy" ] && { taskset -c 0 sh -c 'while :; do :; done' & loop_pid=$!; }
+  start=$(date +%s)
+  ( cd "$dir" && npm ci --no-audit --no-fund >"$logs/npm-ci-$i.log" 2>&1 && npm test >"$logs/test-$i.log" 2>&1 )
+  rc=$?
+  secs=$(( $(date +%s) - start ))
+  stop_loop
+  counts=$(grep -E '^# (pass|fail|skipped) ' "$logs/test-$i.log" 2>/dev/null | awk '{printf "%s %s ", $3, $2}')
+  if [ $rc -eq 0 ]; then verdict=pass; else verdict=FAIL; failed=$((failed + 1)); fi
+  echo "run $i: $verdict in ${secs}s (${counts% }) log $logs/test-$i.log"
+  rm -rf "$dir"
+done
+echo "flake-check: $((n - failed))/$n green${busy:+ with CPU 0 busy}"
+[ $failed -eq 0 ]
