@@ -14,6 +14,12 @@ case "$n" in '' | *[!0-9]*) echo "usage: scripts/flake-check.sh N [--busy]" >&2;
 repo=$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)
 commit=$(git -C "$repo" rev-parse HEAD)
 logs=$(mktemp -d /tmp/ctxbench-flake-XXXXXX)
+# mktemp's folder is private (0700); the embedded PostgreSQL runs as the user postgres and
+# must reach its binaries inside each clone, as it can in an ordinary checkout.
+chmod 755 "$logs"
+# The seeds the reference tests quote, as CI lays them beside its clone (../shared/seeds).
+seeds="$repo/../shared/seeds"
+[ -d "$seeds" ] && export CTXBENCH_SEEDS="$seeds"
 loop_pid=
 stop_loop() { [ -n "$loop_pid" ] && kill "$loop_pid" 2>/dev/null; loop_pid=; }
 trap 'stop_loop; exit 130' INT TERM

@@ -21,7 +21,7 @@ const SHORT = ['--health', '/healthz', '--blocks', '3', '--windows', '2', '--win
 // whether an interval formed, depends on what else the machine runs. That a planted cost is
 // found in duet is `ctxbench calibrate`'s question (npm run check:method); that it is found
 // at all, deterministically, is the instruction-count test's (test/instructions.test.js).
-test('a duet run of two start commands: fresh processes per block, every window counted or dropped with its reason, the ratio its windows give, every id checked, the report shows it', { timeout: 120000 }, async () => {
+test('a duet run of two start commands: fresh processes per block, every window counted or dropped with its reason, the ratio its windows give, every id checked, the report shows it', { timeout: 600000 }, async () => {
   const dir = tmp();
   const out = path.join(dir, 'app.json');
   const r = await runCli(['app', '--baseline', node('WORK=20'), '--candidate', node('WORK=20 BURN_US=200'), '--names', 'plain,traced',
@@ -69,7 +69,7 @@ test('a duet run of two start commands: fresh processes per block, every window 
   assert.match(md, new RegExp(`\\| ✅ ${a.ids.candidate.kept.toLocaleString('en-US')} kept, 0 mismatched, 0 lost \\|`));
 });
 
-test('answers that carry another id, or none, are counted and flagged', { timeout: 60000 }, async () => {
+test('answers that carry another id, or none, are counted and flagged', { timeout: 600000 }, async () => {
   const dir = tmp();
   const out = path.join(dir, 'app.json');
   const r = await runCli(['app', '--baseline', node('WORK=150 ECHO=0'), '--candidate', node('WORK=150 ECHO=wrong'), '--id-header', 'x-request-id',
@@ -82,7 +82,7 @@ test('answers that carry another id, or none, are counted and flagged', { timeou
   assert.strictEqual(run.app.ratio.verdict, 'context broken, cost not comparable');
 });
 
-test('bad input: a command that dies, a health path never ready, missing or bad flags: one line, exit 1', { timeout: 60000 }, async () => {
+test('bad input: a command that dies, a health path never ready, missing or bad flags: one line, exit 1', { timeout: 600000 }, async () => {
   const dir = tmp();
   const cases = [
     [['--baseline', 'echo "cannot find module ./server" >&2; exit 3', '--candidate', node('')], /^ctxbench: baseline: `echo .*` exited \(exit code 3\) before \/healthz answered: cannot find module \.\/server \(run JSON with what was measured: /],

@@ -115,7 +115,7 @@ for (const [file, want] of Object.entries(SERVICES)) {
   });
 }
 
-test('`npm start` (what App Engine and the image run) starts a server that answers', { timeout: 60000 }, async (t) => {
+test('`npm start` (what App Engine and the image run) starts a server that answers', { timeout: 600000 }, async (t) => {
   const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['start', '--silent'], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', STRATEGY: 'als' },
@@ -151,7 +151,7 @@ test('package-lock.json is in step with package.json, so `npm ci` (App Engine, t
 });
 
 for (const [file, want] of Object.entries(SERVICES)) {
-  test(`${file}: deploy rehearsal answers as the yaml says`, { timeout: 120000 }, async (t) => {
+  test(`${file}: deploy rehearsal answers as the yaml says`, { timeout: 600000 }, async (t) => {
     const app = readYaml(file);
     const server = await startServer({
       ...app.env_variables,
@@ -160,7 +160,7 @@ for (const [file, want] of Object.entries(SERVICES)) {
       PORT: '0',
       // With GAE_SERVICE set the server would bind 0.0.0.0; keep the rehearsal on loopback.
       HOST: '127.0.0.1',
-    }, { timeoutMs: 60000 });
+    }, { timeoutMs: 300000 });
     const stdout = [];
     server.child.stdout.on('data', (d) => stdout.push(d));
     t.after(() => server.stop());
@@ -254,7 +254,7 @@ async function filesTheServerLoads() {
   try {
     for (const [i, env] of runs.entries()) {
       const log = path.join(dir, `run-${i}.json`);
-      const server = await startServer({ ...env, CTXBENCH_REQUIRE_LOG: log }, { args: ['--require', recorder], timeoutMs: 60000 });
+      const server = await startServer({ ...env, CTXBENCH_REQUIRE_LOG: log }, { args: ['--require', recorder], timeoutMs: 300000 });
       try {
         await get(server.url + '/');
         await get(server.url + '/depth/2');
@@ -276,7 +276,7 @@ async function filesTheServerLoads() {
   return [...files].sort();
 }
 
-test('.gcloudignore and the Dockerfile ship every file `npm start` loads, and nothing heavy', { timeout: 120000 }, async () => {
+test('.gcloudignore and the Dockerfile ship every file `npm start` loads, and nothing heavy', { timeout: 600000 }, async () => {
   const ignored = ignoreMatcher(fs.readFileSync(path.join(ROOT, '.gcloudignore'), 'utf8'));
   const dockerfile = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
   const copied = dockerfile
@@ -347,7 +347,7 @@ function productionTree(t) {
   return { dir, dev: Object.keys(lock.packages).filter((p) => lock.packages[p].dev) };
 }
 
-test('the server starts and answers with production dependencies only (as after npm ci --omit=dev)', { timeout: 180000 }, async (t) => {
+test('the server starts and answers with production dependencies only (as after npm ci --omit=dev)', { timeout: 600000 }, async (t) => {
   const { dir, dev } = productionTree(t);
   assert.ok(dev.includes('node_modules/autocannon'), 'the lock marks bench-only packages dev');
   assert.ok(!fs.existsSync(path.join(dir, 'node_modules', 'autocannon')), 'dev packages are not linked');
@@ -358,7 +358,7 @@ test('the server starts and answers with production dependencies only (as after 
   for (const env of runs) {
     const server = await startServer(
       { ...env, HOST: '127.0.0.1', OTEL_EXPORTER: 'otlp-unreachable' },
-      { args: ['--preserve-symlinks'], cwd: dir, app: path.join(dir, 'app.js'), timeoutMs: 60000 },
+      { args: ['--preserve-symlinks'], cwd: dir, app: path.join(dir, 'app.js'), timeoutMs: 300000 },
     );
     try {
       const res = await get(server.url + '/', { headers: { 'x-request-id': 'shipped' } });

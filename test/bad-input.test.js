@@ -37,7 +37,7 @@ test('every command: an unknown flag and a bad flag value are one line and a non
     micro: ['--time', '-1'], app: ['--baseline', 'a', '--candidate', 'b', '--connections', '0'] };
   for (const command of commands) {
     for (const args of [['--no-such-flag'], badValue[command] ?? ['--connections', '0']]) {
-      const r = await runCli([command, ...args], { timeoutMs: 30000 });
+      const r = await runCli([command, ...args], { timeoutMs: 300000 });
       const lines = r.stderr.trim().split('\n');
       assert.notStrictEqual(r.code, 0, `${command} ${args.join(' ')}: exit ${r.code}`);
       assert.strictEqual(lines.length, 1, `${command} ${args.join(' ')}: one line, got ${r.stderr}`);

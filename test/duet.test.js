@@ -164,7 +164,7 @@ test('a duet run: windows per pair of fresh processes, solo bursts apart, the A/
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-duet-'));
   const out = path.join(dir, 'duet.json');
   const { code, stderr } = await runCli(['run', '--method', 'duet', '--strategies', 'none,als,global', '--depths', '8', '--hops', 'immediate',
-    '--connections', '5', '--windows', '2', '--window', '0.2', '--blocks', '3', '--aa', '--out', out, '--report', 'none'], { timeoutMs: 150000 });
+    '--connections', '5', '--windows', '2', '--window', '0.2', '--blocks', '3', '--aa', '--out', out, '--report', 'none'], { timeoutMs: 600000 });
   assert.strictEqual(code, 0, stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.settings.method, 'duet');
@@ -214,7 +214,7 @@ test('Ctrl-C during a duet: the windows taken so far are kept, the run is marked
   const windowsIn = () => (readRunSoFar(out)?.configs ?? []).flatMap((c) => c.samples).filter((s) => s.kind === 'window').length;
   const { code, stderr } = await runCli(['run', '--method', 'duet', '--strategies', 'none,als', '--depths', '8', '--hops', 'immediate',
     '--connections', '5', '--windows', '200', '--window', '0.3', '--out', out, '--report', 'none'], {
-    timeoutMs: 60000,
+    timeoutMs: 600000,
     onSpawn: (child) => {
       // The run keeps each window as it is judged: once one is saved, the group (200
       // windows, a minute) is measuring.
@@ -270,7 +270,7 @@ test('a server SIGKILLed during its duet is named dead with its signal, the next
   let killed = null;
   const { code, stderr } = await runCli(['run', '--method', 'duet', '--strategies', 'none,als', '--depths', '8', '--hops', 'immediate',
     '--connections', '5', '--windows', '2', '--window', '0.2', '--blocks', '3', '--out', out, '--report', 'none'], {
-    timeoutMs: 120000,
+    timeoutMs: 600000,
     onSpawn: (child) => {
       // Killed once the run has saved its first pair as started: whether the group is then
       // warming up or measuring, the death is the arm's, in block 1.

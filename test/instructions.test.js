@@ -201,7 +201,7 @@ test('bad input: no Valgrind, a timed method with 2 blocks, count settings witho
 // close a short run's count repeats, and a 2% change caught from steady runs, are committed
 // benchmarks (docs/ci.md, results/gate-planted.md).
 const PLANTED_STEPS = 5000;
-test('instruction counts under Valgrind: a planted loop of a fixed number of steps per level adds at least that many instructions per request, and the gate fails on it', { timeout: 300000 }, async (t) => {
+test('instruction counts under Valgrind: a planted loop of a fixed number of steps per level adds at least that many instructions per request, and the gate fails on it', { timeout: 1200000 }, async (t) => {
   if (!findValgrind()) return t.skip(`${systemTools.hint('valgrind')} (.ci/run installs it)`);
   const before = path.join(__dirname, '..', 'examples', 'gate', 'before.js');
   const planted = path.join(dir, 'planted.js');
@@ -221,7 +221,7 @@ module.exports = {
   const measure = async (file, name) => {
     const out = path.join(dir, `${name}.json`);
     const r = await runCli(['run', '--method', 'instructions', '--strategy-file', file, '--strategies', 'mine', '--baseline', 'mine', '--depths', '8',
-      '--window-requests', '200', '--windows', '1', '--max-warmup-windows', '1', '--unsettled-windows', '2', '--blocks', '1', '--out', out, '--report', 'none'], { timeoutMs: 280000 });
+      '--window-requests', '200', '--windows', '1', '--max-warmup-windows', '1', '--unsettled-windows', '2', '--blocks', '1', '--out', out, '--report', 'none'], { timeoutMs: 1100000 });
     assert.strictEqual(r.code, 0, r.stderr);
     return out;
   };

@@ -92,10 +92,10 @@ describe('every strategy x every hop', { concurrency: CELL_CONCURRENCY }, () => 
   for (const [strategy, row] of Object.entries(EXPECTED)) {
     COLUMNS.forEach((hop, i) => {
       const expected = row[i];
-      test(`STRATEGY=${strategy} HOP=${hop}: ${expected}`, { timeout: 180000 }, async (t) => {
+      test(`STRATEGY=${strategy} HOP=${hop}: ${expected}`, { timeout: 600000 }, async (t) => {
         const server = await startServer(
           { STRATEGY: strategy, HOP: hop, DEPTH: String(DEPTH), LOG: 'none', FRAMEWORK: strategies.info(strategy).frameworks?.[0] ?? 'express' },
-          { timeoutMs: 60000 },
+          { timeoutMs: 300000 },
         );
         t.after(() => server.stop());
         const counts = await fireConcurrent(server.url + '/', { total: TOTAL, concurrency: CONCURRENCY });
@@ -112,8 +112,8 @@ describe('every strategy x every hop', { concurrency: CELL_CONCURRENCY }, () => 
   }
 });
 
-test('STRATEGY=none answers the all-zero id: every request counts as lost', { timeout: 180000 }, async (t) => {
-  const server = await startServer({ STRATEGY: 'none', HOP: 'immediate', DEPTH: String(DEPTH) }, { timeoutMs: 60000 });
+test('STRATEGY=none answers the all-zero id: every request counts as lost', { timeout: 600000 }, async (t) => {
+  const server = await startServer({ STRATEGY: 'none', HOP: 'immediate', DEPTH: String(DEPTH) }, { timeoutMs: 300000 });
   t.after(() => server.stop());
   const one = await get(server.url + '/', { headers: { 'x-cloud-trace-context': `${'ab'.repeat(16)}/1;o=1` } });
   assert.strictEqual(one.body, NO_ID);

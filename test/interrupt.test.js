@@ -35,7 +35,7 @@ const KINDS = [
 const valgrind = Boolean(findValgrind());
 
 for (const k of KINDS) {
-  test(`${k.name}: one Ctrl-C finishes the step, keeps the run JSON (interrupted), writes the report, exits 130`, { timeout: 90000 }, async (t) => {
+  test(`${k.name}: one Ctrl-C finishes the step, keeps the run JSON (interrupted), writes the report, exits 130`, { timeout: 1200000 }, async (t) => {
     if (k.valgrind && !valgrind) return t.skip(`${systemTools.hint('valgrind')} (.ci/run installs it)`);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-interrupt-'));
     const out = path.join(dir, `${k.kind}.json`);
@@ -43,7 +43,7 @@ for (const k of KINDS) {
     const progressFile = k.progressFile ? k.progressFile(out) : out;
     let sent = false;
     const r = await runCli([...k.args, '--out', out, '--report', report], {
-      timeoutMs: 80000,
+      timeoutMs: 1100000,
       onSpawn(child) {
         const poll = setInterval(() => {
           if (!fs.existsSync(progressFile)) return;

@@ -27,7 +27,7 @@ const alive = (pid) => {
   }
 };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-async function waitFor(check, ms = 10000) {
+async function waitFor(check, ms = 60000) {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (await check()) return true;
@@ -222,7 +222,7 @@ describe('integrity with real libraries', () => {
   let run;
   before(async () => {
     const out = path.join(dir, 'libraries.json');
-    const r = await runCli(['integrity', '--strategies', 'als,otel-selective,global', '--scenarios', 'libraries', '--requests', '200', '--concurrency', '100', '--pg-url', services.env.PG_URL, '--out', out, '--report', 'none'], { timeoutMs: 180000 });
+    const r = await runCli(['integrity', '--strategies', 'als,otel-selective,global', '--scenarios', 'libraries', '--requests', '200', '--concurrency', '100', '--pg-url', services.env.PG_URL, '--out', out, '--report', 'none'], { timeoutMs: 600000 });
     assert.strictEqual(r.code, 0, r.stderr);
     run = JSON.parse(fs.readFileSync(out, 'utf8'));
   });
@@ -296,7 +296,7 @@ describe('nothing outlives an interrupted run', () => {
         await waitFor(() => {
           pgDir = [...ourTempDirs()].find((d) => !before.has(d));
           return pgDir && processesUsing(pgDir).length > 0 && childrenOf(child.pid).some((c) => c.args.includes('downstream.js')) && childrenOf(child.pid).some((c) => c.args.includes('app.js'));
-        }, 30000),
+        }, 120000),
         'the run did not start its PostgreSQL, downstream and integrity server',
       );
       const kids = childrenOf(child.pid).filter((c) => /postgres\.js|downstream\.js/.test(c.args));
@@ -306,14 +306,14 @@ describe('nothing outlives an interrupted run', () => {
       assert.ok(servers.length >= 1, 'the integrity server is running');
       const postgresPids = processesUsing(pgDir);
       // Requests in flight: the integrity server holds at least the 20 client connections.
-      assert.ok(await waitFor(() => servers.some((sv) => socketsOf(sv.pid) >= 20), 30000), 'the load never reached the integrity server');
+      assert.ok(await waitFor(() => servers.some((sv) => socketsOf(sv.pid) >= 20), 120000), 'the load never reached the integrity server');
       child.kill(signal);
       const r = await done;
       if (signal === 'SIGINT') assert.strictEqual(r.code, 130, r.stderr);
       // After SIGINT the runner stopped them itself before exiting; after SIGKILL the
       // keeper and the downstream see their stdin close and go on their own.
       const clean = () => !fs.existsSync(pgDir) && processesUsing(pgDir).length === 0 && [...kids.map((k) => k.pid), ...servers.map((k) => k.pid), ...postgresPids].every((pid) => !alive(pid));
-      assert.ok(signal === 'SIGINT' ? clean() : await waitFor(clean, 20000), `left behind: dir ${fs.existsSync(pgDir)}, processes ${processesUsing(pgDir)}, children ${[...kids, ...servers].filter((k) => alive(k.pid)).map((k) => k.args)}`);
+      assert.ok(signal === 'SIGINT' ? clean() : await waitFor(clean, 120000), `left behind: dir ${fs.existsSync(pgDir)}, processes ${processesUsing(pgDir)}, children ${[...kids, ...servers].filter((k) => alive(k.pid)).map((k) => k.args)}`);
     });
   }
 });

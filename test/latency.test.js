@@ -27,7 +27,7 @@ const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
 
 function cli(args) {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env: { CTXBENCH_FINGERPRINT: '0', ...process.env }, timeout: 60000 }, (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }));
+    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env: { CTXBENCH_FINGERPRINT: '0', ...process.env }, timeout: 600000 }, (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }));
   });
 }
 

@@ -154,7 +154,7 @@ test('measure(): bad options throw one clear line', async () => {
 // load/curl.sh: resolves { code, stdout, stderr }.
 function curlSh(args) {
   return new Promise((resolve) => {
-    execFile(CURL_SH, args, { timeout: 60000 }, (err, stdout, stderr) => {
+    execFile(CURL_SH, args, { timeout: 600000 }, (err, stdout, stderr) => {
       resolve({ code: err ? err.code : 0, stdout, stderr });
     });
   });

@@ -31,7 +31,7 @@ module.exports = {
 };
 `);
 
-test('instruction counts: a planted 1,000-step loop per current() is counted', { timeout: 240000 }, async (t) => {
+test('instruction counts: a planted 1,000-step loop per current() is counted', { timeout: 1200000 }, async (t) => {
   if (!findValgrind()) {
     t.skip(`${systemTools.hint('valgrind')} (.ci/run installs it)`);
     return;
@@ -39,7 +39,7 @@ test('instruction counts: a planted 1,000-step loop per current() is counted', {
   const out = path.join(tmp, 'counts.json');
   const { code, stderr } = await runCli(
     ['micro', '--method', 'instructions', '--strategies', 'planted-work', '--scenarios', 'current', '--max-warmup-windows', '0', '--windows', '1', '--out', out, '--report', 'none'],
-    { env: { CTXBENCH_MICRO_EXTRA: PLANTED }, timeoutMs: 230000 },
+    { env: { CTXBENCH_MICRO_EXTRA: PLANTED }, timeoutMs: 1100000 },
   );
   assert.strictEqual(code, 0, stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));

@@ -17,7 +17,7 @@ const { recordProfiles, summarizeProfile, packageOf } = require('../bench/profil
 const { getDriver } = require('../bench/drivers');
 const { profileSection } = require('../report/sections/profile');
 
-test('a planted slow function shows up in the profile summary and as growth over the baseline', { timeout: 60000 }, async (t) => {
+test('a planted slow function shows up in the profile summary and as growth over the baseline', { timeout: 600000 }, async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-prof-test-'));
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const target = { label: 'nodeX', version: process.version, path: process.execPath, args: [], expectAcf: null };

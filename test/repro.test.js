@@ -115,13 +115,13 @@ test('ctxbench repro --compare compares two files and writes a repro result', ()
   }
 });
 
-test('ctxbench repro measures what run measures: rate mode and HOP=pg (its own PostgreSQL) in both runs', { timeout: 180_000 }, async () => {
+test('ctxbench repro measures what run measures: rate mode and HOP=pg (its own PostgreSQL) in both runs', { timeout: 600_000 }, async () => {
   const { runCli } = require('./helpers/cli');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-repro-pg-'));
   const out = path.join(dir, 'repro-pg.json');
   try {
     const r = await runCli(['repro', '--strategies', 'none,als', '--depths', '8', '--hops', 'pg', '--baseline', 'none', '--rate', '100', '--duration', '0.5',
-      '--warmup', '0', '--blocks', '3', '--rounds', '1', '--out', out], { timeoutMs: 170_000 });
+      '--warmup', '0', '--blocks', '3', '--rounds', '1', '--out', out], { timeoutMs: 580_000 });
     assert.strictEqual(r.code, 0, r.stderr);
     const saved = JSON.parse(fs.readFileSync(out, 'utf8'));
     assert.strictEqual(saved.runs.length, 2);

@@ -54,7 +54,7 @@ test('the example strategy measured in duet against none: marked user-supplied, 
   const out = path.join(dir, 'own.json');
   const report = path.join(dir, 'own.md');
   const r = await runCli(['run', '--strategy-file', EXAMPLE, '--strategies', 'none', '--depths', '8', '--hops', 'immediate', '--connections', '5',
-    '--windows', '2', '--window', '0.2', '--blocks', '3', '--out', out, '--report', report], { timeoutMs: 150000 });
+    '--windows', '2', '--window', '0.2', '--blocks', '3', '--out', out, '--report', report], { timeoutMs: 600000 });
   assert.strictEqual(r.code, 0, r.stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.deepStrictEqual(run.settings.strategies, ['none', 'als-logger']);
@@ -82,7 +82,7 @@ test('the example strategy measured in duet against none: marked user-supplied, 
 
 test('ctxbench integrity --strategy-file: the example keeps the id in the chain scenarios, beside the leaking control', async () => {
   const out = path.join(dir, 'integrity.json');
-  const r = await runCli(['integrity', '--strategy-file', EXAMPLE, '--strategies', 'global', '--scenarios', 'chain-immediate,chain-timeout', '--quick', '--out', out, '--report', 'none'], { timeoutMs: 150000 });
+  const r = await runCli(['integrity', '--strategy-file', EXAMPLE, '--strategies', 'global', '--scenarios', 'chain-immediate,chain-timeout', '--quick', '--out', out, '--report', 'none'], { timeoutMs: 600000 });
   assert.ok([0, 1].includes(r.code), r.stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   const cells = run.integrity.cells.filter((c) => c.strategy === 'als-logger');

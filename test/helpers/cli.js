@@ -9,7 +9,7 @@ const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
 
 // Runs skip the machine fingerprint (a server and a second of load per run, which no test
 // but the runner's reads) unless env asks for it.
-function runCli(args, { env = {}, cwd = ROOT, timeoutMs = 120000, onSpawn } = {}) {
+function runCli(args, { env = {}, cwd = ROOT, timeoutMs = 600000, onSpawn } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { CTXBENCH_FINGERPRINT: '0', ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

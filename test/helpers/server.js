@@ -10,7 +10,7 @@ const ROOT = path.resolve(__dirname, '..', '..');
 // Starts app.js with env; resolves once it printed its listening line (the runner's own
 // spawn helper, so tests start servers exactly as the benchmark does).
 // cwd and app: another copy of the server (a production-only tree in appengine.test.js).
-async function startServer(env = {}, { args = [], nodePath = process.execPath, timeoutMs = 15000, cwd = ROOT, app = path.join(ROOT, 'app.js') } = {}) {
+async function startServer(env = {}, { args = [], nodePath = process.execPath, timeoutMs = 60000, cwd = ROOT, app = path.join(ROOT, 'app.js') } = {}) {
   let proc;
   try {
     proc = await spawnListening(nodePath, [...args, app], { cwd, env: { ...process.env, PORT: '0', ...env }, timeoutMs });
@@ -30,7 +30,7 @@ function stopChild(child) {
 }
 
 // Runs app.js expecting it to exit; resolves { code, stdout, stderr }.
-function runToExit(env = {}, { timeoutMs = 15000 } = {}) {
+function runToExit(env = {}, { timeoutMs = 60000 } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'app.js')], {
       cwd: ROOT,
