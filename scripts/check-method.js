@@ -106,19 +106,20 @@ async function main() {
   fs.mkdirSync(outDir, { recursive: true });
   const environment = captureEnvironment();
   const startedAt = new Date().toISOString();
+  const loadBefore = os.loadavg();
   const checks = [];
   for (const check of [plantedCost, aaCovers, stallShows]) {
     const result = await check();
     checks.push(result);
     process.stderr.write(`check:method: ${result.name}: ${result.verdict.toUpperCase()} — ${result.figure}\n`);
   }
-  const summary = { kind: 'method-check', startedAt, endedAt: new Date().toISOString(), environment, loadavg: os.loadavg(), blocks: Number(blocks), checks };
+  const summary = { kind: 'method-check', startedAt, endedAt: new Date().toISOString(), environment, loadavg: { before: loadBefore, after: os.loadavg() }, blocks: Number(blocks), checks };
   fs.writeFileSync(path.join(outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
   const md = [
     '# Method check (npm run check:method)',
     '',
-    `Run ${startedAt} on ${environment.cpuModel ?? 'an unknown CPU'} (${environment.cores ?? '?'} cores), Node ${environment.node ?? process.version} for the runner, ctxbench ${environment.commit ?? 'unknown commit'}; load average at the end ${os.loadavg().map((x) => x.toFixed(2)).join(', ')}.`,
-    'Each check measures time, so it is a benchmark run alone, not a test: the unit suite (npm test) asserts none of these.',
+    `Run ${startedAt} on ${environment.cpuModel ?? 'an unknown CPU'} (${environment.cores ?? '?'} cores), Node ${environment.node ?? process.version} for the runner, the servers on Node 24, ctxbench ${environment.commit ?? environment.ctxbenchVersion}; load average (1, 5, 15 min) ${loadBefore.map((x) => x.toFixed(2)).join(', ')} at the start, ${os.loadavg().map((x) => x.toFixed(2)).join(', ')} at the end.`,
+    'Each check measures time, so it is a benchmark run alone, not a test: the unit suite (npm test) asserts none of these. A single run of each; `npm run check:method` again shows how it repeats.',
     '',
     '| Check | Verdict | Figure | Run |',
     '| --- | --- | --- | --- |',
