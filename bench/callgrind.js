@@ -72,13 +72,17 @@ function outDir() {
 }
 
 // The command prefix that runs `node …` under callgrind, writing dumps into dir.
+// The executables as lib/system-tools.js found them (the one lookup the check used), else
+// by name on PATH.
+const bin = (i, name) => systemTools.find('valgrind')?.paths[i] ?? name;
+
 function wrapper(dir) {
-  return ['valgrind', ...TOOL_ARGS, `--callgrind-out-file=${path.join(dir, 'cg.out')}`];
+  return [bin(0, 'valgrind'), ...TOOL_ARGS, `--callgrind-out-file=${path.join(dir, 'cg.out')}`];
 }
 
 function monitor(pid, command, env) {
   return new Promise((resolve, reject) => {
-    execFile('vgdb', [`--pid=${pid}`, command], { env: { ...process.env, ...env }, timeout: DUMP_TIMEOUT_MS }, (err, stdout, stderr) => {
+    execFile(bin(1, 'vgdb'), [`--pid=${pid}`, command], { env: { ...process.env, ...env }, timeout: DUMP_TIMEOUT_MS }, (err, stdout, stderr) => {
       if (err) reject(new Error(`vgdb ${command} to ${pid} failed: ${(stderr || err.message).trim().split('\n').at(-1)}`));
       else resolve(stdout);
     });
