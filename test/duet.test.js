@@ -14,6 +14,8 @@ const summary = require('../analysis/summary');
 const { runCli, readRunSoFar } = require('./helpers/cli');
 const { checkRatio } = require('./helpers/ratio-check');
 
+const EXAMPLE = path.join(__dirname, '..', 'examples', 'als-logger.js');
+
 const reading = (atUs, loadgenUs, stats) => ({ atUs, loadgenUs, stats });
 
 test('windowBetween: per server requests, CPU µs, CPU µs per request, CPU share and event-loop utilization; the load generator\'s share', () => {
@@ -158,19 +160,23 @@ test('ctxbench run: duet settings are checked with one line each', async () => {
   }
 });
 
-// End to end on real servers: a short duet run of none, als and the global control, with
-// the A/A twin. Structure and integrity are asserted, never timing.
-test('a duet run: windows per pair of fresh processes, solo bursts apart, the A/A twin, and the global control caught leaking', async () => {
+// End to end on real servers: a short duet run of none, als, the global control and a
+// team's own strategy file (examples/als-logger.js), with the A/A twin. Structure and
+// integrity are asserted, never timing. One run serves both claims (the duet's design and
+// a user-supplied strategy measured exactly like a built-in one): each arm is a pair of
+// fresh processes per block, so a second run would repeat the baseline's work.
+test('a duet run: windows per pair of fresh processes, solo bursts apart, the A/A twin, the global control caught leaking, and a strategy file measured like a built-in', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-duet-'));
   const out = path.join(dir, 'duet.json');
-  const { code, stderr } = await runCli(['run', '--method', 'duet', '--strategies', 'none,als,global', '--depths', '8', '--hops', 'immediate',
-    '--connections', '5', '--windows', '2', '--window', '0.2', '--blocks', '3', '--aa', '--out', out, '--report', 'none'], { timeoutMs: 600000 });
+  const report = path.join(dir, 'duet.md');
+  const { code, stdout, stderr } = await runCli(['run', '--method', 'duet', '--strategies', 'none,als,global', '--strategy-file', EXAMPLE, '--depths', '8', '--hops', 'immediate',
+    '--connections', '5', '--windows', '2', '--window', '0.2', '--blocks', '3', '--aa', '--out', out, '--report', report], { timeoutMs: 600000 });
   assert.strictEqual(code, 0, stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.settings.method, 'duet');
   const by = Object.fromEntries(run.configs.map((c) => [c.arm === 'aa' ? 'aa' : c.strategy, c]));
-  assert.deepStrictEqual(Object.keys(by).sort(), ['aa', 'als', 'global', 'none']);
-  for (const key of ['als', 'global', 'aa']) {
+  assert.deepStrictEqual(Object.keys(by).sort(), ['aa', 'als', 'als-logger', 'global', 'none']);
+  for (const key of ['als', 'global', 'als-logger', 'aa']) {
     const c = by[key];
     const windows = c.samples.filter((s) => s.kind === 'window');
     assert.deepStrictEqual([...new Set(windows.map((w) => w.block))], [0, 1, 2], `${key}: windows in every block`);
@@ -195,9 +201,10 @@ test('a duet run: windows per pair of fresh processes, solo bursts apart, the A/
     checkRatio(c.summary.ratio, windows, key);
   }
   // The baseline: a fresh process beside every arm, one solo burst per block.
-  assert.strictEqual(by.none.processes.length, 9);
+  assert.strictEqual(by.none.processes.length, 12);
   assert.strictEqual(by.none.samples.filter((s) => s.kind === 'solo').length, 3);
-  assert.strictEqual(new Set(by.none.processes.map((p) => p.pid)).size, 9);
+  assert.strictEqual(new Set(by.none.processes.map((p) => p.pid)).size, 12);
+  assert.strictEqual(new Set(run.configs.flatMap((c) => c.processes.map((p) => p.pid))).size, 24, 'every process fresh');
   assert.strictEqual(by.none.summary.ratio, null);
   // Positions: the baseline was started first in some blocks and second in others.
   const firsts = by.als.samples.filter((s) => s.kind === 'duet').map((s) => s.position);
@@ -205,6 +212,16 @@ test('a duet run: windows per pair of fresh processes, solo bursts apart, the A/
   assert.strictEqual(by.als.summary.mismatches + by.als.summary.lost, 0, 'AsyncLocalStorage kept every id under duet load');
   assert.ok(by.global.summary.mismatches > 0, 'the global control must be caught leaking');
   assert.strictEqual(by.aa.summary.mismatches, 0);
+  assert.strictEqual(by.aa.strategy, 'none', 'the A/A twin is a second none process');
+  // The team's strategy file: registered after the built-ins, marked user-supplied, every
+  // id kept, named so in the report and the terminal summary.
+  assert.deepStrictEqual(run.settings.strategies, ['none', 'als', 'global', 'als-logger']);
+  assert.deepStrictEqual(run.settings.strategyFiles.map((x) => x.name), ['als-logger']);
+  assert.strictEqual(by['als-logger'].userSupplied, true);
+  assert.strictEqual(by.als.userSupplied, undefined);
+  assert.strictEqual(by['als-logger'].summary.mismatches + by['als-logger'].summary.lost, 0, 'the example keeps every id');
+  assert.match(fs.readFileSync(report, 'utf8'), /\| `als-logger` \(user-supplied\) \|/);
+  assert.match(stdout, /als-logger \(user-supplied\)/, 'the terminal summary names it too');
 });
 
 test('Ctrl-C during a duet: the windows taken so far are kept, the run is marked interrupted, no server is left running', async () => {

@@ -22,8 +22,8 @@ const KINDS = [
   { kind: 'run', name: 'run (instructions)', valgrind: true, args: ['run', '--strategies', 'none', '--depths', '8', '--method', 'instructions', '--blocks', '1', '--windows', '1', '--window-requests', '50', '--max-warmup-windows', '0'] },
   // repro saves each of its two runs beside its own file until both are done.
   { kind: 'repro', name: 'repro', args: ['repro', ...SEQUENTIAL], progressFile: (out) => out.replace(/\.json$/, '.a.json') },
-  { kind: 'aa', name: 'aa', args: ['aa', '--trials', '1', '--duration', '0.5'] },
-  { kind: 'calibrate', name: 'calibrate', args: ['calibrate', '--at', '8/immediate', '--burns', '0,50', '--blocks', '3'] },
+  { kind: 'aa', name: 'aa', args: ['aa', '--trials', '1', '--windows', '2', '--window', '0.2'] },
+  { kind: 'calibrate', name: 'calibrate', args: ['calibrate', '--at', '8/immediate', '--burns', '0,50', '--blocks', '3', '--windows', '2', '--window', '0.2'] },
   { kind: 'overhead', name: 'overhead', args: ['overhead', '--blocks', '3', '--rounds', '1', '--duration', '0.5'] },
   // micro --method instructions goes through the same micro session; interrupting it here
   // would start a Node under Valgrind (~15 s of CPU) to prove nothing more.

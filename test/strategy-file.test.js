@@ -1,7 +1,7 @@
 'use strict';
 // A team's own strategy (--strategy-file): validated at load with one line per problem,
-// measured exactly like a built-in one (in duet, against the baseline), run through the
-// integrity scenarios, and marked user-supplied.
+// run through the integrity scenarios, and marked user-supplied. Its measurement in duet,
+// exactly like a built-in one, is in test/duet.test.js's end-to-end run.
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
@@ -9,7 +9,6 @@ const os = require('node:os');
 const path = require('node:path');
 const { inspect } = require('../context/strategy-file');
 const { runCli } = require('./helpers/cli');
-const { checkRatio } = require('./helpers/ratio-check');
 
 const EXAMPLE = path.join(__dirname, '..', 'examples', 'als-logger.js');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-strategy-file-'));
@@ -50,35 +49,8 @@ test('ctxbench run and integrity: a bad strategy file is one line and exit 1, be
   assert.match(twice.stderr, /two strategy files export the name 'mine'/);
 });
 
-test('the example strategy measured in duet against none: marked user-supplied, every id kept, the ratio its windows give', async () => {
-  const out = path.join(dir, 'own.json');
-  const report = path.join(dir, 'own.md');
-  const r = await runCli(['run', '--strategy-file', EXAMPLE, '--strategies', 'none', '--depths', '8', '--hops', 'immediate', '--connections', '5',
-    '--windows', '2', '--window', '0.2', '--blocks', '3', '--out', out, '--report', report], { timeoutMs: 600000 });
-  assert.strictEqual(r.code, 0, r.stderr);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  assert.deepStrictEqual(run.settings.strategies, ['none', 'als-logger']);
-  assert.deepStrictEqual(run.settings.strategyFiles.map((x) => x.name), ['als-logger']);
-  const mine = run.configs.find((c) => c.strategy === 'als-logger');
-  assert.strictEqual(mine.userSupplied, true);
-  assert.strictEqual(mine.summary.mismatches + mine.summary.lost, 0, 'the example keeps every id');
-  assert.ok(mine.samples.some((s) => s.kind === 'window') && mine.summary.ratio.baseline.includes('/none/'));
-  checkRatio(mine.summary.ratio, mine.samples.filter((s) => s.kind === 'window'), 'als-logger');
-  // The A/A twin (a second none process beside the first, as every default run has): a
-  // fresh pair per block, measured against the baseline like any arm.
-  assert.strictEqual(run.settings.aa, true);
-  const twin = run.configs.find((c) => c.arm === 'aa');
-  const base = run.configs.find((c) => c.strategy === 'none' && c.arm !== 'aa');
-  assert.ok(twin && twin.strategy === 'none', 'the A/A twin is in the run');
-  assert.deepStrictEqual(twin.processes.map((p) => p.block), [0, 1, 2]);
-  const twinWindows = twin.samples.filter((s) => s.kind === 'window');
-  assert.ok(twinWindows.length > 0 && twinWindows.every((w) => w.partner === base.id), 'measured against the baseline');
-  checkRatio(twin.summary.ratio, twinWindows, 'A/A twin');
-  assert.strictEqual(twin.summary.mismatches, 0);
-  assert.strictEqual(new Set([...base.processes, ...twin.processes, ...mine.processes].map((p) => p.pid)).size, base.processes.length + 6, 'every process fresh');
-  assert.match(fs.readFileSync(report, 'utf8'), /\| `als-logger` \(user-supplied\) \|/);
-  assert.match(r.stdout, /als-logger \(user-supplied\)/, 'the terminal summary names it too');
-});
+// Measured in duet beside the built-ins: test/duet.test.js's end-to-end run includes
+// examples/als-logger.js (one run of fresh pairs serves both files' claims).
 
 test('ctxbench integrity --strategy-file: the example keeps the id in the chain scenarios, beside the leaking control', async () => {
   const out = path.join(dir, 'integrity.json');
