@@ -88,7 +88,7 @@ function summarize(rounds, key) {
 // ratio: strategy time / none's time (1.25 = 25% slower), the geometric mean of the
 // per-round ratios; pct = (ratio - 1) x 100. n = the number of rounds in which both ran.
 //
-// The interval is the paired log-ratio interval of analysis/stats.js ratio(), not Fieller's
+// The interval is the paired log-ratio interval of analysis/summary.js ratio(), not Fieller's
 // (which the single-process version used): Fieller treats the two means as independent,
 // but round r of `none` and round r of the strategy ran minutes apart at most, on the
 // same machine in the same state, and pairing them takes that shared drift out of the

@@ -2,7 +2,7 @@
 // Paired samples of an arm and its baseline, and the mean of a per-pair quantity with an
 // interval that treats the server process as a level of variation. Used by the method
 // commands (calibrate, aa), whose quantities are not throughput ratios. Which samples
-// pair is analysis/stats.js's samplePairs, the one definition.
+// pair is analysis/summary.js's samplePairs, the one definition.
 const stats = require('./stats');
 const summary = require('./summary');
 

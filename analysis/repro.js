@@ -1,6 +1,6 @@
 'use strict';
 // Does a run reproduce? reproCompare(runA, runB) matches the ratios of two runs of the
-// same matrix (config id -> ratio to its baseline, recomputed by analysis/stats.js from the
+// same matrix (config id -> ratio to its baseline, recomputed by analysis/summary.js from the
 // samples) and reports, per ratio, both estimates, their difference and whether each
 // run's 95% CI covers the other's estimate. A ratio "agrees" when both intervals cover
 // the other's estimate. Agreement bought with wide intervals is no agreement, so the

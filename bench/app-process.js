@@ -21,7 +21,7 @@ process.on('exit', () => {
 class AppStartError extends Error {}
 
 const lastLines = (text, n = 5) => text.trim().split('\n').slice(-n).join(' | ');
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const { setTimeout: sleep } = require('node:timers/promises');
 
 // startApp({ name, command, health, cpu, timeoutMs, env }) -> { pid, port, url, stop(),
 // alive(), exitInfo() ({ code, signal } once it exited), stderrTail() }; rejects with one line (the command's last stderr lines) when

@@ -4,7 +4,7 @@
 // its baseline: per block a fresh process of each, both pinned to the server CPU and
 // driven at the same time from the other CPU; per window, each side's CPU per request
 // (its process tree, from /proc: the service needs no ctxbench endpoint). The ratio of the
-// two per window, averaged per block, interval over blocks (analysis/stats.js duetRatios).
+// two per window, averaged per block, interval over blocks (analysis/summary.js duetRatios).
 // With --id-header, every request carries its own id in that header and every answer is
 // checked for it.
 const { randomBytes } = require('node:crypto');
@@ -120,7 +120,7 @@ async function measureApp({ sides, settings, pinned, stop = { requested: false }
           partnerRequests: b.requests, partnerCpuUsPerRequest: b.cpuUsPerRequest, partnerShare: b.share,
           loadgenCpu: win.loadgenCpu, counted: !dropped, ...(dropped && { dropped }),
         });
-        // The id check of every answer, per side (analysis/stats.js sums these).
+        // The id check of every answer, per side (analysis/summary.js summarize sums these).
         win.counts.forEach((k, i) => configs[i].samples.push({ kind: 'duet', block, window: w, requests: k.responses, errors: k.errors, non2xx: k.non2xx, mismatches: k.mismatches, lost: k.lost, kept: k.kept }));
         onProgress({ block, window: w, counted, dropped, ratio: b.cpuUsPerRequest && c.cpuUsPerRequest ? b.cpuUsPerRequest / c.cpuUsPerRequest : null });
       }

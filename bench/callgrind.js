@@ -34,7 +34,7 @@ const NODE_ARGS = ['--single-threaded', '--predictable-gc-schedule', '--predicta
 const INSTALL_HINT = `install it with: apt-get install -y ${systemTools.TOOLS.find((t) => t.name === 'valgrind').pkg} (Debian/Ubuntu)`;
 const DUMP_TIMEOUT_MS = 120000;
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const { setTimeout: sleep } = require('node:timers/promises');
 
 // valgrind and vgdb (its monitor-command client) on PATH -> { valgrind, vgdb, version },
 // or null.

@@ -75,4 +75,4 @@ function getDriver(name) {
   throw new Error(`unknown driver ${name}`);
 }
 
-module.exports = { DRIVERS, getDriver, curlDriver, parseCurlOutput };
+module.exports = { DRIVERS, CURL_REQUESTS, getDriver, curlDriver, parseCurlOutput };

@@ -13,7 +13,7 @@
 // /__stats, this process's own CPU. Windows while both servers still get cheaper are the
 // warm-up; then `windows` windows are measured. A window counts only when both servers
 // were busy for the whole of it and the load generator was not the bottleneck
-// (judgeWindow). The ratio's unit is the group (a pair of fresh processes): analysis/stats.js
+// (judgeWindow). The ratio's unit is the group (a pair of fresh processes): analysis/summary.js
 // averages the window log ratios per block and takes the interval over blocks.
 const { getJson } = require('./http-client');
 const { checkIdentity, cpuPerRequest, eluBetween } = require('./sample');
@@ -21,7 +21,7 @@ const { CLIENT_BOUND_CPU } = require('../analysis/summary');
 const { STEADY_FALL } = require('./warmup');
 
 // A window counts when the load generator used less than this share of a core (the
-// client-bound mark of analysis/stats.js) ...
+// client-bound mark of analysis/summary.js) ...
 const LOADGEN_LIMIT = CLIENT_BOUND_CPU;
 // ... and every server of a group of n used at least BUSY_SHARE / n of the server CPU:
 // two servers that are both always runnable split it about evenly (0.48-0.52 each,
@@ -33,7 +33,7 @@ const BUSY_SHARE = 0.8;
 const SATURATED = 0.9;
 const MAX_WARMUP_WINDOWS = 8;
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const { setTimeout: sleep } = require('node:timers/promises');
 
 // One reading of every member (in the given order: the poll order is one of the positions
 // swapped between blocks) and of this process's CPU.

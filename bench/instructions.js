@@ -149,4 +149,4 @@ async function measureProcess({ config, server, counter, driver, connections, re
   return { warmup, windows: measured, settled, stepPct: byMean ? windowStepPct(counts()) : null };
 }
 
-module.exports = { measureProcess, measuredEnough, windowStepPct, warmedUp, windowRequestsFor, maxWarmupWindowsFor, STEADY_WINDOWS, STEADY_SPREAD, DEFAULT_MAX_WARMUP_WINDOWS, UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT, UNSETTLED_CAP_FACTOR };
+module.exports = { measureProcess, measuredEnough, windowStepPct, warmedUp, windowRequestsFor, maxWarmupWindowsFor, STEADY_WINDOWS, STEADY_SPREAD, DEFAULT_MAX_WARMUP_WINDOWS, SMALL_WINDOW_MAX_WARMUP, UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT, UNSETTLED_CAP_FACTOR };

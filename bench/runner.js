@@ -29,11 +29,9 @@ const { writeJsonAtomic } = require('../lib/cli');
 const { cpus } = require('../lib/cpus');
 
 const LOADGEN_SATURATED = 0.9;
-const DEFAULT_BLOCKS = 3;
-const DEFAULT_MIN_PER_CONNECTION = 30;
 const DEATH_GRACE_MS = 1000;
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const { setTimeout: sleep } = require('node:timers/promises');
 
 function refreshSummaries(run) {
   for (const config of run.configs) {
@@ -461,8 +459,6 @@ function ratiosOf(run, excluded) {
 // startedAt: when the command began (settings.maxTime is a deadline for the whole run).
 async function runMatrix(run, { out, driver, progress, stop = { requested: false }, pinned = false, serverEnv = {}, startedAt = Date.now() }) {
   const s = run.settings;
-  s.blocks ??= DEFAULT_BLOCKS;
-  s.minPerConnection ??= DEFAULT_MIN_PER_CONNECTION;
   for (const c of run.configs) {
     c.processes ??= [];
     c.status ??= 'ok';
@@ -532,4 +528,4 @@ async function runMatrix(run, { out, driver, progress, stop = { requested: false
   return run;
 }
 
-module.exports = { runMatrix, startBlock, warmBlock, measureBlock, stopBlock, duetGroups, soloMembers, DEFAULT_BLOCKS, DEFAULT_MIN_PER_CONNECTION };
+module.exports = { runMatrix, startBlock, warmBlock, measureBlock, stopBlock, duetGroups, soloMembers };

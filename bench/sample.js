@@ -10,7 +10,7 @@ const SETTLE_STEP_MS = 100;
 const SETTLE_CPU = 0.2;
 const SETTLE_TIMEOUT_MS = 30000;
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const { setTimeout: sleep } = require('node:timers/promises');
 
 // When a burst ends, the requests still in flight are not dropped by the server: it
 // runs them to the end. Every server shares the server CPU, so the next burst must not

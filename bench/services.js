@@ -14,7 +14,7 @@
 // generator's CPU, whose saturation the runner already watches and warns about.
 const { spawnListening } = require('./server-process');
 const path = require('node:path');
-const { startPostgres, PostgresError } = require('./postgres');
+const { startPostgres } = require('./postgres');
 const { cpus } = require('../lib/cpus');
 
 const DOWNSTREAM = path.resolve(__dirname, '..', 'handlers', 'downstream.js');
@@ -114,6 +114,4 @@ function needsOf(hopNames) {
 }
 
 // A service failure is the user's to fix (or the machine's): one line, no stack.
-const isServicesError = (err) => err instanceof ServicesError || err instanceof PostgresError;
-
-module.exports = { startServices, startDownstream, checkPostgres, needsOf, redact, redactArgs, isServicesError, ServicesError };
+module.exports = { startServices, startDownstream, checkPostgres, needsOf, redact, redactArgs };

@@ -7,7 +7,7 @@
 // part of the run JSON), its measure step where it differs from the matrix's, and its
 // analysis. The report is written by the command after the session (bench/cli/write-report.js).
 const { execFileSync } = require('node:child_process');
-const { runMatrix, duetGroups, DEFAULT_BLOCKS, DEFAULT_MIN_PER_CONNECTION } = require('./runner');
+const { runMatrix, duetGroups } = require('./runner');
 const { measurementOrder } = require('./matrix');
 const { getDriver } = require('./drivers');
 const { captureEnvironment } = require('./environment');
@@ -15,6 +15,7 @@ const { createProgress, onInterrupt } = require('./progress');
 const { startServices, redact } = require('./services');
 const { writeJsonAtomic } = require('../lib/cli');
 const { cpus } = require('../lib/cpus');
+const { DEFAULTS } = require('../lib/presets');
 
 // Pin this process (the load generator, every thread) to its CPU (lib/cpus.js: 0, the
 // servers' 1, unless CTXBENCH_CPUS says otherwise).
@@ -75,8 +76,8 @@ async function session({ kind, schema = 2, title, command, settings, out, part =
 async function measureSession({ kind, title, command, settings, configs, out, remote = false, warnings = [], analyze, environment = captureEnvironment(), startedAt = Date.now(), services = null }) {
   // A remote target is not loaded from this machine's CPUs: nothing is pinned.
   if (remote) environment.taskset = false;
-  settings.blocks ??= DEFAULT_BLOCKS;
-  settings.minPerConnection ??= DEFAULT_MIN_PER_CONNECTION;
+  settings.blocks ??= DEFAULTS.blocks;
+  settings.minPerConnection ??= DEFAULTS.minPerConnection;
   const perBlock = settings.method === 'duet'
     ? duetGroups(configs, settings.baseline, { size: settings.groupSize }).length
     : settings.method === 'instructions' ? configs.length

@@ -23,9 +23,27 @@ const APP_ENGINE_STUDY = {
   baseline: 'param',
 };
 
+// What an option of `ctxbench run` is when neither its flag nor the preset sets it: the
+// one table of fallbacks. --help is written from it and from PRESETS, docs/options.md is
+// generated from --help (scripts/docs-options.js), and test/options-doc.test.js fails
+// when they disagree.
+const DEFAULTS = {
+  preset: 'default',
+  blocks: 3,
+  minPerConnection: 30,
+  // A custom matrix with --precision and no --max-time.
+  maxTime: 120,
+  windows: 3,
+  window: 1,
+  soloDuration: 0.5,
+  groupSize: 2,
+  logs: ['none'],
+  driver: 'autocannon',
+};
+
 // A duet's settings (bench/duet.js): 10 connections per server, 3 counted 1-s windows a
 // pair of fresh processes, a 0.5-s solo burst each for req/s and p99, the A/A twin.
-const DUET = { method: 'duet', aa: true, windows: 3, window: 1, soloDuration: 0.5, connections: 10, pipelining: 1 };
+const DUET = { method: 'duet', aa: true, windows: DEFAULTS.windows, window: DEFAULTS.window, soloDuration: DEFAULTS.soloDuration, connections: 10, pipelining: 1 };
 
 // What `npm run bench` measures; the instruction-count preset counts the same matrix.
 const DEFAULT_MATRIX = {
@@ -56,9 +74,9 @@ const PRESETS = {
     ...DUET,
     duration: 1,
     warmup: 1,
-    blocks: 3,
+    blocks: DEFAULTS.blocks,
     rounds: 1,
-    minPerConnection: 30,
+    minPerConnection: DEFAULTS.minPerConnection,
     // Aim for ±1 pp: blocks are added until every ratio is that precise or the next block
     // would end after maxTime (a deadline for the whole run, start-up included, ~1 min
     // left for the report).
@@ -246,4 +264,4 @@ function quick(preset) {
   return { ...preset, depths: preset.depths.slice(0, 1), duration: 1, warmup: 0.5, blocks: 3, rounds: 1, precision: null };
 }
 
-module.exports = { PRESETS, quick };
+module.exports = { PRESETS, DEFAULTS, quick };

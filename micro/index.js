@@ -10,7 +10,7 @@
 //   --allow-natives-syntax, flags we would rather not add to the process we measure),
 //   has no dependencies and is actively maintained (tinylibs), Node >= 20.
 //
-// Method (the process is the unit, README "How it measures"): a round runs every
+// Method (the process is the unit, docs/how-it-measures.md): a round runs every
 // strategy once, each in a fresh process (micro/worker.js), `none` included; the order
 // rotates every round (round 0: none A B C, round 1: A B C none, …) so that no strategy
 // always runs first, or right after the same neighbour. Each process gives one value per

@@ -64,7 +64,7 @@ function pctOf(r, digits = 1) {
   return ratioPct(r, digits, DASH);
 }
 
-// signed change from a ratio: 0.93 -> "−7.0%", 1.02 -> "+2.0%" (the one percent formatter, analysis/stats.js)
+// signed change from a ratio: 0.93 -> "−7.0%", 1.02 -> "+2.0%" (lib/format.js's formatPct, the one percent formatter)
 function change(r) {
   return isNum(r) ? signedPct((r - 1) * 100) : DASH;
 }

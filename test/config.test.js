@@ -86,7 +86,7 @@ test('every valid name of every list is accepted by loadConfig', () => {
   assert.strictEqual(loadConfig({ STORES: '1000' }).stores, 1000);
 });
 
-test('loadConfig defaults match the README\'s environment table', () => {
+test('loadConfig defaults match the environment table of docs/server.md', () => {
   const config = loadConfig({});
   const named = {
     strategy: 'param',

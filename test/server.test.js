@@ -1,5 +1,5 @@
 'use strict';
-// The server contract (README "The server"), for every framework: routes, depth bounds,
+// The server contract (docs/server.md), for every framework: routes, depth bounds,
 // /healthz, /__stats, BURN_US accounting and a graceful SIGTERM.
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert');
@@ -13,7 +13,7 @@ const HEX32 = /^[0-9a-f]{32}$/;
 const withId = (id) => ({ headers: { 'x-cloud-trace-context': `${id}/1;o=1` } });
 const stats = async (server) => JSON.parse((await get(server.url + '/__stats')).body);
 
-// Every /__stats field README "The server" names, with its type.
+// Every /__stats field docs/server.md names, with its type.
 const STATS_FIELDS = {
   strategy: 'string',
   depth: 'number',

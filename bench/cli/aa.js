@@ -2,39 +2,37 @@
 // `ctxbench aa`: the same configuration against itself. Two identical servers (arms A and
 // B) are measured as a run measures a strategy against its baseline; the run is cut into
 // trials and each trial is tested exactly as `ctxbench run` tests a comparison
-// (analysis/stats.js summarize). At p < 0.05 an exactly calibrated test calls about 1 trial
+// (analysis/summary.js summarize). At p < 0.05 an exactly calibrated test calls about 1 trial
 // in 20 "significant" by chance; the run fails only when k of n is more than chance
 // explains: P(X >= k) < 0.05 for X ~ Binomial(n, 0.05).
 const path = require('node:path');
 const { UsageError, parse, number } = require('../../lib/cli');
 const { analyzeAa: analyze, atLeast, binomialRule, allowedOf, ALPHA } = require('../../analysis/method');
-const { SINGLE_OPTIONS, DUET_OPTIONS, DUET_HELP, duetSettings, singleHelp, resolveSingle, defaultNodeTarget } = require('./common');
+const { SINGLE_OPTIONS, DUET_OPTIONS, DUET_HELP, duetSettings, singleDefaults, singleHelp, resolveSingle, defaultNodeTarget } = require('./common');
 
 const { PRESETS } = require('../../lib/presets');
 
 // The default run's own setup: HOP=immediate at depth 8, its connections, measured the
 // way it measures (duet pairs of fresh processes, 3 windows of 1 s).
-const DEFAULTS = { strategy: 'none', depth: 8, hop: PRESETS.default.hops[0], duration: 1, kind: 'aa' };
+const DEFAULTS = { ...singleDefaults({ kind: 'aa', depth: 8, hop: PRESETS.default.hops[0], duration: 1 }), trials: 20, blocksPerTrial: 3, rounds: 2, method: 'duet' };
 const HELP = `usage: ctxbench aa [options]
 
-  --trials N               comparisons to make (default 20)
-  --blocks-per-trial N     blocks of fresh processes per comparison (default 3)
-  --rounds N               adjacent bursts per server per block, sequential (default 2)
-  --method duet|sequential how a trial's ratio is measured (default duet, as npm run bench)
+  --trials N               comparisons to make (default ${DEFAULTS.trials})
+  --blocks-per-trial N     blocks of fresh processes per comparison (default ${DEFAULTS.blocksPerTrial})
+  --rounds N               adjacent bursts per server per block, sequential (default ${DEFAULTS.rounds})
+  --method duet|sequential how a trial's ratio is measured (default ${DEFAULTS.method}, as npm run bench)
 ${DUET_HELP}Exit 0 pass, 1 fail (or a failed server), 2 no comparison completed, 130 interrupted.
-${singleHelp(DEFAULTS).replace('(default 100)', `(default ${PRESETS.default.connections})`).replace(/(--pipelining N[^\n]*)\(default 10\)/, `$1(default ${PRESETS.default.pipelining})`)}`;
+${singleHelp(DEFAULTS)}`;
 
 async function main(args) {
   const { values } = parse(args, { ...SINGLE_OPTIONS, ...DUET_OPTIONS, trials: { type: 'string' }, 'blocks-per-trial': { type: 'string' }, rounds: { type: 'string' }, method: { type: 'string' } });
   const single = resolveSingle(values, DEFAULTS);
-  const method = values.method ?? 'duet';
+  const method = values.method ?? DEFAULTS.method;
   if (!['duet', 'sequential'].includes(method)) throw new UsageError(`--method ${method} is not valid; expected duet or sequential`);
-  if (values.connections === undefined) single.connections = PRESETS.default.connections;
-  if (values.pipelining === undefined) single.pipelining = PRESETS.default.pipelining;
   const duet = duetSettings(values, method);
-  const trials = number('trials', values.trials, { min: 1, max: 1000, integer: true }) ?? 20;
-  const blocksPerTrial = number('blocks-per-trial', values['blocks-per-trial'], { min: 2, max: 100, integer: true }) ?? 3;
-  const rounds = number('rounds', values.rounds, { min: 1, max: 1000, integer: true }) ?? 2;
+  const trials = number('trials', values.trials, { min: 1, max: 1000, integer: true }) ?? DEFAULTS.trials;
+  const blocksPerTrial = number('blocks-per-trial', values['blocks-per-trial'], { min: 2, max: 100, integer: true }) ?? DEFAULTS.blocksPerTrial;
+  const rounds = number('rounds', values.rounds, { min: 1, max: 1000, integer: true }) ?? DEFAULTS.rounds;
   const settings = { ...single, method, ...duet, trials, blocksPerTrial, blocks: trials * blocksPerTrial, rounds, baseline: 'A' };
   const out = values.out ?? path.join('results', 'aa.json');
   const { expandConfigs } = require('../matrix');

@@ -10,6 +10,8 @@ const { analyzeApp } = require('../../analysis');
 const { AppStartError } = require('../app-process');
 const { writeReport } = require('./write-report');
 
+const DEFAULTS = { names: 'baseline,candidate', health: '/', connections: 10, blocks: 5, windows: 3, window: 1, warmup: 3, startupTimeout: 30 };
+
 const HELP = `usage: ctxbench app --baseline CMD --candidate CMD [options]
 
 Measures two start commands of your own service side by side, in duet: per block a
@@ -20,17 +22,17 @@ set to a free port; it is ready when its --health path answers 2xx.
 
   --baseline CMD        the service as it is (e.g. "node server.js")
   --candidate CMD       the service with the change (e.g. "TRACING=1 node server.js")
-  --names A,B           names for the two (default baseline,candidate)
-  --health PATH         readiness path, must answer 2xx (default /)
+  --names A,B           names for the two (default ${DEFAULTS.names})
+  --health PATH         readiness path, must answer 2xx (default ${DEFAULTS.health})
   --path PATH           a path to load (repeatable; default /); GET, in turn
   --id-header NAME      send a distinct id per request in this header and check that
                         every answer echoes it (mismatched: another request's id; lost: none)
-  --connections N       concurrent connections per side (default 10)
-  --blocks N            blocks of fresh processes, >= 3 (default 5)
-  --windows N           measured windows per block (default 3)
-  --window S            seconds per window (default 1)
-  --warmup S            unmeasured seconds of load per block first (default 3)
-  --startup-timeout S   how long a command may take to answer --health (default 30)
+  --connections N       concurrent connections per side (default ${DEFAULTS.connections})
+  --blocks N            blocks of fresh processes, >= 3 (default ${DEFAULTS.blocks})
+  --windows N           measured windows per block (default ${DEFAULTS.windows})
+  --window S            seconds per window (default ${DEFAULTS.window})
+  --warmup S            unmeasured seconds of load per block first (default ${DEFAULTS.warmup})
+  --startup-timeout S   how long a command may take to answer --health (default ${DEFAULTS.startupTimeout})
   --out FILE            run JSON (default results/app.json)
   --report FILE         results.md to regenerate ("none" to skip; default results.md when
                         --out is in results/, else none)
@@ -48,22 +50,22 @@ function settingsOf(values) {
   for (const k of ['baseline', 'candidate']) {
     if (!values[k] || !values[k].trim()) throw new UsageError(`--${k} CMD is required: the start command of the service ${k === 'baseline' ? 'as it is' : 'with the change'}`);
   }
-  const names = (values.names ?? 'baseline,candidate').split(',').map((s) => s.trim());
+  const names = (values.names ?? DEFAULTS.names).split(',').map((s) => s.trim());
   if (names.length !== 2 || names.some((n) => !/^[a-z0-9][a-z0-9._-]*$/i.test(n)) || names[0] === names[1]) {
     throw new UsageError(`--names ${values.names}: two different names (letters, digits, . _ -), comma-separated`);
   }
   if (values['id-header'] !== undefined && !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(values['id-header'])) throw new UsageError(`--id-header ${values['id-header']} is not an HTTP header name`);
   return {
     names,
-    health: urlPath('health', values.health ?? '/'),
+    health: urlPath('health', values.health ?? DEFAULTS.health),
     paths: (values.path ?? ['/']).map((p) => urlPath('path', p)),
     idHeader: values['id-header'] ?? null,
-    connections: number('connections', values.connections, { min: 1, max: 1000, integer: true }) ?? 10,
-    blocks: number('blocks', values.blocks, { min: 3, max: 1000, integer: true }) ?? 5,
-    windows: number('windows', values.windows, { min: 1, max: 100, integer: true }) ?? 3,
-    window: number('window', values.window, { min: 0.2, max: 60 }) ?? 1,
-    warmup: number('warmup', values.warmup, { min: 0, max: 600 }) ?? 3,
-    startupTimeout: number('startup-timeout', values['startup-timeout'], { min: 1, max: 600 }) ?? 30,
+    connections: number('connections', values.connections, { min: 1, max: 1000, integer: true }) ?? DEFAULTS.connections,
+    blocks: number('blocks', values.blocks, { min: 3, max: 1000, integer: true }) ?? DEFAULTS.blocks,
+    windows: number('windows', values.windows, { min: 1, max: 100, integer: true }) ?? DEFAULTS.windows,
+    window: number('window', values.window, { min: 0.2, max: 60 }) ?? DEFAULTS.window,
+    warmup: number('warmup', values.warmup, { min: 0, max: 600 }) ?? DEFAULTS.warmup,
+    startupTimeout: number('startup-timeout', values['startup-timeout'], { min: 1, max: 600 }) ?? DEFAULTS.startupTimeout,
     method: 'duet',
     baseline: 'baseline',
   };

@@ -12,9 +12,9 @@ const { MAX_DEPTH } = require('../../servers/config');
 const hops = require('../../handlers/hops');
 const { PRESETS } = require('../../lib/presets');
 const { analyzeCalibration: analyze, judgeInterval, CHECKED, TOLERANCE, DUET_TOLERANCE, BASELINE_ARM } = require('../../analysis/method');
-const { SINGLE_OPTIONS, DUET_OPTIONS, DUET_HELP, duetSettings, singleHelp, resolveSingle, defaultNodeTarget } = require('./common');
+const { SINGLE_OPTIONS, DUET_OPTIONS, DUET_HELP, duetSettings, singleDefaults, singleHelp, resolveSingle, defaultNodeTarget } = require('./common');
 
-const DEFAULTS = { strategy: 'none', depth: 1, hop: 'sync', duration: 2, kind: 'calibrate' };
+const DEFAULTS = { ...singleDefaults({ kind: 'calibrate', depth: 1, hop: 'sync', duration: 2 }), blocks: 5, rounds: 3, method: 'duet' };
 // Where it is checked: the cheapest request, and the default preset's two depths.
 const DEFAULT_AT = `1/sync,${PRESETS.default.depths.map((d) => `${d}/${PRESETS.default.hops[0]}`).join(',')}`;
 const DEFAULT_BURNS = '0,50,100,200';
@@ -29,12 +29,12 @@ Exit 0 pass, 1 fail (or a failed server), 2 inconclusive, 130 interrupted.
 
   --at 1/sync,8/immediate  depth/hop points (default ${DEFAULT_AT})
   --burns 0,50,100,200     burn levels in µs (0, the reference, is always added)
-  --blocks N               blocks of fresh processes (default 5)
-  --rounds N               adjacent bursts per server per block, sequential (default 3)
+  --blocks N               blocks of fresh processes (default ${DEFAULTS.blocks})
+  --rounds N               adjacent bursts per server per block, sequential (default ${DEFAULTS.rounds})
   --method duet|sequential duet (default, as npm run bench): each level beside a fresh
                            burn0 process, extra CPU µs per request per window;
                            sequential: adjacent bursts, 1/throughput
-${DUET_HELP}${singleHelp(DEFAULTS).replace(/ {2}--depth N[^\n]*\n {2}--hop NAME[^\n]*\n/, '  --depth N, --hop NAME   one point only (same as --at N/NAME)\n').replace('(default 10)', `(default ${PRESETS.default.pipelining})`)}`;
+${DUET_HELP}${singleHelp(DEFAULTS).replace(/ {2}--depth N[^\n]*\n {2}--hop NAME[^\n]*\n/, '  --depth N, --hop NAME   one point only (same as --at N/NAME)\n')}`;
 
 function points(values) {
   if (values.at !== undefined && (values.depth !== undefined || values.hop !== undefined)) throw new UsageError('--at and --depth/--hop: give one or the other');
@@ -54,7 +54,7 @@ const ci = (m, d = 1) => `${fmt(m.mean, d)} [${m.ci95 ? `${fmt(m.ci95[0], d)}–
 
 async function main(args) {
   const { values } = parse(args, { ...SINGLE_OPTIONS, ...DUET_OPTIONS, burns: { type: 'string' }, rounds: { type: 'string' }, blocks: { type: 'string' }, at: { type: 'string' }, method: { type: 'string' } });
-  const method = values.method ?? 'duet';
+  const method = values.method ?? DEFAULTS.method;
   if (!['duet', 'sequential'].includes(method)) throw new UsageError(`--method ${method} is not valid; expected duet or sequential`);
   const duet = duetSettings(values, method);
   const single = resolveSingle(values, DEFAULTS);
@@ -63,12 +63,10 @@ async function main(args) {
   if (!burns.includes(0)) burns.unshift(0);
   const settings = {
     ...single,
-    pipelining: values.pipelining === undefined ? PRESETS.default.pipelining : single.pipelining,
-    connections: values.connections === undefined ? PRESETS.default.connections : single.connections,
     at,
     burns,
-    blocks: number('blocks', values.blocks, { min: 3, max: 1000, integer: true }) ?? 5,
-    rounds: number('rounds', values.rounds, { min: 1, max: 1000, integer: true }) ?? 3,
+    blocks: number('blocks', values.blocks, { min: 3, max: 1000, integer: true }) ?? DEFAULTS.blocks,
+    rounds: number('rounds', values.rounds, { min: 1, max: 1000, integer: true }) ?? DEFAULTS.rounds,
     baseline: BASELINE_ARM,
     method,
     ...duet,

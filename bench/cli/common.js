@@ -14,14 +14,21 @@ const SINGLE_OPTIONS = flags(['strategy', 'depth', 'hop', 'framework', 'connecti
 const SINGLE_HELP = `  --strategy NAME        server strategy (default %strategy%)
   --depth N              call depth (default %depth%)
   --hop NAME             hop between levels (default %hop%)
-  --framework NAME       express, http, fastify (default express)
-  --connections N        concurrent connections (default 100)
-  --pipelining N         requests in flight per connection (default 10)
+  --framework NAME       express, http, fastify (default %framework%)
+  --connections N        concurrent connections (default %connections%)
+  --pipelining N         requests in flight per connection (default %pipelining%)
   --duration S           seconds per burst (default %duration%)
-  --warmup S             seconds per unmeasured warm-up burst, until steady (default 1)
+  --warmup S             seconds per unmeasured warm-up burst, until steady (default %warmup%)
   --out FILE             JSON (default results/%kind%.json)
   --report FILE          results.md to regenerate (default results.md; "none" to skip)
 `;
+
+// A command's defaults for these options: the default run's own setup (its connections
+// and pipelining), at the point the command measures by default. The one object both
+// its --help and its parsing read.
+function singleDefaults({ kind, strategy = 'none', depth, hop, duration }) {
+  return { kind, strategy, depth, hop, duration, framework: 'express', connections: PRESETS.default.connections, pipelining: PRESETS.default.pipelining, warmup: 1 };
+}
 
 function singleHelp(defaults) {
   return SINGLE_HELP.replace(/%(\w+)%/g, (_, k) => String(defaults[k]));
@@ -38,11 +45,11 @@ function resolveSingle(values, defaults) {
     strategy: oneOf('strategy', values.strategy, strategies.names, defaults.strategy),
     depth: number('depth', values.depth, { min: 1, max: MAX_DEPTH, integer: true }) ?? defaults.depth,
     hop: oneOf('hop', values.hop, hops.names, defaults.hop),
-    framework: oneOf('framework', values.framework, frameworks.names, 'express'),
-    connections: number('connections', values.connections, { min: 1, max: 10000, integer: true }) ?? 100,
-    pipelining: number('pipelining', values.pipelining, { min: 1, max: 100, integer: true }) ?? 10,
+    framework: oneOf('framework', values.framework, frameworks.names, defaults.framework),
+    connections: number('connections', values.connections, { min: 1, max: 10000, integer: true }) ?? defaults.connections,
+    pipelining: number('pipelining', values.pipelining, { min: 1, max: 100, integer: true }) ?? defaults.pipelining,
     duration: number('duration', values.duration, { min: 0.5, max: 3600 }) ?? defaults.duration,
-    warmup: number('warmup', values.warmup, { min: 0, max: 3600 }) ?? 1,
+    warmup: number('warmup', values.warmup, { min: 0, max: 3600 }) ?? defaults.warmup,
     driver: 'autocannon',
     acf: 'default',
   };
@@ -97,4 +104,4 @@ async function defaultNodeTarget() {
   return targets;
 }
 
-module.exports = { SINGLE_OPTIONS, DUET_OPTIONS, DUET_HELP, duetSettings, singleHelp, resolveSingle, defaultNodeTarget, loadStrategyFiles };
+module.exports = { SINGLE_OPTIONS, DUET_OPTIONS, DUET_HELP, duetSettings, singleDefaults, singleHelp, resolveSingle, defaultNodeTarget, loadStrategyFiles };

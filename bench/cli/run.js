@@ -5,11 +5,11 @@ const strategies = require('../../context');
 const hops = require('../../handlers/hops');
 const frameworks = require('../../servers');
 const logs = require('../../handlers/log');
-const { PRESETS, quick } = require('../../lib/presets');
+const { PRESETS, DEFAULTS, quick } = require('../../lib/presets');
 const { expandConfigs, remoteConfigs } = require('../matrix');
 const { measureSession } = require('../session');
 const { writeReport } = require('./write-report');
-const { DRIVERS } = require('../drivers');
+const { DRIVERS, CURL_REQUESTS } = require('../drivers');
 const { parseRates, parseLoads, rateConfigs } = require('../capacity');
 const { resolveNodeTargets } = require('../targets');
 const { captureEnvironment } = require('../environment');
@@ -18,7 +18,7 @@ const { MAX_DEPTH } = require('../../servers/config');
 const { needsOf, redactArgs } = require('../services');
 const { loadStrategyFiles } = require('./common');
 const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
-const { UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT } = require('../instructions');
+const { UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT, UNSETTLED_CAP_FACTOR, DEFAULT_MAX_WARMUP_WINDOWS, SMALL_WINDOW_MAX_WARMUP, windowRequestsFor } = require('../instructions');
 
 const OPTIONS = flags(['strategies', 'depths', 'hops', 'logs', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url', 'method', 'windows', 'window', 'group-size', 'window-requests', 'max-warmup-windows', 'unsettled-windows', 'unsettled-bound', 'strategy-file'], { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] });
 
@@ -37,7 +37,7 @@ within it or the next block would end after --max-time (a deadline for the whole
 Writes results/<preset>.json (after every sample) and, for runs written into results/,
 results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interrupted.
 
-  --preset NAME          ${Object.keys(PRESETS).join(' | ')} (default: default)
+  --preset NAME          ${Object.keys(PRESETS).join(' | ')} (default: ${DEFAULTS.preset})
   --quick                a sub-minute smoke run of the preset (imprecise)
   --strategies a,b       ${strategies.names.join(', ')}
   --strategy-file FILE   a strategy of your own (repeatable): a module exporting name,
@@ -60,40 +60,41 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
                          each configuration alone under Valgrind (callgrind), instructions
                          per request in windows of a fixed number of requests, repeatable
                          to ~0.1% on any machine (instructions preset; needs valgrind)
-  --windows N            duet: counted windows per pair of processes (default 3);
-                         instructions: measured windows per process (default 3)
-  --window-requests N    instructions: requests per window (default by depth: 1000 at
-                         depth 8, 100 at 256; warm-up windows are the same size)
+  --windows N            duet: counted windows per pair of processes (default ${DEFAULTS.windows});
+                         instructions: measured windows per process (default ${DEFAULTS.windows})
+  --window-requests N    instructions: requests per window (default by depth: ${windowRequestsFor(8)} at
+                         depth 8, ${windowRequestsFor(256)} at 256; warm-up windows are the same size)
   --max-warmup-windows N instructions: warm-up windows at most, before the count is steady
-                         (default 40 windows of 1,000 requests, 16 of fewer; 0 measures from the first request: counts are then
-                         comparable only between runs with the same schedule)
+                         (default ${DEFAULT_MAX_WARMUP_WINDOWS} windows of 1,000 requests, ${SMALL_WINDOW_MAX_WARMUP} of fewer; 0 measures
+                         from the first request: counts are then comparable only between
+                         runs with the same schedule)
   --unsettled-windows N  instructions: measured windows of a process whose count was still
-                         moving when the warm-up ended (default 8 × --windows)
+                         moving when the warm-up ended (default ${UNSETTLED_WINDOW_FACTOR} × --windows)
   --unsettled-bound PCT  instructions: an arm that never settled while its baseline did is
                          compared on its mean, and goes on past --unsettled-windows until
                          one window more or less would move that mean by at most PCT%
-                         (default 0.2; at most 4 × --unsettled-windows; 0 turns it off)
-  --window S             duet: seconds per window (default 1)
-  --group-size N         duet: servers loaded at once, the baseline and N-1 arms (default 2)
+                         (default ${UNSETTLED_BOUND_PCT}; at most ${UNSETTLED_CAP_FACTOR} × --unsettled-windows; 0 turns it off)
+  --window S             duet: seconds per window (default ${DEFAULTS.window})
+  --group-size N         duet: servers loaded at once, the baseline and N-1 arms (default ${DEFAULTS.groupSize})
   --aa                   add an A/A arm: a second baseline process measured against the
                          first (on in the default preset); its interval must cover 100%
   --duration S           target seconds per measured burst (sized from the last rate seen)
-  --min-per-connection N completed requests per connection a burst must hold (default 30)
+  --min-per-connection N completed requests per connection a burst must hold (default ${DEFAULTS.minPerConnection})
   --warmup S             seconds of unmeasured load on every fresh process
   --blocks N             minimum blocks of fresh processes (>= 3, instructions >= 1;
-                         default from preset)
+                         default from preset, else ${DEFAULTS.blocks})
   --rounds N             rounds per block
   --precision PP         add blocks until every ratio's 95% CI half-width is within PP
                          percentage points (or --max-time); default: the preset's, for
-                         the preset's own matrix (default preset: 3), none for a custom one
-  --max-time S           deadline for the whole run with --precision (default preset: 540;
-                         otherwise 120)
-  --amount N             fixed requests per burst (curl driver: default 1000)
+                         the preset's own matrix (default preset: ${PRESETS.default.precision}), none for a custom one
+  --max-time S           deadline for the whole run with --precision (default preset: ${PRESETS.default.maxTime};
+                         otherwise ${DEFAULTS.maxTime})
+  --amount N             fixed requests per burst (curl driver: default ${CURL_REQUESTS})
   --rate R[,R…]          rate mode: open loop at R requests/s, latency from each request's
-                         intended send time (see "Latency at a given load" in the README)
+                         intended send time (see docs/commands.md, "Latency at a given load")
   --load P%[,P%…]        rate mode at P% of the baseline's capacity, measured first
                          (closed loop), e.g. --load 25%,50%,75%
-  --driver NAME          ${DRIVERS.join(' | ')} (default: autocannon)
+  --driver NAME          ${DRIVERS.join(' | ')} (default: ${DEFAULTS.driver})
   --target name=URL      drive an already-deployed server instead of spawning (repeatable)
   --baseline STRATEGY    what "% of baseline" compares with (default from preset)
   --profile              after measuring, one unmeasured burst per config under V8 --cpu-prof:
@@ -117,13 +118,13 @@ function parseTargets(values) {
 
 function resolveSettings(values) {
   const own = loadStrategyFiles(values['strategy-file']);
-  const presetName = values.preset ?? 'default';
+  const presetName = values.preset ?? DEFAULTS.preset;
   if (!Object.hasOwn(PRESETS, presetName)) throw new UsageError(`--preset ${presetName} is unknown (valid: ${Object.keys(PRESETS).join(', ')})`);
   let preset = PRESETS[presetName];
   if (values.quick) preset = quick(preset);
   const custom = MATRIX_FLAGS.some((f) => values[f] !== undefined);
   const acf = acfFlag(values.acf, preset.acf);
-  const driver = values.driver ?? 'autocannon';
+  const driver = values.driver ?? DEFAULTS.driver;
   if (!DRIVERS.includes(driver)) throw new UsageError(`--driver ${driver} is not valid; expected ${DRIVERS.join(' or ')}`);
   const depths = list('depths', values.depths)?.map((d) => number('depths', d, { min: 1, max: MAX_DEPTH, integer: true }));
   const settings = {
@@ -146,13 +147,13 @@ function resolveSettings(values) {
     duration: number('duration', values.duration, { min: 0.5, max: 3600 }) ?? preset.duration,
     warmup: number('warmup', values.warmup, { min: 0, max: 3600 }) ?? preset.warmup,
     rounds: number('rounds', values.rounds, { min: 1, max: 1000, integer: true }) ?? preset.rounds,
-    blocks: number('blocks', values.blocks, { min: 1, max: 1000, integer: true }) ?? preset.blocks ?? 3,
-    minPerConnection: number('min-per-connection', values['min-per-connection'], { min: 1, max: 1e6, integer: true }) ?? preset.minPerConnection ?? 30,
+    blocks: number('blocks', values.blocks, { min: 1, max: 1000, integer: true }) ?? preset.blocks ?? DEFAULTS.blocks,
+    minPerConnection: number('min-per-connection', values['min-per-connection'], { min: 1, max: 1e6, integer: true }) ?? preset.minPerConnection ?? DEFAULTS.minPerConnection,
     amount: number('amount', values.amount, { min: 1, max: 1e8, integer: true }) ?? null,
     // A preset's precision target and time cap are budgeted for its own matrix; a custom
     // matrix sets its own with --precision and --max-time.
     precision: number('precision', values.precision, { min: 0.1, max: 100 }) ?? (custom ? null : preset.precision) ?? null,
-    maxTime: number('max-time', values['max-time'], { min: 1, max: 86400 }) ?? (custom ? null : preset.maxTime) ?? 120,
+    maxTime: number('max-time', values['max-time'], { min: 1, max: 86400 }) ?? (custom ? null : preset.maxTime) ?? DEFAULTS.maxTime,
     driver,
     baseline: values.baseline ?? preset.baseline,
     ...(own.length && { strategyFiles: own.map(({ name, file }) => ({ name, file: path.relative(process.cwd(), file) || file })) }),
@@ -183,10 +184,10 @@ function methodSettings(values, preset, settings) {
   if (method === 'duet') {
     // A duet compares: the baseline is always measured, named or not.
     if (!settings.configs && !settings.strategies.includes(settings.baseline)) out.strategies = [settings.baseline, ...settings.strategies];
-    out.windows = number('windows', values.windows, { min: 2, max: 1000, integer: true }) ?? preset.windows ?? 3;
-    out.window = number('window', values.window, { min: 0.2, max: 60 }) ?? preset.window ?? 1;
-    out.soloDuration = preset.soloDuration ?? 0.5;
-    out.groupSize = number('group-size', values['group-size'], { min: 2, max: 8, integer: true }) ?? preset.groupSize ?? 2;
+    out.windows = number('windows', values.windows, { min: 2, max: 1000, integer: true }) ?? preset.windows ?? DEFAULTS.windows;
+    out.window = number('window', values.window, { min: 0.2, max: 60 }) ?? preset.window ?? DEFAULTS.window;
+    out.soloDuration = preset.soloDuration ?? DEFAULTS.soloDuration;
+    out.groupSize = number('group-size', values['group-size'], { min: 2, max: 8, integer: true }) ?? preset.groupSize ?? DEFAULTS.groupSize;
   } else if (['windows', 'window', 'group-size'].some((k) => values[k] !== undefined)) {
     throw new UsageError('--windows, --window and --group-size are duet settings: give --method duet');
   }
@@ -198,7 +199,7 @@ const METHODS = ['duet', 'sequential', 'instructions'];
 // LOG as a dimension: recorded only when some server logs, so a run without it keeps the
 // settings (and config ids) it always had.
 function logSettings(values, preset) {
-  const chosen = list('logs', values.logs, logs.names) ?? preset.logs ?? ['none'];
+  const chosen = list('logs', values.logs, logs.names) ?? preset.logs ?? DEFAULTS.logs;
   return chosen.some((l) => l !== 'none') ? { logs: chosen } : {};
 }
 
@@ -208,7 +209,7 @@ function instructionSettings(values, preset, settings) {
   if (!found) throw new UsageError(`--method instructions needs Valgrind, which is not on PATH: ${INSTALL_HINT}`);
   if (['window', 'group-size'].some((k) => values[k] !== undefined)) throw new UsageError('--window and --group-size are duet settings: give --method duet');
   if (values.precision !== undefined) throw new UsageError('--precision cannot be used with --method instructions: a count has no interval to narrow (its spread is shown)');
-  const windows = number('windows', values.windows, { min: 1, max: 1000, integer: true }) ?? preset.windows ?? 3;
+  const windows = number('windows', values.windows, { min: 1, max: 1000, integer: true }) ?? preset.windows ?? DEFAULTS.windows;
   return {
     // A ratio needs its baseline: measured whether named or not.
     ...(!settings.configs && !settings.strategies.includes(settings.baseline) && { strategies: [settings.baseline, ...settings.strategies] }),
@@ -296,7 +297,6 @@ async function measureRun({ values, settings, out, command, title = settings.tit
 async function main(args) {
   const { values } = parse(args, OPTIONS);
   const settings = resolveSettings(values);
-  parseTargets(values.target);
   const out = values.out ?? path.join('results', `${settings.quick ? 'quick' : settings.preset}.json`);
   const run = await measureRun({ values, settings, out, command: ['ctxbench', 'run', ...redactArgs(args)].join(' ') });
   const report = await writeReport(out, values.report);

@@ -293,7 +293,7 @@ function summarySection(run, rows, baseline) {
   return out.join('\n');
 }
 
-// The verdict cell: the one verdict of analysis/stats.js (which already withholds it for a
+// The verdict cell: the one verdict of analysis/summary.js (which already withholds it for a
 // broken or client-bound config), plus a flag when throughput and CPU disagree.
 function verdictCell(s, duet = false) {
   if (!s.ratio) return 'no baseline measured';
