@@ -66,7 +66,7 @@ function ratioCell(source, config, configs) {
   if (!r || !Number.isFinite(r.estimate)) return null;
   const counted = r.quantity === 'instructions';
   const interval = counted ? r.range ?? null : r.ci95 ?? null;
-  const significant = counted ? Boolean(interval && (interval[0] > 1 || interval[1] < 1)) : /significant/.test(r.verdict || '') && !/no significant/.test(r.verdict || '');
+  const significant = Boolean(summaries.judgementOf(r, { broken: s.broken })?.significant);
   return {
     kind: 'ratio',
     estimate: r.estimate,
@@ -155,7 +155,7 @@ function latencyCell(source, strategy, depth, load) {
   };
   // A rate not held (by this configuration or its baseline) has no latency to report: the
   // cell says so instead of showing a figure from a queue that grew without bound.
-  if (!a || !Number.isFinite(a.estimate)) return { ...base, estimate: null, interval: null, significant: false, verdict: hit.s?.verdict ?? 'no latency figure' };
+  if (!a || !Number.isFinite(a.estimate)) return { ...base, estimate: null, interval: null, significant: false, rateHeld: hit.s?.held ? hit.s.held.held : null, verdict: hit.s?.verdict ?? 'no latency figure' };
   return {
     ...base,
     estimate: a.estimate,

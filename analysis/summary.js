@@ -83,24 +83,64 @@ const CLIENT_BOUND = 'load generator client-bound (≥ 85% of a core), no verdic
 
 const CLIENT_BOUND_CPU = 0.85;
 
-// verdict(ratio, alpha = 0.05, { broken, clientBound }) -> the one verdict string of the tree.
-//   "7.0% slower, significant" | "3.1% faster, significant" | "no significant difference"
-//   | "not enough samples" | "context broken, cost not comparable" | client-bound warning
+// A verdict is data: judge() decides it, verdictText() writes its sentence (the one
+// writer of verdict sentences; the run JSON keeps the sentence for readers). No code reads
+// a sentence back: what it needs is in the judgement.
+//   judge(ratio, alpha = 0.05, { broken, clientBound, costPct }) ->
+//     { significant, direction: 'slower' | 'faster' | null, changePct, reason }
+//   reason: 'broken' | 'client-bound' | 'too few samples' | 'no difference' | 'significant'
 // A broken strategy's cost is not a cost of carrying context (it carried none), and a
 // client-bound config measured the load generator, so neither gets a cost verdict.
 // costPct (optional): the change as a cost in percent (positive = slower), for ratios of
 // times rather than throughputs (micro); by default the change is (estimate - 1) x 100 of a
 // throughput ratio.
-function verdict(r, alpha = 0.05, { broken = false, clientBound = false, costPct } = {}) {
-  if (broken) return BROKEN;
-  if (clientBound) return CLIENT_BOUND;
-  if (!r || r.estimate === null || r.estimate === undefined || !(r.n >= 2) || r.pValue === null || r.pValue === undefined) {
-    return 'not enough samples';
-  }
-  if (!(r.pValue < alpha)) return 'no significant difference';
+function judge(r, alpha = 0.05, { broken = false, clientBound = false, costPct } = {}) {
+  const none = (reason) => ({ significant: false, direction: null, changePct: null, reason });
+  if (broken) return none('broken');
+  if (clientBound) return none('client-bound');
+  if (!r || r.estimate === null || r.estimate === undefined || !(r.n >= 2) || r.pValue === null || r.pValue === undefined) return none('too few samples');
   const change = costPct === undefined ? (r.estimate - 1) * 100 : -costPct;
-  if (change === 0) return 'no significant difference';
-  return `${formatPct(change)}% ${change < 0 ? 'slower' : 'faster'}, significant`;
+  if (!(r.pValue < alpha) || change === 0) return { ...none('no difference'), changePct: change };
+  return { significant: true, direction: change < 0 ? 'slower' : 'faster', changePct: change, reason: 'significant' };
+}
+
+// The judgement of an instruction ratio: a direction only when every window ratio lies on
+// the same side of 100% (a count has no p-value: its spread is the range of its windows).
+function judgeInstructions(r, { broken = false } = {}) {
+  if (broken) return { significant: false, direction: null, changePct: null, reason: 'broken' };
+  if (!r || !r.range) return { significant: false, direction: null, changePct: null, reason: 'too few samples' };
+  const change = (1 / r.estimate - 1) * 100;
+  if (r.range[0] <= 1 && r.range[1] >= 1) return { significant: false, direction: null, changePct: change, reason: 'no difference' };
+  return { significant: true, direction: change > 0 ? 'slower' : 'faster', changePct: change, reason: 'significant' };
+}
+
+// The sentence of a judgement: "7.0% slower, significant" | "3.1% faster, significant" |
+// "no significant difference" | "not enough samples" | "context broken, cost not
+// comparable" | the client-bound warning; for counts "2.0% more instructions" | "no
+// difference in instructions". on: a runtime the change is on ("slower on 24").
+function verdictText(j, { quantity = null, on = null } = {}) {
+  if (j.reason === 'broken') return BROKEN;
+  if (j.reason === 'client-bound') return CLIENT_BOUND;
+  if (j.reason === 'too few samples') return 'not enough samples';
+  if (quantity === 'instructions') {
+    if (!j.significant) return 'no difference in instructions';
+    return `${formatPct(Math.abs(j.changePct))}% ${j.direction === 'slower' ? 'more' : 'fewer'} instructions`;
+  }
+  if (!j.significant) return 'no significant difference';
+  return `${formatPct(j.changePct)}% ${j.direction}${on ? ` on ${on}` : ''}, significant`;
+}
+
+// verdict(ratio, alpha, options) -> the sentence of judge(ratio, alpha, options).
+function verdict(r, alpha = 0.05, options = {}) {
+  return verdictText(judge(r, alpha, options));
+}
+
+// The judgement of a ratio as stored: its own, or for a ratio saved before judgements
+// were kept, judged again from its figures (never from its sentence).
+function judgementOf(r, { broken = false } = {}) {
+  if (!r) return null;
+  if (r.judgement) return r.judgement;
+  return r.quantity === 'instructions' ? judgeInstructions(r, { broken }) : judge(r, 0.05, { broken });
 }
 
 function sum(samples, key) {
@@ -329,16 +369,6 @@ function instructionRatio(cfgSamples, baseSamples, { cfgSchedule = new Map(), ba
   return { ...r, range, spreadPct: ((range[1] - range[0]) / 2 / r.estimate) * 100, sameSchedule };
 }
 
-// The verdict of an instruction ratio: a direction only when every window ratio lies on
-// the same side of 100%.
-function instructionVerdict(r, { broken = false } = {}) {
-  if (broken) return BROKEN;
-  if (!r || !r.range) return 'not enough samples';
-  if (r.range[0] <= 1 && r.range[1] >= 1) return 'no difference in instructions';
-  const change = (1 / r.estimate - 1) * 100;
-  return `${formatPct(Math.abs(change))}% ${change > 0 ? 'more' : 'fewer'} instructions`;
-}
-
 const DUET_METHOD = 'duet: both servers under load at once on one CPU; per window the ratio of server CPU µs per request, log ratios averaged per block (pair of fresh processes), t-interval over blocks (df = blocks - 1)';
 
 const invert = (r) => (r.estimate === null ? r : { ...r, estimate: 1 / r.estimate, ci95: r.ci95 && [1 / r.ci95[1], 1 / r.ci95[0]] });
@@ -367,23 +397,28 @@ function summarize(config, baselineConfig = null) {
   const instructions = instructionLevel(all);
   if (instructions && baselineConfig && baselineConfig !== config && baselineConfig.id !== config.id) {
     const r = instructionRatio(all, baselineConfig.samples, { cfgSchedule: warmupSchedule(config), baseSchedule: warmupSchedule(baselineConfig) });
-    ratio = { baseline: baselineConfig.id, ...r, paired: r.n > 0, quantity: 'instructions', method: INSTRUCTION_METHOD, verdict: instructionVerdict(r, { broken }) };
+    const judgement = judgeInstructions(r, { broken });
+    ratio = { baseline: baselineConfig.id, ...r, paired: r.n > 0, quantity: 'instructions', method: INSTRUCTION_METHOD, judgement, verdict: verdictText(judgement, { quantity: 'instructions' }) };
   } else if (baselineConfig && baselineConfig !== config && baselineConfig.id !== config.id && windows.length) {
     const d = duetRatios(windows);
     const windowCounts = { counted: d.counted, dropped: d.dropped };
     // The duet windows already leave out client-bound seconds: the verdict stands.
-    ratio = { baseline: baselineConfig.id, ...d.capacity, paired: d.capacity.n > 0, quantity: 'cpu', method: DUET_METHOD, windows: windowCounts, verdict: verdict(d.capacity, 0.05, { broken }) };
-    cpuRatio = { baseline: baselineConfig.id, ...invert(d.capacity), paired: d.capacity.n > 0, method: DUET_METHOD, verdict: ratio.verdict };
-    sharedRatio = { baseline: baselineConfig.id, ...d.shared, quantity: 'shared throughput', verdict: verdict(d.shared, 0.05, { broken }) };
+    const judgement = judge(d.capacity, 0.05, { broken });
+    ratio = { baseline: baselineConfig.id, ...d.capacity, paired: d.capacity.n > 0, quantity: 'cpu', method: DUET_METHOD, windows: windowCounts, judgement, verdict: verdictText(judgement) };
+    cpuRatio = { baseline: baselineConfig.id, ...invert(d.capacity), paired: d.capacity.n > 0, method: DUET_METHOD, judgement, verdict: ratio.verdict };
+    const shared = judge(d.shared, 0.05, { broken });
+    sharedRatio = { baseline: baselineConfig.id, ...d.shared, quantity: 'shared throughput', judgement: shared, verdict: verdictText(shared) };
     disagree = Boolean(ratio.ci95 && sharedRatio.ci95 && !overlap(ratio.ci95, sharedRatio.ci95));
   } else if (baselineConfig && baselineConfig !== config && baselineConfig.id !== config.id) {
     const base = (baselineConfig.samples || []).filter(isSolo);
     const q = pairedRatio(valid, base, 'rps');
-    ratio = { baseline: baselineConfig.id, ...q, verdict: verdict(q, 0.05, { broken, clientBound }) };
+    const judgement = judge(q, 0.05, { broken, clientBound });
+    ratio = { baseline: baselineConfig.id, ...q, judgement, verdict: verdictText(judgement) };
     const c = pairedRatio(samples, base, 'cpuUsPerRequest');
     // CPU per request rises when a strategy costs more: its ratio reads the other way
     // round from throughput, so the verdict is on base/cfg to keep "slower" meaning cost.
-    cpuRatio = c.n ? { baseline: baselineConfig.id, ...c, verdict: verdict(invert(c), 0.05, { broken, clientBound }) } : null;
+    const cpuJudgement = judge(invert(c), 0.05, { broken, clientBound });
+    cpuRatio = c.n ? { baseline: baselineConfig.id, ...c, judgement: cpuJudgement, verdict: verdictText(cpuJudgement) } : null;
     // Throughput ratio r and CPU ratio c tell the same story when r ≈ 1/c: disagree when
     // the throughput interval and the inverted CPU interval do not overlap.
     disagree = Boolean(ratio && cpuRatio && ratio.ci95 && cpuRatio.ci95 &&
@@ -432,6 +467,10 @@ module.exports = {
   BROKEN,
   CLIENT_BOUND,
   CLIENT_BOUND_CPU,
+  judge,
+  judgeInstructions,
+  judgementOf,
+  verdictText,
   verdict,
   summarize,
   duetRatios,
@@ -439,7 +478,6 @@ module.exports = {
   instructionProcesses,
   instructionLevel,
   instructionRatio,
-  instructionVerdict,
   warmupSchedule,
   INSTRUCTION_SPREAD_OK,
 };

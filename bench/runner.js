@@ -129,7 +129,7 @@ async function warmOne(ctx, config, server) {
     }
     const next = warmMore(bursts.map(burstCost));
     if (!next.more || ctx.stop.requested) {
-      if (next.reason.startsWith('still')) warnOnce(ctx.run, `${config.id}: still getting faster after ${bursts.length} warm-up bursts (block ${server.record.block + 1}); its first samples may be slow`, ctx.progress);
+      if (next.atLimit) warnOnce(ctx.run, `${config.id}: still getting faster after ${bursts.length} warm-up bursts (block ${server.record.block + 1}); its first samples may be slow`, ctx.progress);
       return;
     }
     ctx.progress?.status(`block ${server.record.block + 1}: warming ${config.id} (burst ${bursts.length + 1})`);

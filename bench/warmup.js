@@ -24,14 +24,15 @@ function burstCost({ cpuUsPerRequest, rps }) {
   return rps > 0 ? 1e6 / rps : null;
 }
 
-// costs: the warm-up bursts' costs so far, in order. -> { more, reason }.
+// costs: the warm-up bursts' costs so far, in order. -> { more, atLimit, reason }: atLimit
+// when the warm-up ended at maxBursts while the cost was still falling.
 function warmMore(costs, { fall = STEADY_FALL, minBursts = MIN_WARMUP_BURSTS, maxBursts = MAX_WARMUP_BURSTS } = {}) {
   if (costs.length < minBursts) return { more: true, reason: 'too few bursts to judge' };
   if (!costs.every((c) => c > 0)) return { more: false, reason: 'cost not measurable' };
   const last = costs.at(-1);
   const best = Math.min(...costs.slice(0, -1));
   if (last >= best * (1 - fall)) return { more: false, reason: 'steady' };
-  if (costs.length >= maxBursts) return { more: false, reason: 'still getting faster at the limit' };
+  if (costs.length >= maxBursts) return { more: false, atLimit: true, reason: 'still getting faster at the limit' };
   return { more: true, reason: 'still getting faster' };
 }
 

@@ -27,7 +27,7 @@ function ratioText(cell) {
 function msText(cell) {
   if (!cell) return null;
   if (cell.kind === 'baseline') return 'baseline';
-  if (!f.isNum(cell.estimate)) return cell.verdict?.startsWith('rate not held') ? 'rate not held' : cell.verdict || f.DASH;
+  if (!f.isNum(cell.estimate)) return cell.rateHeld === false ? 'rate not held' : cell.verdict || f.DASH;
   const sign = (x) => (x > 0 ? '+' : x < 0 ? '−' : '') + f.num(Math.abs(x));
   return cell.interval ? `${sign(cell.estimate)} ms [${sign(cell.interval[0])}…${sign(cell.interval[1])}]` : `${sign(cell.estimate)} ms`;
 }

@@ -243,8 +243,8 @@ function comparisonTable(older, newer) {
     if (missing(a) || missing(b)) {
       cells.push(f.DASH, 'not compared');
     } else {
-      const r = runtimeGain(b, a);
-      cells.push(gainCell(r), r.verdict.replace(/slower/, `slower on ${newer.major}`).replace(/faster/, `faster on ${newer.major}`));
+      const r = runtimeGain(b, a, { on: newer.major });
+      cells.push(gainCell(r), r.verdict);
     }
     if (published) {
       const p = sc.ref && PUBLISHED_GAIN.rows[sc.ref];
