@@ -78,6 +78,8 @@ async function measureSession({ kind, title, command, settings, configs, out, re
   if (remote) environment.taskset = false;
   settings.blocks ??= DEFAULTS.blocks;
   settings.minPerConnection ??= DEFAULTS.minPerConnection;
+  // Which method, and why, before anything starts (the run JSON and the report keep it too).
+  if (settings.methodWhy) process.stderr.write(`ctxbench: measuring ${settings.method === 'instructions' ? 'instruction counts' : settings.method}: ${settings.methodWhy}\n`);
   const perBlock = settings.method === 'duet'
     ? duetGroups(configs, settings.baseline, { size: settings.groupSize }).length
     : settings.method === 'instructions' ? configs.length

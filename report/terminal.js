@@ -54,7 +54,9 @@ function runSummary(run, { out, report } = {}) {
   }
   const widths = widthSummary((run.configs || []).map((c) => c.summary?.ratio?.[counted ? 'spreadPct' : 'halfWidthPct']));
   const method = duet ? 'duet' : counted ? 'instruction counts (Valgrind)' : 'sequential';
-  const lines = ['', `ctxbench ${s.preset ?? 'run'}: ${run.status}, ${method}, ${Math.round(run.measuringSeconds ?? 0)} s of measuring`, '', pad(rows), ''];
+  const lines = ['', `ctxbench ${s.preset ?? 'run'}: ${run.status}, ${method}, ${Math.round(run.measuringSeconds ?? 0)} s of measuring`];
+  if (s.methodWhy) lines.push(`Method: ${s.methodWhy}.`);
+  lines.push('', pad(rows), '');
   if (widths && counted) lines.push(`Spread: median ±${f.num(widths.median)}%, worst ±${f.num(widths.worst)}% (half the range of window ratios; counts see no cache misses or memory stalls).`);
   else if (widths) lines.push(`Precision: median ±${f.num(widths.median)} pp, worst ±${f.num(widths.worst)} pp (95% CI half-widths).`);
   lines.push(`Full report: ${report && report !== 'none' ? report : '(none written)'}; run JSON: ${out}`);

@@ -179,12 +179,18 @@ describe('HOP=pg and HOP=http: a real query and a real downstream call per level
   });
 });
 
-test('`ctxbench run` with HOP=pg and HOP=http starts its own PostgreSQL and downstream, measures, and removes them', async () => {
+test('`ctxbench run` with HOP=pg and HOP=http starts its own PostgreSQL and downstream, measures sequentially (the method follows the hops, not the preset) and says why, and removes them', async () => {
   const before = ourTempDirs();
   const out = path.join(dir, 'run.json');
-  const r = await runCli(['run', '--method', 'sequential', '--strategies', 'als', '--hops', 'pg,http', '--depths', '4', '--duration', '0.5', '--rounds', '1', '--warmup', '0', '--connections', '10', '--out', out, '--report', 'none']);
+  // No --method: the default preset's duet does not fit a server that waits on I/O.
+  const r = await runCli(['run', '--strategies', 'als', '--hops', 'pg,http', '--depths', '4', '--duration', '0.5', '--rounds', '1', '--warmup', '0', '--connections', '10', '--out', out, '--report', 'none']);
   assert.strictEqual(r.code, 0, r.stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.strictEqual(run.settings.method, 'sequential');
+  assert.match(run.settings.methodWhy, /^sequential, not the default preset's duet: HOP=pg,http: a server waiting on PostgreSQL or a downstream service is idle/);
+  assert.match(r.stderr, /ctxbench: measuring sequential: sequential, not the default preset's duet: HOP=pg,http/);
+  assert.match(r.stdout, /complete, sequential, .*\nMethod: sequential, not the default preset's duet: HOP=pg,http/);
+  assert.ok(run.configs.every((c) => c.samples.every((s) => s.kind !== 'window')), 'no duet window was taken');
   assert.strictEqual(run.settings.postgres, 'embedded');
   assert.deepStrictEqual(run.configs.map((c) => c.hop), ['pg', 'http']);
   for (const c of run.configs) {

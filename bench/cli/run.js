@@ -56,7 +56,8 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
                          duet (default preset): each strategy and its baseline under load
                          at the same time on the server CPU, ratio of CPU µs per request
                          per window; sequential: bursts one after the other (rate mode,
-                         --target and other drivers are always sequential); instructions:
+                         --target, other drivers, HOP=pg/http and the http and fastify
+                         frameworks are always sequential: the run says why); instructions:
                          each configuration alone under Valgrind (callgrind), instructions
                          per request in windows of a fixed number of requests, repeatable
                          to ~0.1% on any machine (instructions preset; needs valgrind)
@@ -166,21 +167,47 @@ function resolveSettings(values) {
   return settings;
 }
 
-// Duet or sequential. Duet needs servers this process starts and pins (not --target),
-// closed loop (a fixed rate fixes the throughput it would compare) and autocannon (its
-// loads run side by side in this process and stop on a signal).
+// The method follows what is measured, not the preset's name. A timed method other than
+// sequential needs servers this process starts and pins (not --target), closed loop (a
+// fixed rate fixes the throughput it would compare) and autocannon (its loads run side by
+// side in this process and stop on a signal). A duet also needs both servers busy through
+// every window, which a server waiting on I/O is not, and a load generator that can
+// saturate two servers, which node:http and Fastify out-run. -> { method, why }.
+function chooseMethod(values, preset, settings) {
+  const solo = settings.rates || settings.loads ? ['--rate/--load', 'a fixed arrival rate fixes the throughput a comparison under load would read']
+    : values.target ? ['--target', 'it loads servers it started itself on this machine']
+      : settings.driver !== 'autocannon' ? [`--driver ${settings.driver}`, 'its loads run side by side in this process with autocannon'] : null;
+  const points = settings.configs ?? settings.frameworks.flatMap((framework) => settings.hops.map((hop) => ({ framework, hop })));
+  const io = [...new Set(points.map((c) => c.hop ?? settings.hops[0]).filter((h) => hops.IO.includes(h)))];
+  const fast = [...new Set(points.map((c) => c.framework).filter((fw) => OUT_RUN_THE_LOAD_GENERATOR.includes(fw)))];
+  const notDuet = solo ?? (io.length ? [`HOP=${io.join(',')}`, 'a server waiting on PostgreSQL or a downstream service is idle part of every window, and a duet window counts only while both servers are busy']
+    : fast.length ? [`FRAMEWORK=${fast.join(',')}`, 'two node:http or Fastify servers on one CPU serve more than one load-generator CPU can send (measured: every window dropped; docs/investigations.md)'] : null);
+  if (values.method !== undefined) {
+    if (!METHODS.includes(values.method)) throw new UsageError(`--method ${values.method} is not valid; expected ${METHODS.join(', ')}`);
+    if (values.method !== 'sequential' && solo) throw new UsageError(`--method ${values.method} cannot be used with ${solo[0]}: ${solo[1]}`);
+    if (values.method === 'duet' && notDuet) throw new UsageError(`--method duet cannot be used with ${notDuet[0]}: ${notDuet[1]}; measure it with --method sequential`);
+    return { method: values.method, why: `asked for with --method ${values.method}` };
+  }
+  const wanted = preset.method ?? 'sequential';
+  const presetName = settings.basedOn ?? settings.preset;
+  if (wanted === 'duet' && notDuet) return { method: 'sequential', why: `sequential, not the ${presetName} preset's duet: ${notDuet[0]}: ${notDuet[1]}` };
+  if (wanted === 'instructions' && solo) return { method: 'sequential', why: `sequential, not the ${presetName} preset's instruction counts: ${solo[0]}: ${solo[1]}` };
+  if (wanted === 'sequential' && notDuet) return { method: 'sequential', why: `sequential, not duet: ${notDuet[0]}: ${notDuet[1]}` };
+  return { method: wanted, why: `the ${presetName} preset's method` };
+}
+
+// The frameworks whose servers, two on one CPU, out-run one load-generator CPU.
+const OUT_RUN_THE_LOAD_GENERATOR = ['http', 'fastify'];
+
 function methodSettings(values, preset, settings) {
-  const solo = settings.rates || settings.loads ? '--rate/--load' : values.target ? '--target' : settings.driver !== 'autocannon' ? `--driver ${settings.driver}` : null;
-  const method = values.method ?? (solo ? 'sequential' : preset.method ?? 'sequential');
-  if (!METHODS.includes(method)) throw new UsageError(`--method ${method} is not valid; expected ${METHODS.join(', ')}`);
-  if (method !== 'sequential' && solo) throw new UsageError(`--method ${method} cannot be used with ${solo}: it loads servers it started itself, closed loop, with autocannon`);
+  const { method, why } = chooseMethod(values, preset, settings);
   // Timed methods take their interval over at least 3 processes; an instruction count
   // repeats from process to process within 0.15%, so 1 or 2 are enough there.
   if (method !== 'instructions' && settings.blocks < 3) throw new UsageError(`--blocks=${settings.blocks} is not valid; expected an integer from 3 to 1000 (1 and 2 only with --method instructions)`);
   if (['window-requests', 'max-warmup-windows', 'unsettled-windows', 'unsettled-bound'].some((k) => values[k] !== undefined) && method !== 'instructions') throw new UsageError('--window-requests, --max-warmup-windows, --unsettled-windows and --unsettled-bound are instruction-count settings: give --method instructions');
-  if (method === 'instructions') return instructionSettings(values, preset, settings);
+  if (method === 'instructions') return { ...instructionSettings(values, preset, settings), methodWhy: why };
   // The A/A twin is part of a duet (the preset's `aa`); --aa asks for it in any run.
-  const out = { method, aa: Boolean(values.aa || (preset.aa && method === 'duet')) };
+  const out = { method, methodWhy: why, aa: Boolean(values.aa || (preset.aa && method === 'duet')) };
   if (method === 'duet') {
     // A duet compares: the baseline is always measured, named or not.
     if (!settings.configs && !settings.strategies.includes(settings.baseline)) out.strategies = [settings.baseline, ...settings.strategies];

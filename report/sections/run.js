@@ -191,10 +191,12 @@ function settingsSection(run) {
     ['acf', s.acf],
   ];
   // Shown elsewhere (title, why) or only bookkeeping.
-  const known = new Set([...items.map(([k]) => k), 'title', 'why', 'basedOn', 'quick', 'configs', 'targets', 'maxTime']);
+  const known = new Set([...items.map(([k]) => k), 'title', 'why', 'basedOn', 'quick', 'configs', 'targets', 'maxTime', 'methodWhy']);
   if (f.isNum(s.precision)) items.push(['precision', `±${s.precision} pp within ${s.maxTime} s`]);
   for (const [k, v] of Object.entries(s)) {
-    if (!known.has(k) && v !== null && v !== undefined && typeof v !== 'object') items.push([k, v]);
+    // The method with the reason the run chose it (runs since the method follows the measurement).
+    if (k === 'method' && s.methodWhy) items.push([k, `${v} (${s.methodWhy})`]);
+    else if (!known.has(k) && v !== null && v !== undefined && typeof v !== 'object') items.push([k, v]);
     else if (!known.has(k) && Array.isArray(v) && v.every((x) => typeof x !== 'object')) items.push([k, v.join(', ')]);
   }
   const shown = items.filter(([, v]) => v !== null && v !== undefined && v !== '');
