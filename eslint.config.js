@@ -53,7 +53,7 @@ const LAYERS = [
     // analysis function, never from a median or a ratio taken while formatting.
     rules: {
       'no-restricted-syntax': ['error',
-        forbid(ROOM('bench|micro|load|servers'), 'report/ requires only analysis/, lib/ and the strategies\' own descriptions (context/, handlers/): it formats what analysis computed'),
+        forbid(ROOM('bench|micro|load|servers|context|handlers'), 'report/ requires only analysis/ and lib/: it formats what analysis computed (what it knows of the app comes through analysis/registry.js)'),
         forbid(String.raw`/^(\.\.\/)+analysis\/(stats|summary|pairing)(\.js)?$/`, 'report/ does not compute: it takes figures from analysis/ functions, not from analysis/stats, summary or pairing')],
     },
   },

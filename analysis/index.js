@@ -10,7 +10,7 @@ const { summaryOf } = summaries;
 const { ratioPct } = require('../lib/format');
 const { baselineFor } = require('./comparable');
 const { latencySummary, isRateConfig } = require('./latency');
-const registry = require('../context');
+const { strategyInfo, PROPAGATION } = require('./registry');
 const { loadRun } = require('../lib/run-file');
 
 // run -> [{ config, s }]: every rate-mode configuration with its latency summary against
@@ -28,20 +28,13 @@ function computeLatencySummaries(run) {
   return configs.filter(isRateConfig).map((config) => ({ config, s: latencySummary(config, baselineFor(config, configs, baselineArm)) }));
 }
 
-function info(strategy) {
-  try {
-    return registry.info(strategy) || {};
-  } catch {
-    return {};
-  }
-}
+const info = strategyInfo;
 
 // ------------------------------------------------------------ what each strategy costs
 
 // The integrity scenarios that are plain propagation (a call chain, fan-out, an emitter the
 // request owns…): a strategy that fails one of these loses the id in everyday code. The
 // other scenarios are patterns (pools, batching, workers) that need a remedy for everyone.
-const PROPAGATION = /^(chain-|fanout$|thenable$|emitter$|batch$|nested$|keepalive$|soak$)/;
 const FAILED = new Set(['lost', 'leaked']);
 
 // Which settings of two cells differ, as "hop immediate → pg" phrases.
@@ -534,6 +527,7 @@ module.exports = {
   logEffect,
   companionsOf,
   PROPAGATION,
+  ...require('./registry'),
   ...require('./run'),
   ...require('./frameworks'),
   ...require('./instructions'),

@@ -11,6 +11,7 @@
 // the sample ran.
 const hdr = require('hdr-histogram-js');
 const { describe, oneSample } = require('./stats');
+const { strategyInfo } = require('./registry');
 const { newHistogram, percentiles: histogramPercentiles, HELD_MIN } = require('../load/open-loop');
 
 const PERCENTILES = [
@@ -25,15 +26,6 @@ const minCount = (q) => Math.ceil(10 / (1 - q / 100));
 
 const ALPHA = 0.05;
 
-// What the registry says of a strategy: `global` is the control that must leak, `none`
-// carries no context (its answers are lost by design).
-function registryInfo(strategy) {
-  try {
-    return require('../context').info(strategy) || {};
-  } catch {
-    return { control: strategy === 'global', carriesContext: strategy !== 'none' };
-  }
-}
 
 function isRateSample(s) {
   return Boolean(s && typeof s.histogram === 'string' && s.heldRate);
@@ -119,7 +111,7 @@ function latencySummary(config, baselineConfig = null) {
   const held = heldCheck(samples);
   const mismatches = samples.reduce((a, s) => a + (s.mismatches || 0), 0);
   const lost = samples.reduce((a, s) => a + (s.lost || 0), 0);
-  const info = registryInfo(config.strategy);
+  const info = strategyInfo(config.strategy);
   const broken = !config.control && !info.control && info.carriesContext !== false && (mismatches > 0 || lost > 0);
   const units = unitPercentiles(samples, key);
   const out = {

@@ -10,7 +10,7 @@ const ss = require('simple-statistics');
 
 const CONFIDENCE = 0.95;
 
-const isNum = (x) => typeof x === 'number' && Number.isFinite(x);
+const { isNum } = require('../lib/format');
 
 function finite(xs) {
   return (xs || []).filter(isNum);

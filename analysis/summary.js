@@ -11,6 +11,7 @@
 const { CONFIDENCE, mean, variance, median, tCritical, welch, oneSample, twoLevel, overlap, positive } = require('./stats');
 const { formatPct } = require('../lib/format');
 const { baselineFor } = require('./comparable');
+const { isControl, carriesContext } = require('./registry');
 
 // Accepts sample objects ({ round, rps }) or bare numbers (round = index). Keeps only
 // samples with a positive finite throughput.
@@ -265,14 +266,8 @@ function rpsLevel(samples) {
 function isBroken(config, counts) {
   if (!(counts.lost > 0 || counts.mismatches > 0)) return false;
   if (config.strategy === 'none' || config.strategy === 'global') return false;
-  let info;
-  try {
-    info = require('../context').info(config.strategy);
-  } catch {
-    return true; // an unknown strategy that lost ids is broken all the same
-  }
-  if (info && (info.control || info.carriesContext === false)) return false;
-  return true;
+  // An unknown strategy that lost ids is broken all the same.
+  return !isControl(config.strategy) && carriesContext(config.strategy);
 }
 
 // Duet windows (bench/duet.js) are samples of kind 'window'; each group's load counts are

@@ -13,6 +13,8 @@ const { UsageError } = require('../lib/cli');
 const { onInterrupt } = require('./progress');
 const { deriveConfig } = require('./matrix');
 const { cpus } = require('../lib/cpus');
+const { getDriver } = require('./drivers');
+const { pinSelf } = require('./session');
 
 const BURSTS = 3;
 
@@ -114,8 +116,6 @@ function expandRates(configs, { rates, loads, capacity }) {
 async function rateConfigs(configs, settings, { remote = false, taskset = false, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
   if (!settings.rates && !settings.loads) return configs;
   if (settings.loads) {
-    const { getDriver } = require('./drivers');
-    const { pinSelf } = require('./session');
     const pinned = !remote && taskset && pinSelf();
     // Nothing is measured yet: Ctrl-C stops the server it started and quits (130).
     let current = null;

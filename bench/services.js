@@ -76,6 +76,7 @@ async function startServices({ need = { pg: true, http: true }, pgUrl = null, pi
 // --pg-url: one query before anything starts, so a wrong URL is one line, not a run
 // full of 500s.
 async function checkPostgres(url) {
+  // Loaded here: only --pg-url needs a client in this process (pg takes ~50 ms to load).
   const { Client } = require('pg');
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   client.on('error', () => {});

@@ -47,6 +47,9 @@ async function session({ kind, schema = 2, title, command, settings, out, part =
   // Services first: a wrong --pg-url is one line before anything is written or started.
   const started = services?.need && (services.need.pg || services.need.http) ? await startServices({ need: services.need, pgUrl: services.pgUrl ?? null, pinned }) : null;
   if (started?.pg) settings.postgres = started.pg.embedded ? 'embedded' : redact(started.pg.url);
+  // Which method, and why, once the setup is known good and before anything is measured
+  // (the run JSON and the report keep it too).
+  if (settings.methodWhy) process.stderr.write(`ctxbench: measuring ${settings.method === 'instructions' ? 'instruction counts' : settings.method}: ${settings.methodWhy}\n`);
   const run = { schema, kind, title, command, status: 'running', environment, settings, ...part, warnings };
   const save = () => writeJsonAtomic(out, run);
   const progress = createProgress({ total: bar.total ?? 0, perBlock: bar.perBlock ?? null, label: `ctxbench ${kind}` });
@@ -78,8 +81,6 @@ async function measureSession({ kind, title, command, settings, configs, out, re
   if (remote) environment.taskset = false;
   settings.blocks ??= DEFAULTS.blocks;
   settings.minPerConnection ??= DEFAULTS.minPerConnection;
-  // Which method, and why, before anything starts (the run JSON and the report keep it too).
-  if (settings.methodWhy) process.stderr.write(`ctxbench: measuring ${settings.method === 'instructions' ? 'instruction counts' : settings.method}: ${settings.methodWhy}\n`);
   const perBlock = settings.method === 'duet'
     ? duetGroups(configs, settings.baseline, { size: settings.groupSize }).length
     : settings.method === 'instructions' ? configs.length

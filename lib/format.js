@@ -2,11 +2,15 @@
 // How a percentage is printed, for every room (the runner's progress lines, analysis'
 // verdict sentences, the report).
 
+// A finite number (not NaN, not ±Infinity): what every room checks before it computes or
+// prints a figure. The one definition (analysis/stats.js and report/format.js re-export it).
+const isNum = (x) => typeof x === 'number' && Number.isFinite(x);
+
 // The one percent formatter of the tree: a magnitude in percent, two decimals below 0.05
 // so that a tiny non-zero change never prints as "0.0". Signed with { sign: true }.
 // { minus: '−' } for typeset output (the report).
 function formatPct(x, { sign = false, minus = '-' } = {}) {
-  if (typeof x !== 'number' || !Number.isFinite(x)) return '—';
+  if (!isNum(x)) return '—';
   const a = Math.abs(x);
   const body = a > 0 && a < 0.05 ? a.toFixed(2) : a.toFixed(1);
   if (!sign) return body;
@@ -17,12 +21,12 @@ function formatPct(x, { sign = false, minus = '-' } = {}) {
 // `missing` where r is no number. The one ratio-to-percent formatter (report/format.js
 // pctOf is it with the report's dash).
 function ratioPct(r, digits = 1, missing = '—') {
-  return typeof r === 'number' && Number.isFinite(r) ? `${(r * 100).toFixed(digits)}%` : missing;
+  return isNum(r) ? `${(r * 100).toFixed(digits)}%` : missing;
 }
 
 // formatPct signed, with its % sign; `missing` where x is no number.
 function signedPctText(x, missing = '—') {
-  return typeof x === 'number' && Number.isFinite(x) ? `${formatPct(x, { sign: true })}%` : missing;
+  return isNum(x) ? `${formatPct(x, { sign: true })}%` : missing;
 }
 
-module.exports = { formatPct, ratioPct, signedPctText };
+module.exports = { isNum, formatPct, ratioPct, signedPctText };

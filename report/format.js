@@ -3,7 +3,7 @@
 // markdown tables, safe cell text.
 
 const { AsyncLocalStorage } = require('node:async_hooks');
-const { formatPct, ratioPct } = require('../lib/format');
+const { isNum, formatPct, ratioPct } = require('../lib/format');
 
 // While a section renders, its headings, tables and charts are also recorded as objects
 // (the HTML report builds its tables and charts from these, never from the markdown).
@@ -28,9 +28,6 @@ function heading(level, text) {
 
 const DASH = '—';
 
-function isNum(x) {
-  return typeof x === 'number' && Number.isFinite(x);
-}
 
 // 9876.5 -> "9,877"
 function int(x) {

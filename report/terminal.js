@@ -7,16 +7,7 @@ const f = require('./format');
 const { pagesDirFor } = require('.');
 const { displayPath } = require('../lib/cli');
 const { armOf } = require('../analysis/comparable');
-const { widthSummary } = require('../analysis');
-const registry = require('../context');
-
-function info(strategy) {
-  try {
-    return registry.info(strategy);
-  } catch {
-    return {};
-  }
-}
+const { widthSummary, strategyInfo: info } = require('../analysis');
 
 function idCell(config, s) {
   const i = info(config.strategy);

@@ -11,6 +11,8 @@ const { analyzeAa: analyze, atLeast, binomialRule, allowedOf, ALPHA } = require(
 const { SINGLE_OPTIONS, DUET_OPTIONS, DUET_HELP, duetSettings, singleDefaults, singleHelp, resolveSingle, defaultNodeTarget } = require('./common');
 
 const { PRESETS } = require('../../lib/presets');
+const { expandConfigs } = require('../matrix');
+const { measureSession } = require('../session');
 
 // The default run's own setup: HOP=immediate at depth 8, its connections, measured the
 // way it measures (duet pairs of fresh processes, 3 windows of 1 s).
@@ -35,8 +37,6 @@ async function main(args) {
   const rounds = number('rounds', values.rounds, { min: 1, max: 1000, integer: true }) ?? DEFAULTS.rounds;
   const settings = { ...single, method, ...duet, trials, blocksPerTrial, blocks: trials * blocksPerTrial, rounds, baseline: 'A' };
   const out = values.out ?? path.join('results', 'aa.json');
-  const { expandConfigs } = require('../matrix');
-  const { measureSession } = require('../session');
 const { writeReport } = require('./write-report');
   const configs = expandConfigs(
     { ...settings, depths: [settings.depth], hops: [settings.hop], configs: ['A', 'B'].map((variant) => ({ framework: settings.framework, strategy: settings.strategy, variant })) },

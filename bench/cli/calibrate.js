@@ -13,6 +13,8 @@ const hops = require('../../handlers/hops');
 const { PRESETS } = require('../../lib/presets');
 const { analyzeCalibration: analyze, judgeInterval, CHECKED, TOLERANCE, DUET_TOLERANCE, BASELINE_ARM } = require('../../analysis/method');
 const { SINGLE_OPTIONS, DUET_OPTIONS, DUET_HELP, duetSettings, singleDefaults, singleHelp, resolveSingle, defaultNodeTarget } = require('./common');
+const { expandConfigs } = require('../matrix');
+const { measureSession } = require('../session');
 
 const DEFAULTS = { ...singleDefaults({ kind: 'calibrate', depth: 1, hop: 'sync', duration: 2 }), blocks: 5, rounds: 3, method: 'duet' };
 // Where it is checked: the cheapest request, and the default preset's two depths.
@@ -74,8 +76,6 @@ async function main(args) {
   delete settings.depth;
   delete settings.hop;
   const out = values.out ?? path.join('results', 'calibrate.json');
-  const { expandConfigs } = require('../matrix');
-  const { measureSession } = require('../session');
 const { writeReport } = require('./write-report');
   const target = await defaultNodeTarget();
   const configs = at.flatMap(({ depth, hop }) =>

@@ -8,6 +8,7 @@ const { UsageError, flags, number } = require('../../lib/cli');
 const { MAX_DEPTH } = require('../../servers/config');
 const { resolveNodeTargets } = require('../targets');
 const { PRESETS } = require('../../lib/presets');
+const strategyFile = require('../../context/strategy-file');
 
 const SINGLE_OPTIONS = flags(['strategy', 'depth', 'hop', 'framework', 'connections', 'pipelining', 'duration', 'warmup', 'out', 'report']);
 
@@ -80,7 +81,6 @@ function duetSettings(values, method) {
 // server through the environment. -> [{ name, describe, file }], in the order given.
 function loadStrategyFiles(files) {
   if (!files?.length) return [];
-  const strategyFile = require('../../context/strategy-file');
   const builtIns = strategies.names.filter((n) => !strategies.info(n).userSupplied);
   let entries;
   try {

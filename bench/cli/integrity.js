@@ -18,6 +18,7 @@ const PRESETS = {
   runtimes: { node: ['20', DEFAULT_MAJOR, '26'], acf: 'both' },
 };
 const { redactArgs } = require('../services');
+const { writeReport } = require('./write-report');
 
 const OPTIONS = flags(['strategies', 'scenarios', 'node', 'acf', 'preset', 'framework', 'requests', 'concurrency', 'soak-requests', 'pg-url', 'out', 'report', 'strategy-file'], { booleans: ['quick'], multiple: ['strategy-file'] });
 
@@ -118,7 +119,7 @@ async function main(args) {
     measure: (r, { progress, stop, serverEnv }) => integrity.runIntegrity(r, { out, targets, progress, stop, serverEnv }),
   });
   // Without --report, only a result written into ./results/ regenerates ./results.md.
-  await require('./write-report').writeReport(out, reportPath);
+  await writeReport(out, reportPath);
   if (run.status === 'interrupted') return 130;
   return run.integrity.cells.length === 0 && run.integrity.errors.length > 0 ? 1 : 0;
 }

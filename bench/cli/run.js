@@ -17,6 +17,7 @@ const { UsageError, parse, flags, list, number, acfFlag } = require('../../lib/c
 const { MAX_DEPTH } = require('../../servers/config');
 const { needsOf, redactArgs } = require('../services');
 const { loadStrategyFiles } = require('./common');
+const { profileRun } = require('../profile');
 const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
 const { UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT, UNSETTLED_CAP_FACTOR, DEFAULT_MAX_WARMUP_WINDOWS, SMALL_WINDOW_MAX_WARMUP, windowRequestsFor } = require('../instructions');
 
@@ -317,7 +318,7 @@ async function measureRun({ values, settings, out, command, title = settings.tit
     services: { need: needsOf(configs.map((c) => c.hop)), pgUrl: values['pg-url'] ?? null },
     startedAt,
   });
-  if (values.profile && run.status !== 'interrupted' && !targets.length) await require('../profile').profileRun(run, out, settings);
+  if (values.profile && run.status !== 'interrupted' && !targets.length) await profileRun(run, out, settings);
   return run;
 }
 
@@ -327,6 +328,8 @@ async function main(args) {
   const out = values.out ?? path.join('results', `${settings.quick ? 'quick' : settings.preset}.json`);
   const run = await measureRun({ values, settings, out, command: ['ctxbench', 'run', ...redactArgs(args)].join(' ') });
   const report = await writeReport(out, values.report);
+  // Loaded at the end: the report takes ~150 ms to load, which a run refused for bad input
+  // (one line, exit 1) should not pay.
   process.stdout.write(require('../../report/terminal').runSummary(run, { out, report }));
   if (run.status === 'interrupted') return 130;
   if (run.configs.every((c) => c.samples.length === 0)) {

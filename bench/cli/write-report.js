@@ -15,6 +15,8 @@ function defaultReport(out) {
 // Returns the report's path, or 'none'.
 async function writeReport(out, reportPath = defaultReport(out)) {
   if (reportPath === 'none') return reportPath;
+  // Loaded only when a report is written: the report (vega, every section) takes ~270 ms
+  // to load, which `--report none` and a run refused for bad input should not pay.
   const { buildReport } = require('../../report');
   const built = await buildReport({ resultsDir: path.dirname(out), out: reportPath });
   process.stderr.write(`ctxbench: wrote ${reportPath}, ${built.pages.length} study pages beside it and ${displayPath(built.html)}\n`);

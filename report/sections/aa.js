@@ -3,12 +3,13 @@
 // configurations different?
 const f = require('../format');
 const { header } = require('./method');
+const { analyzeAa } = require('../../analysis/method');
 
 // The analysis by the current rules (the binomial tail): recomputed from the samples when
 // the run has them, so a run recorded under the earlier floor(n·0.05) rule is re-judged.
 function analysis(run) {
   if (Array.isArray(run.configs) && run.configs.length >= 2 && run.configs.some((c) => c.samples && c.samples.length)) {
-    return require('../../analysis/method').analyzeAa(run);
+    return analyzeAa(run);
   }
   return run.aa && 'tailP' in run.aa ? run.aa : null;
 }

@@ -3,6 +3,7 @@
 // where a default run measures?
 const f = require('../format');
 const { header } = require('./method');
+const { analyzeCalibration } = require('../../analysis/method');
 
 const MARK = { pass: '✅ pass', fail: '❌ fail', inconclusive: '❔ inconclusive' };
 
@@ -21,7 +22,7 @@ function ratioCell(m, verdict) {
 // so a run recorded under earlier rules (point estimates) is judged by its intervals.
 function analysis(run) {
   if (Array.isArray(run.configs) && run.configs.some((c) => c.samples && c.samples.length)) {
-    return require('../../analysis/method').analyzeCalibration(run);
+    return analyzeCalibration(run);
   }
   return run.calibrate && Array.isArray(run.calibrate.points) ? run.calibrate : null;
 }

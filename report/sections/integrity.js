@@ -4,6 +4,7 @@
 // memory soak, and a short guide for choosing a strategy.
 const f = require('../format');
 const { nodeLabel } = require('../../lib/node-versions');
+const { PROPAGATION, REMEDY_PAIRS } = require('../../analysis');
 
 const CONTROL = 'global';
 
@@ -186,13 +187,6 @@ const READING = `### Reading the matrix
   the price of threading the id through every call.
 - Check the **soak**: heap used after a forced GC should not grow with the number of requests served.`;
 
-const PROPAGATION = /^(chain-|fanout$|thenable$|emitter$|batch$|nested$|keepalive$|soak$)/;
-const REMEDY_PAIRS = [
-  ['body', 'body-bound'],
-  ['emitter', 'emitter-bound'],
-  ['pool', 'pool-bound'],
-  ...require('../../handlers/scenarios').LIBRARY_SCENARIOS.filter((sc) => sc.remedy).map((sc) => [sc.name.replace(/-bound$/, ''), sc.name]),
-];
 
 // What this run says, strategy by strategy (context strategies other than the control).
 function verdicts(cells, strats) {

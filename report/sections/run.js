@@ -11,32 +11,14 @@ const { profileSection } = require('./profile');
 const { nodeLabel: versionLabel } = require('../../lib/node-versions');
 const { storesSection } = require('./stores');
 
-const registry = require('../../context');
 const { armOf } = require('../../analysis/comparable');
-const { summaryOf, logEffect, BROKEN, warmupCounts, precisionAchieved, configDetail, LATENCY_COLUMNS, meanLatency, duetMethod, regimeShifts } = require('../../analysis');
+const { summaryOf, logEffect, BROKEN, warmupCounts, precisionAchieved, configDetail, LATENCY_COLUMNS, meanLatency, duetMethod, regimeShifts, strategyInfo, isControl, carriesContext } = require('../../analysis');
 
 // The baseline's own row (an A/A twin has the baseline's strategy but its own arm).
 const isBaselineRow = (config, baseline) => armOf(config) === baseline;
 const isAaTwin = (config) => config.arm === 'aa';
 const strategyCell = (c) => f.code(c.strategy) + (isControl(c.strategy) ? ' (control)' : '') + (isAaTwin(c) ? ' (A/A twin)' : '') + (c.userSupplied ? ' (user-supplied)' : '');
 
-// The deliberately broken control strategy (`global`), as the registry marks it.
-function isControl(strategy) {
-  try {
-    return Boolean(registry.info(strategy).control);
-  } catch {
-    return strategy === 'global';
-  }
-}
-
-// `none` carries no context by design: its answers are "lost" and that is not a defect.
-function carriesContext(strategy) {
-  try {
-    return registry.info(strategy).carriesContext !== false;
-  } catch {
-    return true;
-  }
-}
 
 function uniq(xs) {
   return [...new Set(xs)];
@@ -360,7 +342,7 @@ function sameWorkNotes(rows) {
     if (isAaTwin(r.config)) return false;
     let same;
     try {
-      same = registry.info(r.config.strategy).sameWorkAs;
+      same = strategyInfo(r.config.strategy).sameWorkAs;
     } catch {
       return false;
     }
