@@ -20,7 +20,6 @@ const { jStat } = require('jstat');
 const stats = require('./stats');
 const summary = require('./summary');
 const { formatPct, ratioPct, signedPctText } = require('../lib/format');
-const { loadRun } = require('../lib/run-file');
 const { armOf } = require('./comparable');
 
 const ALPHA = 0.05;
@@ -107,13 +106,12 @@ function unitsNeeded(w, logLimit, n) {
 }
 
 // compare(a, b, { maxRegression = 5, alpha = 0.05 }) -> { rows, regressions, inconclusive,
-//   failed, exitCode, ... }. a, b: run JSON objects or paths. Each row:
+//   failed, exitCode, ... }. a, b: run JSON objects (the command reads the files). Each row:
 //   { id, status: 'compared' | 'only-in-a' | 'only-in-b' | 'no-data', unit, a: { n, units, median },
 //     b: {...}, estimate, changePct, ci95 (ratio b/a), pValue, pRegression (Holm), pPass,
 //     outcome: 'ok' | 'regression' | 'inconclusive' | null, unitsNeeded, verdict, regression, note }
 function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA } = {}) {
-  const runA = loadRun(a, 'first run');
-  const runB = loadRun(b, 'second run');
+  const [runA, runB] = [a, b];
   if (!Array.isArray(runA.configs) || !Array.isArray(runB.configs)) {
     throw new Error('compare gates server runs (ctxbench run); micro runs are compared with ctxbench repro --compare a.json b.json');
   }

@@ -2,16 +2,13 @@
 // The analysis layer: what the reports show, computed once from run JSON. results.md,
 // the study pages, results/index.html, the terminal summary and `report --csv` format
 // these objects; none of them computes a figure of its own.
-const fs = require('node:fs');
 const path = require('node:path');
 const stats = require('./stats');
 const summaries = require('./summary');
 const { summaryOf } = summaries;
-const { ratioPct } = require('../lib/format');
 const { baselineFor } = require('./comparable');
 const { latencySummary, isRateConfig } = require('./latency');
 const { strategyInfo, PROPAGATION } = require('./registry');
-const { loadRun } = require('../lib/run-file');
 
 // run -> [{ config, s }]: every rate-mode configuration with its latency summary against
 // its baseline at the same load.
@@ -160,50 +157,37 @@ function latencyCell(source, strategy, depth, load) {
   };
 }
 
-const costPct = (r) => `${Math.abs((1 - r) * 100).toFixed(1)}%`;
-
-// The one-line reading of a row, by rules over its figures (never hand-written per strategy).
-function readingOf(row, shallowDepth, deepDepth) {
-  if (row.control) {
-    const leaks = (row.shallow?.mismatches || 0) + (row.deep?.mismatches || 0);
-    return `Control: one shared variable, must leak${leaks ? ` (it did: ${leaks.toLocaleString('en-US')} answers carried another request's id)` : ''}; proves the id check works. Not an option.`;
-  }
-  if (row.carriesContext === false) return 'The floor: no context at all; every other row is measured against it.';
-  const clauses = [];
+// What a row's figures say, by rules over them (never hand-written per strategy), as data;
+// report/strategy-summary.js writes the Reading sentence from it.
+//   { kind: 'baseline', carriesContext } | { kind: 'control', leaks } | { kind: 'floor' }
+//   | { kind: 'broken', where: [scenario] }
+//   | { kind: 'measured', costs: [{ depth, significant, estimate }], expensive, grows,
+//       unreproduced: [{ depth, otherEstimate }], sameInstructionsAt, io, latency, stores, keepsId }
+function findingsOf(row, shallowDepth, deepDepth) {
+  if (row.baseline) return { kind: 'baseline', carriesContext: row.carriesContext };
+  if (row.control) return { kind: 'control', leaks: (row.shallow?.mismatches || 0) + (row.deep?.mismatches || 0) };
+  if (row.carriesContext === false) return { kind: 'floor' };
   if (row.ids.verdict === 'broken' || row.shallow?.broken || row.deep?.broken) {
-    const where = [...new Set(row.ids.runtimes.flatMap((r) => r.propagation))];
-    return `Loses or leaks the id in everyday code${where.length ? ` (${where.join(', ')})` : ''}: not safe for request context, whatever it costs.`;
+    return { kind: 'broken', where: [...new Set(row.ids.runtimes.flatMap((r) => r.propagation))] };
   }
-  const cost = [];
-  let dearer = false;
-  for (const [cell, depth] of [[row.shallow, shallowDepth], [row.deep, deepDepth]]) {
-    if (!cell) continue;
-    if (!cell.significant) cost.push(`no measurable cost at depth ${depth}`);
-    else if (cell.estimate < 1) {
-      dearer = true;
-      cost.push(`costs ${costPct(cell.estimate)} at depth ${depth}`);
-    } else cost.push(`${costPct(cell.estimate)} cheaper than the baseline at depth ${depth}`);
-  }
-  if (cost.length) {
-    const worst = Math.min(...[row.shallow, row.deep].filter(Boolean).map((c) => c.estimate));
-    const grows = row.shallow?.interval && row.deep?.interval && row.deep.interval[1] < row.shallow.interval[0] && row.deep.significant;
-    clauses.push(`${dearer && worst < 0.5 ? 'expensive: ' : ''}${cost.join(', ')}${grows ? ', growing with call depth' : ''}`);
-  }
-  // A figure the next run did not reproduce is said to be so, beside it.
-  for (const [cell, depth] of [[row.shallow, shallowDepth], [row.deep, deepDepth]]) {
-    if (cell?.repro && !cell.repro.consistent) clauses.push(`the depth-${depth} figure did not hold in a second run (${ratioPct(cell.repro.otherEstimate)} there)`);
-  }
+  const atDepths = [[row.shallow, shallowDepth], [row.deep, deepDepth]].filter(([cell]) => cell);
+  const costs = atDepths.map(([cell, depth]) => ({ depth, significant: Boolean(cell.significant), estimate: cell.estimate }));
+  const dearer = costs.some((c) => c.significant && c.estimate < 1);
+  const worst = costs.length ? Math.min(...costs.map((c) => c.estimate)) : null;
   const counted = row.instructions;
-  if (counted && row.shallow?.significant && counted.interval && counted.interval[0] <= 1.005 && counted.interval[1] >= 0.995) {
-    clauses.push(`same instructions as the baseline at depth ${counted.settings.depth}: the difference is in what counts do not see (caches, memory)`);
-  }
-  if (row.io?.kind === 'ratio') clauses.push(row.io.significant ? `still ${costPct(row.io.estimate)} ${row.io.estimate < 1 ? 'slower' : 'faster'} with real I/O (${row.io.settings.hop})` : `within the noise of real I/O (${row.io.settings.hop})`);
-  if (row.latency?.significant && row.latency.estimate > 0) clauses.push(`adds ${row.latency.estimate.toFixed(2)} ms to p99 at ${Math.round(row.latency.settings.load * 100)}% load`);
-  if (row.stores?.significant) clauses.push(`${costPct(row.stores.estimate)} ${row.stores.estimate < 1 ? 'slower' : 'faster'} with ${row.stores.settings.stores} live stores`);
-  if (row.ids.verdict === 'kept') clauses.push('keeps the id in every propagation pattern');
-  if (!clauses.length) return 'Not measured by the studies this summary reads.';
-  const text = clauses.join('; ');
-  return `${text[0].toUpperCase()}${text.slice(1)}.`;
+  return {
+    kind: 'measured',
+    costs,
+    expensive: dearer && worst < 0.5,
+    grows: Boolean(row.shallow?.interval && row.deep?.interval && row.deep.interval[1] < row.shallow.interval[0] && row.deep.significant),
+    // A figure the next run did not reproduce is said to be so, beside it.
+    unreproduced: atDepths.filter(([cell]) => cell.repro && !cell.repro.consistent).map(([cell, depth]) => ({ depth, otherEstimate: cell.repro.otherEstimate })),
+    sameInstructionsAt: counted && row.shallow?.significant && counted.interval && counted.interval[0] <= 1.005 && counted.interval[1] >= 0.995 ? counted.settings.depth : null,
+    io: row.io?.kind === 'ratio' ? { significant: Boolean(row.io.significant), estimate: row.io.estimate, hop: row.io.settings.hop } : null,
+    latency: row.latency?.significant && row.latency.estimate > 0 ? { estimate: row.latency.estimate, load: row.latency.settings.load } : null,
+    stores: row.stores?.significant ? { estimate: row.stores.estimate, stores: row.stores.settings.stores } : null,
+    keepsId: row.ids.verdict === 'kept',
+  };
 }
 
 // Two cells of one strategy that seem to disagree (intervals apart): which settings differ.
@@ -307,7 +291,7 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
     };
     row.profile = profileOf(def, strategy, deepDepth ?? shallowDepth);
     for (const cell of [row.shallow, row.deep]) if (cell && cell.kind === 'ratio') cell.repro = reproOf(sources.repro, def, cell.source.id);
-    row.reading = isBase ? `The baseline: every cost in this table is measured against it.${row.carriesContext ? '' : ' No context at all.'}` : readingOf(row, shallowDepth, deepDepth);
+    row.findings = findingsOf(row, shallowDepth, deepDepth);
     row.disagreements = isBase ? [] : disagreements(row);
     return row;
   });
@@ -487,34 +471,6 @@ function analyzeStores(run) {
   return { runtimes, implementations, acfDearer };
 }
 
-// ------------------------------------------------------------ companions
-
-// companionsOf(run, resultsDir) -> the other results a study's page reads beside its own,
-// so that no report section opens files itself:
-//   sequential: the same preset measured one after the other (results/runs/<preset>-sequential.json),
-//               beside a duet run for the method comparison;
-//   timed:      the default run when it is duet (the time-based figure beside instruction counts);
-//   reproduced: whether a second run of the preset (results/repro-<preset>.json), or of this
-//               file (results/repro-<name>.json, for a run without a preset, e.g. micro), is committed.
-// A missing or unreadable companion is null: the page then says less, it does not fail.
-function companionsOf(run, resultsDir, name = null) {
-  if (!resultsDir) return { sequential: null, timed: null, reproduced: null };
-  const preset = run?.settings?.preset ?? null;
-  const read = (file) => {
-    try {
-      return fs.existsSync(file) ? { file, run: loadRun(file) } : null;
-    } catch {
-      return null;
-    }
-  };
-  const timed = read(path.join(resultsDir, 'default.json'));
-  return {
-    sequential: preset ? read(path.join(resultsDir, 'runs', `${preset}-sequential.json`)) : null,
-    timed: timed?.run.settings?.method === 'duet' ? timed : null,
-    reproduced: preset ? fs.existsSync(path.join(resultsDir, `repro-${preset}.json`)) : name ? fs.existsSync(path.join(resultsDir, `repro-${name}.json`)) : null,
-  };
-}
-
 // The analysis API the report reads: this module's own figures, and those of the
 // run page, the frameworks tables and the instruction-count page.
 module.exports = {
@@ -525,7 +481,6 @@ module.exports = {
   analyzeApp,
   analyzeStores,
   logEffect,
-  companionsOf,
   PROPAGATION,
   ...require('./registry'),
   ...require('./run'),

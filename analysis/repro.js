@@ -16,7 +16,6 @@
 const stats = require('./stats');
 const summary = require('./summary');
 const { formatPct, ratioPct } = require('../lib/format');
-const { loadRun } = require('../lib/run-file');
 const { baselineFor } = require('./comparable');
 const { compareCounts } = require('./micro');
 
@@ -87,8 +86,7 @@ function consistent(x, y) {
 const INSTRUCTION_AGREEMENT_PCT = 0.5;
 
 function reproCompare(a, b) {
-  const runA = loadRun(a);
-  const runB = loadRun(b);
+  const [runA, runB] = [a, b];
   const counted = runA?.settings?.method === 'instructions' && runB?.settings?.method === 'instructions';
   const micro = counted && isMicroCount(runA) && isMicroCount(runB);
   const ra = micro ? microCountRatios(runA).ratios : ratios(runA);

@@ -14,7 +14,8 @@ const { UsageError } = require('../lib/cli');
 const latencySection = require('./sections/latency');
 const driversSection = require('./sections/drivers');
 const instructionsSection = require('./sections/instructions');
-const { strategySummary, companionsOf } = require('../analysis');
+const { strategySummary } = require('../analysis');
+const { companionsOf } = require('./companions');
 const { markdown: summaryMarkdown } = require('./strategy-summary');
 const { renderHtml } = require('./html');
 

@@ -40,6 +40,29 @@ function profileText(p, link) {
   return ` Profile (depth ${p.depth}): ${href ? `[${what}](${href})` : what}.`;
 }
 
+const costPct = (r) => `${Math.abs((1 - r) * 100).toFixed(1)}%`;
+
+// The one-line Reading of a row: analysis/index.js findingsOf decided what its figures
+// say; this writes it.
+function readingText(fd) {
+  if (fd.kind === 'baseline') return `The baseline: every cost in this table is measured against it.${fd.carriesContext ? '' : ' No context at all.'}`;
+  if (fd.kind === 'control') return `Control: one shared variable, must leak${fd.leaks ? ` (it did: ${fd.leaks.toLocaleString('en-US')} answers carried another request's id)` : ''}; proves the id check works. Not an option.`;
+  if (fd.kind === 'floor') return 'The floor: no context at all; every other row is measured against it.';
+  if (fd.kind === 'broken') return `Loses or leaks the id in everyday code${fd.where.length ? ` (${fd.where.join(', ')})` : ''}: not safe for request context, whatever it costs.`;
+  const clauses = [];
+  const cost = fd.costs.map((c) => (!c.significant ? `no measurable cost at depth ${c.depth}` : c.estimate < 1 ? `costs ${costPct(c.estimate)} at depth ${c.depth}` : `${costPct(c.estimate)} cheaper than the baseline at depth ${c.depth}`));
+  if (cost.length) clauses.push(`${fd.expensive ? 'expensive: ' : ''}${cost.join(', ')}${fd.grows ? ', growing with call depth' : ''}`);
+  for (const u of fd.unreproduced) clauses.push(`the depth-${u.depth} figure did not hold in a second run (${f.pctOf(u.otherEstimate)} there)`);
+  if (fd.sameInstructionsAt !== null) clauses.push(`same instructions as the baseline at depth ${fd.sameInstructionsAt}: the difference is in what counts do not see (caches, memory)`);
+  if (fd.io) clauses.push(fd.io.significant ? `still ${costPct(fd.io.estimate)} ${fd.io.estimate < 1 ? 'slower' : 'faster'} with real I/O (${fd.io.hop})` : `within the noise of real I/O (${fd.io.hop})`);
+  if (fd.latency) clauses.push(`adds ${fd.latency.estimate.toFixed(2)} ms to p99 at ${Math.round(fd.latency.load * 100)}% load`);
+  if (fd.stores) clauses.push(`${costPct(fd.stores.estimate)} ${fd.stores.estimate < 1 ? 'slower' : 'faster'} with ${fd.stores.stores} live stores`);
+  if (fd.keepsId) clauses.push('keeps the id in every propagation pattern');
+  if (!clauses.length) return 'Not measured by the studies this summary reads.';
+  const text = clauses.join('; ');
+  return `${text[0].toUpperCase()}${text.slice(1)}.`;
+}
+
 // columns(summary, link) -> [{ key, title, align, cell(row) -> { text, source?, sort? } }]
 function columns(summary, link = {}) {
   const s = summary.settings;
@@ -58,7 +81,7 @@ function columns(summary, link = {}) {
       cell: (r) => (r.latency ? { text: msText(r.latency), source: r.latency.source, sort: r.latency.estimate } : { text: null }) });
   }
   if (s.stores) cols.push(ratioCol('stores', `${s.stores.stores} live stores: % of ${f.code(s.stores.baseline)}`));
-  cols.push({ key: 'reading', title: 'Reading', align: 'l', cell: (r) => ({ text: r.reading + profileText(r.profile, link) }) });
+  cols.push({ key: 'reading', title: 'Reading', align: 'l', cell: (r) => ({ text: readingText(r.findings) + profileText(r.profile, link) }) });
   return cols;
 }
 
@@ -106,4 +129,4 @@ function markdown(summary, { link = () => null, linkFile = null } = {}) {
   return lines.join('\n');
 }
 
-module.exports = { markdown, columns, notes, idsText };
+module.exports = { markdown, columns, notes, idsText, readingText };

@@ -7,6 +7,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { compare, formatCompare } = require('../analysis/compare');
+const { loadRun } = require('../lib/run-file');
 
 // Standard normal draws from a seed.
 function rng(seed) {
@@ -163,7 +164,7 @@ test('configs in only one file are listed; a config with no data in b is inconcl
   const pb = path.join(dir, 'b.json');
   fs.writeFileSync(pa, JSON.stringify(a));
   fs.writeFileSync(pb, JSON.stringify(b));
-  const result = compare(pa, pb, { maxRegression: 5 });
+  const result = compare(loadRun(pa), loadRun(pb), { maxRegression: 5 });
   const status = Object.fromEntries(result.rows.map((r) => [r.id, r.status]));
   assert.deepStrictEqual(status, {
     'express/none/d8/await/node20': 'compared',
@@ -178,7 +179,7 @@ test('configs in only one file are listed; a config with no data in b is inconcl
   assert.match(text, /only in the second file/);
   assert.match(text, /server exited with code 1/);
   fs.writeFileSync(pb, '{ not json');
-  assert.throws(() => compare(pa, pb), (err) => err.message.startsWith(`${pb}: not valid JSON`));
+  assert.throws(() => loadRun(pb, 'second run'), (err) => err.message.startsWith(`${pb}: not valid JSON`));
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

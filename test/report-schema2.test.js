@@ -130,7 +130,7 @@ test('a run section says it is a single run unless a repro of its preset is comm
   const os = require('node:os');
   const path = require('node:path');
   const { render } = require('../report/sections/run');
-  const { companionsOf } = require('../analysis');
+  const { companionsOf } = require('../report/companions');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-single-'));
   const run = { schema: 2, kind: 'run', status: 'complete', environment: {}, settings: { preset: 'libraries', baseline: 'param' }, configs: [] };
   // As report/index.js renders a page: the analysis finds the companions, the section formats.

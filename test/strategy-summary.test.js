@@ -6,9 +6,12 @@ const test = require('node:test');
 const assert = require('node:assert');
 const path = require('node:path');
 const { strategySummary } = require('../analysis');
-const { markdown, idsText } = require('../report/strategy-summary');
+const { markdown, idsText, readingText } = require('../report/strategy-summary');
 const { readResults } = require('../report');
 const { makeRun2 } = require('./helpers/run2');
+
+// The Reading cell of a row: analysis decides its findings, the report writes them.
+const reading = (row) => readingText(row.findings);
 
 const RESULTS = path.join(__dirname, '..', 'results');
 
@@ -71,9 +74,9 @@ test('one row per strategy of the default run, each cost with its interval and t
 
 test('the reading is derived from the figures: cost per depth, growth with depth, no measurable cost', () => {
   const summary = strategySummary(results());
-  assert.match(rowOf(summary, 'als').reading, /^Costs (9|10|11)\.\d% at depth 8, costs (19|20|21)\.\d% at depth 256, growing with call depth; /);
-  assert.match(rowOf(summary, 'param').reading, /^No measurable cost at depth 8, no measurable cost at depth 256; keeps the id in every propagation pattern\.$/);
-  assert.match(rowOf(summary, 'none').reading, /^The baseline/);
+  assert.match(reading(rowOf(summary, 'als')), /^Costs (9|10|11)\.\d% at depth 8, costs (19|20|21)\.\d% at depth 256, growing with call depth; /);
+  assert.match(reading(rowOf(summary, 'param')), /^No measurable cost at depth 8, no measurable cost at depth 256; keeps the id in every propagation pattern\.$/);
+  assert.match(reading(rowOf(summary, 'none')), /^The baseline/);
 });
 
 test('a strategy that loses ids is called unsafe whatever it costs; the control is reported as leaking', () => {
@@ -81,10 +84,10 @@ test('a strategy that loses ids is called unsafe whatever it costs; the control 
   const summary = strategySummary(all);
   const leaked = all[0].run.configs.filter((c) => c.strategy === 'global').flatMap((c) => c.samples).reduce((a, x) => a + x.mismatches, 0);
   // cls-hooked kept every integrity scenario here, but mixed ids up in the run itself.
-  assert.match(rowOf(summary, 'cls-hooked').reading, /^Loses or leaks the id in everyday code.*not safe for request context, whatever it costs\.$/);
+  assert.match(reading(rowOf(summary, 'cls-hooked')), /^Loses or leaks the id in everyday code.*not safe for request context, whatever it costs\.$/);
   const global = rowOf(summary, 'global');
   assert.strictEqual(idsText(global.ids), '⚠ leaks (control)');
-  assert.ok(global.reading.startsWith(`Control: one shared variable, must leak (it did: ${leaked.toLocaleString('en-US')} answers carried another request's id)`), global.reading);
+  assert.ok(reading(global).startsWith(`Control: one shared variable, must leak (it did: ${leaked.toLocaleString('en-US')} answers carried another request's id)`), reading(global));
 });
 
 test('ids: ✓ or ✗ with the patterns, per runtime where they differ; patterns that fail for everyone named once', () => {
@@ -95,7 +98,7 @@ test('ids: ✓ or ✗ with the patterns, per runtime where they differ; patterns
   assert.strictEqual(idsText(rowOf(summary, 'als').ids), 'node20: ✓; node24: ✓ · ✗ body');
   assert.strictEqual(rowOf(summary, 'alscontext').ids.verdict, 'broken');
   assert.strictEqual(idsText(rowOf(summary, 'alscontext').ids), '✗ chain-await');
-  assert.match(rowOf(summary, 'alscontext').reading, /^Loses or leaks the id in everyday code \(chain-await\)/);
+  assert.match(reading(rowOf(summary, 'alscontext')), /^Loses or leaks the id in everyday code \(chain-await\)/);
   assert.deepStrictEqual(summary.commonFailures, ['pool']);
   assert.ok(markdown(summary).includes('`pool` fail for every context strategy'));
 });
@@ -122,7 +125,7 @@ test('the committed results: every default-run strategy has a row, and `global` 
   assert.deepStrictEqual(summary.rows.map((r) => r.strategy).sort(), [...new Set(def.configs.map((c) => c.strategy))].sort());
   const global = rowOf(summary, 'global');
   assert.strictEqual(global.ids.verdict, 'control');
-  assert.match(global.reading, /must leak \(it did: [\d,]+ answers carried another request's id\)/);
+  assert.match(reading(global), /must leak \(it did: [\d,]+ answers carried another request's id\)/);
 });
 
 test('with CPU profiles (run --profile), the reading links the profile that explains the cost', () => {
@@ -147,8 +150,8 @@ test('a figure a second run did not reproduce is said to be so; one that held is
     repro: { rows: [{ id: als8, a: { estimate: 0.97 }, b: { estimate: 0.9 }, consistent: false }, { id: param8, a: { estimate: 1 }, b: { estimate: 1 }, consistent: true }] } };
   const summary = strategySummary([...base, { file: 'results/repro-x.json', run: repro }]);
   assert.deepStrictEqual(rowOf(summary, 'als').shallow.repro, { consistent: false, otherEstimate: 0.97, otherFile: 'results/runs/earlier.json', source: { name: 'repro-x', file: 'results/repro-x.json' } });
-  assert.match(rowOf(summary, 'als').reading, /the depth-8 figure did not hold in a second run \(97\.0% there\)/);
-  assert.doesNotMatch(rowOf(summary, 'param').reading, /did not hold/);
+  assert.match(reading(rowOf(summary, 'als')), /the depth-8 figure did not hold in a second run \(97\.0% there\)/);
+  assert.doesNotMatch(reading(rowOf(summary, 'param')), /did not hold/);
   assert.strictEqual(rowOf(summary, 'als').deep.repro, null, 'no row for depth 256 in that repro');
 });
 

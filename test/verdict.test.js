@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { judge, judgeInstructions, judgementOf, verdictText, verdict, BROKEN, CLIENT_BOUND } = require('../analysis/summary');
 const { strategySummary } = require('../analysis');
+const { readingText } = require('../report/strategy-summary');
 
 const ROOT = path.join(__dirname, '..');
 
@@ -51,7 +52,7 @@ test('the summary\'s reading follows the judgement: every verdict sentence rewor
     for (const k of ['ratio', 'cpuRatio', 'sharedRatio']) if (c.summary?.[k]) c.summary[k].verdict = 'REWORDED';
   }
   const after = strategySummary([{ file: 'results/default.json', run: reworded }]);
-  const conclusions = (s) => s.rows.map((r) => [r.strategy, r.reading, r.shallow?.significant, r.deep?.significant]);
+  const conclusions = (s) => s.rows.map((r) => [r.strategy, readingText(r.findings), r.shallow?.significant, r.deep?.significant]);
   assert.deepStrictEqual(conclusions(after), conclusions(before));
   assert.ok(before.rows.some((r) => r.shallow?.significant), 'some figure of the default run is significant');
 });

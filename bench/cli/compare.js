@@ -39,7 +39,7 @@ async function gate(args) {
   const maxRegression = number('max-regression', values['max-regression'], { min: 0, max: 100 }) ?? DEFAULT_MAX_REGRESSION;
   let result;
   try {
-    result = compare(positionals[0], positionals[1], { maxRegression });
+    result = compare(loadRun(positionals[0], 'first run'), loadRun(positionals[1], 'second run'), { maxRegression });
   } catch (err) {
     throw new UsageError(err.message.split('\n')[0]);
   }

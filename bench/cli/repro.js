@@ -11,6 +11,7 @@ const { OPTIONS: RUN_OPTIONS, resolveSettings, measureRun } = require('./run');
 const { redactArgs } = require('../services');
 const { reproCompare, formatRepro } = require('../../analysis/repro');
 const { UsageError, parse, writeJsonAtomic } = require('../../lib/cli');
+const { loadRun } = require('../../lib/run-file');
 
 const HELP = `usage: ctxbench repro [--preset NAME] [run flags]
        ctxbench repro --compare a.json b.json [--out FILE]
@@ -32,7 +33,7 @@ async function main(args) {
     if (positionals.length !== 2) throw new UsageError('repro --compare needs exactly two run JSON files');
     let result;
     try {
-      result = reproCompare(positionals[0], positionals[1]);
+      result = reproCompare(loadRun(positionals[0]), loadRun(positionals[1]));
     } catch (err) {
       throw new UsageError(err.message.split('\n')[0]);
     }
