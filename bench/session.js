@@ -7,8 +7,7 @@
 // part of the run JSON), its measure step where it differs from the matrix's, and its
 // analysis. The report is written by the command after the session (bench/cli/write-report.js).
 const { execFileSync } = require('node:child_process');
-const { runMatrix, duetGroups } = require('./runner');
-const { measurementOrder } = require('./matrix');
+const { runMatrix, stepsPerBlock } = require('./runner');
 const { getDriver } = require('./drivers');
 const { captureEnvironment } = require('./environment');
 const { createProgress, onInterrupt } = require('./progress');
@@ -81,10 +80,7 @@ async function measureSession({ kind, title, command, settings, configs, out, re
   if (remote) environment.taskset = false;
   settings.blocks ??= DEFAULTS.blocks;
   settings.minPerConnection ??= DEFAULTS.minPerConnection;
-  const perBlock = settings.method === 'duet'
-    ? duetGroups(configs, settings.baseline, { size: settings.groupSize }).length
-    : settings.method === 'instructions' ? configs.length
-    : (settings.warmup > 0 ? configs.length : 0) + settings.rounds * measurementOrder(configs, 0, settings.baseline).length;
+  const perBlock = stepsPerBlock(configs, settings);
   return session({
     kind,
     title,

@@ -1,5 +1,5 @@
 'use strict';
-// Duet measurement (bench/duet.js, bench/runner.js duetBlock, analysis/stats.js duetRatios):
+// Duet measurement (bench/duet.js, bench/methods/duet.js, analysis/summary.js duetRatios):
 // how windows are formed and judged, how groups and positions rotate between blocks, the
 // interval on a worked example, and a real duet run end to end.
 const test = require('node:test');
@@ -8,7 +8,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const duet = require('../bench/duet');
-const { duetGroups, soloMembers } = require('../bench/runner');
+const { duetGroups, soloMembers } = require('../bench/methods/duet');
 const { withAaTwins } = require('../bench/matrix');
 const summary = require('../analysis/summary');
 const { runCli, readRunSoFar } = require('./helpers/cli');
