@@ -1,7 +1,7 @@
 'use strict';
 // The summary table out of ctxbench: one row per configuration of every run file, as CSV
 // (a spreadsheet) or as a JSON document (other tools). Columns: docs/run-json.md.
-const { summaryOf } = require('./sections/run');
+const { summaryOf } = require('../analysis');
 const { armOf } = require('../analysis/comparable');
 
 const COLUMNS = ['file', 'id', 'strategy', 'user_supplied', 'aa_twin', 'depth', 'hop', 'framework', 'node', 'acf', 'method', 'baseline',

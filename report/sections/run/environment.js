@@ -1,0 +1,117 @@
+'use strict';
+// A run page's environment (machine, runtime, noise) and settings lines.
+const f = require('../../format');
+const { nodeLabel: versionLabel } = require('../../../lib/node-versions');
+const { warmupCounts } = require('../../../analysis');
+const { uniq } = require('./common');
+
+function noiseLines(noise) {
+  if (!noise || typeof noise !== 'object') return [];
+  const parts = [];
+  const w = noise.window;
+  if (w && typeof w === 'object') {
+    const bits = [];
+    if (f.isNum(w.stealPct)) bits.push(`CPU steal ${w.stealPct.toFixed(1)}%`);
+    if (f.isNum(w.busyPct)) bits.push(`CPU busy ${w.busyPct.toFixed(0)}% (all processes, ours included)`);
+    if (f.isNum(w.seconds)) bits.push(`over ${Math.round(w.seconds)} s`);
+    if (bits.length) parts.push(bits.join(', '));
+  }
+  const la = (x) => (x && Array.isArray(x.loadavg) ? x.loadavg.map((v) => v.toFixed(2)).join(' ') : null);
+  if (la(noise.before) || la(noise.after)) parts.push(`load average ${la(noise.before) || '?'} before, ${la(noise.after) || '?'} after`);
+  const mhz = (x) => (x && Array.isArray(x.cpuMHz) && x.cpuMHz.length ? Math.round(x.cpuMHz.reduce((a, b) => a + b, 0) / x.cpuMHz.length) : null);
+  if (mhz(noise.before) || mhz(noise.after)) parts.push(`mean CPU clock ${mhz(noise.before) || '?'} → ${mhz(noise.after) || '?'} MHz`);
+  if (!parts.length && !Array.isArray(noise.flags)) {
+    // Unknown shape: show its scalar fields rather than nothing.
+    for (const [k, v] of Object.entries(noise)) if (v !== null && typeof v !== 'object') parts.push(`${k} ${v}`);
+  }
+  const lines = [];
+  if (parts.length) lines.push(`- **Noise:** ${parts.join('; ')}`);
+  if (Array.isArray(noise.flags)) {
+    for (const flag of noise.flags) lines.push(`  - ⚠ ${flag}`);
+    if (noise.flags.length === 0 && parts.length) lines[0] += ' — no noise flags raised';
+  }
+  return lines;
+}
+
+function environmentSection(run) {
+  const e = run.environment || {};
+  const configs = run.configs || [];
+  const lines = [f.heading(3, 'Environment'), ''];
+  const os = [e.os || e.platform, e.arch].filter(Boolean).join(' ');
+  if (os || e.kernel) lines.push(`- **OS:** ${os || '?'}${e.kernel && !String(os).includes(e.kernel) ? `, kernel ${e.kernel}` : ''}`);
+  if (e.cpuModel || e.cores) {
+    lines.push(`- **CPU:** ${e.cpuModel || '?'}${f.isNum(e.cores) ? ` — ${e.cores} core${e.cores === 1 ? '' : 's'} available` : ''}` +
+      `${e.cpuFrequency ? `, ${e.cpuFrequency}` : ''}`);
+  }
+  if (f.isNum(e.memoryBytes)) lines.push(`- **Memory:** ${f.gib(e.memoryBytes)}`);
+  const measured = uniq(configs.map((c) => c.node).filter(Boolean));
+  const impl = (c) => (c.acf ? 'AsyncContextFrame' : 'async_hooks');
+  const acf = uniq(configs.filter((c) => typeof c.acf === 'boolean').map((c) => `${c.node}: ${impl(c)}`));
+  let nodeLine = `- **Node.js:** ${e.node || '?'}`;
+  if (measured.length && !(measured.length === 1 && measured[0] === e.node)) nodeLine += ` (runner); servers ran on ${measured.map((v) => versionLabel(v, e.date)).join(', ')}`;
+  if (acf.length === 1) nodeLine += ` — AsyncLocalStorage implementation: ${acf[0].split(': ')[1]} (detected at run time)`;
+  else if (acf.length > 1) nodeLine += ` — AsyncLocalStorage implementation (detected at run time): ${acf.join(', ')}`;
+  lines.push(nodeLine);
+  if (e.date) lines.push(`- **Date:** ${String(e.date).replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC')}`);
+  if (e.commit || e.dirty !== undefined) {
+    lines.push(`- **ctxbench commit:** ${e.commit ? f.code(e.commit) : e.ctxbenchVersion ? `none (installed package ${f.code(e.ctxbenchVersion)})` : 'unknown'}${e.dirty ? ' (with uncommitted changes)' : ''}`);
+  }
+  if (e.taskset === true) lines.push('- **CPU pinning:** server and load generator pinned to different CPUs with `taskset`');
+  else if (e.taskset === false) lines.push('- **CPU pinning:** none (`taskset` unavailable or a single CPU): server and load generator shared CPUs');
+  const fp = e.fingerprint;
+  if (fp && typeof fp === 'object') {
+    lines.push(`- **Machine-speed fingerprint:** ${f.num(fp.cpuUsPerRequest)} µs of server CPU per request, ${f.int(fp.rps)} req/s` +
+      ` (${fp.what || '`STRATEGY=none DEPTH=1 HOP=sync`'}, a short unmeasured burst at the start): runs whose fingerprints differ ran on differently fast machines`);
+  } else if (run.kind === 'app') {
+    lines.push('- **Machine-speed fingerprint:** not taken (`ctxbench app` measures your service, not ctxbench\'s app)');
+  } else if ((run.schema || 1) >= 2) {
+    lines.push('- **Machine-speed fingerprint:** not recorded (remote targets)');
+  }
+  lines.push(...noiseLines(e.noise));
+  return lines.join('\n');
+}
+
+// The warm-up as it was done: runs with the steady rule (bench/warmup.js) record each
+// process's bursts; earlier runs had one fixed warm-up.
+function warmupText(run) {
+  const s = run.settings || {};
+  if (!f.isNum(s.warmup)) return s.warmup;
+  const w = warmupCounts(run);
+  if (!w) return `${s.warmup} s`;
+  return `bursts of ${s.warmup} s until the cost per request stops falling: ${w.min}–${w.max} per process (median ${w.median})`;
+}
+
+function settingsSection(run) {
+  const s = run.settings || {};
+  const list = (x) => (Array.isArray(x) ? x.join(', ') : x);
+  const items = [
+    ['preset', s.preset],
+    ['driver', s.driver],
+    ['connections', s.connections],
+    ['pipelining', s.pipelining],
+    ['duration', f.isNum(s.duration) ? `${s.duration} s per sample` : s.duration],
+    ['warmup', warmupText(run)],
+    ['rounds', f.isNum(s.rounds) ? `${s.rounds}, interleaved` : s.rounds],
+    ['baseline', s.baseline ? f.code(s.baseline) : null],
+    ['strategies', list(s.strategies)],
+    ['depths', list(s.depths)],
+    ['hops', list(s.hops)],
+    ['frameworks', list(s.frameworks)],
+    ['node', list(s.node)],
+    ['acf', s.acf],
+  ];
+  // Shown elsewhere (title, why) or only bookkeeping.
+  const known = new Set([...items.map(([k]) => k), 'title', 'why', 'basedOn', 'quick', 'configs', 'targets', 'maxTime', 'methodWhy']);
+  if (f.isNum(s.precision)) items.push(['precision', `±${s.precision} pp within ${s.maxTime} s`]);
+  for (const [k, v] of Object.entries(s)) {
+    // The method with the reason the run chose it (runs since the method follows the measurement).
+    if (k === 'method' && s.methodWhy) items.push([k, `${v} (${s.methodWhy})`]);
+    else if (!known.has(k) && v !== null && v !== undefined && typeof v !== 'object') items.push([k, v]);
+    else if (!known.has(k) && Array.isArray(v) && v.every((x) => typeof x !== 'object')) items.push([k, v.join(', ')]);
+  }
+  const shown = items.filter(([, v]) => v !== null && v !== undefined && v !== '');
+  if (!shown.length) return '';
+  return `**Settings:** ${shown.map(([k, v]) => `${k} ${v}`).join(' · ')}`;
+}
+
+module.exports = { environmentSection, settingsSection };
