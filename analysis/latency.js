@@ -12,6 +12,7 @@
 const hdr = require('hdr-histogram-js');
 const { describe, oneSample } = require('./stats');
 const { strategyInfo } = require('./registry');
+const { baselineFor } = require('./comparable');
 const { newHistogram, percentiles: histogramPercentiles, HELD_MIN } = require('../load/open-loop');
 
 const PERCENTILES = [
@@ -178,4 +179,19 @@ function addedVerdict(summary, k = 'p99') {
   return x.estimate > 0 ? `adds ${ms.toFixed(2)} ms, significant` : `${ms.toFixed(2)} ms less, significant`;
 }
 
-module.exports = { latencySummary, heldCheck, mergeByUnit, mergeAll, isRateConfig, isRateSample, addedVerdict, PERCENTILES, minCount, decode };
+// run -> [{ config, s }]: every rate-mode configuration with its latency summary against
+// its baseline at the same load.
+const latencyMemo = new WeakMap();
+function latencySummaries(run) {
+  // Merging every sample's HDR histogram is the slow part of a report: once per run object.
+  if (!latencyMemo.has(run)) latencyMemo.set(run, computeLatencySummaries(run));
+  return latencyMemo.get(run);
+}
+
+function computeLatencySummaries(run) {
+  const configs = (run.configs || []).filter((c) => c && Array.isArray(c.samples));
+  const baselineArm = run.settings?.baseline;
+  return configs.filter(isRateConfig).map((config) => ({ config, s: latencySummary(config, baselineFor(config, configs, baselineArm)) }));
+}
+
+module.exports = { latencySummary, latencySummaries, heldCheck, mergeByUnit, mergeAll, isRateConfig, isRateSample, addedVerdict, PERCENTILES, minCount, decode };

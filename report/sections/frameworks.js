@@ -10,6 +10,8 @@
 //      schema-1 run per round).
 //
 // Called by report/sections/run.js for runs whose settings.preset is 'frameworks'.
+// Over 400 lines, one file on purpose: it is one study's page, and its tables share the
+// scenario keys, labels and the published figures they are set beside.
 
 const { throughputLevel, medianRps, medianP99, medianCpuPerRequest, ratioToBase, runtimeGain, measuredInBlocks } = require('../../analysis');
 const f = require('../format');

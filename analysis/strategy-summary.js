@@ -1,0 +1,297 @@
+'use strict';
+// "What each strategy costs": the table that leads results.md, one row per strategy of the
+// default run, each cell a figure of one study (its ratio and interval, its judgement, its
+// source), and the findings its Reading is written from (report/strategy-summary.js).
+const path = require('node:path');
+const stats = require('./stats');
+const summaries = require('./summary');
+const { summaryOf } = require('./summary');
+const { latencySummaries } = require('./latency');
+const { PROPAGATION, strategyInfo: info } = require('./registry');
+
+// The integrity scenarios that are plain propagation (a call chain, fan-out, an emitter the
+// request owns…): a strategy that fails one of these loses the id in everyday code. The
+// other scenarios are patterns (pools, batching, workers) that need a remedy for everyone.
+const FAILED = new Set(['lost', 'leaked']);
+
+// Which settings of two cells differ, as "hop immediate → pg" phrases.
+const SETTING_LABELS = [
+  ['hop', 'hop'],
+  ['method', 'method'],
+  ['quantity', 'measures'],
+  ['baseline', 'baseline'],
+  ['stores', 'live stores'],
+  ['node', 'Node'],
+  ['acf', 'AsyncContextFrame'],
+  ['connections', 'connections'],
+];
+
+// A run's cell for one strategy: its ratio against the run's baseline, with the settings
+// that make it comparable (or not) with another study's cell.
+function ratioCell(source, config, configs) {
+  const run = source.run;
+  const baseline = run.settings?.baseline ?? null;
+  const s = summaryOf(config, configs, baseline);
+  const r = s.ratio;
+  if (!r || !Number.isFinite(r.estimate)) return null;
+  const counted = r.quantity === 'instructions';
+  const interval = counted ? r.range ?? null : r.ci95 ?? null;
+  const significant = Boolean(summaries.judgementOf(r, { broken: s.broken })?.significant);
+  return {
+    kind: 'ratio',
+    estimate: r.estimate,
+    interval,
+    intervalKind: counted ? 'window range' : '95% CI',
+    verdict: r.verdict ?? null,
+    significant,
+    blocks: r.blocks ?? s.blocks ?? null,
+    broken: Boolean(s.broken),
+    mismatches: s.mismatches ?? 0,
+    lost: s.lost ?? 0,
+    source: { name: source.name, file: source.file, id: config.id },
+    settings: {
+      depth: config.depth ?? null,
+      hop: config.hop ?? null,
+      method: run.settings?.method ?? 'sequential',
+      quantity: r.quantity ?? 'throughput',
+      baseline,
+      stores: config.stores ?? 0,
+      node: config.node ?? null,
+      acf: config.acf ?? null,
+      connections: run.settings?.connections ?? null,
+    },
+  };
+}
+
+function findConfig(run, strategy, pred) {
+  return (run.configs || []).find((c) => c && c.strategy === strategy && c.arm !== 'aa' && !c.error && pred(c)) || null;
+}
+
+// The studies the summary reads, by preset (the committed files of `ctxbench run --preset X`).
+function pickSources(results) {
+  const byPreset = (p) => results.find(({ run }) => run.kind === 'run' && run.settings?.preset === p) || null;
+  const named = (x) => (x ? { ...x, name: x.name ?? path.basename(x.file, '.json') } : null);
+  return {
+    default: named(byPreset('default')),
+    integrity: named(results.find(({ run }) => run.kind === 'integrity') || null),
+    io: named(byPreset('io')),
+    latency: named(byPreset('latency')),
+    stores: named(byPreset('stores')),
+    instructions: named(byPreset('instructions')),
+    'depth-sweep': named(byPreset('depth-sweep')),
+    // Second runs of the default run (`ctxbench repro --compare … results/default.json`).
+    repro: results.filter(({ run }) => run.kind === 'repro' && Array.isArray(run.files) && run.repro?.rows).map(named),
+  };
+}
+
+function idsOf(strategy, integrity) {
+  const i = info(strategy);
+  if (i.control) return { verdict: 'control', runtimes: [], common: [] };
+  if (i.carriesContext === false) return { verdict: 'none', runtimes: [], common: [] };
+  const cells = integrity?.run?.integrity?.cells || [];
+  const mine = cells.filter((c) => c.strategy === strategy && c.verdict !== 'n/a');
+  if (!mine.length) return { verdict: 'unmeasured', runtimes: [], common: [] };
+  // Patterns every context strategy (other than param and the control) fails: a property of
+  // the pattern, not of this strategy; the summary names them once, not in every row.
+  const judged = [...new Set(cells.map((c) => c.strategy))].filter((st) => !info(st).control && info(st).carriesContext !== false && st !== 'param');
+  const scenarios = [...new Set(cells.map((c) => c.scenario))];
+  const common = scenarios.filter((sc) => judged.length > 1 && judged.every((st) => cells.some((c) => c.strategy === st && c.scenario === sc && FAILED.has(c.verdict))));
+  const runtimes = [];
+  for (const key of [...new Set(mine.map((c) => `${c.node}|${c.acf}`))]) {
+    const here = mine.filter((c) => `${c.node}|${c.acf}` === key);
+    const failing = here.filter((c) => FAILED.has(c.verdict)).map((c) => c.scenario);
+    runtimes.push({
+      label: `${here[0].node}${here[0].acf === false && !/^node(1|20)/.test(here[0].node) ? ' (async_hooks)' : ''}`,
+      failing,
+      propagation: failing.filter((sc) => PROPAGATION.test(sc)),
+      own: failing.filter((sc) => !common.includes(sc)),
+      scenarios: here.length,
+    });
+  }
+  const uniform = runtimes.every((r) => r.failing.join() === runtimes[0].failing.join());
+  const broken = runtimes.some((r) => r.propagation.length);
+  return { verdict: broken ? 'broken' : 'kept', runtimes, uniform, common, source: { name: integrity.name, file: integrity.file } };
+}
+
+function latencyCell(source, strategy, depth, load) {
+  const rows = latencySummaries(source.run);
+  const hit = rows.find((r) => r.config.strategy === strategy && r.config.depth === depth && r.config.load === load);
+  if (!hit) return null;
+  const a = hit.s?.added?.p99;
+  const base = {
+    kind: 'ms',
+    source: { name: source.name, file: source.file, id: hit.config.id },
+    settings: { depth, load, hop: hit.config.hop, baseline: source.run.settings?.baseline ?? null, rate: hit.config.rate ?? null },
+  };
+  // A rate not held (by this configuration or its baseline) has no latency to report: the
+  // cell says so instead of showing a figure from a queue that grew without bound.
+  if (!a || !Number.isFinite(a.estimate)) return { ...base, estimate: null, interval: null, significant: false, rateHeld: hit.s?.held ? hit.s.held.held : null, verdict: hit.s?.verdict ?? 'no latency figure' };
+  return {
+    ...base,
+    estimate: a.estimate,
+    interval: a.ci95 ?? null,
+    intervalKind: '95% CI',
+    significant: Number.isFinite(a.pValue) && a.pValue < 0.05,
+    verdict: hit.s.verdict,
+    blocks: a.n ?? null,
+  };
+}
+
+// What a row's figures say, by rules over them (never hand-written per strategy), as data;
+// report/strategy-summary.js writes the Reading sentence from it.
+//   { kind: 'baseline', carriesContext } | { kind: 'control', leaks } | { kind: 'floor' }
+//   | { kind: 'broken', where: [scenario] }
+//   | { kind: 'measured', costs: [{ depth, significant, estimate }], expensive, grows,
+//       unreproduced: [{ depth, otherEstimate }], sameInstructionsAt, io, latency, stores, keepsId }
+function findingsOf(row, shallowDepth, deepDepth) {
+  if (row.baseline) return { kind: 'baseline', carriesContext: row.carriesContext };
+  if (row.control) return { kind: 'control', leaks: (row.shallow?.mismatches || 0) + (row.deep?.mismatches || 0) };
+  if (row.carriesContext === false) return { kind: 'floor' };
+  if (row.ids.verdict === 'broken' || row.shallow?.broken || row.deep?.broken) {
+    return { kind: 'broken', where: [...new Set(row.ids.runtimes.flatMap((r) => r.propagation))] };
+  }
+  const atDepths = [[row.shallow, shallowDepth], [row.deep, deepDepth]].filter(([cell]) => cell);
+  const costs = atDepths.map(([cell, depth]) => ({ depth, significant: Boolean(cell.significant), estimate: cell.estimate }));
+  const dearer = costs.some((c) => c.significant && c.estimate < 1);
+  const worst = costs.length ? Math.min(...costs.map((c) => c.estimate)) : null;
+  const counted = row.instructions;
+  return {
+    kind: 'measured',
+    costs,
+    expensive: dearer && worst < 0.5,
+    grows: Boolean(row.shallow?.interval && row.deep?.interval && row.deep.interval[1] < row.shallow.interval[0] && row.deep.significant),
+    // A figure the next run did not reproduce is said to be so, beside it.
+    unreproduced: atDepths.filter(([cell]) => cell.repro && !cell.repro.consistent).map(([cell, depth]) => ({ depth, otherEstimate: cell.repro.otherEstimate })),
+    sameInstructionsAt: counted && row.shallow?.significant && counted.interval && counted.interval[0] <= 1.005 && counted.interval[1] >= 0.995 ? counted.settings.depth : null,
+    io: row.io?.kind === 'ratio' ? { significant: Boolean(row.io.significant), estimate: row.io.estimate, hop: row.io.settings.hop } : null,
+    latency: row.latency?.significant && row.latency.estimate > 0 ? { estimate: row.latency.estimate, load: row.latency.settings.load } : null,
+    stores: row.stores?.significant ? { estimate: row.stores.estimate, stores: row.stores.settings.stores } : null,
+    keepsId: row.ids.verdict === 'kept',
+  };
+}
+
+// Two cells of one strategy that seem to disagree (intervals apart): which settings differ.
+function disagreements(row) {
+  const out = [];
+  const pairs = [['default run', row.shallow, 'io', row.io], ['default run', row.shallow, 'stores', row.stores], ['default run', row.shallow, 'instruction counts', row.instructions],
+    ['default run', row.deep, 'instruction counts', row.deepInstructions], ['default run', row.shallow, 'depth sweep', row.sweepShallow], ['default run', row.deep, 'depth sweep', row.sweepDeep]];
+  for (const [na, a, nb, b] of pairs) {
+    if (!a || !b || !a.interval || !b.interval || stats.overlap(a.interval, b.interval)) continue;
+    const diff = SETTING_LABELS.filter(([k]) => a.settings[k] !== undefined && b.settings[k] !== undefined && String(a.settings[k]) !== String(b.settings[k]))
+      .map(([k, label]) => `${label} ${a.settings[k]} → ${b.settings[k]}`);
+    out.push({ a: na, b: nb, aEstimate: a.estimate, bEstimate: b.estimate, depth: a.settings.depth, differs: diff });
+  }
+  return out;
+}
+
+// The CPU profile (`ctxbench run --profile`) that explains a strategy's cost: its config at
+// the deep end, and the package that grew most over its baseline's share of busy time.
+// Whether a figure of the default run held in a second run: the repro comparisons that
+// name the default run's file, their row for this configuration.
+function reproOf(repros, def, id) {
+  const mine = path.resolve(def.file);
+  for (const r of repros) {
+    const at = r.run.files.findIndex((f) => path.resolve(f) === mine);
+    const row = at >= 0 && r.run.repro.rows.find((x) => x.id === id);
+    if (!row || typeof row.consistent !== 'boolean') continue;
+    const other = at === 0 ? row.b : row.a;
+    return { consistent: row.consistent, otherEstimate: other?.estimate ?? null, otherFile: r.run.files[at === 0 ? 1 : 0], source: { name: r.name, file: r.file } };
+  }
+  return null;
+}
+
+// Profile paths in a run file are relative to the run file's folder.
+function profileOf(source, strategy, depth) {
+  const run = source.run;
+  const c = findConfig(run, strategy, (x) => x.depth === depth);
+  const p = c && run.profiles?.configs?.[c.id];
+  if (!p) return null;
+  const grew = p.overBaseline?.packages?.[0] ?? null;
+  return { file: path.join(path.dirname(source.file), p.file), depth, id: c.id, grew: grew && { name: grew.name, share: grew.share, baselineShare: grew.baselineShare }, top: p.summary?.packages?.[0]?.name ?? null };
+}
+
+// strategySummary(results) -> { sources, depths, settings, rows, notes } — the table that
+// leads results.md ("What each strategy costs"), one row per strategy of the default run.
+// results: [{ file, run, name? }].
+function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}) {
+  const sources = pickSources(results);
+  const def = sources.default;
+  if (!def) return null;
+  const configs = def.run.configs || [];
+  const depths = [...new Set(configs.map((c) => c.depth).filter(Number.isFinite))].sort((a, b) => a - b);
+  const shallowDepth = depths[0] ?? null;
+  const deepDepth = depths.length > 1 ? depths.at(-1) : null;
+  const baseline = def.run.settings?.baseline ?? null;
+  const strategies = [...new Set([...(def.run.settings?.strategies || []), ...configs.map((c) => c.strategy)])].filter((st) => configs.some((c) => c.strategy === st));
+  const ioDepth = sources.io ? Math.min(...(sources.io.run.configs || []).filter((c) => c.hop === ioHop).map((c) => c.depth)) : null;
+  const latencyDepth = sources.latency ? Math.min(...(sources.latency.run.configs || []).map((c) => c.depth).filter(Number.isFinite)) : null;
+  const sweep = sources['depth-sweep'];
+  const sweepBroken = (c) => Boolean(summaryOf(c, sweep.run.configs, sweep.run.settings?.baseline).broken);
+  const storesNode = sources.stores ? (sources.stores.run.configs || []).map((c) => c.node).filter(Boolean).sort().at(-1) : null;
+  const rows = strategies.map((strategy) => {
+    const i = info(strategy);
+    const isBase = strategy === baseline;
+    const at = (source, pred) => {
+      if (!source || isBase && source === def) return null;
+      const c = findConfig(source.run, strategy, pred);
+      return c ? ratioCell(source, c, source.run.configs) : null;
+    };
+    // The strategy another study measures everything against reads "baseline" there.
+    const baselineOr = (source, cell) =>
+      (strategy === source.run.settings?.baseline && (source.run.configs || []).some((c) => c.strategy === strategy) ? { kind: 'baseline', source: { name: source.name, file: source.file, id: null }, settings: {} } : cell());
+    const defCell = (depth) => {
+      const c = findConfig(def.run, strategy, (x) => x.depth === depth);
+      if (!c) return null;
+      if (isBase) {
+        const s = summaryOf(c, configs, baseline);
+        return { kind: 'baseline', mismatches: s.mismatches ?? 0, lost: s.lost ?? 0, source: { name: def.name, file: def.file, id: c.id }, settings: { depth } };
+      }
+      return ratioCell(def, c, configs);
+    };
+    const row = {
+      strategy,
+      describe: i.describe ?? null,
+      control: Boolean(i.control),
+      carriesContext: i.carriesContext !== false,
+      userSupplied: configs.some((c) => c.strategy === strategy && c.userSupplied),
+      baseline: isBase,
+      ids: idsOf(strategy, sources.integrity),
+      shallow: shallowDepth !== null ? defCell(shallowDepth) : null,
+      deep: deepDepth !== null ? defCell(deepDepth) : null,
+      io: sources.io && Number.isFinite(ioDepth) ? baselineOr(sources.io, () => at(sources.io, (c) => c.hop === ioHop && c.depth === ioDepth)) : null,
+      latency: sources.latency ? baselineOr(sources.latency, () => latencyCell(sources.latency, strategy, latencyDepth, load)) : null,
+      stores: sources.stores ? baselineOr(sources.stores, () => at(sources.stores, (c) => c.stores === stores && c.node === storesNode && c.acf !== false)) : null,
+      instructions: sources.instructions && shallowDepth !== null ? at(sources.instructions, (c) => c.depth === shallowDepth) : null,
+      deepInstructions: sources.instructions && deepDepth !== null ? at(sources.instructions, (c) => c.depth === deepDepth) : null,
+      // Not a column: the App Engine study's layout at the same depths, read only to say
+      // why it and the default run can both hold where they seem to disagree.
+      // A sweep cell whose strategy lost its ids there has no cost to compare (HOP=await breaks alscontext).
+      sweepShallow: sweep && shallowDepth !== null ? at(sweep, (c) => c.depth === shallowDepth && !c.log && !sweepBroken(c)) : null,
+      sweepDeep: sweep && deepDepth !== null ? at(sweep, (c) => c.depth === deepDepth && !c.log && !sweepBroken(c)) : null,
+    };
+    row.profile = profileOf(def, strategy, deepDepth ?? shallowDepth);
+    for (const cell of [row.shallow, row.deep]) if (cell && cell.kind === 'ratio') cell.repro = reproOf(sources.repro, def, cell.source.id);
+    row.findings = findingsOf(row, shallowDepth, deepDepth);
+    row.disagreements = isBase ? [] : disagreements(row);
+    return row;
+  });
+  // Scenarios every context strategy fails: named once below the table.
+  const common = rows.find((r) => r.ids.common?.length)?.ids.common ?? [];
+  return {
+    sources: Object.fromEntries(Object.entries(sources).filter(([k]) => k !== 'repro').map(([k, v]) => [k, v ? { name: v.name, file: v.file, title: v.run.title ?? null } : null])),
+    baseline,
+    depths: { shallow: shallowDepth, deep: deepDepth },
+    settings: {
+      method: def.run.settings?.method ?? 'sequential',
+      hop: configs[0]?.hop ?? null,
+      node: configs[0]?.node ?? null,
+      io: sources.io ? { hop: ioHop, depth: ioDepth, baseline: sources.io.run.settings?.baseline ?? null } : null,
+      latency: sources.latency ? { load, depth: latencyDepth, baseline: sources.latency.run.settings?.baseline ?? null } : null,
+      stores: sources.stores ? { stores, node: storesNode, baseline: sources.stores.run.settings?.baseline ?? null } : null,
+    },
+    commonFailures: common,
+    rows,
+  };
+}
+
+module.exports = { strategySummary };

@@ -1,0 +1,72 @@
+'use strict';
+// Verdicts: judge() decides one as data, verdictText() writes its sentence. The one place
+// verdict sentences are written (analysis/summary.js puts both on every ratio it
+// computes; compare, micro and the frameworks tables judge their own ratios here too).
+const { formatPct } = require('../lib/format');
+
+const BROKEN = 'context broken, cost not comparable';
+
+const CLIENT_BOUND = 'load generator client-bound (≥ 85% of a core), no verdict';
+
+
+// A verdict is data: judge() decides it, verdictText() writes its sentence (the one
+// writer of verdict sentences; the run JSON keeps the sentence for readers). No code reads
+// a sentence back: what it needs is in the judgement.
+//   judge(ratio, alpha = 0.05, { broken, clientBound, costPct }) ->
+//     { significant, direction: 'slower' | 'faster' | null, changePct, reason }
+//   reason: 'broken' | 'client-bound' | 'too few samples' | 'no difference' | 'significant'
+// A broken strategy's cost is not a cost of carrying context (it carried none), and a
+// client-bound config measured the load generator, so neither gets a cost verdict.
+// costPct (optional): the change as a cost in percent (positive = slower), for ratios of
+// times rather than throughputs (micro); by default the change is (estimate - 1) x 100 of a
+// throughput ratio.
+function judge(r, alpha = 0.05, { broken = false, clientBound = false, costPct } = {}) {
+  const none = (reason) => ({ significant: false, direction: null, changePct: null, reason });
+  if (broken) return none('broken');
+  if (clientBound) return none('client-bound');
+  if (!r || r.estimate === null || r.estimate === undefined || !(r.n >= 2) || r.pValue === null || r.pValue === undefined) return none('too few samples');
+  const change = costPct === undefined ? (r.estimate - 1) * 100 : -costPct;
+  if (!(r.pValue < alpha) || change === 0) return { ...none('no difference'), changePct: change };
+  return { significant: true, direction: change < 0 ? 'slower' : 'faster', changePct: change, reason: 'significant' };
+}
+
+// The judgement of an instruction ratio: a direction only when every window ratio lies on
+// the same side of 100% (a count has no p-value: its spread is the range of its windows).
+function judgeInstructions(r, { broken = false } = {}) {
+  if (broken) return { significant: false, direction: null, changePct: null, reason: 'broken' };
+  if (!r || !r.range) return { significant: false, direction: null, changePct: null, reason: 'too few samples' };
+  const change = (1 / r.estimate - 1) * 100;
+  if (r.range[0] <= 1 && r.range[1] >= 1) return { significant: false, direction: null, changePct: change, reason: 'no difference' };
+  return { significant: true, direction: change > 0 ? 'slower' : 'faster', changePct: change, reason: 'significant' };
+}
+
+// The sentence of a judgement: "7.0% slower, significant" | "3.1% faster, significant" |
+// "no significant difference" | "not enough samples" | "context broken, cost not
+// comparable" | the client-bound warning; for counts "2.0% more instructions" | "no
+// difference in instructions". on: a runtime the change is on ("slower on 24").
+function verdictText(j, { quantity = null, on = null } = {}) {
+  if (j.reason === 'broken') return BROKEN;
+  if (j.reason === 'client-bound') return CLIENT_BOUND;
+  if (j.reason === 'too few samples') return 'not enough samples';
+  if (quantity === 'instructions') {
+    if (!j.significant) return 'no difference in instructions';
+    return `${formatPct(Math.abs(j.changePct))}% ${j.direction === 'slower' ? 'more' : 'fewer'} instructions`;
+  }
+  if (!j.significant) return 'no significant difference';
+  return `${formatPct(j.changePct)}% ${j.direction}${on ? ` on ${on}` : ''}, significant`;
+}
+
+// verdict(ratio, alpha, options) -> the sentence of judge(ratio, alpha, options).
+function verdict(r, alpha = 0.05, options = {}) {
+  return verdictText(judge(r, alpha, options));
+}
+
+// The judgement of a ratio as stored: its own, or for a ratio saved before judgements
+// were kept, judged again from its figures (never from its sentence).
+function judgementOf(r, { broken = false } = {}) {
+  if (!r) return null;
+  if (r.judgement) return r.judgement;
+  return r.quantity === 'instructions' ? judgeInstructions(r, { broken }) : judge(r, 0.05, { broken });
+}
+
+module.exports = { BROKEN, CLIENT_BOUND, judge, judgeInstructions, verdictText, verdict, judgementOf };
