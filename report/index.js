@@ -325,13 +325,17 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files, 
     parts.push('', tidy(md, lead.run).replace(/^## (.*)/, (_, t) => `## ${t}`));
     if (!s) throw new Error(`${lead.file}: lead section missing`);
   }
-  const indexRows = sections.map((s) => {
+  // The studies, each with the pages that reproduce it beside it (a second run, a rerun, a
+  // pair of count runs), rather than those pages listed as studies of their own.
+  const { studies, reproducedBy } = studyIndex(sections);
+  const indexRows = studies.map((s) => {
     const run = s.run || {};
     const date = run.environment?.date ? String(run.environment.date).slice(0, 10) : '';
-    return [`[${s.title.replace(/[[\]]/g, '')}](${fromOut(pageOf(s.name))})`, s.file ? f.code(fromOut(s.file)) : '', s.kind, run.status ?? '', date];
+    const repros = (reproducedBy.get(s) ?? []).map((r) => `[${r.label}](${fromOut(pageOf(r.section.name))})`).join(', ');
+    return [`[${s.title.replace(/[[\]]/g, '')}](${fromOut(pageOf(s.name))})`, s.file ? f.code(fromOut(s.file)) : '', s.kind, run.status ?? '', date, repros || f.DASH];
   });
-  parts.push('', '## Every study', '', 'One page per results file, each readable alone (environment, command, results, precision, references).', '',
-    f.table(['Study', 'From', 'Kind', 'Status', 'Measured'], indexRows), '');
+  parts.push('', '## Every study', '', 'One page per results file, each readable alone (environment, command, results, precision, references); the pages that reproduce a study are linked beside it.', '',
+    f.table(['Study', 'From', 'Kind', 'Status', 'Measured', 'Reproduced by'], indexRows), '');
   writeAtomic(outFile, `${parts.join('\n').replace(/\n{3,}/g, '\n\n')}\n`);
 
   let htmlFile = null;
@@ -356,4 +360,26 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files, 
   };
 }
 
-module.exports = { buildReport, readResults, orderResults, headings, genericSection, pagesDirFor };
+// The reproducibility pages (kind repro) hang under the study they reproduce: the study
+// whose page name theirs extends (repro-<name> is its second run; repro-<name>-<what> a
+// named rerun or pair), the longest such name. A repro page that matches no study stays
+// a study row of its own. -> { studies: [section], reproducedBy: Map(study -> [{ section, label }]) }
+function studyIndex(sections) {
+  const reproducedBy = new Map();
+  const studies = [];
+  const candidates = sections.filter((s) => s.kind !== 'repro');
+  for (const s of sections) {
+    if (s.kind !== 'repro' || !s.name.startsWith('repro-')) continue;
+    const rest = s.name.slice('repro-'.length);
+    const study = candidates.filter((c) => rest === c.name || rest.startsWith(`${c.name}-`)).sort((a, b) => b.name.length - a.name.length)[0];
+    if (!study) continue;
+    const label = rest === study.name ? 'second run' : rest.slice(study.name.length + 1);
+    if (!reproducedBy.has(study)) reproducedBy.set(study, []);
+    reproducedBy.get(study).push({ section: s, label });
+  }
+  const attached = new Set([...reproducedBy.values()].flat().map((r) => r.section));
+  for (const s of sections) if (!attached.has(s)) studies.push(s);
+  return { studies, reproducedBy };
+}
+
+module.exports = { buildReport, studyIndex, readResults, orderResults, headings, genericSection, pagesDirFor };

@@ -275,3 +275,19 @@ test('a page whose results file is gone is removed when the whole folder is repo
   assert.ok(fs.existsSync(path.join(resultsDir, 'NOTES.md')), 'a hand-written file stays');
   assert.doesNotMatch(fs.readFileSync(out, 'utf8'), /libs\.md/);
 });
+
+// The study index lists studies; a reproducibility page hangs under the study it
+// reproduces (repro-<name> is its second run, repro-<name>-<what> a named one).
+test('study index: repro pages are linked beside the study they reproduce, not listed as studies', () => {
+  const { studyIndex } = require('../report');
+  const sec = (name, kind) => ({ name, kind, title: name });
+  const sections = [sec('default', 'run'), sec('instructions', 'run'), sec('micro', 'micro'), sec('micro-instructions', 'micro'), sec('repro-default', 'repro'),
+    sec('repro-default-rerun', 'repro'), sec('repro-instructions-54d8581', 'repro'), sec('repro-micro-instructions', 'repro'), sec('repro-nothing', 'repro')];
+  const { studies, reproducedBy } = studyIndex(sections);
+  assert.deepStrictEqual(studies.map((s) => s.name), ['default', 'instructions', 'micro', 'micro-instructions', 'repro-nothing']);
+  const of = (name) => (reproducedBy.get(sections.find((s) => s.name === name)) ?? []).map((r) => `${r.section.name}:${r.label}`);
+  assert.deepStrictEqual(of('default'), ['repro-default:second run', 'repro-default-rerun:rerun']);
+  assert.deepStrictEqual(of('instructions'), ['repro-instructions-54d8581:54d8581']);
+  assert.deepStrictEqual(of('micro-instructions'), ['repro-micro-instructions:second run'], 'the longest study name wins');
+  assert.deepStrictEqual(of('micro'), []);
+});
