@@ -35,7 +35,7 @@ const isInstructionRun = (run) => methodOf(run) === 'instructions';
 
 // A duet run's config as compare's units: per block (a pair of fresh processes), the mean
 // log of its duet ratio to the baseline beside it (baseline CPU µs per request ÷ its own,
-// per counted window: summary.duetRatios' capacity). Its solo bursts (0.5 s, req/s) are
+// per counted window: summary.duetRatios' ratio). Its solo bursts (0.5 s, req/s) are
 // too short to gate on; the ratio is the figure the run measured precisely, and "b vs a"
 // is then how much the configuration's cost relative to its baseline moved. The
 // baseline's own config has no ratio: it decides nothing (status 'baseline').

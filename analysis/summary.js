@@ -217,16 +217,16 @@ const isSolo = (s) => Boolean(s) && (s.kind === undefined || s.kind === 'solo');
 // duetRatios(windows) -> the ratios of a duet-measured config to its partner, from the
 // windows that counted, with the group (one pair of fresh processes per block) as the
 // unit: log ratios averaged per block, t-interval over blocks (twoLevel).
-//   capacity: partner's CPU µs per request ÷ this one's, read like throughput (93% = costs
-//             7% more CPU per request): the figure the verdict is on;
-//   shared:   this one's requests ÷ the partner's in the same windows (throughput on the
-//             shared CPU; equal to capacity only when both got the same CPU share).
+//   ratio:  partner's CPU µs per request ÷ this one's, read like throughput (93% = costs
+//           7% more CPU per request): summary.ratio, the figure the verdict is on;
+//   shared: this one's requests ÷ the partner's in the same windows (throughput on the
+//           shared CPU; equal to the ratio only when both got the same CPU share).
 function duetRatios(windows) {
   const counted = (windows || []).filter((w) => w && w.counted && positive(w.cpuUsPerRequest) && positive(w.partnerCpuUsPerRequest));
-  const capacity = twoLevel(counted.map((w) => ({ block: w.block, d: Math.log(w.partnerCpuUsPerRequest) - Math.log(w.cpuUsPerRequest) })));
+  const ratio = twoLevel(counted.map((w) => ({ block: w.block, d: Math.log(w.partnerCpuUsPerRequest) - Math.log(w.cpuUsPerRequest) })));
   const shared = twoLevel(counted.filter((w) => positive(w.requests) && positive(w.partnerRequests))
     .map((w) => ({ block: w.block, d: Math.log(w.requests) - Math.log(w.partnerRequests) })));
-  return { capacity, shared, counted: counted.length, dropped: (windows || []).filter((w) => w && !w.counted).length };
+  return { ratio, shared, counted: counted.length, dropped: (windows || []).filter((w) => w && !w.counted).length };
 }
 
 // Instruction-count windows (bench/instructions.js) are samples of kind 'instructions':
@@ -337,9 +337,9 @@ function summarize(config, baselineConfig = null) {
     const d = duetRatios(windows);
     const windowCounts = { counted: d.counted, dropped: d.dropped };
     // The duet windows already leave out client-bound seconds: the verdict stands.
-    const judgement = judge(d.capacity, 0.05, { broken });
-    ratio = { baseline: baselineConfig.id, ...d.capacity, paired: d.capacity.n > 0, quantity: 'cpu', method: DUET_METHOD, windows: windowCounts, judgement, verdict: verdictText(judgement) };
-    cpuRatio = { baseline: baselineConfig.id, ...invert(d.capacity), paired: d.capacity.n > 0, method: DUET_METHOD, judgement, verdict: ratio.verdict };
+    const judgement = judge(d.ratio, 0.05, { broken });
+    ratio = { baseline: baselineConfig.id, ...d.ratio, paired: d.ratio.n > 0, quantity: 'cpu', method: DUET_METHOD, windows: windowCounts, judgement, verdict: verdictText(judgement) };
+    cpuRatio = { baseline: baselineConfig.id, ...invert(d.ratio), paired: d.ratio.n > 0, method: DUET_METHOD, judgement, verdict: ratio.verdict };
     const shared = judge(d.shared, 0.05, { broken });
     sharedRatio = { baseline: baselineConfig.id, ...d.shared, quantity: 'shared throughput', judgement: shared, verdict: verdictText(shared) };
     disagree = Boolean(ratio.ci95 && sharedRatio.ci95 && !overlap(ratio.ci95, sharedRatio.ci95));

@@ -115,19 +115,19 @@ test('duetRatios: log ratios averaged per block, t-interval over blocks; dropped
   const m = means.reduce((a, b) => a + b) / 3;
   const sd = Math.sqrt(means.reduce((a, x) => a + (x - m) ** 2, 0) / 2);
   const half = 4.302652729911275 * sd / Math.sqrt(3);
-  assert.ok(Math.abs(r.capacity.estimate - Math.exp(m)) < 1e-12);
-  assert.ok(Math.abs(r.capacity.ci95[0] - Math.exp(m - half)) < 1e-9);
-  assert.ok(Math.abs(r.capacity.ci95[1] - Math.exp(m + half)) < 1e-9);
-  assert.strictEqual(r.capacity.blocks, 3);
+  assert.ok(Math.abs(r.ratio.estimate - Math.exp(m)) < 1e-12);
+  assert.ok(Math.abs(r.ratio.ci95[0] - Math.exp(m - half)) < 1e-9);
+  assert.ok(Math.abs(r.ratio.ci95[1] - Math.exp(m + half)) < 1e-9);
+  assert.strictEqual(r.ratio.blocks, 3);
   // 94.9% [83.3–108.2]: the worked example's figures.
-  assert.deepStrictEqual([r.capacity.estimate, ...r.capacity.ci95].map((x) => x.toFixed(3)), ['0.949', '0.833', '1.082']);
+  assert.deepStrictEqual([r.ratio.estimate, ...r.ratio.ci95].map((x) => x.toFixed(3)), ['0.949', '0.833', '1.082']);
 
   // summarize: the ratio is the duet CPU ratio, the CPU ratio its inverse, and windows do
   // not count as solo samples.
   const base = { id: 'b', strategy: 'none', samples: [{ kind: 'solo', block: 0, rps: 1000 }] };
   const cfg = { id: 'a', strategy: 'als', samples: [...windows, { kind: 'solo', block: 0, rps: 900, latency: { p99: 2 } }, { kind: 'duet', block: 0, requests: 5000, mismatches: 0, lost: 0 }] };
   const s = summary.summarize(cfg, base);
-  assert.strictEqual(s.ratio.estimate, r.capacity.estimate);
+  assert.strictEqual(s.ratio.estimate, r.ratio.estimate);
   assert.strictEqual(s.ratio.quantity, 'cpu');
   assert.deepStrictEqual(s.ratio.windows, { counted: 5, dropped: 1 });
   assert.ok(Math.abs(s.cpuRatio.estimate * s.ratio.estimate - 1) < 1e-12);
