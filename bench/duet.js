@@ -54,18 +54,33 @@ function windowBetween(before, after) {
   return { wallMs: wallUs / 1000, loadgenCpu: wallUs > 0 ? (after.loadgenUs - before.loadgenUs) / wallUs : null, members };
 }
 
-// judgeWindow(window) -> null when the window counts, else why it was dropped.
-function judgeWindow(w, { loadgenLimit = LOADGEN_LIMIT, busyShare = BUSY_SHARE, saturated = SATURATED } = {}) {
+// whyDropped(window) -> null when the window counts, else { kind, text }: the kind as
+// data (what the run warns about, once per kind), the text with this window's figures
+// (kept on the window as `dropped`).
+function whyDropped(w, { loadgenLimit = LOADGEN_LIMIT, busyShare = BUSY_SHARE, saturated = SATURATED } = {}) {
   const n = w.members.length;
   const idle = w.members.findIndex((m) => !(m.requests > 0));
-  if (idle >= 0) return `server ${idle + 1} served no request`;
-  if (!(w.loadgenCpu < loadgenLimit)) return `load generator at ${Math.round(w.loadgenCpu * 100)}% of a core`;
+  if (idle >= 0) return { kind: 'idle', text: `server ${idle + 1} served no request` };
+  if (!(w.loadgenCpu < loadgenLimit)) return { kind: 'loadgen', text: `load generator at ${Math.round(w.loadgenCpu * 100)}% of a core` };
   const total = w.members.reduce((a, m) => a + m.share, 0);
-  if (total < saturated) return `server CPU not saturated (${Math.round(total * 100)}% used)`;
+  if (total < saturated) return { kind: 'unsaturated', text: `server CPU not saturated (${Math.round(total * 100)}% used)` };
   const starved = w.members.findIndex((m) => m.share < busyShare / n);
-  if (starved >= 0) return `server ${starved + 1} not busy throughout (${Math.round(w.members[starved].share * 100)}% of the CPU)`;
+  if (starved >= 0) return { kind: 'starved', text: `server ${starved + 1} not busy throughout (${Math.round(w.members[starved].share * 100)}% of the CPU)` };
   return null;
 }
+
+// judgeWindow(window) -> null when the window counts, else why it was dropped (the text).
+function judgeWindow(w, options) {
+  return whyDropped(w, options)?.text ?? null;
+}
+
+// What the run warns about, once per kind of dropped window.
+const DROP_WARNINGS = {
+  idle: 'a server served no request',
+  loadgen: `the load generator at ${Math.round(LOADGEN_LIMIT * 100)}% of a core or more`,
+  unsaturated: 'server CPU not saturated',
+  starved: 'a server not busy throughout',
+};
 
 // Warm-up on windows: more while any member's cost per request has not settled, judged on
 // half-windows. Settled = the last window within WARM_BAND of the cheapest one before it:
@@ -132,8 +147,8 @@ async function measureGroup({ servers, configs, driver, load, windowS = 1, windo
       await sleep(windowS * 1000);
       const current = await poll(servers);
       const w = windowBetween(previous, current);
-      const dropped = judgeWindow(w);
-      const judged = { ...w, window: taken.length, counted: dropped === null, ...(dropped && { dropped }) };
+      const why = whyDropped(w);
+      const judged = { ...w, window: taken.length, counted: why === null, ...(why && { dropped: why.text, dropKind: why.kind }) };
       taken.push(judged);
       onWindow?.(judged);
       previous = current;
@@ -181,4 +196,4 @@ function positionsFor(block, members) {
   return [...members.slice(k), ...members.slice(0, k)];
 }
 
-module.exports = { measureGroup, windowBetween, judgeWindow, stillWarming, MIN_WARMUP_WINDOWS, MAX_WARMUP_WINDOWS, windowSamples, positionsFor, LOADGEN_LIMIT, BUSY_SHARE, SATURATED };
+module.exports = { measureGroup, windowBetween, judgeWindow, whyDropped, DROP_WARNINGS, stillWarming, MIN_WARMUP_WINDOWS, MAX_WARMUP_WINDOWS, windowSamples, positionsFor, LOADGEN_LIMIT, BUSY_SHARE, SATURATED };

@@ -83,7 +83,7 @@ async function duetBlock(ctx, block, counters) {
         config.samples.push({ kind: 'duet', block, group: groupSeq, position: i, members: members.map((c) => c.id), requests: load.requests, errors: load.errors, non2xx: load.non2xx, mismatches: load.mismatches, lost: load.lost, loadgenCpu: load.loadgenCpu, durationS: load.durationS });
       });
       // One warning per kind of reason (the window records keep the exact figures).
-      for (const w of result.windows.filter((x) => !x.counted)) warnOnce(run, `duet windows dropped: ${w.dropped.replace(/server \d+/, 'a server').replace(/ \(\d+% [^)]*\)/, '')}`, null);
+      for (const w of result.windows.filter((x) => !x.counted)) warnOnce(run, `duet windows dropped: ${duet.DROP_WARNINGS[w.dropKind]}`, null);
       if (result.windows.filter((w) => w.counted).length < s.windows && !stop.requested) {
         warnOnce(run, `${others.map((c) => c.id).join(', ')}: fewer than ${s.windows} counted windows in block ${block + 1}`, progress);
       }
