@@ -8,6 +8,7 @@ const { summaryOf } = summaries;
 const { latencySummaries } = require('./latency');
 const { strategySummary } = require('./strategy-summary');
 const { PROPAGATION } = require('./registry');
+const { equivalenceText } = require('./verdict');
 
 // ------------------------------------------------------------ your own service
 
@@ -177,6 +178,7 @@ module.exports = {
   analyzeStores,
   logEffect,
   PROPAGATION,
+  equivalenceText,
   ...require('./registry'),
   ...require('./run'),
   ...require('./frameworks'),

@@ -138,7 +138,7 @@ function twoLevel(ps, confidence = CONFIDENCE) {
   if (k === 0) return { estimate: null, ci95: null, halfWidthPct: null, pValue: null, n: 0, blocks: 0, components: null };
   const test = oneSample(means);
   const estimate = Math.exp(test.diff);
-  const base = { estimate, n: ps.length, blocks: k, components: anova(groups) };
+  const base = { estimate, n: ps.length, blocks: k, df: k - 1, components: anova(groups) };
   if (test.se === null) return { ...base, ci95: null, halfWidthPct: null, pValue: null };
   const half = test.se === 0 ? 0 : tCritical(k - 1, confidence) * test.se;
   const ci95 = [Math.exp(test.diff - half), Math.exp(test.diff + half)];

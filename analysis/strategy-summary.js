@@ -7,6 +7,8 @@ const stats = require('./stats');
 const summaries = require('./summary');
 const { summaryOf } = require('./summary');
 const { latencySummaries } = require('./latency');
+const { equivalence: equivalenceOf } = require('./verdict');
+const { DEFAULTS } = require('../lib/presets');
 const { PROPAGATION, strategyInfo: info } = require('./registry');
 
 // The integrity scenarios that are plain propagation (a call chain, fan-out, an emitter the
@@ -37,6 +39,8 @@ function ratioCell(source, config, configs) {
   const counted = r.quantity === 'instructions';
   const interval = counted ? r.range ?? null : r.ci95 ?? null;
   const significant = Boolean(summaries.judgementOf(r, { broken: s.broken })?.significant);
+  // Equivalence at the run's margin (two one-sided tests; a count has no interval for it).
+  const equivalence = counted || s.broken ? null : equivalenceOf(r, run.settings?.margin ?? DEFAULTS.margin);
   return {
     kind: 'ratio',
     estimate: r.estimate,
@@ -44,6 +48,7 @@ function ratioCell(source, config, configs) {
     intervalKind: counted ? 'window range' : '95% CI',
     verdict: r.verdict ?? null,
     significant,
+    equivalence,
     blocks: r.blocks ?? s.blocks ?? null,
     broken: Boolean(s.broken),
     mismatches: s.mismatches ?? 0,
@@ -141,7 +146,7 @@ function latencyCell(source, strategy, depth, load) {
 // report/strategy-summary.js writes the Reading sentence from it.
 //   { kind: 'baseline', carriesContext } | { kind: 'control', leaks } | { kind: 'floor' }
 //   | { kind: 'broken', where: [scenario] }
-//   | { kind: 'measured', costs: [{ depth, significant, estimate }], expensive, grows,
+//   | { kind: 'measured', costs: [{ depth, significant, estimate, equivalence }], expensive, grows,
 //       unreproduced: [{ depth, otherEstimate }], sameInstructionsAt, io, latency, stores, keepsId }
 function findingsOf(row, shallowDepth, deepDepth) {
   if (row.baseline) return { kind: 'baseline', carriesContext: row.carriesContext };
@@ -151,7 +156,7 @@ function findingsOf(row, shallowDepth, deepDepth) {
     return { kind: 'broken', where: [...new Set(row.ids.runtimes.flatMap((r) => r.propagation))] };
   }
   const atDepths = [[row.shallow, shallowDepth], [row.deep, deepDepth]].filter(([cell]) => cell);
-  const costs = atDepths.map(([cell, depth]) => ({ depth, significant: Boolean(cell.significant), estimate: cell.estimate }));
+  const costs = atDepths.map(([cell, depth]) => ({ depth, significant: Boolean(cell.significant), estimate: cell.estimate, equivalence: cell.equivalence ?? null }));
   const dearer = costs.some((c) => c.significant && c.estimate < 1);
   const worst = costs.length ? Math.min(...costs.map((c) => c.estimate)) : null;
   const counted = row.instructions;
@@ -283,6 +288,7 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
     depths: { shallow: shallowDepth, deep: deepDepth },
     settings: {
       method: def.run.settings?.method ?? 'sequential',
+      marginPct: def.run.settings?.margin ?? DEFAULTS.margin,
       hop: configs[0]?.hop ?? null,
       node: configs[0]?.node ?? null,
       io: sources.io ? { hop: ioHop, depth: ioDepth, baseline: sources.io.run.settings?.baseline ?? null } : null,

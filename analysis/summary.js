@@ -80,6 +80,7 @@ function ratio(cfgSamples, baseSamples, { paired = true, confidence = CONFIDENCE
     pValue: test.pValue,
     paired: isPaired,
     n,
+    df: test.df,
   };
 }
 
@@ -309,7 +310,8 @@ const invert = (r) => (r.estimate === null ? r : { ...r, estimate: 1 / r.estimat
 
 // summarize(config, baselineConfig | null) -> the `summary` object of docs/run-json.md
 // (schema 2). Schema 1 configs get the same shape, paired by round.
-function summarize(config, baselineConfig = null) {
+// marginPct: the equivalence margin of the ratio's judgement (the run's --margin).
+function summarize(config, baselineConfig = null, { marginPct } = {}) {
   const all = (config && config.samples) || [];
   const samples = all.filter(isSolo);
   const windows = all.filter((s) => s && s.kind === 'window');
@@ -337,21 +339,21 @@ function summarize(config, baselineConfig = null) {
     const d = duetRatios(windows);
     const windowCounts = { counted: d.counted, dropped: d.dropped };
     // The duet windows already leave out client-bound seconds: the verdict stands.
-    const judgement = judge(d.ratio, 0.05, { broken });
+    const judgement = judge(d.ratio, 0.05, { broken, marginPct });
     ratio = { baseline: baselineConfig.id, ...d.ratio, paired: d.ratio.n > 0, quantity: 'cpu', method: DUET_METHOD, windows: windowCounts, judgement, verdict: verdictText(judgement) };
     cpuRatio = { baseline: baselineConfig.id, ...invert(d.ratio), paired: d.ratio.n > 0, method: DUET_METHOD, judgement, verdict: ratio.verdict };
-    const shared = judge(d.shared, 0.05, { broken });
+    const shared = judge(d.shared, 0.05, { broken, marginPct });
     sharedRatio = { baseline: baselineConfig.id, ...d.shared, quantity: 'shared throughput', judgement: shared, verdict: verdictText(shared) };
     disagree = Boolean(ratio.ci95 && sharedRatio.ci95 && !overlap(ratio.ci95, sharedRatio.ci95));
   } else if (baselineConfig && baselineConfig !== config && baselineConfig.id !== config.id) {
     const base = (baselineConfig.samples || []).filter(isSolo);
     const q = pairedRatio(valid, base, 'rps');
-    const judgement = judge(q, 0.05, { broken, clientBound });
+    const judgement = judge(q, 0.05, { broken, clientBound, marginPct });
     ratio = { baseline: baselineConfig.id, ...q, judgement, verdict: verdictText(judgement) };
     const c = pairedRatio(samples, base, 'cpuUsPerRequest');
     // CPU per request rises when a strategy costs more: its ratio reads the other way
     // round from throughput, so the verdict is on base/cfg to keep "slower" meaning cost.
-    const cpuJudgement = judge(invert(c), 0.05, { broken, clientBound });
+    const cpuJudgement = judge(invert(c), 0.05, { broken, clientBound, marginPct });
     cpuRatio = c.n ? { baseline: baselineConfig.id, ...c, judgement: cpuJudgement, verdict: verdictText(cpuJudgement) } : null;
     // Throughput ratio r and CPU ratio c tell the same story when r ≈ 1/c: disagree when
     // the throughput interval and the inverted CPU interval do not overlap.

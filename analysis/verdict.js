@@ -3,6 +3,8 @@
 // verdict sentences are written (analysis/summary.js puts both on every ratio it
 // computes; compare, micro and the frameworks tables judge their own ratios here too).
 const { formatPct } = require('../lib/format');
+const { DEFAULTS } = require('../lib/presets');
+const { tCritical } = require('./stats');
 
 const BROKEN = 'context broken, cost not comparable';
 
@@ -12,22 +14,52 @@ const CLIENT_BOUND = 'load generator client-bound (≥ 85% of a core), no verdic
 // A verdict is data: judge() decides it, verdictText() writes its sentence (the one
 // writer of verdict sentences; the run JSON keeps the sentence for readers). No code reads
 // a sentence back: what it needs is in the judgement.
-//   judge(ratio, alpha = 0.05, { broken, clientBound, costPct }) ->
-//     { significant, direction: 'slower' | 'faster' | null, changePct, reason }
+//   judge(ratio, alpha = 0.05, { broken, clientBound, costPct, marginPct }) ->
+//     { significant, direction: 'slower' | 'faster' | null, changePct, reason, equivalence }
 //   reason: 'broken' | 'client-bound' | 'too few samples' | 'no difference' | 'significant'
+//   equivalence: equivalence(ratio, marginPct), or null where the ratio has no interval
 // A broken strategy's cost is not a cost of carrying context (it carried none), and a
 // client-bound config measured the load generator, so neither gets a cost verdict.
 // costPct (optional): the change as a cost in percent (positive = slower), for ratios of
 // times rather than throughputs (micro); by default the change is (estimate - 1) x 100 of a
 // throughput ratio.
-function judge(r, alpha = 0.05, { broken = false, clientBound = false, costPct } = {}) {
+function judge(r, alpha = 0.05, { broken = false, clientBound = false, costPct, marginPct = DEFAULTS.margin } = {}) {
   const none = (reason) => ({ significant: false, direction: null, changePct: null, reason });
   if (broken) return none('broken');
   if (clientBound) return none('client-bound');
   if (!r || r.estimate === null || r.estimate === undefined || !(r.n >= 2) || r.pValue === null || r.pValue === undefined) return none('too few samples');
   const change = costPct === undefined ? (r.estimate - 1) * 100 : -costPct;
-  if (!(r.pValue < alpha) || change === 0) return { ...none('no difference'), changePct: change };
-  return { significant: true, direction: change < 0 ? 'slower' : 'faster', changePct: change, reason: 'significant' };
+  const eq = equivalence(r, marginPct, alpha);
+  if (!(r.pValue < alpha) || change === 0) return { ...none('no difference'), changePct: change, equivalence: eq };
+  return { significant: true, direction: change < 0 ? 'slower' : 'faster', changePct: change, reason: 'significant', equivalence: eq };
+}
+
+// Equivalence by two one-sided tests at alpha (TOST): the (1 − 2α) interval of the same
+// ratio (90% at α = 0.05, rebuilt from its 95% interval and degrees of freedom: both are
+// t-intervals on the log scale) against [1 − M, 1 + M]. "No significant difference" says
+// this run cannot tell; this says whether any difference is small enough not to matter.
+//   -> { outcome: 'equivalent' | 'beyond' | 'cannot tell', marginPct, ci90 } | null
+//   equivalent: the whole interval within the margin; beyond: the whole interval outside
+//   it; cannot tell: it straddles an edge (more blocks would decide).
+function equivalence(r, marginPct = DEFAULTS.margin, alpha = 0.05) {
+  if (!r || !Array.isArray(r.ci95) || !(r.df >= 1) || !(r.ci95[0] > 0) || !(marginPct > 0)) return null;
+  const lo = Math.log(r.ci95[0]);
+  const hi = Math.log(r.ci95[1]);
+  const se = (hi - lo) / 2 / tCritical(r.df, 0.95);
+  const half = tCritical(r.df, 1 - 2 * alpha) * se;
+  const center = (lo + hi) / 2;
+  const ci90 = [Math.exp(center - half), Math.exp(center + half)];
+  const m = marginPct / 100;
+  const outcome = ci90[0] >= 1 - m && ci90[1] <= 1 + m ? 'equivalent' : ci90[0] > 1 + m || ci90[1] < 1 - m ? 'beyond' : 'cannot tell';
+  return { outcome, marginPct, ci90 };
+}
+
+// The equivalence outcome in words: "equivalent within ±2%", "beyond the ±2% margin",
+// "cannot tell within ±2%".
+function equivalenceText(eq) {
+  if (!eq) return null;
+  const m = `±${eq.marginPct}%`;
+  return eq.outcome === 'equivalent' ? `equivalent within ${m}` : eq.outcome === 'beyond' ? `beyond the ${m} margin` : `cannot tell within ${m}`;
 }
 
 // The judgement of an instruction ratio: a direction only when every window ratio lies on
@@ -69,4 +101,4 @@ function judgementOf(r, { broken = false } = {}) {
   return r.quantity === 'instructions' ? judgeInstructions(r, { broken }) : judge(r, 0.05, { broken });
 }
 
-module.exports = { BROKEN, CLIENT_BOUND, judge, judgeInstructions, verdictText, verdict, judgementOf };
+module.exports = { BROKEN, CLIENT_BOUND, judge, judgeInstructions, verdictText, verdict, judgementOf, equivalence, equivalenceText };

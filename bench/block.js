@@ -15,7 +15,7 @@ const DEATH_GRACE_MS = 1000;
 function refreshSummaries(run) {
   for (const config of run.configs) {
     const base = baselineFor(config, run.configs, run.settings.baseline);
-    config.summary = config.samples.length ? summarize(config, base) : null;
+    config.summary = config.samples.length ? summarize(config, base, { marginPct: run.settings.margin }) : null;
   }
 }
 

@@ -39,6 +39,9 @@ const DEFAULTS = {
   groupSize: 2,
   logs: ['none'],
   driver: 'autocannon',
+  // The equivalence margin M in percent: a ratio whose 90% interval lies within
+  // [1 - M, 1 + M] is "equivalent" (two one-sided tests at 5%; analysis/verdict.js).
+  margin: 2,
 };
 
 // A duet's settings (bench/duet.js): 10 connections per server, 3 counted 1-s windows a

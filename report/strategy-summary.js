@@ -3,6 +3,7 @@
 // formatted from analysis/index.js strategySummary() (cells: text plus the study page
 // each figure comes from). The markdown and the HTML share these cells.
 const f = require('./format');
+const { equivalenceText } = require('../analysis');
 
 function idsText(ids) {
   if (ids.verdict === 'control') return '⚠ leaks (control)';
@@ -50,7 +51,9 @@ function readingText(fd) {
   if (fd.kind === 'floor') return 'The floor: no context at all; every other row is measured against it.';
   if (fd.kind === 'broken') return `Loses or leaks the id in everyday code${fd.where.length ? ` (${fd.where.join(', ')})` : ''}: not safe for request context, whatever it costs.`;
   const clauses = [];
-  const cost = fd.costs.map((c) => (!c.significant ? `no measurable cost at depth ${c.depth}` : c.estimate < 1 ? `costs ${costPct(c.estimate)} at depth ${c.depth}` : `${costPct(c.estimate)} cheaper than the baseline at depth ${c.depth}`));
+  // The equivalence outcome beside each figure, unless the cost is plainly beyond the margin.
+  const eq = (c) => (c.equivalence && !(c.significant && c.equivalence.outcome === 'beyond') ? ` (${equivalenceText(c.equivalence)})` : '');
+  const cost = fd.costs.map((c) => (!c.significant ? `no measurable cost at depth ${c.depth}` : c.estimate < 1 ? `costs ${costPct(c.estimate)} at depth ${c.depth}` : `${costPct(c.estimate)} cheaper than the baseline at depth ${c.depth}`) + eq(c));
   if (cost.length) clauses.push(`${fd.expensive ? 'expensive: ' : ''}${cost.join(', ')}${fd.grows ? ', growing with call depth' : ''}`);
   for (const u of fd.unreproduced) clauses.push(`the depth-${u.depth} figure did not hold in a second run (${f.pctOf(u.otherEstimate)} there)`);
   if (fd.sameInstructionsAt !== null) clauses.push(`same instructions as the baseline at depth ${fd.sameInstructionsAt}: the difference is in what counts do not see (caches, memory)`);
@@ -95,6 +98,12 @@ function notes(summary) {
     `${s.io ? ` Real I/O: \`HOP=${s.io.hop}\`, throughput of each configuration alone, sequential blocks.` : ''}` +
     `${s.latency ? ` p99: open-loop load at ${Math.round(s.latency.load * 100)}% of the baseline's capacity; "rate not held" means the server (or its baseline) fell behind that rate, so no latency is reported.` : ''}` +
     `${s.stores ? ` Live stores: ${s.stores.stores} other AsyncLocalStorage instances alive, Node ${s.stores.node}.` : ''} "—": the strategy is not in that study.`);
+  // "No significant difference" is not "free": the Reading says whether a difference is
+  // small enough not to matter.
+  if (Number.isFinite(s.marginPct)) {
+    out.push(`Equivalence (in the Reading): two one-sided tests at 5%, the 90% interval of the same ratio against 100% ± ${s.marginPct}% (\`--margin\`). ` +
+      `"equivalent within ±${s.marginPct}%": the whole interval inside; "cannot tell": it straddles an edge (more blocks would decide); a cost beyond the margin is shown by its figure alone.`);
+  }
   if (summary.commonFailures.length) {
     out.push(`✗ after ✓: patterns where the id is lost or leaked without a remedy (\`AsyncResource.bind\`, \`*-bound\` scenarios); ${summary.commonFailures.map(f.code).join(', ')} fail for every context strategy and are not repeated in the rows.`);
   }

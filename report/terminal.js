@@ -7,7 +7,7 @@ const f = require('./format');
 const { pagesDirFor } = require('.');
 const { displayPath } = require('../lib/cli');
 const { armOf } = require('../analysis/comparable');
-const { widthSummary, strategyInfo: info } = require('../analysis');
+const { widthSummary, strategyInfo: info, equivalenceText } = require('../analysis');
 
 function idCell(config, s) {
   const i = info(config.strategy);
@@ -29,11 +29,11 @@ function runSummary(run, { out, report } = {}) {
   const duet = s.method === 'duet';
   const counted = s.method === 'instructions';
   const what = duet ? ' (CPU/req, duet) [95% CI]' : counted ? ' (instructions/req) [window range]' : ' [95% CI]';
-  const rows = [['strategy', 'depth', `% of ${s.baseline ?? 'baseline'}${what}`, 'verdict', 'ids']];
+  const rows = [['strategy', 'depth', `% of ${s.baseline ?? 'baseline'}${what}`, 'verdict', 'equivalence (90% CI)', 'ids']];
   for (const c of run.configs || []) {
     const sum = c.summary;
     if (!sum) {
-      rows.push([c.strategy, c.depth ?? '', 'not measured', c.error?.message?.split('\n')[0] ?? '', '']);
+      rows.push([c.strategy, c.depth ?? '', 'not measured', c.error?.message?.split('\n')[0] ?? '', '', '']);
       continue;
     }
     const base = armOf(c) === s.baseline;
@@ -41,7 +41,9 @@ function runSummary(run, { out, report } = {}) {
     const label = (c.arm === 'aa' ? `${c.strategy} (A/A twin)` : c.userSupplied ? `${c.strategy} (user-supplied)` : c.strategy) + logged;
     const interval = counted ? sum.ratio?.range : sum.ratio?.ci95;
     const ratio = base ? 'baseline' : sum.ratio && f.isNum(sum.ratio.estimate) ? f.withCi(sum.ratio.estimate, interval, f.pctOf) : '—';
-    rows.push([label, c.depth ?? '', ratio, base ? '' : sum.ratio?.verdict ?? '', idCell(c, sum)]);
+    // The control must leak: how close its cost is to the baseline's is no answer to anything.
+    const eq = base || sum.broken || info(c.strategy).control ? null : sum.ratio?.judgement?.equivalence;
+    rows.push([label, c.depth ?? '', ratio, base ? '' : sum.ratio?.verdict ?? '', eq ? equivalenceText(eq) : '', idCell(c, sum)]);
   }
   const widths = widthSummary((run.configs || []).map((c) => c.summary?.ratio?.[counted ? 'spreadPct' : 'halfWidthPct']));
   const method = duet ? 'duet' : counted ? 'instruction counts (Valgrind)' : 'sequential';

@@ -14,7 +14,7 @@ const ROOT = path.join(__dirname, '..');
 
 test('judge: significance, direction and reason as data; verdictText writes the one sentence from it', () => {
   const slower = judge({ estimate: 0.93, pValue: 0.001, n: 3 });
-  assert.deepStrictEqual({ ...slower, changePct: Math.round(slower.changePct * 10) / 10 }, { significant: true, direction: 'slower', changePct: -7, reason: 'significant' });
+  assert.deepStrictEqual({ ...slower, changePct: Math.round(slower.changePct * 10) / 10 }, { significant: true, direction: 'slower', changePct: -7, reason: 'significant', equivalence: null }, 'no interval given: no equivalence');
   assert.strictEqual(verdictText(slower), '7.0% slower, significant');
   assert.strictEqual(verdictText(slower, { on: '24' }), '7.0% slower on 24, significant');
   const faster = judge({ estimate: 1.031, pValue: 0.01, n: 3 });
@@ -71,4 +71,54 @@ test('no code reads a verdict or a note back from its sentence', () => {
     // analysis/method.js combines pass/fail/inconclusive values, an enum, not sentences.
     .filter(({ line }) => !/verdicts\.includes\('fail'\)/.test(line));
   assert.deepStrictEqual(hits.map(({ f, i, line }) => `${f}:${i}: ${line.trim()}`), []);
+});
+
+// Equivalence (two one-sided tests at 5%): "no significant difference" is never read as
+// "free". The outcome of every cell of the summary is recomputed here from the run's own
+// counted windows (per block mean log ratio, 90% t-interval over blocks), independently of
+// analysis/verdict.js, and must match.
+test('equivalence: the 90% interval of the ratio against 100% ± M, three outcomes, recomputed from the windows', () => {
+  const { equivalence, equivalenceText } = require('../analysis/verdict');
+  const { jStat } = require('jstat');
+  // A worked example: df 4, 95% interval [0.986, 0.995] on the log scale.
+  const r = { estimate: Math.sqrt(0.986 * 0.995), ci95: [0.986, 0.995], df: 4 };
+  const eq = equivalence(r, 2);
+  const se = (Math.log(0.995) - Math.log(0.986)) / 2 / jStat.studentt.inv(0.975, 4);
+  const half = jStat.studentt.inv(0.95, 4) * se;
+  assert.ok(Math.abs(eq.ci90[0] - r.estimate * Math.exp(-half)) < 1e-12 && eq.ci90[1] > eq.ci90[0]);
+  assert.deepStrictEqual([eq.outcome, equivalenceText(eq)], ['equivalent', 'equivalent within ±2%']);
+  assert.strictEqual(equivalence({ ...r, ci95: [0.95, 0.97] }, 2).outcome, 'beyond');
+  assert.strictEqual(equivalence({ ...r, ci95: [0.97, 1.0] }, 2).outcome, 'cannot tell');
+  assert.strictEqual(equivalence({ ...r, ci95: [0.97, 1.0] }, 5).outcome, 'equivalent', 'a wider margin');
+  assert.strictEqual(equivalence({ estimate: 1, ci95: null, df: 4 }, 2), null, 'no interval, no equivalence');
+
+  const run = JSON.parse(fs.readFileSync(path.join(ROOT, 'results', 'default.json'), 'utf8'));
+  const summary = strategySummary([{ file: 'results/default.json', run }]);
+  let checked = 0;
+  for (const row of summary.rows) {
+    for (const cell of [row.shallow, row.deep]) {
+      if (!cell || cell.kind !== 'ratio' || cell.broken) continue;
+      const config = run.configs.find((c) => c.id === cell.source.id);
+      const byBlock = new Map();
+      for (const w of config.samples.filter((s) => s.kind === 'window' && s.counted)) {
+        byBlock.set(w.block, [...(byBlock.get(w.block) ?? []), Math.log(w.partnerCpuUsPerRequest) - Math.log(w.cpuUsPerRequest)]);
+      }
+      const means = [...byBlock.values()].map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length);
+      const k = means.length;
+      const m = means.reduce((a, b) => a + b, 0) / k;
+      const sd = Math.sqrt(means.reduce((a, b) => a + (b - m) ** 2, 0) / (k - 1));
+      const t = jStat.studentt.inv(0.95, k - 1) * (sd / Math.sqrt(k));
+      const [lo, hi] = [Math.exp(m - t), Math.exp(m + t)];
+      const want = lo >= 0.98 && hi <= 1.02 ? 'equivalent' : lo > 1.02 || hi < 0.98 ? 'beyond' : 'cannot tell';
+      assert.strictEqual(cell.equivalence.outcome, want, `${cell.source.id}: 90% [${lo}, ${hi}]`);
+      assert.ok(Math.abs(cell.equivalence.ci90[0] - lo) < 1e-9 && Math.abs(cell.equivalence.ci90[1] - hi) < 1e-9, cell.source.id);
+      checked++;
+    }
+  }
+  assert.ok(checked >= 10, `${checked} cells checked`);
+  // The Reading says it, with its margin.
+  const { readingText } = require('../report/strategy-summary');
+  const param = summary.rows.find((r) => r.strategy === 'param');
+  assert.match(readingText(param.findings), /Costs 0\.9% at depth 8 \(equivalent within ±2%\)/);
+  assert.match(readingText(summary.rows.find((r) => r.strategy === 'als').findings), /\(cannot tell within ±2%\)/);
 });

@@ -21,7 +21,7 @@ const { profileRun } = require('../profile');
 const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
 const { UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT, UNSETTLED_CAP_FACTOR, DEFAULT_MAX_WARMUP_WINDOWS, SMALL_WINDOW_MAX_WARMUP, windowRequestsFor } = require('../instructions');
 
-const OPTIONS = flags(['strategies', 'depths', 'hops', 'logs', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url', 'method', 'windows', 'window', 'group-size', 'window-requests', 'max-warmup-windows', 'unsettled-windows', 'unsettled-bound', 'strategy-file'], { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] });
+const OPTIONS = flags(['strategies', 'depths', 'hops', 'logs', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url', 'method', 'windows', 'window', 'group-size', 'window-requests', 'max-warmup-windows', 'unsettled-windows', 'unsettled-bound', 'strategy-file', 'margin'], { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] });
 
 const MATRIX_FLAGS = ['strategies', 'depths', 'hops', 'logs', 'frameworks', 'target'];
 
@@ -99,6 +99,8 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
   --driver NAME          ${DRIVERS.join(' | ')} (default: ${DEFAULTS.driver})
   --target name=URL      drive an already-deployed server instead of spawning (repeatable)
   --baseline STRATEGY    what "% of baseline" compares with (default from preset)
+  --margin PCT           equivalence margin M: a ratio whose 90% interval lies within
+                         100% ± M is "equivalent" (two one-sided tests at 5%; default ${DEFAULTS.margin})
   --profile              after measuring, one unmeasured burst per config under V8 --cpu-prof:
                          results/profiles/<run>/<config>.cpuprofile, top functions in the report
   --out FILE             run JSON (default results/<preset>.json)
@@ -158,6 +160,7 @@ function resolveSettings(values) {
     maxTime: number('max-time', values['max-time'], { min: 1, max: 86400 }) ?? (custom ? null : preset.maxTime) ?? DEFAULTS.maxTime,
     driver,
     baseline: values.baseline ?? preset.baseline,
+    margin: number('margin', values.margin, { min: 0.1, max: 50 }) ?? DEFAULTS.margin,
     ...(own.length && { strategyFiles: own.map(({ name, file }) => ({ name, file: path.relative(process.cwd(), file) || file })) }),
     // Servers inherit the environment: record where OpenTelemetry spans went.
     otelExporter: process.env.OTEL_EXPORTER || 'memory',
