@@ -18,7 +18,7 @@ const { equivalenceText } = require('./verdict');
 function analyzeApp(run) {
   const [base, cand] = run.configs || [];
   if (!base || !cand) return { ratio: null, blocks: 0, windows: { counted: 0, dropped: 0 }, ids: {} };
-  const s = summaries.summarize(cand, base);
+  const s = summaries.summarize(cand, base, { marginPct: run.settings?.margin });
   const windows = cand.samples.filter((w) => w.kind === 'window');
   const counted = windows.filter((w) => w.counted);
   const ids = {};

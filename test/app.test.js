@@ -25,7 +25,7 @@ test('a duet run of two start commands: fresh processes per block, every window 
   const dir = tmp();
   const out = path.join(dir, 'app.json');
   const r = await runCli(['app', '--baseline', node('WORK=20'), '--candidate', node('WORK=20 BURN_US=200'), '--names', 'plain,traced',
-    '--id-header', 'X-Request-Id', ...SHORT, '--out', out]);
+    '--id-header', 'X-Request-Id', '--margin', '3', ...SHORT, '--out', out]);
   assert.strictEqual(r.code, 0, r.stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.kind, 'app');
@@ -57,6 +57,14 @@ test('a duet run of two start commands: fresh processes per block, every window 
   const pct = (x) => (100 * x).toFixed(1);
   if (a.ratio.ci95) {
     assert.ok(r.stdout.includes(`traced at ${pct(a.ratio.estimate)}% [${pct(a.ratio.ci95[0])}%–${pct(a.ratio.ci95[1])}%] of plain's throughput on one CPU (CPU per request in duet): ${a.ratio.verdict}`), r.stdout);
+    // Equivalence at the margin asked for (--margin 3): the 90% interval of the same
+    // ratio, inside the 95% one, judged against 100% ± 3%, and said on the same line.
+    const eq = a.ratio.judgement.equivalence;
+    assert.strictEqual(run.settings.margin, 3);
+    assert.strictEqual(eq.marginPct, 3);
+    assert.ok(eq.ci90[0] > a.ratio.ci95[0] && eq.ci90[1] < a.ratio.ci95[1], JSON.stringify(eq));
+    const want = eq.ci90[0] >= 0.97 && eq.ci90[1] <= 1.03 ? 'equivalent within ±3%' : eq.ci90[0] > 1.03 || eq.ci90[1] < 0.97 ? 'beyond the ±3% margin' : 'cannot tell within ±3%';
+    assert.ok(r.stdout.includes(`${a.ratio.verdict}; ${want}`), r.stdout);
   }
   const report = path.join(dir, 'results.md');
   const rep = await runCli(['report', out, '--out', report, '--no-html']);
@@ -65,7 +73,11 @@ test('a duet run of two start commands: fresh processes per block, every window 
   assert.match(md, /## Your service: traced against plain/);
   const row = md.split('\n').find((l) => l.startsWith('| `traced` | `WORK=20 BURN_US=200 '));
   assert.ok(row, md);
-  if (a.ratio.ci95) assert.ok(row.includes(`| ${pct(a.ratio.estimate)}% [${pct(a.ratio.ci95[0])}%–${pct(a.ratio.ci95[1])}%] | ${a.ratio.verdict} |`), row);
+  if (a.ratio.ci95) {
+    const eq = a.ratio.judgement.equivalence;
+    const said = eq.outcome === 'equivalent' ? 'equivalent within ±3%' : eq.outcome === 'beyond' ? 'beyond the ±3% margin' : 'cannot tell within ±3%';
+    assert.ok(row.includes(`| ${pct(a.ratio.estimate)}% [${pct(a.ratio.ci95[0])}%–${pct(a.ratio.ci95[1])}%] | ${a.ratio.verdict} | ${said} (90% CI ${pct(eq.ci90[0])}%–${pct(eq.ci90[1])}%) |`), row);
+  }
   assert.match(md, new RegExp(`\\| ✅ ${a.ids.candidate.kept.toLocaleString('en-US')} kept, 0 mismatched, 0 lost \\|`));
 });
 

@@ -9,8 +9,10 @@ const { measureApp } = require('../app');
 const { analyzeApp } = require('../../analysis');
 const { AppStartError } = require('../app-process');
 const { writeReport } = require('./write-report');
+const { DEFAULTS: RUN_DEFAULTS } = require('../../lib/presets');
+const { equivalenceText } = require('../../analysis');
 
-const DEFAULTS = { names: 'baseline,candidate', health: '/', connections: 10, blocks: 5, windows: 3, window: 1, warmup: 3, startupTimeout: 30 };
+const DEFAULTS = { names: 'baseline,candidate', health: '/', connections: 10, blocks: 5, windows: 3, window: 1, warmup: 3, startupTimeout: 30, margin: RUN_DEFAULTS.margin };
 
 const HELP = `usage: ctxbench app --baseline CMD --candidate CMD [options]
 
@@ -33,13 +35,15 @@ set to a free port; it is ready when its --health path answers 2xx.
   --window S            seconds per window (default ${DEFAULTS.window})
   --warmup S            unmeasured seconds of load per block first (default ${DEFAULTS.warmup})
   --startup-timeout S   how long a command may take to answer --health (default ${DEFAULTS.startupTimeout})
+  --margin PCT          equivalence margin M: the candidate is "equivalent" when the 90%
+                        interval of its ratio lies within 100% ± M (default ${DEFAULTS.margin})
   --out FILE            run JSON (default results/app.json)
   --report FILE         results.md to regenerate ("none" to skip; default results.md when
                         --out is in results/, else none)
 Exit 0 measured, 1 a command failed to start or bad input, 130 interrupted.
 `;
 
-const OPTIONS = flags(['baseline', 'candidate', 'names', 'health', 'path', 'id-header', 'connections', 'blocks', 'windows', 'window', 'warmup', 'startup-timeout', 'out', 'report'], { multiple: ['path'] });
+const OPTIONS = flags(['baseline', 'candidate', 'names', 'health', 'path', 'id-header', 'connections', 'blocks', 'windows', 'window', 'warmup', 'startup-timeout', 'margin', 'out', 'report'], { multiple: ['path'] });
 
 function urlPath(flag, value) {
   if (!/^\/[^\s]*$/.test(value)) throw new UsageError(`--${flag} ${value} is not a path (it starts with / and has no spaces)`);
@@ -66,6 +70,7 @@ function settingsOf(values) {
     window: number('window', values.window, { min: 0.2, max: 60 }) ?? DEFAULTS.window,
     warmup: number('warmup', values.warmup, { min: 0, max: 600 }) ?? DEFAULTS.warmup,
     startupTimeout: number('startup-timeout', values['startup-timeout'], { min: 1, max: 600 }) ?? DEFAULTS.startupTimeout,
+    margin: number('margin', values.margin, { min: 0.1, max: 50 }) ?? DEFAULTS.margin,
     method: 'duet',
     baseline: 'baseline',
   };
@@ -78,7 +83,8 @@ function summaryLine(run) {
   const [base, cand] = run.configs;
   const lines = ['', `ctxbench app: ${run.status}, duet, ${a?.blocks ?? 0} block(s)`];
   if (r && Number.isFinite(r.estimate)) {
-    lines.push(`${cand.name} at ${pct(r.estimate)}${r.ci95 ? ` [${pct(r.ci95[0])}–${pct(r.ci95[1])}]` : ''} of ${base.name}'s throughput on one CPU (CPU per request in duet): ${r.verdict}`);
+    const eq = a.broken ? null : r.judgement?.equivalence;
+    lines.push(`${cand.name} at ${pct(r.estimate)}${r.ci95 ? ` [${pct(r.ci95[0])}–${pct(r.ci95[1])}]` : ''} of ${base.name}'s throughput on one CPU (CPU per request in duet): ${r.verdict}${eq ? `; ${equivalenceText(eq)}` : ''}`);
   } else lines.push('no ratio: too few windows measured');
   for (const c of run.configs) {
     const ids = a?.ids?.[c.arm];

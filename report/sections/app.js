@@ -2,7 +2,7 @@
 // results.md section for a `kind: "app"` JSON (`ctxbench app`): the user's own service,
 // two start commands measured in duet. Formats analysis/index.js analyzeApp().
 const f = require('../format');
-const { analyzeApp } = require('../../analysis');
+const { analyzeApp, equivalenceText } = require('../../analysis');
 const { environmentSection } = require('./run');
 
 function idsCell(ids) {
@@ -37,9 +37,10 @@ function render(run, ctx = {}) {
   const rows = [base, cand].filter(Boolean).map((c) => {
     const isBase = c === base;
     const ratio = isBase ? 'baseline' : r && f.isNum(r.estimate) ? f.withCi(r.estimate, r.ci95, f.pctOf) : f.DASH;
-    return [f.code(c.name), f.code(c.command), ratio, isBase ? '' : r?.verdict ?? 'not enough windows', f.num(a.cpuUsPerRequest?.[c.arm]), f.int(a.requestsPerWindow?.[c.arm]), idsCell(a.ids[c.arm])];
+    const eq = isBase || a.broken ? null : r?.judgement?.equivalence;
+    return [f.code(c.name), f.code(c.command), ratio, isBase ? '' : r?.verdict ?? 'not enough windows', eq ? `${equivalenceText(eq)} (90% CI ${f.pctOf(eq.ci90[0])}–${f.pctOf(eq.ci90[1])})` : '', f.num(a.cpuUsPerRequest?.[c.arm]), f.int(a.requestsPerWindow?.[c.arm]), idsCell(a.ids[c.arm])];
   });
-  lines.push(f.table(['Side', 'Command', '% of baseline: CPU/req in duet [95% CI]', 'Verdict', 'CPU µs/req (median window)', 'Requests per window (median)', `Ids${s.idHeader ? ` (${f.code(s.idHeader)})` : ''}`], rows, ['l', 'l', 'r', 'l', 'r', 'r', 'l']), '');
+  lines.push(f.table(['Side', 'Command', '% of baseline: CPU/req in duet [95% CI]', 'Verdict', 'Equivalence (two one-sided tests at 5%)', 'CPU µs/req (median window)', 'Requests per window (median)', `Ids${s.idHeader ? ` (${f.code(s.idHeader)})` : ''}`], rows, ['l', 'l', 'r', 'l', 'l', 'r', 'r', 'l']), '');
   lines.push(`Load: ${(s.paths || ['/']).map(f.code).join(', ')} in turn, ${f.int(s.connections)} connections per side, ${s.windows} windows of ${s.window} s per block after ${s.warmup} s of unmeasured load; ready when ${f.code(s.health || '/')} answered 2xx.`);
   if (a.broken) lines.push('', '> ❌ Answers carried another request\'s id or none: the service loses its request context under load, whatever it costs.');
   const errors = (run.configs || []).filter((c) => c.error);
