@@ -15,6 +15,7 @@
 const { spawnListening } = require('./server-process');
 const path = require('node:path');
 const { startPostgres } = require('./postgres');
+const { startRedis } = require('./redis');
 const { cpus } = require('../lib/cpus');
 
 const DOWNSTREAM = path.resolve(__dirname, '..', 'handlers', 'downstream.js');
@@ -43,11 +44,11 @@ async function startDownstream({ cpu = null } = {}) {
 // need: { pg, http } booleans (which services the configurations use); pgUrl: an
 // existing PostgreSQL to use instead of starting one; pinned: whether servers are
 // pinned (then the services share the load generator's CPU, lib/cpus.js). Resolves { env, pg, downstream, stop }.
-async function startServices({ need = { pg: true, http: true }, pgUrl = null, pinned = false } = {}) {
+async function startServices({ need = { pg: true, http: true, redis: false }, pgUrl = null, pinned = false } = {}) {
   const cpu = pinned ? cpus().loadgen : null;
   const started = [];
   const env = {};
-  const result = { env, pg: null, downstream: null, stop: () => Promise.all(started.map((s) => s.stop().catch(() => {}))).then(() => undefined) };
+  const result = { env, pg: null, downstream: null, redis: null, stop: () => Promise.all(started.map((s) => s.stop().catch(() => {}))).then(() => undefined) };
   try {
     if (need.pg) {
       if (pgUrl) {
@@ -65,6 +66,12 @@ async function startServices({ need = { pg: true, http: true }, pgUrl = null, pi
       started.push(downstream);
       result.downstream = { url: downstream.url, pid: downstream.pid };
       env.DOWNSTREAM_URL = downstream.url;
+    }
+    if (need.redis) {
+      const redis = await startRedis({ cpu });
+      started.push(redis);
+      result.redis = { url: redis.url, version: redis.version, pid: redis.pid };
+      env.REDIS_URL = redis.url;
     }
   } catch (err) {
     await result.stop();
@@ -111,7 +118,7 @@ function redactArgs(args) {
 
 // Which services a list of hops (and integrity scenarios) needs.
 function needsOf(hopNames) {
-  return { pg: hopNames.includes('pg'), http: hopNames.includes('http') };
+  return { pg: hopNames.includes('pg'), http: hopNames.includes('http'), redis: false };
 }
 
 // A service failure is the user's to fix (or the machine's): one line, no stack.

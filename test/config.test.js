@@ -32,6 +32,7 @@ const BAD = [
   ['BURN_US', 'x', ['0']],
   ['PG_POOL_SIZE', '0', ['1', '1000']],
   ['DOWNSTREAM_URL', 'ftp://downstream', ['http://host:port']],
+  ['REDIS_URL', 'http://127.0.0.1:6379', ['redis://host:port']],
   ...(OTEL_EXPORTERS ? [['OTEL_EXPORTER', 'jaeger', OTEL_EXPORTERS]] : []),
 ];
 

@@ -19,6 +19,7 @@ const PRESETS = {
 };
 const { redactArgs } = require('../services');
 const { writeReport } = require('./write-report');
+const systemTools = require('../../lib/system-tools');
 
 const OPTIONS = flags(['strategies', 'scenarios', 'node', 'acf', 'preset', 'framework', 'requests', 'concurrency', 'soak-requests', 'pg-url', 'out', 'report', 'strategy-file'], { booleans: ['quick'], multiple: ['strategy-file'] });
 
@@ -96,7 +97,18 @@ async function main(args) {
   warnings.push(...targetWarnings);
   if (settings.concurrency < 200) warnings.push(`concurrency ${settings.concurrency} (< 200): fewer requests interleave, so a leak is less likely to show`);
 
-  const needs = new Set(integrity.SCENARIOS.filter((s) => settings.scenarios.includes(s.name)).map((s) => s.needs));
+  // A server the selected scenarios need but this machine lacks (Redis): those scenarios
+  // are left out with one line naming the package to install; the others run.
+  const needsOf = (name) => integrity.SCENARIOS.find((s) => s.name === name)?.needs;
+  const withoutServer = systemTools.find('redis') ? [] : settings.scenarios.filter((n) => needsOf(n) === 'redis');
+  if (withoutServer.length) {
+    settings.scenarios = settings.scenarios.filter((n) => !withoutServer.includes(n));
+    const line = `${withoutServer.length} Redis scenario(s) skipped: ${systemTools.hint('redis')}`;
+    warnings.push(line);
+    process.stderr.write(`ctxbench: ${line}\n`);
+    if (!settings.scenarios.length) throw new UsageError('no scenario left to run');
+  }
+  const needs = new Set(settings.scenarios.map(needsOf));
   const run = await session({
     kind: 'integrity',
     schema: 1,
@@ -113,8 +125,8 @@ async function main(args) {
       },
     },
     warnings,
-    // PostgreSQL and the downstream service, when a selected scenario needs them.
-    services: { need: { pg: needs.has('pg'), http: needs.has('http') }, pgUrl: values['pg-url'] ?? null },
+    // PostgreSQL, Redis and the downstream service, when a selected scenario needs them.
+    services: { need: { pg: needs.has('pg'), http: needs.has('http'), redis: needs.has('redis') }, pgUrl: values['pg-url'] ?? null },
     progress: { total: targets.length * settings.strategies.length * settings.scenarios.length, step: 'scenario' },
     measure: (r, { progress, stop, serverEnv }) => integrity.runIntegrity(r, { out, targets, progress, stop, serverEnv }),
   });

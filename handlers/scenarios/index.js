@@ -24,6 +24,7 @@ const MODULES = [
 // run measures stay without them.
 const LIBRARY_MODULES = [
   require('./pg'),
+  require('./redis'),
   require('./generic-pool'),
   require('./dataloader'),
   require('./bluebird'),

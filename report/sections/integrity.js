@@ -221,6 +221,8 @@ function render(run, ctx = {}) {
   const meta = ['kind `integrity`'];
   if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
   if (run.status) meta.push(`status ${run.status}`);
+  // The servers the I/O scenarios ran against, by version.
+  if (s.redis) meta.push(`against ${s.redis}`);
   lines.push(`*${meta.join(' · ')}*`, '');
   if (run.command) lines.push(f.fence(run.command, 'sh'), '');
   const e = run.environment || {};

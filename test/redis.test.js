@@ -1,0 +1,88 @@
+'use strict';
+// The Redis driver scenarios (handlers/scenarios/redis.js) against a real redis-server that
+// `ctxbench integrity` starts itself (bench/redis.js) and removes: 200 requests, 100 in
+// flight, each with its own id, every answer checked. A planted strategy that follows the
+// id through promises only (v8 promise hooks) shows what the scenarios tell apart: ioredis
+// and node-redis hand their results back through promises (a callback too: ioredis calls
+// it from its command's promise), so promise-following is enough there; a pub/sub message
+// arrives on a plain socket callback, which only a bound listener per request survives.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const systemTools = require('../lib/system-tools');
+const { runCli } = require('./helpers/cli');
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-redis-test-'));
+test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const PROMISE_ONLY = `'use strict';
+const { promiseHooks } = require('node:v8');
+const ids = new WeakMap();
+let current;
+const saved = [];
+promiseHooks.createHook({
+  init(promise) { if (current !== undefined) ids.set(promise, current); },
+  before(promise) { saved.push(current); current = ids.get(promise); },
+  after() { current = saved.pop(); },
+});
+module.exports = {
+  name: 'promise-only',
+  describe: 'TEST: the id follows promises only (v8 promise hooks), not plain callbacks',
+  run(id, fn) { const prev = current; current = id; try { return fn(); } finally { current = prev; } },
+  current: () => current,
+};
+`;
+
+const SCENARIOS = ['ioredis-callback', 'ioredis-callback-bound', 'ioredis-promise', 'ioredis-multi', 'ioredis-multi-bound', 'ioredis-pubsub', 'ioredis-pubsub-bound', 'redis-promise', 'redis-multi'];
+// What each strategy must do in each scenario ('leaks': most answers carry another id).
+const EXPECTED = {
+  als: { 'ioredis-pubsub': 'lost', '*': 'kept' },
+  'promise-only': { 'ioredis-pubsub': 'not kept', 'ioredis-pubsub-bound': 'not kept', '*': 'kept' },
+  global: { '*': 'leaks' },
+};
+const TOTAL = 200;
+
+const tempDirs = () => new Set(fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith('ctxbench-redis-') && !d.startsWith('ctxbench-redis-test-')));
+
+test('ctxbench integrity: ioredis and node-redis against a real Redis it starts and removes; a promise-only strategy loses the id only where a plain callback runs', { timeout: 600000 }, async (t) => {
+  if (!systemTools.find('redis')) return t.skip(`${systemTools.hint('redis')} (.ci/run installs it)`);
+  const file = path.join(dir, 'promise-only.js');
+  fs.writeFileSync(file, PROMISE_ONLY);
+  const out = path.join(dir, 'redis.json');
+  const before = tempDirs();
+  const r = await runCli(['integrity', '--strategy-file', file, '--strategies', 'als,global', '--scenarios', SCENARIOS.join(','),
+    '--requests', String(TOTAL), '--concurrency', '100', '--out', out, '--report', 'none'], { timeoutMs: 600000 });
+  assert.strictEqual(r.code, 0, r.stderr);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.strictEqual(run.status, 'complete');
+  assert.match(run.settings.redis, /^redis-server \d+\.\d+/, 'the server version the scenarios ran against');
+  const cells = run.integrity.cells;
+  assert.strictEqual(cells.length, 3 * SCENARIOS.length);
+  for (const c of cells) {
+    const detail = `${c.strategy} ${c.scenario}: ${JSON.stringify({ kept: c.kept, lost: c.lost, leaked: c.leaked, errors: c.errors })}`;
+    assert.strictEqual(c.errors, 0, detail);
+    assert.strictEqual(c.kept + c.lost + c.leaked, TOTAL, detail);
+    const want = EXPECTED[c.strategy][c.scenario] ?? EXPECTED[c.strategy]['*'];
+    if (want === 'kept') assert.strictEqual(c.kept, TOTAL, detail);
+    else if (want === 'lost') assert.strictEqual(c.lost, TOTAL, detail);
+    else if (want === 'not kept') assert.ok(c.kept < TOTAL / 2, detail);
+    else assert.ok(c.leaked > TOTAL / 2, detail);
+  }
+  assert.deepStrictEqual([...tempDirs()].filter((d) => !before.has(d)), [], 'the Redis folder was removed');
+});
+
+test('ctxbench integrity without redis-server: the Redis scenarios are skipped in one line naming the package, the others run', { timeout: 600000 }, async () => {
+  const out = path.join(dir, 'none.json');
+  // A PATH without redis-server (node itself is called by its full path).
+  const bin = path.join(dir, 'bin');
+  fs.mkdirSync(bin, { recursive: true });
+  const r = await runCli(['integrity', '--strategies', 'als', '--scenarios', 'ioredis-promise,chain-immediate', '--quick', '--out', out, '--report', 'none'],
+    { env: { PATH: bin } });
+  assert.strictEqual(r.code, 0, r.stderr);
+  assert.match(r.stderr, /^ctxbench: 1 Redis scenario\(s\) skipped: redis is not installed \(the Redis driver scenarios \(a real Redis server\)\): apt-get install -y redis-server$/m);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.deepStrictEqual(run.integrity.cells.map((c) => c.scenario), ['chain-immediate']);
+  assert.ok(run.warnings.some((w) => w.includes('apt-get install -y redis-server')));
+});
