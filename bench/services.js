@@ -70,7 +70,7 @@ async function startServices({ need = { pg: true, http: true, redis: false }, pg
     if (need.redis) {
       const redis = await startRedis({ cpu });
       started.push(redis);
-      result.redis = { url: redis.url, version: redis.version, pid: redis.pid };
+      result.redis = { url: redis.url, version: redis.version, pid: redis.pid, dir: redis.dir };
       env.REDIS_URL = redis.url;
     }
   } catch (err) {

@@ -47,7 +47,7 @@ async function session({ kind, schema = 2, title, command, settings, out, part =
   const started = services?.need && (services.need.pg || services.need.http || services.need.redis) ? await startServices({ need: services.need, pgUrl: services.pgUrl ?? null, pinned }) : null;
   if (started?.pg) settings.postgres = started.pg.embedded ? 'embedded' : redact(started.pg.url);
   // The server versions the scenarios ran against (the integrity page shows them).
-  if (started?.redis) settings.redis = `redis-server ${started.redis.version}`;
+  if (started?.redis) settings.redis = { server: `redis-server ${started.redis.version}`, pid: started.redis.pid, dir: started.redis.dir };
   // Which method, and why, once the setup is known good and before anything is measured
   // (the run JSON and the report keep it too).
   if (settings.methodWhy) process.stderr.write(`ctxbench: measuring ${settings.method === 'instructions' ? 'instruction counts' : settings.method}: ${settings.methodWhy}\n`);

@@ -44,20 +44,25 @@ const EXPECTED = {
 };
 const TOTAL = 200;
 
-const tempDirs = () => new Set(fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith('ctxbench-redis-') && !d.startsWith('ctxbench-redis-test-')));
+// The server a run started, by the pid and folder it recorded (other test files may run
+// their own Redis at the same time): stopped, and its folder gone.
+function assertGone(redis) {
+  assert.ok(Number.isInteger(redis.pid) && redis.dir.includes('ctxbench-redis-'), JSON.stringify(redis));
+  assert.throws(() => process.kill(redis.pid, 0), /ESRCH/, `redis-server ${redis.pid} is still running`);
+  assert.ok(!fs.existsSync(redis.dir), `${redis.dir} was not removed`);
+}
 
 test('ctxbench integrity: ioredis and node-redis against a real Redis it starts and removes; a promise-only strategy loses the id only where a plain callback runs', { timeout: 600000 }, async (t) => {
   if (!systemTools.find('redis')) return t.skip(`${systemTools.hint('redis')} (.ci/run installs it)`);
   const file = path.join(dir, 'promise-only.js');
   fs.writeFileSync(file, PROMISE_ONLY);
   const out = path.join(dir, 'redis.json');
-  const before = tempDirs();
   const r = await runCli(['integrity', '--strategy-file', file, '--strategies', 'als,global', '--scenarios', SCENARIOS.join(','),
     '--requests', String(TOTAL), '--concurrency', '100', '--out', out, '--report', 'none'], { timeoutMs: 600000 });
   assert.strictEqual(r.code, 0, r.stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.status, 'complete');
-  assert.match(run.settings.redis, /^redis-server \d+\.\d+/, 'the server version the scenarios ran against');
+  assert.match(run.settings.redis.server, /^redis-server \d+\.\d+/, 'the server version the scenarios ran against');
   const cells = run.integrity.cells;
   assert.strictEqual(cells.length, 3 * SCENARIOS.length);
   for (const c of cells) {
@@ -70,7 +75,7 @@ test('ctxbench integrity: ioredis and node-redis against a real Redis it starts 
     else if (want === 'not kept') assert.ok(c.kept < TOTAL / 2, detail);
     else assert.ok(c.leaked > TOTAL / 2, detail);
   }
-  assert.deepStrictEqual([...tempDirs()].filter((d) => !before.has(d)), [], 'the Redis folder was removed');
+  assertGone(run.settings.redis);
 });
 
 test('ctxbench integrity without redis-server: the Redis scenarios are skipped in one line naming the package, the others run', { timeout: 600000 }, async () => {
@@ -85,4 +90,28 @@ test('ctxbench integrity without redis-server: the Redis scenarios are skipped i
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.deepStrictEqual(run.integrity.cells.map((c) => c.scenario), ['chain-immediate']);
   assert.ok(run.warnings.some((w) => w.includes('apt-get install -y redis-server')));
+});
+
+test('Ctrl-C during the Redis scenarios: exit 130, the run kept, no redis-server left and its folder gone', { timeout: 600000 }, async (t) => {
+  if (!systemTools.find('redis')) return t.skip(`${systemTools.hint('redis')} (.ci/run installs it)`);
+  const out = path.join(dir, 'int.json');
+  let sent = false;
+  const r = await runCli(['integrity', '--strategies', 'als,global', '--scenarios', SCENARIOS.join(','), '--requests', '2000', '--concurrency', '100', '--out', out, '--report', 'none'], {
+    timeoutMs: 600000,
+    onSpawn(child) {
+      // The session saves the run JSON once its services answer: Redis is up.
+      const poll = setInterval(() => {
+        if (!fs.existsSync(out)) return;
+        clearInterval(poll);
+        sent = true;
+        child.kill('SIGINT');
+      }, 10);
+      child.once('exit', () => clearInterval(poll));
+    },
+  });
+  assert.ok(sent, r.stderr);
+  assert.strictEqual(r.code, 130, r.stderr);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.strictEqual(run.status, 'interrupted');
+  assertGone(run.settings.redis);
 });
