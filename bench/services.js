@@ -16,6 +16,7 @@ const { spawnListening } = require('./server-process');
 const path = require('node:path');
 const { startPostgres } = require('./postgres');
 const { startRedis } = require('./redis');
+const { startMariadb } = require('./mariadb');
 const { cpus } = require('../lib/cpus');
 
 const DOWNSTREAM = path.resolve(__dirname, '..', 'handlers', 'downstream.js');
@@ -44,11 +45,11 @@ async function startDownstream({ cpu = null } = {}) {
 // need: { pg, http } booleans (which services the configurations use); pgUrl: an
 // existing PostgreSQL to use instead of starting one; pinned: whether servers are
 // pinned (then the services share the load generator's CPU, lib/cpus.js). Resolves { env, pg, downstream, stop }.
-async function startServices({ need = { pg: true, http: true, redis: false }, pgUrl = null, pinned = false } = {}) {
+async function startServices({ need = { pg: true, http: true, redis: false, mysql: false }, pgUrl = null, pinned = false } = {}) {
   const cpu = pinned ? cpus().loadgen : null;
   const started = [];
   const env = {};
-  const result = { env, pg: null, downstream: null, redis: null, stop: () => Promise.all(started.map((s) => s.stop().catch(() => {}))).then(() => undefined) };
+  const result = { env, pg: null, downstream: null, redis: null, mysql: null, stop: () => Promise.all(started.map((s) => s.stop().catch(() => {}))).then(() => undefined) };
   try {
     if (need.pg) {
       if (pgUrl) {
@@ -72,6 +73,12 @@ async function startServices({ need = { pg: true, http: true, redis: false }, pg
       started.push(redis);
       result.redis = { url: redis.url, version: redis.version, pid: redis.pid, dir: redis.dir };
       env.REDIS_URL = redis.url;
+    }
+    if (need.mysql) {
+      const db = await startMariadb({ cpu });
+      started.push(db);
+      result.mysql = { url: db.url, version: db.version, pid: db.pid, dir: db.dir };
+      env.MYSQL_URL = db.url;
     }
   } catch (err) {
     await result.stop();
@@ -118,7 +125,7 @@ function redactArgs(args) {
 
 // Which services a list of hops (and integrity scenarios) needs.
 function needsOf(hopNames) {
-  return { pg: hopNames.includes('pg'), http: hopNames.includes('http'), redis: false };
+  return { pg: hopNames.includes('pg'), http: hopNames.includes('http'), redis: false, mysql: false };
 }
 
 // A service failure is the user's to fix (or the machine's): one line, no stack.

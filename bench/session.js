@@ -44,10 +44,11 @@ async function session({ kind, schema = 2, title, command, settings, out, part =
   const pinned = Boolean(pin && environment.taskset && pinSelf());
   if (pin) environment.taskset = pinned;
   // Services first: a wrong --pg-url is one line before anything is written or started.
-  const started = services?.need && (services.need.pg || services.need.http || services.need.redis) ? await startServices({ need: services.need, pgUrl: services.pgUrl ?? null, pinned }) : null;
+  const started = services?.need && Object.values(services.need).some(Boolean) ? await startServices({ need: services.need, pgUrl: services.pgUrl ?? null, pinned }) : null;
   if (started?.pg) settings.postgres = started.pg.embedded ? 'embedded' : redact(started.pg.url);
   // The server versions the scenarios ran against (the integrity page shows them).
   if (started?.redis) settings.redis = { server: `redis-server ${started.redis.version}`, pid: started.redis.pid, dir: started.redis.dir };
+  if (started?.mysql) settings.mysql = { server: `MariaDB ${started.mysql.version}`, pid: started.mysql.pid, dir: started.mysql.dir };
   // Which method, and why, once the setup is known good and before anything is measured
   // (the run JSON and the report keep it too).
   if (settings.methodWhy) process.stderr.write(`ctxbench: measuring ${settings.method === 'instructions' ? 'instruction counts' : settings.method}: ${settings.methodWhy}\n`);

@@ -45,13 +45,15 @@ function defaultHost(env) {
 function ioConfig(env, hop) {
   const pgUrl = env.PG_URL || null;
   if (pgUrl && !/^postgres(ql)?:\/\/\S+$/.test(pgUrl)) throw bad('PG_URL', '(hidden)', 'a postgres://user:password@host:port/database URL');
+  const mysqlUrl = env.MYSQL_URL || null;
+  if (mysqlUrl && !/^mysql:\/\/[^\s/]+\/?$/.test(mysqlUrl)) throw bad('MYSQL_URL', '(hidden)', 'mysql://user[:password]@host:port');
   const redisUrl = env.REDIS_URL || null;
   if (redisUrl && !/^redis:\/\/[^\s/]+\/?$/.test(redisUrl)) throw bad('REDIS_URL', redisUrl, 'redis://host:port');
   const downstreamUrl = env.DOWNSTREAM_URL || null;
   if (downstreamUrl && !/^https?:\/\/[^\s/]+\/?$/.test(downstreamUrl)) throw bad('DOWNSTREAM_URL', downstreamUrl, 'http://host:port');
   if (hop === 'pg' && !pgUrl) throw new ConfigError('HOP=pg needs PG_URL (postgres://user:password@host:port/database); `ctxbench run` starts a PostgreSQL and sets it');
   if (hop === 'http' && !downstreamUrl) throw new ConfigError('HOP=http needs DOWNSTREAM_URL (http://host:port of `node handlers/downstream.js`); `ctxbench run` starts one and sets it');
-  return { pgUrl, pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 1000), redisUrl, downstreamUrl: downstreamUrl && downstreamUrl.replace(/\/$/, '') };
+  return { pgUrl, pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 1000), mysqlUrl, redisUrl, downstreamUrl: downstreamUrl && downstreamUrl.replace(/\/$/, '') };
 }
 
 function loadConfig(env = process.env) {

@@ -13,27 +13,11 @@ const os = require('node:os');
 const path = require('node:path');
 const systemTools = require('../lib/system-tools');
 const { runCli } = require('./helpers/cli');
+const { PROMISE_ONLY } = require('./helpers/promise-only');
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-redis-test-'));
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const PROMISE_ONLY = `'use strict';
-const { promiseHooks } = require('node:v8');
-const ids = new WeakMap();
-let current;
-const saved = [];
-promiseHooks.createHook({
-  init(promise) { if (current !== undefined) ids.set(promise, current); },
-  before(promise) { saved.push(current); current = ids.get(promise); },
-  after() { current = saved.pop(); },
-});
-module.exports = {
-  name: 'promise-only',
-  describe: 'TEST: the id follows promises only (v8 promise hooks), not plain callbacks',
-  run(id, fn) { const prev = current; current = id; try { return fn(); } finally { current = prev; } },
-  current: () => current,
-};
-`;
 
 const SCENARIOS = ['ioredis-callback', 'ioredis-callback-bound', 'ioredis-promise', 'ioredis-multi', 'ioredis-multi-bound', 'ioredis-pubsub', 'ioredis-pubsub-bound', 'redis-promise', 'redis-multi'];
 // What each strategy must do in each scenario ('leaks': most answers carry another id).

@@ -97,17 +97,18 @@ async function main(args) {
   warnings.push(...targetWarnings);
   if (settings.concurrency < 200) warnings.push(`concurrency ${settings.concurrency} (< 200): fewer requests interleave, so a leak is less likely to show`);
 
-  // A server the selected scenarios need but this machine lacks (Redis): those scenarios
-  // are left out with one line naming the package to install; the others run.
+  // A server the selected scenarios need but this machine lacks (Redis, MariaDB): those
+  // scenarios are left out with one line naming the package to install; the others run.
   const needsOf = (name) => integrity.SCENARIOS.find((s) => s.name === name)?.needs;
-  const withoutServer = systemTools.find('redis') ? [] : settings.scenarios.filter((n) => needsOf(n) === 'redis');
-  if (withoutServer.length) {
+  for (const [need, tool, label] of [['redis', 'redis', 'Redis'], ['mysql', 'mariadb', 'MySQL']]) {
+    const withoutServer = systemTools.find(tool) ? [] : settings.scenarios.filter((n) => needsOf(n) === need);
+    if (!withoutServer.length) continue;
     settings.scenarios = settings.scenarios.filter((n) => !withoutServer.includes(n));
-    const line = `${withoutServer.length} Redis scenario(s) skipped: ${systemTools.hint('redis')}`;
+    const line = `${withoutServer.length} ${label} scenario(s) skipped: ${systemTools.hint(tool)}`;
     warnings.push(line);
     process.stderr.write(`ctxbench: ${line}\n`);
-    if (!settings.scenarios.length) throw new UsageError('no scenario left to run');
   }
+  if (!settings.scenarios.length) throw new UsageError('no scenario left to run');
   const needs = new Set(settings.scenarios.map(needsOf));
   const run = await session({
     kind: 'integrity',
@@ -125,8 +126,8 @@ async function main(args) {
       },
     },
     warnings,
-    // PostgreSQL, Redis and the downstream service, when a selected scenario needs them.
-    services: { need: { pg: needs.has('pg'), http: needs.has('http'), redis: needs.has('redis') }, pgUrl: values['pg-url'] ?? null },
+    // PostgreSQL, MariaDB, Redis and the downstream service, when a selected scenario needs them.
+    services: { need: { pg: needs.has('pg'), http: needs.has('http'), redis: needs.has('redis'), mysql: needs.has('mysql') }, pgUrl: values['pg-url'] ?? null },
     progress: { total: targets.length * settings.strategies.length * settings.scenarios.length, step: 'scenario' },
     measure: (r, { progress, stop, serverEnv }) => integrity.runIntegrity(r, { out, targets, progress, stop, serverEnv }),
   });

@@ -24,6 +24,7 @@ const MODULES = [
 // run measures stay without them.
 const LIBRARY_MODULES = [
   require('./pg'),
+  require('./mysql'),
   require('./redis'),
   require('./generic-pool'),
   require('./dataloader'),
