@@ -14,15 +14,12 @@ const { setTimeout: sleep } = require('node:timers/promises');
 const mysql = require('mysql2');
 const systemTools = require('../lib/system-tools');
 const { freePort } = require('../lib/free-port');
+const { OneLineError } = require('../lib/fatal');
 
 const READY_TIMEOUT_MS = 30000;
 const STOP_GRACE_MS = 10000;
 
-class MariadbError extends Error {
-  get oneLine() {
-    return true;
-  }
-}
+class MariadbError extends OneLineError {}
 
 // One query over a fresh connection: resolves the server's version, or null.
 function version(port) {

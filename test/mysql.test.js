@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const systemTools = require('../lib/system-tools');
-const { runCli } = require('./helpers/cli');
+const { runCli, runCliInterrupted, assertServerGone } = require('./helpers/cli');
 const { PROMISE_ONLY } = require('./helpers/promise-only');
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-mysql-test-'));
@@ -25,11 +25,6 @@ const EXPECTED = {
 };
 const TOTAL = 200;
 
-function assertGone(server) {
-  assert.ok(Number.isInteger(server.pid) && server.dir.includes('ctxbench-mariadb-'), JSON.stringify(server));
-  assert.throws(() => process.kill(server.pid, 0), /ESRCH/, `mariadbd ${server.pid} is still running`);
-  assert.ok(!fs.existsSync(server.dir), `${server.dir} was not removed`);
-}
 
 test('ctxbench integrity: mysql2 against a real MariaDB it starts and removes; a promise-only strategy loses the id in every callback and keeps it in the promise API', { timeout: 600000 }, async (t) => {
   if (!systemTools.find('mariadb')) return t.skip(`${systemTools.hint('mariadb')} (.ci/run installs it)`);
@@ -53,29 +48,17 @@ test('ctxbench integrity: mysql2 against a real MariaDB it starts and removes; a
     else assert.ok(c.leaked > TOTAL / 2, detail);
     if (c.strategy === 'als' && want !== 'kept') assert.match(c.explanation, /release\(\)/, detail);
   }
-  assertGone(run.settings.mysql);
+  assertServerGone(run.settings.mysql, 'mariadbd');
 });
 
 test('Ctrl-C during the MySQL scenarios: exit 130, the run kept, no mariadbd left and its folder gone', { timeout: 600000 }, async (t) => {
   if (!systemTools.find('mariadb')) return t.skip(`${systemTools.hint('mariadb')} (.ci/run installs it)`);
   const out = path.join(dir, 'int.json');
-  let sent = false;
-  const r = await runCli(['integrity', '--strategies', 'als', '--scenarios', SCENARIOS.join(','), '--requests', '2000', '--concurrency', '100', '--out', out, '--report', 'none'], {
-    timeoutMs: 600000,
-    onSpawn(child) {
-      // The session saves the run JSON once its services answer: MariaDB is up.
-      const poll = setInterval(() => {
-        if (!fs.existsSync(out)) return;
-        clearInterval(poll);
-        sent = true;
-        child.kill('SIGINT');
-      }, 10);
-      child.once('exit', () => clearInterval(poll));
-    },
-  });
-  assert.ok(sent, r.stderr);
+  // The session saves the run JSON once its services answer: the server is up.
+  const r = await runCliInterrupted(['integrity', '--strategies', 'als', '--scenarios', SCENARIOS.join(','), '--requests', '2000', '--concurrency', '100', '--out', out, '--report', 'none'], { timeoutMs: 600000, when: () => fs.existsSync(out) });
+  assert.ok(r.sent, r.stderr);
   assert.strictEqual(r.code, 130, r.stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.status, 'interrupted');
-  assertGone(run.settings.mysql);
+  assertServerGone(run.settings.mysql, 'mariadbd');
 });

@@ -12,7 +12,7 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const systemTools = require('../lib/system-tools');
-const { runCli } = require('./helpers/cli');
+const { runCli, runCliInterrupted, assertServerGone } = require('./helpers/cli');
 const { PROMISE_ONLY } = require('./helpers/promise-only');
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-redis-test-'));
@@ -28,13 +28,6 @@ const EXPECTED = {
 };
 const TOTAL = 200;
 
-// The server a run started, by the pid and folder it recorded (other test files may run
-// their own Redis at the same time): stopped, and its folder gone.
-function assertGone(redis) {
-  assert.ok(Number.isInteger(redis.pid) && redis.dir.includes('ctxbench-redis-'), JSON.stringify(redis));
-  assert.throws(() => process.kill(redis.pid, 0), /ESRCH/, `redis-server ${redis.pid} is still running`);
-  assert.ok(!fs.existsSync(redis.dir), `${redis.dir} was not removed`);
-}
 
 test('ctxbench integrity: ioredis and node-redis against a real Redis it starts and removes; a promise-only strategy loses the id only where a plain callback runs', { timeout: 600000 }, async (t) => {
   if (!systemTools.find('redis')) return t.skip(`${systemTools.hint('redis')} (.ci/run installs it)`);
@@ -59,7 +52,7 @@ test('ctxbench integrity: ioredis and node-redis against a real Redis it starts 
     else if (want === 'not kept') assert.ok(c.kept < TOTAL / 2, detail);
     else assert.ok(c.leaked > TOTAL / 2, detail);
   }
-  assertGone(run.settings.redis);
+  assertServerGone(run.settings.redis, 'redis-server');
 });
 
 test('ctxbench integrity without redis-server: the Redis scenarios are skipped in one line naming the package, the others run', { timeout: 600000 }, async () => {
@@ -79,23 +72,11 @@ test('ctxbench integrity without redis-server: the Redis scenarios are skipped i
 test('Ctrl-C during the Redis scenarios: exit 130, the run kept, no redis-server left and its folder gone', { timeout: 600000 }, async (t) => {
   if (!systemTools.find('redis')) return t.skip(`${systemTools.hint('redis')} (.ci/run installs it)`);
   const out = path.join(dir, 'int.json');
-  let sent = false;
-  const r = await runCli(['integrity', '--strategies', 'als,global', '--scenarios', SCENARIOS.join(','), '--requests', '2000', '--concurrency', '100', '--out', out, '--report', 'none'], {
-    timeoutMs: 600000,
-    onSpawn(child) {
-      // The session saves the run JSON once its services answer: Redis is up.
-      const poll = setInterval(() => {
-        if (!fs.existsSync(out)) return;
-        clearInterval(poll);
-        sent = true;
-        child.kill('SIGINT');
-      }, 10);
-      child.once('exit', () => clearInterval(poll));
-    },
-  });
-  assert.ok(sent, r.stderr);
+  // The session saves the run JSON once its services answer: the server is up.
+  const r = await runCliInterrupted(['integrity', '--strategies', 'als,global', '--scenarios', SCENARIOS.join(','), '--requests', '2000', '--concurrency', '100', '--out', out, '--report', 'none'], { timeoutMs: 600000, when: () => fs.existsSync(out) });
+  assert.ok(r.sent, r.stderr);
   assert.strictEqual(r.code, 130, r.stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.status, 'interrupted');
-  assertGone(run.settings.redis);
+  assertServerGone(run.settings.redis, 'redis-server');
 });

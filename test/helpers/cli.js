@@ -38,4 +38,31 @@ function readRunSoFar(file) {
   }
 }
 
-module.exports = { runCli, readRunSoFar };
+// Runs the CLI and sends one SIGINT as soon as when() says the run reached the step (polled
+// every 10 ms; never after a fixed sleep). Resolves as runCli does, plus `sent`.
+async function runCliInterrupted(args, { when, signal = 'SIGINT', ...options }) {
+  let sent = false;
+  const result = await runCli(args, {
+    ...options,
+    onSpawn(child) {
+      const poll = setInterval(() => {
+        if (!when()) return;
+        clearInterval(poll);
+        sent = true;
+        child.kill(signal);
+      }, 10);
+      child.once('exit', () => clearInterval(poll));
+    },
+  });
+  return { ...result, sent };
+}
+
+// A server process a run started and recorded ({ pid, dir }): stopped, its folder removed.
+function assertServerGone(server, what) {
+  const assert = require('node:assert');
+  assert.ok(server && Number.isInteger(server.pid) && typeof server.dir === 'string', `${what}: ${JSON.stringify(server)}`);
+  assert.throws(() => process.kill(server.pid, 0), /ESRCH/, `${what} ${server.pid} is still running`);
+  assert.ok(!require('node:fs').existsSync(server.dir), `${server.dir} was not removed`);
+}
+
+module.exports = { runCli, runCliInterrupted, readRunSoFar, assertServerGone };
