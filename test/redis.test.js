@@ -13,7 +13,7 @@ const os = require('node:os');
 const path = require('node:path');
 const systemTools = require('../lib/system-tools');
 const { runCli, runCliInterrupted, assertServerGone } = require('./helpers/cli');
-const { PROMISE_ONLY } = require('./helpers/promise-only');
+const { runDriverScenarios, checkCells } = require('./helpers/driver-run');
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-redis-test-'));
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -28,30 +28,11 @@ const EXPECTED = {
 };
 const TOTAL = 200;
 
-
 test('ctxbench integrity: ioredis and node-redis against a real Redis it starts and removes; a promise-only strategy loses the id only where a plain callback runs', { timeout: 600000 }, async (t) => {
   if (!systemTools.find('redis')) return t.skip(`${systemTools.hint('redis')} (.ci/run installs it)`);
-  const file = path.join(dir, 'promise-only.js');
-  fs.writeFileSync(file, PROMISE_ONLY);
-  const out = path.join(dir, 'redis.json');
-  const r = await runCli(['integrity', '--strategy-file', file, '--strategies', 'als,global', '--scenarios', SCENARIOS.join(','),
-    '--requests', String(TOTAL), '--concurrency', '100', '--out', out, '--report', 'none'], { timeoutMs: 600000 });
-  assert.strictEqual(r.code, 0, r.stderr);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  assert.strictEqual(run.status, 'complete');
+  const run = await runDriverScenarios({ dir, scenarios: SCENARIOS, total: TOTAL, name: 'redis' });
   assert.match(run.settings.redis.server, /^redis-server \d+\.\d+/, 'the server version the scenarios ran against');
-  const cells = run.integrity.cells;
-  assert.strictEqual(cells.length, 3 * SCENARIOS.length);
-  for (const c of cells) {
-    const detail = `${c.strategy} ${c.scenario}: ${JSON.stringify({ kept: c.kept, lost: c.lost, leaked: c.leaked, errors: c.errors })}`;
-    assert.strictEqual(c.errors, 0, detail);
-    assert.strictEqual(c.kept + c.lost + c.leaked, TOTAL, detail);
-    const want = EXPECTED[c.strategy][c.scenario] ?? EXPECTED[c.strategy]['*'];
-    if (want === 'kept') assert.strictEqual(c.kept, TOTAL, detail);
-    else if (want === 'lost') assert.strictEqual(c.lost, TOTAL, detail);
-    else if (want === 'not kept') assert.ok(c.kept < TOTAL / 2, detail);
-    else assert.ok(c.leaked > TOTAL / 2, detail);
-  }
+  checkCells(run.integrity.cells, EXPECTED, TOTAL);
   assertServerGone(run.settings.redis, 'redis-server');
 });
 
