@@ -15,7 +15,14 @@ try {
 const { createService } = require('./handlers/service');
 const frameworks = require('./servers');
 
-const service = createService(config);
+let service;
+try {
+  service = createService(config);
+} catch (err) {
+  // A strategy that cannot start (an agent not installed) says so in one line.
+  if (err.oneLine) fatal(err.message);
+  throw err;
+}
 const server = frameworks.load(config.framework).createServer(service);
 
 server.on('error', (err) => {

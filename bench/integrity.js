@@ -11,6 +11,8 @@ const strategies = require('../context');
 const { startServer } = require('./server-process');
 const client = require('./integrity-client');
 const { writeJsonAtomic } = require('../lib/cli');
+const { ensureAgent, runtimeProblem } = require('../lib/agents');
+const { sinkCounts } = require('./services');
 
 // Every scenario, in report order. `client` says how it is sent (default: concurrent GETs).
 const SCENARIOS = [
@@ -133,6 +135,19 @@ function cellOf({ target, strategy, name, tally, serverAcf }) {
   return cell;
 }
 
+// A cell for a runtime the strategy's package does not support: nothing was sent.
+function notRun({ target, strategy, name, why }) {
+  return { node: target.label, nodeVersion: target.version, acf: target.expectAcf ?? null, strategy, scenario: name, requests: 0, verdict: 'n/a', unsupported: true, explanation: why, remedy: null };
+}
+
+// What the sink received while one scenario ran. Agents flush on their own timers
+// (dd-trace every 2 s, Sentry as each request's spans end), so a scenario's last spans
+// may be counted in the next one's; the run's totals are run.agentSink.
+function countsDelta(before, after) {
+  if (!before || !after) return null;
+  return Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - (before[k] || 0)]));
+}
+
 function pick(obj, keys) {
   return Object.fromEntries(keys.filter((k) => obj[k] !== undefined).map((k) => [k, obj[k]]));
 }
@@ -180,9 +195,26 @@ async function runIntegrity(run, { out, targets, progress, stop = { requested: f
     progress?.log(`${target.label} ${strategy}: ${purpose} server failed: ${message}`);
   };
 
+  // The agents' packages say which runtimes they support (lib/agents.js): installed once
+  // before the first server, so each runtime's answer is known before it is asked.
+  const agentOf = (strategy) => infoOf(strategy)?.agent || null;
+  for (const agent of new Set(settings.strategies.map(agentOf).filter(Boolean))) {
+    await ensureAgent(agent, { log: (line) => progress?.log(line) });
+  }
+  const sinkUrl = serverEnv.SINK_URL || null;
+
   outer: for (const target of targets) {
     for (const strategy of settings.strategies) {
       if (stop.requested) break outer;
+      const unsupported = agentOf(strategy) && runtimeProblem(agentOf(strategy), target.version);
+      if (unsupported) {
+        // Not run, and said: every scenario of this runtime reads "n/a" with the package's reason.
+        for (const name of settings.scenarios) result.cells.push(notRun({ target, strategy, name, why: unsupported }));
+        save();
+        progress?.tick(`${strategy}: n/a on ${target.label}`, settings.scenarios.length);
+        progress?.log(`${target.label} ${strategy}: n/a (${unsupported})`);
+        continue;
+      }
       if (scenarioNames.length) {
         let server = null;
         try {
@@ -194,12 +226,14 @@ async function runIntegrity(run, { out, targets, progress, stop = { requested: f
             if (stop.requested) break;
             progress?.status(`${target.label} ${strategy}: ${name}`);
             const spansBefore = await client.spanCounts(server.url);
+            const sinkBefore = agentOf(strategy) && sinkUrl ? (await sinkCounts(sinkUrl))?.[agentOf(strategy)] : null;
             const tally = await measureScenario(server.url, name, settings, { checker, stop });
             if (tally.requests === 0) break; // interrupted before the first request
             if (!server.alive()) throw Object.assign(new Error(`server exited during ${name}`), { stderrTail: server.stderrTail() });
             const cell = cellOf({ target, strategy, name, tally, serverAcf: server.first.acf });
             const spans = client.spanDelta(spansBefore, await client.spanCounts(server.url));
             if (spans) cell.spans = spans;
+            if (sinkBefore) cell.sink = countsDelta(sinkBefore, (await sinkCounts(sinkUrl))?.[agentOf(strategy)]);
             if (stop.requested) cell.interrupted = true;
             result.cells.push(cell);
             summary.push(`${name} ${cell.verdict}`);
@@ -261,6 +295,8 @@ const FAMILY = {
   'cls-rtracer': 'als',
   'express-http-context': 'als',
   'fastify-request-context': 'als',
+  sentry: 'als',
+  datadog: 'als',
 };
 
 const CONTROL_WHY = {
@@ -299,7 +335,12 @@ const EXPLAIN = {
     '*': "a waiter's callback is called synchronously by release() inside another request, so it runs in that request's context: bind the callback at acquire (pool-bound)",
   },
   'pool-bound': {
+    datadog: "tracer.scope().bind(fn), dd-trace's bind, carries its span scope, not its baggage (a second AsyncLocalStorage): the bound callback still ran in the releasing request's baggage; AsyncResource.bind(fn) carries both",
     '*': 'the callback was bound at acquire but still did not see the id',
+  },
+  undici: {
+    datadog:
+      "dd-trace's undici instrumentation injected another request's traceparent into the outgoing request (the downstream echoed a neighbour's trace): its client span was made in another request's scope. A plain AsyncLocalStorage entered the same way keeps this scenario (measured with a strategy file), so the swap is in the instrumentation, not in enterWith",
   },
   'batch-fn': {
     param: 'the batch function has only its keys: the one request it can name (the first key) is wrong for every other request of the batch',
@@ -309,6 +350,8 @@ const EXPLAIN = {
     '*': "the request's continuation after `await load()` ran in the batch's context instead of its own",
   },
   nested: {
+    datadog:
+      "tracer.setBaggageItem enters its store with enterWith, which has no end: the child's id stays for the rest of the parent's turn, and the parent read it back (dd-trace documents that its baggage does not follow the continuity of its spans)",
     'express-http-context':
       "express-http-context 2.x's middleware opens a store only when none is active (`if (!asyncLocalStorage.getStore())`); inside a request one is, so the child's \"own\" context is the request's Map and set() overwrote the parent's id, which the parent then read back: what users ask about in skonves/express-http-context#54 (nested contexts do not get their own copy, unlike cls-hooked's run)",
     alscontext: "the parent awaits the promise the child's async function returned, and alscontext's CLS takes the store of a resource's trigger once run() has returned: the parent continues with the child's store",
@@ -335,7 +378,7 @@ function explain(cell) {
     const why = (CONTROL_WHY[base] || LIBRARY_WHY[base]?.control) && `a module-level variable holds the id of whichever request called run() last: ${CONTROL_WHY[base] || LIBRARY_WHY[base].control}`;
     if (why) return base === group ? why : `${why}; ${CONTROL_BOUND}`;
   }
-  const table = EXPLAIN[group] || LIBRARY_WHY[group]?.explain || {};
+  const table = { ...LIBRARY_WHY[group]?.explain, ...EXPLAIN[group] };
   const why = table[strategy] || table[family] || table['*'];
   if (why) return why;
   const read = Object.keys(cell.failedReads || {})[0];
@@ -359,6 +402,8 @@ const BIND = {
   'cls-rtracer': "AsyncResource.bind(fn) (Node's; the library has none)",
   'express-http-context': "AsyncResource.bind(fn) (Node's; the library has none)",
   'fastify-request-context': "AsyncResource.bind(fn) (Node's; the library has none)",
+  sentry: "AsyncResource.bind(fn) (Node's; the SDK has none)",
+  datadog: 'tracer.scope().bind(fn)',
 };
 const CLS_HOOKED = { body: 'ns.bindEmitter(req)', emitter: 'ns.bindEmitter(emitter)', pool: 'ns.bind(callback)' };
 

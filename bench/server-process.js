@@ -9,6 +9,8 @@ const net = require('node:net');
 const { freePort } = require('../lib/free-port');
 const path = require('node:path');
 const { getJson, getText } = require('./http-client');
+const strategies = require('../context');
+const { ensureAgent } = require('../lib/agents');
 
 const APP = path.resolve(__dirname, '..', 'app.js');
 const STDERR_TAIL = 4000;
@@ -28,11 +30,12 @@ process.on('exit', () => {
 });
 
 // The port from a listening line: app.js logs {"msg":"ctxbench listening","port":N},
-// handlers/downstream.js {"message":"ctxbench downstream listening","port":N},
+// handlers/downstream.js {"message":"ctxbench downstream listening","port":N} (and
+// bench/agent-sink.js "ctxbench agent sink listening"),
 // bench/hello-world.js prints "listening N".
 function listeningPort(text) {
   for (const line of text.split('\n')) {
-    if (line.includes('"ctxbench listening"') || line.includes('"ctxbench downstream listening"')) return JSON.parse(line).port;
+    if (/"ctxbench (downstream |agent sink )?listening"/.test(line)) return JSON.parse(line).port;
     const m = /^listening (\d+)\s*$/.exec(line);
     if (m) return Number(m[1]);
   }
@@ -160,6 +163,10 @@ function describeExit(exit) {
 // another server (bench/hello-world.js), which has no /__stats and is confirmed by its
 // answer to GET / alone. wrap: a command prefix for node (Valgrind, bench/callgrind.js).
 async function startServer(config, { nodePath = process.execPath, nodeArgs = [], cpu = null, env = {}, timeoutMs = 20000, script = null, wrap = [] } = {}) {
+  // An APM agent strategy loads its package from the cache: installed by the first run
+  // that needs it, before its first server, never inside a measured one.
+  const agent = !script && strategies.names.includes(config.strategy) && strategies.info(config.strategy).agent;
+  if (agent) await ensureAgent(agent, { log: (line) => process.stderr.write(`ctxbench: ${line}\n`) });
   const argv = [...wrap, nodePath, ...nodeArgs, script || APP];
   const [command, args] = cpu === null ? [argv[0], argv.slice(1)] : ['taskset', ['-c', String(cpu), ...argv]];
   const proc = await spawnListening(command, args, {

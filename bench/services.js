@@ -19,34 +19,49 @@ const { startRedis } = require('./redis');
 const { startMariadb } = require('./mariadb');
 const { cpus } = require('../lib/cpus');
 const { OneLineError } = require('../lib/fatal');
+const strategies = require('../context');
 
 const DOWNSTREAM = path.resolve(__dirname, '..', 'handlers', 'downstream.js');
+const SINK = path.join(__dirname, 'agent-sink.js');
 const READY_TIMEOUT_MS = 15000;
 
 class ServicesError extends OneLineError {}
 
-// The downstream service through the one spawn helper (bench/server-process.js): ready
-// on its listening line, stopped with SIGTERM then SIGKILL.
-async function startDownstream({ cpu = null } = {}) {
-  const argv = [DOWNSTREAM];
+// The downstream service and the agents' sink, through the one spawn helper
+// (bench/server-process.js): ready on their listening line, stopped with SIGTERM then SIGKILL.
+async function startHelper(script, what, { cpu = null } = {}) {
+  const argv = [script];
   const [command, args] = cpu === null ? [process.execPath, argv] : ['taskset', ['-c', String(cpu), process.execPath, ...argv]];
   try {
     const s = await spawnListening(command, args, { env: { ...process.env, PORT: '0', HOST: '127.0.0.1' }, timeoutMs: READY_TIMEOUT_MS, detached: true, unrefPipes: true });
     return { url: s.url, pid: s.pid, stop: s.stop };
   } catch (err) {
     const tail = err.stderrTail ? `: ${err.stderrTail.split('\n').pop()}` : '';
-    throw new ServicesError(`the downstream service could not start: ${err.message}${tail}`);
+    throw new ServicesError(`${what} could not start: ${err.message}${tail}`);
+  }
+}
+
+const startDownstream = (options) => startHelper(DOWNSTREAM, 'the downstream service', options);
+const startSink = (options) => startHelper(SINK, 'the agent sink', options);
+
+// What the agents' sink received so far (bench/agent-sink.js), or null if it cannot say.
+async function sinkCounts(url) {
+  try {
+    const res = await fetch(`${url}/__counts`);
+    return res.ok ? await res.json() : null;
+  } catch {
+    return null;
   }
 }
 
 // need: { pg, http } booleans (which services the configurations use); pgUrl: an
 // existing PostgreSQL to use instead of starting one; pinned: whether servers are
 // pinned (then the services share the load generator's CPU, lib/cpus.js). Resolves { env, pg, downstream, stop }.
-async function startServices({ need = { pg: true, http: true, redis: false, mysql: false }, pgUrl = null, pinned = false } = {}) {
+async function startServices({ need = { pg: true, http: true, redis: false, mysql: false, sink: false }, pgUrl = null, pinned = false } = {}) {
   const cpu = pinned ? cpus().loadgen : null;
   const started = [];
   const env = {};
-  const result = { env, pg: null, downstream: null, redis: null, mysql: null, stop: () => Promise.all(started.map((s) => s.stop().catch(() => {}))).then(() => undefined) };
+  const result = { env, pg: null, downstream: null, redis: null, mysql: null, sink: null, stop: () => Promise.all(started.map((s) => s.stop().catch(() => {}))).then(() => undefined) };
   try {
     if (need.pg) {
       if (pgUrl) {
@@ -64,6 +79,12 @@ async function startServices({ need = { pg: true, http: true, redis: false, mysq
       started.push(downstream);
       result.downstream = { url: downstream.url, pid: downstream.pid };
       env.DOWNSTREAM_URL = downstream.url;
+    }
+    if (need.sink) {
+      const sink = await startSink({ cpu });
+      started.push(sink);
+      result.sink = { url: sink.url, pid: sink.pid };
+      env.SINK_URL = sink.url;
     }
     if (need.redis) {
       const redis = await startRedis({ cpu });
@@ -121,9 +142,11 @@ function redactArgs(args) {
 }
 
 // Which services a list of hops (and integrity scenarios) needs.
-function needsOf(hopNames) {
-  return { pg: hopNames.includes('pg'), http: hopNames.includes('http'), redis: false, mysql: false };
+// What a run's servers need: by their hops, and the agents' sink when an APM agent runs.
+function needsOf(hopNames, strategyNames = []) {
+  const agent = strategyNames.some((name) => Boolean(strategies.info(name).agent));
+  return { pg: hopNames.includes('pg'), http: hopNames.includes('http'), redis: false, mysql: false, sink: agent };
 }
 
 // A service failure is the user's to fix (or the machine's): one line, no stack.
-module.exports = { startServices, startDownstream, checkPostgres, needsOf, redact, redactArgs };
+module.exports = { startServices, startDownstream, startSink, sinkCounts, checkPostgres, needsOf, redact, redactArgs };

@@ -11,7 +11,7 @@ const { runMatrix, stepsPerBlock } = require('./runner');
 const { getDriver } = require('./drivers');
 const { captureEnvironment } = require('./environment');
 const { createProgress, onInterrupt } = require('./progress');
-const { startServices, redact } = require('./services');
+const { startServices, sinkCounts, redact } = require('./services');
 const { writeJsonAtomic } = require('../lib/cli');
 const { cpus } = require('../lib/cpus');
 const { DEFAULTS } = require('../lib/presets');
@@ -67,6 +67,8 @@ async function session({ kind, schema = 2, title, command, settings, out, part =
   } finally {
     progress.stop();
     stop.release();
+    // What the agents sent, as their sink decoded it (bench/agent-sink.js).
+    if (started?.sink) run.agentSink = { pid: started.sink.pid, counts: await sinkCounts(started.sink.url) };
     if (started) await started.stop();
   }
   if (run.status === 'running') run.status = stop.requested ? 'interrupted' : 'complete';

@@ -61,6 +61,16 @@ const STRATEGIES = {
     carriesContext: true,
     frameworks: ['fastify'],
   },
+  sentry: {
+    describe: '@sentry/node 11 (OpenTelemetry inside), tracing on, spans to a local sink: the id on the request\'s isolation scope, read back from it',
+    carriesContext: true,
+    agent: 'sentry',
+  },
+  datadog: {
+    describe: 'dd-trace 6 (Datadog APM), traces to a local sink: the id in the baggage of a span per request, read from the active span',
+    carriesContext: true,
+    agent: 'datadog',
+  },
   global: {
     describe: 'CONTROL: a module-level variable; must be reported as leaking under concurrency',
     carriesContext: true,
@@ -84,6 +94,8 @@ const MODULES = {
   'cls-rtracer': () => require('./cls-rtracer'),
   'express-http-context': () => require('./express-http-context'),
   'fastify-request-context': () => require('./fastify-request-context'),
+  sentry: () => require('./sentry'),
+  datadog: () => require('./datadog'),
   global: () => require('./global'),
 };
 

@@ -13,6 +13,7 @@ const { execFile } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { installIntoCache, oneLineError, npmCommand, firstLine, NETWORK_CODES } = require('./cache-install');
 
 const VIEW_TIMEOUT_MS = 60_000;
 const INSTALL_TIMEOUT_MS = 600_000;
@@ -27,12 +28,6 @@ const DEFAULT_MAJOR = '24';
 // End of life of each LTS line (nodejs/Release schedule): a report that shows a version
 // past its date says so, since its numbers describe a runtime nobody should deploy.
 const END_OF_LIFE = { 16: '2023-09-11', 18: '2025-04-30', 20: '2026-04-30', 22: '2027-04-30', 24: '2028-04-30' };
-
-function oneLineError(message) {
-  const err = new Error(String(message).replace(/\s*\n\s*/g, ' ').trim());
-  err.oneLine = true;
-  return err;
-}
 
 function cacheDirectory(env = process.env) {
   if (env.CTXBENCH_CACHE) return path.resolve(env.CTXBENCH_CACHE);
@@ -86,21 +81,6 @@ async function checkBinary(binary, major, what, hint = '') {
   return version;
 }
 
-function firstLine(text) {
-  return (
-    String(text)
-      .split('\n')
-      .map((l) => l.trim())
-      .find((l) => l && !/^npm warn/i.test(l)) || ''
-  );
-}
-
-function npmCommand() {
-  return process.platform === 'win32' ? 'npm.cmd' : 'npm';
-}
-
-const NETWORK_CODES = /E(NOTFOUND|AI_AGAIN|CONNREFUSED|CONNRESET|TIMEDOUT|NETUNREACH|HOSTUNREACH|SOCKETTIMEOUT)|network|timed out|FETCH_ERROR/i;
-
 // The newest published version of pkg@major, or throws (not available / unreachable).
 async function latestPublished(pkg, major, timeoutMs = VIEW_TIMEOUT_MS) {
   const spec = `${pkg}@${major}`;
@@ -136,49 +116,10 @@ async function latestPublished(pkg, major, timeoutMs = VIEW_TIMEOUT_MS) {
   return versions[versions.length - 1];
 }
 
-// Installs pkg@version into <cache>/node-<major> through a temporary prefix renamed into
-// place, so an interrupted or concurrent install never leaves a half-written cache entry.
-async function install(pkg, version, major, { cacheDir, log, timeoutMs }) {
+// Installs pkg@version into <cache>/node-<major> (lib/cache-install.js).
+function install(pkg, version, major, { cacheDir, log, timeoutMs }) {
   const prefix = path.join(cacheDir, `node-${major}`);
-  const temp = `${prefix}.tmp-${process.pid}-${Date.now()}`;
-  fs.mkdirSync(temp, { recursive: true });
-  log(`installing ${pkg}@${version} into ${prefix} (once; later runs reuse it)`);
-  try {
-    const { error, stderr } = await run(
-      npmCommand(),
-      [
-        'install',
-        '--prefix',
-        temp,
-        '--no-save',
-        '--no-package-lock',
-        '--no-audit',
-        '--no-fund',
-        '--ignore-scripts',
-        '--loglevel=error',
-        `${pkg}@${version}`,
-      ],
-      { timeout: timeoutMs },
-    );
-    if (error) {
-      if (error.killed || NETWORK_CODES.test(stderr)) {
-        throw oneLineError(`cannot reach the npm registry to install ${pkg}@${version} (${firstLine(stderr) || 'timed out'})`);
-      }
-      throw oneLineError(`npm install ${pkg}@${version} failed: ${firstLine(stderr) || error.message}`);
-    }
-    const binary = binaryIn(temp, pkg);
-    if (!fs.existsSync(binary)) throw oneLineError(`${pkg}@${version} installed no binary at ${binary}`);
-    fs.rmSync(prefix, { recursive: true, force: true });
-    try {
-      fs.renameSync(temp, prefix);
-    } catch (err) {
-      // Another process finished first: keep its copy.
-      if (!fs.existsSync(binaryIn(prefix, pkg))) throw err;
-    }
-  } finally {
-    fs.rmSync(temp, { recursive: true, force: true });
-  }
-  return binaryIn(prefix, pkg);
+  return installIntoCache({ specs: [`${pkg}@${version}`], prefix, installed: (dir) => binaryIn(dir, pkg), log, timeoutMs });
 }
 
 // -> { major, version, path } of a working node of that major. timeoutMs bounds each npm

@@ -17,6 +17,8 @@ const TOOLS = [
   { name: 'chromium', bins: ['chromium', 'chromium-browser', 'google-chrome'], anyOf: true, pkg: 'chromium', why: 'the HTML report opened in a headless browser' },
   { name: 'mariadb', bins: ['mariadbd', 'mariadb-install-db'], pkg: 'mariadb-server', why: 'the MySQL driver scenarios (a real MariaDB server)' },
   { name: 'redis', bins: ['redis-server'], pkg: 'redis-server', why: 'the Redis driver scenarios (a real Redis server)' },
+  { name: 'strace', bins: ['strace'], pkg: 'strace', why: 'the proof that the APM agents send nothing beyond loopback (every connection attempt counted)' },
+  { name: 'iproute2', bins: ['ip'], pkg: 'iproute2', why: 'the network namespace with only lo that the agents run in for that proof' },
 ];
 
 // PATH, plus the sbin folders Debian puts servers in (mariadbd lives in /usr/sbin, which a

@@ -8,8 +8,8 @@
 // Artillery 2.0.34 declares Node >= 22.18 and its 459 MB install (measured; Playwright,
 // the AWS and Azure SDKs) is far more than ctxbench's own dependencies, so it is not a
 // devDependency: it is installed on first use into the cache beside the Node binaries
-// (pinned, --ignore-scripts: the Playwright browser download needs network we may not
-// have and is not used) and run with ctxbench's cached Node 24.
+// (pinned, lib/cache-install.js; its --ignore-scripts skips the Playwright browser download, which
+// needs network we may not have and is not used) and run with ctxbench's cached Node 24.
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -19,7 +19,8 @@ const YAML = require('yaml');
 const hdr = require('hdr-histogram-js');
 const { normalizeOptions } = require('./autocannon');
 const { newHistogram, percentiles, HELD_MIN } = require('./open-loop');
-const { resolveNode, cacheDirectory, oneLineError } = require('../lib/node-versions');
+const { resolveNode, cacheDirectory } = require('../lib/node-versions');
+const { installIntoCache } = require('../lib/cache-install');
 
 const VERSION = '2.0.34';
 const NODE_MAJOR = '24';
@@ -43,28 +44,9 @@ function binIn(prefix) {
 }
 
 // -> path of Artillery's bin/run, installing artillery@VERSION into the cache once.
-async function ensureArtillery({ cacheDir = cacheDirectory(), log = () => {}, timeoutMs = INSTALL_TIMEOUT_MS } = {}) {
+function ensureArtillery({ cacheDir = cacheDirectory(), log = () => {}, timeoutMs = INSTALL_TIMEOUT_MS } = {}) {
   const prefix = path.join(cacheDir, `artillery-${VERSION}`);
-  if (fs.existsSync(binIn(prefix))) return binIn(prefix);
-  const temp = `${prefix}.tmp-${process.pid}-${Date.now()}`;
-  fs.mkdirSync(temp, { recursive: true });
-  log(`installing artillery@${VERSION} into ${prefix} (once, ~460 MB; later runs reuse it)`);
-  try {
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const args = ['install', '--prefix', temp, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', `artillery@${VERSION}`];
-    const { error, stderr } = await exec(npm, args, { timeout: timeoutMs });
-    if (error) throw oneLineError(`npm install artillery@${VERSION} failed: ${lastLine(stderr) || error.message}`);
-    if (!fs.existsSync(binIn(temp))) throw oneLineError(`artillery@${VERSION} installed no ${binIn(temp)}`);
-    fs.rmSync(prefix, { recursive: true, force: true });
-    try {
-      fs.renameSync(temp, prefix);
-    } catch (err) {
-      if (!fs.existsSync(binIn(prefix))) throw err;
-    }
-  } finally {
-    fs.rmSync(temp, { recursive: true, force: true });
-  }
-  return binIn(prefix);
+  return installIntoCache({ specs: [`artillery@${VERSION}`], prefix, installed: binIn, log, timeoutMs, note: '~460 MB' });
 }
 
 // The scenario: `rate` new virtual users per second for `duration` s, each one GET of

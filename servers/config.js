@@ -56,6 +56,18 @@ function ioConfig(env, hop) {
   return { pgUrl, pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 1000), mysqlUrl, redisUrl, downstreamUrl: downstreamUrl && downstreamUrl.replace(/\/$/, '') };
 }
 
+// SINK_URL: where the APM agent strategies send their spans, ctxbench's local sink
+// (bench/agent-sink.js). Required by them: an agent without its endpoint would retry a
+// default one (Sentry: none; dd-trace: localhost:8126) and measure that instead.
+function sinkUrl(env, strategy) {
+  const url = env.SINK_URL || null;
+  if (url && !/^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+\/?$/.test(url)) throw bad('SINK_URL', url, 'http://127.0.0.1:port (a sink on this machine: nothing an agent sends may leave it)');
+  if (!url && strategies.info(strategy).agent) {
+    throw new ConfigError(`STRATEGY=${strategy} needs SINK_URL (http://127.0.0.1:port of \`node bench/agent-sink.js\`); ctxbench's commands start one and set it`);
+  }
+  return url && url.replace(/\/$/, '');
+}
+
 function loadConfig(env = process.env) {
   const host = env.HOST ?? defaultHost(env);
   if (!/^[\w.:-]{1,253}$/.test(host)) throw bad('HOST', host, 'a host name or IP address');
@@ -77,6 +89,7 @@ function loadConfig(env = process.env) {
   };
   const problem = strategies.frameworkProblem(config.strategy, config.framework);
   if (problem) throw new ConfigError(problem);
+  config.sinkUrl = sinkUrl(env, config.strategy);
   return config;
 }
 

@@ -71,7 +71,9 @@ test('a PORT already in use stops start-up with one line naming PORT, exit 1', a
 
 test('every valid name of every list is accepted by loadConfig', () => {
   // A framework's own plugin (fastify-request-context) is valid on that framework only.
-  for (const s of strategies.names) assert.strictEqual(loadConfig({ STRATEGY: s, FRAMEWORK: strategies.info(s).frameworks?.[0] }).strategy, s);
+  // An APM agent's spans need their sink (test/agents.test.js: without it, one line).
+  const sink = (s) => (strategies.info(s).agent ? { SINK_URL: 'http://127.0.0.1:1' } : {});
+  for (const s of strategies.names) assert.strictEqual(loadConfig({ STRATEGY: s, FRAMEWORK: strategies.info(s).frameworks?.[0], ...sink(s) }).strategy, s);
   // HOP=pg and HOP=http need where to go (test/io.test.js: without it, one line).
   const io = { PG_URL: 'postgres://u:p@127.0.0.1:5432/d', DOWNSTREAM_URL: 'http://127.0.0.1:1' };
   for (const h of hops.names) assert.strictEqual(loadConfig({ HOP: h, ...io }).hop, h);

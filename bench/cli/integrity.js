@@ -127,7 +127,8 @@ async function main(args) {
     },
     warnings,
     // PostgreSQL, MariaDB, Redis and the downstream service, when a selected scenario needs them.
-    services: { need: { pg: needs.has('pg'), http: needs.has('http'), redis: needs.has('redis'), mysql: needs.has('mysql') }, pgUrl: values['pg-url'] ?? null },
+    // The agents' sink when an APM agent strategy runs.
+    services: { need: { pg: needs.has('pg'), http: needs.has('http'), redis: needs.has('redis'), mysql: needs.has('mysql'), sink: settings.strategies.some((n) => Boolean(strategies.info(n).agent)) }, pgUrl: values['pg-url'] ?? null },
     progress: { total: targets.length * settings.strategies.length * settings.scenarios.length, step: 'scenario' },
     measure: (r, { progress, stop, serverEnv }) => integrity.runIntegrity(r, { out, targets, progress, stop, serverEnv }),
   });

@@ -318,7 +318,7 @@ async function measureRun({ values, settings, out, command, title = settings.tit
     warnings,
     environment,
     // HOP=pg / HOP=http: PostgreSQL and the downstream service for the whole run.
-    services: { need: needsOf(configs.map((c) => c.hop)), pgUrl: values['pg-url'] ?? null },
+    services: { need: needsOf(configs.map((c) => c.hop), configs.map((c) => c.strategy)), pgUrl: values['pg-url'] ?? null },
     startedAt,
   });
   if (values.profile && run.status !== 'interrupted' && !targets.length) await profileRun(run, out, settings);

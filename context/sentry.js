@@ -1,0 +1,49 @@
+'use strict';
+// Sentry's Node SDK (@sentry/node 11, OpenTelemetry inside) as its users run it: init
+// before the framework is required (its instrumentations patch modules as they load),
+// tracing on for every request, every span sent to ctxbench's local sink (SINK_URL, a
+// DSN on loopback). The id lives where Sentry keeps per-request data, the isolation
+// scope, as the user; every level reads it back from the scope Sentry finds active, so
+// the id check proves Sentry's own context holds, not a side channel of ours.
+// Entering as its users do: in the middleware (req given), on the isolation scope that
+// Sentry's http instrumentation forked for this request (a scope forked inside a
+// middleware does not reach the route handlers: Sentry's Express instrumentation runs each
+// layer in the context the request entered with, measured: every id lost); elsewhere (a
+// child context inside a request, node:http), withIsolationScope forks one.
+// The request's span gets the id as `ctxbench.id`, which the sink's span check reads.
+//
+// Nothing may leave the machine: the DSN is the sink, client reports are off, and a test
+// runs this server in a network namespace with only `lo` and counts every other
+// destination it tries (test/agents.test.js).
+const { AsyncResource } = require('node:async_hooks');
+const agents = require('../lib/agents');
+
+let Sentry;
+
+module.exports = {
+  start(config) {
+    Sentry = agents.requireAgent('sentry');
+    const sink = new URL(config.sinkUrl);
+    Sentry.init({
+      dsn: `http://ctxbench@${sink.host}/1`,
+      tracesSampleRate: 1.0,
+      sendClientReports: false,
+      environment: 'ctxbench',
+    });
+  },
+  run(id, fn, req) {
+    Sentry.getActiveSpan()?.setAttribute('ctxbench.id', id);
+    if (req) {
+      Sentry.getIsolationScope().setUser({ id });
+      return fn();
+    }
+    return Sentry.withIsolationScope((scope) => {
+      scope.setUser({ id });
+      return fn();
+    });
+  },
+  current: () => Sentry.getIsolationScope().getUser().id,
+  // The SDK keeps its scopes on OpenTelemetry's AsyncLocalStorage context manager, and
+  // has no bind of its own: Node's AsyncResource.bind carries that store.
+  bind: (fn) => AsyncResource.bind(fn),
+};

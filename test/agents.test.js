@@ -1,0 +1,189 @@
+'use strict';
+// The APM agent strategies (context/sentry.js, context/datadog.js) with the real agents
+// (installed on first use into the cache, lib/agents.js) and ctxbench's local sink
+// (bench/agent-sink.js): the sink decodes what each agent sends and checks each client
+// span's trace; the id check proves each agent's own context holds; nothing they send
+// leaves loopback, proven in a network namespace that has only `lo`.
+const test = require('node:test');
+const assert = require('node:assert');
+const { execFileSync, spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { encode } = require('@msgpack/msgpack');
+const { createSink } = require('../bench/agent-sink');
+const { loadConfig } = require('../servers/config');
+const agents = require('../lib/agents');
+const systemTools = require('../lib/system-tools');
+const { runCli } = require('./helpers/cli');
+
+const ROOT = path.join(__dirname, '..');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-agents-test-'));
+test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+// The agents come from the npm registry on first use: without it (and not cached) the
+// tests that run them skip and say why.
+async function agentsOrSkip(t) {
+  try {
+    await Promise.all(Object.keys(agents.AGENTS).map((name) => agents.ensureAgent(name)));
+    return true;
+  } catch (err) {
+    t.skip(`the agents could not be installed (${err.message})`);
+    return false;
+  }
+}
+
+function listen(server) {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}`)));
+}
+
+test('an agent strategy needs SINK_URL, on loopback: one line otherwise', () => {
+  assert.throws(() => loadConfig({ STRATEGY: 'sentry' }), /^Error: STRATEGY=sentry needs SINK_URL/);
+  assert.throws(() => loadConfig({ STRATEGY: 'datadog' }), /STRATEGY=datadog needs SINK_URL/);
+  assert.throws(() => loadConfig({ STRATEGY: 'datadog', SINK_URL: 'http://10.1.2.3:8126' }), /SINK_URL="http:\/\/10\.1\.2\.3:8126" is not valid; expected http:\/\/127\.0\.0\.1:port/);
+  assert.strictEqual(loadConfig({ STRATEGY: 'sentry', SINK_URL: 'http://127.0.0.1:9/' }).sinkUrl, 'http://127.0.0.1:9');
+  assert.strictEqual(loadConfig({ STRATEGY: 'als' }).sinkUrl, null);
+});
+
+test('the sink decodes a Sentry envelope and a dd-trace msgpack payload, and sorts each client span by its trace', async () => {
+  const sink = createSink();
+  const url = await listen(sink);
+  try {
+    // Sentry: request a in trace A, request b in trace B; a's client span in A (right),
+    // b's client span in A (another request's trace), one more of b's in trace Z (none's).
+    const span = (trace, attributes) => ({ trace_id: trace, span_id: '1', attributes: Object.fromEntries(Object.entries(attributes).map(([k, v]) => [k, { value: v, type: 'string' }])) });
+    const items = [span('A', { 'ctxbench.id': 'a' }), span('B', { 'ctxbench.id': 'b' }), span('A', { 'url.full': 'http://d/x?id=a' }), span('A', { 'url.full': 'http://d/x?id=b' }), span('Z', { 'url.full': 'http://d/x?id=b' })];
+    const envelope = [JSON.stringify({}), JSON.stringify({ type: 'span', item_count: items.length }), JSON.stringify({ version: 2, items })].join('\n');
+    assert.strictEqual((await fetch(`${url}/api/1/envelope/`, { method: 'POST', body: envelope })).status, 200);
+    // dd-trace v0.4: one trace of request c (128-bit id: _dd.p.tid + trace_id), its client span in it.
+    const dd = [[
+      { trace_id: 0x10n, span_id: 1n, parent_id: 0n, meta: { '_dd.p.tid': 'ffff000000000000', 'ctxbench.id': 'c' } },
+      { trace_id: 0x10n, span_id: 2n, parent_id: 1n, meta: { '_dd.p.tid': 'ffff000000000000', 'http.url': 'http://d/x?id=c' } },
+      { trace_id: 0x11n, span_id: 3n, parent_id: 0n, meta: { 'http.url': 'http://d/x?id=c' } },
+    ]];
+    assert.strictEqual((await fetch(`${url}/v0.4/traces`, { method: 'PUT', body: encode(dd, { useBigInt64: true }), headers: { 'content-type': 'application/msgpack' } })).status, 200);
+    assert.strictEqual((await fetch(`${url}/info`)).status, 404);
+    const counts = await (await fetch(`${url}/__counts`)).json();
+    assert.deepStrictEqual(counts.sentry, { posts: 1, spans: 5, requestSpans: 2, checked: 3, foreignTrace: 1, detached: 1, undecodable: 0 });
+    assert.deepStrictEqual(counts.datadog, { posts: 1, spans: 3, requestSpans: 1, checked: 2, foreignTrace: 0, detached: 1, undecodable: 0 });
+    assert.deepStrictEqual(counts.unexpected, { requests: 1, paths: { 'GET /info': 1 } });
+  } finally {
+    sink.close();
+  }
+});
+
+// What each agent must do, with the reasons written in bench/integrity.js's EXPLAIN.
+const EXPECTED = {
+  sentry: { 'chain-mixed': 'kept', 'pool-bound': 'kept', nested: 'kept', pool: 'leaked' },
+  datadog: { 'chain-mixed': 'kept', 'pool-bound': 'leaked', nested: 'leaked', pool: 'leaked' },
+};
+
+test('ctxbench integrity with the real agents: each keeps the id through its own context, spans reach the local sink, nothing else is asked for', { timeout: 600000 }, async (t) => {
+  if (!(await agentsOrSkip(t))) return;
+  const out = path.join(dir, 'agents.json');
+  const scenarios = Object.keys(EXPECTED.sentry);
+  const r = await runCli(['integrity', '--strategies', 'sentry,datadog', '--scenarios', scenarios.join(','), '--requests', '200', '--concurrency', '100', '--out', out, '--report', 'none']);
+  assert.strictEqual(r.code, 0, r.stderr);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  for (const c of run.integrity.cells) {
+    const detail = `${c.strategy} ${c.scenario}: ${JSON.stringify({ kept: c.kept, lost: c.lost, leaked: c.leaked, errors: c.errors })}`;
+    assert.strictEqual(c.verdict, EXPECTED[c.strategy][c.scenario], detail);
+    if (c.verdict !== 'kept') assert.ok(c.explanation && !/no recorded explanation/.test(c.explanation), `${detail}: ${c.explanation}`);
+  }
+  assert.strictEqual(run.integrity.cells.length, 2 * scenarios.length);
+  const { counts } = run.agentSink;
+  for (const agent of ['sentry', 'datadog']) {
+    assert.ok(counts[agent].spans > 0 && counts[agent].requestSpans > 0, `${agent}: the sink received its spans ${JSON.stringify(counts[agent])}`);
+    assert.strictEqual(counts[agent].undecodable, 0);
+  }
+  assert.deepStrictEqual(counts.unexpected, { requests: 0, paths: {} }, 'telemetry, remote config and the like are off');
+});
+
+test('an agent on a runtime its package does not support: every cell "n/a" with the package\'s reason, no server started', { timeout: 600000 }, async (t) => {
+  if (!(await agentsOrSkip(t))) return;
+  assert.match(agents.runtimeProblem('datadog', 'v20.20.2'), /^dd-trace@6\.21\.0 supports Node >=22, not v20\.20\.2$/);
+  assert.strictEqual(agents.runtimeProblem('datadog', 'v24.21.0'), null);
+  const out = path.join(dir, 'node20.json');
+  // Node 20 is this repository's test runtime when it runs on 20; else it comes from the cache.
+  const r = await runCli(['integrity', '--strategies', 'datadog', '--node', '20', '--scenarios', 'chain-await,nested', '--requests', '10', '--out', out, '--report', 'none']);
+  assert.strictEqual(r.code, 0, r.stderr);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.deepStrictEqual(run.integrity.cells.map((c) => [c.scenario, c.verdict, c.requests]), [['chain-await', 'n/a', 0], ['nested', 'n/a', 0]]);
+  assert.match(run.integrity.cells[0].explanation, /supports Node >=22, not v20\./);
+});
+
+// ---- Nothing leaves the machine ---------------------------------------------------------
+// The whole command runs in a network namespace with only `lo` (any other destination
+// fails at once there), under strace, which records every connect/sendto/sendmsg of every
+// process it starts; attempts: those to an address outside loopback.
+const NETNS_WHY = () => {
+  if (process.getuid?.() !== 0) return 'network namespaces need root';
+  for (const tool of ['strace', 'iproute2']) if (!systemTools.find(tool)) return `${systemTools.hint(tool)} (.ci/run installs it)`;
+  if (spawnSync('ip', ['netns', 'list']).status !== 0) return '`ip netns list` failed: this kernel or container gives no network namespaces';
+  return null;
+};
+
+function attemptsOutsideLoopback(traceFile) {
+  const lines = fs.readFileSync(traceFile, 'utf8').split('\n').filter((l) => /\b(connect|sendto|sendmsg)\(/.test(l));
+  const outside = lines.filter((l) => {
+    const v4 = /inet_addr\("([\d.]+)"\)/.exec(l);
+    const v6 = /inet_pton\(AF_INET6, "([^"]+)"/.exec(l);
+    if (v4) return !v4[1].startsWith('127.');
+    if (v6) return v6[1] !== '::1' && !/^::ffff:127\./.test(v6[1]);
+    return false; // AF_UNIX, or no address (a connected socket)
+  });
+  return { syscalls: lines.length, outside };
+}
+
+function inNamespace(t, argv, traceFile) {
+  const ns = `ctxbench-test-${process.pid}`;
+  execFileSync('ip', ['netns', 'add', ns]);
+  // `ip netns exec` mounts /etc/netns/<ns>/resolv.conf over /etc/resolv.conf: a name
+  // server outside loopback, so that a DNS lookup (the first step of reaching any host
+  // by name) is an attempt the counter sees, whatever this machine's resolver is.
+  const etc = path.join('/etc/netns', ns);
+  fs.mkdirSync(etc, { recursive: true });
+  fs.writeFileSync(path.join(etc, 'resolv.conf'), 'nameserver 192.0.2.53\n');
+  t.after(() => {
+    spawnSync('ip', ['netns', 'delete', ns]);
+    fs.rmSync(etc, { recursive: true, force: true });
+  });
+  execFileSync('ip', ['netns', 'exec', ns, 'ip', 'link', 'set', 'lo', 'up']);
+  const links = execFileSync('ip', ['netns', 'exec', ns, 'ip', '-o', 'link']).toString().trim().split('\n');
+  assert.deepStrictEqual(links.map((l) => l.split(':')[1].trim()), ['lo'], 'the namespace has only lo');
+  return spawnSync('ip', ['netns', 'exec', ns, 'strace', '-f', '-qq', '-e', 'trace=connect,sendto,sendmsg', '-o', traceFile, ...argv], {
+    cwd: ROOT,
+    env: { ...process.env, CTXBENCH_FINGERPRINT: '0' },
+    timeout: 600000,
+    encoding: 'utf8',
+  });
+}
+
+test('the counter sees an attempt to leave: a connect to an address, and a lookup of a name, in the namespace', { timeout: 60000 }, (t) => {
+  const why = NETNS_WHY();
+  if (why) return t.skip(why);
+  const trace = path.join(dir, 'planted.strace');
+  // 192.0.2.1 (TEST-NET-1) is never routed; in the namespace the connect fails at once,
+  // and so does the lookup (its name server is 192.0.2.53, unreachable there).
+  const script = "require('net').connect(80, '192.0.2.1').on('error', (e) => console.log(e.code)); require('dns').lookup('example.com', (e) => console.log(e && e.code))";
+  const r = inNamespace(t, [process.execPath, '-e', script], trace);
+  assert.match(r.stdout, /ENETUNREACH/);
+  const { outside } = attemptsOutsideLoopback(trace);
+  assert.ok(outside.some((l) => l.includes('"192.0.2.1"')), `the connect:\n${outside.join('\n')}`);
+  assert.ok(outside.some((l) => l.includes('"192.0.2.53"')), `the lookup:\n${outside.join('\n')}`);
+});
+
+test('sentry and datadog servers, in a namespace with only lo, try no destination but loopback', { timeout: 600000 }, async (t) => {
+  const why = NETNS_WHY();
+  if (why) return t.skip(why);
+  if (!(await agentsOrSkip(t))) return;
+  const trace = path.join(dir, 'agents.strace');
+  const out = path.join(dir, 'netns.json');
+  const r = inNamespace(t, [process.execPath, path.join(ROOT, 'bin', 'ctxbench.js'), 'integrity', '--strategies', 'sentry,datadog', '--scenarios', 'chain-mixed,undici', '--requests', '100', '--out', out, '--report', 'none'], trace);
+  assert.strictEqual(r.status, 0, r.stderr);
+  const { syscalls, outside } = attemptsOutsideLoopback(trace);
+  assert.deepStrictEqual(outside, [], 'attempts to leave loopback');
+  assert.ok(syscalls > 0, 'strace saw the processes talk (to loopback)');
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.ok(run.agentSink.counts.sentry.spans > 0 && run.agentSink.counts.datadog.spans > 0, 'the agents sent their spans to the sink');
+});
