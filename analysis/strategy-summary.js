@@ -78,7 +78,9 @@ function pickSources(results) {
   const named = (x) => (x ? { ...x, name: x.name ?? path.basename(x.file, '.json') } : null);
   return {
     default: named(byPreset('default')),
-    integrity: named(results.find(({ run }) => run.kind === 'integrity') || null),
+    // Every integrity study (the full matrix, and narrower ones such as the agents'): each
+    // strategy's column reads the widest study that ran it (integritySourceOf).
+    integrity: results.filter(({ run }) => run.kind === 'integrity').map(named),
     io: named(byPreset('io')),
     latency: named(byPreset('latency')),
     stores: named(byPreset('stores')),
@@ -89,7 +91,18 @@ function pickSources(results) {
   };
 }
 
-function idsOf(strategy, integrity) {
+// The integrity study a strategy's column reads: of those that ran it, the one with the
+// most strategies (its "fails for every strategy" patterns are judged across the most).
+const described = (v) => ({ name: v.name, file: v.file, title: v.run.title ?? null });
+
+function integritySourceOf(strategy, studies) {
+  const strategiesIn = (x) => new Set((x.run.integrity?.cells || []).map((c) => c.strategy));
+  const holding = studies.filter((x) => strategiesIn(x).has(strategy));
+  return holding.sort((a, b) => strategiesIn(b).size - strategiesIn(a).size)[0] || null;
+}
+
+function idsOf(strategy, studies) {
+  const integrity = integritySourceOf(strategy, studies);
   const i = info(strategy);
   if (i.control) return { verdict: 'control', runtimes: [], common: [] };
   if (i.carriesContext === false) return { verdict: 'none', runtimes: [], common: [] };
@@ -283,7 +296,7 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
   // Scenarios every context strategy fails: named once below the table.
   const common = rows.find((r) => r.ids.common?.length)?.ids.common ?? [];
   return {
-    sources: Object.fromEntries(Object.entries(sources).filter(([k]) => k !== 'repro').map(([k, v]) => [k, v ? { name: v.name, file: v.file, title: v.run.title ?? null } : null])),
+    sources: Object.fromEntries(Object.entries(sources).filter(([k]) => k !== 'repro').map(([k, v]) => [k, Array.isArray(v) ? v.map(described) : v ? described(v) : null])),
     baseline,
     depths: { shallow: shallowDepth, deep: deepDepth },
     settings: {

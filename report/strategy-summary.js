@@ -107,7 +107,7 @@ function notes(summary) {
   if (summary.commonFailures.length) {
     out.push(`✗ after ✓: patterns where the id is lost or leaked without a remedy (\`AsyncResource.bind\`, \`*-bound\` scenarios); ${summary.commonFailures.map(f.code).join(', ')} fail for every context strategy and are not repeated in the rows.`);
   }
-  const missing = Object.entries(summary.sources).filter(([k, v]) => !v && !['default', 'depth-sweep'].includes(k)).map(([k]) => (k === 'integrity' ? '`ctxbench integrity`' : f.code(`ctxbench run --preset ${k}`)));
+  const missing = Object.entries(summary.sources).filter(([k, v]) => (k === 'integrity' ? !v.length : !v) && !['default', 'depth-sweep'].includes(k)).map(([k]) => (k === 'integrity' ? '`ctxbench integrity`' : f.code(`ctxbench run --preset ${k}`)));
   if (missing.length) out.push(`Not in these results: ${missing.join(', ')} fill the empty columns.`);
   // Where two studies seem to disagree: one line per pair of studies and settings.
   const groups = new Map();
