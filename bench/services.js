@@ -144,7 +144,8 @@ function redactArgs(args) {
 // Which services a list of hops (and integrity scenarios) needs.
 // What a run's servers need: by their hops, and the agents' sink when an APM agent runs.
 function needsOf(hopNames, strategyNames = []) {
-  const agent = strategyNames.some((name) => Boolean(strategies.info(name).agent));
+  // A remote target's configurations name no strategy of this tree (null).
+  const agent = strategyNames.some((name) => strategies.names.includes(name) && Boolean(strategies.info(name).agent));
   return { pg: hopNames.includes('pg'), http: hopNames.includes('http'), redis: false, mysql: false, sink: agent };
 }
 

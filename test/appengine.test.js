@@ -12,6 +12,10 @@ const path = require('node:path');
 const { once } = require('node:events');
 const YAML = require('yaml');
 const strategies = require('../context');
+
+// The APM agents (sentry, datadog) are local only: their packages live in ctxbench's cache
+// and their spans go to its local sink (docs/agents.md), so no deploy carries them.
+const deployable = strategies.names.filter((name) => !strategies.info(name).agent);
 const frameworks = require('../servers');
 const { loadConfig } = require('../servers/config');
 const { spawn } = require('node:child_process');
@@ -247,7 +251,7 @@ async function filesTheServerLoads() {
       ' JSON.stringify(Object.keys(require.cache))));\n',
   );
   const runs = [
-    ...strategies.names.map((strategy) => ({ STRATEGY: strategy, FRAMEWORK: strategies.info(strategy).frameworks?.[0] ?? 'express' })),
+    ...deployable.map((strategy) => ({ STRATEGY: strategy, FRAMEWORK: strategies.info(strategy).frameworks?.[0] ?? 'express' })),
     ...frameworks.names.map((framework) => ({ STRATEGY: 'param', FRAMEWORK: framework })),
   ].map((env) => ({ ...env, LOG: 'stdout', BURN_US: '10', HOST: '127.0.0.1' }));
   const files = new Set();
@@ -352,7 +356,7 @@ test('the server starts and answers with production dependencies only (as after 
   assert.ok(dev.includes('node_modules/autocannon'), 'the lock marks bench-only packages dev');
   assert.ok(!fs.existsSync(path.join(dir, 'node_modules', 'autocannon')), 'dev packages are not linked');
   const runs = [
-    ...strategies.names.map((strategy) => ({ STRATEGY: strategy, FRAMEWORK: strategies.info(strategy).frameworks?.[0] ?? 'express' })),
+    ...deployable.map((strategy) => ({ STRATEGY: strategy, FRAMEWORK: strategies.info(strategy).frameworks?.[0] ?? 'express' })),
     ...frameworks.names.map((framework) => ({ STRATEGY: 'param', FRAMEWORK: framework })),
   ];
   for (const env of runs) {
