@@ -17,6 +17,7 @@ const { getDriver } = require('./drivers');
 const { cpus } = require('../lib/cpus');
 const { writeJsonAtomic } = require('../lib/cli');
 const { onInterrupt } = require('./progress');
+const { startServices } = require('./services');
 
 const DEFAULT_SECONDS = 3;
 const TOP = 10;
@@ -131,7 +132,7 @@ function fileNameOf(configId) {
 // Records one profile per config of `run` (skipping remote targets and failed configs),
 // writes the .cpuprofile files under dir and puts run.profiles = { dir, seconds,
 // configs: { [id]: { file, requests, summary, overBaseline? } }, errors }.
-async function recordProfiles(run, { dir, base = '.', driver, seconds = DEFAULT_SECONDS, stop = { requested: false }, log = () => {} }) {
+async function recordProfiles(run, { dir, base = '.', driver, seconds = DEFAULT_SECONDS, stop = { requested: false }, log = () => {}, serverEnv = {} }) {
   const settings = run.settings || {};
   // Where the session pinned this process (the load generator) to one CPU, the server
   // goes to the other, as in the measured rounds: a child inherits this process's CPU.
@@ -143,7 +144,7 @@ async function recordProfiles(run, { dir, base = '.', driver, seconds = DEFAULT_
     if (stop.requested) break;
     if (config.target || !config.launch) continue;
     try {
-      profiles.configs[config.id] = await profileConfig(config, { dir, base, driver, seconds, settings, cpu });
+      profiles.configs[config.id] = await profileConfig(config, { dir, base, driver, seconds, settings, cpu, serverEnv });
       log(`profiled ${config.id}`);
     } catch (err) {
       profiles.errors.push(`${config.id}: ${String(err.message).split('\n')[0]}`);
@@ -158,11 +159,11 @@ async function recordProfiles(run, { dir, base = '.', driver, seconds = DEFAULT_
   return profiles;
 }
 
-async function profileConfig(config, { dir, base, driver, seconds, settings, cpu }) {
+async function profileConfig(config, { dir, base, driver, seconds, settings, cpu, serverEnv = {} }) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-prof-'));
   try {
     const { nodePath, nodeArgs } = config.launch;
-    const env = config.stores ? { STORES: String(config.stores) } : {};
+    const env = { ...serverEnv, ...(config.stores ? { STORES: String(config.stores) } : {}) };
     const server = await startServer(config, { nodePath, nodeArgs: [...nodeArgs, '--cpu-prof', `--cpu-prof-dir=${tmp}`], env, cpu });
     // From here on the server is serving load: what came before (start-up) is left out.
     const fromUs = Number(process.hrtime.bigint() / 1000n);
@@ -196,10 +197,13 @@ function profileDirFor(out) {
 
 // `ctxbench run --profile`, after the measured session: profiles every config, stores
 // run.profiles (paths relative to the run JSON's folder) and rewrites the run JSON.
-// Ctrl-C stops after the current burst and keeps what was recorded.
-async function profileRun(run, out, settings) {
+// Ctrl-C stops after the current burst and keeps what was recorded. services: what the
+// session started for its servers ({ need, pgUrl }: PostgreSQL, the downstream, the
+// agents' sink), started again for the bursts, since the session stopped its own.
+async function profileRun(run, out, settings, services = null) {
   const log = (line) => process.stderr.write(`ctxbench: ${line}\n`);
   const stop = onInterrupt({ log }, 'profile burst');
+  const started = services?.need && Object.values(services.need).some(Boolean) ? await startServices({ need: services.need, pgUrl: services.pgUrl ?? null }) : null;
   try {
     log(`profiling ${run.configs.length} configurations (unmeasured bursts under --cpu-prof)`);
     await recordProfiles(run, {
@@ -209,9 +213,11 @@ async function profileRun(run, out, settings) {
       seconds: settings.quick ? 1 : DEFAULT_SECONDS,
       stop,
       log,
+      serverEnv: started?.env ?? {},
     });
     for (const line of run.profiles.errors) log(`profile failed: ${line}`);
   } finally {
+    if (started) await started.stop();
     stop.release();
     writeJsonAtomic(out, run);
   }

@@ -307,21 +307,11 @@ async function measureRun({ values, settings, out, command, title = settings.tit
   }
   configs = await rateConfigs(configs, settings, { remote: targets.length > 0, taskset: environment.taskset });
 
-  const run = await measureSession({
-    kind: 'run',
-    title,
-    command,
-    settings,
-    configs,
-    out,
-    remote: targets.length > 0,
-    warnings,
-    environment,
-    // HOP=pg / HOP=http: PostgreSQL and the downstream service for the whole run.
-    services: { need: needsOf(configs.map((c) => c.hop), configs.map((c) => c.strategy)), pgUrl: values['pg-url'] ?? null },
-    startedAt,
-  });
-  if (values.profile && run.status !== 'interrupted' && !targets.length) await profileRun(run, out, settings);
+  // HOP=pg / HOP=http: PostgreSQL and the downstream service for the whole run; the sink
+  // when an APM agent runs.
+  const services = { need: needsOf(configs.map((c) => c.hop), configs.map((c) => c.strategy)), pgUrl: values['pg-url'] ?? null };
+  const run = await measureSession({ kind: 'run', title, command, settings, configs, out, remote: targets.length > 0, warnings, environment, services, startedAt });
+  if (values.profile && run.status !== 'interrupted' && !targets.length) await profileRun(run, out, settings, services);
   return run;
 }
 
