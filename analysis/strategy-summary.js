@@ -78,6 +78,9 @@ function pickSources(results) {
   const named = (x) => (x ? { ...x, name: x.name ?? path.basename(x.file, '.json') } : null);
   return {
     default: named(byPreset('default')),
+    // The headline's other rows (the popular middlewares and the APM agents): the same
+    // measurement as the default run, in a study of its own.
+    popular: named(byPreset('popular')),
     // Every integrity study (the full matrix, and narrower ones such as the agents'): each
     // strategy's column reads the widest study that ran it (integritySourceOf).
     integrity: results.filter(({ run }) => run.kind === 'integrity').map(named),
@@ -94,12 +97,9 @@ function pickSources(results) {
 // The integrity study a strategy's column reads: of those that ran it, the one with the
 // most strategies (its "fails for every strategy" patterns are judged across the most).
 const described = (v) => ({ name: v.name, file: v.file, title: v.run.title ?? null });
-
-function integritySourceOf(strategy, studies) {
-  const strategiesIn = (x) => new Set((x.run.integrity?.cells || []).map((c) => c.strategy));
-  const holding = studies.filter((x) => strategiesIn(x).has(strategy));
-  return holding.sort((a, b) => strategiesIn(b).size - strategiesIn(a).size)[0] || null;
-}
+const strategiesIn = (x) => new Set((x.run.integrity?.cells || []).map((c) => c.strategy));
+const widestFirst = (studies) => [...studies].sort((a, b) => strategiesIn(b).size - strategiesIn(a).size);
+const integritySourceOf = (strategy, studies) => widestFirst(studies).find((x) => strategiesIn(x).has(strategy)) || null;
 
 function idsOf(strategy, studies) {
   const integrity = integritySourceOf(strategy, studies);
@@ -241,6 +241,13 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
   const deepDepth = depths.length > 1 ? depths.at(-1) : null;
   const baseline = def.run.settings?.baseline ?? null;
   const strategies = [...new Set([...(def.run.settings?.strategies || []), ...configs.map((c) => c.strategy)])].filter((st) => configs.some((c) => c.strategy === st));
+  // Rows from the popular study: only where its figures read like the default run's (the
+  // same baseline, method, hop and depths), for strategies the default run does not have.
+  const popular = sources.popular;
+  const sameAsDefault = popular && ['baseline', 'method'].every((k) => popular.run.settings?.[k] === def.run.settings?.[k]) &&
+    String(popular.run.settings?.hops) === String(def.run.settings?.hops) && String(popular.run.settings?.depths) === String(def.run.settings?.depths);
+  const fromPopular = sameAsDefault ? [...new Set((popular.run.configs || []).map((c) => c.strategy))].filter((st) => st !== baseline && !strategies.includes(st)) : [];
+  strategies.push(...fromPopular);
   const ioDepth = sources.io ? Math.min(...(sources.io.run.configs || []).filter((c) => c.hop === ioHop).map((c) => c.depth)) : null;
   const latencyDepth = sources.latency ? Math.min(...(sources.latency.run.configs || []).map((c) => c.depth).filter(Number.isFinite)) : null;
   const sweep = sources['depth-sweep'];
@@ -249,6 +256,8 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
   const rows = strategies.map((strategy) => {
     const i = info(strategy);
     const isBase = strategy === baseline;
+    // The study this row's depth figures, repro and profile come from.
+    const own = fromPopular.includes(strategy) ? popular : def;
     const at = (source, pred) => {
       if (!source || isBase && source === def) return null;
       const c = findConfig(source.run, strategy, pred);
@@ -258,20 +267,21 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
     const baselineOr = (source, cell) =>
       (strategy === source.run.settings?.baseline && (source.run.configs || []).some((c) => c.strategy === strategy) ? { kind: 'baseline', source: { name: source.name, file: source.file, id: null }, settings: {} } : cell());
     const defCell = (depth) => {
-      const c = findConfig(def.run, strategy, (x) => x.depth === depth);
+      const c = findConfig(own.run, strategy, (x) => x.depth === depth);
       if (!c) return null;
       if (isBase) {
         const s = summaryOf(c, configs, baseline);
         return { kind: 'baseline', mismatches: s.mismatches ?? 0, lost: s.lost ?? 0, source: { name: def.name, file: def.file, id: c.id }, settings: { depth } };
       }
-      return ratioCell(def, c, configs);
+      return ratioCell(own, c, own.run.configs);
     };
     const row = {
       strategy,
       describe: i.describe ?? null,
       control: Boolean(i.control),
       carriesContext: i.carriesContext !== false,
-      userSupplied: configs.some((c) => c.strategy === strategy && c.userSupplied),
+      userSupplied: (own.run.configs || []).some((c) => c.strategy === strategy && c.userSupplied),
+      study: own === def ? 'default' : 'popular',
       baseline: isBase,
       ids: idsOf(strategy, sources.integrity),
       shallow: shallowDepth !== null ? defCell(shallowDepth) : null,
@@ -287,14 +297,17 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
       sweepShallow: sweep && shallowDepth !== null ? at(sweep, (c) => c.depth === shallowDepth && !c.log && !sweepBroken(c)) : null,
       sweepDeep: sweep && deepDepth !== null ? at(sweep, (c) => c.depth === deepDepth && !c.log && !sweepBroken(c)) : null,
     };
-    row.profile = profileOf(def, strategy, deepDepth ?? shallowDepth);
-    for (const cell of [row.shallow, row.deep]) if (cell && cell.kind === 'ratio') cell.repro = reproOf(sources.repro, def, cell.source.id);
+    row.profile = profileOf(own, strategy, deepDepth ?? shallowDepth);
+    for (const cell of [row.shallow, row.deep]) if (cell && cell.kind === 'ratio') cell.repro = reproOf(sources.repro, own, cell.source.id);
     row.findings = findingsOf(row, shallowDepth, deepDepth);
     row.disagreements = isBase ? [] : disagreements(row);
     return row;
   });
-  // Scenarios every context strategy fails: named once below the table.
-  const common = rows.find((r) => r.ids.common?.length)?.ids.common ?? [];
+  // Scenarios every context strategy fails: named once below the table, from the widest
+  // integrity study; a row read from a narrower one does not repeat them either.
+  const widest = widestFirst(sources.integrity)[0];
+  const common = rows.find((r) => r.ids.common?.length && r.ids.source?.file === widest?.file)?.ids.common ?? rows.find((r) => r.ids.common?.length)?.ids.common ?? [];
+  for (const r of rows) for (const rt of r.ids.runtimes || []) rt.own = rt.own.filter((sc) => !common.includes(sc));
   return {
     sources: Object.fromEntries(Object.entries(sources).filter(([k]) => k !== 'repro').map(([k, v]) => [k, Array.isArray(v) ? v.map(described) : v ? described(v) : null])),
     baseline,
@@ -309,6 +322,8 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
       stores: sources.stores ? { stores, node: storesNode, baseline: sources.stores.run.settings?.baseline ?? null } : null,
     },
     commonFailures: common,
+    // The rows whose depth figures come from the popular study, not the default run.
+    popularRows: fromPopular,
     rows,
   };
 }

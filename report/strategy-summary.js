@@ -98,6 +98,9 @@ function notes(summary) {
     `${s.io ? ` Real I/O: \`HOP=${s.io.hop}\`, throughput of each configuration alone, sequential blocks.` : ''}` +
     `${s.latency ? ` p99: open-loop load at ${Math.round(s.latency.load * 100)}% of the baseline's capacity; "rate not held" means the server (or its baseline) fell behind that rate, so no latency is reported.` : ''}` +
     `${s.stores ? ` Live stores: ${s.stores.stores} other AsyncLocalStorage instances alive, Node ${s.stores.node}.` : ''} "—": the strategy is not in that study.`);
+  if (summary.popularRows?.length) {
+    out.push(`${summary.popularRows.map(f.code).join(', ')}: their depth figures come from the popular study (${summary.sources.popular.title}), measured as the default run is (same method, baseline, hop, depths and precision target) against its own \`none\` processes; each figure links to it.`);
+  }
   // "No significant difference" is not "free": the Reading says whether a difference is
   // small enough not to matter.
   if (Number.isFinite(s.marginPct)) {

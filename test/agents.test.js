@@ -16,6 +16,7 @@ const { loadConfig } = require('../servers/config');
 const agents = require('../lib/agents');
 const systemTools = require('../lib/system-tools');
 const { runCli } = require('./helpers/cli');
+const { render } = require('../report/sections/integrity');
 
 const ROOT = path.join(__dirname, '..');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-agents-test-'));
@@ -110,6 +111,10 @@ test('an agent on a runtime its package does not support: every cell "n/a" with 
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.deepStrictEqual(run.integrity.cells.map((c) => [c.scenario, c.verdict, c.requests]), [['chain-await', 'n/a', 0], ['nested', 'n/a', 0]]);
   assert.match(run.integrity.cells[0].explanation, /supports Node >=22, not v20\./);
+  // The page says it once per strategy and runtime, not once per scenario.
+  const why = render(run).split('\n').filter((l) => l.includes('supports Node'));
+  assert.deepStrictEqual(why.length, 1, why.join('\n'));
+  assert.match(why[0], /^- datadog: n\/a on node20[^,]*, every scenario \(not run\): dd-trace@6\.21\.0 supports Node >=22, not v20\.\d+\.\d+\.$/);
 });
 
 // ---- Nothing leaves the machine ---------------------------------------------------------

@@ -106,7 +106,7 @@ test('ids: ✓ or ✗ with the patterns, per runtime where they differ; patterns
 
 test('two studies that seem to disagree: the notes say which settings differ; missing studies are named', () => {
   const without = markdown(strategySummary(results()));
-  assert.match(without, /Not in these results: `ctxbench run --preset io`, `ctxbench run --preset latency`, `ctxbench run --preset stores`, `ctxbench run --preset instructions` fill the empty columns\./);
+  assert.match(without, /Not in these results: `ctxbench run --preset popular`, `ctxbench run --preset io`, `ctxbench run --preset latency`, `ctxbench run --preset stores`, `ctxbench run --preset instructions` fill the empty columns\./);
   const summary = strategySummary(results([{ file: 'results/io.json', run: ioRun() }]));
   const als = rowOf(summary, 'als');
   assert.ok(Math.abs(als.io.estimate - 1) < 0.02);
@@ -118,6 +118,46 @@ test('two studies that seem to disagree: the notes say which settings differ; mi
   assert.ok(rowOf(summary, 'param').io);
   assert.deepStrictEqual(rowOf(summary, 'param').disagreements, []);
   assert.match(markdown(summary), /The default run and io disagree \(intervals apart\) for `als` at depth 8 \((89|90|91)\.\d% vs (99|100|101)\.\d%\); both can hold, the settings differ: hop immediate → pg\./);
+});
+
+// A popular-preset run (bench/cli/run.js --preset popular): the agents at both depths, with
+// the default run's settings; hop: its configurations' hop (the default run's is immediate).
+function popularRun({ hop = 'immediate' } = {}) {
+  const shallow = makeRun2({ seed: 7, blocks: 5, strategies: { sentry: 0.1, datadog: 0.3 }, depth: 8, noiseSd: 0.01, blockSd: 0.005 });
+  const deep = makeRun2({ seed: 8, blocks: 5, strategies: { sentry: 0.05, datadog: 0.2 }, depth: 256, noiseSd: 0.01, blockSd: 0.005 });
+  const configs = [...shallow.configs, ...deep.configs].map((c) => ({ ...c, hop, id: c.id.replace('immediate', hop) }));
+  return { ...shallow, title: 'Popular (synthetic)', settings: { ...shallow.settings, preset: 'popular', ...(hop !== 'immediate' && { hops: [hop] }) }, configs };
+}
+
+test('rows from the popular study: after the default run\'s, each figure from that study; not drawn when its settings differ', () => {
+  const summary = strategySummary(results([{ file: 'results/popular.json', run: popularRun() }]));
+  assert.deepStrictEqual(summary.rows.map((r) => r.strategy), ['none', 'param', 'als', 'cls-hooked', 'global', 'sentry', 'datadog']);
+  assert.deepStrictEqual(summary.popularRows, ['sentry', 'datadog']);
+  const sentry = rowOf(summary, 'sentry');
+  assert.strictEqual(sentry.study, 'popular');
+  assert.ok(Math.abs(sentry.shallow.estimate - 0.1) < 0.01 && Math.abs(sentry.deep.estimate - 0.05) < 0.01);
+  assert.deepStrictEqual(sentry.shallow.source, { name: 'popular', file: 'results/popular.json', id: 'express/sentry/d8/immediate/node24' });
+  assert.strictEqual(rowOf(summary, 'als').study, 'default');
+  const md = markdown(summary, { link: (name) => `results/${name}.md` });
+  assert.match(md.split('\n').find((l) => l.startsWith('| `sentry` |')), /\| \[\d+\.\d% \[[^\]]+\]\]\(results\/popular\.md\) \|/);
+  assert.match(md, /`sentry`, `datadog`: their depth figures come from the popular study \(Popular \(synthetic\)\)/);
+  // Another hop is another measurement: no rows from it.
+  const other = strategySummary(results([{ file: 'results/popular.json', run: popularRun({ hop: 'await' }) }]));
+  assert.deepStrictEqual(other.popularRows, []);
+  assert.ok(!other.rows.some((r) => r.strategy === 'sentry'));
+});
+
+test('Keeps the id: each strategy reads the widest integrity study that ran it', () => {
+  const narrow = { schema: 1, kind: 'integrity', title: 'Agents (synthetic)', status: 'complete', settings: {}, integrity: { scenarios: [], cells: [
+    cell('sentry', 'chain-await', 'kept'), cell('sentry', 'pool', 'leaked'), cell('als', 'chain-await', 'lost'),
+  ] } };
+  // The narrow study sorts first by name and has als too: als must still read the full matrix.
+  const [def, ...rest] = results([{ file: 'results/popular.json', run: popularRun() }]);
+  const summary = strategySummary([def, { file: 'results/integrity-agents.json', run: narrow }, ...rest]);
+  assert.strictEqual(rowOf(summary, 'als').ids.source.file, 'results/integrity.json');
+  assert.strictEqual(idsText(rowOf(summary, 'als').ids), 'node20: ✓; node24: ✓ · ✗ body');
+  assert.strictEqual(rowOf(summary, 'sentry').ids.source.file, 'results/integrity-agents.json');
+  assert.strictEqual(rowOf(summary, 'datadog').ids.verdict, 'unmeasured');
 });
 
 test('the committed results: every default-run strategy has a row, and `global` is reported as leaking', () => {

@@ -94,7 +94,17 @@ function matrix(cells, scenarios, strats) {
 // One bullet per explanation, naming every failing cell it covers; the control's last.
 function explanations(cells, scenarioOrder, strats) {
   const rank = (c) => [c.strategy === CONTROL ? 1 : 0, scenarioOrder.indexOf(c.scenario), strats.indexOf(c.strategy)];
-  const sorted = cells.filter((c) => c.explanation).sort((a, b) => {
+  // A runtime the strategy's package does not support: one line per strategy and runtime,
+  // not one entry per scenario.
+  const runtimeOf = (c) => `${c.node}${c.acf === false ? ' (async_hooks)' : c.acf === true ? ' (ACF)' : ''}`;
+  const notRun = new Map();
+  for (const c of cells.filter((x) => x.unsupported)) {
+    const key = `${c.strategy}|${c.explanation}`;
+    if (!notRun.has(key)) notRun.set(key, { strategy: c.strategy, explanation: c.explanation, runtimes: new Set() });
+    notRun.get(key).runtimes.add(runtimeOf(c));
+  }
+  const unsupported = [...notRun.values()].map((g) => `- ${g.strategy}: n/a on ${[...g.runtimes].join(', ')}, every scenario (not run): ${g.explanation}.`);
+  const sorted = cells.filter((c) => c.explanation && !c.unsupported).sort((a, b) => {
     const ra = rank(a);
     const rb = rank(b);
     return ra[0] - rb[0] || ra[1] - rb[1] || ra[2] - rb[2];
@@ -105,7 +115,7 @@ function explanations(cells, scenarioOrder, strats) {
     groups.get(c.explanation).push(c);
   }
   const runtimes = new Set(cells.map((c) => c.node)).size;
-  return [...groups].map(([explanation, list]) => {
+  return [...unsupported, ...[...groups].map(([explanation, list]) => {
     // With several runtimes, one entry per scenario × strategy naming the runtimes it failed on.
     const byCell = new Map();
     for (const c of list) {
@@ -115,12 +125,12 @@ function explanations(cells, scenarioOrder, strats) {
     }
     const who = [...byCell.values()]
       .map((same) => {
-        const on = runtimes > 1 ? ` on ${same.map((c) => `${c.node}${c.acf === false ? ' (async_hooks)' : c.acf === true ? ' (ACF)' : ''}`).join(', ')}` : '';
+        const on = runtimes > 1 ? ` on ${same.map(runtimeOf).join(', ')}` : '';
         return `${f.code(same[0].scenario)} × ${same[0].strategy} (${cellText(same[0])}${on})`;
       })
       .join(', ');
     return `- ${who}: ${explanation}.`;
-  });
+  })];
 }
 
 function remedies(cells, strats) {
