@@ -35,7 +35,18 @@ function analyzeApp(run) {
     requestsPerWindow: { baseline: stats.median(counted.map((w) => w.partnerRequests)), candidate: stats.median(counted.map((w) => w.requests)) },
     ids,
     broken: Object.values(ids).some((x) => x.checked && x.mismatches + x.lost > 0),
+    probe: probeOf(run.probe),
   };
+}
+
+// `ctxbench app --probe`: each side's async resources per request (bench/probe.js, a
+// probe process of its own) and what the candidate adds, in total and by type.
+function probeOf(probe) {
+  const [base, cand] = probe?.sides || [];
+  if (!base || !cand) return null;
+  const types = [...new Set([...Object.keys(base.perRequest.byType), ...Object.keys(cand.perRequest.byType)])];
+  const byType = types.map((t) => [t, (cand.perRequest.byType[t] || 0) - (base.perRequest.byType[t] || 0)]).filter(([, d]) => Math.abs(d) >= 0.01).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]));
+  return { sides: probe.sides, added: { total: cand.perRequest.total - base.perRequest.total, byType: Object.fromEntries(byType) } };
 }
 
 // ------------------------------------------------------------ a log line per level

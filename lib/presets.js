@@ -57,55 +57,51 @@ const DEFAULT_MATRIX = {
   frameworks: ['express'],
 };
 
+// How the default run measures (also the popular study's, whose rows sit beside it).
+// Duet (bench/duet.js): each strategy and `none` under load at the same time on the
+// server CPU, 10 connections each, the ratio of their CPU µs per request per 1-s window.
+// Measured here (docs/method.md): the window log ratio of als ÷ none has an SD of 0.016 in
+// a duet against 0.154 for 1-s bursts one after the other, so a few windows per pair
+// suffice and what is left is the ~1% by which two fresh processes differ: the time goes
+// into more blocks of fresh pairs, not longer ones. A pair takes ~7 s (start 0.2 s,
+// warm-up until both stop getting cheaper ~2-3 s, 3 counted windows, the arm's 0.5-s solo
+// burst). Why 10 connections and not the App Engine study's 100: a solo burst must hold
+// >= 30 completed requests per connection, and at depth 256 cls-hooked serves ~300 req/s.
+// Ten requests in flight still interleave at every hop, so a broken context shows.
+const DEFAULT_MEASUREMENT = {
+  ...DUET,
+  duration: 1,
+  warmup: 1,
+  blocks: DEFAULTS.blocks,
+  rounds: 1,
+  minPerConnection: DEFAULTS.minPerConnection,
+  // Aim for ±1 pp: blocks are added until every ratio is that precise or the next block
+  // would end after maxTime (a deadline for the whole run, start-up included, ~1 min
+  // left for the report).
+  precision: 1,
+  maxTime: 540,
+  baseline: 'none',
+};
+
 const PRESETS = {
   default: {
     title: 'Default run: every context strategy at two call depths',
     why: 'what `npm run bench` measures: each strategy against no context at all, shallow and deep, with a macrotask hop between levels so requests interleave and a broken context shows',
     ...DEFAULT_MATRIX,
-    // Duet (bench/duet.js): each strategy and `none` under load at the same time on the
-    // server CPU, 10 connections each, the ratio of their CPU µs per request per 1-s
-    // window. Measured here (docs/method.md): the window log ratio of als ÷ none has an
-    // SD of 0.016 in a duet against 0.154 for 1-s bursts one after the other, so a few
-    // windows per pair suffice and what is left is the ~1% by which two fresh processes
-    // differ: the time goes into more blocks of fresh pairs, not longer ones. A pair
-    // takes ~7 s (start 0.2 s, warm-up until both stop getting cheaper ~2-3 s, 3 counted
-    // windows, the arm's 0.5-s solo burst); 16 pairs a block (7 strategies and the A/A
-    // twin at each depth).
-    // Why 10 connections and not the App Engine study's 100: a solo burst must hold >= 30
-    // completed requests per connection, and at depth 256 cls-hooked serves ~300 req/s.
-    // Ten requests in flight still interleave at every hop, so a broken context shows.
-    ...DUET,
-    duration: 1,
-    warmup: 1,
-    blocks: DEFAULTS.blocks,
-    rounds: 1,
-    minPerConnection: DEFAULTS.minPerConnection,
-    // Aim for ±1 pp: blocks are added until every ratio is that precise or the next block
-    // would end after maxTime (a deadline for the whole run, start-up included, ~1 min
-    // left for the report).
-    precision: 1,
-    maxTime: 540,
-    baseline: 'none',
+    // 16 pairs a block: 7 strategies and the A/A twin at each depth.
+    ...DEFAULT_MEASUREMENT,
   },
   // The headline table's other rows (analysis/strategy-summary.js): the middlewares and
-  // APM agents teams actually run, measured exactly as the default run measures (same
-  // matrix, method, precision target and deadline), in a study of their own so that the
-  // default run keeps its blocks (a block of 16 pairs would grow to 24, and the ±1 pp target
-  // would be reached for fewer ratios within the same 9 minutes).
+  // APM agents teams actually run, measured exactly as the default run measures, in a
+  // study of their own so that the default run keeps its blocks (a block of 16 pairs
+  // would grow to 24, and the ±1 pp target would be reached for fewer ratios within the
+  // same 9 minutes).
   popular: {
     title: 'What teams run: the popular middlewares and the APM agents at two call depths',
     why: 'the headline table\'s rows for cls-rtracer, express-http-context, Sentry and Datadog: each against no context at all, in duet, with the default run\'s settings',
     ...DEFAULT_MATRIX,
     strategies: ['none', 'cls-rtracer', 'express-http-context', 'sentry', 'datadog'],
-    ...DUET,
-    duration: 1,
-    warmup: 1,
-    blocks: DEFAULTS.blocks,
-    rounds: 1,
-    minPerConnection: DEFAULTS.minPerConnection,
-    precision: 1,
-    maxTime: 540,
-    baseline: 'none',
+    ...DEFAULT_MEASUREMENT,
   },
   instructions: {
     title: 'Instruction counts: the default run\'s matrix, instructions per request under Valgrind',

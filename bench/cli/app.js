@@ -7,11 +7,16 @@ const { session } = require('../session');
 const { supported } = require('../proc-cpu');
 const { measureApp } = require('../app');
 const { analyzeApp } = require('../../analysis');
-const { AppStartError } = require('../app-process');
+const fs = require('node:fs');
+const { AppStartError, startApp } = require('../app-process');
+const { probeEnv, countResources, makeDir } = require('../probe');
+const { writeJsonAtomic } = require('../../lib/cli');
 const { writeReport } = require('./write-report');
+const { probeText } = require('../../report/sections/app');
 const { DEFAULTS: RUN_DEFAULTS } = require('../../lib/presets');
 const { equivalenceText } = require('../../analysis');
 
+const PROBE = { requests: 2000, warmup: 500 };
 const DEFAULTS = { names: 'baseline,candidate', health: '/', connections: 10, blocks: 5, windows: 3, window: 1, warmup: 3, startupTimeout: 30, margin: RUN_DEFAULTS.margin };
 
 const HELP = `usage: ctxbench app --baseline CMD --candidate CMD [options]
@@ -37,13 +42,17 @@ set to a free port; it is ready when its --health path answers 2xx.
   --startup-timeout S   how long a command may take to answer --health (default ${DEFAULTS.startupTimeout})
   --margin PCT          equivalence margin M: the candidate is "equivalent" when the 90%
                         interval of its ratio lies within 100% ± M (default ${DEFAULTS.margin})
+  --probe               after measuring, count each side's async resources per request in a
+                        probe process of its own (an async_hooks init counter preloaded
+                        through NODE_OPTIONS; never in a measured process): on the first
+                        --path, at --connections, ${PROBE.requests} requests after ${PROBE.warmup}
   --out FILE            run JSON (default results/app.json)
   --report FILE         results.md to regenerate ("none" to skip; default results.md when
                         --out is in results/, else none)
 Exit 0 measured, 1 a command failed to start or bad input, 130 interrupted.
 `;
 
-const OPTIONS = flags(['baseline', 'candidate', 'names', 'health', 'path', 'id-header', 'connections', 'blocks', 'windows', 'window', 'warmup', 'startup-timeout', 'margin', 'out', 'report'], { multiple: ['path'] });
+const OPTIONS = flags(['baseline', 'candidate', 'names', 'health', 'path', 'id-header', 'connections', 'blocks', 'windows', 'window', 'warmup', 'startup-timeout', 'margin', 'out', 'report'], { multiple: ['path'], booleans: ['probe'] });
 
 function urlPath(flag, value) {
   if (!/^\/[^\s]*$/.test(value)) throw new UsageError(`--${flag} ${value} is not a path (it starts with / and has no spaces)`);
@@ -90,6 +99,7 @@ function summaryLine(run) {
     const ids = a?.ids?.[c.arm];
     lines.push(`  ${c.name}: ${ids ? (ids.checked ? `${ids.kept.toLocaleString('en-US')} ids kept, ${ids.mismatches} mismatched, ${ids.lost} lost` : 'ids not checked (no --id-header)') : ''}`);
   }
+  if (a?.probe) lines.push(probeText(a.probe));
   return `${lines.join('\n')}\n`;
 }
 
@@ -140,9 +150,30 @@ async function main(args) {
   }).catch((err) => {
     throw err instanceof AppStartError ? new UsageError(`${err.message} (run JSON with what was measured: ${out})`) : err;
   });
+  if (values.probe && run.status === 'complete') await probeSides(run, sides, settings, out);
   process.stdout.write(summaryLine(run));
   await writeReport(out, values.report);
   return run.status === 'interrupted' ? 130 : 0;
+}
+
+// --probe: each side once more, in a probe process, for its async resources per request.
+async function probeSides(run, sides, settings, out) {
+  const probes = [];
+  for (const side of sides) {
+    const dir = makeDir();
+    process.stderr.write(`ctxbench: probing ${side.name}: async resources per request (${PROBE.requests} requests at ${settings.connections} in flight, a probe process)\n`);
+    const app = await startApp({ name: side.name, command: side.command, health: settings.health, timeoutMs: settings.startupTimeout * 1000, env: probeEnv(dir) });
+    try {
+      const counted = await countResources({ url: `${app.url}${settings.paths[0]}`, dir, requests: PROBE.requests, concurrency: settings.connections, warmup: PROBE.warmup });
+      probes.push({ name: side.name, command: side.command, path: settings.paths[0], ...counted });
+    } finally {
+      await app.stop();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  run.probe = { sides: probes };
+  run.app = analyzeApp(run);
+  writeJsonAtomic(out, run);
 }
 
 module.exports = { main, help: HELP, settingsOf };

@@ -42,10 +42,21 @@ function render(run, ctx = {}) {
   });
   lines.push(f.table(['Side', 'Command', '% of baseline: CPU/req in duet [95% CI]', 'Verdict', 'Equivalence (two one-sided tests at 5%)', 'CPU µs/req (median window)', 'Requests per window (median)', `Ids${s.idHeader ? ` (${f.code(s.idHeader)})` : ''}`], rows, ['l', 'l', 'r', 'l', 'l', 'r', 'r', 'l']), '');
   lines.push(`Load: ${(s.paths || ['/']).map(f.code).join(', ')} in turn, ${f.int(s.connections)} connections per side, ${s.windows} windows of ${s.window} s per block after ${s.warmup} s of unmeasured load; ready when ${f.code(s.health || '/')} answered 2xx.`);
+  if (a.probe) lines.push('', `${probeText(a.probe)}. Counted with an async_hooks init counter preloaded through NODE_OPTIONS into one more process of each side (${f.int(a.probe.sides[1].requests)} requests on ${f.code(a.probe.sides[1].path)} at ${a.probe.sides[1].concurrency} in flight), never into a measured one.`);
   if (a.broken) lines.push('', '> ❌ Answers carried another request\'s id or none: the service loses its request context under load, whatever it costs.');
   const errors = (run.configs || []).filter((c) => c.error);
   if (errors.length) lines.push('', ...errors.map((c) => `- ${f.code(c.name)} failed: ${f.cell(c.error.message)}`));
   return `${lines.join('\n')}\n`;
 }
 
-module.exports = { render };
+// `ctxbench app --probe`: each side's async resources per request and what the candidate
+// adds (analysis/index.js probeOf), as a sentence (the terminal prints it too).
+function probeText(probe) {
+  const [base, cand] = probe.sides;
+  const n = (x) => x.toFixed(1);
+  const signed = (x) => `${x >= 0 ? '+' : ''}${n(x)}`;
+  const types = Object.entries(probe.added.byType).slice(0, 4).map(([t, d]) => `${t} ${signed(d)}`);
+  return `Async resources per request (probe process, not measured): ${base.name} ${n(base.perRequest.total)}, ${cand.name} ${n(cand.perRequest.total)} (${signed(probe.added.total)}${types.length ? `: ${types.join(', ')}` : ''})`;
+}
+
+module.exports = { render, probeText };
