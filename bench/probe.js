@@ -21,7 +21,8 @@ const WAIT_MS = 10000;
 // The environment a probe server starts with: the hook preloaded through NODE_OPTIONS (so
 // it reaches the node a team's `npm start` runs), its counts written under dir.
 function probeEnv(dir, env = process.env) {
-  return { NODE_OPTIONS: `${env.NODE_OPTIONS ? `${env.NODE_OPTIONS} ` : ''}--require ${JSON.stringify(HOOK).slice(1, -1)}`, CTXBENCH_PROBE_DIR: dir };
+  // Quoted: NODE_OPTIONS splits on spaces outside double quotes, and a path may have some.
+  return { NODE_OPTIONS: `${env.NODE_OPTIONS ? `${env.NODE_OPTIONS} ` : ''}--require ${JSON.stringify(HOOK)}`, CTXBENCH_PROBE_DIR: dir };
 }
 
 const makeDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-probe-'));

@@ -13,6 +13,7 @@
 // the database and the next service are other machines; here they share the load
 // generator's CPU, whose saturation the runner already watches and warns about.
 const { spawnListening } = require('./server-process');
+const { getJson } = require('./http-client');
 const path = require('node:path');
 const { startPostgres } = require('./postgres');
 const { startRedis } = require('./redis');
@@ -45,13 +46,8 @@ const startDownstream = (options) => startHelper(DOWNSTREAM, 'the downstream ser
 const startSink = (options) => startHelper(SINK, 'the agent sink', options);
 
 // What the agents' sink received so far (bench/agent-sink.js), or null if it cannot say.
-async function sinkCounts(url) {
-  try {
-    const res = await fetch(`${url}/__counts`);
-    return res.ok ? await res.json() : null;
-  } catch {
-    return null;
-  }
+function sinkCounts(url) {
+  return getJson(`${url}/__counts`).catch(() => null);
 }
 
 // need: { pg, http } booleans (which services the configurations use); pgUrl: an
