@@ -75,7 +75,11 @@ function createHttpHop({ downstreamUrl }) {
     const res = await request(`${downstreamUrl}/?id=${encodeURIComponent(text)}`, { dispatcher, headers });
     const body = await res.body.text();
     if (res.statusCode !== 200) throw new Error(`downstream answered HTTP ${res.statusCode}`);
-    if (byHand) return body;
+    // An instrumentation that injects a traceparent of its own beside ours (dd-trace's
+    // undici integration does) adds it after the caller's headers, and the downstream
+    // answers each one in order: the first is the id this level forwarded. The agent's
+    // own trace is its business; this hop checks the strategy's context.
+    if (byHand) return body.split(',')[0];
     // The instrumentation forwarded the active span's trace, not the id: this request's
     // own trace is the right answer.
     const { trace } = require('@opentelemetry/api');

@@ -229,7 +229,8 @@ const PRESETS = {
     title: 'Real I/O: context cost when every level queries PostgreSQL or calls a downstream service',
     why: 'the async_hooks penalty that dominates a tight await loop shrinks once a request does real I/O (nodejs/node#34493): the same strategies and depths with a real `SELECT $1::text` through a pg.Pool of 10 (HOP=pg) and a keep-alive call to a downstream ctxbench process (HOP=http) per level, beside HOP=immediate; PostgreSQL (embedded, started by ctxbench) and the downstream run on the load generator\'s CPU, the server alone on its own',
     node: [DEFAULT_MAJOR],
-    strategies: ['none', 'param', 'als', 'cls-hooked', 'otel'],
+    // The APM agents beside als and otel: their cost where requests wait on a database.
+    strategies: ['none', 'param', 'als', 'cls-hooked', 'otel', 'sentry', 'datadog'],
     // 8 and 32 sequential round trips per request. At depth 64 (30-90 req/s with pg at 20
     // connections, 600-request samples of 7-20 s) a block would take about 9 minutes.
     depths: [8, 32],

@@ -117,6 +117,24 @@ test('an agent on a runtime its package does not support: every cell "n/a" with 
   assert.match(why[0], /^- datadog: n\/a on node20[^,]*, every scenario \(not run\): dd-trace@6\.21\.0 supports Node >=22, not v20\.\d+\.\d+\.$/);
 });
 
+// dd-trace's undici integration injects a traceparent of its own after the one the hop
+// forwards (its trace, not the request's id): the hop must read the one it sent, or every
+// HOP=http answer of `datadog` counts as lost (what the first io run with the agents saw).
+test('datadog over HOP=http: the id the hop forwarded is what it checks, not dd-trace\'s own traceparent beside it', { timeout: 600000 }, async (t) => {
+  if (!(await agentsOrSkip(t))) return;
+  const out = path.join(dir, 'http.json');
+  const r = await runCli(['run', '--strategies', 'datadog', '--hops', 'http', '--depths', '4', '--duration', '0.5', '--rounds', '1', '--warmup', '0', '--connections', '10', '--out', out, '--report', 'none']);
+  assert.strictEqual(r.code, 0, r.stderr);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  for (const c of run.configs) {
+    assert.strictEqual(c.error, null, JSON.stringify(c.error));
+    const [sample] = c.samples;
+    assert.ok(sample.requests > 0, c.id);
+    assert.deepStrictEqual([c.id, sample.errors, sample.mismatches, sample.lost], [c.id, 0, 0, 0]);
+  }
+  assert.ok(run.configs.some((c) => c.strategy === 'datadog'));
+});
+
 // ---- Nothing leaves the machine ---------------------------------------------------------
 // The whole command runs in a network namespace with only `lo` (any other destination
 // fails at once there), under strace, which records every connect/sendto/sendmsg of every

@@ -207,7 +207,7 @@ test('the io preset: the issue\'s strategies and depths, each with HOP=immediate
   const { PRESETS } = require('../lib/presets');
   const { loadConfig } = require('../servers/config');
   const io = PRESETS.io;
-  assert.deepStrictEqual([io.strategies, io.depths, io.hops, io.baseline], [['none', 'param', 'als', 'cls-hooked', 'otel'], [8, 32], ['immediate', 'pg', 'http'], 'none']);
+  assert.deepStrictEqual([io.strategies, io.depths, io.hops, io.baseline], [['none', 'param', 'als', 'cls-hooked', 'otel', 'sentry', 'datadog'], [8, 32], ['immediate', 'pg', 'http'], 'none']);
   assert.ok(io.connections > loadConfig({}).pgPoolSize, 'requests must wait for a pool client');
 });
 
