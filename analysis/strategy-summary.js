@@ -94,14 +94,63 @@ function pickSources(results) {
   };
 }
 
-// The integrity study a strategy's column reads: of those that ran it, the one with the
-// most strategies (its "fails for every strategy" patterns are judged across the most).
+// The integrity study a strategy's column reads: of those that ran it, the widest (most
+// strategy × scenario pairs: its "fails for every strategy" patterns are judged across the
+// most; a study of a few scenarios for every strategy, as the Node upgrade's, is narrower
+// than the full matrix).
 const described = (v) => ({ name: v.name, file: v.file, title: v.run.title ?? null });
 const strategiesIn = (x) => new Set((x.run.integrity?.cells || []).map((c) => c.strategy));
-const widestFirst = (studies) => [...studies].sort((a, b) => strategiesIn(b).size - strategiesIn(a).size);
+const pairsIn = (x) => new Set((x.run.integrity?.cells || []).map((c) => `${c.strategy}|${c.scenario}`)).size;
+const widestFirst = (studies) => [...studies].sort((a, b) => pairsIn(b) - pairsIn(a));
 const integritySourceOf = (strategy, studies) => widestFirst(studies).find((x) => strategiesIn(x).has(strategy)) || null;
 
+const runtimeLabel = (c) => `${c.node}${c.acf === false && !/^node(1|20)/.test(c.node) ? ' (async_hooks)' : ''}`;
+
+// The scenarios whose verdict for this strategy is not the same on every runtime, from
+// every integrity study that ran it on more than one: [{ scenario, source, verdicts:
+// [{ runtime, verdict }] }]. A runtime its package does not support ("n/a") is no answer.
+function nodeDependent(strategy, studies) {
+  const found = [];
+  for (const study of studies) {
+    const mine = (study.run.integrity?.cells || []).filter((c) => c.strategy === strategy && c.verdict !== 'n/a' && c.requests > 0);
+    for (const scenario of [...new Set(mine.map((c) => c.scenario))]) {
+      const here = mine.filter((c) => c.scenario === scenario);
+      if (new Set(here.map((c) => c.verdict)).size < 2 || found.some((x) => x.scenario === scenario)) continue;
+      found.push({ scenario, source: { name: study.name, file: study.file }, verdicts: here.map((c) => ({ runtime: runtimeLabel(c), acf: c.acf ?? null, verdict: c.verdict })), fails: failsWhere(here) });
+    }
+  }
+  return found;
+}
+
+// Where a node-dependent answer fails, when the runtimes split by implementation:
+// 'async_hooks' (fails on every runtime without AsyncContextFrame, kept on every one with
+// it), 'AsyncContextFrame' (the reverse), else 'some runtimes'.
+function failsWhere(cells) {
+  const failing = (c) => FAILED.has(c.verdict);
+  if (cells.every((c) => failing(c) === (c.acf === false))) return 'async_hooks';
+  if (cells.every((c) => failing(c) === (c.acf === true))) return 'AsyncContextFrame';
+  return 'some runtimes';
+}
+
 function idsOf(strategy, studies) {
+  const ids = idsFromWidest(strategy, studies);
+  if (['kept', 'broken'].includes(ids.verdict)) ids.nodeDependent = nodeDependent(strategy, widestFirst(studies));
+  return ids;
+}
+
+function gatherNodeDependent(rows) {
+  const groups = new Map();
+  for (const r of rows) {
+    for (const d of r.ids.nodeDependent || []) {
+      const key = `${d.scenario}|${d.fails}`;
+      if (!groups.has(key)) groups.set(key, { scenario: d.scenario, fails: d.fails, strategies: [], source: d.source });
+      groups.get(key).strategies.push(r.strategy);
+    }
+  }
+  return [...groups.values()];
+}
+
+function idsFromWidest(strategy, studies) {
   const integrity = integritySourceOf(strategy, studies);
   const i = info(strategy);
   if (i.control) return { verdict: 'control', runtimes: [], common: [] };
@@ -119,7 +168,7 @@ function idsOf(strategy, studies) {
     const here = mine.filter((c) => `${c.node}|${c.acf}` === key);
     const failing = here.filter((c) => FAILED.has(c.verdict)).map((c) => c.scenario);
     runtimes.push({
-      label: `${here[0].node}${here[0].acf === false && !/^node(1|20)/.test(here[0].node) ? ' (async_hooks)' : ''}`,
+      label: runtimeLabel(here[0]),
       failing,
       propagation: failing.filter((sc) => PROPAGATION.test(sc)),
       own: failing.filter((sc) => !common.includes(sc)),
@@ -322,6 +371,9 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
       stores: sources.stores ? { stores, node: storesNode, baseline: sources.stores.run.settings?.baseline ?? null } : null,
     },
     commonFailures: common,
+    // Answers that depend on the Node version, by scenario and where they fail: [{ scenario,
+    // fails, strategies, source }] (the rows' ids.nodeDependent, gathered for the notes).
+    nodeDependent: gatherNodeDependent(rows),
     // The rows whose depth figures come from the popular study, not the default run.
     popularRows: fromPopular,
     rows,

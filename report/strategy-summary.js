@@ -15,9 +15,18 @@ function idsText(ids) {
     const list = shown.length ? ` ✗ ${shown.join(', ')}${more ? ` (+${more} more)` : ''}` : '';
     return `${ids.verdict === 'broken' ? '✗' : '✓'}${ids.verdict === 'broken' ? list.replace(' ✗', '') : list ? ` ·${list}` : ''}`;
   };
-  if (ids.uniform || ids.runtimes.length === 1) return one(ids.runtimes[0]);
-  return ids.runtimes.map((r) => `${r.label}: ${one(r)}`).join('; ');
+  // Per runtime already shows the column's own study's differences; the rest are said here.
+  const more = (ids.nodeDependent || []).filter((d) => ids.uniform || ids.runtimes.length === 1 || d.source.file !== ids.source?.file);
+  const byNode = more.length ? ` · depends on Node: ${more.map((d) => d.scenario).join(', ')}` : '';
+  if (ids.uniform || ids.runtimes.length === 1) return one(ids.runtimes[0]) + byNode;
+  return ids.runtimes.map((r) => `${r.label}: ${one(r)}`).join('; ') + byNode;
 }
+
+const FAILS_WHERE = {
+  async_hooks: 'fails on async_hooks (Node 20; 22, 24 and 26 with AsyncContextFrame off), kept with AsyncContextFrame',
+  AsyncContextFrame: 'fails with AsyncContextFrame, kept on async_hooks',
+  'some runtimes': 'fails on some runtimes, not split by AsyncContextFrame',
+};
 
 function ratioText(cell) {
   if (!cell) return null;
@@ -109,6 +118,10 @@ function notes(summary) {
   }
   if (summary.commonFailures.length) {
     out.push(`✗ after ✓: patterns where the id is lost or leaked without a remedy (\`AsyncResource.bind\`, \`*-bound\` scenarios); ${summary.commonFailures.map(f.code).join(', ')} fail for every context strategy and are not repeated in the rows.`);
+  }
+  if (summary.nodeDependent?.length) {
+    const scenarios = summary.nodeDependent.map((g) => `${f.code(g.scenario)} ${FAILS_WHERE[g.fails]} for ${g.strategies.map(f.code).join(', ')}`);
+    out.push(`"depends on Node": the answer differs between the runtimes an integrity study ran (each study's page has the table per runtime): ${scenarios.join('; ')}.`);
   }
   const missing = Object.entries(summary.sources).filter(([k, v]) => (k === 'integrity' ? !v.length : !v) && !['default', 'depth-sweep'].includes(k)).map(([k]) => (k === 'integrity' ? '`ctxbench integrity`' : f.code(`ctxbench run --preset ${k}`)));
   if (missing.length) out.push(`Not in these results: ${missing.join(', ')} fill the empty columns.`);

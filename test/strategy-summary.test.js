@@ -160,6 +160,30 @@ test('Keeps the id: each strategy reads the widest integrity study that ran it',
   assert.strictEqual(rowOf(summary, 'datadog').ids.verdict, 'unmeasured');
 });
 
+// The Node upgrade's study: few scenarios, every strategy, several runtimes. It must not
+// take the column (the full matrix is wider), and what differs between its runtimes is
+// said in the column and below the table, split by implementation where it is.
+test('Keeps the id: an answer that depends on the Node version is said, with where it fails', () => {
+  const cells = [];
+  for (const [node, acf] of [['node20', false], ['node22', false], ['node22', true], ['node24', true]]) {
+    for (const strategy of ['param', 'als', 'cls-hooked', 'alscontext', 'global', 'sentry', 'datadog']) {
+      cells.push(cell(strategy, 'exit-enter', strategy === 'als' && !acf ? 'leaked' : 'kept', node, acf));
+      cells.push(cell(strategy, 'timer-in-run', strategy === 'cls-hooked' && node === 'node22' ? 'lost' : 'kept', node, acf));
+    }
+  }
+  const upgrade = { schema: 1, kind: 'integrity', title: 'Upgrade (synthetic)', status: 'complete', settings: {}, integrity: { scenarios: [], cells } };
+  const summary = strategySummary(results([{ file: 'results/integrity-upgrade.json', run: upgrade }]));
+  const als = rowOf(summary, 'als');
+  assert.strictEqual(als.ids.source.file, 'results/integrity.json');
+  assert.deepStrictEqual(als.ids.nodeDependent.map((d) => [d.scenario, d.fails, d.source.file]), [['body', 'AsyncContextFrame', 'results/integrity.json'], ['exit-enter', 'async_hooks', 'results/integrity-upgrade.json']]);
+  // body is already shown per runtime; exit-enter, from the other study, is added.
+  assert.strictEqual(idsText(als.ids), 'node20: ✓; node24: ✓ · ✗ body · depends on Node: exit-enter');
+  assert.strictEqual(idsText(rowOf(summary, 'cls-hooked').ids), '✓ · depends on Node: timer-in-run');
+  assert.deepStrictEqual(rowOf(summary, 'param').ids.nodeDependent, []);
+  const md = markdown(summary, { link: (name) => `results/${name}.md` });
+  assert.match(md, /"depends on Node": [^\n]*`exit-enter` fails on async_hooks \(Node 20; 22, 24 and 26 with AsyncContextFrame off\), kept with AsyncContextFrame for `als`; `timer-in-run` fails on some runtimes, not split by AsyncContextFrame for `cls-hooked`/);
+});
+
 test('the committed results: every default-run strategy has a row, and `global` is reported as leaking', () => {
   const summary = strategySummary(readResults(RESULTS, ['default.json', 'integrity.json'].map((n) => path.join(RESULTS, n))));
   const def = require(path.join(RESULTS, 'default.json'));
