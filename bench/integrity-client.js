@@ -37,6 +37,9 @@ function createChecker() {
     get issuedCount() {
       return issued.size;
     },
+    // Ids are prefix + a counter: the n-th id issued names its scenario by where n falls.
+    prefix,
+    indexOf: (id) => (typeof id === 'string' && id.startsWith(prefix) ? parseInt(id.slice(prefix.length), 16) : -1),
   };
 }
 

@@ -12,7 +12,7 @@ const { startServer } = require('./server-process');
 const client = require('./integrity-client');
 const { writeJsonAtomic } = require('../lib/cli');
 const { ensureAgent, runtimeProblem } = require('../lib/agents');
-const { sinkCounts } = require('./services');
+const { sinkCounts, sinkOwners } = require('./services');
 
 // Every scenario, in report order. `client` says how it is sent (default: concurrent GETs).
 const SCENARIOS = [
@@ -34,12 +34,18 @@ const SCENARIOS = [
   { name: 'nested', describe: 'child context opened with run(childId, …) inside the request; the parent id read after it ended' },
   // Real libraries and real I/O: declared next to their code (handlers/scenarios/*.js).
   ...require('../handlers/scenarios').LIBRARY_SCENARIOS.map(({ name, describe, remedy, needs }) => ({ name, describe, remedy, needs })),
+  // The Node upgrade's patterns (handlers/scenarios/upgrade.js); `requires`: the optional
+  // strategy operations they use (n/a without them).
+  ...require('../handlers/scenarios').UPGRADE_SCENARIOS.map(({ name, describe, requires }) => ({ name, describe, requires })),
   { name: 'keepalive', client: 'keepalive', describe: 'mixed chain; half the requests one after another on kept-alive connections, half pipelined 10 deep on raw sockets' },
   { name: 'soak', client: 'soak', describe: 'mixed chain, --soak-requests requests; memory after a forced GC before and after' },
 ];
 const NAMES = SCENARIOS.map((s) => s.name);
 const LIBRARY = require('../handlers/scenarios').LIBRARY_SCENARIOS;
-const GROUPS = { chains: NAMES.filter((n) => n.startsWith('chain-')), libraries: LIBRARY.map((s) => s.name), all: NAMES };
+const UPGRADE = require('../handlers/scenarios').UPGRADE_SCENARIOS;
+// upgrade: the patterns whose answer moved between runtimes, with thenable, whose
+// adoption job AsyncContextFrame changed too.
+const GROUPS = { chains: NAMES.filter((n) => n.startsWith('chain-')), libraries: LIBRARY.map((s) => s.name), upgrade: ['thenable', ...UPGRADE.map((s) => s.name)], all: NAMES };
 const byName = new Map(SCENARIOS.map((s) => [s.name, s]));
 
 const DEFAULTS = { requests: 2000, concurrency: 200, soakRequests: 100000, pipeline: 10, gapMs: 20, pieces: 3 };
@@ -140,12 +146,48 @@ function notRun({ target, strategy, name, why }) {
   return { node: target.label, nodeVersion: target.version, acf: target.expectAcf ?? null, strategy, scenario: name, requests: 0, verdict: 'n/a', unsupported: true, explanation: why, remedy: null };
 }
 
+// A scenario that needs an optional operation of the strategy interface (enter, exit) the
+// strategy does not have: "n/a" with why, nothing sent. null when it has them all.
+function missingOperations(strategy, name) {
+  const missing = (byName.get(name).requires || []).filter((op) => !(infoOf(strategy)?.operations || []).includes(op));
+  if (!missing.length) return null;
+  return `the pattern is AsyncLocalStorage's enterWith/exit, and ${strategy}'s strategy module has no ${missing.map((op) => `${op}()`).join(' or ')} (its library offers none, or ctxbench does not wrap it)`;
+}
+
 // What the sink received while one scenario ran. Agents flush on their own timers
-// (dd-trace every 2 s, Sentry as each request's spans end), so a scenario's last spans
-// may be counted in the next one's; the run's totals are run.agentSink.
+// (dd-trace every 100 ms under the span check, Sentry as each request's spans end), so a
+// scenario's last spans may be counted in the next one's; the run's totals are
+// run.agentSink. The span check is not taken from these deltas but per request named
+// (spansByScenario), which does not depend on when the agent flushed.
+const SINK_DELTA = ['posts', 'spans', 'requestSpans', 'undecodable'];
 function countsDelta(before, after) {
   if (!before || !after) return null;
-  return Object.fromEntries(Object.keys(after).map((k) => [k, after[k] - (before[k] || 0)]));
+  return Object.fromEntries(SINK_DELTA.map((k) => [k, (after[k] || 0) - (before[k] || 0)]));
+}
+
+// Waits until the sink has received everything the agent will send for a server's
+// requests: its span count unchanged over two reads 300 ms apart (at most 10 s, a hang
+// guard), then the span check of each scenario from the requests each one named:
+// { scenario: { checked, foreignTrace, detached } }. ranges: [{ name, first, last }], the
+// checker's ids first..last-1 went to that scenario.
+async function spansByScenario(sinkUrl, agent, checker, ranges) {
+  let last = -1;
+  for (const deadline = Date.now() + 10000; Date.now() < deadline; ) {
+    const spans = (await sinkCounts(sinkUrl))?.[agent]?.spans ?? 0;
+    if (spans === last) break;
+    last = spans;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+  const owners = (await sinkOwners(sinkUrl, checker.prefix)) || {};
+  const out = Object.fromEntries(ranges.map((r) => [r.name, { checked: 0, foreignTrace: 0, detached: 0 }]));
+  for (const [owner, o] of Object.entries(owners)) {
+    if (o.agent !== agent) continue;
+    const n = checker.indexOf(owner);
+    const range = ranges.find((r) => n >= r.first && n < r.last);
+    if (!range) continue;
+    for (const k of ['checked', 'foreignTrace', 'detached']) out[range.name][k] += o[k];
+  }
+  return out;
 }
 
 function pick(obj, keys) {
@@ -222,23 +264,45 @@ async function runIntegrity(run, { out, targets, progress, stop = { requested: f
           server = await startFor(target, strategy, settings, { soak: false, env: serverEnv });
           const checker = client.createChecker();
           const summary = [];
+          const ranges = [];
+          const agentCells = [];
           for (const name of scenarioNames) {
             if (stop.requested) break;
+            const missing = missingOperations(strategy, name);
+            if (missing) {
+              result.cells.push({ node: target.label, nodeVersion: target.version, acf: server.first.acf, strategy, scenario: name, requests: 0, verdict: 'n/a', explanation: missing, remedy: null });
+              summary.push(`${name} n/a`);
+              save();
+              progress?.tick(`${strategy} ${name}: n/a`);
+              continue;
+            }
             progress?.status(`${target.label} ${strategy}: ${name}`);
             const spansBefore = await client.spanCounts(server.url);
             const sinkBefore = agentOf(strategy) && sinkUrl ? (await sinkCounts(sinkUrl))?.[agentOf(strategy)] : null;
+            const first = checker.issuedCount;
             const tally = await measureScenario(server.url, name, settings, { checker, stop });
+            ranges.push({ name, first, last: checker.issuedCount });
             if (tally.requests === 0) break; // interrupted before the first request
             if (!server.alive()) throw Object.assign(new Error(`server exited during ${name}`), { stderrTail: server.stderrTail() });
             const cell = cellOf({ target, strategy, name, tally, serverAcf: server.first.acf });
             const spans = client.spanDelta(spansBefore, await client.spanCounts(server.url));
             if (spans) cell.spans = spans;
-            if (sinkBefore) cell.sink = countsDelta(sinkBefore, (await sinkCounts(sinkUrl))?.[agentOf(strategy)]);
+            if (sinkBefore) {
+              cell.sink = countsDelta(sinkBefore, (await sinkCounts(sinkUrl))?.[agentOf(strategy)]);
+              agentCells.push(cell);
+            }
             if (stop.requested) cell.interrupted = true;
             result.cells.push(cell);
             summary.push(`${name} ${cell.verdict}`);
             save();
             progress?.tick(`${strategy} ${name}: ${cell.verdict}`);
+          }
+          if (agentCells.length) {
+            // The agent's span check per scenario, from the requests each one named.
+            progress?.status(`${target.label} ${strategy}: waiting for the agent's last spans`);
+            const byScenario = await spansByScenario(sinkUrl, agentOf(strategy), checker, ranges);
+            for (const cell of agentCells) cell.spans = byScenario[cell.scenario];
+            save();
           }
           progress?.log(`${target.label} ${strategy}: ${summary.join(', ')}`);
         } catch (err) {
@@ -362,7 +426,7 @@ function groupOf(scenario) {
   return scenario.startsWith('chain-') ? 'chains' : scenario;
 }
 
-const LIBRARY_WHY = Object.fromEntries(LIBRARY.map((s) => [s.name, s]));
+const LIBRARY_WHY = Object.fromEntries([...LIBRARY, ...UPGRADE].map((s) => [s.name, s]));
 
 const CONTROL_BOUND = 'binding cannot help: there is no context to capture, bind is the identity for a module variable';
 

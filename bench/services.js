@@ -50,6 +50,11 @@ function sinkCounts(url) {
   return getJson(`${url}/__counts`).catch(() => null);
 }
 
+// The span check per request named, for the requests whose id starts with prefix.
+function sinkOwners(url, prefix) {
+  return getJson(`${url}/__owners?prefix=${encodeURIComponent(prefix)}`).catch(() => null);
+}
+
 // need: { pg, http } booleans (which services the configurations use); pgUrl: an
 // existing PostgreSQL to use instead of starting one; pinned: whether servers are
 // pinned (then the services share the load generator's CPU, lib/cpus.js). Resolves { env, pg, downstream, stop }.
@@ -146,4 +151,4 @@ function needsOf(hopNames, strategyNames = []) {
 }
 
 // A service failure is the user's to fix (or the machine's): one line, no stack.
-module.exports = { startServices, startDownstream, startSink, sinkCounts, checkPostgres, needsOf, redact, redactArgs };
+module.exports = { startServices, startDownstream, startSink, sinkCounts, sinkOwners, checkPostgres, needsOf, redact, redactArgs };

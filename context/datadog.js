@@ -51,6 +51,8 @@ module.exports = {
     return fn();
   },
   current: () => tracer.getBaggageItem(KEY),
+  // run() is already enterWith-style (setBaggageItem); without the span-check tag.
+  enter: (id) => tracer.setBaggageItem(KEY, id),
   // dd-trace's public way to carry its scope into a callback.
   bind: (fn) => tracer.scope().bind(fn),
 };

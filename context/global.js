@@ -11,4 +11,16 @@ module.exports = {
   },
   current: () => currentId,
   bind: (fn) => fn,
+  enter(id) {
+    currentId = id;
+  },
+  exit(fn) {
+    const outer = currentId;
+    currentId = undefined;
+    try {
+      return fn();
+    } finally {
+      currentId = outer;
+    }
+  },
 };

@@ -31,6 +31,9 @@ const STRATEGIES = {
   als: {
     describe: 'native AsyncLocalStorage holding the id',
     carriesContext: true,
+    // The optional enterWith-style operations its module has (the Node-upgrade scenarios
+    // that need them are "n/a" for a strategy without them).
+    operations: ['enter', 'exit'],
   },
   otel: {
     describe: 'OpenTelemetry context API with AsyncLocalStorageContextManager, id in a context key',
@@ -70,12 +73,14 @@ const STRATEGIES = {
     describe: 'dd-trace 6 (Datadog APM), traces to a local sink: the id in the baggage of a span per request, read from the active span',
     carriesContext: true,
     agent: 'datadog',
+    operations: ['enter'],
   },
   global: {
     describe: 'CONTROL: a module-level variable; must be reported as leaking under concurrency',
     carriesContext: true,
     control: true,
     sameWorkAs: 'none',
+    operations: ['enter', 'exit'],
   },
 };
 
@@ -122,7 +127,7 @@ const names = Object.keys(STRATEGIES);
 function register(entries) {
   for (const e of entries) {
     if (STRATEGIES[e.name] && !STRATEGIES[e.name].userSupplied) throw new Error(`strategy file ${e.file}: name '${e.name}' is a built-in strategy's`);
-    STRATEGIES[e.name] = { describe: e.describe, carriesContext: true, userSupplied: true, file: e.file };
+    STRATEGIES[e.name] = { describe: e.describe, carriesContext: true, userSupplied: true, file: e.file, operations: e.operations || [] };
     if (!names.includes(e.name)) names.push(e.name);
   }
   return entries.map((e) => e.name);
@@ -158,6 +163,8 @@ function load(name, config = {}) {
     current: impl.current,
     bind: impl.bind,
     bindEmitter: impl.bindEmitter,
+    enter: impl.enter,
+    exit: impl.exit,
     stats: impl.stats,
     fastifyPlugin: impl.fastifyPlugin,
   };

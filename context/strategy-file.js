@@ -10,6 +10,9 @@
 //   run(id, fn) run fn (the rest of the request) in a fresh context holding id
 //   current()   the id, at any depth
 //   bind(fn)    optional: fn bound to the current context (for callbacks and emitters)
+//   enter(id)   optional: enterWith-style, the rest of this execution holds id
+//   exit(fn)    optional: run fn outside any context
+//   (enter and exit are used only by the Node-upgrade integrity scenarios)
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -23,7 +26,7 @@ const file = process.argv[1];
 let m;
 try { m = require(file); } catch (err) { process.stdout.write(JSON.stringify({ threw: String(err && err.message || err).split('\\n')[0] })); process.exit(0); }
 const kind = (k) => typeof (m && m[k]);
-process.stdout.write(JSON.stringify({ name: m && m.name, describe: m && m.describe, run: kind('run'), current: kind('current'), bind: kind('bind') }));
+process.stdout.write(JSON.stringify({ name: m && m.name, describe: m && m.describe, run: kind('run'), current: kind('current'), bind: kind('bind'), enter: kind('enter'), exit: kind('exit') }));
 process.exit(0);
 `;
 
@@ -49,11 +52,12 @@ function inspect(file, builtIns = []) {
   if (m.threw) throw say(`throws when loaded: ${m.threw}`);
   if (m.run !== 'function') throw say('does not export run(id, fn)');
   if (m.current !== 'function') throw say('does not export current()');
-  if (m.bind !== 'undefined' && m.bind !== 'function') throw say('exports bind, but not as a function');
+  for (const op of ['bind', 'enter', 'exit']) if (m[op] !== 'undefined' && m[op] !== 'function') throw say(`exports ${op}, but not as a function`);
   if (typeof m.name !== 'string' || !NAME.test(m.name)) throw say(`must export name: lower-case letters, digits and dashes, starting with a letter (got ${JSON.stringify(m.name ?? null)})`);
   if (builtIns.includes(m.name)) throw say(`name '${m.name}' is a built-in strategy's; choose another`);
   if (typeof m.describe !== 'string' || !m.describe.trim()) throw say('must export describe: one line saying what it is');
-  return { name: m.name, describe: m.describe.split('\n')[0], file: abs };
+  const operations = ['enter', 'exit'].filter((op) => m[op] === 'function');
+  return { name: m.name, describe: m.describe.split('\n')[0], file: abs, operations };
 }
 
 // The entries a process was started with (servers), or none.

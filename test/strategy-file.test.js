@@ -20,13 +20,17 @@ const file = (name, text) => {
 const GOOD = "module.exports = { name: 'mine', describe: 'mine', run: (id, fn) => fn(), current: () => 'x' };";
 
 test('inspect: the example passes; each broken file is one line naming the file and what is wrong', () => {
-  assert.deepStrictEqual(inspect(EXAMPLE, ['none']), { name: 'als-logger', describe: require(EXAMPLE).describe, file: EXAMPLE });
+  assert.deepStrictEqual(inspect(EXAMPLE, ['none']), { name: 'als-logger', describe: require(EXAMPLE).describe, file: EXAMPLE, operations: [] });
+  // The optional enterWith-style operations a file has (the Node-upgrade scenarios use them).
+  const withOps = file('ops.js', GOOD.replace("current: () => 'x'", "current: () => 'x', enter: () => {}, exit: (fn) => fn()"));
+  assert.deepStrictEqual(inspect(withOps, ['none']).operations, ['enter', 'exit']);
   const cases = [
     [path.join(dir, 'missing.js'), /missing\.js: does not exist/],
     [file('throws.js', "throw new Error('no config found');"), /throws\.js: throws when loaded: no config found/],
     [file('norun.js', "module.exports = { name: 'x', describe: 'x', current: () => 1 };"), /norun\.js: does not export run\(id, fn\)/],
     [file('nocurrent.js', "module.exports = { name: 'x', describe: 'x', run: (id, fn) => fn() };"), /nocurrent\.js: does not export current\(\)/],
     [file('badbind.js', "module.exports = { name: 'x', describe: 'x', run: (id, fn) => fn(), current: () => 1, bind: 3 };"), /badbind\.js: exports bind, but not as a function/],
+    [file('badenter.js', "module.exports = { name: 'x', describe: 'x', run: (id, fn) => fn(), current: () => 1, enter: 'yes' };"), /badenter\.js: exports enter, but not as a function/],
     [file('badname.js', GOOD.replace("'mine', describe", "'My Strategy', describe")), /badname\.js: must export name: .*"My Strategy"/],
     [file('builtin.js', GOOD.replace("'mine', describe", "'als', describe")), /builtin\.js: name 'als' is a built-in strategy's/],
     [file('nodescribe.js', GOOD.replace("describe: 'mine', ", '')), /nodescribe\.js: must export describe/],

@@ -14,8 +14,11 @@ const { DEFAULT_MAJOR } = require('../../lib/node-versions');
 // Node targets by name: `--preset runtimes` runs the matrix on every runtime a team may
 // be on (Node 20, end-of-life; 24 with AsyncContextFrame on and off; 26) so the report
 // can show where they disagree. Without a preset: DEFAULT_MAJOR, its default ACF.
+// `--preset upgrade`: the Node upgrade's scenarios (the group `upgrade`) on every runtime a
+// team moves between, Node 22 included with its AsyncContextFrame flag off and on.
 const PRESETS = {
   runtimes: { node: ['20', DEFAULT_MAJOR, '26'], acf: 'both' },
+  upgrade: { node: ['20', '22', DEFAULT_MAJOR, '26'], acf: 'both', scenarios: ['upgrade'], out: path.join('results', 'integrity-upgrade.json') },
 };
 const { redactArgs } = require('../services');
 const { writeReport } = require('./write-report');
@@ -30,7 +33,7 @@ const HELP = `usage: ctxbench integrity [options]
 Sends each scenario's requests (distinct trace ids, many in flight) to a fresh server
 per strategy and classifies every answer: kept (its own id), lost (no id) or leaked
 (another request's id). Scenarios: ${integrity.NAMES.join(', ')}
-(groups: chains = every chain-*, all). See docs/integrity.md.
+(groups: chains = every chain-*, upgrade, all). See docs/integrity.md.
 
   --strategies a,b       strategies (default: all)
   --strategy-file FILE   a strategy of your own (repeatable; see ctxbench run --help)
@@ -39,6 +42,8 @@ per strategy and classifies every answer: kept (its own id), lost (no id) or lea
   --acf on|off|both      AsyncContextFrame (Node 22: flag; 24+: default on)
   --preset runtimes      Node 20, 24 (AsyncContextFrame on and off) and 26; the report shows
                          per scenario where the runtimes disagree
+  --preset upgrade       the scenarios whose answer moved between runtimes (group upgrade)
+                         on Node 20, 22 and 24 (AsyncContextFrame off and on) and 26
   --framework NAME       ${frameworks.names.join(', ')} (default express)
   --requests N           requests per scenario (default ${DEFAULTS.requests}; --quick ${QUICK.requests})
   --concurrency N        requests in flight (default ${DEFAULTS.concurrency})
@@ -46,7 +51,8 @@ per strategy and classifies every answer: kept (its own id), lost (no id) or lea
   --quick                small counts, for a smoke run
   --pg-url URL           an existing PostgreSQL for the pg scenarios (default: an
                          embedded one, started and removed by ctxbench)
-  --out FILE             JSON (default results/integrity.json), rewritten after every cell
+  --out FILE             JSON (default results/integrity.json; --preset upgrade:
+                         results/integrity-upgrade.json), rewritten after every cell
   --report FILE          results.md to regenerate from --out's folder ("none" to skip;
                          default results.md when --out is in results/, else none)
 `;
@@ -71,7 +77,7 @@ function resolveSettings(values) {
   }
   return {
     strategies: chosen,
-    scenarios: integrity.expandScenarios(scenarios ?? ['all']),
+    scenarios: integrity.expandScenarios(scenarios ?? preset.scenarios ?? ['all']),
     preset: values.preset ?? null,
     node: list('node', values.node)?.map((n) => String(number('node', n, { min: 0, max: 99, integer: true }))) ?? preset.node,
     acf,
@@ -89,7 +95,7 @@ function resolveSettings(values) {
 async function main(args) {
   const { values } = parse(args, OPTIONS);
   const settings = resolveSettings(values);
-  const out = values.out ?? path.join('results', 'integrity.json');
+  const out = values.out ?? PRESETS[values.preset]?.out ?? path.join('results', 'integrity.json');
   const reportPath = values.report;
 
   const warnings = [];

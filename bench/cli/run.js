@@ -42,8 +42,10 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
   --quick                a sub-minute smoke run of the preset (imprecise)
   --strategies a,b       ${strategies.names.join(', ')}
   --strategy-file FILE   a strategy of your own (repeatable): a module exporting name,
-                         describe, run(id, fn), current() and optionally bind(fn);
-                         measured beside the others and marked user-supplied
+                         describe, run(id, fn), current() and optionally bind(fn),
+                         enter(id) and exit(fn) (enterWith-style, for the Node-upgrade
+                         integrity scenarios); measured beside the others and marked
+                         user-supplied
   --depths 8,256         call depths, 1..${MAX_DEPTH}
   --hops await           ${hops.names.join(', ')}
   --logs none,stdout     LOG of the servers: none, or stdout (one Cloud Logging line per

@@ -35,6 +35,11 @@ const LIBRARY_MODULES = [
   require('./worker'),
 ];
 const LIBRARY_SCENARIOS = LIBRARY_MODULES.flatMap((m) => m.SCENARIOS);
+// The Node upgrade's patterns (issue 37), catalogued the same way (with `requires`: the
+// strategy's optional operations) and built under the same switch: upgrade.js installs a
+// process-wide unhandledRejection handler, which a measured server must not have.
+const UPGRADE_MODULES = [require('./upgrade')];
+const UPGRADE_SCENARIOS = UPGRADE_MODULES.flatMap((m) => m.SCENARIOS);
 
 // Client-side variations: the server runs the mixed-hop chain; what differs is how the
 // client sends (keepalive: sequential and pipelined requests on kept-alive
@@ -54,7 +59,7 @@ function gcTrigger(env) {
 
 function createScenarios({ strategy, config = {}, env = process.env }) {
   const table = new Map();
-  const modules = env.CTXBENCH_LIBRARY_SCENARIOS === '1' ? [...MODULES, ...LIBRARY_MODULES] : MODULES;
+  const modules = env.CTXBENCH_LIBRARY_SCENARIOS === '1' ? [...MODULES, ...LIBRARY_MODULES, ...UPGRADE_MODULES] : MODULES;
   for (const mod of modules) {
     for (const [name, handler] of Object.entries(mod.create({ strategy, config }))) table.set(name, handler);
   }
@@ -67,4 +72,4 @@ function createScenarios({ strategy, config = {}, env = process.env }) {
   };
 }
 
-module.exports = { createScenarios, LIBRARY_SCENARIOS };
+module.exports = { createScenarios, LIBRARY_SCENARIOS, UPGRADE_SCENARIOS };
