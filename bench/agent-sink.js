@@ -8,17 +8,21 @@
 //
 // The span check, per agent. A request's span carries `ctxbench.id` (the strategies set
 // it on the span they open or find at run()), which names the request and its trace. A
-// client span names the request it was made for by `?id=` in its URL (HOP=http and the
-// undici scenarios add it). checked: client spans whose request the sink knows;
-// foreignTrace: in another request's trace; detached: in a trace of no request. Spans
-// that never reached the sink are not in these counts: compare `requestSpans` with the
-// requests sent.
+// client span names the request it was made for (handlers/scenarios/reads.js
+// requestNamedBy: `?id=` in a URL, `ctxbench:<id>` in a query's SQL comment or a Redis
+// key). checked: client spans whose request the sink knows; foreignTrace: in another
+// request's trace; detached: in a trace of no request. Spans that never reached the sink
+// are not in these counts: compare `requestSpans` with the requests sent. The same three
+// counts per request named (GET /__owners?prefix=P: the requests whose id starts with P)
+// let `ctxbench integrity` give each scenario its own, whenever the agent flushed them.
 //
 //   node bench/agent-sink.js     PORT (default 0), HOST 127.0.0.1; one JSON line when
 //                                listening; GET /__counts answers the counts.
+const { serveStandalone } = require('../lib/standalone');
 const http = require('node:http');
 const zlib = require('node:zlib');
 const { decode } = require('@msgpack/msgpack');
+const { requestNamedBy } = require('../handlers/scenarios/reads');
 
 const KEEP_IDS = 50000;
 
@@ -31,6 +35,29 @@ function createSink() {
   // request id -> its trace, per agent; the oldest forgotten first.
   const traces = { sentry: new Map(), datadog: new Map() };
   const requestTraces = { sentry: new Set(), datadog: new Set() };
+  // request named -> { agent, checked, foreignTrace, detached }; the oldest forgotten first.
+  const owners = new Map();
+  const tallyOwner = (agent, owner, outcome) => {
+    if (!owners.has(owner)) owners.set(owner, { agent, checked: 0, foreignTrace: 0, detached: 0 });
+    const o = owners.get(owner);
+    o.checked++;
+    if (outcome) o[outcome]++;
+    if (owners.size > KEEP_IDS) owners.delete(owners.keys().next().value);
+  };
+
+  // Client spans whose request span has not arrived yet (Sentry sends a segment's spans
+  // with its root last; an agent may flush a client span before its request's): judged
+  // when it does.
+  const pending = { sentry: new Map(), datadog: new Map() };
+
+  function judge(agent, owner, traceId) {
+    const c = counts[agent];
+    const expected = traces[agent].get(owner);
+    c.checked++;
+    const outcome = traceId === expected ? null : requestTraces[agent].has(traceId) ? 'foreignTrace' : 'detached';
+    if (outcome) c[outcome]++;
+    tallyOwner(agent, owner, outcome);
+  }
 
   function see(agent, { traceId, attributes }) {
     const c = counts[agent];
@@ -41,15 +68,19 @@ function createSink() {
       traces[agent].set(String(own), traceId);
       requestTraces[agent].add(traceId);
       if (traces[agent].size > KEEP_IDS) traces[agent].delete(traces[agent].keys().next().value);
+      const waiting = pending[agent].get(String(own));
+      if (waiting) {
+        pending[agent].delete(String(own));
+        for (const t of waiting) judge(agent, String(own), t);
+      }
       return;
     }
-    const owner = ownerOf(attributes);
-    const expected = owner && traces[agent].get(owner);
-    if (!expected) return;
-    c.checked++;
-    if (traceId === expected) return;
-    if (requestTraces[agent].has(traceId)) c.foreignTrace++;
-    else c.detached++;
+    const owner = requestNamedBy(attributes);
+    if (!owner) return;
+    if (traces[agent].has(owner)) return judge(agent, owner, traceId);
+    if (!pending[agent].has(owner)) pending[agent].set(owner, []);
+    pending[agent].get(owner).push(traceId);
+    if (pending[agent].size > KEEP_IDS) pending[agent].delete(pending[agent].keys().next().value);
   }
 
   const server = http.createServer((req, res) => {
@@ -61,6 +92,10 @@ function createSink() {
       try {
         if (req.headers['content-encoding'] === 'gzip') body = zlib.gunzipSync(body);
         if (req.method === 'GET' && path === '/__counts') return json(res, 200, counts);
+        if (req.method === 'GET' && path === '/__owners') {
+          const prefix = new URL(req.url, 'http://x').searchParams.get('prefix') || '';
+          return json(res, 200, Object.fromEntries([...owners].filter(([owner]) => prefix && owner.startsWith(prefix))));
+        }
         if (req.method === 'GET' && path === '/healthz') return json(res, 200, { ok: true });
         if (req.method === 'POST' && /^\/api\/\d+\/envelope\/?$/.test(path)) {
           counts.sentry.posts++;
@@ -92,16 +127,6 @@ function json(res, status, value) {
   const body = JSON.stringify(value);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
-}
-
-function ownerOf(attributes) {
-  const url = attributes['url.full'] || attributes['http.url'];
-  if (typeof url !== 'string' || !url.includes('id=')) return null;
-  try {
-    return new URL(url, 'http://x').searchParams.get('id');
-  } catch {
-    return null;
-  }
 }
 
 // An envelope: a header line, then (item header line, payload line) pairs. Spans come as
@@ -136,30 +161,15 @@ function* datadogSpans(body, path) {
   const str = (x) => (v5 ? strings[x] : x);
   for (const trace of v5 ? decoded[1] : decoded) {
     for (const raw of trace) {
-      const span = v5 ? { trace_id: raw[3], meta: Object.fromEntries(Object.entries(raw[9] || {}).map(([k, v]) => [str(Number(k)), str(v)])) } : raw;
+      const span = v5 ? { trace_id: raw[3], resource: str(raw[2]), meta: Object.fromEntries(Object.entries(raw[9] || {}).map(([k, v]) => [str(Number(k)), str(v)])) } : raw;
       const meta = span.meta || {};
       const low = BigInt.asUintN(64, BigInt(span.trace_id)).toString(16).padStart(16, '0');
-      yield { traceId: `${meta['_dd.p.tid'] || ''}${low}`, attributes: meta };
+      // The resource is where dd-trace puts a query's text (a SQL comment names the request).
+      yield { traceId: `${meta['_dd.p.tid'] || ''}${low}`, attributes: { ...meta, 'dd.resource': span.resource } };
     }
   }
 }
 
-if (require.main === module) {
-  const port = Number(process.env.PORT || 0);
-  const host = process.env.HOST || '127.0.0.1';
-  const server = createSink();
-  server.on('error', (err) => {
-    process.stderr.write(`ctxbench: the agent sink cannot listen on ${host}:${port} (${err.code || err.message})\n`);
-    process.exit(1);
-  });
-  server.listen(port, host, () => {
-    process.stdout.write(JSON.stringify({ message: 'ctxbench agent sink listening', port: server.address().port, pid: process.pid }) + '\n');
-  });
-  // The runner's pipe closing means the runner is gone, however it went.
-  process.stdin.on('data', () => {});
-  process.stdin.on('end', () => process.exit(0));
-  process.once('SIGTERM', () => process.exit(0));
-  process.once('SIGINT', () => process.exit(0));
-}
+if (require.main === module) serveStandalone(createSink(), 'agent sink');
 
 module.exports = { createSink, sentrySpans, datadogSpans };

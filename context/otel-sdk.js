@@ -35,6 +35,7 @@
 // `ctxbench integrity` sets): run() then does bookkeeping that is not the thing a run
 // measures, so the servers of a run go without it.
 const { context, createContextKey, trace, SpanKind } = require('@opentelemetry/api');
+const { requestNamedBy } = require('../handlers/scenarios/reads');
 
 const ID = createContextKey('ctxbench.id');
 const SPAN_CHECK = process.env.CTXBENCH_SPAN_CHECK === '1';
@@ -109,26 +110,12 @@ function remember(map, key, value) {
   if (map.size > OWNERS_KEEP) map.delete(map.keys().next().value);
 }
 
-function ownerOf(attributes) {
-  const values = attributes['db.postgresql.values'];
-  if (Array.isArray(values) && values.length) return String(values[0]);
-  const url = attributes['url.full'] || attributes['http.url'];
-  if (typeof url === 'string' && url.includes('id=')) {
-    try {
-      return new URL(url).searchParams.get('id');
-    } catch {
-      return null;
-    }
-  }
-  return null;
-}
-
 function spanCheckProcessor(counts) {
   return {
     onStart() {},
     onEnd(span) {
       if (span.kind !== SpanKind.CLIENT) return;
-      const owner = ownerOf(span.attributes || {});
+      const owner = requestNamedBy(span.attributes || {});
       if (!owner) return;
       const expected = owners.get(owner);
       if (!expected) return; // a request from before the span check remembers
@@ -247,4 +234,4 @@ function ioInstrumentations() {
   return [new PgInstrumentation(PG_CONFIG), new UndiciInstrumentation()];
 }
 
-module.exports = { createOtelStrategy, ioInstrumentations, recentSpans, forceFlush, ID, MEMORY_KEEP, UNREACHABLE_URL, PG_CONFIG, ownerOf };
+module.exports = { createOtelStrategy, ioInstrumentations, recentSpans, forceFlush, ID, MEMORY_KEEP, UNREACHABLE_URL, PG_CONFIG };

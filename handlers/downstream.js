@@ -7,6 +7,7 @@
 //
 //   node handlers/downstream.js        PORT (default 0 = any free port), HOST 127.0.0.1
 // prints one JSON line {"message":"ctxbench downstream listening","port":N} when ready.
+const { serveStandalone } = require('../lib/standalone');
 const http = require('node:http');
 const { fromTraceparent, fromRequestId } = require('./trace');
 
@@ -38,22 +39,6 @@ function createDownstream() {
   return server;
 }
 
-if (require.main === module) {
-  const port = Number(process.env.PORT || 0);
-  const host = process.env.HOST || '127.0.0.1';
-  const server = createDownstream();
-  server.on('error', (err) => {
-    process.stderr.write(`ctxbench: downstream cannot listen on ${host}:${port} (${err.code || err.message})\n`);
-    process.exit(1);
-  });
-  server.listen(port, host, () => {
-    process.stdout.write(JSON.stringify({ message: 'ctxbench downstream listening', port: server.address().port, pid: process.pid }) + '\n');
-  });
-  // The runner's pipe closing means the runner is gone, however it went.
-  process.stdin.on('data', () => {});
-  process.stdin.on('end', () => process.exit(0));
-  process.once('SIGTERM', () => process.exit(0));
-  process.once('SIGINT', () => process.exit(0));
-}
+if (require.main === module) serveStandalone(createDownstream(), 'downstream');
 
 module.exports = { createDownstream, idsOf };

@@ -9,7 +9,7 @@
 //   mysql-promise         the promise API: await pool.getConnection(), await connection.query()
 // The -bound twins pass the callbacks through the strategy's bind. Needs MYSQL_URL
 // (ctxbench integrity starts a MariaDB and sets it).
-const { firstWrong, withBound } = require('./reads');
+const { firstWrong, withBound, named } = require('./reads');
 
 const SIZE = 2;
 const SQL = 'SELECT ? AS id';
@@ -36,7 +36,7 @@ function create({ strategy, config = {} }) {
       pool.getConnection(wrap((err, connection) => {
         if (err) return reject(err);
         const reads = [['in the pool.getConnection callback', current(req)]];
-        connection.query(SQL, [req.traceId], wrap((qerr, rows) => {
+        connection.query(named(SQL, req), [req.traceId], wrap((qerr, rows) => {
           connection.release();
           if (qerr) return reject(qerr);
           reads.push(['in the connection.query callback', current(req)], ['the row the query returned', rows[0].id]);
@@ -47,7 +47,7 @@ function create({ strategy, config = {} }) {
 
   const queryStyle = (pool, wrap) => (req) =>
     new Promise((resolve, reject) => {
-      pool.query(SQL, [req.traceId], wrap((err, rows) => {
+      pool.query(named(SQL, req), [req.traceId], wrap((err, rows) => {
         if (err) return reject(err);
         resolve(firstWrong(req, [['in the pool.query callback', current(req)], ['the row the query returned', rows[0].id]]));
       }));
@@ -57,7 +57,7 @@ function create({ strategy, config = {} }) {
     const connection = await pool.getConnection();
     try {
       const reads = [['after await pool.getConnection()', current(req)]];
-      const [rows] = await connection.query(SQL, [req.traceId]);
+      const [rows] = await connection.query(named(SQL, req), [req.traceId]);
       reads.push(['after await connection.query()', current(req)], ['the row the query returned', rows[0].id]);
       return firstWrong(req, reads);
     } finally {

@@ -11,7 +11,7 @@
 //   pg-promise         await pool.connect(), await client.query()
 //   pg-promise-bound   the continuations handed to .then() through bind
 // Needs PG_URL (ctxbench integrity starts a PostgreSQL, or takes --pg-url).
-const { firstWrong, withBound } = require('./reads');
+const { firstWrong, withBound, named } = require('./reads');
 
 const SIZE = 2;
 const SQL = 'SELECT $1::text AS id';
@@ -45,7 +45,7 @@ function create({ strategy, config = {} }) {
           if (err) return reject(err);
           const reads = [['in the pool.connect callback', current(req)]];
           client.query(
-            SQL,
+            named(SQL, req),
             [req.traceId],
             wrap((qerr, res) => {
               release(qerr);
@@ -62,7 +62,7 @@ function create({ strategy, config = {} }) {
     const client = await pool.connect();
     try {
       const reads = [['after await pool.connect()', current(req)]];
-      const res = await client.query(SQL, [req.traceId]);
+      const res = await client.query(named(SQL, req), [req.traceId]);
       reads.push(['after await client.query()', current(req)], ['the row the query returned', res.rows[0].id]);
       return firstWrong(req, reads);
     } finally {
@@ -74,7 +74,7 @@ function create({ strategy, config = {} }) {
     pool.connect().then(
       bind((client) => {
         const reads = [['in .then() of pool.connect()', current(req)]];
-        return client.query(SQL, [req.traceId]).then(
+        return client.query(named(SQL, req), [req.traceId]).then(
           bind((res) => {
             client.release();
             reads.push(['in .then() of client.query()', current(req)], ['the row the query returned', res.rows[0].id]);

@@ -5,7 +5,7 @@
 // resolves it). Reads: after `await builder` (query-builder), or in the onFulfilled
 // passed to builder.then() through the strategy's bind (query-builder-bound); plus the
 // row returned. Needs PG_URL.
-const { firstWrong, withBound } = require('./reads');
+const { firstWrong, withBound, named } = require('./reads');
 
 const SIZE = 2;
 
@@ -25,7 +25,7 @@ function createBuilder(config) {
       },
       then(onFulfilled, onRejected) {
         if (!pool) return onRejected(new Error('PG_URL is not set: the query-builder scenarios need a PostgreSQL (ctxbench integrity starts one)'));
-        pool.query(`SELECT $1::text AS ${state.column}`, [state.value], (err, res) => (err ? onRejected(err) : onFulfilled(res.rows[0][state.column])));
+        pool.query(named(`SELECT $1::text AS ${state.column}`, { traceId: state.value }), [state.value], (err, res) => (err ? onRejected(err) : onFulfilled(res.rows[0][state.column])));
         return undefined;
       },
     };

@@ -35,4 +35,34 @@ function withBound(plain, { bound, explain = {}, ...twin }) {
   }];
 }
 
-module.exports = { immediate, timeout, firstWrong, withBound };
+// The span check (is each client span in the trace of the request it was made for) needs
+// every client span to name that request. A URL says it in `?id=` (undici, HOP=http); a
+// Redis key or channel as `ctxbench:<id>`; a query as a second column named
+// `ctxbench_<id>` (named): an identifier, because agents keep identifiers in the query
+// text they record but drop comments and mask literals (Sentry 11 does both). Only a
+// 32-hex id goes into SQL text, so no request header ever does.
+const HEX_ID = /^[0-9a-f]{32}$/;
+const NAMED = /\bctxbench[:_](?:reply:)?([0-9a-f]{32})\b/;
+const named = (sql, req) => (HEX_ID.test(req.traceId) ? `${sql}, 0 AS ctxbench_${req.traceId}` : sql);
+
+// The request a client span names, from its attributes (OpenTelemetry's, Sentry's, or
+// dd-trace's meta with its resource added), or null.
+function requestNamedBy(attributes) {
+  const values = attributes['db.postgresql.values'];
+  if (Array.isArray(values) && values.length) return String(values[0]);
+  const url = attributes['url.full'] || attributes['http.url'];
+  if (typeof url === 'string' && url.includes('id=')) {
+    try {
+      return new URL(url, 'http://x').searchParams.get('id');
+    } catch {
+      return null;
+    }
+  }
+  for (const value of Object.values(attributes)) {
+    const hit = typeof value === 'string' && NAMED.exec(value);
+    if (hit) return hit[1];
+  }
+  return null;
+}
+
+module.exports = { immediate, timeout, firstWrong, withBound, named, requestNamedBy };
