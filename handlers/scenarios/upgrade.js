@@ -122,7 +122,7 @@ function create({ strategy }) {
 // Measured (Node 20 and 24): in the handler executionAsyncId() is the rejected promise's
 // and no `before` hook ran for it.
 const HOOKS_ONLY =
-  "Node runs the unhandledRejection handler in the rejected promise's async context by setting the current async id and resource, without emitting a `before` hook: AsyncLocalStorage reads that resource and finds the request's store, while this strategy's createHook sets its active context only in `before` hooks and has none there";
+  "Node runs the unhandledRejection handler in the rejected promise's async context by setting the current async id and resource, without emitting a `before` hook: AsyncLocalStorage reads that resource and finds the request's store, while cls-hooked's createHook sets its active context only in `before` hooks and has none there";
 
 const REQUIRES = { 'exit-enter': ['enter', 'exit'], 'enter-in-callback': ['enter'] };
 
@@ -159,7 +159,6 @@ const SCENARIOS = [
     control: 'the handler runs after the microtask queue drained, by which time other requests overwrote the module variable',
     explain: {
       'cls-hooked': HOOKS_ONLY,
-      alscontext: HOOKS_ONLY,
       '*': 'the unhandledRejection handler did not see the id of the request whose promise was rejected',
     },
   },
@@ -169,7 +168,9 @@ const SCENARIOS = [
     control: 'the timers fire after other requests overwrote the module variable',
     explain: {
       param: 'param has no contexts to nest: run(child) leaves req as it was, so the timers read the parent id (counted as lost: the child is gone)',
-      '*': 'a timer created inside run(child) did not see the child id when it fired',
+      datadog: "the timers saw the child; the parent did not get its own id back: tracer.setBaggageItem enters its store with enterWith, which has no end, so the child's id stayed for the rest of the parent's turn (as in nested)",
+      'express-http-context': "the timers saw the child; the parent did not get its own id back: express-http-context's middleware reuses the store already active, so the child's set() overwrote the parent's id in the request's Map (as in nested)",
+      '*': 'a timer created inside run(child), or the request after run(child) returned, did not see the id it should (the failed read names which)',
     },
   },
 ];
