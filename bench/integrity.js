@@ -148,10 +148,12 @@ function notRun({ target, strategy, name, why }) {
 
 // A scenario that needs an optional operation of the strategy interface (enter, exit) the
 // strategy does not have: "n/a" with why, nothing sent. null when it has them all.
+// A strategy that carries no context is n/a everywhere already, and needs no reason here.
 function missingOperations(strategy, name) {
+  if (infoOf(strategy)?.carriesContext === false) return null;
   const missing = (byName.get(name).requires || []).filter((op) => !(infoOf(strategy)?.operations || []).includes(op));
   if (!missing.length) return null;
-  return `the pattern is AsyncLocalStorage's enterWith/exit, and ${strategy}'s strategy module has no ${missing.map((op) => `${op}()`).join(' or ')} (its library offers none, or ctxbench does not wrap it)`;
+  return `the pattern is AsyncLocalStorage's enterWith/exit, and the strategy's module has no ${missing.map((op) => `${op}()`).join(' or ')} (its library offers none, or ctxbench does not wrap it)`;
 }
 
 // What the sink received while one scenario ran. Agents flush on their own timers

@@ -69,7 +69,8 @@ function disagreements(cells, scenarios, strats, targets, asOf) {
   for (const scenario of scenarios) {
     for (const strategy of strats) {
       const row = targets.map((t) => at.get(`${t}|${scenario}|${strategy}`));
-      const seen = row.filter(Boolean);
+      // A runtime the strategy's package does not support gave no answer to differ from.
+      const seen = row.filter((c) => c && !c.unsupported);
       if (seen.length < 2 || new Set(seen.map((c) => c.verdict)).size < 2) continue;
       rows.push([f.code(scenario), strategy, ...row.map(cellText)]);
     }
@@ -114,7 +115,7 @@ function explanations(cells, scenarioOrder, strats) {
     if (!groups.has(c.explanation)) groups.set(c.explanation, []);
     groups.get(c.explanation).push(c);
   }
-  const runtimes = new Set(cells.map((c) => c.node)).size;
+  const runtimes = new Set(cells.map((c) => runtimeOf(c))).size;
   return [...unsupported, ...[...groups].map(([explanation, list]) => {
     // With several runtimes, one entry per scenario × strategy naming the runtimes it failed on.
     const byCell = new Map();
@@ -125,7 +126,7 @@ function explanations(cells, scenarioOrder, strats) {
     }
     const who = [...byCell.values()]
       .map((same) => {
-        const on = runtimes > 1 ? ` on ${same.map(runtimeOf).join(', ')}` : '';
+        const on = runtimes > 1 ? (same.length === runtimes ? ' on every runtime' : ` on ${same.map(runtimeOf).join(', ')}`) : '';
         return `${f.code(same[0].scenario)} × ${same[0].strategy} (${cellText(same[0])}${on})`;
       })
       .join(', ');
