@@ -72,6 +72,19 @@ test('integrity: the cells where runtimes disagree, and none when they agree', (
   const md = render({ kind: 'integrity', environment: { date: '2026-11-23T00:00:00Z' }, settings: { strategies: ['als'] }, integrity: { scenarios: [], cells } });
   assert.match(md, /### Where the runtimes disagree/);
   assert.match(md, /### Matrix — Node 20\.20\.2 \(end-of-life since 2026-04-30\), async_hooks/);
+
+  // A runtime the strategy's package does not support ("n/a", not run) is no answer to
+  // differ from; a cell that failed on every runtime says so, not each runtime's name.
+  const agent = [
+    { ...cell('node20', false, 'datadog', 'nested', 'n/a'), requests: 0, unsupported: true, explanation: 'dd-trace@6 supports Node >=22' },
+    { ...cell('node24', true, 'datadog', 'nested', 'leaked'), explanation: 'enterWith has no end' },
+    { ...cell('node20', false, 'datadog', 'body', 'n/a'), requests: 0, unsupported: true, explanation: 'dd-trace@6 supports Node >=22' },
+    { ...cell('node24', true, 'datadog', 'body', 'kept') },
+  ];
+  assert.match(disagreements(agent, ['nested', 'body'], ['datadog'], targets, '2026-11-23'), /^All 2 runtimes give the same verdict/);
+  const both = [cell('node20', false, 'als', 'pool', 'leaked'), cell('node24', true, 'als', 'pool', 'leaked')].map((c) => ({ ...c, explanation: 'a waiter runs inside another request' }));
+  const page = render({ kind: 'integrity', environment: { date: '2026-11-23T00:00:00Z' }, settings: { strategies: ['als'] }, integrity: { scenarios: [], cells: both } });
+  assert.match(page, /- `pool` × als \(LEAKED 10\/10 on every runtime\): a waiter runs inside another request\./);
 });
 
 test('frameworks: AsyncContextFrame on and off side by side per major, and this run\'s Express cost per Node', () => {
