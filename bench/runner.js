@@ -35,7 +35,9 @@ function ratiosOf(run, excluded) {
 
 // run: the run JSON skeleton (settings, environment, configs …); mutated and saved.
 // startedAt: when the command began (settings.maxTime is a deadline for the whole run).
-async function runMatrix(run, { out, driver, progress, stop = { requested: false }, pinned = false, serverEnv = {}, startedAt = Date.now() }) {
+// resume: { fromBlock, counters } to go on with a stopped run (bench/resume.js): its
+// complete blocks kept, its machine fingerprint too.
+async function runMatrix(run, { out, driver, progress, stop = { requested: false }, pinned = false, serverEnv = {}, startedAt = Date.now(), resume = null }) {
   const s = run.settings;
   for (const c of run.configs) {
     c.processes ??= [];
@@ -43,13 +45,13 @@ async function runMatrix(run, { out, driver, progress, stop = { requested: false
   }
   const ctx = { run, driver, progress, stop, pinned, serverEnv, excluded: new Set(), save: () => writeJsonAtomic(out, run) };
   const noiseBefore = noise.snapshot();
-  const counters = { round: 0, seq: 0, group: 0 };
+  const counters = { round: 0, seq: 0, group: 0, ...resume?.counters };
   const blockSeconds = [];
   run.status = 'running';
   ctx.save();
   try {
-    const local = run.configs.find((c) => !c.target);
-    run.environment.fingerprint = null;
+    const local = resume ? null : run.configs.find((c) => !c.target);
+    if (!resume) run.environment.fingerprint = null;
     // CTXBENCH_FINGERPRINT=0 skips it (null in the run JSON): the test suite's short
     // structural runs, where a second of load per run adds up and nothing reads it.
     if (local && !stop.requested && process.env.CTXBENCH_FINGERPRINT !== '0') {
@@ -60,7 +62,7 @@ async function runMatrix(run, { out, driver, progress, stop = { requested: false
       });
       ctx.save();
     }
-    for (let block = 0; !stop.requested; block++) {
+    for (let block = resume?.fromBlock ?? 0; !stop.requested; block++) {
       const elapsedS = (Date.now() - startedAt) / 1000;
       const decision = decide({
         elapsedS,

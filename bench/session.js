@@ -80,7 +80,9 @@ async function session({ kind, schema = 2, title, command, settings, out, part =
 
 // The matrix kinds (run, repro, aa, calibrate, overhead): configs measured in blocks of
 // fresh processes by bench/runner.js, duet, sequential or under callgrind.
-async function measureSession({ kind, title, command, settings, configs, out, remote = false, warnings = [], analyze, environment = captureEnvironment(), startedAt = Date.now(), services = null }) {
+// resume: { fromBlock, counters, part } to go on with a stopped run (bench/resume.js):
+// part holds its other fields (resumes, profiles, …), kept as they were.
+async function measureSession({ kind, title, command, settings, configs, out, remote = false, warnings = [], analyze, environment = captureEnvironment(), startedAt = Date.now(), services = null, resume = null }) {
   // A remote target is not loaded from this machine's CPUs: nothing is pinned.
   if (remote) environment.taskset = false;
   settings.blocks ??= DEFAULTS.blocks;
@@ -92,14 +94,14 @@ async function measureSession({ kind, title, command, settings, configs, out, re
     command,
     settings,
     out,
-    part: { configs },
+    part: { ...resume?.part, configs },
     warnings,
     environment,
     pin: !remote,
     services: remote ? null : services,
-    progress: { total: perBlock * settings.blocks, perBlock },
+    progress: { total: perBlock * Math.max(1, settings.blocks - (resume?.fromBlock ?? 0)), perBlock },
     analyze,
-    measure: (run, { progress, stop, serverEnv, pinned }) => runMatrix(run, { out, driver: getDriver(settings.driver), progress, stop, pinned, startedAt, serverEnv }),
+    measure: (run, { progress, stop, serverEnv, pinned }) => runMatrix(run, { out, driver: getDriver(settings.driver), progress, stop, pinned, startedAt, serverEnv, resume }),
   });
 }
 

@@ -18,10 +18,11 @@ const { MAX_DEPTH } = require('../../servers/config');
 const { needsOf, redactArgs } = require('../services');
 const { loadStrategyFiles } = require('./common');
 const { profileRun } = require('../profile');
+const { loadForResume } = require('../resume');
 const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
 const { UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT, UNSETTLED_CAP_FACTOR, DEFAULT_MAX_WARMUP_WINDOWS, SMALL_WINDOW_MAX_WARMUP, windowRequestsFor } = require('../instructions');
 
-const OPTIONS = flags(['strategies', 'depths', 'hops', 'logs', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url', 'method', 'windows', 'window', 'group-size', 'window-requests', 'max-warmup-windows', 'unsettled-windows', 'unsettled-bound', 'strategy-file', 'margin'], { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] });
+const OPTIONS = flags(['resume', 'strategies', 'depths', 'hops', 'logs', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url', 'method', 'windows', 'window', 'group-size', 'window-requests', 'max-warmup-windows', 'unsettled-windows', 'unsettled-bound', 'strategy-file', 'margin'], { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] });
 
 const MATRIX_FLAGS = ['strategies', 'depths', 'hops', 'logs', 'frameworks', 'target'];
 
@@ -38,6 +39,10 @@ within it or the next block would end after --max-time (a deadline for the whole
 Writes results/<preset>.json (after every sample) and, for runs written into results/,
 results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interrupted.
 
+  --resume FILE          go on with the stopped run saved at FILE (Ctrl-C, a failure): its
+                         complete blocks kept, an unfinished block measured again, its own
+                         settings and deadline; written back to FILE (no other option
+                         but --report)
   --preset NAME          ${Object.keys(PRESETS).join(' | ')} (default: ${DEFAULTS.preset})
   --quick                a sub-minute smoke run of the preset (imprecise)
   --strategies a,b       ${strategies.names.join(', ')}
@@ -317,11 +322,37 @@ async function measureRun({ values, settings, out, command, title = settings.tit
   return run;
 }
 
+// `--resume FILE`: the stopped run at FILE goes on, with its own settings, configurations
+// and deadline, into FILE (bench/resume.js says what is kept).
+async function resumeRun(values, args) {
+  const others = Object.keys(values).filter((k) => !['resume', 'report'].includes(k));
+  if (others.length) throw new UsageError(`--resume takes every setting from the run it resumes: give no other option than --report (got --${others.join(', --')})`);
+  const file = values.resume;
+  let loaded;
+  try {
+    loaded = loadForResume(file);
+  } catch (err) {
+    throw new UsageError(err.message.split('\n')[0]);
+  }
+  const { run: old, resume } = loaded;
+  const { title, command, status, environment, settings, warnings, configs } = old;
+  // Everything else the run had (profiles, earlier resumes, …) stays; the session writes the rest anew.
+  const OWN = ['schema', 'kind', 'title', 'command', 'status', 'environment', 'settings', 'warnings', 'configs', 'measuringSeconds'];
+  const rest = Object.fromEntries(Object.entries(old).filter(([k]) => !OWN.includes(k)));
+  const now = captureEnvironment();
+  const record = { at: now.date, command: ['ctxbench', 'run', ...redactArgs(args)].join(' '), fromBlock: resume.fromBlock, droppedSamples: resume.dropped.samples, status, commit: now.commit, dirty: now.dirty, node: now.node };
+  const part = { ...rest, resumes: [...(rest.resumes || []), record] };
+  process.stderr.write(`ctxbench: resuming ${file} (${status}): ${resume.fromBlock} complete block(s) kept, ${resume.dropped.samples} sample(s) of an unfinished block dropped\n`);
+  const services = { need: needsOf(configs.map((c) => c.hop), configs.map((c) => c.strategy)), pgUrl: null };
+  return measureSession({ kind: 'run', title, command, settings, configs, out: file, warnings: warnings || [], environment, services, startedAt: Date.now() - resume.measuredSeconds * 1000, resume: { ...resume, part } });
+}
+
 async function main(args) {
   const { values } = parse(args, OPTIONS);
-  const settings = resolveSettings(values);
-  const out = values.out ?? path.join('results', `${settings.quick ? 'quick' : settings.preset}.json`);
-  const run = await measureRun({ values, settings, out, command: ['ctxbench', 'run', ...redactArgs(args)].join(' ') });
+  const resuming = values.resume !== undefined;
+  const settings = resuming ? null : resolveSettings(values);
+  const out = resuming ? values.resume : values.out ?? path.join('results', `${settings.quick ? 'quick' : settings.preset}.json`);
+  const run = resuming ? await resumeRun(values, args) : await measureRun({ values, settings, out, command: ['ctxbench', 'run', ...redactArgs(args)].join(' ') });
   const report = await writeReport(out, values.report);
   // Loaded at the end: the report takes ~150 ms to load, which a run refused for bad input
   // (one line, exit 1) should not pay.

@@ -56,6 +56,10 @@ function environmentSection(run) {
   if (e.commit || e.dirty !== undefined) {
     lines.push(`- **ctxbench commit:** ${e.commit ? f.code(e.commit) : e.ctxbenchVersion ? `none (installed package ${f.code(e.ctxbenchVersion)})` : 'unknown'}${e.dirty ? ' (with uncommitted changes)' : ''}`);
   }
+  // A run that went on with --resume: each sitting's commit and the block it went on from.
+  for (const r of run.resumes || []) {
+    lines.push(`- **Resumed:** ${String(r.at || '?').replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}, from block ${r.fromBlock + 1} (${r.fromBlock} complete block${r.fromBlock === 1 ? '' : 's'} kept, ${r.droppedSamples} sample${r.droppedSamples === 1 ? '' : 's'} of an unfinished one dropped; the run was ${r.status}), ctxbench ${r.commit ? f.code(r.commit) : 'not from a checkout'}${r.dirty ? ' (with uncommitted changes)' : ''}, Node ${r.node}`);
+  }
   if (e.taskset === true) lines.push('- **CPU pinning:** server and load generator pinned to different CPUs with `taskset`');
   else if (e.taskset === false) lines.push('- **CPU pinning:** none (`taskset` unavailable or a single CPU): server and load generator shared CPUs');
   const fp = e.fingerprint;

@@ -1,0 +1,61 @@
+'use strict';
+// Resuming a run that stopped (Ctrl-C, a failure, a machine that went away): a study that
+// runs longer than one sitting goes on from its saved run JSON instead of starting again.
+// The unit of a run is the block of fresh processes, so what is kept is every block that
+// every configuration finished; the samples of a block cut short are dropped (a block
+// half measured would weigh its configurations unevenly), then blocks are added as the
+// run would have added them, with the run's own settings and deadline.
+const { loadRun } = require('../lib/run-file');
+
+const RESUMABLE = ['interrupted', 'failed', 'running'];
+
+// The configurations whose blocks count: a configuration that failed for good (a remote
+// target, or one with no sample at all) cannot hold a block back.
+const counting = (configs) => configs.filter((c) => c.samples.length > 0);
+
+// The blocks every counting configuration finished, from block 0 on: 0..n-1 -> n.
+function completeBlocks(configs) {
+  const live = counting(configs);
+  if (!live.length) return 0;
+  const blocksOf = live.map((c) => new Set(c.samples.map((s) => s.block)));
+  let n = 0;
+  while (blocksOf.every((set) => set.has(n))) n++;
+  return n;
+}
+
+// run (a parsed run JSON) -> { fromBlock, dropped: { samples, processes }, counters,
+// measuredSeconds }, with run.configs trimmed to the complete blocks (mutated). Throws one
+// line when the run cannot be resumed.
+function prepareResume(run, file) {
+  if (run.kind !== 'run') throw new Error(`${file}: a ${run.kind ?? 'unknown'} run, not a \`ctxbench run\`: only runs of the matrix resume`);
+  if (!RESUMABLE.includes(run.status)) throw new Error(`${file}: the run is ${run.status ?? 'of no status'}, nothing to resume (only ${RESUMABLE.join(', ')} runs resume)`);
+  if (run.configs.some((c) => c.target)) throw new Error(`${file}: a run of deployed targets (--target) does not resume: their processes are not ours to start afresh`);
+  if (!run.settings?.method) throw new Error(`${file}: no settings.method: written by an older ctxbench, it cannot resume`);
+  const fromBlock = completeBlocks(run.configs);
+  const dropped = { samples: 0, processes: 0 };
+  const counters = { round: 0, seq: 0, group: 0 };
+  for (const c of run.configs) {
+    const keptSamples = c.samples.filter((s) => s.block < fromBlock);
+    dropped.samples += c.samples.length - keptSamples.length;
+    c.samples = keptSamples;
+    const keptProcesses = (c.processes || []).filter((p) => p.block < fromBlock);
+    dropped.processes += (c.processes || []).length - keptProcesses.length;
+    c.processes = keptProcesses;
+    // A failure is measured again in the next block's fresh process, as in a run.
+    if (c.status === 'failed' && c.samples.length) c.status = 'ok';
+    for (const s of c.samples) {
+      if (Number.isInteger(s.round)) counters.round = Math.max(counters.round, s.round + 1);
+      if (Number.isInteger(s.seq)) counters.seq = Math.max(counters.seq, s.seq + 1);
+      if (Number.isInteger(s.group)) counters.group = Math.max(counters.group, s.group + 1);
+    }
+  }
+  return { fromBlock, dropped, counters, measuredSeconds: Number.isFinite(run.measuringSeconds) ? run.measuringSeconds : 0 };
+}
+
+// The run JSON at `file`, ready to go on -> { run, resume }.
+function loadForResume(file) {
+  const run = loadRun(file);
+  return { run, resume: prepareResume(run, file) };
+}
+
+module.exports = { completeBlocks, prepareResume, loadForResume };

@@ -1,0 +1,85 @@
+'use strict';
+// `ctxbench run --resume FILE` (bench/resume.js): a stopped run goes on from its saved JSON,
+// its complete blocks kept as they were, an unfinished block measured again. Structure
+// only: which blocks, which samples, which status; no timing is judged.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { completeBlocks, prepareResume } = require('../bench/resume');
+const { runCli, runCliInterrupted, readRunSoFar } = require('./helpers/cli');
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-resume-test-'));
+test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const sample = (block, extra = {}) => ({ kind: 'burst', block, ...extra });
+
+test('the blocks kept are those every configuration finished; a configuration with no sample holds none back', () => {
+  const configs = [
+    { id: 'a', samples: [sample(0, { round: 0, seq: 0 }), sample(1, { round: 1, seq: 2 }), sample(2, { round: 2, seq: 4 })], processes: [{ block: 0 }, { block: 1 }, { block: 2 }] },
+    { id: 'b', samples: [sample(0, { round: 0, seq: 1 }), sample(1, { round: 1, seq: 3 })], processes: [{ block: 0 }, { block: 1 }, { block: 2 }], status: 'failed' },
+    { id: 'dead', samples: [], processes: [], status: 'failed' },
+  ];
+  assert.strictEqual(completeBlocks(configs), 2);
+  const run = { kind: 'run', status: 'interrupted', settings: { method: 'sequential' }, configs, measuringSeconds: 42 };
+  const r = prepareResume(run, 'x.json');
+  assert.deepStrictEqual([r.fromBlock, r.dropped, r.counters, r.measuredSeconds], [2, { samples: 1, processes: 2 }, { round: 2, seq: 4, group: 0 }, 42]);
+  assert.deepStrictEqual(run.configs.map((c) => c.samples.map((s) => s.block)), [[0, 1], [0, 1], []]);
+  assert.strictEqual(run.configs[1].status, 'ok', 'a failure is measured again in the next block, as in a run');
+  assert.strictEqual(completeBlocks([{ samples: [sample(1)] }]), 0, 'block 0 missing: nothing kept');
+});
+
+test('what cannot resume says why in one line', () => {
+  const base = { kind: 'run', status: 'interrupted', settings: { method: 'duet' }, configs: [] };
+  for (const [run, pattern] of [
+    [{ ...base, status: 'complete' }, /^x\.json: the run is complete, nothing to resume/],
+    [{ ...base, kind: 'integrity' }, /^x\.json: a integrity run, not a `ctxbench run`/],
+    [{ ...base, configs: [{ target: 'https://x', samples: [] }] }, /^x\.json: a run of deployed targets/],
+  ]) assert.throws(() => prepareResume(run, 'x.json'), { message: pattern });
+});
+
+test('ctxbench run --resume: bad input is one line and exit 1, before anything starts', async () => {
+  const complete = path.join(dir, 'complete.json');
+  fs.writeFileSync(complete, JSON.stringify({ kind: 'run', status: 'complete', settings: { method: 'duet' }, configs: [] }));
+  for (const [args, pattern] of [
+    [['--resume', path.join(dir, 'missing.json')], /^ctxbench: .*missing\.json: cannot read run \(ENOENT\)\n$/],
+    [['--resume', complete], /^ctxbench: .*complete\.json: the run is complete, nothing to resume[^\n]*\n$/],
+    [['--resume', complete, '--depths', '8'], /^ctxbench: --resume takes every setting from the run it resumes: give no other option than --report \(got --depths\)\n$/],
+  ]) {
+    const r = await runCli(['run', ...args]);
+    assert.strictEqual(r.code, 1, r.stderr);
+    assert.match(r.stderr, pattern);
+  }
+});
+
+test('a run stopped in its second block goes on: its first block kept as it was, every block complete at the end', { timeout: 600000 }, async () => {
+  const out = path.join(dir, 'run.json');
+  const args = ['run', '--strategies', 'none,als', '--depths', '4', '--hops', 'immediate', '--method', 'sequential', '--blocks', '3', '--rounds', '1', '--duration', '0.5', '--warmup', '0', '--connections', '10', '--out', out, '--report', 'none'];
+  // Ctrl-C once a sample of the second block is saved: that block is then unfinished (or,
+  // if its last step was under way, finished); either way the run says which it kept.
+  const stopped = await runCliInterrupted(args, { when: () => readRunSoFar(out)?.configs?.some((c) => c.samples.some((s) => s.block === 1)) });
+  assert.strictEqual(stopped.code, 130, stopped.stderr);
+  const before = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.strictEqual(before.status, 'interrupted');
+  const firstBlock = before.configs.map((c) => c.samples.filter((s) => s.block === 0));
+
+  const resumed = await runCli(['run', '--resume', out, '--report', 'none']);
+  assert.strictEqual(resumed.code, 0, resumed.stderr);
+  assert.match(resumed.stderr, /ctxbench: resuming .*run\.json \(interrupted\): [12] complete block\(s\) kept, \d+ sample\(s\) of an unfinished block dropped/);
+  const after = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.strictEqual(after.status, 'complete');
+  assert.strictEqual(after.command, before.command, 'the run is still the command that started it');
+  assert.deepStrictEqual(after.environment.date, before.environment.date);
+  assert.strictEqual(after.resumes.length, 1);
+  assert.ok([1, 2].includes(after.resumes[0].fromBlock), JSON.stringify(after.resumes));
+  assert.strictEqual(after.resumes[0].status, 'interrupted');
+  assert.deepStrictEqual(after.configs.map((c) => c.samples.filter((s) => s.block === 0)), firstBlock, 'the first block as it was measured');
+  for (const c of after.configs) assert.deepStrictEqual([...new Set(c.samples.map((s) => s.block))].sort(), [0, 1, 2], c.id);
+  const seqs = after.configs.flatMap((c) => c.samples.map((s) => s.seq));
+  assert.strictEqual(new Set(seqs).size, seqs.length, 'sample sequence numbers go on, never repeat');
+  assert.ok(after.configs.every((c) => c.summary?.ratio || c.id.includes('none')), 'summaries over every block');
+  // The page says the run was resumed, from which block and on which commit.
+  const { environmentSection } = require('../report/sections/run/environment');
+  assert.match(environmentSection(after), new RegExp(`- \\*\\*Resumed:\\*\\* [^\\n]*, from block ${after.resumes[0].fromBlock + 1} \\(${after.resumes[0].fromBlock} complete block`));
+});
