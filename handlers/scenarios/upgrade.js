@@ -133,7 +133,7 @@ const SCENARIOS = [
     describe: 'exit(), then enter(child id) inside it (nodejs/node#62290); the request reads its own id once exit() returned, and after a macrotask',
     control: 'exit() cleared the module variable and enter() set the child id, which nothing restores',
     explain: {
-      '*': 'the child id entered inside exit() was still there after exit() returned: on async_hooks (Node 20; 22 and 24 with AsyncContextFrame off) exit() disables the store and enterWith() re-enables it on the current resource, so the entered store outlives exit(); with AsyncContextFrame exit() restores the frame it replaced (the answer that moved in nodejs/node#62290)',
+      '*': 'the child id entered inside exit() was still there after exit() returned: on async_hooks (Node 20; 22, 24 and 26 with AsyncContextFrame off) exit() disables the store and enterWith() re-enables it on the current resource, so the entered store outlives exit(); with AsyncContextFrame exit() restores the frame it replaced (the answer that moved in nodejs/node#62290)',
     },
   },
   {
