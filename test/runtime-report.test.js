@@ -71,6 +71,7 @@ test('integrity: the cells where runtimes disagree, and none when they agree', (
 
   const md = render({ kind: 'integrity', environment: { date: '2026-11-23T00:00:00Z' }, settings: { strategies: ['als'] }, integrity: { scenarios: [], cells } });
   assert.match(md, /### Where the runtimes disagree/);
+  assert.match(md, /A single run: its verdicts are counts of answers in this run/, 'an integrity page says it is one run');
   assert.match(md, /### Matrix — Node 20\.20\.2 \(end-of-life since 2026-04-30\), async_hooks/);
 
   // A runtime the strategy's package does not support ("n/a", not run) is no answer to

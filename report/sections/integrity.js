@@ -241,7 +241,9 @@ function render(run, ctx = {}) {
     `Each cell: ${f.int(s.requests)} requests with distinct trace ids, ${f.int(s.concurrency)} in flight, against a fresh ` +
       `${s.framework || 'express'} server per strategy (the real app, behind its real context middleware). ` +
       `Machine: ${e.cpuModel || '?'}, ${e.cores ?? '?'} cores, ${e.os || e.platform || '?'}` +
-      `${e.commit ? `; ctxbench ${f.code(e.commit)}${e.dirty ? ' (uncommitted changes)' : ''}` : ''}.`,
+      `${e.commit ? `; ctxbench ${f.code(e.commit)}${e.dirty ? ' (uncommitted changes)' : ''}` : ''}. ` +
+      // A verdict is a count of answers, not an interval; a second run is the same command again.
+      'A single run: its verdicts are counts of answers in this run (the same command again is a second run).',
     '',
   );
   if (run.status === 'interrupted') lines.push('> ⚠ This run was interrupted: the cells below are what it measured before it stopped.', '');
