@@ -52,10 +52,23 @@ function prepareResume(run, file) {
   return { fromBlock, dropped, counters, measuredSeconds: Number.isFinite(run.measuringSeconds) ? run.measuringSeconds : 0 };
 }
 
+// How each configuration's server is started is not in the JSON (bench/matrix.js keeps it
+// off the record: paths of this machine); the Node targets the run names are resolved
+// again and each configuration gets its own back, by label. A label no longer resolvable
+// is one line.
+function relaunch(configs, targets, file) {
+  const byLabel = new Map(targets.map((t) => [t.label, t]));
+  for (const c of configs) {
+    const t = byLabel.get(c.nodeLabel);
+    if (!t) throw new Error(`${file}: ${c.id} ran on ${c.nodeLabel}, which cannot be resolved here now (resolved: ${[...byLabel.keys()].join(', ') || 'none'})`);
+    Object.defineProperty(c, 'launch', { value: { nodePath: t.path, nodeArgs: t.args || [] }, enumerable: false, configurable: true });
+  }
+}
+
 // The run JSON at `file`, ready to go on -> { run, resume }.
 function loadForResume(file) {
   const run = loadRun(file);
   return { run, resume: prepareResume(run, file) };
 }
 
-module.exports = { completeBlocks, prepareResume, loadForResume };
+module.exports = { completeBlocks, prepareResume, loadForResume, relaunch };

@@ -18,7 +18,7 @@ const { MAX_DEPTH } = require('../../servers/config');
 const { needsOf, redactArgs } = require('../services');
 const { loadStrategyFiles } = require('./common');
 const { profileRun } = require('../profile');
-const { loadForResume } = require('../resume');
+const { loadForResume, relaunch } = require('../resume');
 const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
 const { UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT, UNSETTLED_CAP_FACTOR, DEFAULT_MAX_WARMUP_WINDOWS, SMALL_WINDOW_MAX_WARMUP, windowRequestsFor } = require('../instructions');
 
@@ -336,6 +336,12 @@ async function resumeRun(values, args) {
   }
   const { run: old, resume } = loaded;
   const { title, command, status, environment, settings, warnings, configs } = old;
+  const { targets: nodeTargets } = await resolveNodeTargets(settings.node, settings.acf);
+  try {
+    relaunch(configs, nodeTargets, file);
+  } catch (err) {
+    throw new UsageError(err.message);
+  }
   // Everything else the run had (profiles, earlier resumes, …) stays; the session writes the rest anew.
   const OWN = ['schema', 'kind', 'title', 'command', 'status', 'environment', 'settings', 'warnings', 'configs', 'measuringSeconds'];
   const rest = Object.fromEntries(Object.entries(old).filter(([k]) => !OWN.includes(k)));
