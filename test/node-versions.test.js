@@ -121,7 +121,7 @@ test('the default run, integrity and custom runs measure on DEFAULT_MAJOR; --nod
   // The per-runtime matrix: Node 20 (end-of-life), the default major both ways, and 26.
   const runtimes = integrity.resolveSettings({ preset: 'runtimes' });
   assert.deepStrictEqual([runtimes.node, runtimes.acf], [['20', DEFAULT_MAJOR, '26'], 'both']);
-  assert.throws(() => integrity.resolveSettings({ preset: 'everything' }), /--preset everything is unknown \(valid: runtimes\)/);
+  assert.throws(() => integrity.resolveSettings({ preset: 'everything' }), /--preset everything is unknown \(valid: runtimes, upgrade\)/);
 });
 
 test('every preset names its runtimes, and without --node the servers of every command run on DEFAULT_MAJOR (not the node running ctxbench)', async (t) => {
