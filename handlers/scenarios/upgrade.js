@@ -124,12 +124,10 @@ function create({ strategy }) {
 const HOOKS_ONLY =
   "Node runs the unhandledRejection handler in the rejected promise's async context by setting the current async id and resource, without emitting a `before` hook: AsyncLocalStorage reads that resource and finds the request's store, while cls-hooked's createHook sets its active context only in `before` hooks and has none there";
 
-const REQUIRES = { 'exit-enter': ['enter', 'exit'], 'enter-in-callback': ['enter'] };
-
 const SCENARIOS = [
   {
     name: 'exit-enter',
-    requires: REQUIRES['exit-enter'],
+    requires: ['enter', 'exit'],
     describe: 'exit(), then enter(child id) inside it (nodejs/node#62290); the request reads its own id once exit() returned, and after a macrotask',
     control: 'exit() cleared the module variable and enter() set the child id, which nothing restores',
     explain: {
@@ -138,7 +136,7 @@ const SCENARIOS = [
   },
   {
     name: 'enter-in-callback',
-    requires: REQUIRES['enter-in-callback'],
+    requires: ['enter'],
     describe: 'enter(child id) inside an async function and inside a then() callback the request awaits; the caller reads its own id after each await',
     control: 'enter() set the module variable to the child id and nothing restores the request\'s',
     explain: {
@@ -175,4 +173,4 @@ const SCENARIOS = [
   },
 ];
 
-module.exports = { create, SCENARIOS, REQUIRES };
+module.exports = { create, SCENARIOS };
