@@ -52,6 +52,8 @@ function localConfig(p, target) {
     ...(p.stores !== undefined && { stores: p.stores }),
     ...(p.log !== undefined && { log: p.log }),
     ...(p.variant !== undefined && { variant: p.variant }),
+    // The cost model's split (lib/presets.js): 'fit' or 'held-out', recorded before the fit.
+    ...(p.role !== undefined && { role: p.role }),
     control: Boolean(info.control),
     ...(info.userSupplied && { userSupplied: true, strategyFile: info.file }),
     processes: [],

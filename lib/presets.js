@@ -83,6 +83,39 @@ const DEFAULT_MEASUREMENT = {
   baseline: 'none',
 };
 
+// The cost model's studies (issue 38, analysis/model.js): each strategy's extra CPU per
+// request over `none`, fitted as a cost per request plus a cost per async resource the
+// request creates. The fit reads only the points whose role is 'fit' (call depths and the
+// two CPU-bound hop kinds that make many resources per request); the 'held-out' points are
+// measured in the same blocks and predicted from the fit, never fitted. This split is
+// committed before either study runs.
+const MODEL_FIT_POINTS = [
+  { depth: 8, hop: 'immediate' },
+  { depth: 64, hop: 'immediate' },
+  { depth: 256, hop: 'immediate' },
+  { depth: 64, hop: 'nexttick' },
+];
+const MODEL_HELD_OUT_POINTS = [
+  // Another depth, between two fitted ones.
+  { depth: 32, hop: 'immediate' },
+  // Other hop kinds: promises only (await), and a rotation of seven (mixed).
+  { depth: 64, hop: 'await' },
+  { depth: 64, hop: 'mixed' },
+  // Ten other live AsyncLocalStorage stores in the process.
+  { depth: 64, hop: 'immediate', stores: 10 },
+];
+// Every row of the headline table (the default run's strategies and the popular study's).
+const MODEL_STRATEGIES = ['param', 'als', 'alscontext-als', 'otel', 'cls-hooked', 'alscontext', 'global', 'cls-rtracer', 'express-http-context', 'sentry', 'datadog'];
+const modelConfigs = (strategies, points, role) => points.flatMap((p) => ['none', ...strategies].map((strategy) => ({ framework: 'express', strategy, ...p, role })));
+
+// How both model studies measure: the default run's duet (10 connections a server, 3
+// windows a pair) without the A/A twin (the method's null is checked in every default run;
+// here the time goes to points), 3 blocks of fresh pairs and a 4th where every ratio is not
+// yet within ±2 pp (a held-out prediction is judged only against a measurement that
+// precise) and the block fits in the time. Both run longer than a sitting:
+// `ctxbench run --resume` goes on from the saved run JSON.
+const MODEL_MEASUREMENT = { ...DUET, aa: false, duration: 1, warmup: 1, blocks: 3, rounds: 1, minPerConnection: DEFAULTS.minPerConnection, precision: 2, baseline: 'none' };
+
 const PRESETS = {
   default: {
     title: 'Default run: every context strategy at two call depths',
@@ -90,6 +123,33 @@ const PRESETS = {
     ...DEFAULT_MATRIX,
     // 16 pairs a block: 7 strategies and the A/A twin at each depth.
     ...DEFAULT_MEASUREMENT,
+  },
+  model: {
+    title: 'Cost model: every headline strategy on Node 24, by call depth and hop kind, with held-out points',
+    why: 'the extra CPU per request of each strategy over `none`, in duet, at four fitted points (depths 8, 64, 256 with setImmediate hops, depth 64 with process.nextTick hops) from which a cost per request and a cost per async resource are fitted, and four held-out points (depth 32; await and mixed hops; ten other live stores) that the fit predicts',
+    node: [DEFAULT_MAJOR],
+    strategies: ['none', ...MODEL_STRATEGIES],
+    depths: [8],
+    hops: ['immediate'],
+    frameworks: ['express'],
+    configs: [...modelConfigs(MODEL_STRATEGIES, MODEL_FIT_POINTS, 'fit'), ...modelConfigs(MODEL_STRATEGIES, MODEL_HELD_OUT_POINTS, 'held-out')],
+    ...MODEL_MEASUREMENT,
+    // 88 pairs a block, ~10 min.
+    maxTime: 2700,
+  },
+  'model-runtimes': {
+    title: 'Cost model across runtimes: AsyncLocalStorage, OpenTelemetry and cls-hooked on Node 20, 22, 24 and 26, AsyncContextFrame off and on',
+    why: 'the Node upgrade in the model\'s terms: the same fitted points for the three strategies whose propagation changed with AsyncContextFrame, on every runtime a team may be leaving or moving to, and one held-out depth',
+    node: ['20', '22', DEFAULT_MAJOR, '26'],
+    acf: 'both',
+    strategies: ['none', 'als', 'otel', 'cls-hooked'],
+    depths: [8],
+    hops: ['immediate'],
+    frameworks: ['express'],
+    configs: [...modelConfigs(['als', 'otel', 'cls-hooked'], MODEL_FIT_POINTS, 'fit'), ...modelConfigs(['als', 'otel', 'cls-hooked'], MODEL_HELD_OUT_POINTS.slice(0, 1), 'held-out')],
+    ...MODEL_MEASUREMENT,
+    // 7 runtimes × 5 points × 3 strategies: 105 pairs a block, ~12 min.
+    maxTime: 2700,
   },
   // The headline table's other rows (analysis/strategy-summary.js): the middlewares and
   // APM agents teams actually run, measured exactly as the default run measures, in a
