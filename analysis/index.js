@@ -135,7 +135,8 @@ function implementationRatio(hooks, frame) {
 //     implementations: [{ major, labels, rows: [{ strategy, stores, cpuFrame, cpuHooks, ratio, verdict, frameDearer }] }],
 //     acfDearer }
 function analyzeStores(run) {
-  const configs = (run.configs || []).filter((c) => c.stores !== undefined && c.stores !== null);
+  // A model run's held-out STORES point is a point of the model, not a study of stores.
+  const configs = (run.configs || []).filter((c) => c.stores !== undefined && c.stores !== null && !c.role);
   if (!configs.length) return null;
   const runtimes = [...new Set(configs.map((c) => c.nodeLabel || c.node))].map((runtime) => {
     const mine = configs.filter((c) => (c.nodeLabel || c.node) === runtime);

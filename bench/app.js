@@ -46,12 +46,13 @@ function requestsFor(paths, idHeader, counts) {
 
 const newCounts = () => ({ responses: 0, non2xx: 0, kept: 0, mismatches: 0, lost: 0, errors: 0 });
 
-// Both sides under load for durationS at once; resolves per side { counts }.
-async function loadBoth(servers, { paths, idHeader, connections, durationS }) {
+// Both sides under load for durationS at once; resolves per side { counts }. pathsBySide:
+// a side's own paths where it has them (the reference server of --predict), else `paths`.
+async function loadBoth(servers, { paths, pathsBySide = [], idHeader, connections, durationS }) {
   return Promise.all(
-    servers.map(async (s) => {
+    servers.map(async (s, i) => {
       const counts = newCounts();
-      const result = await autocannon({ url: s.url, connections, pipelining: 1, duration: durationS, requests: requestsFor(paths, idHeader, counts) });
+      const result = await autocannon({ url: s.url, connections, pipelining: 1, duration: durationS, requests: requestsFor(pathsBySide[i] ?? paths, idHeader, counts) });
       counts.errors = (result.errors || 0) + (result.timeouts || 0);
       return counts;
     }),
@@ -75,7 +76,8 @@ async function measureWindow(servers, load) {
 }
 
 // measureApp({ sides: [{ name, command }, { name, command }], settings, pinned, stop,
-// onProgress }) -> configs [baseline, candidate] with their samples and processes.
+// onProgress }) -> configs [baseline, candidate] with their samples and processes. A side
+// may bring its own paths, health and env (the reference server of --predict).
 // settings: { health, paths, idHeader, connections, blocks, windows, window, warmup,
 // startupTimeout }. A side that fails to start ends the block (its error on the config).
 // onBlock(configs) after every block: the caller saves, so a second Ctrl-C loses nothing.
@@ -92,7 +94,7 @@ async function measureApp({ sides, settings, pinned, stop = { requested: false }
     error: null,
   }));
   const [base, cand] = configs;
-  const load = { paths: settings.paths, idHeader: settings.idHeader, connections: settings.connections };
+  const load = { paths: settings.paths, pathsBySide: sides.map((side) => side.paths), idHeader: settings.idHeader, connections: settings.connections };
   for (let block = 0; block < settings.blocks && !stop.requested; block++) {
     // The position (who starts and is polled first) alternates between blocks.
     const order = block % 2 ? [1, 0] : [0, 1];
@@ -101,7 +103,7 @@ async function measureApp({ sides, settings, pinned, stop = { requested: false }
     try {
       for (const i of order) {
         starting = i;
-        const s = await startApp({ name: configs[i].name, command: configs[i].command, health: settings.health, cpu: pinned ? cpus().server : null, timeoutMs: settings.startupTimeout * 1000 });
+        const s = await startApp({ name: configs[i].name, command: configs[i].command, health: sides[i].health ?? settings.health, cpu: pinned ? cpus().server : null, timeoutMs: settings.startupTimeout * 1000, env: sides[i].env });
         servers[i] = s;
         configs[i].processes.push({ block, pid: s.pid, port: s.port });
       }

@@ -13,6 +13,10 @@ if (dir) {
   const dc = require('node:diagnostics_channel');
   const fs = require('node:fs');
   const path = require('node:path');
+  // Which runtime serves: the cost model that applies is the one of this Node and this
+  // AsyncContextFrame mode (read before the counter is on, so it counts nothing).
+  const { detectAsyncContextFrame } = require('../lib/runtime');
+  const runtime = { node: process.version, execPath: process.execPath, execArgv: process.execArgv, acf: detectAsyncContextFrame() };
   const byType = Object.create(null);
   let total = 0;
   createHook({
@@ -28,7 +32,7 @@ if (dir) {
     if (typeof label !== 'string' || !/^[\w-]{1,40}$/.test(label)) return;
     const file = path.join(dir, `${process.pid}-${label}.json`);
     // Written whole, then renamed: the reader never sees half a file.
-    fs.writeFileSync(`${file}.tmp`, JSON.stringify({ pid: process.pid, label, served, total, byType }));
+    fs.writeFileSync(`${file}.tmp`, JSON.stringify({ pid: process.pid, label, served, total, byType, runtime }));
     fs.renameSync(`${file}.tmp`, file);
   });
 }

@@ -43,7 +43,8 @@ async function labelled(url, label, dir, waitMs) {
 }
 
 // url: the probe server's route (e.g. http://127.0.0.1:PORT/depth/8); dir: the one given
-// to probeEnv. Resolves { requests, concurrency, perRequest: { total, byType }, pid }.
+// to probeEnv. Resolves { requests, concurrency, perRequest: { total, byType }, pid, runtime:
+// { node, execPath, execArgv, acf } } (the runtime that served).
 async function countResources({ url, dir, requests = 1000, concurrency = 10, warmup = 200, waitMs = WAIT_MS }) {
   if (warmup > 0) await autocannon({ url, connections: concurrency, amount: warmup });
   const a = await labelled(url, 'a', dir, waitMs);
@@ -54,7 +55,7 @@ async function countResources({ url, dir, requests = 1000, concurrency = 10, war
   const between = b.served - a.served;
   const types = new Set([...Object.keys(a.byType), ...Object.keys(b.byType)]);
   const byType = Object.fromEntries([...types].map((t) => [t, ((b.byType[t] || 0) - (a.byType[t] || 0)) / between]).filter(([, n]) => n > 0).sort((x, y) => y[1] - x[1]));
-  return { requests: between, concurrency, perRequest: { total: (b.total - a.total) / between, byType }, pid: b.pid };
+  return { requests: between, concurrency, perRequest: { total: (b.total - a.total) / between, byType }, pid: b.pid, ...(b.runtime && { runtime: b.runtime }) };
 }
 
 module.exports = { probeEnv, countResources, makeDir, HOOK };

@@ -176,6 +176,13 @@ function labelFor(major, mode, acf) {
   return `node${major}${acf.expected ? '-acf' : '-noacf'}`;
 }
 
+// The label of the runtime a process reports (process.version, whether AsyncContextFrame
+// is active): the same label a target of that major and mode gets.
+function labelOfRuntime(version, acfActive) {
+  const major = parseMajor(String(version).replace(/^v/, '').split('.')[0]);
+  return labelFor(major, 'reported', { expected: Boolean(acfActive) });
+}
+
 // majors: [20, 22, 24] (numbers or strings); acf: 'on' | 'off' | 'both' | 'default'.
 // -> { targets: [{ label, major, version, path, args, expectAcf, note? }], errors: [line] }
 // A major that cannot be resolved becomes one line in errors; the others still run.
@@ -232,4 +239,4 @@ function nodeLabel(version, asOf = new Date()) {
   return `${text} (end-of-life since ${eol})`;
 }
 
-module.exports = { resolveNode, latestPublished, nodeLabel, DEFAULT_MAJOR, END_OF_LIFE, acfArgs, resolveTargets, cacheDirectory, packageName, oneLineError };
+module.exports = { resolveNode, latestPublished, nodeLabel, labelOfRuntime, DEFAULT_MAJOR, END_OF_LIFE, acfArgs, resolveTargets, cacheDirectory, packageName, oneLineError };

@@ -114,7 +114,9 @@ const modelConfigs = (strategies, points, role) => points.flatMap((p) => ['none'
 // yet within ±2 pp (a held-out prediction is judged only against a measurement that
 // precise) and the block fits in the time. Both run longer than a sitting:
 // `ctxbench run --resume` goes on from the saved run JSON.
-const MODEL_MEASUREMENT = { ...DUET, aa: false, duration: 1, warmup: 1, blocks: 3, rounds: 1, minPerConnection: DEFAULTS.minPerConnection, precision: 2, baseline: 'none' };
+// `probe`: each point's async resources per request counted once the blocks are done
+// (bench/probe-run.js), in probe processes.
+const MODEL_MEASUREMENT = { ...DUET, aa: false, probe: true, duration: 1, warmup: 1, blocks: 3, rounds: 1, minPerConnection: DEFAULTS.minPerConnection, precision: 2, baseline: 'none' };
 
 const PRESETS = {
   default: {
@@ -344,4 +346,4 @@ function quick(preset) {
   return { ...preset, depths: preset.depths.slice(0, 1), duration: 1, warmup: 0.5, blocks: 3, rounds: 1, precision: null };
 }
 
-module.exports = { PRESETS, DEFAULTS, quick };
+module.exports = { PRESETS, DEFAULTS, quick, MODEL_STRATEGIES };

@@ -13,13 +13,17 @@ const { probeEnv, countResources, makeDir } = require('../probe');
 const { writeJsonAtomic } = require('../../lib/cli');
 const { writeReport } = require('./write-report');
 const { probeText } = require('../../report/sections/app');
-const { DEFAULTS: RUN_DEFAULTS } = require('../../lib/presets');
+const { DEFAULTS: RUN_DEFAULTS, MODEL_STRATEGIES } = require('../../lib/presets');
+const { loadRun } = require('../../lib/run-file');
+const { acfArgs, labelOfRuntime } = require('../../lib/node-versions');
+const { fitsByRuntime, predictService, judgePrediction } = require('../../analysis/model');
 const { equivalenceText } = require('../../analysis');
 
 const PROBE = { requests: 2000, warmup: 500 };
 const DEFAULTS = { names: 'baseline,candidate', health: '/', connections: 10, blocks: 5, windows: 3, window: 1, warmup: 3, startupTimeout: 30, margin: RUN_DEFAULTS.margin };
 
 const HELP = `usage: ctxbench app --baseline CMD --candidate CMD [options]
+       ctxbench app --baseline CMD --predict [--candidate CMD --strategy NAME] [options]
 
 Measures two start commands of your own service side by side, in duet: per block a
 fresh process of each, both on one CPU and loaded at the same time from the other; per
@@ -42,6 +46,17 @@ set to a free port; it is ready when its --health path answers 2xx.
   --startup-timeout S   how long a command may take to answer --health (default ${DEFAULTS.startupTimeout})
   --margin PCT          equivalence margin M: the candidate is "equivalent" when the 90%
                         interval of its ratio lies within 100% ± M (default ${DEFAULTS.margin})
+  --predict             predict, before measuring a candidate, what each strategy of the
+                        cost model would cost this service (docs/model.md): its async
+                        resources per request counted in a probe process (which also
+                        says which Node serves it: that runtime's model applies), its CPU
+                        per request put on the model's scale by a reference server
+                        (ctxbench's own, STRATEGY=none DEPTH=8 HOP=immediate, on the same
+                        Node) measured beside it in duet; then, with --candidate, the
+                        measured figure. --candidate is optional with --predict
+  --strategy NAME       with --predict and --candidate: the model's strategy the
+                        candidate is closest to (e.g. als): its prediction is shown
+                        beside the candidate's measured figure
   --probe               after measuring, count each side's async resources per request in a
                         probe process of its own (an async_hooks init counter preloaded
                         through NODE_OPTIONS; never in a measured process): on the first
@@ -52,7 +67,7 @@ set to a free port; it is ready when its --health path answers 2xx.
 Exit 0 measured, 1 a command failed to start or bad input, 130 interrupted.
 `;
 
-const OPTIONS = flags(['baseline', 'candidate', 'names', 'health', 'path', 'id-header', 'connections', 'blocks', 'windows', 'window', 'warmup', 'startup-timeout', 'margin', 'out', 'report'], { multiple: ['path'], booleans: ['probe'] });
+const OPTIONS = flags(['baseline', 'candidate', 'names', 'health', 'path', 'id-header', 'connections', 'blocks', 'windows', 'window', 'warmup', 'startup-timeout', 'margin', 'out', 'report', 'strategy'], { multiple: ['path'], booleans: ['probe', 'predict'] });
 
 function urlPath(flag, value) {
   if (!/^\/[^\s]*$/.test(value)) throw new UsageError(`--${flag} ${value} is not a path (it starts with / and has no spaces)`);
@@ -60,8 +75,14 @@ function urlPath(flag, value) {
 }
 
 function settingsOf(values) {
-  for (const k of ['baseline', 'candidate']) {
-    if (!values[k] || !values[k].trim()) throw new UsageError(`--${k} CMD is required: the start command of the service ${k === 'baseline' ? 'as it is' : 'with the change'}`);
+  for (const k of values.predict ? ['baseline'] : ['baseline', 'candidate']) {
+    if (!values[k] || !values[k].trim()) throw new UsageError(`--${k} CMD is required: the start command of the service ${k === 'baseline' ? 'as it is' : 'with the change'}${k === 'candidate' ? ' (or --predict to predict without one)' : ''}`);
+  }
+  if (values.candidate !== undefined && !values.candidate.trim()) throw new UsageError('--candidate CMD is empty: give the start command of the service with the change, or leave it out with --predict');
+  if (values.strategy !== undefined) {
+    if (!values.predict) throw new UsageError('--strategy names the model strategy a candidate is predicted as: give --predict with it');
+    if (values.candidate === undefined) throw new UsageError('--strategy needs --candidate: it says which strategy the candidate is, to show its prediction beside its measurement');
+    if (!MODEL_STRATEGIES.includes(values.strategy)) throw new UsageError(`--strategy ${values.strategy} is not a strategy of the cost model (valid: ${MODEL_STRATEGIES.join(', ')})`);
   }
   const names = (values.names ?? DEFAULTS.names).split(',').map((s) => s.trim());
   if (names.length !== 2 || names.some((n) => !/^[a-z0-9][a-z0-9._-]*$/i.test(n)) || names[0] === names[1]) {
@@ -80,6 +101,8 @@ function settingsOf(values) {
     warmup: number('warmup', values.warmup, { min: 0, max: 600 }) ?? DEFAULTS.warmup,
     startupTimeout: number('startup-timeout', values['startup-timeout'], { min: 1, max: 600 }) ?? DEFAULTS.startupTimeout,
     margin: number('margin', values.margin, { min: 0.1, max: 50 }) ?? DEFAULTS.margin,
+    predict: Boolean(values.predict),
+    ...(values.strategy && { strategy: values.strategy }),
     method: 'duet',
     baseline: 'baseline',
   };
@@ -88,19 +111,45 @@ function settingsOf(values) {
 function summaryLine(run) {
   const a = run.app;
   const r = a?.ratio;
-  const pct = (x) => `${(100 * x).toFixed(1)}%`;
   const [base, cand] = run.configs;
-  const lines = ['', `ctxbench app: ${run.status}, duet, ${a?.blocks ?? 0} block(s)`];
-  if (r && Number.isFinite(r.estimate)) {
-    const eq = a.broken ? null : r.judgement?.equivalence;
-    lines.push(`${cand.name} at ${pct(r.estimate)}${r.ci95 ? ` [${pct(r.ci95[0])}–${pct(r.ci95[1])}]` : ''} of ${base.name}'s throughput on one CPU (CPU per request in duet): ${r.verdict}${eq ? `; ${equivalenceText(eq)}` : ''}`);
-  } else lines.push('no ratio: too few windows measured');
-  for (const c of run.configs) {
-    const ids = a?.ids?.[c.arm];
-    lines.push(`  ${c.name}: ${ids ? (ids.checked ? `${ids.kept.toLocaleString('en-US')} ids kept, ${ids.mismatches} mismatched, ${ids.lost} lost` : 'ids not checked (no --id-header)') : ''}`);
-  }
-  if (a?.probe) lines.push(probeText(a.probe));
+  const lines = [''];
+  if (cand) {
+    lines.push(`ctxbench app: ${run.status}, duet, ${a?.blocks ?? 0} block(s)`);
+    if (r && Number.isFinite(r.estimate)) {
+      const eq = a.broken ? null : r.judgement?.equivalence;
+      lines.push(`${cand.name} at ${pct(r.estimate)}${r.ci95 ? ` [${pct(r.ci95[0])}–${pct(r.ci95[1])}]` : ''} of ${base.name}'s throughput on one CPU (CPU per request in duet): ${r.verdict}${eq ? `; ${equivalenceText(eq)}` : ''}`);
+    } else lines.push('no ratio: too few windows measured');
+    for (const c of run.configs) {
+      const ids = a?.ids?.[c.arm];
+      lines.push(`  ${c.name}: ${ids ? (ids.checked ? `${ids.kept.toLocaleString('en-US')} ids kept, ${ids.mismatches} mismatched, ${ids.lost} lost` : 'ids not checked (no --id-header)') : ''}`);
+    }
+    if (a?.probe) lines.push(probeText(a.probe));
+  } else lines.push(`ctxbench app --predict: ${run.status}`);
+  if (run.predict) lines.push(...predictLines(run.predict));
   return `${lines.join('\n')}\n`;
+}
+
+const pct = (x) => `${(100 * x).toFixed(1)}%`;
+const withCi = (x) => (x && Number.isFinite(x.estimate) ? `${pct(x.estimate)}${x.ci95 ? ` [${pct(x.ci95[0])}–${pct(x.ci95[1])}]` : ''}` : 'n/a');
+
+// The prediction on the terminal: what the probe found, the scale, a line per strategy
+// (the cheapest first), and the candidate's prediction beside its measurement.
+function predictLines(p) {
+  const lines = [`Async resources per request (probe process): ${p.probe.perRequest.total.toFixed(1)}; runtime ${p.probe.runtime.node} (AsyncContextFrame ${p.probe.runtime.acf ? 'on' : 'off'}): the ${p.runtime} model`];
+  if (p.error) return [...lines, `no prediction: ${p.error}`];
+  const pr = p.prediction;
+  if (!pr) return [...lines, 'no prediction: the reference measurement did not finish'];
+  if (pr.error) return [...lines, `no prediction: ${pr.error}`];
+  lines.push(`CPU per request on the model's scale: ${pr.baselineUs.estimate.toFixed(1)} µs (beside ctxbench's reference server in duet; model from ${p.model.source.file}${p.model.source.commit ? ` at ${p.model.source.commit}` : ''})`);
+  lines.push('Predicted % of this service\'s throughput on one CPU with each strategy (95% interval):');
+  const rows = [...pr.rows].sort((x, y) => (y.estimate ?? 0) - (x.estimate ?? 0));
+  const width = Math.max(...rows.map((x) => x.strategy.length));
+  for (const row of rows) lines.push(`  ${row.strategy.padEnd(width)}  ${withCi(row)}${Number.isFinite(row.extraUs) ? `  (${row.extraUs >= 0 ? '+' : ''}${row.extraUs.toFixed(1)} µs per request)` : ''}`);
+  if (p.candidate) {
+    const j = p.candidate.judgement;
+    lines.push(`Candidate as ${p.candidate.strategy}: predicted ${withCi(p.candidate.predicted)}, measured ${withCi(p.candidate.measured)}${j.gapPp !== null && j.gapPp !== undefined ? `: ${j.outcome} (${j.gapPp >= 0 ? '+' : ''}${j.gapPp.toFixed(1)} pp)` : `: ${j.outcome}`}`);
+  }
+  return lines;
 }
 
 async function main(args) {
@@ -108,39 +157,45 @@ async function main(args) {
   const settings = settingsOf(values);
   if (!supported()) throw new UsageError('ctxbench app reads CPU time from /proc/<pid>/task/*/schedstat: it needs Linux');
   const out = values.out ?? path.join('results', 'app.json');
-  const sides = settings.names.map((name, i) => ({ name, command: i === 0 ? values.baseline : values.candidate }));
+  const hasCandidate = values.candidate !== undefined;
+  const sides = settings.names.slice(0, hasCandidate ? 2 : 1).map((name, i) => ({ name, command: i === 0 ? values.baseline : values.candidate }));
+  // The model is read before anything starts: a ctxbench without it refuses in one line.
+  const fits = settings.predict ? loadFits() : null;
   const run = await session({
     kind: 'app',
-    title: `Your service: ${settings.names[1]} against ${settings.names[0]}`,
+    title: hasCandidate ? `Your service: ${settings.names[1]} against ${settings.names[0]}` : `Your service: what each strategy would cost ${settings.names[0]} (predicted)`,
     command: ['ctxbench', 'app', ...args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a))].join(' '),
     settings: { ...settings, names: undefined },
     out,
     part: { configs: [] },
     pin: true,
-    progress: { total: settings.blocks * settings.windows, step: 'window' },
+    progress: { total: settings.blocks * settings.windows * ((hasCandidate ? 1 : 0) + (settings.predict ? 1 : 0)), step: 'window' },
     analyze: analyzeApp,
     async measure(r, { save, progress, stop, pinned }) {
       try {
-        r.configs = await measureApp({
-          sides,
-          settings,
-          pinned,
-          stop,
-          onBlock: (configs) => {
-            r.configs = configs;
-            r.app = analyzeApp(r);
-            save();
-          },
-          onProgress: (p) => {
-            const what = `block ${p.block + 1}/${settings.blocks} window ${p.window + 1}`;
-            if (p.dropped) progress.log(`${what} dropped: ${p.dropped}`);
-            else progress.tick(`${what}${p.ratio ? ` · ${sides[1].name} ${(100 * p.ratio).toFixed(1)}% of ${sides[0].name}` : ''}`);
-          },
-        });
+        if (hasCandidate) {
+          r.configs = await measureApp({
+            sides,
+            settings,
+            pinned,
+            stop,
+            onBlock: (configs) => {
+              r.configs = configs;
+              r.app = analyzeApp(r);
+              save();
+            },
+            onProgress: (p) => {
+              const what = `block ${p.block + 1}/${settings.blocks} window ${p.window + 1}`;
+              if (p.dropped) progress.log(`${what} dropped: ${p.dropped}`);
+              else progress.tick(`${what}${p.ratio ? ` · ${sides[1].name} ${(100 * p.ratio).toFixed(1)}% of ${sides[0].name}` : ''}`);
+            },
+          });
+        }
+        if (settings.predict && !stop.requested) await predictInto(r, { side: sides[0], settings, fits, pinned, stop, save, progress });
       } catch (err) {
         // Nothing measured is lost: the run JSON keeps every window taken before a failure.
         if (err instanceof AppStartError) {
-          r.configs = err.configs;
+          if (err.configs && !err.reference) r.configs = err.configs;
           r.status = 'failed';
           r.app = analyzeApp(r);
         }
@@ -150,26 +205,103 @@ async function main(args) {
   }).catch((err) => {
     throw err instanceof AppStartError ? new UsageError(`${err.message} (run JSON with what was measured: ${out})`) : err;
   });
-  if (values.probe && run.status === 'complete') await probeSides(run, sides, settings, out);
+  if (values.probe && run.status === 'complete' && hasCandidate) await probeSides(run, sides, settings, out);
   process.stdout.write(summaryLine(run));
   await writeReport(out, values.report);
   return run.status === 'interrupted' ? 130 : 0;
+}
+
+// The cost model's studies, shipped with ctxbench: the Node 24 study first (its runtime
+// wins over the runtimes study's), then the one across runtimes.
+const MODEL_RUNS = ['model.json', 'model-runtimes.json'];
+const ROOT = path.join(__dirname, '..', '..');
+
+function loadFits() {
+  const runs = MODEL_RUNS.map((name) => path.join(ROOT, 'results', name)).filter((file) => fs.existsSync(file))
+    .map((file) => ({ file: path.relative(ROOT, file), run: loadRun(file) }));
+  const fits = fitsByRuntime(runs);
+  if (!fits.size) throw new UsageError(`--predict needs the cost model's studies (results/${MODEL_RUNS.join(', results/')} in ${ROOT}), and none has a fit`);
+  return fits;
+}
+
+// The reference server: ctxbench's own app at the model's reference point, on the node
+// binary and AsyncContextFrame mode that serve the team's service.
+const REFERENCE_ENV = { STRATEGY: 'none', DEPTH: '8', HOP: 'immediate', FRAMEWORK: 'express', LOG: 'none', STORES: '0', HOST: '127.0.0.1' };
+function referenceCommand(runtime) {
+  const major = String(runtime.node).replace(/^v/, '').split('.')[0];
+  const flags = acfArgs(major, runtime.acf ? 'on' : 'off', runtime.node).args;
+  return [runtime.execPath, ...flags, path.join(ROOT, 'app.js')].map((a) => JSON.stringify(a)).join(' ');
+}
+
+// --predict: the service's async resources per request and runtime (a probe process), its
+// CPU per request beside the reference server in duet, and the model's prediction for
+// every strategy; stored as run.predict, saved after every step.
+async function predictInto(r, { side, settings, fits, pinned, stop, save, progress }) {
+  progress.log(`probing ${side.name}: async resources per request and its runtime (a probe process, not measured)`);
+  const probe = await probeSide(side, settings);
+  const runtime = labelOfRuntime(probe.runtime.node, probe.runtime.acf);
+  r.predict = { runtime, probe, model: null, reference: null, prediction: null };
+  save();
+  const fit = fits.get(runtime);
+  if (!fit) {
+    r.predict.error = `no cost model for ${runtime} (${probe.runtime.node}, AsyncContextFrame ${probe.runtime.acf ? 'on' : 'off'}): the model's studies cover ${[...fits.keys()].join(', ')}`;
+    progress.log(r.predict.error);
+    save();
+    return;
+  }
+  r.predict.model = { runtime, source: fit.source, reference: fit.reference };
+  const reference = { name: 'reference', command: referenceCommand(probe.runtime), paths: ['/'], health: '/healthz', env: REFERENCE_ENV };
+  let configs;
+  try {
+    configs = await measureApp({
+      sides: [side, reference],
+      settings: { ...settings, idHeader: null },
+      pinned,
+      stop,
+      onBlock: (measured) => {
+        r.predict.reference = { command: reference.command, env: REFERENCE_ENV, configs: measured };
+        save();
+      },
+      onProgress: (p) => {
+        const what = `reference block ${p.block + 1}/${settings.blocks} window ${p.window + 1}`;
+        if (p.dropped) progress.log(`${what} dropped: ${p.dropped}`);
+        else progress.tick(what);
+      },
+    });
+  } catch (err) {
+    if (err.configs) r.predict.reference = { command: reference.command, env: REFERENCE_ENV, configs: err.configs };
+    throw Object.assign(err, { reference: true });
+  }
+  r.predict.reference = { command: reference.command, env: REFERENCE_ENV, configs };
+  if (stop.requested) return;
+  r.predict.prediction = predictService(fit, probe.perRequest.total, configs[1]);
+  if (settings.strategy && r.configs.length === 2) {
+    const row = r.predict.prediction.rows?.find((x) => x.strategy === settings.strategy);
+    const measured = analyzeApp(r).ratio;
+    r.predict.candidate = { strategy: settings.strategy, predicted: row ? { estimate: row.estimate, ci95: row.ci95 } : null, measured: measured && { estimate: measured.estimate, ci95: measured.ci95 }, judgement: judgePrediction(row, measured) };
+  }
+  save();
+}
+
+// One side once more, in a probe process, for its async resources per request.
+async function probeSide(side, settings) {
+  const dir = makeDir();
+  const app = await startApp({ name: side.name, command: side.command, health: settings.health, timeoutMs: settings.startupTimeout * 1000, env: probeEnv(dir) });
+  try {
+    const counted = await countResources({ url: `${app.url}${settings.paths[0]}`, dir, requests: PROBE.requests, concurrency: settings.connections, warmup: PROBE.warmup });
+    return { name: side.name, command: side.command, path: settings.paths[0], ...counted };
+  } finally {
+    await app.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 // --probe: each side once more, in a probe process, for its async resources per request.
 async function probeSides(run, sides, settings, out) {
   const probes = [];
   for (const side of sides) {
-    const dir = makeDir();
     process.stderr.write(`ctxbench: probing ${side.name}: async resources per request (${PROBE.requests} requests at ${settings.connections} in flight, a probe process)\n`);
-    const app = await startApp({ name: side.name, command: side.command, health: settings.health, timeoutMs: settings.startupTimeout * 1000, env: probeEnv(dir) });
-    try {
-      const counted = await countResources({ url: `${app.url}${settings.paths[0]}`, dir, requests: PROBE.requests, concurrency: settings.connections, warmup: PROBE.warmup });
-      probes.push({ name: side.name, command: side.command, path: settings.paths[0], ...counted });
-    } finally {
-      await app.stop();
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
+    probes.push(await probeSide(side, settings));
   }
   run.probe = { sides: probes };
   run.app = analyzeApp(run);

@@ -1,6 +1,6 @@
 'use strict';
 // The commands of `ctxbench`: one registry, each entry a literal require the layering
-// lint can read. Loaded on use: requiring all ten costs ~330 ms against ~130 ms for
+// lint can read. Loaded on use: requiring all eleven costs ~330 ms against ~130 ms for
 // `run` alone and ~260 ms for `report` (measured on this 2-core machine), paid by every
 // command start, and npm test starts ~150 of them.
 const COMMANDS = {
@@ -13,6 +13,7 @@ const COMMANDS = {
   aa: { summary: 'compare a configuration against itself: the false-positive rate', load: () => require('./aa') },
   overhead: { summary: 'the request path vs an Express hello-world (must reach 90%)', load: () => require('./overhead') },
   repro: { summary: 'measure the matrix twice (or --compare two runs): do the ratios reproduce?', load: () => require('./repro') },
+  probe: { summary: 'count the async resources per request of every point of a run (for the cost model)', load: () => require('./probe') },
   app: { summary: 'your own service: two start commands measured side by side (duet), ids checked', load: () => require('./app') },
 };
 

@@ -13,12 +13,13 @@ const { DRIVERS, CURL_REQUESTS } = require('../drivers');
 const { parseRates, parseLoads, rateConfigs } = require('../capacity');
 const { resolveNodeTargets } = require('../targets');
 const { captureEnvironment } = require('../environment');
-const { UsageError, parse, flags, list, number, acfFlag } = require('../../lib/cli');
+const { UsageError, parse, flags, list, number, acfFlag, writeJsonAtomic } = require('../../lib/cli');
 const { MAX_DEPTH } = require('../../servers/config');
 const { needsOf, redactArgs } = require('../services');
 const { loadStrategyFiles } = require('./common');
 const { profileRun } = require('../profile');
 const { loadForResume, relaunch } = require('../resume');
+const { probeRun } = require('../probe-run');
 const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
 const { UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT, UNSETTLED_CAP_FACTOR, DEFAULT_MAX_WARMUP_WINDOWS, SMALL_WINDOW_MAX_WARMUP, windowRequestsFor } = require('../instructions');
 
@@ -171,6 +172,8 @@ function resolveSettings(values) {
     ...(own.length && { strategyFiles: own.map(({ name, file }) => ({ name, file: path.relative(process.cwd(), file) || file })) }),
     // Servers inherit the environment: record where OpenTelemetry spans went.
     otelExporter: process.env.OTEL_EXPORTER || 'memory',
+    // The model presets: each point's async resources counted after the blocks.
+    ...(preset.probe && !custom && { probe: true }),
   };
   Object.assign(settings, rateSettings(values, preset, settings));
   Object.assign(settings, methodSettings(values, preset, settings));
@@ -359,6 +362,12 @@ async function main(args) {
   const settings = resuming ? null : resolveSettings(values);
   const out = resuming ? values.resume : values.out ?? path.join('results', `${settings.quick ? 'quick' : settings.preset}.json`);
   const run = resuming ? await resumeRun(values, args) : await measureRun({ values, settings, out, command: ['ctxbench', 'run', ...redactArgs(args)].join(' ') });
+  // The model presets count each point's async resources once the blocks are done: in
+  // probe processes, never in a measured one (bench/probe-run.js).
+  if (run.settings?.probe && run.status === 'complete' && !run.probes) {
+    await probeRun(run);
+    writeJsonAtomic(out, run);
+  }
   const report = await writeReport(out, values.report);
   // Loaded at the end: the report takes ~150 ms to load, which a run refused for bad input
   // (one line, exit 1) should not pay.

@@ -33,6 +33,12 @@ function render(run, ctx = {}) {
   lines.push('*One run: its interval is over blocks of fresh processes within the run; run the command again to see where a second run lands.*', '');
   lines.push(environmentSection(run), '');
   lines.push(f.heading(3, 'Results'), '');
+  if (run.predict) lines.push(predictSection(run.predict), '');
+  if (!cand) {
+    const errors = (run.configs || []).filter((c) => c.error);
+    if (errors.length) lines.push(...errors.map((c) => `- ${f.code(c.name)} failed: ${f.cell(c.error.message)}`));
+    return `${lines.join('\n')}\n`;
+  }
   const r = a.ratio;
   const rows = [base, cand].filter(Boolean).map((c) => {
     const isBase = c === base;
@@ -47,6 +53,25 @@ function render(run, ctx = {}) {
   const errors = (run.configs || []).filter((c) => c.error);
   if (errors.length) lines.push('', ...errors.map((c) => `- ${f.code(c.name)} failed: ${f.cell(c.error.message)}`));
   return `${lines.join('\n')}\n`;
+}
+
+// --predict (docs/model.md): the model applied, the scale, a row per strategy, and the
+// candidate's measurement beside its prediction.
+function predictSection(p) {
+  const out = [f.heading(4, 'Predicted by the cost model'), ''];
+  const rt = p.probe?.runtime;
+  out.push(`The service creates ${f.isNum(p.probe?.perRequest?.total) ? p.probe.perRequest.total.toFixed(1) : f.DASH} async resources per request (a probe process, not measured) and runs on ${rt ? `${rt.node}, AsyncContextFrame ${rt.acf ? 'on' : 'off'}` : 'an unknown runtime'}: the \`${p.runtime}\` model applies.`);
+  if (p.error) return [...out, '', `No prediction: ${p.error}.`].join('\n');
+  const pr = p.prediction;
+  if (!pr || pr.error) return [...out, '', `No prediction: ${pr?.error ?? 'the reference measurement did not finish'}.`].join('\n');
+  out.push('', `Its CPU per request on the model's scale: ${f.withCi(pr.baselineUs.estimate, pr.baselineUs.ci95, f.num)} µs, from its ratio to ctxbench's reference server (${f.code(p.reference?.env ? Object.entries(p.reference.env).filter(([k]) => ['STRATEGY', 'DEPTH', 'HOP'].includes(k)).map(([k, v]) => `${k}=${v}`).join(' ') : 'none')}) measured beside it in duet; the model: ${f.code(p.model.source.file)}${p.model.source.commit ? ` at ${f.code(p.model.source.commit)}` : ''} (docs/model.md).`, '');
+  const rows = [...pr.rows].sort((x, y) => (y.estimate ?? 0) - (x.estimate ?? 0)).map((x) => [f.code(x.strategy), f.withCi(x.estimate, x.ci95, f.pctOf), f.isNum(x.extraUs) ? `${x.extraUs >= 0 ? '+' : ''}${f.num(x.extraUs)}` : f.DASH]);
+  out.push(f.table(['Strategy', 'Predicted % of its throughput on one CPU [95% CI]', 'Extra CPU µs per request'], rows, ['l', 'r', 'r']));
+  if (p.candidate) {
+    const j = p.candidate.judgement;
+    out.push('', `**The candidate as ${f.code(p.candidate.strategy)}:** predicted ${p.candidate.predicted ? f.withCi(p.candidate.predicted.estimate, p.candidate.predicted.ci95, f.pctOf) : f.DASH}, measured ${p.candidate.measured ? f.withCi(p.candidate.measured.estimate, p.candidate.measured.ci95, f.pctOf) : f.DASH}: ${j.outcome}${f.isNum(j.gapPp) ? ` (prediction ${j.gapPp >= 0 ? '+' : '−'}${Math.abs(j.gapPp).toFixed(1)} pp from the measurement)` : ''}. Right means within 1 pp of a measurement precise to 2 pp.`);
+  }
+  return out.join('\n');
 }
 
 // `ctxbench app --probe`: each side's async resources per request and what the candidate

@@ -13,6 +13,7 @@ const { detailSection } = require('./run/detail');
 const { environmentSection, settingsSection } = require('./run/environment');
 const { precisionSection, duetSection, regimeSection } = require('./run/method');
 const { referencesSection } = require('./run/references');
+const { modelSection } = require('./run/model');
 const { summarySection, integrityNotes, failedSection } = require('./run/summary');
 
 async function render(run, ctx = {}) {
@@ -80,7 +81,7 @@ async function render(run, ctx = {}) {
     parts.push('No configuration was measured.');
   }
   for (const piece of [failedSection(run), depthSweepSection(run, rows, baseline), logSection(run, baseline),
-    preset === 'frameworks' ? frameworksSection(run) : '', storesSection(run), profileSection(run), await chartsSection(run, rows, ctx)]) {
+    preset === 'frameworks' ? frameworksSection(run) : '', modelSection(run, ctx), storesSection(run), profileSection(run), await chartsSection(run, rows, ctx)]) {
     if (piece) parts.push(piece);
   }
   if (Array.isArray(run.warnings) && run.warnings.length) {

@@ -1,0 +1,111 @@
+'use strict';
+// A run page's cost model (the model presets, analysis/model.js): per runtime, each
+// strategy's cost per request and per async resource with their intervals, where the
+// straight line misses a fitted point, every held-out prediction beside its measurement,
+// the Node upgrade in the model's terms, and the same terms in instructions where an
+// instruction-count run of the same points is committed. Formats what analysis computed.
+const fs = require('node:fs');
+const path = require('node:path');
+const f = require('../../format');
+const { analyzeModel, tally, upgradeTable, instructionTerms } = require('../../../analysis/model');
+const { nodeLabel } = require('../../../lib/node-versions');
+
+const ns = (us) => (f.isNum(us) ? Math.round(us * 1000).toLocaleString('en-US') : f.DASH);
+const nsCi = (x) => (x && f.isNum(x.estimate) ? f.withCi(x.estimate, x.ci95, ns) : f.DASH);
+const signedPp = (x) => (f.isNum(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}` : f.DASH);
+const pointName = (p) => `DEPTH=${p.depth} HOP=${p.hop}${p.stores ? ` STORES=${p.stores}` : ''}`;
+const OUTCOME = { right: '✅ right', miss: '❌ miss', 'too wide to judge': '… too wide to judge', 'not measured': 'not measured', 'no prediction': 'no prediction' };
+
+function lineCell(s) {
+  if (!s.fit) return `no fit: ${s.why}`;
+  const off = s.points.filter((p) => p.role === 'fit' && p.offLine);
+  if (!off.length) return 'fits every fitted point';
+  return `misses ${off.map((p) => `${pointName(p)} by ${Math.round(p.residualUs.estimate * 1000).toLocaleString('en-US')} ns (${signedPp(p.judgement.gapPp)} pp)`).join('; ')}`;
+}
+
+function runtimeSection(rt, model, run) {
+  const out = [f.heading(4, `${nodeLabel(rt.node, run.environment?.date)}${rt.acf === false ? ', AsyncContextFrame off (async_hooks)' : rt.acf ? ', AsyncContextFrame on' : ''} (\`${rt.runtime}\`)`), ''];
+  if (rt.reference?.cpuUsPerRequest) out.push(`Reference level (\`none\` at ${rt.reference.point}, what \`ctxbench app --predict\` puts a service's CPU on): ${f.withCi(rt.reference.cpuUsPerRequest.estimate, rt.reference.cpuUsPerRequest.ci95, f.num)} µs per request.`, '');
+  const rows = rt.strategies.map((s) => {
+    const t = tally(s.points);
+    return [f.code(s.strategy) + (s.control ? ' (control: leaks)' : ''), nsCi(s.fit?.perRequestUs), nsCi(s.fit?.perResourceUs), lineCell(s), t.total ? `${t.right} of ${t.total}${t.wide ? ` (${t.wide} too wide to judge)` : ''}` : f.DASH];
+  });
+  out.push(f.table(['Strategy', 'Per request, ns [95% CI]', 'Per async resource, ns [95% CI]', 'The straight line', 'Held-out predictions right'], rows, ['l', 'r', 'r', 'l', 'r']), '');
+  const detail = rt.strategies.flatMap((s) => s.points.map((p) => [
+    f.code(s.strategy), pointName(p), p.role, f.isNum(p.R) ? p.R.toFixed(1) : f.DASH, f.num(p.baselineUs?.estimate),
+    p.measured ? f.withCi(p.measured.estimate, p.measured.ci95, f.pctOf) : f.DASH,
+    p.predicted ? f.withCi(p.predicted.estimate, p.predicted.ci95, f.pctOf) : f.DASH,
+    signedPp(p.judgement.gapPp),
+    p.role === 'held-out' ? OUTCOME[p.judgement.outcome] ?? p.judgement.outcome : p.offLine ? 'off the line' : 'on the line',
+  ]));
+  out.push('<details><summary>Every point: measured and predicted</summary>', '');
+  out.push(f.table(['Strategy', 'Point', 'Role', 'Async resources per request', '`none` CPU µs/req', 'Measured % of `none` [95% CI]', 'Predicted [95% CI]', 'Gap, pp', 'Judged'], detail, ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'l']), '');
+  out.push('</details>', '');
+  return out.join('\n');
+}
+
+function upgradeSection(model) {
+  const table = upgradeTable(model, model.runtimes.find((r) => /^node20/.test(r.runtime))?.runtime);
+  if (!table) return '';
+  const rows = table.strategies.flatMap((s) => s.rows.map((r) => [
+    f.code(s.strategy), f.code(r.runtime), nsCi(r.fit?.perRequestUs), nsCi(r.fit?.perResourceUs),
+    r.change ? nsCi(r.change.perRequestUs) : 'from here', r.change ? nsCi(r.change.perResourceUs) : 'from here',
+  ]));
+  return [
+    f.heading(3, 'The Node upgrade in the model\'s terms'),
+    '',
+    `Each strategy's two terms on every runtime of this run, and what moving from \`${table.from}\` changes in each (paired by block: the runtimes were measured in the same blocks, so the change's interval is over blocks too).`,
+    '',
+    f.table(['Strategy', 'Runtime', 'Per request, ns', 'Per async resource, ns', `Per request: change from ${table.from}`, `Per resource: change from ${table.from}`], rows, ['l', 'l', 'r', 'r', 'r', 'r']),
+  ].join('\n');
+}
+
+function instructionsSection(run, ctx) {
+  const file = ctx.resultsDir ? path.join(ctx.resultsDir, 'instructions.json') : null;
+  if (!file || !fs.existsSync(file)) return '';
+  let counted;
+  try {
+    counted = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return '';
+  }
+  const terms = instructionTerms(counted, run);
+  if (!terms || !terms.rows.length) return '';
+  const rows = terms.rows.map((r) => [f.code(r.strategy), Math.round(r.perRequest).toLocaleString('en-US'), Math.round(r.perResource).toLocaleString('en-US')]);
+  return [
+    f.heading(3, 'The same terms in instructions'),
+    '',
+    `From the committed instruction counts (\`instructions.json\`, callgrind, one request in flight, on \`${terms.runtime}\`) at ${terms.points.map((p) => `DEPTH=${p.depth} HOP=${p.hop} (${p.R.toFixed(1)} async resources per request here)`).join(' and ')}: ` +
+      'each strategy\'s instructions per request over `none`\'s, on the line through those two points. A count repeats from process to process within ~0.15%, so these terms are nearly exact, ' +
+      'but two points cannot show a bend, and instructions miss what the CPU terms above include: cache misses and memory stalls.',
+    '',
+    f.table(['Strategy', 'Per request, instructions', 'Per async resource, instructions'], rows, ['l', 'r', 'r']),
+  ].join('\n');
+}
+
+function modelSection(run, ctx = {}) {
+  const model = analyzeModel(run);
+  if (!model) return '';
+  const all = model.runtimes.flatMap((rt) => rt.strategies.flatMap((s) => s.points));
+  const t = tally(all);
+  const judged = t.right + t.miss;
+  const parts = [
+    f.heading(3, 'Cost model: a cost per request and a cost per async resource'),
+    '',
+    'Each strategy\'s extra CPU per request over `none` is written as **per request + per async resource × R**, R being the async resources one request of the service creates ' +
+      '(counted in a probe process of the `none` server at each point, never in a measured one). Per block, each fitted point\'s extra CPU is `none`\'s CPU per request × (the strategy\'s CPU ratio − 1) ' +
+      'from that block\'s duet windows; a least-squares line through the block\'s fitted points gives that block\'s two terms; the figures are their means over blocks with a t-interval over blocks. ' +
+      `A held-out point (measured in the same blocks, never fitted) is predicted as \`none\`'s CPU ÷ (\`none\`'s + per request + per resource × R) and is **right** when the prediction lies within ${model.rightPp} pp of the measurement and that measurement's half-width is at most ${model.judgeablePp} pp; a wider measurement is not judged (it is not counted as right).`,
+    '',
+    `**Held-out predictions: ${t.right} of ${t.total} right** (${judged ? `${t.right} of the ${judged} precise enough to judge, ${Math.round((100 * t.right) / judged)}%` : 'none precise enough to judge'}; ${t.miss} miss${t.miss === 1 ? '' : 'es'}, ${t.wide} too wide to judge${t.other ? `, ${t.other} not measured or not predicted` : ''}).`,
+  ];
+  if (model.missingProbes.length) parts.push('', `> ⚠ No async-resource count for ${model.missingProbes.length} point(s): \`ctxbench probe ${ctx.file ?? 'RUN.json'}\` counts them.`);
+  parts.push('', ...model.runtimes.map((rt) => runtimeSection(rt, model, run)));
+  const upgrade = upgradeSection(model);
+  if (upgrade) parts.push(upgrade);
+  const instructions = instructionsSection(run, ctx);
+  if (instructions) parts.push('', instructions);
+  return parts.join('\n');
+}
+
+module.exports = { modelSection };

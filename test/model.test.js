@@ -1,0 +1,141 @@
+'use strict';
+// The cost model's arithmetic (analysis/model.js) on synthetic duet runs whose costs are
+// known: a strategy that costs a fixed 2 µs per request plus 50 ns per async resource must
+// come back as those two terms, held-out points must be predicted, a strategy whose cost
+// bends must be said to leave the line, and a team's service must be put on the model's
+// scale through the reference server. No timing: every figure here is written by the test.
+const test = require('node:test');
+const assert = require('node:assert');
+const { analyzeModel, tally, upgradeTable, predictService, fitsByRuntime, instructionTerms, judgePrediction } = require('../analysis/model');
+
+// R per point: a request makes 40 resources plus 1.1 per level (setImmediate hops), or
+// 2.2 per level (nextTick hops make a promise and a tick object).
+const POINTS = [
+  { depth: 8, hop: 'immediate', role: 'fit', R: 48.8 },
+  { depth: 64, hop: 'immediate', role: 'fit', R: 110.4 },
+  { depth: 256, hop: 'immediate', role: 'fit', R: 321.6 },
+  { depth: 64, hop: 'nexttick', role: 'fit', R: 180.8 },
+  { depth: 32, hop: 'immediate', role: 'held-out', R: 75.2 },
+  { depth: 64, hop: 'await', role: 'held-out', R: 150 },
+];
+const noneUs = (R) => 20 + 0.4 * R;
+// Each block runs 4% slower or faster than the last (the machine's episodes), and each window
+// of a pair differs by a little: both sides of a pair see the same episode.
+const SPEED = [1, 1.04, 0.97];
+const WIGGLE = [1.003, 0.998, 1.001];
+
+function synthRun(costs, { runtimes = ['node24'], probes = true } = {}) {
+  const configs = [];
+  for (const runtime of runtimes) {
+    for (const p of POINTS) {
+      const point = { framework: 'express', depth: p.depth, hop: p.hop, nodeLabel: runtime, node: runtime === 'node20' ? 'v20.20.2' : 'v24.21.0', role: p.role };
+      configs.push({ ...point, id: `express/none/d${p.depth}/${p.hop}/${runtime}`, strategy: 'none', samples: [] });
+      for (const [strategy, cost] of Object.entries(costs)) {
+        const samples = [];
+        SPEED.forEach((speed, block) => WIGGLE.forEach((wiggle, window) => {
+          const c0 = noneUs(p.R) * speed * wiggle;
+          const extra = cost(p.R, p, runtime) * speed * (1 + (block - 1) * 0.01);
+          samples.push({ kind: 'window', block, window, counted: true, cpuUsPerRequest: c0 + extra, partnerCpuUsPerRequest: c0, requests: 1000, partnerRequests: 1000 });
+        }));
+        configs.push({ ...point, id: `express/${strategy}/d${p.depth}/${p.hop}/${runtime}`, strategy, samples });
+      }
+    }
+  }
+  return {
+    kind: 'run',
+    settings: { baseline: 'none', method: 'duet' },
+    environment: { commit: 'abc1234', date: '2026-11-26T00:00:00Z' },
+    configs,
+    probes: probes ? runtimes.flatMap((runtime) => POINTS.map((p) => ({ framework: 'express', depth: p.depth, hop: p.hop, stores: 0, nodeLabel: runtime, perRequest: { total: p.R, byType: {} } }))) : [],
+  };
+}
+
+const linear = (R) => 2 + 0.05 * R;
+
+test('the fit recovers a known cost per request and per resource, inside its intervals, and predicts the held-out points right', () => {
+  const model = analyzeModel(synthRun({ als: linear }));
+  const s = model.runtimes[0].strategies.find((x) => x.strategy === 'als');
+  // The synthetic blocks scale the cost by their speed (mean 1.0033) and a ±1% drift.
+  assert.ok(Math.abs(s.fit.perRequestUs.estimate - 2) < 0.1, JSON.stringify(s.fit.perRequestUs));
+  assert.ok(Math.abs(s.fit.perResourceUs.estimate - 0.05) < 0.002, JSON.stringify(s.fit.perResourceUs));
+  assert.ok(s.fit.perResourceUs.ci95[0] < 0.05 && s.fit.perResourceUs.ci95[1] > 0.05);
+  assert.strictEqual(s.fit.perRequestUs.blocks, 3);
+  assert.ok(s.points.filter((p) => p.role === 'fit').every((p) => !p.offLine), 'a straight cost is on its line');
+  const held = s.points.filter((p) => p.role === 'held-out');
+  assert.deepStrictEqual(held.map((p) => p.judgement.outcome), ['right', 'right']);
+  // The prediction is none's CPU over none's plus the terms at R.
+  const p32 = held.find((p) => p.depth === 32);
+  const expected = noneUs(75.2) / (noneUs(75.2) + linear(75.2));
+  assert.ok(Math.abs(p32.predicted.estimate - expected) < 0.002, `${p32.predicted.estimate} vs ${expected}`);
+  assert.deepStrictEqual(tally(s.points), { right: 2, miss: 0, wide: 0, other: 0, total: 2 });
+});
+
+test('a cost that bends (grows with the square of R) is said to leave the line, and its held-out points miss', () => {
+  const model = analyzeModel(synthRun({ 'cls-hooked': (R) => 5 + 0.002 * R * R }));
+  const s = model.runtimes[0].strategies[0];
+  assert.ok(s.points.some((p) => p.role === 'fit' && p.offLine), JSON.stringify(s.points.map((p) => p.residualUs)));
+  assert.ok(tally(s.points).miss >= 1, JSON.stringify(s.points.map((p) => p.judgement)));
+});
+
+test('without probe counts there is no fit, and the page is told which points lack them', () => {
+  const model = analyzeModel(synthRun({ als: linear }, { probes: false }));
+  assert.strictEqual(model.runtimes[0].strategies[0].fit, null);
+  assert.match(model.runtimes[0].strategies[0].why, /without a probe count/);
+  assert.strictEqual(model.missingProbes.length, POINTS.length);
+});
+
+test('a run without roles has no model', () => {
+  const run = synthRun({ als: linear });
+  for (const c of run.configs) delete c.role;
+  assert.strictEqual(analyzeModel(run), null);
+});
+
+test('the upgrade table pairs each runtime\'s terms with the first one\'s by block', () => {
+  const perRuntime = (R, p, runtime) => (runtime === 'node20' ? 2 + 0.3 * R : 2 + 0.05 * R);
+  const model = analyzeModel(synthRun({ als: perRuntime }, { runtimes: ['node20', 'node24'] }));
+  const table = upgradeTable(model, 'node20');
+  const rows = table.strategies[0].rows;
+  assert.strictEqual(rows[0].change, null);
+  const change = rows[1].change.perResourceUs;
+  assert.ok(Math.abs(change.estimate + 0.25) < 0.01, JSON.stringify(change));
+  assert.ok(change.ci95[1] < 0, 'the drop per resource is outside zero');
+});
+
+test('a service is put on the model\'s scale through the reference server, and each strategy predicted at its R', () => {
+  const fits = fitsByRuntime([{ file: 'results/model.json', run: synthRun({ als: linear, 'cls-hooked': (R) => 15 + 2.3 * R }) }]);
+  const fit = fits.get('node24');
+  assert.strictEqual(fit.source.commit, 'abc1234');
+  const ref = fit.reference.cpuUsPerRequest.estimate;
+  // The service costs 3× the reference per request: the reference's windows read cost 1/3.
+  const reference = { samples: [0, 1, 2].flatMap((block) => [0, 1, 2].map((window) => ({ kind: 'window', block, window, counted: true, cpuUsPerRequest: 40 * SPEED[block], partnerCpuUsPerRequest: 120 * SPEED[block] * WIGGLE[window] }))) };
+  const out = predictService(fit, 200, reference);
+  assert.ok(Math.abs(out.baselineUs.estimate - 3 * ref) / (3 * ref) < 0.01, `${out.baselineUs.estimate} vs ${3 * ref}`);
+  const als = out.rows.find((r) => r.strategy === 'als');
+  const base = out.baselineUs.estimate;
+  assert.ok(Math.abs(als.estimate - base / (base + linear(200))) < 0.003, JSON.stringify(als));
+  assert.ok(als.ci95[0] < als.estimate && als.estimate < als.ci95[1]);
+  assert.ok(out.rows.find((r) => r.strategy === 'cls-hooked').estimate < als.estimate);
+});
+
+test('a prediction is judged only against a measurement precise to 2 pp', () => {
+  assert.strictEqual(judgePrediction({ estimate: 0.95 }, { estimate: 0.955, ci95: [0.94, 0.97] }).outcome, 'right');
+  assert.strictEqual(judgePrediction({ estimate: 0.95 }, { estimate: 0.97, ci95: [0.96, 0.98] }).outcome, 'miss');
+  assert.strictEqual(judgePrediction({ estimate: 0.95 }, { estimate: 0.95, ci95: [0.9, 1.0] }).outcome, 'too wide to judge');
+  assert.strictEqual(judgePrediction({ estimate: 0.95 }, null).outcome, 'not measured');
+});
+
+test('the instruction terms are the line through two counted points at the model run\'s resource counts', () => {
+  const run = synthRun({ als: linear });
+  const win = (perRequest) => [0, 1, 2].map((window) => ({ kind: 'instructions', block: 0, window, perRequest, instructions: perRequest * 1000, requests: 1000 }));
+  const counted = {
+    configs: [
+      { strategy: 'none', framework: 'express', depth: 8, hop: 'immediate', nodeLabel: 'node24', samples: win(100000) },
+      { strategy: 'none', framework: 'express', depth: 256, hop: 'immediate', nodeLabel: 'node24', samples: win(400000) },
+      { strategy: 'als', framework: 'express', depth: 8, hop: 'immediate', nodeLabel: 'node24', samples: win(100000 + 1000 + 20 * 48.8) },
+      { strategy: 'als', framework: 'express', depth: 256, hop: 'immediate', nodeLabel: 'node24', samples: win(400000 + 1000 + 20 * 321.6) },
+    ],
+  };
+  const terms = instructionTerms(counted, run);
+  const als = terms.rows.find((r) => r.strategy === 'als');
+  assert.ok(Math.abs(als.perRequest - 1000) < 1 && Math.abs(als.perResource - 20) < 0.01, JSON.stringify(als));
+});

@@ -1,0 +1,123 @@
+'use strict';
+// The cost model's two commands with real servers: `ctxbench probe` counts a run's points
+// in probe processes and writes them into the run JSON; `ctxbench app --predict` probes a
+// service whose async resources per request are known, measures it beside the reference
+// server and prints a prediction for every strategy the committed model has for this
+// runtime. Structure and counts only: no figure here depends on how fast the machine is.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { runCli } = require('./helpers/cli');
+const { labelOfRuntime } = require('../lib/node-versions');
+const { detectAsyncContextFrame } = require('../lib/runtime');
+const { fitsByRuntime } = require('../analysis/model');
+
+const ROOT = path.join(__dirname, '..');
+const FIXTURE = path.join(__dirname, 'fixtures', 'probe-app.js');
+const LABEL = labelOfRuntime(process.version, detectAsyncContextFrame());
+const round = (x) => Math.round(x * 100) / 100;
+
+function tempDir(t) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-predict-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+// A run as `ctxbench run` writes it, of the points to probe (nothing measured: the probe
+// does not read samples).
+function runAt(points) {
+  const major = process.versions.node.split('.')[0];
+  return {
+    schema: 2,
+    kind: 'run',
+    status: 'complete',
+    settings: { baseline: 'none', connections: 10, node: null, acf: 'default', method: 'duet' },
+    environment: {},
+    configs: points.flatMap(({ depth, hop }) => ['none', 'als'].map((strategy) => ({
+      id: `express/${strategy}/d${depth}/${hop}/node${major}`, framework: 'express', strategy, depth, hop, nodeLabel: `node${major}`, node: process.version, role: 'fit', samples: [], processes: [],
+    }))),
+  };
+}
+
+test('ctxbench probe counts every point of a run in a probe process of its baseline: 8 more HOP=immediate levels read as 8 more Immediate per request', { timeout: 300000 }, async (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, 'run.json');
+  fs.writeFileSync(file, JSON.stringify(runAt([{ depth: 8, hop: 'immediate' }, { depth: 16, hop: 'immediate' }])));
+  const r = await runCli(['probe', file, '--report', 'none']);
+  assert.strictEqual(r.code, 0, r.stderr);
+  const run = JSON.parse(fs.readFileSync(file, 'utf8'));
+  // One probe per point, of the baseline only; the run's configurations are left as they were.
+  assert.deepStrictEqual(run.probes.map((p) => [p.strategy, p.depth, p.hop, p.concurrency]), [['none', 8, 'immediate', 10], ['none', 16, 'immediate', 10]]);
+  assert.strictEqual(run.configs.length, 4);
+  const [d8, d16] = run.probes;
+  assert.strictEqual(round(d16.perRequest.byType.Immediate - d8.perRequest.byType.Immediate), 8, JSON.stringify(run.probes.map((p) => p.perRequest)));
+  assert.match(r.stdout, /express DEPTH=8 HOP=immediate node\d+: [\d.]+ async resources per request/);
+});
+
+test('ctxbench probe refuses what it cannot probe in one line', { timeout: 60000 }, async (t) => {
+  const dir = tempDir(t);
+  const integrity = path.join(dir, 'integrity.json');
+  fs.writeFileSync(integrity, JSON.stringify({ kind: 'integrity', configs: [] }));
+  for (const [args, expected] of [
+    [['probe'], /probe needs one run JSON file/],
+    [['probe', path.join(dir, 'missing.json')], /missing\.json: cannot read/],
+    [['probe', integrity], /a integrity run, not a `ctxbench run`/],
+  ]) {
+    const r = await runCli(args);
+    assert.strictEqual(r.code, 1, r.stderr);
+    assert.match(r.stderr, expected);
+    assert.strictEqual(r.stderr.trim().split('\n').length, 1, r.stderr);
+  }
+});
+
+test('ctxbench app --predict refuses a --strategy the model does not have, or without what it needs, in one line', { timeout: 60000 }, async () => {
+  for (const [args, expected] of [
+    [['app', '--baseline', 'node x.js', '--predict', '--candidate', 'node y.js', '--strategy', 'nope'], /--strategy nope is not a strategy of the cost model/],
+    [['app', '--baseline', 'node x.js', '--candidate', 'node y.js', '--strategy', 'als'], /give --predict with it/],
+    [['app', '--baseline', 'node x.js', '--predict', '--strategy', 'als'], /--strategy needs --candidate/],
+    [['app', '--baseline', 'node x.js'], /--candidate CMD is required.*or --predict/],
+  ]) {
+    const r = await runCli(args);
+    assert.strictEqual(r.code, 1, r.stderr);
+    assert.match(r.stderr, expected);
+    assert.strictEqual(r.stderr.trim().split('\n').length, 1, r.stderr);
+  }
+});
+
+const MODEL_FILES = ['model.json', 'model-runtimes.json'].map((f) => path.join(ROOT, 'results', f)).filter((f) => fs.existsSync(f));
+
+test('ctxbench app --predict: the service probed (5 Immediate per request), measured beside the reference server, a prediction per strategy of this runtime\'s model, and the candidate judged beside its own', { timeout: 600000 }, async (t) => {
+  const fits = fitsByRuntime(MODEL_FILES.map((file) => ({ file, run: JSON.parse(fs.readFileSync(file, 'utf8')) })));
+  if (!fits.has(LABEL)) return t.skip(`the committed model studies have no fit for ${LABEL} (this test's Node); they cover ${[...fits.keys()].join(', ') || 'nothing'}`);
+  const dir = tempDir(t);
+  const out = path.join(dir, 'app.json');
+  const cmd = `IMMEDIATES=5 "${process.execPath}" "${FIXTURE}"`;
+  const r = await runCli(['app', '--baseline', cmd, '--candidate', cmd, '--predict', '--strategy', 'als',
+    '--blocks', '3', '--windows', '1', '--window', '0.3', '--warmup', '0.3', '--out', out, '--report', 'none']);
+  assert.strictEqual(r.code, 0, r.stderr);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  const p = run.predict;
+  assert.strictEqual(p.runtime, LABEL);
+  assert.strictEqual(p.probe.runtime.node, process.version);
+  assert.strictEqual(round(p.probe.perRequest.byType.Immediate), 5, JSON.stringify(p.probe.perRequest));
+  // The probe and the reference are processes of their own, not the measured sides'.
+  const measured = new Set(run.configs.flatMap((c) => c.processes.map((x) => x.pid)));
+  assert.ok(!measured.has(p.probe.pid));
+  assert.deepStrictEqual(p.reference.configs.map((c) => c.name), ['baseline', 'reference']);
+  assert.strictEqual(p.reference.configs[1].processes.length, 3);
+  assert.deepStrictEqual(p.prediction.rows.map((x) => x.strategy).sort(), Object.keys(fits.get(LABEL).strategies).sort());
+  for (const row of p.prediction.rows) {
+    assert.ok(row.estimate > 0 && row.estimate < 1.5, JSON.stringify(row));
+    assert.ok(row.ci95[0] <= row.estimate && row.estimate <= row.ci95[1], JSON.stringify(row));
+  }
+  assert.strictEqual(p.candidate.strategy, 'als');
+  assert.ok(['right', 'miss', 'too wide to judge'].includes(p.candidate.judgement.outcome), JSON.stringify(p.candidate));
+  assert.match(r.stdout, /Predicted % of this service's throughput on one CPU with each strategy/);
+  for (const row of p.prediction.rows) assert.match(r.stdout, new RegExp(`^  ${row.strategy} +\\d`, 'm'));
+  assert.match(r.stdout, /Candidate as als: predicted [\d.]+% \[[\d.]+%–[\d.]+%\], measured/);
+  const report = path.join(dir, 'results.md');
+  assert.strictEqual((await runCli(['report', out, '--out', report, '--no-html'])).code, 0);
+  assert.match(fs.readFileSync(report, 'utf8'), /Predicted by the cost model[\s\S]*The candidate as `als`:/);
+});
