@@ -78,6 +78,21 @@ test('expandConfigs: a preset with a configs list measures exactly that list, at
   assert.strictEqual(burn[0].burnUs, 100);
 });
 
+test('the model presets record each configuration\'s role before anything is measured: every strategy and `none` at every fitted and held-out point, the held-out ones apart', () => {
+  const configs = expandConfigs(PRESETS.model, [NODE24]);
+  const fit = configs.filter((c) => c.role === 'fit');
+  const held = configs.filter((c) => c.role === 'held-out');
+  assert.strictEqual(fit.length + held.length, configs.length);
+  const points = (cs) => [...new Set(cs.map((c) => `d${c.depth}/${c.hop}${c.stores ? `/stores${c.stores}` : ''}`))].sort();
+  assert.deepStrictEqual(points(fit), ['d256/immediate', 'd64/immediate', 'd64/nexttick', 'd8/immediate']);
+  assert.deepStrictEqual(points(held), ['d32/immediate', 'd64/await', 'd64/immediate/stores10', 'd64/mixed']);
+  // A held-out point is never a fitted one, and each point has its `none` to be measured against.
+  for (const c of held) assert.ok(!fit.some((x) => groupKey(x) === groupKey(c)), c.id);
+  for (const key of new Set(configs.map(groupKey))) assert.ok(configs.some((c) => groupKey(c) === key && c.strategy === 'none'), key);
+  assert.strictEqual(new Set(configs.map((c) => c.strategy)).size, PRESETS.model.strategies.length);
+  assert.ok(PRESETS['model-runtimes'].configs.every((c) => ['fit', 'held-out'].includes(c.role)));
+});
+
 test('measurementOrder: every non-baseline burst is next to a baseline burst of its group, every round', () => {
   const configs = defaults();
   for (let round = 0; round < 10; round++) {
