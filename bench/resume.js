@@ -26,12 +26,16 @@ function completeBlocks(configs) {
 // run (a parsed run JSON) -> { fromBlock, dropped: { samples, processes }, counters,
 // measuredSeconds }, with run.configs trimmed to the complete blocks (mutated). Throws one
 // line when the run cannot be resumed.
-function prepareResume(run, file) {
+// extendTo: the number of blocks a run is to go on to (--blocks with --resume): a complete
+// run resumes when it has fewer.
+function prepareResume(run, file, { extendTo } = {}) {
   if (run.kind !== 'run') throw new Error(`${file}: a ${run.kind ?? 'unknown'} run, not a \`ctxbench run\`: only runs of the matrix resume`);
-  if (!RESUMABLE.includes(run.status)) throw new Error(`${file}: the run is ${run.status ?? 'of no status'}, nothing to resume (only ${RESUMABLE.join(', ')} runs resume)`);
+  const extending = run.status === 'complete' && extendTo !== undefined;
+  if (!RESUMABLE.includes(run.status) && !extending) throw new Error(`${file}: the run is ${run.status ?? 'of no status'}, nothing to resume (only ${RESUMABLE.join(', ')} runs resume; --blocks N adds blocks to a complete one)`);
   if (run.configs.some((c) => c.target)) throw new Error(`${file}: a run of deployed targets (--target) does not resume: their processes are not ours to start afresh`);
   if (!run.settings?.method) throw new Error(`${file}: no settings.method: written by an older ctxbench, it cannot resume`);
   const fromBlock = completeBlocks(run.configs);
+  if (extending && extendTo <= fromBlock) throw new Error(`${file}: the run already has ${fromBlock} complete blocks; --blocks ${extendTo} adds none`);
   const dropped = { samples: 0, processes: 0 };
   const counters = { round: 0, seq: 0, group: 0 };
   for (const c of run.configs) {
@@ -65,10 +69,10 @@ function relaunch(configs, targets, file) {
   }
 }
 
-// The run JSON at `file`, ready to go on -> { run, resume }.
-function loadForResume(file) {
+// The run JSON at `file`, ready to go on (options: prepareResume's) -> { run, resume }.
+function loadForResume(file, options) {
   const run = loadRun(file);
-  return { run, resume: prepareResume(run, file) };
+  return { run, resume: prepareResume(run, file, options) };
 }
 
 module.exports = { completeBlocks, prepareResume, loadForResume, relaunch };

@@ -43,7 +43,8 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
   --resume FILE          go on with the stopped run saved at FILE (Ctrl-C, a failure): its
                          complete blocks kept, an unfinished block measured again, its own
                          settings and deadline; written back to FILE (no other option
-                         but --report)
+                         but --report; --blocks N goes on to N blocks, a complete run
+                         too, and --max-time S moves its deadline)
   --preset NAME          ${Object.keys(PRESETS).join(' | ')} (default: ${DEFAULTS.preset})
   --quick                a sub-minute smoke run of the preset (imprecise)
   --strategies a,b       ${strategies.names.join(', ')}
@@ -328,17 +329,25 @@ async function measureRun({ values, settings, out, command, title = settings.tit
 // `--resume FILE`: the stopped run at FILE goes on, with its own settings, configurations
 // and deadline, into FILE (bench/resume.js says what is kept).
 async function resumeRun(values, args) {
-  const others = Object.keys(values).filter((k) => !['resume', 'report'].includes(k));
-  if (others.length) throw new UsageError(`--resume takes every setting from the run it resumes: give no other option than --report (got --${others.join(', --')})`);
+  const others = Object.keys(values).filter((k) => !['resume', 'report', 'blocks', 'max-time'].includes(k));
+  if (others.length) throw new UsageError(`--resume takes every setting from the run it resumes: give no other option than --report, --blocks and --max-time (got --${others.join(', --')})`);
   const file = values.resume;
+  // --blocks N: a run goes on to N blocks (a complete one too: a study too imprecise for its
+  // purpose gets more blocks of the same design); --max-time S moves its deadline.
+  const extend = {
+    blocks: number('blocks', values.blocks, { min: 3, max: 1000, integer: true }),
+    maxTime: number('max-time', values['max-time'], { min: 1, max: 86400 }),
+  };
   let loaded;
   try {
-    loaded = loadForResume(file);
+    loaded = loadForResume(file, { extendTo: extend.blocks });
   } catch (err) {
     throw new UsageError(err.message.split('\n')[0]);
   }
   const { run: old, resume } = loaded;
   const { title, command, status, environment, settings, warnings, configs } = old;
+  if (extend.blocks !== undefined) settings.blocks = extend.blocks;
+  if (extend.maxTime !== undefined) settings.maxTime = extend.maxTime;
   const { targets: nodeTargets } = await resolveNodeTargets(settings.node, settings.acf);
   try {
     relaunch(configs, nodeTargets, file);
@@ -349,7 +358,8 @@ async function resumeRun(values, args) {
   const OWN = ['schema', 'kind', 'title', 'command', 'status', 'environment', 'settings', 'warnings', 'configs', 'measuringSeconds'];
   const rest = Object.fromEntries(Object.entries(old).filter(([k]) => !OWN.includes(k)));
   const now = captureEnvironment();
-  const record = { at: now.date, command: ['ctxbench', 'run', ...redactArgs(args)].join(' '), fromBlock: resume.fromBlock, droppedSamples: resume.dropped.samples, status, commit: now.commit, dirty: now.dirty, node: now.node };
+  const record = { at: now.date, command: ['ctxbench', 'run', ...redactArgs(args)].join(' '), fromBlock: resume.fromBlock, droppedSamples: resume.dropped.samples, status, commit: now.commit, dirty: now.dirty, node: now.node,
+    ...(extend.blocks !== undefined && { blocks: extend.blocks }), ...(extend.maxTime !== undefined && { maxTime: extend.maxTime }) };
   const part = { ...rest, resumes: [...(rest.resumes || []), record] };
   process.stderr.write(`ctxbench: resuming ${file} (${status}): ${resume.fromBlock} complete block(s) kept, ${resume.dropped.samples} sample(s) of an unfinished block dropped\n`);
   const services = { need: needsOf(configs.map((c) => c.hop), configs.map((c) => c.strategy)), pgUrl: null };
