@@ -39,13 +39,22 @@ test('what cannot resume says why in one line', () => {
   ]) assert.throws(() => prepareResume(run, 'x.json'), { message: pattern });
 });
 
+test('--blocks N goes on to N blocks: a complete run with fewer resumes from its last complete block, one with as many adds none', () => {
+  const configs = () => [{ id: 'a', samples: [sample(0), sample(1), sample(2)], processes: [{ block: 0 }, { block: 1 }, { block: 2 }] }];
+  const run = { kind: 'run', status: 'complete', settings: { method: 'duet' }, configs: configs() };
+  assert.strictEqual(prepareResume(run, 'x.json', { extendTo: 6 }).fromBlock, 3);
+  assert.throws(() => prepareResume({ ...run, configs: configs() }, 'x.json', { extendTo: 3 }), { message: /^x\.json: the run already has 3 complete blocks; --blocks 3 adds none/ });
+  assert.throws(() => prepareResume({ ...run, configs: configs() }, 'x.json'), { message: /nothing to resume .*--blocks N adds blocks to a complete one/ });
+});
+
 test('ctxbench run --resume: bad input is one line and exit 1, before anything starts', async () => {
   const complete = path.join(dir, 'complete.json');
   fs.writeFileSync(complete, JSON.stringify({ kind: 'run', status: 'complete', settings: { method: 'duet' }, configs: [] }));
   for (const [args, pattern] of [
     [['--resume', path.join(dir, 'missing.json')], /^ctxbench: .*missing\.json: cannot read run \(ENOENT\)\n$/],
     [['--resume', complete], /^ctxbench: .*complete\.json: the run is complete, nothing to resume[^\n]*\n$/],
-    [['--resume', complete, '--depths', '8'], /^ctxbench: --resume takes every setting from the run it resumes: give no other option than --report \(got --depths\)\n$/],
+    [['--resume', complete, '--depths', '8'], /^ctxbench: --resume takes every setting from the run it resumes: give no other option than --report, --blocks and --max-time \(got --depths\)\n$/],
+    [['--resume', complete, '--blocks', '2'], /^ctxbench: --blocks=2 is not valid/],
   ]) {
     const r = await runCli(['run', ...args]);
     assert.strictEqual(r.code, 1, r.stderr);

@@ -175,6 +175,7 @@ function resolveSettings(values) {
     otelExporter: process.env.OTEL_EXPORTER || 'memory',
     // The model presets: each point's async resources counted after the blocks.
     ...(preset.probe && !custom && { probe: true }),
+    ...(preset.runtimes && !custom && !values.node && !values.acf && { runtimes: preset.runtimes }),
   };
   Object.assign(settings, rateSettings(values, preset, settings));
   Object.assign(settings, methodSettings(values, preset, settings));
@@ -312,8 +313,10 @@ async function measureRun({ values, settings, out, command, title = settings.tit
     // The App Engine study's baseline service runs `param` (app_baseline.yaml).
     if (values.baseline === undefined) settings.baseline = 'param';
   } else {
-    const { targets: nodeTargets, warnings: targetWarnings } = await resolveNodeTargets(settings.node, settings.acf);
+    const { targets: resolved, warnings: targetWarnings } = await resolveNodeTargets(settings.node, settings.acf);
     warnings.push(...targetWarnings);
+    // A preset may name the runtimes it needs among those its majors and --acf give.
+    const nodeTargets = settings.runtimes ? resolved.filter((t) => settings.runtimes.includes(t.label)) : resolved;
     configs = expandConfigs(settings, nodeTargets);
   }
   configs = await rateConfigs(configs, settings, { remote: targets.length > 0, taskset: environment.taskset });
