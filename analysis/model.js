@@ -30,6 +30,12 @@ const REFERENCE = { framework: 'express', depth: 8, hop: 'immediate', stores: 0 
 // The point a configuration measures, without its strategy: what a probe counts.
 const pointKey = (c) => [c.framework, c.depth, c.hop, c.stores ?? 0, c.nodeLabel ?? c.node ?? ''].join('/');
 
+function mostCommon(xs) {
+  const counts = new Map();
+  for (const x of xs) counts.set(x, (counts.get(x) || 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1])[0][0];
+}
+
 // { estimate, se, df, ci95 } of values that are one per block.
 function overBlocks(values) {
   const v = values.filter(Number.isFinite);
@@ -158,6 +164,10 @@ function analyzeModel(run) {
         // For a fitted point: how far the line is from it, per block, over blocks.
         const residualUs = fit && r.config.role === 'fit' ? overBlocks(fit.blocks.filter((l) => r.figures.has(l.block)).map((l) => r.figures.get(l.block).extraUs - (l.a + l.b * r.R))) : null;
         const judgement = judgePrediction(predicted, measured);
+        // Why a point has too few windows to measure, in the duet's own words.
+        const windows = (r.config.samples || []).filter((w) => w && w.kind === 'window');
+        const reasons = windows.filter((w) => !w.counted && w.dropped).map((w) => String(w.dropped).replace(/ \(\d+% used\)$/, ''));
+        const dropped = reasons.length ? { windows: reasons.length, of: windows.length, reason: mostCommon(reasons) } : null;
         return {
           id: r.config.id,
           role: r.config.role,
@@ -170,6 +180,7 @@ function analyzeModel(run) {
           measured,
           predicted: predicted && { estimate: predicted.estimate, ci95: predicted.ci95 },
           judgement,
+          dropped,
           residualUs,
           // The line misses a fitted point when its residual's interval leaves out zero and
           // the line's figure there is further from the measurement than a right prediction

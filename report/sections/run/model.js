@@ -36,7 +36,8 @@ function runtimeSection(rt, model, run) {
     p.measured ? f.withCi(p.measured.estimate, p.measured.ci95, f.pctOf) : f.DASH,
     p.predicted ? f.withCi(p.predicted.estimate, p.predicted.ci95, f.pctOf) : f.DASH,
     signedPp(p.judgement.gapPp),
-    p.role === 'held-out' ? OUTCOME[p.judgement.outcome] ?? p.judgement.outcome : p.offLine ? 'off the line' : 'on the line',
+    (p.role === 'held-out' ? OUTCOME[p.judgement.outcome] ?? p.judgement.outcome : p.offLine ? 'off the line' : 'on the line') +
+      (p.judgement.outcome === 'not measured' && p.dropped ? ` (${p.dropped.windows} of ${p.dropped.of} windows dropped: ${p.dropped.reason})` : ''),
   ]));
   out.push('<details><summary>Every point: measured and predicted</summary>', '');
   out.push(f.table(['Strategy', 'Point', 'Role', 'Async resources per request', '`none` CPU µs/req', 'Measured % of `none` [95% CI]', 'Predicted [95% CI]', 'Gap, pp', 'Judged'], detail, ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'l']), '');
