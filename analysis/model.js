@@ -112,8 +112,11 @@ function judgePrediction(predicted, measured) {
   if (!Number.isFinite(predicted?.estimate)) return { outcome: 'no prediction', gapPp: null };
   const gapPp = (predicted.estimate - measured.estimate) * 100;
   const half = ((measured.ci95[1] - measured.ci95[0]) / 2) * 100;
-  if (half > JUDGEABLE_PP) return { outcome: 'too wide to judge', gapPp, halfWidthPp: half };
-  return { outcome: Math.abs(gapPp) <= RIGHT_PP ? 'right' : 'miss', gapPp, halfWidthPp: half };
+  // Whether the measurement lies inside the prediction's own interval: a miss inside it is
+  // one the model's uncertainty allowed for, one outside it is the model's shape.
+  const inside = predicted.ci95 ? measured.estimate >= predicted.ci95[0] && measured.estimate <= predicted.ci95[1] : null;
+  if (half > JUDGEABLE_PP) return { outcome: 'too wide to judge', gapPp, halfWidthPp: half, inside };
+  return { outcome: Math.abs(gapPp) <= RIGHT_PP ? 'right' : 'miss', gapPp, halfWidthPp: half, inside };
 }
 
 // The baseline's CPU per request at a point, over blocks: the partner's level in the

@@ -18,7 +18,7 @@ const { strategySummary } = require('../analysis');
 const { companionsOf } = require('./companions');
 const { markdown: summaryMarkdown } = require('./strategy-summary');
 const { renderHtml } = require('./html');
-const { analyzeModel, tally } = require('../analysis/model');
+const { analyzeModel, tally, fitsByRuntime } = require('../analysis/model');
 
 const KIND_ORDER = ['run', 'repro', 'integrity', 'micro', 'overhead', 'calibrate', 'aa'];
 
@@ -51,7 +51,20 @@ function readResults(resultsDir, files) {
       throw new UsageError(`${file}: not a ctxbench result (expected an object with a "kind" field, see docs/run-json.md)`);
     }
     return { file, run };
-  });
+  }).filter(({ run }) => run.kind !== MODEL_FIT_KIND);
+}
+
+// The cost model's fits, written beside the pages (model-fit.json) from the model studies:
+// what `ctxbench app --predict` applies, shipped in the package instead of the studies'
+// run files (megabytes of windows). Generated like the pages, never edited; not a study.
+const MODEL_FIT_KIND = 'model-fit';
+const MODEL_FIT_FILE = 'model-fit.json';
+function modelFit(results, relative) {
+  const studies = results.filter(({ run }) => run.kind === 'run' && /^model/.test(run.settings?.preset ?? ''))
+    .sort((a, b) => (a.run.settings.preset === 'model' ? -1 : b.run.settings.preset === 'model' ? 1 : 0));
+  const fits = fitsByRuntime(studies.map(({ file, run }) => ({ file: relative(file), run })));
+  if (!fits.size) return null;
+  return { kind: MODEL_FIT_KIND, generated: 'ctxbench report, from the model studies (analysis/model.js exportFit); do not edit by hand', runtimes: Object.fromEntries(fits) };
 }
 
 function kindRank(kind) {
@@ -240,7 +253,8 @@ function modelPointer(results, link) {
   const studies = results.filter(({ run }) => run.kind === 'run' && /^model/.test(run.settings?.preset ?? '')).map((r) => ({ ...r, model: analyzeModel(r.run) })).filter((r) => r.model);
   if (!studies.length) return null;
   const tallies = studies.map((r) => ({ r, t: tally(r.model.runtimes.flatMap((rt) => rt.strategies.flatMap((x) => x.points))) }));
-  const said = tallies.map(({ r, t }) => `[${r.run.title.replace(/[[\]]/g, '')}](${link(r.name)}): ${t.right} of ${t.total} held-out predictions right (${t.miss} missed, ${t.wide} too wide to judge)`);
+  const said = tallies.map(({ r, t }) => `[${r.run.title.replace(/[[\]]/g, '')}](${link(r.name)}): ${t.right} of ${t.total} held-out predictions right ` +
+    `(${t.right} of the ${t.right + t.miss} measured precisely enough to judge; ${t.miss} missed, ${t.wide} measured too widely to judge${t.other ? `, ${t.other} not measured` : ''})`);
   return [
     '## What it will cost your service: the cost model',
     '',
@@ -310,6 +324,8 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files, 
     writeAtomic(pageOf(s.name), page);
     pageFiles.push(pageOf(s.name));
   }
+  const fit = modelFit(results, (file) => posix(path.relative(path.dirname(pagesDir), path.resolve(file))));
+  if (fit) writeAtomic(path.join(pagesDir, MODEL_FIT_FILE), `${JSON.stringify(fit, null, 1)}\n`);
   writeAtomic(howPage, `# How to read these results\n\n[← ${path.basename(outFile)}](${backLink})\n\n${GENERATED}. **Do not edit by hand.**\n\n${HOW_TO_READ.replace(/^## How to read this\n\n/, '')}\n`);
   pageFiles.push(howPage);
 

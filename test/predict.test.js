@@ -12,7 +12,6 @@ const path = require('node:path');
 const { runCli } = require('./helpers/cli');
 const { labelOfRuntime } = require('../lib/node-versions');
 const { detectAsyncContextFrame } = require('../lib/runtime');
-const { fitsByRuntime } = require('../analysis/model');
 
 const ROOT = path.join(__dirname, '..');
 const FIXTURE = path.join(__dirname, 'fixtures', 'probe-app.js');
@@ -86,11 +85,11 @@ test('ctxbench app --predict refuses a --strategy the model does not have, or wi
   }
 });
 
-const MODEL_FILES = ['model.json', 'model-runtimes.json'].map((f) => path.join(ROOT, 'results', f)).filter((f) => fs.existsSync(f));
+const MODEL_FIT = path.join(ROOT, 'results', 'model-fit.json');
 
 test('ctxbench app --predict: the service probed (5 Immediate per request), measured beside the reference server, a prediction per strategy of this runtime\'s model, and the candidate judged beside its own', { timeout: 600000 }, async (t) => {
-  const fits = fitsByRuntime(MODEL_FILES.map((file) => ({ file, run: JSON.parse(fs.readFileSync(file, 'utf8')) })));
-  if (!fits.has(LABEL)) return t.skip(`the committed model studies have no fit for ${LABEL} (this test's Node); they cover ${[...fits.keys()].join(', ') || 'nothing'}`);
+  const fits = new Map(Object.entries(fs.existsSync(MODEL_FIT) ? JSON.parse(fs.readFileSync(MODEL_FIT, 'utf8')).runtimes : {}));
+  if (!fits.has(LABEL)) return t.skip(`the committed cost model (results/model-fit.json) has no fit for ${LABEL} (this test's Node); it covers ${[...fits.keys()].join(', ') || 'nothing'}`);
   const dir = tempDir(t);
   const out = path.join(dir, 'app.json');
   const cmd = `IMMEDIATES=5 "${process.execPath}" "${FIXTURE}"`;

@@ -14,9 +14,8 @@ const { writeJsonAtomic } = require('../../lib/cli');
 const { writeReport } = require('./write-report');
 const { probeText } = require('../../report/sections/app');
 const { DEFAULTS: RUN_DEFAULTS, MODEL_STRATEGIES } = require('../../lib/presets');
-const { loadRun } = require('../../lib/run-file');
 const { acfArgs, labelOfRuntime } = require('../../lib/node-versions');
-const { fitsByRuntime, predictService, judgePrediction } = require('../../analysis/model');
+const { predictService, judgePrediction } = require('../../analysis/model');
 const { equivalenceText } = require('../../analysis');
 
 const PROBE = { requests: 2000, warmup: 500 };
@@ -211,16 +210,20 @@ async function main(args) {
   return run.status === 'interrupted' ? 130 : 0;
 }
 
-// The cost model's studies, shipped with ctxbench: the Node 24 study first (its runtime
-// wins over the runtimes study's), then the one across runtimes.
-const MODEL_RUNS = ['model.json', 'model-runtimes.json'];
+// The cost model's fits, shipped with ctxbench: written by `ctxbench report` from the model
+// studies (report/index.js modelFit), per runtime.
 const ROOT = path.join(__dirname, '..', '..');
+const MODEL_FIT = path.join(ROOT, 'results', 'model-fit.json');
 
 function loadFits() {
-  const runs = MODEL_RUNS.map((name) => path.join(ROOT, 'results', name)).filter((file) => fs.existsSync(file))
-    .map((file) => ({ file: path.relative(ROOT, file), run: loadRun(file) }));
-  const fits = fitsByRuntime(runs);
-  if (!fits.size) throw new UsageError(`--predict needs the cost model's studies (results/${MODEL_RUNS.join(', results/')} in ${ROOT}), and none has a fit`);
+  let fit;
+  try {
+    fit = JSON.parse(fs.readFileSync(MODEL_FIT, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`--predict needs the cost model's fits (${MODEL_FIT}): ${err.code === 'ENOENT' ? 'not there; `ctxbench report` writes it from the model studies' : String(err.message).split('\n')[0]}`);
+  }
+  const fits = new Map(Object.entries(fit.runtimes || {}));
+  if (!fits.size) throw new UsageError(`--predict: ${MODEL_FIT} has no runtime's fit`);
   return fits;
 }
 

@@ -37,7 +37,8 @@ function runtimeSection(rt, model, run) {
     p.predicted ? f.withCi(p.predicted.estimate, p.predicted.ci95, f.pctOf) : f.DASH,
     signedPp(p.judgement.gapPp),
     (p.role === 'held-out' ? OUTCOME[p.judgement.outcome] ?? p.judgement.outcome : p.offLine ? 'off the line' : 'on the line') +
-      (p.judgement.outcome === 'not measured' && p.dropped ? ` (${p.dropped.windows} of ${p.dropped.of} windows dropped: ${p.dropped.reason})` : ''),
+      (p.judgement.outcome === 'not measured' && p.dropped ? ` (${p.dropped.windows} of ${p.dropped.of} windows dropped: ${p.dropped.reason})` : '') +
+      (p.role === 'held-out' && p.judgement.outcome === 'miss' && p.judgement.inside !== null ? (p.judgement.inside ? ', inside the prediction\'s interval' : ', outside the prediction\'s interval') : ''),
   ]));
   out.push('<details><summary>Every point: measured and predicted</summary>', '');
   out.push(f.table(['Strategy', 'Point', 'Role', 'Async resources per request', '`none` CPU µs/req', 'Measured % of `none` [95% CI]', 'Predicted [95% CI]', 'Gap, pp', 'Judged'], detail, ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'l']), '');
