@@ -418,4 +418,4 @@ function studyIndex(sections) {
   return { studies, reproducedBy };
 }
 
-module.exports = { buildReport, studyIndex, readResults, orderResults, headings, genericSection, pagesDirFor };
+module.exports = { buildReport, modelFit, studyIndex, readResults, orderResults, headings, genericSection, pagesDirFor };
