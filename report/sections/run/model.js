@@ -7,29 +7,40 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const f = require('../../format');
-const { analyzeModel, tally, upgradeTable, instructionTerms } = require('../../../analysis/model');
+const { analyzeModel, tally, upgradeTable, instructionTerms, RIGHT_PP } = require('../../../analysis/model');
 const { nodeLabel } = require('../../../lib/node-versions');
 
-const ns = (us) => (f.isNum(us) ? Math.round(us * 1000).toLocaleString('en-US') : f.DASH);
+// Nanoseconds with a true minus sign, so that a range reads [−1,482–468].
+const ns = (us) => (f.isNum(us) ? `${Math.round(us * 1000) < 0 ? '−' : ''}${Math.abs(Math.round(us * 1000)).toLocaleString('en-US')}` : f.DASH);
 const nsCi = (x) => (x && f.isNum(x.estimate) ? f.withCi(x.estimate, x.ci95, ns) : f.DASH);
 const signedPp = (x) => (f.isNum(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}` : f.DASH);
 const pointName = (p) => `DEPTH=${p.depth} HOP=${p.hop}${p.stores ? ` STORES=${p.stores}` : ''}`;
 const OUTCOME = { right: '✅ right', miss: '❌ miss', 'too wide to judge': '… too wide to judge', 'not measured': 'not measured', 'no prediction': 'no prediction' };
 
+// What the line does at the fitted points: the ones it misses, or, where none is shown off
+// it, its largest gap and whether that point's own interval could tell.
 function lineCell(s) {
   if (!s.fit) return `no fit: ${s.why}`;
-  const off = s.points.filter((p) => p.role === 'fit' && p.offLine);
-  if (!off.length) return 'fits every fitted point';
-  return `misses ${off.map((p) => `${pointName(p)} by ${Math.round(p.residualUs.estimate * 1000).toLocaleString('en-US')} ns (${signedPp(p.judgement.gapPp)} pp)`).join('; ')}`;
+  const fitted = s.points.filter((p) => p.role === 'fit');
+  const off = fitted.filter((p) => p.offLine);
+  if (off.length) return `misses ${off.map((p) => `${pointName(p)} by ${ns(p.residualUs.estimate)} ns (${signedPp(p.judgement.gapPp)} pp)`).join('; ')}`;
+  const widest = fitted.filter((p) => f.isNum(p.judgement.gapPp)).sort((a, b) => Math.abs(b.judgement.gapPp) - Math.abs(a.judgement.gapPp))[0];
+  if (!widest) return 'no fitted point measured';
+  const within = Math.abs(widest.judgement.gapPp) <= RIGHT_PP ? 'within 1 pp at every fitted point' : `not shown to miss (its residual's interval holds zero everywhere); largest gap ${signedPp(widest.judgement.gapPp)} pp at ${pointName(widest)}, a point measured to ±${widest.judgement.halfWidthPp.toFixed(1)} pp`;
+  return within;
+}
+
+function tallyCell(points) {
+  const t = tally(points);
+  if (!t.total) return f.DASH;
+  const more = [[t.miss, 'missed'], [t.wide, 'too wide to judge'], [t.other, 'not measured']].filter(([n]) => n).map(([n, what]) => `${n} ${what}`);
+  return `${t.right} of ${t.total}${more.length ? ` (${more.join(', ')})` : ''}`;
 }
 
 function runtimeSection(rt, model, run) {
   const out = [f.heading(4, `${nodeLabel(rt.node, run.environment?.date)}${rt.acf === false ? ', AsyncContextFrame off (async_hooks)' : rt.acf ? ', AsyncContextFrame on' : ''} (\`${rt.runtime}\`)`), ''];
   if (rt.reference?.cpuUsPerRequest) out.push(`Reference level (\`none\` at ${rt.reference.point}, what \`ctxbench app --predict\` puts a service's CPU on): ${f.withCi(rt.reference.cpuUsPerRequest.estimate, rt.reference.cpuUsPerRequest.ci95, f.num)} µs per request.`, '');
-  const rows = rt.strategies.map((s) => {
-    const t = tally(s.points);
-    return [f.code(s.strategy) + (s.control ? ' (control: leaks)' : ''), nsCi(s.fit?.perRequestUs), nsCi(s.fit?.perResourceUs), lineCell(s), t.total ? `${t.right} of ${t.total}${t.wide ? ` (${t.wide} too wide to judge)` : ''}` : f.DASH];
-  });
+  const rows = rt.strategies.map((s) => [f.code(s.strategy) + (s.control ? ' (control: leaks)' : ''), nsCi(s.fit?.perRequestUs), nsCi(s.fit?.perResourceUs), lineCell(s), tallyCell(s.points)]);
   out.push(f.table(['Strategy', 'Per request, ns [95% CI]', 'Per async resource, ns [95% CI]', 'The straight line', 'Held-out predictions right'], rows, ['l', 'r', 'r', 'l', 'r']), '');
   const detail = rt.strategies.flatMap((s) => s.points.map((p) => [
     f.code(s.strategy), pointName(p), p.role, f.isNum(p.R) ? p.R.toFixed(1) : f.DASH, f.num(p.baselineUs?.estimate),
@@ -73,7 +84,8 @@ function instructionsSection(run, ctx) {
   }
   const terms = instructionTerms(counted, run);
   if (!terms || !terms.rows.length) return '';
-  const rows = terms.rows.map((r) => [f.code(r.strategy), Math.round(r.perRequest).toLocaleString('en-US'), Math.round(r.perResource).toLocaleString('en-US')]);
+  const count = (x) => `${Math.round(x) < 0 ? '−' : ''}${Math.abs(Math.round(x)).toLocaleString('en-US')}`;
+  const rows = terms.rows.map((r) => [f.code(r.strategy), count(r.perRequest), count(r.perResource)]);
   return [
     f.heading(3, 'The same terms in instructions'),
     '',
