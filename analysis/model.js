@@ -80,7 +80,8 @@ function fitLine(points) {
     const { m, b } = linearRegression(points.map((p) => [p.R, p.figures.get(block).extraUs]));
     return { block, a: b, b: m };
   });
-  return { perRequestUs: overBlocks(lines.map((l) => l.a)), perResourceUs: overBlocks(lines.map((l) => l.b)), blocks: lines };
+  const Rs = points.map((p) => p.R);
+  return { perRequestUs: overBlocks(lines.map((l) => l.a)), perResourceUs: overBlocks(lines.map((l) => l.b)), blocks: lines, rangeR: [Math.min(...Rs), Math.max(...Rs)] };
 }
 
 // The % of `none`'s throughput on one CPU the fitted terms predict for a service whose
@@ -100,10 +101,12 @@ function predictRatio(fit, R, baselineUs) {
   const seF = Math.sqrt((extra.se / D) ** 2 + ((extra.estimate * seD) / (D * D)) ** 2);
   const df = Math.min(extra.df, baselineUs.df ?? extra.df);
   const half = tCritical(df) * seF;
-  // f below -1 would be a negative CPU: the interval stops at what can be.
+  // An extra cost below minus half the baseline's would double the throughput: where the
+  // interval reaches that far, its upper end is left open (null) rather than printed as
+  // hundreds of percent.
   const lo = f + half;
-  const hi = Math.max(f - half, -0.999);
-  return { estimate, ci95: [1 / (1 + lo), 1 / (1 + hi)], extraUs: extra };
+  const hi = f - half;
+  return { estimate, ci95: [1 / (1 + lo), hi <= -0.5 ? null : 1 / (1 + hi)], extraUs: extra };
 }
 
 // Right, a miss, or not judged (the measurement is wider than JUDGEABLE_PP).
@@ -191,7 +194,7 @@ function analyzeModel(run) {
           offLine: Boolean(residualUs?.ci95 && (residualUs.ci95[0] > 0 || residualUs.ci95[1] < 0) && Math.abs(judgement.gapPp ?? 0) > RIGHT_PP),
         };
       });
-      return { strategy, control: Boolean(rows[0]?.config.control), fit: fit && { perRequestUs: fit.perRequestUs, perResourceUs: fit.perResourceUs, blocks: fit.blocks }, why, points };
+      return { strategy, control: Boolean(rows[0]?.config.control), fit: fit && { perRequestUs: fit.perRequestUs, perResourceUs: fit.perResourceUs, blocks: fit.blocks, rangeR: fit.rangeR }, why, points };
     });
     return { runtime, node: mine[0].node, acf: mine[0].acf ?? mine[0].expectAcf ?? null, reference, strategies };
   });
@@ -248,6 +251,7 @@ function exportFit(model, source) {
         perRequestUs: s.fit.perRequestUs,
         perResourceUs: s.fit.perResourceUs,
         blocks: s.fit.blocks.map(({ a, b }) => ({ a, b })),
+        rangeR: s.fit.rangeR,
       }])),
     }])),
   };
@@ -286,7 +290,9 @@ function predictService(fit, R, referenceConfig) {
   const baselineUs = { ...level, se, df, ci95: half === null ? null : [level.estimate - half, level.estimate + half] };
   const rows = Object.entries(fit.strategies).map(([strategy, terms]) => {
     const p = predictRatio(terms, R, baselineUs);
-    return { strategy, estimate: p.estimate, ci95: p.ci95, extraUs: p.extraUs.estimate };
+    // Outside the resource counts the terms were fitted on, the line is extrapolated.
+    const extrapolated = Array.isArray(terms.rangeR) && (R < terms.rangeR[0] || R > terms.rangeR[1]);
+    return { strategy, estimate: p.estimate, ci95: p.ci95, extraUs: p.extraUs.estimate, ...(extrapolated && { extrapolated: true, rangeR: terms.rangeR }) };
   });
   return { baselineUs, rows };
 }

@@ -129,7 +129,8 @@ function summaryLine(run) {
 }
 
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
-const withCi = (x) => (x && Number.isFinite(x.estimate) ? `${pct(x.estimate)}${x.ci95 ? ` [${pct(x.ci95[0])}–${pct(x.ci95[1])}]` : ''}` : 'n/a');
+// An interval's open upper end (analysis/model.js predictRatio) prints as "…".
+const withCi = (x) => (x && Number.isFinite(x.estimate) ? `${pct(x.estimate)}${x.ci95 ? ` [${pct(x.ci95[0])}–${Number.isFinite(x.ci95[1]) ? pct(x.ci95[1]) : '…'}]` : ''}` : 'n/a');
 
 // The prediction on the terminal: what the probe found, the scale, a line per strategy
 // (the cheapest first), and the candidate's prediction beside its measurement.
@@ -143,7 +144,9 @@ function predictLines(p) {
   lines.push('Predicted % of this service\'s throughput on one CPU with each strategy (95% interval):');
   const rows = [...pr.rows].sort((x, y) => (y.estimate ?? 0) - (x.estimate ?? 0));
   const width = Math.max(...rows.map((x) => x.strategy.length));
-  for (const row of rows) lines.push(`  ${row.strategy.padEnd(width)}  ${withCi(row)}${Number.isFinite(row.extraUs) ? `  (${row.extraUs >= 0 ? '+' : ''}${row.extraUs.toFixed(1)} µs per request)` : ''}`);
+  for (const row of rows) lines.push(`  ${row.strategy.padEnd(width)}  ${withCi(row)}${Number.isFinite(row.extraUs) ? `  (${row.extraUs >= 0 ? '+' : ''}${row.extraUs.toFixed(1)} µs per request)` : ''}${row.extrapolated ? '  extrapolated' : ''}`);
+  const outside = rows.find((x) => x.extrapolated);
+  if (outside) lines.push(`  extrapolated: this service's ${p.probe.perRequest.total.toFixed(1)} async resources per request lie outside the ${outside.rangeR.map((x) => x.toFixed(0)).join('–')} the terms were fitted on`);
   if (p.candidate) {
     const j = p.candidate.judgement;
     lines.push(`Candidate as ${p.candidate.strategy}: predicted ${withCi(p.candidate.predicted)}, measured ${withCi(p.candidate.measured)}${j.gapPp !== null && j.gapPp !== undefined ? `: ${j.outcome} (${j.gapPp >= 0 ? '+' : ''}${j.gapPp.toFixed(1)} pp)` : `: ${j.outcome}`}`);
