@@ -95,6 +95,9 @@ function predictRatio(fit, R, baselineUs) {
   const D = baselineUs.estimate;
   if (!Number.isFinite(extra.estimate) || !positive(D)) return { estimate: null, ci95: null, extraUs: extra };
   const f = extra.estimate / D;
+  // A line that, extrapolated, takes off more than half the baseline's CPU says nothing
+  // about this service: no prediction rather than a throughput of double or worse.
+  if (f <= -0.5) return { estimate: null, ci95: null, extraUs: extra, why: 'the line, extrapolated to this many async resources, takes off more than half the CPU a request costs' };
   const estimate = 1 / (1 + f);
   if (extra.se === null) return { estimate, ci95: null, extraUs: extra };
   const seD = baselineUs.se ?? 0;
@@ -292,7 +295,7 @@ function predictService(fit, R, referenceConfig) {
     const p = predictRatio(terms, R, baselineUs);
     // Outside the resource counts the terms were fitted on, the line is extrapolated.
     const extrapolated = Array.isArray(terms.rangeR) && (R < terms.rangeR[0] || R > terms.rangeR[1]);
-    return { strategy, estimate: p.estimate, ci95: p.ci95, extraUs: p.extraUs.estimate, ...(extrapolated && { extrapolated: true, rangeR: terms.rangeR }) };
+    return { strategy, estimate: p.estimate, ci95: p.ci95, extraUs: p.extraUs.estimate, ...(p.why && { why: p.why }), ...(extrapolated && { extrapolated: true, rangeR: terms.rangeR }) };
   });
   return { baselineUs, rows };
 }

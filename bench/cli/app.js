@@ -144,7 +144,7 @@ function predictLines(p) {
   lines.push('Predicted % of this service\'s throughput on one CPU with each strategy (95% interval):');
   const rows = [...pr.rows].sort((x, y) => (y.estimate ?? 0) - (x.estimate ?? 0));
   const width = Math.max(...rows.map((x) => x.strategy.length));
-  for (const row of rows) lines.push(`  ${row.strategy.padEnd(width)}  ${withCi(row)}${Number.isFinite(row.extraUs) ? `  (${row.extraUs >= 0 ? '+' : ''}${row.extraUs.toFixed(1)} µs per request)` : ''}${row.extrapolated ? '  extrapolated' : ''}`);
+  for (const row of rows) lines.push(`  ${row.strategy.padEnd(width)}  ${row.why ? `no prediction: ${row.why}` : withCi(row)}${Number.isFinite(row.extraUs) ? `  (${row.extraUs >= 0 ? '+' : ''}${row.extraUs.toFixed(1)} µs per request)` : ''}${row.extrapolated ? '  extrapolated' : ''}`);
   const outside = rows.find((x) => x.extrapolated);
   if (outside) lines.push(`  extrapolated: this service's ${p.probe.perRequest.total.toFixed(1)} async resources per request lie outside the ${outside.rangeR.map((x) => x.toFixed(0)).join('–')} the terms were fitted on`);
   if (p.candidate) {
