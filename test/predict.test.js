@@ -106,6 +106,18 @@ test('ctxbench app --predict: the service probed (5 Immediate per request), meas
   assert.ok(!measured.has(p.probe.pid));
   assert.deepStrictEqual(p.reference.configs.map((c) => c.name), ['baseline', 'reference']);
   assert.strictEqual(p.reference.configs[1].processes.length, 3);
+  const report = path.join(dir, 'results.md');
+  assert.strictEqual((await runCli(['report', out, '--out', report, '--no-html'])).code, 0);
+  const page = fs.readFileSync(report, 'utf8');
+  // How many windows beside the reference count depends on how busy the machine is (a
+  // window is dropped while the load generator cannot keep both servers saturated): both
+  // outcomes are checked for what they must say, neither for a figure.
+  if (p.prediction.error) {
+    assert.match(p.prediction.error, /^no window of the service beside the reference server counted$/);
+    assert.match(r.stdout, /^no prediction: no window of the service beside the reference server counted$/m);
+    assert.match(page, /Predicted by the cost model[\s\S]*No prediction: no window of the service/);
+    return;
+  }
   assert.deepStrictEqual(p.prediction.rows.map((x) => x.strategy).sort(), Object.keys(fits.get(LABEL).strategies).sort());
   for (const row of p.prediction.rows) {
     // A line extrapolated far below the resource counts it was fitted on may say nothing.
@@ -118,11 +130,9 @@ test('ctxbench app --predict: the service probed (5 Immediate per request), meas
     assert.ok(row.ci95[0] <= row.estimate && (row.ci95[1] === null || row.estimate <= row.ci95[1]), JSON.stringify(row));
   }
   assert.strictEqual(p.candidate.strategy, 'als');
-  assert.ok(['right', 'miss', 'too wide to judge', 'not measured'].includes(p.candidate.judgement.outcome), JSON.stringify(p.candidate));
+  assert.ok(['right', 'miss', 'too wide to judge', 'not measured', 'no prediction'].includes(p.candidate.judgement.outcome), JSON.stringify(p.candidate));
   assert.match(r.stdout, /Predicted % of this service's throughput on one CPU with each strategy/);
   for (const row of p.prediction.rows) assert.match(r.stdout, new RegExp(`^  ${row.strategy} +(\\d|no prediction)`, 'm'));
-  assert.match(r.stdout, /Candidate as als: predicted [\d.]+% \[[\d.]+%–[\d.]+%\], measured/);
-  const report = path.join(dir, 'results.md');
-  assert.strictEqual((await runCli(['report', out, '--out', report, '--no-html'])).code, 0);
-  assert.match(fs.readFileSync(report, 'utf8'), /Predicted by the cost model[\s\S]*The candidate as `als`:/);
+  assert.match(r.stdout, /Candidate as als: predicted /);
+  assert.match(page, /Predicted by the cost model[\s\S]*The candidate as `als`:/);
 });
