@@ -50,10 +50,12 @@ function wholeMs(x) {
 }
 
 // "9,877 [9,500–10,100]"
+// An interval open above (a lower end and null: analysis/model.js predictRatio) shows as
+// "[lo–…]".
 function withCi(value, ci, f = int) {
   if (!isNum(value)) return DASH;
-  if (!ci || !isNum(ci[0]) || !isNum(ci[1])) return f(value);
-  return `${f(value)} [${f(ci[0])}–${f(ci[1])}]`;
+  if (!ci || !isNum(ci[0]) || !(isNum(ci[1]) || ci[1] === null)) return f(value);
+  return `${f(value)} [${f(ci[0])}–${ci[1] === null ? '…' : f(ci[1])}]`;
 }
 
 // ratio 0.93 -> "93.0%" (two digits: "93.00%", for counts that repeat to ~0.1%)

@@ -13,6 +13,7 @@ const { probeEnv, countResources, makeDir } = require('../probe');
 const { writeJsonAtomic } = require('../../lib/cli');
 const { writeReport } = require('./write-report');
 const { probeText } = require('../../report/sections/app');
+const f = require('../../report/format');
 const { DEFAULTS: RUN_DEFAULTS, MODEL_STRATEGIES } = require('../../lib/presets');
 const { acfArgs, labelOfRuntime } = require('../../lib/node-versions');
 const { predictService, judgePrediction } = require('../../analysis/model');
@@ -129,8 +130,7 @@ function summaryLine(run) {
 }
 
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
-// An interval's open upper end (analysis/model.js predictRatio) prints as "…".
-const withCi = (x) => (x && Number.isFinite(x.estimate) ? `${pct(x.estimate)}${x.ci95 ? ` [${pct(x.ci95[0])}–${Number.isFinite(x.ci95[1]) ? pct(x.ci95[1]) : '…'}]` : ''}` : 'n/a');
+const withCi = (x) => (x && Number.isFinite(x.estimate) ? f.withCi(x.estimate, x.ci95, f.pctOf) : 'n/a');
 
 // The prediction on the terminal: what the probe found, the scale, a line per strategy
 // (the cheapest first), and the candidate's prediction beside its measurement.

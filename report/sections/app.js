@@ -65,8 +65,7 @@ function predictSection(p) {
   const pr = p.prediction;
   if (!pr || pr.error) return [...out, '', `No prediction: ${pr?.error ?? 'the reference measurement did not finish'}.`].join('\n');
   out.push('', `Its CPU per request on the model's scale: ${f.withCi(pr.baselineUs.estimate, pr.baselineUs.ci95, f.num)} µs, from its ratio to ctxbench's reference server (${f.code(p.reference?.env ? Object.entries(p.reference.env).filter(([k]) => ['STRATEGY', 'DEPTH', 'HOP'].includes(k)).map(([k, v]) => `${k}=${v}`).join(' ') : 'none')}) measured beside it in duet; the model: ${f.code(p.model.source.file)}${p.model.source.commit ? ` at ${f.code(p.model.source.commit)}` : ''} (docs/model.md).`, '');
-  // An interval's open upper end (analysis/model.js predictRatio) shows as "…".
-  const ci = (x) => (x && f.isNum(x.estimate) ? `${f.pctOf(x.estimate)}${x.ci95 ? ` [${f.pctOf(x.ci95[0])}–${f.isNum(x.ci95[1]) ? f.pctOf(x.ci95[1]) : '…'}]` : ''}` : f.DASH);
+  const ci = (x) => (x ? f.withCi(x.estimate, x.ci95, f.pctOf) : f.DASH);
   const rows = [...pr.rows].sort((x, y) => (y.estimate ?? 0) - (x.estimate ?? 0)).map((x) => [f.code(x.strategy), x.why ? `no prediction: ${x.why}` : ci(x), f.isNum(x.extraUs) ? `${x.extraUs >= 0 ? '+' : ''}${f.num(x.extraUs)}` : f.DASH, x.extrapolated ? `extrapolated (fitted on ${x.rangeR.map((r) => r.toFixed(0)).join('–')})` : '']);
   out.push(f.table(['Strategy', 'Predicted % of its throughput on one CPU [95% CI]', 'Extra CPU µs per request', 'Async resources per request'], rows, ['l', 'r', 'r', 'l']));
   if (p.candidate) {

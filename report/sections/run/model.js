@@ -45,7 +45,7 @@ function runtimeSection(rt, model, run) {
   const detail = rt.strategies.flatMap((s) => s.points.map((p) => [
     f.code(s.strategy), pointName(p), p.role, f.isNum(p.R) ? p.R.toFixed(1) : f.DASH, f.num(p.baselineUs?.estimate),
     p.measured ? f.withCi(p.measured.estimate, p.measured.ci95, f.pctOf) : f.DASH,
-    p.predicted && f.isNum(p.predicted.estimate) ? `${f.pctOf(p.predicted.estimate)}${p.predicted.ci95 ? ` [${f.pctOf(p.predicted.ci95[0])}–${f.isNum(p.predicted.ci95[1]) ? f.pctOf(p.predicted.ci95[1]) : '…'}]` : ''}` : f.DASH,
+    p.predicted ? f.withCi(p.predicted.estimate, p.predicted.ci95, f.pctOf) : f.DASH,
     signedPp(p.judgement.gapPp),
     (p.role === 'held-out' ? OUTCOME[p.judgement.outcome] ?? p.judgement.outcome : p.offLine ? 'off the line' : 'on the line') +
       (p.judgement.outcome === 'not measured' && p.dropped ? ` (${p.dropped.windows} of ${p.dropped.of} windows dropped: ${p.dropped.reason})` : '') +
