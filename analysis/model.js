@@ -18,6 +18,7 @@ const { linearRegression } = require('simple-statistics');
 const { mean, positive, tCritical, variance } = require('./stats');
 const { summaryOf, instructionLevel } = require('./summary');
 const { armOf } = require('./comparable');
+const { tost } = require('./verdict');
 
 // A prediction is right when it lies within RIGHT_PP percentage points of the measurement
 // and that measurement's 95% half-width is at most JUDGEABLE_PP.
@@ -125,6 +126,26 @@ function judgePrediction(predicted, measured) {
   return { outcome: Math.abs(gapPp) <= RIGHT_PP ? 'right' : 'miss', gapPp, halfWidthPp: half, inside };
 }
 
+// The prediction's gap to the measurement, paired by block (pp, predicted − measured):
+// per block, that block's line predicts the point from that block's `none` level and is set
+// against that block's ratio; mean over blocks with its t-interval, as every figure of the
+// fit. Judged by two one-sided tests at 5% against ±RIGHT_PP: "equivalent" (the 90%
+// interval of the gap inside ±1 pp: the prediction is right, as far as the blocks can
+// tell), "beyond" (wholly outside: the line is wrong there), "cannot tell". Unlike the rule
+// of judgePrediction, which sets two point estimates side by side, this weighs the noise of
+// both. -> overBlocks(...) + { agreement } | null
+function gapOverBlocks(fit, R, figures) {
+  const values = fit.blocks.filter((l) => figures.has(l.block)).map((l) => {
+    const { c0, cost } = figures.get(l.block);
+    const predictedUs = c0 + l.a + l.b * R;
+    return predictedUs > 0 ? (c0 / predictedUs - 1 / cost) * 100 : NaN;
+  });
+  const gap = overBlocks(values);
+  if (gap.se === null) return gap.estimate === null ? null : { ...gap, agreement: null };
+  const { outcome, interval } = tost({ center: gap.estimate, se: gap.se, df: gap.df }, [-RIGHT_PP, RIGHT_PP]);
+  return { ...gap, agreement: { outcome, ci90: interval, marginPp: RIGHT_PP } };
+}
+
 // The baseline's CPU per request at a point, over blocks: the partner's level in the
 // windows of any configuration measured against it there (they share the baseline process).
 function baselineLevel(configsAtPoint) {
@@ -173,6 +194,7 @@ function analyzeModel(run) {
         // For a fitted point: how far the line is from it, per block, over blocks.
         const residualUs = fit && r.config.role === 'fit' ? overBlocks(fit.blocks.filter((l) => r.figures.has(l.block)).map((l) => r.figures.get(l.block).extraUs - (l.a + l.b * r.R))) : null;
         const judgement = judgePrediction(predicted, measured);
+        const gapPp = fit && Number.isFinite(r.R) ? gapOverBlocks(fit, r.R, r.figures) : null;
         // Why a point has too few windows to measure, in the duet's own words.
         const windows = (r.config.samples || []).filter((w) => w && w.kind === 'window');
         const reasons = windows.filter((w) => !w.counted && w.dropped).map((w) => String(w.dropped).replace(/ \(\d+% used\)$/, ''));
@@ -189,6 +211,7 @@ function analyzeModel(run) {
           measured,
           predicted: predicted && { estimate: predicted.estimate, ci95: predicted.ci95 },
           judgement,
+          gapPp,
           dropped,
           residualUs,
           // The line misses a fitted point when its residual's interval leaves out zero and
@@ -204,14 +227,16 @@ function analyzeModel(run) {
   return { rightPp: RIGHT_PP, judgeablePp: JUDGEABLE_PP, runtimes, missingProbes };
 }
 
-// The held-out tally of one strategy (or of all): { right, miss, wide, other, total }.
+// The held-out tally of one strategy (or of all): { right, miss, wide, other, total } by
+// the issue's rule, and { equivalent, beyond, cannotTell } by the gap over blocks.
 function tally(points) {
   const held = points.filter((p) => p.role === 'held-out');
   const count = (o) => held.filter((p) => p.judgement.outcome === o).length;
   const right = count('right');
   const miss = count('miss');
   const wide = count('too wide to judge');
-  return { right, miss, wide, other: held.length - right - miss - wide, total: held.length };
+  const agree = (o) => held.filter((p) => p.gapPp?.agreement?.outcome === o).length;
+  return { right, miss, wide, other: held.length - right - miss - wide, total: held.length, blocks: { equivalent: agree('equivalent'), beyond: agree('beyond'), cannotTell: agree('cannot tell') } };
 }
 
 // The Node upgrade in the model's terms (item 5): per strategy, its two terms on every
@@ -327,4 +352,4 @@ function instructionTerms(instructionRun, run) {
   return { runtime: sample?.nodeLabel ?? null, points: points.map((k) => { const [framework, depth, hop] = k.split('/'); return { framework, depth: Number(depth), hop, R: R.get(k) }; }), rows };
 }
 
-module.exports = { analyzeModel, instructionTerms, fitsByRuntime, predictService, tally, upgradeTable, exportFit, predictRatio, judgePrediction, fitLine, blockFigures, pointKey, overBlocks, REFERENCE, RIGHT_PP, JUDGEABLE_PP };
+module.exports = { analyzeModel, instructionTerms, fitsByRuntime, predictService, tally, upgradeTable, exportFit, predictRatio, judgePrediction, fitLine, blockFigures, gapOverBlocks, pointKey, overBlocks, REFERENCE, RIGHT_PP, JUDGEABLE_PP };

@@ -34,24 +34,30 @@ function judge(r, alpha = 0.05, { broken = false, clientBound = false, costPct, 
   return { significant: true, direction: change < 0 ? 'slower' : 'faster', changePct: change, reason: 'significant', equivalence: eq };
 }
 
-// Equivalence by two one-sided tests at alpha (TOST): the (1 − 2α) interval of the same
-// ratio (90% at α = 0.05, rebuilt from its 95% interval and degrees of freedom: both are
-// t-intervals on the log scale) against [1 − M, 1 + M]. "No significant difference" says
-// this run cannot tell; this says whether any difference is small enough not to matter.
+// Two one-sided tests at alpha (TOST) of an estimate with a t-distributed error (center,
+// se, df) against the band [lo, hi]: its (1 − 2α) interval, and "equivalent" when that
+// interval lies wholly inside the band, "beyond" when wholly outside it, "cannot tell"
+// when it straddles an edge (more blocks would decide). -> { outcome, interval }
+function tost({ center, se, df }, [lo, hi], alpha = 0.05) {
+  const half = tCritical(df, 1 - 2 * alpha) * se;
+  const interval = [center - half, center + half];
+  const outcome = interval[0] >= lo && interval[1] <= hi ? 'equivalent' : interval[0] > hi || interval[1] < lo ? 'beyond' : 'cannot tell';
+  return { outcome, interval };
+}
+
+// Equivalence of a ratio to 1: TOST on the log scale, its 90% interval (at α = 0.05,
+// rebuilt from its 95% interval and degrees of freedom: both are t-intervals on the log
+// scale) against [1 − M, 1 + M]. "No significant difference" says this run cannot tell;
+// this says whether any difference is small enough not to matter.
 //   -> { outcome: 'equivalent' | 'beyond' | 'cannot tell', marginPct, ci90 } | null
-//   equivalent: the whole interval within the margin; beyond: the whole interval outside
-//   it; cannot tell: it straddles an edge (more blocks would decide).
 function equivalence(r, marginPct = DEFAULTS.margin, alpha = 0.05) {
   if (!r || !Array.isArray(r.ci95) || !(r.df >= 1) || !(r.ci95[0] > 0) || !(marginPct > 0)) return null;
   const lo = Math.log(r.ci95[0]);
   const hi = Math.log(r.ci95[1]);
   const se = (hi - lo) / 2 / tCritical(r.df, 0.95);
-  const half = tCritical(r.df, 1 - 2 * alpha) * se;
-  const center = (lo + hi) / 2;
-  const ci90 = [Math.exp(center - half), Math.exp(center + half)];
   const m = marginPct / 100;
-  const outcome = ci90[0] >= 1 - m && ci90[1] <= 1 + m ? 'equivalent' : ci90[0] > 1 + m || ci90[1] < 1 - m ? 'beyond' : 'cannot tell';
-  return { outcome, marginPct, ci90 };
+  const { outcome, interval } = tost({ center: (lo + hi) / 2, se, df: r.df }, [Math.log(1 - m), Math.log(1 + m)], alpha);
+  return { outcome, marginPct, ci90: interval.map(Math.exp) };
 }
 
 // The equivalence outcome in words: "equivalent within ±2%", "beyond the ±2% margin",
@@ -101,4 +107,4 @@ function judgementOf(r, { broken = false } = {}) {
   return r.quantity === 'instructions' ? judgeInstructions(r, { broken }) : judge(r, 0.05, { broken });
 }
 
-module.exports = { BROKEN, CLIENT_BOUND, judge, judgeInstructions, verdictText, verdict, judgementOf, equivalence, equivalenceText };
+module.exports = { BROKEN, CLIENT_BOUND, judge, judgeInstructions, verdictText, verdict, judgementOf, equivalence, equivalenceText, tost };

@@ -6,7 +6,7 @@
 // scale through the reference server. No timing: every figure here is written by the test.
 const test = require('node:test');
 const assert = require('node:assert');
-const { analyzeModel, tally, upgradeTable, predictService, fitsByRuntime, instructionTerms, judgePrediction } = require('../analysis/model');
+const { analyzeModel, tally, upgradeTable, predictService, fitsByRuntime, instructionTerms, judgePrediction, gapOverBlocks } = require('../analysis/model');
 
 // R per point: a request makes 40 resources plus 1.1 per level (setImmediate hops), or
 // 2.2 per level (nextTick hops make a promise and a tick object).
@@ -67,7 +67,7 @@ test('the fit recovers a known cost per request and per resource, inside its int
   const p32 = held.find((p) => p.depth === 32);
   const expected = noneUs(75.2) / (noneUs(75.2) + linear(75.2));
   assert.ok(Math.abs(p32.predicted.estimate - expected) < 0.002, `${p32.predicted.estimate} vs ${expected}`);
-  assert.deepStrictEqual(tally(s.points), { right: 2, miss: 0, wide: 0, other: 0, total: 2 });
+  assert.deepStrictEqual(tally(s.points), { right: 2, miss: 0, wide: 0, other: 0, total: 2, blocks: { equivalent: 2, beyond: 0, cannotTell: 0 } });
 });
 
 test('a cost that bends (grows with the square of R) is said to leave the line, and its held-out points miss', () => {
@@ -75,6 +75,27 @@ test('a cost that bends (grows with the square of R) is said to leave the line, 
   const s = model.runtimes[0].strategies[0];
   assert.ok(s.points.some((p) => p.role === 'fit' && p.offLine), JSON.stringify(s.points.map((p) => p.residualUs)));
   assert.ok(tally(s.points).miss >= 1, JSON.stringify(s.points.map((p) => p.judgement)));
+  assert.ok(tally(s.points).blocks.beyond >= 1, JSON.stringify(s.points.map((p) => p.gapPp)));
+});
+
+test('the gap paired by block is judged by two one-sided tests against ±1 pp: within, beyond, or cannot tell', () => {
+  // One line per block (a µs per request, b µs per resource); `none` costs 50 µs here.
+  const fit = { blocks: [0, 1, 2, 3, 4].map((block) => ({ block, a: 2, b: 0.01 })) };
+  const R = 100;
+  // A measurement per block: `cost` = this one's CPU ÷ none's; the line predicts 50 / 53.
+  const figures = (costs) => new Map(costs.map((cost, block) => [block, { c0: 50, cost }]));
+  const onLine = 53 / 50;
+  const within = gapOverBlocks(fit, R, figures([onLine, onLine * 1.002, onLine * 0.998, onLine * 1.001, onLine * 0.999]));
+  assert.strictEqual(within.agreement.outcome, 'equivalent', JSON.stringify(within));
+  // 10% dearer than the line in every block: about 8 pp below the prediction.
+  const beyond = gapOverBlocks(fit, R, figures([1.1, 1.1, 1.1, 1.1, 1.1].map((x) => x * onLine)));
+  assert.strictEqual(beyond.agreement.outcome, 'beyond', JSON.stringify(beyond));
+  assert.ok(beyond.estimate > 5, 'predicted minus measured: the prediction is the higher');
+  // Right on average, but the blocks disagree by several points.
+  const noisy = gapOverBlocks(fit, R, figures([0.95, 1.05, 0.97, 1.03, 1.0].map((x) => x * onLine)));
+  assert.strictEqual(noisy.agreement.outcome, 'cannot tell', JSON.stringify(noisy));
+  // Blocks without a measurement are left out, not read as zero.
+  assert.strictEqual(gapOverBlocks(fit, R, new Map([[0, { c0: 50, cost: onLine }], [1, { c0: 50, cost: onLine }]])).blocks, 2);
 });
 
 test('without probe counts there is no fit, and the page is told which points lack them', () => {

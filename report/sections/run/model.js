@@ -37,22 +37,39 @@ function tallyCell(points) {
   return `${t.right} of ${t.total}${more.length ? ` (${more.join(', ')})` : ''}`;
 }
 
+// The gap paired by block: its estimate with its 90% interval (the interval the two
+// one-sided tests read) and their outcome against ±1 pp.
+const AGREEMENT = { equivalent: 'within', beyond: 'beyond', 'cannot tell': 'cannot tell' };
+function pairedGapCell(g) {
+  if (!g || !f.isNum(g.estimate)) return f.DASH;
+  if (!g.agreement) return signedPp(g.estimate);
+  const [lo, hi] = g.agreement.ci90;
+  return `${signedPp(g.estimate)} [${signedPp(lo)}, ${signedPp(hi)}]: ${AGREEMENT[g.agreement.outcome]} ±${g.agreement.marginPp}`;
+}
+
+function agreementCell(points) {
+  const t = tally(points);
+  if (!t.total) return f.DASH;
+  return `${t.blocks.equivalent} / ${t.blocks.beyond} / ${t.blocks.cannotTell}`;
+}
+
 function runtimeSection(rt, model, run) {
   const out = [f.heading(4, `${nodeLabel(rt.node, run.environment?.date)}${rt.acf === false ? ', AsyncContextFrame off (async_hooks)' : rt.acf ? ', AsyncContextFrame on' : ''} (\`${rt.runtime}\`)`), ''];
   if (rt.reference?.cpuUsPerRequest) out.push(`Reference level (\`none\` at ${rt.reference.point}, what \`ctxbench app --predict\` puts a service's CPU on): ${f.withCi(rt.reference.cpuUsPerRequest.estimate, rt.reference.cpuUsPerRequest.ci95, f.num)} µs per request.`, '');
-  const rows = rt.strategies.map((s) => [f.code(s.strategy) + (s.control ? ' (control: leaks)' : ''), nsCi(s.fit?.perRequestUs), nsCi(s.fit?.perResourceUs), lineCell(s), tallyCell(s.points)]);
-  out.push(f.table(['Strategy', 'Per request, ns [95% CI]', 'Per async resource, ns [95% CI]', 'The straight line', 'Held-out predictions right'], rows, ['l', 'r', 'r', 'l', 'r']), '');
+  const rows = rt.strategies.map((s) => [f.code(s.strategy) + (s.control ? ' (control: leaks)' : ''), nsCi(s.fit?.perRequestUs), nsCi(s.fit?.perResourceUs), lineCell(s), tallyCell(s.points), agreementCell(s.points)]);
+  out.push(f.table(['Strategy', 'Per request, ns [95% CI]', 'Per async resource, ns [95% CI]', 'The straight line', 'Held-out predictions right', 'Paired by block: within ±1 pp / beyond / cannot tell'], rows, ['l', 'r', 'r', 'l', 'r', 'r']), '');
   const detail = rt.strategies.flatMap((s) => s.points.map((p) => [
     f.code(s.strategy), pointName(p), p.role, f.isNum(p.R) ? p.R.toFixed(1) : f.DASH, f.num(p.baselineUs?.estimate),
     p.measured ? f.withCi(p.measured.estimate, p.measured.ci95, f.pctOf) : f.DASH,
     p.predicted ? f.withCi(p.predicted.estimate, p.predicted.ci95, f.pctOf) : f.DASH,
     signedPp(p.judgement.gapPp),
+    pairedGapCell(p.gapPp),
     (p.role === 'held-out' ? OUTCOME[p.judgement.outcome] ?? p.judgement.outcome : p.offLine ? 'off the line' : 'on the line') +
       (p.judgement.outcome === 'not measured' && p.dropped ? ` (${p.dropped.windows} of ${p.dropped.of} windows dropped: ${p.dropped.reason})` : '') +
       (p.role === 'held-out' && p.judgement.outcome === 'miss' && p.judgement.inside !== null ? (p.judgement.inside ? ', inside the prediction\'s interval' : ', outside the prediction\'s interval') : ''),
   ]));
   out.push('<details><summary>Every point: measured and predicted</summary>', '');
-  out.push(f.table(['Strategy', 'Point', 'Role', 'Async resources per request', '`none` CPU µs/req', 'Measured % of `none` [95% CI]', 'Predicted [95% CI]', 'Gap, pp', 'Judged'], detail, ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'l']), '');
+  out.push(f.table(['Strategy', 'Point', 'Role', 'Async resources per request', '`none` CPU µs/req', 'Measured % of `none` [95% CI]', 'Predicted [95% CI]', 'Gap, pp', 'Gap paired by block, pp [90% CI]', 'Judged'], detail, ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'l']), '');
   out.push('</details>', '');
   return out.join('\n');
 }
@@ -112,6 +129,11 @@ function modelSection(run, ctx = {}) {
       `A held-out point (measured in the same blocks, never fitted) is predicted as \`none\`'s CPU ÷ (\`none\`'s + per request + per resource × R) and is **right** when the prediction lies within ${model.rightPp} pp of the measurement and that measurement's half-width is at most ${model.judgeablePp} pp; a wider measurement is not judged (it is not counted as right).`,
     '',
     `**Held-out predictions: ${t.right} of ${t.total} right** (${judged ? `${t.right} of the ${judged} precise enough to judge, ${Math.round((100 * t.right) / judged)}%` : 'none precise enough to judge'}; ${t.miss} miss${t.miss === 1 ? '' : 'es'}, ${t.wide} too wide to judge${t.other ? `, ${t.other} not measured or not predicted` : ''}).`,
+    '',
+    'That rule sets two point estimates side by side, and each carries its own noise: a measurement at the rule\'s limit of ±2 pp and a prediction as precise (their errors independent) fall more than 1 pp apart a third of the time or more where the line is exact. ' +
+      'So each gap is also taken **paired by block** (per block, that block\'s line predicts the point from that block\'s `none` level and is set against that block\'s ratio; mean over blocks) and judged by two one-sided tests at 5% against ±1 pp: ' +
+      '*within* when its 90% interval lies inside ±1 pp, *beyond* when wholly outside (the line is wrong there), *cannot tell* when it straddles an edge (more blocks would decide). ' +
+      `Held-out, paired by block: **${t.blocks.equivalent} within ±1 pp, ${t.blocks.beyond} beyond, ${t.blocks.cannotTell} cannot tell**${t.total - t.blocks.equivalent - t.blocks.beyond - t.blocks.cannotTell ? `, ${t.total - t.blocks.equivalent - t.blocks.beyond - t.blocks.cannotTell} without a gap (not measured or not predicted)` : ''}.`,
   ];
   if (model.missingProbes.length) parts.push('', `> ⚠ No async-resource count for ${model.missingProbes.length} point(s): \`ctxbench probe ${ctx.file ?? 'RUN.json'}\` counts them.`);
   parts.push('', ...model.runtimes.map((rt) => runtimeSection(rt, model, run)));
