@@ -254,7 +254,8 @@ function modelPointer(results, link) {
   if (!studies.length) return null;
   const tallies = studies.map((r) => ({ r, t: tally(r.model.runtimes.flatMap((rt) => rt.strategies.flatMap((x) => x.points))) }));
   const said = tallies.map(({ r, t }) => `[${r.run.title.replace(/[[\]]/g, '')}](${link(r.name)}): ${t.right} of ${t.total} held-out predictions right ` +
-    `(${t.right} of the ${t.right + t.miss} measured precisely enough to judge; ${t.miss} missed, ${t.wide} measured too widely to judge${t.other ? `, ${t.other} not measured` : ''})`);
+    `(${t.right} of the ${t.right + t.miss} measured precisely enough to judge; ${t.miss} missed, ${t.wide} measured too widely to judge${t.other ? `, ${t.other} not measured` : ''}; ` +
+    `paired by block, the gap within ±1 pp at ${t.blocks.equivalent}, beyond it at ${t.blocks.beyond}, cannot tell at ${t.blocks.cannotTell})`);
   return [
     '## What it will cost your service: the cost model',
     '',
@@ -418,4 +419,4 @@ function studyIndex(sections) {
   return { studies, reproducedBy };
 }
 
-module.exports = { buildReport, modelFit, studyIndex, readResults, orderResults, headings, genericSection, pagesDirFor };
+module.exports = { buildReport, modelFit, modelPointer, studyIndex, readResults, orderResults, headings, genericSection, pagesDirFor };

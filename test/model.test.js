@@ -174,3 +174,19 @@ test('results/model-fit.json, which ctxbench app --predict applies, is what the 
   const expected = modelFit(results, (file) => path.relative(ROOT, file));
   assert.deepStrictEqual(JSON.parse(fs.readFileSync(committed, 'utf8')), JSON.parse(JSON.stringify(expected)), 'results/model-fit.json is stale: run `ctxbench report` and commit it');
 });
+
+test('the page and results.md give both tallies: the rule\'s rights and misses, and the gap paired by block', () => {
+  const { modelSection } = require('../report/sections/run/model');
+  const { modelPointer } = require('../report');
+  const run = { ...synthRun({ als: linear, 'cls-hooked': (R) => 5 + 0.002 * R * R }), title: 'Model (synthetic)', settings: { baseline: 'none', method: 'duet', preset: 'model' } };
+  const model = analyzeModel(run);
+  const t = tally(model.runtimes.flatMap((rt) => rt.strategies.flatMap((s) => s.points)));
+  const page = modelSection(run);
+  assert.ok(page.includes(`**Held-out predictions: ${t.right} of ${t.total} right**`), page);
+  assert.ok(page.includes(`**${t.blocks.equivalent} within ±1 pp, ${t.blocks.beyond} beyond, ${t.blocks.cannotTell} cannot tell**`), page);
+  assert.match(page, /\| `als` \|.*\| 2 \/ 0 \/ 0 \|/, 'als: both held-out gaps within ±1 pp');
+  assert.match(page, /: beyond ±1 \|/, 'a bending cost\'s gap is beyond');
+  const pointer = modelPointer([{ run, name: 'model' }], (name) => `results/${name}.md`);
+  assert.ok(pointer.includes(`${t.right} of ${t.total} held-out predictions right`), pointer);
+  assert.ok(pointer.includes(`within ±1 pp at ${t.blocks.equivalent}, beyond it at ${t.blocks.beyond}, cannot tell at ${t.blocks.cannotTell}`), pointer);
+});

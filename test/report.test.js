@@ -291,3 +291,18 @@ test('study index: repro pages are linked beside the study they reproduce, not l
   assert.deepStrictEqual(of('micro-instructions'), ['repro-micro-instructions:second run'], 'the longest study name wins');
   assert.deepStrictEqual(of('micro'), []);
 });
+
+test('a preset that lists its configurations has its settings line name the points it measured, not its default depths and hops', () => {
+  const { settingsSection } = require('../report/sections/run/environment');
+  const configs = [
+    { framework: 'express', strategy: 'none', depth: 64, hop: 'immediate' },
+    { framework: 'express', strategy: 'none', depth: 8, hop: 'immediate' },
+    { framework: 'express', strategy: 'none', depth: 64, hop: 'await' },
+    { framework: 'express', strategy: 'none', depth: 64, hop: 'immediate', stores: 10 },
+  ];
+  const listed = settingsSection({ settings: { preset: 'model', depths: [8], hops: ['immediate'], frameworks: ['express'], configs } });
+  assert.match(listed, /configurations 4, listed by the preset · depths 8, 64 · hops immediate, await · stores 0, 10 · frameworks express/);
+  const product = settingsSection({ settings: { preset: 'default', depths: [8, 256], hops: ['immediate'], frameworks: ['express'] } });
+  assert.match(product, /depths 8, 256 · hops immediate · frameworks express/);
+  assert.doesNotMatch(product, /configurations|stores/);
+});

@@ -43,8 +43,8 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
   --resume FILE          go on with the stopped run saved at FILE (Ctrl-C, a failure): its
                          complete blocks kept, an unfinished block measured again, its own
                          settings and deadline; written back to FILE (no other option
-                         but --report; --blocks N goes on to N blocks, a complete run
-                         too, and --max-time S moves its deadline)
+                         but --report; --blocks N goes on to at least N blocks, a
+                         complete run too, and --max-time S moves its deadline)
   --preset NAME          ${Object.keys(PRESETS).join(' | ')} (default: ${DEFAULTS.preset})
   --quick                a sub-minute smoke run of the preset (imprecise)
   --strategies a,b       ${strategies.names.join(', ')}

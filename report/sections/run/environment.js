@@ -88,6 +88,10 @@ function warmupText(run) {
 function settingsSection(run) {
   const s = run.settings || {};
   const list = (x) => (Array.isArray(x) ? x.join(', ') : x);
+  // A preset that lists its configurations (the model studies) measures those points, not
+  // the product of its depths and hops: the values that occur in the list are what it ran.
+  const points = Array.isArray(s.configs) ? s.configs : null;
+  const occurring = (key, fallback) => (points ? [...new Set(points.map((c) => c[key]).filter((v) => v !== undefined))].sort((a, b) => (typeof a === 'number' ? a - b : 0)) : fallback);
   const items = [
     ['preset', s.preset],
     ['driver', s.driver],
@@ -98,9 +102,11 @@ function settingsSection(run) {
     ['rounds', f.isNum(s.rounds) ? `${s.rounds}, interleaved` : s.rounds],
     ['baseline', s.baseline ? f.code(s.baseline) : null],
     ['strategies', list(s.strategies)],
-    ['depths', list(s.depths)],
-    ['hops', list(s.hops)],
-    ['frameworks', list(s.frameworks)],
+    ['configurations', points ? `${points.length}, listed by the preset` : null],
+    ['depths', list(occurring('depth', s.depths))],
+    ['hops', list(occurring('hop', s.hops))],
+    ['stores', points && points.some((c) => c.stores) ? list([...(points.some((c) => !c.stores) ? [0] : []), ...occurring('stores', []).filter(Boolean)]) : null],
+    ['frameworks', list(occurring('framework', s.frameworks))],
     ['node', list(s.node)],
     ['acf', s.acf],
   ];
