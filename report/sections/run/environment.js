@@ -91,7 +91,8 @@ function settingsSection(run) {
   // A preset that lists its configurations (the model studies) measures those points, not
   // the product of its depths and hops: the values that occur in the list are what it ran.
   const points = Array.isArray(s.configs) ? s.configs : null;
-  const occurring = (key, fallback) => (points ? [...new Set(points.map((c) => c[key]).filter((v) => v !== undefined))].sort((a, b) => (typeof a === 'number' ? a - b : 0)) : fallback);
+  const occurring = (value, fallback) => (points ? [...new Set(points.map(value).filter((v) => v !== undefined))].sort((a, b) => (typeof a === 'number' ? a - b : 0)) : fallback);
+  const stores = occurring((c) => c.stores ?? 0, []);
   const items = [
     ['preset', s.preset],
     ['driver', s.driver],
@@ -103,10 +104,10 @@ function settingsSection(run) {
     ['baseline', s.baseline ? f.code(s.baseline) : null],
     ['strategies', list(s.strategies)],
     ['configurations', points ? `${points.length}, listed by the preset` : null],
-    ['depths', list(occurring('depth', s.depths))],
-    ['hops', list(occurring('hop', s.hops))],
-    ['stores', points && points.some((c) => c.stores) ? list([...(points.some((c) => !c.stores) ? [0] : []), ...occurring('stores', []).filter(Boolean)]) : null],
-    ['frameworks', list(occurring('framework', s.frameworks))],
+    ['depths', list(occurring((c) => c.depth, s.depths))],
+    ['hops', list(occurring((c) => c.hop, s.hops))],
+    ['stores', stores.some(Boolean) ? list(stores) : null],
+    ['frameworks', list(occurring((c) => c.framework, s.frameworks))],
     ['node', list(s.node)],
     ['acf', s.acf],
   ];

@@ -120,6 +120,7 @@ function modelSection(run, ctx = {}) {
   const all = model.runtimes.flatMap((rt) => rt.strategies.flatMap((s) => s.points));
   const t = tally(all);
   const judged = t.right + t.miss;
+  const withoutGap = t.total - t.blocks.equivalent - t.blocks.beyond - t.blocks.cannotTell;
   const parts = [
     f.heading(3, 'Cost model: a cost per request and a cost per async resource'),
     '',
@@ -133,7 +134,7 @@ function modelSection(run, ctx = {}) {
     'That rule sets two point estimates side by side, and each carries its own noise: a measurement at the rule\'s limit of ±2 pp and a prediction as precise (their errors independent) fall more than 1 pp apart a third of the time or more where the line is exact. ' +
       'So each gap is also taken **paired by block** (per block, that block\'s line predicts the point from that block\'s `none` level and is set against that block\'s ratio; mean over blocks) and judged by two one-sided tests at 5% against ±1 pp: ' +
       '*within* when its 90% interval lies inside ±1 pp, *beyond* when wholly outside (the line is wrong there), *cannot tell* when it straddles an edge (more blocks would decide). ' +
-      `Held-out, paired by block: **${t.blocks.equivalent} within ±1 pp, ${t.blocks.beyond} beyond, ${t.blocks.cannotTell} cannot tell**${t.total - t.blocks.equivalent - t.blocks.beyond - t.blocks.cannotTell ? `, ${t.total - t.blocks.equivalent - t.blocks.beyond - t.blocks.cannotTell} without a gap (not measured or not predicted)` : ''}.`,
+      `Held-out, paired by block: **${t.blocks.equivalent} within ±1 pp, ${t.blocks.beyond} beyond, ${t.blocks.cannotTell} cannot tell**${withoutGap ? `, ${withoutGap} without a gap (not measured or not predicted)` : ''}.`,
   ];
   if (model.missingProbes.length) parts.push('', `> ⚠ No async-resource count for ${model.missingProbes.length} point(s): \`ctxbench probe ${ctx.file ?? 'RUN.json'}\` counts them.`);
   parts.push('', ...model.runtimes.map((rt) => runtimeSection(rt, model, run)));
