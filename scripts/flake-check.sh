@@ -1,16 +1,26 @@
 #!/usr/bin/env bash
-# scripts/flake-check.sh N [--busy]: N fresh clones of this repository's HEAD in a row, each
-# `npm ci && npm test`, as a newcomer (and CI) would run them; --busy keeps one CPU busy
-# with a loop pinned to it for the whole of each run (taskset -c 0). Prints one line per
-# clone (pass or FAIL, tests, time) and a total; logs stay in the folder it names. Exit 1
-# when any run failed.
+# scripts/flake-check.sh N [--busy] [--all]: N fresh clones of this repository's HEAD in a
+# row, each `npm ci` and then the tier asked for, as a newcomer (and CI) would run them:
+# `npm test` (the quick tier) by default, `npm run test:all` (the quick tier and test/all/,
+# what .ci/run runs) with --all; --busy keeps one CPU busy with a loop pinned to it for the
+# whole of each run (taskset -c 0). Prints one line per clone (pass or FAIL, tests, time)
+# and a total; logs stay in the folder it names. Exit 1 when any run failed.
 #
 # It measures nothing but whether the suite is green: run it alone (no benchmark beside it).
 set -uo pipefail
+usage() { echo "usage: scripts/flake-check.sh N [--busy] [--all]" >&2; exit 2; }
 n=${1:-10}
-busy=${2:-}
-case "$n" in '' | *[!0-9]*) echo "usage: scripts/flake-check.sh N [--busy]" >&2; exit 2 ;; esac
-[ -z "$busy" ] || [ "$busy" = --busy ] || { echo "usage: scripts/flake-check.sh N [--busy]" >&2; exit 2; }
+case "$n" in '' | *[!0-9]*) usage ;; esac
+[ $# -gt 0 ] && shift
+busy=
+tier=test
+for arg in "$@"; do
+  case "$arg" in
+    --busy) busy=--busy ;;
+    --all) tier=test:all ;;
+    *) usage ;;
+  esac
+done
 repo=$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)
 commit=$(git -C "$repo" rev-parse HEAD)
 logs=$(mktemp -d /tmp/ctxbench-flake-XXXXXX)
@@ -23,14 +33,14 @@ seeds="$repo/../shared/seeds"
 loop_pid=
 stop_loop() { [ -n "$loop_pid" ] && kill "$loop_pid" 2>/dev/null; loop_pid=; }
 trap 'stop_loop; exit 130' INT TERM
-echo "flake-check: $n fresh clones of ${commit:0:7}${busy:+, CPU 0 kept busy}; logs in $logs"
+echo "flake-check: $n fresh clones of ${commit:0:7}, npm run $tier${busy:+, CPU 0 kept busy}; logs in $logs"
 failed=0
 for i in $(seq 1 "$n"); do
   dir="$logs/clone-$i"
   git clone -q "$repo" "$dir" && git -C "$dir" checkout -q "$commit"
   [ -n "$busy" ] && { taskset -c 0 sh -c 'while :; do :; done' & loop_pid=$!; }
   start=$(date +%s)
-  ( cd "$dir" && npm ci --no-audit --no-fund >"$logs/npm-ci-$i.log" 2>&1 && npm test >"$logs/test-$i.log" 2>&1 )
+  ( cd "$dir" && npm ci --no-audit --no-fund >"$logs/npm-ci-$i.log" 2>&1 && npm run "$tier" >"$logs/test-$i.log" 2>&1 )
   rc=$?
   secs=$(( $(date +%s) - start ))
   stop_loop
@@ -39,5 +49,5 @@ for i in $(seq 1 "$n"); do
   echo "run $i: $verdict in ${secs}s (${counts% }) log $logs/test-$i.log"
   rm -rf "$dir"
 done
-echo "flake-check: $((n - failed))/$n green${busy:+ with CPU 0 busy}"
+echo "flake-check: $((n - failed))/$n green (npm run $tier)${busy:+ with CPU 0 busy}"
 [ $failed -eq 0 ]

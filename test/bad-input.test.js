@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (every command's bad-input lines: one line and a non-zero exit before anything starts)
 // Every command that reads result files answers a missing, a truncated and an empty
 // JSON file with one line naming the file and a non-zero exit, never a stack trace.
 const test = require('node:test');

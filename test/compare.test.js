@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (the regression gate on synthetic runs, and compare's exit codes end to end)
 // analysis/compare.js on synthetic run JSON (seeded noise, no live timing).
 const test = require('node:test');
 const random = require('./helpers/random');

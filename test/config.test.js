@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (start-up configuration refused in one line before anything listens)
 // Start-up configuration: a bad value stops the server before anything listens, with
 // exactly one line naming the variable, the value and what would have been valid.
 const test = require('node:test');

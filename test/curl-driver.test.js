@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (the curl driver's mapping on a real server and on stand-in scripts)
 // The curl driver (bench/drivers.js) and load/curl.sh: what a run JSON gets from them.
 // Real servers on free ports; where the driver's input must be exact or broken, a
 // stand-in curl.sh (a real script in a temp dir) prints it.

@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (every framework's routes on real servers, and the global control caught leaking on each)
 // Every framework (servers/*.js) answers the same routes the same way, and the context
 // integrity check means the same thing on each: als keeps every id, global leaks.
 const test = require('node:test');

@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (the integrity checker and integrity's one end-to-end run on real servers, the global control caught leaking)
 // `ctxbench integrity` against real servers: the checker tells kept, lost and leaked
 // apart (the `global` control leaks, `none` is n/a, a planted strategy that returns
 // nothing is lost), native AsyncLocalStorage keeps what it is known to keep, and the

@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (the lint's layering rules on planted requires: nothing started)
 // The layering of docs/architecture.md, as `npm run lint` enforces it: a lower room never
 // requires a higher one. Each rule is shown to fire on a planted upward require.
 const test = require('node:test');

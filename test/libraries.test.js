@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (the request-context libraries through the integrity scenarios on real servers, a few seconds)
 // The request-context libraries people use now (cls-rtracer, express-http-context,
 // @fastify/request-context), each in a real server behind the registry, through the
 // integrity scenarios at 200 in flight: they keep ids through chains and fan-out, and

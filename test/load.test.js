@@ -1,8 +1,10 @@
 'use strict';
+// Tier: quick (the load drivers' id checks on real servers, the control caught leaking, their refusals)
 // The load drivers against real servers (app.js on free ports): the integrity check must
 // pass when context propagates, catch the deliberately broken `global` strategy, and
 // count every answer of `none` as lost. Only structure and correctness are asserted,
-// never timing or throughput.
+// never timing or throughput. Progress reports, non-2xx answers and curl.sh under real
+// load: test/all/load.test.js.
 const test = require('node:test');
 const assert = require('node:assert');
 const net = require('node:net');
@@ -79,19 +81,6 @@ test('measure(): amount counts exactly that many requests, warm-up excluded', as
   assert.strictEqual(r.lost, 0);
 });
 
-test('measure(): onProgress reports the phase and the counts so far', async () => {
-  const calls = [];
-  await measure({ url: servers.als.url, connections: 5, duration: 1.5, warmup: 1, onProgress: (p) => calls.push(p) });
-  assert.ok(calls.length >= 1, 'called at least once');
-  for (const p of calls) {
-    assert.ok(p.phase === 'warmup' || p.phase === 'measure', `phase ${p.phase}`);
-    for (const key of ['elapsedS', 'requests', 'rps', 'errors', 'mismatches', 'lost']) {
-      assert.ok(Number.isFinite(p[key]), `${key} is a number`);
-    }
-    assert.strictEqual(p.mismatches, 0);
-  }
-});
-
 test('measure(): the global control is caught leaking', async () => {
   const r = await measure({ url: servers.global.url, connections: 50, duration: 1 });
   assertShape(r);
@@ -103,14 +92,6 @@ test('measure(): strategy none loses every id', async () => {
   assertShape(r);
   assert.strictEqual(r.mismatches, 0);
   assert.strictEqual(r.lost, r.requests);
-});
-
-test('measure(): non-2xx answers are counted as non2xx, not as lost', async () => {
-  const r = await measure({ url: servers.als.url, path: '/depth/0', connections: 5, duration: 1 });
-  assertShape(r);
-  assert.strictEqual(r.non2xx, r.requests);
-  assert.strictEqual(r.lost, 0);
-  assert.strictEqual(r.mismatches, 0);
 });
 
 test('measure(): a dead port rejects at once with one line', async () => {
@@ -186,26 +167,6 @@ test('autocannon is pinned to the exact version the driver was written for, and 
     void inst;
   });
   assert.deepStrictEqual(seen, ['function', 'function', 'function', 'number']);
-});
-
-test('curl.sh: als keeps every id (N=300 P=20 --json)', async () => {
-  const { code, stdout, stderr } = await curlSh([servers.als.url + '/', '300', '20', '--json']);
-  assert.strictEqual(code, 0, stderr);
-  const r = JSON.parse(stdout);
-  assert.strictEqual(r.count, 300);
-  assert.strictEqual(r.errors, 0);
-  assert.strictEqual(r.mismatches, 0);
-  assert.strictEqual(r.lost, 0);
-  for (const key of ['avg', 'p50', 'p90', 'p99']) assert.ok(Number.isFinite(r.latency[key]), `latency.${key}`);
-  assert.ok(r.latency.p50 <= r.latency.p90 && r.latency.p90 <= r.latency.p99);
-});
-
-test('curl.sh: the global control is caught leaking', async () => {
-  const { code, stdout, stderr } = await curlSh([servers.global.url + '/', '300', '20', '--json']);
-  assert.strictEqual(code, 0, stderr);
-  const r = JSON.parse(stdout);
-  assert.strictEqual(r.count, 300);
-  assert.ok(r.mismatches > 0, `global must leak, got ${r.mismatches} mismatches`);
 });
 
 test('curl.sh: a dead URL exits 1 with one line', async () => {

@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (LOG as a dimension of the matrix, and one LOG=stdout server under 2 s of load)
 // LOG as a dimension of the matrix (the depth sweep measures LOG=stdout beside LOG=none,
 // as the App Engine study logged a line per level): configs of each LOG are their own
 // groups, and a LOG=stdout server started by the runner survives a line per level at

@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (which configurations a run measures and their order: pure functions)
 // Which configurations a run measures and the order of their bursts: every non-baseline
 // burst sits right next to a baseline burst of its group, and the neighbours change from
 // round to round.

@@ -1,7 +1,9 @@
 'use strict';
+// Tier: quick (calibrate's and aa's one end-to-end run each, in sequential, their cheapest; the bad flags)
 // `ctxbench calibrate` and `ctxbench aa` end to end on a tiny setting: real servers,
 // output in a temp dir, no report. No timing is asserted: the JSON's structure and that
-// every verdict follows from the intervals and counts the JSON itself holds.
+// every verdict follows from the intervals and counts the JSON itself holds. aa in duet:
+// test/all/method-commands.test.js.
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
@@ -11,7 +13,6 @@ const { spawn } = require('node:child_process');
 const calibrate = require('../bench/cli/calibrate');
 const aa = require('../bench/cli/aa');
 const { pairs } = require('../analysis/pairing');
-const { checkRatio } = require('./helpers/ratio-check');
 const sections = { calibrate: require('../report/sections/calibrate'), aa: require('../report/sections/aa') };
 
 const ROOT = path.resolve(__dirname, '..');
@@ -97,23 +98,6 @@ test('aa end to end: arms A and B in one group, each trial tested, pass by the b
   assert.deepStrictEqual({ tailP: a.tailP, pass: a.pass }, aa.binomialRule(a.significant, a.completedTrials));
   assert.strictEqual(r.code, a.completedTrials === 0 ? 2 : a.pass ? 0 : 1, r.stderr);
   assert.match(sections.aa.render(run, {}), new RegExp(`\\*\\*${a.significant} of ${a.completedTrials}\\*\\*`));
-});
-
-test('aa in duet (its default, as npm run bench measures): B beside A in pairs of fresh processes, each trial a duet ratio', async () => {
-  const out = path.join(tmp, 'aa-duet.json');
-  const r = await ctxbench(['aa', '--depth', '1', '--hop', 'sync', '--trials', '1', '--blocks-per-trial', '2', '--windows', '2', '--window', '0.3', '--out', out, '--report', 'none']);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  assert.strictEqual(run.status, 'complete', r.stderr);
-  assert.deepStrictEqual([run.settings.method, run.settings.connections, run.settings.pipelining, run.settings.windows, run.settings.window], ['duet', 10, 1, 2, 0.3]);
-  const [a, b] = run.configs;
-  const windows = b.samples.filter((s) => s.kind === 'window');
-  assert.deepStrictEqual([...new Set(windows.map((w) => w.block))], [0, 1]);
-  assert.ok(windows.every((w) => w.partner === a.id));
-  // The trial's ratio is the one B's windows give against A (its width is the machine's).
-  checkRatio(b.summary.ratio, windows, 'B');
-  assert.strictEqual(a.samples.filter((s) => s.kind === 'window').length, 0, 'the baseline arm has no windows of its own');
-  for (const t of run.aa.trials) assert.strictEqual(t.significant, t.pValue < 0.05);
-  assert.strictEqual(r.code, run.aa.completedTrials === 0 ? 2 : run.aa.pass ? 0 : 1, r.stderr);
 });
 
 test('calibrate and aa: bad flags are one line and exit 1, before any server starts', async () => {

@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (the method commands' analyses and sections on synthetic runs)
 // The method commands' analyses and report sections, on synthetic runs with known
 // answers (never on live timing).
 const test = require('node:test');

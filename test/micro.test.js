@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (micro's one end-to-end run with a planted slow strategy and the control, its refusals, the statistics)
 // `ctxbench micro` end to end, with --quick settings. No timing value is asserted: only
 // structure, direction + significance of a planted cost, and verdicts that follow from it.
 //
@@ -113,7 +114,7 @@ test('the run: one fresh process per strategy per round, figures derived from th
 
 // Whether the planted cost comes out "significant" depends on how busy the machine is: the
 // timed suite reports it (ctxbench micro, results/micro.md), the instruction counts find it
-// deterministically (test/micro-counts.test.js). Here: slow but correct, and each target
+// deterministically (test/all/micro-counts.test.js). Here: slow but correct, and each target
 // has a status.
 test('the planted 20 µs current() reads right in every scenario and passes the correctness target', () => {
   const e = planted.micro.results.find((x) => x.strategy === 'planted-slow');
@@ -180,41 +181,6 @@ test('other bad flags: one line, exit 1', async () => {
     assert.strictEqual(r.code, 1, args.join(' '));
     assert.strictEqual(r.stderr.trim().split('\n').length, 1, r.stderr);
   }
-});
-
-test('SIGINT keeps the rounds already measured (status interrupted)', async () => {
-  const file = path.join(tmp, 'interrupted.json');
-  let sent = false;
-  const r = await ctxbench(['micro', '--strategies', 'planted-slow,als,global', '--quick', '--out', file, '--report', 'none'], {
-    onSpawn(child) {
-      const timer = setInterval(() => {
-        let n;
-        try {
-          n = JSON.parse(fs.readFileSync(file, 'utf8')).micro.results.length;
-        } catch {
-          return; // not written yet
-        }
-        if (n >= 1 && !sent) {
-          sent = true;
-          clearInterval(timer);
-          child.kill('SIGINT');
-        }
-      }, 25);
-      child.on('close', () => clearInterval(timer));
-    },
-  });
-  assert.ok(sent, 'the first process finished');
-  assert.strictEqual(r.code, 130, r.stderr);
-  const run = JSON.parse(fs.readFileSync(file, 'utf8'));
-  assert.strictEqual(run.status, 'interrupted');
-  assert.ok(run.micro.results.length >= 1 && run.micro.results.length < 4);
-  assert.strictEqual(run.micro.roundsDone, 0);
-  const first = run.micro.results[0];
-  assert.strictEqual(first.strategy, 'none');
-  assert.strictEqual(first.error, null);
-  assert.deepStrictEqual(first.rounds.map((x) => x.round), [0], 'the finished process is kept, the killed one dropped');
-  assert.ok(Number.isFinite(first.scenarios.sync.meanUs));
-  assert.match(render(run), /Status: interrupted\.\*\* The run stopped early: 0 of 3 rounds finished/);
 });
 
 // Synthetic per-round values (not measurements): the statistics the verdicts rest on.

@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (the cost model's arithmetic on synthetic runs)
 // The cost model's arithmetic (analysis/model.js) on synthetic duet runs whose costs are
 // known: a strategy that costs a fixed 2 µs per request plus 50 ns per async resource must
 // come back as those two terms, held-out points must be predicted, a strategy whose cost

@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (Node binaries per major from the cache; one bounded registry lookup)
 // lib/node-versions.js: AsyncContextFrame flags per major, Node binaries per major.
 // Only the bogus-major case asks the npm registry (one `npm view`); a second real major is
 // exercised when it is cached or installs within a bounded time, and skipped otherwise.

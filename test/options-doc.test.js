@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (--help, the presets and docs/options.md agree: nothing started)
 // Defaults stated once: `--help` is written from the tables the commands read, the
 // presets are those tables, and docs/options.md (the option reference the README links)
 // is generated from --help. Each check below fails when one of them drifts.

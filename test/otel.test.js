@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (the OpenTelemetry strategies' spans on real servers, exported to memory)
 // The platformatic scenarios: otel-selective and otel-full on Fastify and Express.
 const test = require('node:test');
 const assert = require('node:assert');

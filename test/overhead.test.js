@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (overhead's one end-to-end run on a tiny setting, and its early Ctrl-C)
 // `ctxbench overhead` end to end on a tiny setting: the same session code as `run`, two
 // arms, judged by the interval; an early Ctrl-C does not crash it.
 const test = require('node:test');

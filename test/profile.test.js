@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (run --profile's summary from a real server under --cpu-prof, a few seconds)
 // `ctxbench run --profile` (bench/profile.js, report/sections/profile.js): a real server
 // under --cpu-prof, driven briefly, stopped with SIGTERM; the .cpuprofile is kept and its
 // summary names where the time went. A strategy planted to burn CPU in a named function

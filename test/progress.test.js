@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (the progress line's arithmetic)
 // The progress line of a run that adds blocks: it never counts past its total or shows a
 // negative ETA, and it says where the run stands against the precision target and cap.
 const test = require('node:test');

@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (regime shifts on the committed run and synthetic series)
 // Regime shifts: analysis/stats.js levelShift and the report's per-regime ratios, on the
 // committed default run (schema 1) whose baseline ran at ~5.3k/~8k req/s in rounds 0–8.
 const test = require('node:test');

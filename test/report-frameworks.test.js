@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (the frameworks section on synthetic samples)
 // The `frameworks` preset's section of results.md: the platformatic study's two tables
 // computed from synthetic samples (no live measurement), beside the published figures.
 const test = require('node:test');

@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (report/ on synthetic schema-2 runs)
 // report/ on synthetic schema-2 runs (blocks, adjacent pairs): the rules that withhold a
 // verdict, the precision and variance-component tables, the fingerprint and the repro section.
 const test = require('node:test');

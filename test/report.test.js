@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (report/ on synthetic runs written to a temp dir, and the report command's refusals)
 // report/ on synthetic run JSON written to a temp dir (no live measurement).
 const test = require('node:test');
 const { mulberry32 } = require('./helpers/random');

@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (run --resume's rules, and its one end-to-end run stopped and resumed)
 // `ctxbench run --resume FILE` (bench/resume.js): a stopped run goes on from its saved JSON,
 // its complete blocks kept as they were, an unfinished block measured again. Structure
 // only: which blocks, which samples, which status; no timing is judged.

@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (the runtime sections on synthetic runs)
 // Report sections about runtimes: the stores section says whether CPU per request grows
 // with the number of live stores on each runtime, the integrity section names the cells
 // where runtimes disagree, and every Node version past its end of life is labelled so.

@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (one burst against a real server: sizing and refusals)
 // One burst against a real server (app.js on a free port): sized by completed work,
 // throughput over its exact window, refused when the server is not the process we
 // started or not the strategy we asked for, and a server that does not drain is a

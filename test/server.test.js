@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (the server contract on every framework: routes, /__stats, SIGTERM)
 // The server contract (docs/server.md), for every framework: routes, depth bounds,
 // /healthz, /__stats, BURN_US accounting and a graceful SIGTERM.
 const { describe, test, before, after } = require('node:test');

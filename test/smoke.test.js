@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (one real server echoes the trace id)
 const test = require('node:test');
 const assert = require('node:assert');
 const { startServer, get } = require('./helpers/server');

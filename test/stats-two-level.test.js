@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (the two-level interval against a worked example)
 // The two-level (block = server process) interval of analysis/stats.js, against a worked
 // example by hand, and the rules that withhold a verdict.
 const test = require('node:test');

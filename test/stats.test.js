@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (the statistics against R's and published references)
 // analysis/stats.js on synthetic data with known answers; no live timing anywhere.
 const test = require('node:test');
 const { rng } = require('./helpers/random');

@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (the stopping rule: a pure function)
 // The stopping rule: a pure function of what is known after a block.
 const test = require('node:test');
 const assert = require('node:assert');

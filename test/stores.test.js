@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (STORES=N on real servers under 200 concurrent requests)
 // STORES=N: N extra AsyncLocalStorage instances live for every request. Every id must
 // survive under 200 concurrent requests with and without them, the server must refuse a
 // bad value in one line, and (where AsyncLocalStorage rides on async_hooks, so the live

@@ -1,7 +1,8 @@
 'use strict';
+// Tier: quick (a team's strategy file validated, and run through the integrity scenarios beside the control)
 // A team's own strategy (--strategy-file): validated at load with one line per problem,
 // run through the integrity scenarios, and marked user-supplied. Its measurement in duet,
-// exactly like a built-in one, is in test/duet.test.js's end-to-end run.
+// exactly like a built-in one, is in test/all/duet.test.js's end-to-end run.
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
@@ -53,7 +54,7 @@ test('ctxbench run and integrity: a bad strategy file is one line and exit 1, be
   assert.match(twice.stderr, /two strategy files export the name 'mine'/);
 });
 
-// Measured in duet beside the built-ins: test/duet.test.js's end-to-end run includes
+// Measured in duet beside the built-ins: test/all/duet.test.js's end-to-end run includes
 // examples/als-logger.js (one run of fresh pairs serves both files' claims).
 
 test('ctxbench integrity --strategy-file: the example keeps the id in the chain scenarios, beside the leaking control', async () => {

@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (the leading table's reading, planted in synthetic runs and read from the committed ones)
 // "What each strategy costs" (analysis/index.js strategySummary, report/strategy-summary.js):
 // the table that leads results.md. Each rule of the reading is planted in a synthetic run
 // and read back; the committed results must report the `global` control as leaking.

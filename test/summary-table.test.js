@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (report --csv/--json end to end on the committed default run)
 // `ctxbench report --csv/--json`: the summary table out of ctxbench, one row per
 // configuration, columns as docs/run-json.md lists them.
 const test = require('node:test');

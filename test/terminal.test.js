@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (the run command's terminal summary on a synthetic run)
 // The summary `ctxbench run` prints at the end: every configuration with its ratio, its
 // interval and verdict, and the id check, and where the report was written.
 const test = require('node:test');

@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (where a request's id comes from, and the server's echo and log lines on real servers)
 // Where a request's id comes from (handlers/trace.js), and what the server does with
 // it: echoes only safe ids, never raw client bytes, and logs one Cloud Logging line
 // per level when LOG=stdout.

@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (verdicts as data; no sentence read back: nothing started)
 // A verdict is data (analysis/summary.js judge): the sentence a reader sees is written
 // from it by verdictText, and no code reads a sentence back. Rewording a sentence must
 // not change what the summary concludes.

@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (the warm-up rule on synthetic bursts)
 const test = require('node:test');
 const assert = require('node:assert');
 const { warmMore, burstCost, MIN_WARMUP_BURSTS, MAX_WARMUP_BURSTS } = require('../bench/warmup');

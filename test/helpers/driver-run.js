@@ -1,5 +1,5 @@
 'use strict';
-// The driver tests' one run and one check (test/mysql.test.js, test/redis.test.js):
+// The driver tests' one run and one check (test/all/mysql.test.js, test/all/redis.test.js):
 // `ctxbench integrity` with the planted promise-only strategy file beside als and the
 // global control, `total` requests per cell with 100 in flight; then each cell against
 // what its strategy must do there.

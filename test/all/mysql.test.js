@@ -1,4 +1,5 @@
 'use strict';
+// Tier: all (needs MariaDB: the MySQL driver scenarios against a real mariadbd, and Ctrl-C during them)
 // The MySQL driver scenarios (handlers/scenarios/mysql.js) against a real MariaDB that
 // `ctxbench integrity` starts itself (bench/mariadb.js) and removes: 200 requests, 100 in
 // flight, each with its own id, every answer checked. A planted strategy that follows the
@@ -9,9 +10,9 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const systemTools = require('../lib/system-tools');
-const { runCliInterrupted, assertServerGone } = require('./helpers/cli');
-const { runDriverScenarios, checkCells } = require('./helpers/driver-run');
+const systemTools = require('../../lib/system-tools');
+const { runCliInterrupted, assertServerGone } = require('../helpers/cli');
+const { runDriverScenarios, checkCells } = require('../helpers/driver-run');
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-mysql-test-'));
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -1,0 +1,77 @@
+'use strict';
+// Tier: all (a long real run: app --predict probes a service and measures it in duet beside the reference server)
+// `ctxbench app --predict` end to end: probes a service whose async resources per request
+// are known, measures it beside the reference server and prints a prediction for every
+// strategy the committed model has for this runtime. Structure and counts only. `ctxbench
+// probe` end to end and both commands' refusals: test/predict.test.js.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { runCli } = require('../helpers/cli');
+const { labelOfRuntime } = require('../../lib/node-versions');
+const { detectAsyncContextFrame } = require('../../lib/runtime');
+
+const ROOT = path.join(__dirname, '..', '..');
+const FIXTURE = path.join(__dirname, '..', 'fixtures', 'probe-app.js');
+const LABEL = labelOfRuntime(process.version, detectAsyncContextFrame());
+const round = (x) => Math.round(x * 100) / 100;
+
+function tempDir(t) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-predict-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+const MODEL_FIT = path.join(ROOT, 'results', 'model-fit.json');
+
+test('ctxbench app --predict: the service probed (5 Immediate per request), measured beside the reference server, a prediction per strategy of this runtime\'s model, and the candidate judged beside its own', { timeout: 600000 }, async (t) => {
+  const fits = new Map(Object.entries(fs.existsSync(MODEL_FIT) ? JSON.parse(fs.readFileSync(MODEL_FIT, 'utf8')).runtimes : {}));
+  if (!fits.has(LABEL)) return t.skip(`the committed cost model (results/model-fit.json) has no fit for ${LABEL} (this test's Node); it covers ${[...fits.keys()].join(', ') || 'nothing'}`);
+  const dir = tempDir(t);
+  const out = path.join(dir, 'app.json');
+  const cmd = `IMMEDIATES=5 "${process.execPath}" "${FIXTURE}"`;
+  const r = await runCli(['app', '--baseline', cmd, '--candidate', cmd, '--predict', '--strategy', 'als',
+    '--blocks', '3', '--windows', '1', '--window', '0.3', '--warmup', '0.3', '--out', out, '--report', 'none']);
+  assert.strictEqual(r.code, 0, r.stderr);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  const p = run.predict;
+  assert.strictEqual(p.runtime, LABEL);
+  assert.strictEqual(p.probe.runtime.node, process.version);
+  assert.strictEqual(round(p.probe.perRequest.byType.Immediate), 5, JSON.stringify(p.probe.perRequest));
+  // The probe and the reference are processes of their own, not the measured sides'.
+  const measured = new Set(run.configs.flatMap((c) => c.processes.map((x) => x.pid)));
+  assert.ok(!measured.has(p.probe.pid));
+  assert.deepStrictEqual(p.reference.configs.map((c) => c.name), ['baseline', 'reference']);
+  assert.strictEqual(p.reference.configs[1].processes.length, 3);
+  const report = path.join(dir, 'results.md');
+  assert.strictEqual((await runCli(['report', out, '--out', report, '--no-html'])).code, 0);
+  const page = fs.readFileSync(report, 'utf8');
+  // How many windows beside the reference count depends on how busy the machine is (a
+  // window is dropped while the load generator cannot keep both servers saturated): both
+  // outcomes are checked for what they must say, neither for a figure.
+  if (p.prediction.error) {
+    assert.match(p.prediction.error, /^no window of the service beside the reference server counted$/);
+    assert.match(r.stdout, /^no prediction: no window of the service beside the reference server counted$/m);
+    assert.match(page, /Predicted by the cost model[\s\S]*No prediction: no window of the service/);
+    return;
+  }
+  assert.deepStrictEqual(p.prediction.rows.map((x) => x.strategy).sort(), Object.keys(fits.get(LABEL).strategies).sort());
+  for (const row of p.prediction.rows) {
+    // A line extrapolated far below the resource counts it was fitted on may say nothing.
+    if (row.estimate === null) {
+      assert.ok(row.extrapolated && /extrapolated/.test(row.why), JSON.stringify(row));
+      continue;
+    }
+    assert.ok(row.estimate > 0 && row.estimate < 2, JSON.stringify(row));
+    // An upper end reaching past double the throughput is left open (null).
+    assert.ok(row.ci95[0] <= row.estimate && (row.ci95[1] === null || row.estimate <= row.ci95[1]), JSON.stringify(row));
+  }
+  assert.strictEqual(p.candidate.strategy, 'als');
+  assert.ok(['right', 'miss', 'too wide to judge', 'not measured', 'no prediction'].includes(p.candidate.judgement.outcome), JSON.stringify(p.candidate));
+  assert.match(r.stdout, /Predicted % of this service's throughput on one CPU with each strategy/);
+  for (const row of p.prediction.rows) assert.match(r.stdout, new RegExp(`^  ${row.strategy} +(\\d|no prediction)`, 'm'));
+  assert.match(r.stdout, /Candidate as als: predicted /);
+  assert.match(page, /Predicted by the cost model[\s\S]*The candidate as `als`:/);
+});

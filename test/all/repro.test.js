@@ -1,0 +1,41 @@
+'use strict';
+// Tier: all (needs PostgreSQL: repro's end-to-end run of two rate-mode runs with HOP=pg)
+// `ctxbench repro` measures what `run` measures, twice (test/repro.test.js has the
+// statistics, --compare, and the quick tier's real repro, interrupted, in test/interrupt.test.js).
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+
+test('ctxbench repro measures what run measures: rate mode and HOP=pg (its own PostgreSQL) in both runs', { timeout: 600_000 }, async () => {
+  const { runCli } = require('../helpers/cli');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-repro-pg-'));
+  const out = path.join(dir, 'repro-pg.json');
+  try {
+    const r = await runCli(['repro', '--strategies', 'none,als', '--depths', '8', '--hops', 'pg', '--baseline', 'none', '--rate', '100', '--duration', '0.5',
+      '--warmup', '0', '--blocks', '3', '--rounds', '1', '--out', out], { timeoutMs: 580_000 });
+    assert.strictEqual(r.code, 0, r.stderr);
+    const saved = JSON.parse(fs.readFileSync(out, 'utf8'));
+    assert.strictEqual(saved.runs.length, 2);
+    for (const run of saved.runs) {
+      assert.deepStrictEqual(run.settings.rates, [100], 'open loop, as run --rate');
+      assert.strictEqual(run.settings.postgres, 'embedded', 'its own PostgreSQL, as run --hops pg');
+      for (const c of run.configs) {
+        assert.strictEqual(c.error, null, `${c.id}: ${c.error?.message}`);
+        assert.strictEqual(c.hop, 'pg');
+        assert.ok(c.samples.length === 3 && c.samples.every((s) => s.scheduled === 50 && s.errors === 0), `${c.id}: ${JSON.stringify(c.samples.map((s) => [s.scheduled, s.errors]))}`);
+      }
+    }
+    // Fresh processes: the second run's servers are not the first run's.
+    const nonces = (run) => new Set(run.configs.flatMap((c) => c.processes.map((x) => x.nonce)));
+    const [na, nb] = saved.runs.map(nonces);
+    assert.ok(na.size > 0);
+    for (const n of na) assert.ok(!nb.has(n), `process ${n} reused`);
+    assert.strictEqual(saved.status, 'complete');
+    assert.ok(saved.repro && Array.isArray(saved.repro.rows), 'the two runs compared');
+    assert.deepStrictEqual(fs.readdirSync(dir), ['repro-pg.json'], 'the per-run progress files are gone');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
