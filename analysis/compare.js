@@ -1,4 +1,5 @@
 'use strict';
+const { machineOf, sameMachine, machineDifferences } = require('./repro');
 // `ctxbench compare a.json b.json [--max-regression PCT]`: a regression gate that fails
 // closed. Is run b slower than run a by more than PCT percent (default 5)?
 //
@@ -231,6 +232,9 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
     b: typeof b === 'string' ? b : (runB && runB.title) || 'b',
     maxRegression: limit,
     alpha,
+    // Two machines (CPU model, cores, kernel) make a comparison across machines: a gate
+    // between them measures the machines as much as the change.
+    machines: { a: machineOf(runA), b: machineOf(runB), same: sameMachine(runA, runB), differences: machineDifferences(runA, runB) },
     counted,
     duet,
     baseline: duet ? runA.settings?.baseline ?? null : null,
@@ -283,6 +287,7 @@ function formatCompare(result) {
   });
   const lines = [
     `ctxbench compare: a = ${result.a}, b = ${result.b}`,
+    ...(result.machines?.same === false ? [`ACROSS MACHINES (${result.machines.differences.join(', ')}): a comparison of two machines, not of one change; instruction counts carry across machines, timed ratios less so`] : []),
     ...(result.counted
       ? [
           'Instruction counts (Valgrind): instr/req = median over processes. Where each run\'s processes agree within ' +

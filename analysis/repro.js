@@ -85,6 +85,31 @@ function consistent(x, y) {
 // many percent (the count's own repeatability is 0.04-0.15% from process to process).
 const INSTRUCTION_AGREEMENT_PCT = 0.5;
 
+// The machine a run was measured on: its identity (CPU model, cores, kernel), not its
+// speed (environment.fingerprint moves from hour to hour on one machine). Two runs on
+// different machines are a comparison across machines, never a second reading of one
+// figure: the committed default run (an Intel Xeon) and a fresh clone's on an AMD EPYC
+// disagreed on 3 of 16 ratios.
+function machineOf(run) {
+  const e = run?.environment || {};
+  return { cpuModel: e.cpuModel ?? null, cores: e.cores ?? null, kernel: e.kernel ?? null };
+}
+
+// Whether two runs come from the same machine; null when either does not say.
+function sameMachine(a, b) {
+  const x = machineOf(a);
+  const y = machineOf(b);
+  if (!x.cpuModel || !y.cpuModel) return null;
+  return x.cpuModel === y.cpuModel && x.cores === y.cores && x.kernel === y.kernel;
+}
+
+// The fields that differ between two runs' machines, as "CPU model A → B" phrases.
+function machineDifferences(a, b) {
+  const x = machineOf(a);
+  const y = machineOf(b);
+  return [['cpuModel', 'CPU'], ['cores', 'cores'], ['kernel', 'kernel']].filter(([k]) => x[k] !== y[k]).map(([k, label]) => `${label} ${x[k] ?? '?'} → ${y[k] ?? '?'}`);
+}
+
 function reproCompare(a, b) {
   const [runA, runB] = [a, b];
   const counted = runA?.settings?.method === 'instructions' && runB?.settings?.method === 'instructions';
@@ -118,6 +143,7 @@ function reproCompare(a, b) {
     a: typeof a === 'string' ? a : (runA && runA.title) || 'a',
     b: typeof b === 'string' ? b : (runB && runB.title) || 'b',
     schemas: [runA && runA.schema, runB && runB.schema],
+    machines: { a: machineOf(runA), b: machineOf(runB), same: sameMachine(runA, runB), differences: machineDifferences(runA, runB) },
     ...(counted && instructionAgreement(rows, runA, runB, micro)),
     rows,
     compared: rows.length,
@@ -162,7 +188,9 @@ function instructionAgreement(rows, runA, runB, micro = false) {
 function formatRepro(r) {
   const pct = (x) => ratioPct(x);
   const ci = (c) => (c ? `[${pct(c[0])}–${pct(c[1])}]` : '—');
-  const lines = [`ctxbench repro: a = ${r.a}, b = ${r.b}`, ''];
+  const lines = [`ctxbench repro: a = ${r.a}, b = ${r.b}`];
+  if (r.machines?.same === false) lines.push(`ACROSS MACHINES (${r.machines.differences.join(', ')}): a comparison of two machines, not a second reading of one`);
+  lines.push('');
   for (const row of r.rows) {
     if (r.instructions) {
       lines.push(`${row.id}  a ${pct(row.a.estimate)}  b ${pct(row.b.estimate)}  differ by ${row.differencePct.toFixed(2)}%  ${row.differencePct <= r.instructions.limitPct ? 'agree' : 'DISAGREE'}`);
@@ -184,4 +212,4 @@ function formatRepro(r) {
   return lines.join('\n') + '\n';
 }
 
-module.exports = { reproCompare, formatRepro, ratios, consistent, INSTRUCTION_AGREEMENT_PCT };
+module.exports = { reproCompare, formatRepro, ratios, consistent, machineOf, sameMachine, machineDifferences, INSTRUCTION_AGREEMENT_PCT };

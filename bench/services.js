@@ -147,7 +147,7 @@ function redactArgs(args) {
 function needsOf(hopNames, strategyNames = []) {
   // A remote target's configurations name no strategy of this tree (null).
   const agent = strategyNames.some((name) => strategies.names.includes(name) && Boolean(strategies.info(name).agent));
-  return { pg: hopNames.includes('pg'), http: hopNames.includes('http'), redis: false, mysql: false, sink: agent };
+  return { pg: hopNames.includes('pg'), http: hopNames.includes('http'), redis: hopNames.includes('redis'), mysql: hopNames.includes('mysql'), sink: agent };
 }
 
 // A service failure is the user's to fix (or the machine's): one line, no stack.

@@ -29,10 +29,14 @@ const mixedHop = (level) => ROTATION[level % ROTATION.length]();
 // Real I/O hops: each level sends the id it read and gets back what the other side
 // saw; the chain compares the two. 'pg': `SELECT $1::text` through one pg.Pool shared
 // by the process (PG_POOL_SIZE clients, fewer than the requests in flight, so requests
-// queue for a client); 'http': a GET to the downstream service through one undici
-// keep-alive Agent, the id forwarded as a W3C traceparent. Both are built at start-up,
-// outside any request, like a real service's pool and agent.
-const IO = ['pg', 'http'];
+// queue for a client); 'mysql': `SELECT ? AS id` through one mysql2 promise pool of as
+// many connections, on MariaDB; 'redis': `ECHO id` through one ioredis client (Redis
+// pipelines a client's commands on its one connection); 'http': a GET to the downstream
+// service through one undici keep-alive Agent, the id forwarded as a W3C traceparent.
+// All are built at start-up, outside any request, like a real service's pool and client.
+const IO = ['pg', 'mysql', 'redis', 'http'];
+// Hops that wait on a timer: a server using them is idle part of the time whatever its load.
+const TIMERS = ['timeout', 'mixed'];
 
 // 'sync' is plain recursion with no hop at all (how the study's code actually ran).
 const names = ['await', 'sync', 'nexttick', 'immediate', 'timeout', 'emitter', 'thenable', 'mixed', ...IO];
@@ -56,6 +60,24 @@ function createPgHop({ pgUrl, pgPoolSize }) {
   pool.on('error', () => {});
   const hop = (level, id) => pool.query('SELECT $1::text AS id', [String(id)]).then((r) => r.rows[0].id);
   hop.close = () => pool.end();
+  return hop;
+}
+
+function createMysqlHop({ mysqlUrl, pgPoolSize }) {
+  const mysql = require('mysql2/promise');
+  const pool = mysql.createPool({ uri: mysqlUrl, connectionLimit: pgPoolSize, waitForConnections: true });
+  pool.pool.on('error', () => {});
+  const hop = (level, id) => pool.query('SELECT ? AS id', [String(id)]).then(([rows]) => String(rows[0].id));
+  hop.close = () => pool.end();
+  return hop;
+}
+
+function createRedisHop({ redisUrl }) {
+  const Redis = require('ioredis');
+  const client = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  client.on('error', () => {});
+  const hop = (level, id) => client.echo(String(id));
+  hop.close = () => client.quit().catch(() => {});
   return hop;
 }
 
@@ -93,8 +115,10 @@ function createHttpHop({ downstreamUrl }) {
 // (level, id) => Promise of the id the other side saw; null for the in-process hops.
 function createIoHop(hop, config) {
   if (hop === 'pg') return createPgHop(config);
+  if (hop === 'mysql') return createMysqlHop(config);
+  if (hop === 'redis') return createRedisHop(config);
   if (hop === 'http') return createHttpHop(config);
   return null;
 }
 
-module.exports = { HOPS, mixedHop, names, IO, createIoHop, PARENT_SPAN };
+module.exports = { HOPS, mixedHop, names, IO, TIMERS, createIoHop, PARENT_SPAN };

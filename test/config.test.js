@@ -75,8 +75,8 @@ test('every valid name of every list is accepted by loadConfig', () => {
   // An APM agent's spans need their sink (test/agents.test.js: without it, one line).
   const sink = (s) => (strategies.info(s).agent ? { SINK_URL: 'http://127.0.0.1:1' } : {});
   for (const s of strategies.names) assert.strictEqual(loadConfig({ STRATEGY: s, FRAMEWORK: strategies.info(s).frameworks?.[0], ...sink(s) }).strategy, s);
-  // HOP=pg and HOP=http need where to go (test/io.test.js: without it, one line).
-  const io = { PG_URL: 'postgres://u:p@127.0.0.1:5432/d', DOWNSTREAM_URL: 'http://127.0.0.1:1' };
+  // HOP=pg, mysql, redis and http need where to go (test/io.test.js: without it, one line).
+  const io = { PG_URL: 'postgres://u:p@127.0.0.1:5432/d', MYSQL_URL: 'mysql://root@127.0.0.1:3306', REDIS_URL: 'redis://127.0.0.1:6379', DOWNSTREAM_URL: 'http://127.0.0.1:1' };
   for (const h of hops.names) assert.strictEqual(loadConfig({ HOP: h, ...io }).hop, h);
   assert.strictEqual(loadConfig({}).pgPoolSize, 10);
   assert.strictEqual(loadConfig({ PG_POOL_SIZE: '3' }).pgPoolSize, 3);

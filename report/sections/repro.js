@@ -46,6 +46,13 @@ function render(run, ctx = {}) {
   if (run.status && run.status !== 'complete') meta.push(`⚠ status ${run.status}`);
   if (meta.length) lines.push(`*${meta.join(' · ')}*`, '');
   if (run.command) lines.push(f.fence(run.command, 'sh'), '');
+  const m = r?.machines;
+  if (m?.same === false) {
+    lines.push(`> ⚠ **Across machines** (${m.differences.join(', ')}): a comparison of two machines, not a second reading of one. ` +
+      'Where the two differ, both can hold; neither run reproduces the other here.', '');
+  } else if (m?.same) {
+    lines.push(`Both runs on the same machine: ${m.a.cpuModel} × ${m.a.cores}, kernel ${m.a.kernel}.`, '');
+  }
   if (!r || !r.compared) {
     lines.push('No ratio could be compared between the two runs.');
     return lines.join('\n');
