@@ -185,6 +185,7 @@ module.exports = {
   summaryOf,
   BROKEN: summaries.BROKEN,
   latencySummaries,
+  sloCapacity: require('./capacity').sloCapacity,
   strategySummary,
   analyzeApp,
   analyzeStores,

@@ -14,6 +14,7 @@ const { describe, oneSample } = require('./stats');
 const { strategyInfo } = require('./registry');
 const { baselineFor } = require('./comparable');
 const { newHistogram, percentiles: histogramPercentiles, HELD_MIN } = require('../load/open-loop');
+const { pairLatencySummary, pairBaselineSummary, isPairConfig } = require('./pair');
 
 const PERCENTILES = [
   { key: 'p50', q: 50 },
@@ -106,6 +107,7 @@ function unitPercentiles(samples, key) {
 // arithmetic interval from a few units reaches below zero);
 // pooled = the percentile of every request of the config merged (for reference).
 function latencySummary(config, baselineConfig = null) {
+  if (isPairConfig(config)) return withBroken(config, pairLatencySummary(config, baselineConfig));
   if (!isRateConfig(config)) return null;
   const samples = config.samples.filter(isRateSample);
   const key = unitKey(samples);
@@ -165,6 +167,14 @@ function latencySummary(config, baselineConfig = null) {
   return out;
 }
 
+// A strategy that carries context and lost or mixed up ids has no latency to compare.
+function withBroken(config, s) {
+  const info = strategyInfo(config.strategy);
+  s.broken = !config.control && !info.control && info.carriesContext !== false && (s.mismatches > 0 || s.lost > 0);
+  if (s.broken) s.verdict = 'context broken: latency not comparable';
+  return s;
+}
+
 // One line for the added latency at percentile k.
 function addedVerdict(summary, k = 'p99') {
   if (summary.broken) return 'context broken: latency not comparable';
@@ -191,7 +201,17 @@ function latencySummaries(run) {
 function computeLatencySummaries(run) {
   const configs = (run.configs || []).filter((c) => c && Array.isArray(c.samples));
   const baselineArm = run.settings?.baseline;
-  return configs.filter(isRateConfig).map((config) => ({ config, s: latencySummary(config, baselineFor(config, configs, baselineArm)) }));
+  return configs
+    .map((config) => {
+      if (isRateConfig(config) || isPairConfig(config)) return { config, s: latencySummary(config, baselineFor(config, configs, baselineArm)) };
+      // A pair run's baseline: its latencies as the partner of every pair it was in.
+      if (run.settings?.method === 'pair') {
+        const s = pairBaselineSummary(config, configs.filter((c) => baselineFor(c, configs, baselineArm) === config));
+        return s ? { config, s } : null;
+      }
+      return null;
+    })
+    .filter(Boolean);
 }
 
 module.exports = { latencySummary, latencySummaries, heldCheck, mergeByUnit, mergeAll, isRateConfig, isRateSample, addedVerdict, PERCENTILES, minCount, decode };

@@ -1,4 +1,5 @@
 'use strict';
+const { pairLatencySummary, isPairConfig } = require('./pair');
 // The analysis of the method checks (ctxbench aa, calibrate, overhead): what their run
 // JSON says, for their commands (exit codes) and their report sections alike. The
 // commands in bench/cli/ run the measurements; this module only reads the results.
@@ -82,6 +83,9 @@ function analyzeAa(run) {
     tailP: rule.tailP,
     pass: rule.pass,
     overall: summarize(b, a).ratio,
+    // The pair's latencies: what the second process adds to the first's p50/p99 at the
+    // same schedule must be nothing (the generator makes no difference between them).
+    ...(isPairConfig(b) && { latency: pairLatencySummary(b, a) }),
   };
 }
 
@@ -94,7 +98,7 @@ const TOLERANCE = 0.1;
 // A duet interval is several times narrower than one from bursts one after the other,
 // so a duet calibration is held to ±5% (issue 22); older runs keep the ±10% they ran under.
 const DUET_TOLERANCE = 0.05;
-const toleranceOf = (run) => (run.settings?.method === 'duet' ? DUET_TOLERANCE : TOLERANCE);
+const toleranceOf = (run) => (['duet', 'pair'].includes(run.settings?.method) ? DUET_TOLERANCE : TOLERANCE);
 const BASELINE_ARM = 'burn0';
 
 // pass: the whole interval inside 1 ± tolerance; fail: the whole interval outside it;
@@ -127,14 +131,16 @@ function duetLevel(c, base, tolerance) {
   const solo = (config, block) => (config?.samples || []).find((x) => x.kind === 'solo' && x.block === block);
   const item = (value, block) => ({ value, block });
   const windows = c.samples.filter((w) => w.kind === 'window' && w.counted && w.cpuUsPerRequest > 0 && w.partnerCpuUsPerRequest > 0);
-  const burnOf = (block) => solo(c, block)?.burnUsPerRequest;
+  // A pair's window carries the burn its server timed in it (no solo bursts at a rate).
+  const burnOf = (w) => w.burnUsPerRequest ?? solo(c, w.block)?.burnUsPerRequest;
   const seen = windows.map((w) => item(w.cpuUsPerRequest - w.partnerCpuUsPerRequest, w.block));
-  const seenRatio = windows.filter((w) => burnOf(w.block) > 0).map((w) => item((w.cpuUsPerRequest - w.partnerCpuUsPerRequest) / burnOf(w.block), w.block));
+  const seenRatio = windows.filter((w) => burnOf(w) > 0).map((w) => item((w.cpuUsPerRequest - w.partnerCpuUsPerRequest) / burnOf(w), w.block));
   const blocks = [...new Set(windows.map((w) => w.block))];
+  const blockBurn = (b) => burnOf(windows.find((w) => w.block === b && burnOf(w) > 0) ?? { block: b });
   const soloPairs = blocks.map((b) => [solo(c, b), solo(base, b)]).filter(([x, y]) => x?.cpuUsPerRequest > 0 && y?.cpuUsPerRequest > 0 && x.burnUsPerRequest > 0);
   const cpu = soloPairs.map(([x, y]) => item(x.cpuUsPerRequest - y.cpuUsPerRequest, x.block));
   const cpuRatio = pairedMean(soloPairs.map(([x, y]) => item((x.cpuUsPerRequest - y.cpuUsPerRequest) / x.burnUsPerRequest, x.block)));
-  const actual = pairedMean(blocks.filter((b) => burnOf(b) > 0).map((b) => item(burnOf(b), b)));
+  const actual = pairedMean(blocks.filter((b) => blockBurn(b) > 0).map((b) => item(blockBurn(b), b)));
   return levelResult(c, { pairs: windows.length, actual, seen: pairedMean(seen), cpu: pairedMean(cpu), seenRatio: pairedMean(seenRatio), cpuRatio }, tolerance);
 }
 

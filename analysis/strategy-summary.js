@@ -7,6 +7,7 @@ const stats = require('./stats');
 const summaries = require('./summary');
 const { summaryOf } = require('./summary');
 const { latencySummaries } = require('./latency');
+const { sloCapacity } = require('./capacity');
 const { equivalence: equivalenceOf } = require('./verdict');
 const { DEFAULTS } = require('../lib/presets');
 const { PROPAGATION, strategyInfo: info } = require('./registry');
@@ -87,6 +88,8 @@ function pickSources(results) {
     io: named(byPreset('io')),
     latency: named(byPreset('latency')),
     stores: named(byPreset('stores')),
+    // The deployment columns: every strategy on an instance stand-in (issue 47).
+    deployment: named(byPreset('deployment-f1')),
     instructions: named(byPreset('instructions')),
     'depth-sweep': named(byPreset('depth-sweep')),
     // Second runs of the default run (`ctxbench repro --compare … results/default.json`).
@@ -180,6 +183,29 @@ function idsFromWidest(strategy, studies) {
   return { verdict: broken ? 'broken' : 'kept', runtimes, uniform, common, source: { name: integrity.name, file: integrity.file } };
 }
 
+// A strategy's capacity within the SLO on the stand-in, as % of the baseline's (paired by
+// block), at one depth: a ratio cell, censored where a block's capacity was a bound.
+function capacityCell(source, strategy, depth) {
+  const cap = sloCapacity(source.run);
+  const row = cap?.rows.find((r) => r.strategy === strategy && r.depth === depth && !r.aa);
+  if (!row) return null;
+  const base = { source: { name: source.name, file: source.file, id: row.deployment }, settings: { depth, instance: cap.instance?.name ?? null, slo: cap.slo.text } };
+  if (!row.ratio || !Number.isFinite(row.ratio.estimate)) return { ...base, kind: 'ratio', estimate: null, interval: null, verdict: 'no capacity within the SLO' };
+  const below = row.capacity.censored.some((x) => x.censored === 'below');
+  const above = row.capacity.censored.some((x) => x.censored === 'above');
+  return {
+    ...base,
+    kind: 'ratio',
+    estimate: row.ratio.estimate,
+    interval: row.ratio.ci95 ?? null,
+    intervalKind: '95% CI',
+    bound: below ? 'below' : above ? 'above' : null,
+    significant: Boolean(row.ratio.ci95 && (row.ratio.ci95[1] < 1 || row.ratio.ci95[0] > 1)),
+    blocks: row.ratio.n,
+    instances: row.instances,
+  };
+}
+
 function latencyCell(source, strategy, depth, load) {
   const rows = latencySummaries(source.run);
   const hit = rows.find((r) => r.config.strategy === strategy && r.config.depth === depth && r.config.load === load);
@@ -191,8 +217,11 @@ function latencyCell(source, strategy, depth, load) {
     settings: { depth, load, hop: hit.config.hop, baseline: source.run.settings?.baseline ?? null, rate: hit.config.rate ?? null },
   };
   // A rate not held (by this configuration or its baseline) has no latency to report: the
-  // cell says so instead of showing a figure from a queue that grew without bound.
-  if (!a || !Number.isFinite(a.estimate)) return { ...base, estimate: null, interval: null, significant: false, rateHeld: hit.s?.held ? hit.s.held.held : null, verdict: hit.s?.verdict ?? 'no latency figure' };
+  // cell says so instead of showing a figure from a queue that grew without bound. In a
+  // pair, a candidate that could not keep a rate its baseline kept is itself the answer.
+  if (!a || !Number.isFinite(a.estimate)) {
+    return { ...base, estimate: null, interval: null, significant: false, rateHeld: hit.s?.held ? hit.s.held.held : null, candidateHeld: hit.s?.candidateHeld ?? null, baselineHeld: hit.s?.baselineHeld ?? null, broken: Boolean(hit.s?.broken), verdict: hit.s?.verdict ?? 'no latency figure' };
+  }
   return {
     ...base,
     estimate: a.estimate,
@@ -261,6 +290,8 @@ function reproOf(repros, def, id) {
     const at = r.run.files.findIndex((f) => path.resolve(f) === mine);
     const row = at >= 0 && r.run.repro.rows.find((x) => x.id === id);
     if (!row || typeof row.consistent !== 'boolean') continue;
+    // Another machine's run is a comparison across machines, never a second reading.
+    if (r.run.repro.machines?.same === false) continue;
     const other = at === 0 ? row.b : row.a;
     return { consistent: row.consistent, otherEstimate: other?.estimate ?? null, otherFile: r.run.files[at === 0 ? 1 : 0], source: { name: r.name, file: r.file } };
   }
@@ -298,7 +329,8 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
   const fromPopular = sameAsDefault ? [...new Set((popular.run.configs || []).map((c) => c.strategy))].filter((st) => st !== baseline && !strategies.includes(st)) : [];
   strategies.push(...fromPopular);
   const ioDepth = sources.io ? Math.min(...(sources.io.run.configs || []).filter((c) => c.hop === ioHop).map((c) => c.depth)) : null;
-  const latencyDepth = sources.latency ? Math.min(...(sources.latency.run.configs || []).map((c) => c.depth).filter(Number.isFinite)) : null;
+  const latencySource = sources.deployment ?? sources.latency;
+  const latencyDepth = latencySource ? Math.min(...(latencySource.run.configs || []).map((c) => c.depth).filter(Number.isFinite)) : null;
   const sweep = sources['depth-sweep'];
   const sweepBroken = (c) => Boolean(summaryOf(c, sweep.run.configs, sweep.run.settings?.baseline).broken);
   const storesNode = sources.stores ? (sources.stores.run.configs || []).map((c) => c.node).filter(Boolean).sort().at(-1) : null;
@@ -336,7 +368,10 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
       shallow: shallowDepth !== null ? defCell(shallowDepth) : null,
       deep: deepDepth !== null ? defCell(deepDepth) : null,
       io: sources.io && Number.isFinite(ioDepth) ? baselineOr(sources.io, () => at(sources.io, (c) => c.hop === ioHop && c.depth === ioDepth)) : null,
-      latency: sources.latency ? baselineOr(sources.latency, () => latencyCell(sources.latency, strategy, latencyDepth, load)) : null,
+      // The latency column reads the stand-in study where there is one (one latency column).
+      latency: latencySource ? baselineOr(latencySource, () => latencyCell(latencySource, strategy, latencyDepth, load)) : null,
+      deployShallow: sources.deployment && shallowDepth !== null ? baselineOr(sources.deployment, () => capacityCell(sources.deployment, strategy, shallowDepth)) : null,
+      deployDeep: sources.deployment && deepDepth !== null ? baselineOr(sources.deployment, () => capacityCell(sources.deployment, strategy, deepDepth)) : null,
       stores: sources.stores ? baselineOr(sources.stores, () => at(sources.stores, (c) => c.stores === stores && c.node === storesNode && c.acf !== false)) : null,
       instructions: sources.instructions && shallowDepth !== null ? at(sources.instructions, (c) => c.depth === shallowDepth) : null,
       deepInstructions: sources.instructions && deepDepth !== null ? at(sources.instructions, (c) => c.depth === deepDepth) : null,
@@ -359,6 +394,9 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
   for (const r of rows) for (const rt of r.ids.runtimes || []) rt.own = rt.own.filter((sc) => !common.includes(sc));
   return {
     sources: Object.fromEntries(Object.entries(sources).filter(([k]) => k !== 'repro').map(([k, v]) => [k, Array.isArray(v) ? v.map(described) : v ? described(v) : null])),
+    // On which machine each study of a headline column was measured (CPU model, cores).
+    machines: Object.entries(sources).filter(([k, v]) => v && !Array.isArray(v) && ['default', 'popular', 'io', 'latency', 'stores', 'deployment'].includes(k))
+      .map(([k, v]) => ({ study: k, name: v.name, cpuModel: v.run.environment?.cpuModel ?? null, cores: v.run.environment?.cores ?? null, date: v.run.environment?.date ?? null })),
     baseline,
     depths: { shallow: shallowDepth, deep: deepDepth },
     settings: {
@@ -366,8 +404,9 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
       marginPct: def.run.settings?.margin ?? DEFAULTS.margin,
       hop: configs[0]?.hop ?? null,
       node: configs[0]?.node ?? null,
-      io: sources.io ? { hop: ioHop, depth: ioDepth, baseline: sources.io.run.settings?.baseline ?? null } : null,
-      latency: sources.latency ? { load, depth: latencyDepth, baseline: sources.latency.run.settings?.baseline ?? null } : null,
+      io: sources.io ? { hop: ioHop, depth: ioDepth, baseline: sources.io.run.settings?.baseline ?? null, method: sources.io.run.settings?.method ?? 'sequential', load: sources.io.run.settings?.loads?.length === 1 ? sources.io.run.settings.loads[0] : null } : null,
+      latency: latencySource ? { load, depth: latencyDepth, hop: (latencySource.run.configs || [])[0]?.hop ?? null, baseline: latencySource.run.settings?.baseline ?? null, method: latencySource.run.settings?.method ?? 'sequential', instance: latencySource.run.settings?.instance?.name ?? null } : null,
+      deployment: sources.deployment ? { instance: sources.deployment.run.settings?.instance?.name ?? null, slo: sources.deployment.run.settings?.slo?.text ?? null, baseline: sources.deployment.run.settings?.baseline ?? null, serve: sloCapacity(sources.deployment.run)?.serve ?? null } : null,
       stores: sources.stores ? { stores, node: storesNode, baseline: sources.stores.run.settings?.baseline ?? null } : null,
     },
     commonFailures: common,

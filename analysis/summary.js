@@ -305,6 +305,7 @@ function instructionRatio(cfgSamples, baseSamples, { cfgSchedule = new Map(), ba
 }
 
 const DUET_METHOD = 'duet: both servers under load at once on one CPU; per window the ratio of server CPU µs per request, log ratios averaged per block (pair of fresh processes), t-interval over blocks (df = blocks - 1)';
+const PAIR_METHOD = 'pair at a fixed rate: both servers sent the same open-loop schedule at once, on one CPU; per window the ratio of server CPU µs per request, log ratios averaged per block (pair of fresh processes), t-interval over blocks (df = blocks - 1)';
 
 const invert = (r) => (r.estimate === null ? r : { ...r, estimate: 1 / r.estimate, ci95: r.ci95 && [1 / r.ci95[1], 1 / r.ci95[0]] });
 
@@ -338,13 +339,19 @@ function summarize(config, baselineConfig = null, { marginPct } = {}) {
   } else if (baselineConfig && baselineConfig !== config && baselineConfig.id !== config.id && windows.length) {
     const d = duetRatios(windows);
     const windowCounts = { counted: d.counted, dropped: d.dropped };
-    // The duet windows already leave out client-bound seconds: the verdict stands.
+    // A pair's windows are at a fixed rate: both served the same requests, so the ratio of
+    // requests served (the duet's shared throughput) says nothing there.
+    const atRate = windows.some((w) => w.method === 'pair');
+    const method = atRate ? PAIR_METHOD : DUET_METHOD;
+    // The windows already leave out client-bound seconds: the verdict stands.
     const judgement = judge(d.ratio, 0.05, { broken, marginPct });
-    ratio = { baseline: baselineConfig.id, ...d.ratio, paired: d.ratio.n > 0, quantity: 'cpu', method: DUET_METHOD, windows: windowCounts, judgement, verdict: verdictText(judgement) };
-    cpuRatio = { baseline: baselineConfig.id, ...invert(d.ratio), paired: d.ratio.n > 0, method: DUET_METHOD, judgement, verdict: ratio.verdict };
-    const shared = judge(d.shared, 0.05, { broken, marginPct });
-    sharedRatio = { baseline: baselineConfig.id, ...d.shared, quantity: 'shared throughput', judgement: shared, verdict: verdictText(shared) };
-    disagree = Boolean(ratio.ci95 && sharedRatio.ci95 && !overlap(ratio.ci95, sharedRatio.ci95));
+    ratio = { baseline: baselineConfig.id, ...d.ratio, paired: d.ratio.n > 0, quantity: 'cpu', method, ...(atRate && { rate: windows.find((w) => w.rate)?.rate ?? null }), windows: windowCounts, judgement, verdict: verdictText(judgement) };
+    cpuRatio = { baseline: baselineConfig.id, ...invert(d.ratio), paired: d.ratio.n > 0, method, judgement, verdict: ratio.verdict };
+    if (!atRate) {
+      const shared = judge(d.shared, 0.05, { broken, marginPct });
+      sharedRatio = { baseline: baselineConfig.id, ...d.shared, quantity: 'shared throughput', judgement: shared, verdict: verdictText(shared) };
+      disagree = Boolean(ratio.ci95 && sharedRatio.ci95 && !overlap(ratio.ci95, sharedRatio.ci95));
+    }
   } else if (baselineConfig && baselineConfig !== config && baselineConfig.id !== config.id) {
     const base = (baselineConfig.samples || []).filter(isSolo);
     const q = pairedRatio(valid, base, 'rps');

@@ -9,6 +9,7 @@ const { summarize } = require('../analysis/summary');
 const { ratioPct } = require('../lib/format');
 const { cpus } = require('../lib/cpus');
 const { setTimeout: sleep } = require('node:timers/promises');
+const { Cgroup } = require('./cgroup');
 
 const DEATH_GRACE_MS = 1000;
 
@@ -49,7 +50,18 @@ async function explain(err, server) {
   if (!server.exited) return { message: err.message };
   const exit = await Promise.race([server.exited, sleep(DEATH_GRACE_MS).then(() => null)]);
   if (!exit) return { message: err.message };
+  // Held to an instance's memory limit, a SIGKILL is the kernel's OOM killer: said so.
+  const oom = server.cgroup ? oomOf(server.cgroup) : null;
+  if (oom) return { message: `server process ${server.pid} was killed by the instance's ${mib(oom.limitBytes)} MiB memory limit at ${mib(oom.peakBytes)} MiB (${describeExit(exit)})`, exit: { ...exit, oom } };
   return { message: `server process ${server.pid} died (${describeExit(exit)})`, exit };
+}
+
+const mib = (bytes) => Math.round(bytes / 2 ** 20);
+
+// The memory limit's verdict on a group: null unless the kernel killed a process in it.
+function oomOf(group) {
+  const r = group.read();
+  return r.oomKills > 0 ? { kills: r.oomKills, peakBytes: r.memoryPeakBytes, limitBytes: group.limits.memoryBytes } : null;
 }
 
 // Starts (or, for a deployed target, re-confirms) one server per config.
@@ -88,17 +100,36 @@ async function startBlock(ctx, block) {
 }
 
 // under: { wrap, nodeArgs, env, timeoutMs } to start the server under a tool (Valgrind).
+// With ctx.instance (--instance), the server runs in a cgroup of its own with the
+// instance's CPU quota and memory limit (bench/cgroup.js), removed when it stops.
 async function startOne(ctx, config, block, under = {}) {
   const startedAt = new Date().toISOString();
-  const server = await startServer(config, {
-    nodePath: config.launch?.nodePath,
-    nodeArgs: [...(config.launch?.nodeArgs ?? []), ...(under.nodeArgs ?? [])],
-    script: config.launch?.script ?? null,
-    cpu: ctx.pinned ? cpus().server : null,
-    env: { ...ctx.serverEnv, ...under.env },
-    wrap: under.wrap,
-    timeoutMs: under.timeoutMs,
-  });
+  const cgroup = ctx.instance ? new Cgroup(ctx.cgroups, `b${block}-${config.strategy}`).create(ctx.instance) : null;
+  let server;
+  try {
+    server = await startServer(config, {
+      cgroup,
+      nodePath: config.launch?.nodePath,
+      nodeArgs: [...(config.launch?.nodeArgs ?? []), ...(under.nodeArgs ?? [])],
+      script: config.launch?.script ?? null,
+      cpu: ctx.pinned ? cpus().server : null,
+      env: { ...ctx.serverEnv, ...under.env },
+      wrap: under.wrap,
+      timeoutMs: under.timeoutMs,
+    });
+  } catch (err) {
+    cgroup?.remove();
+    throw err;
+  }
+  if (cgroup) {
+    server.cgroup = cgroup;
+    const stop = server.stop;
+    server.stop = async () => {
+      await stop();
+      if (server.record) server.record.memoryPeakMB = mib(cgroup.read().memoryPeakBytes ?? 0);
+      cgroup.remove();
+    };
+  }
   if (server.first) {
     config.acf = server.first.acf;
     config.node = server.first.node;
@@ -107,7 +138,7 @@ async function startOne(ctx, config, block, under = {}) {
     await server.stop();
     throw new Error(`asked for AsyncContextFrame ${config.expectAcf ? 'on' : 'off'} but the server reports it ${config.acf ? 'on' : 'off'}`);
   }
-  server.record = { block, pid: server.first?.pid ?? server.pid, nonce: server.nonce, startedAt, endedAt: null, exit: null, dead: false };
+  server.record = { block, pid: server.first?.pid ?? server.pid, nonce: server.nonce, startedAt, endedAt: null, exit: null, dead: false, ...(cgroup && { cgroup: cgroup.name }) };
   config.processes.push(server.record);
   return server;
 }

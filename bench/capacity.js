@@ -15,6 +15,7 @@ const { deriveConfig } = require('./matrix');
 const { cpus } = require('../lib/cpus');
 const { getDriver } = require('./drivers');
 const { pinSelf } = require('./session');
+const { Cgroup, standInLayout } = require('./cgroup');
 
 const BURSTS = 3;
 
@@ -57,35 +58,55 @@ function baselines(configs, baselineArm) {
 // Measures each group's baseline capacity closed-loop. Resolves to the record kept in the
 // run JSON: { method, bursts, groups: [{ group, baseline, rps, bursts: [rps…] }] }.
 // driver: the closed-loop measure(); launch(config) -> { url, stop } (a started server,
-// or a deployed target).
+// or a deployed target). With settings.method 'pair' the capacity is that of a server of a
+// pair: two baseline processes loaded at once on the server CPU, each one's share (the
+// mean of their req/s), since a pair's two servers share that CPU at every rate.
 async function measureCapacity(configs, settings, { driver, launch, log = () => {}, onServer = () => {} }) {
   const groups = [];
+  const twins = settings.method === 'pair' ? 2 : 1;
   for (const { group, config } of baselines(configs, settings.baseline)) {
-    log(`measuring the capacity of ${config.id} (closed loop, ${BURSTS} bursts of ${settings.duration} s)`);
-    const server = await launch(config);
-    onServer(server);
+    log(`measuring the capacity of ${config.id} (closed loop${twins > 1 ? ', beside a second baseline process as in a pair' : ''}, ${BURSTS} bursts of ${settings.duration} s)`);
+    const servers = [];
     try {
-      const options = { url: server.url, path: config.path || '/', connections: settings.connections, pipelining: settings.pipelining };
-      if (settings.warmup > 0) await driver({ ...options, duration: settings.warmup });
+      for (let i = 0; i < twins; i++) {
+        const server = await launch(config);
+        servers.push(server);
+        onServer(server);
+      }
+      const options = (server) => ({ url: server.url, path: config.path || '/', connections: settings.connections, pipelining: settings.pipelining });
+      const burst = async (duration) => {
+        const results = await Promise.all(servers.map((server) => driver({ ...options(server), duration })));
+        return results.reduce((a, r) => a + r.rps, 0) / results.length;
+      };
+      if (settings.warmup > 0) await burst(settings.warmup);
       const bursts = [];
-      for (let i = 0; i < BURSTS; i++) bursts.push((await driver({ ...options, duration: settings.duration })).rps);
-      groups.push({ group, baseline: config.id, rps: Math.round(median(bursts)), bursts });
+      for (let i = 0; i < BURSTS; i++) bursts.push(await burst(settings.duration));
+      groups.push({ group, baseline: config.id, rps: Math.round(median(bursts)), bursts: bursts.map((x) => Math.round(x)) });
     } finally {
-      await server.stop();
+      await Promise.all(servers.map((server) => server.stop()));
     }
   }
   return {
-    method: `closed loop (autocannon, ${settings.connections} connections, pipelining ${settings.pipelining}), median of ${BURSTS} bursts of ${settings.duration} s after ${settings.warmup} s of warm-up, one fresh server per baseline`,
+    method: `closed loop (autocannon, ${settings.connections} connections, pipelining ${settings.pipelining}${twins > 1 ? ', two baseline processes at once on the server CPU: the capacity of each server of a pair' : ''}), median of ${BURSTS} bursts of ${settings.duration} s after ${settings.warmup} s of warm-up, fresh server(s) per baseline`,
     bursts: BURSTS,
+    ...(twins > 1 && { servers: twins }),
     groups,
   };
 }
 
-// Default launcher: a local server (as the runner starts it) or the deployed target.
-function defaultLaunch({ cpu = null } = {}) {
+// Default launcher: a local server (as the runner starts it), as an instance stand-in
+// (its own cgroup, removed when it stops) with `instance`, or the deployed target.
+function defaultLaunch({ cpu = null, instance = null } = {}) {
   return async (config) => {
     if (config.target) return { url: config.target, stop: async () => {} };
-    return startServer(config, { nodePath: config.launch?.nodePath, nodeArgs: config.launch?.nodeArgs, cpu });
+    const cgroup = instance ? new Cgroup(standInLayout(), `capacity-${config.strategy}`).create(instance) : null;
+    try {
+      const server = await startServer(config, { nodePath: config.launch?.nodePath, nodeArgs: config.launch?.nodeArgs, cpu, cgroup });
+      return cgroup ? { ...server, stop: () => server.stop().finally(() => cgroup.remove()) } : server;
+    } catch (err) {
+      cgroup?.remove();
+      throw err;
+    }
   };
 }
 
@@ -118,15 +139,15 @@ async function rateConfigs(configs, settings, { remote = false, taskset = false,
   if (settings.loads) {
     const pinned = !remote && taskset && pinSelf();
     // Nothing is measured yet: Ctrl-C stops the server it started and quits (130).
-    let current = null;
+    const current = new Set();
     const stop = onInterrupt({ log }, 'capacity burst', {
       quit: () => {
         log('interrupted while measuring the baseline capacity: nothing was measured');
-        Promise.resolve(current?.stop()).finally(() => process.exit(130));
+        Promise.allSettled([...current].map((x) => x.stop())).finally(() => process.exit(130));
       },
     });
     try {
-      settings.capacity = await measureCapacity(configs, settings, { driver: getDriver('autocannon'), launch: defaultLaunch({ cpu: pinned ? cpus().server : null }), log, onServer: (s) => (current = s) });
+      settings.capacity = await measureCapacity(configs, settings, { driver: getDriver('autocannon'), launch: defaultLaunch({ cpu: pinned ? cpus().server : null, instance: settings.instance ?? null }), log, onServer: (s) => current.add(s) });
     } finally {
       stop.release();
     }

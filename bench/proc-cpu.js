@@ -67,6 +67,23 @@ function treeCpuUs(pid) {
   return treeOf(pid).reduce((sum, p) => sum + threadsNs(p), 0) / 1000;
 }
 
+// One CPU's busy time so far, from /proc/stat (clock ticks: 10 ms; over a 1-s window, a
+// share to 1%): { busy, total } or null where there is no such line. Busy is everything
+// but idle and iowait, whoever ran: the load generator, PostgreSQL, the downstream service.
+function cpuTicks(cpu) {
+  const line = (read('/proc/stat') || '').split('\n').find((l) => l.startsWith(`cpu${cpu} `));
+  if (!line) return null;
+  const f = line.trim().split(/\s+/).slice(1).map(Number);
+  const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { busy: total - f[3] - f[4], total };
+}
+
+// The busy share of a CPU between two cpuTicks readings (null when either is missing).
+function busyShare(before, after) {
+  if (!before || !after || after.total <= before.total) return null;
+  return (after.busy - before.busy) / (after.total - before.total);
+}
+
 const supported = () => fs.existsSync(`/proc/${process.pid}/task/${process.pid}/schedstat`);
 
-module.exports = { treeCpuUs, treeOf, supported };
+module.exports = { treeCpuUs, treeOf, supported, cpuTicks, busyShare };

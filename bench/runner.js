@@ -1,6 +1,6 @@
 'use strict';
 // The measuring loop, in blocks. Each block is measured by the run's method
-// (bench/methods/: sequential, duet, instructions; one module each behind one interface:
+// (bench/methods/: sequential, duet, pair, instructions; one module each behind one interface:
 // stepsPerBlock(configs, settings) for the plan, measureBlock(ctx, block, counters)),
 // every process fresh. Blocks are added until the stopping rule (bench/stopping.js) says
 // enough: at least settings.blocks, then, with settings.precision, until every ratio is
@@ -13,10 +13,12 @@ const noise = require('./noise');
 const { refreshSummaries, warnOnce } = require('./block');
 const { writeJsonAtomic } = require('../lib/cli');
 const { cpus } = require('../lib/cpus');
+const { standInLayout } = require('./cgroup');
 
 const METHODS = {
   sequential: require('./methods/sequential'),
   duet: require('./methods/duet'),
+  pair: require('./methods/pair'),
   instructions: require('./methods/instructions'),
 };
 
@@ -43,7 +45,9 @@ async function runMatrix(run, { out, driver, progress, stop = { requested: false
     c.processes ??= [];
     c.status ??= 'ok';
   }
-  const ctx = { run, driver, progress, stop, pinned, serverEnv, excluded: new Set(), save: () => writeJsonAtomic(out, run) };
+  // --instance: every server in a cgroup of its own with the instance's limits.
+  const instance = s.instance ?? null;
+  const ctx = { run, driver, progress, stop, pinned, serverEnv, instance, cgroups: instance ? standInLayout({ log: (line) => warnOnce(run, line, progress) }) : null, excluded: new Set(), save: () => writeJsonAtomic(out, run) };
   const noiseBefore = noise.snapshot();
   const counters = { round: 0, seq: 0, group: 0, ...resume?.counters };
   const blockSeconds = [];

@@ -3,6 +3,7 @@
 // server is the one we started (nonce, strategy) before and after, the burst holds
 // enough completed work, and the server has drained before the next burst starts.
 const { getJson } = require('./http-client');
+const { groupDelta } = require('./cgroup');
 
 // A server counts as idle when, over SETTLE_STEP_MS, it started no request and used
 // less than SETTLE_CPU of a core.
@@ -82,6 +83,8 @@ async function takeSample({ config, server, driver, settings, rate = null, signa
   const floor = settings.minPerConnection * settings.connections;
   const before = server.stats ? await getJson(`${url}/__stats`) : null;
   if (before) checkIdentity(before, config, server);
+  // An instance stand-in's own accounting over the burst (bench/cgroup.js).
+  const groupBefore = server.cgroup?.read() ?? null;
   const load = { url, path: config.path || '/', connections: settings.connections, pipelining: settings.pipelining };
   // Rate mode (open loop): the schedule, not a count, defines the burst.
   const openLoop = config.rate > 0;
@@ -99,6 +102,7 @@ async function takeSample({ config, server, driver, settings, rate = null, signa
   }
   const after = server.stats ? await getJson(`${url}/__stats`) : null;
   if (after) checkIdentity(after, config, server);
+  const instance = groupDelta(groupBefore, server.cgroup?.read() ?? null, after ? after.requests - before.requests : 0);
   const settled = server.stats ? await settle(url, { timeoutMs: settleTimeoutMs }) : true;
   const served = after ? after.requests - statsBefore.requests : 0;
   // curl's driver reports no window of its own: its rps is requests over its own span.
@@ -118,6 +122,7 @@ async function takeSample({ config, server, driver, settings, rate = null, signa
     cpuUsPerRequest: after ? cpuPerRequest(statsBefore, after) : null,
     burnUsPerRequest: served > 0 ? (after.burnUs - statsBefore.burnUs) / served : null,
     rssMB: after ? after.rssBytes / 2 ** 20 : null,
+    ...(instance && { instance }),
     elu: eluBetween(statsBefore, after),
     bytesPerSec: m.bytesPerSec,
     loadgenCpu: m.loadgenCpu,

@@ -11,6 +11,9 @@ const path = require('node:path');
 const { getJson, getText } = require('./http-client');
 const strategies = require('../context');
 const { ensureAgent } = require('../lib/agents');
+const { joinCommand } = require('./cgroup');
+
+const JOIN_FAILED = 97;
 
 const APP = path.resolve(__dirname, '..', 'app.js');
 const STDERR_TAIL = 4000;
@@ -58,7 +61,7 @@ function listeningPort(text) {
 // detached: its own process group, so a terminal's Ctrl-C reaches the runner only (the
 // downstream service outlives the sample being finished). unrefPipes: once listening,
 // its pipes do not keep this process alive; their closing is what tells the child to go.
-async function spawnListening(command, args, { env = process.env, cwd, timeoutMs = 20000, discardStdout = false, detached = false, unrefPipes = false } = {}) {
+async function spawnListening(command, args, { env = process.env, cwd, timeoutMs = 20000, discardStdout = false, detached = false, unrefPipes = false, joinsCgroup = false } = {}) {
   const fixedPort = discardStdout ? await freePort() : null;
   const devNull = discardStdout ? fs.openSync('/dev/null', 'w') : null;
   // stdin is a pipe from this process: app.js (CTXBENCH_PARENT_PIPE=1) stops when it
@@ -104,6 +107,8 @@ async function spawnListening(command, args, { env = process.env, cwd, timeoutMs
     });
     exited.then(({ code, signal }) => {
       clearTimeout(timer);
+      // bench/cgroup.js joinCommand exits 97 when it cannot write the group's cgroup.procs.
+      if (joinsCgroup && code === JOIN_FAILED) reject(new ServerStartError('the server could not join its instance cgroup (cgroup.procs not writable)', stderrTail()));
       reject(new ServerStartError(`server exited (${signal || `code ${code}`}) before listening`, stderrTail()));
     });
     if (fixedPort !== null) {
@@ -162,7 +167,14 @@ function describeExit(exit) {
 // config: { strategy, depth, hop, framework, burnUs } for app.js; or { script } for
 // another server (bench/hello-world.js), which has no /__stats and is confirmed by its
 // answer to GET / alone. wrap: a command prefix for node (Valgrind, bench/callgrind.js).
-async function startServer(config, { nodePath = process.execPath, nodeArgs = [], cpu = null, env = {}, timeoutMs = 20000, script = null, wrap = [] } = {}) {
+// cgroup: an instance stand-in's group (bench/cgroup.js, created): the server joins it
+// before its first instruction, so it runs under the instance's CPU quota and memory limit.
+async function startServer(config, { nodePath = process.execPath, nodeArgs = [], cpu = null, env = {}, timeoutMs = 20000, script = null, wrap = [], cgroup = null } = {}) {
+  if (cgroup) {
+    const joined = joinCommand(cgroup);
+    wrap = [...joined.wrap, ...wrap];
+    env = { ...env, ...joined.env };
+  }
   // An APM agent strategy loads its package from the cache: installed by the first run
   // that needs it, before its first server, never inside a measured one.
   const agent = !script && strategies.names.includes(config.strategy) && strategies.info(config.strategy).agent;
@@ -170,6 +182,7 @@ async function startServer(config, { nodePath = process.execPath, nodeArgs = [],
   const argv = [...wrap, nodePath, ...nodeArgs, script || APP];
   const [command, args] = cpu === null ? [argv[0], argv.slice(1)] : ['taskset', ['-c', String(cpu), ...argv]];
   const proc = await spawnListening(command, args, {
+    joinsCgroup: Boolean(cgroup),
     timeoutMs,
     discardStdout: !script && config.log === 'stdout',
     env: {

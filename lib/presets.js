@@ -283,44 +283,101 @@ const PRESETS = {
     frameworks: ['express'],
     strategies: ['none', 'als', 'otel'],
     configs: [0, 1, 10, 100].flatMap((stores) => ['none', 'als', 'otel'].map((strategy) => ({ framework: 'express', strategy, stores }))),
-    connections: 100,
-    pipelining: 1,
+    // In duet, as the default run (each server busy throughout, so the duet's CPU ratio
+    // holds): it was sequential only because its question was across groups (a store
+    // count against 0), which the duet's per-group ratios answer against `none` at each.
+    // 24 pairs a block (als and otel × 4 store counts × 3 runtimes), ~3 min.
+    ...DUET,
+    aa: false,
     duration: 1,
     warmup: 1,
     blocks: 3,
-    rounds: 2,
+    rounds: 1,
+    precision: 2,
+    maxTime: 1200,
     baseline: 'none',
   },
   io: {
-    title: 'Real I/O: context cost when every level queries PostgreSQL or calls a downstream service',
-    why: 'the async_hooks penalty that dominates a tight await loop shrinks once a request does real I/O (nodejs/node#34493): the same strategies and depths with a real `SELECT $1::text` through a pg.Pool of 10 (HOP=pg) and a keep-alive call to a downstream ctxbench process (HOP=http) per level, beside HOP=immediate; PostgreSQL (embedded, started by ctxbench) and the downstream run on the load generator\'s CPU, the server alone on its own',
+    title: 'Real I/O: context cost when every level waits on PostgreSQL, MariaDB, Redis or a downstream service',
+    why: 'the async_hooks penalty that dominates a tight await loop shrinks once a request does real I/O (nodejs/node#34493): each strategy and a fresh `none` process sent the same open-loop schedule at once (the pair at a fixed rate, at half of `none`\'s capacity), every level a real round trip through the client teams use: `SELECT $1::text` through a pg.Pool of 10 (HOP=pg), `SELECT ? AS id` through a mysql2 pool of 10 on MariaDB (HOP=mysql), `ECHO` through one ioredis client (HOP=redis), a keep-alive GET to a downstream ctxbench process (HOP=http); PostgreSQL, MariaDB, Redis and the downstream run on the load generator\'s CPU and count in its busy share, the servers alone on theirs',
     node: [DEFAULT_MAJOR],
     // The APM agents beside als and otel: their cost where requests wait on a database.
     strategies: ['none', 'param', 'als', 'cls-hooked', 'otel', 'sentry', 'datadog'],
-    // 8 and 32 sequential round trips per request. At depth 64 (30-90 req/s with pg at 20
-    // connections, 600-request samples of 7-20 s) a block would take about 9 minutes.
-    depths: [8, 32],
-    hops: ['immediate', 'pg', 'http'],
+    depths: [8],
+    hops: ['pg', 'mysql', 'redis', 'http'],
     frameworks: ['express'],
-    // 20 in flight, twice the pg.Pool's 10 clients, so requests queue for a client. At
-    // depth 64 a request makes 64 round trips (measured here: 30-90 req/s, 0.2-1 s each
-    // at 20 connections); 100 connections would leave 2 s samples with no answer at all.
+    method: 'pair',
+    aa: true,
+    loads: [0.5],
+    // 20 in flight at most per server, twice the pools' 10 clients, so requests queue for
+    // a client at a burst, as in production.
     connections: 20,
     pipelining: 1,
-    duration: 3,
+    windows: 3,
+    window: 1,
+    duration: 2,
     warmup: 1,
     blocks: 3,
-    rounds: 2,
+    rounds: 1,
+    // 28 pairs a block (6 strategies and the A/A twin × 4 drivers), ~4 min: blocks are
+    // added until the ratios are within ±2 pp or the next block would end after 30 min.
+    precision: 2,
+    maxTime: 1800,
     baseline: 'none',
   },
   latency: {
-    title: 'Latency at a given load: the App Engine study at 25%, 50% and 75% of the baseline\'s capacity',
-    why: 'seed 004 reported latency per call depth for param vs cls-hooked; a team running below saturation feels latency, not throughput. Open loop (fixed arrival rate, latency from each request\'s intended send time), loads as fractions of the param baseline\'s capacity measured first',
-    ...APP_ENGINE_STUDY,
-    strategies: ['param', 'cls-hooked', 'als'],
-    loads: [0.25, 0.5, 0.75],
-    // Open loop: at most `connections` (100) requests in flight; a request due while all
-    // are busy waits in the client's queue and that wait counts in its latency.
+    title: 'Latency at half of `none`\'s capacity: what each strategy adds to p99, in a pair at a fixed rate',
+    why: 'a team running below saturation feels latency, not throughput: every headline strategy and a fresh `none` process sent the same open-loop schedule at once at half of `none`\'s capacity in a pair (latency from each request\'s intended send time), at depth 8 with a macrotask hop between levels; the p99 each adds to `none`\'s, paired by block, and where a strategy cannot serve that rate at all',
+    node: [DEFAULT_MAJOR],
+    strategies: ['none', ...MODEL_STRATEGIES],
+    depths: [8],
+    hops: ['immediate'],
+    frameworks: ['express'],
+    method: 'pair',
+    aa: true,
+    loads: [0.5],
+    // Enough connections that a burst of requests never waits for one while the server
+    // keeps up (in flight ≈ rate × latency: ~5 at 8,000 req/s and 0.6 ms).
+    connections: 50,
+    pipelining: 1,
+    windows: 3,
+    window: 1,
+    duration: 2,
+    warmup: 1,
+    blocks: 3,
+    rounds: 1,
+    // 12 pairs a block, ~100 s.
+    precision: 2,
+    maxTime: 900,
+    baseline: 'none',
+  },
+  // The headline's deployment columns (issue 47): every strategy on an App Engine F1
+  // stand-in (a quarter of a CPU, 384 MiB, 10 requests at once; bench/cgroup.js), in pairs
+  // against a fresh `none` stand-in at a ladder of rates, for the capacity within p99 ≤
+  // 100 ms: the deepest and the shallowest request of the default run.
+  'deployment-f1': {
+    title: 'Deployments on an F1: capacity within p99 ≤ 100 ms of every strategy on an App Engine F1 stand-in',
+    why: 'what a team feels on a small instance: each strategy and a fresh `none` process, each in its own cgroup with an F1\'s CPU quota (25 ms per 100 ms: 600 MHz ÷ 2.4 GHz, an assumption) and memory limit (384 MiB), 10 requests at once, sent the same open-loop schedule at once at 10% to 100% of `none`\'s own closed-loop capacity there; the highest rate each keeps within p99 ≤ 100 ms, as % of `none`\'s, and what that means in instances',
+    node: [DEFAULT_MAJOR],
+    strategies: ['none', 'param', 'als', 'otel', 'cls-hooked', 'sentry', 'datadog'],
+    depths: [8, 256],
+    hops: ['immediate'],
+    frameworks: ['express'],
+    instance: 'F1',
+    slo: 'p99=100ms',
+    loads: [0.1, 0.2, 0.35, 0.5, 0.7, 0.85, 1],
+    method: 'pair',
+    aa: false,
+    windows: 2,
+    window: 1,
+    duration: 2,
+    warmup: 1,
+    blocks: 3,
+    rounds: 1,
+    // 84 pairs a block (6 strategies × 2 depths × 7 rates; a pair whose candidate falls
+    // behind stops early), ~8 min.
+    maxTime: 3600,
+    baseline: 'none',
   },
   engine: {
     title: 'Engine pair: the open-loop driver and Artillery at the same rates',

@@ -8,13 +8,31 @@
 // due, so a stall counts in full.
 //
 // Every request carries its own X-Cloud-Trace-Context id and every 2xx body is checked
-// against it, as in load/autocannon.js. At most `connections` requests are in flight
-// (undici Pool, no pipelining); a request due while all are busy waits in our queue, and
-// that wait is part of its latency. `sent` counts the requests that got onto a
+// against it, as in load/autocannon.js. At most `connections` requests are in flight per
+// target (undici Pool, no pipelining); a request due while all are busy waits in our
+// queue, and that wait is part of its latency. `sent` counts the requests that got onto a
 // connection within the window, so a server (or client) that cannot keep the rate shows
 // as sent < scheduled, and the report then refuses to print latencies for it.
+//
+// One schedule may drive several targets at once (the pair method, bench/methods/pair.js):
+// every target gets a request at each intended time, and the order in which the targets'
+// requests of one instant leave alternates from one instant to the next, so that neither
+// server's request always goes out (and reaches the shared server CPU) first. Measured by
+// hand before this: with one server's request always first, an A/A of two `none` servers
+// read 103.5% [102.3–104.8]; alternating, 98.3% [96.9–99.8].
+//
+// The generator is part of the measurement: its own lateness (a request's intended time
+// to the moment the generator noticed it was due) is recorded beside every latency, so a
+// figure it could have made is never published as the server's (analysis/pair.js). Node's
+// timers fire on whole milliseconds, which left a request 0.58 ms late at the median at
+// any rate here (and the server received the requests of a millisecond in one burst); a
+// worker thread that sleeps to the next due time with Atomics.wait (sub-millisecond) wakes
+// this thread instead: 0.07-0.15 ms at the median (measured on this 2-core VM, generator
+// pinned to one CPU, 1,000-16,000 requests/s; docs/how-it-measures.md has the ceiling).
 const { randomBytes } = require('node:crypto');
 const { performance } = require('node:perf_hooks');
+const { Worker } = require('node:worker_threads');
+const { once } = require('node:events');
 const { Pool } = require('undici');
 const hdr = require('hdr-histogram-js');
 const { normalizeOptions, HEADER } = require('./autocannon');
@@ -24,6 +42,10 @@ const { normalizeOptions, HEADER } = require('./autocannon');
 const HELD_MIN = 0.99;
 // Histograms count microseconds from 1 µs to 1 h with 3 significant digits.
 const HIST = { lowestDiscernibleValue: 1, highestTrackableValue: 3.6e9, numberOfSignificantValueDigits: 3 };
+// The wake-up thread sleeps at least this long (ms) between wake-ups: above ~10,000 due
+// requests a second, several leave per wake-up rather than one wake-up each.
+const MIN_SLEEP_MS = 0.1;
+const TICKERS = ['worker', 'timer'];
 
 function newHistogram() {
   return hdr.build(HIST);
@@ -38,10 +60,12 @@ function round(value, digits) {
   return Math.round(value * f) / f;
 }
 
+const us = (ms) => Math.max(1, Math.round(ms * 1000));
+
 // Percentiles (ms) of a histogram of µs, in the names the run JSON uses.
 function percentiles(h) {
   if (h.totalCount === 0) return { p50: null, p90: null, p99: null, p99_9: null, avg: null, max: null, count: 0 };
-  const ms = (us) => round(us / 1000, 3);
+  const ms = (x) => round(x / 1000, 3);
   return {
     p50: ms(h.getValueAtPercentile(50)),
     p90: ms(h.getValueAtPercentile(90)),
@@ -58,14 +82,24 @@ function percentiles(h) {
 // autocannon driver's own checks; rate here). Throws one line.
 function normalizeRateOptions(options) {
   if (options === null || typeof options !== 'object') fail(`measure options must be an object, got ${String(options)}`);
-  const { rate, pipelining, amount, warmup, ...rest } = options;
-  if (!(typeof rate === 'number' && Number.isFinite(rate) && rate > 0 && rate <= 1e6)) {
-    fail(`rate must be a number of requests per second > 0 and <= 1000000, got ${JSON.stringify(rate)}`);
-  }
+  const { rate, pipelining, amount, warmup, ticker, ...rest } = options;
+  checkRate(rate);
   if (pipelining !== undefined && pipelining !== 1) fail(`rate mode sends one request per connection at a time (pipelining 1), got pipelining ${pipelining}`);
   if (amount !== undefined) fail('rate mode runs for a duration; amount is not supported');
   const o = normalizeOptions({ connections: 100, ...rest });
-  return { ...o, rate, warmup: warmup ?? 0 };
+  return { ...o, rate, warmup: warmup ?? 0, ticker: checkTicker(ticker) };
+}
+
+function checkRate(rate) {
+  if (!(typeof rate === 'number' && Number.isFinite(rate) && rate > 0 && rate <= 1e6)) {
+    fail(`rate must be a number of requests per second > 0 and <= 1000000, got ${JSON.stringify(rate)}`);
+  }
+  return rate;
+}
+
+function checkTicker(ticker = 'worker') {
+  if (!TICKERS.includes(ticker)) fail(`ticker must be ${TICKERS.join(' or ')}, got ${JSON.stringify(ticker)}`);
+  return ticker;
 }
 
 // One GET with a deadline: a dead URL fails fast with one line.
@@ -78,82 +112,212 @@ async function probe(pool, o) {
   }
 }
 
-// Sends at `rate` for `seconds`; resolves to the counts and histograms of that window.
-function schedule(pool, o, seconds, { prefix, nextId, onTick }) {
-  const interval = 1000 / o.rate;
-  const total = Math.max(1, Math.floor(seconds * o.rate));
-  const latency = newHistogram();
-  const lag = newHistogram();
-  const clientLag = newHistogram();
-  const counts = { scheduled: total, sent: 0, answered: 0, kept: 0, mismatches: 0, lost: 0, errors: 0, non2xx: 0 };
-  const queue = [];
-  let due = 0; // requests whose intended time has come (sent or queued)
-  let inFlight = 0;
-  let windowEnd;
-  let finished = 0;
-  let resolveAll;
-  const done = new Promise((resolve) => (resolveAll = resolve));
-  const start = performance.now() + 5; // a few ms for the timer to settle
+// The thread that wakes the schedule on time: it sleeps (Atomics.wait, sub-millisecond)
+// until the next request is due, then posts; the schedule's own tick decides what is due
+// by its own clock, so a late or lost wake-up only delays, never miscounts. Shared memory:
+// [state (0 waiting for the start, 1 running, 2 stopped)] and [start (ms since the epoch),
+// interval (ms)]; started before the schedule, so its start-up (~40 ms) is no request's.
+const WAKER = `
+const { workerData: { shared, minSleep }, parentPort } = require('node:worker_threads');
+const { performance } = require('node:perf_hooks');
+const state = new Int32Array(shared, 0, 1);
+const [startAbs, interval] = (Atomics.wait(state, 0, 0), new Float64Array(shared, 8, 2));
+const now = () => performance.timeOrigin + performance.now();
+let k = 0;
+while (Atomics.load(state, 0) === 1) {
+  const t = now();
+  k = Math.max(k, Math.floor((t - startAbs) / interval) + 1);
+  if (Atomics.wait(state, 0, 1, Math.max(minSleep, startAbs + k * interval - t)) !== 'timed-out') break;
+  parentPort.postMessage(0);
+}
+`;
 
-  const complete = () => {
-    inFlight--;
-    finished++;
-    pump();
-    if (finished === total) resolveAll();
+async function startWaker() {
+  const shared = new SharedArrayBuffer(24);
+  const state = new Int32Array(shared, 0, 1);
+  const worker = new Worker(WAKER, { eval: true, workerData: { shared, minSleep: MIN_SLEEP_MS } });
+  worker.on('error', () => {});
+  await once(worker, 'online');
+  worker.unref();
+  return {
+    begin(startAbs, interval, onWake) {
+      new Float64Array(shared, 8, 2).set([startAbs, interval]);
+      worker.on('message', onWake);
+      Atomics.store(state, 0, 1);
+      Atomics.notify(state, 0);
+    },
+    stop() {
+      Atomics.store(state, 0, 2);
+      Atomics.notify(state, 0);
+      return worker.terminate().catch(() => {});
+    },
+  };
+}
+
+// Counters of one target since the last cut (and in all).
+function emptyCounts() {
+  return { due: 0, sent: 0, answered: 0, kept: 0, mismatches: 0, lost: 0, errors: 0, non2xx: 0 };
+}
+
+// startSchedule({ targets: [{ pool, path }], rate, connections, timeout, total, ticker })
+// sends one request to every target at each intended time start + k/rate until stopped
+// (or `total` instants). Each target's ids are its own (a prefix per target), so a
+// mismatch names the server that answered another's id. -> {
+//   cut() -> { wallMs, lateness: histogram, cpuUs, targets: [{ ...counts, backlog,
+//             inFlight, latency: histogram }] }: what happened since the last cut;
+//   counts: the running totals per target; stop(): no more sends; done: resolves when
+//   every request sent has been answered (or failed) after stop() or `total` }.
+// latency: answers received in the cut, from each request's intended time; lateness:
+// intended time -> the generator noticed it was due, for the instants of the cut.
+async function startSchedule({ targets, rate, connections, timeout, total = Infinity, ticker = 'worker' }) {
+  checkRate(rate);
+  checkTicker(ticker);
+  const interval = 1000 / rate;
+  const n = targets.length;
+  const states = targets.map((t) => {
+    const prefix = randomBytes(8).toString('hex');
+    let counter = 0;
+    return {
+      ...t,
+      prefix,
+      nextId: () => {
+        const x = (counter++).toString(16);
+        return prefix + '0000000000000000'.slice(x.length) + x;
+      },
+      queue: [],
+      inFlight: 0,
+      total: emptyCounts(),
+      window: emptyCounts(),
+      latency: newHistogram(),
+    };
+  });
+  const waker = ticker === 'worker' ? await startWaker() : null;
+  let lateness = newHistogram();
+  let due = 0;
+  let stopped = false;
+  let unfinished = 0;
+  let resolveDone;
+  const done = new Promise((resolve) => (resolveDone = resolve));
+  const start = performance.now() + 5; // a few ms for the timer to settle
+  const windowEnd = Number.isFinite(total) ? start + total * interval : Infinity;
+  let lastCut = { at: performance.now(), cpu: process.cpuUsage() };
+
+  const maybeDone = () => {
+    if ((stopped || due >= total) && unfinished === 0) resolveDone();
   };
 
-  function send(intended) {
-    const id = nextId();
-    const now = performance.now();
-    if (now <= windowEnd) counts.sent++;
-    lag.recordValue(Math.max(1, Math.round((now - intended) * 1000)));
-    inFlight++;
-    pool
-      .request({ method: 'GET', path: o.path, headers: { [HEADER]: `${id}/1;o=1` }, headersTimeout: o.timeout * 1000, bodyTimeout: o.timeout * 1000 })
+  function send(s, intended) {
+    const id = s.nextId();
+    s.window.sent++;
+    if (performance.now() <= windowEnd) s.total.sent++;
+    s.inFlight++;
+    s.pool
+      .request({ method: 'GET', path: s.path, headers: { [HEADER]: `${id}/1;o=1` }, headersTimeout: timeout * 1000, bodyTimeout: timeout * 1000 })
       .then(async (res) => {
         const body = await res.body.text();
-        const ms = performance.now() - intended;
-        latency.recordValue(Math.max(1, Math.round(ms * 1000)));
-        counts.answered++;
-        if (res.statusCode < 200 || res.statusCode > 299) counts.non2xx++;
-        else if (body === id) counts.kept++;
-        else if (body.length === 32 && body.startsWith(prefix)) counts.mismatches++;
-        else counts.lost++;
+        s.latency.recordValue(us(performance.now() - intended));
+        const kind = res.statusCode < 200 || res.statusCode > 299 ? 'non2xx' : body === id ? 'kept' : body.length === 32 && body.startsWith(s.prefix) ? 'mismatches' : 'lost';
+        for (const c of [s.total, s.window]) {
+          c.answered++;
+          c[kind]++;
+        }
       })
       .catch(() => {
-        counts.errors++;
+        s.total.errors++;
+        s.window.errors++;
       })
-      .finally(complete);
+      .finally(() => {
+        s.inFlight--;
+        unfinished--;
+        pump(s);
+        maybeDone();
+      });
   }
 
-  function pump() {
-    while (queue.length && inFlight < o.connections) send(queue.shift());
+  function pump(s) {
+    while (s.queue.length && s.inFlight < connections) send(s, s.queue.shift());
   }
 
-  windowEnd = start + total * interval;
-  let timer;
-  const tick = () => {
+  function tick() {
+    if (stopped) return;
     const now = performance.now();
     while (due < total && start + due * interval <= now) {
-      const intended = start + interval * due++;
-      clientLag.recordValue(Math.max(1, Math.round((now - intended) * 1000)));
-      queue.push(intended);
+      const intended = start + interval * due;
+      lateness.recordValue(us(now - intended));
+      // Alternate which target's request of this instant leaves first.
+      for (let j = 0; j < n; j++) {
+        const s = states[due % 2 === 0 ? j : n - 1 - j];
+        s.total.due++;
+        s.window.due++;
+        unfinished++;
+        s.queue.push(intended);
+        pump(s);
+      }
+      due++;
     }
-    pump();
-    onTick?.(counts);
-    if (due < total) timer = setTimeout(tick, Math.max(0, Math.min(start + due * interval - performance.now(), 50)));
+    if (due >= total) {
+      stopWaking();
+      maybeDone();
+    }
+  }
+
+  // With ticker 'timer' the schedule is Node's timers (whole milliseconds); with the
+  // waker thread they only back it up, every 50 ms.
+  let timer = null;
+  const timerTick = () => {
+    tick();
+    if (!stopped && due < total) timer = setTimeout(timerTick, waker ? 50 : Math.max(0, Math.min(start + due * interval - performance.now(), 50)));
   };
-  timer = setTimeout(tick, 5);
+  timer = setTimeout(timerTick, 5);
+  waker?.begin(performance.timeOrigin + start, interval, tick);
+  let wakerStopped = null;
+  function stopWaking() {
+    clearTimeout(timer);
+    wakerStopped ??= waker ? waker.stop() : Promise.resolve();
+    return wakerStopped;
+  }
+
   return {
-    counts,
-    done: done.then(() => ({ counts, latency, lag, clientLag, windowMs: total * interval })),
-    stop: () => clearTimeout(timer),
+    counts: states.map((s) => s.total),
+    cut() {
+      const now = performance.now();
+      const cpu = process.cpuUsage(lastCut.cpu);
+      const out = {
+        wallMs: now - lastCut.at,
+        cpuUs: cpu.user + cpu.system,
+        lateness,
+        targets: states.map((s) => {
+          const t = { ...s.window, backlog: s.queue.length, inFlight: s.inFlight, latency: s.latency };
+          s.window = emptyCounts();
+          s.latency = newHistogram();
+          return t;
+        }),
+      };
+      lateness = newHistogram();
+      lastCut = { at: now, cpu: process.cpuUsage() };
+      return out;
+    },
+    // No more requests; those queued for a connection are dropped (counted as neither
+    // sent nor answered), those in flight are awaited by `done`.
+    stop() {
+      stopped = true;
+      for (const s of states) {
+        unfinished -= s.queue.length;
+        s.queue.length = 0;
+      }
+      const waker = stopWaking();
+      maybeDone();
+      return waker;
+    },
+    done,
+    prefixes: states.map((s) => s.prefix),
   };
 }
 
 // Options: url, path, rate (req/s, required), duration (s, 10), connections (max in
 // flight, 100), warmup (s at the same rate, unmeasured, 0), timeout (s per request, 10),
-// onProgress ({ phase, elapsedS, requests, rps, errors, mismatches, lost }).
+// ticker ('worker' (default) or 'timer'), onProgress ({ phase, elapsedS, requests, rps,
+// errors, mismatches, lost }).
 // Resolves to { rps, latency {p50,p90,p99,p99_9,avg,stdev,max} ms, requests, errors,
 // non2xx, mismatches, lost, rate, scheduled, sent, heldRate, histogram, sendLag,
 // durationS, loadgenCpu, bytesPerSec: null }.
@@ -163,65 +327,62 @@ function schedule(pool, o, seconds, { prefix, nextId, onTick }) {
 //                achievedRatio, held: both >= 0.99 }
 //   histogram  the latencies (µs) as hdr-histogram-js compressed base64, so samples can
 //              be merged exactly (analysis/latency.js)
-//   sendLag    p50/p99/max ms between a request's intended and actual send time: the
-//              client's own lateness plus any wait for a free connection
-//   clientLag  p50/p99/max ms of the client's own lateness alone (its timer noticing a
-//              request was due): part of every latency, and not the server's doing
+//   clientLag  p50/p99/max ms of the generator's own lateness (its intended time to the
+//              moment it noticed the request was due): part of every latency, and not
+//              the server's doing
 // requests = answered requests (any status); rps = requests / window.
 async function measure(options) {
   const o = normalizeRateOptions(options);
   const pool = new Pool(o.origin, { connections: o.connections, pipelining: 1, connect: { timeout: 10000 } });
+  const target = { pool, path: o.path };
   try {
     await probe(pool, o);
-    const prefix = randomBytes(8).toString('hex');
-    let counter = 0;
-    const ZEROS = '0000000000000000';
-    const nextId = () => {
-      const n = (counter++).toString(16);
-      return prefix + ZEROS.slice(n.length) + n;
-    };
-    if (o.warmup > 0) await schedule(pool, o, o.warmup, { prefix, nextId }).done;
-
-    let progressTimer;
+    const common = { targets: [target], rate: o.rate, connections: o.connections, timeout: o.timeout, ticker: o.ticker };
+    if (o.warmup > 0) {
+      const w = await startSchedule({ ...common, total: Math.max(1, Math.floor(o.warmup * o.rate)) });
+      await w.done;
+      await w.stop();
+    }
+    const total = Math.max(1, Math.floor(o.duration * o.rate));
     const startedAt = performance.now();
     const cpu0 = process.cpuUsage();
-    const run = schedule(pool, o, o.duration, { prefix, nextId });
+    let progressTimer;
+    const run = await startSchedule({ ...common, total });
     if (o.onProgress) {
       let last = 0;
       progressTimer = setInterval(() => {
-        const c = run.counts;
+        const c = run.counts[0];
         o.onProgress({ phase: 'measure', elapsedS: round((performance.now() - startedAt) / 1000, 3), requests: c.answered, rps: c.answered - last, errors: c.errors, mismatches: c.mismatches, lost: c.lost });
         last = c.answered;
       }, 1000);
       progressTimer.unref();
     }
-    let result;
     try {
-      result = await run.done;
+      await run.done;
     } finally {
       clearInterval(progressTimer);
-      run.stop();
+      await run.stop();
     }
     const cpu = process.cpuUsage(cpu0);
     const wallMs = performance.now() - startedAt;
-    const { counts, latency, lag, clientLag, windowMs } = result;
-    const durationS = windowMs / 1000;
+    const cut = run.cut();
+    const counts = run.counts[0];
+    const durationS = (total * 1000) / o.rate / 1000;
     if (counts.answered === 0) fail(`no response from ${o.target} during the run (${counts.errors} errors)`);
     const achieved = counts.answered / durationS;
-    const sentRatio = counts.sent / counts.scheduled;
-    const achievedRatio = counts.answered / counts.scheduled;
-    const lagP = percentiles(lag);
-    const clientP = percentiles(clientLag);
+    const sentRatio = counts.sent / total;
+    const achievedRatio = counts.answered / total;
+    const clientP = percentiles(cut.lateness);
     return {
       rps: round(achieved, 1),
-      latency: percentiles(latency),
+      latency: percentiles(cut.targets[0].latency),
       requests: counts.answered,
       errors: counts.errors,
       non2xx: counts.non2xx,
       mismatches: counts.mismatches,
       lost: counts.lost,
       rate: o.rate,
-      scheduled: counts.scheduled,
+      scheduled: total,
       sent: counts.sent,
       heldRate: {
         target: o.rate,
@@ -230,9 +391,9 @@ async function measure(options) {
         achievedRatio: round(achievedRatio, 4),
         held: sentRatio >= HELD_MIN && achievedRatio >= HELD_MIN,
       },
-      histogram: hdr.encodeIntoCompressedBase64(latency),
-      sendLag: { p50: lagP.p50, p99: lagP.p99, max: lagP.max },
+      histogram: hdr.encodeIntoCompressedBase64(cut.targets[0].latency),
       clientLag: { p50: clientP.p50, p99: clientP.p99, max: clientP.max },
+      ticker: o.ticker,
       bytesPerSec: null,
       loadgenCpu: round((cpu.user + cpu.system) / 1000 / wallMs, 3),
       durationS: round(durationS, 3),
@@ -242,4 +403,4 @@ async function measure(options) {
   }
 }
 
-module.exports = { measure, normalizeRateOptions, percentiles, newHistogram, HELD_MIN, HIST };
+module.exports = { measure, startSchedule, probe, normalizeRateOptions, percentiles, newHistogram, HELD_MIN, HIST, TICKERS };

@@ -11,7 +11,7 @@ const { record } = require('./format');
 // seriesChart({ title, points, x, y, yTitle, yZero, ci }) -> Promise<string> (SVG)
 //   x: the vega-lite x encoding; y: the field of points to draw; with ci, error bars
 //   from each point's lo to hi where both are valid.
-async function seriesChart({ title, points, x, y, yTitle, yZero = false, ci = false }) {
+async function seriesChart({ title, points, x, y, yTitle, yZero = false, ci = false, yLog = false, rule = null }) {
   const color = { field: 'series', type: 'nominal', title: 'strategy', sort: [...new Set(points.map((p) => p.series))] };
   // Hovering a point (HTML report) shows its figure, its interval and how many blocks
   // (fresh processes) it rests on; the static SVG ignores tooltips.
@@ -26,9 +26,14 @@ async function seriesChart({ title, points, x, y, yTitle, yZero = false, ci = fa
   const layer = [
     {
       mark: { type: 'line', point: { filled: true, size: 40 }, strokeWidth: 2 },
-      encoding: { x, y: { field: y, type: 'quantitative', title: yTitle, scale: { zero: yZero } }, color, tooltip },
+      encoding: { x, y: { field: y, type: 'quantitative', title: yTitle, scale: yLog ? { type: 'log' } : { zero: yZero } }, color, tooltip },
     },
   ];
+  // A bound drawn across the chart (an SLO), labelled.
+  if (rule) {
+    layer.push({ data: { values: [{ y: rule.y, label: rule.label }] }, mark: { type: 'rule', strokeDash: [6, 4], color: '#c0392b' }, encoding: { y: { field: 'y', type: 'quantitative' } } });
+    layer.push({ data: { values: [{ y: rule.y, label: rule.label }] }, mark: { type: 'text', align: 'left', dx: 4, dy: -6, color: '#c0392b' }, encoding: { y: { field: 'y', type: 'quantitative' }, text: { field: 'label' }, x: { value: 0 } } });
+  }
   // Error bars go under the points, so hovering a point reaches the point's tooltip.
   if (ci) {
     layer.unshift({
@@ -71,11 +76,12 @@ function depthChart({ title, points, y, yTitle, ci = false }) {
   return seriesChart({ title, points, x, y, yTitle, ci });
 }
 
-// loadChart({ title, points, xTitle, yTitle }): points [{ series, x, y, lo?, hi? }]; the
-// rate-mode chart, p99 latency against the offered load, from zero, with intervals.
-function loadChart({ title, points, xTitle, yTitle }) {
+// loadChart({ title, points, xTitle, yTitle, yLog, rule }): points [{ series, x, y, lo?,
+// hi? }]; the rate-mode chart, p99 latency against the offered load, with intervals; a
+// latency-load curve across a quota's knee reads on a log scale, with its SLO as a rule.
+function loadChart({ title, points, xTitle, yTitle, yLog = false, rule = null }) {
   const x = { field: 'x', type: 'quantitative', title: xTitle, scale: { zero: false, nice: false, padding: 12 } };
-  return seriesChart({ title, points, x, y: 'y', yTitle, yZero: true, ci: true });
+  return seriesChart({ title, points, x, y: 'y', yTitle, yZero: true, ci: true, yLog, rule });
 }
 
 module.exports = { depthChart, loadChart };

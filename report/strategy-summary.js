@@ -34,10 +34,22 @@ function ratioText(cell) {
   return f.withCi(cell.estimate, cell.interval, f.pctOf);
 }
 
+// A capacity ratio: "≥" or "<" where a block's capacity was a bound of the rates tried.
+function capText(cell) {
+  if (!cell) return null;
+  if (cell.kind === 'baseline') return 'baseline';
+  if (!f.isNum(cell.estimate)) return cell.verdict ?? f.DASH;
+  return `${cell.bound === 'below' ? '< ' : cell.bound === 'above' ? '≥ ' : ''}${f.withCi(cell.estimate, cell.interval, f.pctOf)}`;
+}
+
 function msText(cell) {
   if (!cell) return null;
   if (cell.kind === 'baseline') return 'baseline';
-  if (!f.isNum(cell.estimate)) return cell.rateHeld === false ? 'rate not held' : cell.verdict || f.DASH;
+  if (!f.isNum(cell.estimate)) {
+    if (cell.broken) return 'context broken';
+    if (cell.candidateHeld === false && cell.baselineHeld) return `cannot serve ${cell.settings.load !== null && cell.settings.load !== undefined ? `${Math.round(cell.settings.load * 100)}% of ${f.code(cell.settings.baseline)}'s capacity` : `${f.int(cell.settings.rate)} req/s`}`;
+    return cell.rateHeld === false ? 'rate not held' : cell.verdict || f.DASH;
+  }
   const sign = (x) => (x > 0 ? '+' : x < 0 ? '−' : '') + f.num(Math.abs(x));
   return cell.interval ? `${sign(cell.estimate)} ms [${sign(cell.interval[0])}…${sign(cell.interval[1])}]` : `${sign(cell.estimate)} ms`;
 }
@@ -87,10 +99,16 @@ function columns(summary, link = {}) {
   const ratioCol = (key, title) => ({ key, title, align: 'r', cell: (r) => (r[key] ? { text: ratioText(r[key]), source: r[key].source, sort: r[key].estimate ?? 1 } : { text: null }) });
   if (d.shallow !== null) cols.push(ratioCol('shallow', `Depth ${d.shallow}: % of ${base} [95% CI]`));
   if (d.deep !== null) cols.push(ratioCol('deep', `Depth ${d.deep}: % of ${base} [95% CI]`));
-  if (s.io) cols.push(ratioCol('io', `Real I/O (HOP=${s.io.hop}, depth ${s.io.depth}): % of ${f.code(s.io.baseline)}`));
+  if (s.io) cols.push(ratioCol('io', s.io.method === 'pair' ? `Real I/O (${s.io.hop}, depth ${s.io.depth}): CPU/req % of ${f.code(s.io.baseline)} at ${Math.round((s.io.load ?? 0) * 100)}% of its capacity` : `Real I/O (HOP=${s.io.hop}, depth ${s.io.depth}): % of ${f.code(s.io.baseline)}`));
   if (s.latency) {
-    cols.push({ key: 'latency', title: `p99 added at ${Math.round(s.latency.load * 100)}% load (depth ${s.latency.depth}, vs ${f.code(s.latency.baseline)})`, align: 'r',
+    cols.push({ key: 'latency', title: s.latency.method === 'pair' ? `p99 added at ${Math.round(s.latency.load * 100)}% of ${f.code(s.latency.baseline)}'s capacity${s.latency.instance ? ` on ${s.latency.instance}` : ''} (depth ${s.latency.depth}), ms` : `p99 added at ${Math.round(s.latency.load * 100)}% load (depth ${s.latency.depth}, vs ${f.code(s.latency.baseline)})`, align: 'r',
       cell: (r) => (r.latency ? { text: msText(r.latency), source: r.latency.source, sort: r.latency.estimate } : { text: null }) });
+  }
+  if (s.deployment) {
+    const capCol = (key, depth) => ({ key, title: `${s.deployment.instance}, depth ${depth}: capacity within ${s.deployment.slo}, % of ${f.code(s.deployment.baseline)} [95% CI]`, align: 'r',
+      cell: (r) => (r[key] ? { text: capText(r[key]), source: r[key].source, sort: r[key].estimate ?? 1 } : { text: null }) });
+    if (d.shallow !== null) cols.push(capCol('deployShallow', d.shallow));
+    if (d.deep !== null) cols.push(capCol('deployDeep', d.deep));
   }
   if (s.stores) cols.push(ratioCol('stores', `${s.stores.stores} live stores: % of ${f.code(s.stores.baseline)}`));
   cols.push({ key: 'reading', title: 'Reading', align: 'l', cell: (r) => ({ text: readingText(r.findings) + profileText(r.profile, link) }) });
@@ -104,9 +122,15 @@ function notes(summary) {
   const out = [];
   const method = s.method === 'duet' ? 'CPU per request in a duet: the strategy and a fresh baseline process under load at once on one CPU' : s.method === 'instructions' ? 'instructions per request' : 'throughput';
   out.push(`Depth columns: the default run (${method}; HOP=${s.hop}, Node ${s.node}). Read them like throughput on one CPU: 95% = about 5% more CPU per request.` +
-    `${s.io ? ` Real I/O: \`HOP=${s.io.hop}\`, throughput of each configuration alone, sequential blocks.` : ''}` +
-    `${s.latency ? ` p99: open-loop load at ${Math.round(s.latency.load * 100)}% of the baseline's capacity; "rate not held" means the server (or its baseline) fell behind that rate, so no latency is reported.` : ''}` +
+    `${s.io ? (s.io.method === 'pair' ? ` Real I/O: every level a real round trip (\`HOP=${s.io.hop}\`; the study's page has the other drivers), CPU per request of the strategy and a fresh ${f.code(s.io.baseline)} process sent the same open-loop schedule at once (the pair at a fixed rate, ${Math.round((s.io.load ?? 0) * 100)}% of ${f.code(s.io.baseline)}'s capacity), read like the depth columns.` : ` Real I/O: \`HOP=${s.io.hop}\`, throughput of each configuration alone, sequential blocks.`) : ''}` +
+    `${s.latency ? (s.latency.method === 'pair' ? ` p99 added: the strategy's p99 minus a fresh ${f.code(s.latency.baseline)} process's on the same open-loop schedule at once (HOP=${s.latency.hop}), at ${Math.round(s.latency.load * 100)}% of ${f.code(s.latency.baseline)}'s capacity in a pair, paired by block; "cannot serve" means the strategy fell behind a rate ${f.code(s.latency.baseline)} kept — that is the answer, and it has no latency there.` : ` p99: open-loop load at ${Math.round(s.latency.load * 100)}% of the baseline's capacity; "rate not held" means the server (or its baseline) fell behind that rate, so no latency is reported.`) : ''}` +
     `${s.stores ? ` Live stores: ${s.stores.stores} other AsyncLocalStorage instances alive, Node ${s.stores.node}.` : ''} "—": the strategy is not in that study.`);
+  if (s.deployment) {
+    out.push(`${s.deployment.instance} columns: each strategy and a fresh ${f.code(s.deployment.baseline)} process on ${s.deployment.instance} stand-ins (a cgroup each with the instance's CPU quota and memory limit and its request limit; what that does and does not reproduce, and the MHz-to-CPU assumption: docs/deploy.md), sent the same open-loop schedule at once at a ladder of rates; the highest rate each keeps within ${s.deployment.slo}, the strategy's as % of ${f.code(s.deployment.baseline)}'s beside it, paired by block; "<" or "≥" where a block's capacity lay beyond the rates tried.`);
+    const said = summary.rows.filter((r) => r.deployShallow?.instances && r.deployShallow.kind === 'ratio').map((r) => `${r.deployShallow.instances.candidate} with ${f.code(r.strategy)}`);
+    const first = summary.rows.find((r) => r.deployShallow?.instances);
+    if (first) out.push(`In instances: to serve ${f.int(s.deployment.serve)} req/s within ${s.deployment.slo} at depth ${summary.depths.shallow} on ${s.deployment.instance}: ${first.deployShallow.instances.baseline} with ${f.code(s.deployment.baseline)}, ${said.join(', ')} (one instance's capacity each, rounded up; autoscaling's target utilisation would add more).`);
+  }
   if (summary.popularRows?.length) {
     out.push(`${summary.popularRows.map(f.code).join(', ')}: their depth figures come from the popular study (${summary.sources.popular.title}), measured as the default run is (same method, baseline, hop, depths and precision target) against its own \`none\` processes; each figure links to it.`);
   }
@@ -123,7 +147,17 @@ function notes(summary) {
     const scenarios = summary.nodeDependent.map((g) => `${f.code(g.scenario)} ${FAILS_WHERE[g.fails]} for ${g.strategies.map(f.code).join(', ')}`);
     out.push(`"depends on Node": the answer differs between the runtimes an integrity study ran (each study's page has the table per runtime): ${scenarios.join('; ')}.`);
   }
-  const missing = Object.entries(summary.sources).filter(([k, v]) => (k === 'integrity' ? !v.length : !v) && !['default', 'depth-sweep'].includes(k)).map(([k]) => (k === 'integrity' ? '`ctxbench integrity`' : f.code(`ctxbench run --preset ${k}`)));
+  const machines = (summary.machines || []).filter((m) => m.cpuModel);
+  if (machines.length) {
+    const byCpu = new Map();
+    for (const m of machines) {
+      const key = `${m.cpuModel} × ${m.cores}`;
+      if (!byCpu.has(key)) byCpu.set(key, []);
+      byCpu.get(key).push(m.name);
+    }
+    out.push(`Measured on: ${[...byCpu].map(([cpu, names]) => `${names.map(f.code).join(', ')} on ${cpu}`).join('; ')}${byCpu.size > 1 ? ' — columns from different machines are not comparable to the point' : ''}.`);
+  }
+  const missing = Object.entries(summary.sources).filter(([k, v]) => (k === 'integrity' ? !v.length : !v) && !['default', 'depth-sweep'].includes(k)).map(([k]) => (k === 'integrity' ? '`ctxbench integrity`' : f.code(`ctxbench run --preset ${k === 'deployment' ? 'deployment-f1' : k}`)));
   if (missing.length) out.push(`Not in these results: ${missing.join(', ')} fill the empty columns.`);
   // Where two studies seem to disagree: one line per pair of studies and settings.
   const groups = new Map();

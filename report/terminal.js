@@ -27,13 +27,17 @@ function pad(rows) {
 function runSummary(run, { out, report } = {}) {
   const s = run.settings || {};
   const duet = s.method === 'duet';
+  const pair = s.method === 'pair';
   const counted = s.method === 'instructions';
-  const what = duet ? ' (CPU/req, duet) [95% CI]' : counted ? ' (instructions/req) [window range]' : ' [95% CI]';
-  const rows = [['strategy', 'depth', `% of ${s.baseline ?? 'baseline'}${what}`, 'verdict', 'equivalence (90% CI)', 'ids']];
+  const what = duet ? ' (CPU/req, duet) [95% CI]' : pair ? ' (CPU/req at the rate, pair) [95% CI]' : counted ? ' (instructions/req) [window range]' : ' [95% CI]';
+  // Where hops or rates vary (real I/O, a ladder of rates), each row says which.
+  const varies = (k) => new Set((run.configs || []).map((c) => c[k] ?? null)).size > 1;
+  const extra = ['hop', 'rate'].filter(varies);
+  const rows = [['strategy', 'depth', ...extra, `% of ${s.baseline ?? 'baseline'}${what}`, 'verdict', 'equivalence (90% CI)', 'ids']];
   for (const c of run.configs || []) {
     const sum = c.summary;
     if (!sum) {
-      rows.push([c.strategy, c.depth ?? '', 'not measured', c.error?.message?.split('\n')[0] ?? '', '', '']);
+      rows.push([c.strategy, c.depth ?? '', ...extra.map((k) => c[k] ?? ''), 'not measured', c.error?.message?.split('\n')[0] ?? '', '', '']);
       continue;
     }
     const base = armOf(c) === s.baseline;
@@ -43,10 +47,10 @@ function runSummary(run, { out, report } = {}) {
     const ratio = base ? 'baseline' : sum.ratio && f.isNum(sum.ratio.estimate) ? f.withCi(sum.ratio.estimate, interval, f.pctOf) : '—';
     // The control must leak: how close its cost is to the baseline's is no answer to anything.
     const eq = base || sum.broken || info(c.strategy).control ? null : sum.ratio?.judgement?.equivalence;
-    rows.push([label, c.depth ?? '', ratio, base ? '' : sum.ratio?.verdict ?? '', eq ? equivalenceText(eq) : '', idCell(c, sum)]);
+    rows.push([label, c.depth ?? '', ...extra.map((k) => c[k] ?? ''), ratio, base ? '' : sum.ratio?.verdict ?? '', eq ? equivalenceText(eq) : '', idCell(c, sum)]);
   }
   const widths = widthSummary((run.configs || []).map((c) => c.summary?.ratio?.[counted ? 'spreadPct' : 'halfWidthPct']));
-  const method = duet ? 'duet' : counted ? 'instruction counts (Valgrind)' : 'sequential';
+  const method = duet ? 'duet' : pair ? 'pair at a fixed rate' : counted ? 'instruction counts (Valgrind)' : 'sequential';
   const lines = ['', `ctxbench ${s.preset ?? 'run'}: ${run.status}, ${method}, ${Math.round(run.measuringSeconds ?? 0)} s of measuring`];
   if (s.methodWhy) lines.push(`Method: ${s.methodWhy}.`);
   lines.push('', pad(rows), '');

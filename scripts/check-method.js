@@ -13,9 +13,19 @@
 //      servers in duet; pass when the ratio's 95% interval holds 100%;
 //   3. a stall shows in p99: a server that blocks its event loop 300 ms every second,
 //      driven open loop at 200 req/s (timed from the intended send) and closed loop with
-//      two connections; pass when open-loop p99 >= 150 ms and closed-loop p97.5 < 75 ms.
+//      two connections; pass when open-loop p99 >= 150 ms and closed-loop p97.5 < 75 ms;
+//   4. the pair at a fixed rate (--pair, or alone with --only-pair): an A/A of identical
+//      `none` servers at HOP=pg, HOP=http and HOP=mixed (`ctxbench aa --method pair`, its
+//      trials each a comparison; pass when no more are "significant" than chance allows,
+//      the aa command's own binomial rule, and the added p99 of the twin holds 0); a
+//      planted cost (BURN_US 200) recovered at HOP=pg (`ctxbench calibrate --method pair`,
+//      pass when the seen ÷ burned interval lies at or above 50%); a stall planted in the
+//      candidate (scripts/fixtures/stall.js: 50 ms every second) shows in its added p99
+//      and not in its baseline's (pass when its added p99 interval lies above 10 ms and the
+//      baseline's p99 is within 5 ms of the A/A twin's beside it).
 //
 // Writes results/method-check/{calibrate,aa}.json (the runs), summary.json and summary.md
+// (--only-pair: the pair's runs and summary-pair.json, summary-pair.md)
 // (when, where, each figure and verdict); exit 0 when every check passed, 1 when one
 // failed, 2 when one could not tell.
 const fs = require('node:fs');
@@ -33,7 +43,7 @@ const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
 const STALL_SERVER = path.join(ROOT, 'test', 'helpers', 'stall-server.js');
 const STALL_MS = 300;
 
-const { values } = parseArgs({ options: { out: { type: 'string' }, blocks: { type: 'string' } } });
+const { values } = parseArgs({ options: { out: { type: 'string' }, blocks: { type: 'string' }, pair: { type: 'boolean' }, 'only-pair': { type: 'boolean' } } });
 const outDir = path.resolve(values.out ?? path.join('results', 'method-check'));
 const blocks = values.blocks ?? '5';
 if (!/^\d+$/.test(blocks) || Number(blocks) < 3) {
@@ -102,19 +112,80 @@ async function stallShows() {
   }
 }
 
+// The pair's rates: half of what a server of a pair serves at each hop on this 2-core
+// machine (measured with `ctxbench run --method pair --load 50%`, whose capacity probe
+// records it), so every server holds its schedule with room to spare.
+const PAIR_RATES = { pg: 600, http: 600, mixed: 2000 };
+const AA_TRIALS = 10;
+
+async function pairAa(hop) {
+  const out = path.join(outDir, `aa-pair-${hop}.json`);
+  await ctxbench(['aa', '--method', 'pair', '--hop', hop, '--depth', '8', '--rate', String(PAIR_RATES[hop]), '--connections', '20', '--trials', String(AA_TRIALS), '--blocks-per-trial', '3', '--out', out, '--report', 'none']);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  const r = run.aa;
+  if (!r?.completedTrials) return { name: `pair A/A at HOP=${hop}`, verdict: 'inconclusive', figure: `no trial completed (status ${run.status})`, file: path.basename(out) };
+  const added = r.latency?.added?.p99;
+  const addedHolds0 = added?.ci95 ? added.ci95[0] <= 0 && 0 <= added.ci95[1] : null;
+  return {
+    name: `pair A/A at HOP=${hop} (${PAIR_RATES[hop]} req/s each)`,
+    verdict: r.pass && addedHolds0 !== false ? (addedHolds0 === null ? 'inconclusive' : 'pass') : 'fail',
+    figure: `${r.significant} of ${r.completedTrials} trials significant at 5% (P(X ≥ ${r.significant}) = ${r.tailP.toFixed(3)}); overall ${pct(r.overall.estimate)} ${interval(r.overall.ci95)}; added p99 of the twin ${added ? `${added.estimate} ms [${added.ci95?.join(', ') ?? '—'}]` : '—'}`,
+    file: path.basename(out),
+  };
+}
+
+async function pairPlanted() {
+  const out = path.join(outDir, 'calibrate-pair-pg.json');
+  await ctxbench(['calibrate', '--method', 'pair', '--at', '8/pg', '--burns', '200', '--rate', String(PAIR_RATES.pg), '--connections', '20', '--blocks', blocks, '--out', out, '--report', 'none']);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  const level = run.calibrate?.points?.[0]?.levels?.find((l) => l.burnUs === 200);
+  if (!level) return { name: 'planted 200 µs found in a pair at HOP=pg', verdict: 'inconclusive', figure: `no result (status ${run.status})`, file: path.basename(out) };
+  const lo = level.seenRatio.ci95?.[0];
+  return {
+    name: `planted 200 µs found in a pair at HOP=pg (${PAIR_RATES.pg} req/s each)`,
+    verdict: lo === undefined ? 'inconclusive' : lo >= 0.5 ? 'pass' : 'fail',
+    figure: `extra CPU per request seen ÷ burned: ${pct(level.seenRatio.mean)} ${interval(level.seenRatio.ci95)} (at least 50% wanted; calibrate's accuracy verdict: ${level.verdict})`,
+    file: path.basename(out),
+  };
+}
+
+async function pairStall() {
+  const out = path.join(outDir, 'stall-pair.json');
+  await ctxbench(['run', '--strategy-file', path.join(ROOT, 'scripts', 'fixtures', 'stall.js'), '--strategies', 'none,planted-stall', '--aa', '--depths', '8', '--hops', 'immediate', '--method', 'pair', '--rate', '500', '--connections', '20', '--blocks', blocks, '--windows', '3', '--out', out, '--report', 'none']);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  const { latencySummaries } = require('../analysis');
+  const rows = latencySummaries(run);
+  const stall = rows.find((r) => r.config.strategy === 'planted-stall')?.s;
+  const twin = rows.find((r) => r.config.arm === 'aa')?.s;
+  const a = stall?.added?.p99;
+  const t = twin?.added?.p99;
+  if (!a?.ci95 || !t?.ci95) return { name: 'a stall in one server of a pair shows in its added p99, not its baseline\'s', verdict: 'inconclusive', figure: `no interval (status ${run.status})`, file: path.basename(out) };
+  const shows = a.ci95[0] > 10;
+  const baselineClean = Math.abs(t.estimate) <= 5;
+  return {
+    name: 'a stall in one server of a pair shows in its added p99, not its baseline\'s',
+    verdict: shows && baselineClean ? 'pass' : 'fail',
+    figure: `added p99 of the stalling server ${a.estimate} ms [${a.ci95.join(', ')}] (above 10 ms wanted); of the A/A twin beside the same baseline ${t.estimate} ms [${t.ci95.join(', ')}] (within 5 ms wanted)`,
+    file: path.basename(out),
+  };
+}
+
 async function main() {
   fs.mkdirSync(outDir, { recursive: true });
   const environment = captureEnvironment();
   const startedAt = new Date().toISOString();
   const loadBefore = os.loadavg();
   const checks = [];
-  for (const check of [plantedCost, aaCovers, stallShows]) {
+  const pairChecks = [() => pairAa('pg'), () => pairAa('http'), () => pairAa('mixed'), pairPlanted, pairStall];
+  const list = values['only-pair'] ? pairChecks : values.pair ? [plantedCost, aaCovers, stallShows, ...pairChecks] : [plantedCost, aaCovers, stallShows];
+  for (const check of list) {
     const result = await check();
     checks.push(result);
     process.stderr.write(`check:method: ${result.name}: ${result.verdict.toUpperCase()} — ${result.figure}\n`);
   }
   const summary = { kind: 'method-check', startedAt, endedAt: new Date().toISOString(), environment, loadavg: { before: loadBefore, after: os.loadavg() }, blocks: Number(blocks), checks };
-  fs.writeFileSync(path.join(outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  const stem = values['only-pair'] ? 'summary-pair' : 'summary';
+  fs.writeFileSync(path.join(outDir, `${stem}.json`), `${JSON.stringify(summary, null, 2)}\n`);
   const md = [
     '# Method check (npm run check:method)',
     '',
@@ -126,8 +197,8 @@ async function main() {
     ...checks.map((c) => `| ${c.name} | ${c.verdict} | ${c.figure} | ${c.file ? `[${c.file}](${c.file})` : '—'} |`),
     '',
   ].join('\n');
-  fs.writeFileSync(path.join(outDir, 'summary.md'), md);
-  process.stderr.write(`check:method: wrote ${path.relative(process.cwd(), path.join(outDir, 'summary.md'))}\n`);
+  fs.writeFileSync(path.join(outDir, `${stem}.md`), md);
+  process.stderr.write(`check:method: wrote ${path.relative(process.cwd(), path.join(outDir, `${stem}.md`))}\n`);
   const verdicts = checks.map((c) => c.verdict);
   process.exitCode = verdicts.includes('fail') ? 1 : verdicts.includes('inconclusive') ? 2 : 0;
 }

@@ -147,13 +147,15 @@ test('summarize: a duet arm that leaked ids gets no cost verdict, and the leak c
 
 test('ctxbench run: duet settings are checked with one line each', async () => {
   for (const [args, pattern] of [
-    [['--method', 'both'], /--method both is not valid; expected duet, sequential, instructions/],
-    [['--method', 'duet', '--rate', '100'], /--method duet cannot be used with --rate\/--load/],
+    [['--method', 'both'], /--method both is not valid; expected duet, pair, sequential, instructions/],
+    [['--method', 'duet', '--rate', '100'], /--method duet cannot be used with --rate\/--load: .*; measure it with --method pair/],
     // The method follows what is measured: a server waiting on I/O, or two servers that
     // out-run one load-generator CPU, cannot be measured in duet.
-    [['--method', 'duet', '--strategies', 'none,als', '--hops', 'pg'], /--method duet cannot be used with HOP=pg: a server waiting on PostgreSQL .*; measure it with --method sequential/],
+    [['--method', 'duet', '--strategies', 'none,als', '--hops', 'pg'], /--method duet cannot be used with HOP=pg: a server waiting on I\/O or timers .*; measure it with --method pair/],
+    [['--method', 'duet', '--strategies', 'none,als', '--hops', 'mixed'], /--method duet cannot be used with HOP=mixed: a server waiting on I\/O or timers/],
     [['--method', 'duet', '--strategies', 'none,als', '--frameworks', 'fastify'], /--method duet cannot be used with FRAMEWORK=fastify: two node:http or Fastify servers/],
-    [['--method', 'sequential', '--windows', '3'], /--windows, --window and --group-size are duet settings/],
+    [['--method', 'sequential', '--windows', '3'], /--windows, --window and --group-size are duet and pair settings/],
+    [['--method', 'pair', '--group-size', '3'], /--group-size is a duet setting: a pair is two servers/],
     [['--windows', '1'], /--windows/],
     [['--group-size', '9'], /--group-size/],
   ]) {

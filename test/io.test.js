@@ -69,10 +69,14 @@ describe('HOP=pg and HOP=http: a real query and a real downstream call per level
   });
 });
 
-test('the io preset: the issue\'s strategies and depths, each with HOP=immediate beside pg and http, more requests in flight than pool clients', () => {
+test('the io preset: the strategies and agents through every real client (pg, mysql2, ioredis, a downstream), as pairs at half of none\'s capacity, more requests in flight than pool clients', () => {
   const { PRESETS } = require('../lib/presets');
   const { loadConfig } = require('../servers/config');
+  const { resolveSettings } = require('../bench/cli/run');
   const io = PRESETS.io;
-  assert.deepStrictEqual([io.strategies, io.depths, io.hops, io.baseline], [['none', 'param', 'als', 'cls-hooked', 'otel', 'sentry', 'datadog'], [8, 32], ['immediate', 'pg', 'http'], 'none']);
+  assert.deepStrictEqual([io.strategies, io.depths, io.hops, io.baseline], [['none', 'param', 'als', 'cls-hooked', 'otel', 'sentry', 'datadog'], [8], ['pg', 'mysql', 'redis', 'http'], 'none']);
   assert.ok(io.connections > loadConfig({}).pgPoolSize, 'requests must wait for a pool client');
+  const s = resolveSettings({ preset: 'io' });
+  assert.deepStrictEqual([s.method, s.loads, s.aa, s.precision], ['pair', [0.5], true, 2]);
+  assert.match(s.methodWhy, /the io preset's method/);
 });

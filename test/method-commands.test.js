@@ -103,14 +103,17 @@ test('aa end to end: arms A and B in one group, each trial tested, pass by the b
 test('calibrate and aa: bad flags are one line and exit 1, before any server starts', async () => {
   const cases = [
     [['calibrate', '--at', '8/bogus'], /--at 8\/bogus: unknown hop bogus/],
-    [['aa', '--method', 'both'], /--method both is not valid; expected duet or sequential/],
-    [['calibrate', '--method', 'both'], /--method both is not valid; expected duet or sequential/],
+    [['aa', '--method', 'both'], /--method both is not valid; expected duet, pair or sequential/],
+    [['calibrate', '--method', 'both'], /--method both is not valid; expected duet, pair or sequential/],
+    // The pair measures at a rate: given with it, refused without it.
+    [['aa', '--method', 'pair'], /--method pair needs --rate R: the requests per second sent to each server of a pair/],
+    [['calibrate', '--rate', '100'], /--rate is the pair's setting: give --method pair/],
     [['calibrate', '--at', '0/sync'], /--at 0\/sync: depth must be from 1/],
     [['calibrate', '--at', 'eight'], /--at eight is not valid/],
     [['calibrate', '--at', '8/immediate', '--depth', '3'], /--at and --depth\/--hop/],
     [['calibrate', '--blocks', '2'], /--blocks=2 is not valid/],
     [['aa', '--blocks-per-trial', '1'], /--blocks-per-trial=1 is not valid/],
-    [['aa', '--method', 'sequential', '--windows', '2'], /--windows and --window are duet settings/],
+    [['aa', '--method', 'sequential', '--windows', '2'], /--windows and --window are duet and pair settings: not with --method sequential/],
     [['calibrate', '--window', '0.1'], /--window=0.1 is not valid/],
   ];
   for (const [args, pattern] of cases) {

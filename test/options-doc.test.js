@@ -28,8 +28,8 @@ test('ctxbench run with no flags measures the default preset, and its --help say
   const said = (re) => Number(re.exec(RUN_HELP)?.[1]);
   assert.strictEqual(said(/default preset: ([\d.]+)\), none for a custom one/), preset.precision, '--precision');
   assert.strictEqual(said(/--max-time S[^\n]*\(default preset: (\d+);/), preset.maxTime, '--max-time');
-  assert.strictEqual(said(/--window S +duet: seconds per window \(default ([\d.]+)\)/), s.window, '--window');
-  assert.strictEqual(said(/--windows N +duet: counted windows per pair of processes \(default (\d+)\)/), s.windows, '--windows');
+  assert.strictEqual(said(/--window S +duet, pair: seconds per window \(default ([\d.]+)\)/), s.window, '--window');
+  assert.strictEqual(said(/--windows N +duet, pair: counted windows per pair of processes \(default (\d+)\)/), s.windows, '--windows');
   assert.strictEqual(said(/--min-per-connection N[^\n]*\(default (\d+)\)/), s.minPerConnection, '--min-per-connection');
   // A custom matrix keeps the preset's method settings and no precision target.
   const custom = resolveSettings({ strategies: 'none,als', precision: '2' });

@@ -107,7 +107,7 @@ test('ids: ✓ or ✗ with the patterns, per runtime where they differ; patterns
 
 test('two studies that seem to disagree: the notes say which settings differ; missing studies are named', () => {
   const without = markdown(strategySummary(results()));
-  assert.match(without, /Not in these results: `ctxbench run --preset popular`, `ctxbench run --preset io`, `ctxbench run --preset latency`, `ctxbench run --preset stores`, `ctxbench run --preset instructions` fill the empty columns\./);
+  assert.match(without, /Not in these results: `ctxbench run --preset popular`, `ctxbench run --preset io`, `ctxbench run --preset latency`, `ctxbench run --preset stores`, `ctxbench run --preset deployment-f1`, `ctxbench run --preset instructions` fill the empty columns\./);
   const summary = strategySummary(results([{ file: 'results/io.json', run: ioRun() }]));
   const als = rowOf(summary, 'als');
   assert.ok(Math.abs(als.io.estimate - 1) < 0.02);

@@ -8,11 +8,12 @@
 const path = require('node:path');
 const { UsageError, parse, number } = require('../../lib/cli');
 const { analyzeAa: analyze, atLeast, binomialRule, allowedOf, ALPHA } = require('../../analysis/method');
-const { SINGLE_OPTIONS, DUET_OPTIONS, DUET_HELP, duetSettings, singleDefaults, singleHelp, resolveSingle, defaultNodeTarget } = require('./common');
+const { PAIRED_METHODS, SINGLE_OPTIONS, DUET_OPTIONS, DUET_HELP, duetSettings, singleDefaults, singleHelp, resolveSingle, defaultNodeTarget } = require('./common');
 
 const { PRESETS } = require('../../lib/presets');
 const { expandConfigs } = require('../matrix');
 const { measureSession } = require('../session');
+const { needsOf } = require('../services');
 
 // The default run's own setup: HOP=immediate at depth 8, its connections, measured the
 // way it measures (duet pairs of fresh processes, 3 windows of 1 s).
@@ -22,7 +23,9 @@ const HELP = `usage: ctxbench aa [options]
   --trials N               comparisons to make (default ${DEFAULTS.trials})
   --blocks-per-trial N     blocks of fresh processes per comparison (default ${DEFAULTS.blocksPerTrial})
   --rounds N               adjacent bursts per server per block, sequential (default ${DEFAULTS.rounds})
-  --method duet|sequential how a trial's ratio is measured (default ${DEFAULTS.method}, as npm run bench)
+  --method duet|pair|sequential
+                           how a trial's ratio is measured (default ${DEFAULTS.method}, as npm run
+                           bench; pair: both at --rate, for HOP=pg, http, timeout, mixed)
 ${DUET_HELP}Exit 0 pass, 1 fail (or a failed server), 2 no comparison completed, 130 interrupted.
 ${singleHelp(DEFAULTS)}`;
 
@@ -30,7 +33,7 @@ async function main(args) {
   const { values } = parse(args, { ...SINGLE_OPTIONS, ...DUET_OPTIONS, trials: { type: 'string' }, 'blocks-per-trial': { type: 'string' }, rounds: { type: 'string' }, method: { type: 'string' } });
   const single = resolveSingle(values, DEFAULTS);
   const method = values.method ?? DEFAULTS.method;
-  if (!['duet', 'sequential'].includes(method)) throw new UsageError(`--method ${method} is not valid; expected duet or sequential`);
+  if (![...PAIRED_METHODS, 'sequential'].includes(method)) throw new UsageError(`--method ${method} is not valid; expected duet, pair or sequential`);
   const duet = duetSettings(values, method);
   const trials = number('trials', values.trials, { min: 1, max: 1000, integer: true }) ?? DEFAULTS.trials;
   const blocksPerTrial = number('blocks-per-trial', values['blocks-per-trial'], { min: 2, max: 100, integer: true }) ?? DEFAULTS.blocksPerTrial;
@@ -41,8 +44,9 @@ const { writeReport } = require('./write-report');
   const configs = expandConfigs(
     { ...settings, depths: [settings.depth], hops: [settings.hop], configs: ['A', 'B'].map((variant) => ({ framework: settings.framework, strategy: settings.strategy, variant })) },
     await defaultNodeTarget(),
-  ).map((c) => Object.assign(c, { group: 'aa', arm: c.variant }));
+  ).map((c) => Object.assign(c, { group: 'aa', arm: c.variant }, method === 'pair' && { rate: settings.rate }));
   const run = await measureSession({
+    services: { need: needsOf([settings.hop], [settings.strategy]) },
     kind: 'aa',
     title: 'A/A: one configuration against itself',
     command: ['ctxbench', 'aa', ...args].join(' '),

@@ -12,9 +12,10 @@ const { MAX_DEPTH } = require('../../servers/config');
 const hops = require('../../handlers/hops');
 const { PRESETS } = require('../../lib/presets');
 const { analyzeCalibration: analyze, judgeInterval, CHECKED, TOLERANCE, DUET_TOLERANCE, BASELINE_ARM } = require('../../analysis/method');
-const { SINGLE_OPTIONS, DUET_OPTIONS, DUET_HELP, duetSettings, singleDefaults, singleHelp, resolveSingle, defaultNodeTarget } = require('./common');
+const { PAIRED_METHODS, SINGLE_OPTIONS, DUET_OPTIONS, DUET_HELP, duetSettings, singleDefaults, singleHelp, resolveSingle, defaultNodeTarget } = require('./common');
 const { expandConfigs } = require('../matrix');
 const { measureSession } = require('../session');
+const { needsOf } = require('../services');
 
 const DEFAULTS = { ...singleDefaults({ kind: 'calibrate', depth: 1, hop: 'sync', duration: 2 }), blocks: 5, rounds: 3, method: 'duet' };
 // Where it is checked: the cheapest request, and the default preset's two depths.
@@ -33,8 +34,10 @@ Exit 0 pass, 1 fail (or a failed server), 2 inconclusive, 130 interrupted.
   --burns 0,50,100,200     burn levels in µs (0, the reference, is always added)
   --blocks N               blocks of fresh processes (default ${DEFAULTS.blocks})
   --rounds N               adjacent bursts per server per block, sequential (default ${DEFAULTS.rounds})
-  --method duet|sequential duet (default, as npm run bench): each level beside a fresh
-                           burn0 process, extra CPU µs per request per window;
+  --method duet|pair|sequential
+                           duet (default, as npm run bench): each level beside a fresh
+                           burn0 process, extra CPU µs per request per window; pair: the
+                           same at --rate requests/s each (HOP=pg, http, timeout, mixed);
                            sequential: adjacent bursts, 1/throughput
 ${DUET_HELP}${singleHelp(DEFAULTS).replace(/ {2}--depth N[^\n]*\n {2}--hop NAME[^\n]*\n/, '  --depth N, --hop NAME   one point only (same as --at N/NAME)\n')}`;
 
@@ -57,7 +60,7 @@ const ci = (m, d = 1) => `${fmt(m.mean, d)} [${m.ci95 ? `${fmt(m.ci95[0], d)}–
 async function main(args) {
   const { values } = parse(args, { ...SINGLE_OPTIONS, ...DUET_OPTIONS, burns: { type: 'string' }, rounds: { type: 'string' }, blocks: { type: 'string' }, at: { type: 'string' }, method: { type: 'string' } });
   const method = values.method ?? DEFAULTS.method;
-  if (!['duet', 'sequential'].includes(method)) throw new UsageError(`--method ${method} is not valid; expected duet or sequential`);
+  if (![...PAIRED_METHODS, 'sequential'].includes(method)) throw new UsageError(`--method ${method} is not valid; expected duet, pair or sequential`);
   const duet = duetSettings(values, method);
   const single = resolveSingle(values, DEFAULTS);
   const at = points(values) ?? [{ depth: single.depth, hop: single.hop }];
@@ -80,9 +83,10 @@ const { writeReport } = require('./write-report');
   const target = await defaultNodeTarget();
   const configs = at.flatMap(({ depth, hop }) =>
     expandConfigs({ ...settings, depths: [depth], hops: [hop], configs: burns.map((burnUs) => ({ framework: settings.framework, strategy: settings.strategy, burnUs })) }, target)
-      .map((c) => Object.assign(c, { group: `calibrate/d${depth}/${hop}`, arm: `burn${c.burnUs}` })),
+      .map((c) => Object.assign(c, { group: `calibrate/d${depth}/${hop}`, arm: `burn${c.burnUs}` }, method === 'pair' && { rate: settings.rate })),
   );
   const run = await measureSession({
+    services: { need: needsOf(at.map((p) => p.hop), [settings.strategy]) },
     kind: 'calibrate',
     title: 'Calibration: recovering a known per-request cost',
     command: ['ctxbench', 'calibrate', ...args].join(' '),

@@ -58,22 +58,32 @@ function resolveSingle(values, defaults) {
 
 // calibrate and aa measure in duet as the default run does; --windows and --window shorten
 // or lengthen its windows (a quick structural check, or a longer method check).
-const DUET_OPTIONS = flags(['windows', 'window']);
-const DUET_HELP = `  --windows N            duet: counted windows per pair of processes (default ${PRESETS.default.windows})
-  --window S             duet: seconds per window (default ${PRESETS.default.window})
+// --method pair measures at a fixed rate (--rate, each server), as `run --method pair`
+// does: the method for a server that waits (HOP=pg, http, timeout, mixed) or runs below
+// its capacity.
+const DUET_OPTIONS = flags(['windows', 'window', 'rate']);
+const DUET_HELP = `  --windows N            duet, pair: counted windows per pair of processes (default ${PRESETS.default.windows})
+  --window S             duet, pair: seconds per window (default ${PRESETS.default.window})
+  --rate R               pair: requests per second sent to each server of a pair (required
+                         with --method pair)
 `;
+const PAIRED_METHODS = ['duet', 'pair'];
 
 function duetSettings(values, method) {
-  if (method !== 'duet') {
-    if (values.windows !== undefined || values.window !== undefined) throw new UsageError('--windows and --window are duet settings: not with --method sequential');
+  if (method !== 'pair' && values.rate !== undefined) throw new UsageError('--rate is the pair\'s setting: give --method pair');
+  if (!PAIRED_METHODS.includes(method)) {
+    if (values.windows !== undefined || values.window !== undefined) throw new UsageError('--windows and --window are duet and pair settings: not with --method sequential');
     return {};
   }
-  return {
+  const windows = {
     windows: number('windows', values.windows, { min: 2, max: 1000, integer: true }) ?? PRESETS.default.windows,
     window: number('window', values.window, { min: 0.2, max: 60 }) ?? PRESETS.default.window,
-    soloDuration: PRESETS.default.soloDuration,
-    groupSize: 2,
   };
+  if (method === 'pair') {
+    if (values.rate === undefined) throw new UsageError('--method pair needs --rate R: the requests per second sent to each server of a pair');
+    return { ...windows, rate: number('rate', values.rate, { min: 1, max: 1e6 }), pipelining: 1 };
+  }
+  return { ...windows, soloDuration: PRESETS.default.soloDuration, groupSize: 2 };
 }
 
 // --strategy-file (run, repro, integrity): each file inspected in a child process
@@ -104,4 +114,4 @@ async function defaultNodeTarget() {
   return targets;
 }
 
-module.exports = { SINGLE_OPTIONS, DUET_OPTIONS, DUET_HELP, duetSettings, singleDefaults, singleHelp, resolveSingle, defaultNodeTarget, loadStrategyFiles };
+module.exports = { PAIRED_METHODS, SINGLE_OPTIONS, DUET_OPTIONS, DUET_HELP, duetSettings, singleDefaults, singleHelp, resolveSingle, defaultNodeTarget, loadStrategyFiles };

@@ -14,6 +14,7 @@ const COMMANDS = {
   overhead: { summary: 'the request path vs an Express hello-world (must reach 90%)', load: () => require('./overhead') },
   repro: { summary: 'measure the matrix twice (or --compare two runs): do the ratios reproduce?', load: () => require('./repro') },
   probe: { summary: 'count the async resources per request of every point of a run (for the cost model)', load: () => require('./probe') },
+  deploy: { summary: 'each app_*.yaml as a local stand-in of its instance: capacity within an SLO, in instances', load: () => require('./deploy') },
   app: { summary: 'your own service: two start commands measured side by side (duet), ids checked', load: () => require('./app') },
 };
 

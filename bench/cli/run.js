@@ -17,13 +17,20 @@ const { UsageError, parse, flags, list, number, acfFlag, writeJsonAtomic } = req
 const { MAX_DEPTH } = require('../../servers/config');
 const { needsOf, redactArgs } = require('../services');
 const { loadStrategyFiles } = require('./common');
+const { parseInstance, DEFAULT_PERIOD_US } = require('../../lib/instances');
+const { standInLayout } = require('../cgroup');
 const { profileRun } = require('../profile');
 const { loadForResume, relaunch } = require('../resume');
 const { probeRun } = require('../probe-run');
 const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
 const { UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT, UNSETTLED_CAP_FACTOR, DEFAULT_MAX_WARMUP_WINDOWS, SMALL_WINDOW_MAX_WARMUP, windowRequestsFor } = require('../instructions');
 
-const OPTIONS = flags(['resume', 'strategies', 'depths', 'hops', 'logs', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url', 'method', 'windows', 'window', 'group-size', 'window-requests', 'max-warmup-windows', 'unsettled-windows', 'unsettled-bound', 'strategy-file', 'margin'], { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] });
+const OPTIONS = flags(['resume', 'strategies', 'depths', 'hops', 'logs', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url', 'method', 'windows', 'window', 'group-size', 'window-requests', 'max-warmup-windows', 'unsettled-windows', 'unsettled-bound', 'strategy-file', 'margin', 'instance', 'cfs-period', 'slo'], { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] });
+
+const DEFAULT_SLO = 'p99=100ms';
+// Where a capacity within the SLO is looked for when no --load or --rate is given: these
+// shares of the baseline stand-in's own closed-loop capacity.
+const SLO_LOADS = [0.25, 0.5, 0.7, 0.85, 1];
 
 const MATRIX_FLAGS = ['strategies', 'depths', 'hops', 'logs', 'frameworks', 'target'];
 
@@ -62,16 +69,20 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
   --acf on|off|both      AsyncContextFrame (Node 22: flag; 24+: default on)
   --connections N        concurrent connections (default from preset)
   --pipelining N         requests in flight per connection
-  --method duet|sequential|instructions
+  --method duet|pair|sequential|instructions
                          duet (default preset): each strategy and its baseline under load
                          at the same time on the server CPU, ratio of CPU µs per request
-                         per window; sequential: bursts one after the other (rate mode,
-                         --target, other drivers, HOP=pg/http and the http and fastify
-                         frameworks are always sequential: the run says why); instructions:
-                         each configuration alone under Valgrind (callgrind), instructions
-                         per request in windows of a fixed number of requests, repeatable
-                         to ~0.1% on any machine (instructions preset; needs valgrind)
-  --windows N            duet: counted windows per pair of processes (default ${DEFAULTS.windows});
+                         per window; pair: each strategy and a fresh baseline sent the same
+                         open-loop schedule at once at a fixed rate (--rate, --load, or 50%
+                         of the baseline's capacity), ratio of CPU µs per request per window
+                         and the latencies each adds, paired by block (the method for rate
+                         mode, HOP=pg/mysql/redis/http and timer hops: the run says why);
+                         sequential: bursts one after the other (--target and the curl and
+                         artillery drivers are always sequential); instructions: each
+                         configuration alone under Valgrind (callgrind), instructions per
+                         request in windows of a fixed number of requests, repeatable to
+                         ~0.1% on any machine (instructions preset; needs valgrind)
+  --windows N            duet, pair: counted windows per pair of processes (default ${DEFAULTS.windows});
                          instructions: measured windows per process (default ${DEFAULTS.windows})
   --window-requests N    instructions: requests per window (default by depth: ${windowRequestsFor(8)} at
                          depth 8, ${windowRequestsFor(256)} at 256; warm-up windows are the same size)
@@ -85,7 +96,7 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
                          compared on its mean, and goes on past --unsettled-windows until
                          one window more or less would move that mean by at most PCT%
                          (default ${UNSETTLED_BOUND_PCT}; at most ${UNSETTLED_CAP_FACTOR} × --unsettled-windows; 0 turns it off)
-  --window S             duet: seconds per window (default ${DEFAULTS.window})
+  --window S             duet, pair: seconds per window (default ${DEFAULTS.window})
   --group-size N         duet: servers loaded at once, the baseline and N-1 arms (default ${DEFAULTS.groupSize})
   --aa                   add an A/A arm: a second baseline process measured against the
                          first (on in the default preset); its interval must cover 100%
@@ -102,9 +113,23 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
                          otherwise ${DEFAULTS.maxTime})
   --amount N             fixed requests per burst (curl driver: default ${CURL_REQUESTS})
   --rate R[,R…]          rate mode: open loop at R requests/s, latency from each request's
-                         intended send time (see docs/commands.md, "Latency at a given load")
+                         intended send time (see docs/commands.md, "Latency at a given load");
+                         measured as a pair unless --method sequential
   --load P%[,P%…]        rate mode at P% of the baseline's capacity, measured first
-                         (closed loop), e.g. --load 25%,50%,75%
+                         (closed loop; with the pair, two baseline processes at once, each
+                         one's share), e.g. --load 25%,50%,75%
+  --instance CLASS       run every server as a stand-in of a cloud instance: its own cgroup
+                         with the class's CPU quota and memory limit, its request limit as
+                         the connections, measured in pairs at fixed rates (docs/deploy.md):
+                         F1, F2, F4, F4_1G, B1, B2, B4, B4_1G, B8 (App Engine; an MHz ÷ 2,400
+                         share of one CPU, an assumption), cloudrun[:cpu=1,memory=512Mi,
+                         concurrency=80], none (default); classes above half of the
+                         server CPU run one at a time (sequential), the rest in pairs
+  --cfs-period US        the stand-in's CFS period in µs (default ${DEFAULT_PERIOD_US}, the kernel's and
+                         Kubernetes')
+  --slo pN=BOUND         the latency bound a capacity is judged against (default with
+                         --instance: ${DEFAULT_SLO}); without --rate/--load the rates are
+                         ${SLO_LOADS.map((l) => `${l * 100}%`).join(', ')} of the baseline stand-in's capacity
   --driver NAME          ${DRIVERS.join(' | ')} (default: ${DEFAULTS.driver})
   --target name=URL      drive an already-deployed server instead of spawning (repeatable)
   --baseline STRATEGY    what "% of baseline" compares with (default from preset)
@@ -177,37 +202,54 @@ function resolveSettings(values) {
     ...(preset.probe && !custom && { probe: true }),
     ...(preset.runtimes && !custom && !values.node && !values.acf && { runtimes: preset.runtimes }),
   };
+  Object.assign(settings, instanceSettings(values, preset, settings));
   Object.assign(settings, rateSettings(values, preset, settings));
   Object.assign(settings, methodSettings(values, preset, settings));
   if (!strategies.names.includes(settings.baseline)) throw new UsageError(`--baseline ${settings.baseline} is not a strategy (valid: ${strategies.names.join(', ')})`);
   return settings;
 }
 
-// The method follows what is measured, not the preset's name. A timed method other than
-// sequential needs servers this process starts and pins (not --target), closed loop (a
-// fixed rate fixes the throughput it would compare) and autocannon (its loads run side by
-// side in this process and stop on a signal). A duet also needs both servers busy through
-// every window, which a server waiting on I/O is not, and a load generator that can
-// saturate two servers, which node:http and Fastify out-run. -> { method, why }.
+// The method follows what is measured, not the preset's name. Every timed method but
+// sequential needs servers this process starts and pins (not --target) and its own load
+// generator (autocannon's side by side, or the open-loop schedule), so other drivers and
+// remote targets are sequential. A duet needs both servers busy through every window:
+// a server waiting on I/O or timers is not, a fixed arrival rate fixes the throughput it
+// would compare, and node:http and Fastify out-run one load-generator CPU. Those are the
+// pair's (bench/pair.js): the CPU per request of a baseline and a candidate on the same
+// open-loop schedule at once. -> { method, why }.
 function chooseMethod(values, preset, settings) {
-  const solo = settings.rates || settings.loads ? ['--rate/--load', 'a fixed arrival rate fixes the throughput a comparison under load would read']
-    : values.target ? ['--target', 'it loads servers it started itself on this machine']
-      : settings.driver !== 'autocannon' ? [`--driver ${settings.driver}`, 'its loads run side by side in this process with autocannon'] : null;
+  const solo = values.target ? ['--target', 'it loads servers it started itself on this machine']
+    : settings.driver !== 'autocannon' ? [`--driver ${settings.driver}`, 'its loads run side by side in this process with autocannon or ctxbench\'s open-loop schedule'] : null;
+  const rated = settings.rates || settings.loads ? ['--rate/--load', 'a fixed arrival rate fixes the throughput a comparison under load would read'] : null;
   const points = settings.configs ?? settings.frameworks.flatMap((framework) => settings.hops.map((hop) => ({ framework, hop })));
-  const io = [...new Set(points.map((c) => c.hop ?? settings.hops[0]).filter((h) => hops.IO.includes(h)))];
-  const fast = [...new Set(points.map((c) => c.framework).filter((fw) => OUT_RUN_THE_LOAD_GENERATOR.includes(fw)))];
-  const notDuet = solo ?? (io.length ? [`HOP=${io.join(',')}`, 'a server waiting on PostgreSQL or a downstream service is idle part of every window, and a duet window counts only while both servers are busy']
+  const waits = [...new Set(points.map((c) => c.hop ?? settings.hops[0]).filter((h) => hops.IO.includes(h) || hops.TIMERS.includes(h)))];
+  const fast = [...new Set(points.map((c) => c.framework ?? settings.frameworks[0]).filter((fw) => OUT_RUN_THE_LOAD_GENERATOR.includes(fw)))];
+  const notDuet = rated ?? (waits.length ? [`HOP=${waits.join(',')}`, 'a server waiting on I/O or timers is idle part of every window, and a duet window counts only while both servers are busy']
     : fast.length ? [`FRAMEWORK=${fast.join(',')}`, 'two node:http or Fastify servers on one CPU serve more than one load-generator CPU can send (measured: every window dropped; docs/investigations.md)'] : null);
+  // What the pair is for: a server below its capacity (a rate), or one that waits; and
+  // instance stand-ins, each held to its own quota on the server CPU.
+  const standIn = settings.instance ? [`--instance ${settings.instance.name}`, 'stand-ins are measured two at once on the server CPU, each held to its own quota, at fixed rates'] : null;
+  if (standIn && values.method !== undefined && !['pair', 'sequential'].includes(values.method)) throw new UsageError(`--method ${values.method} cannot be used with ${standIn[0]}: ${standIn[1]} (--method pair)`);
+  // Two stand-ins above half a CPU each do not fit at once on the one server CPU: one at a
+  // time then, each with the CPU to itself, in adjacent bursts at each rate.
+  const alone = standIn && 2 * settings.instance.cpus > 1 ? [standIn[0], `two stand-ins of ${settings.instance.cpus} CPU each do not fit at once on the one server CPU of this machine, so each runs alone, in adjacent bursts at each rate`] : null;
+  if (alone && values.method === 'pair') throw new UsageError(`--method pair cannot be used with ${alone[0]}: ${alone[1]}`);
+  if (alone) return { method: 'sequential', why: `sequential: ${alone[0]}: ${alone[1]}` };
+  if (standIn) return { method: 'pair', why: `the pair at a fixed rate: ${standIn[0]}: ${standIn[1]}` };
+  const pairFor = rated ?? (waits.length ? notDuet : null);
   if (values.method !== undefined) {
     if (!METHODS.includes(values.method)) throw new UsageError(`--method ${values.method} is not valid; expected ${METHODS.join(', ')}`);
     if (values.method !== 'sequential' && solo) throw new UsageError(`--method ${values.method} cannot be used with ${solo[0]}: ${solo[1]}`);
-    if (values.method === 'duet' && notDuet) throw new UsageError(`--method duet cannot be used with ${notDuet[0]}: ${notDuet[1]}; measure it with --method sequential`);
+    if (values.method === 'duet' && notDuet) throw new UsageError(`--method duet cannot be used with ${notDuet[0]}: ${notDuet[1]}; measure it with --method pair`);
+    if (values.method === 'instructions' && rated) throw new UsageError(`--method instructions cannot be used with ${rated[0]}: a count has no rate; measure it with --method pair`);
     return { method: values.method, why: `asked for with --method ${values.method}` };
   }
   const wanted = preset.method ?? 'sequential';
   const presetName = settings.basedOn ?? settings.preset;
+  if (solo) return { method: 'sequential', why: `sequential${wanted === 'sequential' ? '' : `, not the ${presetName} preset's ${wanted}`}: ${solo[0]}: ${solo[1]}` };
+  if (wanted === 'pair') return { method: 'pair', why: `the ${presetName} preset's method` };
+  if (pairFor) return { method: 'pair', why: `the pair at a fixed rate${wanted === 'pair' ? '' : `, not the ${presetName} preset's ${wanted}`}: ${pairFor[0]}: ${wanted === 'duet' || !rated ? notDuet[1] : 'the same schedule sent to both servers at once makes their CPU per request and their latencies comparable window by window'}` };
   if (wanted === 'duet' && notDuet) return { method: 'sequential', why: `sequential, not the ${presetName} preset's duet: ${notDuet[0]}: ${notDuet[1]}` };
-  if (wanted === 'instructions' && solo) return { method: 'sequential', why: `sequential, not the ${presetName} preset's instruction counts: ${solo[0]}: ${solo[1]}` };
   if (wanted === 'sequential' && notDuet) return { method: 'sequential', why: `sequential, not duet: ${notDuet[0]}: ${notDuet[1]}` };
   return { method: wanted, why: `the ${presetName} preset's method` };
 }
@@ -222,9 +264,25 @@ function methodSettings(values, preset, settings) {
   if (method !== 'instructions' && settings.blocks < 3) throw new UsageError(`--blocks=${settings.blocks} is not valid; expected an integer from 3 to 1000 (1 and 2 only with --method instructions)`);
   if (['window-requests', 'max-warmup-windows', 'unsettled-windows', 'unsettled-bound'].some((k) => values[k] !== undefined) && method !== 'instructions') throw new UsageError('--window-requests, --max-warmup-windows, --unsettled-windows and --unsettled-bound are instruction-count settings: give --method instructions');
   if (method === 'instructions') return { ...instructionSettings(values, preset, settings), methodWhy: why };
-  // The A/A twin is part of a duet (the preset's `aa`); --aa asks for it in any run.
-  const out = { method, methodWhy: why, aa: Boolean(values.aa || (preset.aa && method === 'duet')) };
-  if (method === 'duet') {
+  // --precision adds blocks until ratios are precise: at a fixed rate only the pair has one.
+  if (method !== 'pair' && (settings.rates || settings.loads) && values.precision !== undefined) {
+    throw new UsageError('--precision cannot be used with --rate/--load and --method sequential: a fixed rate fixes the throughput it would narrow; the pair (--method pair) measures CPU per request at the rate');
+  }
+  // The A/A twin is part of a duet or a pair (the preset's `aa`); --aa asks for it in any run.
+  const out = { method, methodWhy: why, aa: Boolean(values.aa || (preset.aa && ['duet', 'pair'].includes(method))) };
+  if (method === 'pair') {
+    if (!settings.configs && !settings.strategies.includes(settings.baseline)) out.strategies = [settings.baseline, ...settings.strategies];
+    // A rate, or a share of the baseline's capacity: 50% when neither is given.
+    if (!settings.rates && !settings.loads) {
+      out.loads = [PAIR_DEFAULT_LOAD];
+      out.methodWhy = `${why}; at ${PAIR_DEFAULT_LOAD * 100}% of the baseline's capacity (no --rate or --load given)`;
+    }
+    out.pipelining = 1;
+    out.windows = number('windows', values.windows, { min: 2, max: 1000, integer: true }) ?? preset.windows ?? DEFAULTS.windows;
+    out.window = number('window', values.window, { min: 0.2, max: 60 }) ?? preset.window ?? DEFAULTS.window;
+    out.precision = number('precision', values.precision, { min: 0.1, max: 100 }) ?? (settings.preset === 'custom' ? null : preset.precision) ?? null;
+    if (values['group-size'] !== undefined) throw new UsageError('--group-size is a duet setting: a pair is two servers');
+  } else if (method === 'duet') {
     // A duet compares: the baseline is always measured, named or not.
     if (!settings.configs && !settings.strategies.includes(settings.baseline)) out.strategies = [settings.baseline, ...settings.strategies];
     out.windows = number('windows', values.windows, { min: 2, max: 1000, integer: true }) ?? preset.windows ?? DEFAULTS.windows;
@@ -232,12 +290,14 @@ function methodSettings(values, preset, settings) {
     out.soloDuration = preset.soloDuration ?? DEFAULTS.soloDuration;
     out.groupSize = number('group-size', values['group-size'], { min: 2, max: 8, integer: true }) ?? preset.groupSize ?? DEFAULTS.groupSize;
   } else if (['windows', 'window', 'group-size'].some((k) => values[k] !== undefined)) {
-    throw new UsageError('--windows, --window and --group-size are duet settings: give --method duet');
+    throw new UsageError('--windows, --window and --group-size are duet and pair settings: give --method duet or --method pair');
   }
   return out;
 }
 
-const METHODS = ['duet', 'sequential', 'instructions'];
+const METHODS = ['duet', 'pair', 'sequential', 'instructions'];
+// The pair's rate when neither --rate nor --load is given: half the baseline's capacity.
+const PAIR_DEFAULT_LOAD = 0.5;
 
 // LOG as a dimension: recorded only when some server logs, so a run without it keeps the
 // settings (and config ids) it always had.
@@ -279,10 +339,37 @@ function instructionSettings(values, preset, settings) {
   };
 }
 
+// --instance CLASS: every server held to an instance's CPU quota and memory limit
+// (lib/instances.js, bench/cgroup.js), its request limit the connections per server, in a
+// pair at fixed rates; --slo: the latency bound capacity is judged against.
+function instanceSettings(values, preset, settings) {
+  const periodUs = number('cfs-period', values['cfs-period'], { min: 1000, max: 1000000, integer: true });
+  const instance = parseInstance(values.instance ?? preset.instance, { periodUs: periodUs ?? DEFAULT_PERIOD_US });
+  if (periodUs !== undefined && !instance) throw new UsageError('--cfs-period is the CFS period of an --instance stand-in: give --instance');
+  const slo = parseSlo(values.slo ?? preset.slo ?? (instance ? DEFAULT_SLO : undefined));
+  if (!instance) return { instance: null, ...(slo && { slo }) };
+  if (values.target) throw new UsageError('--instance runs the servers locally as stand-ins of the instance: not with --target (a deployed service is its own instance)');
+  if (values.connections !== undefined && instance.requestLimit && Number(values.connections) !== instance.requestLimit) {
+    throw new UsageError(`--connections ${values.connections} with --instance ${instance.name}: the instance serves ${instance.requestLimit} request${instance.requestLimit === 1 ? '' : 's'} at once (${instance.requestLimitSource}); the connections are that limit`);
+  }
+  return { instance, slo, connections: instance.requestLimit ?? settings.connections };
+}
+
+// 'p99=100ms' -> { key: 'p99', boundMs: 100, text }. One line on anything else.
+function parseSlo(value) {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'object') return value;
+  const m = /^(p50|p90|p99|p99\.9)=(\d+(?:\.\d+)?)(ms|s)$/.exec(String(value).trim());
+  if (!m || !(Number(m[2]) > 0)) throw new UsageError(`--slo ${value} is not valid; expected a percentile and a bound such as p99=100ms (p50, p90, p99 or p99.9; ms or s)`);
+  const boundMs = Number(m[2]) * (m[3] === 's' ? 1000 : 1);
+  return { key: m[1] === 'p99.9' ? 'p99_9' : m[1], boundMs, text: `${m[1]} ≤ ${boundMs} ms` };
+}
+
 // Rate mode (issue 14): --rate or --load (or the preset's loads). One line per bad value.
 function rateSettings(values, preset, settings) {
   let rates = parseRates(values.rate) ?? null;
   let loads = parseLoads(values.load) ?? null;
+  if (!rates && !loads && settings.slo && values.rate === undefined && values.load === undefined && !preset.loads && !preset.rates) loads = SLO_LOADS;
   if (rates && loads) throw new UsageError('--rate and --load are exclusive: give absolute rates or fractions of the capacity, not both');
   if (!rates && !loads && values.rate === undefined && values.load === undefined) {
     loads = preset.loads ?? null;
@@ -294,8 +381,6 @@ function rateSettings(values, preset, settings) {
   }
   if (values.pipelining !== undefined && settings.pipelining !== 1) throw new UsageError(`--pipelining ${settings.pipelining} cannot be used with --rate/--load: rate mode sends one request per connection at a time`);
   if (settings.amount !== null) throw new UsageError('--amount cannot be used with --rate/--load: rate mode runs for --duration');
-  // --precision adds rounds until throughput ratios are precise; rates fix the throughput.
-  if (values.precision !== undefined) throw new UsageError('--precision cannot be used with --rate/--load: it adds rounds for throughput ratios, which a fixed rate does not measure');
   return { rates, loads, pipelining: 1, precision: null };
 }
 
@@ -319,6 +404,8 @@ async function measureRun({ values, settings, out, command, title = settings.tit
     const nodeTargets = settings.runtimes ? resolved.filter((t) => settings.runtimes.includes(t.label)) : resolved;
     configs = expandConfigs(settings, nodeTargets);
   }
+  // Stand-ins: cgroups that can be made, and none left by a killed run, before any server.
+  if (settings.instance) standInLayout();
   configs = await rateConfigs(configs, settings, { remote: targets.length > 0, taskset: environment.taskset });
 
   // HOP=pg / HOP=http: PostgreSQL and the downstream service for the whole run; the sink

@@ -11,8 +11,10 @@ const { loadChart } = require('../charts');
 
 const LABEL = { p50: 'p50', p90: 'p90', p99: 'p99', p99_9: 'p99.9' };
 
+// A pair run (--method pair) is at a fixed rate too, but its figure is a CPU ratio with
+// latencies beside it: the run section shows it (report/sections/run/pair.js).
 function isRateRun(run) {
-  if (!run || run.kind !== 'run') return false;
+  if (!run || run.kind !== 'run' || run.settings?.method === 'pair') return false;
   if (run.settings && (run.settings.rates || run.settings.loads)) return true;
   return Array.isArray(run.configs) && run.configs.some(isRateConfig);
 }
@@ -202,6 +204,11 @@ async function render(run, ctx = {}) {
   }
   const cap = capacitySection(run);
   if (cap) out.push(cap, '');
+  // A stand-in run one at a time (--instance above half the server CPU): its capacity
+  // within the SLO, as a pair run's page shows it.
+  const slo = run.settings?.slo ? await require('./run/capacity').capacitySection(run, ctx) : '';
+  if (slo) out.push(slo, '');
+  else if (run.settings?.instance) out.push(require('./run/capacity').standInNote(run.settings.instance), '');
   const study = studyTable(rows, baselineArm);
   if (study) out.push(study, '');
   out.push(loadTables(rows, label), '');
@@ -215,4 +222,4 @@ async function render(run, ctx = {}) {
   return out.join('\n').trimEnd() + '\n';
 }
 
-module.exports = { render, isRateRun, summaries, percentileCell, addedCell };
+module.exports = { render, isRateRun, summaries, percentileCell, addedCell, capacitySection };

@@ -15,6 +15,9 @@ const { precisionSection, duetSection, regimeSection } = require('./run/method')
 const { referencesSection } = require('./run/references');
 const { modelSection } = require('./run/model');
 const { summarySection, integrityNotes, failedSection } = require('./run/summary');
+const { pairSummarySection } = require('./run/pair');
+const { capacitySection: sloSection, standInNote } = require('./run/capacity');
+const { capacitySection } = require('./latency');
 
 async function render(run, ctx = {}) {
   const baseline = run.settings && run.settings.baseline;
@@ -55,7 +58,7 @@ async function render(run, ctx = {}) {
     if (ctx.fullPage) parts.push(`The whole run — environment, precision, how the duet ratios were measured, charts, per-configuration detail, references — is on [its own page](${ctx.fullPage}).`);
     if (run.command) parts.push(f.fence(run.command, 'sh'));
     if (rows.length) {
-      parts.push(summarySection(run, rows, baseline));
+      parts.push(run.settings?.method === 'pair' ? pairSummarySection(run, rows, baseline) : summarySection(run, rows, baseline));
       const notes = integrityNotes(rows, run);
       if (notes.length) parts.push(notes.map((n) => `- ${n}`).join('\n'));
     }
@@ -68,9 +71,15 @@ async function render(run, ctx = {}) {
 
   parts.push(f.heading(3, 'Results'));
   if (rows.length) {
-    parts.push(summarySection(run, rows, baseline));
+    const pair = run.settings?.method === 'pair';
+    parts.push(pair ? pairSummarySection(run, rows, baseline) : summarySection(run, rows, baseline));
     const notes = integrityNotes(rows, run);
     if (notes.length) parts.push(notes.map((n) => `- ${n}`).join('\n'));
+    const capacity = pair ? capacitySection(run) : '';
+    if (capacity) parts.push(capacity);
+    const slo = run.settings?.slo ? await sloSection(run, ctx) : '';
+    if (slo) parts.push(slo);
+    else if (run.settings?.instance) parts.push(standInNote(run.settings.instance));
     const precision = precisionSection(run, rows);
     if (precision) parts.push(precision);
     const duet = duetSection(run, rows, baseline, ctx);

@@ -241,4 +241,4 @@ function failedSection(run) {
   return lines.join('\n');
 }
 
-module.exports = { summarySection, integrityNotes, failedSection };
+module.exports = { summarySection, integrityNotes, failedSection, verdictCell };

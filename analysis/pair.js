@@ -1,0 +1,201 @@
+'use strict';
+// What a pair at a fixed rate (bench/pair.js) says about latency, and when the load
+// generator could have made it. The CPU ratio of a pair is the duet's arithmetic on its
+// counted windows (analysis/summary.js duetRatios); here: per block (a pair of fresh
+// processes), the latencies of its counted windows merged exactly (HDR histograms), the
+// generator's lateness merged the same way, and the rules that decide what is published.
+//
+// The generator's rule (docs/how-it-measures.md, "The load generator is part of the
+// measurement"). Every latency is timed from the request's intended send time, so it
+// holds the generator's own lateness (intended time -> the generator noticed the request
+// was due). Both servers of a pair get their requests at the same instants, in an order
+// that alternates, so the lateness is the same for both:
+//   - a server's own percentile (p50, p99 of `als` at this rate) is published for a
+//     block only when the generator's lateness at that percentile was at most
+//     LATENESS_SHARE of the baseline's at the same percentile: the generator made at most
+//     a tenth of it;
+//   - the added latency (candidate minus baseline, paired by block) cancels the lateness
+//     common to both, so it is published for a block when the generator kept its schedule
+//     (lateness p99 at most ADDED_LATENESS_P99_MS: every request left within about a
+//     millisecond of its time); the A/A of the pair shows that no difference is made by
+//     the generator (`ctxbench aa --method pair`).
+// A block that fails a rule is "generator-bound" for that figure, with the lateness.
+const hdr = require('hdr-histogram-js');
+const { describe, oneSample, mean } = require('./stats');
+const { percentiles, newHistogram, HELD_MIN } = require('../load/open-loop');
+
+const LATENESS_SHARE = 0.1;
+const ADDED_LATENESS_P99_MS = 1;
+const KEYS = ['p50', 'p90', 'p99', 'p99_9'];
+const ALPHA = 0.05;
+
+const isPairWindow = (s) => Boolean(s) && s.kind === 'window' && s.method === 'pair';
+const isPairConfig = (c) => Boolean(c) && (c.samples || []).some(isPairWindow);
+
+const decode = (b64) => hdr.decodeFromCompressedBase64(b64);
+const round3 = (x) => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : null);
+
+function merged(windows, key) {
+  const h = newHistogram();
+  for (const w of windows) if (typeof w[key] === 'string') h.add(decode(w[key]));
+  return h;
+}
+
+// Whether a member kept its schedule over a set of windows: at least HELD_MIN of its due
+// requests sent (the pair's window rule, summed).
+function heldOver(windows, key) {
+  const due = windows.reduce((a, w) => a + (w[key]?.due || 0), 0);
+  const sent = windows.reduce((a, w) => a + (w[key]?.sent || 0), 0);
+  return { due, sent, sentRatio: due ? sent / due : null, held: due > 0 && sent >= HELD_MIN * due };
+}
+
+// blocks(config) -> [{ block, counted, candidate: percentiles, baseline: percentiles,
+//   lateness: percentiles, absoluteOk: { p50: bool, … }, addedOk, held: { candidate,
+//   baseline } }] per block of the config's pair windows.
+function pairBlocks(config) {
+  const windows = (config.samples || []).filter(isPairWindow);
+  const byBlock = new Map();
+  for (const w of windows) {
+    if (!byBlock.has(w.block)) byBlock.set(w.block, []);
+    byBlock.get(w.block).push(w);
+  }
+  return [...byBlock].sort((a, b) => a[0] - b[0]).map(([block, ws]) => {
+    const counted = ws.filter((w) => w.counted);
+    const candidate = percentiles(merged(counted, 'histogram'));
+    const baseline = percentiles(merged(counted, 'partnerHistogram'));
+    const lateness = percentiles(merged(counted, 'latenessHistogram'));
+    const absoluteOk = Object.fromEntries(KEYS.map((k) => [k, counted.length > 0 && lateness[k] !== null && baseline[k] !== null && lateness[k] <= LATENESS_SHARE * baseline[k]]));
+    return {
+      block,
+      windows: ws.length,
+      counted: counted.length,
+      candidate,
+      baseline,
+      lateness,
+      absoluteOk,
+      addedOk: counted.length > 0 && lateness.p99 !== null && lateness.p99 <= ADDED_LATENESS_P99_MS,
+      held: { candidate: heldOver(ws, 'schedule'), baseline: heldOver(ws, 'partnerSchedule') },
+    };
+  });
+}
+
+// Geometric mean over blocks with the t-interval of the log means (latencies are positive
+// and right-skewed), as analysis/latency.js does for rate-mode runs.
+function level(values) {
+  const d = describe(values.map((x) => Math.log(x)));
+  if (!d.n) return null;
+  const back = (x) => round3(Math.exp(x));
+  return { estimate: back(d.mean), ci95: d.ci95 ? d.ci95.map(back) : null, n: d.n };
+}
+
+// pairLatencySummary(config, baselineConfig) -> the shape of analysis/latency.js's
+// latencySummary for a pair-measured configuration (the report's latency tables read both),
+// plus `generator` (the lateness and how many blocks each rule left out) and `candidateHeld`
+// (whether it is the candidate, not its baseline, that could not keep the rate).
+function pairLatencySummary(config, baselineConfig = null) {
+  const blocks = pairBlocks(config);
+  const windows = (config.samples || []).filter(isPairWindow);
+  const cand = heldOver(windows, 'schedule');
+  const base = heldOver(windows, 'partnerSchedule');
+  const mismatches = windows.reduce((a, s) => a + (s.mismatches || 0), 0);
+  const lost = windows.reduce((a, s) => a + (s.lost || 0), 0);
+  const late = blocks.filter((b) => b.counted).map((b) => b.lateness);
+  const out = {
+    unit: 'block',
+    method: 'pair',
+    units: blocks.length,
+    rate: config.rate ?? windows[0]?.rate ?? null,
+    load: config.load ?? null,
+    held: { held: cand.held && base.held, scheduled: cand.due, sent: cand.sent, sentRatio: cand.sentRatio, answeredRatio: cand.sentRatio, clientLagP99: late.length ? Math.max(...late.map((l) => l.p99)) : null, minRatio: HELD_MIN, failing: [] },
+    candidateHeld: cand.held,
+    baselineHeld: base.held,
+    mismatches,
+    lost,
+    broken: false,
+    generator: {
+      latenessP50: late.length ? round3(mean(late.map((l) => l.p50))) : null,
+      latenessP99: late.length ? round3(Math.max(...late.map((l) => l.p99))) : null,
+      rule: `a server's own percentile when the generator's lateness at it is at most ${LATENESS_SHARE * 100}% of the baseline's; the added latency when the generator's lateness p99 is at most ${ADDED_LATENESS_P99_MS} ms`,
+      absoluteBound: Object.fromEntries(KEYS.map((k) => [k, blocks.filter((b) => b.counted && !b.absoluteOk[k]).length])),
+      addedBound: blocks.filter((b) => b.counted && !b.addedOk).length,
+    },
+    percentiles: null,
+    baselinePercentiles: null,
+    added: null,
+    verdict: null,
+  };
+  if (!base.held) {
+    out.verdict = 'baseline did not hold the rate: no comparison';
+    return out;
+  }
+  if (!cand.held) {
+    out.verdict = 'rate not held: the candidate fell behind a rate its baseline kept';
+    return out;
+  }
+  const fig = (side) => Object.fromEntries(KEYS.map((k) => {
+    const ok = blocks.filter((b) => b.absoluteOk[k] && Number.isFinite(b[side][k]) && b[side][k] > 0);
+    const l = level(ok.map((b) => b[side][k]));
+    return [k, l ? { ...l, thin: false, generatorBound: blocks.filter((b) => b.counted).length - ok.length } : null];
+  }));
+  out.percentiles = fig('candidate');
+  out.baselinePercentiles = fig('baseline');
+  if (baselineConfig) {
+    const usable = blocks.filter((b) => b.addedOk);
+    out.added = {
+      baseline: baselineConfig.id ?? null,
+      held: base.held,
+      ...Object.fromEntries(KEYS.map((k) => {
+        const diffs = usable.map((b) => b.candidate[k] - b.baseline[k]);
+        const t = oneSample(diffs);
+        const d = describe(diffs);
+        return [k, { estimate: round3(d.mean), ci95: d.ci95 ? d.ci95.map(round3) : null, pValue: t.pValue, n: diffs.length }];
+      })),
+    };
+    out.verdict = addedVerdict(out);
+  }
+  return out;
+}
+
+function addedVerdict(s, k = 'p99') {
+  const x = s.added?.[k];
+  if (!x || x.n === 0) return `generator-bound: its lateness p99 reached ${s.generator.latenessP99} ms (over ${ADDED_LATENESS_P99_MS} ms) in every block`;
+  if (x.pValue === null || x.pValue === undefined) return 'too few blocks to tell';
+  if (x.pValue >= ALPHA) return 'no significant difference';
+  const ms = Math.abs(x.estimate);
+  return x.estimate > 0 ? `adds ${ms.toFixed(2)} ms, significant` : `${ms.toFixed(2)} ms less, significant`;
+}
+
+// A pair run's baseline: its own latencies, from its partner histograms in every pair it
+// was in (each pair has its own fresh baseline process), merged per block.
+function pairBaselineSummary(baselineConfig, candidates) {
+  const windows = candidates.flatMap((c) => (c.samples || []).filter((s) => isPairWindow(s) && s.partner === baselineConfig.id));
+  if (!windows.length) return null;
+  const byBlock = new Map();
+  for (const w of windows.filter((x) => x.counted)) {
+    if (!byBlock.has(w.block)) byBlock.set(w.block, []);
+    byBlock.get(w.block).push(w);
+  }
+  const blocks = [...byBlock.values()].map((ws) => ({ p: percentiles(merged(ws, 'partnerHistogram')), late: percentiles(merged(ws, 'latenessHistogram')) }));
+  const held = heldOver(windows, 'partnerSchedule');
+  const percentilesOut = Object.fromEntries(KEYS.map((k) => {
+    const ok = blocks.filter((b) => b.late[k] !== null && b.p[k] > 0 && b.late[k] <= LATENESS_SHARE * b.p[k]);
+    const l = level(ok.map((b) => b.p[k]));
+    return [k, l ? { ...l, thin: false, generatorBound: blocks.length - ok.length } : null];
+  }));
+  return {
+    unit: 'block',
+    method: 'pair',
+    units: blocks.length,
+    rate: baselineConfig.rate ?? windows[0].rate,
+    load: baselineConfig.load ?? null,
+    held: { held: held.held, scheduled: held.due, sent: held.sent, sentRatio: held.sentRatio, answeredRatio: held.sentRatio, clientLagP99: blocks.length ? Math.max(...blocks.map((b) => b.late.p99 ?? 0)) : null, minRatio: HELD_MIN, failing: [] },
+    mismatches: 0,
+    lost: 0,
+    broken: false,
+    percentiles: held.held ? percentilesOut : null,
+    added: null,
+    verdict: held.held ? null : 'rate not held: no latencies reported',
+  };
+}
+
+module.exports = { pairLatencySummary, pairBaselineSummary, pairBlocks, isPairWindow, isPairConfig, LATENESS_SHARE, ADDED_LATENESS_P99_MS };

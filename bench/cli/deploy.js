@@ -1,0 +1,166 @@
+'use strict';
+// `ctxbench deploy app_baseline.yaml app_cls.yaml …`: each App Engine yaml run as a local
+// stand-in of its instance (lib/instances.js, bench/cgroup.js), measured against the first
+// yaml (the baseline) in pairs at a ladder of rates: capacity within the SLO, the p99 each
+// adds at half of the baseline's capacity, the CFS throttling, and the instances it takes.
+// The yamls are the source of what is measured (instance_class, env_variables, runtime,
+// max_concurrent_requests, max_instances), not a parallel description of them.
+const fs = require('node:fs');
+const path = require('node:path');
+const YAML = require('yaml');
+const strategies = require('../../context');
+const { UsageError, parse, flags, number } = require('../../lib/cli');
+const { resolveSettings, measureRun } = require('./run');
+const { writeReport } = require('./write-report');
+const { redactArgs } = require('../services');
+const { sloCapacity, latencySummaries } = require('../../analysis');
+const { describeInstance } = require('../../lib/instances');
+const { APP_ENGINE_MAX_CONCURRENT } = require('../../lib/instances');
+
+const DEFAULTS = { blocks: 3, maxTime: 600, slo: 'p99=100ms', windows: 2 };
+const OPTIONS = flags(['blocks', 'max-time', 'out', 'report', 'slo', 'cfs-period', 'windows']);
+
+const HELP = `usage: ctxbench deploy BASELINE.yaml CANDIDATE.yaml [CANDIDATE.yaml …] [options]
+
+Runs each App Engine yaml as a local stand-in of its instance — its own cgroup with the
+instance class's CPU quota and memory limit, its max_concurrent_requests as the requests
+it serves at once (the rest wait, and the wait counts) — with the environment the yaml
+sets (STRATEGY, DEPTH, LOG, …) on the Node major of its runtime. The first yaml is the
+baseline; every other is measured beside a fresh baseline process (the pair at a fixed
+rate) at 25%, 50%, 70%, 85% and 100% of the baseline stand-in's own capacity. Prints per
+deployment its capacity within the SLO as % of the baseline's with its interval, the p99
+it adds at 50%, the share of CFS periods throttled, and what that means in instances.
+What a stand-in reproduces and what it does not: docs/deploy.md.
+
+  --slo pN=BOUND     the latency bound of the capacity (default ${DEFAULTS.slo})
+  --blocks N         blocks of fresh processes (default ${DEFAULTS.blocks})
+  --windows N        counted windows per pair and rate (default ${DEFAULTS.windows})
+  --max-time S       deadline for the whole run (default ${DEFAULTS.maxTime})
+  --cfs-period US    the stand-ins' CFS period in µs (default 100000)
+  --out FILE         run JSON (default results/deploy.json)
+  --report FILE      results.md to regenerate (default results.md when --out is in
+                     results/; "none" to skip)
+Exit 0 measured, 1 bad input or a failed deployment, 130 interrupted.
+`;
+
+// One yaml -> what it deploys: { file, service, strategy, env, major, instanceClass,
+// maxConcurrent, maxInstances }. One line on what is missing or not runnable here.
+function readYaml(file) {
+  let doc;
+  try {
+    doc = YAML.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new UsageError(`${file}: ${err.code === 'ENOENT' ? 'no such file' : `not a YAML file (${String(err.message).split('\n')[0]})`}`);
+  }
+  if (!doc || typeof doc !== 'object') throw new UsageError(`${file}: not an app.yaml (no settings)`);
+  const runtime = /^nodejs(\d+)$/.exec(String(doc.runtime ?? ''));
+  if (!runtime) throw new UsageError(`${file}: runtime ${JSON.stringify(doc.runtime ?? null)} is not a Node.js runtime of App Engine standard (nodejs20, nodejs22, nodejs24)`);
+  const env = doc.env_variables ?? {};
+  const strategy = env.STRATEGY ?? 'param';
+  if (!strategies.names.includes(strategy)) throw new UsageError(`${file}: STRATEGY=${strategy} is not a strategy of this ctxbench (valid: ${strategies.names.join(', ')})`);
+  const scaling = doc.automatic_scaling ?? {};
+  if (doc.basic_scaling || doc.manual_scaling) throw new UsageError(`${file}: basic and manual scaling are not stood in for yet: ctxbench deploy runs automatic-scaling services (F classes)`);
+  const maxConcurrent = scaling.max_concurrent_requests ?? APP_ENGINE_MAX_CONCURRENT;
+  if (!(Number.isInteger(maxConcurrent) && maxConcurrent >= 1 && maxConcurrent <= 1000)) throw new UsageError(`${file}: automatic_scaling.max_concurrent_requests ${maxConcurrent} is not from 1 to 1000`);
+  return {
+    file,
+    service: doc.service ?? 'default',
+    strategy,
+    depth: env.DEPTH !== undefined ? Number(env.DEPTH) : 8,
+    hop: env.HOP ?? 'await',
+    log: env.LOG ?? 'none',
+    framework: env.FRAMEWORK ?? 'express',
+    major: runtime[1],
+    instanceClass: doc.instance_class ?? 'F1',
+    maxConcurrent,
+    maxInstances: scaling.max_instances ?? null,
+  };
+}
+
+// Every yaml after the first must be the baseline's service with another strategy: one
+// comparison, one instance class (the pair runs them at once).
+function checkComparable(yamls) {
+  const [base, ...rest] = yamls;
+  for (const y of rest) {
+    for (const k of ['depth', 'hop', 'log', 'framework', 'major', 'instanceClass', 'maxConcurrent']) {
+      if (y[k] !== base[k]) throw new UsageError(`${y.file}: ${k} ${y[k]} differs from the baseline's (${base.file}: ${base[k]}); ctxbench deploy compares services that differ in STRATEGY only`);
+    }
+    if (y.strategy === base.strategy) throw new UsageError(`${y.file}: STRATEGY ${y.strategy} is the baseline's own (${base.file})`);
+  }
+  const seen = new Set();
+  for (const y of yamls) {
+    if (seen.has(y.strategy)) throw new UsageError(`${y.file}: STRATEGY ${y.strategy} is in two yamls`);
+    seen.add(y.strategy);
+  }
+}
+
+async function main(args) {
+  const { values, positionals } = parse(args, OPTIONS, { allowPositionals: true });
+  if (positionals.length < 2) throw new UsageError('deploy needs at least two app.yaml files: the baseline first, then the services to measure against it');
+  const yamls = positionals.map(readYaml);
+  checkComparable(yamls);
+  const [base] = yamls;
+  const runValues = {
+    strategies: yamls.map((y) => y.strategy).join(','),
+    baseline: base.strategy,
+    depths: String(base.depth),
+    hops: base.hop,
+    logs: base.log,
+    frameworks: base.framework,
+    node: base.major,
+    instance: base.instanceClass,
+    slo: values.slo ?? DEFAULTS.slo,
+    blocks: values.blocks ?? String(DEFAULTS.blocks),
+    windows: values.windows ?? String(DEFAULTS.windows),
+    'max-time': values['max-time'] ?? String(DEFAULTS.maxTime),
+    ...(values['cfs-period'] && { 'cfs-period': values['cfs-period'] }),
+  };
+  number('blocks', runValues.blocks, { min: 3, max: 1000, integer: true });
+  const settings = resolveSettings(runValues);
+  // The yaml's own request limit, not the class's default.
+  settings.instance = { ...settings.instance, requestLimit: base.maxConcurrent, requestLimitSource: `max_concurrent_requests ${base.maxConcurrent} (${base.file})` };
+  settings.connections = base.maxConcurrent;
+  settings.aa = false;
+  settings.preset = 'deploy';
+  settings.title = `Deployments on ${settings.instance.name} stand-ins: ${yamls.map((y) => y.service).join(', ')} against ${base.service}`;
+  settings.why = `each App Engine yaml as a local stand-in of its instance (${describeInstance(settings.instance)}), with the environment it sets (${Object.entries({ DEPTH: base.depth, HOP: base.hop, LOG: base.log }).map(([k, v]) => `${k}=${v}`).join(', ')}), measured in pairs against ${base.file} at rates up to the baseline stand-in's capacity: capacity within ${settings.slo.text} and what it means in instances`;
+  settings.deploy = { yamls: yamls.map(({ file, service, strategy, maxInstances }) => ({ file: path.relative(process.cwd(), path.resolve(file)), service, strategy, maxInstances })) };
+  const out = values.out ?? path.join('results', 'deploy.json');
+  const run = await measureRun({ values: {}, settings, out, command: ['ctxbench', 'deploy', ...redactArgs(args)].join(' ') });
+  await writeReport(out, values.report);
+  process.stdout.write(deploySummary(run, yamls, out));
+  if (run.status === 'interrupted') return 130;
+  return run.status === 'failed' ? 1 : 0;
+}
+
+const pct = (x) => `${(100 * x).toFixed(1)}%`;
+const num = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '—');
+
+// The end of a deploy in the terminal: per deployment, its capacity within the SLO against
+// the baseline's, the p99 it adds at half the baseline's capacity, its throttling, and
+// the instances sentence.
+function deploySummary(run, yamls, out) {
+  const cap = sloCapacity(run);
+  const lines = ['', `ctxbench deploy: ${run.status}, ${Math.round(run.measuringSeconds ?? 0)} s of measuring, ${run.settings.instance.name} stand-ins (${run.settings.instance.cpus} CPU each: an assumption, docs/deploy.md)`];
+  if (!cap) return `${lines.join('\n')}\n`;
+  const latency = latencySummaries(run);
+  for (const y of yamls.slice(1)) {
+    const row = cap.rows.find((r) => r.strategy === y.strategy);
+    if (!row) {
+      lines.push(`${y.service} (${y.strategy}): not measured`);
+      continue;
+    }
+    const half = latency.find((l) => l.config.strategy === y.strategy && Math.abs((l.config.load ?? 0) - 0.5) < 1e-9)?.s;
+    const added = half?.added?.p99;
+    const at50 = row.rates.find((x) => Math.abs((x.load ?? 0) - 0.5) < 1e-9);
+    const r = row.ratio;
+    lines.push(`${y.service} (${y.strategy}): capacity within ${cap.slo.text} ${num(row.capacity.estimate, 0)} req/s, ${r && Number.isFinite(r.estimate) ? `${pct(r.estimate)}${r.ci95 ? ` [${pct(r.ci95[0])}–${pct(r.ci95[1])}]` : ''}` : '—'} of the baseline's; ` +
+      `p99 added at 50%: ${added && Number.isFinite(added.estimate) ? `${added.estimate >= 0 ? '+' : ''}${num(added.estimate, 2)} ms${added.ci95 ? ` [${num(added.ci95[0], 2)}, ${num(added.ci95[1], 2)}]` : ''}` : half?.verdict ?? '—'}; ` +
+      `CFS periods throttled at 50%: ${at50 && Number.isFinite(at50.throttledShare) ? pct(at50.throttledShare) : '—'}`);
+    if (row.instances) lines.push(`  to serve ${cap.serve.toLocaleString('en-US')} req/s within ${cap.slo.text} on ${run.settings.instance.name}: ${row.instances.baseline} instance${row.instances.baseline === 1 ? '' : 's'} with ${yamls[0].strategy}, ${row.instances.candidate} with ${y.strategy}`);
+  }
+  lines.push(`Run JSON: ${out}`, '');
+  return lines.join('\n');
+}
+
+module.exports = { main, help: HELP, readYaml, checkComparable };

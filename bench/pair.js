@@ -1,0 +1,227 @@
+'use strict';
+// The pair at a fixed rate: a baseline and a candidate process, both fresh, on the server
+// CPU, each sent its own open-loop schedule at the same rate at the same time from the
+// load CPU (load/open-loop.js startSchedule: one schedule, both targets, the order of an
+// instant's two sends alternating). Why: below saturation the duet's premise (both servers
+// always runnable, splitting the CPU) does not hold, and one after the other the CPU per
+// request at a fixed rate moved ±17% between blocks here (110-156 µs at 1,000 req/s for a
+// server needing 30 µs at saturation: how many requests one wake-up serves). Two servers
+// on the same schedule at once live through the same slow seconds and the same batching.
+//
+// Per window (~1 s): each server's requests and CPU µs from /__stats (the process's own
+// CPU, as the duet reads it), its answers' latencies from their intended send times, the
+// generator's own lateness, and the load CPU's busy share. A window counts for the CPU
+// ratio when both servers kept their schedule and the load CPU was not saturated
+// (whyDropped); its latencies are the servers' only when the generator's lateness was
+// small against them (analysis/pair.js, per block). The unit is the pair of processes:
+// analysis averages the window log ratios per block, t-interval over blocks.
+const hdr = require('hdr-histogram-js');
+const { Pool } = require('undici');
+const { getJson } = require('./http-client');
+const { checkIdentity, cpuPerRequest, eluBetween } = require('./sample');
+const { stillWarming } = require('./duet');
+const { cpuTicks, busyShare } = require('./proc-cpu');
+const { groupDelta } = require('./cgroup');
+const { startSchedule, probe, percentiles, HELD_MIN } = require('../load/open-loop');
+const { normalizeOptions } = require('../load/autocannon');
+const { CLIENT_BOUND_CPU } = require('../analysis/summary');
+
+const { setTimeout: sleep } = require('node:timers/promises');
+
+// A window counts only while the load CPU (the generator, and PostgreSQL and the
+// downstream service beside it) was busy less than this share of the time: above it the
+// schedule's sends and the answers' timestamps wait for the CPU.
+const LOAD_CPU_LIMIT = CLIENT_BOUND_CPU;
+// Warm-up half-windows: at least MIN (the cost per request must settle, as in the duet,
+// and the first seconds of a fresh server may not keep the rate), at most MAX.
+const MIN_WARMUP_WINDOWS = 4;
+const MAX_WARMUP_WINDOWS = 12;
+// After the last window, how long the answers still in flight are awaited (ms).
+const DRAIN_MS = 10000;
+
+// One reading of every member (in the given order: the poll order is a position swapped
+// between blocks), the schedule's cut and the load CPU.
+async function poll(servers, schedule, loadCpu) {
+  const stats = await Promise.all(servers.map((s) => getJson(`${s.url}/__stats`)));
+  // An instance stand-in's own accounting (bench/cgroup.js): CPU, CFS throttling, memory.
+  const groups = servers.map((s) => s.cgroup?.read() ?? null);
+  return { stats, groups, cut: schedule?.cut() ?? null, cpu: loadCpu === null ? null : cpuTicks(loadCpu) };
+}
+
+// Two readings -> one window: per member its requests, CPU µs and CPU µs per request
+// (/__stats), what its schedule did (due, sent, answered, errors, backlog, in flight) and
+// its latencies; the generator's lateness and CPU; the load CPU's busy share.
+function windowBetween(before, after) {
+  const cut = after.cut;
+  const loadgenCpu = cut.wallMs > 0 ? cut.cpuUs / 1000 / cut.wallMs : null;
+  return {
+    wallMs: cut.wallMs,
+    loadgenCpu,
+    loadCpu: busyShare(before.cpu, after.cpu) ?? loadgenCpu,
+    lateness: cut.lateness,
+    members: after.stats.map((s, i) => {
+      const t = cut.targets[i];
+      const requests = s.requests - before.stats[i].requests;
+      return {
+        requests,
+        instance: groupDelta(before.groups?.[i], after.groups?.[i], requests),
+        cpuUs: s.cpuUs - before.stats[i].cpuUs,
+        cpuUsPerRequest: cpuPerRequest(before.stats[i], s),
+        // A planted cost (BURN_US) as the server timed it, per request of the window.
+        burnUsPerRequest: s.requests > before.stats[i].requests && Number.isFinite(s.burnUs) ? (s.burnUs - before.stats[i].burnUs) / (s.requests - before.stats[i].requests) : null,
+        elu: eluBetween(before.stats[i], s),
+        rssMB: s.rssBytes / 2 ** 20,
+        due: t.due,
+        sent: t.sent,
+        answered: t.answered,
+        errors: t.errors + t.non2xx,
+        mismatches: t.mismatches,
+        lost: t.lost,
+        backlog: t.backlog,
+        inFlight: t.inFlight,
+        latency: t.latency,
+      };
+    }),
+  };
+}
+
+// whyDropped(window) -> null when the window counts for the CPU ratio, else { kind, text }.
+// A server kept its schedule in a window when at least 99% of its due requests were sent
+// (a server that falls behind fills its connections, and the requests due after that
+// wait in the generator's queue) and none was answered with an error or a non-2xx; a
+// moment's queue for a connection is not falling behind (an instance's request limit is
+// such a queue by design). The duet's fair-share rule does not apply below saturation:
+// both servers are idle part of every window.
+function whyDropped(w, { loadCpuLimit = LOAD_CPU_LIMIT } = {}) {
+  const idle = w.members.findIndex((m) => !(m.requests > 0));
+  if (idle >= 0) return { kind: 'idle', text: `server ${idle + 1} served no request` };
+  const behind = w.members.findIndex((m) => m.sent < HELD_MIN * m.due);
+  if (behind >= 0) {
+    const m = w.members[behind];
+    return { kind: 'behind', text: `server ${behind + 1} fell behind its schedule (${m.sent} of ${m.due} due sent, ${m.backlog} waiting for a connection)` };
+  }
+  const failing = w.members.findIndex((m) => m.errors > 0);
+  if (failing >= 0) return { kind: 'errors', text: `server ${failing + 1} answered ${w.members[failing].errors} request(s) with an error` };
+  if (Number.isFinite(w.loadCpu) && !(w.loadCpu < loadCpuLimit)) return { kind: 'loadgen', text: `load CPU busy ${Math.round(w.loadCpu * 100)}% of the time` };
+  return null;
+}
+
+// What the run warns about, once per kind of dropped window.
+const DROP_WARNINGS = {
+  idle: 'a server served no request',
+  behind: 'a server fell behind its schedule (the rate is more than it can serve there)',
+  errors: 'a server answered with errors',
+  loadgen: `the load CPU busy ${Math.round(LOAD_CPU_LIMIT * 100)}% of the time or more`,
+};
+
+const encode = (h) => hdr.encodeIntoCompressedBase64(h);
+
+// Runs one pair at `rate` requests/s each. servers: [{ url, nonce }] in poll order;
+// configs: theirs. load: { path, connections, timeout }. loadCpu: the CPU to read the
+// load side's busy share from (null when nothing is pinned: the generator's own CPU then
+// stands for it). Resolves to { warmup: [window], windows: [window + counted/dropped],
+// totals: [{ due, answered, ... } per member], lateness: {p50,p99} }; onWindow(window) is
+// told of each measured window as it is judged, so a run stopped mid-pair keeps them.
+async function measurePair({ servers, configs, rate, load, windowS = 1, windows: wanted = 3, maxWindows = wanted * 3, signal, onWindow, loadCpu = null }) {
+  const first = await Promise.all(servers.map((s) => getJson(`${s.url}/__stats`)));
+  first.forEach((s, i) => checkIdentity(s, configs[i], servers[i]));
+  const pools = servers.map((s) => new Pool(s.url, { connections: load.connections, pipelining: 1, connect: { timeout: 10000 } }));
+  const timeout = load.timeout ?? 10;
+  let schedule = null;
+  const warmup = [];
+  const taken = [];
+  try {
+    await Promise.all(servers.map((s, i) => probe(pools[i], normalizeOptions({ url: s.url, path: configs[i].path || '/' }))));
+    schedule = await startSchedule({ targets: pools.map((pool, i) => ({ pool, path: configs[i].path || '/' })), rate, connections: load.connections, timeout });
+    let previous = await poll(servers, schedule, loadCpu);
+    // Warm-up: until both servers' cost per request has settled (the duet's rule) and
+    // the last half-window was kept by both.
+    while (!signal?.aborted) {
+      await sleep((windowS * 1000) / 2);
+      const current = await poll(servers, schedule, loadCpu);
+      const w = windowBetween(previous, current);
+      previous = current;
+      warmup.push(w);
+      const kept = whyDropped(w) === null;
+      // A rate a server cannot keep will not be kept by warming longer: measure it as it is.
+      const behind = warmup.length >= MIN_WARMUP_WINDOWS && warmup.slice(-2).every((x) => whyDropped(x)?.kind === 'behind');
+      if (warmup.length >= MAX_WARMUP_WINDOWS || behind || (kept && !stillWarming(warmup, { min: MIN_WARMUP_WINDOWS, max: MAX_WARMUP_WINDOWS }))) break;
+    }
+    // Until enough windows count, or as many in a row fell behind (the rate is not kept
+    // there, which is the answer), or the cap.
+    const fellBehind = () => taken.length >= wanted && taken.slice(-wanted).every((w) => w.dropKind === 'behind');
+    while (!signal?.aborted && taken.filter((w) => w.counted).length < wanted && taken.length < maxWindows && !fellBehind()) {
+      await sleep(windowS * 1000);
+      const current = await poll(servers, schedule, loadCpu);
+      const w = windowBetween(previous, current);
+      const why = whyDropped(w);
+      const judged = { ...w, window: taken.length, counted: why === null, ...(why && { dropped: why.text, dropKind: why.kind }) };
+      taken.push(judged);
+      onWindow?.(judged);
+      previous = current;
+    }
+    const last = await Promise.all(servers.map((s) => getJson(`${s.url}/__stats`)));
+    last.forEach((s, i) => checkIdentity(s, configs[i], servers[i]));
+  } finally {
+    if (schedule) {
+      await schedule.stop();
+      await Promise.race([schedule.done, sleep(DRAIN_MS)]);
+    }
+    await Promise.all(pools.map((p) => p.destroy().catch(() => {})));
+  }
+  return { warmup, windows: taken, totals: schedule.counts.map((c) => ({ ...c })) };
+}
+
+// The pair's windows as samples of the candidate (index `of`, partner index `partner`):
+// one sample per window, kind 'window' like the duet's, with the pair's own fields: the
+// rate, both servers' schedules and latencies (hdr-histogram-js, compressed base64, so
+// analysis merges them exactly), the generator's lateness and the load CPU.
+function windowSamples(windows, { of, partner, partnerId, block, group, rate }) {
+  return windows.map((w) => {
+    const me = w.members[of];
+    const other = w.members[partner];
+    const lateness = percentiles(w.lateness);
+    return {
+      kind: 'window',
+      method: 'pair',
+      block,
+      group,
+      window: w.window,
+      partner: partnerId,
+      rate,
+      wallMs: Math.round(w.wallMs * 10) / 10,
+      requests: me.requests,
+      cpuUsPerRequest: me.cpuUsPerRequest,
+      ...(me.burnUsPerRequest > 0 && { burnUsPerRequest: me.burnUsPerRequest }),
+      elu: me.elu,
+      rssMB: Math.round(me.rssMB * 10) / 10,
+      ...(me.instance && { instance: me.instance, partnerInstance: other.instance }),
+      schedule: scheduleOf(me),
+      histogram: encode(me.latency),
+      latency: shortPercentiles(me.latency),
+      partnerRequests: other.requests,
+      partnerCpuUsPerRequest: other.cpuUsPerRequest,
+      partnerSchedule: scheduleOf(other),
+      partnerHistogram: encode(other.latency),
+      partnerLatency: shortPercentiles(other.latency),
+      lateness: { p50: lateness.p50, p99: lateness.p99, max: lateness.max },
+      latenessHistogram: encode(w.lateness),
+      loadgenCpu: round3(w.loadgenCpu),
+      loadCpu: round3(w.loadCpu),
+      mismatches: me.mismatches,
+      lost: me.lost,
+      errors: me.errors,
+      counted: w.counted,
+      ...(w.dropped && { dropped: w.dropped }),
+    };
+  });
+}
+
+const round3 = (x) => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : null);
+const scheduleOf = (m) => ({ due: m.due, sent: m.sent, answered: m.answered, errors: m.errors, backlog: m.backlog, inFlight: m.inFlight });
+function shortPercentiles(h) {
+  const p = percentiles(h);
+  return { p50: p.p50, p90: p.p90, p99: p.p99, p99_9: p.p99_9, count: p.count };
+}
+
+module.exports = { measurePair, windowBetween, whyDropped, windowSamples, DROP_WARNINGS, LOAD_CPU_LIMIT, MIN_WARMUP_WINDOWS, MAX_WARMUP_WINDOWS };

@@ -1,0 +1,92 @@
+'use strict';
+// A stand-in run's page (--instance, --slo; analysis/capacity.js): capacity within the SLO
+// per deployment with its interval, the candidate's as % of the baseline's, the instances
+// it takes to serve a stated load, the latency–load curve per deployment (p99 against the
+// rate, the SLO line, the CFS throttling beside it), and what the stand-in reproduces and
+// what it does not.
+const fs = require('node:fs');
+const path = require('node:path');
+const os = require('node:os');
+const f = require('../../format');
+const { sloCapacity } = require('../../../analysis');
+const { describeInstance, ASSUMPTION } = require('../../../lib/instances');
+const { loadChart } = require('../../charts');
+
+const capText = (c) => {
+  if (!c || !f.isNum(c.estimate)) return f.DASH;
+  const above = c.censored?.some((x) => x.censored === 'above');
+  return `${above ? '≥ ' : ''}${f.withCi(c.estimate, c.ci95, f.int)} req/s`;
+};
+
+// What the stand-in is, as every page that uses it must say.
+function standInNote(instance) {
+  if (!instance) return '';
+  const mhz = os.cpus()[0]?.speed;
+  return [
+    `**Stand-in:** ${describeInstance(instance)}. Each server ran in a cgroup of its own (${instance.periodUs.toLocaleString('en-US')}-µs CFS period) on the server CPU, two at once (the pair), each held to its own quota; requests beyond the request limit waited in the load generator's queue and the wait counts in their latency, as in App Engine's pending queue.`,
+    `**It reproduces** the CPU quota, the memory limit, the request limit and one instance. **It does not reproduce** App Engine's second-generation sandbox (gVisor), autoscaling, the network, or a cold start.`,
+    ...(instance.mhz ? [`**Assumption:** ${ASSUMPTION}; this machine's CPU reports ${mhz ? `${mhz.toLocaleString('en-US')} MHz` : 'no clock'} (${os.cpus()[0]?.model ?? '?'}), so ${instance.name}'s ${instance.mhz.toLocaleString('en-US')} MHz is taken as ${instance.cpus} of one of its CPUs.`] : []),
+  ].join('\n\n');
+}
+
+async function capacitySection(run, ctx = {}) {
+  const cap = sloCapacity(run);
+  if (!cap) return '';
+  const out = [f.heading(3, `Capacity within ${cap.slo.text}`), ''];
+  const note = standInNote(cap.instance);
+  if (note) out.push(note, '');
+  out.push(`*Capacity* is ${cap.rule}. *Instances* serve ${f.int(cap.serve)} req/s at that capacity each (one instance per capacity, rounded up; autoscaling's target utilisation would add more).`, '');
+  const body = cap.rows.map((r) => [
+    f.code(r.strategy) + (r.aa ? ' (A/A twin)' : ''),
+    r.depth,
+    capText(r.capacity),
+    capText(r.baselineCapacity),
+    r.ratio ? `${f.withCi(r.ratio.estimate, r.ratio.ci95, f.pctOf)}${r.ratio.censored ? ' *' : ''}` : f.DASH,
+    r.instances ? `${r.instances.candidate}${r.instances.candidateRange && r.instances.candidateRange[0] !== r.instances.candidateRange[1] ? ` [${r.instances.candidateRange[0]}–${r.instances.candidateRange[1]}]` : ''} vs ${r.instances.baseline}` : f.DASH,
+  ]);
+  out.push(f.table(['Deployment', 'Depth', `Capacity within ${cap.slo.text} [95% CI]`, 'Baseline beside it', '% of the baseline [95% CI]', `Instances for ${f.int(cap.serve)} req/s (vs baseline)`], body, ['l', 'r', 'r', 'r', 'r', 'r']), '');
+  if (cap.rows.some((r) => r.ratio?.censored)) out.push('\\* a block where a deployment kept the SLO at every rate tried (≥) or missed it at the lowest: its capacity is a bound, not a crossing.', '');
+  const sentences = cap.rows.filter((r) => r.instances && !r.aa).map((r) => `to serve ${f.int(cap.serve)} req/s within ${cap.slo.text}${cap.instance ? ` on ${cap.instance.name}` : ''}: ${r.instances.baseline} instance${r.instances.baseline === 1 ? '' : 's'} with the baseline, ${r.instances.candidate} with ${f.code(r.strategy)}${r.depth ? ` (depth ${r.depth})` : ''}`);
+  if (sentences.length) out.push(sentences.map((x) => `- ${x[0].toUpperCase()}${x.slice(1)}.`).join('\n'), '');
+  // Per rate: the deployment's own figures, the kernel's throttling beside them.
+  const rateRows = cap.rows.flatMap((r) => r.rates.map((x) => [f.code(r.strategy) + (r.aa ? ' (A/A)' : ''), r.depth, `${f.int(x.rate)}${f.isNum(x.load) ? ` (${Math.round(x.load * 100)}%)` : ''}`,
+    x.held ? '✅' : `❌ ${x.heldBlocks}/${x.blocks}`, ...['p50', 'p99', 'p99_9'].map((k) => (x[k] ? f.withCi(x[k].estimate, x[k].ci95, f.num) : f.DASH)),
+    f.num(x.cpuUsPerRequest), f.isNum(x.throttledShare) ? f.pctOf(x.throttledShare) : f.DASH, f.num(x.throttledMsPerS), f.isNum(x.memoryPeakMB) ? `${f.num(x.memoryPeakMB)}${cap.instance ? ` / ${Math.round(cap.instance.memoryBytes / 2 ** 20)}` : ''}` : f.DASH]));
+  out.push(f.heading(4, 'Per rate'), '', f.table(['Deployment', 'Depth', 'req/s (% of capacity)', 'Rate kept', 'p50 ms', 'p99 ms', 'p99.9 ms', 'CPU µs/req (cgroup)', 'CFS periods throttled', 'Throttled ms/s', 'Peak MiB / limit'], rateRows, ['l', 'r', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']), '');
+  const chart = await curveChart(cap, ctx);
+  if (chart) out.push(chart, '');
+  return out.join('\n').trimEnd();
+}
+
+// p99 against the rate per deployment (log scale), the SLO as a line.
+async function curveChart(cap, ctx) {
+  if (!ctx.chartsDir) return '';
+  const points = [];
+  const seen = new Set();
+  for (const r of cap.rows) {
+    for (const [series, rates] of [[r.strategy, r.rates], [`${r.baselineId?.split('/')[1] ?? 'baseline'} (baseline)`, r.baselineRates]]) {
+      if (seen.has(`${series}/${r.depth}`) && series.endsWith('(baseline)')) continue;
+      seen.add(`${series}/${r.depth}`);
+      for (const x of rates) {
+        const p = x[cap.slo.key];
+        if (p && x.held) points.push({ series: `${series} d${r.depth}`, x: x.rate, y: p.estimate, lo: p.ci95?.[0] ?? null, hi: p.ci95?.[1] ?? null, blocks: p.n });
+      }
+    }
+  }
+  if (!points.length) return '';
+  fs.mkdirSync(ctx.chartsDir, { recursive: true });
+  const file = path.join(ctx.chartsDir, `${ctx.name || 'capacity'}-latency-load.svg`);
+  const svg = await loadChart({
+    title: `${cap.slo.key} against the rate${cap.instance ? ` on ${cap.instance.name} stand-ins` : ''} (geometric mean over blocks, 95% CI)`,
+    points: points.sort((a, b) => a.x - b.x),
+    xTitle: 'rate (req/s per server)',
+    yTitle: `${cap.slo.key} latency (ms, log scale)`,
+    yLog: true,
+    rule: { y: cap.slo.boundMs, label: `SLO ${cap.slo.text}` },
+  });
+  fs.writeFileSync(file, svg);
+  if (Array.isArray(ctx.written)) ctx.written.push(file);
+  return `![${cap.slo.key} against the rate](${encodeURI(ctx.relativeChartPath ? ctx.relativeChartPath(file) : file)})`;
+}
+
+module.exports = { capacitySection, standInNote };

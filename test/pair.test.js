@@ -1,0 +1,175 @@
+'use strict';
+// Tier: quick (no system tool; one short real pair run). The pair at a fixed rate
+// (bench/pair.js, bench/methods/pair.js, analysis/pair.js): how its windows are judged,
+// the CPU ratio and the paired latencies on synthetic windows, the generator's rule, and
+// one real pair end to end (structure, never timing).
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const hdr = require('hdr-histogram-js');
+const pair = require('../bench/pair');
+const { summarize } = require('../analysis/summary');
+const { pairLatencySummary, pairBlocks, LATENESS_SHARE, ADDED_LATENESS_P99_MS } = require('../analysis/pair');
+const { latencySummaries } = require('../analysis');
+const { newHistogram, percentiles } = require('../load/open-loop');
+const { runCli } = require('./helpers/cli');
+const { expectedRatio } = require('./helpers/ratio-check');
+
+// A histogram of `n` latencies of `ms` each, and `tail` more of `tailMs` (µs inside).
+function hist(ms, n = 1000, tail = 0, tailMs = ms) {
+  const h = newHistogram();
+  h.recordValueWithCount(Math.round(ms * 1000), n);
+  if (tail) h.recordValueWithCount(Math.round(tailMs * 1000), tail);
+  return hdr.encodeIntoCompressedBase64(h);
+}
+
+const schedule = (due = 1000, sent = due) => ({ due, sent, answered: sent, errors: 0, backlog: 0, inFlight: 1 });
+
+// A pair window of the candidate: its CPU per request and latency, the baseline's beside it.
+function win(block, { cpu = 50, baseCpu = 50, ms = 2, baseMs = 1, tailMs, baseTailMs, late = 0.1, lateP99 = 0.5, counted = true, sent = 1000, baseSent = 1000 } = {}) {
+  return {
+    kind: 'window', method: 'pair', block, group: block, window: 0, partner: 'base', rate: 1000, counted,
+    ...(!counted && { dropped: 'server 1 fell behind its schedule (1 of 1000 due sent, 0 waiting for a connection)' }),
+    cpuUsPerRequest: cpu, partnerCpuUsPerRequest: baseCpu,
+    schedule: schedule(1000, sent), partnerSchedule: schedule(1000, baseSent),
+    histogram: hist(ms, 980, 20, tailMs ?? ms), partnerHistogram: hist(baseMs, 980, 20, baseTailMs ?? baseMs),
+    latenessHistogram: hist(late, 980, 20, lateP99),
+    mismatches: 0, lost: 0,
+  };
+}
+
+const config = (samples, extra = {}) => ({ id: 'cand', strategy: 'als', rate: 1000, load: 0.5, samples, ...extra });
+const base = { id: 'base', strategy: 'none', samples: [] };
+
+test('whyDropped: a pair window counts when both servers kept their schedule and the load CPU was not saturated; else the reason', () => {
+  const member = (m = {}) => ({ requests: 1000, due: 1000, sent: 1000, errors: 0, backlog: 0, inFlight: 2, ...m });
+  const w = (members, loadCpu = 0.5) => ({ loadCpu, members });
+  assert.strictEqual(pair.whyDropped(w([member(), member()]), { connections: 10 }), null);
+  // 99% of the due requests sent is the bar: 990 of 1000 counts, 989 does not.
+  assert.strictEqual(pair.whyDropped(w([member({ sent: 990 }), member()]), { connections: 10 }), null);
+  assert.match(pair.whyDropped(w([member(), member({ sent: 989 })]), { connections: 10 }).text, /^server 2 fell behind its schedule \(989 of 1000 due sent/);
+  // A moment's queue for a connection (an instance's request limit) is not falling behind.
+  assert.strictEqual(pair.whyDropped(w([member({ backlog: 3, inFlight: 10 }), member()]), { connections: 10 }), null);
+  assert.match(pair.whyDropped(w([member({ errors: 2 }), member()]), { connections: 10 }).text, /^server 1 answered 2 request\(s\) with an error$/);
+  assert.match(pair.whyDropped(w([member(), member()], 0.85), { connections: 10 }).text, /^load CPU busy 85% of the time$/);
+  assert.match(pair.whyDropped(w([member(), member({ requests: 0 })]), { connections: 10 }).text, /^server 2 served no request$/);
+  // No CPU reading (nothing pinned): the load CPU does not decide.
+  assert.strictEqual(pair.whyDropped(w([member(), member()], null), { connections: 10 }), null);
+});
+
+test('the pair\'s CPU ratio is the baseline\'s CPU per request ÷ the candidate\'s over its counted windows, averaged per block, t-interval over blocks', () => {
+  const windows = [
+    win(0, { cpu: 52, baseCpu: 50 }), win(0, { cpu: 53, baseCpu: 50 }),
+    win(1, { cpu: 51, baseCpu: 50 }), win(1, { cpu: 80, baseCpu: 50, counted: false }),
+    win(2, { cpu: 55, baseCpu: 52 }),
+  ];
+  const s = summarize(config(windows), base);
+  const want = expectedRatio(windows);
+  assert.ok(Math.abs(s.ratio.estimate - want.estimate) < 1e-12);
+  assert.ok(Math.abs(s.ratio.ci95[0] - want.ci95[0]) < 1e-12 && Math.abs(s.ratio.ci95[1] - want.ci95[1]) < 1e-12);
+  assert.deepStrictEqual(s.ratio.windows, { counted: 4, dropped: 1 });
+  assert.match(s.ratio.method, /^pair at a fixed rate/);
+  assert.strictEqual(s.ratio.rate, 1000);
+  // At a fixed rate both served the same requests: no "shared throughput" ratio.
+  assert.strictEqual(s.sharedRatio, undefined);
+});
+
+test('paired latency: per block the candidate\'s percentile minus the baseline\'s, mean over blocks; a block where the generator was late is left out', () => {
+  // Blocks 0-2: the candidate's tail is 3 ms above the baseline's (p99 5 vs 2); block 3's
+  // generator was 4 ms late at p99: its latencies are not the servers'.
+  const windows = [0, 1, 2].map((b) => win(b, { tailMs: 5 + b * 0.1, baseTailMs: 2 })).concat([win(3, { tailMs: 50, baseTailMs: 2, lateP99: 4 })]);
+  const s = pairLatencySummary(config(windows), base);
+  assert.strictEqual(s.added.p99.n, 3, 'the generator-bound block is not in the added p99');
+  const blocks = pairBlocks(config(windows));
+  const diffs = blocks.filter((b) => b.addedOk).map((b) => b.candidate.p99 - b.baseline.p99);
+  assert.ok(Math.abs(s.added.p99.estimate - diffs.reduce((a, b) => a + b, 0) / diffs.length) < 1e-3);
+  assert.ok(s.added.p99.estimate > 2.9 && s.added.p99.estimate < 3.3, `added p99 ${s.added.p99.estimate}`);
+  assert.strictEqual(s.generator.addedBound, 1);
+  assert.strictEqual(s.generator.latenessP99 >= 4, true);
+  assert.match(s.verdict, /^adds 3\.\d\d ms, significant$/);
+});
+
+test('the generator\'s rule: a server\'s own percentile is published only where the generator\'s lateness is at most a tenth of the baseline\'s', () => {
+  assert.strictEqual(LATENESS_SHARE, 0.1);
+  assert.strictEqual(ADDED_LATENESS_P99_MS, 1);
+  // p50 1 ms with the generator 0.1 ms late: at the limit, published; 0.2 ms: generator-bound.
+  const ok = pairLatencySummary(config([0, 1, 2].map((b) => win(b, { late: 0.1, baseMs: 1 }))), base);
+  assert.ok(ok.percentiles.p50, 'lateness 10% of the baseline\'s p50: published');
+  const late = pairLatencySummary(config([0, 1, 2].map((b) => win(b, { late: 0.2, baseMs: 1 }))), base);
+  assert.strictEqual(late.percentiles.p50, null, 'lateness 20% of the baseline\'s p50: no p50');
+  assert.strictEqual(late.generator.absoluteBound.p50, 3);
+  // The added latency does not depend on that rule: the lateness cancels between the two.
+  assert.strictEqual(late.added.p50.n, 3);
+});
+
+test('a candidate that falls behind a rate its baseline keeps has no latency, and says so; a baseline that falls behind, no comparison', () => {
+  const behind = pairLatencySummary(config([0, 1, 2].map((b) => win(b, { counted: false, sent: 600 }))), base);
+  assert.strictEqual(behind.candidateHeld, false);
+  assert.strictEqual(behind.baselineHeld, true);
+  assert.strictEqual(behind.added, null);
+  assert.match(behind.verdict, /^rate not held: the candidate fell behind a rate its baseline kept$/);
+  const baseBehind = pairLatencySummary(config([0, 1, 2].map((b) => win(b, { counted: false, baseSent: 600 }))), base);
+  assert.match(baseBehind.verdict, /^baseline did not hold the rate/);
+});
+
+test('a pair run\'s latencies: every candidate against its baseline, and the baseline\'s own from its partner histograms', () => {
+  const cand = { ...config([0, 1, 2].map((b) => win(b, { tailMs: 4, baseTailMs: 2, lateP99: 0.1 }))), framework: 'express', depth: 8, hop: 'pg', partnerId: 'base' };
+  const b = { id: 'base', strategy: 'none', framework: 'express', depth: 8, hop: 'pg', rate: 1000, samples: [] };
+  cand.samples.forEach((w) => (w.partner = 'base'));
+  const run = { kind: 'run', settings: { method: 'pair', baseline: 'none' }, configs: [b, cand] };
+  const rows = latencySummaries(run);
+  assert.deepStrictEqual(rows.map((r) => r.config.id), ['base', 'cand']);
+  const baseRow = rows[0].s;
+  assert.strictEqual(baseRow.added, null);
+  assert.ok(Math.abs(baseRow.percentiles.p99.estimate - percentiles(hdr.decodeFromCompressedBase64(hist(1, 980, 20, 2))).p99) < 1e-3);
+  assert.ok(rows[1].s.added.p99.estimate > 1.9);
+});
+
+// One real pair end to end: the method and why recorded, fresh processes per block, every
+// window counted or dropped with a pair reason, the stored ratio the one its windows give,
+// every window carrying both servers' schedules, latencies and the generator's lateness,
+// and the `global` control caught leaking at a fixed rate (HOP=immediate interleaves).
+test('a real pair run: structure, the stored ratio recomputed from its windows, and the leaking control caught', { timeout: 600000 }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-pair-'));
+  const out = path.join(dir, 'pair.json');
+  const report = path.join(dir, 'results.md');
+  // The engine preset has no A/A twin: one pair a block keeps this run short.
+  const r = await runCli(['run', '--preset', 'engine', '--baseline', 'none', '--strategies', 'none,global', '--depths', '8', '--hops', 'immediate', '--rate', '400', '--connections', '20', '--blocks', '3', '--windows', '2', '--window', '0.5', '--out', out, '--report', report]);
+  assert.strictEqual(r.code, 0, r.stderr);
+  assert.match(r.stderr, /measuring pair: the pair at a fixed rate/);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.strictEqual(run.settings.method, 'pair');
+  const g = run.configs.find((c) => c.strategy === 'global');
+  const none = run.configs.find((c) => c.strategy === 'none' && !c.arm);
+  const pairs = run.configs.length - 1; // global (and an A/A twin, where there is one), each beside its own none
+  assert.strictEqual(g.processes.length, 3, 'a fresh candidate process per block');
+  assert.strictEqual(none.processes.length, 3 * pairs, 'a fresh baseline process per pair');
+  assert.strictEqual(new Set(none.processes.map((p) => p.pid)).size, 3 * pairs);
+  const windows = g.samples.filter((s) => s.kind === 'window');
+  assert.ok(windows.length >= 6);
+  for (const w of windows) {
+    assert.strictEqual(w.method, 'pair');
+    assert.strictEqual(w.rate, 400);
+    if (w.counted) assert.strictEqual(w.dropped, undefined);
+    else assert.match(w.dropped, /^(server \d fell behind its schedule|server \d answered \d+ request|load CPU busy \d+%|server \d served no request)/);
+    for (const k of ['histogram', 'partnerHistogram', 'latenessHistogram']) assert.strictEqual(typeof w[k], 'string', k);
+    for (const k of ['schedule', 'partnerSchedule']) assert.ok(w[k].due > 0 && w[k].sent <= w[k].due + 400, k);
+  }
+  const s = summarize(g, none);
+  const want = expectedRatio(windows);
+  if (want.estimate === null) assert.strictEqual(s.ratio.estimate, null);
+  else assert.ok(Math.abs(s.ratio.estimate - want.estimate) < 1e-9);
+  // The control leaks: other requests' ids come back, and the run says so.
+  assert.ok(g.summary.mismatches > 0, `global at a fixed rate: ${g.summary.mismatches} mismatches`);
+  const totals = g.samples.filter((x) => x.kind === 'pair');
+  assert.strictEqual(totals.length, 3);
+  // The terminal and the page: the pair's table, with the generator's lateness beside.
+  assert.match(r.stdout, /complete, pair at a fixed rate,/);
+  assert.match(r.stdout, /% of none \(CPU\/req at the rate, pair\) \[95% CI\]/);
+  const page = fs.readFileSync(path.join(dir, 'results', 'pair.md'), 'utf8');
+  assert.match(page, /\| Strategy \| Depth \| req\/s each \(% of capacity\) \| % of `none`: CPU\/req at the rate \[95% CI\] \| Verdict \| p50 ms \| p99 ms \| p99 added vs `none` ms \[95% CI\] \| Generator late p50 \/ p99 ms \|/);
+  assert.match(page, /measured in a \*\*pair at a fixed rate\*\*/);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
