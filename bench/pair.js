@@ -20,7 +20,7 @@ const { Pool } = require('undici');
 const { getJson } = require('./http-client');
 const { checkIdentity, cpuPerRequest, eluBetween } = require('./sample');
 const { stillWarming } = require('./duet');
-const { cpuTicks, busyShare } = require('./proc-cpu');
+const { treeCpuUs } = require('./proc-cpu');
 const { groupDelta } = require('./cgroup');
 const { startSchedule, probe, percentiles, HELD_MIN } = require('../load/open-loop');
 const { normalizeOptions } = require('../load/autocannon');
@@ -28,9 +28,13 @@ const { CLIENT_BOUND_CPU } = require('../analysis/summary');
 
 const { setTimeout: sleep } = require('node:timers/promises');
 
-// A window counts only while the load CPU (the generator, and PostgreSQL and the
-// downstream service beside it) was busy less than this share of the time: above it the
-// schedule's sends and the answers' timestamps wait for the CPU.
+// A window counts only while the load CPU (the generator, and PostgreSQL, MariaDB, Redis
+// and the downstream service beside it) was busy less than this share of the time: above
+// it the schedule's sends and the answers' timestamps wait for the CPU. Read as the CPU
+// time of those processes (precise, as getrusage and schedstat account it), not from
+// /proc/stat: its per-CPU times are sampled at the 10-ms tick, and the generator's
+// wake-ups, timed to the schedule, fall between ticks (measured: 5% busy by /proc/stat for
+// a generator using 22% of the CPU by its own account, scripts/generator-ceiling.js).
 const LOAD_CPU_LIMIT = CLIENT_BOUND_CPU;
 // Warm-up half-windows: at least MIN (the cost per request must settle, as in the duet,
 // and the first seconds of a fresh server may not keep the rate), at most MAX.
@@ -41,11 +45,24 @@ const DRAIN_MS = 10000;
 
 // One reading of every member (in the given order: the poll order is a position swapped
 // between blocks), the schedule's cut and the load CPU.
-async function poll(servers, schedule, loadCpu) {
+async function poll(servers, schedule, loadPids) {
   const stats = await Promise.all(servers.map((s) => getJson(`${s.url}/__stats`)));
   // An instance stand-in's own accounting (bench/cgroup.js): CPU, CFS throttling, memory.
   const groups = servers.map((s) => s.cgroup?.read() ?? null);
-  return { stats, groups, cut: schedule?.cut() ?? null, cpu: loadCpu === null ? null : cpuTicks(loadCpu) };
+  return { stats, groups, cut: schedule?.cut() ?? null, servicesUs: servicesCpuUs(loadPids) };
+}
+
+// CPU µs used so far by the services on the load CPU (each process and its children).
+function servicesCpuUs(pids) {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      total += treeCpuUs(pid);
+    } catch {
+      // a service that has gone takes its time with it
+    }
+  }
+  return total;
 }
 
 // Two readings -> one window: per member its requests, CPU µs and CPU µs per request
@@ -54,10 +71,11 @@ async function poll(servers, schedule, loadCpu) {
 function windowBetween(before, after) {
   const cut = after.cut;
   const loadgenCpu = cut.wallMs > 0 ? cut.cpuUs / 1000 / cut.wallMs : null;
+  const services = cut.wallMs > 0 ? (after.servicesUs - before.servicesUs) / 1000 / cut.wallMs : 0;
   return {
     wallMs: cut.wallMs,
     loadgenCpu,
-    loadCpu: busyShare(before.cpu, after.cpu) ?? loadgenCpu,
+    loadCpu: loadgenCpu === null ? null : loadgenCpu + services,
     lateness: cut.lateness,
     members: after.stats.map((s, i) => {
       const t = cut.targets[i];
@@ -117,12 +135,11 @@ const DROP_WARNINGS = {
 const encode = (h) => hdr.encodeIntoCompressedBase64(h);
 
 // Runs one pair at `rate` requests/s each. servers: [{ url, nonce }] in poll order;
-// configs: theirs. load: { path, connections, timeout }. loadCpu: the CPU to read the
-// load side's busy share from (null when nothing is pinned: the generator's own CPU then
-// stands for it). Resolves to { warmup: [window], windows: [window + counted/dropped],
+// configs: theirs. load: { path, connections, timeout }. loadPids: the services sharing
+// the load CPU with the generator (their CPU counts in its busy share). Resolves to { warmup: [window], windows: [window + counted/dropped],
 // totals: [{ due, answered, ... } per member], lateness: {p50,p99} }; onWindow(window) is
 // told of each measured window as it is judged, so a run stopped mid-pair keeps them.
-async function measurePair({ servers, configs, rate, load, windowS = 1, windows: wanted = 3, maxWindows = wanted * 3, signal, onWindow, loadCpu = null }) {
+async function measurePair({ servers, configs, rate, load, windowS = 1, windows: wanted = 3, maxWindows = wanted * 3, signal, onWindow, loadPids = [] }) {
   const first = await Promise.all(servers.map((s) => getJson(`${s.url}/__stats`)));
   first.forEach((s, i) => checkIdentity(s, configs[i], servers[i]));
   const pools = servers.map((s) => new Pool(s.url, { connections: load.connections, pipelining: 1, connect: { timeout: 10000 } }));
@@ -133,12 +150,12 @@ async function measurePair({ servers, configs, rate, load, windowS = 1, windows:
   try {
     await Promise.all(servers.map((s, i) => probe(pools[i], normalizeOptions({ url: s.url, path: configs[i].path || '/' }))));
     schedule = await startSchedule({ targets: pools.map((pool, i) => ({ pool, path: configs[i].path || '/' })), rate, connections: load.connections, timeout });
-    let previous = await poll(servers, schedule, loadCpu);
+    let previous = await poll(servers, schedule, loadPids);
     // Warm-up: until both servers' cost per request has settled (the duet's rule) and
     // the last half-window was kept by both.
     while (!signal?.aborted) {
       await sleep((windowS * 1000) / 2);
-      const current = await poll(servers, schedule, loadCpu);
+      const current = await poll(servers, schedule, loadPids);
       const w = windowBetween(previous, current);
       previous = current;
       warmup.push(w);
@@ -152,7 +169,7 @@ async function measurePair({ servers, configs, rate, load, windowS = 1, windows:
     const fellBehind = () => taken.length >= wanted && taken.slice(-wanted).every((w) => w.dropKind === 'behind');
     while (!signal?.aborted && taken.filter((w) => w.counted).length < wanted && taken.length < maxWindows && !fellBehind()) {
       await sleep(windowS * 1000);
-      const current = await poll(servers, schedule, loadCpu);
+      const current = await poll(servers, schedule, loadPids);
       const w = windowBetween(previous, current);
       const why = whyDropped(w);
       const judged = { ...w, window: taken.length, counted: why === null, ...(why && { dropped: why.text, dropKind: why.kind }) };

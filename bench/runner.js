@@ -39,7 +39,7 @@ function ratiosOf(run, excluded) {
 // startedAt: when the command began (settings.maxTime is a deadline for the whole run).
 // resume: { fromBlock, counters } to go on with a stopped run (bench/resume.js): its
 // complete blocks kept, its machine fingerprint too.
-async function runMatrix(run, { out, driver, progress, stop = { requested: false }, pinned = false, serverEnv = {}, startedAt = Date.now(), resume = null }) {
+async function runMatrix(run, { out, driver, progress, stop = { requested: false }, pinned = false, serverEnv = {}, startedAt = Date.now(), resume = null, loadPids = [] }) {
   const s = run.settings;
   for (const c of run.configs) {
     c.processes ??= [];
@@ -47,7 +47,7 @@ async function runMatrix(run, { out, driver, progress, stop = { requested: false
   }
   // --instance: every server in a cgroup of its own with the instance's limits.
   const instance = s.instance ?? null;
-  const ctx = { run, driver, progress, stop, pinned, serverEnv, instance, cgroups: instance ? standInLayout({ log: (line) => warnOnce(run, line, progress) }) : null, excluded: new Set(), save: () => writeJsonAtomic(out, run) };
+  const ctx = { run, driver, progress, stop, pinned, serverEnv, loadPids, instance, cgroups: instance ? standInLayout({ log: (line) => warnOnce(run, line, progress) }) : null, excluded: new Set(), save: () => writeJsonAtomic(out, run) };
   const noiseBefore = noise.snapshot();
   const counters = { round: 0, seq: 0, group: 0, ...resume?.counters };
   const blockSeconds = [];

@@ -58,7 +58,10 @@ async function session({ kind, schema = 2, title, command, settings, out, part =
   const stop = onInterrupt(progress, bar.step);
   try {
     save();
-    await measure(run, { save, progress, stop, serverEnv: started?.env ?? {}, pinned });
+    // What shares the load CPU with the generator: the services' processes (their CPU
+    // counts in the pair's load-CPU rule, bench/pair.js).
+    const loadPids = started ? ['pg', 'downstream', 'sink', 'redis', 'mysql'].map((k) => started[k]?.pid).filter(Number.isInteger) : [];
+    await measure(run, { save, progress, stop, serverEnv: started?.env ?? {}, pinned, loadPids });
   } catch (err) {
     // Nothing measured is lost: what the step had written stays, marked failed.
     if (run.status === 'running') run.status = 'failed';
@@ -101,7 +104,7 @@ async function measureSession({ kind, title, command, settings, configs, out, re
     services: remote ? null : services,
     progress: { total: perBlock * Math.max(1, settings.blocks - (resume?.fromBlock ?? 0)), perBlock },
     analyze,
-    measure: (run, { progress, stop, serverEnv, pinned }) => runMatrix(run, { out, driver: getDriver(settings.driver), progress, stop, pinned, startedAt, serverEnv, resume }),
+    measure: (run, { progress, stop, serverEnv, pinned, loadPids }) => runMatrix(run, { out, driver: getDriver(settings.driver), progress, stop, pinned, startedAt, serverEnv, resume, loadPids }),
   });
 }
 

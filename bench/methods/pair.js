@@ -8,7 +8,6 @@ const pair = require('../pair');
 const { positionsFor } = require('../duet');
 const { duetGroups } = require('./duet');
 const { AA_ARM } = require('../matrix');
-const { cpus } = require('../../lib/cpus');
 const { percentiles } = require('../../load/open-loop');
 const { refreshSummaries, warnOnce, fail, explain, startOne, stopBlock, fmtRatio, StartFailed } = require('../block');
 
@@ -50,7 +49,7 @@ async function pairBlock(ctx, block, counters) {
         windows: s.windows,
         signal: stop.signal,
         onWindow: keepWindow,
-        loadCpu: ctx.pinned ? cpus().loadgen : null,
+        loadPids: ctx.loadPids ?? [],
       });
       const counted = result.windows.filter((w) => w.counted);
       members.forEach((config, i) => {
