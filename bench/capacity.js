@@ -16,6 +16,7 @@ const { cpus } = require('../lib/cpus');
 const { getDriver } = require('./drivers');
 const { pinSelf } = require('./session');
 const { Cgroup, standInLayout } = require('./cgroup');
+const { startServices } = require('./services');
 
 const BURSTS = 3;
 
@@ -96,12 +97,12 @@ async function measureCapacity(configs, settings, { driver, launch, log = () => 
 
 // Default launcher: a local server (as the runner starts it), as an instance stand-in
 // (its own cgroup, removed when it stops) with `instance`, or the deployed target.
-function defaultLaunch({ cpu = null, instance = null } = {}) {
+function defaultLaunch({ cpu = null, instance = null, env = {} } = {}) {
   return async (config) => {
     if (config.target) return { url: config.target, stop: async () => {} };
     const cgroup = instance ? new Cgroup(standInLayout(), `capacity-${config.strategy}`).create(instance) : null;
     try {
-      const server = await startServer(config, { nodePath: config.launch?.nodePath, nodeArgs: config.launch?.nodeArgs, cpu, cgroup });
+      const server = await startServer(config, { nodePath: config.launch?.nodePath, nodeArgs: config.launch?.nodeArgs, cpu, cgroup, env });
       return cgroup ? { ...server, stop: () => server.stop().finally(() => cgroup.remove()) } : server;
     } catch (err) {
       cgroup?.remove();
@@ -134,11 +135,14 @@ function expandRates(configs, { rates, loads, capacity }) {
 // run.js's one call: with settings.rates or settings.loads, measures capacity when needed
 // (recorded in settings.capacity) and returns the configs expanded by rate; otherwise the
 // configs unchanged.
-async function rateConfigs(configs, settings, { remote = false, taskset = false, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
+// services: { need, pgUrl } as the session takes them: a baseline waiting on PostgreSQL,
+// MariaDB, Redis or a downstream needs them for its capacity too (started here for the
+// probe and stopped after it; the session starts its own for the run).
+async function rateConfigs(configs, settings, { remote = false, taskset = false, services = null, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
   if (!settings.rates && !settings.loads) return configs;
   if (settings.loads) {
     const pinned = !remote && taskset && pinSelf();
-    // Nothing is measured yet: Ctrl-C stops the server it started and quits (130).
+    // Nothing is measured yet: Ctrl-C stops the servers and services it started and quits (130).
     const current = new Set();
     const stop = onInterrupt({ log }, 'capacity burst', {
       quit: () => {
@@ -146,9 +150,16 @@ async function rateConfigs(configs, settings, { remote = false, taskset = false,
         Promise.allSettled([...current].map((x) => x.stop())).finally(() => process.exit(130));
       },
     });
+    const needed = !remote && services?.need && Object.values(services.need).some(Boolean);
+    let started = null;
     try {
-      settings.capacity = await measureCapacity(configs, settings, { driver: getDriver('autocannon'), launch: defaultLaunch({ cpu: pinned ? cpus().server : null, instance: settings.instance ?? null }), log, onServer: (s) => current.add(s) });
+      if (needed) {
+        started = await startServices({ need: services.need, pgUrl: services.pgUrl ?? null, pinned });
+        current.add(started);
+      }
+      settings.capacity = await measureCapacity(configs, settings, { driver: getDriver('autocannon'), launch: defaultLaunch({ cpu: pinned ? cpus().server : null, instance: settings.instance ?? null, env: started?.env ?? {} }), log, onServer: (s) => current.add(s) });
     } finally {
+      await started?.stop();
       stop.release();
     }
   }

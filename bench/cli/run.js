@@ -406,11 +406,11 @@ async function measureRun({ values, settings, out, command, title = settings.tit
   }
   // Stand-ins: cgroups that can be made, and none left by a killed run, before any server.
   if (settings.instance) standInLayout();
-  configs = await rateConfigs(configs, settings, { remote: targets.length > 0, taskset: environment.taskset });
-
-  // HOP=pg / HOP=http: PostgreSQL and the downstream service for the whole run; the sink
-  // when an APM agent runs.
+  // HOP=pg / mysql / redis / http: PostgreSQL, MariaDB, Redis and the downstream service
+  // for the whole run (and for the capacity probe before it); the sink when an APM agent runs.
   const services = { need: needsOf(configs.map((c) => c.hop), configs.map((c) => c.strategy)), pgUrl: values['pg-url'] ?? null };
+  configs = await rateConfigs(configs, settings, { remote: targets.length > 0, taskset: environment.taskset, services });
+
   const run = await measureSession({ kind: 'run', title, command, settings, configs, out, remote: targets.length > 0, warnings, environment, services, startedAt });
   if (values.profile && run.status !== 'interrupted' && !targets.length) await profileRun(run, out, settings, services);
   return run;
