@@ -15,6 +15,9 @@
 const { spawnListening } = require('./server-process');
 const { getJson } = require('./http-client');
 const path = require('node:path');
+const fs = require('node:fs');
+const os = require('node:os');
+const { treeOf } = require('./proc-cpu');
 const { startPostgres } = require('./postgres');
 const { startRedis } = require('./redis');
 const { startMariadb } = require('./mariadb');
@@ -103,7 +106,33 @@ async function startServices({ need = { pg: true, http: true, redis: false, mysq
     await result.stop();
     throw err;
   }
+  // The load generator is the measuring instrument: the services on its CPU yield to it.
+  if (pinned) for (const s of started) yieldToGenerator(s.postgresPid ?? s.pid);
   return result;
+}
+
+// Every thread of a service's process tree one step of niceness below the generator (the
+// threads and backends it makes later inherit it): their bursts do not make the generator
+// late. Measured at HOP=pg, 1,013 req/s per server of a pair, at one priority: the
+// generator's lateness 0.25 ms at the median and 2-30 ms at p99 while PostgreSQL ran.
+const SERVICE_NICE = 10;
+function yieldToGenerator(pid) {
+  if (!Number.isInteger(pid)) return;
+  for (const p of treeOf(pid)) {
+    let tasks;
+    try {
+      tasks = fs.readdirSync(`/proc/${p}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tasks) {
+      try {
+        os.setPriority(Number(tid), SERVICE_NICE);
+      } catch {
+        // gone, or not ours to change: it keeps its priority
+      }
+    }
+  }
 }
 
 // --pg-url: one query before anything starts, so a wrong URL is one line, not a run
