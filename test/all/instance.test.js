@@ -68,7 +68,7 @@ test('a server killed by the instance\'s memory limit is reported as such, not a
   assert.match(leak.error.message, /was killed by the instance's 384 MiB memory limit at (3[6-9]\d|4\d\d) MiB \(killed by SIGKILL\)/);
   const killed = leak.processes.find((p) => p.exit?.oom);
   assert.ok(killed.exit.oom.kills >= 1 && killed.exit.oom.limitBytes === 384 * 2 ** 20, JSON.stringify(killed.exit));
-  assert.deepStrictEqual(ours(), []);
+  assert.deepStrictEqual(ours(), [], r.stderr.slice(-1500));
 });
 
 test('Ctrl-C keeps what was measured and removes every group; after a SIGKILL the next run removes what was left and says so', { timeout: 600000 }, async (t) => {
@@ -78,13 +78,13 @@ test('Ctrl-C keeps what was measured and removes every group; after a SIGKILL th
   const r = await runCliInterrupted([...F1_RUN, '--strategies', 'none,als', '--out', out], { when: saved });
   assert.strictEqual(r.code, 130, r.stderr);
   assert.strictEqual(JSON.parse(fs.readFileSync(out, 'utf8')).status, 'interrupted');
-  assert.deepStrictEqual(ours(), [], 'no group after Ctrl-C');
+  assert.deepStrictEqual(ours(), [], `no group after Ctrl-C: ${r.stderr.slice(-1500)}`);
   const killed = await runCliInterrupted([...F1_RUN, '--strategies', 'none,als', '--out', path.join(dir, 'kill.json')], { when: () => ours().length > 0, signal: 'SIGKILL' });
   assert.strictEqual(killed.signal, 'SIGKILL');
   const left = ours();
-  assert.ok(left.length > 0, 'a SIGKILLed run leaves its groups');
+  assert.ok(left.length > 0, `a SIGKILLed run leaves its groups: ${killed.stderr.slice(-1500)}`);
   const next = await runCli([...F1_RUN, '--strategies', 'none', '--rate', '100', '--out', path.join(dir, 'next.json')]);
   assert.strictEqual(next.code, 0, next.stderr);
   for (const name of new Set(left)) assert.ok(next.stderr.includes(`removed a cgroup left by a killed run (pid ${name.split('-')[1]})`), `${name}: ${next.stderr}`);
-  assert.deepStrictEqual(ours(), []);
+  assert.deepStrictEqual(ours(), [], next.stderr.slice(-1500));
 });

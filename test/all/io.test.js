@@ -134,25 +134,28 @@ describe('HOP=pg and HOP=http: a real query and a real downstream call per level
   });
 });
 
-test('`ctxbench run` with HOP=pg and HOP=http starts its own PostgreSQL and downstream, measures sequentially (the method follows the hops, not the preset) and says why, and removes them', async () => {
+test('`ctxbench run` with HOP=pg and HOP=http starts its own PostgreSQL and downstream, measures in pairs at a fixed rate (the method follows the hops, not the preset) and says why, and removes them', async () => {
   const before = ourTempDirs();
   const out = path.join(dir, 'run.json');
   // No --method: the default preset's duet does not fit a server that waits on I/O.
-  const r = await runCli(['run', '--strategies', 'als', '--hops', 'pg,http', '--depths', '4', '--duration', '0.5', '--rounds', '1', '--warmup', '0', '--connections', '10', '--out', out, '--report', 'none']);
+  const r = await runCli(['run', '--strategies', 'als', '--hops', 'pg,http', '--depths', '4', '--blocks', '3', '--windows', '2', '--window', '0.5', '--connections', '10', '--out', out, '--report', 'none']);
   assert.strictEqual(r.code, 0, r.stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  assert.strictEqual(run.settings.method, 'sequential');
-  assert.match(run.settings.methodWhy, /^sequential, not the default preset's duet: HOP=pg,http: a server waiting on PostgreSQL or a downstream service is idle/);
-  assert.match(r.stderr, /ctxbench: measuring sequential: sequential, not the default preset's duet: HOP=pg,http/);
-  assert.match(r.stdout, /complete, sequential, .*\nMethod: sequential, not the default preset's duet: HOP=pg,http/);
-  assert.ok(run.configs.every((c) => c.samples.every((s) => s.kind !== 'window')), 'no duet window was taken');
+  assert.strictEqual(run.settings.method, 'pair');
+  assert.match(run.settings.methodWhy, /^the pair at a fixed rate, not the default preset's duet: HOP=pg,http: a server waiting on I\/O or timers is idle part of every window/);
+  assert.match(r.stderr, /ctxbench: measuring pair: the pair at a fixed rate, not the default preset's duet: HOP=pg,http/);
+  assert.match(r.stdout, /complete, pair at a fixed rate, .*\nMethod: the pair at a fixed rate, not the default preset's duet: HOP=pg,http/);
   assert.strictEqual(run.settings.postgres, 'embedded');
-  assert.deepStrictEqual(run.configs.map((c) => c.hop), ['pg', 'http']);
-  for (const c of run.configs) {
+  // Each hop's candidate beside a `none` baseline of the same hop, at one rate per hop.
+  const als = run.configs.filter((c) => c.strategy === 'als');
+  assert.deepStrictEqual(als.map((c) => c.hop), ['pg', 'http']);
+  for (const c of als) {
     assert.strictEqual(c.error, null, JSON.stringify(c.error));
-    const [sample] = c.samples;
-    assert.ok(sample.requests > 0, c.id);
-    assert.deepStrictEqual([sample.errors, sample.mismatches, sample.lost], [0, 0, 0], c.id);
+    const windows = c.samples.filter((s) => s.kind === 'window');
+    assert.ok(windows.length > 0 && windows.every((w) => w.method === 'pair' && w.partner.startsWith('express/none/d4/' + c.hop + '/')), c.id);
+    const blocks = c.samples.filter((s) => s.kind === 'pair');
+    assert.strictEqual(blocks.length, 3, c.id);
+    for (const b of blocks) assert.deepStrictEqual([b.requests > 0, b.errors, b.mismatches, b.lost], [true, 0, 0, 0], c.id);
   }
   assert.deepStrictEqual([...ourTempDirs()].filter((d) => !before.has(d)), [], 'the run left its PostgreSQL folder');
 });

@@ -13,8 +13,8 @@ test('ctxbench repro measures what run measures: rate mode and HOP=pg (its own P
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-repro-pg-'));
   const out = path.join(dir, 'repro-pg.json');
   try {
-    const r = await runCli(['repro', '--strategies', 'none,als', '--depths', '8', '--hops', 'pg', '--baseline', 'none', '--rate', '100', '--duration', '0.5',
-      '--warmup', '0', '--blocks', '3', '--rounds', '1', '--out', out], { timeoutMs: 580_000 });
+    const r = await runCli(['repro', '--strategies', 'none,als', '--depths', '8', '--hops', 'pg', '--baseline', 'none', '--rate', '100', '--windows', '2',
+      '--window', '0.5', '--blocks', '3', '--out', out], { timeoutMs: 580_000 });
     assert.strictEqual(r.code, 0, r.stderr);
     const saved = JSON.parse(fs.readFileSync(out, 'utf8'));
     assert.strictEqual(saved.runs.length, 2);
@@ -24,7 +24,11 @@ test('ctxbench repro measures what run measures: rate mode and HOP=pg (its own P
       for (const c of run.configs) {
         assert.strictEqual(c.error, null, `${c.id}: ${c.error?.message}`);
         assert.strictEqual(c.hop, 'pg');
-        assert.ok(c.samples.length === 3 && c.samples.every((s) => s.scheduled === 50 && s.errors === 0), `${c.id}: ${JSON.stringify(c.samples.map((s) => [s.scheduled, s.errors]))}`);
+        // Rate mode is measured in pairs: a pair sample per block and partner (the baseline
+        // has two: the candidate and its A/A twin), its schedule sent whole.
+        const blocks = c.samples.filter((x) => x.kind === 'pair');
+        assert.deepStrictEqual([...new Set(blocks.map((b) => b.block))], [0, 1, 2], c.id);
+        assert.ok(blocks.every((b) => b.rate === 100 && b.sent === b.due && b.due > 0 && b.errors === 0), `${c.id}: ${JSON.stringify(blocks.map((b) => [b.rate, b.due, b.sent, b.errors]))}`);
       }
     }
     // Fresh processes: the second run's servers are not the first run's.
