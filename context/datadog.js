@@ -14,7 +14,7 @@
 // Nothing may leave the machine: telemetry, remote configuration, crash tracking,
 // profiling, runtime metrics (DogStatsD) and the startup log are off, and a test runs
 // this server in a network namespace with only `lo` and counts every other destination
-// it tries (test/agents.test.js). dd-trace 6 needs Node 22 or newer (lib/agents.js reads
+// it tries (test/all/agents.test.js). dd-trace 6 needs Node 22 or newer (lib/agents.js reads
 // its engines: a Node 20 cell is "n/a").
 const agents = require('../lib/agents');
 
