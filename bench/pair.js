@@ -49,7 +49,7 @@ async function poll(servers, schedule, loadPids) {
   const stats = await Promise.all(servers.map((s) => getJson(`${s.url}/__stats`)));
   // An instance stand-in's own accounting (bench/cgroup.js): CPU, CFS throttling, memory.
   const groups = servers.map((s) => s.cgroup?.read() ?? null);
-  return { stats, groups, cut: schedule?.cut() ?? null, servicesUs: servicesCpuUs(loadPids) };
+  return { stats, groups, cut: schedule ? await schedule.cut() : null, servicesUs: servicesCpuUs(loadPids) };
 }
 
 // CPU µs used so far by the services on the load CPU (each process and its children).
@@ -149,7 +149,7 @@ async function measurePair({ servers, configs, rate, load, windowS = 1, windows:
   const taken = [];
   try {
     await Promise.all(servers.map((s, i) => probe(pools[i], normalizeOptions({ url: s.url, path: configs[i].path || '/' }))));
-    schedule = await startSchedule({ targets: pools.map((pool, i) => ({ pool, path: configs[i].path || '/' })), rate, connections: load.connections, timeout });
+    schedule = await startSchedule({ targets: servers.map((s, i) => ({ url: s.url, path: configs[i].path || '/' })), rate, connections: load.connections, timeout });
     let previous = await poll(servers, schedule, loadPids);
     // Warm-up: until both servers' cost per request has settled (the duet's rule) and
     // the last half-window was kept by both.
@@ -180,11 +180,16 @@ async function measurePair({ servers, configs, rate, load, windowS = 1, windows:
     const last = await Promise.all(servers.map((s) => getJson(`${s.url}/__stats`)));
     last.forEach((s, i) => checkIdentity(s, configs[i], servers[i]));
   } finally {
-    if (schedule) {
-      await schedule.stop();
-      await Promise.race([schedule.done, sleep(DRAIN_MS)]);
-    }
     await Promise.all(pools.map((p) => p.destroy().catch(() => {})));
+    if (schedule) {
+      try {
+        await schedule.stop();
+        await Promise.race([schedule.done, sleep(DRAIN_MS)]);
+        await schedule.refresh();
+      } finally {
+        await schedule.close();
+      }
+    }
   }
   return { warmup, windows: taken, totals: schedule.counts.map((c) => ({ ...c })) };
 }

@@ -29,6 +29,7 @@
 // worker thread that sleeps to the next due time with Atomics.wait (sub-millisecond) wakes
 // this thread instead: 0.07-0.15 ms at the median (measured on this 2-core VM, generator
 // pinned to one CPU, 1,000-16,000 requests/s; docs/how-it-measures.md has the ceiling).
+const path = require('node:path');
 const { randomBytes } = require('node:crypto');
 const { performance } = require('node:perf_hooks');
 const { Worker } = require('node:worker_threads');
@@ -159,17 +160,18 @@ function emptyCounts() {
   return { due: 0, sent: 0, answered: 0, kept: 0, mismatches: 0, lost: 0, errors: 0, non2xx: 0 };
 }
 
-// startSchedule({ targets: [{ pool, path }], rate, connections, timeout, total, ticker })
+// startLocalSchedule({ targets: [{ url, path }], rate, connections, timeout, total, ticker })
 // sends one request to every target at each intended time start + k/rate until stopped
-// (or `total` instants). Each target's ids are its own (a prefix per target), so a
-// mismatch names the server that answered another's id. -> {
+// (or `total` instants), in this thread. Each target's ids are its own (a prefix per
+// target), so a mismatch names the server that answered another's id. -> {
 //   cut() -> { wallMs, lateness: histogram, cpuUs, targets: [{ ...counts, backlog,
 //             inFlight, latency: histogram }] }: what happened since the last cut;
 //   counts: the running totals per target; stop(): no more sends; done: resolves when
-//   every request sent has been answered (or failed) after stop() or `total` }.
+//   every request sent has been answered (or failed) after stop() or `total`;
+//   close(): its connections closed }.
 // latency: answers received in the cut, from each request's intended time; lateness:
 // intended time -> the generator noticed it was due, for the instants of the cut.
-async function startSchedule({ targets, rate, connections, timeout, total = Infinity, ticker = 'worker' }) {
+async function startLocalSchedule({ targets, rate, connections, timeout, total = Infinity, ticker = 'worker' }) {
   checkRate(rate);
   checkTicker(ticker);
   const interval = 1000 / rate;
@@ -178,7 +180,8 @@ async function startSchedule({ targets, rate, connections, timeout, total = Infi
     const prefix = randomBytes(8).toString('hex');
     let counter = 0;
     return {
-      ...t,
+      path: t.path,
+      pool: new Pool(new URL(t.url).origin, { connections, pipelining: 1, connect: { timeout: 10000 } }),
       prefix,
       nextId: () => {
         const x = (counter++).toString(16);
@@ -311,6 +314,84 @@ async function startSchedule({ targets, rate, connections, timeout, total = Infi
     },
     done,
     prefixes: states.map((s) => s.prefix),
+    close: () => Promise.all(states.map((s) => s.pool.destroy().catch(() => {}))),
+  };
+}
+
+// startSchedule(options): startLocalSchedule's schedule in a thread of its own (the
+// default; thread: 'main' keeps it in this one), with the same answers, cut() and stop()
+// now resolving. The thread that runs a study also saves its run file, encodes
+// histograms, reads /proc and collects a heap that grows with the run; on the generator's
+// own event loop none of that delays a send (measured: the generator's lateness p99 3-30
+// ms in pairs with the schedule in the study's thread, 0.4-2 ms alone in a process,
+// scripts/generator-ceiling.js). counts are refreshed by every answer from the thread;
+// refresh() asks for them.
+async function startSchedule({ thread = 'worker', ...options }) {
+  checkRate(options.rate);
+  checkTicker(options.ticker);
+  if (thread === 'main') {
+    const local = await startLocalSchedule(options);
+    return { ...local, cut: async () => local.cut(), refresh: async () => local.counts };
+  }
+  if (thread !== 'worker') fail(`thread must be worker or main, got ${JSON.stringify(thread)}`);
+  const worker = new Worker(path.join(__dirname, 'schedule-thread.js'), { workerData: options });
+  const counts = options.targets.map(() => emptyCounts());
+  const pending = new Map();
+  let seq = 0;
+  let failed = null;
+  let started;
+  const ready = new Promise((resolve, reject) => (started = { resolve, reject }));
+  let finished;
+  const done = new Promise((resolve, reject) => (finished = { resolve, reject }));
+  done.catch(() => {});
+  const failAll = (err) => {
+    failed ??= err;
+    started.reject(err);
+    finished.reject(err);
+    for (const { reject } of pending.values()) reject(err);
+    pending.clear();
+  };
+  worker.on('message', (m) => {
+    if (m.counts) m.counts.forEach((c, i) => Object.assign(counts[i], c));
+    if (m.type === 'started') started.resolve(m.prefixes);
+    else if (m.type === 'done') finished.resolve();
+    else if (m.type === 'error') failAll(new Error(m.message));
+    else if (pending.has(m.id)) {
+      pending.get(m.id).resolve(m);
+      pending.delete(m.id);
+    }
+  });
+  worker.on('error', failAll);
+  worker.on('exit', (code) => failAll(new Error(`the load generator's thread ended (exit code ${code})`)));
+  const ask = (type) => {
+    if (failed) return Promise.reject(failed);
+    const id = ++seq;
+    return new Promise((resolve, reject) => {
+      pending.set(id, { resolve, reject });
+      worker.postMessage({ type, id });
+    });
+  };
+  const prefixes = await ready;
+  const decode = (b64) => hdr.decodeFromCompressedBase64(b64);
+  return {
+    counts,
+    prefixes,
+    done,
+    async cut() {
+      const { cut } = await ask('cut');
+      return { ...cut, lateness: decode(cut.lateness), targets: cut.targets.map((t) => ({ ...t, latency: decode(t.latency) })) };
+    },
+    async refresh() {
+      await ask('counts');
+      return counts;
+    },
+    async stop() {
+      await ask('stop');
+    },
+    async close() {
+      worker.removeAllListeners('exit');
+      await worker.terminate().catch(() => {});
+    },
   };
 }
 
@@ -334,38 +415,47 @@ async function startSchedule({ targets, rate, connections, timeout, total = Infi
 async function measure(options) {
   const o = normalizeRateOptions(options);
   const pool = new Pool(o.origin, { connections: o.connections, pipelining: 1, connect: { timeout: 10000 } });
-  const target = { pool, path: o.path };
-  try {
+    try {
     await probe(pool, o);
-    const common = { targets: [target], rate: o.rate, connections: o.connections, timeout: o.timeout, ticker: o.ticker };
+    const common = { targets: [{ url: o.origin, path: o.path }], rate: o.rate, connections: o.connections, timeout: o.timeout, ticker: o.ticker };
     if (o.warmup > 0) {
       const w = await startSchedule({ ...common, total: Math.max(1, Math.floor(o.warmup * o.rate)) });
-      await w.done;
-      await w.stop();
+      try {
+        await w.done;
+        await w.stop();
+      } finally {
+        await w.close();
+      }
     }
     const total = Math.max(1, Math.floor(o.duration * o.rate));
     const startedAt = performance.now();
     const cpu0 = process.cpuUsage();
     let progressTimer;
     const run = await startSchedule({ ...common, total });
-    if (o.onProgress) {
-      let last = 0;
-      progressTimer = setInterval(() => {
-        const c = run.counts[0];
-        o.onProgress({ phase: 'measure', elapsedS: round((performance.now() - startedAt) / 1000, 3), requests: c.answered, rps: c.answered - last, errors: c.errors, mismatches: c.mismatches, lost: c.lost });
-        last = c.answered;
-      }, 1000);
-      progressTimer.unref();
-    }
+    let cut;
     try {
-      await run.done;
+      if (o.onProgress) {
+        let last = 0;
+        progressTimer = setInterval(() => {
+          run.refresh().then(([c]) => {
+            o.onProgress({ phase: 'measure', elapsedS: round((performance.now() - startedAt) / 1000, 3), requests: c.answered, rps: c.answered - last, errors: c.errors, mismatches: c.mismatches, lost: c.lost });
+            last = c.answered;
+          }, () => {});
+        }, 1000);
+        progressTimer.unref();
+      }
+      try {
+        await run.done;
+      } finally {
+        clearInterval(progressTimer);
+        await run.stop();
+      }
+      cut = await run.cut();
     } finally {
-      clearInterval(progressTimer);
-      await run.stop();
+      await run.close();
     }
     const cpu = process.cpuUsage(cpu0);
     const wallMs = performance.now() - startedAt;
-    const cut = run.cut();
     const counts = run.counts[0];
     const durationS = (total * 1000) / o.rate / 1000;
     if (counts.answered === 0) fail(`no response from ${o.target} during the run (${counts.errors} errors)`);
@@ -403,4 +493,4 @@ async function measure(options) {
   }
 }
 
-module.exports = { measure, startSchedule, probe, normalizeRateOptions, percentiles, newHistogram, HELD_MIN, HIST, TICKERS };
+module.exports = { measure, startSchedule, startLocalSchedule, probe, normalizeRateOptions, percentiles, newHistogram, HELD_MIN, HIST, TICKERS };

@@ -6,37 +6,39 @@
 // rising rates, with one target and with two (a pair: both schedules from one generator).
 // The generator pinned to the load CPU, the servers to the server CPU, as a run pins them.
 // Writes results/method-check/generator-ceiling.{json,md}. Usage:
-//   node scripts/generator-ceiling.js [--rates 1000,2000,…] [--seconds 5]
+//   node scripts/generator-ceiling.js [--rates 1000,2000,…] [--seconds 5] [--thread worker|main]
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { execFileSync } = require('node:child_process');
-const { Pool } = require('undici');
 const { spawnListening } = require('../bench/server-process');
 const { startSchedule, percentiles } = require('../load/open-loop');
 const { captureEnvironment } = require('../bench/environment');
 const { cpus } = require('../lib/cpus');
 
-const { values } = parseArgs({ options: { rates: { type: 'string' }, seconds: { type: 'string' }, out: { type: 'string' } } });
+const { values } = parseArgs({ options: { rates: { type: 'string' }, seconds: { type: 'string' }, out: { type: 'string' }, thread: { type: 'string' } } });
+// Where the schedule runs: its own thread (as runs use it) or this one (--thread main).
+const THREAD = values.thread ?? 'worker';
 const RATES = (values.rates ?? '1000,2000,4000,8000,12000,16000,24000').split(',').map(Number);
 const SECONDS = Number(values.seconds ?? 5);
 const outDir = path.resolve(values.out ?? path.join('results', 'method-check'));
-if (RATES.some((r) => !(r > 0)) || !(SECONDS > 0)) {
-  process.stderr.write('generator-ceiling: --rates R,R… (requests/s in all) and --seconds S (> 0)\n');
+if (RATES.some((r) => !(r > 0)) || !(SECONDS > 0) || !['worker', 'main'].includes(THREAD)) {
+  process.stderr.write('generator-ceiling: --rates R,R… (requests/s in all), --seconds S (> 0), --thread worker|main\n');
   process.exit(1);
 }
 
 // A server that answers in constant time: every request the same small body.
 const CONSTANT = "require('node:http').createServer((q, s) => { s.end('ok'); }).listen(0, '127.0.0.1', function () { process.stdout.write('listening ' + this.address().port + '\\n'); });";
 
-async function measure(targets, rate, pools) {
-  const schedule = await startSchedule({ targets: pools.map((pool) => ({ pool, path: '/' })), rate, connections: 100, timeout: 10 });
+async function measure(targets, rate, urls) {
+  const schedule = await startSchedule({ targets: urls.map((url) => ({ url, path: '/' })), rate, connections: 100, timeout: 10, thread: THREAD });
   await new Promise((r) => setTimeout(r, 1000));
-  schedule.cut(); // the first second is the schedule's own warm-up
+  await schedule.cut(); // the first second is the schedule's own warm-up
   await new Promise((r) => setTimeout(r, SECONDS * 1000));
-  const cut = schedule.cut();
+  const cut = await schedule.cut();
   await schedule.stop();
   await schedule.done;
+  await schedule.close();
   const late = percentiles(cut.lateness);
   const due = cut.targets.reduce((a, t) => a + t.due, 0);
   const sent = cut.targets.reduce((a, t) => a + t.sent, 0);
@@ -65,24 +67,23 @@ async function main() {
   const rows = [];
   try {
     for (const targets of [1, 2]) {
-      const pools = servers.slice(0, targets).map((s) => new Pool(s.url, { connections: 100, pipelining: 1 }));
+      const urls = servers.slice(0, targets).map((s) => s.url);
       for (const total of RATES) {
-        const row = await measure(targets, total / targets, pools);
+        const row = await measure(targets, total / targets, urls);
         rows.push(row);
         process.stderr.write(`generator-ceiling: ${targets} target(s), ${total} req/s in all: late p50 ${row.latenessP50} ms, p99 ${row.latenessP99} ms; generator CPU ${row.generatorCpu}; ${(row.sentShare * 100).toFixed(2)}% sent\n`);
       }
-      await Promise.all(pools.map((p) => p.close()));
     }
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
   }
   const environment = captureEnvironment();
   fs.mkdirSync(outDir, { recursive: true });
-  fs.writeFileSync(path.join(outDir, 'generator-ceiling.json'), `${JSON.stringify({ kind: 'generator-ceiling', environment, seconds: SECONDS, rows }, null, 2)}\n`);
+  fs.writeFileSync(path.join(outDir, 'generator-ceiling.json'), `${JSON.stringify({ kind: 'generator-ceiling', environment, seconds: SECONDS, thread: THREAD, rows }, null, 2)}\n`);
   const md = [
     '# The open-loop generator\'s ceiling on this machine',
     '',
-    `Measured ${environment.date} on ${environment.cpuModel} × ${environment.cores} (kernel ${environment.kernel}), ctxbench ${environment.commit}, by \`node scripts/generator-ceiling.js\`: the generator pinned to CPU ${cpu?.loadgen ?? '(none)'}, constant-time node:http servers on CPU ${cpu?.server ?? '(none)'}, ${SECONDS} s per rate after 1 s unmeasured, 100 connections per target. A single run; its figures move with the machine.`,
+    `Measured ${environment.date} on ${environment.cpuModel} × ${environment.cores} (kernel ${environment.kernel}), ctxbench ${environment.commit}, by \`node scripts/generator-ceiling.js\`: the generator pinned to CPU ${cpu?.loadgen ?? '(none)'}, constant-time node:http servers on CPU ${cpu?.server ?? '(none)'}, ${SECONDS} s per rate after 1 s unmeasured, 100 connections per target, the schedule in ${THREAD === 'worker' ? 'a thread of its own (as runs use it)' : 'the script\'s main thread'}. A single run; its figures move with the machine.`,
     '',
     '| Targets | req/s in all | Lateness p50 ms | Lateness p99 ms | Lateness max ms | Generator CPU (share of a core) | Sent of due | Latency p50 / p99 ms (target 1) |',
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
