@@ -12,7 +12,7 @@
 // The unit is the block, as for every ratio of a run: per block (one pair of fresh
 // processes per configuration), a fit point's extra µs is `none`'s CPU per request times
 // the CPU ratio minus one, from that block's windows; a straight line through the block's
-// points (least squares) gives that block's two terms; the estimate is their mean over the
+// points (least squares, both terms held to costs: never below zero) gives that block's two terms; the estimate is their mean over the
 // blocks and the interval a t-interval over blocks (df = blocks - 1).
 const { linearRegression } = require('simple-statistics');
 const { mean, positive, tCritical, variance } = require('./stats');
@@ -20,10 +20,18 @@ const { summaryOf, instructionLevel } = require('./summary');
 const { armOf } = require('./comparable');
 const { tost } = require('./verdict');
 
-// A prediction is right when it lies within RIGHT_PP percentage points of the measurement
-// and that measurement's 95% half-width is at most JUDGEABLE_PP.
+// The side-by-side reading (kept beside the verdict, never the verdict): a prediction lies
+// within RIGHT_PP points of a measurement whose 95% half-width is at most JUDGEABLE_PP.
 const RIGHT_PP = 1;
 const JUDGEABLE_PP = 2;
+// The verdict on a held-out point (issue 48): its gap paired by block, two one-sided tests
+// at 5%, against a margin of max(1 pp, 15% of the predicted cost). A fixed point asks the
+// same absolute accuracy of a strategy that costs 2% and of one that costs 60%; a team
+// choosing among the dear ones needs them right to a share of their cost.
+const MARGIN_FLOOR_PP = 1;
+const MARGIN_SHARE = 0.15;
+const marginPpFor = (predicted) => Math.max(MARGIN_FLOOR_PP, Number.isFinite(predicted) ? MARGIN_SHARE * (1 - predicted) * 100 : 0);
+const VERDICT_OF_TOST = { equivalent: 'within', beyond: 'beyond', 'cannot tell': 'cannot tell' };
 // Where `none`'s CPU per request is read as the run's reference level (the scale a team's
 // service is put on by `ctxbench app --predict`): the first fitted point.
 const REFERENCE = { framework: 'express', depth: 8, hop: 'immediate', stores: 0 };
@@ -71,16 +79,33 @@ function resourcesByPoint(run) {
   return new Map((run.probes || []).filter((p) => positive(p.perRequest?.total)).map((p) => [pointKey(p), p.perRequest.total]));
 }
 
-// points: [{ R, figures: Map(block -> { extraUs }) }] -> per block the least-squares line
-// through the points -> { perRequestUs, perResourceUs, blocks: [{ block, a, b }] }; null
-// with fewer than two distinct R.
+// The least-squares line y = a + b·x with a ≥ 0 and b ≥ 0: both terms are costs, and no
+// code costs less than nothing (an unconstrained fit gave cls-hooked on Node 20 a per-request
+// term of −53 µs, and a small service a predicted speed-up). Two unknowns, so the optimum is
+// the free fit when it is feasible, else the best of its faces (a = 0, b = 0, or both):
+// simple-statistics has no constrained regression, and four candidates need no solver.
+// xy: [[x, y]] -> { a, b }
+function nonNegativeLine(xy) {
+  const sse = ({ a, b }) => xy.reduce((acc, [x, y]) => acc + (y - a - b * x) ** 2, 0);
+  const free = linearRegression(xy);
+  if (free.b >= 0 && free.m >= 0) return { a: free.b, b: free.m };
+  const sxx = xy.reduce((acc, [x]) => acc + x * x, 0);
+  const sxy = xy.reduce((acc, [x, y]) => acc + x * y, 0);
+  const candidates = [
+    { a: 0, b: sxx > 0 ? Math.max(0, sxy / sxx) : 0 },
+    { a: Math.max(0, mean(xy.map(([, y]) => y))), b: 0 },
+    { a: 0, b: 0 },
+  ];
+  return candidates.reduce((best, c) => (sse(c) < sse(best) ? c : best));
+}
+
+// points: [{ R, figures: Map(block -> { extraUs }) }] -> per block the constrained
+// least-squares line through the points -> { perRequestUs, perResourceUs, blocks: [{ block,
+// a, b }] }; null with fewer than two distinct R.
 function fitLine(points) {
   if (new Set(points.map((p) => p.R)).size < 2) return null;
   const blocks = [...points[0].figures.keys()].filter((b) => points.every((p) => p.figures.has(b))).sort((x, y) => x - y);
-  const lines = blocks.map((block) => {
-    const { m, b } = linearRegression(points.map((p) => [p.R, p.figures.get(block).extraUs]));
-    return { block, a: b, b: m };
-  });
+  const lines = blocks.map((block) => ({ block, ...nonNegativeLine(points.map((p) => [p.R, p.figures.get(block).extraUs])) }));
   const Rs = points.map((p) => p.R);
   return { perRequestUs: overBlocks(lines.map((l) => l.a)), perResourceUs: overBlocks(lines.map((l) => l.b)), blocks: lines, rangeR: [Math.min(...Rs), Math.max(...Rs)] };
 }
@@ -96,21 +121,17 @@ function predictRatio(fit, R, baselineUs) {
   const D = baselineUs.estimate;
   if (!Number.isFinite(extra.estimate) || !positive(D)) return { estimate: null, ci95: null, extraUs: extra };
   const f = extra.estimate / D;
-  // A line that, extrapolated, takes off more than half the baseline's CPU says nothing
-  // about this service: no prediction rather than a throughput of double or worse.
-  if (f <= -0.5) return { estimate: null, ci95: null, extraUs: extra, why: 'the line, extrapolated to this many async resources, takes off more than half the CPU a request costs' };
+  // Terms fitted as costs cannot take CPU off; terms from an older fit could.
+  if (f < 0) return { estimate: null, ci95: null, extraUs: extra, why: 'the fitted terms take CPU off a request (a fit from before terms were constrained to costs): refit with `ctxbench report`' };
   const estimate = 1 / (1 + f);
   if (extra.se === null) return { estimate, ci95: null, extraUs: extra };
   const seD = baselineUs.se ?? 0;
   const seF = Math.sqrt((extra.se / D) ** 2 + ((extra.estimate * seD) / (D * D)) ** 2);
   const df = Math.min(extra.df, baselineUs.df ?? extra.df);
   const half = tCritical(df) * seF;
-  // An extra cost below minus half the baseline's would double the throughput: where the
-  // interval reaches that far, its upper end is left open (null) rather than printed as
-  // hundreds of percent.
-  const lo = f + half;
-  const hi = f - half;
-  return { estimate, ci95: [1 / (1 + lo), hi <= -0.5 ? null : 1 / (1 + hi)], extraUs: extra };
+  // Both terms are costs (never below zero), so the cost's interval stops at zero: its
+  // upper end is `none`'s throughput, never a speed-up.
+  return { estimate, ci95: [1 / (1 + f + half), 1 / (1 + Math.max(0, f - half))], df, extraUs: extra };
 }
 
 // Right, a miss, or not judged (the measurement is wider than JUDGEABLE_PP).
@@ -129,12 +150,12 @@ function judgePrediction(predicted, measured) {
 // The prediction's gap to the measurement, paired by block (pp, predicted − measured):
 // per block, that block's line predicts the point from that block's `none` level and is set
 // against that block's ratio; mean over blocks with its t-interval, as every figure of the
-// fit. Judged by two one-sided tests at 5% against ±RIGHT_PP: "equivalent" (the 90%
-// interval of the gap inside ±1 pp: the prediction is right, as far as the blocks can
-// tell), "beyond" (wholly outside: the line is wrong there), "cannot tell". Unlike the rule
-// of judgePrediction, which sets two point estimates side by side, this weighs the noise of
-// both. -> overBlocks(...) + { agreement } | null
-function gapOverBlocks(fit, R, figures) {
+// fit. Judged by two one-sided tests at 5% against ±marginPp (marginPpFor the predicted
+// ratio): "within" (the 90% interval of the gap inside the margin: the prediction is right,
+// as far as the blocks can tell), "beyond" (wholly outside: the line is wrong there),
+// "cannot tell". Unlike judgePrediction, which sets two point estimates side by side, this
+// weighs the noise of both. -> overBlocks(...) + { agreement } | null
+function gapOverBlocks(fit, R, figures, marginPp = MARGIN_FLOOR_PP) {
   const values = fit.blocks.filter((l) => figures.has(l.block)).map((l) => {
     const { c0, cost } = figures.get(l.block);
     const predictedUs = c0 + l.a + l.b * R;
@@ -142,8 +163,35 @@ function gapOverBlocks(fit, R, figures) {
   });
   const gap = overBlocks(values);
   if (gap.se === null) return gap.estimate === null ? null : { ...gap, agreement: null };
-  const { outcome, interval } = tost({ center: gap.estimate, se: gap.se, df: gap.df }, [-RIGHT_PP, RIGHT_PP]);
-  return { ...gap, agreement: { outcome, ci90: interval, marginPp: RIGHT_PP } };
+  const { outcome, interval } = tost({ center: gap.estimate, se: gap.se, df: gap.df }, [-marginPp, marginPp]);
+  return { ...gap, agreement: { outcome: VERDICT_OF_TOST[outcome], ci90: interval, marginPp } };
+}
+
+// A prediction set against a measurement made apart from the fit (`ctxbench app
+// --predict` with a candidate: no blocks in common, so nothing to pair): the gap's
+// standard error from both 95% intervals as independent, two one-sided tests at 5%
+// against the same margin as a held-out point's. -> { outcome, gapPp, ci90, marginPp }
+function judgeAgainst(predicted, measured) {
+  if (!Number.isFinite(predicted?.estimate)) return { outcome: 'no prediction', gapPp: null };
+  if (!measured || !Number.isFinite(measured.estimate) || !measured.ci95 || !(measured.df >= 1)) return { outcome: 'not measured', gapPp: null };
+  const marginPp = marginPpFor(predicted.estimate);
+  const gapPp = (predicted.estimate - measured.estimate) * 100;
+  const seOf = (x, df) => (x.ci95 && x.ci95[1] !== null ? ((x.ci95[1] - x.ci95[0]) * 100) / 2 / tCritical(df) : null);
+  const seM = seOf(measured, measured.df);
+  const seP = predicted.df >= 1 ? seOf(predicted, predicted.df) : 0;
+  if (seM === null || seP === null) return { outcome: 'not measured', gapPp, marginPp };
+  const df = Math.min(measured.df, predicted.df >= 1 ? predicted.df : measured.df);
+  const { outcome, interval } = tost({ center: gapPp, se: Math.sqrt(seM ** 2 + seP ** 2), df }, [-marginPp, marginPp]);
+  return { outcome: VERDICT_OF_TOST[outcome], gapPp, ci90: interval, marginPp };
+}
+
+// A held-out point's verdict: the paired gap's outcome against its margin, or why there is
+// none. -> { outcome: 'within' | 'beyond' | 'cannot tell' | 'not measured' | 'no prediction',
+// marginPp }
+function verdictOf(predicted, measured, gapPp, marginPp) {
+  if (!Number.isFinite(predicted?.estimate)) return { outcome: 'no prediction', marginPp };
+  if (!measured || !gapPp?.agreement) return { outcome: 'not measured', marginPp };
+  return { outcome: gapPp.agreement.outcome, marginPp };
 }
 
 // The baseline's CPU per request at a point, over blocks: the partner's level in the
@@ -194,7 +242,8 @@ function analyzeModel(run) {
         // For a fitted point: how far the line is from it, per block, over blocks.
         const residualUs = fit && r.config.role === 'fit' ? overBlocks(fit.blocks.filter((l) => r.figures.has(l.block)).map((l) => r.figures.get(l.block).extraUs - (l.a + l.b * r.R))) : null;
         const judgement = judgePrediction(predicted, measured);
-        const gapPp = fit && Number.isFinite(r.R) ? gapOverBlocks(fit, r.R, r.figures) : null;
+        const marginPp = marginPpFor(predicted?.estimate);
+        const gapPp = fit && Number.isFinite(r.R) ? gapOverBlocks(fit, r.R, r.figures, marginPp) : null;
         // Why a point has too few windows to measure, in the duet's own words.
         const windows = (r.config.samples || []).filter((w) => w && w.kind === 'window');
         const reasons = windows.filter((w) => !w.counted && w.dropped).map((w) => String(w.dropped).replace(/ \(\d+% used\)$/, ''));
@@ -212,6 +261,7 @@ function analyzeModel(run) {
           predicted: predicted && { estimate: predicted.estimate, ci95: predicted.ci95 },
           judgement,
           gapPp,
+          verdict: verdictOf(predicted, measured, gapPp, marginPp),
           dropped,
           residualUs,
           // The line misses a fitted point when its residual's interval leaves out zero and
@@ -220,23 +270,30 @@ function analyzeModel(run) {
           offLine: Boolean(residualUs?.ci95 && (residualUs.ci95[0] > 0 || residualUs.ci95[1] < 0) && Math.abs(judgement.gapPp ?? 0) > RIGHT_PP),
         };
       });
-      return { strategy, control: Boolean(rows[0]?.config.control), fit: fit && { perRequestUs: fit.perRequestUs, perResourceUs: fit.perResourceUs, blocks: fit.blocks, rangeR: fit.rangeR }, why, points };
+      const beyond = points.filter((p) => p.role === 'held-out' && p.verdict.outcome === 'beyond');
+      // The model claims a strategy on a runtime only where no held-out point is beyond its
+      // margin: where the line is shown wrong, a prediction elsewhere is not trusted either.
+      const notModelled = !fit ? why : beyond.length ? `its line is wrong at ${beyond.length} held-out point${beyond.length === 1 ? '' : 's'} (${beyond.map((p) => `DEPTH=${p.depth} HOP=${p.hop}${p.stores ? ` STORES=${p.stores}` : ''} by ${p.gapPp.estimate >= 0 ? '+' : '−'}${Math.abs(p.gapPp.estimate).toFixed(1)} pp`).join(', ')}, beyond the margin)` : null;
+      return { strategy, control: Boolean(rows[0]?.config.control), fit: fit && { perRequestUs: fit.perRequestUs, perResourceUs: fit.perResourceUs, blocks: fit.blocks, rangeR: fit.rangeR }, why, claimed: !notModelled, notModelled, points };
     });
     return { runtime, node: mine[0].node, acf: mine[0].acf ?? mine[0].expectAcf ?? null, reference, strategies };
   });
   return { rightPp: RIGHT_PP, judgeablePp: JUDGEABLE_PP, runtimes, missingProbes };
 }
 
-// The held-out tally of one strategy (or of all): { right, miss, wide, other, total } by
-// the issue's rule, and { equivalent, beyond, cannotTell } by the gap over blocks.
+// The held-out tally of one strategy (or of all): { within, beyond, cannotTell, unjudged,
+// total } by the verdict, and { right, miss, wide, other } by the side-by-side reading.
 function tally(points) {
   const held = points.filter((p) => p.role === 'held-out');
   const count = (o) => held.filter((p) => p.judgement.outcome === o).length;
   const right = count('right');
   const miss = count('miss');
   const wide = count('too wide to judge');
-  const agree = (o) => held.filter((p) => p.gapPp?.agreement?.outcome === o).length;
-  return { right, miss, wide, other: held.length - right - miss - wide, total: held.length, blocks: { equivalent: agree('equivalent'), beyond: agree('beyond'), cannotTell: agree('cannot tell') } };
+  const verdict = (o) => held.filter((p) => p.verdict?.outcome === o).length;
+  const within = verdict('within');
+  const beyond = verdict('beyond');
+  const cannotTell = verdict('cannot tell');
+  return { right, miss, wide, other: held.length - right - miss - wide, total: held.length, within, beyond, cannotTell, unjudged: held.length - within - beyond - cannotTell };
 }
 
 // The Node upgrade in the model's terms (item 5): per strategy, its two terms on every
@@ -275,12 +332,12 @@ function exportFit(model, source) {
       node: rt.node,
       acf: rt.acf,
       reference: rt.reference,
-      strategies: Object.fromEntries(rt.strategies.filter((s) => s.fit).map((s) => [s.strategy, {
+      strategies: Object.fromEntries(rt.strategies.map((s) => [s.strategy, s.claimed ? {
         perRequestUs: s.fit.perRequestUs,
         perResourceUs: s.fit.perResourceUs,
         blocks: s.fit.blocks.map(({ a, b }) => ({ a, b })),
         rangeR: s.fit.rangeR,
-      }])),
+      } : { notModelled: s.notModelled }])),
     }])),
   };
 }
@@ -317,10 +374,15 @@ function predictService(fit, R, referenceConfig) {
   const half = se !== null && df ? tCritical(df) * se : null;
   const baselineUs = { ...level, se, df, ci95: half === null ? null : [level.estimate - half, level.estimate + half] };
   const rows = Object.entries(fit.strategies).map(([strategy, terms]) => {
+    const measureIt = `measure it with \`ctxbench app --candidate ${strategy}\``;
+    if (terms.notModelled || !terms.blocks) return { strategy, estimate: null, ci95: null, extraUs: null, notModelled: true, why: `not modelled: ${terms.notModelled ?? 'no terms'}; ${measureIt}` };
+    // Outside the resource counts the terms were fitted on, the line was never tested:
+    // refused with the reason, never printed as a figure.
+    if (Array.isArray(terms.rangeR) && (R < terms.rangeR[0] || R > terms.rangeR[1])) {
+      return { strategy, estimate: null, ci95: null, extraUs: null, outside: true, rangeR: terms.rangeR, why: `outside the fitted range: ${R.toFixed(1)} async resources per request, the terms were fitted on ${terms.rangeR.map((x) => x.toFixed(0)).join('–')}; ${measureIt}` };
+    }
     const p = predictRatio(terms, R, baselineUs);
-    // Outside the resource counts the terms were fitted on, the line is extrapolated.
-    const extrapolated = Array.isArray(terms.rangeR) && (R < terms.rangeR[0] || R > terms.rangeR[1]);
-    return { strategy, estimate: p.estimate, ci95: p.ci95, extraUs: p.extraUs.estimate, ...(p.why && { why: p.why }), ...(extrapolated && { extrapolated: true, rangeR: terms.rangeR }) };
+    return { strategy, estimate: p.estimate, ci95: p.ci95, df: p.df ?? null, extraUs: p.extraUs.estimate, ...(p.why && { why: p.why }) };
   });
   return { baselineUs, rows };
 }
@@ -352,4 +414,4 @@ function instructionTerms(instructionRun, run) {
   return { runtime: sample?.nodeLabel ?? null, points: points.map((k) => { const [framework, depth, hop] = k.split('/'); return { framework, depth: Number(depth), hop, R: R.get(k) }; }), rows };
 }
 
-module.exports = { analyzeModel, instructionTerms, fitsByRuntime, predictService, tally, upgradeTable, exportFit, predictRatio, judgePrediction, fitLine, blockFigures, gapOverBlocks, pointKey, overBlocks, REFERENCE, RIGHT_PP, JUDGEABLE_PP };
+module.exports = { analyzeModel, instructionTerms, fitsByRuntime, predictService, tally, upgradeTable, exportFit, predictRatio, judgePrediction, judgeAgainst, fitLine, nonNegativeLine, blockFigures, gapOverBlocks, marginPpFor, verdictOf, pointKey, overBlocks, REFERENCE, RIGHT_PP, JUDGEABLE_PP, MARGIN_FLOOR_PP, MARGIN_SHARE };

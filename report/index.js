@@ -253,9 +253,11 @@ function modelPointer(results, link) {
   const studies = results.filter(({ run }) => run.kind === 'run' && /^model/.test(run.settings?.preset ?? '')).map((r) => ({ ...r, model: analyzeModel(r.run) })).filter((r) => r.model);
   if (!studies.length) return null;
   const tallies = studies.map((r) => ({ r, t: tally(r.model.runtimes.flatMap((rt) => rt.strategies.flatMap((x) => x.points))) }));
-  const said = tallies.map(({ r, t }) => `[${r.run.title.replace(/[[\]]/g, '')}](${link(r.name)}): ${t.right} of ${t.total} held-out predictions right ` +
-    `(${t.right} of the ${t.right + t.miss} measured precisely enough to judge; ${t.miss} missed, ${t.wide} measured too widely to judge${t.other ? `, ${t.other} not measured` : ''}; ` +
-    `paired by block, the gap within ±1 pp at ${t.blocks.equivalent}, beyond it at ${t.blocks.beyond}, cannot tell at ${t.blocks.cannotTell})`);
+  const said = tallies.map(({ r, t }) => {
+    const fitted = r.model.runtimes.flatMap((rt) => rt.strategies.filter((x) => x.fit));
+    return `[${r.run.title.replace(/[[\]]/g, '')}](${link(r.name)}): of ${t.total} held-out predictions, ${t.within} within their margin, ${t.beyond} beyond it, ${t.cannotTell} cannot tell` +
+      `${t.unjudged ? `, ${t.unjudged} not measured` : ''}; it claims ${fitted.filter((x) => x.claimed).length} of ${fitted.length} strategy–runtime pairs (none with a point beyond)`;
+  });
   return [
     '## What it will cost your service: the cost model',
     '',

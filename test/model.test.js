@@ -7,7 +7,7 @@
 // scale through the reference server. No timing: every figure here is written by the test.
 const test = require('node:test');
 const assert = require('node:assert');
-const { analyzeModel, tally, upgradeTable, predictService, fitsByRuntime, instructionTerms, judgePrediction, gapOverBlocks } = require('../analysis/model');
+const { analyzeModel, tally, upgradeTable, predictService, fitsByRuntime, instructionTerms, judgePrediction, judgeAgainst, gapOverBlocks, nonNegativeLine, marginPpFor } = require('../analysis/model');
 
 // R per point: a request makes 40 resources plus 1.1 per level (setImmediate hops), or
 // 2.2 per level (nextTick hops make a promise and a tick object).
@@ -63,23 +63,56 @@ test('the fit recovers a known cost per request and per resource, inside its int
   assert.strictEqual(s.fit.perRequestUs.blocks, 3);
   assert.ok(s.points.filter((p) => p.role === 'fit').every((p) => !p.offLine), 'a straight cost is on its line');
   const held = s.points.filter((p) => p.role === 'held-out');
-  assert.deepStrictEqual(held.map((p) => p.judgement.outcome), ['right', 'right']);
+  assert.deepStrictEqual(held.map((p) => p.verdict.outcome), ['within', 'within']);
+  assert.deepStrictEqual(held.map((p) => p.judgement.outcome), ['right', 'right'], 'and side by side');
   // The prediction is none's CPU over none's plus the terms at R.
   const p32 = held.find((p) => p.depth === 32);
   const expected = noneUs(75.2) / (noneUs(75.2) + linear(75.2));
   assert.ok(Math.abs(p32.predicted.estimate - expected) < 0.002, `${p32.predicted.estimate} vs ${expected}`);
-  assert.deepStrictEqual(tally(s.points), { right: 2, miss: 0, wide: 0, other: 0, total: 2, blocks: { equivalent: 2, beyond: 0, cannotTell: 0 } });
+  assert.deepStrictEqual(tally(s.points), { right: 2, miss: 0, wide: 0, other: 0, total: 2, within: 2, beyond: 0, cannotTell: 0, unjudged: 0 });
+  assert.deepStrictEqual([s.claimed, s.notModelled], [true, null]);
 });
 
 test('a cost that bends (grows with the square of R) is said to leave the line, and its held-out points miss', () => {
   const model = analyzeModel(synthRun({ 'cls-hooked': (R) => 5 + 0.002 * R * R }));
   const s = model.runtimes[0].strategies[0];
   assert.ok(s.points.some((p) => p.role === 'fit' && p.offLine), JSON.stringify(s.points.map((p) => p.residualUs)));
-  assert.ok(tally(s.points).miss >= 1, JSON.stringify(s.points.map((p) => p.judgement)));
-  assert.ok(tally(s.points).blocks.beyond >= 1, JSON.stringify(s.points.map((p) => p.gapPp)));
+  assert.ok(tally(s.points).beyond >= 1, JSON.stringify(s.points.map((p) => p.gapPp)));
+  // A line shown wrong at a held-out point is not claimed, and says where.
+  assert.strictEqual(s.claimed, false);
+  assert.match(s.notModelled, /^its line is wrong at \d held-out points? \(DEPTH=\d+ HOP=\w+ by [+−]\d+\.\d pp.*beyond the margin\)$/);
 });
 
-test('the gap paired by block is judged by two one-sided tests against ±1 pp: within, beyond, or cannot tell', () => {
+test('the terms are fitted as costs: never below zero, the free fit where it is feasible', () => {
+  // Exact lines come back exact; a falling line is held at the best cost (flat, a >= 0);
+  // a line through negative values at small R starts at zero.
+  assert.deepStrictEqual(nonNegativeLine([[10, 3], [20, 5], [30, 7]]), { a: 1, b: 0.2 });
+  assert.deepStrictEqual(nonNegativeLine([[10, 5], [20, 4], [30, 3]]), { a: 4, b: 0 });
+  const through = nonNegativeLine([[10, -1], [20, 1], [30, 3]]);
+  assert.ok(through.a === 0 && Math.abs(through.b - 10 / 140) < 1e-12, JSON.stringify(through));
+  assert.deepStrictEqual(nonNegativeLine([[10, -3], [20, -2]]), { a: 0, b: 0 });
+  // A strategy that saves CPU per request in the synthetic data (−3 µs) is fitted at zero
+  // there, and no point is predicted above 100%.
+  const model = analyzeModel(synthRun({ param: (R) => -3 + 0.02 * R }));
+  const s = model.runtimes[0].strategies[0];
+  assert.ok(s.fit.blocks.every((l) => l.a >= 0 && l.b >= 0), JSON.stringify(s.fit.blocks));
+  assert.ok(s.points.every((p) => p.predicted.estimate <= 1 && p.predicted.ci95[1] <= 1), JSON.stringify(s.points.map((p) => p.predicted)));
+});
+
+test('the margin is max(1 pp, 15% of the predicted cost), and a measurement apart from the fit is judged against it', () => {
+  assert.strictEqual(marginPpFor(0.99), 1);
+  assert.ok(Math.abs(marginPpFor(0.4) - 9) < 1e-9, 'a 60% cost: ±9 pp');
+  // Two intervals of ±1 pp, 0.5 pp apart, cheap strategy: within ±1 pp cannot be shown.
+  assert.strictEqual(judgeAgainst({ estimate: 0.95, ci95: [0.94, 0.96], df: 9 }, { estimate: 0.955, ci95: [0.95, 0.96], df: 9 }).outcome, 'cannot tell');
+  assert.strictEqual(judgeAgainst({ estimate: 0.95, ci95: [0.948, 0.952], df: 9 }, { estimate: 0.951, ci95: [0.949, 0.953], df: 9 }).outcome, 'within');
+  assert.strictEqual(judgeAgainst({ estimate: 0.95, ci95: [0.948, 0.952], df: 9 }, { estimate: 0.9, ci95: [0.898, 0.902], df: 9 }).outcome, 'beyond');
+  // The same 5 pp gap is within the margin of a strategy that costs 60%.
+  assert.strictEqual(judgeAgainst({ estimate: 0.4, ci95: [0.39, 0.41], df: 9 }, { estimate: 0.45, ci95: [0.44, 0.46], df: 9 }).outcome, 'within');
+  assert.strictEqual(judgeAgainst(null, { estimate: 0.9, ci95: [0.89, 0.91], df: 9 }).outcome, 'no prediction');
+  assert.strictEqual(judgeAgainst({ estimate: 0.9 }, null).outcome, 'not measured');
+});
+
+test('the gap paired by block is judged by two one-sided tests against its margin: within, beyond, or cannot tell', () => {
   // One line per block (a µs per request, b µs per resource); `none` costs 50 µs here.
   const fit = { blocks: [0, 1, 2, 3, 4].map((block) => ({ block, a: 2, b: 0.01 })) };
   const R = 100;
@@ -87,7 +120,7 @@ test('the gap paired by block is judged by two one-sided tests against ±1 pp: w
   const figures = (costs) => new Map(costs.map((cost, block) => [block, { c0: 50, cost }]));
   const onLine = 53 / 50;
   const within = gapOverBlocks(fit, R, figures([onLine, onLine * 1.002, onLine * 0.998, onLine * 1.001, onLine * 0.999]));
-  assert.strictEqual(within.agreement.outcome, 'equivalent', JSON.stringify(within));
+  assert.strictEqual(within.agreement.outcome, 'within', JSON.stringify(within));
   // 10% dearer than the line in every block: about 8 pp below the prediction.
   const beyond = gapOverBlocks(fit, R, figures([1.1, 1.1, 1.1, 1.1, 1.1].map((x) => x * onLine)));
   assert.strictEqual(beyond.agreement.outcome, 'beyond', JSON.stringify(beyond));
@@ -95,6 +128,8 @@ test('the gap paired by block is judged by two one-sided tests against ±1 pp: w
   // Right on average, but the blocks disagree by several points.
   const noisy = gapOverBlocks(fit, R, figures([0.95, 1.05, 0.97, 1.03, 1.0].map((x) => x * onLine)));
   assert.strictEqual(noisy.agreement.outcome, 'cannot tell', JSON.stringify(noisy));
+  // The margin widens with the cost: the same blocks judged at ±10 pp are within.
+  assert.strictEqual(gapOverBlocks(fit, R, figures([1.1, 1.1, 1.1, 1.1, 1.1].map((x) => x * onLine)), 10).agreement.outcome, 'within');
   // Blocks without a measurement are left out, not read as zero.
   assert.strictEqual(gapOverBlocks(fit, R, new Map([[0, { c0: 50, cost: onLine }], [1, { c0: 50, cost: onLine }]])).blocks, 2);
 });
@@ -137,6 +172,22 @@ test('a service is put on the model\'s scale through the reference server, and e
   assert.ok(Math.abs(als.estimate - base / (base + linear(200))) < 0.003, JSON.stringify(als));
   assert.ok(als.ci95[0] < als.estimate && als.estimate < als.ci95[1]);
   assert.ok(out.rows.find((r) => r.strategy === 'cls-hooked').estimate < als.estimate);
+  // Outside the fitted range (49–322 resources here): refused with the reason, no figure.
+  for (const R of [10, 1000]) {
+    const outside = predictService(fit, R, reference).rows.find((r) => r.strategy === 'als');
+    assert.strictEqual(outside.estimate, null);
+    assert.match(outside.why, /^outside the fitted range: \d+\.\d async resources per request, the terms were fitted on 49–322; measure it with `ctxbench app --candidate als`$/);
+  }
+});
+
+test('a strategy the model does not claim is not predicted: the reason and what to measure instead', () => {
+  const fits = fitsByRuntime([{ file: 'results/model.json', run: synthRun({ als: linear, 'cls-hooked': (R) => 5 + 0.002 * R * R }) }]);
+  const fit = fits.get('node24');
+  assert.ok(fit.strategies['cls-hooked'].notModelled && !fit.strategies['cls-hooked'].blocks);
+  const reference = { samples: [0, 1, 2].flatMap((block) => [0, 1, 2].map((window) => ({ kind: 'window', block, window, counted: true, cpuUsPerRequest: 40, partnerCpuUsPerRequest: 120 }))) };
+  const row = predictService(fit, 200, reference).rows.find((r) => r.strategy === 'cls-hooked');
+  assert.strictEqual(row.estimate, null);
+  assert.match(row.why, /^not modelled: its line is wrong at .*; measure it with `ctxbench app --candidate cls-hooked`$/);
 });
 
 test('a prediction is judged only against a measurement precise to 2 pp', () => {
@@ -176,18 +227,19 @@ test('results/model-fit.json, which ctxbench app --predict applies, is what the 
   assert.deepStrictEqual(JSON.parse(fs.readFileSync(committed, 'utf8')), JSON.parse(JSON.stringify(expected)), 'results/model-fit.json is stale: run `ctxbench report` and commit it');
 });
 
-test('the page and results.md give both tallies: the rule\'s rights and misses, and the gap paired by block', () => {
+test('the page and results.md give the verdicts (within, beyond, cannot tell) and what the model claims', () => {
   const { modelSection } = require('../report/sections/run/model');
   const { modelPointer } = require('../report');
   const run = { ...synthRun({ als: linear, 'cls-hooked': (R) => 5 + 0.002 * R * R }), title: 'Model (synthetic)', settings: { baseline: 'none', method: 'duet', preset: 'model' } };
   const model = analyzeModel(run);
   const t = tally(model.runtimes.flatMap((rt) => rt.strategies.flatMap((s) => s.points)));
   const page = modelSection(run);
-  assert.ok(page.includes(`**Held-out predictions: ${t.right} of ${t.total} right**`), page);
-  assert.ok(page.includes(`**${t.blocks.equivalent} within ±1 pp, ${t.blocks.beyond} beyond, ${t.blocks.cannotTell} cannot tell**`), page);
-  assert.match(page, /\| `als` \|.*\| 2 \/ 0 \/ 0 \|/, 'als: both held-out gaps within ±1 pp');
-  assert.match(page, /: beyond ±1 \|/, 'a bending cost\'s gap is beyond');
+  assert.ok(page.includes(`**Held-out: ${t.within} within, ${t.beyond} beyond, ${t.cannotTell} cannot tell**`), page);
+  assert.ok(page.includes('**The model claims 1 of 2 fitted strategy–runtime pairs**'), page);
+  assert.match(page, /\| `als` \|.*\| 2 \/ 0 \/ 0 \| claimed \|/, 'als: both held-out gaps within, claimed');
+  assert.match(page, /\| `cls-hooked` \|.*\| not modelled: its line is wrong at/, 'a bending cost is not claimed');
+  assert.match(page, /❌ beyond ±\d+\.\d pp \|/, 'a bending cost\'s gap is beyond its margin');
   const pointer = modelPointer([{ run, name: 'model' }], (name) => `results/${name}.md`);
-  assert.ok(pointer.includes(`${t.right} of ${t.total} held-out predictions right`), pointer);
-  assert.ok(pointer.includes(`within ±1 pp at ${t.blocks.equivalent}, beyond it at ${t.blocks.beyond}, cannot tell at ${t.blocks.cannotTell}`), pointer);
+  assert.ok(pointer.includes(`of ${t.total} held-out predictions, ${t.within} within their margin, ${t.beyond} beyond it, ${t.cannotTell} cannot tell`), pointer);
+  assert.ok(pointer.includes('it claims 1 of 2 strategy–runtime pairs'), pointer);
 });

@@ -16,7 +16,7 @@ const { probeText } = require('../../report/sections/app');
 const f = require('../../report/format');
 const { DEFAULTS: RUN_DEFAULTS, MODEL_STRATEGIES } = require('../../lib/presets');
 const { acfArgs, labelOfRuntime } = require('../../lib/node-versions');
-const { predictService, judgePrediction } = require('../../analysis/model');
+const { predictService, judgeAgainst } = require('../../analysis/model');
 const { equivalenceText } = require('../../analysis');
 
 const PROBE = { requests: 2000, warmup: 500 };
@@ -144,12 +144,10 @@ function predictLines(p) {
   lines.push('Predicted % of this service\'s throughput on one CPU with each strategy (95% interval):');
   const rows = [...pr.rows].sort((x, y) => (y.estimate ?? 0) - (x.estimate ?? 0));
   const width = Math.max(...rows.map((x) => x.strategy.length));
-  for (const row of rows) lines.push(`  ${row.strategy.padEnd(width)}  ${row.why ? `no prediction: ${row.why}` : withCi(row)}${Number.isFinite(row.extraUs) ? `  (${row.extraUs >= 0 ? '+' : ''}${row.extraUs.toFixed(1)} µs per request)` : ''}${row.extrapolated ? '  extrapolated' : ''}`);
-  const outside = rows.find((x) => x.extrapolated);
-  if (outside) lines.push(`  extrapolated: this service's ${p.probe.perRequest.total.toFixed(1)} async resources per request lie outside the ${outside.rangeR.map((x) => x.toFixed(0)).join('–')} the terms were fitted on`);
+  for (const row of rows) lines.push(`  ${row.strategy.padEnd(width)}  ${row.why ? `no prediction: ${row.why}` : withCi(row)}${Number.isFinite(row.extraUs) ? `  (+${row.extraUs.toFixed(1)} µs per request)` : ''}`);
   if (p.candidate) {
     const j = p.candidate.judgement;
-    lines.push(`Candidate as ${p.candidate.strategy}: predicted ${withCi(p.candidate.predicted)}, measured ${withCi(p.candidate.measured)}${j.gapPp !== null && j.gapPp !== undefined ? `: ${j.outcome} (${j.gapPp >= 0 ? '+' : ''}${j.gapPp.toFixed(1)} pp)` : `: ${j.outcome}`}`);
+    lines.push(`Candidate as ${p.candidate.strategy}: predicted ${withCi(p.candidate.predicted)}, measured ${withCi(p.candidate.measured)}: ${j.outcome}${Number.isFinite(j.gapPp) ? ` (${j.gapPp >= 0 ? '+' : ''}${j.gapPp.toFixed(1)} pp${j.marginPp ? `, margin ±${j.marginPp.toFixed(1)} pp` : ''})` : ''}`);
   }
   return lines;
 }
@@ -284,7 +282,7 @@ async function predictInto(r, { side, settings, fits, pinned, stop, save, progre
   if (settings.strategy && r.configs.length === 2) {
     const row = r.predict.prediction.rows?.find((x) => x.strategy === settings.strategy);
     const measured = analyzeApp(r).ratio;
-    r.predict.candidate = { strategy: settings.strategy, predicted: row ? { estimate: row.estimate, ci95: row.ci95 } : null, measured: measured && { estimate: measured.estimate, ci95: measured.ci95 }, judgement: judgePrediction(row, measured) };
+    r.predict.candidate = { strategy: settings.strategy, predicted: row ? { estimate: row.estimate, ci95: row.ci95, df: row.df } : null, measured: measured && { estimate: measured.estimate, ci95: measured.ci95, df: measured.df }, judgement: judgeAgainst(row, measured) };
   }
   save();
 }

@@ -66,11 +66,12 @@ function predictSection(p) {
   if (!pr || pr.error) return [...out, '', `No prediction: ${pr?.error ?? 'the reference measurement did not finish'}.`].join('\n');
   out.push('', `Its CPU per request on the model's scale: ${f.withCi(pr.baselineUs.estimate, pr.baselineUs.ci95, f.num)} µs, from its ratio to ctxbench's reference server (${f.code(p.reference?.env ? Object.entries(p.reference.env).filter(([k]) => ['STRATEGY', 'DEPTH', 'HOP'].includes(k)).map(([k, v]) => `${k}=${v}`).join(' ') : 'none')}) measured beside it in duet; the model: ${f.code(p.model.source.file)}${p.model.source.commit ? ` at ${f.code(p.model.source.commit)}` : ''} (docs/model.md).`, '');
   const ci = (x) => (x ? f.withCi(x.estimate, x.ci95, f.pctOf) : f.DASH);
-  const rows = [...pr.rows].sort((x, y) => (y.estimate ?? 0) - (x.estimate ?? 0)).map((x) => [f.code(x.strategy), x.why ? `no prediction: ${x.why}` : ci(x), f.isNum(x.extraUs) ? `${x.extraUs >= 0 ? '+' : ''}${f.num(x.extraUs)}` : f.DASH, x.extrapolated ? `extrapolated (fitted on ${x.rangeR.map((r) => r.toFixed(0)).join('–')})` : '']);
-  out.push(f.table(['Strategy', 'Predicted % of its throughput on one CPU [95% CI]', 'Extra CPU µs per request', 'Async resources per request'], rows, ['l', 'r', 'r', 'l']));
+  const rows = [...pr.rows].sort((x, y) => (y.estimate ?? 0) - (x.estimate ?? 0)).map((x) => [f.code(x.strategy), x.why ? `no prediction: ${x.why}` : ci(x), f.isNum(x.extraUs) ? `+${f.num(x.extraUs)}` : f.DASH]);
+  out.push(f.table(['Strategy', 'Predicted % of its throughput on one CPU [95% CI]', 'Extra CPU µs per request'], rows, ['l', 'r', 'r']));
   if (p.candidate) {
     const j = p.candidate.judgement;
-    out.push('', `**The candidate as ${f.code(p.candidate.strategy)}:** predicted ${ci(p.candidate.predicted)}, measured ${ci(p.candidate.measured)}: ${j.outcome}${f.isNum(j.gapPp) ? ` (prediction ${j.gapPp >= 0 ? '+' : '−'}${Math.abs(j.gapPp).toFixed(1)} pp from the measurement)` : ''}. Right means within 1 pp of a measurement precise to 2 pp.`);
+    out.push('', `**The candidate as ${f.code(p.candidate.strategy)}:** predicted ${ci(p.candidate.predicted)}, measured ${ci(p.candidate.measured)}: ${j.outcome}${f.isNum(j.gapPp) ? ` (prediction ${j.gapPp >= 0 ? '+' : '−'}${Math.abs(j.gapPp).toFixed(1)} pp from the measurement${j.marginPp ? `, against a margin of ±${j.marginPp.toFixed(1)} pp` : ''})` : ''}. ` +
+      'Judged as the model\'s held-out points are: two one-sided tests at 5% on the gap (both intervals taken as independent) against max(1 pp, 15% of the predicted cost).');
   }
   return out.join('\n');
 }

@@ -7,7 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const f = require('../../format');
-const { analyzeModel, tally, upgradeTable, instructionTerms, RIGHT_PP } = require('../../../analysis/model');
+const { analyzeModel, tally, upgradeTable, instructionTerms, RIGHT_PP, MARGIN_FLOOR_PP, MARGIN_SHARE } = require('../../../analysis/model');
 const { nodeLabel } = require('../../../lib/node-versions');
 
 // Nanoseconds with a true minus sign, so that a range reads [−1,482–468].
@@ -15,7 +15,6 @@ const ns = (us) => (f.isNum(us) ? `${Math.round(us * 1000) < 0 ? '−' : ''}${Ma
 const nsCi = (x) => (x && f.isNum(x.estimate) ? f.withCi(x.estimate, x.ci95, ns) : f.DASH);
 const signedPp = (x) => (f.isNum(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}` : f.DASH);
 const pointName = (p) => `DEPTH=${p.depth} HOP=${p.hop}${p.stores ? ` STORES=${p.stores}` : ''}`;
-const OUTCOME = { right: '✅ right', miss: '❌ miss', 'too wide to judge': '… too wide to judge', 'not measured': 'not measured', 'no prediction': 'no prediction' };
 
 // What the line does at the fitted points: the ones it misses, or, where none is shown off
 // it, its largest gap and whether that point's own interval could tell.
@@ -30,46 +29,55 @@ function lineCell(s) {
   return within;
 }
 
+// The verdicts on a strategy's held-out points.
 function tallyCell(points) {
   const t = tally(points);
   if (!t.total) return f.DASH;
-  const more = [[t.miss, 'missed'], [t.wide, 'too wide to judge'], [t.other, 'not measured']].filter(([n]) => n).map(([n, what]) => `${n} ${what}`);
-  return `${t.right} of ${t.total}${more.length ? ` (${more.join(', ')})` : ''}`;
+  return `${t.within} / ${t.beyond} / ${t.cannotTell}${t.unjudged ? ` (${t.unjudged} not measured or not predicted)` : ''}`;
+}
+
+// The side-by-side reading, kept for comparison with the pages before the verdict changed.
+function sideBySideCell(points) {
+  const t = tally(points);
+  if (!t.total) return f.DASH;
+  return `${t.right} of ${t.right + t.miss} judged`;
 }
 
 // The gap paired by block: its estimate with its 90% interval (the interval the two
-// one-sided tests read) and their outcome against ±1 pp.
-const AGREEMENT = { equivalent: 'within', beyond: 'beyond', 'cannot tell': 'cannot tell' };
+// one-sided tests read) and their outcome against the point's margin.
 function pairedGapCell(g) {
   if (!g || !f.isNum(g.estimate)) return f.DASH;
   if (!g.agreement) return signedPp(g.estimate);
   const [lo, hi] = g.agreement.ci90;
-  return `${signedPp(g.estimate)} [${signedPp(lo)}, ${signedPp(hi)}]: ${AGREEMENT[g.agreement.outcome]} ±${g.agreement.marginPp}`;
+  return `${signedPp(g.estimate)} [${signedPp(lo)}, ${signedPp(hi)}]`;
 }
 
-function agreementCell(points) {
-  const t = tally(points);
-  if (!t.total) return f.DASH;
-  return `${t.blocks.equivalent} / ${t.blocks.beyond} / ${t.blocks.cannotTell}`;
+const VERDICT = { within: '✅ within', beyond: '❌ beyond', 'cannot tell': '… cannot tell', 'not measured': 'not measured', 'no prediction': 'no prediction' };
+function verdictCell(p) {
+  if (p.role !== 'held-out') return p.offLine ? 'fitted: off the line' : 'fitted: on the line';
+  const v = p.verdict;
+  const margin = ['within', 'beyond', 'cannot tell'].includes(v.outcome) ? ` ±${v.marginPp.toFixed(1)} pp` : '';
+  const dropped = v.outcome === 'not measured' && p.dropped ? ` (${p.dropped.windows} of ${p.dropped.of} windows dropped: ${p.dropped.reason})` : '';
+  return `${VERDICT[v.outcome] ?? v.outcome}${margin}${dropped}`;
 }
+
+const claimCell = (s) => (s.claimed ? 'claimed' : `not modelled: ${s.notModelled}`);
 
 function runtimeSection(rt, model, run) {
   const out = [f.heading(4, `${nodeLabel(rt.node, run.environment?.date)}${rt.acf === false ? ', AsyncContextFrame off (async_hooks)' : rt.acf ? ', AsyncContextFrame on' : ''} (\`${rt.runtime}\`)`), ''];
   if (rt.reference?.cpuUsPerRequest) out.push(`Reference level (\`none\` at ${rt.reference.point}, what \`ctxbench app --predict\` puts a service's CPU on): ${f.withCi(rt.reference.cpuUsPerRequest.estimate, rt.reference.cpuUsPerRequest.ci95, f.num)} µs per request.`, '');
-  const rows = rt.strategies.map((s) => [f.code(s.strategy) + (s.control ? ' (control: leaks)' : ''), nsCi(s.fit?.perRequestUs), nsCi(s.fit?.perResourceUs), lineCell(s), tallyCell(s.points), agreementCell(s.points)]);
-  out.push(f.table(['Strategy', 'Per request, ns [95% CI]', 'Per async resource, ns [95% CI]', 'The straight line', 'Held-out predictions right', 'Paired by block: within ±1 pp / beyond / cannot tell'], rows, ['l', 'r', 'r', 'l', 'r', 'r']), '');
+  const rows = rt.strategies.map((s) => [f.code(s.strategy) + (s.control ? ' (control: leaks)' : ''), nsCi(s.fit?.perRequestUs), nsCi(s.fit?.perResourceUs), lineCell(s), tallyCell(s.points), claimCell(s), sideBySideCell(s.points)]);
+  out.push(f.table(['Strategy', 'Per request, ns [95% CI]', 'Per async resource, ns [95% CI]', 'The straight line', 'Held-out: within / beyond / cannot tell', 'The model', 'Side by side: right'], rows, ['l', 'r', 'r', 'l', 'r', 'l', 'r']), '');
   const detail = rt.strategies.flatMap((s) => s.points.map((p) => [
     f.code(s.strategy), pointName(p), p.role, f.isNum(p.R) ? p.R.toFixed(1) : f.DASH, f.num(p.baselineUs?.estimate),
     p.measured ? f.withCi(p.measured.estimate, p.measured.ci95, f.pctOf) : f.DASH,
     p.predicted ? f.withCi(p.predicted.estimate, p.predicted.ci95, f.pctOf) : f.DASH,
     signedPp(p.judgement.gapPp),
     pairedGapCell(p.gapPp),
-    (p.role === 'held-out' ? OUTCOME[p.judgement.outcome] ?? p.judgement.outcome : p.offLine ? 'off the line' : 'on the line') +
-      (p.judgement.outcome === 'not measured' && p.dropped ? ` (${p.dropped.windows} of ${p.dropped.of} windows dropped: ${p.dropped.reason})` : '') +
-      (p.role === 'held-out' && p.judgement.outcome === 'miss' && p.judgement.inside !== null ? (p.judgement.inside ? ', inside the prediction\'s interval' : ', outside the prediction\'s interval') : ''),
+    verdictCell(p),
   ]));
   out.push('<details><summary>Every point: measured and predicted</summary>', '');
-  out.push(f.table(['Strategy', 'Point', 'Role', 'Async resources per request', '`none` CPU µs/req', 'Measured % of `none` [95% CI]', 'Predicted [95% CI]', 'Gap, pp', 'Gap paired by block, pp [90% CI]', 'Judged'], detail, ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'l']), '');
+  out.push(f.table(['Strategy', 'Point', 'Role', 'Async resources per request', '`none` CPU µs/req', 'Measured % of `none` [95% CI]', 'Predicted [95% CI]', 'Gap, pp', 'Gap paired by block, pp [90% CI]', 'Verdict'], detail, ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'l']), '');
   out.push('</details>', '');
   return out.join('\n');
 }
@@ -119,22 +127,25 @@ function modelSection(run, ctx = {}) {
   if (!model) return '';
   const all = model.runtimes.flatMap((rt) => rt.strategies.flatMap((s) => s.points));
   const t = tally(all);
-  const judged = t.right + t.miss;
-  const withoutGap = t.total - t.blocks.equivalent - t.blocks.beyond - t.blocks.cannotTell;
+  const claimed = model.runtimes.flatMap((rt) => rt.strategies.filter((s) => s.fit)).filter((s) => s.claimed).length;
+  const fitted = model.runtimes.flatMap((rt) => rt.strategies.filter((s) => s.fit)).length;
   const parts = [
     f.heading(3, 'Cost model: a cost per request and a cost per async resource'),
     '',
     'Each strategy\'s extra CPU per request over `none` is written as **per request + per async resource × R**, R being the async resources one request of the service creates ' +
       '(counted in a probe process of the `none` server at each point, never in a measured one). Per block, each fitted point\'s extra CPU is `none`\'s CPU per request × (the strategy\'s CPU ratio − 1) ' +
-      'from that block\'s duet windows; a least-squares line through the block\'s fitted points gives that block\'s two terms; the figures are their means over blocks with a t-interval over blocks. ' +
-      `A held-out point (measured in the same blocks, never fitted) is predicted as \`none\`'s CPU ÷ (\`none\`'s + per request + per resource × R) and is **right** when the prediction lies within ${model.rightPp} pp of the measurement and that measurement's half-width is at most ${model.judgeablePp} pp; a wider measurement is not judged (it is not counted as right).`,
+      'from that block\'s duet windows; a least-squares line through the block\'s fitted points, both terms held to costs (never below zero: no code costs less than nothing), gives that block\'s two terms; ' +
+      'the figures are their means over blocks with a t-interval over blocks.',
     '',
-    `**Held-out predictions: ${t.right} of ${t.total} right** (${judged ? `${t.right} of the ${judged} precise enough to judge, ${Math.round((100 * t.right) / judged)}%` : 'none precise enough to judge'}; ${t.miss} miss${t.miss === 1 ? '' : 'es'}, ${t.wide} too wide to judge${t.other ? `, ${t.other} not measured or not predicted` : ''}).`,
+    `**The verdict on a held-out point** (measured in the same blocks, never fitted): per block, that block's line predicts the point from that block's \`none\` level and is set against that block's ratio; ` +
+      `the gap's mean over blocks is judged by two one-sided tests at 5% against a margin of max(${MARGIN_FLOOR_PP} pp, ${Math.round(MARGIN_SHARE * 100)}% of the predicted cost): ` +
+      '*within* when its 90% interval lies inside the margin, *beyond* when wholly outside it (the line is wrong there), *cannot tell* when it straddles an edge (more blocks would decide). ' +
+      'A fixed margin would ask the same absolute accuracy of a strategy that costs 2% and of one that costs 60%.',
     '',
-    'That rule sets two point estimates side by side, and each carries its own noise: a measurement at the rule\'s limit of ±2 pp and a prediction as precise (their errors independent) fall more than 1 pp apart a third of the time or more where the line is exact. ' +
-      'So each gap is also taken **paired by block** (per block, that block\'s line predicts the point from that block\'s `none` level and is set against that block\'s ratio; mean over blocks) and judged by two one-sided tests at 5% against ±1 pp: ' +
-      '*within* when its 90% interval lies inside ±1 pp, *beyond* when wholly outside (the line is wrong there), *cannot tell* when it straddles an edge (more blocks would decide). ' +
-      `Held-out, paired by block: **${t.blocks.equivalent} within ±1 pp, ${t.blocks.beyond} beyond, ${t.blocks.cannotTell} cannot tell**${withoutGap ? `, ${withoutGap} without a gap (not measured or not predicted)` : ''}.`,
+    `**Held-out: ${t.within} within, ${t.beyond} beyond, ${t.cannotTell} cannot tell**${t.unjudged ? `, ${t.unjudged} not measured or not predicted` : ''}, of ${t.total}. ` +
+      `**The model claims ${claimed} of ${fitted} fitted strategy–runtime pairs**: a pair is claimed only where none of its held-out points is beyond; the others say why, and \`ctxbench app --predict\` prints no figure for them.`,
+    '',
+    `The side-by-side reading of earlier pages (the prediction within ${model.rightPp} pp of a measurement at most ±${model.judgeablePp} pp wide) sets two noisy point estimates side by side and is kept only for comparison: ${t.right} of ${t.right + t.miss} judged right.`,
   ];
   if (model.missingProbes.length) parts.push('', `> ⚠ No async-resource count for ${model.missingProbes.length} point(s): \`ctxbench probe ${ctx.file ?? 'RUN.json'}\` counts them.`);
   parts.push('', ...model.runtimes.map((rt) => runtimeSection(rt, model, run)));
