@@ -157,10 +157,24 @@ async function stopBlock(servers) {
 // A start that failed inside a group: already recorded on its config.
 class StartFailed extends Error {}
 
+// A group's members started one after the other in this block's order (the start order is
+// a position), each into `servers` (Map config -> server) as it starts, so the caller stops
+// whatever did start; a member that cannot start fails its configuration for good, and
+// StartFailed ends the group.
+async function startMembers(ctx, members, block, servers) {
+  for (const config of members) {
+    try {
+      servers.set(config, await startOne(ctx, config, block));
+    } catch (err) {
+      fail(ctx, config, err.message, { stderrTail: err.stderrTail || '', final: true });
+      throw new StartFailed();
+    }
+  }
+}
 
 function fmtRatio(summary) {
   const r = summary?.ratio;
   return r?.estimate ? `${ratioPct(r.estimate)}${r.ci95 ? ` ±${r.halfWidthPct.toFixed(1)}` : ''}` : '';
 }
 
-module.exports = { refreshSummaries, warnOnce, fail, explain, startBlock, startOne, stopBlock, fmtRatio, StartFailed };
+module.exports = { refreshSummaries, warnOnce, fail, explain, startBlock, startOne, startMembers, stopBlock, fmtRatio, StartFailed };

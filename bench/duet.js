@@ -108,6 +108,26 @@ function stillWarming(windows, { min = MIN_WARMUP_WINDOWS, max = MAX_WARMUP_WIND
   return false;
 }
 
+// The measured windows of a duet or a pair: one reading every windowS, each window judged
+// (whyDropped -> null when it counts) and told to onWindow as soon as it is, until `wanted`
+// count, `maxWindows` were taken, the signal aborts, or enough() says the rest cannot
+// count. Appends to `taken` (so a caller stopped mid-way keeps what was taken) and returns
+// the last reading.
+async function takeWindows({ taken, previous, read, between, whyDropped: why, wanted, maxWindows, windowS, signal, onWindow, enough = () => false }) {
+  let last = previous;
+  while (!signal?.aborted && taken.filter((w) => w.counted).length < wanted && taken.length < maxWindows && !enough()) {
+    await sleep(windowS * 1000);
+    const current = await read();
+    const w = between(last, current);
+    const dropped = why(w);
+    const judged = { ...w, window: taken.length, counted: dropped === null, ...(dropped && { dropped: dropped.text, dropKind: dropped.kind }) };
+    taken.push(judged);
+    onWindow?.(judged);
+    last = current;
+  }
+  return last;
+}
+
 // Runs one group under load. servers: [{ url, nonce, stats }] in poll/start order;
 // configs: theirs, same order. load: { path, connections, pipelining }; driver: the
 // closed-loop driver (takes a signal). Resolves to { warmup: [window], windows: [window
@@ -143,16 +163,7 @@ async function measureGroup({ servers, configs, driver, load, windowS = 1, windo
       warmup.push(windowBetween(previous, current));
       previous = current;
     }
-    while (!controller.signal.aborted && taken.filter((w) => w.counted).length < wanted && taken.length < maxWindows) {
-      await sleep(windowS * 1000);
-      const current = await poll(servers);
-      const w = windowBetween(previous, current);
-      const why = whyDropped(w);
-      const judged = { ...w, window: taken.length, counted: why === null, ...(why && { dropped: why.text, dropKind: why.kind }) };
-      taken.push(judged);
-      onWindow?.(judged);
-      previous = current;
-    }
+    await takeWindows({ taken, previous, read: () => poll(servers), between: windowBetween, whyDropped, wanted, maxWindows, windowS, signal: controller.signal, onWindow });
     const last = await poll(servers);
     last.stats.forEach((s, i) => checkIdentity(s, configs[i], servers[i]));
   } finally {
@@ -196,4 +207,4 @@ function positionsFor(block, members) {
   return [...members.slice(k), ...members.slice(0, k)];
 }
 
-module.exports = { measureGroup, windowBetween, judgeWindow, whyDropped, DROP_WARNINGS, stillWarming, MIN_WARMUP_WINDOWS, MAX_WARMUP_WINDOWS, windowSamples, positionsFor, LOADGEN_LIMIT, BUSY_SHARE, SATURATED };
+module.exports = { measureGroup, takeWindows, windowBetween, judgeWindow, whyDropped, DROP_WARNINGS, stillWarming, MIN_WARMUP_WINDOWS, MAX_WARMUP_WINDOWS, windowSamples, positionsFor, LOADGEN_LIMIT, BUSY_SHARE, SATURATED };

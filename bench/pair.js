@@ -19,7 +19,7 @@ const hdr = require('hdr-histogram-js');
 const { Pool } = require('undici');
 const { getJson } = require('./http-client');
 const { checkIdentity, cpuPerRequest, eluBetween } = require('./sample');
-const { stillWarming } = require('./duet');
+const { stillWarming, takeWindows } = require('./duet');
 const { treeCpuUs } = require('./proc-cpu');
 const { groupDelta } = require('./cgroup');
 const { startSchedule, probe, percentiles, HELD_MIN } = require('../load/open-loop');
@@ -167,16 +167,7 @@ async function measurePair({ servers, configs, rate, load, windowS = 1, windows:
     // Until enough windows count, or as many in a row fell behind (the rate is not kept
     // there, which is the answer), or the cap.
     const fellBehind = () => taken.length >= wanted && taken.slice(-wanted).every((w) => w.dropKind === 'behind');
-    while (!signal?.aborted && taken.filter((w) => w.counted).length < wanted && taken.length < maxWindows && !fellBehind()) {
-      await sleep(windowS * 1000);
-      const current = await poll(servers, schedule, loadPids);
-      const w = windowBetween(previous, current);
-      const why = whyDropped(w);
-      const judged = { ...w, window: taken.length, counted: why === null, ...(why && { dropped: why.text, dropKind: why.kind }) };
-      taken.push(judged);
-      onWindow?.(judged);
-      previous = current;
-    }
+    await takeWindows({ taken, previous, read: () => poll(servers, schedule, loadPids), between: windowBetween, whyDropped, wanted, maxWindows, windowS, signal, onWindow, enough: fellBehind });
     const last = await Promise.all(servers.map((s) => getJson(`${s.url}/__stats`)));
     last.forEach((s, i) => checkIdentity(s, configs[i], servers[i]));
   } finally {

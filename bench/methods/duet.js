@@ -9,7 +9,7 @@ const { takeSample } = require('../sample');
 const { AA_ARM } = require('../matrix');
 const { groupConfigs, armOf } = require('../../analysis/comparable');
 const { roundOrder } = require('../../lib/round-order');
-const { refreshSummaries, warnOnce, fail, explain, startOne, stopBlock, fmtRatio, StartFailed } = require('../block');
+const { refreshSummaries, warnOnce, fail, explain, startMembers, stopBlock, fmtRatio, StartFailed } = require('../block');
 
 // The duet groups of a run: per comparable group, the baseline with `size - 1` other arms
 // at a time (size 2: pairs), the arms rotated by block before they are cut into groups,
@@ -48,15 +48,7 @@ async function duetBlock(ctx, block, counters) {
     progress?.status(`block ${block + 1}: ${others.map((c) => c.id).join(', ')} with ${base.id}`);
     const servers = new Map();
     try {
-      // Started one after the other in this block's order (the start order is a position).
-      for (const config of members) {
-        try {
-          servers.set(config, await startOne(ctx, config, block));
-        } catch (err) {
-          fail(ctx, config, err.message, { stderrTail: err.stderrTail || '', final: true });
-          throw new StartFailed();
-        }
-      }
+      await startMembers(ctx, members, block, servers);
       ctx.save();
       const baseAt = members.indexOf(base);
       // Each window is kept (and the run saved) as soon as it is judged: a run stopped

@@ -9,7 +9,7 @@ const { positionsFor } = require('../duet');
 const { duetGroups } = require('./duet');
 const { AA_ARM } = require('../matrix');
 const { percentiles } = require('../../load/open-loop');
-const { refreshSummaries, warnOnce, fail, explain, startOne, stopBlock, fmtRatio, StartFailed } = require('../block');
+const { refreshSummaries, warnOnce, fail, explain, startMembers, stopBlock, fmtRatio, StartFailed } = require('../block');
 
 async function pairBlock(ctx, block, counters) {
   const { run, progress, stop } = ctx;
@@ -25,14 +25,7 @@ async function pairBlock(ctx, block, counters) {
     progress?.status(`block ${block + 1}: ${other.id} with ${base.id} at ${rate} req/s each`);
     const servers = new Map();
     try {
-      for (const config of members) {
-        try {
-          servers.set(config, await startOne(ctx, config, block));
-        } catch (err) {
-          fail(ctx, config, err.message, { stderrTail: err.stderrTail || '', final: true });
-          throw new StartFailed();
-        }
-      }
+      await startMembers(ctx, members, block, servers);
       ctx.save();
       const baseAt = members.indexOf(base);
       const otherAt = members.indexOf(other);
