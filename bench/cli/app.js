@@ -12,7 +12,7 @@ const { AppStartError, startApp } = require('../app-process');
 const { probeEnv, countResources, makeDir } = require('../probe');
 const { writeJsonAtomic } = require('../../lib/cli');
 const { writeReport } = require('./write-report');
-const { probeText } = require('../../report/sections/app');
+const { probeText, resourceMix, fittedRange } = require('../../report/sections/app');
 const f = require('../../report/format');
 const { DEFAULTS: RUN_DEFAULTS, MODEL_STRATEGIES } = require('../../lib/presets');
 const { acfArgs, labelOfRuntime } = require('../../lib/node-versions');
@@ -135,7 +135,9 @@ const withCi = (x) => (x && Number.isFinite(x.estimate) ? f.withCi(x.estimate, x
 // The prediction on the terminal: what the probe found, the scale, a line per strategy
 // (the cheapest first), and the candidate's prediction beside its measurement.
 function predictLines(p) {
-  const lines = [`Async resources per request (probe process): ${p.probe.perRequest.total.toFixed(1)}; runtime ${p.probe.runtime.node} (AsyncContextFrame ${p.probe.runtime.acf ? 'on' : 'off'}): the ${p.runtime} model`];
+  const mix = resourceMix(p.probe);
+  const range = fittedRange(p.model);
+  const lines = [`Async resources per request (probe process): ${p.probe.perRequest.total.toFixed(1)}${mix ? ` (${mix})` : ''}; runtime ${p.probe.runtime.node} (AsyncContextFrame ${p.probe.runtime.acf ? 'on' : 'off'}): the ${p.runtime} model${range ? `, fitted on ${range} per request` : ''}`];
   if (p.error) return [...lines, `no prediction: ${p.error}`];
   const pr = p.prediction;
   if (!pr) return [...lines, 'no prediction: the reference measurement did not finish'];
@@ -253,7 +255,8 @@ async function predictInto(r, { side, settings, fits, pinned, stop, save, progre
     save();
     return;
   }
-  r.predict.model = { runtime, source: fit.source, reference: fit.reference };
+  const ranges = Object.values(fit.strategies).map((t) => t.rangeR).filter(Array.isArray);
+  r.predict.model = { runtime, source: fit.source, reference: fit.reference, rangeR: ranges.length ? [Math.min(...ranges.map((x) => x[0])), Math.max(...ranges.map((x) => x[1]))] : null };
   const reference = { name: 'reference', command: referenceCommand(probe.runtime), paths: ['/'], health: '/healthz', env: REFERENCE_ENV };
   let configs;
   try {

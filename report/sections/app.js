@@ -57,10 +57,20 @@ function render(run, ctx = {}) {
 
 // --predict (docs/model.md): the model applied, the scale, a row per strategy, and the
 // candidate's measurement beside its prediction.
+// The kinds of async resource a request creates, most first (what the model's terms are
+// fitted on is a mix of its own: docs/model.md).
+function resourceMix(probe) {
+  const byType = Object.entries(probe?.perRequest?.byType ?? {}).filter(([, n]) => n >= 0.05).sort((a, b) => b[1] - a[1]);
+  return byType.map(([type, n]) => `${type} ${n.toFixed(1)}`).join(', ');
+}
+
+// The range of async resources per request the model's claimed terms were fitted on.
+const fittedRange = (model) => (Array.isArray(model?.rangeR) ? model.rangeR.map((x) => x.toFixed(0)).join('–') : null);
+
 function predictSection(p) {
   const out = [f.heading(4, 'Predicted by the cost model'), ''];
   const rt = p.probe?.runtime;
-  out.push(`The service creates ${f.isNum(p.probe?.perRequest?.total) ? p.probe.perRequest.total.toFixed(1) : f.DASH} async resources per request (a probe process, not measured) and runs on ${rt ? `${rt.node}, AsyncContextFrame ${rt.acf ? 'on' : 'off'}` : 'an unknown runtime'}: the \`${p.runtime}\` model applies.`);
+  out.push(`The service creates ${f.isNum(p.probe?.perRequest?.total) ? p.probe.perRequest.total.toFixed(1) : f.DASH} async resources per request (a probe process, not measured${resourceMix(p.probe) ? `: ${resourceMix(p.probe)}` : ''}) and runs on ${rt ? `${rt.node}, AsyncContextFrame ${rt.acf ? 'on' : 'off'}` : 'an unknown runtime'}: the \`${p.runtime}\` model applies${fittedRange(p.model) ? `, its terms fitted on ${fittedRange(p.model)} async resources per request` : ''}.`);
   if (p.error) return [...out, '', `No prediction: ${p.error}.`].join('\n');
   const pr = p.prediction;
   if (!pr || pr.error) return [...out, '', `No prediction: ${pr?.error ?? 'the reference measurement did not finish'}.`].join('\n');
@@ -86,4 +96,4 @@ function probeText(probe) {
   return `Async resources per request (probe process, not measured): ${base.name} ${n(base.perRequest.total)}, ${cand.name} ${n(cand.perRequest.total)} (${signed(probe.added.total)}${types.length ? `: ${types.join(', ')}` : ''})`;
 }
 
-module.exports = { render, probeText };
+module.exports = { render, probeText, resourceMix, fittedRange };

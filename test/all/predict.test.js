@@ -48,6 +48,11 @@ test('ctxbench app --predict: the service probed (5 Immediate per request), meas
   const report = path.join(dir, 'results.md');
   assert.strictEqual((await runCli(['report', out, '--out', report, '--no-html'])).code, 0);
   const page = fs.readFileSync(report, 'utf8');
+  // The resource mix it counted, by kind, beside the range the model was fitted on.
+  assert.ok(Array.isArray(p.model.rangeR) && p.model.rangeR[0] < p.model.rangeR[1], JSON.stringify(p.model));
+  const range = `${p.model.rangeR[0].toFixed(0)}–${p.model.rangeR[1].toFixed(0)}`;
+  assert.match(page, new RegExp(`async resources per request \\(a probe process, not measured: [^)]*Immediate 5\\.0[^)]*\\).*its terms fitted on ${range} async resources per request`));
+  assert.match(r.stdout, new RegExp(`^Async resources per request \\(probe process\\): [\\d.]+ \\([^)]*Immediate 5\\.0[^)]*\\); runtime .* model, fitted on ${range} per request$`, 'm'));
   // How many windows beside the reference count depends on how busy the machine is (a
   // window is dropped while the load generator cannot keep both servers saturated): both
   // outcomes are checked for what they must say, neither for a figure.
