@@ -59,12 +59,15 @@ function createProgress({ total, label, perBlock = null }) {
     plan({ block, minBlocks, precision, missing = [], elapsedS, maxTimeS }) {
       if (perBlock && block >= minBlocks) total = Math.max(total, done + perBlock);
       if (maxTimeS) deadline = Date.now() + (maxTimeS - elapsedS) * 1000;
-      // A ratio with no interval yet (one block: no df) is not precise, it is unknown.
-      const unknown = missing.some((m) => typeof m.halfWidthPct !== 'number');
-      const worst = unknown ? '?' : Math.max(0, ...missing.map((m) => m.halfWidthPct)).toFixed(1);
+      // A ratio with no interval yet (one block: no df; too few windows counted) is not
+      // precise, it is unknown: said beside the worst of those that have one.
+      const known = missing.filter((m) => typeof m.halfWidthPct === 'number');
+      const unknown = missing.length - known.length;
+      const worst = known.length ? Math.max(0, ...known.map((m) => m.halfWidthPct)).toFixed(1) : '?';
+      const without = unknown && known.length ? `, ${unknown} without an interval` : '';
       const blocks = block < minBlocks ? `block ${block + 1}/${minBlocks}` : `extra block ${block + 1}`;
       // Before the first block there is no ratio at all: unknown, not precise.
-      const prec = precision ? ` · worst ±${missing.length ? worst : block === 0 ? '?' : '≤' + precision} pp → ±${precision}` : '';
+      const prec = precision ? ` · worst ±${missing.length ? worst : block === 0 ? '?' : '≤' + precision} pp${missing.length ? without : ''} → ±${precision}` : '';
       if (maxTimeS) clock = Date.now() - elapsedS * 1000;
       const time = maxTimeS ? ` · {elapsed}/${formatS(maxTimeS)}` : '';
       plannedGoal = `${blocks}${prec}${time} | `;
