@@ -102,6 +102,11 @@ test('the generator\'s rule: a server\'s own percentile is published only where 
   assert.strictEqual(late.generator.absoluteBound.p50, 3);
   // The added latency does not depend on that rule: the lateness cancels between the two.
   assert.strictEqual(late.added.p50.n, 3);
+  // One block of three fails it: no p50 at all, not a mean of the blocks that pass (the
+  // rule reads the latency it guards, so those are the slow ones).
+  const mixed = pairLatencySummary(config([win(0, { late: 0.1, baseMs: 1 }), win(1, { late: 0.1, baseMs: 1 }), win(2, { late: 0.2, baseMs: 1 })]), base);
+  assert.strictEqual(mixed.percentiles.p50, null);
+  assert.strictEqual(mixed.generator.absoluteBound.p50, 1);
 });
 
 test('a candidate that falls behind a rate its baseline keeps has no latency, and says so; a baseline that falls behind, no comparison', () => {
