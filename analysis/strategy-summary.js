@@ -7,6 +7,7 @@ const stats = require('./stats');
 const summaries = require('./summary');
 const { summaryOf } = require('./summary');
 const { latencySummaries } = require('./latency');
+const { isPairConfig, pairLatencySummary } = require('./pair');
 const { sloCapacity } = require('./capacity');
 const { equivalence: equivalenceOf } = require('./verdict');
 const { DEFAULTS } = require('../lib/presets');
@@ -36,7 +37,15 @@ function ratioCell(source, config, configs) {
   const baseline = run.settings?.baseline ?? null;
   const s = summaryOf(config, configs, baseline);
   const r = s.ratio;
-  if (!r || !Number.isFinite(r.estimate)) return null;
+  if (!r || !Number.isFinite(r.estimate)) {
+    // In a pair, a strategy that fell behind the rate its baseline kept has no window to
+    // count: that is the answer, said as such rather than an empty cell.
+    const held = isPairConfig(config) ? pairLatencySummary(config) : null;
+    if (held && held.candidateHeld === false && held.baselineHeld) {
+      return { kind: 'ratio', estimate: null, interval: null, verdict: `cannot serve ${Number.isFinite(config.load) ? `${Math.round(config.load * 100)}% of \`${baseline}\`'s capacity` : `${config.rate} req/s`}`, significant: false, source: { name: source.name, file: source.file, id: config.id }, settings: { depth: config.depth ?? null, hop: config.hop ?? null } };
+    }
+    return null;
+  }
   const counted = r.quantity === 'instructions';
   const interval = counted ? r.range ?? null : r.ci95 ?? null;
   const significant = Boolean(summaries.judgementOf(r, { broken: s.broken })?.significant);
@@ -220,7 +229,9 @@ function latencyCell(source, strategy, depth, load) {
   // cell says so instead of showing a figure from a queue that grew without bound. In a
   // pair, a candidate that could not keep a rate its baseline kept is itself the answer.
   if (!a || !Number.isFinite(a.estimate)) {
-    return { ...base, estimate: null, interval: null, significant: false, rateHeld: hit.s?.held ? hit.s.held.held : null, candidateHeld: hit.s?.candidateHeld ?? null, baselineHeld: hit.s?.baselineHeld ?? null, broken: Boolean(hit.s?.broken), verdict: hit.s?.verdict ?? 'no latency figure' };
+    // Held, but every block's generator was late past the rule: its lateness, not a figure.
+    const generatorBound = Boolean(a && a.n === 0 && hit.s?.generator);
+    return { ...base, estimate: null, interval: null, significant: false, rateHeld: hit.s?.held ? hit.s.held.held : null, candidateHeld: hit.s?.candidateHeld ?? null, baselineHeld: hit.s?.baselineHeld ?? null, broken: Boolean(hit.s?.broken), generatorBound, latenessP99: generatorBound ? hit.s.generator.latenessP99 : null, verdict: hit.s?.verdict ?? 'no latency figure' };
   }
   return {
     ...base,
@@ -259,7 +270,7 @@ function findingsOf(row, shallowDepth, deepDepth) {
     // A figure the next run did not reproduce is said to be so, beside it.
     unreproduced: atDepths.filter(([cell]) => cell.repro && !cell.repro.consistent).map(([cell, depth]) => ({ depth, otherEstimate: cell.repro.otherEstimate })),
     sameInstructionsAt: counted && row.shallow?.significant && counted.interval && counted.interval[0] <= 1.005 && counted.interval[1] >= 0.995 ? counted.settings.depth : null,
-    io: row.io?.kind === 'ratio' ? { significant: Boolean(row.io.significant), estimate: row.io.estimate, hop: row.io.settings.hop } : null,
+    io: row.io?.kind === 'ratio' && Number.isFinite(row.io.estimate) ? { significant: Boolean(row.io.significant), estimate: row.io.estimate, hop: row.io.settings.hop } : null,
     latency: row.latency?.significant && row.latency.estimate > 0 ? { estimate: row.latency.estimate, load: row.latency.settings.load } : null,
     stores: row.stores?.significant ? { estimate: row.stores.estimate, stores: row.stores.settings.stores } : null,
     keepsId: row.ids.verdict === 'kept',

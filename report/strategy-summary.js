@@ -31,6 +31,7 @@ const FAILS_WHERE = {
 function ratioText(cell) {
   if (!cell) return null;
   if (cell.kind === 'baseline') return 'baseline';
+  if (!f.isNum(cell.estimate)) return cell.verdict ?? f.DASH;
   return f.withCi(cell.estimate, cell.interval, f.pctOf);
 }
 
@@ -48,6 +49,7 @@ function msText(cell) {
   if (!f.isNum(cell.estimate)) {
     if (cell.broken) return 'context broken';
     if (cell.candidateHeld === false && cell.baselineHeld) return `cannot serve ${cell.settings.load !== null && cell.settings.load !== undefined ? `${Math.round(cell.settings.load * 100)}% of ${f.code(cell.settings.baseline)}'s capacity` : `${f.int(cell.settings.rate)} req/s`}`;
+    if (cell.generatorBound) return `generator-bound (${f.num(cell.latenessP99)} ms late at p99)`;
     return cell.rateHeld === false ? 'rate not held' : cell.verdict || f.DASH;
   }
   const sign = (x) => (x > 0 ? '+' : x < 0 ? '−' : '') + f.num(Math.abs(x));
@@ -123,7 +125,7 @@ function notes(summary) {
   const method = s.method === 'duet' ? 'CPU per request in a duet: the strategy and a fresh baseline process under load at once on one CPU' : s.method === 'instructions' ? 'instructions per request' : 'throughput';
   out.push(`Depth columns: the default run (${method}; HOP=${s.hop}, Node ${s.node}). Read them like throughput on one CPU: 95% = about 5% more CPU per request.` +
     `${s.io ? (s.io.method === 'pair' ? ` Real I/O: every level a real round trip (\`HOP=${s.io.hop}\`; the study's page has the other drivers), CPU per request of the strategy and a fresh ${f.code(s.io.baseline)} process sent the same open-loop schedule at once (the pair at a fixed rate, ${Math.round((s.io.load ?? 0) * 100)}% of ${f.code(s.io.baseline)}'s capacity), read like the depth columns.` : ` Real I/O: \`HOP=${s.io.hop}\`, throughput of each configuration alone, sequential blocks.`) : ''}` +
-    `${s.latency ? (s.latency.method === 'pair' ? ` p99 added: the strategy's p99 minus a fresh ${f.code(s.latency.baseline)} process's on the same open-loop schedule at once (HOP=${s.latency.hop}), at ${Math.round(s.latency.load * 100)}% of ${f.code(s.latency.baseline)}'s capacity in a pair, paired by block; "cannot serve" means the strategy fell behind a rate ${f.code(s.latency.baseline)} kept — that is the answer, and it has no latency there.` : ` p99: open-loop load at ${Math.round(s.latency.load * 100)}% of the baseline's capacity; "rate not held" means the server (or its baseline) fell behind that rate, so no latency is reported.`) : ''}` +
+    `${s.latency ? (s.latency.method === 'pair' ? ` p99 added: the strategy's p99 minus a fresh ${f.code(s.latency.baseline)} process's on the same open-loop schedule at once (HOP=${s.latency.hop}), at ${Math.round(s.latency.load * 100)}% of ${f.code(s.latency.baseline)}'s capacity in a pair, paired by block; "cannot serve" means the strategy fell behind a rate ${f.code(s.latency.baseline)} kept — that is the answer, and it has no latency there; "generator-bound" means the load generator's own lateness p99 passed 1 ms in every block, so no latency is published (what this 2-core machine cannot prove: docs/method.md).` : ` p99: open-loop load at ${Math.round(s.latency.load * 100)}% of the baseline's capacity; "rate not held" means the server (or its baseline) fell behind that rate, so no latency is reported.`) : ''}` +
     `${s.stores ? ` Live stores: ${s.stores.stores} other AsyncLocalStorage instances alive, Node ${s.stores.node}.` : ''} "—": the strategy is not in that study.`);
   if (s.deployment) {
     out.push(`${s.deployment.instance} columns: each strategy and a fresh ${f.code(s.deployment.baseline)} process on ${s.deployment.instance} stand-ins (a cgroup each with the instance's CPU quota and memory limit and its request limit; what that does and does not reproduce, and the MHz-to-CPU assumption: docs/deploy.md), sent the same open-loop schedule at once at a ladder of rates; the highest rate each keeps within ${s.deployment.slo}, the strategy's as % of ${f.code(s.deployment.baseline)}'s beside it, paired by block; "<" or "≥" where a block's capacity lay beyond the rates tried.`);

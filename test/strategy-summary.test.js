@@ -233,3 +233,25 @@ test('a depth-sweep cell whose strategy lost its ids makes no disagreement note'
   const lost = rowOf(strategySummary(results([sweep(40)])), 'cls-hooked');
   assert.deepStrictEqual(lost.disagreements, []);
 });
+
+test('the committed latency study: a strategy whose every block had the generator late past the rule reads "generator-bound" with the lateness, never a figure', () => {
+  const files = ['default.json', 'integrity.json', 'latency.json'].map((n) => path.join(RESULTS, n));
+  const summary = strategySummary(readResults(RESULTS, files));
+  const bound = summary.rows.filter((r) => r.latency?.generatorBound);
+  assert.ok(bound.length > 0, 'the committed latency study has generator-bound cells');
+  for (const row of bound) {
+    assert.strictEqual(row.latency.estimate, null, row.strategy);
+    assert.ok(row.latency.latenessP99 > 1, `${row.strategy}: ${row.latency.latenessP99}`);
+  }
+  const table = markdown(summary, { link: (x) => x });
+  assert.match(table, /generator-bound \(\d+\.\d+ ms late at p99\)/);
+});
+
+test('the committed io study: a strategy that fell behind the rate its `none` kept reads "cannot serve", not an empty cell', () => {
+  const files = ['default.json', 'integrity.json', 'io.json', 'popular.json'].map((n) => path.join(RESULTS, n));
+  const summary = strategySummary(readResults(RESULTS, files));
+  const behind = summary.rows.filter((r) => r.io && r.io.kind === 'ratio' && r.io.estimate === null);
+  assert.ok(behind.length > 0, 'the committed io study has a strategy that cannot serve its rate (sentry)');
+  for (const row of behind) assert.match(row.io.verdict, /^cannot serve 50% of `none`'s capacity$/, row.strategy);
+  assert.match(markdown(summary, { link: (x) => x }), /cannot serve 50% of `none`'s capacity\]\(io\)/);
+});
