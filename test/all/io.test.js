@@ -57,7 +57,16 @@ const processesUsing = (dir) => {
     return [];
   }
 };
-const ourTempDirs = () => new Set(fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith(TMP_PREFIX)).map((n) => path.join(os.tmpdir(), n)));
+// The PostgreSQL folders in a temporary folder. A run under test gets a TMPDIR of its own
+// (privateTmp): other test files run at the same time and start PostgreSQL in the shared
+// one, and a folder of theirs, alive, is not this run's leftover (CI read one as such).
+const ourTempDirs = (tmp = os.tmpdir()) => new Set(fs.readdirSync(tmp).filter((n) => n.startsWith(TMP_PREFIX)).map((n) => path.join(tmp, n)));
+function privateTmp() {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-io-tmp-'));
+  // PostgreSQL runs as the user postgres and must reach its folder inside.
+  fs.chmodSync(tmp, 0o755);
+  return tmp;
+}
 
 let services;
 let dir;
@@ -135,10 +144,10 @@ describe('HOP=pg and HOP=http: a real query and a real downstream call per level
 });
 
 test('`ctxbench run` with HOP=pg and HOP=http starts its own PostgreSQL and downstream, measures in pairs at a fixed rate (the method follows the hops, not the preset) and says why, and removes them', async () => {
-  const before = ourTempDirs();
+  const tmp = privateTmp();
   const out = path.join(dir, 'run.json');
   // No --method: the default preset's duet does not fit a server that waits on I/O.
-  const r = await runCli(['run', '--strategies', 'als', '--hops', 'pg,http', '--depths', '4', '--blocks', '3', '--windows', '2', '--window', '0.5', '--connections', '10', '--out', out, '--report', 'none']);
+  const r = await runCli(['run', '--strategies', 'als', '--hops', 'pg,http', '--depths', '4', '--blocks', '3', '--windows', '2', '--window', '0.5', '--connections', '10', '--out', out, '--report', 'none'], { env: { TMPDIR: tmp } });
   assert.strictEqual(r.code, 0, r.stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.settings.method, 'pair');
@@ -157,7 +166,8 @@ test('`ctxbench run` with HOP=pg and HOP=http starts its own PostgreSQL and down
     assert.strictEqual(blocks.length, 3, c.id);
     for (const b of blocks) assert.deepStrictEqual([b.requests > 0, b.errors, b.mismatches, b.lost], [true, 0, 0, 0], c.id);
   }
-  assert.deepStrictEqual([...ourTempDirs()].filter((d) => !before.has(d)), [], 'the run left its PostgreSQL folder');
+  assert.deepStrictEqual([...ourTempDirs(tmp)], [], 'the run left its PostgreSQL folder');
+  fs.rmSync(tmp, { recursive: true, force: true });
 });
 
 describe('integrity with real libraries', () => {
@@ -253,15 +263,15 @@ describe('nothing outlives an interrupted run', () => {
 
   for (const signal of ['SIGINT', 'SIGKILL']) {
     test(`${signal} to \`ctxbench integrity\` with the pg and undici scenarios: no postgres, no folder, no downstream left`, async () => {
-      const before = ourTempDirs();
+      const tmp = privateTmp();
       let child;
       const args = ['integrity', '--strategies', 'als', '--scenarios', 'pg-callback,undici', '--requests', '10000000', '--concurrency', '20', '--out', path.join(dir, `${signal}.json`), '--report', 'none'];
-      const done = runCli(args, { onSpawn: (c) => (child = c) });
+      const done = runCli(args, { env: { TMPDIR: tmp }, onSpawn: (c) => (child = c) });
       // Running: a new folder with a live postgres in it, and the downstream.
       let pgDir;
       assert.ok(
         await waitFor(() => {
-          pgDir = [...ourTempDirs()].find((d) => !before.has(d));
+          [pgDir] = [...ourTempDirs(tmp)];
           return pgDir && processesUsing(pgDir).length > 0 && childrenOf(child.pid).some((c) => c.args.includes('downstream.js')) && childrenOf(child.pid).some((c) => c.args.includes('app.js'));
         }, 120000),
         'the run did not start its PostgreSQL, downstream and integrity server',
@@ -281,6 +291,7 @@ describe('nothing outlives an interrupted run', () => {
       // keeper and the downstream see their stdin close and go on their own.
       const clean = () => !fs.existsSync(pgDir) && processesUsing(pgDir).length === 0 && [...kids.map((k) => k.pid), ...servers.map((k) => k.pid), ...postgresPids].every((pid) => !alive(pid));
       assert.ok(signal === 'SIGINT' ? clean() : await waitFor(clean, 120000), `left behind: dir ${fs.existsSync(pgDir)}, processes ${processesUsing(pgDir)}, children ${[...kids, ...servers].filter((k) => alive(k.pid)).map((k) => k.args)}`);
+      fs.rmSync(tmp, { recursive: true, force: true });
     });
   }
 });
