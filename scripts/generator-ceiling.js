@@ -64,6 +64,10 @@ async function main() {
     const [cmd, args] = cpu ? ['taskset', ['-c', String(cpu.server), process.execPath, '-e', CONSTANT]] : [process.execPath, ['-e', CONSTANT]];
     servers.push(await spawnListening(cmd, args));
   }
+  // Interrupted, it stops its servers first: they are processes of their own.
+  for (const sig of ['SIGINT', 'SIGTERM']) {
+    process.once(sig, () => Promise.all(servers.map((s) => s.stop())).finally(() => process.exit(130)));
+  }
   const rows = [];
   try {
     for (const targets of [1, 2]) {
