@@ -37,15 +37,14 @@ function ratioCell(source, config, configs) {
   const baseline = run.settings?.baseline ?? null;
   const s = summaryOf(config, configs, baseline);
   const r = s.ratio;
-  if (!r || !Number.isFinite(r.estimate)) {
-    // In a pair, a strategy that fell behind the rate its baseline kept has no window to
-    // count: that is the answer, said as such rather than an empty cell.
-    const held = isPairConfig(config) ? pairLatencySummary(config) : null;
-    if (held && held.candidateHeld === false && held.baselineHeld) {
-      return { kind: 'ratio', estimate: null, interval: null, verdict: `cannot serve ${Number.isFinite(config.load) ? `${Math.round(config.load * 100)}% of \`${baseline}\`'s capacity` : `${config.rate} req/s`}`, significant: false, source: { name: source.name, file: source.file, id: config.id }, settings: { depth: config.depth ?? null, hop: config.hop ?? null } };
-    }
-    return null;
+  // In a pair, a strategy that fell behind the rate its baseline kept (in any block: the
+  // windows it kept elsewhere are the ones it caught up in, not the rate) has that as its
+  // answer, said as such rather than a ratio or an empty cell.
+  const held = isPairConfig(config) ? pairLatencySummary(config) : null;
+  if (held && held.candidateHeld === false && held.baselineHeld) {
+    return { kind: 'ratio', estimate: null, interval: null, verdict: `cannot serve ${Number.isFinite(config.load) ? `${Math.round(config.load * 100)}% of \`${baseline}\`'s capacity` : `${config.rate} req/s`}`, significant: false, source: { name: source.name, file: source.file, id: config.id }, settings: { depth: config.depth ?? null, hop: config.hop ?? null } };
   }
+  if (!r || !Number.isFinite(r.estimate)) return null;
   const counted = r.quantity === 'instructions';
   const interval = counted ? r.range ?? null : r.ci95 ?? null;
   const significant = Boolean(summaries.judgementOf(r, { broken: s.broken })?.significant);

@@ -6,7 +6,6 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const hdr = require('hdr-histogram-js');
 const pair = require('../bench/pair');
@@ -16,6 +15,7 @@ const { latencySummaries } = require('../analysis');
 const { newHistogram, percentiles } = require('../load/open-loop');
 const { runCli } = require('./helpers/cli');
 const { expectedRatio } = require('./helpers/ratio-check');
+const { tempDir } = require('./helpers/tmp');
 
 // A histogram of `n` latencies of `ms` each, and `tail` more of `tailMs` (µs inside).
 function hist(ms, n = 1000, tail = 0, tailMs = ms) {
@@ -50,6 +50,12 @@ test('whyDropped: a pair window counts when both servers kept their schedule and
   // 99% of the due requests sent is the bar: 990 of 1000 counts, 989 does not.
   assert.strictEqual(pair.whyDropped(w([member({ sent: 990 }), member()]), { connections: 10 }), null);
   assert.match(pair.whyDropped(w([member(), member({ sent: 989 })]), { connections: 10 }).text, /^server 2 fell behind its schedule \(989 of 1000 due sent/);
+  // Sending more than its due requests by the same share and one is draining a queue built
+  // before (a rate above the schedule's): 1011 of 1000 counts, 1012 does not.
+  assert.strictEqual(pair.whyDropped(w([member({ sent: 1011 }), member()]), { connections: 10 }), null);
+  const ahead = pair.whyDropped(w([member({ sent: 1012, backlog: 40 }), member()]), { connections: 10 });
+  assert.strictEqual(ahead.kind, 'catching-up');
+  assert.match(ahead.text, /^server 1 was catching up on requests it fell behind on \(1012 sent for 1000 due, 40 still waiting\)$/);
   // A moment's queue for a connection (an instance's request limit) is not falling behind.
   assert.strictEqual(pair.whyDropped(w([member({ backlog: 3, inFlight: 10 }), member()]), { connections: 10 }), null);
   assert.match(pair.whyDropped(w([member({ errors: 2 }), member()]), { connections: 10 }).text, /^server 1 answered 2 request\(s\) with an error$/);
@@ -114,9 +120,29 @@ test('a candidate that falls behind a rate its baseline keeps has no latency, an
   assert.strictEqual(behind.candidateHeld, false);
   assert.strictEqual(behind.baselineHeld, true);
   assert.strictEqual(behind.added, null);
-  assert.match(behind.verdict, /^rate not held: the candidate fell behind a rate its baseline kept$/);
+  assert.match(behind.verdict, /^rate not held: the candidate fell behind a rate its baseline kept \(in 3 of 3 blocks\)$/);
   const baseBehind = pairLatencySummary(config([0, 1, 2].map((b) => win(b, { counted: false, baseSent: 600 }))), base);
   assert.match(baseBehind.verdict, /^baseline did not hold the rate/);
+});
+
+test('a candidate that fell behind in one block cannot serve the rate, though it caught up elsewhere and its windows sum to its schedule', () => {
+  // Block 0: behind in every window (no window counted); blocks 1-2: windows counted. Summed
+  // over the run it sent all it was due (catching up), as dd-trace did at HOP=pg.
+  const windows = [
+    win(0, { counted: false, sent: 500 }), win(0, { counted: false, sent: 600 }), win(0, { counted: false, sent: 990 }),
+    win(1, { cpu: 70, sent: 1500 }), win(1, { cpu: 70, sent: 1400 }), win(2, { cpu: 70 }), win(2, { cpu: 70 }),
+  ];
+  const s = pairLatencySummary(config(windows), base);
+  assert.strictEqual(s.candidateHeld, false);
+  assert.strictEqual(s.blocksNotServed, 1);
+  assert.match(s.verdict, /^rate not held: the candidate fell behind a rate its baseline kept \(in 1 of 3 blocks\)$/);
+  // One window behind in a block whose other windows counted is a moment, not the rate.
+  const moment = pairLatencySummary(config([win(0, { counted: false, sent: 950 }), win(0), win(0), win(0), win(1), win(1), win(1), win(2), win(2), win(2)]), base);
+  assert.strictEqual(moment.candidateHeld, true);
+  assert.strictEqual(moment.blocksNotServed, 0);
+  // A block with no window counted because its baseline fell behind is not the candidate's.
+  const theirs = pairLatencySummary(config([win(0, { counted: false, baseSent: 900 }), win(1), win(2)]), base);
+  assert.strictEqual(theirs.blocksNotServed, 0);
 });
 
 test('a pair run\'s latencies: every candidate against its baseline, and the baseline\'s own from its partner histograms', () => {
@@ -137,7 +163,7 @@ test('a pair run\'s latencies: every candidate against its baseline, and the bas
 // every window carrying both servers' schedules, latencies and the generator's lateness,
 // and the `global` control caught leaking at a fixed rate (HOP=immediate interleaves).
 test('a real pair run: structure, the stored ratio recomputed from its windows, and the leaking control caught', { timeout: 600000 }, async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-pair-'));
+  const dir = tempDir('ctxbench-pair-');
   const out = path.join(dir, 'pair.json');
   const report = path.join(dir, 'results.md');
   // The engine preset has no A/A twin: one pair a block keeps this run short.

@@ -45,7 +45,7 @@ function pairSummarySection(run, rows, baseline) {
   const body = rows.map(({ config: c, summary: s }) => {
     const l = latency.get(c);
     const isBase = isBaselineRow(c, baseline);
-    const notHeld = l && !isBase && l.candidateHeld === false ? `cannot serve ${f.int(c.rate)} req/s (fell behind; ${base} kept it)` : null;
+    const notHeld = l && !isBase && l.candidateHeld === false ? `cannot serve ${f.int(c.rate)} req/s (fell behind${l.blocksNotServed ? ` in ${l.blocksNotServed} of ${l.units} blocks` : ''}; ${base} kept it)` : null;
     const cpuPerReq = (c.samples || []).filter((x) => x.kind === 'window' && x.counted).map((x) => x.cpuUsPerRequest);
     const baseCpu = configs.filter((o) => o !== c).flatMap((o) => (o.samples || []).filter((x) => x.kind === 'window' && x.counted && x.partner === c.id).map((x) => x.partnerCpuUsPerRequest));
     const cpu = (isBase ? baseCpu : cpuPerReq).filter(f.isNum).sort((a, b) => a - b);
@@ -83,13 +83,13 @@ function pairNote(run) {
   return `*% of baseline* is measured in a **pair at a fixed rate**: the configuration and a fresh baseline process on the server CPU, each sent the same open-loop schedule ` +
     `(${s.connections} connections each at most) at the rate shown from the load CPU, at the same time; per ${s.window}-s window, the baseline's server CPU µs per request ÷ this one's ` +
     '(95% = about 5% more CPU per request at this rate: below saturation a request also pays for the wake-ups that serve it, so a strategy\'s share of the cost is smaller than at saturation). ' +
-    'A window counts when both servers kept their schedule (at least 99% of their due requests sent, none answered with an error) and the load CPU (the generator, and PostgreSQL and the downstream service beside it) was busy less than 85% of the time. ' +
+    'A window counts when both servers kept their schedule (at least 99% of their due requests sent and not more than their due ones by the same share and a request, which is catching up on a queue; none answered with an error) and the load CPU (the generator, and PostgreSQL and the downstream service beside it) was busy less than 85% of the time. ' +
     'The log ratios are averaged per block (a pair of fresh processes) and the 95% CI is a t-interval over blocks. ' +
     '*p50*, *p99*: latencies from each request\'s intended send time, merged per block over the counted windows (HDR histograms), geometric mean over blocks; ' +
     'shown only when, in every block, the generator\'s own lateness at that percentile was at most 10% of the baseline\'s ("generator-bound" otherwise). ' +
     '*p99 added*: this configuration\'s p99 minus its baseline\'s in the same block (the generator\'s lateness is the same for both and cancels), mean over the blocks where the generator\'s lateness p99 was at most 1 ms; t-interval over blocks. ' +
     '*Generator late*: the load generator\'s own lateness (intended send time to the moment it noticed the request was due), p50 mean and p99 worst over blocks. ' +
-    '"cannot serve": the configuration fell behind a rate its baseline kept — that is the answer at this rate, and it has no figure there.';
+    '"cannot serve": the configuration fell behind a rate its baseline kept — in at least one block no window counted and it, not its baseline, was off its schedule in at least half of them; the windows it kept elsewhere are those it caught up in — that is the answer at this rate, and it has no figure there.';
 }
 
 module.exports = { pairSummarySection };
