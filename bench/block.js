@@ -56,6 +56,22 @@ async function explain(err, server) {
   return { message: `server process ${server.pid} died (${describeExit(exit)})`, exit };
 }
 
+// A block that threw: whose process died is whose failure (with its exit, and the OOM
+// kill named); otherwise the measured arms' (`measured`), with the error. A failure to
+// start was recorded where it happened (StartFailed).
+async function blockFailed(ctx, err, { servers, measured, block }) {
+  if (err instanceof StartFailed) return;
+  let blamed = false;
+  for (const [config, server] of servers) {
+    const { message, exit } = await explain(err, server);
+    if (!exit) continue;
+    Object.assign(server.record, { exit, dead: true, endedAt: new Date().toISOString() });
+    fail(ctx, config, `${message} (block ${block + 1})`, { stderrTail: server.stderrTail?.() || '', exit });
+    blamed = true;
+  }
+  if (!blamed) for (const config of measured) fail(ctx, config, `${err.message} (block ${block + 1})`, { stderrTail: servers.get(config)?.stderrTail?.() || '' });
+}
+
 const mib = (bytes) => Math.round(bytes / 2 ** 20);
 
 // The memory limit's verdict on a group: null unless the kernel killed a process in it.
@@ -177,4 +193,4 @@ function fmtRatio(summary) {
   return r?.estimate ? `${ratioPct(r.estimate)}${r.ci95 ? ` ±${r.halfWidthPct.toFixed(1)}` : ''}` : '';
 }
 
-module.exports = { refreshSummaries, warnOnce, fail, explain, startBlock, startOne, startMembers, stopBlock, fmtRatio, StartFailed };
+module.exports = { refreshSummaries, warnOnce, fail, explain, blockFailed, startBlock, startOne, startMembers, stopBlock, fmtRatio, StartFailed };

@@ -9,7 +9,7 @@ const { takeSample } = require('../sample');
 const { AA_ARM } = require('../matrix');
 const { groupConfigs, armOf } = require('../../analysis/comparable');
 const { roundOrder } = require('../../lib/round-order');
-const { refreshSummaries, warnOnce, fail, explain, startMembers, stopBlock, fmtRatio, StartFailed } = require('../block');
+const { refreshSummaries, warnOnce, blockFailed, startMembers, stopBlock, fmtRatio } = require('../block');
 
 // The duet groups of a run: per comparable group, the baseline with `size - 1` other arms
 // at a time (size 2: pairs), the arms rotated by block before they are cut into groups,
@@ -92,18 +92,7 @@ async function duetBlock(ctx, block, counters) {
       }
       refreshSummaries(run);
     } catch (err) {
-      if (!(err instanceof StartFailed)) {
-        // Whose process died is whose failure; otherwise the measured arms'.
-        let blamed = false;
-        for (const [config, server] of servers) {
-          const { message, exit } = await explain(err, server);
-          if (!exit) continue;
-          Object.assign(server.record, { exit, dead: true, endedAt: new Date().toISOString() });
-          fail(ctx, config, `${message} (block ${block + 1})`, { stderrTail: server.stderrTail?.() || '', exit });
-          blamed = true;
-        }
-        if (!blamed) for (const config of others) fail(ctx, config, `${err.message} (block ${block + 1})`, { stderrTail: servers.get(config)?.stderrTail?.() || '' });
-      }
+      await blockFailed(ctx, err, { servers, measured: others, block });
     } finally {
       await stopBlock(servers);
       ctx.save();

@@ -9,7 +9,7 @@ const { positionsFor } = require('../duet');
 const { duetGroups } = require('./duet');
 const { AA_ARM } = require('../matrix');
 const { percentiles } = require('../../load/open-loop');
-const { refreshSummaries, warnOnce, fail, explain, startMembers, stopBlock, fmtRatio, StartFailed } = require('../block');
+const { refreshSummaries, warnOnce, blockFailed, startMembers, stopBlock, fmtRatio } = require('../block');
 
 async function pairBlock(ctx, block, counters) {
   const { run, progress, stop } = ctx;
@@ -56,17 +56,7 @@ async function pairBlock(ctx, block, counters) {
       if (late.count) progress?.log(`block ${block + 1} ${other.id}: generator late ${late.p50} ms p50, ${late.p99} ms p99`);
       refreshSummaries(run);
     } catch (err) {
-      if (!(err instanceof StartFailed)) {
-        let blamed = false;
-        for (const [config, server] of servers) {
-          const { message, exit } = await explain(err, server);
-          if (!exit) continue;
-          Object.assign(server.record, { exit, dead: true, endedAt: new Date().toISOString() });
-          fail(ctx, config, `${message} (block ${block + 1})`, { stderrTail: server.stderrTail?.() || '', exit });
-          blamed = true;
-        }
-        if (!blamed) fail(ctx, other, `${err.message} (block ${block + 1})`, { stderrTail: servers.get(other)?.stderrTail?.() || '' });
-      }
+      await blockFailed(ctx, err, { servers, measured: [other], block });
     } finally {
       await stopBlock(servers);
       ctx.save();
