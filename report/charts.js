@@ -84,4 +84,53 @@ function loadChart({ title, points, xTitle, yTitle, yLog = false, rule = null })
   return seriesChart({ title, points, x, y: 'y', yTitle, yZero: true, ci: true, yLog, rule });
 }
 
-module.exports = { depthChart, loadChart };
+// costPicture({ points, panels, strategies, baseline }) -> { spec, svg() } — the report's
+// opening picture: one panel per headline column, each strategy a row, its figure (% of
+// the baseline) as a point with its 95% interval, and 100% (the baseline) as a rule, so
+// what costs and what is within noise reads before any table (criterion.rs leads so).
+// points: report/strategy-summary.js picturePoints; null when there is none to draw.
+function costPicture({ points, panels, strategies, baseline }) {
+  if (!points.length) return null;
+  const y = { field: 'strategy', type: 'nominal', sort: strategies, title: null };
+  const x = { field: 'estimate', type: 'quantitative', title: `% of ${baseline}`, scale: { zero: false } };
+  const tooltip = [
+    { field: 'strategy', type: 'nominal' },
+    { field: 'panel', type: 'nominal', title: 'column' },
+    { field: 'estimate', type: 'quantitative', title: `% of ${baseline}`, format: '.1f' },
+    { field: 'lo', type: 'quantitative', title: '95% CI low', format: '.1f' },
+    { field: 'hi', type: 'quantitative', title: '95% CI high', format: '.1f' },
+  ];
+  const title = `What each strategy costs: % of ${baseline}, with 95% intervals (below 100% costs more)`;
+  const spec = vl.compile({
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+    title,
+    background: 'white',
+    data: { values: points },
+    facet: { column: { field: 'panel', type: 'nominal', sort: panels, title: null, header: { labelFontSize: 12, labelLimit: 220 } } },
+    spec: {
+      width: 170,
+      height: { step: 18 },
+      layer: [
+        { mark: { type: 'rule', color: '#8c959f', strokeDash: [4, 3] }, encoding: { x: { datum: 100, type: 'quantitative' } } },
+        { transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }], mark: { type: 'rule', strokeWidth: 2, color: '#4c78a8' }, encoding: { y, x: { field: 'lo', type: 'quantitative', title: `% of ${baseline}` }, x2: { field: 'hi' } } },
+        { mark: { type: 'point', filled: true, size: 45, color: '#1f4e79' }, encoding: { y, x, tooltip } },
+      ],
+    },
+    resolve: { scale: { x: 'independent' } },
+    config: { font: 'Helvetica, Arial, sans-serif' },
+  }).spec;
+  return {
+    spec,
+    title,
+    async svg() {
+      const view = new vega.View(vega.parse(spec), { renderer: 'none' });
+      try {
+        return await view.toSVG();
+      } finally {
+        view.finalize();
+      }
+    },
+  };
+}
+
+module.exports = { depthChart, loadChart, costPicture };

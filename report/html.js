@@ -6,6 +6,7 @@
 // the study's markdown page, which each study links to.
 const fs = require('node:fs');
 const summaryFormat = require('./strategy-summary');
+const { costPicture } = require('./charts');
 
 const VEGA = fs.readFileSync(require.resolve('vega/build/vega.min.js'), 'utf8');
 
@@ -45,7 +46,8 @@ function tableHtml({ header, rows, align = [] }, opts) {
   return `<table class="sortable"><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
-function summaryHtml(summary, link, linkFile) {
+// picture: the index of the opening picture's spec in the page's charts, or null.
+function summaryHtml(summary, link, linkFile, picture = null) {
   const cols = summaryFormat.columns(summary, { file: linkFile });
   const rows = summary.rows.map((r) => cols.map((c) => {
     const cell = c.cell(r);
@@ -54,7 +56,8 @@ function summaryHtml(summary, link, linkFile) {
     return { text, sort: typeof cell.sort === 'number' || typeof cell.sort === 'string' ? cell.sort : undefined };
   }));
   const notes = summaryFormat.notes(summary).map((n) => `<li>${inline(n)}</li>`).join('\n');
-  return `<section id="summary"><h2>What each strategy costs</h2>\n${tableHtml({ header: cols.map((c) => c.title), rows, align: cols.map((c) => c.align) })}\n<ul class="notes">${notes}</ul></section>`;
+  const figure = picture === null ? '' : `<div class="chart" id="picture" data-chart="${picture}" aria-label="each strategy's cost as a point with its interval"></div>\n`;
+  return `<section id="summary"><h2>What each strategy costs</h2>\n${figure}${tableHtml({ header: cols.map((c) => c.title), rows, align: cols.map((c) => c.align) })}\n<ul class="notes">${notes}</ul></section>`;
 }
 
 // renderHtml({ title, intro, summary, sections: [{ id, title, page, file, blocks }] }) -> string
@@ -62,6 +65,9 @@ function summaryHtml(summary, link, linkFile) {
 function renderHtml({ title = 'ctxbench results', intro = '', summary = null, sections = [], linkFile = null }) {
   const charts = [];
   const link = (name) => `#${name}`;
+  // The page opens with the picture, the table below it.
+  const picture = summary ? costPicture(summaryFormat.picturePoints(summary)) : null;
+  if (picture) charts.push(picture.spec);
   const nav = sections.map((s) => `<li><a href="#${escapeHtml(s.id)}">${inline(s.title)}</a></li>`).join('\n');
   const parts = sections.map((s) => {
     const out = [`<section class="study" id="${escapeHtml(s.id)}"><h2>${inline(s.title)}</h2>`,
@@ -93,7 +99,7 @@ td.r,th.r{text-align:right}td.r{white-space:nowrap}code{background:#f6f8fa;paddi
 </style></head><body>
 <h1>${escapeHtml(title)}</h1>
 ${intro}
-${summary ? summaryHtml(summary, link, linkFile) : '<p>No default run in these results: <code>npm run bench</code> makes one.</p>'}
+${summary ? summaryHtml(summary, link, linkFile, picture ? 0 : null) : '<p>No default run in these results: <code>npm run bench</code> makes one.</p>'}
 <nav><h2>Every study</h2><ul>${nav}</ul></nav>
 ${parts.join('\n')}
 <script>${safe(VEGA)}</script>

@@ -117,6 +117,35 @@ function columns(summary, link = {}) {
   return cols;
 }
 
+// The opening picture's points (criterion's way: the change and its interval before the
+// table): every headline figure that is a share of the baseline with an interval, as
+// [{ strategy, panel, estimate, lo, hi }], one panel per such column (CPU at the two
+// depths, Real I/O, capacity on the instance, live stores), the strategies in the table's
+// order. Cells without a figure ("cannot serve", the baseline) are not points.
+function picturePoints(summary) {
+  const s = summary.settings;
+  const d = summary.depths;
+  const panels = [
+    ['shallow', d.shallow !== null && `CPU, depth ${d.shallow}`],
+    ['deep', d.deep !== null && `CPU, depth ${d.deep}`],
+    ['io', s.io && `Real I/O (${s.io.hop}), CPU`],
+    ['deployShallow', s.deployment && d.shallow !== null && `${s.deployment.instance} capacity, depth ${d.shallow}`],
+    ['deployDeep', s.deployment && d.deep !== null && `${s.deployment.instance} capacity, depth ${d.deep}`],
+    ['stores', s.stores && `${s.stores.stores} live stores`],
+  ].filter(([, title]) => title);
+  const points = [];
+  for (const r of summary.rows) {
+    for (const [key, panel] of panels) {
+      const cell = r[key];
+      if (!cell || cell.kind === 'baseline' || !f.isNum(cell.estimate) || cell.intervalKind === 'window range') continue;
+      const [lo, hi] = Array.isArray(cell.interval) ? cell.interval : [null, null];
+      const pct = (x) => (f.isNum(x) ? Math.round(x * 1000) / 10 : null);
+      points.push({ strategy: r.strategy, panel, estimate: pct(cell.estimate), lo: pct(lo), hi: pct(hi) });
+    }
+  }
+  return { points, panels: panels.map(([, title]) => title).filter((t) => points.some((p) => p.panel === t)), strategies: summary.rows.map((r) => r.strategy).filter((x) => points.some((p) => p.strategy === x)), baseline: summary.baseline ?? 'baseline' };
+}
+
 // The notes below the table: what the columns measure, the patterns every strategy fails,
 // and where two studies seem to disagree (with the settings that differ).
 function notes(summary) {
@@ -177,7 +206,9 @@ function notes(summary) {
 }
 
 // markdown(summary, { link(sourceName) -> href }) -> the section.
-function markdown(summary, { link = () => null, linkFile = null } = {}) {
+// picture: the opening picture's path from the page (report/charts.js costPicture), shown
+// above the table.
+function markdown(summary, { link = () => null, linkFile = null, picture = null } = {}) {
   const cols = columns(summary, { file: linkFile });
   const rows = summary.rows.map((r) => cols.map((c) => {
     const cell = c.cell(r);
@@ -185,9 +216,9 @@ function markdown(summary, { link = () => null, linkFile = null } = {}) {
     const href = cell.source && link(cell.source.name);
     return href ? `[${cell.text}](${href})` : cell.text;
   }));
-  const lines = ['## What each strategy costs', '', f.table(cols.map((c) => c.title), rows, cols.map((c) => c.align)), ''];
+  const lines = ['## What each strategy costs', '', ...(picture ? [`![Each strategy's cost as a point with its 95% interval, per headline column](${encodeURI(picture)})`, ''] : []), f.table(cols.map((c) => c.title), rows, cols.map((c) => c.align)), ''];
   for (const n of notes(summary)) lines.push(`- ${n}`);
   return lines.join('\n');
 }
 
-module.exports = { markdown, columns, notes, idsText, readingText };
+module.exports = { picturePoints, markdown, columns, notes, idsText, readingText };

@@ -7,7 +7,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const path = require('node:path');
 const { strategySummary } = require('../analysis');
-const { markdown, idsText, readingText } = require('../report/strategy-summary');
+const { markdown, idsText, readingText, picturePoints } = require('../report/strategy-summary');
 const { readResults } = require('../report');
 const { makeRun2 } = require('./helpers/run2');
 
@@ -254,4 +254,37 @@ test('the committed io study: a strategy that fell behind the rate its `none` ke
   assert.ok(behind.length > 0, 'the committed io study has a strategy that cannot serve its rate (sentry)');
   for (const row of behind) assert.match(row.io.verdict, /^cannot serve 50% of `none`'s capacity$/, row.strategy);
   assert.match(markdown(summary, { link: (x) => x }), /cannot serve 50% of `none`'s capacity\]\(io\)/);
+});
+
+test('a strategy that fell behind its `none` in one block of the pair reads "cannot serve", not the ratio of the windows it caught up in', () => {
+  const files = ['default.json', 'integrity.json', 'io.json', 'popular.json'].map((n) => path.join(RESULTS, n));
+  const results = readResults(RESULTS, files);
+  const io = results.find((r) => path.basename(r.file) === 'io.json');
+  const param = io.run.configs.find((c) => c.strategy === 'param' && c.hop === 'pg');
+  assert.ok(Number.isFinite(strategySummary(results).rows.find((r) => r.strategy === 'param').io.estimate), 'the committed `param` at HOP=pg has a ratio');
+  // Its first block made one the candidate could not serve: every window behind, none counted.
+  const first = Math.min(...param.samples.filter((s) => s.kind === 'window').map((s) => s.block));
+  param.samples = param.samples.map((s) => (s.kind === 'window' && s.block === first ? { ...s, counted: false, schedule: { ...s.schedule, sent: Math.floor(s.schedule.due / 2) } } : s));
+  const row = strategySummary(results).rows.find((r) => r.strategy === 'param');
+  assert.strictEqual(row.io.estimate, null);
+  assert.match(row.io.verdict, /^cannot serve 50% of `none`'s capacity$/);
+});
+
+test('the opening picture: every headline figure with an interval is a point of its column\'s panel, nothing else is', () => {
+  const files = ['default.json', 'integrity.json', 'io.json', 'popular.json', 'stores.json'].map((n) => path.join(RESULTS, n));
+  const summary = strategySummary(readResults(RESULTS, files));
+  const { points, panels, strategies } = picturePoints(summary);
+  assert.deepStrictEqual(panels.slice(0, 2), [`CPU, depth ${summary.depths.shallow}`, `CPU, depth ${summary.depths.deep}`]);
+  const expected = [];
+  for (const r of summary.rows) {
+    for (const [key, cell] of Object.entries({ shallow: r.shallow, deep: r.deep, io: r.io, stores: r.stores })) {
+      if (cell && cell.kind !== 'baseline' && Number.isFinite(cell.estimate)) expected.push(`${r.strategy} ${key} ${Math.round(cell.estimate * 1000) / 10}`);
+    }
+  }
+  const key = (p) => `${p.strategy} ${{ [panels[0]]: 'shallow', [panels[1]]: 'deep' }[p.panel] ?? (p.panel.startsWith('Real I/O') ? 'io' : 'stores')} ${p.estimate}`;
+  assert.deepStrictEqual(points.map(key).sort(), expected.sort());
+  for (const p of points) if (p.lo !== null) assert.ok(p.lo <= p.estimate && p.estimate <= p.hi, JSON.stringify(p));
+  // A strategy that cannot serve the I/O rate has no point there (sentry in the io study).
+  assert.ok(!points.some((p) => p.strategy === 'sentry' && p.panel.startsWith('Real I/O')));
+  assert.deepStrictEqual(strategies, summary.rows.map((r) => r.strategy).filter((s) => points.some((p) => p.strategy === s)));
 });

@@ -9,9 +9,9 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { buildReport } = require('../../report');
+const { tempDir } = require('../helpers/tmp');
 
 const RESULTS = path.join(__dirname, '..', '..', 'results');
 const systemTools = require('../../lib/system-tools');
@@ -26,7 +26,7 @@ test('results/index.html renders in headless Chromium: summary, every chart, hov
     t.skip(`${systemTools.hint('chromium')} (.ci/run installs it): the HTML report is not opened in a browser here`);
     return;
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-html-'));
+  const dir = tempDir('ctxbench-html-');
   const out = path.join(dir, 'results.md');
   // The studies the summary reads, and charts of three kinds (depth, load, throughput).
   const files = ['default.json', 'integrity.json', 'io.json', 'latency.json', 'stores.json', 'instructions.json', 'app.json'].map((n) => path.join(RESULTS, n));
@@ -57,14 +57,21 @@ test('results/index.html renders in headless Chromium: summary, every chart, hov
   await page.waitForFunction(() => [...document.querySelectorAll('.chart')].every((el) => el.dataset.rendered === 'true'), null, { timeout: 60_000 });
   for (const el of charts) assert.ok(await el.$('svg g.mark-symbol path, svg g.mark-line path'), 'the chart drew marks');
 
-  // Hover a point of the first chart: vega sets the container's title to the tooltip.
-  const point = await charts[0].$('g.mark-symbol path');
-  await point.scrollIntoViewIfNeeded();
-  const box = await point.boundingBox();
-  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
-  await page.waitForFunction((el) => (el.getAttribute('title') || '').includes('blocks'), charts[0], { timeout: 5000 });
-  const tip = await charts[0].getAttribute('title');
-  assert.match(tip, /95% CI low: [\d,.]+\n95% CI high: [\d,.]+\nblocks: \d+/);
+  // The page opens with the picture (each strategy's cost as a point with its interval),
+  // above the summary table; hovering one of its points names the column and the interval.
+  assert.strictEqual(await charts[0].getAttribute('id'), 'picture');
+  assert.ok(await page.$eval('#summary', (s) => s.querySelector('.chart, table') === s.querySelector('#picture')), 'the picture comes before the table');
+  const hover = async (chart, text) => {
+    const point = await chart.$('g.mark-symbol path');
+    await point.scrollIntoViewIfNeeded();
+    const box = await point.boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.waitForFunction(([el, want]) => (el.getAttribute('title') || '').includes(want), [chart, text], { timeout: 5000 });
+    return chart.getAttribute('title');
+  };
+  assert.match(await hover(charts[0], 'column'), /^strategy: .+\ncolumn: .+\n% of none: [\d.]+\n95% CI low: /);
+  // A study's chart: vega sets the container's title to the point's tooltip.
+  assert.match(await hover(charts[1], 'blocks'), /95% CI low: [\d,.]+\n95% CI high: [\d,.]+\nblocks: \d+/);
 
   // Sort the summary by its depth-8 cost: ascending, then descending.
   const header = page.locator('#summary th').nth(2);
