@@ -8,14 +8,14 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { runCli } = require('./helpers/cli');
 const { checkRatio } = require('./helpers/ratio-check');
+const { tempDir } = require('./helpers/tmp');
 
 const APP = path.join(__dirname, 'fixtures', 'work-app.js');
 const node = (env) => `${env} ${JSON.stringify(process.execPath)} ${JSON.stringify(APP)}`;
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-app-'));
+const tmp = () => tempDir('ctxbench-app-');
 const SHORT = ['--health', '/healthz', '--blocks', '3', '--windows', '2', '--window', '0.2', '--warmup', '0.2', '--report', 'none'];
 
 // Structure only: whether the pair saturated its CPU, and so which windows counted and

@@ -6,13 +6,13 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const YAML = require('yaml');
 const artillery = require('../load/artillery');
+const { tempDir } = require('./helpers/tmp');
 
 test('the scenario carries a trace id per request and checks every answer', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-art-'));
+  const dir = tempDir('ctxbench-art-');
   try {
     const file = artillery.writeScenario(dir, { target: 'http://127.0.0.1:8080', route: '/depth/8', rate: 50, duration: 2, timeout: 10 });
     const s = YAML.parse(fs.readFileSync(file, 'utf8'));

@@ -5,13 +5,13 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { runCli } = require('./helpers/cli');
 const { COMMANDS } = require('../bench/cli');
+const { tempDir } = require('./helpers/tmp');
 
 test('report, compare and repro --compare: a missing, a truncated and an empty JSON file are one line each', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-bad-'));
+  const dir = tempDir('ctxbench-bad-');
   const missing = path.join(dir, 'nope.json');
   const truncated = path.join(dir, 'truncated.json');
   const empty = path.join(dir, 'empty.json');
@@ -57,7 +57,7 @@ test('CTXBENCH_CPUS: two different CPUs of this machine, load generator first, o
   assert.deepStrictEqual(readCpus('1,0', 2), { loadgen: 1, server: 0 });
   assert.strictEqual(readCpus('none', 2), null, 'none: nothing pinned');
   for (const bad of ['1,1', '0,2', '0', 'a,b', '0,1,2']) assert.throws(() => readCpus(bad, 2), /CTXBENCH_CPUS=.* is not valid/);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-cpus-'));
+  const dir = tempDir('ctxbench-cpus-');
   const out = path.join(dir, 'x.json');
   const r = await runCli(['run', '--strategies', 'none', '--depths', '8', '--method', 'sequential', '--out', out, '--report', 'none'], { env: { CTXBENCH_CPUS: '1,1' } });
   assert.strictEqual(r.code, 1, r.stderr);

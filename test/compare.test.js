@@ -5,10 +5,10 @@ const test = require('node:test');
 const random = require('./helpers/random');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { compare, formatCompare } = require('../analysis/compare');
 const { loadRun } = require('../lib/run-file');
+const { tempDir } = require('./helpers/tmp');
 
 // Standard normal draws from a seed.
 function rng(seed) {
@@ -76,7 +76,7 @@ test('a planted 20% slower copy fails with --max-regression 5 and passes with 50
 
 test('the CLI exits 1 when every rps of b is halved, 2 when it cannot tell, 0 on the same run, 3 on bad input', () => {
   const { execFileSync } = require('node:child_process');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-gate-'));
+  const dir = tempDir('ctxbench-gate-');
   const write = (name, run) => {
     const p = path.join(dir, name);
     fs.writeFileSync(p, JSON.stringify(run));
@@ -160,7 +160,7 @@ test('configs in only one file are listed; a config with no data in b is inconcl
   b.configs.find((c) => c.strategy === 'als').samples = [];
   b.configs.find((c) => c.strategy === 'als').error = { message: 'server exited with code 1' };
   b.configs.push({ id: 'express/otel/d8/await/node20', samples: [{ round: 0, rps: 1 }] });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-compare-'));
+  const dir = tempDir('ctxbench-compare-');
   const pa = path.join(dir, 'a.json');
   const pb = path.join(dir, 'b.json');
   fs.writeFileSync(pa, JSON.stringify(a));

@@ -6,12 +6,12 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { curlDriver, parseCurlOutput, getDriver } = require('../bench/drivers');
 const { startServer } = require('./helpers/server');
+const { tempDir } = require('./helpers/tmp');
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-curl-'));
+const tmp = tempDir('ctxbench-curl-');
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 // A stand-in for load/curl.sh that prints `output` and exits with `code`.

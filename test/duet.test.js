@@ -14,6 +14,7 @@ const { duetGroups, soloMembers } = require('../bench/methods/duet');
 const { withAaTwins } = require('../bench/matrix');
 const summary = require('../analysis/summary');
 const { runCli, readRunSoFar } = require('./helpers/cli');
+const { tempDir } = require('./helpers/tmp');
 
 
 const reading = (atUs, loadgenUs, stats) => ({ atUs, loadgenUs, stats });
@@ -167,7 +168,7 @@ test('ctxbench run: duet settings are checked with one line each', async () => {
 });
 
 test('Ctrl-C during a duet: the windows taken so far are kept, the run is marked interrupted, no server is left running', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-duet-int-'));
+  const dir = tempDir('ctxbench-duet-int-');
   const out = path.join(dir, 'int.json');
   let sent = false;
   const windowsIn = () => (readRunSoFar(out)?.configs ?? []).flatMap((c) => c.samples).filter((s) => s.kind === 'window').length;

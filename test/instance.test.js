@@ -7,11 +7,11 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { parseInstance, describeInstance } = require('../lib/instances');
 const { detectCgroups, Cgroup, sweepLeftovers, mountsOf, ownGroups, joinCommand } = require('../bench/cgroup');
 const { runCli } = require('./helpers/cli');
+const { tempDir } = require('./helpers/tmp');
 
 const MiB = 2 ** 20;
 
@@ -35,7 +35,7 @@ test('the instance classes: App Engine F and B classes as MHz ÷ 2,400 of a CPU 
 });
 
 function fakeV1() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-cg1-'));
+  const dir = tempDir('ctxbench-cg1-');
   const parents = Object.fromEntries(['cpu', 'cpuacct', 'memory'].map((c) => [c, path.join(dir, c)]));
   for (const p of Object.values(parents)) fs.mkdirSync(p);
   return { dir, layout: { version: 1, parents } };
@@ -63,7 +63,7 @@ test('cgroup v1: the quota and period in the cpu group, the limit in the memory 
 });
 
 test('cgroup v2: cpu.max as "quota period", memory.max, the controllers enabled in the parent, the accounting read back', () => {
-  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-cg2-'));
+  const parent = tempDir('ctxbench-cg2-');
   fs.writeFileSync(path.join(parent, 'cgroup.controllers'), 'cpuset cpu io memory pids\n');
   fs.writeFileSync(path.join(parent, 'cgroup.subtree_control'), '');
   const g = new Cgroup({ version: 2, parent }, 'b1-none').create({ quotaUs: 50000, periodUs: 100000, memoryBytes: 768 * MiB });
@@ -97,7 +97,7 @@ test('where no cgroup can be made, one line says what is missing, before any ser
   assert.deepStrictEqual(mountsOf('cgroup /sys/fs/cgroup/cpu cgroup rw,relatime,cpu 0 0\ncgroup2 /sys/fs/cgroup/unified cgroup2 rw 0 0'), { v1: { cpu: '/sys/fs/cgroup/cpu' }, v2: '/sys/fs/cgroup/unified' });
   assert.deepStrictEqual(ownGroups('4:memory:/a/b\n2:cpu,cpuacct:/\n0::/'), { memory: '/a/b', cpu: '/', cpuacct: '/' });
   assert.throws(() => detectCgroups({ mounts: '', self: '', env: {}, probe: false }), /^Error: --instance needs a cgroup it can create with a CPU quota and a memory limit: no cgroup filesystem is mounted; run as root, or point CTXBENCH_CGROUP_ROOT/);
-  const notCgroup = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-nocg-'));
+  const notCgroup = tempDir('ctxbench-nocg-');
   assert.throws(() => detectCgroups({ env: { CTXBENCH_CGROUP_ROOT: notCgroup }, probe: false }), /CTXBENCH_CGROUP_ROOT=.*: not a cgroup v2 folder/);
   fs.writeFileSync(path.join(notCgroup, 'cgroup.controllers'), 'pids io\n');
   assert.throws(() => detectCgroups({ env: { CTXBENCH_CGROUP_ROOT: notCgroup }, probe: false }), /the cpu and memory controllers are not available there/);

@@ -7,7 +7,6 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { warmedUp, windowRequestsFor, maxWarmupWindowsFor, measuredEnough, windowStepPct, measureProcess } = require('../bench/instructions');
 const { getDriver } = require('../bench/drivers');
@@ -17,8 +16,9 @@ const summary = require('../analysis/summary');
 const { compare } = require('../analysis/compare');
 const { reproCompare } = require('../analysis/repro');
 const { runCli } = require('./helpers/cli');
+const { tempDir } = require('./helpers/tmp');
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-instructions-'));
+const dir = tempDir('ctxbench-instructions-');
 
 test('warm-up: steady only when the last 6 windows are all within ±2% of their median', () => {
   // Instructions per request (thousands) of a `none` server at depth 8, one request in

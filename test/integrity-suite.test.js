@@ -8,12 +8,12 @@ const { runCli } = require('./helpers/cli');
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const http = require('node:http');
 const integrity = require('../bench/integrity');
 const client = require('../bench/integrity-client');
 const { render } = require('../report/sections/integrity');
+const { tempDir } = require('./helpers/tmp');
 
 // Leaks need interleaving: at least 200 requests in flight.
 const SETTINGS = { requests: 400, concurrency: 200, framework: 'express' };
@@ -74,7 +74,7 @@ describe('real servers under 200 concurrent requests', () => {
   let planted;
   before(() => {
     // A strategy that keeps nothing: the server answers empty, the client must say lost.
-    planted = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-planted-')), 'returns-nothing.js');
+    planted = path.join(tempDir('ctxbench-planted-'), 'returns-nothing.js');
     fs.writeFileSync(planted, "'use strict';\nmodule.exports = { run: (id, fn) => fn(), current: () => undefined };\n");
   });
   after(() => fs.rmSync(path.dirname(planted), { recursive: true, force: true }));
@@ -142,7 +142,7 @@ describe('real servers under 200 concurrent requests', () => {
 describe('ctxbench integrity (CLI)', () => {
   let dir;
   before(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-integrity-'));
+    dir = tempDir('ctxbench-integrity-');
   });
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 

@@ -10,14 +10,14 @@ const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const http = require('node:http');
-const os = require('node:os');
 const path = require('node:path');
 const { redactArgs } = require('../bench/services');
 const { startServer, runToExit, get, traceId } = require('./helpers/server');
+const { tempDir } = require('./helpers/tmp');
 
 let dir;
 before(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-io-test-'));
+  dir = tempDir('ctxbench-io-test-');
 });
 after(() => fs.rmSync(dir, { recursive: true, force: true }));
 

@@ -18,6 +18,7 @@ const { latencySummary, mergeByUnit } = require('../analysis/latency');
 const { parseLoads, parseRates, expandRates, measureCapacity } = require('../bench/capacity');
 const { baselineFor } = require('../analysis/comparable');
 const latencySection = require('../report/sections/latency');
+const { tempDir } = require('./helpers/tmp');
 
 const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
 
@@ -170,7 +171,7 @@ test('the latency section lays out the study table, per-load tables and a p99-vs
       }
     }
   }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-latency-'));
+  const dir = tempDir('ctxbench-latency-');
   try {
     const run = { kind: 'run', title: 'Latency', settings: { loads: [0.25, 0.5], baseline: 'param', capacity: { method: 'closed loop', groups: [{ baseline: 'param/d8', rps: 1000, bursts: [1000] }] } }, configs };
     assert.ok(latencySection.isRateRun(run));
@@ -194,7 +195,7 @@ test('the latency section lays out the study table, per-load tables and a p99-vs
 });
 
 test('ctxbench run --rate --method sequential drives real servers open loop end to end, one at a time, and results.md shows the latency section', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-rate-run-'));
+  const dir = tempDir('ctxbench-rate-run-');
   try {
     const out = path.join(dir, 'rate.json');
     const report = path.join(dir, 'results.md');
@@ -241,7 +242,7 @@ test('two rate runs of one matrix by different drivers get a side-by-side sectio
       samples: [0, 1, 2].map((r) => sample(r, Array.from({ length: 300 }, (_, i) => ms + ((i * 7 + r * 13) % 10) / 10), held ? {} : { heldRate: { held: false, sentRatio: 0.5, achievedRatio: 0.5 } })),
     })),
   });
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-drivers-'));
+  const dir = tempDir('ctxbench-drivers-');
   try {
     const results = path.join(dir, 'results');
     fs.mkdirSync(results);

@@ -7,17 +7,17 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const calibrate = require('../bench/cli/calibrate');
 const aa = require('../bench/cli/aa');
 const { pairs } = require('../analysis/pairing');
 const sections = { calibrate: require('../report/sections/calibrate'), aa: require('../report/sections/aa') };
+const { tempDir } = require('./helpers/tmp');
 
 const ROOT = path.resolve(__dirname, '..');
 const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-method-'));
+const tmp = tempDir('ctxbench-method-');
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 function ctxbench(args) {

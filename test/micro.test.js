@@ -11,7 +11,6 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { runCli } = require('./helpers/cli');
 const { render } = require('../report/sections/micro');
@@ -19,9 +18,10 @@ const { judge, overhead, summarize, targets, BROKEN } = require('../analysis/mic
 const { median } = require('../analysis/stats');
 const scenarios = require('../micro/scenarios');
 const { roundOrder } = require('../micro');
+const { tempDir } = require('./helpers/tmp');
 
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-micro-'));
+const tmp = tempDir('ctxbench-micro-');
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 // A planted strategy with a known cost: every current() busy-waits 20 µs, and it is

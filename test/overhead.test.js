@@ -5,11 +5,11 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { ROOT } = require('./helpers/server');
 const { analyze, REQUIRED } = require('../bench/cli/overhead');
+const { tempDir } = require('./helpers/tmp');
 
 function overhead(args, onStart) {
   const child = spawn(process.execPath, [path.join(ROOT, 'bin', 'ctxbench.js'), 'overhead', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -19,7 +19,7 @@ function overhead(args, onStart) {
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
 }
 
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-overhead-'));
+const tmp = () => tempDir('ctxbench-overhead-');
 
 test('a tiny overhead run: two arms through blocks of fresh processes, passed or failed by the lower CI bound', async () => {
   const out = path.join(tmp(), 'overhead.json');

@@ -9,10 +9,10 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { builtinModules } = require('node:module');
 const { execFile } = require('node:child_process');
+const { tempDir } = require('./helpers/tmp');
 
 const ROOT = path.join(__dirname, '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -27,7 +27,7 @@ function run(command, args, { cwd, env = {}, timeoutMs = 300000 } = {}) {
 
 let packed = null;
 test.before(async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-pack-'));
+  const dir = tempDir('ctxbench-pack-');
   const r = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT });
   assert.strictEqual(r.code, 0, r.stderr);
   const [info] = JSON.parse(r.stdout);

@@ -7,8 +7,8 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
+const { tempDir } = require('./helpers/tmp');
 
 const PLANTED = path.join(__dirname, 'fixtures', 'planted-slow.js');
 // Before the registry loads (bench/matrix requires it): the planted strategy as 'test-extra'.
@@ -19,7 +19,7 @@ const { getDriver } = require('../bench/drivers');
 const { profileSection } = require('../report/sections/profile');
 
 test('a planted slow function shows up in the profile summary and as growth over the baseline', { timeout: 600000 }, async (t) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-prof-test-'));
+  const dir = tempDir('ctxbench-prof-test-');
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const target = { label: 'nodeX', version: process.version, path: process.execPath, args: [], expectAcf: null };
   const settings = { frameworks: ['express'], depths: [1], hops: ['sync'], strategies: ['none', 'test-extra'], baseline: 'none', connections: 10, pipelining: 1, driver: 'autocannon' };

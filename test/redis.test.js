@@ -6,11 +6,11 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { runCli } = require('./helpers/cli');
+const { tempDir } = require('./helpers/tmp');
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-redis-test-'));
+const dir = tempDir('ctxbench-redis-test-');
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 test('ctxbench integrity without redis-server: the Redis scenarios are skipped in one line naming the package, the others run', { timeout: 600000 }, async () => {

@@ -6,13 +6,13 @@ const test = require('node:test');
 const { mulberry32 } = require('./helpers/random');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { buildReport } = require('../report');
 const { reportText } = require('./helpers/report');
 const { frameworksSection, PUBLISHED_GAIN } = require('../report/sections/frameworks');
 const references = require('../report/references');
 const seeds = require('./helpers/seeds');
+const { tempDir } = require('./helpers/tmp');
 
 // The study's figures for one Node version and scenario, as the references module holds them
 // (checked against the seed by the last test of this file).
@@ -88,7 +88,7 @@ function frameworksRun({ majors = [22, 24], rounds = 3, failed = [], noData = []
 }
 
 async function report(run, t) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-fw-'));
+  const dir = tempDir('ctxbench-fw-');
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const resultsDir = path.join(dir, 'results');
   fs.mkdirSync(resultsDir);

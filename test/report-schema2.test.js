@@ -5,12 +5,12 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { buildReport } = require('../report');
 const { reportText } = require('./helpers/report');
 const { reproCompare } = require('../analysis/repro');
 const { makeRun2 } = require('./helpers/run2');
+const { tempDir } = require('./helpers/tmp');
 
 function run2() {
   const opts = { strategies: { als: 0.8, alscontext: 0.7, 'cls-hooked': 0.6, global: 0.99 },
@@ -25,7 +25,7 @@ function run2() {
 }
 
 async function render(files, t) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-r2-'));
+  const dir = tempDir('ctxbench-r2-');
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const resultsDir = path.join(dir, 'results');
   fs.mkdirSync(resultsDir);
@@ -128,11 +128,10 @@ test('the table note says its verdicts are not corrected for each other, with ho
 
 test('a run section says it is a single run unless a repro of its preset is committed beside it', async () => {
   const fs = require('node:fs');
-  const os = require('node:os');
   const path = require('node:path');
   const { render } = require('../report/sections/run');
   const { companionsOf } = require('../report/companions');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-single-'));
+  const dir = tempDir('ctxbench-single-');
   const run = { schema: 2, kind: 'run', status: 'complete', environment: {}, settings: { preset: 'libraries', baseline: 'param' }, configs: [] };
   // As report/index.js renders a page: the analysis finds the companions, the section formats.
   const ctx = () => ({ resultsDir: dir, companions: companionsOf(run, dir), file: 'results/libraries.json' });

@@ -5,12 +5,12 @@ const test = require('node:test');
 const { mulberry32 } = require('./helpers/random');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { buildReport } = require('../report');
 const { reportText } = require('./helpers/report');
 const references = require('../report/references');
 const seeds = require('./helpers/seeds');
+const { tempDir } = require('./helpers/tmp');
 
 // Deterministic pseudo-noise in [-0.5, 0.5).
 function noise(seed) {
@@ -73,7 +73,7 @@ function fixtureRun({ preset = 'default', title = 'Default run (synthetic)' } = 
 }
 
 function tempResults() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-report-'));
+  const dir = tempDir('ctxbench-report-');
   const resultsDir = path.join(dir, 'results');
   fs.mkdirSync(resultsDir);
   return { dir, resultsDir, out: path.join(dir, 'results.md') };

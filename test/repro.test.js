@@ -4,11 +4,11 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
 const { reproCompare, formatRepro } = require('../analysis/repro');
 const { makeRun2 } = require('./helpers/run2');
+const { tempDir } = require('./helpers/tmp');
 
 const strategies = { als: 0.9, cls: 0.6, otel: 0.75 };
 
@@ -91,7 +91,7 @@ test('the repro section says whether the consistent share reaches the bar, names
 });
 
 test('ctxbench repro --compare compares two files and writes a repro result', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-repro-'));
+  const dir = tempDir('ctxbench-repro-');
   try {
     const pa = path.join(dir, 'a.json');
     const pb = path.join(dir, 'b.json');

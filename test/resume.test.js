@@ -6,12 +6,12 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { completeBlocks, prepareResume } = require('../bench/resume');
 const { runCli, runCliInterrupted, readRunSoFar } = require('./helpers/cli');
+const { tempDir } = require('./helpers/tmp');
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-resume-test-'));
+const dir = tempDir('ctxbench-resume-test-');
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const sample = (block, extra = {}) => ({ kind: 'burst', block, ...extra });

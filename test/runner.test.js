@@ -8,10 +8,10 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { ROOT, startServer } = require('./helpers/server');
+const { tempDir } = require('./helpers/tmp');
 
 const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
 
@@ -29,7 +29,7 @@ function ctxbench(args, { onStderr, cwd = ROOT, env = {} } = {}) {
 }
 
 function tmpdir() {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-runner-'));
+  return tempDir('ctxbench-runner-');
 }
 
 test('--precision: the run stops at the time cap after the minimum blocks and lists the ratio that missed, with the blocks it needs', async () => {

@@ -6,13 +6,13 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { inspect } = require('../context/strategy-file');
 const { runCli } = require('./helpers/cli');
+const { tempDir } = require('./helpers/tmp');
 
 const EXAMPLE = path.join(__dirname, '..', 'examples', 'als-logger.js');
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-strategy-file-'));
+const dir = tempDir('ctxbench-strategy-file-');
 const file = (name, text) => {
   const p = path.join(dir, name);
   fs.writeFileSync(p, text);

@@ -9,6 +9,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { runCli } = require('./helpers/cli');
 const { COLUMNS } = require('../report/summary-table');
+const { tempDir } = require('./helpers/tmp');
 
 const RESULTS = path.join(__dirname, '..', 'results');
 
@@ -26,7 +27,7 @@ function parseCsvLine(line) {
 }
 
 test('report --csv and --json: one row per configuration of the committed default run, the documented columns', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-csv-'));
+  const dir = tempDir('ctxbench-csv-');
   const csv = path.join(dir, 'summary.csv');
   const json = path.join(dir, 'summary.json');
   const file = path.join(RESULTS, 'default.json');

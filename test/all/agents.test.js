@@ -10,15 +10,15 @@ const test = require('node:test');
 const assert = require('node:assert');
 const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const agents = require('../../lib/agents');
 const systemTools = require('../../lib/system-tools');
 const { runCli } = require('../helpers/cli');
 const { render } = require('../../report/sections/integrity');
+const { tempDir } = require('../helpers/tmp');
 
 const ROOT = path.join(__dirname, '..', '..');
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-agents-test-'));
+const dir = tempDir('ctxbench-agents-test-');
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 // The agents come from the npm registry on first use: without it (and not cached) the

@@ -5,13 +5,13 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { runCli } = require('../helpers/cli');
+const { tempDir } = require('../helpers/tmp');
 
 const APP = path.join(__dirname, '..', 'fixtures', 'work-app.js');
 const node = (env) => `${env} ${JSON.stringify(process.execPath)} ${JSON.stringify(APP)}`;
-const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-app-'));
+const tmp = () => tempDir('ctxbench-app-');
 
 test('answers that carry another id, or none, are counted and flagged', { timeout: 600000 }, async () => {
   const dir = tmp();

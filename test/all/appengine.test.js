@@ -7,10 +7,10 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { once } = require('node:events');
 const strategies = require('../../context');
+const { tempDir } = require('../helpers/tmp');
 
 // The APM agents (sentry, datadog) are local only: their packages live in ctxbench's cache
 // and their spans go to its local sink (docs/agents.md), so no deploy carries them.
@@ -61,7 +61,7 @@ function ignoreMatcher(text) {
 // Every file outside node_modules that `node app.js` loads, for every strategy (on a
 // framework it runs on) and every framework, recorded from require.cache when the server exits.
 async function filesTheServerLoads() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-requires-'));
+  const dir = tempDir('ctxbench-requires-');
   const recorder = path.join(dir, 'record.js');
   fs.writeFileSync(
     recorder,
@@ -131,7 +131,7 @@ test('.gcloudignore and the Dockerfile ship every file `npm start` loads, and no
 // strategy (on a framework it runs on) and every framework must start and answer.
 function productionTree(t) {
   const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'));
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-prod-'));
+  const dir = tempDir('ctxbench-prod-');
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const ignored = ignoreMatcher(fs.readFileSync(path.join(ROOT, '.gcloudignore'), 'utf8'));
   for (const top of ['app.js', 'package.json', 'lib', 'context', 'handlers', 'servers']) {

@@ -7,10 +7,10 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { runCli, readRunSoFar } = require('../helpers/cli');
 const { checkRatio } = require('../helpers/ratio-check');
+const { tempDir } = require('../helpers/tmp');
 
 const EXAMPLE = path.join(__dirname, '..', '..', 'examples', 'als-logger.js');
 
@@ -20,7 +20,7 @@ const EXAMPLE = path.join(__dirname, '..', '..', 'examples', 'als-logger.js');
 // a user-supplied strategy measured exactly like a built-in one): each arm is a pair of
 // fresh processes per block, so a second run would repeat the baseline's work.
 test('a duet run: windows per pair of fresh processes, solo bursts apart, the A/A twin, the global control caught leaking, and a strategy file measured like a built-in', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-duet-'));
+  const dir = tempDir('ctxbench-duet-');
   const out = path.join(dir, 'duet.json');
   const report = path.join(dir, 'duet.md');
   const { code, stdout, stderr } = await runCli(['run', '--method', 'duet', '--strategies', 'none,als,global', '--strategy-file', EXAMPLE, '--depths', '8', '--hops', 'immediate',
@@ -79,7 +79,7 @@ test('a duet run: windows per pair of fresh processes, solo bursts apart, the A/
 });
 
 test('a server SIGKILLed during its duet is named dead with its signal, the next block starts fresh processes, and the run fails with exit 1', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-duet-kill-'));
+  const dir = tempDir('ctxbench-duet-kill-');
   const out = path.join(dir, 'kill.json');
   let killed = null;
   const { code, stderr } = await runCli(['run', '--method', 'duet', '--strategies', 'none,als', '--depths', '8', '--hops', 'immediate',

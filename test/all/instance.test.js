@@ -7,10 +7,10 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { detectCgroups } = require('../../bench/cgroup');
 const { runCli, runCliInterrupted, readRunSoFar } = require('../helpers/cli');
+const { tempDir } = require('../helpers/tmp');
 
 const ROOT = path.join(__dirname, '..', '..');
 const LEAK = path.join(ROOT, 'test', 'fixtures', 'planted-leak.js');
@@ -33,7 +33,7 @@ function skipWithout(t) {
   return true;
 }
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-instance-'));
+const dir = tempDir('ctxbench-instance-');
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
 const F1_RUN = ['run', '--instance', 'F1', '--depths', '8', '--hops', 'immediate', '--rate', '150', '--blocks', '3', '--windows', '2', '--window', '0.5', '--report', 'none'];
 
@@ -87,4 +87,23 @@ test('Ctrl-C keeps what was measured and removes every group; after a SIGKILL th
   assert.strictEqual(next.code, 0, next.stderr);
   for (const name of new Set(left)) assert.ok(next.stderr.includes(`removed a cgroup left by a killed run (pid ${name.split('-')[1]})`), `${name}: ${next.stderr}`);
   assert.deepStrictEqual(ours(), [], next.stderr.slice(-1500));
+});
+
+test('ctxbench deploy: the yamls as F1 stand-ins, a line per deployment, the yamls recorded in the run JSON, nothing left behind', { timeout: 600000 }, async (t) => {
+  if (skipWithout(t)) return;
+  const out = path.join(dir, 'deploy.json');
+  const r = await runCli(['deploy', 'app_baseline.yaml', 'app_als.yaml', '--blocks', '1', '--windows', '1', '--max-time', '300', '--out', out, '--report', 'none']);
+  assert.strictEqual(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^ctxbench deploy: complete, \d+ s of measuring, F1 stand-ins \(0\.25 CPU each: an assumption, docs\/deploy\.md\)$/m);
+  // Its one candidate's line says capacity, p99 added and throttling, whatever the figures.
+  assert.match(r.stdout, /^als \(als\): capacity within p99 ≤ 100 ms .* of the baseline's; p99 added at 50%: .*; CFS periods throttled at 50%: .*$/m);
+  assert.match(r.stdout, new RegExp(`^Run JSON: ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.deepStrictEqual(run.settings.deploy.yamls.map((y) => [y.file, y.strategy]), [['app_baseline.yaml', 'param'], ['app_als.yaml', 'als']]);
+  assert.strictEqual(run.settings.method, 'pair');
+  assert.strictEqual(run.settings.instance.name, 'F1');
+  // Every yaml's environment reached its servers (LOG=stdout, DEPTH=8), at every rate.
+  for (const c of run.configs) assert.deepStrictEqual([c.depth, c.log], [8, 'stdout'], c.id);
+  assert.ok(run.configs.some((c) => c.strategy === 'als' && c.samples.some((s) => s.kind === 'window')), 'als measured in windows');
+  assert.deepStrictEqual(ours(), [], 'every group removed');
 });

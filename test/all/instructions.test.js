@@ -7,13 +7,13 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { findValgrind } = require('../../bench/callgrind');
 const systemTools = require('../../lib/system-tools');
 const { runCli } = require('../helpers/cli');
+const { tempDir } = require('../helpers/tmp');
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-instructions-'));
+const dir = tempDir('ctxbench-instructions-');
 
 // A planted cost found deterministically: the same strategy file with a fixed loop of
 // PLANTED_STEPS iterations per current() (one call per level, depth 8) must count at least

@@ -17,6 +17,7 @@ const { startServices } = require('../../bench/services');
 const { TMP_PREFIX } = require('../../bench/postgres');
 const { startServer, get, fireConcurrent } = require('../helpers/server');
 const systemTools = require('../../lib/system-tools');
+const { tempDir } = require('../helpers/tmp');
 
 const alive = (pid) => {
   try {
@@ -62,7 +63,7 @@ const processesUsing = (dir) => {
 // one, and a folder of theirs, alive, is not this run's leftover (CI read one as such).
 const ourTempDirs = (tmp = os.tmpdir()) => new Set(fs.readdirSync(tmp).filter((n) => n.startsWith(TMP_PREFIX)).map((n) => path.join(tmp, n)));
 function privateTmp() {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-io-tmp-'));
+  const tmp = tempDir('ctxbench-io-tmp-');
   // PostgreSQL runs as the user postgres and must reach its folder inside.
   fs.chmodSync(tmp, 0o755);
   return tmp;
@@ -72,7 +73,7 @@ let services;
 let dir;
 before(async () => {
   services = await startServices({ need: { pg: true, http: true } });
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-io-test-'));
+  dir = tempDir('ctxbench-io-test-');
 });
 after(async () => {
   if (services) await services.stop();

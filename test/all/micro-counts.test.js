@@ -8,14 +8,14 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const systemTools = require('../../lib/system-tools');
 const { runCli } = require('../helpers/cli');
 const { findValgrind } = require('../../bench/callgrind');
 const { render } = require('../../report/sections/micro');
+const { tempDir } = require('../helpers/tmp');
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-micro-counts-'));
+const tmp = tempDir('ctxbench-micro-counts-');
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 // Correct (the id travels on the request, as with `param`), plus 1,000 loop steps per

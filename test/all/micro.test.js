@@ -5,12 +5,12 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { runCli } = require('../helpers/cli');
 const { render } = require('../../report/sections/micro');
+const { tempDir } = require('../helpers/tmp');
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-micro-'));
+const tmp = tempDir('ctxbench-micro-');
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 // A planted strategy with a known cost: every current() busy-waits 20 µs, and it is

@@ -7,9 +7,9 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { execFile, spawn } = require('node:child_process');
+const { tempDir } = require('../helpers/tmp');
 
 const ROOT = path.join(__dirname, '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -24,7 +24,7 @@ function run(command, args, { cwd, env = {}, timeoutMs = 300000 } = {}) {
 
 let packed = null;
 test.before(async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-pack-'));
+  const dir = tempDir('ctxbench-pack-');
   const r = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT });
   assert.strictEqual(r.code, 0, r.stderr);
   const [info] = JSON.parse(r.stdout);
@@ -81,7 +81,7 @@ function npx(args, cwd) {
 }
 
 test('installed from the tarball into a fresh project: npx ctxbench app and run --strategy-file work there, write there, and write nothing into node_modules', { timeout: 600000 }, async () => {
-  const project = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-team-'));
+  const project = tempDir('ctxbench-team-');
   fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'team-service', version: '1.0.0', private: true }, null, 2));
   fs.writeFileSync(path.join(project, 'server.js'), SERVER);
   fs.writeFileSync(path.join(project, 'my.js'), WRAPPER);

@@ -11,13 +11,13 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const systemTools = require('../../lib/system-tools');
 const { runCliInterrupted, assertServerGone } = require('../helpers/cli');
 const { runDriverScenarios, checkCells } = require('../helpers/driver-run');
+const { tempDir } = require('../helpers/tmp');
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-redis-test-'));
+const dir = tempDir('ctxbench-redis-test-');
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const SCENARIOS = ['ioredis-callback', 'ioredis-callback-bound', 'ioredis-promise', 'ioredis-multi', 'ioredis-multi-bound', 'ioredis-pubsub', 'ioredis-pubsub-bound', 'redis-promise', 'redis-multi'];

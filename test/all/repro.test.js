@@ -5,12 +5,12 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
+const { tempDir } = require('../helpers/tmp');
 
 test('ctxbench repro measures what run measures: rate mode and HOP=pg (its own PostgreSQL) in both runs', { timeout: 600_000 }, async () => {
   const { runCli } = require('../helpers/cli');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-repro-pg-'));
+  const dir = tempDir('ctxbench-repro-pg-');
   const out = path.join(dir, 'repro-pg.json');
   try {
     const r = await runCli(['repro', '--strategies', 'none,als', '--depths', '8', '--hops', 'pg', '--baseline', 'none', '--rate', '100', '--windows', '2',

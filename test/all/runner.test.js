@@ -8,11 +8,11 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
 const { ROOT, startServer } = require('../helpers/server');
 const { checkSequentialRatio } = require('../helpers/ratio-check');
+const { tempDir } = require('../helpers/tmp');
 
 const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
 
@@ -30,7 +30,7 @@ function ctxbench(args, { onStderr, cwd = ROOT, env = {} } = {}) {
 }
 
 function tmpdir() {
-  return fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-runner-'));
+  return tempDir('ctxbench-runner-');
 }
 
 // The run JSON's blocks, pairing and samples, as docs/run-json.md says.

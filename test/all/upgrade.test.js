@@ -8,14 +8,14 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { runCli } = require('../helpers/cli');
 const { render } = require('../../report/sections/integrity');
+const { tempDir } = require('../helpers/tmp');
 
 const SCENARIOS = ['thenable', 'exit-enter', 'enter-in-callback', 'asyncresource-bind', 'unhandled-rejection', 'timer-in-run'];
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-upgrade-test-'));
+const dir = tempDir('ctxbench-upgrade-test-');
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 // A team's own strategy with enter/exit (AsyncLocalStorage, as README shows): the

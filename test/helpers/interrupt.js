@@ -8,11 +8,11 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const systemTools = require('../../lib/system-tools');
 const { runCliInterrupted } = require('./cli');
 const { findValgrind } = require('../../bench/callgrind');
+const { tempDir } = require('./tmp');
 
 const APP = path.join(__dirname, '..', 'fixtures', 'work-app.js');
 const appCommand = (env) => `${env} ${JSON.stringify(process.execPath)} ${JSON.stringify(APP)}`;
@@ -44,7 +44,7 @@ const valgrind = Boolean(findValgrind());
 function interruptTest(k) {
   test(`${k.name}: one Ctrl-C finishes the step, keeps the run JSON (interrupted), writes the report, exits 130`, { timeout: 1200000 }, async (t) => {
     if (k.valgrind && !valgrind) return t.skip(`${systemTools.hint('valgrind')} (.ci/run installs it)`);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-interrupt-'));
+    const dir = tempDir('ctxbench-interrupt-');
     const out = path.join(dir, `${k.kind}.json`);
     const report = path.join(dir, 'results.md');
     const progressFile = k.progressFile ? k.progressFile(out) : out;
