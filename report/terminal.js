@@ -8,6 +8,7 @@ const { pagesDirFor } = require('.');
 const { displayPath } = require('../lib/cli');
 const { armOf } = require('../analysis/comparable');
 const { widthSummary, strategyInfo: info, equivalenceText } = require('../analysis');
+const { pairLatencySummary, isPairConfig } = require('../analysis/pair');
 
 function idCell(config, s) {
   const i = info(config.strategy);
@@ -34,6 +35,13 @@ function runSummary(run, { out, report } = {}) {
   const varies = (k) => new Set((run.configs || []).map((c) => c[k] ?? null)).size > 1;
   const extra = ['hop', 'rate'].filter(varies);
   const rows = [['strategy', 'depth', ...extra, `% of ${s.baseline ?? 'baseline'}${what}`, 'verdict', 'equivalence (90% CI)', 'ids']];
+  // A strategy that fell behind the rate its baseline kept has that as its answer, not a
+  // ratio from the windows it caught up in (analysis/pair.js), nor a precision.
+  const cannotServe = (c) => {
+    if (!pair || !isPairConfig(c) || armOf(c) === s.baseline) return null;
+    const held = pairLatencySummary(c);
+    return held.candidateHeld === false && held.baselineHeld ? held : null;
+  };
   for (const c of run.configs || []) {
     const sum = c.summary;
     if (!sum) {
@@ -47,9 +55,14 @@ function runSummary(run, { out, report } = {}) {
     const ratio = base ? 'baseline' : sum.ratio && f.isNum(sum.ratio.estimate) ? f.withCi(sum.ratio.estimate, interval, f.pctOf) : '—';
     // The control must leak: how close its cost is to the baseline's is no answer to anything.
     const eq = base || sum.broken || info(c.strategy).control ? null : sum.ratio?.judgement?.equivalence;
+    const behind = cannotServe(c);
+    if (behind) {
+      rows.push([label, c.depth ?? '', ...extra.map((k) => c[k] ?? ''), `cannot serve ${f.int(c.rate)} req/s`, `fell behind the rate its baseline kept${behind.blocksNotServed ? ` (in ${behind.blocksNotServed} of ${behind.units} blocks)` : ''}`, '', idCell(c, sum)]);
+      continue;
+    }
     rows.push([label, c.depth ?? '', ...extra.map((k) => c[k] ?? ''), ratio, base ? '' : sum.ratio?.verdict ?? '', eq ? equivalenceText(eq) : '', idCell(c, sum)]);
   }
-  const widths = widthSummary((run.configs || []).map((c) => c.summary?.ratio?.[counted ? 'spreadPct' : 'halfWidthPct']));
+  const widths = widthSummary((run.configs || []).filter((c) => !cannotServe(c)).map((c) => c.summary?.ratio?.[counted ? 'spreadPct' : 'halfWidthPct']));
   const method = duet ? 'duet' : pair ? 'pair at a fixed rate' : counted ? 'instruction counts (Valgrind)' : 'sequential';
   const lines = ['', `ctxbench ${s.preset ?? 'run'}: ${run.status}, ${method}, ${Math.round(run.measuringSeconds ?? 0)} s of measuring`];
   if (s.methodWhy) lines.push(`Method: ${s.methodWhy}.`);

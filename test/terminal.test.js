@@ -36,3 +36,14 @@ test('runSummary: a row per configuration with ratio, interval, verdict and the 
   assert.match(runSummary(run, { out: 'x.json', report: 'none' }), /Full report: \(none written\)/);
   assert.doesNotMatch(runSummary(run, { out: 'x.json', report: 'none' }), /HTML report/);
 });
+
+test('runSummary of a pair run: a strategy that fell behind the rate its baseline kept reads "cannot serve" with its blocks, not a ratio, and is left out of the precision', () => {
+  const run = JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'results', 'io.json'), 'utf8'));
+  const text = runSummary(run, { out: 'results/io.json' });
+  const sentry = text.split('\n').find((l) => /^sentry\s+8\s+pg\s/.test(l));
+  assert.match(sentry, /cannot serve [\d,]+ req\/s\s+fell behind the rate its baseline kept \(in \d of \d blocks\)/);
+  // The precision line counts the figures shown: a run whose every candidate kept its rate
+  // and the same run without the strategies that did not differ only by those.
+  const held = { ...run, configs: run.configs.filter((c) => !text.split('\n').some((l) => l.startsWith(`${c.strategy} `) && l.includes(`${c.hop} `) && l.includes('cannot serve'))) };
+  assert.strictEqual(runSummary(held, { out: 'x' }).match(/^Precision: .*$/m)[0], text.match(/^Precision: .*$/m)[0]);
+});
