@@ -2,7 +2,7 @@
 // What a pair at a fixed rate (bench/pair.js) says about latency, and when the load
 // generator could have made it. The CPU ratio of a pair is the duet's arithmetic on its
 // counted windows (analysis/summary.js duetRatios); here: per block (a pair of fresh
-// processes), the latencies of its counted windows merged exactly (HDR histograms), the
+// processes), the latencies of its timed windows merged exactly (HDR histograms), the
 // generator's lateness merged the same way, and the rules that decide what is published.
 //
 // The generator's rule (docs/how-it-measures.md, "The load generator is part of the
@@ -24,6 +24,7 @@
 const hdr = require('hdr-histogram-js');
 const { describe, oneSample, mean } = require('./stats');
 const { percentiles, newHistogram, HELD_MIN } = require('../load/open-loop');
+const { CLIENT_BOUND_CPU } = require('./summary');
 
 const LATENESS_SHARE = 0.1;
 const ADDED_LATENESS_P99_MS = 1;
@@ -77,6 +78,19 @@ function blocksNotServed(windows) {
   return { notServed, blocks: byBlock.size };
 }
 
+// The windows whose latencies are the servers': the counted ones, and in a block that
+// has a counted window, those dropped only because a server was off its schedule. A
+// server that falls behind for a moment and catches up is what a p99 is about (its queued
+// requests are timed from their intended send times); dropping those windows took the
+// queue out of the tail. A window whose load CPU was saturated (its timestamps wait for
+// the CPU) or that had errors is not timed. Whether the rate was served at all is the
+// block rule's (blocksNotServed), not this.
+function timedWindows(ws) {
+  if (!ws.some((w) => w.counted)) return [];
+  const trusted = (w) => !(Number.isFinite(w.loadCpu) && w.loadCpu >= CLIENT_BOUND_CPU) && !(w.errors > 0) && !(w.partnerSchedule?.errors > 0);
+  return ws.filter((w) => w.counted || (trusted(w) && (offSchedule(w.schedule) || offSchedule(w.partnerSchedule))));
+}
+
 // blocks(config) -> [{ block, counted, candidate: percentiles, baseline: percentiles,
 //   lateness: percentiles, absoluteOk: { p50: bool, … }, addedOk, held: { candidate,
 //   baseline } }] per block of the config's pair windows.
@@ -89,9 +103,10 @@ function pairBlocks(config) {
   }
   return [...byBlock].sort((a, b) => a[0] - b[0]).map(([block, ws]) => {
     const counted = ws.filter((w) => w.counted);
-    const candidate = percentiles(merged(counted, 'histogram'));
-    const baseline = percentiles(merged(counted, 'partnerHistogram'));
-    const lateness = percentiles(merged(counted, 'latenessHistogram'));
+    const timed = timedWindows(ws);
+    const candidate = percentiles(merged(timed, 'histogram'));
+    const baseline = percentiles(merged(timed, 'partnerHistogram'));
+    const lateness = percentiles(merged(timed, 'latenessHistogram'));
     const absoluteOk = Object.fromEntries(KEYS.map((k) => [k, counted.length > 0 && lateness[k] !== null && baseline[k] !== null && lateness[k] <= LATENESS_SHARE * baseline[k]]));
     return {
       block,
@@ -207,7 +222,9 @@ function pairBaselineSummary(baselineConfig, candidates) {
   const windows = candidates.flatMap((c) => (c.samples || []).filter((s) => isPairWindow(s) && s.partner === baselineConfig.id));
   if (!windows.length) return null;
   const byBlock = new Map();
-  for (const w of windows.filter((x) => x.counted)) {
+  const perBlock = new Map();
+  for (const w of windows) perBlock.set(`${w.block}/${w.group}`, [...(perBlock.get(`${w.block}/${w.group}`) || []), w]);
+  for (const w of [...perBlock.values()].flatMap(timedWindows)) {
     if (!byBlock.has(w.block)) byBlock.set(w.block, []);
     byBlock.get(w.block).push(w);
   }

@@ -145,6 +145,19 @@ test('a candidate that fell behind in one block cannot serve the rate, though it
   assert.strictEqual(theirs.blocksNotServed, 0);
 });
 
+test('a server\'s latencies include the windows it fell behind or caught up in (its queue is the tail), not those whose load CPU was saturated', () => {
+  // Block 0: three counted windows at 2 ms, one window behind whose requests waited 50 ms,
+  // one whose load CPU was saturated (its timestamps are the CPU's, not the servers').
+  const windows = [win(0), win(0), win(0), win(0, { counted: false, sent: 900, ms: 50 }), { ...win(0, { counted: false, ms: 500 }), loadCpu: 0.9 }, win(1), win(2)];
+  const [first] = pairBlocks(config(windows));
+  assert.ok(Math.abs(first.candidate.p99 - 50) < 0.1, `the queue of the window it fell behind in is in its p99 (${first.candidate.p99})`);
+  assert.strictEqual(first.counted, 3);
+  // A block with no counted window gives no latency at all (whether the rate was served
+  // is the block rule's).
+  const [none] = pairBlocks(config([win(0, { counted: false, sent: 500, ms: 50 }), win(1)]));
+  assert.strictEqual(none.candidate.count, 0);
+});
+
 test('a pair run\'s latencies: every candidate against its baseline, and the baseline\'s own from its partner histograms', () => {
   const cand = { ...config([0, 1, 2].map((b) => win(b, { tailMs: 4, baseTailMs: 2, lateP99: 0.1 }))), framework: 'express', depth: 8, hop: 'pg', partnerId: 'base' };
   const b = { id: 'base', strategy: 'none', framework: 'express', depth: 8, hop: 'pg', rate: 1000, samples: [] };

@@ -85,7 +85,7 @@ function pairNote(run) {
     '(95% = about 5% more CPU per request at this rate: below saturation a request also pays for the wake-ups that serve it, so a strategy\'s share of the cost is smaller than at saturation). ' +
     'A window counts when both servers kept their schedule (at least 99% of their due requests sent and not more than their due ones by the same share and a request, which is catching up on a queue; none answered with an error) and the load CPU (the generator, and PostgreSQL and the downstream service beside it) was busy less than 85% of the time. ' +
     'The log ratios are averaged per block (a pair of fresh processes) and the 95% CI is a t-interval over blocks. ' +
-    '*p50*, *p99*: latencies from each request\'s intended send time, merged per block over the counted windows (HDR histograms), geometric mean over blocks; ' +
+    '*p50*, *p99*: latencies from each request\'s intended send time, merged per block over the counted windows and those a server fell behind or caught up in (its queue is the tail; HDR histograms), geometric mean over blocks; ' +
     'shown only when, in every block, the generator\'s own lateness at that percentile was at most 10% of the baseline\'s ("generator-bound" otherwise). ' +
     '*p99 added*: this configuration\'s p99 minus its baseline\'s in the same block (the generator\'s lateness is the same for both and cancels), mean over the blocks where the generator\'s lateness p99 was at most 1 ms; t-interval over blocks. ' +
     '*Generator late*: the load generator\'s own lateness (intended send time to the moment it noticed the request was due), p50 mean and p99 worst over blocks. ' +
