@@ -217,3 +217,9 @@ test('a real pair run: structure, the stored ratio recomputed from its windows, 
   assert.match(page, /measured in a \*\*pair at a fixed rate\*\*/);
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+test('a pair run measured before catching-up windows were dropped says how many of its counted windows were such', () => {
+  const { catchingUpCounted } = require('../report/sections/run/pair');
+  const run = { configs: [config([win(0), win(0, { sent: 1050 }), win(1, { baseSent: 1100 }), win(2, { counted: false, sent: 1200 })])] };
+  assert.deepStrictEqual(catchingUpCounted(run), { catching: 2, counted: 3 });
+});

@@ -5,6 +5,7 @@
 // published.
 const f = require('../../format');
 const { latencySummaries } = require('../../../analysis');
+const { scheduleState } = require('../../../analysis/pair');
 const { isBaselineRow, strategyCell, uniq, nodeLabel, logOf } = require('./common');
 const { verdictCell } = require('./summary');
 
@@ -75,7 +76,17 @@ function pairSummarySection(run, rows, baseline) {
   if (!showNode && configs.length) common.push(`Node ${nodeLabel(configs[0])}`);
   if (common.length) out.push(`All configurations: ${common.join(', ')}.`, '');
   out.push(f.table(header, body, align), '', pairNote(run));
+  const early = catchingUpCounted(run);
+  if (early.catching) out.push('', `⚠ ${f.int(early.catching)} of the ${f.int(early.counted)} counted windows of this run are ones in which a server was catching up on a queue (it sent more than its due requests by over 1%): the run was measured before such windows were dropped (3b4128c), so its CPU ratios include them; measure it again for ratios by today's rule.`);
   return out.join('\n');
+}
+
+// Runs measured before a window in which a server catches up stopped counting: how many of
+// their counted windows are such (the page says so rather than claim today's rule).
+function catchingUpCounted(run) {
+  const windows = (run.configs || []).flatMap((c) => (c.samples || []).filter((w) => w.kind === 'window' && w.method === 'pair' && w.counted));
+  const catching = windows.filter((w) => scheduleState(w.schedule) === 'catching-up' || scheduleState(w.partnerSchedule) === 'catching-up').length;
+  return { catching, counted: windows.length };
 }
 
 function pairNote(run) {
@@ -92,4 +103,4 @@ function pairNote(run) {
     '"cannot serve": the configuration fell behind a rate its baseline kept — in at least one block no window counted and it, not its baseline, was off its schedule in at least half of them; the windows it kept elsewhere are those it caught up in — that is the answer at this rate, and it has no figure there.';
 }
 
-module.exports = { pairSummarySection };
+module.exports = { pairSummarySection, catchingUpCounted };
