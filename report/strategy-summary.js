@@ -137,7 +137,8 @@ function picturePoints(summary) {
   for (const r of summary.rows) {
     for (const [key, panel] of panels) {
       const cell = r[key];
-      if (!cell || cell.kind === 'baseline' || !f.isNum(cell.estimate) || cell.intervalKind === 'window range') continue;
+      // A capacity that lay beyond the rates tried ("<", "≥") is a bound, not a point.
+      if (!cell || cell.kind === 'baseline' || !f.isNum(cell.estimate) || cell.intervalKind === 'window range' || cell.bound) continue;
       const [lo, hi] = Array.isArray(cell.interval) ? cell.interval : [null, null];
       const pct = (x) => (f.isNum(x) ? Math.round(x * 1000) / 10 : null);
       points.push({ strategy: r.strategy, panel, estimate: pct(cell.estimate), lo: pct(lo), hi: pct(hi) });

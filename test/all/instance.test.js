@@ -92,7 +92,7 @@ test('Ctrl-C keeps what was measured and removes every group; after a SIGKILL th
 test('ctxbench deploy: the yamls as F1 stand-ins, a line per deployment, the yamls recorded in the run JSON, nothing left behind', { timeout: 600000 }, async (t) => {
   if (skipWithout(t)) return;
   const out = path.join(dir, 'deploy.json');
-  const r = await runCli(['deploy', 'app_baseline.yaml', 'app_als.yaml', '--blocks', '1', '--windows', '1', '--max-time', '300', '--out', out, '--report', 'none']);
+  const r = await runCli(['deploy', 'app_baseline.yaml', 'app_als.yaml', '--blocks', '3', '--max-time', '300', '--out', out, '--report', 'none']);
   assert.strictEqual(r.code, 0, r.stderr);
   assert.match(r.stdout, /^ctxbench deploy: complete, \d+ s of measuring, F1 stand-ins \(0\.25 CPU each: an assumption, docs\/deploy\.md\)$/m);
   // Its one candidate's line says capacity, p99 added and throttling, whatever the figures.
