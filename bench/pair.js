@@ -16,7 +16,6 @@
 // small against them (analysis/pair.js, per block). The unit is the pair of processes:
 // analysis averages the window log ratios per block, t-interval over blocks.
 const hdr = require('hdr-histogram-js');
-const { Pool } = require('undici');
 const { getJson } = require('./http-client');
 const { checkIdentity, cpuPerRequest, eluBetween } = require('./sample');
 const { stillWarming, takeWindows } = require('./duet');
@@ -153,13 +152,12 @@ const encode = (h) => hdr.encodeIntoCompressedBase64(h);
 async function measurePair({ servers, configs, rate, load, windowS = 1, windows: wanted = 3, maxWindows = wanted * 3, signal, onWindow, loadPids = [] }) {
   const first = await Promise.all(servers.map((s) => getJson(`${s.url}/__stats`)));
   first.forEach((s, i) => checkIdentity(s, configs[i], servers[i]));
-  const pools = servers.map((s) => new Pool(s.url, { connections: load.connections, pipelining: 1, connect: { timeout: 10000 } }));
   const timeout = load.timeout ?? 10;
   let schedule = null;
   const warmup = [];
   const taken = [];
   try {
-    await Promise.all(servers.map((s, i) => probe(pools[i], normalizeOptions({ url: s.url, path: configs[i].path || '/' }))));
+    await Promise.all(servers.map((s, i) => probe(normalizeOptions({ url: s.url, path: configs[i].path || '/' }))));
     schedule = await startSchedule({ targets: servers.map((s, i) => ({ url: s.url, path: configs[i].path || '/' })), rate, connections: load.connections, timeout });
     let previous = await poll(servers, schedule, loadPids);
     // Warm-up: until both servers' cost per request has settled (the duet's rule) and
@@ -182,7 +180,6 @@ async function measurePair({ servers, configs, rate, load, windowS = 1, windows:
     const last = await Promise.all(servers.map((s) => getJson(`${s.url}/__stats`)));
     last.forEach((s, i) => checkIdentity(s, configs[i], servers[i]));
   } finally {
-    await Promise.all(pools.map((p) => p.destroy().catch(() => {})));
     if (schedule) {
       try {
         await schedule.stop();

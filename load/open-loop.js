@@ -9,7 +9,7 @@
 //
 // Every request carries its own X-Cloud-Trace-Context id and every 2xx body is checked
 // against it, as in load/autocannon.js. At most `connections` requests are in flight per
-// target (undici Pool, no pipelining); a request due while all are busy waits in our
+// target (load/http-sender.js, no pipelining); a request due while all are busy waits in our
 // queue, and that wait is part of its latency. `sent` counts the requests that got onto a
 // connection within the window, so a server (or client) that cannot keep the rate shows
 // as sent < scheduled, and the report then refuses to print latencies for it.
@@ -29,12 +29,15 @@
 // worker thread that sleeps to the next due time with Atomics.wait (sub-millisecond) wakes
 // this thread instead: 0.07-0.15 ms at the median (measured on this 2-core VM, generator
 // pinned to one CPU, 1,000-16,000 requests/s; docs/how-it-measures.md has the ceiling).
+// What it sends with is its own client (load/http-sender.js: raw sockets, http-parser-js),
+// not undici's Pool: with undici the generator's lateness p99 was 2-10 ms at 1,000-16,000
+// requests/s in all, with this client 0.3-1.2 ms (scripts/generator-ceiling.js).
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
 const { performance } = require('node:perf_hooks');
 const { Worker } = require('node:worker_threads');
 const { once } = require('node:events');
-const { Pool } = require('undici');
+const { createSender } = require('./http-sender');
 const hdr = require('hdr-histogram-js');
 const { normalizeOptions, HEADER } = require('./autocannon');
 
@@ -103,13 +106,18 @@ function checkTicker(ticker = 'worker') {
   return ticker;
 }
 
-// One GET with a deadline: a dead URL fails fast with one line.
-async function probe(pool, o) {
+// One GET with a deadline, through the generator's own client: a dead URL fails fast with
+// one line. o: { origin, path, target (for the message) }.
+async function probe(o) {
+  const sender = createSender({ origin: o.origin, connections: 1, timeout: 10 });
   try {
-    const res = await pool.request({ method: 'GET', path: o.path, headers: { [HEADER]: `${randomBytes(16).toString('hex')}/1;o=1` }, headersTimeout: 10000, bodyTimeout: 10000 });
-    await res.body.dump();
+    await new Promise((resolve, reject) => {
+      sender.send(o.path, `${HEADER}: ${randomBytes(16).toString('hex')}/1;o=1\r\n`, (err) => (err ? reject(err) : resolve()));
+    });
   } catch (err) {
     fail(`no response from ${o.target} (${err.code || err.message})`);
+  } finally {
+    sender.destroy();
   }
 }
 
@@ -181,7 +189,7 @@ async function startLocalSchedule({ targets, rate, connections, timeout, total =
     let counter = 0;
     return {
       path: t.path,
-      pool: new Pool(new URL(t.url).origin, { connections, pipelining: 1, connect: { timeout: 10000 } }),
+      sender: createSender({ origin: new URL(t.url).origin, connections, timeout }),
       prefix,
       nextId: () => {
         const x = (counter++).toString(16);
@@ -214,27 +222,23 @@ async function startLocalSchedule({ targets, rate, connections, timeout, total =
     s.window.sent++;
     if (performance.now() <= windowEnd) s.total.sent++;
     s.inFlight++;
-    s.pool
-      .request({ method: 'GET', path: s.path, headers: { [HEADER]: `${id}/1;o=1` }, headersTimeout: timeout * 1000, bodyTimeout: timeout * 1000 })
-      .then(async (res) => {
-        const body = await res.body.text();
+    s.sender.send(s.path, `${HEADER}: ${id}/1;o=1\r\n`, (err, statusCode, body) => {
+      s.inFlight--;
+      unfinished--;
+      if (err) {
+        s.total.errors++;
+        s.window.errors++;
+      } else {
         s.latency.recordValue(us(performance.now() - intended));
-        const kind = res.statusCode < 200 || res.statusCode > 299 ? 'non2xx' : body === id ? 'kept' : body.length === 32 && body.startsWith(s.prefix) ? 'mismatches' : 'lost';
+        const kind = statusCode < 200 || statusCode > 299 ? 'non2xx' : body === id ? 'kept' : body.length === 32 && body.startsWith(s.prefix) ? 'mismatches' : 'lost';
         for (const c of [s.total, s.window]) {
           c.answered++;
           c[kind]++;
         }
-      })
-      .catch(() => {
-        s.total.errors++;
-        s.window.errors++;
-      })
-      .finally(() => {
-        s.inFlight--;
-        unfinished--;
-        pump(s);
-        maybeDone();
-      });
+      }
+      pump(s);
+      maybeDone();
+    });
   }
 
   function pump(s) {
@@ -314,7 +318,9 @@ async function startLocalSchedule({ targets, rate, connections, timeout, total =
     },
     done,
     prefixes: states.map((s) => s.prefix),
-    close: () => Promise.all(states.map((s) => s.pool.destroy().catch(() => {}))),
+    close: async () => {
+      for (const s of states) s.sender.destroy();
+    },
   };
 }
 
@@ -414,83 +420,78 @@ async function startSchedule({ thread = 'worker', ...options }) {
 // requests = answered requests (any status); rps = requests / window.
 async function measure(options) {
   const o = normalizeRateOptions(options);
-  const pool = new Pool(o.origin, { connections: o.connections, pipelining: 1, connect: { timeout: 10000 } });
+  await probe(o);
+  const common = { targets: [{ url: o.origin, path: o.path }], rate: o.rate, connections: o.connections, timeout: o.timeout, ticker: o.ticker };
+  if (o.warmup > 0) {
+    const w = await startSchedule({ ...common, total: Math.max(1, Math.floor(o.warmup * o.rate)) });
     try {
-    await probe(pool, o);
-    const common = { targets: [{ url: o.origin, path: o.path }], rate: o.rate, connections: o.connections, timeout: o.timeout, ticker: o.ticker };
-    if (o.warmup > 0) {
-      const w = await startSchedule({ ...common, total: Math.max(1, Math.floor(o.warmup * o.rate)) });
-      try {
-        await w.done;
-        await w.stop();
-      } finally {
-        await w.close();
-      }
-    }
-    const total = Math.max(1, Math.floor(o.duration * o.rate));
-    const startedAt = performance.now();
-    const cpu0 = process.cpuUsage();
-    let progressTimer;
-    const run = await startSchedule({ ...common, total });
-    let cut;
-    try {
-      if (o.onProgress) {
-        let last = 0;
-        progressTimer = setInterval(() => {
-          run.refresh().then(([c]) => {
-            o.onProgress({ phase: 'measure', elapsedS: round((performance.now() - startedAt) / 1000, 3), requests: c.answered, rps: c.answered - last, errors: c.errors, mismatches: c.mismatches, lost: c.lost });
-            last = c.answered;
-          }, () => {});
-        }, 1000);
-        progressTimer.unref();
-      }
-      try {
-        await run.done;
-      } finally {
-        clearInterval(progressTimer);
-        await run.stop();
-      }
-      cut = await run.cut();
+      await w.done;
+      await w.stop();
     } finally {
-      await run.close();
+      await w.close();
     }
-    const cpu = process.cpuUsage(cpu0);
-    const wallMs = performance.now() - startedAt;
-    const counts = run.counts[0];
-    const durationS = (total * 1000) / o.rate / 1000;
-    if (counts.answered === 0) fail(`no response from ${o.target} during the run (${counts.errors} errors)`);
-    const achieved = counts.answered / durationS;
-    const sentRatio = counts.sent / total;
-    const achievedRatio = counts.answered / total;
-    const clientP = percentiles(cut.lateness);
-    return {
-      rps: round(achieved, 1),
-      latency: percentiles(cut.targets[0].latency),
-      requests: counts.answered,
-      errors: counts.errors,
-      non2xx: counts.non2xx,
-      mismatches: counts.mismatches,
-      lost: counts.lost,
-      rate: o.rate,
-      scheduled: total,
-      sent: counts.sent,
-      heldRate: {
-        target: o.rate,
-        achieved: round(achieved, 1),
-        sentRatio: round(sentRatio, 4),
-        achievedRatio: round(achievedRatio, 4),
-        held: sentRatio >= HELD_MIN && achievedRatio >= HELD_MIN,
-      },
-      histogram: hdr.encodeIntoCompressedBase64(cut.targets[0].latency),
-      clientLag: { p50: clientP.p50, p99: clientP.p99, max: clientP.max },
-      ticker: o.ticker,
-      bytesPerSec: null,
-      loadgenCpu: round((cpu.user + cpu.system) / 1000 / wallMs, 3),
-      durationS: round(durationS, 3),
-    };
-  } finally {
-    await pool.close().catch(() => {});
   }
+  const total = Math.max(1, Math.floor(o.duration * o.rate));
+  const startedAt = performance.now();
+  const cpu0 = process.cpuUsage();
+  let progressTimer;
+  const run = await startSchedule({ ...common, total });
+  let cut;
+  try {
+    if (o.onProgress) {
+      let last = 0;
+      progressTimer = setInterval(() => {
+        run.refresh().then(([c]) => {
+          o.onProgress({ phase: 'measure', elapsedS: round((performance.now() - startedAt) / 1000, 3), requests: c.answered, rps: c.answered - last, errors: c.errors, mismatches: c.mismatches, lost: c.lost });
+          last = c.answered;
+        }, () => {});
+      }, 1000);
+      progressTimer.unref();
+    }
+    try {
+      await run.done;
+    } finally {
+      clearInterval(progressTimer);
+      await run.stop();
+    }
+    cut = await run.cut();
+  } finally {
+    await run.close();
+  }
+  const cpu = process.cpuUsage(cpu0);
+  const wallMs = performance.now() - startedAt;
+  const counts = run.counts[0];
+  const durationS = (total * 1000) / o.rate / 1000;
+  if (counts.answered === 0) fail(`no response from ${o.target} during the run (${counts.errors} errors)`);
+  const achieved = counts.answered / durationS;
+  const sentRatio = counts.sent / total;
+  const achievedRatio = counts.answered / total;
+  const clientP = percentiles(cut.lateness);
+  return {
+    rps: round(achieved, 1),
+    latency: percentiles(cut.targets[0].latency),
+    requests: counts.answered,
+    errors: counts.errors,
+    non2xx: counts.non2xx,
+    mismatches: counts.mismatches,
+    lost: counts.lost,
+    rate: o.rate,
+    scheduled: total,
+    sent: counts.sent,
+    heldRate: {
+      target: o.rate,
+      achieved: round(achieved, 1),
+      sentRatio: round(sentRatio, 4),
+      achievedRatio: round(achievedRatio, 4),
+      held: sentRatio >= HELD_MIN && achievedRatio >= HELD_MIN,
+    },
+    histogram: hdr.encodeIntoCompressedBase64(cut.targets[0].latency),
+    clientLag: { p50: clientP.p50, p99: clientP.p99, max: clientP.max },
+    ticker: o.ticker,
+    bytesPerSec: null,
+    loadgenCpu: round((cpu.user + cpu.system) / 1000 / wallMs, 3),
+    durationS: round(durationS, 3),
+  };
 }
 
 module.exports = { measure, startSchedule, startLocalSchedule, probe, normalizeRateOptions, percentiles, newHistogram, HELD_MIN, HIST, TICKERS };

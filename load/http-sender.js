@@ -1,0 +1,135 @@
+'use strict';
+// The open-loop generator's HTTP/1.1 client (load/open-loop.js): at most `connections`
+// keep-alive sockets to one origin, one request in flight on each, every request's bytes
+// written at once, every answer parsed by http-parser-js (the parser autocannon's
+// lib/httpClient.js sends with). Why not undici's Pool, which the generator used before:
+// its per-request machinery (a request object, its dispatcher handlers, promises, a body
+// stream) cost the generator's thread ~250 µs of CPU per request at 1,000 req/s here and
+// left its own lateness p99 at 2-8 ms at the rates studies need, more than what it measures
+// (results/method-check/generator-ceiling.md has both, measured on this machine). Here a
+// request is one string written to a socket, and an answer a few parser callbacks.
+const net = require('node:net');
+const { HTTPParser } = require('http-parser-js');
+
+// How often in-flight requests are checked against their timeout (ms).
+const TIMEOUT_CHECK_MS = 250;
+
+function fail(message) {
+  throw new Error(message);
+}
+
+function requestError(code, message) {
+  const err = new Error(message);
+  err.code = code;
+  return err;
+}
+
+// createSender({ origin, connections, timeout (s per request), connectTimeout (s) }) -> {
+//   send(path, headerLines, done(err, statusCode, body)): one GET; headerLines is the raw
+//     text of its extra header lines, each ending in \r\n. It waits for a free connection
+//     when all are busy (the schedule itself keeps at most `connections` in flight);
+//   destroy(): every socket closed, requests in flight failed. }
+// A socket is opened on first need and kept while the server keeps it alive; an answer the
+// server marks `Connection: close`, a parse error, a timeout or a socket error retires it.
+function createSender({ origin, connections, timeout = 10, connectTimeout = 10 }) {
+  const url = new URL(origin);
+  if (url.protocol !== 'http:') fail(`the open-loop generator sends plain http://, got ${url.protocol}//`);
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const port = Number(url.port || 80);
+  const hostHeader = `Host: ${url.host}\r\n`;
+  const free = [];
+  const waiting = [];
+  const all = new Set();
+  let destroyed = false;
+
+  function open() {
+    const socket = net.connect({ host, port, noDelay: true });
+    const parser = new HTTPParser(HTTPParser.RESPONSE);
+    const conn = { socket, parser, current: null, since: 0, statusCode: 0, body: '', keepAlive: true, connected: false };
+    all.add(conn);
+    parser[HTTPParser.kOnHeadersComplete] = (info) => {
+      conn.statusCode = info.statusCode;
+      conn.keepAlive = info.shouldKeepAlive;
+    };
+    parser[HTTPParser.kOnBody] = (chunk, start, length) => {
+      conn.body += chunk.toString('latin1', start, start + length);
+    };
+    parser[HTTPParser.kOnMessageComplete] = () => {
+      const { current, statusCode, body } = conn;
+      conn.current = null;
+      conn.body = '';
+      if (!conn.keepAlive) retire(conn, null);
+      else release(conn);
+      current?.(null, statusCode, body);
+    };
+    socket.setTimeout(connectTimeout * 1000, () => {
+      if (!conn.connected) retire(conn, requestError('UND_ERR_CONNECT_TIMEOUT', `connecting to ${origin} timed out`));
+    });
+    socket.once('connect', () => {
+      conn.connected = true;
+      socket.setTimeout(0);
+    });
+    socket.on('data', (data) => {
+      const err = parser.execute(data);
+      if (err instanceof Error) retire(conn, requestError('HPE_INVALID', `bad HTTP answer from ${origin}: ${err.message}`));
+    });
+    socket.on('error', (err) => retire(conn, err));
+    socket.on('close', () => retire(conn, requestError('ECONNRESET', `${origin} closed the connection`)));
+    return conn;
+  }
+
+  // A socket that will not be used again: closed, its request (if any) failed.
+  function retire(conn, err) {
+    if (!all.delete(conn)) return;
+    const i = free.indexOf(conn);
+    if (i >= 0) free.splice(i, 1);
+    conn.socket.destroy();
+    const current = conn.current;
+    conn.current = null;
+    if (current) current(err ?? requestError('ECONNRESET', `${origin} closed the connection`));
+    // A request waiting for a connection gets the place this one left.
+    if (!destroyed && waiting.length && all.size < connections) dispatch(open(), waiting.shift());
+  }
+
+  function release(conn) {
+    if (waiting.length) dispatch(conn, waiting.shift());
+    else free.push(conn);
+  }
+
+  function dispatch(conn, [path, headerLines, done]) {
+    conn.current = done;
+    conn.since = Date.now();
+    conn.socket.write(`GET ${path} HTTP/1.1\r\n${hostHeader}${headerLines}\r\n`, 'latin1');
+  }
+
+  // Requests past their timeout fail and take their socket with them.
+  const timer = setInterval(() => {
+    const limit = Date.now() - timeout * 1000;
+    for (const conn of all) {
+      if (conn.current && conn.since < limit) retire(conn, requestError('UND_ERR_HEADERS_TIMEOUT', `no answer from ${origin} within ${timeout} s`));
+    }
+  }, TIMEOUT_CHECK_MS);
+  timer.unref();
+
+  return {
+    send(path, headerLines, done) {
+      if (destroyed) {
+        done(requestError('ECONNRESET', 'the sender is closed'));
+        return;
+      }
+      const request = [path, headerLines, done];
+      // The most recently freed socket first: at a low rate few connections stay warm.
+      const conn = free.pop() ?? (all.size < connections ? open() : null);
+      if (conn) dispatch(conn, request);
+      else waiting.push(request);
+    },
+    destroy() {
+      destroyed = true;
+      clearInterval(timer);
+      for (const [, , done] of waiting.splice(0)) done(requestError('ECONNRESET', 'the sender is closed'));
+      for (const conn of [...all]) retire(conn, requestError('ECONNRESET', 'the sender is closed'));
+    },
+  };
+}
+
+module.exports = { createSender };

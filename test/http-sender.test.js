@@ -1,0 +1,123 @@
+'use strict';
+// The open-loop generator's own HTTP/1.1 client (load/http-sender.js) against real servers
+// on free ports: every answer reaches the request that asked for it, whatever the server's
+// framing, and a request that cannot be answered fails with a reason instead of hanging.
+const test = require('node:test');
+const assert = require('node:assert');
+const http = require('node:http');
+const net = require('node:net');
+const { once } = require('node:events');
+const { createSender } = require('../load/http-sender');
+
+const ID_HEADER = 'x-cloud-trace-context';
+
+async function listen(server) {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return `http://127.0.0.1:${server.address().port}`;
+}
+
+const send = (sender, path, id) =>
+  new Promise((resolve) => sender.send(path, `X-Cloud-Trace-Context: ${id}/1;o=1\r\n`, (err, statusCode, body) => resolve({ err, statusCode, body })));
+
+// Echoes the request's id; the path chooses how the answer is framed.
+function echoServer() {
+  const sockets = new Set();
+  const server = http.createServer((req, res) => {
+    sockets.add(req.socket);
+    const id = req.headers[ID_HEADER].split('/')[0];
+    if (req.url === '/chunked') {
+      res.write(id.slice(0, 10));
+      setImmediate(() => res.end(id.slice(10)));
+    } else if (req.url === '/close') {
+      res.setHeader('connection', 'close');
+      res.end(id);
+    } else if (req.url === '/missing') {
+      res.statusCode = 404;
+      res.end('no');
+    } else {
+      res.end(id);
+    }
+  });
+  return { server, sockets };
+}
+
+test('every answer reaches its own request, over few keep-alive connections, whatever the framing', async (t) => {
+  const { server, sockets } = echoServer();
+  t.after(() => server.close());
+  const origin = await listen(server);
+  const sender = createSender({ origin, connections: 4 });
+  t.after(() => sender.destroy());
+  const ids = Array.from({ length: 200 }, (_, i) => `id${String(i).padStart(30, '0')}`);
+  const paths = ['/', '/chunked', '/close'];
+  const answers = await Promise.all(ids.map((id, i) => send(sender, paths[i % 3], id)));
+  answers.forEach((a, i) => {
+    assert.strictEqual(a.err, null, `request ${i}: ${a.err?.message}`);
+    assert.strictEqual(a.statusCode, 200);
+    assert.strictEqual(a.body, ids[i], `request ${i} (${paths[i % 3]}) got another's answer`);
+  });
+  const missing = await send(sender, '/missing', ids[0]);
+  assert.deepStrictEqual([missing.statusCode, missing.body], [404, 'no']);
+  // At most `connections` at once; `Connection: close` answers each cost one more.
+  assert.ok(sockets.size <= 4 + Math.ceil(200 / 3) + 4, `${sockets.size} connections`);
+});
+
+test('at most `connections` requests are on the wire at once; the rest wait for a free one', async (t) => {
+  let inFlight = 0;
+  let most = 0;
+  const server = http.createServer((req, res) => {
+    most = Math.max(most, ++inFlight);
+    setTimeout(() => {
+      inFlight--;
+      res.end(req.headers[ID_HEADER].split('/')[0]);
+    }, 5);
+  });
+  t.after(() => server.close());
+  const sender = createSender({ origin: await listen(server), connections: 3 });
+  t.after(() => sender.destroy());
+  const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => send(sender, '/', `w${i}`)));
+  assert.deepStrictEqual(answers.map((a) => a.body), Array.from({ length: 30 }, (_, i) => `w${i}`));
+  assert.strictEqual(most, 3);
+});
+
+test('a server that never answers fails the request at its timeout; one that hangs up fails it at once', { timeout: 20000 }, async (t) => {
+  const silent = net.createServer(() => {});
+  t.after(() => silent.close());
+  const sender = createSender({ origin: await listen(silent), connections: 1, timeout: 0.3 });
+  t.after(() => sender.destroy());
+  const late = await send(sender, '/', 'a');
+  assert.strictEqual(late.err?.code, 'UND_ERR_HEADERS_TIMEOUT');
+
+  const rude = net.createServer((socket) => socket.destroy());
+  t.after(() => rude.close());
+  const hungUp = createSender({ origin: await listen(rude), connections: 1 });
+  t.after(() => hungUp.destroy());
+  const reset = await send(hungUp, '/', 'b');
+  assert.ok(reset.err, 'a closed connection is an error, not an answer');
+
+  const garbage = net.createServer((socket) => socket.end('this is not HTTP\r\n\r\n'));
+  t.after(() => garbage.close());
+  const confused = createSender({ origin: await listen(garbage), connections: 1 });
+  t.after(() => confused.destroy());
+  assert.ok((await send(confused, '/', 'c')).err, 'an unparseable answer is an error');
+});
+
+test('nothing to connect to fails at once with the reason; a closed sender fails what waits', async (t) => {
+  const probe = net.createServer();
+  const origin = await listen(probe);
+  await new Promise((r) => probe.close(r));
+  const sender = createSender({ origin, connections: 1 });
+  const refused = await send(sender, '/', 'a');
+  assert.strictEqual(refused.err?.code, 'ECONNREFUSED');
+  sender.destroy();
+  assert.strictEqual((await send(sender, '/', 'b')).err?.code, 'ECONNRESET');
+
+  const slow = http.createServer((req, res) => setTimeout(() => res.end('x'), 200));
+  t.after(() => slow.close());
+  const busy = createSender({ origin: await listen(slow), connections: 1 });
+  const first = send(busy, '/', 'c');
+  const queued = send(busy, '/', 'd');
+  busy.destroy();
+  assert.ok((await first).err && (await queued).err, 'destroy fails requests in flight and waiting');
+  assert.throws(() => createSender({ origin: 'https://127.0.0.1:1', connections: 1 }), /plain http:\/\//);
+});
