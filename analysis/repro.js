@@ -18,6 +18,7 @@ const summary = require('./summary');
 const { formatPct, ratioPct } = require('../lib/format');
 const { baselineFor } = require('./comparable');
 const { compareCounts } = require('./micro');
+const { pairLatencySummary, isPairConfig } = require('./pair');
 
 const isMicroCount = (run) => run?.kind === 'micro' && run?.settings?.method === 'instructions';
 
@@ -40,18 +41,80 @@ function microCountRatios(run) {
   return { ratios: out, levels };
 }
 
-// id -> summary.ratio of every config with a baseline in its run.
+// The pair-measured configs of a run with their baseline and what the pair says of them
+// (analysis/pair.js pairLatencySummary): [{ id, config, baseline, pair }].
+function pairSummaries(run) {
+  const configs = run?.configs || [];
+  const baseline = run?.settings?.baseline;
+  return configs.filter((c) => isPairConfig(c) && (c.samples || []).length).map((c) => {
+    const b = baselineFor(c, configs, baseline);
+    return b ? { id: c.id, pair: pairLatencySummary(c, b) } : null;
+  }).filter(Boolean);
+}
+
+// A candidate that fell behind the rate its baseline kept has no ratio: "cannot serve" is
+// its answer (analysis/strategy-summary.js says the same in the headline).
+const cannotServe = (pair) => pair.candidateHeld === false && pair.baselineHeld;
+
+// id -> summary.ratio of every config with a baseline in its run (not those that cannot
+// serve their pair's rate).
 function ratios(run) {
   const configs = (run && run.configs) || [];
   const baseline = run && run.settings && run.settings.baseline;
+  const unserved = new Set(pairSummaries(run).filter((p) => cannotServe(p.pair)).map((p) => p.id));
   const out = new Map();
   for (const c of configs) {
     const b = baselineFor(c, configs, baseline);
-    if (!b || !(c.samples || []).length) continue;
+    if (!b || !(c.samples || []).length || unserved.has(c.id)) continue;
     const s = summary.summarize(c, b);
     if (s.ratio && s.ratio.estimate !== null) out.set(c.id, { ...s.ratio, broken: s.broken, clientBound: s.clientBound });
   }
   return out;
+}
+
+// Pair runs: the configurations either run says cannot serve their rate, with what the
+// other run says of them; they agree when both say it. -> [{ id, a, b, agree }], each side
+// { cannotServe, blocksNotServed, blocks } (null when that run has no such config).
+function servedRows(pa, pb) {
+  const side = (p) => (p ? { cannotServe: cannotServe(p.pair), blocksNotServed: p.pair.blocksNotServed, blocks: p.pair.units } : null);
+  const byId = new Map(pb.map((p) => [p.id, p]));
+  return pa.filter((p) => byId.has(p.id) && (cannotServe(p.pair) || cannotServe(byId.get(p.id).pair))).map((p) => {
+    const a = side(p);
+    const b = side(byId.get(p.id));
+    return { id: p.id, a, b, agree: a.cannotServe === b.cannotServe };
+  });
+}
+
+// Is the difference of two added latencies (ms, each a mean over blocks with its
+// t-interval) within what both runs' noise explains (Welch, two-sided 5%)? null when
+// either has no interval.
+function consistentLinear(x, y) {
+  const seOf = (r) => (r.ci95 && r.n >= 2 ? { se: (r.ci95[1] - r.ci95[0]) / (2 * stats.tCritical(r.n - 1)), df: r.n - 1 } : null);
+  const a = seOf(x);
+  const b = seOf(y);
+  if (!a || !b) return null;
+  const va = a.se ** 2;
+  const vb = b.se ** 2;
+  const diff = Math.abs(y.estimate - x.estimate);
+  if (va + vb === 0) return diff === 0;
+  const df = (va + vb) ** 2 / (va ** 2 / a.df + vb ** 2 / b.df);
+  return diff <= stats.tCritical(df) * Math.sqrt(va + vb);
+}
+
+// Pair runs: the p99 each candidate adds to its baseline's (ms, paired by block), where both
+// runs publish it with an interval. -> [{ id, a, b, differenceMs, aCoversB, bCoversA, agree,
+// consistent }], each side { estimate, ci95, n }.
+function addedP99Rows(pa, pb) {
+  const added = (p) => {
+    const x = p.pair.added?.p99;
+    return x && Number.isFinite(x.estimate) && x.ci95 ? { estimate: x.estimate, ci95: x.ci95, n: x.n } : null;
+  };
+  const byId = new Map(pb.map((p) => [p.id, added(p)]));
+  return pa.map((p) => [p.id, added(p), byId.get(p.id)]).filter(([, a, b]) => a && b).map(([id, a, b]) => {
+    const aCoversB = covers(a.ci95, b.estimate);
+    const bCoversA = covers(b.ci95, a.estimate);
+    return { id, a, b, differenceMs: b.estimate - a.estimate, aCoversB, bCoversA, agree: aCoversB && bCoversA, consistent: consistentLinear(a, b) };
+  });
 }
 
 const covers = (ci, x) => Boolean(ci) && ci[0] <= x && x <= ci[1];
@@ -139,6 +202,10 @@ function reproCompare(a, b) {
   const judged = rows.filter((r) => r.consistent !== null);
   const consistentCount = judged.filter((r) => r.consistent).length;
   const onlyInOne = [...ra.keys()].filter((id) => !rb.has(id)).concat([...rb.keys()].filter((id) => !ra.has(id)));
+  const pairsA = counted ? [] : pairSummaries(runA);
+  const pairsB = counted ? [] : pairSummaries(runB);
+  const served = servedRows(pairsA, pairsB);
+  const addedP99 = addedP99Rows(pairsA, pairsB);
   return {
     a: typeof a === 'string' ? a : (runA && runA.title) || 'a',
     b: typeof b === 'string' ? b : (runB && runB.title) || 'b',
@@ -153,7 +220,9 @@ function reproCompare(a, b) {
     consistent: consistentCount,
     shareConsistent: judged.length ? consistentCount / judged.length : null,
     medianHalfWidthPct: stats.median(widths),
-    onlyInOne,
+    onlyInOne: onlyInOne.filter((id) => !served.some((r) => r.id === id)),
+    ...(served.length && { served }),
+    ...(addedP99.length && { addedP99 }),
   };
 }
 
@@ -205,10 +274,20 @@ function formatRepro(r) {
     lines.push('', `Instruction counts: ${i.within} of ${r.compared} ratios within ${i.limitPct}% of each other (largest difference ${formatPct(i.maxDifferencePct)}%, median ${formatPct(i.medianDifferencePct)}%).`);
     return lines.join('\n') + '\n';
   }
+  for (const row of r.served || []) {
+    const said = (x) => (x.cannotServe ? `cannot serve (${x.blocksNotServed ? `in ${x.blocksNotServed} of ${x.blocks} blocks` : 'behind over its windows'})` : 'served');
+    lines.push(`${row.id}  a ${said(row.a)}  b ${said(row.b)}  ${row.agree ? 'agree' : 'DISAGREE'}`);
+  }
+  for (const row of r.addedP99 || []) {
+    const ms = (x) => `${x.estimate.toFixed(2)} ms [${x.ci95[0].toFixed(2)}–${x.ci95[1].toFixed(2)}]`;
+    lines.push(`${row.id}  p99 added: a ${ms(row.a)}  b ${ms(row.b)}  ${row.agree ? 'agree' : 'DISAGREE'}  ${row.consistent === null ? 'not judged' : row.consistent ? 'consistent' : 'INCONSISTENT'}`);
+  }
   lines.push('', `${r.agreeing} of ${r.compared} ratios agree (each run's interval covers the other's estimate)` +
     `${r.shareAgreeing === null ? '' : `: ${(r.shareAgreeing * 100).toFixed(0)}%`}; median ratio half-width ±${formatPct(r.medianHalfWidthPct)} pp.`,
   `${r.consistent} of ${r.judged} ratios consistent (difference within what both runs' noise explains, 5% test)` +
     `${r.shareConsistent === null ? '' : `: ${(r.shareConsistent * 100).toFixed(0)}%`}.`);
+  if (r.served) lines.push(`${r.served.filter((x) => x.agree).length} of ${r.served.length} "cannot serve" answers given by both runs.`);
+  if (r.addedP99) lines.push(`${r.addedP99.filter((x) => x.consistent).length} of ${r.addedP99.length} added p99s consistent, ${r.addedP99.filter((x) => x.agree).length} agree.`);
   return lines.join('\n') + '\n';
 }
 

@@ -227,10 +227,13 @@ function latencyCell(source, strategy, depth, load) {
   // A rate not held (by this configuration or its baseline) has no latency to report: the
   // cell says so instead of showing a figure from a queue that grew without bound. In a
   // pair, a candidate that could not keep a rate its baseline kept is itself the answer.
-  if (!a || !Number.isFinite(a.estimate)) {
+  // A pair's added p99 from a single block that passed the generator's rule has no
+  // interval: the headline gives no bare figure for it, but how few blocks there were.
+  const single = hit.s?.method === 'pair' && a && Number.isFinite(a.estimate) && !a.ci95;
+  if (!a || !Number.isFinite(a.estimate) || single) {
     // Held, but every block's generator was late past the rule: its lateness, not a figure.
     const generatorBound = Boolean(a && a.n === 0 && hit.s?.generator);
-    return { ...base, estimate: null, interval: null, significant: false, rateHeld: hit.s?.held ? hit.s.held.held : null, candidateHeld: hit.s?.candidateHeld ?? null, baselineHeld: hit.s?.baselineHeld ?? null, broken: Boolean(hit.s?.broken), generatorBound, latenessP99: generatorBound ? hit.s.generator.latenessP99 : null, verdict: hit.s?.verdict ?? 'no latency figure' };
+    return { ...base, estimate: null, interval: null, significant: false, rateHeld: hit.s?.held ? hit.s.held.held : null, candidateHeld: hit.s?.candidateHeld ?? null, baselineHeld: hit.s?.baselineHeld ?? null, broken: Boolean(hit.s?.broken), generatorBound, latenessP99: generatorBound ? hit.s.generator.latenessP99 : null, ...(single && { fewBlocks: { n: a.n, of: hit.s.units } }), verdict: hit.s?.verdict ?? 'no latency figure' };
   }
   return {
     ...base,

@@ -223,3 +223,37 @@ test('a pair run measured before catching-up windows were dropped says how many 
   const run = { configs: [config([win(0), win(0, { sent: 1050 }), win(1, { baseSent: 1100 }), win(2, { counted: false, sent: 1200 })])] };
   assert.deepStrictEqual(catchingUpCounted(run), { catching: 2, counted: 3 });
 });
+
+test('repro of pair runs: "cannot serve" is compared as an answer (never as a ratio), and the added p99s are compared in ms', () => {
+  const { reproCompare, formatRepro } = require('../analysis/repro');
+  const { render } = require('../report/sections/repro');
+  const baseline = { id: 'base', strategy: 'none', depth: 8, samples: [] };
+  const cand = (id, strategy, samples) => ({ id, strategy, depth: 8, rate: 1000, load: 0.5, samples: samples.map((w) => ({ ...w, partner: 'base' })) });
+  // Three blocks whose added p99 (20 ms tails) differs by block, so it has an interval.
+  const served = (tails) => tails.map((t, b) => win(b, { cpu: 55, baseCpu: 50, tailMs: t, baseTailMs: 1 }));
+  const behind = [0, 1, 2].map((b) => win(b, { counted: false, sent: 600 }));
+  const run = (configs) => ({ schema: 2, settings: { baseline: 'none' }, configs: [baseline, ...configs] });
+  const a = run([cand('als', 'als', served([10, 12, 14])), cand('cls', 'cls-hooked', behind)]);
+  const b = run([cand('als', 'als', served([11, 12, 13])), cand('cls', 'cls-hooked', served([10, 12, 14]))]);
+  const r = reproCompare(a, b);
+  // cls-hooked cannot serve in run a: no ratio row for it (its ratio is not a figure there),
+  // and a "cannot serve" row saying run b served it.
+  assert.deepStrictEqual(r.rows.map((x) => x.id), ['als']);
+  assert.deepStrictEqual(r.served, [{ id: 'cls', a: { cannotServe: true, blocksNotServed: 3, blocks: 3 }, b: { cannotServe: false, blocksNotServed: 0, blocks: 3 }, agree: false }]);
+  assert.deepStrictEqual(r.onlyInOne, []);
+  const [p99] = r.addedP99;
+  assert.strictEqual(p99.id, 'als');
+  assert.ok(Math.abs(p99.a.estimate - 11) < 0.05 && Math.abs(p99.b.estimate - 11) < 0.05, `${p99.a.estimate}, ${p99.b.estimate}`);
+  assert.strictEqual(p99.consistent, true);
+  assert.strictEqual(p99.agree, true);
+  // Both runs saying it is agreement; a shifted added p99 is not.
+  const c = run([cand('als', 'als', served([41, 42, 43])), cand('cls', 'cls-hooked', behind)]);
+  const r2 = reproCompare(a, c);
+  assert.strictEqual(r2.served[0].agree, true);
+  assert.strictEqual(r2.addedP99[0].consistent, false);
+  assert.match(formatRepro(r), /^cls {2}a cannot serve \(in 3 of 3 blocks\) {2}b served {2}DISAGREE$/m);
+  assert.match(formatRepro(r2), /^als {2}p99 added: a 11\.0\d ms \[[\d.]+–[\d.]+\] {2}b 41\.0\d ms .* DISAGREE {2}INCONSISTENT$/m);
+  const page = render({ kind: 'repro', title: 't', repro: r });
+  assert.match(page, /"Cannot serve": 0 of 1 given by both runs/);
+  assert.match(page, /p99 added, ms: 1 of 1 consistent, 1 of 1 agree/);
+});

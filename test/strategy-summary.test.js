@@ -6,6 +6,8 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const path = require('node:path');
+const hdr = require('hdr-histogram-js');
+const { HIST } = require('../load/open-loop');
 const { strategySummary } = require('../analysis');
 const { markdown, idsText, readingText, picturePoints } = require('../report/strategy-summary');
 const { readResults } = require('../report');
@@ -234,11 +236,36 @@ test('a depth-sweep cell whose strategy lost its ids makes no disagreement note'
   assert.deepStrictEqual(lost.disagreements, []);
 });
 
-test('the committed latency study: a strategy whose every block had the generator late past the rule reads "generator-bound" with the lateness, never a figure', () => {
+test('the committed latency study: the p99 each strategy adds is a figure where the generator kept its schedule; where it was late past the rule in every block, "generator-bound" with the lateness, never a figure', () => {
   const files = ['default.json', 'integrity.json', 'latency.json'].map((n) => path.join(RESULTS, n));
-  const summary = strategySummary(readResults(RESULTS, files));
+  const results = readResults(RESULTS, files);
+  const figures = strategySummary(results).rows.filter((r) => r.latency && Number.isFinite(r.latency.estimate));
+  assert.ok(figures.length > 0, 'the committed latency study has added-p99 figures');
+  // The same windows with the generator 3 ms late at p99 in every one of them.
+  const late = hdr.build(HIST);
+  late.recordValueWithCount(100, 980);
+  late.recordValueWithCount(3000, 20);
+  const lateB64 = hdr.encodeIntoCompressedBase64(late);
+  const study = results.find((r) => path.basename(r.file) === 'latency.json');
+  const onTime = hdr.build(HIST);
+  onTime.recordValueWithCount(100, 1000);
+  const onTimeB64 = hdr.encodeIntoCompressedBase64(onTime);
+  // lateIn(w) -> whether window w's generator is made late.
+  const withLateness = (lateIn) => {
+    const run = { ...study.run, configs: study.run.configs.map((c) => ({ ...c, samples: (c.samples || []).map((w) => (w.latenessHistogram ? { ...w, latenessHistogram: lateIn(w) ? lateB64 : onTimeB64 } : w)) })) };
+    return strategySummary(results.map((r) => (r === study ? { ...r, run } : r)));
+  };
+  // On time in one block only: no figure from one block, and the cell says why.
+  const few = withLateness((w) => w.block !== 0);
+  for (const r of figures) {
+    const row = few.rows.find((x) => x.strategy === r.strategy);
+    assert.strictEqual(row.latency.estimate, null, r.strategy);
+    assert.strictEqual(row.latency.fewBlocks?.n, 1, r.strategy);
+  }
+  assert.match(markdown(few, { link: (x) => x }), /too few blocks \(1 of \d+ with the generator on time\)/);
+  const summary = withLateness(() => true);
   const bound = summary.rows.filter((r) => r.latency?.generatorBound);
-  assert.ok(bound.length > 0, 'the committed latency study has generator-bound cells');
+  for (const r of figures) assert.ok(bound.some((x) => x.strategy === r.strategy), `${r.strategy}: every strategy with a figure becomes generator-bound`);
   for (const row of bound) {
     assert.strictEqual(row.latency.estimate, null, row.strategy);
     assert.ok(row.latency.latenessP99 > 1, `${row.strategy}: ${row.latency.latenessP99}`);

@@ -36,6 +36,27 @@ function instructionLines(r, lines) {
   return lines.join('\n');
 }
 
+// Pair runs: "cannot serve" is an answer, so it is compared as one (not as a ratio).
+function servedLines(rows, lines) {
+  const said = (x) => (x.cannotServe ? `cannot serve (${x.blocksNotServed ? `in ${x.blocksNotServed} of ${x.blocks} blocks` : 'behind over its windows'})` : 'served (a ratio)');
+  const same = rows.filter((x) => x.agree).length;
+  lines.push('', `**"Cannot serve": ${same} of ${rows.length} given by both runs.** A strategy that fell behind the rate its ` +
+    'baseline kept has that as its answer instead of a ratio (in a pair, any block where no window counted and it alone was ' +
+    "off its schedule); here, every configuration either run said it of, and what the other said.", '');
+  lines.push(f.table(['Configuration', 'run a', 'run b', 'both say it'], rows.map((x) => [f.code(x.id), said(x.a), said(x.b), x.agree ? '✅ yes' : '❌ no']), ['l', 'l', 'l', 'l']));
+}
+
+// Pair runs: the p99 each candidate adds to its baseline's (ms), where both runs publish it.
+function addedLines(rows, lines) {
+  const ms = (x) => `${x.estimate.toFixed(2)} ms [${x.ci95[0].toFixed(2)}, ${x.ci95[1].toFixed(2)}]`;
+  const judged = rows.filter((x) => x.consistent !== null);
+  lines.push('', `**p99 added, ms: ${judged.filter((x) => x.consistent).length} of ${judged.length} consistent, ${rows.filter((x) => x.agree).length} of ${rows.length} agree** ` +
+    '(the difference test on the millisecond difference, each standard error read back from its t-interval over blocks).', '');
+  lines.push(f.table(['Configuration', 'run a [95% CI]', 'run b [95% CI]', 'b − a', 'both cover', 'difference test'], rows.map((x) => [f.code(x.id), ms(x.a), ms(x.b),
+    `${x.differenceMs >= 0 ? '+' : '−'}${Math.abs(x.differenceMs).toFixed(2)} ms`, x.agree ? '✅ agree' : '❌ disagree', x.consistent == null ? '—' : x.consistent ? '✅ consistent' : '❌ inconsistent']),
+  ['l', 'r', 'r', 'r', 'l', 'l']));
+}
+
 function render(run, ctx = {}) {
   // Recomputed from the two runs' samples when the file holds them, so a result saved by
   // an older ctxbench is judged by today's rules (the difference test came later).
@@ -78,6 +99,8 @@ function render(run, ctx = {}) {
     x.agree ? '✅ agree' : '❌ disagree', x.consistent == null ? '—' : x.consistent ? '✅ consistent' : '❌ inconsistent']);
   lines.push(f.table(['Ratio', 'run a [95% CI]', 'run b [95% CI]', 'b − a', 'a covers b', 'b covers a', 'both cover', 'difference test'], body,
     ['l', 'r', 'r', 'r', 'l', 'l', 'l', 'l']));
+  if (r.served) servedLines(r.served, lines);
+  if (r.addedP99) addedLines(r.addedP99, lines);
   return lines.join('\n');
 }
 
