@@ -73,6 +73,11 @@ function createSender({ origin, connections, timeout = 10, connectTimeout = 10 }
       const err = parser.execute(data);
       if (err instanceof Error) retire(conn, requestError('HPE_INVALID', `bad HTTP answer from ${origin}: ${err.message}`));
     });
+    // An answer framed by the end of the connection (no length, not chunked) completes here.
+    socket.on('end', () => {
+      const err = parser.finish();
+      if (err instanceof Error) retire(conn, requestError('HPE_INVALID', `bad HTTP answer from ${origin}: ${err.message}`));
+    });
     socket.on('error', (err) => retire(conn, err));
     socket.on('close', () => retire(conn, requestError('ECONNRESET', `${origin} closed the connection`)));
     return conn;

@@ -62,6 +62,20 @@ test('every answer reaches its own request, over few keep-alive connections, wha
   assert.ok(sockets.size <= 4 + Math.ceil(200 / 3) + 4, `${sockets.size} connections`);
 });
 
+test('an answer framed by the end of its connection (no length, not chunked) is read whole', async (t) => {
+  const server = net.createServer((socket) => {
+    socket.once('data', (data) => {
+      const id = /x-cloud-trace-context: ([^/]+)/i.exec(data.toString('latin1'))[1];
+      socket.end(`HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n${id}`);
+    });
+  });
+  t.after(() => server.close());
+  const sender = createSender({ origin: await listen(server), connections: 2 });
+  t.after(() => sender.destroy());
+  const answers = await Promise.all(['e1', 'e2', 'e3'].map((id) => send(sender, '/', id)));
+  assert.deepStrictEqual(answers.map((a) => [a.err?.message ?? null, a.statusCode, a.body]), [[null, 200, 'e1'], [null, 200, 'e2'], [null, 200, 'e3']]);
+});
+
 test('at most `connections` requests are on the wire at once; the rest wait for a free one', async (t) => {
   let inFlight = 0;
   let most = 0;
