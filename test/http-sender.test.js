@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (real servers on free ports, each answer in milliseconds; nothing beyond Node)
 // The open-loop generator's own HTTP/1.1 client (load/http-sender.js) against real servers
 // on free ports: every answer reaches the request that asked for it, whatever the server's
 // framing, and a request that cannot be answered fails with a reason instead of hanging.
