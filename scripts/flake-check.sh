@@ -40,13 +40,16 @@ for i in $(seq 1 "$n"); do
   git clone -q "$repo" "$dir" && git -C "$dir" checkout -q "$commit"
   [ -n "$busy" ] && { taskset -c 0 sh -c 'while :; do :; done' & loop_pid=$!; }
   start=$(date +%s)
-  ( cd "$dir" && npm ci --no-audit --no-fund >"$logs/npm-ci-$i.log" 2>&1 && npm run "$tier" >"$logs/test-$i.log" 2>&1 )
+  ( cd "$dir" && npm ci --no-audit --no-fund >"$logs/npm-ci-$i.log" 2>&1 )
   rc=$?
+  tests_start=$(date +%s)
+  [ $rc -eq 0 ] && { ( cd "$dir" && npm run "$tier" >"$logs/test-$i.log" 2>&1 ); rc=$?; }
   secs=$(( $(date +%s) - start ))
+  test_secs=$(( $(date +%s) - tests_start ))
   stop_loop
   counts=$(grep -E '^# (pass|fail|skipped) ' "$logs/test-$i.log" 2>/dev/null | awk '{printf "%s %s ", $3, $2}')
   if [ $rc -eq 0 ]; then verdict=pass; else verdict=FAIL; failed=$((failed + 1)); fi
-  echo "run $i: $verdict in ${secs}s (${counts% }) log $logs/test-$i.log"
+  echo "run $i: $verdict in ${secs}s, npm run $tier ${test_secs}s of it (${counts% }) log $logs/test-$i.log"
   rm -rf "$dir"
 done
 echo "flake-check: $((n - failed))/$n green (npm run $tier)${busy:+ with CPU 0 busy}"
