@@ -30,8 +30,9 @@
 // this thread instead: 0.07-0.15 ms at the median (measured on this 2-core VM, generator
 // pinned to one CPU, 1,000-16,000 requests/s; docs/how-it-measures.md has the ceiling).
 // What it sends with is its own client (load/http-sender.js: raw sockets, http-parser-js),
-// not undici's Pool: with undici the generator's lateness p99 was 2-10 ms at 1,000-16,000
-// requests/s in all, with this client 0.3-1.2 ms (scripts/generator-ceiling.js).
+// not undici's Pool: with undici the generator's lateness p99 was 1-10 ms at 1,000-24,000
+// requests/s in all, with this client 0.2-3 ms, under 1 ms at most rates
+// (scripts/generator-ceiling.js, three runs; docs/method.md).
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
 const { performance } = require('node:perf_hooks');
