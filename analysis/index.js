@@ -9,6 +9,7 @@ const { latencySummaries } = require('./latency');
 const { strategySummary } = require('./strategy-summary');
 const { PROPAGATION } = require('./registry');
 const { equivalenceText } = require('./verdict');
+const { sloCapacity } = require('./capacity');
 
 // ------------------------------------------------------------ your own service
 
@@ -16,6 +17,7 @@ const { equivalenceText } = require('./verdict');
 // baseline (baseline CPU per request ÷ candidate's, per window, interval over blocks),
 // each side's CPU per request and requests per window (medians), and the id check.
 function analyzeApp(run) {
+  if (run.settings?.method === 'pair') return analyzeAppOnInstance(run);
   const [base, cand] = run.configs || [];
   if (!base || !cand) return { ratio: null, blocks: 0, windows: { counted: 0, dropped: 0 }, ids: {} };
   const s = summaries.summarize(cand, base, { marginPct: run.settings?.margin });
@@ -33,6 +35,30 @@ function analyzeApp(run) {
     windows: { counted: counted.length, dropped: windows.length - counted.length },
     cpuUsPerRequest: { baseline: stats.median(counted.map((w) => w.partnerCpuUsPerRequest)), candidate: stats.median(counted.map((w) => w.cpuUsPerRequest)) },
     requestsPerWindow: { baseline: stats.median(counted.map((w) => w.partnerRequests)), candidate: stats.median(counted.map((w) => w.requests)) },
+    ids,
+    broken: Object.values(ids).some((x) => x.checked && x.mismatches + x.lost > 0),
+    probe: probeOf(run.probe),
+  };
+}
+
+// `ctxbench app --instance`: both sides as stand-ins, in pairs at a ladder of rates. The
+// candidate's capacity within the SLO, the baseline's beside it, the candidate's as % of
+// it (analysis/capacity.js), the pairs' windows and each side's id check.
+function analyzeAppOnInstance(run) {
+  const configs = run.configs || [];
+  const windows = configs.flatMap((c) => c.samples.filter((w) => w.kind === 'window'));
+  const counted = windows.filter((w) => w.counted);
+  const ids = {};
+  for (const arm of ['baseline', 'candidate']) {
+    const pairs = configs.filter((c) => c.arm === arm).flatMap((c) => c.samples.filter((x) => x.kind === 'pair'));
+    const total = (k) => pairs.reduce((a, x) => a + (x[k] || 0), 0);
+    ids[arm] = { checked: Boolean(run.settings?.idHeader), requests: total('requests'), kept: total('kept'), mismatches: total('mismatches'), lost: total('lost'), errors: total('errors'), non2xx: total('non2xx') };
+  }
+  return {
+    method: 'pair',
+    capacity: sloCapacity(run),
+    blocks: new Set(counted.map((w) => w.block)).size,
+    windows: { counted: counted.length, dropped: windows.length - counted.length },
     ids,
     broken: Object.values(ids).some((x) => x.checked && x.mismatches + x.lost > 0),
     probe: probeOf(run.probe),
@@ -185,7 +211,7 @@ module.exports = {
   summaryOf,
   BROKEN: summaries.BROKEN,
   latencySummaries,
-  sloCapacity: require('./capacity').sloCapacity,
+  sloCapacity,
   strategySummary,
   analyzeApp,
   analyzeStores,

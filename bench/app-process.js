@@ -5,6 +5,7 @@
 // (SIGTERM, then SIGKILL), so a `npm start` that forks node leaves nothing behind.
 const { freePort } = require('../lib/free-port');
 const { spawn } = require('node:child_process');
+const { joinCommand, JOIN_FAILED } = require('./cgroup');
 
 const STDERR_TAIL = 4000;
 const live = new Set();
@@ -23,13 +24,16 @@ class AppStartError extends Error {}
 const lastLines = (text, n = 5) => text.trim().split('\n').slice(-n).join(' | ');
 const { setTimeout: sleep } = require('node:timers/promises');
 
-// startApp({ name, command, health, cpu, timeoutMs, env }) -> { pid, port, url, stop(),
+// startApp({ name, command, health, cpu, timeoutMs, env, cgroup }) -> { pid, port, url, stop(),
 // alive(), exitInfo() ({ code, signal } once it exited), stderrTail() }; rejects with one line (the command's last stderr lines) when
 // it exits before its health path answers or the path never answers 2xx in time.
-async function startApp({ name, command, health = '/', cpu = null, timeoutMs = 30000, env = {} }) {
+// cgroup: an instance stand-in's group (bench/cgroup.js, created): the command joins it
+// before it runs, so the service and everything it starts are held to the instance.
+async function startApp({ name, command, health = '/', cpu = null, timeoutMs = 30000, env = {}, cgroup = null }) {
   const port = await freePort();
-  const argv = cpu === null ? ['sh', ['-c', command]] : ['taskset', ['-c', String(cpu), 'sh', '-c', command]];
-  const child = spawn(argv[0], argv[1], { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const join = cgroup ? joinCommand(cgroup) : { wrap: [], env: {} };
+  const argv = [...(cpu === null ? [] : ['taskset', '-c', String(cpu)]), ...join.wrap, 'sh', '-c', command];
+  const child = spawn(argv[0], argv.slice(1), { env: { ...process.env, ...env, ...join.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   live.add(child.pid);
   let stderr = '';
   child.stderr.setEncoding('utf8');
@@ -67,6 +71,7 @@ async function startApp({ name, command, health = '/', cpu = null, timeoutMs = 3
   let last = 'no answer';
   while (Date.now() < deadline) {
     if (!alive()) {
+      if (cgroup && exit.code === JOIN_FAILED) throw new AppStartError(`${name}: could not join its instance cgroup (cgroup.procs not writable): \`${command}\` did not start`);
       const how = exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`;
       throw new AppStartError(`${name}: \`${command}\` exited (${how}) before ${health} answered${stderr.trim() ? `: ${lastLines(stderr)}` : ''}`);
     }

@@ -13,6 +13,9 @@ const { startApp, AppStartError } = require('./app-process');
 const { treeCpuUs } = require('./proc-cpu');
 const { judgeWindow } = require('./duet');
 const { cpus } = require('../lib/cpus');
+const { median } = require('../analysis/stats');
+const { Cgroup, oomOf, oomText } = require('./cgroup');
+const pair = require('./pair');
 
 // The requests of one side for one load: every path in turn; with an id header, a fresh
 // id per request and the answer's header checked against it (autocannon's documented
@@ -151,4 +154,132 @@ async function measureApp({ sides, settings, pinned, stop = { requested: false }
   return configs;
 }
 
-module.exports = { measureApp, requestsFor, measureWindow };
+// --instance: each side as a stand-in of an instance class (bench/cgroup.js: its own
+// cgroup with the class's CPU quota and memory limit; its request limit the connections),
+// measured as `ctxbench run --instance` measures ctxbench's own server: the baseline
+// stand-in's closed-loop capacity first (two baseline processes at once, as a pair's two
+// servers share the server CPU), then per block and rate a fresh process of each side,
+// both sent the same open-loop schedule at once (the pair at a fixed rate, bench/pair.js),
+// the positions swapped between blocks. A team's service has no /__stats: its CPU is its
+// process tree's, from /proc, and its requests are the answers it gave.
+const CAPACITY_BURSTS = 3;
+const CAPACITY_BURST_S = 2;
+const pctLabel = (load) => `load${Math.round(load * 1000) / 10}`;
+
+// A started side inside its own group; stopping it removes the group.
+async function startStandIn({ side, settings, layout, pinned, label }) {
+  const cgroup = new Cgroup(layout, label).create(settings.instance);
+  try {
+    const app = await startApp({ name: side.name, command: side.command, health: settings.health, cpu: pinned ? cpus().server : null, timeoutMs: settings.startupTimeout * 1000, env: side.env, cgroup });
+    return { ...app, cgroup, readStats: async () => ({ cpuUs: treeCpuUs(app.pid), requests: null }), stop: () => app.stop().finally(() => cgroup.remove()) };
+  } catch (err) {
+    cgroup.remove();
+    throw err;
+  }
+}
+
+// The baseline stand-in's closed-loop capacity: { rps, bursts, method }.
+async function standInCapacity({ side, settings, layout, pinned }) {
+  const servers = [];
+  try {
+    for (let i = 0; i < 2; i++) servers.push(await startStandIn({ side, settings, layout, pinned, label: `capacity-${side.name}` }));
+    const load = { paths: settings.paths, idHeader: null, connections: settings.connections };
+    if (settings.warmup > 0) await loadBoth(servers, { ...load, durationS: settings.warmup });
+    const bursts = [];
+    for (let i = 0; i < CAPACITY_BURSTS; i++) {
+      const counts = await loadBoth(servers, { ...load, durationS: CAPACITY_BURST_S });
+      bursts.push(counts.reduce((a, c) => a + c.responses, 0) / counts.length / CAPACITY_BURST_S);
+    }
+    return {
+      rps: Math.round(median(bursts)),
+      bursts: bursts.map(Math.round),
+      method: `closed loop (autocannon, ${settings.connections} connections: the instance's request limit), two baseline stand-ins at once on the server CPU, median of ${CAPACITY_BURSTS} bursts of ${CAPACITY_BURST_S} s after ${settings.warmup} s of warm-up`,
+    };
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
+  }
+}
+
+// The configurations of an --instance run: per rate, the baseline and the candidate.
+function rateConfigs(sides, capacityRps, loads) {
+  return loads.flatMap((load) => sides.map((side, i) => ({
+    id: `app/${side.name}/${pctLabel(load)}`,
+    arm: i === 0 ? 'baseline' : 'candidate',
+    strategy: side.name,
+    name: side.name,
+    command: side.command,
+    userSupplied: true,
+    group: pctLabel(load),
+    load,
+    rate: Math.max(1, Math.round(load * capacityRps)),
+    processes: [],
+    samples: [],
+    error: null,
+  })));
+}
+
+// measureAppOnInstance({ sides, settings, layout, pinned, stop, onCapacity, onPair, onSample })
+// -> configs. settings: app's, with instance, loads, connections (the request limit). A
+// side that dies under load ends the run with its reason (an OOM kill named as such).
+async function measureAppOnInstance({ sides, settings, layout, pinned, stop = { requested: false }, onCapacity = () => {}, onPair = () => {}, onSample = () => {} }) {
+  const capacity = await standInCapacity({ side: sides[0], settings, layout, pinned });
+  const configs = rateConfigs(sides, capacity.rps, settings.loads);
+  onCapacity(capacity, configs);
+  let group = 0;
+  for (let block = 0; block < settings.blocks && !stop.requested; block++) {
+    for (const load of settings.loads) {
+      if (stop.requested) break;
+      const [base, cand] = configs.filter((c) => c.load === load);
+      const members = block % 2 ? [cand, base] : [base, cand];
+      const servers = [];
+      const seq = group++;
+      try {
+        for (const c of members) {
+          const side = sides[c === base ? 0 : 1];
+          const server = await startStandIn({ side, settings, layout, pinned, label: `b${block}-${side.name}` });
+          servers.push(server);
+          c.processes.push({ block, pid: server.pid, port: server.port, cgroup: server.cgroup.name });
+        }
+        const of = members.indexOf(cand);
+        const partner = members.indexOf(base);
+        const result = await pair.measurePair({
+          servers,
+          configs: members.map(() => ({ path: settings.paths[0] })),
+          rate: cand.rate,
+          load: { connections: settings.connections, timeout: 10, idHeader: settings.idHeader ?? false },
+          windowS: settings.window,
+          windows: settings.windows,
+          signal: stop.signal,
+          onWindow: (w) => {
+            cand.samples.push(...pair.windowSamples([w], { of, partner, partnerId: base.id, block, group: seq, rate: cand.rate }));
+            onSample();
+          },
+        });
+        const counted = result.windows.filter((w) => w.counted).length;
+        members.forEach((c, i) => {
+          const t = result.totals[i];
+          c.samples.push({ kind: 'pair', block, group: seq, position: i, members: members.map((m) => m.id), rate: cand.rate, due: t.due, sent: t.sent, requests: t.answered, errors: t.errors, non2xx: t.non2xx, kept: t.kept, mismatches: t.mismatches, lost: t.lost, unchecked: t.unchecked, countedWindows: counted });
+        });
+        onPair({ block, load, rate: cand.rate, counted });
+      } catch (err) {
+        if (err instanceof AppStartError) throw Object.assign(err, { configs });
+        // Whose process died, and why: the kernel's OOM killer is named as such.
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const i = servers.findIndex((s) => !s.alive());
+        if (i < 0) throw err;
+        const c = members[i];
+        const oom = oomOf(servers[i].cgroup);
+        const exit = servers[i].exitInfo();
+        const tail = servers[i].stderrTail();
+        const why = oom ? oomText(oom) : exit?.signal ? `killed by ${exit.signal}` : `exit code ${exit?.code}`;
+        c.error = { message: `${c.name}: \`${c.command}\` ${oom ? 'was ' : 'exited ('}${why}${oom ? '' : ')'} at ${c.rate} req/s in block ${block + 1}${tail ? `: ${tail}` : ''}`, ...(oom && { oom }) };
+        throw Object.assign(new AppStartError(c.error.message), { configs });
+      } finally {
+        await Promise.all(servers.map((s) => s.stop()));
+      }
+    }
+  }
+  return { capacity, configs };
+}
+
+module.exports = { measureApp, measureAppOnInstance, requestsFor, measureWindow, rateConfigs };

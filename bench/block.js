@@ -9,7 +9,7 @@ const { summarize } = require('../analysis/summary');
 const { ratioPct } = require('../lib/format');
 const { cpus } = require('../lib/cpus');
 const { setTimeout: sleep } = require('node:timers/promises');
-const { Cgroup } = require('./cgroup');
+const { Cgroup, oomOf, oomText } = require('./cgroup');
 
 const DEATH_GRACE_MS = 1000;
 
@@ -52,7 +52,7 @@ async function explain(err, server) {
   if (!exit) return { message: err.message };
   // Held to an instance's memory limit, a SIGKILL is the kernel's OOM killer: said so.
   const oom = server.cgroup ? oomOf(server.cgroup) : null;
-  if (oom) return { message: `server process ${server.pid} was killed by the instance's ${mib(oom.limitBytes)} MiB memory limit at ${mib(oom.peakBytes)} MiB (${describeExit(exit)})`, exit: { ...exit, oom } };
+  if (oom) return { message: `server process ${server.pid} was ${oomText(oom)} (${describeExit(exit)})`, exit: { ...exit, oom } };
   return { message: `server process ${server.pid} died (${describeExit(exit)})`, exit };
 }
 
@@ -73,12 +73,6 @@ async function blockFailed(ctx, err, { servers, measured, block }) {
 }
 
 const mib = (bytes) => Math.round(bytes / 2 ** 20);
-
-// The memory limit's verdict on a group: null unless the kernel killed a process in it.
-function oomOf(group) {
-  const r = group.read();
-  return r.oomKills > 0 ? { kills: r.oomKills, peakBytes: r.memoryPeakBytes, limitBytes: group.limits.memoryBytes } : null;
-}
 
 // Starts (or, for a deployed target, re-confirms) one server per config.
 // -> Map(config -> server).

@@ -279,9 +279,21 @@ function sweepLeftovers(layout) {
 // A server started inside a group: `sh` writes its own pid into every folder's cgroup.procs
 // and execs the command, so the server (and anything it starts) is held from its first
 // instruction. -> the wrap prefix and the environment it reads.
+// The memory limit's verdict on a group: null unless the kernel killed a process in it.
+function oomOf(group) {
+  const r = group.read();
+  return r.oomKills > 0 ? { kills: r.oomKills, peakBytes: r.memoryPeakBytes, limitBytes: group.limits.memoryBytes } : null;
+}
+
+const mib = (bytes) => Math.round(bytes / 2 ** 20);
+// "killed by the instance's 384 MiB memory limit at 391 MiB"
+const oomText = (oom) => `killed by the instance's ${mib(oom.limitBytes)} MiB memory limit at ${mib(oom.peakBytes)} MiB`;
+
+// The wrap's exit code when it could not join.
+const JOIN_FAILED = 97;
 function joinCommand(group) {
   return {
-    wrap: ['sh', '-c', 'IFS=:; for d in $CTXBENCH_CGROUP_DIRS; do echo $$ > "$d/cgroup.procs" || exit 97; done; exec "$@"', 'ctxbench-cgroup'],
+    wrap: ['sh', '-c', `IFS=:; for d in $CTXBENCH_CGROUP_DIRS; do echo $$ > "$d/cgroup.procs" || exit ${JOIN_FAILED}; done; exec "$@"`, 'ctxbench-cgroup'],
     env: { CTXBENCH_CGROUP_DIRS: group.dirs().join(':') },
   };
 }
@@ -316,4 +328,4 @@ function groupDelta(a, b, requests) {
   };
 }
 
-module.exports = { groupDelta, standInLayout, detectCgroups, Cgroup, sweepLeftovers, joinCommand, mountsOf, ownGroups, keyed, CgroupError, PREFIX };
+module.exports = { groupDelta, standInLayout, detectCgroups, Cgroup, sweepLeftovers, joinCommand, JOIN_FAILED, oomOf, oomText, mountsOf, ownGroups, keyed, CgroupError, PREFIX };

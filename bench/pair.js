@@ -43,10 +43,15 @@ const MAX_WARMUP_WINDOWS = 12;
 // After the last window, how long the answers still in flight are awaited (ms).
 const DRAIN_MS = 10000;
 
+// A member's own account: a ctxbench server's /__stats, or what a server that has none
+// (a team's service, `ctxbench app --instance`) brings as readStats(): its CPU µs from
+// /proc, with no request count (the window's answers stand for it) and no identity.
+const statsOf = (s) => (s.readStats ? s.readStats() : getJson(`${s.url}/__stats`));
+
 // One reading of every member (in the given order: the poll order is a position swapped
 // between blocks), the schedule's cut and the load CPU.
 async function poll(servers, schedule, loadPids) {
-  const stats = await Promise.all(servers.map((s) => getJson(`${s.url}/__stats`)));
+  const stats = await Promise.all(servers.map(statsOf));
   // An instance stand-in's own accounting (bench/cgroup.js): CPU, CFS throttling, memory.
   const groups = servers.map((s) => s.cgroup?.read() ?? null);
   return { stats, groups, cut: schedule ? await schedule.cut() : null, servicesUs: servicesCpuUs(loadPids) };
@@ -79,16 +84,18 @@ function windowBetween(before, after) {
     lateness: cut.lateness,
     members: after.stats.map((s, i) => {
       const t = cut.targets[i];
-      const requests = s.requests - before.stats[i].requests;
+      const counted = Number.isFinite(s.requests);
+      const requests = counted ? s.requests - before.stats[i].requests : t.answered;
+      const cpuUs = s.cpuUs - before.stats[i].cpuUs;
       return {
         requests,
         instance: groupDelta(before.groups?.[i], after.groups?.[i], requests),
-        cpuUs: s.cpuUs - before.stats[i].cpuUs,
-        cpuUsPerRequest: cpuPerRequest(before.stats[i], s),
+        cpuUs,
+        cpuUsPerRequest: counted ? cpuPerRequest(before.stats[i], s) : requests > 0 ? cpuUs / requests : null,
         // A planted cost (BURN_US) as the server timed it, per request of the window.
         burnUsPerRequest: s.requests > before.stats[i].requests && Number.isFinite(s.burnUs) ? (s.burnUs - before.stats[i].burnUs) / (s.requests - before.stats[i].requests) : null,
         elu: eluBetween(before.stats[i], s),
-        rssMB: s.rssBytes / 2 ** 20,
+        rssMB: Number.isFinite(s.rssBytes) ? s.rssBytes / 2 ** 20 : null,
         due: t.due,
         sent: t.sent,
         answered: t.answered,
@@ -150,15 +157,15 @@ const encode = (h) => hdr.encodeIntoCompressedBase64(h);
 // totals: [{ due, answered, ... } per member], lateness: {p50,p99} }; onWindow(window) is
 // told of each measured window as it is judged, so a run stopped mid-pair keeps them.
 async function measurePair({ servers, configs, rate, load, windowS = 1, windows: wanted = 3, maxWindows = wanted * 3, signal, onWindow, loadPids = [] }) {
-  const first = await Promise.all(servers.map((s) => getJson(`${s.url}/__stats`)));
-  first.forEach((s, i) => checkIdentity(s, configs[i], servers[i]));
+  const identify = (stats) => stats.forEach((s, i) => servers[i].readStats || checkIdentity(s, configs[i], servers[i]));
+  identify(await Promise.all(servers.map(statsOf)));
   const timeout = load.timeout ?? 10;
   let schedule = null;
   const warmup = [];
   const taken = [];
   try {
     await Promise.all(servers.map((s, i) => probe(normalizeOptions({ url: s.url, path: configs[i].path || '/' }))));
-    schedule = await startSchedule({ targets: servers.map((s, i) => ({ url: s.url, path: configs[i].path || '/' })), rate, connections: load.connections, timeout });
+    schedule = await startSchedule({ targets: servers.map((s, i) => ({ url: s.url, path: configs[i].path || '/', ...(load.idHeader !== undefined && { idHeader: load.idHeader }) })), rate, connections: load.connections, timeout });
     let previous = await poll(servers, schedule, loadPids);
     // Warm-up: until both servers' cost per request has settled (the duet's rule) and
     // the last half-window was kept by both.
@@ -177,8 +184,7 @@ async function measurePair({ servers, configs, rate, load, windowS = 1, windows:
     // there, which is the answer), or the cap.
     const fellBehind = () => taken.length >= wanted && taken.slice(-wanted).every((w) => w.dropKind === 'behind' || w.dropKind === 'catching-up');
     await takeWindows({ taken, previous, read: () => poll(servers, schedule, loadPids), between: windowBetween, whyDropped, wanted, maxWindows, windowS, signal, onWindow, enough: fellBehind });
-    const last = await Promise.all(servers.map((s) => getJson(`${s.url}/__stats`)));
-    last.forEach((s, i) => checkIdentity(s, configs[i], servers[i]));
+    identify(await Promise.all(servers.map(statsOf)));
   } finally {
     if (schedule) {
       try {
@@ -215,7 +221,7 @@ function windowSamples(windows, { of, partner, partnerId, block, group, rate }) 
       cpuUsPerRequest: me.cpuUsPerRequest,
       ...(me.burnUsPerRequest > 0 && { burnUsPerRequest: me.burnUsPerRequest }),
       elu: me.elu,
-      rssMB: Math.round(me.rssMB * 10) / 10,
+      rssMB: Number.isFinite(me.rssMB) ? Math.round(me.rssMB * 10) / 10 : null,
       ...(me.instance && { instance: me.instance, partnerInstance: other.instance }),
       schedule: scheduleOf(me),
       histogram: encode(me.latency),

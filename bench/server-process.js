@@ -11,9 +11,7 @@ const path = require('node:path');
 const { getJson, getText } = require('./http-client');
 const strategies = require('../context');
 const { ensureAgent } = require('../lib/agents');
-const { joinCommand } = require('./cgroup');
-
-const JOIN_FAILED = 97;
+const { joinCommand, JOIN_FAILED } = require('./cgroup');
 
 const APP = path.resolve(__dirname, '..', 'app.js');
 const STDERR_TAIL = 4000;

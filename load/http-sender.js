@@ -24,19 +24,23 @@ function requestError(code, message) {
   return err;
 }
 
-// createSender({ origin, connections, timeout (s per request), connectTimeout (s) }) -> {
-//   send(path, headerLines, done(err, statusCode, body)): one GET; headerLines is the raw
+// createSender({ origin, connections, timeout (s per request), connectTimeout (s), echoHeader })
+//   -> {
+//   send(path, headerLines, done(err, statusCode, body, echoed)): one GET; headerLines is the raw
 //     text of its extra header lines, each ending in \r\n. It waits for a free connection
 //     when all are busy (the schedule itself keeps at most `connections` in flight);
 //   destroy(): every socket closed, requests in flight failed. }
+// echoHeader: a header name; its value in each answer is handed to done as `echoed` (a
+// team's service echoes its request id there, not in the body: `ctxbench app --id-header`).
 // A socket is opened on first need and kept while the server keeps it alive; an answer the
 // server marks `Connection: close`, a parse error, a timeout or a socket error retires it.
-function createSender({ origin, connections, timeout = 10, connectTimeout = 10 }) {
+function createSender({ origin, connections, timeout = 10, connectTimeout = 10, echoHeader = null }) {
   const url = new URL(origin);
   if (url.protocol !== 'http:') fail(`the open-loop generator sends plain http://, got ${url.protocol}//`);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const port = Number(url.port || 80);
   const hostHeader = `Host: ${url.host}\r\n`;
+  const echoName = echoHeader ? echoHeader.toLowerCase() : null;
   const free = [];
   const waiting = [];
   const all = new Set();
@@ -45,22 +49,27 @@ function createSender({ origin, connections, timeout = 10, connectTimeout = 10 }
   function open() {
     const socket = net.connect({ host, port, noDelay: true });
     const parser = new HTTPParser(HTTPParser.RESPONSE);
-    const conn = { socket, parser, current: null, since: 0, statusCode: 0, body: '', keepAlive: true, connected: false };
+    const conn = { socket, parser, current: null, since: 0, statusCode: 0, body: '', echoed: null, keepAlive: true, connected: false };
     all.add(conn);
     parser[HTTPParser.kOnHeadersComplete] = (info) => {
       conn.statusCode = info.statusCode;
       conn.keepAlive = info.shouldKeepAlive;
+      if (echoName) {
+        const at = info.headers.findIndex((h, i) => i % 2 === 0 && h.toLowerCase() === echoName);
+        conn.echoed = at >= 0 ? info.headers[at + 1] : null;
+      }
     };
     parser[HTTPParser.kOnBody] = (chunk, start, length) => {
       conn.body += chunk.toString('latin1', start, start + length);
     };
     parser[HTTPParser.kOnMessageComplete] = () => {
-      const { current, statusCode, body } = conn;
+      const { current, statusCode, body, echoed } = conn;
       conn.current = null;
       conn.body = '';
+      conn.echoed = null;
       if (!conn.keepAlive) retire(conn, null);
       else release(conn);
-      current?.(null, statusCode, body);
+      current?.(null, statusCode, body, echoed);
     };
     socket.setTimeout(connectTimeout * 1000, () => {
       if (!conn.connected) retire(conn, requestError('UND_ERR_CONNECT_TIMEOUT', `connecting to ${origin} timed out`));

@@ -166,13 +166,16 @@ async function startWaker() {
 
 // Counters of one target since the last cut (and in all).
 function emptyCounts() {
-  return { due: 0, sent: 0, answered: 0, kept: 0, mismatches: 0, lost: 0, errors: 0, non2xx: 0 };
+  return { due: 0, sent: 0, answered: 0, kept: 0, mismatches: 0, lost: 0, unchecked: 0, errors: 0, non2xx: 0 };
 }
 
-// startLocalSchedule({ targets: [{ url, path }], rate, connections, timeout, total, ticker })
-// sends one request to every target at each intended time start + k/rate until stopped
-// (or `total` instants), in this thread. Each target's ids are its own (a prefix per
-// target), so a mismatch names the server that answered another's id. -> {
+// startLocalSchedule({ targets: [{ url, path, idHeader }], rate, connections, timeout, total,
+// ticker }) sends one request to every target at each intended time start + k/rate until
+// stopped (or `total` instants), in this thread. Each target's ids are its own (a prefix per
+// target), so a mismatch names the server that answered another's id. A ctxbench server
+// answers with the id of X-Cloud-Trace-Context in its body; a target with `idHeader` (a
+// team's service, `ctxbench app --id-header`) gets the id in that header and must echo it
+// there; with `idHeader: false` no id is checked (answered 2xx counts as `unchecked`). -> {
 //   cut() -> { wallMs, lateness: histogram, cpuUs, targets: [{ ...counts, backlog,
 //             inFlight, latency: histogram }] }: what happened since the last cut;
 //   counts: the running totals per target; stop(): no more sends; done: resolves when
@@ -188,9 +191,13 @@ async function startLocalSchedule({ targets, rate, connections, timeout, total =
   const states = targets.map((t) => {
     const prefix = randomBytes(8).toString('hex');
     let counter = 0;
+    const idHeader = t.idHeader ?? null;
     return {
       path: t.path,
-      sender: createSender({ origin: new URL(t.url).origin, connections, timeout }),
+      header: idHeader || HEADER,
+      checked: idHeader !== false,
+      echoed: typeof idHeader === 'string',
+      sender: createSender({ origin: new URL(t.url).origin, connections, timeout, echoHeader: typeof idHeader === 'string' ? idHeader : null }),
       prefix,
       nextId: () => {
         const x = (counter++).toString(16);
@@ -223,7 +230,7 @@ async function startLocalSchedule({ targets, rate, connections, timeout, total =
     s.window.sent++;
     if (performance.now() <= windowEnd) s.total.sent++;
     s.inFlight++;
-    s.sender.send(s.path, `${HEADER}: ${id}/1;o=1\r\n`, (err, statusCode, body) => {
+    s.sender.send(s.path, s.echoed ? `${s.header}: ${id}\r\n` : `${s.header}: ${id}/1;o=1\r\n`, (err, statusCode, body, echoed) => {
       s.inFlight--;
       unfinished--;
       if (err) {
@@ -231,7 +238,8 @@ async function startLocalSchedule({ targets, rate, connections, timeout, total =
         s.window.errors++;
       } else {
         s.latency.recordValue(us(performance.now() - intended));
-        const kind = statusCode < 200 || statusCode > 299 ? 'non2xx' : body === id ? 'kept' : body.length === 32 && body.startsWith(s.prefix) ? 'mismatches' : 'lost';
+        const got = s.echoed ? echoed ?? '' : body;
+        const kind = statusCode < 200 || statusCode > 299 ? 'non2xx' : !s.checked ? 'unchecked' : got === id ? 'kept' : got.length === 32 && got.startsWith(s.prefix) ? 'mismatches' : 'lost';
         for (const c of [s.total, s.window]) {
           c.answered++;
           c[kind]++;

@@ -136,3 +136,36 @@ test('nothing to connect to fails at once with the reason; a closed sender fails
   assert.ok((await first).err && (await queued).err, 'destroy fails requests in flight and waiting');
   assert.throws(() => createSender({ origin: 'https://127.0.0.1:1', connections: 1 }), /plain http:\/\//);
 });
+
+// `ctxbench app --instance --id-header`: a team's service echoes its request id in a
+// header, not in the body. The schedule puts the id in that header and reads it back.
+test('an echoed header reaches the request that sent it; a schedule checks ids there, or not at all', async (t) => {
+  const { startSchedule } = require('../load/open-loop');
+  let swapped = null;
+  const server = http.createServer((req, res) => {
+    const id = req.headers['x-request-id'];
+    // The path chooses: echo its own id, another request's (a context leak), none.
+    if (req.url === '/leak') {
+      res.setHeader('x-request-id', swapped ?? id);
+      swapped = id;
+    } else if (req.url !== '/none') res.setHeader('x-request-id', id ?? '');
+    res.end('ok');
+  });
+  t.after(() => server.close());
+  const origin = await listen(server);
+  const sender = createSender({ origin, connections: 2, echoHeader: 'X-Request-Id' });
+  t.after(() => sender.destroy());
+  const answers = await Promise.all(['a1', 'a2', 'a3'].map((id) => new Promise((resolve) => sender.send('/', `x-request-id: ${id}\r\n`, (err, statusCode, body, echoed) => resolve([err, statusCode, body, echoed])))));
+  assert.deepStrictEqual(answers, [[null, 200, 'ok', 'a1'], [null, 200, 'ok', 'a2'], [null, 200, 'ok', 'a3']]);
+  const counts = async (path, idHeader) => {
+    const schedule = await startSchedule({ thread: 'main', targets: [{ url: origin, path, idHeader }], rate: 200, connections: 1, timeout: 5, total: 20 });
+    await schedule.done;
+    await schedule.close();
+    const { answered, kept, mismatches, lost, unchecked } = schedule.counts[0];
+    return { answered, kept, mismatches, lost, unchecked };
+  };
+  assert.deepStrictEqual(await counts('/', 'x-request-id'), { answered: 20, kept: 20, mismatches: 0, lost: 0, unchecked: 0 });
+  assert.deepStrictEqual(await counts('/leak', 'x-request-id'), { answered: 20, kept: 1, mismatches: 19, lost: 0, unchecked: 0 });
+  assert.deepStrictEqual(await counts('/none', 'x-request-id'), { answered: 20, kept: 0, mismatches: 0, lost: 20, unchecked: 0 });
+  assert.deepStrictEqual(await counts('/none', false), { answered: 20, kept: 0, mismatches: 0, lost: 0, unchecked: 20 });
+});

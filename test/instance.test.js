@@ -110,7 +110,8 @@ test('where no cgroup can be made, one line says what is missing, before any ser
   fs.rmSync(notCgroup, { recursive: true, force: true });
 });
 
-test('run --instance and deploy refuse bad input with one line', async () => {
+const APP = ['app', '--baseline', 'node server.js', '--candidate', 'TRACING=1 node server.js'];
+test('run --instance, deploy and app --instance refuse bad input with one line', async () => {
   for (const [args, want] of [
     [['run', '--instance', 'F1', '--method', 'duet'], /^ctxbench: --method duet cannot be used with --instance F1/],
     [['run', '--instance', 'F1', '--connections', '50'], /^ctxbench: --connections 50 with --instance F1: the instance serves 10 requests at once/],
@@ -121,6 +122,13 @@ test('run --instance and deploy refuse bad input with one line', async () => {
     [['deploy', 'app_baseline.yaml'], /^ctxbench: deploy needs at least two app\.yaml files/],
     [['deploy', 'app_baseline.yaml', 'app_baseline.yaml'], /^ctxbench: app_baseline\.yaml: STRATEGY param is the baseline's own/],
     [['deploy', 'app_baseline.yaml', 'missing.yaml'], /^ctxbench: missing\.yaml: no such file/],
+    [[...APP, '--instance', 'F4'], /^ctxbench: --instance F4: 1 CPU each, two stand-ins do not fit at once on the one server CPU/],
+    [[...APP, '--instance', 'cloudrun'], /^ctxbench: --instance cloudrun:cpu=1,memory=512Mi,concurrency=80: 1 CPU each/],
+    [[...APP, '--instance', 'F2', '--predict'], /^ctxbench: --predict puts a service on the cost model's scale at saturation, in duet: not with --instance/],
+    [[...APP, '--instance', 'F2', '--path', '/a', '--path', '/b'], /^ctxbench: --instance sends one open-loop schedule per side, of one request: give one --path/],
+    [[...APP, '--instance', 'F2', '--connections', '20'], /^ctxbench: --connections 20 with --instance F2: the instance serves 10 requests at once/],
+    [[...APP, '--slo', 'p99=50ms'], /^ctxbench: --slo is a setting of an --instance stand-in: give --instance/],
+    [[...APP, '--instance', 'F9'], /^ctxbench: --instance F9/],
   ]) {
     const r = await runCli(args);
     assert.strictEqual(r.code, 1, `${args.join(' ')}: ${r.stderr}`);

@@ -65,6 +65,19 @@ test('whyDropped: a pair window counts when both servers kept their schedule and
   assert.strictEqual(pair.whyDropped(w([member(), member()], null), { connections: 10 }), null);
 });
 
+test('windowBetween: a server without /__stats (a team\'s service) counts the answers it gave and its own CPU; a ctxbench server its own count', () => {
+  const target = (answered) => ({ due: answered, sent: answered, answered, errors: 0, non2xx: 0, mismatches: 0, lost: 0, backlog: 0, inFlight: 0, latency: hdr.build() });
+  const reading = (stats) => ({ stats, groups: [null, null], servicesUs: 0, cut: { wallMs: 1000, cpuUs: 100000, lateness: hdr.build(), targets: [target(400), target(500)] } });
+  const w = pair.windowBetween(
+    reading([{ cpuUs: 1000, requests: 100, rssBytes: 2 ** 20 }, { cpuUs: 5000, requests: null }]),
+    reading([{ cpuUs: 21000, requests: 300, rssBytes: 2 ** 21 }, { cpuUs: 45000, requests: null }]),
+  );
+  // ctxbench's server: its own count (200), not the generator's (400).
+  assert.deepStrictEqual([w.members[0].requests, w.members[0].cpuUsPerRequest, w.members[0].rssMB], [200, 100, 2]);
+  // The team's service: the 500 answers of the window, 40,000 µs of its tree's CPU.
+  assert.deepStrictEqual([w.members[1].requests, w.members[1].cpuUsPerRequest, w.members[1].rssMB], [500, 80, null]);
+});
+
 test('the pair\'s CPU ratio is the baseline\'s CPU per request ÷ the candidate\'s over its counted windows, averaged per block, t-interval over blocks', () => {
   const windows = [
     win(0, { cpu: 52, baseCpu: 50 }), win(0, { cpu: 53, baseCpu: 50 }),

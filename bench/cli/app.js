@@ -5,7 +5,12 @@ const path = require('node:path');
 const { UsageError, parse, flags, number } = require('../../lib/cli');
 const { session } = require('../session');
 const { supported } = require('../proc-cpu');
-const { measureApp } = require('../app');
+const { measureApp, measureAppOnInstance } = require('../app');
+const { parseInstance, describeInstance, DEFAULT_PERIOD_US } = require('../../lib/instances');
+const { standInLayout } = require('../cgroup');
+const { parseLoads } = require('../capacity');
+const { parseSlo, DEFAULT_SLO, SLO_LOADS } = require('./run');
+const { capacityLines } = require('./deploy');
 const { analyzeApp } = require('../../analysis');
 const fs = require('node:fs');
 const { AppStartError, startApp } = require('../app-process');
@@ -57,6 +62,22 @@ set to a free port; it is ready when its --health path answers 2xx.
   --strategy NAME       with --predict and --candidate: the model's strategy the
                         candidate is closest to (e.g. als): its prediction is shown
                         beside the candidate's measured figure
+  --instance CLASS      measure both as stand-ins of a cloud instance instead of in duet:
+                        F1, F2, B1, B2 (App Engine: a quarter or half of one CPU, an
+                        assumption) or cloudrun:cpu=N,memory=SIZE,concurrency=N with N up
+                        to 0.5 (two stand-ins share the one server CPU); each process in
+                        a cgroup of its own with the class's CPU quota and memory limit,
+                        its request limit the connections. The baseline stand-in's
+                        closed-loop capacity first, then per block and rate a fresh
+                        process of each, sent the same open-loop schedule at once (the
+                        pair at a fixed rate); prints each one's capacity within --slo,
+                        the candidate's as % of the baseline's, the p99 it adds at 50%
+                        and what that means in instances (docs/deploy.md). Needs root or
+                        a delegated cgroup; one --path
+  --slo pN=BOUND        with --instance: the latency bound of the capacity (default ${DEFAULT_SLO})
+  --load PCTS           with --instance: the rates, as % of the baseline stand-in's
+                        capacity (default ${SLO_LOADS.map((l) => `${l * 100}%`).join(',')})
+  --cfs-period US       with --instance: the CFS period in µs (default ${DEFAULT_PERIOD_US})
   --probe               after measuring, count each side's async resources per request in a
                         probe process of its own (an async_hooks init counter preloaded
                         through NODE_OPTIONS; never in a measured process): on the first
@@ -67,7 +88,7 @@ set to a free port; it is ready when its --health path answers 2xx.
 Exit 0 measured, 1 a command failed to start or bad input, 130 interrupted.
 `;
 
-const OPTIONS = flags(['baseline', 'candidate', 'names', 'health', 'path', 'id-header', 'connections', 'blocks', 'windows', 'window', 'warmup', 'startup-timeout', 'margin', 'out', 'report', 'strategy'], { multiple: ['path'], booleans: ['probe', 'predict'] });
+const OPTIONS = flags(['baseline', 'candidate', 'names', 'health', 'path', 'id-header', 'connections', 'blocks', 'windows', 'window', 'warmup', 'startup-timeout', 'margin', 'out', 'report', 'strategy', 'instance', 'slo', 'load', 'cfs-period'], { multiple: ['path'], booleans: ['probe', 'predict'] });
 
 function urlPath(flag, value) {
   if (!/^\/[^\s]*$/.test(value)) throw new UsageError(`--${flag} ${value} is not a path (it starts with / and has no spaces)`);
@@ -89,12 +110,13 @@ function settingsOf(values) {
     throw new UsageError(`--names ${values.names}: two different names (letters, digits, . _ -), comma-separated`);
   }
   if (values['id-header'] !== undefined && !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(values['id-header'])) throw new UsageError(`--id-header ${values['id-header']} is not an HTTP header name`);
+  const connections = number('connections', values.connections, { min: 1, max: 1000, integer: true }) ?? DEFAULTS.connections;
   return {
+    ...instanceSettings(values, connections),
     names,
     health: urlPath('health', values.health ?? DEFAULTS.health),
     paths: (values.path ?? ['/']).map((p) => urlPath('path', p)),
     idHeader: values['id-header'] ?? null,
-    connections: number('connections', values.connections, { min: 1, max: 1000, integer: true }) ?? DEFAULTS.connections,
     blocks: number('blocks', values.blocks, { min: 3, max: 1000, integer: true }) ?? DEFAULTS.blocks,
     windows: number('windows', values.windows, { min: 1, max: 100, integer: true }) ?? DEFAULTS.windows,
     window: number('window', values.window, { min: 0.2, max: 60 }) ?? DEFAULTS.window,
@@ -103,12 +125,36 @@ function settingsOf(values) {
     margin: number('margin', values.margin, { min: 0.1, max: 50 }) ?? DEFAULTS.margin,
     predict: Boolean(values.predict),
     ...(values.strategy && { strategy: values.strategy }),
-    method: 'duet',
     baseline: 'baseline',
   };
 }
 
+// --instance CLASS: the pair at a fixed rate on stand-ins (bench/app.js
+// measureAppOnInstance); without it, the duet at saturation. -> the settings that differ.
+function instanceSettings(values, connections) {
+  const periodUs = number('cfs-period', values['cfs-period'], { min: 1000, max: 1000000, integer: true });
+  const instance = parseInstance(values.instance, { periodUs: periodUs ?? DEFAULT_PERIOD_US });
+  if (!instance) {
+    for (const k of ['slo', 'load', 'cfs-period']) if (values[k] !== undefined) throw new UsageError(`--${k} is a setting of an --instance stand-in: give --instance`);
+    return { method: 'duet', connections };
+  }
+  if (2 * instance.cpus > 1) throw new UsageError(`--instance ${instance.name}: ${instance.cpus} CPU each, two stand-ins do not fit at once on the one server CPU of this machine, and \`ctxbench app --instance\` measures them in a pair (F1, F2, B1, B2, or cloudrun with cpu up to 0.5)`);
+  if (values.predict) throw new UsageError('--predict puts a service on the cost model\'s scale at saturation, in duet: not with --instance');
+  if ((values.path ?? []).length > 1) throw new UsageError('--instance sends one open-loop schedule per side, of one request: give one --path');
+  const limit = instance.requestLimit;
+  if (values.connections !== undefined && limit && connections !== limit) throw new UsageError(`--connections ${connections} with --instance ${instance.name}: the instance serves ${limit} request${limit === 1 ? '' : 's'} at once (${instance.requestLimitSource}); the connections are that limit`);
+  return {
+    method: 'pair',
+    methodWhy: `the pair at a fixed rate: --instance ${instance.name}: two stand-ins at once on the server CPU, each held to its own quota, at rates up to the baseline stand-in's capacity`,
+    instance,
+    slo: parseSlo(values.slo ?? DEFAULT_SLO),
+    loads: parseLoads(values.load) ?? SLO_LOADS,
+    connections: limit ?? connections,
+  };
+}
+
 function summaryLine(run) {
+  if (run.settings?.method === 'pair') return instanceSummary(run);
   const a = run.app;
   const r = a?.ratio;
   const [base, cand] = run.configs;
@@ -126,6 +172,24 @@ function summaryLine(run) {
     if (a?.probe) lines.push(probeText(a.probe));
   } else lines.push(`ctxbench app --predict: ${run.status}`);
   if (run.predict) lines.push(...predictLines(run.predict));
+  return `${lines.join('\n')}\n`;
+}
+
+// --instance: the capacity within the SLO of each, the candidate's as % of the baseline's,
+// the p99 it adds at half of the baseline's capacity, the throttling, the instances.
+function instanceSummary(run) {
+  const a = run.app;
+  const [base, cand] = run.settings.names ?? ['baseline', 'candidate'];
+  const lines = ['', `ctxbench app: ${run.status}, the pair at a fixed rate on ${run.settings.instance.name} stand-ins (${describeInstance(run.settings.instance)}; docs/deploy.md), ${a?.blocks ?? 0} block(s)`];
+  if (run.settings.capacity) lines.push(`${base} stand-in's closed-loop capacity: ${run.settings.capacity.rps.toLocaleString('en-US')} req/s; rates ${run.settings.loads.map((l) => `${Math.round(l * 100)}%`).join(', ')} of it`);
+  if (a?.capacity?.rows?.length) lines.push(...capacityLines(run, a.capacity, a.capacity.rows[0], { name: cand, baseline: base }));
+  else lines.push('no capacity: too few pairs measured');
+  const ids = a?.ids;
+  for (const [arm, name] of [['baseline', base], ['candidate', cand]]) {
+    const x = ids?.[arm];
+    if (x) lines.push(`  ${name}: ${x.checked ? `${x.kept.toLocaleString('en-US')} ids kept, ${x.mismatches} mismatched, ${x.lost} lost` : 'ids not checked (no --id-header)'}`);
+  }
+  if (a?.probe) lines.push(probeText(a.probe));
   return `${lines.join('\n')}\n`;
 }
 
@@ -163,6 +227,7 @@ async function main(args) {
   const sides = settings.names.slice(0, hasCandidate ? 2 : 1).map((name, i) => ({ name, command: i === 0 ? values.baseline : values.candidate }));
   // The model is read before anything starts: a ctxbench without it refuses in one line.
   const fits = settings.predict ? loadFits() : null;
+  if (settings.instance) return measureOnInstance({ values, args, settings, sides, out });
   const run = await session({
     kind: 'app',
     title: hasCandidate ? `Your service: ${settings.names[1]} against ${settings.names[0]}` : `Your service: what each strategy would cost ${settings.names[0]} (predicted)`,
@@ -208,6 +273,60 @@ async function main(args) {
     throw err instanceof AppStartError ? new UsageError(`${err.message} (run JSON with what was measured: ${out})`) : err;
   });
   if (values.probe && run.status === 'complete' && hasCandidate) await probeSides(run, sides, settings, out);
+  process.stdout.write(summaryLine(run));
+  await writeReport(out, values.report);
+  return run.status === 'interrupted' ? 130 : 0;
+}
+
+// --instance: both sides as stand-ins, the baseline's capacity first, then the pairs at
+// the ladder of rates; the run JSON saved after every window (kind "app", method "pair").
+async function measureOnInstance({ values, args, settings, sides, out }) {
+  // Cgroups that can be made, and none left by a killed run, before anything starts.
+  const layout = standInLayout();
+  const [base, cand] = settings.names;
+  const run = await session({
+    kind: 'app',
+    title: `Your service on ${settings.instance.name} stand-ins: ${cand} against ${base}`,
+    command: ['ctxbench', 'app', ...args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a))].join(' '),
+    settings,
+    out,
+    part: { configs: [] },
+    pin: true,
+    progress: { total: settings.blocks * settings.loads.length, step: 'pair' },
+    analyze: analyzeApp,
+    async measure(r, { save, progress, stop, pinned }) {
+      progress.log(`measuring the capacity of ${base} as a ${settings.instance.name} stand-in (closed loop, two processes at once)`);
+      try {
+        const measured = await measureAppOnInstance({
+          sides,
+          settings,
+          layout,
+          pinned,
+          stop,
+          onCapacity: (capacity, configs) => {
+            r.settings.capacity = capacity;
+            r.configs = configs;
+            progress.log(`${base}'s capacity: ${capacity.rps.toLocaleString('en-US')} req/s (bursts ${capacity.bursts.join(', ')})`);
+            save();
+          },
+          onSample: save,
+          onPair: (p) => {
+            r.app = analyzeApp(r);
+            save();
+            progress.tick(`block ${p.block + 1}/${settings.blocks} · ${Math.round(p.load * 100)}% (${p.rate.toLocaleString('en-US')} req/s): ${p.counted}/${settings.windows} windows counted`);
+          },
+        });
+        r.configs = measured.configs;
+      } catch (err) {
+        if (err.configs) r.configs = err.configs;
+        if (err instanceof AppStartError) r.status = 'failed';
+        throw err;
+      }
+    },
+  }).catch((err) => {
+    throw err instanceof AppStartError ? new UsageError(`${err.message} (run JSON with what was measured: ${out})`) : err;
+  });
+  if (values.probe && run.status === 'complete') await probeSides(run, sides, settings, out);
   process.stdout.write(summaryLine(run));
   await writeReport(out, values.report);
   return run.status === 'interrupted' ? 130 : 0;

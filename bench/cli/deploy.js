@@ -143,24 +143,29 @@ function deploySummary(run, yamls, out) {
   const cap = sloCapacity(run);
   const lines = ['', `ctxbench deploy: ${run.status}, ${Math.round(run.measuringSeconds ?? 0)} s of measuring, ${run.settings.instance.name} stand-ins (${run.settings.instance.cpus} CPU each: an assumption, docs/deploy.md)`];
   if (!cap) return `${lines.join('\n')}\n`;
-  const latency = latencySummaries(run);
   for (const y of yamls.slice(1)) {
     const row = cap.rows.find((r) => r.strategy === y.strategy);
-    if (!row) {
-      lines.push(`${y.service} (${y.strategy}): not measured`);
-      continue;
-    }
-    const half = latency.find((l) => l.config.strategy === y.strategy && Math.abs((l.config.load ?? 0) - 0.5) < 1e-9)?.s;
-    const added = half?.added?.p99;
-    const at50 = row.rates.find((x) => Math.abs((x.load ?? 0) - 0.5) < 1e-9);
-    const r = row.ratio;
-    lines.push(`${y.service} (${y.strategy}): capacity within ${cap.slo.text} ${num(row.capacity.estimate, 0)} req/s, ${r && Number.isFinite(r.estimate) ? `${pct(r.estimate)}${r.ci95 ? ` [${pct(r.ci95[0])}–${pct(r.ci95[1])}]` : ''}` : '—'} of the baseline's; ` +
-      `p99 added at 50%: ${added && Number.isFinite(added.estimate) ? `${added.estimate >= 0 ? '+' : ''}${num(added.estimate, 2)} ms${added.ci95 ? ` [${num(added.ci95[0], 2)}, ${num(added.ci95[1], 2)}]` : ''}` : half?.verdict ?? '—'}; ` +
-      `CFS periods throttled at 50%: ${at50 && Number.isFinite(at50.throttledShare) ? pct(at50.throttledShare) : '—'}`);
-    if (row.instances) lines.push(`  to serve ${cap.serve.toLocaleString('en-US')} req/s within ${cap.slo.text} on ${run.settings.instance.name}: ${row.instances.baseline} instance${row.instances.baseline === 1 ? '' : 's'} with ${yamls[0].strategy}, ${row.instances.candidate} with ${y.strategy}`);
+    if (!row) lines.push(`${y.service} (${y.strategy}): not measured`);
+    else lines.push(...capacityLines(run, cap, row, { name: `${y.service} (${y.strategy})`, candidate: y.strategy, baseline: yamls[0].strategy }));
   }
   lines.push(`Run JSON: ${out}`, '');
   return lines.join('\n');
 }
 
-module.exports = { main, help: HELP, readYaml, checkComparable };
+// One deployment against its baseline on the terminal (`deploy`, `app --instance`): its
+// capacity within the SLO and as % of the baseline's, the p99 it adds at 50% of the
+// baseline's capacity, the CFS throttling there, and the instances sentence.
+// names: { name (the line's label), candidate, baseline (as the sentence names them) }.
+function capacityLines(run, cap, row, { name, candidate = name, baseline }) {
+  const half = latencySummaries(run).find((l) => l.config.strategy === row.strategy && Math.abs((l.config.load ?? 0) - 0.5) < 1e-9)?.s;
+  const added = half?.added?.p99;
+  const at50 = row.rates.find((x) => Math.abs((x.load ?? 0) - 0.5) < 1e-9);
+  const r = row.ratio;
+  const lines = [`${name}: capacity within ${cap.slo.text} ${num(row.capacity.estimate, 0)} req/s, ${r && Number.isFinite(r.estimate) ? `${pct(r.estimate)}${r.ci95 ? ` [${pct(r.ci95[0])}–${pct(r.ci95[1])}]` : ''}` : '—'} of the baseline's; ` +
+    `p99 added at 50%: ${added && Number.isFinite(added.estimate) ? `${added.estimate >= 0 ? '+' : ''}${num(added.estimate, 2)} ms${added.ci95 ? ` [${num(added.ci95[0], 2)}, ${num(added.ci95[1], 2)}]` : ''}` : half?.verdict ?? '—'}; ` +
+    `CFS periods throttled at 50%: ${at50 && Number.isFinite(at50.throttledShare) ? pct(at50.throttledShare) : '—'}`];
+  if (row.instances) lines.push(`  to serve ${cap.serve.toLocaleString('en-US')} req/s within ${cap.slo.text} on ${run.settings.instance.name}: ${row.instances.baseline} instance${row.instances.baseline === 1 ? '' : 's'} with ${baseline}, ${row.instances.candidate} with ${candidate}`);
+  return lines;
+}
+
+module.exports = { main, help: HELP, readYaml, checkComparable, capacityLines };

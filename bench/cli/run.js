@@ -483,4 +483,4 @@ async function main(args) {
   return 0;
 }
 
-module.exports = { main, measureRun, resolveSettings, parseTargets, OPTIONS, help: HELP };
+module.exports = { main, measureRun, resolveSettings, parseTargets, parseSlo, OPTIONS, DEFAULT_SLO, SLO_LOADS, help: HELP };

@@ -1,9 +1,11 @@
 'use strict';
 // results.md section for a `kind: "app"` JSON (`ctxbench app`): the user's own service,
-// two start commands measured in duet. Formats analysis/index.js analyzeApp().
+// two start commands measured in duet, or with --instance as stand-ins of an instance in
+// pairs at fixed rates. Formats analysis/index.js analyzeApp().
 const f = require('../format');
 const { analyzeApp, equivalenceText } = require('../../analysis');
 const { environmentSection } = require('./run');
+const { capacitySection } = require('./run/capacity');
 
 function idsCell(ids) {
   if (!ids) return f.DASH;
@@ -12,27 +14,35 @@ function idsCell(ids) {
   return `${bad ? '❌' : '✅'} ${f.int(ids.kept)} kept, ${f.int(ids.mismatches)} mismatched, ${f.int(ids.lost)} lost`;
 }
 
-function render(run, ctx = {}) {
-  const a = analyzeApp(run);
-  const s = run.settings || {};
-  const [base, cand] = run.configs || [];
-  const lines = [f.heading(2, run.title || 'Your service'), ''];
-  const meta = ['kind `app`'];
+// The page's head, whichever way the two commands were measured: title, what was measured,
+// how, the command, the environment, and the Results heading.
+function head(run, a, ctx, { title = 'Your service', meta: extra, how }) {
+  const lines = [f.heading(2, run.title || title), ''];
+  const meta = ['kind `app`', ...extra];
   if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
   meta.push(`${a.blocks} block(s) of fresh processes`, `${a.windows.counted} windows counted${a.windows.dropped ? `, ${a.windows.dropped} dropped` : ''}`);
   if (run.status) meta.push(`status ${run.status}`);
   lines.push(`*${meta.join(' · ')}*`, '');
   if (run.status === 'failed' || run.status === 'interrupted') lines.push(`> ⚠ The run ${run.status === 'failed' ? 'failed' : 'was interrupted'}: what it measured before is below.`, '');
-  lines.push(
-    'Two start commands of the same service, measured in duet: per block a fresh process of each, both pinned to one CPU and loaded at ' +
-      'the same time from the other; per window, each side\'s CPU per request (its process and children, from /proc). ' +
-      '*% of baseline* is the baseline\'s CPU per request ÷ the candidate\'s, log ratios averaged per block, 95% CI over blocks: read it like throughput on one CPU.',
-    '',
-  );
+  lines.push(how, '');
   if (run.command) lines.push(f.fence(run.command, 'sh'), '');
-  lines.push('*One run: its interval is over blocks of fresh processes within the run; run the command again to see where a second run lands.*', '');
+  lines.push('*One run: its intervals are over blocks of fresh processes within the run; run the command again to see where a second run lands.*', '');
   lines.push(environmentSection(run), '');
   lines.push(f.heading(3, 'Results'), '');
+  return lines;
+}
+
+function render(run, ctx = {}) {
+  if (run.settings?.method === 'pair') return renderOnInstance(run, ctx);
+  const a = analyzeApp(run);
+  const s = run.settings || {};
+  const [base, cand] = run.configs || [];
+  const lines = head(run, a, ctx, {
+    meta: [],
+    how: 'Two start commands of the same service, measured in duet: per block a fresh process of each, both pinned to one CPU and loaded at ' +
+      'the same time from the other; per window, each side\'s CPU per request (its process and children, from /proc). ' +
+      '*% of baseline* is the baseline\'s CPU per request ÷ the candidate\'s, log ratios averaged per block, 95% CI over blocks: read it like throughput on one CPU.',
+  });
   if (run.predict) lines.push(predictSection(run.predict), '');
   if (!cand) {
     const errors = (run.configs || []).filter((c) => c.error);
@@ -49,6 +59,31 @@ function render(run, ctx = {}) {
   lines.push(f.table(['Side', 'Command', '% of baseline: CPU/req in duet [95% CI]', 'Verdict', 'Equivalence (two one-sided tests at 5%)', 'CPU µs/req (median window)', 'Requests per window (median)', `Ids${s.idHeader ? ` (${f.code(s.idHeader)})` : ''}`], rows, ['l', 'l', 'r', 'l', 'l', 'r', 'r', 'l']), '');
   lines.push(`Load: ${(s.paths || ['/']).map(f.code).join(', ')} in turn, ${f.int(s.connections)} connections per side, ${s.windows} windows of ${s.window} s per block after ${s.warmup} s of unmeasured load; ready when ${f.code(s.health || '/')} answered 2xx.`);
   if (a.probe) lines.push('', `${probeText(a.probe)}. Counted with an async_hooks init counter preloaded through NODE_OPTIONS into one more process of each side (${f.int(a.probe.sides[1].requests)} requests on ${f.code(a.probe.sides[1].path)} at ${a.probe.sides[1].concurrency} in flight), never into a measured one.`);
+  if (a.broken) lines.push('', '> ❌ Answers carried another request\'s id or none: the service loses its request context under load, whatever it costs.');
+  const errors = (run.configs || []).filter((c) => c.error);
+  if (errors.length) lines.push('', ...errors.map((c) => `- ${f.code(c.name)} failed: ${f.cell(c.error.message)}`));
+  return `${lines.join('\n')}\n`;
+}
+
+// `ctxbench app --instance`: the two sides as stand-ins of an instance, in pairs at a
+// ladder of rates; the capacity within the SLO leads (report/sections/run/capacity.js).
+async function renderOnInstance(run, ctx) {
+  const a = analyzeApp(run);
+  const s = run.settings || {};
+  const lines = head(run, a, ctx, {
+    title: 'Your service on an instance',
+    meta: ['method pair'],
+    how: `Two start commands of the same service, each as a stand-in of ${s.instance?.name ?? 'an instance'}: ` +
+      `the baseline stand-in's closed-loop capacity first${s.capacity ? ` (${f.int(s.capacity.rps)} req/s: ${s.capacity.method})` : ''}, ` +
+      'then per block and rate a fresh process of each, both sent the same open-loop schedule at once (the pair at a fixed rate), ' +
+      'every latency timed from the request\'s intended send time; the positions swapped between blocks.',
+  });
+  const cap = await capacitySection(run, { ...ctx, name: ctx.name || 'app' });
+  if (cap) lines.push(cap, '');
+  const sides = (run.configs || []).filter((c, i, all) => all.findIndex((x) => x.arm === c.arm) === i);
+  lines.push(f.table(['Side', 'Command', `Ids${s.idHeader ? ` (${f.code(s.idHeader)})` : ''}`], sides.map((c) => [f.code(c.name), f.code(c.command), idsCell(a.ids[c.arm])]), ['l', 'l', 'l']), '');
+  lines.push(`Load: ${f.code((s.paths || ['/'])[0])}, at most ${f.int(s.connections)} request(s) in flight per side (the instance's request limit), ${s.windows} windows of ${s.window} s per pair after its warm-up; ready when ${f.code(s.health || '/')} answered 2xx.`);
+  if (a.probe) lines.push('', `${probeText(a.probe)}.`);
   if (a.broken) lines.push('', '> ❌ Answers carried another request\'s id or none: the service loses its request context under load, whatever it costs.');
   const errors = (run.configs || []).filter((c) => c.error);
   if (errors.length) lines.push('', ...errors.map((c) => `- ${f.code(c.name)} failed: ${f.cell(c.error.message)}`));

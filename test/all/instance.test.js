@@ -8,30 +8,12 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { detectCgroups } = require('../../bench/cgroup');
 const { runCli, runCliInterrupted, readRunSoFar } = require('../helpers/cli');
 const { tempDir } = require('../helpers/tmp');
+const { ours, skipWithout } = require('../helpers/cgroups');
 
 const ROOT = path.join(__dirname, '..', '..');
 const LEAK = path.join(ROOT, 'test', 'fixtures', 'planted-leak.js');
-
-let layout = null;
-let why = null;
-try {
-  layout = detectCgroups();
-} catch (err) {
-  why = err.message;
-}
-
-const parents = () => (layout.version === 1 ? Object.values(layout.parents) : [layout.parent]);
-const ours = () => parents().flatMap((p) => fs.readdirSync(p).filter((n) => /^ctxbench-\d+-/.test(n) && !n.startsWith(`ctxbench-${process.pid}-`)));
-
-function skipWithout(t) {
-  if (layout) return false;
-  if (process.env.CI === 'true') assert.fail(`CI runs as root with cgroups: ${why}`);
-  t.skip(why);
-  return true;
-}
 
 const dir = tempDir('ctxbench-instance-');
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -38,7 +38,7 @@ async function capacitySection(run, ctx = {}) {
   out.push(`*Capacity* is ${cap.rule}. *Instances* serve ${f.int(cap.serve)} req/s at that capacity each (one instance per capacity, rounded up; autoscaling's target utilisation would add more).`, '');
   const body = cap.rows.map((r) => [
     f.code(r.strategy) + (r.aa ? ' (A/A twin)' : ''),
-    r.depth,
+    r.depth ?? f.DASH,
     capText(r.capacity),
     capText(r.baselineCapacity),
     r.ratio ? `${f.withCi(r.ratio.estimate, r.ratio.ci95, f.pctOf)}${r.ratio.censored ? ' *' : ''}` : f.DASH,
@@ -49,7 +49,7 @@ async function capacitySection(run, ctx = {}) {
   const sentences = cap.rows.filter((r) => r.instances && !r.aa).map((r) => `to serve ${f.int(cap.serve)} req/s within ${cap.slo.text}${cap.instance ? ` on ${cap.instance.name}` : ''}: ${r.instances.baseline} instance${r.instances.baseline === 1 ? '' : 's'} with the baseline, ${r.instances.candidate} with ${f.code(r.strategy)}${r.depth ? ` (depth ${r.depth})` : ''}`);
   if (sentences.length) out.push(sentences.map((x) => `- ${x[0].toUpperCase()}${x.slice(1)}.`).join('\n'), '');
   // Per rate: the deployment's own figures, the kernel's throttling beside them.
-  const rateRows = cap.rows.flatMap((r) => r.rates.map((x) => [f.code(r.strategy) + (r.aa ? ' (A/A)' : ''), r.depth, `${f.int(x.rate)}${f.isNum(x.load) ? ` (${Math.round(x.load * 100)}%)` : ''}`,
+  const rateRows = cap.rows.flatMap((r) => r.rates.map((x) => [f.code(r.strategy) + (r.aa ? ' (A/A)' : ''), r.depth ?? f.DASH, `${f.int(x.rate)}${f.isNum(x.load) ? ` (${Math.round(x.load * 100)}%)` : ''}`,
     x.held ? '✅' : `❌ ${x.heldBlocks}/${x.blocks}`, ...['p50', 'p99', 'p99_9'].map((k) => (x[k] ? f.withCi(x[k].estimate, x[k].ci95, f.num) : f.DASH)),
     f.num(x.cpuUsPerRequest), f.isNum(x.throttledShare) ? f.pctOf(x.throttledShare) : f.DASH, f.num(x.throttledMsPerS), f.isNum(x.memoryPeakMB) ? `${f.num(x.memoryPeakMB)}${cap.instance ? ` / ${Math.round(cap.instance.memoryBytes / 2 ** 20)}` : ''}` : f.DASH]));
   out.push(f.heading(4, 'Per rate'), '', f.table(['Deployment', 'Depth', 'req/s (% of capacity)', 'Rate kept', 'p50 ms', 'p99 ms', 'p99.9 ms', 'CPU µs/req (cgroup)', 'CFS periods throttled', 'Throttled ms/s', 'Peak MiB / limit'], rateRows, ['l', 'r', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']), '');
@@ -69,7 +69,7 @@ async function curveChart(cap, ctx) {
       seen.add(`${series}/${r.depth}`);
       for (const x of rates) {
         const p = x[cap.slo.key];
-        if (p && x.held) points.push({ series: `${series} d${r.depth}`, x: x.rate, y: p.estimate, lo: p.ci95?.[0] ?? null, hi: p.ci95?.[1] ?? null, blocks: p.n });
+        if (p && x.held) points.push({ series: r.depth === null || r.depth === undefined ? series : `${series} d${r.depth}`, x: x.rate, y: p.estimate, lo: p.ci95?.[0] ?? null, hi: p.ci95?.[1] ?? null, blocks: p.n });
       }
     }
   }

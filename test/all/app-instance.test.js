@@ -1,0 +1,54 @@
+'use strict';
+// Tier: all (makes real cgroups: needs root or a delegated cgroup, as CI has; skipped with
+// the reason elsewhere). `ctxbench app --instance`: a team's service (examples/app) as F1
+// stand-ins, the baseline's capacity first, then the pair at a ladder of rates: every
+// process in its own group, the kernel's accounting and the echoed ids in every window,
+// the capacity answer on the terminal and the page, nothing left behind. Structure only.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+const { runCli } = require('../helpers/cli');
+const { tempDir } = require('../helpers/tmp');
+const { ours, skipWithout } = require('../helpers/cgroups');
+
+const ROOT = path.join(__dirname, '..', '..');
+const SERVER = path.join(ROOT, 'examples', 'app', 'server.js');
+const node = (env) => `${env}${JSON.stringify(process.execPath)} ${JSON.stringify(SERVER)}`;
+
+const dir = tempDir('ctxbench-app-instance-');
+test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+test('app --instance F1: a team\'s service as stand-ins in pairs at two rates, the capacity answer, ids echoed, nothing left behind', { timeout: 600000 }, async (t) => {
+  if (skipWithout(t)) return;
+  const out = path.join(dir, 'app.json');
+  const r = await runCli(['app', '--baseline', node(''), '--candidate', node('CONTEXT=als '), '--names', 'plain,als-logger', '--health', '/healthz', '--id-header', 'x-request-id',
+    '--instance', 'F1', '--load', '50%,100%', '--blocks', '3', '--windows', '1', '--window', '0.5', '--warmup', '1', '--out', out, '--report', path.join(dir, 'results.md')]);
+  assert.strictEqual(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^ctxbench app: complete, the pair at a fixed rate on F1 stand-ins \(F1: 0\.25 CPU/m);
+  assert.match(r.stdout, /^plain stand-in's closed-loop capacity: [\d,]+ req\/s; rates 50%, 100% of it$/m);
+  assert.match(r.stdout, /^als-logger: capacity within p99 ≤ 100 ms .* of the baseline's; p99 added at 50%: .*; CFS periods throttled at 50%: .*$/m);
+  assert.match(r.stdout, /^ {2}als-logger: [\d,]+ ids kept, 0 mismatched, 0 lost$/m);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.deepStrictEqual([run.kind, run.status, run.settings.method, run.settings.instance.name, run.settings.connections], ['app', 'complete', 'pair', 'F1', 10]);
+  assert.ok(run.settings.capacity.rps > 0 && run.settings.capacity.bursts.length === 3, JSON.stringify(run.settings.capacity));
+  // Per rate a baseline and a candidate; per block and rate a fresh process of each, each in its own group.
+  assert.deepStrictEqual(run.configs.map((c) => [c.arm, c.load]), [['baseline', 0.5], ['candidate', 0.5], ['baseline', 1], ['candidate', 1]]);
+  const processes = run.configs.flatMap((c) => c.processes);
+  assert.strictEqual(processes.length, 12);
+  assert.strictEqual(new Set(processes.map((p) => p.cgroup)).size, 12, 'a group per process');
+  for (const p of processes) assert.match(p.cgroup, /^ctxbench-\d+-b\d-(plain|als-logger)-\d+$/);
+  // Every window: the candidate's and its partner's CPU from /proc and the kernel's accounting, the answers' latencies.
+  const windows = run.configs.flatMap((c) => c.samples.filter((s) => s.kind === 'window'));
+  assert.ok(windows.length >= 6, `${windows.length} windows`);
+  for (const w of windows) {
+    assert.ok(w.requests > 0 && w.cpuUsPerRequest > 0 && w.partnerCpuUsPerRequest > 0, JSON.stringify(w).slice(0, 400));
+    for (const side of [w.instance, w.partnerInstance]) assert.ok(side.periods >= 1 && side.oomKills === 0, JSON.stringify(side));
+  }
+  // Every answer echoed its own id, on both sides.
+  for (const c of run.configs) for (const p of c.samples.filter((s) => s.kind === 'pair')) assert.ok(p.kept > 0 && p.mismatches === 0 && p.lost === 0, `${c.id}: ${JSON.stringify(p)}`);
+  const page = fs.readFileSync(path.join(dir, 'results.md'), 'utf8');
+  assert.match(page, /### Capacity within p99 ≤ 100 ms/);
+  assert.match(page, /\*\*Stand-in:\*\* F1: 0\.25 CPU/);
+  assert.deepStrictEqual(ours(), [], 'every group removed');
+});
