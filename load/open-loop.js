@@ -31,8 +31,8 @@
 // pinned to one CPU, 1,000-16,000 requests/s; docs/how-it-measures.md has the ceiling).
 // What it sends with is its own client (load/http-sender.js: raw sockets, http-parser-js),
 // not undici's Pool: with undici the generator's lateness p99 was 1-10 ms at 1,000-24,000
-// requests/s in all, with this client 0.2-3 ms, under 1 ms at most rates
-// (scripts/generator-ceiling.js, three runs; docs/method.md).
+// requests/s in all, with this client 0.65-2.2 ms while cut every 0.5 s as a pair polls
+// (0.2-3 ms, mostly under 1 ms, without the cuts; scripts/generator-ceiling.js, docs/method.md).
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
 const { performance } = require('node:perf_hooks');
