@@ -13,7 +13,7 @@ const { startApp, AppStartError } = require('./app-process');
 const { treeCpuUs } = require('./proc-cpu');
 const { judgeWindow } = require('./duet');
 const { cpus } = require('../lib/cpus');
-const { median } = require('../analysis/stats');
+const { settledBursts, BURSTS_RULE } = require('./capacity');
 const { Cgroup, oomOf, oomText } = require('./cgroup');
 const pair = require('./pair');
 
@@ -162,7 +162,6 @@ async function measureApp({ sides, settings, pinned, stop = { requested: false }
 // both sent the same open-loop schedule at once (the pair at a fixed rate, bench/pair.js),
 // the positions swapped between blocks. A team's service has no /__stats: its CPU is its
 // process tree's, from /proc, and its requests are the answers it gave.
-const CAPACITY_BURSTS = 3;
 const CAPACITY_BURST_S = 2;
 const pctLabel = (load) => `load${Math.round(load * 1000) / 10}`;
 
@@ -185,15 +184,15 @@ async function standInCapacity({ side, settings, layout, pinned }) {
     for (let i = 0; i < 2; i++) servers.push(await startStandIn({ side, settings, layout, pinned, label: `capacity-${side.name}` }));
     const load = { paths: settings.paths, idHeader: null, connections: settings.connections };
     if (settings.warmup > 0) await loadBoth(servers, { ...load, durationS: settings.warmup });
-    const bursts = [];
-    for (let i = 0; i < CAPACITY_BURSTS; i++) {
+    const { rps, bursts, settled } = await settledBursts(async () => {
       const counts = await loadBoth(servers, { ...load, durationS: CAPACITY_BURST_S });
-      bursts.push(counts.reduce((a, c) => a + c.responses, 0) / counts.length / CAPACITY_BURST_S);
-    }
+      return counts.reduce((a, c) => a + c.responses, 0) / counts.length / CAPACITY_BURST_S;
+    });
     return {
-      rps: Math.round(median(bursts)),
-      bursts: bursts.map(Math.round),
-      method: `closed loop (autocannon, ${settings.connections} connections: the instance's request limit), two baseline stand-ins at once on the server CPU, median of ${CAPACITY_BURSTS} bursts of ${CAPACITY_BURST_S} s after ${settings.warmup} s of warm-up`,
+      rps,
+      bursts,
+      settled,
+      method: `closed loop (autocannon, ${settings.connections} connections: the instance's request limit), two baseline stand-ins at once on the server CPU, ${BURSTS_RULE}, bursts of ${CAPACITY_BURST_S} s after ${settings.warmup} s of warm-up`,
     };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));

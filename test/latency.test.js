@@ -15,7 +15,7 @@ const hdr = require('hdr-histogram-js');
 const { startServer, ROOT } = require('./helpers/server');
 const openLoop = require('../load/open-loop');
 const { latencySummary, mergeByUnit } = require('../analysis/latency');
-const { parseLoads, parseRates, expandRates, measureCapacity } = require('../bench/capacity');
+const { parseLoads, parseRates, expandRates, measureCapacity, settledBursts } = require('../bench/capacity');
 const { baselineFor } = require('../analysis/comparable');
 const latencySection = require('../report/sections/latency');
 const { tempDir } = require('./helpers/tmp');
@@ -287,4 +287,17 @@ test('a preset may fix its rates (the engine pair); --rate or --load on the comm
   assert.deepStrictEqual([byLoad.rates, byLoad.loads], [null, [0.5]]);
   // Presets without rates stay closed loop.
   assert.deepStrictEqual([resolveSettings({}).rates, resolveSettings({}).loads], [null, null]);
+});
+
+test('a capacity is measured once its bursts settle: bursts go on until the last three are within 10% of their median, at most ten', async () => {
+  const from = (values) => {
+    let i = 0;
+    return async () => values[i++];
+  };
+  // A stand-in still warming its JIT (F1, measured: 2,088, 2,018, 4,788 after 1 s): more bursts.
+  assert.deepStrictEqual(await settledBursts(from([474, 874, 1636, 1700, 1650, 9999])), { rps: 1650, bursts: [474, 874, 1636, 1700, 1650], settled: true });
+  assert.deepStrictEqual(await settledBursts(from([1000, 1050, 960])), { rps: 1000, bursts: [1000, 1050, 960], settled: true });
+  // Never settling: ten bursts, the median of the last three, said so.
+  const swinging = [100, 300, 100, 300, 100, 300, 100, 300, 100, 300, 100];
+  assert.deepStrictEqual(await settledBursts(from(swinging)), { rps: 300, bursts: swinging.slice(0, 10), settled: false });
 });
