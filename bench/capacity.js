@@ -83,7 +83,7 @@ async function measureCapacity(configs, settings, { driver, launch, log = () => 
   const groups = [];
   const twins = settings.method === 'pair' ? 2 : 1;
   for (const { group, config } of baselines(configs, settings.baseline)) {
-    log(`measuring the capacity of ${config.id} (closed loop${twins > 1 ? ', beside a second baseline process as in a pair' : ''}, ${BURSTS} bursts of ${settings.duration} s)`);
+    log(`measuring the capacity of ${config.id} (closed loop${twins > 1 ? ', beside a second baseline process as in a pair' : ''}, bursts of ${settings.duration} s until the last ${BURSTS} agree)`);
     const servers = [];
     try {
       for (let i = 0; i < twins; i++) {
