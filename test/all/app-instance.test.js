@@ -23,17 +23,18 @@ test('app --instance F1: a team\'s service as stand-ins in pairs at two rates, t
   if (skipWithout(t)) return;
   const out = path.join(dir, 'app.json');
   const r = await runCli(['app', '--baseline', node(''), '--candidate', node('CONTEXT=als '), '--names', 'plain,als-logger', '--health', '/healthz', '--id-header', 'x-request-id',
-    '--instance', 'F1', '--load', '50%,100%', '--blocks', '3', '--windows', '1', '--window', '0.5', '--warmup', '1', '--out', out, '--report', path.join(dir, 'results.md')]);
+    '--instance', 'F1', '--load', '25%,50%', '--blocks', '3', '--windows', '1', '--window', '0.5', '--warmup', '2', '--out', out, '--report', path.join(dir, 'results.md')]);
   assert.strictEqual(r.code, 0, r.stderr);
   assert.match(r.stdout, /^ctxbench app: complete, the pair at a fixed rate on F1 stand-ins \(F1: 0\.25 CPU/m);
-  assert.match(r.stdout, /^plain stand-in's closed-loop capacity: [\d,]+ req\/s; rates 50%, 100% of it$/m);
+  assert.match(r.stdout, /^plain stand-in's closed-loop capacity: [\d,]+ req\/s; rates 25%, 50% of it$/m);
   assert.match(r.stdout, /^als-logger: capacity within p99 ≤ 100 ms .* of the baseline's; p99 added at 50%: .*; CFS periods throttled at 50%: .*$/m);
   assert.match(r.stdout, /^ {2}als-logger: [\d,]+ ids kept, 0 mismatched, 0 lost$/m);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.deepStrictEqual([run.kind, run.status, run.settings.method, run.settings.instance.name, run.settings.connections], ['app', 'complete', 'pair', 'F1', 10]);
-  assert.ok(run.settings.capacity.rps > 0 && run.settings.capacity.bursts.length === 3, JSON.stringify(run.settings.capacity));
+  // The capacity waited for its bursts to settle (at least three, at most ten).
+  assert.ok(run.settings.capacity.rps > 0 && run.settings.capacity.bursts.length >= 3 && run.settings.capacity.bursts.length <= 10, JSON.stringify(run.settings.capacity));
   // Per rate a baseline and a candidate; per block and rate a fresh process of each, each in its own group.
-  assert.deepStrictEqual(run.configs.map((c) => [c.arm, c.load]), [['baseline', 0.5], ['candidate', 0.5], ['baseline', 1], ['candidate', 1]]);
+  assert.deepStrictEqual(run.configs.map((c) => [c.arm, c.load]), [['baseline', 0.25], ['candidate', 0.25], ['baseline', 0.5], ['candidate', 0.5]]);
   const processes = run.configs.flatMap((c) => c.processes);
   assert.strictEqual(processes.length, 12);
   assert.strictEqual(new Set(processes.map((p) => p.cgroup)).size, 12, 'a group per process');
