@@ -10,7 +10,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { runCli, runCliInterrupted, readRunSoFar } = require('../helpers/cli');
 const { tempDir } = require('../helpers/tmp');
-const { ours, skipWithout } = require('../helpers/cgroups');
+const { ours, made, skipWithout } = require('../helpers/cgroups');
 
 const ROOT = path.join(__dirname, '..', '..');
 const LEAK = path.join(ROOT, 'test', 'fixtures', 'planted-leak.js');
@@ -61,7 +61,7 @@ test('Ctrl-C keeps what was measured and removes every group; after a SIGKILL th
   assert.strictEqual(r.code, 130, r.stderr);
   assert.strictEqual(JSON.parse(fs.readFileSync(out, 'utf8')).status, 'interrupted');
   assert.deepStrictEqual(ours(), [], `no group after Ctrl-C: ${r.stderr.slice(-1500)}`);
-  const killed = await runCliInterrupted([...F1_RUN, '--strategies', 'none,als', '--out', path.join(dir, 'kill.json')], { when: () => ours().length > 0, signal: 'SIGKILL' });
+  const killed = await runCliInterrupted([...F1_RUN, '--strategies', 'none,als', '--out', path.join(dir, 'kill.json')], { when: (child) => made(child.pid).length > 0, signal: 'SIGKILL' });
   assert.strictEqual(killed.signal, 'SIGKILL');
   const left = ours();
   assert.ok(left.length > 0, `a SIGKILLed run leaves its groups: ${killed.stderr.slice(-1500)}`);

@@ -15,8 +15,23 @@ try {
 }
 
 const parents = () => (layout.version === 1 ? Object.values(layout.parents) : [layout.parent]);
-// Groups of ctxbench processes other than this one (the commands a test runs).
-const ours = () => parents().flatMap((p) => fs.readdirSync(p).filter((n) => /^ctxbench-\d+-/.test(n) && !n.startsWith(`ctxbench-${process.pid}-`)));
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+};
+const groups = (keep) => parents().flatMap((p) => fs.readdirSync(p).filter((n) => {
+  const m = /^ctxbench-(\d+)-/.exec(n);
+  return m && Number(m[1]) !== process.pid && keep(Number(m[1]));
+}));
+// The groups process `pid` (a ctxbench run under way) has made.
+const made = (pid) => groups((owner) => owner === pid);
+// Groups left behind: made by a ctxbench process that is gone (the commands a test ran). A
+// live one's groups are in use, such as those of another test file's run at the same time.
+const ours = () => groups((pid) => !alive(pid));
 
 function skipWithout(t) {
   if (layout) return false;
@@ -25,4 +40,4 @@ function skipWithout(t) {
   return true;
 }
 
-module.exports = { layout, ours, skipWithout };
+module.exports = { layout, ours, made, skipWithout };

@@ -46,7 +46,7 @@ async function runCliInterrupted(args, { when, signal = 'SIGINT', ...options }) 
     ...options,
     onSpawn(child) {
       const poll = setInterval(() => {
-        if (!when()) return;
+        if (!when(child)) return;
         clearInterval(poll);
         sent = true;
         child.kill(signal);
