@@ -200,7 +200,7 @@ async function standInCapacity({ side, settings, layout, pinned }) {
 }
 
 // The configurations of an --instance run: per rate, the baseline and the candidate.
-function rateConfigs(sides, capacityRps, loads) {
+function instanceConfigs(sides, capacityRps, loads) {
   return loads.flatMap((load) => sides.map((side, i) => ({
     id: `app/${side.name}/${pctLabel(load)}`,
     arm: i === 0 ? 'baseline' : 'candidate',
@@ -222,7 +222,7 @@ function rateConfigs(sides, capacityRps, loads) {
 // side that dies under load ends the run with its reason (an OOM kill named as such).
 async function measureAppOnInstance({ sides, settings, layout, pinned, stop = { requested: false }, onCapacity = () => {}, onPair = () => {}, onSample = () => {} }) {
   const capacity = await standInCapacity({ side: sides[0], settings, layout, pinned });
-  const configs = rateConfigs(sides, capacity.rps, settings.loads);
+  const configs = instanceConfigs(sides, capacity.rps, settings.loads);
   onCapacity(capacity, configs);
   let group = 0;
   for (let block = 0; block < settings.blocks && !stop.requested; block++) {
@@ -281,4 +281,4 @@ async function measureAppOnInstance({ sides, settings, layout, pinned, stop = { 
   return { capacity, configs };
 }
 
-module.exports = { measureApp, measureAppOnInstance, requestsFor, measureWindow, rateConfigs };
+module.exports = { measureApp, measureAppOnInstance, requestsFor, measureWindow };

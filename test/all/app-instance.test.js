@@ -3,7 +3,8 @@
 // the reason elsewhere). `ctxbench app --instance`: a team's service (examples/app) as F1
 // stand-ins, the baseline's capacity first, then the pair at a ladder of rates: every
 // process in its own group, the kernel's accounting and the echoed ids in every window,
-// the capacity answer on the terminal and the page, nothing left behind. Structure only.
+// the capacity answer on the terminal and the page, an OOM kill named as such, nothing left
+// behind. Structure only.
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
@@ -51,5 +52,21 @@ test('app --instance F1: a team\'s service as stand-ins in pairs at two rates, t
   const page = fs.readFileSync(path.join(dir, 'results.md'), 'utf8');
   assert.match(page, /### Capacity within p99 ≤ 100 ms/);
   assert.match(page, /\*\*Stand-in:\*\* F1: 0\.25 CPU/);
+  assert.deepStrictEqual(ours(), [], 'every group removed');
+});
+
+test('app --instance: a side the kernel kills at the instance\'s memory limit ends the run with that said, not as a crash', { timeout: 600000 }, async (t) => {
+  if (skipWithout(t)) return;
+  const out = path.join(dir, 'oom.json');
+  // Keeps 8 MiB per answered request: past F1's 384 MiB within the first pair's warm-up.
+  const leak = "require('node:http').createServer((q, s) => { if (q.url !== '/healthz') (globalThis.kept ||= []).push(Buffer.alloc(8 * 2 ** 20, 1)); s.end('ok'); }).listen(Number(process.env.PORT), '127.0.0.1')";
+  const r = await runCli(['app', '--baseline', node(''), '--candidate', `${JSON.stringify(process.execPath)} -e ${JSON.stringify(leak)}`, '--names', 'plain,leaky', '--health', '/healthz',
+    '--instance', 'F1', '--load', '25%', '--blocks', '3', '--windows', '1', '--window', '0.5', '--warmup', '1', '--out', out, '--report', 'none']);
+  assert.strictEqual(r.code, 1, r.stderr);
+  assert.match(r.stderr, /^ctxbench: leaky: `.*` was killed by the instance's 384 MiB memory limit at \d+ MiB at \d+ req\/s in block 1/m);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.strictEqual(run.status, 'failed');
+  const leaky = run.configs.find((c) => c.name === 'leaky');
+  assert.ok(leaky.error.oom?.kills >= 1 && leaky.error.oom.limitBytes === 384 * 2 ** 20, JSON.stringify(leaky.error));
   assert.deepStrictEqual(ours(), [], 'every group removed');
 });
