@@ -124,6 +124,44 @@ function samplePoint(samples) {
   };
 }
 
+// Per counted window of a pair, log(the baseline's CPU per request ÷ the candidate's): the
+// capacity ratio the CPU model reads (a window counts when both kept the schedule).
+const cpuLogs = (windows) => windows.filter((w) => w.counted && w.cpuUsPerRequest > 0 && w.partnerCpuUsPerRequest > 0).map((w) => Math.log(w.partnerCpuUsPerRequest) - Math.log(w.cpuUsPerRequest));
+
+// The capacity from CPU per request (issue 47's design change, measured on F1 stand-ins:
+// the SLO crossing of an A/A twin read 107.3% ±20.4 pp over 6 blocks, because a quota's
+// throttled period stalls a server up to 75 ms of 100 and which blocks catch one is
+// bimodal, while the pair read the same twins' CPU ratio at each rate to ±1-2 pp).
+// Held to a quota, a server's capacity at a latency bound is the utilisation at which the
+// bound is reached ÷ its CPU per request; if the candidate's latency grows with its
+// utilisation as the baseline's does, its capacity is the baseline's × (the baseline's CPU
+// per request ÷ its own). Per block: that ratio over the counted windows at the rungs up
+// to the ladder's 100% (the knee: where the crossing is), times the baseline's own
+// crossing in the block; geometric mean over blocks with a t-interval of the logs. The
+// direct crossing stays beside it, and where its interval excludes the model's estimate
+// the model is not used (the assumption does not hold there: latency that is not CPU).
+const MODEL_MAX_LOAD = 1;
+function cpuModel(cells, blocks, baselineCaps, direct) {
+  const ratios = [];
+  const capacities = [];
+  const rungs = new Set();
+  for (const b of blocks) {
+    const logs = cells.filter((x) => x.block === b && Array.isArray(x.cpuLogs) && (x.load === null || x.load <= MODEL_MAX_LOAD + 1e-9)).flatMap((x) => {
+      if (x.cpuLogs.length) rungs.add(x.load ?? x.rate);
+      return x.cpuLogs;
+    });
+    if (!logs.length) continue;
+    const ratio = Math.exp(mean(logs));
+    ratios.push(ratio);
+    const base = baselineCaps.find((x) => x.block === b);
+    if (base?.rate > 0) capacities.push({ block: b, rate: base.rate * ratio, censored: base.censored });
+  }
+  if (!ratios.length) return null;
+  const ratio = overBlocks(ratios);
+  const disagree = Boolean(direct?.ci95 && ratio && (ratio.estimate < direct.ci95[0] || ratio.estimate > direct.ci95[1]));
+  return { ratio, capacities, rungs: [...rungs].sort((x, y) => x - y), disagree };
+}
+
 const isRateSample = (s) => Boolean(s && typeof s.histogram === 'string' && s.heldRate);
 
 // Every deployment's cells: [{ block, rate, load, candidate: point, baseline: point }], with
@@ -145,7 +183,7 @@ function cellsOf(run) {
       for (const block of new Set(windows.map((w) => w.block))) {
         for (const rate of new Set(windows.map((w) => w.rate))) {
           const ws = windows.filter((w) => w.block === block && w.rate === rate);
-          if (ws.length) add(c, deploymentOf({ id: ws[0].partner }), { block, rate, load: c.load ?? null, candidate: sidePoint(ws, 'candidate'), baseline: sidePoint(ws, 'baseline') });
+          if (ws.length) add(c, deploymentOf({ id: ws[0].partner }), { block, rate, load: c.load ?? null, candidate: sidePoint(ws, 'candidate'), baseline: sidePoint(ws, 'baseline'), cpuLogs: cpuLogs(ws) });
         }
       }
     }
@@ -213,6 +251,9 @@ function sloCapacity(run, { serve = SERVE_RPS } = {}) {
       };
     });
     const summarizeCaps = (list) => ({ ...(overBlocks(list.filter((x) => x.rate > 0).map((x) => x.rate)) ?? { estimate: null, ci95: null, n: 0 }), censored: list.filter((x) => x.censored).map((x) => ({ block: x.block, censored: x.censored })) });
+    const direct = ratios.length ? { ...overBlocks(ratios.map((x) => x.value)), censored: ratios.filter((x) => x.censored).length } : null;
+    const model = cpuModel(cells, blocks, capacities.baseline, direct);
+    const modelled = model && !model.disagree ? { ...model, capacity: summarizeCaps(model.capacities) } : null;
     rows.push({
       deployment,
       strategy: first.strategy,
@@ -220,9 +261,13 @@ function sloCapacity(run, { serve = SERVE_RPS } = {}) {
       hop: first.hop,
       aa: first.arm === 'aa',
       baselineId,
-      capacity: summarizeCaps(capacities.candidate),
+      // The figure: the CPU model's where it holds, else the direct crossing; both kept.
+      from: modelled ? 'cpu' : 'crossing',
+      capacity: modelled ? modelled.capacity : summarizeCaps(capacities.candidate),
+      ratio: modelled ? { ...modelled.ratio, censored: 0 } : direct,
+      crossing: { capacity: summarizeCaps(capacities.candidate), ratio: direct },
+      model: model ? { ratio: model.ratio, rungs: model.rungs, disagree: model.disagree, ...(modelled && { capacity: modelled.capacity }) } : null,
       baselineCapacity: summarizeCaps(capacities.baseline),
-      ratio: ratios.length ? { ...overBlocks(ratios.map((x) => x.value)), censored: ratios.filter((x) => x.censored).length } : null,
       rates: perRate('candidate'),
       baselineRates: perRate('baseline'),
     });
@@ -231,7 +276,10 @@ function sloCapacity(run, { serve = SERVE_RPS } = {}) {
   }
   for (const r of rows) {
     const n = (cap) => (cap > 0 ? Math.ceil(serve / cap) : null);
-    r.instances = r.capacity.estimate && r.baselineCapacity.estimate ? { serve, candidate: n(r.capacity.estimate), baseline: n(r.baselineCapacity.estimate), candidateRange: r.capacity.ci95 ? [n(r.capacity.ci95[1]), n(r.capacity.ci95[0])] : null } : null;
+    // Rounded up at one load, a few % of cost is often no instance at all: per 100 of the
+    // baseline's (100 ÷ the ratio, its interval the ratio's) is the scale a fleet reads.
+    const per100 = r.ratio?.estimate > 0 ? { estimate: 100 / r.ratio.estimate, ci95: r.ratio.ci95 ? [100 / r.ratio.ci95[1], 100 / r.ratio.ci95[0]] : null } : null;
+    r.instances = r.capacity.estimate && r.baselineCapacity.estimate ? { serve, candidate: n(r.capacity.estimate), baseline: n(r.baselineCapacity.estimate), candidateRange: r.capacity.ci95 ? [n(r.capacity.ci95[1]), n(r.capacity.ci95[0])] : null, per100 } : null;
   }
   return {
     slo,
@@ -239,9 +287,10 @@ function sloCapacity(run, { serve = SERVE_RPS } = {}) {
     method: run.settings.method,
     serve,
     rule: `per block the highest rate whose ${slo.key} stays within ${slo.boundMs} ms (interpolated on the log of the ${slo.key} between the rates tried), a rate not kept counting as over; geometric mean over blocks with a t-interval of the logs; the candidate's as % of the baseline ${run.settings.method === 'pair' ? 'process beside it in the same pairs' : 'measured in the same block'}, paired by block`,
+    ...(run.settings.method === 'pair' && { modelRule: `the baseline's crossing in each block × the baseline's CPU per request ÷ the candidate's, over the counted windows of the rates up to ${MODEL_MAX_LOAD * 100}% of the ladder (the knee); it assumes the candidate's ${slo.key} grows with its CPU utilisation as the baseline's does, and is not used where the direct crossing's interval excludes it` }),
     rows,
     baselines: [...baselines].map(([id, caps]) => ({ id, ...overBlocks(caps.filter((x) => x.rate > 0).map((x) => x.rate)) })),
   };
 }
 
-module.exports = { sloCapacity, capacityOf, within, deploymentOf, SERVE_RPS };
+module.exports = { sloCapacity, capacityOf, within, deploymentOf, cpuModel, SERVE_RPS };

@@ -210,6 +210,7 @@ function capacityCell(source, strategy, depth) {
     bound: below ? 'below' : above ? 'above' : null,
     significant: Boolean(row.ratio.ci95 && (row.ratio.ci95[1] < 1 || row.ratio.ci95[0] > 1)),
     blocks: row.ratio.n,
+    from: row.from,
     instances: row.instances,
   };
 }

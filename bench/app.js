@@ -13,9 +13,11 @@ const { startApp, AppStartError } = require('./app-process');
 const { treeCpuUs } = require('./proc-cpu');
 const { judgeWindow } = require('./duet');
 const { cpus } = require('../lib/cpus');
-const { settledBursts, BURSTS_RULE } = require('./capacity');
+const { settledBursts, kneeOf, ladderAnchor, BURSTS_RULE, KNEE_RULE } = require('./capacity');
 const { Cgroup, oomOf, oomText } = require('./cgroup');
 const pair = require('./pair');
+const { warmByThroughput } = require('./warmup');
+const { HELD_MIN } = require('../load/open-loop');
 
 // The requests of one side for one load: every path in turn; with an id header, a fresh
 // id per request and the answer's header checked against it (autocannon's documented
@@ -163,6 +165,7 @@ async function measureApp({ sides, settings, pinned, stop = { requested: false }
 // the positions swapped between blocks. A team's service has no /__stats: its CPU is its
 // process tree's, from /proc, and its requests are the answers it gave.
 const CAPACITY_BURST_S = 2;
+const WARM_BURST_S = 1;
 const pctLabel = (load) => `load${Math.round(load * 1000) / 10}`;
 
 // A started side inside its own group; stopping it removes the group.
@@ -177,8 +180,9 @@ async function startStandIn({ side, settings, layout, pinned, label }) {
   }
 }
 
-// The baseline stand-in's closed-loop capacity: { rps, bursts, method }.
-async function standInCapacity({ side, settings, layout, pinned }) {
+// The baseline stand-in's closed-loop capacity and open-loop knee (the ladder's 100%):
+// { rps, bursts, settled, knee, method }.
+async function standInCapacity({ side, settings, layout, pinned, log = () => {} }) {
   const servers = [];
   try {
     for (let i = 0; i < 2; i++) servers.push(await startStandIn({ side, settings, layout, pinned, label: `capacity-${side.name}` }));
@@ -188,15 +192,26 @@ async function standInCapacity({ side, settings, layout, pinned }) {
       const counts = await loadBoth(servers, { ...load, durationS: CAPACITY_BURST_S });
       return counts.reduce((a, c) => a + c.responses, 0) / counts.length / CAPACITY_BURST_S;
     });
+    const knee = await kneeOf(servers, servers.map(() => ({ path: settings.paths[0] })), rps, { ...settings, idHeader: settings.idHeader ?? false }, log);
     return {
       rps,
       bursts,
       settled,
-      method: `closed loop (autocannon, ${settings.connections} connections: the instance's request limit), two baseline stand-ins at once on the server CPU, ${BURSTS_RULE}, bursts of ${CAPACITY_BURST_S} s after ${settings.warmup} s of warm-up`,
+      knee,
+      method: `closed loop (autocannon, ${settings.connections} connections: the instance's request limit), two baseline stand-ins at once on the server CPU, ${BURSTS_RULE}, bursts of ${CAPACITY_BURST_S} s after ${settings.warmup} s of warm-up; then ${KNEE_RULE}, the 100% of the ladder`,
     };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
   }
+}
+
+// Closed-loop bursts on both sides at once until their req/s stops rising: -> [req/s per
+// burst, the mean of the two].
+function warmClosedLoop(servers, settings) {
+  return warmByThroughput(async () => {
+    const counts = await loadBoth(servers, { paths: settings.paths, idHeader: null, connections: settings.connections, durationS: WARM_BURST_S });
+    return counts.reduce((a, c) => a + c.responses, 0) / counts.length / WARM_BURST_S;
+  });
 }
 
 // The configurations of an --instance run: per rate, the baseline and the candidate.
@@ -217,28 +232,36 @@ function instanceConfigs(sides, capacityRps, loads) {
   })));
 }
 
-// measureAppOnInstance({ sides, settings, layout, pinned, stop, onCapacity, onPair, onSample })
+// measureAppOnInstance({ sides, settings, layout, pinned, stop, log, onCapacity, onPair, onSample })
 // -> configs. settings: app's, with instance, loads, connections (the request limit). A
 // side that dies under load ends the run with its reason (an OOM kill named as such).
-async function measureAppOnInstance({ sides, settings, layout, pinned, stop = { requested: false }, onCapacity = () => {}, onPair = () => {}, onSample = () => {} }) {
-  const capacity = await standInCapacity({ side: sides[0], settings, layout, pinned });
-  const configs = instanceConfigs(sides, capacity.rps, settings.loads);
+async function measureAppOnInstance({ sides, settings, layout, pinned, stop = { requested: false }, log = () => {}, onCapacity = () => {}, onPair = () => {}, onSample = () => {} }) {
+  const capacity = await standInCapacity({ side: sides[0], settings, layout, pinned, log });
+  const configs = instanceConfigs(sides, ladderAnchor(capacity), settings.loads);
   onCapacity(capacity, configs);
   let group = 0;
+  // Per block a fresh process of each side, started once, warmed closed loop, then sent
+  // every rate of the ladder lowest first (bench/methods/pair.js ladderBlock says why).
+  const loads = [...settings.loads].sort((x, y) => x - y);
   for (let block = 0; block < settings.blocks && !stop.requested; block++) {
-    for (const load of settings.loads) {
-      if (stop.requested) break;
-      const [base, cand] = configs.filter((c) => c.load === load);
-      const members = block % 2 ? [cand, base] : [base, cand];
-      const servers = [];
-      const seq = group++;
-      try {
-        for (const c of members) {
-          const side = sides[c === base ? 0 : 1];
-          const server = await startStandIn({ side, settings, layout, pinned, label: `b${block}-${side.name}` });
-          servers.push(server);
-          c.processes.push({ block, pid: server.pid, port: server.port, cgroup: server.cgroup.name });
-        }
+    const [base0, cand0] = configs.filter((c) => c.load === loads[0]);
+    const order = block % 2 ? [cand0, base0] : [base0, cand0];
+    const servers = [];
+    const seq = group++;
+    let members = order;
+    try {
+      for (const c of order) {
+        const side = sides[c === base0 ? 0 : 1];
+        const server = await startStandIn({ side, settings, layout, pinned, label: `b${block}-${side.name}` });
+        servers.push(server);
+        c.processes.push({ block, pid: server.pid, port: server.port, cgroup: server.cgroup.name });
+      }
+      const warm = await warmClosedLoop(servers, settings);
+      for (const c of order) c.processes.at(-1).closedLoopWarmup = warm;
+      for (const load of loads) {
+        if (stop.requested) break;
+        const [base, cand] = configs.filter((c) => c.load === load);
+        members = order.map((c) => (c === base0 ? base : cand));
         const of = members.indexOf(cand);
         const partner = members.indexOf(base);
         const result = await pair.measurePair({
@@ -257,25 +280,29 @@ async function measureAppOnInstance({ sides, settings, layout, pinned, stop = { 
         const counted = result.windows.filter((w) => w.counted).length;
         members.forEach((c, i) => {
           const t = result.totals[i];
-          c.samples.push({ kind: 'pair', block, group: seq, position: i, members: members.map((m) => m.id), rate: cand.rate, due: t.due, sent: t.sent, requests: t.answered, errors: t.errors, non2xx: t.non2xx, kept: t.kept, mismatches: t.mismatches, lost: t.lost, unchecked: t.unchecked, countedWindows: counted });
+          c.samples.push({ kind: 'pair', block, group: seq, position: i, members: members.map((m) => m.id), rate: cand.rate, due: t.due, sent: t.sent, requests: t.answered, errors: t.errors, non2xx: t.non2xx, kept: t.kept, mismatches: t.mismatches, lost: t.lost, unchecked: t.unchecked, countedWindows: counted, ladder: true });
         });
         onPair({ block, load, rate: cand.rate, counted });
-      } catch (err) {
-        if (err instanceof AppStartError) throw Object.assign(err, { configs });
-        // Whose process died, and why: the kernel's OOM killer is named as such.
-        await new Promise((resolve) => setTimeout(resolve, 500));
-        const i = servers.findIndex((s) => !s.alive());
-        if (i < 0) throw err;
-        const c = members[i];
-        const oom = oomOf(servers[i].cgroup);
-        const exit = servers[i].exitInfo();
-        const tail = servers[i].stderrTail();
-        const why = oom ? oomText(oom) : exit?.signal ? `killed by ${exit.signal}` : `exit code ${exit?.code}`;
-        c.error = { message: `${c.name}: \`${c.command}\` ${oom ? 'was ' : 'exited ('}${why}${oom ? '' : ')'} at ${c.rate} req/s in block ${block + 1}${tail ? `: ${tail}` : ''}`, ...(oom && { oom }) };
-        throw Object.assign(new AppStartError(c.error.message), { configs });
-      } finally {
-        await Promise.all(servers.map((s) => s.stop()));
+        if (result.totals.every((t) => t.due > 0 && t.sent < HELD_MIN * t.due)) {
+          for (const rest of loads.filter((x) => x > load)) onPair({ block, load: rest, rate: null, counted: 0, skipped: true });
+          break;
+        }
       }
+    } catch (err) {
+      if (err instanceof AppStartError) throw Object.assign(err, { configs });
+      // Whose process died, and why: the kernel's OOM killer is named as such.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const i = servers.findIndex((x) => !x.alive());
+      if (i < 0) throw err;
+      const c = members[i];
+      const oom = oomOf(servers[i].cgroup);
+      const exit = servers[i].exitInfo();
+      const tail = servers[i].stderrTail();
+      const why = oom ? oomText(oom) : exit?.signal ? `killed by ${exit.signal}` : `exit code ${exit?.code}`;
+      c.error = { message: `${c.name}: \`${c.command}\` ${oom ? 'was ' : 'exited ('}${why}${oom ? '' : ')'} at ${c.rate} req/s in block ${block + 1}${tail ? `: ${tail}` : ''}`, ...(oom && { oom }) };
+      throw Object.assign(new AppStartError(c.error.message), { configs });
+    } finally {
+      await Promise.all(servers.map((x) => x.stop()));
     }
   }
   return { capacity, configs };

@@ -17,6 +17,8 @@ const { getDriver } = require('./drivers');
 const { pinSelf } = require('./session');
 const { Cgroup, standInLayout } = require('./cgroup');
 const { startServices } = require('./services');
+const pair = require('./pair');
+const { percentiles, newHistogram, HELD_MIN } = require('../load/open-loop');
 
 const BURSTS = 3;
 // A stand-in warms its JIT on a quarter of a CPU: four times the wall time. Measured on F1
@@ -37,15 +39,86 @@ async function settledBursts(burst) {
 }
 const BURSTS_RULE = `bursts until the last ${BURSTS} are within ${SETTLED * 100}% of their median (at most ${MAX_BURSTS}), the median of those`;
 
-// '25%,50%,75%' -> [0.25, 0.5, 0.75]. One clear line on a bad value.
-function parseLoads(value) {
+// The open-loop knee: where a ladder of rates judged against an SLO is anchored. Measured
+// on F1 stand-ins (47ae359), the closed-loop capacity settles at 6,742 req/s (a saturated
+// server batches: ~37 µs of CPU a request) while at fixed rates the same stand-in spends
+// 76-150 µs a request and keeps p99 <= 100 ms only to ~1,500-2,500 req/s: a ladder of
+// fractions of the closed-loop capacity put most of its rungs past what the stand-ins can
+// serve, and left each block's SLO crossing between two far-apart rungs. So the twins that
+// measured the closed-loop capacity are then sent the pair's open-loop schedule at rising
+// rates (from KNEE_FROM of it, KNEE_STEP apart, KNEE_WINDOWS windows each), until both keep
+// the SLO at no rate KNEE_OVER steps in a row (one stall of the quota is not the knee);
+// the knee is the last rate at which both kept it. It anchors the ladder; the capacity
+// published is each block's own crossing (analysis/capacity.js).
+const KNEE_FROM = 0.1;
+const KNEE_STEP = 1.25;
+const KNEE_OVER = 2;
+const KNEE_WINDOWS = 2;
+const KNEE_MAX = 1.5;
+const KNEE_RULE = `the open-loop knee: two baseline processes sent the pair's schedule at rising rates (from ${KNEE_FROM * 100}% of the closed-loop capacity, ×${KNEE_STEP} a step, ${KNEE_WINDOWS} windows each), the last rate at which both kept the SLO before ${KNEE_OVER} steps in a row where one did not`;
+
+// One side of a knee step: its percentiles over the step's windows and whether it kept
+// the rate.
+function kneeSide(windows, i) {
+  const h = newHistogram();
+  let due = 0;
+  let sent = 0;
+  for (const w of windows) {
+    h.add(w.members[i].latency);
+    due += w.members[i].due || 0;
+    sent += w.members[i].sent || 0;
+  }
+  return { p: percentiles(h), held: due > 0 && sent >= HELD_MIN * due };
+}
+
+// kneeSearch(closedLoopRps, step) -> { rps, censored: null | 'below' (over the SLO from
+// the first rate) | 'above' (kept it to KNEE_MAX of the closed loop), steps }. step(rate)
+// -> { ok, … } measures one rate (both twins within the SLO and on schedule: ok).
+async function kneeSearch(closedLoopRps, step, { signal } = {}) {
+  const steps = [];
+  let rate = Math.max(1, Math.round(KNEE_FROM * closedLoopRps));
+  let last = null;
+  let over = 0;
+  while (!signal?.aborted && over < KNEE_OVER && rate <= KNEE_MAX * closedLoopRps) {
+    const result = await step(rate);
+    steps.push({ rate, ...result });
+    if (result.ok) {
+      last = rate;
+      over = 0;
+    } else over++;
+    rate = Math.round(rate * KNEE_STEP);
+  }
+  // Ended by KNEE_MAX with the last rate within the SLO: the knee is at least that.
+  const censored = last === null ? 'below' : steps.at(-1).ok ? 'above' : null;
+  return { rps: last ?? steps[0]?.rate ?? null, censored, steps };
+}
+
+// openLoopKnee({ servers, configs, closedLoopRps, slo, load, windowS, signal, log }): the
+// knee of two started baseline processes (as a pair's; configs theirs), each step a pair
+// at the rate -> kneeSearch's answer, steps with each side's percentile and whether it
+// kept the rate, and the rule.
+async function openLoopKnee({ servers, configs, closedLoopRps, slo, load, windowS = 1, signal, log = () => {} }) {
+  const knee = await kneeSearch(closedLoopRps, async (rate) => {
+    const result = await pair.measurePair({ servers, configs, rate, load, windowS, windows: KNEE_WINDOWS, maxWindows: KNEE_WINDOWS, signal });
+    const sides = servers.map((_, i) => kneeSide(result.windows, i));
+    const ok = sides.every((x) => x.held && Number.isFinite(x.p[slo.key]) && x.p[slo.key] <= slo.boundMs);
+    log(`  ${rate} req/s each: ${slo.key} ${sides.map((x) => (Number.isFinite(x.p[slo.key]) ? `${x.p[slo.key]} ms` : '—')).join(' and ')}${sides.every((x) => x.held) ? '' : ' (a rate not kept)'}: ${ok ? 'within' : 'over'} ${slo.text}`);
+    return { ok, p: sides.map((x) => x.p[slo.key]), held: sides.map((x) => x.held) };
+  }, { signal });
+  return { ...knee, method: KNEE_RULE };
+}
+
+// '25%,50%,75%' -> [0.25, 0.5, 0.75]. One clear line on a bad value. max: the highest
+// fraction (1 of a closed-loop capacity; above 1 of an open-loop knee, which a ladder
+// crosses).
+function parseLoads(value, { max = 1 } = {}) {
   if (value === undefined) return undefined;
   const items = String(value).split(',').map((s) => s.trim()).filter(Boolean);
   if (!items.length) throw new UsageError('--load needs at least one value, such as 25%,50%,75%');
   return items.map((item) => {
     const m = /^(\d+(?:\.\d+)?)%$/.exec(item);
     const pct = m ? Number(m[1]) : NaN;
-    if (!(pct > 0 && pct <= 100)) throw new UsageError(`--load ${item} is not valid; expected a percentage of the baseline's capacity from 1% to 100%, such as 50%`);
+    if (!(pct > 0 && pct <= max * 100)) throw new UsageError(`--load ${item} is not valid; expected a percentage of the baseline's capacity from 1% to ${max * 100}%, such as 50%`);
     return pct / 100;
   });
 }
@@ -99,18 +172,32 @@ async function measureCapacity(configs, settings, { driver, launch, log = () => 
       if (settings.warmup > 0) await burst(settings.warmup);
       const { rps, bursts, settled } = await settledBursts(() => burst(settings.duration));
       if (!settled) log(`the capacity of ${config.id} did not settle in ${MAX_BURSTS} bursts (${bursts.join(', ')} req/s): the median of the last ${BURSTS} stands`);
-      groups.push({ group, baseline: config.id, rps, bursts, settled });
+      const knee = twins > 1 && settings.slo ? await kneeOf(servers, [config, config], rps, settings, log) : null;
+      groups.push({ group, baseline: config.id, rps, bursts, settled, ...(knee && { knee }) });
     } finally {
       await Promise.all(servers.map((server) => server.stop()));
     }
   }
   return {
-    method: `closed loop (autocannon, ${settings.connections} connections, pipelining ${settings.pipelining}${twins > 1 ? ', two baseline processes at once on the server CPU: the capacity of each server of a pair' : ''}), ${BURSTS_RULE}, bursts of ${settings.duration} s after ${settings.warmup} s of warm-up, fresh server(s) per baseline`,
+    method: `closed loop (autocannon, ${settings.connections} connections, pipelining ${settings.pipelining}${twins > 1 ? ', two baseline processes at once on the server CPU: the capacity of each server of a pair' : ''}), ${BURSTS_RULE}, bursts of ${settings.duration} s after ${settings.warmup} s of warm-up, fresh server(s) per baseline${groups.some((g) => g.knee) ? `; then ${KNEE_RULE}, the 100% of the ladder` : ''}`,
     bursts: BURSTS,
     ...(twins > 1 && { servers: twins }),
     groups,
   };
 }
+
+// The knee of a pair's twins against settings.slo, logged as it goes.
+async function kneeOf(servers, configs, closedLoopRps, settings, log) {
+  log(`finding the open-loop knee against ${settings.slo.text} (two baseline processes, rising rates)`);
+  const knee = await openLoopKnee({ servers, configs, closedLoopRps, slo: settings.slo, load: { connections: settings.connections, timeout: settings.timeout ?? 10, ...(settings.idHeader !== undefined && { idHeader: settings.idHeader }) }, windowS: settings.window ?? 1, log });
+  if (knee.censored === 'below') log(`over ${settings.slo.text} from the first rate tried (${knee.rps} req/s): the ladder is anchored there`);
+  else log(`knee: ${knee.rps} req/s per process${knee.censored === 'above' ? ` (within ${settings.slo.text} at every rate tried: at least this)` : ''}; the ladder's rates are fractions of it`);
+  return knee;
+}
+
+// What a ladder's 100% is: the open-loop knee when one was found, else the closed-loop
+// capacity.
+const ladderAnchor = (capacity) => capacity?.knee?.rps ?? capacity?.rps ?? null;
 
 // Default launcher: a local server (as the runner starts it), as an instance stand-in
 // (its own cgroup, removed when it stops) with `instance`, or the deployed target.
@@ -139,10 +226,11 @@ function expandRates(configs, { rates, loads, capacity }) {
       for (const rate of rates) out.push(deriveConfig(config, { id: `${config.id}/r${rate}`, variant: variant(config, `r${rate}`), rate, load: null }));
     } else {
       const g = capacity.groups.find((x) => x.group === groupKey(config));
+      const anchor = ladderAnchor(g);
       for (const load of loads) {
-        const rate = Math.max(1, Math.round(load * g.rps));
+        const rate = Math.max(1, Math.round(load * anchor));
         const pct = Math.round(load * 1000) / 10;
-        out.push(deriveConfig(config, { id: `${config.id}/load${pct}`, variant: variant(config, `load${pct}`), rate, load, capacityRps: g.rps }));
+        out.push(deriveConfig(config, { id: `${config.id}/load${pct}`, variant: variant(config, `load${pct}`), rate, load, capacityRps: anchor }));
       }
     }
   }
@@ -184,4 +272,4 @@ async function rateConfigs(configs, settings, { remote = false, taskset = false,
 }
 
 module.exports = {
-  rateConfigs, parseLoads, parseRates, measureCapacity, expandRates, defaultLaunch, baselines, loadLabel, settledBursts, BURSTS, BURSTS_RULE };
+  rateConfigs, parseLoads, parseRates, measureCapacity, expandRates, defaultLaunch, baselines, loadLabel, settledBursts, kneeSearch, openLoopKnee, kneeOf, ladderAnchor, BURSTS, BURSTS_RULE, KNEE_RULE };

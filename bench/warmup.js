@@ -36,4 +36,13 @@ function warmMore(costs, { fall = STEADY_FALL, minBursts = MIN_WARMUP_BURSTS, ma
   return { more: true, reason: 'still getting faster' };
 }
 
-module.exports = { warmMore, burstCost, STEADY_FALL, MIN_WARMUP_BURSTS, MAX_WARMUP_BURSTS };
+// burst() -> req/s, called until the req/s stops rising (warmMore on 1 / req/s): a process
+// warmed closed loop where its CPU is not read per burst. -> [req/s per burst].
+async function warmByThroughput(burst) {
+  const bursts = [];
+  do bursts.push(Math.round(await burst()));
+  while (warmMore(bursts.map((x) => (x > 0 ? 1e6 / x : null))).more);
+  return bursts;
+}
+
+module.exports = { warmMore, warmByThroughput, burstCost, STEADY_FALL, MIN_WARMUP_BURSTS, MAX_WARMUP_BURSTS };

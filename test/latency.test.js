@@ -15,7 +15,7 @@ const hdr = require('hdr-histogram-js');
 const { startServer, ROOT } = require('./helpers/server');
 const openLoop = require('../load/open-loop');
 const { latencySummary, mergeByUnit } = require('../analysis/latency');
-const { parseLoads, parseRates, expandRates, measureCapacity, settledBursts } = require('../bench/capacity');
+const { parseLoads, parseRates, expandRates, measureCapacity, settledBursts, kneeSearch } = require('../bench/capacity');
 const { baselineFor } = require('../analysis/comparable');
 const latencySection = require('../report/sections/latency');
 const { tempDir } = require('./helpers/tmp');
@@ -300,4 +300,34 @@ test('a capacity is measured once its bursts settle: bursts go on until the last
   // Never settling: ten bursts, the median of the last three, said so.
   const swinging = [100, 300, 100, 300, 100, 300, 100, 300, 100, 300, 100];
   assert.deepStrictEqual(await settledBursts(from(swinging)), { rps: 300, bursts: swinging.slice(0, 10), settled: false });
+});
+
+test('an SLO ladder is anchored on the open-loop knee: rates rise ×1.25 from 10% of the closed loop until two in a row miss the SLO, one stall forgiven; its rates are fractions of the knee', async () => {
+  const steps = (oks) => {
+    let i = 0;
+    return async () => ({ ok: oks[i++] ?? false });
+  };
+  // One rate over the SLO (a quota's stall) between rates within it is not the knee.
+  const knee = await kneeSearch(1000, steps([true, true, false, true, false, false]));
+  assert.deepStrictEqual(knee.steps.map((s) => s.rate), [100, 125, 156, 195, 244, 305]);
+  assert.deepStrictEqual([knee.rps, knee.censored], [195, null]);
+  assert.deepStrictEqual(await kneeSearch(1000, steps([false, false])).then((k) => [k.rps, k.censored, k.steps.length]), [100, 'below', 2]);
+  const always = await kneeSearch(1000, async () => ({ ok: true }));
+  assert.deepStrictEqual([always.censored, always.steps.at(-1).rate <= 1500, always.steps.at(-1).rate * 1.25 > 1500], ['above', true, true]);
+  // The ladder: fractions of the knee, not of the closed-loop capacity.
+  const configs = [{ id: 'express/none/d8', framework: 'express', strategy: 'none', depth: 8, hop: 'await', nodeLabel: 'node24', samples: [] }];
+  const [group] = [...require('../analysis/comparable').groupConfigs(configs).keys()];
+  const rates = expandRates(configs, { loads: [0.5, 1.5], capacity: { groups: [{ group, rps: 6742, knee: { rps: 2000 } }] } }).map((c) => c.rate);
+  assert.deepStrictEqual(rates, [1000, 3000]);
+  assert.deepStrictEqual(parseLoads('150%', { max: 2 }), [1.5]);
+});
+
+test('a knee search ended by its top rate is "at least" only when that rate kept the SLO', async () => {
+  const seq = (oks) => {
+    let i = 0;
+    return async () => ({ ok: oks[i++] ?? true });
+  };
+  // 100 … 1,455 req/s for a closed loop of 1,000: the last within, the top over.
+  const k = await kneeSearch(1000, seq([...Array(12).fill(true), false]));
+  assert.deepStrictEqual([k.steps.length, k.steps.at(-1).rate, k.censored, k.rps], [13, 1454, null, 1163]);
 });

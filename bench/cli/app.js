@@ -68,7 +68,8 @@ set to a free port; it is ready when its --health path answers 2xx.
                         to 0.5 (two stand-ins share the one server CPU); each process in
                         a cgroup of its own with the class's CPU quota and memory limit,
                         its request limit the connections. The baseline stand-in's
-                        closed-loop capacity first, then per block and rate a fresh
+                        closed-loop capacity and open-loop knee (the last rate at which
+                        two of them keep --slo) first, then per block and rate a fresh
                         process of each, sent the same open-loop schedule at once (the
                         pair at a fixed rate); prints each one's capacity within --slo,
                         the candidate's as % of the baseline's, the p99 it adds at 50%
@@ -76,7 +77,7 @@ set to a free port; it is ready when its --health path answers 2xx.
                         a delegated cgroup; one --path
   --slo pN=BOUND        with --instance: the latency bound of the capacity (default ${DEFAULT_SLO})
   --load PCTS           with --instance: the rates, as % of the baseline stand-in's
-                        capacity (default ${SLO_LOADS.map((l) => `${l * 100}%`).join(',')})
+                        open-loop knee, up to 200% (default ${SLO_LOADS.map((l) => `${l * 100}%`).join(',')})
   --cfs-period US       with --instance: the CFS period in µs (default ${DEFAULT_PERIOD_US})
   --probe               after measuring, count each side's async resources per request in a
                         probe process of its own (an async_hooks init counter preloaded
@@ -148,7 +149,7 @@ function instanceSettings(values, connections) {
     methodWhy: `the pair at a fixed rate: --instance ${instance.name}: two stand-ins at once on the server CPU, each held to its own quota, at rates up to the baseline stand-in's capacity`,
     instance,
     slo: parseSlo(values.slo ?? DEFAULT_SLO),
-    loads: parseLoads(values.load) ?? SLO_LOADS,
+    loads: parseLoads(values.load, { max: 2 }) ?? SLO_LOADS,
     connections: limit ?? connections,
   };
 }
@@ -181,7 +182,8 @@ function instanceSummary(run) {
   const a = run.app;
   const [base, cand] = run.settings.names ?? ['baseline', 'candidate'];
   const lines = ['', `ctxbench app: ${run.status}, the pair at a fixed rate on ${run.settings.instance.name} stand-ins (${describeInstance(run.settings.instance)}; docs/deploy.md), ${a?.blocks ?? 0} block(s)`];
-  if (run.settings.capacity) lines.push(`${base} stand-in's closed-loop capacity: ${run.settings.capacity.rps.toLocaleString('en-US')} req/s; rates ${run.settings.loads.map((l) => `${Math.round(l * 100)}%`).join(', ')} of it`);
+  const c = run.settings.capacity;
+  if (c) lines.push(`${base} stand-in's closed-loop capacity: ${c.rps.toLocaleString('en-US')} req/s${c.knee ? `; its open-loop knee within ${run.settings.slo.text}: ${c.knee.censored === 'above' ? 'at least ' : ''}${c.knee.rps.toLocaleString('en-US')} req/s` : ''}; rates ${run.settings.loads.map((l) => `${Math.round(l * 100)}%`).join(', ')} of ${c.knee ? 'the knee' : 'it'}`);
   if (a?.capacity?.rows?.length) lines.push(...capacityLines(run, a.capacity, a.capacity.rows[0], { name: cand, baseline: base }));
   else lines.push('no capacity: too few pairs measured');
   const ids = a?.ids;
@@ -295,7 +297,7 @@ async function measureOnInstance({ values, args, settings, sides, out }) {
     progress: { total: settings.blocks * settings.loads.length, step: 'pair' },
     analyze: analyzeApp,
     async measure(r, { save, progress, stop, pinned }) {
-      progress.log(`measuring the capacity of ${base} as a ${settings.instance.name} stand-in (closed loop, two processes at once)`);
+      progress.log(`measuring the capacity of ${base} as a ${settings.instance.name} stand-in (closed loop, two processes at once; then its open-loop knee)`);
       try {
         const measured = await measureAppOnInstance({
           sides,
@@ -303,17 +305,18 @@ async function measureOnInstance({ values, args, settings, sides, out }) {
           layout,
           pinned,
           stop,
+          log: (line) => progress.log(line),
           onCapacity: (capacity, configs) => {
             r.settings.capacity = capacity;
             r.configs = configs;
-            progress.log(`${base}'s capacity: ${capacity.rps.toLocaleString('en-US')} req/s (bursts ${capacity.bursts.join(', ')})`);
+            progress.log(`${base}'s capacity: ${capacity.rps.toLocaleString('en-US')} req/s closed loop (bursts ${capacity.bursts.join(', ')}); open-loop knee ${capacity.knee.rps.toLocaleString('en-US')} req/s, the ladder's 100%`);
             save();
           },
           onSample: save,
           onPair: (p) => {
             r.app = analyzeApp(r);
             save();
-            progress.tick(`block ${p.block + 1}/${settings.blocks} · ${Math.round(p.load * 100)}% (${p.rate.toLocaleString('en-US')} req/s): ${p.counted}/${settings.windows} windows counted`);
+            progress.tick(p.skipped ? `block ${p.block + 1}/${settings.blocks} · ${Math.round(p.load * 100)}%: not sent (both fell behind a lower rate)` : `block ${p.block + 1}/${settings.blocks} · ${Math.round(p.load * 100)}% (${p.rate.toLocaleString('en-US')} req/s): ${p.counted}/${settings.windows} windows counted`);
           },
         });
         r.configs = measured.configs;

@@ -10,7 +10,7 @@ const path = require('node:path');
 const YAML = require('yaml');
 const strategies = require('../../context');
 const { UsageError, parse, flags, number } = require('../../lib/cli');
-const { resolveSettings, measureRun } = require('./run');
+const { resolveSettings, measureRun, SLO_LOADS } = require('./run');
 const { writeReport } = require('./write-report');
 const { redactArgs } = require('../services');
 const { sloCapacity, latencySummaries } = require('../../analysis');
@@ -18,7 +18,7 @@ const { describeInstance } = require('../../lib/instances');
 const { APP_ENGINE_MAX_CONCURRENT } = require('../../lib/instances');
 
 const DEFAULTS = { blocks: 3, maxTime: 600, slo: 'p99=100ms', windows: 2 };
-const OPTIONS = flags(['blocks', 'max-time', 'out', 'report', 'slo', 'cfs-period', 'windows']);
+const OPTIONS = flags(['blocks', 'max-time', 'out', 'report', 'slo', 'cfs-period', 'windows', 'load']);
 
 const HELP = `usage: ctxbench deploy BASELINE.yaml CANDIDATE.yaml [CANDIDATE.yaml …] [options]
 
@@ -27,7 +27,8 @@ instance class's CPU quota and memory limit, its max_concurrent_requests as the 
 it serves at once (the rest wait, and the wait counts) — with the environment the yaml
 sets (STRATEGY, DEPTH, LOG, …) on the Node major of its runtime. The first yaml is the
 baseline; every other is measured beside a fresh baseline process (the pair at a fixed
-rate) at 25%, 50%, 70%, 85% and 100% of the baseline stand-in's own capacity. Prints per
+rate) at a ladder of rates around the baseline stand-ins' open-loop knee (the last rate at
+which two of them keep the SLO, found first). Prints per
 deployment its capacity within the SLO as % of the baseline's with its interval, the p99
 it adds at 50%, the share of CFS periods throttled, and what that means in instances.
 What a stand-in reproduces and what it does not: docs/deploy.md.
@@ -35,6 +36,7 @@ What a stand-in reproduces and what it does not: docs/deploy.md.
   --slo pN=BOUND     the latency bound of the capacity (default ${DEFAULTS.slo})
   --blocks N         blocks of fresh processes (default ${DEFAULTS.blocks})
   --windows N        counted windows per pair and rate (default ${DEFAULTS.windows})
+  --load PCTS        the ladder, as % of the knee up to 200% (default ${SLO_LOADS.map((l) => `${l * 100}%`).join(',')})
   --max-time S       deadline for the whole run (default ${DEFAULTS.maxTime})
   --cfs-period US    the stand-ins' CFS period in µs (default 100000)
   --out FILE         run JSON (default results/deploy.json)
@@ -112,6 +114,7 @@ async function main(args) {
     slo: values.slo ?? DEFAULTS.slo,
     blocks: values.blocks ?? String(DEFAULTS.blocks),
     windows: values.windows ?? String(DEFAULTS.windows),
+    ...(values.load && { load: values.load }),
     'max-time': values['max-time'] ?? String(DEFAULTS.maxTime),
     ...(values['cfs-period'] && { 'cfs-period': values['cfs-period'] }),
   };
@@ -161,10 +164,16 @@ function capacityLines(run, cap, row, { name, candidate = name, baseline }) {
   const added = half?.added?.p99;
   const at50 = row.rates.find((x) => Math.abs((x.load ?? 0) - 0.5) < 1e-9);
   const r = row.ratio;
-  const lines = [`${name}: capacity within ${cap.slo.text} ${num(row.capacity.estimate, 0)} req/s, ${r && Number.isFinite(r.estimate) ? `${pct(r.estimate)}${r.ci95 ? ` [${pct(r.ci95[0])}–${pct(r.ci95[1])}]` : ''}` : '—'} of the baseline's; ` +
+  const ci = (x) => (x && Number.isFinite(x.estimate) ? `${pct(x.estimate)}${x.ci95 ? ` [${pct(x.ci95[0])}–${pct(x.ci95[1])}]` : ''}` : '—');
+  const from = row.from === 'cpu' ? ` (from CPU per request under the quota; the SLO crossing read directly: ${ci(row.crossing.ratio)})` : row.model?.disagree ? ` (the SLO crossing read directly: the CPU model's ${pct(row.model.ratio.estimate)} lies outside its interval, so it is not used)` : '';
+  const lines = [`${name}: capacity within ${cap.slo.text} ${num(row.capacity.estimate, 0)} req/s, ${ci(r)} of the baseline's${from}; ` +
     `p99 added at 50%: ${added && Number.isFinite(added.estimate) ? `${added.estimate >= 0 ? '+' : ''}${num(added.estimate, 2)} ms${added.ci95 ? ` [${num(added.ci95[0], 2)}, ${num(added.ci95[1], 2)}]` : ''}` : half?.verdict ?? '—'}; ` +
     `CFS periods throttled at 50%: ${at50 && Number.isFinite(at50.throttledShare) ? pct(at50.throttledShare) : '—'}`];
-  if (row.instances) lines.push(`  to serve ${cap.serve.toLocaleString('en-US')} req/s within ${cap.slo.text} on ${run.settings.instance.name}: ${row.instances.baseline} instance${row.instances.baseline === 1 ? '' : 's'} with ${baseline}, ${row.instances.candidate} with ${candidate}`);
+  if (row.instances) {
+    const per = row.instances.per100;
+    lines.push(`  to serve ${cap.serve.toLocaleString('en-US')} req/s within ${cap.slo.text} on ${run.settings.instance.name}: ${row.instances.baseline} instance${row.instances.baseline === 1 ? '' : 's'} with ${baseline}, ${row.instances.candidate} with ${candidate}` +
+      (per ? `; for every 100 instances with ${baseline}, ${num(per.estimate, 0)}${per.ci95 ? ` [${num(per.ci95[0], 0)}–${num(per.ci95[1], 0)}]` : ''} with ${candidate}` : ''));
+  }
   return lines;
 }
 

@@ -30,7 +30,10 @@ const OPTIONS = flags(['resume', 'strategies', 'depths', 'hops', 'logs', 'framew
 const DEFAULT_SLO = 'p99=100ms';
 // Where a capacity within the SLO is looked for when no --load or --rate is given: these
 // shares of the baseline stand-in's own closed-loop capacity.
-const SLO_LOADS = [0.25, 0.5, 0.7, 0.85, 1];
+// An SLO ladder's rates: fractions of the open-loop knee in a pair (it crosses the knee:
+// a deployment's crossing lies between two rungs), of the closed-loop capacity one at a time.
+const SLO_LOADS = [0.25, 0.5, 0.75, 1, 1.25, 1.5];
+const SEQUENTIAL_SLO_LOADS = [0.25, 0.5, 0.7, 0.85, 1];
 
 const MATRIX_FLAGS = ['strategies', 'depths', 'hops', 'logs', 'frameworks', 'target'];
 
@@ -128,8 +131,11 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
   --cfs-period US        the stand-in's CFS period in µs (default ${DEFAULT_PERIOD_US}, the kernel's and
                          Kubernetes')
   --slo pN=BOUND         the latency bound a capacity is judged against (default with
-                         --instance: ${DEFAULT_SLO}); without --rate/--load the rates are
-                         ${SLO_LOADS.map((l) => `${l * 100}%`).join(', ')} of the baseline stand-in's capacity
+                         --instance: ${DEFAULT_SLO}); in pairs the ladder's 100% is then the
+                         open-loop knee (the last rate at which two baseline processes keep
+                         the SLO, found after the closed-loop capacity) and --load goes to
+                         200%; without --rate/--load the rates are ${SLO_LOADS.map((l) => `${l * 100}%`).join(', ')}
+                         of the knee (${SEQUENTIAL_SLO_LOADS.map((l) => `${l * 100}%`).join(', ')} of the capacity one at a time)
   --driver NAME          ${DRIVERS.join(' | ')} (default: ${DEFAULTS.driver})
   --target name=URL      drive an already-deployed server instead of spawning (repeatable)
   --baseline STRATEGY    what "% of baseline" compares with (default from preset)
@@ -365,11 +371,22 @@ function parseSlo(value) {
   return { key: m[1] === 'p99.9' ? 'p99_9' : m[1], boundMs, text: `${m[1]} ≤ ${boundMs} ms` };
 }
 
+// Whether a run's ladder is anchored on the open-loop knee of two baseline processes: an
+// SLO judged in pairs (not --method sequential, a deployed --target, another driver, or
+// stand-ins too large to pair on the server CPU).
+function kneeAnchored(values, settings) {
+  if (!settings.slo || values.method === 'sequential' || values.target || settings.driver !== 'autocannon') return false;
+  return !(settings.instance && 2 * settings.instance.cpus > 1);
+}
+
 // Rate mode (issue 14): --rate or --load (or the preset's loads). One line per bad value.
 function rateSettings(values, preset, settings) {
   let rates = parseRates(values.rate) ?? null;
-  let loads = parseLoads(values.load) ?? null;
-  if (!rates && !loads && settings.slo && values.rate === undefined && values.load === undefined && !preset.loads && !preset.rates) loads = SLO_LOADS;
+  // Judged against an SLO in a pair, a ladder's 100% is the open-loop knee (bench/capacity.js),
+  // which the ladder crosses; measured one at a time, it is the closed-loop capacity.
+  const knee = kneeAnchored(values, settings);
+  let loads = parseLoads(values.load, { max: knee ? 2 : 1 }) ?? null;
+  if (!rates && !loads && settings.slo && values.rate === undefined && values.load === undefined && !preset.loads && !preset.rates) loads = knee ? SLO_LOADS : SEQUENTIAL_SLO_LOADS;
   if (rates && loads) throw new UsageError('--rate and --load are exclusive: give absolute rates or fractions of the capacity, not both');
   if (!rates && !loads && values.rate === undefined && values.load === undefined) {
     loads = preset.loads ?? null;

@@ -10,6 +10,10 @@ const { duetGroups } = require('./duet');
 const { AA_ARM } = require('../matrix');
 const { percentiles } = require('../../load/open-loop');
 const { refreshSummaries, warnOnce, blockFailed, startMembers, stopBlock, fmtRatio } = require('../block');
+const { getDriver } = require('../drivers');
+const { warmByThroughput } = require('../warmup');
+const { deploymentOf } = require('../../analysis/capacity');
+const { HELD_MIN } = require('../../load/open-loop');
 
 async function pairBlock(ctx, block, counters) {
   const { run, progress, stop } = ctx;
@@ -66,6 +70,105 @@ async function pairBlock(ctx, block, counters) {
   counters.round++;
 }
 
+// A ladder judged against an SLO (settings.slo; its 100% the baseline's open-loop knee,
+// bench/capacity.js): per block, each candidate and a fresh baseline process started once,
+// warmed closed loop, then sent each rate of the ladder in turn, lowest first. Why not a
+// fresh pair per rate: measured on F1 stand-ins (LOG=stdout), fresh processes spent
+// 120-160 µs a request at 1,668 req/s, over the quarter CPU's quota, where the warmed twins
+// that found the knee kept p99 under 100 ms at twice that rate: on a quarter of a CPU the
+// JIT takes ten seconds or more of load to warm (the capacity probe's bursts rise 2,105,
+// 2,874, 3,581 … 4,474 req/s), more than a pair's open-loop warm-up gives, so every rung
+// measured a cold process. A deployment's instance is a warm, long-running process; the
+// unit is still the pair of fresh processes of a block. After a rate both fell behind, the
+// higher ones are not sent (over the SLO is the answer there).
+const WARM_BURST_S = 1;
+
+async function ladderBlock(ctx, block, counters) {
+  const { run, progress, stop } = ctx;
+  const s = run.settings;
+  const ladders = new Map();
+  for (const group of duetGroups(run.configs, s.baseline, { block, size: 2, excluded: ctx.excluded })) {
+    const key = deploymentOf(group[1]);
+    if (!ladders.has(key)) ladders.set(key, []);
+    ladders.get(key).push(group);
+  }
+  for (const rungs of ladders.values()) {
+    if (stop.requested) break;
+    rungs.sort((x, y) => x[1].rate - y[1].rate);
+    const [firstBase, firstOther] = rungs[0];
+    const members = positionsFor(block, rungs[0]);
+    const servers = new Map();
+    const groupSeq = counters.group++;
+    let skipped = rungs.length;
+    try {
+      progress?.status(`block ${block + 1}: ${deploymentOf(firstOther)} with ${deploymentOf(firstBase)}, warming closed loop`);
+      await startMembers(ctx, members, block, servers);
+      ctx.save();
+      const ordered = members.map((c) => servers.get(c));
+      const warm = await warmClosedLoop(ordered, members, s);
+      ordered.forEach((server) => Object.assign(server.record, { closedLoopWarmup: warm }));
+      ctx.save();
+      for (const [base, other] of rungs) {
+        if (stop.requested || ctx.excluded.has(other)) break;
+        skipped--;
+        const rate = other.rate;
+        progress?.status(`block ${block + 1}: ${other.id} with ${base.id} at ${rate} req/s each`);
+        const rateMembers = members.map((c) => (c === firstBase ? base : other));
+        const baseAt = rateMembers.indexOf(base);
+        const otherAt = rateMembers.indexOf(other);
+        const result = await pair.measurePair({
+          servers: ordered,
+          configs: rateMembers,
+          rate,
+          load: { connections: s.connections, timeout: s.timeout ?? 10 },
+          windowS: s.window,
+          windows: s.windows,
+          signal: stop.signal,
+          onWindow: (w) => {
+            other.samples.push(...pair.windowSamples([w], { of: otherAt, partner: baseAt, partnerId: base.id, block, group: groupSeq, rate }));
+            ctx.save();
+          },
+          loadPids: ctx.loadPids ?? [],
+        });
+        const counted = result.windows.filter((w) => w.counted);
+        rateMembers.forEach((config, i) => {
+          const t = result.totals[i];
+          config.samples.push({ kind: 'pair', block, group: groupSeq, position: i, members: rateMembers.map((c) => c.id), rate, due: t.due, sent: t.sent, requests: t.answered, errors: t.errors, non2xx: t.non2xx, mismatches: t.mismatches, lost: t.lost, countedWindows: counted.length, ladder: true });
+        });
+        for (const w of result.windows.filter((x) => !x.counted)) warnOnce(run, `pair windows dropped: ${pair.DROP_WARNINGS[w.dropKind]}`, null);
+        const late = percentiles(mergeLateness(result.windows));
+        if (late.count) progress?.log(`block ${block + 1} ${other.id}: generator late ${late.p50} ms p50, ${late.p99} ms p99`);
+        refreshSummaries(run);
+        progress?.tick(`${other.strategy}${other.arm === AA_ARM ? ' (A/A)' : ''} ${rate} req/s ${fmtRatio(other.summary)}`);
+        if (result.totals.every((t) => t.due > 0 && t.sent < HELD_MIN * t.due)) {
+          progress?.log(`block ${block + 1} ${deploymentOf(other)}: both fell behind ${rate} req/s; the higher rates are not sent`);
+          break;
+        }
+      }
+    } catch (err) {
+      await blockFailed(ctx, err, { servers, measured: rungs.map((g) => g[1]), block });
+    } finally {
+      await stopBlock(servers);
+      ctx.save();
+    }
+    for (let i = 0; i < skipped; i++) progress?.tick('');
+  }
+  counters.round++;
+}
+
+// Closed-loop bursts on both servers at once until their req/s stops rising: -> [req/s
+// per burst, the mean of the two].
+function warmClosedLoop(servers, configs, s) {
+  const driver = getDriver('autocannon');
+  return warmByThroughput(async () => {
+    const results = await Promise.all(servers.map((server, i) => driver({ url: server.url, path: configs[i].path || '/', connections: s.connections, pipelining: 1, duration: WARM_BURST_S })));
+    return results.reduce((a, r) => a + r.rps, 0) / results.length;
+  });
+}
+
+// Whether a run's pairs form ladders: rates judged against an SLO, anchored on a knee.
+const isLadder = (run) => Boolean(run.settings.slo && run.settings.loads && run.settings.capacity?.groups?.some((g) => g.knee));
+
 function mergeLateness(windows) {
   const [first, ...rest] = windows.map((w) => w.lateness);
   if (!first) return { totalCount: 0 };
@@ -78,4 +181,4 @@ function stepsPerBlock(configs, settings) {
   return duetGroups(configs, settings.baseline, { size: 2 }).length;
 }
 
-module.exports = { name: 'pair', stepsPerBlock, measureBlock: pairBlock };
+module.exports = { name: 'pair', stepsPerBlock, measureBlock: (ctx, block, counters) => (isLadder(ctx.run) ? ladderBlock(ctx, block, counters) : pairBlock(ctx, block, counters)) };

@@ -74,7 +74,7 @@ async function renderOnInstance(run, ctx) {
     title: 'Your service on an instance',
     meta: ['method pair'],
     how: `Two start commands of the same service, each as a stand-in of ${s.instance?.name ?? 'an instance'}: ` +
-      `the baseline stand-in's closed-loop capacity first${s.capacity ? ` (${f.int(s.capacity.rps)} req/s: ${s.capacity.method})` : ''}, ` +
+      `the baseline stand-in's closed-loop capacity${s.capacity?.knee ? ' and open-loop knee' : ''} first${s.capacity ? ` (${f.int(s.capacity.rps)} req/s${s.capacity.knee ? `, knee ${s.capacity.knee.censored === 'above' ? '≥ ' : ''}${f.int(s.capacity.knee.rps)} req/s, the 100% of the rates` : ''}: ${s.capacity.method})` : ''}, ` +
       'then per block and rate a fresh process of each, both sent the same open-loop schedule at once (the pair at a fixed rate), ' +
       'every latency timed from the request\'s intended send time; the positions swapped between blocks.',
   });

@@ -35,17 +35,19 @@ async function capacitySection(run, ctx = {}) {
   const out = [f.heading(3, `Capacity within ${cap.slo.text}`), ''];
   const note = standInNote(cap.instance);
   if (note) out.push(note, '');
-  out.push(`*Capacity* is ${cap.rule}. *Instances* serve ${f.int(cap.serve)} req/s at that capacity each (one instance per capacity, rounded up; autoscaling's target utilisation would add more).`, '');
+  out.push(`*The SLO crossing* is ${cap.rule}.${cap.modelRule ? ` *From CPU* (the figure where it holds: the crossing of one block is a coarse, bimodal reading on a quota, see docs/deploy.md) is ${cap.modelRule}.` : ''} *Instances* serve ${f.int(cap.serve)} req/s at that capacity each (one instance per capacity, rounded up; autoscaling's target utilisation would add more); *per 100* is how many the deployment needs where the baseline needs 100.`, '');
   const body = cap.rows.map((r) => [
     f.code(r.strategy) + (r.aa ? ' (A/A twin)' : ''),
     r.depth ?? f.DASH,
     capText(r.capacity),
     capText(r.baselineCapacity),
-    r.ratio ? `${f.withCi(r.ratio.estimate, r.ratio.ci95, f.pctOf)}${r.ratio.censored ? ' *' : ''}` : f.DASH,
+    r.ratio ? `${f.withCi(r.ratio.estimate, r.ratio.ci95, f.pctOf)}${r.ratio.censored ? ' *' : ''} (${r.from === 'cpu' ? 'from CPU' : 'crossing'})` : f.DASH,
+    r.from === 'cpu' ? (r.crossing.ratio ? `${f.withCi(r.crossing.ratio.estimate, r.crossing.ratio.ci95, f.pctOf)}${r.crossing.ratio.censored ? ' *' : ''}` : f.DASH) : r.model?.disagree ? `from CPU ${f.pctOf(r.model.ratio.estimate)}: outside, not used` : f.DASH,
     r.instances ? `${r.instances.candidate}${r.instances.candidateRange && r.instances.candidateRange[0] !== r.instances.candidateRange[1] ? ` [${r.instances.candidateRange[0]}–${r.instances.candidateRange[1]}]` : ''} vs ${r.instances.baseline}` : f.DASH,
+    r.instances?.per100 ? f.withCi(r.instances.per100.estimate, r.instances.per100.ci95, (x) => x.toFixed(0)) : f.DASH,
   ]);
-  out.push(f.table(['Deployment', 'Depth', `Capacity within ${cap.slo.text} [95% CI]`, 'Baseline beside it', '% of the baseline [95% CI]', `Instances for ${f.int(cap.serve)} req/s (vs baseline)`], body, ['l', 'r', 'r', 'r', 'r', 'r']), '');
-  if (cap.rows.some((r) => r.ratio?.censored)) out.push('\\* a block where a deployment kept the SLO at every rate tried (≥) or missed it at the lowest: its capacity is a bound, not a crossing.', '');
+  out.push(f.table(['Deployment', 'Depth', `Capacity within ${cap.slo.text} [95% CI]`, 'Baseline beside it', '% of the baseline [95% CI]', 'SLO crossing read directly [95% CI]', `Instances for ${f.int(cap.serve)} req/s (vs baseline)`, 'Per 100 of the baseline\'s'], body, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']), '');
+  if (cap.rows.some((r) => r.ratio?.censored || r.crossing?.ratio?.censored)) out.push('\\* a block where a deployment kept the SLO at every rate tried (≥) or missed it at the lowest: its crossing is a bound, not a crossing.', '');
   const sentences = cap.rows.filter((r) => r.instances && !r.aa).map((r) => `to serve ${f.int(cap.serve)} req/s within ${cap.slo.text}${cap.instance ? ` on ${cap.instance.name}` : ''}: ${r.instances.baseline} instance${r.instances.baseline === 1 ? '' : 's'} with the baseline, ${r.instances.candidate} with ${f.code(r.strategy)}${r.depth ? ` (depth ${r.depth})` : ''}`);
   if (sentences.length) out.push(sentences.map((x) => `- ${x[0].toUpperCase()}${x.slice(1)}.`).join('\n'), '');
   // Per rate: the deployment's own figures, the kernel's throttling beside them.

@@ -1,0 +1,79 @@
+'use strict';
+// Tier: quick (analysis only, on pair windows built here). Capacity within an SLO
+// (analysis/capacity.js): the SLO crossing per block, and the capacity from CPU per request
+// under the quota — the figure where the crossing read directly agrees with it, not used
+// where it does not; only the rungs up to the ladder's knee feed it; and the instances per
+// 100 of the baseline's.
+const test = require('node:test');
+const assert = require('node:assert');
+const hdr = require('hdr-histogram-js');
+const { newHistogram } = require('../load/open-loop');
+const { sloCapacity } = require('../analysis/capacity');
+
+const SLO = { key: 'p99', boundMs: 100, text: 'p99 ≤ 100 ms' };
+const KNEE = 2000;
+const LOADS = [0.5, 1, 1.5];
+const BASE_CAPS = [2000, 2600, 1500];
+
+// Every request of a window at the p99 a server has at `rate` when its SLO capacity is
+// `cap`: 100 ms × (rate / cap)^3, so the crossing lies at `cap`.
+function histogramAt(rate, cap) {
+  const h = newHistogram();
+  h.recordValueWithCount(Math.round(100000 * (rate / cap) ** 3), 1000);
+  return hdr.encodeIntoCompressedBase64(h);
+}
+
+const lateness = (() => {
+  const h = newHistogram();
+  h.recordValueWithCount(100, 1000);
+  return hdr.encodeIntoCompressedBase64(h);
+})();
+
+// A pair run: `none` and one candidate whose SLO crossing is `crossing[b]` of the
+// baseline's in block b and whose CPU per request is `cpu(load)` times the baseline's.
+function pairRun({ crossing, cpu }) {
+  const id = (strategy, load) => `express/${strategy}/d8/immediate/node24/load${load * 100}`;
+  const configs = [];
+  for (const load of LOADS) {
+    const rate = load * KNEE;
+    configs.push({ id: id('none', load), strategy: 'none', depth: 8, hop: 'immediate', load, rate, samples: [] });
+    const samples = [];
+    BASE_CAPS.forEach((capB, block) => {
+      for (let window = 0; window < 2; window++) {
+        samples.push({
+          kind: 'window', method: 'pair', block, window, rate, partner: id('none', load), counted: true,
+          cpuUsPerRequest: 100 * cpu(load) * (1 + 0.01 * (block - 1)), partnerCpuUsPerRequest: 100,
+          schedule: { due: 1000, sent: 1000 }, partnerSchedule: { due: 1000, sent: 1000 },
+          histogram: histogramAt(rate, capB * crossing[block]), partnerHistogram: histogramAt(rate, capB), latenessHistogram: lateness,
+        });
+      }
+    });
+    configs.push({ id: id('otel', load), strategy: 'otel', depth: 8, hop: 'immediate', load, rate, samples });
+  }
+  return { settings: { method: 'pair', baseline: 'none', slo: SLO, instance: { name: 'F1' } }, configs };
+}
+
+test('a candidate 25% dearer in CPU whose SLO crossing agrees: its capacity read from CPU, precise, the crossing beside it', () => {
+  // Past the knee (150%) the CPU ratio is another one (both throttled): not read.
+  const cap = sloCapacity(pairRun({ crossing: [0.74, 0.86, 0.8], cpu: (load) => (load > 1 ? 1 : 1.25) }));
+  const row = cap.rows.find((r) => r.strategy === 'otel');
+  assert.strictEqual(row.from, 'cpu');
+  assert.ok(Math.abs(row.ratio.estimate - 0.8) < 0.01, JSON.stringify(row.ratio));
+  assert.ok(row.ratio.ci95[1] - row.ratio.ci95[0] < 0.1, `from CPU, narrower than the crossing: ${JSON.stringify(row.ratio)}`);
+  assert.ok(row.crossing.ratio.ci95[1] - row.crossing.ratio.ci95[0] > row.ratio.ci95[1] - row.ratio.ci95[0], JSON.stringify(row.crossing.ratio));
+  assert.deepStrictEqual(row.model.rungs, [0.5, 1]);
+  assert.ok(Math.abs(row.instances.per100.estimate - 125) < 1.5, JSON.stringify(row.instances));
+  // Its capacity: the baseline's crossing in each block × the block's CPU ratio.
+  assert.ok(Math.abs(row.capacity.estimate / row.baselineCapacity.estimate - row.ratio.estimate) < 0.02, `${row.capacity.estimate} vs ${row.baselineCapacity.estimate}`);
+  assert.match(cap.modelRule, /assumes the candidate's p99 grows with its CPU utilisation/);
+});
+
+test('where the crossing read directly excludes the CPU model, the model is not used: the crossing is the figure', () => {
+  const cap = sloCapacity(pairRun({ crossing: [0.99, 1.01, 1.0], cpu: () => 1.25 }));
+  const row = cap.rows.find((r) => r.strategy === 'otel');
+  assert.strictEqual(row.from, 'crossing');
+  assert.strictEqual(row.model.disagree, true);
+  assert.ok(Math.abs(row.model.ratio.estimate - 0.8) < 0.01);
+  assert.ok(Math.abs(row.ratio.estimate - 1) < 0.02, JSON.stringify(row.ratio));
+  assert.strictEqual(row.ratio, row.crossing.ratio);
+});
