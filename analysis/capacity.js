@@ -124,9 +124,17 @@ function samplePoint(samples) {
   };
 }
 
-// Per counted window of a pair, log(the baseline's CPU per request ÷ the candidate's): the
-// capacity ratio the CPU model reads (a window counts when both kept the schedule).
-const cpuLogs = (windows) => windows.filter((w) => w.counted && w.cpuUsPerRequest > 0 && w.partnerCpuUsPerRequest > 0).map((w) => Math.log(w.partnerCpuUsPerRequest) - Math.log(w.cpuUsPerRequest));
+// Per counted window of a pair in which the quota did not bind, log(the baseline's CPU per
+// request ÷ the candidate's): the capacity ratio the CPU model reads. Why not where it
+// binds: a server throttled in most periods uses its whole quota, and two that keep the
+// same rate then read the same CPU per request whatever each costs (measured on F1
+// stand-ins, 732c5fa: every ratio 98.7-100.3% at the rungs past the knee, throttled in
+// 100% of periods, where below the knee `otel` read 96.6-97.7%).
+const QUOTA_BINDS = 0.5;
+const throttled = (x) => (x && x.periods > 0 ? x.throttled / x.periods : 0);
+const cpuLogs = (windows) => windows
+  .filter((w) => w.counted && w.cpuUsPerRequest > 0 && w.partnerCpuUsPerRequest > 0 && throttled(w.instance) <= QUOTA_BINDS && throttled(w.partnerInstance) <= QUOTA_BINDS)
+  .map((w) => Math.log(w.partnerCpuUsPerRequest) - Math.log(w.cpuUsPerRequest));
 
 // The capacity from CPU per request (issue 47's design change, measured on F1 stand-ins:
 // the SLO crossing of an A/A twin read 107.3% ±20.4 pp over 6 blocks, because a quota's
@@ -136,7 +144,7 @@ const cpuLogs = (windows) => windows.filter((w) => w.counted && w.cpuUsPerReques
 // bound is reached ÷ its CPU per request; if the candidate's latency grows with its
 // utilisation as the baseline's does, its capacity is the baseline's × (the baseline's CPU
 // per request ÷ its own). Per block: that ratio over the counted windows at the rungs up
-// to the ladder's 100% (the knee: where the crossing is), times the baseline's own
+// to the ladder's 100% (the knee) in which neither's quota bound, times the baseline's own
 // crossing in the block; geometric mean over blocks with a t-interval of the logs. The
 // direct crossing stays beside it, and where its interval excludes the model's estimate
 // the model is not used (the assumption does not hold there: latency that is not CPU).
@@ -287,7 +295,7 @@ function sloCapacity(run, { serve = SERVE_RPS } = {}) {
     method: run.settings.method,
     serve,
     rule: `per block the highest rate whose ${slo.key} stays within ${slo.boundMs} ms (interpolated on the log of the ${slo.key} between the rates tried), a rate not kept counting as over; geometric mean over blocks with a t-interval of the logs; the candidate's as % of the baseline ${run.settings.method === 'pair' ? 'process beside it in the same pairs' : 'measured in the same block'}, paired by block`,
-    ...(run.settings.method === 'pair' && { modelRule: `the baseline's crossing in each block × the baseline's CPU per request ÷ the candidate's, over the counted windows of the rates up to ${MODEL_MAX_LOAD * 100}% of the ladder (the knee); it assumes the candidate's ${slo.key} grows with its CPU utilisation as the baseline's does, and is not used where the direct crossing's interval excludes it` }),
+    ...(run.settings.method === 'pair' && { modelRule: `the baseline's crossing in each block × the baseline's CPU per request ÷ the candidate's, over the counted windows of the rates up to ${MODEL_MAX_LOAD * 100}% of the ladder (the knee) in which neither was throttled in more than ${QUOTA_BINDS * 100}% of its CFS periods; it assumes the candidate's ${slo.key} grows with its CPU utilisation as the baseline's does, and is not used where the direct crossing's interval excludes it` }),
     rows,
     baselines: [...baselines].map(([id, caps]) => ({ id, ...overBlocks(caps.filter((x) => x.rate > 0).map((x) => x.rate)) })),
   };

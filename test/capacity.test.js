@@ -43,6 +43,8 @@ function pairRun({ crossing, cpu }) {
         samples.push({
           kind: 'window', method: 'pair', block, window, rate, partner: id('none', load), counted: true,
           cpuUsPerRequest: 100 * cpu(load) * (1 + 0.01 * (block - 1)), partnerCpuUsPerRequest: 100,
+          // From the knee up both are throttled in most CFS periods.
+          instance: { periods: 10, throttled: load >= 1 ? 9 : 1 }, partnerInstance: { periods: 10, throttled: load >= 1 ? 9 : 0 },
           schedule: { due: 1000, sent: 1000 }, partnerSchedule: { due: 1000, sent: 1000 },
           histogram: histogramAt(rate, capB * crossing[block]), partnerHistogram: histogramAt(rate, capB), latenessHistogram: lateness,
         });
@@ -53,15 +55,16 @@ function pairRun({ crossing, cpu }) {
   return { settings: { method: 'pair', baseline: 'none', slo: SLO, instance: { name: 'F1' } }, configs };
 }
 
-test('a candidate 25% dearer in CPU whose SLO crossing agrees: its capacity read from CPU, precise, the crossing beside it', () => {
-  // Past the knee (150%) the CPU ratio is another one (both throttled): not read.
-  const cap = sloCapacity(pairRun({ crossing: [0.74, 0.86, 0.8], cpu: (load) => (load > 1 ? 1 : 1.25) }));
+test('a candidate 25% dearer in CPU whose SLO crossing agrees: its capacity read from CPU where the quota did not bind, precise, the crossing beside it', () => {
+  // Where both are throttled in most periods (the knee, 100%) each uses its whole quota and
+  // the CPU ratio reads 1 whatever the cost; past the knee (150%) likewise: neither is read.
+  const cap = sloCapacity(pairRun({ crossing: [0.74, 0.86, 0.8], cpu: (load) => (load >= 1 ? 1 : 1.25) }));
   const row = cap.rows.find((r) => r.strategy === 'otel');
   assert.strictEqual(row.from, 'cpu');
   assert.ok(Math.abs(row.ratio.estimate - 0.8) < 0.01, JSON.stringify(row.ratio));
   assert.ok(row.ratio.ci95[1] - row.ratio.ci95[0] < 0.1, `from CPU, narrower than the crossing: ${JSON.stringify(row.ratio)}`);
   assert.ok(row.crossing.ratio.ci95[1] - row.crossing.ratio.ci95[0] > row.ratio.ci95[1] - row.ratio.ci95[0], JSON.stringify(row.crossing.ratio));
-  assert.deepStrictEqual(row.model.rungs, [0.5, 1]);
+  assert.deepStrictEqual(row.model.rungs, [0.5]);
   assert.ok(Math.abs(row.instances.per100.estimate - 125) < 1.5, JSON.stringify(row.instances));
   // Its capacity: the baseline's crossing in each block × the block's CPU ratio.
   assert.ok(Math.abs(row.capacity.estimate / row.baselineCapacity.estimate - row.ratio.estimate) < 0.02, `${row.capacity.estimate} vs ${row.baselineCapacity.estimate}`);
