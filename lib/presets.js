@@ -361,7 +361,7 @@ const PRESETS = {
   // 100 ms: the deepest and the shallowest request of the default run.
   'deployment-f1': {
     title: 'Deployments on an F1: capacity within p99 ≤ 100 ms of every strategy on an App Engine F1 stand-in',
-    why: 'what a team feels on a small instance: each strategy and a fresh `none` process, each in its own cgroup with an F1\'s CPU quota (25 ms per 100 ms: 600 MHz ÷ 2.4 GHz, an assumption) and memory limit (384 MiB), 10 requests at once, sent the same open-loop schedule at once at 10% to 100% of `none`\'s own closed-loop capacity there; the highest rate each keeps within p99 ≤ 100 ms, as % of `none`\'s, and what that means in instances',
+    why: 'what a team feels on a small instance: each strategy and a fresh `none` process, each in its own cgroup with an F1\'s CPU quota (25 ms per 100 ms: 600 MHz ÷ 2.4 GHz, an assumption) and memory limit (384 MiB), 10 requests at once, warmed, then sent the same open-loop schedule at once at 25% to 150% of the knee of two `none` stand-ins; the capacity each keeps within p99 ≤ 100 ms, as % of `none`\'s (from CPU per request below the knee where the SLO crossing agrees), and what that means in instances; the A/A twin beside them',
     node: [DEFAULT_MAJOR],
     strategies: ['none', 'param', 'als', 'otel', 'cls-hooked', 'sentry', 'datadog'],
     depths: [8, 256],
@@ -369,17 +369,18 @@ const PRESETS = {
     frameworks: ['express'],
     instance: 'F1',
     slo: 'p99=100ms',
-    loads: [0.1, 0.2, 0.35, 0.5, 0.7, 0.85, 1],
+    // Fractions of the open-loop knee (bench/capacity.js), as `run --slo` takes by default.
+    loads: [0.25, 0.5, 0.75, 1, 1.25, 1.5],
     method: 'pair',
-    aa: false,
+    aa: true,
     windows: 2,
     window: 1,
     duration: 2,
     warmup: 1,
     blocks: 3,
     rounds: 1,
-    // 84 pairs a block (6 strategies × 2 depths × 7 rates; a pair whose candidate falls
-    // behind stops early), ~8 min.
+    // 14 ladders a block (6 strategies and the A/A twin × 2 depths), each a pair warmed
+    // once and sent 6 rates: ~45 s a ladder, ~11 min a block.
     maxTime: 3600,
     baseline: 'none',
   },
