@@ -361,7 +361,7 @@ const PRESETS = {
   // 100 ms: the deepest and the shallowest request of the default run.
   'deployment-f1': {
     title: 'Deployments on an F1: capacity within p99 ≤ 100 ms of every strategy on an App Engine F1 stand-in',
-    why: 'what a team feels on a small instance: each strategy and a fresh `none` process, each in its own cgroup with an F1\'s CPU quota (25 ms per 100 ms: 600 MHz ÷ 2.4 GHz, an assumption) and memory limit (384 MiB), 10 requests at once, warmed, then sent the same open-loop schedule at once at 25% to 150% of the knee of two `none` stand-ins; the capacity each keeps within p99 ≤ 100 ms, as % of `none`\'s (from CPU per request below the knee where the SLO crossing agrees), and what that means in instances; the A/A twin beside them',
+    why: 'what a team feels on a small instance: each strategy and a fresh `none` process, each in its own cgroup with an F1\'s CPU quota (25 ms per 100 ms: 600 MHz ÷ 2.4 GHz, an assumption) and memory limit (384 MiB), 10 requests at once, warmed, then sent the same open-loop schedule at once at 25% to 150% of the knee of two `none` stand-ins; the capacity each keeps within p99 ≤ 100 ms, as % of `none`\'s, what that means in instances, and the CPU per request below the knee; the A/A twin beside them',
     node: [DEFAULT_MAJOR],
     strategies: ['none', 'param', 'als', 'otel', 'cls-hooked', 'sentry', 'datadog'],
     depths: [8, 256],

@@ -9,7 +9,7 @@ const path = require('node:path');
 const hdr = require('hdr-histogram-js');
 const { HIST } = require('../load/open-loop');
 const { strategySummary } = require('../analysis');
-const { markdown, idsText, readingText, picturePoints } = require('../report/strategy-summary');
+const { markdown, idsText, readingText, picturePoints, notes } = require('../report/strategy-summary');
 const { readResults } = require('../report');
 const { makeRun2 } = require('./helpers/run2');
 
@@ -314,4 +314,21 @@ test('the opening picture: every headline figure with an interval is a point of 
   // A strategy that cannot serve the I/O rate has no point there (sentry in the io study).
   assert.ok(!points.some((p) => p.strategy === 'sentry' && p.panel.startsWith('Real I/O')));
   assert.deepStrictEqual(strategies, summary.rows.map((r) => r.strategy).filter((s) => points.some((p) => p.strategy === s)));
+});
+
+test('the instances sentence names only the strategies whose capacity on the stand-in differs from the baseline\'s; the rest "cannot tell"', () => {
+  const cell = (estimate, ci95, per100, extra = {}) => ({ kind: 'ratio', estimate, interval: ci95, significant: ci95[1] < 1 || ci95[0] > 1, instances: { serve: 1000, baseline: 1, candidate: estimate < 0.5 ? 3 : 1, per100: { estimate: 100 / estimate, ci95: [100 / ci95[1], 100 / ci95[0]] } }, ...extra });
+  const summary = {
+    settings: { method: 'duet', hop: 'immediate', node: 'v24', deployment: { instance: 'F1', slo: 'p99 ≤ 100 ms', baseline: 'none', serve: 1000 } },
+    depths: { shallow: 8, deep: 256 },
+    commonFailures: [],
+    sources: {},
+    rows: [
+      { strategy: 'param', disagreements: [], deployShallow: cell(0.894, [0.217, 3.69]) },
+      { strategy: 'cls-hooked', disagreements: [], deployShallow: cell(0.197, [0.116, 0.333], null, { bound: 'below' }) },
+    ],
+  };
+  const text = notes(summary).join('\n');
+  assert.match(text, /In instances: .* 1 with `none`, 3 \(508 \[300–862\] per 100\) with `cls-hooked` \(at least\) .*; `param`: cannot tell from `none`/);
+  assert.doesNotMatch(text, /with `param`/);
 });

@@ -165,8 +165,8 @@ function capacityLines(run, cap, row, { name, candidate = name, baseline }) {
   const at50 = row.rates.find((x) => Math.abs((x.load ?? 0) - 0.5) < 1e-9);
   const r = row.ratio;
   const ci = (x) => (x && Number.isFinite(x.estimate) ? `${pct(x.estimate)}${x.ci95 ? ` [${pct(x.ci95[0])}–${pct(x.ci95[1])}]` : ''}` : '—');
-  const from = row.from === 'cpu' ? ` (from CPU per request under the quota; the SLO crossing read directly: ${ci(row.crossing.ratio)})` : row.model?.disagree ? ` (the SLO crossing read directly: the CPU model's ${pct(row.model.ratio.estimate)} lies outside its interval, so it is not used)` : '';
-  const lines = [`${name}: capacity within ${cap.slo.text} ${num(row.capacity.estimate, 0)} req/s, ${ci(r)} of the baseline's${from}; ` +
+  const cpu = row.cpuBelowKnee ? `; CPU per request below the knee: ${ci(row.cpuBelowKnee.ratio)} of the baseline's (a cost under the quota, not a capacity)` : '';
+  const lines = [`${name}: capacity within ${cap.slo.text} ${num(row.capacity.estimate, 0)} req/s, ${ci(r)} of the baseline's${cpu}; ` +
     `p99 added at 50%: ${added && Number.isFinite(added.estimate) ? `${added.estimate >= 0 ? '+' : ''}${num(added.estimate, 2)} ms${added.ci95 ? ` [${num(added.ci95[0], 2)}, ${num(added.ci95[1], 2)}]` : ''}` : half?.verdict ?? '—'}; ` +
     `CFS periods throttled at 50%: ${at50 && Number.isFinite(at50.throttledShare) ? pct(at50.throttledShare) : '—'}`];
   if (row.instances) {

@@ -27,19 +27,26 @@ test('app --instance F1: a team\'s service as stand-ins in pairs at two rates, t
     '--instance', 'F1', '--load', '25%,50%', '--blocks', '3', '--windows', '1', '--window', '0.5', '--warmup', '2', '--out', out, '--report', path.join(dir, 'results.md')]);
   assert.strictEqual(r.code, 0, r.stderr);
   assert.match(r.stdout, /^ctxbench app: complete, the pair at a fixed rate on F1 stand-ins \(F1: 0\.25 CPU/m);
-  assert.match(r.stdout, /^plain stand-in's closed-loop capacity: [\d,]+ req\/s; rates 25%, 50% of it$/m);
-  assert.match(r.stdout, /^als-logger: capacity within p99 ≤ 100 ms .* of the baseline's; p99 added at 50%: .*; CFS periods throttled at 50%: .*$/m);
+  assert.match(r.stdout, /^plain stand-in's closed-loop capacity: [\d,]+ req\/s; its open-loop knee within p99 ≤ 100 ms: (at least )?[\d,]+ req\/s; rates 25%, 50% of the knee$/m);
+  assert.match(r.stdout, /^als-logger: capacity within p99 ≤ 100 ms .* of the baseline's(; CPU per request below the knee: .* of the baseline's \(a cost under the quota, not a capacity\))?; p99 added at 50%: .*; CFS periods throttled at 50%: .*$/m);
   assert.match(r.stdout, /^ {2}als-logger: [\d,]+ ids kept, 0 mismatched, 0 lost$/m);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.deepStrictEqual([run.kind, run.status, run.settings.method, run.settings.instance.name, run.settings.connections], ['app', 'complete', 'pair', 'F1', 10]);
   // The capacity waited for its bursts to settle (at least three, at most ten).
   assert.ok(run.settings.capacity.rps > 0 && run.settings.capacity.bursts.length >= 3 && run.settings.capacity.bursts.length <= 10, JSON.stringify(run.settings.capacity));
-  // Per rate a baseline and a candidate; per block and rate a fresh process of each, each in its own group.
+  // The ladder's 100% is the knee the two baseline stand-ins found.
+  assert.ok(run.settings.capacity.knee.rps > 0 && run.settings.capacity.knee.steps.length >= 2, JSON.stringify(run.settings.capacity.knee));
+  assert.deepStrictEqual(run.configs.map((c) => c.rate), [0.25, 0.25, 0.5, 0.5].map((l) => Math.max(1, Math.round(l * run.settings.capacity.knee.rps))));
+  // Per rate a baseline and a candidate; per block a fresh process of each, warmed closed
+  // loop once and sent both rates, each in its own group (recorded on the lowest rate).
   assert.deepStrictEqual(run.configs.map((c) => [c.arm, c.load]), [['baseline', 0.25], ['candidate', 0.25], ['baseline', 0.5], ['candidate', 0.5]]);
   const processes = run.configs.flatMap((c) => c.processes);
-  assert.strictEqual(processes.length, 12);
-  assert.strictEqual(new Set(processes.map((p) => p.cgroup)).size, 12, 'a group per process');
-  for (const p of processes) assert.match(p.cgroup, /^ctxbench-\d+-b\d-(plain|als-logger)-\d+$/);
+  assert.strictEqual(processes.length, 6);
+  assert.strictEqual(new Set(processes.map((p) => p.cgroup)).size, 6, 'a group per process');
+  for (const p of processes) {
+    assert.match(p.cgroup, /^ctxbench-\d+-b\d-(plain|als-logger)-\d+$/);
+    assert.ok(p.closedLoopWarmup?.length >= 3, JSON.stringify(p));
+  }
   // Every window: the candidate's and its partner's CPU from /proc and the kernel's accounting, the answers' latencies.
   const windows = run.configs.flatMap((c) => c.samples.filter((s) => s.kind === 'window'));
   assert.ok(windows.length >= 6, `${windows.length} windows`);

@@ -79,7 +79,7 @@ test('ctxbench deploy: the yamls as F1 stand-ins, a line per deployment, the yam
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.match(r.stdout, /^ctxbench deploy: complete, \d+ s of measuring, F1 stand-ins \(0\.25 CPU each: an assumption, docs\/deploy\.md\)$/m);
   // Its one candidate's line says capacity, p99 added and throttling, whatever the figures.
-  assert.match(r.stdout, /^als \(als\): capacity within p99 ≤ 100 ms .* of the baseline's( \(.*\))?; p99 added at 50%: .*; CFS periods throttled at 50%: .*$/m);
+  assert.match(r.stdout, /^als \(als\): capacity within p99 ≤ 100 ms .* of the baseline's(; CPU per request below the knee: .* of the baseline's \(a cost under the quota, not a capacity\))?; p99 added at 50%: .*; CFS periods throttled at 50%: .*$/m);
   // The ladder's 100% is the knee two baseline stand-ins found, each block's pair warmed once and sent every rate.
   const [group] = run.settings.capacity.groups;
   assert.ok(group.knee.steps.length >= 2 && group.knee.rps > 0, JSON.stringify(group.knee));

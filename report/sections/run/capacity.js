@@ -15,8 +15,12 @@ const { loadChart } = require('../../charts');
 const capText = (c) => {
   if (!c || !f.isNum(c.estimate)) return f.DASH;
   const above = c.censored?.some((x) => x.censored === 'above');
-  return `${above ? '≥ ' : ''}${f.withCi(c.estimate, c.ci95, f.int)} req/s`;
+  const below = c.censored?.some((x) => x.censored === 'below');
+  return `${above ? '≥ ' : below ? '< ' : ''}${f.withCi(c.estimate, c.ci95, f.int)} req/s`;
 };
+
+// Whether a capacity ratio's interval leaves 100%: only then is an instance count said.
+const differs = (r) => Boolean(r.ratio?.ci95 && (r.ratio.ci95[1] < 1 || r.ratio.ci95[0] > 1));
 
 // What the stand-in is, as every page that uses it must say.
 function standInNote(instance) {
@@ -35,26 +39,28 @@ async function capacitySection(run, ctx = {}) {
   const out = [f.heading(3, `Capacity within ${cap.slo.text}`), ''];
   const note = standInNote(cap.instance);
   if (note) out.push(note, '');
-  out.push(`*The SLO crossing* is ${cap.rule}.${cap.modelRule ? ` *From CPU* (the figure where it holds: the crossing of one block is a coarse, bimodal reading on a quota, see docs/deploy.md) is ${cap.modelRule}.` : ''} *Instances* serve ${f.int(cap.serve)} req/s at that capacity each (one instance per capacity, rounded up; autoscaling's target utilisation would add more); *per 100* is how many the deployment needs where the baseline needs 100.`, '');
+  out.push(`*Capacity* is ${cap.rule}.${cap.cpuRule ? ` *CPU per request below the knee* is ${cap.cpuRule}.` : ''} *Instances* serve ${f.int(cap.serve)} req/s at that capacity each (one instance per capacity, rounded up; autoscaling's target utilisation would add more); *per 100* is how many the deployment needs where the baseline needs 100.`, '');
   const body = cap.rows.map((r) => [
     f.code(r.strategy) + (r.aa ? ' (A/A twin)' : ''),
     r.depth ?? f.DASH,
     capText(r.capacity),
     capText(r.baselineCapacity),
-    r.ratio ? `${f.withCi(r.ratio.estimate, r.ratio.ci95, f.pctOf)}${r.ratio.censored ? ' *' : ''} (${r.from === 'cpu' ? 'from CPU' : 'crossing'})` : f.DASH,
-    r.from === 'cpu' ? (r.crossing.ratio ? `${f.withCi(r.crossing.ratio.estimate, r.crossing.ratio.ci95, f.pctOf)}${r.crossing.ratio.censored ? ' *' : ''}` : f.DASH) : r.model?.disagree ? `from CPU ${f.pctOf(r.model.ratio.estimate)}: outside, not used` : f.DASH,
+    r.ratio ? `${f.withCi(r.ratio.estimate, r.ratio.ci95, f.pctOf)}${r.ratio.censored ? ' *' : ''}` : f.DASH,
+    r.cpuBelowKnee?.ratio ? f.withCi(r.cpuBelowKnee.ratio.estimate, r.cpuBelowKnee.ratio.ci95, f.pctOf) : f.DASH,
     r.instances ? `${r.instances.candidate}${r.instances.candidateRange && r.instances.candidateRange[0] !== r.instances.candidateRange[1] ? ` [${r.instances.candidateRange[0]}–${r.instances.candidateRange[1]}]` : ''} vs ${r.instances.baseline}` : f.DASH,
     r.instances?.per100 ? f.withCi(r.instances.per100.estimate, r.instances.per100.ci95, (x) => x.toFixed(0)) : f.DASH,
   ]);
-  out.push(f.table(['Deployment', 'Depth', `Capacity within ${cap.slo.text} [95% CI]`, 'Baseline beside it', '% of the baseline [95% CI]', 'SLO crossing read directly [95% CI]', `Instances for ${f.int(cap.serve)} req/s (vs baseline)`, 'Per 100 of the baseline\'s'], body, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']), '');
-  if (cap.rows.some((r) => r.ratio?.censored || r.crossing?.ratio?.censored)) out.push('\\* a block where a deployment kept the SLO at every rate tried (≥) or missed it at the lowest: its crossing is a bound, not a crossing.', '');
-  const sentences = cap.rows.filter((r) => r.instances && !r.aa).map((r) => `to serve ${f.int(cap.serve)} req/s within ${cap.slo.text}${cap.instance ? ` on ${cap.instance.name}` : ''}: ${r.instances.baseline} instance${r.instances.baseline === 1 ? '' : 's'} with the baseline, ${r.instances.candidate} with ${f.code(r.strategy)}${r.depth ? ` (depth ${r.depth})` : ''}`);
+  out.push(f.table(['Deployment', 'Depth', `Capacity within ${cap.slo.text} [95% CI]`, 'Baseline beside it', '% of the baseline [95% CI]', 'CPU per request below the knee, % of the baseline [95% CI]', `Instances for ${f.int(cap.serve)} req/s (vs baseline)`, 'Per 100 of the baseline\'s'], body, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']), '');
+  if (cap.rows.some((r) => r.ratio?.censored)) out.push('\\* a block where a deployment kept the SLO at every rate tried (≥) or missed it at the lowest: its capacity is a bound, not a crossing.', '');
+  const sentences = cap.rows.filter((r) => r.instances && !r.aa && differs(r)).map((r) => `to serve ${f.int(cap.serve)} req/s within ${cap.slo.text}${cap.instance ? ` on ${cap.instance.name}` : ''}: ${r.instances.baseline} instance${r.instances.baseline === 1 ? '' : 's'} with the baseline, ${r.instances.candidate} with ${f.code(r.strategy)}${r.depth ? ` (depth ${r.depth})` : ''}`);
+  const unsure = cap.rows.filter((r) => r.instances && !r.aa && !differs(r)).map((r) => `${f.code(r.strategy)}${r.depth ? ` (depth ${r.depth})` : ''}`);
+  if (unsure.length) sentences.push(`${unsure.join(', ')}: cannot tell from the baseline in instances (the capacity ratio's interval spans 100%)`);
   if (sentences.length) out.push(sentences.map((x) => `- ${x[0].toUpperCase()}${x.slice(1)}.`).join('\n'), '');
   // Per rate: the deployment's own figures, the kernel's throttling beside them.
   const rateRows = cap.rows.flatMap((r) => r.rates.map((x) => [f.code(r.strategy) + (r.aa ? ' (A/A)' : ''), r.depth ?? f.DASH, `${f.int(x.rate)}${f.isNum(x.load) ? ` (${Math.round(x.load * 100)}%)` : ''}`,
     x.held ? '✅' : `❌ ${x.heldBlocks}/${x.blocks}`, ...['p50', 'p99', 'p99_9'].map((k) => (x[k] ? f.withCi(x[k].estimate, x[k].ci95, f.num) : f.DASH)),
     f.num(x.cpuUsPerRequest), f.isNum(x.throttledShare) ? f.pctOf(x.throttledShare) : f.DASH, f.num(x.throttledMsPerS), f.isNum(x.memoryPeakMB) ? `${f.num(x.memoryPeakMB)}${cap.instance ? ` / ${Math.round(cap.instance.memoryBytes / 2 ** 20)}` : ''}` : f.DASH]));
-  out.push(f.heading(4, 'Per rate'), '', f.table(['Deployment', 'Depth', 'req/s (% of capacity)', 'Rate kept', 'p50 ms', 'p99 ms', 'p99.9 ms', 'CPU µs/req (cgroup)', 'CFS periods throttled', 'Throttled ms/s', 'Peak MiB / limit'], rateRows, ['l', 'r', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']), '');
+  out.push(f.heading(4, 'Per rate'), '', f.table(['Deployment', 'Depth', `req/s (% of the ${run.settings?.capacity?.knee || run.settings?.capacity?.groups?.some((g) => g.knee) ? 'knee' : 'capacity'})`, 'Rate kept', 'p50 ms', 'p99 ms', 'p99.9 ms', 'CPU µs/req (cgroup)', 'CFS periods throttled', 'Throttled ms/s', 'Peak MiB / limit'], rateRows, ['l', 'r', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']), '');
   const chart = await curveChart(cap, ctx);
   if (chart) out.push(chart, '');
   return out.join('\n').trimEnd();
