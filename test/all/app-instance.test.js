@@ -65,10 +65,11 @@ test('app --instance F1: a team\'s service as stand-ins in pairs at two rates, t
 test('app --instance: a side the kernel kills at the instance\'s memory limit ends the run with that said, not as a crash', { timeout: 600000 }, async (t) => {
   if (skipWithout(t)) return;
   const out = path.join(dir, 'oom.json');
-  // Keeps 8 MiB per answered request: past F1's 384 MiB within the first pair's warm-up.
+  // Keeps 8 MiB per answered request: past F1's 384 MiB within the first pair's warm-up. A
+  // bound no stand-in keeps ends the baseline's knee search after two rates (the tier's time).
   const leak = "require('node:http').createServer((q, s) => { if (q.url !== '/healthz') (globalThis.kept ||= []).push(Buffer.alloc(8 * 2 ** 20, 1)); s.end('ok'); }).listen(Number(process.env.PORT), '127.0.0.1')";
   const r = await runCli(['app', '--baseline', node(''), '--candidate', `${JSON.stringify(process.execPath)} -e ${JSON.stringify(leak)}`, '--names', 'plain,leaky', '--health', '/healthz',
-    '--instance', 'F1', '--load', '25%', '--blocks', '3', '--windows', '1', '--window', '0.5', '--warmup', '1', '--out', out, '--report', 'none']);
+    '--instance', 'F1', '--load', '25%', '--slo', 'p99=1ms', '--blocks', '3', '--windows', '1', '--window', '0.5', '--warmup', '1', '--out', out, '--report', 'none']);
   assert.strictEqual(r.code, 1, r.stderr);
   assert.match(r.stderr, /^ctxbench: leaky: `.*` was killed by the instance's 384 MiB memory limit at \d+ MiB at \d+ req\/s in block 1/m);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
