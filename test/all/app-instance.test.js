@@ -50,8 +50,13 @@ test('app --instance F1: a team\'s service as stand-ins in pairs at two rates, t
   // Every window: the candidate's and its partner's CPU from /proc and the kernel's accounting, the answers' latencies.
   const windows = run.configs.flatMap((c) => c.samples.filter((s) => s.kind === 'window'));
   assert.ok(windows.length >= 6, `${windows.length} windows`);
+  // A window in which a server answered nothing is dropped, not counted (seen once: both
+  // stand-ins idle for a 0.5-s window at 600 req/s, 54648a0).
+  const counted = windows.filter((w) => w.counted);
+  assert.ok(counted.length >= 3, `${counted.length} counted windows`);
+  for (const w of counted) assert.ok(w.requests > 0 && w.cpuUsPerRequest > 0 && w.partnerCpuUsPerRequest > 0, JSON.stringify(w).slice(0, 400));
   for (const w of windows) {
-    assert.ok(w.requests > 0 && w.cpuUsPerRequest > 0 && w.partnerCpuUsPerRequest > 0, JSON.stringify(w).slice(0, 400));
+    if (!w.counted) assert.ok(w.dropped, `a window not counted says why: ${JSON.stringify(w).slice(0, 400)}`);
     for (const side of [w.instance, w.partnerInstance]) assert.ok(side.periods >= 1 && side.oomKills === 0, JSON.stringify(side));
   }
   // Every answer echoed its own id, on both sides.
