@@ -42,7 +42,8 @@ const BURSTS_RULE = `bursts until the last ${BURSTS} are within ${SETTLED * 100}
 // The open-loop knee: where a ladder of rates judged against an SLO is anchored. Measured
 // on F1 stand-ins (47ae359), the closed-loop capacity settles at 6,742 req/s (a saturated
 // server batches: ~37 µs of CPU a request) while at fixed rates the same stand-in spends
-// 76-150 µs a request and keeps p99 <= 100 ms only to ~1,500-2,500 req/s: a ladder of
+// 76-150 µs a request and (fresh processes, cold) kept p99 <= 100 ms only to ~1,500-2,500
+// req/s (warmed, the knee measured 2,344-3,835 in the runs of ae7267f-655ee4b): a ladder of
 // fractions of the closed-loop capacity put most of its rungs past what the stand-ins can
 // serve, and left each block's SLO crossing between two far-apart rungs. So the twins that
 // measured the closed-loop capacity are then sent the pair's open-loop schedule at rising

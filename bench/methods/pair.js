@@ -73,9 +73,10 @@ async function pairBlock(ctx, block, counters) {
 // A ladder judged against an SLO (settings.slo; its 100% the baseline's open-loop knee,
 // bench/capacity.js): per block, each candidate and a fresh baseline process started once,
 // warmed closed loop, then sent each rate of the ladder in turn, lowest first. Why not a
-// fresh pair per rate: measured on F1 stand-ins (LOG=stdout), fresh processes spent
-// 120-160 µs a request at 1,668 req/s, over the quarter CPU's quota, where the warmed twins
-// that found the knee kept p99 under 100 ms at twice that rate: on a quarter of a CPU the
+// fresh pair per rate: measured on F1 stand-ins (`deploy`'s yamls, LOG=stdout, the same
+// machine and minutes; two trial runs while this was built, not committed), a fresh pair at 1,668 req/s spent 104-196 µs a request (median
+// ~138), throttled in 40-100% of CFS periods, p99 39-307 ms; a pair warmed closed loop at
+// 1,801 req/s spent 107-119 µs, throttled in 0-10%, p99 1-25 ms. On a quarter of a CPU the
 // JIT takes ten seconds or more of load to warm (the capacity probe's bursts rise 2,105,
 // 2,874, 3,581 … 4,474 req/s), more than a pair's open-loop warm-up gives, so every rung
 // measured a cold process. A deployment's instance is a warm, long-running process; the
