@@ -139,8 +139,8 @@ const cpuLogs = (windows) => windows
 // CPU per request below the knee: the baseline's ÷ the candidate's (as the duet's and the
 // pair's ratios read: 95% = about 5% more CPU per request), over the counted windows of
 // the rungs up to the ladder's 100% in which neither's quota bound, per block (geometric
-// mean of the window ratios), t-interval over blocks. A cost under the quota, precise to a
-// point or two, and NOT a capacity: the capacity from it (the baseline's SLO crossing × this
+// mean of the window ratios), t-interval over blocks. A cost under the quota, ±1-6 pp over
+// 3 blocks (the A/A twin ±0.7-2.4), and NOT a capacity: the capacity from it (the baseline's SLO crossing × this
 // ratio, tried as issue 47's design change, 732c5fa) read a planted fixed cost (40 µs a
 // request, test/fixtures/planted-cost.js) at 74.7% [71.2-78.4] of `none` on F1 stand-ins
 // where that candidate kept the schedule at only 50-67% of the rates `none` kept (6 blocks,
