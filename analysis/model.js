@@ -99,13 +99,18 @@ function nonNegativeLine(xy) {
   return candidates.reduce((best, c) => (sse(c) < sse(best) ? c : best));
 }
 
-// points: [{ R, figures: Map(block -> { extraUs }) }] -> per block the constrained
+// points: [{ R, figures: Map(block -> { extraUs }), from }] -> per block the constrained
 // least-squares line through the points -> { perRequestUs, perResourceUs, blocks: [{ block,
-// a, b }] }; null with fewer than two distinct R.
+// a, b, points }] }; null with fewer than two distinct R. A point that joined the study on a
+// resume (from: its first block, bench/resume.js) is in the lines of the blocks from then
+// on; a block missing a point it was to measure has no line (its design is not the others').
 function fitLine(points) {
   if (new Set(points.map((p) => p.R)).size < 2) return null;
-  const blocks = [...points[0].figures.keys()].filter((b) => points.every((p) => p.figures.has(b))).sort((x, y) => x - y);
-  const lines = blocks.map((block) => ({ block, ...nonNegativeLine(points.map((p) => [p.R, p.figures.get(block).extraUs])) }));
+  const design = (block) => points.filter((p) => (p.from ?? 0) <= block);
+  const blocks = [...new Set(points.flatMap((p) => [...p.figures.keys()]))]
+    .filter((b) => design(b).every((p) => p.figures.has(b)) && new Set(design(b).map((p) => p.R)).size >= 2)
+    .sort((x, y) => x - y);
+  const lines = blocks.map((block) => ({ block, ...nonNegativeLine(design(block).map((p) => [p.R, p.figures.get(block).extraUs])), points: design(block).length }));
   const Rs = points.map((p) => p.R);
   return { perRequestUs: overBlocks(lines.map((l) => l.a)), perResourceUs: overBlocks(lines.map((l) => l.b)), blocks: lines, rangeR: [Math.min(...Rs), Math.max(...Rs)] };
 }
@@ -227,12 +232,15 @@ function analyzeModel(run) {
     const strategies = [...new Set(others.map(armOf))].map((strategy) => {
       const rows = others.filter((c) => armOf(c) === strategy).map((c) => ({
         config: c,
+        from: c.joinedBlock ?? 0,
         R: R.get(pointKey(c)) ?? null,
         figures: blockFigures(c),
         measured: summaryOf(c, run.configs, baseline).ratio,
         c0: baselineLevel(atPoint(c)),
       }));
-      const fitRows = rows.filter((r) => r.config.role === 'fit');
+      // A fitted point that joined on a resume and has no counted window yet is not in the
+      // fit yet (the run goes on); one of the study's first design without one stops it.
+      const fitRows = rows.filter((r) => r.config.role === 'fit' && !(r.from > 0 && !r.figures.size));
       const usable = fitRows.filter((r) => Number.isFinite(r.R) && r.figures.size);
       const fit = usable.length === fitRows.length ? fitLine(usable) : null;
       const why = fit ? null : fitRows.length > usable.length ? `${fitRows.length - usable.length} fitted point(s) without a probe count or a measured window` : 'fewer than two fitted points with different resource counts';

@@ -35,16 +35,25 @@ async function probePoints(configs, { baseline = 'none', concurrency = 10, onPoi
   return out;
 }
 
-// Counts every point of `run` (its configs carry their launch) and stores them on it.
-async function probeRun(run, { log = (line) => process.stderr.write(`ctxbench: ${line}\n`), stop } = {}) {
-  const probes = await probePoints(run.configs, {
+// The run's configurations at points without a count: a study resumed with new points
+// (bench/resume.js joinNewConfigs) keeps the counts it has and gains theirs.
+const unprobed = (run) => {
+  const counted = new Set((run.probes || []).map(pointKey));
+  return run.configs.filter((c) => !c.target && !counted.has(pointKey(c)));
+};
+
+// Counts the points of `run` (its configs carry their launch) without a count, or every
+// point with `all` (the count replaces the run's), and stores them on it.
+async function probeRun(run, { log = (line) => process.stderr.write(`ctxbench: ${line}\n`), stop, all = false } = {}) {
+  const kept = all ? [] : run.probes || [];
+  const fresh = await probePoints(all ? run.configs : unprobed(run), {
     baseline: run.settings?.baseline ?? 'none',
     concurrency: run.settings?.connections ?? 10,
     stop,
     onPoint: ({ index, total, config }) => log(`probe ${index + 1}/${total}: ${config.framework} DEPTH=${config.depth} HOP=${config.hop}${config.stores ? ` STORES=${config.stores}` : ''} on ${config.nodeLabel}`),
   });
-  run.probes = probes;
-  return probes;
+  run.probes = [...kept, ...fresh];
+  return run.probes;
 }
 
-module.exports = { probePoints, probeRun, PROBE };
+module.exports = { probePoints, probeRun, unprobed, PROBE };

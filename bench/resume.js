@@ -13,14 +13,29 @@ const RESUMABLE = ['interrupted', 'failed', 'running'];
 // target, or one with no sample at all) cannot hold a block back.
 const counting = (configs) => configs.filter((c) => c.samples.length > 0);
 
-// The blocks every counting configuration finished, from block 0 on: 0..n-1 -> n.
+// The blocks every counting configuration finished, from block 0 on: 0..n-1 -> n. A
+// configuration that joined the run on a resume (joinedBlock) counts from that block.
 function completeBlocks(configs) {
   const live = counting(configs);
   if (!live.length) return 0;
-  const blocksOf = live.map((c) => new Set(c.samples.map((s) => s.block)));
+  const blocksOf = live.map((c) => ({ from: c.joinedBlock ?? 0, set: new Set(c.samples.map((s) => s.block)) }));
   let n = 0;
-  while (blocksOf.every((set) => set.has(n))) n++;
+  while (blocksOf.every(({ from, set }) => n < from || set.has(n))) n++;
   return n;
+}
+
+// A preset that gained configurations since its run began (the cost model's studies gained
+// their smallest fitted points so, issue 48): on resume the run measures the new ones too,
+// from the block it goes on at, each marked with that block (joinedBlock) so that the blocks
+// before it are neither held back by it nor read as its. `current`: the preset's
+// configurations now, built as the run's were (bench/matrix.js); compared by id. Mutates
+// run.configs (appended: the existing ones keep their order) -> the configurations added.
+function joinNewConfigs(run, current, fromBlock) {
+  const have = new Set(run.configs.map((c) => c.id));
+  const added = current.filter((c) => !have.has(c.id));
+  for (const c of added) c.joinedBlock = fromBlock;
+  run.configs.push(...added);
+  return added;
 }
 
 // run (a parsed run JSON) -> { fromBlock, dropped: { samples, processes }, counters,
@@ -75,4 +90,4 @@ function loadForResume(file, options) {
   return { run, resume: prepareResume(run, file, options) };
 }
 
-module.exports = { completeBlocks, prepareResume, loadForResume, relaunch };
+module.exports = { completeBlocks, prepareResume, loadForResume, relaunch, joinNewConfigs };

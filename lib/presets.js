@@ -90,6 +90,12 @@ const DEFAULT_MEASUREMENT = {
 // measured in the same blocks and predicted from the fit, never fitted. This split is
 // committed before either study runs.
 const MODEL_FIT_POINTS = [
+  // Depths 1 and 2 (12 and 17 resources per request with `none`) reach down to a small
+  // service's count (issue 48: `app --predict` refuses outside the fitted range, and
+  // examples/app makes 25). Added after the studies' first blocks: a run resumed with
+  // `--resume` gains them from the block it goes on at (bench/resume.js).
+  { depth: 1, hop: 'immediate' },
+  { depth: 2, hop: 'immediate' },
   { depth: 8, hop: 'immediate' },
   { depth: 64, hop: 'immediate' },
   { depth: 256, hop: 'immediate' },
@@ -128,7 +134,7 @@ const PRESETS = {
   },
   model: {
     title: 'Cost model: every headline strategy on Node 24, by call depth and hop kind, with held-out points',
-    why: 'the extra CPU per request of each strategy over `none`, in duet, at four fitted points (depths 8, 64, 256 with setImmediate hops, depth 64 with process.nextTick hops) from which a cost per request and a cost per async resource are fitted, and four held-out points (depth 32; await and mixed hops; ten other live stores) that the fit predicts',
+    why: 'the extra CPU per request of each strategy over `none`, in duet, at six fitted points (depths 1, 2, 8, 64, 256 with setImmediate hops, depth 64 with process.nextTick hops) from which a cost per request and a cost per async resource are fitted, and four held-out points (depth 32; await and mixed hops; ten other live stores) that the fit predicts',
     node: [DEFAULT_MAJOR],
     strategies: ['none', ...MODEL_STRATEGIES],
     depths: [8],
@@ -136,7 +142,7 @@ const PRESETS = {
     frameworks: ['express'],
     configs: [...modelConfigs(MODEL_STRATEGIES, MODEL_FIT_POINTS, 'fit'), ...modelConfigs(MODEL_STRATEGIES, MODEL_HELD_OUT_POINTS, 'held-out')],
     ...MODEL_MEASUREMENT,
-    // 88 pairs a block, ~10 min.
+    // 110 pairs a block, ~16 min.
     maxTime: 2700,
   },
   'model-runtimes': {
@@ -153,7 +159,7 @@ const PRESETS = {
     frameworks: ['express'],
     configs: [...modelConfigs(['als', 'otel', 'cls-hooked'], MODEL_FIT_POINTS, 'fit'), ...modelConfigs(['als', 'otel', 'cls-hooked'], MODEL_HELD_OUT_POINTS.slice(0, 1), 'held-out')],
     ...MODEL_MEASUREMENT,
-    // 6 runtimes × 5 points × 3 strategies: 90 pairs a block, ~10 min: 3 blocks in the
+    // 6 runtimes × 7 points × 3 strategies: 126 pairs a block, ~17 min: 3 blocks in the
     // first sitting (`--resume FILE --blocks N` adds more).
     maxTime: 1900,
   },

@@ -85,7 +85,7 @@ test('the model presets record each configuration\'s role before anything is mea
   const held = configs.filter((c) => c.role === 'held-out');
   assert.strictEqual(fit.length + held.length, configs.length);
   const points = (cs) => [...new Set(cs.map((c) => `d${c.depth}/${c.hop}${c.stores ? `/stores${c.stores}` : ''}`))].sort();
-  assert.deepStrictEqual(points(fit), ['d256/immediate', 'd64/immediate', 'd64/nexttick', 'd8/immediate']);
+  assert.deepStrictEqual(points(fit), ['d1/immediate', 'd2/immediate', 'd256/immediate', 'd64/immediate', 'd64/nexttick', 'd8/immediate']);
   assert.deepStrictEqual(points(held), ['d32/immediate', 'd64/await', 'd64/immediate/stores10', 'd64/mixed']);
   // A held-out point is never a fitted one, and each point has its `none` to be measured against.
   for (const c of held) assert.ok(!fit.some((x) => groupKey(x) === groupKey(c)), c.id);

@@ -83,6 +83,25 @@ test('a cost that bends (grows with the square of R) is said to leave the line, 
   assert.match(s.notModelled, /^its line is wrong at \d held-out points? \(DEPTH=\d+ HOP=\w+ by [+−]\d+\.\d pp.*beyond the margin\)$/);
 });
 
+test('a fitted point that joined on a resume is in the lines of the blocks from then on, and widens the fitted range', () => {
+  const run = synthRun({ als: linear });
+  const lowR = 12.1;
+  // DEPTH=1 joined at block 2: measured there only, at a cost on the same line.
+  const point = { framework: 'express', depth: 1, hop: 'immediate', nodeLabel: 'node24', node: 'v24.21.0', role: 'fit', joinedBlock: 2 };
+  const c0 = noneUs(lowR) * SPEED[2];
+  const windows = WIGGLE.map((wiggle, window) => ({ kind: 'window', block: 2, window, counted: true, cpuUsPerRequest: c0 * wiggle + linear(lowR) * SPEED[2] * 1.01, partnerCpuUsPerRequest: c0 * wiggle, requests: 1000, partnerRequests: 1000 }));
+  run.configs.push({ ...point, id: 'express/none/d1/immediate/node24', strategy: 'none', samples: [] }, { ...point, id: 'express/als/d1/immediate/node24', strategy: 'als', samples: windows });
+  run.probes.push({ framework: 'express', depth: 1, hop: 'immediate', stores: 0, nodeLabel: 'node24', perRequest: { total: lowR, byType: {} } });
+  const als = analyzeModel(run).runtimes[0].strategies.find((s) => s.strategy === 'als');
+  assert.deepStrictEqual(als.fit.blocks.map((l) => [l.block, l.points]), [[0, 4], [1, 4], [2, 5]], 'blocks 0 and 1 keep their line; block 2 has the new point in it');
+  assert.deepStrictEqual(als.fit.rangeR, [lowR, 321.6]);
+  // Before its first counted window the new point is not in the fit, and does not stop it.
+  run.configs.at(-1).samples = [];
+  const waiting = analyzeModel(run).runtimes[0].strategies.find((s) => s.strategy === 'als');
+  assert.ok(waiting.fit, waiting.why);
+  assert.deepStrictEqual(waiting.fit.rangeR, [48.8, 321.6]);
+});
+
 test('the terms are fitted as costs: never below zero, the free fit where it is feasible', () => {
   // Exact lines come back exact; a falling line is held at the best cost (flat, a >= 0);
   // a line through negative values at small R starts at zero.

@@ -7,7 +7,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { completeBlocks, prepareResume } = require('../bench/resume');
+const { completeBlocks, prepareResume, joinNewConfigs } = require('../bench/resume');
 const { runCli, runCliInterrupted, readRunSoFar } = require('./helpers/cli');
 const { tempDir } = require('./helpers/tmp');
 
@@ -29,6 +29,23 @@ test('the blocks kept are those every configuration finished; a configuration wi
   assert.deepStrictEqual(run.configs.map((c) => c.samples.map((s) => s.block)), [[0, 1], [0, 1], []]);
   assert.strictEqual(run.configs[1].status, 'ok', 'a failure is measured again in the next block, as in a run');
   assert.strictEqual(completeBlocks([{ samples: [sample(1)] }]), 0, 'block 0 missing: nothing kept');
+});
+
+test('a configuration the preset gained joins at the block the run goes on at, and counts its blocks from there', () => {
+  const old = () => ({ id: 'a', samples: [sample(0), sample(1), sample(2)], processes: [] });
+  const run = { kind: 'run', status: 'complete', settings: { method: 'duet' }, configs: [old()] };
+  const r = prepareResume(run, 'x.json', { extendTo: 5 });
+  const added = joinNewConfigs(run, [{ id: 'a', samples: [] }, { id: 'new', samples: [], processes: [] }], r.fromBlock);
+  assert.deepStrictEqual(added.map((c) => c.id), ['new'], 'compared by id: the run\'s own are kept as they are');
+  assert.deepStrictEqual(run.configs.map((c) => [c.id, c.joinedBlock]), [['a', undefined], ['new', 3]]);
+  // Measured in block 3 only: block 3 is complete, blocks 0-2 are not held back by it.
+  run.configs[0].samples.push(sample(3));
+  run.configs[1].samples.push(sample(3));
+  assert.strictEqual(completeBlocks(run.configs), 4);
+  // Stopped inside block 4 with the new one measured there and the old one not: 4 kept.
+  run.configs[1].samples.push(sample(4));
+  assert.strictEqual(completeBlocks(run.configs), 4);
+  assert.strictEqual(completeBlocks([old(), { id: 'new', samples: [sample(3)] }]), 0, 'without joinedBlock a configuration missing block 0 holds every block back');
 });
 
 test('what cannot resume says why in one line', () => {

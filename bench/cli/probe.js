@@ -47,7 +47,7 @@ async function main(args) {
   const onSignal = () => { stop.requested = true; };
   process.once('SIGINT', onSignal);
   try {
-    await probeRun(run, { stop });
+    await probeRun(run, { stop, all: true });
   } finally {
     process.removeListener('SIGINT', onSignal);
   }

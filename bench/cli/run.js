@@ -20,8 +20,8 @@ const { loadStrategyFiles } = require('./common');
 const { parseInstance, DEFAULT_PERIOD_US } = require('../../lib/instances');
 const { standInLayout } = require('../cgroup');
 const { profileRun } = require('../profile');
-const { loadForResume, relaunch } = require('../resume');
-const { probeRun } = require('../probe-run');
+const { loadForResume, relaunch, joinNewConfigs } = require('../resume');
+const { probeRun, unprobed } = require('../probe-run');
 const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
 const { UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT, UNSETTLED_CAP_FACTOR, DEFAULT_MAX_WARMUP_WINDOWS, SMALL_WINDOW_MAX_WARMUP, windowRequestsFor } = require('../instructions');
 
@@ -455,18 +455,27 @@ async function resumeRun(values, args) {
   const { title, command, status, environment, settings, warnings, configs } = old;
   if (extend.blocks !== undefined) settings.blocks = extend.blocks;
   if (extend.maxTime !== undefined) settings.maxTime = extend.maxTime;
-  const { targets: nodeTargets } = await resolveNodeTargets(settings.node, settings.acf);
+  const { targets: resolved } = await resolveNodeTargets(settings.node, settings.acf);
+  const nodeTargets = settings.runtimes ? resolved.filter((t) => settings.runtimes.includes(t.label)) : resolved;
   try {
     relaunch(configs, nodeTargets, file);
   } catch (err) {
     throw new UsageError(err.message);
+  }
+  // A preset that lists its configurations and has gained some since the run began: the new
+  // ones are measured from this block on (bench/resume.js joinNewConfigs).
+  const preset = !settings.quick && Object.hasOwn(PRESETS, settings.preset) ? PRESETS[settings.preset] : null;
+  const added = preset?.configs ? joinNewConfigs(old, expandConfigs({ ...settings, configs: preset.configs }, nodeTargets), resume.fromBlock) : [];
+  if (added.length) {
+    settings.configs = preset.configs;
+    process.stderr.write(`ctxbench: the ${settings.preset} preset has ${added.length} configuration(s) this run has not (${[...new Set(added.map((c) => `DEPTH=${c.depth} HOP=${c.hop}${c.stores ? ` STORES=${c.stores}` : ''}`))].join(', ')}): measured from block ${resume.fromBlock + 1} on\n`);
   }
   // Everything else the run had (profiles, earlier resumes, …) stays; the session writes the rest anew.
   const OWN = ['schema', 'kind', 'title', 'command', 'status', 'environment', 'settings', 'warnings', 'configs', 'measuringSeconds'];
   const rest = Object.fromEntries(Object.entries(old).filter(([k]) => !OWN.includes(k)));
   const now = captureEnvironment();
   const record = { at: now.date, command: ['ctxbench', 'run', ...redactArgs(args)].join(' '), fromBlock: resume.fromBlock, droppedSamples: resume.dropped.samples, status, commit: now.commit, dirty: now.dirty, node: now.node,
-    ...(extend.blocks !== undefined && { blocks: extend.blocks }), ...(extend.maxTime !== undefined && { maxTime: extend.maxTime }) };
+    ...(extend.blocks !== undefined && { blocks: extend.blocks }), ...(extend.maxTime !== undefined && { maxTime: extend.maxTime }), ...(added.length && { added: added.map((c) => c.id) }) };
   const part = { ...rest, resumes: [...(rest.resumes || []), record] };
   process.stderr.write(`ctxbench: resuming ${file} (${status}): ${resume.fromBlock} complete block(s) kept, ${resume.dropped.samples} sample(s) of an unfinished block dropped\n`);
   const services = { need: needsOf(configs.map((c) => c.hop), configs.map((c) => c.strategy)), pgUrl: null };
@@ -481,7 +490,7 @@ async function main(args) {
   const run = resuming ? await resumeRun(values, args) : await measureRun({ values, settings, out, command: ['ctxbench', 'run', ...redactArgs(args)].join(' ') });
   // The model presets count each point's async resources once the blocks are done: in
   // probe processes, never in a measured one (bench/probe-run.js).
-  if (run.settings?.probe && run.status === 'complete' && !run.probes) {
+  if (run.settings?.probe && run.status === 'complete' && unprobed(run).length) {
     await probeRun(run);
     writeJsonAtomic(out, run);
   }
