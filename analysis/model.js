@@ -36,6 +36,9 @@ const VERDICT_OF_TOST = { equivalent: 'within', beyond: 'beyond', 'cannot tell':
 // service is put on by `ctxbench app --predict`): the first fitted point.
 const REFERENCE = { framework: 'express', depth: 8, hop: 'immediate', stores: 0 };
 
+// A point as its environment sets it, for a reader: DEPTH=64 HOP=immediate STORES=10.
+const pointName = (p) => `DEPTH=${p.depth} HOP=${p.hop}${p.stores ? ` STORES=${p.stores}` : ''}`;
+
 // The point a configuration measures, without its strategy: what a probe counts.
 const pointKey = (c) => [c.framework, c.depth, c.hop, c.stores ?? 0, c.nodeLabel ?? c.node ?? ''].join('/');
 
@@ -110,7 +113,13 @@ function fitLine(points) {
   const blocks = [...new Set(points.flatMap((p) => [...p.figures.keys()]))]
     .filter((b) => design(b).every((p) => p.figures.has(b)) && new Set(design(b).map((p) => p.R)).size >= 2)
     .sort((x, y) => x - y);
-  const lines = blocks.map((block) => ({ block, ...nonNegativeLine(design(block).map((p) => [p.R, p.figures.get(block).extraUs])), points: design(block).length }));
+  // Each line records the range of R it was fitted on (lo, hi): it predicts only there
+  // (linesAt), so a block that never measured a small service's count is not extrapolated
+  // to it.
+  const lines = blocks.map((block) => {
+    const xy = design(block).map((p) => [p.R, p.figures.get(block).extraUs]);
+    return { block, ...nonNegativeLine(xy), points: xy.length, lo: Math.min(...xy.map(([x]) => x)), hi: Math.max(...xy.map(([x]) => x)) };
+  });
   const Rs = points.map((p) => p.R);
   return { perRequestUs: overBlocks(lines.map((l) => l.a)), perResourceUs: overBlocks(lines.map((l) => l.b)), blocks: lines, rangeR: [Math.min(...Rs), Math.max(...Rs)] };
 }
@@ -120,8 +129,12 @@ function fitLine(points) {
 // none's CPU ÷ (none's + a + b·R). Uncertainty of the terms (the fit's blocks) and of the
 // baseline combined to first order; df the smaller of the two.
 // -> { estimate, ci95, extraUs } (ratios as fractions).
+// The blocks' lines fitted on a range that holds R (a line without its range, from an older
+// fit, is taken as holding every R).
+const linesAt = (lines, R) => lines.filter((l) => !Number.isFinite(l.lo) || (R >= l.lo && R <= l.hi));
+
 function predictRatio(fit, R, baselineUs) {
-  const perBlock = fit.blocks.map((l) => l.a + l.b * R);
+  const perBlock = linesAt(fit.blocks, R).map((l) => l.a + l.b * R);
   const extra = overBlocks(perBlock);
   const D = baselineUs.estimate;
   if (!Number.isFinite(extra.estimate) || !positive(D)) return { estimate: null, ci95: null, extraUs: extra };
@@ -161,7 +174,7 @@ function judgePrediction(predicted, measured) {
 // "cannot tell". Unlike judgePrediction, which sets two point estimates side by side, this
 // weighs the noise of both. -> overBlocks(...) + { agreement } | null
 function gapOverBlocks(fit, R, figures, marginPp = MARGIN_FLOOR_PP) {
-  const values = fit.blocks.filter((l) => figures.has(l.block)).map((l) => {
+  const values = linesAt(fit.blocks, R).filter((l) => figures.has(l.block)).map((l) => {
     const { c0, cost } = figures.get(l.block);
     const predictedUs = c0 + l.a + l.b * R;
     return predictedUs > 0 ? (c0 / predictedUs - 1 / cost) * 100 : NaN;
@@ -263,6 +276,8 @@ function analyzeModel(run) {
           hop: r.config.hop,
           stores: r.config.stores ?? 0,
           R: r.R,
+          // The block it joined the study at (a resume added it), 0 from the start.
+          joinedBlock: r.from,
           baselineUs: r.c0,
           extraUs: overBlocks([...r.figures.values()].map((x) => x.extraUs)),
           measured,
@@ -281,7 +296,7 @@ function analyzeModel(run) {
       const beyond = points.filter((p) => p.role === 'held-out' && p.verdict.outcome === 'beyond');
       // The model claims a strategy on a runtime only where no held-out point is beyond its
       // margin: where the line is shown wrong, a prediction elsewhere is not trusted either.
-      const notModelled = !fit ? why : beyond.length ? `its line is wrong at ${beyond.length} held-out point${beyond.length === 1 ? '' : 's'} (${beyond.map((p) => `DEPTH=${p.depth} HOP=${p.hop}${p.stores ? ` STORES=${p.stores}` : ''} by ${p.gapPp.estimate >= 0 ? '+' : '−'}${Math.abs(p.gapPp.estimate).toFixed(1)} pp`).join(', ')}, beyond the margin)` : null;
+      const notModelled = !fit ? why : beyond.length ? `its line is wrong at ${beyond.length} held-out point${beyond.length === 1 ? '' : 's'} (${beyond.map((p) => `${pointName(p)} by ${p.gapPp.estimate >= 0 ? '+' : '−'}${Math.abs(p.gapPp.estimate).toFixed(1)} pp`).join(', ')}, beyond the margin)` : null;
       return { strategy, control: Boolean(rows[0]?.config.control), fit: fit && { perRequestUs: fit.perRequestUs, perResourceUs: fit.perResourceUs, blocks: fit.blocks, rangeR: fit.rangeR }, why, claimed: !notModelled, notModelled, points };
     });
     return { runtime, node: mine[0].node, acf: mine[0].acf ?? mine[0].expectAcf ?? null, reference, strategies };
@@ -343,7 +358,7 @@ function exportFit(model, source) {
       strategies: Object.fromEntries(rt.strategies.map((s) => [s.strategy, s.claimed ? {
         perRequestUs: s.fit.perRequestUs,
         perResourceUs: s.fit.perResourceUs,
-        blocks: s.fit.blocks.map(({ a, b }) => ({ a, b })),
+        blocks: s.fit.blocks.map(({ a, b, lo, hi }) => ({ a, b, lo, hi })),
         rangeR: s.fit.rangeR,
       } : { notModelled: s.notModelled }])),
     }])),
@@ -422,4 +437,4 @@ function instructionTerms(instructionRun, run) {
   return { runtime: sample?.nodeLabel ?? null, points: points.map((k) => { const [framework, depth, hop] = k.split('/'); return { framework, depth: Number(depth), hop, R: R.get(k) }; }), rows };
 }
 
-module.exports = { analyzeModel, instructionTerms, fitsByRuntime, predictService, tally, upgradeTable, exportFit, predictRatio, judgePrediction, judgeAgainst, fitLine, nonNegativeLine, blockFigures, gapOverBlocks, marginPpFor, verdictOf, pointKey, overBlocks, REFERENCE, RIGHT_PP, JUDGEABLE_PP, MARGIN_FLOOR_PP, MARGIN_SHARE };
+module.exports = { analyzeModel, instructionTerms, fitsByRuntime, predictService, tally, upgradeTable, exportFit, predictRatio, judgePrediction, judgeAgainst, fitLine, nonNegativeLine, blockFigures, gapOverBlocks, marginPpFor, verdictOf, pointKey, pointName, overBlocks, REFERENCE, RIGHT_PP, JUDGEABLE_PP, MARGIN_FLOOR_PP, MARGIN_SHARE };

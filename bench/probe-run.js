@@ -7,7 +7,7 @@
 const fs = require('node:fs');
 const { startServer } = require('./server-process');
 const { probeEnv, countResources, makeDir } = require('./probe');
-const { pointKey } = require('../analysis/model');
+const { pointKey, pointName } = require('../analysis/model');
 const { armOf } = require('../analysis/comparable');
 
 const PROBE = { requests: 1000, warmup: 300 };
@@ -50,7 +50,7 @@ async function probeRun(run, { log = (line) => process.stderr.write(`ctxbench: $
     baseline: run.settings?.baseline ?? 'none',
     concurrency: run.settings?.connections ?? 10,
     stop,
-    onPoint: ({ index, total, config }) => log(`probe ${index + 1}/${total}: ${config.framework} DEPTH=${config.depth} HOP=${config.hop}${config.stores ? ` STORES=${config.stores}` : ''} on ${config.nodeLabel}`),
+    onPoint: ({ index, total, config }) => log(`probe ${index + 1}/${total}: ${config.framework} ${pointName(config)} on ${config.nodeLabel}`),
   });
   run.probes = [...kept, ...fresh];
   return run.probes;

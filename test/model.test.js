@@ -83,18 +83,35 @@ test('a cost that bends (grows with the square of R) is said to leave the line, 
   assert.match(s.notModelled, /^its line is wrong at \d held-out points? \(DEPTH=\d+ HOP=\w+ by [+−]\d+\.\d pp.*beyond the margin\)$/);
 });
 
-test('a fitted point that joined on a resume is in the lines of the blocks from then on, and widens the fitted range', () => {
-  const run = synthRun({ als: linear });
-  const lowR = 12.1;
-  // DEPTH=1 joined at block 2: measured there only, at a cost on the same line.
+// A run whose DEPTH=1 point (R = 12.1) joined at block 2 on a resume: measured there only,
+// at a cost on the same line.
+function withJoinedPoint(run, lowR = 12.1) {
   const point = { framework: 'express', depth: 1, hop: 'immediate', nodeLabel: 'node24', node: 'v24.21.0', role: 'fit', joinedBlock: 2 };
   const c0 = noneUs(lowR) * SPEED[2];
   const windows = WIGGLE.map((wiggle, window) => ({ kind: 'window', block: 2, window, counted: true, cpuUsPerRequest: c0 * wiggle + linear(lowR) * SPEED[2] * 1.01, partnerCpuUsPerRequest: c0 * wiggle, requests: 1000, partnerRequests: 1000 }));
   run.configs.push({ ...point, id: 'express/none/d1/immediate/node24', strategy: 'none', samples: [] }, { ...point, id: 'express/als/d1/immediate/node24', strategy: 'als', samples: windows });
   run.probes.push({ framework: 'express', depth: 1, hop: 'immediate', stores: 0, nodeLabel: 'node24', perRequest: { total: lowR, byType: {} } });
+  run.resumes = [{ at: '2026-11-28T05:00:00.000Z', fromBlock: 2, droppedSamples: 0, status: 'complete', commit: 'abc1234', node: 'v20.20.2', added: ['express/none/d1/immediate/node24', 'express/als/d1/immediate/node24'] }];
+  return run;
+}
+
+test('a fitted point that joined on a resume is in the lines of the blocks from then on, widens the fitted range, and the page says so', () => {
+  const lowR = 12.1;
+  const run = withJoinedPoint(synthRun({ als: linear }), lowR);
   const als = analyzeModel(run).runtimes[0].strategies.find((s) => s.strategy === 'als');
   assert.deepStrictEqual(als.fit.blocks.map((l) => [l.block, l.points]), [[0, 4], [1, 4], [2, 5]], 'blocks 0 and 1 keep their line; block 2 has the new point in it');
   assert.deepStrictEqual(als.fit.rangeR, [lowR, 321.6]);
+  const { modelSection } = require('../report/sections/run/model');
+  const { environmentSection } = require('../report/sections/run/environment');
+  assert.match(modelSection({ ...run, title: 'Model (synthetic)', settings: { ...run.settings, preset: 'model' } }), /Fitted points added on a resume: DEPTH=1 HOP=immediate from block 3 \(measured in 1 block\)\. Each block's line goes through the points that block measured \(4 before, 5 after\)[^\n]* is 12–322 async resources per request\./);
+  assert.match(environmentSection(run), /- \*\*Resumed:\*\* [^\n]*; 2 configurations the preset gained since joined from this block on \(DEPTH=1 HOP=immediate\)/);
+  // Each line predicts only inside the range it was fitted on: at R = 20 only block 2's.
+  assert.deepStrictEqual(als.fit.blocks.map((l) => [l.lo, l.hi]), [[48.8, 321.6], [48.8, 321.6], [lowR, 321.6]]);
+  const { predictRatio } = require('../analysis/model');
+  const level = { estimate: noneUs(20), se: 0, df: 2 };
+  const onlyLast = predictRatio({ blocks: [als.fit.blocks[2]] }, 20, level);
+  assert.strictEqual(predictRatio(als.fit, 20, level).estimate, onlyLast.estimate, 'blocks 0 and 1 are not extrapolated below 48.8');
+  assert.notStrictEqual(predictRatio(als.fit, 100, level).estimate, predictRatio({ blocks: [als.fit.blocks[2]] }, 100, level).estimate, 'inside every range, every block');
   // Before its first counted window the new point is not in the fit, and does not stop it.
   run.configs.at(-1).samples = [];
   const waiting = analyzeModel(run).runtimes[0].strategies.find((s) => s.strategy === 'als');

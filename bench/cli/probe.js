@@ -8,15 +8,17 @@ const { parse, UsageError, writeJsonAtomic } = require('../../lib/cli');
 const { loadRun } = require('../../lib/run-file');
 const { resolveNodeTargets } = require('../targets');
 const { relaunch } = require('../resume');
-const { probeRun, PROBE } = require('../probe-run');
+const { probeRun, unprobed, PROBE } = require('../probe-run');
 const { writeReport } = require('./write-report');
+const { pointName } = require('../../analysis/model');
 
 const HELP = `usage: ctxbench probe RUN.json [--report FILE]
 
 Counts the async resources one request creates at every point (framework, depth, hop,
 stores, Node) of a \`ctxbench run\`: per point a fresh server of the run's baseline with an
 async_hooks init counter preloaded (never a measured process), ${PROBE.warmup} requests to
-warm it, then ${PROBE.requests} counted at the run's connections. Writes them into
+warm it, then ${PROBE.requests} counted at the run's connections. Only the points without a
+count are counted (a run that has them all is counted again). Writes them into
 RUN.json as "probes" (docs/run-json.md), which the cost model reads
 (docs/model.md). Nothing is timed.
 
@@ -47,7 +49,9 @@ async function main(args) {
   const onSignal = () => { stop.requested = true; };
   process.once('SIGINT', onSignal);
   try {
-    await probeRun(run, { stop, all: true });
+    // The points without a count (a study resumed with new points keeps the counts it has);
+    // a run whose every point has one is counted again.
+    await probeRun(run, { stop, all: unprobed(run).length === 0 });
   } finally {
     process.removeListener('SIGINT', onSignal);
   }
@@ -56,7 +60,7 @@ async function main(args) {
     return 130;
   }
   writeJsonAtomic(file, run);
-  for (const p of run.probes) process.stdout.write(`${p.framework} DEPTH=${p.depth} HOP=${p.hop}${p.stores ? ` STORES=${p.stores}` : ''} ${p.nodeLabel}: ${p.perRequest.total.toFixed(1)} async resources per request\n`);
+  for (const p of run.probes) process.stdout.write(`${p.framework} ${pointName(p)} ${p.nodeLabel}: ${p.perRequest.total.toFixed(1)} async resources per request\n`);
   await writeReport(file, values.report);
   return 0;
 }

@@ -22,6 +22,7 @@ const { standInLayout } = require('../cgroup');
 const { profileRun } = require('../profile');
 const { loadForResume, relaunch, joinNewConfigs } = require('../resume');
 const { probeRun, unprobed } = require('../probe-run');
+const { pointName } = require('../../analysis/model');
 const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
 const { UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT, UNSETTLED_CAP_FACTOR, DEFAULT_MAX_WARMUP_WINDOWS, SMALL_WINDOW_MAX_WARMUP, windowRequestsFor } = require('../instructions');
 
@@ -466,10 +467,7 @@ async function resumeRun(values, args) {
   // ones are measured from this block on (bench/resume.js joinNewConfigs).
   const preset = !settings.quick && Object.hasOwn(PRESETS, settings.preset) ? PRESETS[settings.preset] : null;
   const added = preset?.configs ? joinNewConfigs(old, expandConfigs({ ...settings, configs: preset.configs }, nodeTargets), resume.fromBlock) : [];
-  if (added.length) {
-    settings.configs = preset.configs;
-    process.stderr.write(`ctxbench: the ${settings.preset} preset has ${added.length} configuration(s) this run has not (${[...new Set(added.map((c) => `DEPTH=${c.depth} HOP=${c.hop}${c.stores ? ` STORES=${c.stores}` : ''}`))].join(', ')}): measured from block ${resume.fromBlock + 1} on\n`);
-  }
+  if (added.length) settings.configs = preset.configs;
   // Everything else the run had (profiles, earlier resumes, …) stays; the session writes the rest anew.
   const OWN = ['schema', 'kind', 'title', 'command', 'status', 'environment', 'settings', 'warnings', 'configs', 'measuringSeconds'];
   const rest = Object.fromEntries(Object.entries(old).filter(([k]) => !OWN.includes(k)));
@@ -478,6 +476,7 @@ async function resumeRun(values, args) {
     ...(extend.blocks !== undefined && { blocks: extend.blocks }), ...(extend.maxTime !== undefined && { maxTime: extend.maxTime }), ...(added.length && { added: added.map((c) => c.id) }) };
   const part = { ...rest, resumes: [...(rest.resumes || []), record] };
   process.stderr.write(`ctxbench: resuming ${file} (${status}): ${resume.fromBlock} complete block(s) kept, ${resume.dropped.samples} sample(s) of an unfinished block dropped\n`);
+  if (added.length) process.stderr.write(`ctxbench: the ${settings.preset} preset has ${added.length} configuration(s) this run has not (${[...new Set(added.map(pointName))].join(', ')}): measured from block ${resume.fromBlock + 1} on\n`);
   const services = { need: needsOf(configs.map((c) => c.hop), configs.map((c) => c.strategy)), pgUrl: null };
   return measureSession({ kind: 'run', title, command, settings, configs, out: file, warnings: warnings || [], environment, services, startedAt: Date.now() - resume.measuredSeconds * 1000, resume: { ...resume, part } });
 }
@@ -490,7 +489,8 @@ async function main(args) {
   const run = resuming ? await resumeRun(values, args) : await measureRun({ values, settings, out, command: ['ctxbench', 'run', ...redactArgs(args)].join(' ') });
   // The model presets count each point's async resources once the blocks are done: in
   // probe processes, never in a measured one (bench/probe-run.js).
-  if (run.settings?.probe && run.status === 'complete' && unprobed(run).length) {
+  // A run that has counts (one from before `probe` was a setting included) gets its new points'.
+  if ((run.settings?.probe || run.probes) && run.status === 'complete' && unprobed(run).length) {
     await probeRun(run);
     writeJsonAtomic(out, run);
   }

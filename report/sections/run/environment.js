@@ -4,6 +4,7 @@ const f = require('../../format');
 const { nodeLabel: versionLabel } = require('../../../lib/node-versions');
 const { warmupCounts } = require('../../../analysis');
 const { uniq } = require('./common');
+const { pointName } = require('../../../analysis/model');
 
 function noiseLines(noise) {
   if (!noise || typeof noise !== 'object') return [];
@@ -33,6 +34,14 @@ function noiseLines(noise) {
   return lines;
 }
 
+// The points of the configurations a resume added, as DEPTH=… HOP=…: what a reader needs
+// to know which rows have fewer blocks than the run.
+function joinedPoints(run, ids) {
+  const added = new Set(ids);
+  const points = run.configs.filter((c) => added.has(c.id)).map(pointName);
+  return uniq(points).join(', ');
+}
+
 function environmentSection(run) {
   const e = run.environment || {};
   const configs = run.configs || [];
@@ -58,7 +67,7 @@ function environmentSection(run) {
   }
   // A run that went on with --resume: each sitting's commit and the block it went on from.
   for (const r of run.resumes || []) {
-    lines.push(`- **Resumed:** ${String(r.at || '?').replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}, from block ${r.fromBlock + 1} (${r.fromBlock} complete block${r.fromBlock === 1 ? '' : 's'} kept, ${r.droppedSamples} sample${r.droppedSamples === 1 ? '' : 's'} of an unfinished one dropped; the run was ${r.status}), ctxbench ${r.commit ? f.code(r.commit) : 'not from a checkout'}${r.dirty ? ' (with uncommitted changes)' : ''}, Node ${r.node}`);
+    lines.push(`- **Resumed:** ${String(r.at || '?').replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}, from block ${r.fromBlock + 1} (${r.fromBlock} complete block${r.fromBlock === 1 ? '' : 's'} kept, ${r.droppedSamples} sample${r.droppedSamples === 1 ? '' : 's'} of an unfinished one dropped; the run was ${r.status}), ctxbench ${r.commit ? f.code(r.commit) : 'not from a checkout'}${r.dirty ? ' (with uncommitted changes)' : ''}, Node ${r.node}${r.added?.length ? `; ${r.added.length} configuration${r.added.length === 1 ? '' : 's'} the preset gained since joined from this block on (${joinedPoints(run, r.added)})` : ''}`);
   }
   if (e.taskset === true) lines.push('- **CPU pinning:** server and load generator pinned to different CPUs with `taskset`');
   else if (e.taskset === false) lines.push('- **CPU pinning:** none (`taskset` unavailable or a single CPU): server and load generator shared CPUs');

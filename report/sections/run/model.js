@@ -7,14 +7,13 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const f = require('../../format');
-const { analyzeModel, tally, upgradeTable, instructionTerms, RIGHT_PP, MARGIN_FLOOR_PP, MARGIN_SHARE } = require('../../../analysis/model');
+const { analyzeModel, tally, upgradeTable, instructionTerms, pointName, RIGHT_PP, MARGIN_FLOOR_PP, MARGIN_SHARE } = require('../../../analysis/model');
 const { nodeLabel } = require('../../../lib/node-versions');
 
 // Nanoseconds with a true minus sign, so that a range reads [−1,482–468].
 const ns = (us) => (f.isNum(us) ? `${Math.round(us * 1000) < 0 ? '−' : ''}${Math.abs(Math.round(us * 1000)).toLocaleString('en-US')}` : f.DASH);
 const nsCi = (x) => (x && f.isNum(x.estimate) ? f.withCi(x.estimate, x.ci95, ns) : f.DASH);
 const signedPp = (x) => (f.isNum(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(x).toFixed(1)}` : f.DASH);
-const pointName = (p) => `DEPTH=${p.depth} HOP=${p.hop}${p.stores ? ` STORES=${p.stores}` : ''}`;
 
 // What the line does at the fitted points: the ones it misses, or, where none is shown off
 // it, its largest gap and whether that point's own interval could tell.
@@ -54,11 +53,30 @@ function pairedGapCell(g) {
 
 const VERDICT = { within: '✅ within', beyond: '❌ beyond', 'cannot tell': '… cannot tell', 'not measured': 'not measured', 'no prediction': 'no prediction' };
 function verdictCell(p) {
-  if (p.role !== 'held-out') return p.offLine ? 'fitted: off the line' : 'fitted: on the line';
+  if (p.role !== 'held-out') return !p.measured ? `fitted: not measured${p.dropped ? ` (${p.dropped.windows} of ${p.dropped.of} windows dropped: ${p.dropped.reason})` : ''}` : p.offLine ? 'fitted: off the line' : 'fitted: on the line';
   const v = p.verdict;
   const margin = ['within', 'beyond', 'cannot tell'].includes(v.outcome) ? ` ±${v.marginPp.toFixed(1)} pp` : '';
   const dropped = v.outcome === 'not measured' && p.dropped ? ` (${p.dropped.windows} of ${p.dropped.of} windows dropped: ${p.dropped.reason})` : '';
   return `${VERDICT[v.outcome] ?? v.outcome}${margin}${dropped}`;
+}
+
+// Fitted points a resume added (lib/presets.js gained them after the study's first
+// blocks): which, from which block, and what that makes each block's line.
+function designNote(rt) {
+  const fitted = rt.strategies.flatMap((s) => s.points).filter((p) => p.role === 'fit');
+  const late = fitted.filter((p) => p.joinedBlock > 0);
+  if (!late.length) return null;
+  const byBlock = new Map();
+  for (const p of late) byBlock.set(p.joinedBlock, [...(byBlock.get(p.joinedBlock) || []), pointName(p)]);
+  const first = new Set(fitted.filter((p) => !(p.joinedBlock > 0)).map(pointName)).size;
+  const added = [...byBlock].sort((a, b) => a[0] - b[0]).map(([block, names]) => `${[...new Set(names)].join(' and ')} from block ${block + 1}`).join('; ');
+  const ranges = rt.strategies.map((s) => s.fit?.rangeR).filter(Array.isArray);
+  const range = ranges.length ? ` The fitted range, where \`ctxbench app --predict\` predicts, is ${f.int(Math.min(...ranges.map((r) => r[0])))}–${f.int(Math.max(...ranges.map((r) => r[1])))} async resources per request.` : '';
+  const blocks = late.map((p) => p.measured?.blocks).filter(f.isNum);
+  const lo = Math.min(...blocks);
+  const hi = Math.max(...blocks);
+  const measured = blocks.length ? ` (measured in ${lo === hi ? lo : `${lo}–${hi}`} block${hi === 1 ? '' : 's'})` : ' (not measured yet)';
+  return `Fitted points added on a resume: ${added}${measured}. Each block's line goes through the points that block measured (${first} before, ${first + new Set(late.map(pointName)).size} after), a strategy's terms are the mean of its blocks' lines, and a block's line predicts only inside the range of async resources it was fitted on: below the first design's smallest count, predictions and their intervals rest on the blocks that measured the added points alone.${range}`;
 }
 
 const claimCell = (s) => (s.claimed ? 'claimed' : `not modelled: ${s.notModelled}`);
@@ -66,6 +84,8 @@ const claimCell = (s) => (s.claimed ? 'claimed' : `not modelled: ${s.notModelled
 function runtimeSection(rt, model, run) {
   const out = [f.heading(4, `${nodeLabel(rt.node, run.environment?.date)}${rt.acf === false ? ', AsyncContextFrame off (async_hooks)' : rt.acf ? ', AsyncContextFrame on' : ''} (\`${rt.runtime}\`)`), ''];
   if (rt.reference?.cpuUsPerRequest) out.push(`Reference level (\`none\` at ${rt.reference.point}, what \`ctxbench app --predict\` puts a service's CPU on): ${f.withCi(rt.reference.cpuUsPerRequest.estimate, rt.reference.cpuUsPerRequest.ci95, f.num)} µs per request.`, '');
+  const joined = designNote(rt);
+  if (joined) out.push(joined, '');
   const rows = rt.strategies.map((s) => [f.code(s.strategy) + (s.control ? ' (control: leaks)' : ''), nsCi(s.fit?.perRequestUs), nsCi(s.fit?.perResourceUs), lineCell(s), tallyCell(s.points), claimCell(s), sideBySideCell(s.points)]);
   out.push(f.table(['Strategy', 'Per request, ns [95% CI]', 'Per async resource, ns [95% CI]', 'The straight line', 'Held-out: within / beyond / cannot tell', 'The model', 'Side by side: right'], rows, ['l', 'r', 'r', 'l', 'r', 'l', 'r']), '');
   const detail = rt.strategies.flatMap((s) => s.points.map((p) => [
