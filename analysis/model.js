@@ -373,7 +373,9 @@ function fitsByRuntime(runs) {
   for (const { run, file } of runs) {
     const model = analyzeModel(run);
     if (!model) continue;
-    const exported = exportFit(model, { file, commit: run.environment?.commit ?? null, date: run.environment?.date ?? null });
+    // A study resumed is its last sitting's code and date as well: name that one.
+    const last = run.resumes?.at(-1);
+    const exported = exportFit(model, { file, commit: last?.commit ?? run.environment?.commit ?? null, date: last?.at ?? run.environment?.date ?? null });
     for (const [runtime, fit] of Object.entries(exported.runtimes)) if (!out.has(runtime)) out.set(runtime, { ...fit, source: exported.source });
   }
   return out;
