@@ -232,10 +232,11 @@ function instanceConfigs(sides, capacityRps, loads) {
   })));
 }
 
-// measureAppOnInstance({ sides, settings, layout, pinned, stop, log, onCapacity, onPair, onSample })
-// -> configs. settings: app's, with instance, loads, connections (the request limit). A
+// measureAppOnInstance({ sides, settings, layout, pinned, stop, loadPids, log, onCapacity, onPair, onSample })
+// -> configs. settings: app's, with instance, loads, connections (the request limit).
+// loadPids: what --with started on the load CPU (the pair's load-CPU rule counts them). A
 // side that dies under load ends the run with its reason (an OOM kill named as such).
-async function measureAppOnInstance({ sides, settings, layout, pinned, stop = { requested: false }, log = () => {}, onCapacity = () => {}, onPair = () => {}, onSample = () => {} }) {
+async function measureAppOnInstance({ sides, settings, layout, pinned, stop = { requested: false }, loadPids = [], log = () => {}, onCapacity = () => {}, onPair = () => {}, onSample = () => {} }) {
   const capacity = await standInCapacity({ side: sides[0], settings, layout, pinned, log });
   const configs = instanceConfigs(sides, ladderAnchor(capacity), settings.loads);
   onCapacity(capacity, configs);
@@ -272,6 +273,7 @@ async function measureAppOnInstance({ sides, settings, layout, pinned, stop = { 
           windowS: settings.window,
           windows: settings.windows,
           signal: stop.signal,
+          loadPids,
           onWindow: (w) => {
             cand.samples.push(...pair.windowSamples([w], { of, partner, partnerId: base.id, block, group: seq, rate: cand.rate }));
             onSample();

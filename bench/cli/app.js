@@ -15,7 +15,6 @@ const { analyzeApp } = require('../../analysis');
 const fs = require('node:fs');
 const { AppStartError, startApp } = require('../app-process');
 const { probeEnv, countResources, makeDir } = require('../probe');
-const { writeJsonAtomic } = require('../../lib/cli');
 const { writeReport } = require('./write-report');
 const { probeText, resourceMix, fittedRange } = require('../../report/sections/app');
 const f = require('../../report/format');
@@ -79,6 +78,12 @@ set to a free port; it is ready when its --health path answers 2xx.
   --load PCTS           with --instance: the rates, as % of the baseline stand-in's
                         open-loop knee, up to 200% (default ${SLO_LOADS.map((l) => `${l * 100}%`).join(',')})
   --cfs-period US       with --instance: the CFS period in µs (default ${DEFAULT_PERIOD_US})
+  --with LIST           start these beside the service, on the load CPU, for the whole
+                        run, and give both commands their URLs in the environment:
+                        sink (ctxbench's local APM endpoint, SINK_URL: an agent such as
+                        Sentry or dd-trace sends there, nothing leaves the machine),
+                        postgres (PG_URL), mariadb (MYSQL_URL), redis (REDIS_URL),
+                        downstream (DOWNSTREAM_URL); comma-separated
   --probe               after measuring, count each side's async resources per request in a
                         probe process of its own (an async_hooks init counter preloaded
                         through NODE_OPTIONS; never in a measured process): on the first
@@ -89,12 +94,26 @@ set to a free port; it is ready when its --health path answers 2xx.
 Exit 0 measured, 1 a command failed to start or bad input, 130 interrupted.
 `;
 
-const OPTIONS = flags(['baseline', 'candidate', 'names', 'health', 'path', 'id-header', 'connections', 'blocks', 'windows', 'window', 'warmup', 'startup-timeout', 'margin', 'out', 'report', 'strategy', 'instance', 'slo', 'load', 'cfs-period'], { multiple: ['path'], booleans: ['probe', 'predict'] });
+const OPTIONS = flags(['baseline', 'candidate', 'names', 'health', 'path', 'id-header', 'connections', 'blocks', 'windows', 'window', 'warmup', 'startup-timeout', 'margin', 'out', 'report', 'strategy', 'instance', 'slo', 'load', 'cfs-period', 'with'], { multiple: ['path'], booleans: ['probe', 'predict'] });
 
 function urlPath(flag, value) {
   if (!/^\/[^\s]*$/.test(value)) throw new UsageError(`--${flag} ${value} is not a path (it starts with / and has no spaces)`);
   return value;
 }
+
+// --with: the helper services ctxbench starts (bench/services.js) by the names a team knows
+// them by, and the environment variable each one's URL arrives in.
+const WITH = { sink: { need: 'sink', env: 'SINK_URL' }, postgres: { need: 'pg', env: 'PG_URL' }, mariadb: { need: 'mysql', env: 'MYSQL_URL' }, redis: { need: 'redis', env: 'REDIS_URL' }, downstream: { need: 'http', env: 'DOWNSTREAM_URL' } };
+
+function withList(value) {
+  if (value === undefined) return [];
+  const names = value.split(',').map((x) => x.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !WITH[n]);
+  if (!names.length || unknown.length) throw new UsageError(`--with ${value}: ${unknown.length ? `${unknown.join(', ')} is not a service ctxbench starts` : 'names no service'} (valid: ${Object.keys(WITH).join(', ')})`);
+  return [...new Set(names)];
+}
+
+const servicesOf = (names) => (names.length ? { need: Object.fromEntries(names.map((n) => [WITH[n].need, true])) } : null);
 
 function settingsOf(values) {
   for (const k of values.predict ? ['baseline'] : ['baseline', 'candidate']) {
@@ -125,6 +144,7 @@ function settingsOf(values) {
     startupTimeout: number('startup-timeout', values['startup-timeout'], { min: 1, max: 600 }) ?? DEFAULTS.startupTimeout,
     margin: number('margin', values.margin, { min: 0.1, max: 50 }) ?? DEFAULTS.margin,
     predict: Boolean(values.predict),
+    with: withList(values.with),
     ...(values.strategy && { strategy: values.strategy }),
     baseline: 'baseline',
   };
@@ -226,10 +246,10 @@ async function main(args) {
   if (!supported()) throw new UsageError('ctxbench app reads CPU time from /proc/<pid>/task/*/schedstat: it needs Linux');
   const out = values.out ?? path.join('results', 'app.json');
   const hasCandidate = values.candidate !== undefined;
-  const sides = settings.names.slice(0, hasCandidate ? 2 : 1).map((name, i) => ({ name, command: i === 0 ? values.baseline : values.candidate }));
+  const commands = settings.names.slice(0, hasCandidate ? 2 : 1).map((name, i) => ({ name, command: i === 0 ? values.baseline : values.candidate }));
   // The model is read before anything starts: a ctxbench without it refuses in one line.
   const fits = settings.predict ? loadFits() : null;
-  if (settings.instance) return measureOnInstance({ values, args, settings, sides, out });
+  if (settings.instance) return measureOnInstance({ values, args, settings, commands, out });
   const run = await session({
     kind: 'app',
     title: hasCandidate ? `Your service: ${settings.names[1]} against ${settings.names[0]}` : `Your service: what each strategy would cost ${settings.names[0]} (predicted)`,
@@ -238,9 +258,11 @@ async function main(args) {
     out,
     part: { configs: [] },
     pin: true,
+    services: servicesOf(settings.with),
     progress: { total: settings.blocks * settings.windows * ((hasCandidate ? 1 : 0) + (settings.predict ? 1 : 0)), step: 'window' },
     analyze: analyzeApp,
-    async measure(r, { save, progress, stop, pinned }) {
+    async measure(r, { save, progress, stop, pinned, serverEnv }) {
+      const sides = withEnv(commands, serverEnv);
       try {
         if (hasCandidate) {
           r.configs = await measureApp({
@@ -261,6 +283,8 @@ async function main(args) {
           });
         }
         if (settings.predict && !stop.requested) await predictInto(r, { side: sides[0], settings, fits, pinned, stop, save, progress });
+        // Inside the session, so that what --with started still serves the probe processes.
+        if (values.probe && hasCandidate && !stop.requested) r.probe = await probeSides(sides, settings, progress);
       } catch (err) {
         // Nothing measured is lost: the run JSON keeps every window taken before a failure.
         if (err instanceof AppStartError) {
@@ -274,7 +298,6 @@ async function main(args) {
   }).catch((err) => {
     throw err instanceof AppStartError ? new UsageError(`${err.message} (run JSON with what was measured: ${out})`) : err;
   });
-  if (values.probe && run.status === 'complete' && hasCandidate) await probeSides(run, sides, settings, out);
   process.stdout.write(summaryLine(run));
   await writeReport(out, values.report);
   return run.status === 'interrupted' ? 130 : 0;
@@ -282,7 +305,7 @@ async function main(args) {
 
 // --instance: both sides as stand-ins, the baseline's capacity first, then the pairs at
 // the ladder of rates; the run JSON saved after every window (kind "app", method "pair").
-async function measureOnInstance({ values, args, settings, sides, out }) {
+async function measureOnInstance({ values, args, settings, commands, out }) {
   // Cgroups that can be made, and none left by a killed run, before anything starts.
   const layout = standInLayout();
   const [base, cand] = settings.names;
@@ -294,9 +317,11 @@ async function measureOnInstance({ values, args, settings, sides, out }) {
     out,
     part: { configs: [] },
     pin: true,
+    services: servicesOf(settings.with),
     progress: { total: settings.blocks * settings.loads.length, step: 'pair' },
     analyze: analyzeApp,
-    async measure(r, { save, progress, stop, pinned }) {
+    async measure(r, { save, progress, stop, pinned, serverEnv, loadPids }) {
+      const sides = withEnv(commands, serverEnv);
       progress.log(`measuring the capacity of ${base} as a ${settings.instance.name} stand-in (closed loop, two processes at once; then its open-loop knee)`);
       try {
         const measured = await measureAppOnInstance({
@@ -305,6 +330,7 @@ async function measureOnInstance({ values, args, settings, sides, out }) {
           layout,
           pinned,
           stop,
+          loadPids,
           log: (line) => progress.log(line),
           onCapacity: (capacity, configs) => {
             r.settings.capacity = capacity;
@@ -320,6 +346,7 @@ async function measureOnInstance({ values, args, settings, sides, out }) {
           },
         });
         r.configs = measured.configs;
+        if (values.probe && !stop.requested) r.probe = await probeSides(sides, settings, progress);
       } catch (err) {
         if (err.configs) r.configs = err.configs;
         if (err instanceof AppStartError) r.status = 'failed';
@@ -329,7 +356,6 @@ async function measureOnInstance({ values, args, settings, sides, out }) {
   }).catch((err) => {
     throw err instanceof AppStartError ? new UsageError(`${err.message} (run JSON with what was measured: ${out})`) : err;
   });
-  if (values.probe && run.status === 'complete') await probeSides(run, sides, settings, out);
   process.stdout.write(summaryLine(run));
   await writeReport(out, values.report);
   return run.status === 'interrupted' ? 130 : 0;
@@ -415,7 +441,7 @@ async function predictInto(r, { side, settings, fits, pinned, stop, save, progre
 // One side once more, in a probe process, for its async resources per request.
 async function probeSide(side, settings) {
   const dir = makeDir();
-  const app = await startApp({ name: side.name, command: side.command, health: settings.health, timeoutMs: settings.startupTimeout * 1000, env: probeEnv(dir) });
+  const app = await startApp({ name: side.name, command: side.command, health: settings.health, timeoutMs: settings.startupTimeout * 1000, env: { ...side.env, ...probeEnv(dir) } });
   try {
     const counted = await countResources({ url: `${app.url}${settings.paths[0]}`, dir, requests: PROBE.requests, concurrency: settings.connections, warmup: PROBE.warmup });
     return { name: side.name, command: side.command, path: settings.paths[0], ...counted };
@@ -426,15 +452,16 @@ async function probeSide(side, settings) {
 }
 
 // --probe: each side once more, in a probe process, for its async resources per request.
-async function probeSides(run, sides, settings, out) {
+async function probeSides(sides, settings, progress) {
   const probes = [];
   for (const side of sides) {
-    process.stderr.write(`ctxbench: probing ${side.name}: async resources per request (${PROBE.requests} requests at ${settings.connections} in flight, a probe process)\n`);
+    progress.log(`probing ${side.name}: async resources per request (${PROBE.requests} requests at ${settings.connections} in flight, a probe process)`);
     probes.push(await probeSide(side, settings));
   }
-  run.probe = { sides: probes };
-  run.app = analyzeApp(run);
-  writeJsonAtomic(out, run);
+  return { sides: probes };
 }
+
+// The start commands with the URLs of what --with started (the same for both sides).
+const withEnv = (commands, serverEnv) => commands.map((c) => ({ ...c, env: { ...serverEnv } }));
 
 module.exports = { main, help: HELP, settingsOf };
