@@ -82,6 +82,23 @@ test('a duet run of two start commands: fresh processes per block, every window 
   assert.match(md, new RegExp(`\\| ✅ ${a.ids.candidate.kept.toLocaleString('en-US')} kept, 0 mismatched, 0 lost \\|`));
 });
 
+// --with sink: ctxbench's local sink runs for the whole run, both commands get its URL, the
+// probe processes too (--probe runs while it still serves), and nothing is left after.
+test('--with sink: every process of both sides, the probe\'s included, reaches the sink it started; the run keeps what the sink counted; the sink is gone after', { timeout: 600000 }, async () => {
+  const dir = tmp();
+  const out = path.join(dir, 'with.json');
+  const r = await runCli(['app', '--with', 'sink', '--baseline', node('WORK=20'), '--candidate', node('WORK=20 SINK_HELLO=1'), '--probe', ...SHORT, '--out', out]);
+  assert.strictEqual(r.code, 0, r.stderr);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.strictEqual(run.status, 'complete');
+  assert.deepStrictEqual(run.settings.with, ['sink']);
+  // Three measured candidate processes and its probe process said hello; the baseline did not ask to.
+  assert.strictEqual(run.configs[1].processes.length, 3);
+  assert.strictEqual(run.probe.sides.length, 2);
+  assert.deepStrictEqual(run.agentSink.counts.unexpected, { requests: 4, paths: { 'POST /ctxbench-hello': 4 } });
+  assert.throws(() => process.kill(run.agentSink.pid, 0), { code: 'ESRCH' }, 'the sink stopped with the run');
+});
+
 test('bad input: a command that dies, a health path never ready, missing or bad flags: one line, exit 1', { timeout: 600000 }, async () => {
   const dir = tmp();
   const cases = [
@@ -91,6 +108,7 @@ test('bad input: a command that dies, a health path never ready, missing or bad 
     [['--baseline', 'a', '--candidate', 'b', '--blocks', '2'], /^ctxbench: --blocks/],
     [['--baseline', 'a', '--candidate', 'b', '--names', 'x,x'], /^ctxbench: --names x,x: two different names/],
     [['--baseline', 'a', '--candidate', 'b', '--id-header', 'bad header'], /^ctxbench: --id-header bad header is not an HTTP header name/],
+    [['--baseline', 'a', '--candidate', 'b', '--with', 'sink,kafka'], /^ctxbench: --with sink,kafka: kafka is not a service ctxbench starts \(valid: sink, postgres, mariadb, redis, downstream\)/],
   ];
   for (const [args, message] of cases) {
     const r = await runCli(['app', ...args, ...(args.includes('--health') ? [] : ['--health', '/healthz']), '--out', path.join(dir, 'x.json'), '--report', 'none']);

@@ -194,3 +194,21 @@ test('sentry and datadog servers, in a namespace with only lo, try no destinatio
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.ok(run.agentSink.counts.sentry.spans > 0 && run.agentSink.counts.datadog.spans > 0, 'the agents sent their spans to the sink');
 });
+
+// A team's own service with Sentry, as examples/app runs it: Sentry's documented instrument
+// file first, the id on the isolation scope its http instrumentation forks per request,
+// every envelope to the sink `ctxbench app --with sink` starts.
+test('examples/app with Sentry under ctxbench app --with sink: every id kept through Sentry\'s scope, its envelopes reach the sink, nothing else asked for', { timeout: 600000 }, async (t) => {
+  if (!(await agentsOrSkip(t))) return;
+  const server = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(ROOT, 'examples', 'app', 'server.js'))}`;
+  const out = path.join(dir, 'app-sentry.json');
+  const r = await runCli(['app', '--with', 'sink', '--baseline', server, '--candidate', `CONTEXT=sentry ${server}`, '--names', 'param,sentry', '--health', '/healthz', '--id-header', 'x-request-id',
+    '--blocks', '3', '--windows', '1', '--window', '0.5', '--warmup', '0.5', '--out', out, '--report', 'none']);
+  assert.strictEqual(r.code, 0, r.stderr);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  const ids = run.app.ids.candidate;
+  assert.ok(ids.checked && ids.kept > 0 && ids.kept === ids.requests && ids.mismatches === 0 && ids.lost === 0, JSON.stringify(ids));
+  const { counts } = run.agentSink;
+  assert.ok(counts.sentry.posts > 0 && counts.sentry.spans > 0 && counts.sentry.undecodable === 0, JSON.stringify(counts.sentry));
+  assert.deepStrictEqual(counts.unexpected, { requests: 0, paths: {} });
+});
