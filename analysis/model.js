@@ -19,6 +19,7 @@ const { mean, positive, tCritical, variance } = require('./stats');
 const { summaryOf, instructionLevel } = require('./summary');
 const { armOf } = require('./comparable');
 const { tost } = require('./verdict');
+const strategies = require('../context');
 
 // The side-by-side reading (kept beside the verdict, never the verdict): a prediction lies
 // within RIGHT_PP points of a measurement whose 95% half-width is at most JUDGEABLE_PP.
@@ -129,12 +130,16 @@ function fitLine(points) {
 // none's CPU ÷ (none's + a + b·R). Uncertainty of the terms (the fit's blocks) and of the
 // baseline combined to first order; df the smaller of the two.
 // -> { estimate, ci95, extraUs } (ratios as fractions).
-// The blocks' lines fitted on a range that holds R (a line without its range, from an older
-// fit, is taken as holding every R).
-const linesAt = (lines, R) => lines.filter((l) => !Number.isFinite(l.lo) || (R >= l.lo && R <= l.hi));
+// The blocks' lines fitted on a range that holds R. A line without its own range comes
+// from an older fit, made when every block measured the same points: it holds the fit's
+// range (rangeR), and only that; a fit without either holds every R.
+function linesAt(fit, R) {
+  const [lo, hi] = Array.isArray(fit.rangeR) ? fit.rangeR : [-Infinity, Infinity];
+  return fit.blocks.filter((l) => (Number.isFinite(l.lo) ? R >= l.lo && R <= l.hi : R >= lo && R <= hi));
+}
 
 function predictRatio(fit, R, baselineUs) {
-  const perBlock = linesAt(fit.blocks, R).map((l) => l.a + l.b * R);
+  const perBlock = linesAt(fit, R).map((l) => l.a + l.b * R);
   const extra = overBlocks(perBlock);
   const D = baselineUs.estimate;
   if (!Number.isFinite(extra.estimate) || !positive(D)) return { estimate: null, ci95: null, extraUs: extra };
@@ -174,7 +179,7 @@ function judgePrediction(predicted, measured) {
 // "cannot tell". Unlike judgePrediction, which sets two point estimates side by side, this
 // weighs the noise of both. -> overBlocks(...) + { agreement } | null
 function gapOverBlocks(fit, R, figures, marginPp = MARGIN_FLOOR_PP) {
-  const values = linesAt(fit.blocks, R).filter((l) => figures.has(l.block)).map((l) => {
+  const values = linesAt(fit, R).filter((l) => figures.has(l.block)).map((l) => {
     const { c0, cost } = figures.get(l.block);
     const predictedUs = c0 + l.a + l.b * R;
     return predictedUs > 0 ? (c0 / predictedUs - 1 / cost) * 100 : NaN;
@@ -386,6 +391,14 @@ function fitsByRuntime(runs) {
 // windows against the service as partner; cost = reference ÷ service per block), then each
 // strategy's terms at the service's R. -> { baselineUs, rows: [{ strategy, estimate, ci95,
 // extraUs }] } or { error } when the runtime has no reference level.
+// An APM agent's cost follows the spans a request makes, which no async resource count
+// says: the model's server makes none beyond its request's own (2 Sentry spans a
+// request, as the sink counted them), so a service whose requests query a database or
+// call out pays a span's cost per call more (measured on examples/orders: four queries, 11
+// Sentry spans a request, ~120 µs more per span; docs/model.md).
+const isAgent = (strategy) => Boolean(strategies.names.includes(strategy) && strategies.info(strategy).agent);
+const AGENT_CAVEAT = 'fitted on requests that make no database, cache or HTTP client call: the agent spans each such call, which the model does not count, so a service that makes them pays more than this';
+
 function predictService(fit, R, referenceConfig) {
   const ref = fit.reference?.cpuUsPerRequest;
   if (!ref || !positive(ref.estimate)) return { error: 'the model has no reference level for this runtime' };
@@ -407,7 +420,7 @@ function predictService(fit, R, referenceConfig) {
       return { strategy, estimate: null, ci95: null, extraUs: null, outside: true, rangeR: terms.rangeR, why: `outside the fitted range: ${R.toFixed(1)} async resources per request, the terms were fitted on ${terms.rangeR.map((x) => x.toFixed(0)).join('–')}; ${measureIt}` };
     }
     const p = predictRatio(terms, R, baselineUs);
-    return { strategy, estimate: p.estimate, ci95: p.ci95, df: p.df ?? null, extraUs: p.extraUs.estimate, ...(p.why && { why: p.why }) };
+    return { strategy, estimate: p.estimate, ci95: p.ci95, df: p.df ?? null, extraUs: p.extraUs.estimate, ...(p.why && { why: p.why }), ...(isAgent(strategy) && p.estimate !== null && { caveat: AGENT_CAVEAT }) };
   });
   return { baselineUs, rows };
 }

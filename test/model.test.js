@@ -7,7 +7,7 @@
 // scale through the reference server. No timing: every figure here is written by the test.
 const test = require('node:test');
 const assert = require('node:assert');
-const { analyzeModel, tally, upgradeTable, predictService, fitsByRuntime, instructionTerms, judgePrediction, judgeAgainst, gapOverBlocks, nonNegativeLine, marginPpFor } = require('../analysis/model');
+const { analyzeModel, tally, upgradeTable, predictService, fitsByRuntime, instructionTerms, judgePrediction, judgeAgainst, gapOverBlocks, nonNegativeLine, marginPpFor, predictRatio } = require('../analysis/model');
 
 // R per point: a request makes 40 resources plus 1.1 per level (setImmediate hops), or
 // 2.2 per level (nextTick hops make a promise and a tick object).
@@ -107,7 +107,6 @@ test('a fitted point that joined on a resume is in the lines of the blocks from 
   assert.match(environmentSection(run), /- \*\*Resumed:\*\* [^\n]*; 2 configurations the preset gained since joined from this block on \(DEPTH=1 HOP=immediate\)/);
   // Each line predicts only inside the range it was fitted on: at R = 20 only block 2's.
   assert.deepStrictEqual(als.fit.blocks.map((l) => [l.lo, l.hi]), [[48.8, 321.6], [48.8, 321.6], [lowR, 321.6]]);
-  const { predictRatio } = require('../analysis/model');
   const level = { estimate: noneUs(20), se: 0, df: 2 };
   const onlyLast = predictRatio({ blocks: [als.fit.blocks[2]] }, 20, level);
   assert.strictEqual(predictRatio(als.fit, 20, level).estimate, onlyLast.estimate, 'blocks 0 and 1 are not extrapolated below 48.8');
@@ -168,6 +167,12 @@ test('the gap paired by block is judged by two one-sided tests against its margi
   assert.strictEqual(gapOverBlocks(fit, R, figures([1.1, 1.1, 1.1, 1.1, 1.1].map((x) => x * onLine)), 10).agreement.outcome, 'within');
   // Blocks without a measurement are left out, not read as zero.
   assert.strictEqual(gapOverBlocks(fit, R, new Map([[0, { c0: 50, cost: onLine }], [1, { c0: 50, cost: onLine }]])).blocks, 2);
+  // Lines without their own range (an older fit, one design) hold the fit's range only:
+  // outside it, no block predicts, so nothing is judged.
+  const older = { ...fit, rangeR: [47, 1287] };
+  assert.strictEqual(gapOverBlocks(older, R, figures([onLine, onLine, onLine, onLine, onLine])).agreement.outcome, 'within');
+  assert.strictEqual(gapOverBlocks(older, 25, figures([onLine, onLine, onLine, onLine, onLine])), null, 'below the older fit\'s range');
+  assert.strictEqual(predictRatio(older, 25, { estimate: 50, se: 1, df: 9 }).estimate, null);
 });
 
 test('without probe counts there is no fit, and the page is told which points lack them', () => {
@@ -214,6 +219,16 @@ test('a service is put on the model\'s scale through the reference server, and e
     assert.strictEqual(outside.estimate, null);
     assert.match(outside.why, /^outside the fitted range: \d+\.\d async resources per request, the terms were fitted on 49–322; measure it with `ctxbench app --candidate als`$/);
   }
+});
+
+test('an agent\'s prediction says what the model does not count: the spans of a service\'s client calls', () => {
+  const fits = fitsByRuntime([{ file: 'results/model.json', run: synthRun({ als: linear, sentry: (R) => 700 + 0.05 * R }) }]);
+  const reference = { samples: [0, 1, 2].flatMap((block) => [0, 1, 2].map((window) => ({ kind: 'window', block, window, counted: true, cpuUsPerRequest: 40, partnerCpuUsPerRequest: 120 }))) };
+  const rows = predictService(fits.get('node24'), 200, reference).rows;
+  const sentry = rows.find((r) => r.strategy === 'sentry');
+  assert.ok(sentry.estimate > 0 && sentry.estimate < 0.2, JSON.stringify(sentry));
+  assert.match(sentry.caveat, /no database, cache or HTTP client call: the agent spans each such call, which the model does not count/);
+  assert.strictEqual(rows.find((r) => r.strategy === 'als').caveat, undefined, 'not an agent');
 });
 
 test('a strategy the model does not claim is not predicted: the reason and what to measure instead', () => {

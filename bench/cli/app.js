@@ -233,6 +233,8 @@ function predictLines(p) {
   const rows = [...pr.rows].sort((x, y) => (y.estimate ?? 0) - (x.estimate ?? 0));
   const width = Math.max(...rows.map((x) => x.strategy.length));
   for (const row of rows) lines.push(`  ${row.strategy.padEnd(width)}  ${row.why ? `no prediction: ${row.why}` : withCi(row)}${Number.isFinite(row.extraUs) ? `  (+${row.extraUs.toFixed(1)} µs per request)` : ''}`);
+  const caveated = rows.filter((x) => x.caveat);
+  if (caveated.length) lines.push(`  ${caveated.map((x) => x.strategy).join(', ')}: ${caveated[0].caveat}`);
   if (p.candidate) {
     const j = p.candidate.judgement;
     lines.push(`Candidate as ${p.candidate.strategy}: predicted ${withCi(p.candidate.predicted)}, measured ${withCi(p.candidate.measured)}: ${j.outcome}${Number.isFinite(j.gapPp) ? ` (${j.gapPp >= 0 ? '+' : ''}${j.gapPp.toFixed(1)} pp${j.marginPp ? `, margin ±${j.marginPp.toFixed(1)} pp` : ''})` : ''}`);

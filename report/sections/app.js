@@ -113,6 +113,8 @@ function predictSection(p) {
   const ci = (x) => (x ? f.withCi(x.estimate, x.ci95, f.pctOf) : f.DASH);
   const rows = [...pr.rows].sort((x, y) => (y.estimate ?? 0) - (x.estimate ?? 0)).map((x) => [f.code(x.strategy), x.why ? `no prediction: ${x.why}` : ci(x), f.isNum(x.extraUs) ? `+${f.num(x.extraUs)}` : f.DASH]);
   out.push(f.table(['Strategy', 'Predicted % of its throughput on one CPU [95% CI]', 'Extra CPU µs per request'], rows, ['l', 'r', 'r']));
+  const caveated = pr.rows.filter((x) => x.caveat);
+  if (caveated.length) out.push('', `${caveated.map((x) => f.code(x.strategy)).join(', ')}: ${caveated[0].caveat} (docs/model.md).`);
   if (p.candidate) {
     const j = p.candidate.judgement;
     out.push('', `**The candidate as ${f.code(p.candidate.strategy)}:** predicted ${ci(p.candidate.predicted)}, measured ${ci(p.candidate.measured)}: ${j.outcome}${f.isNum(j.gapPp) ? ` (prediction ${j.gapPp >= 0 ? '+' : '−'}${Math.abs(j.gapPp).toFixed(1)} pp from the measurement${j.marginPp ? `, against a margin of ±${j.marginPp.toFixed(1)} pp` : ''})` : ''}. ` +

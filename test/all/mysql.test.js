@@ -10,7 +10,7 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const systemTools = require('../../lib/system-tools');
-const { runCliInterrupted, assertServerGone } = require('../helpers/cli');
+const { runCli, runCliInterrupted, assertServerGone } = require('../helpers/cli');
 const { runDriverScenarios, checkCells } = require('../helpers/driver-run');
 const { tempDir } = require('../helpers/tmp');
 
@@ -44,5 +44,27 @@ test('Ctrl-C during the MySQL scenarios: exit 130, the run kept, no mariadbd lef
   assert.strictEqual(r.code, 130, r.stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.status, 'interrupted');
+  assertServerGone(run.settings.mysql, 'mariadbd');
+});
+
+// The second example service (examples/orders): four mysql2 queries per request against the
+// MariaDB `ctxbench app --with mariadb` starts for the run and removes after it; both sides
+// keep every id (the ALS one through the driver's promise API), and the probe counts the
+// driver's resources in a process that still reaches the database.
+test('ctxbench app --with mariadb: examples/orders, plain and with ALS, every id kept, the probe counted, no mariadbd left', { timeout: 600000 }, async (t) => {
+  if (!systemTools.find('mariadb')) return t.skip(`${systemTools.hint('mariadb')} (.ci/run installs it)`);
+  const server = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(__dirname, '..', '..', 'examples', 'orders', 'server.js'))}`;
+  const out = path.join(dir, 'orders.json');
+  const r = await runCli(['app', '--with', 'mariadb', '--baseline', server, '--candidate', `CONTEXT=als ${server}`, '--names', 'param,als', '--path', '/orders/7', '--health', '/healthz',
+    '--id-header', 'x-request-id', '--probe', '--blocks', '3', '--windows', '1', '--window', '0.5', '--warmup', '0.5', '--out', out, '--report', 'none']);
+  assert.strictEqual(r.code, 0, r.stderr);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  for (const arm of ['baseline', 'candidate']) {
+    const ids = run.app.ids[arm];
+    assert.ok(ids.checked && ids.kept > 0 && ids.kept === ids.requests && ids.mismatches === 0 && ids.lost === 0, `${arm}: ${JSON.stringify(ids)}`);
+  }
+  // The driver's work is counted: mysql2 answers each of the four queries through
+  // process.nextTick (23 TickObjects per request measured on Node 24), at least one each.
+  for (const side of run.probe.sides) assert.ok(side.perRequest.byType.TickObject >= 4, `${side.name}: ${JSON.stringify(side.perRequest)}`);
   assertServerGone(run.settings.mysql, 'mariadbd');
 });
