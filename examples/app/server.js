@@ -4,8 +4,10 @@
 // a middleware keeps the request id (and a per-request logger) in AsyncLocalStorage, the
 // way a team's logging wrapper does; with CONTEXT=sentry, Sentry traces every request and
 // the id lives on Sentry's isolation scope (instrument-sentry.js); without either, the id
-// is passed down as an argument. Either way the answer echoes the X-Request-Id it was
-// sent, so ctxbench checks each one.
+// is passed down as an argument. CONTEXT=middleware passes it down too, behind a
+// middleware that does nothing: the ALS candidate's Express layer without ALS, the
+// baseline that sets ALS alone apart (the model's `als` strategy adds no layer). Either
+// way the answer echoes the X-Request-Id it was sent, so ctxbench checks each one.
 //
 //   npx ctxbench app --baseline "node examples/app/server.js" \
 //     --candidate "CONTEXT=als node examples/app/server.js" \
@@ -13,7 +15,7 @@
 //   npx ctxbench app --with sink --baseline "node examples/app/server.js" \
 //     --candidate "CONTEXT=sentry node examples/app/server.js" \
 //     --health /healthz --id-header x-request-id
-const CONTEXTS = ['param', 'als', 'sentry'];
+const CONTEXTS = ['param', 'middleware', 'als', 'sentry'];
 const context = process.env.CONTEXT || 'param';
 if (!CONTEXTS.includes(context)) {
   process.stderr.write(`CONTEXT=${context} is not one of ${CONTEXTS.join(', ')}\n`);
@@ -41,6 +43,7 @@ if (useAls) {
     storage.run({ id, log: (msg) => log({ id }, msg) }, next);
   });
 }
+if (context === 'middleware') app.use((_req, _res, next) => next());
 if (Sentry) {
   // Sentry's http instrumentation forked an isolation scope for this request: what is set
   // on it here is what every later step of the request reads back.
@@ -65,7 +68,7 @@ async function level(n, id) {
 }
 
 app.get('/', async (req, res) => {
-  const id = await level(3, context === 'param' ? req.get('x-request-id') || '-' : undefined);
+  const id = await level(3, context === 'param' || context === 'middleware' ? req.get('x-request-id') || '-' : undefined);
   res.set('x-request-id', id).send('done');
 });
 if (Sentry) Sentry.setupExpressErrorHandler(app);
