@@ -97,6 +97,11 @@ test('--with sink: every process of both sides, the probe\'s included, reaches t
   assert.strictEqual(run.probe.sides.length, 2);
   assert.deepStrictEqual(run.agentSink.counts.unexpected, { requests: 4, paths: { 'POST /ctxbench-hello': 4 } });
   assert.throws(() => process.kill(run.agentSink.pid, 0), { code: 'ESRCH' }, 'the sink stopped with the run');
+  // The page says what ran beside the service.
+  const report = path.join(dir, 'with.md');
+  const rep = await runCli(['report', out, '--out', report, '--no-html']);
+  assert.strictEqual(rep.code, 0, rep.stderr);
+  assert.match(fs.readFileSync(report, 'utf8'), /^Beside the service \(`--with`, on the load CPU, for the whole run, warm-ups included\): ctxbench's agent sink\.$/m);
 });
 
 test('bad input: a command that dies, a health path never ready, missing or bad flags: one line, exit 1', { timeout: 600000 }, async () => {

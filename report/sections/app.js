@@ -58,6 +58,8 @@ function render(run, ctx = {}) {
   });
   lines.push(f.table(['Side', 'Command', '% of baseline: CPU/req in duet [95% CI]', 'Verdict', 'Equivalence (two one-sided tests at 5%)', 'CPU µs/req (median window)', 'Requests per window (median)', `Ids${s.idHeader ? ` (${f.code(s.idHeader)})` : ''}`], rows, ['l', 'l', 'r', 'l', 'l', 'r', 'r', 'l']), '');
   lines.push(`Load: ${(s.paths || ['/']).map(f.code).join(', ')} in turn, ${f.int(s.connections)} connections per side, ${s.windows} windows of ${s.window} s per block after ${s.warmup} s of unmeasured load; ready when ${f.code(s.health || '/')} answered 2xx.`);
+  const beside = besideText(run);
+  if (beside) lines.push('', beside);
   if (a.probe) lines.push('', `${probeText(a.probe)}. Counted with an async_hooks init counter preloaded through NODE_OPTIONS into one more process of each side (${f.int(a.probe.sides[1].requests)} requests on ${f.code(a.probe.sides[1].path)} at ${a.probe.sides[1].concurrency} in flight), never into a measured one.`);
   if (a.broken) lines.push('', '> ❌ Answers carried another request\'s id or none: the service loses its request context under load, whatever it costs.');
   const errors = (run.configs || []).filter((c) => c.error);
@@ -83,11 +85,25 @@ async function renderOnInstance(run, ctx) {
   const sides = (run.configs || []).filter((c, i, all) => all.findIndex((x) => x.arm === c.arm) === i);
   lines.push(f.table(['Side', 'Command', `Ids${s.idHeader ? ` (${f.code(s.idHeader)})` : ''}`], sides.map((c) => [f.code(c.name), f.code(c.command), idsCell(a.ids[c.arm])]), ['l', 'l', 'l']), '');
   lines.push(`Load: ${f.code((s.paths || ['/'])[0])}, at most ${f.int(s.connections)} request(s) in flight per side (the instance's request limit), ${s.windows} windows of ${s.window} s per pair after its warm-up; ready when ${f.code(s.health || '/')} answered 2xx.`);
+  const beside = besideText(run);
+  if (beside) lines.push('', beside);
   if (a.probe) lines.push('', `${probeText(a.probe)}.`);
   if (a.broken) lines.push('', '> ❌ Answers carried another request\'s id or none: the service loses its request context under load, whatever it costs.');
   const errors = (run.configs || []).filter((c) => c.error);
   if (errors.length) lines.push('', ...errors.map((c) => `- ${f.code(c.name)} failed: ${f.cell(c.error.message)}`));
   return `${lines.join('\n')}\n`;
+}
+
+// --with: what ran beside the service for the whole run, and what the agents' sink received
+// (an agent's cost follows the spans it sends: docs/model.md).
+function besideText(run) {
+  const names = run.settings?.with ?? [];
+  if (!names.length) return '';
+  const servers = { mariadb: run.settings.mysql?.server, postgres: run.settings.postgres && `PostgreSQL (${run.settings.postgres})`, redis: run.settings.redis?.server };
+  const parts = names.map((n) => servers[n] || (n === 'sink' ? 'ctxbench\'s agent sink' : n));
+  const sink = run.agentSink?.counts;
+  const sent = sink ? ['sentry', 'datadog'].filter((a) => sink[a]?.posts).map((a) => `${a}: ${f.int(sink[a].posts)} posts, ${f.int(sink[a].spans)} spans`) : [];
+  return `Beside the service (\`--with\`, on the load CPU, for the whole run, warm-ups included): ${parts.join(', ')}.${sent.length ? ` The sink received ${sent.join('; ')}.` : ''}`;
 }
 
 // --predict (docs/model.md): the model applied, the scale, a row per strategy, and the
