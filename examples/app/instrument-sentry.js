@@ -6,15 +6,17 @@
 // so that `ctxbench app --predict --strategy sentry` compares like with like. Every
 // envelope goes to SINK_URL, ctxbench's local sink (`ctxbench app --with sink`): nothing
 // leaves the machine.
+// A team's own instrument file requires '@sentry/node'. This one loads the copy the cost
+// model measured (lib/agents.js: the same pinned version, installed into ctxbench's cache
+// by the first ctxbench command that starts a Sentry server), so that its measurement and
+// the model's `sentry` line are of the same agent.
 function loadSentry() {
   try {
-    return require('@sentry/node');
+    return require('../../lib/agents').requireAgent('sentry');
   } catch (err) {
-    if (err.code !== 'MODULE_NOT_FOUND') throw err;
+    process.stderr.write(`${err.message.split('\n')[0]}\n`);
+    process.exit(1);
   }
-  // In ctxbench's own checkout: the pinned copy its `sentry` strategy runs (lib/agents.js),
-  // installed by the first ctxbench command that starts a Sentry server.
-  return require('../../lib/agents').requireAgent('sentry');
 }
 
 const sink = process.env.SINK_URL;
