@@ -219,7 +219,9 @@ function verdictOf(predicted, measured, gapPp, marginPp) {
 
 // The baseline's CPU per request at a point, over blocks: the partner's level in the
 // windows of any configuration measured against it there (they share the baseline process).
-function baselineLevel(configsAtPoint) {
+// block -> `none`'s CPU per request at a point in that block (geometric mean over the
+// strategies measured beside it).
+function levelsByBlock(configsAtPoint) {
   const byBlock = new Map();
   for (const c of configsAtPoint) {
     for (const [block, fig] of blockFigures(c)) {
@@ -227,9 +229,10 @@ function baselineLevel(configsAtPoint) {
       byBlock.get(block).push(Math.log(fig.c0));
     }
   }
-  const levels = [...byBlock.values()].map((xs) => Math.exp(mean(xs)));
-  return overBlocks(levels);
+  return new Map([...byBlock].map(([block, xs]) => [block, Math.exp(mean(xs))]));
 }
+
+const baselineLevel = (configsAtPoint) => overBlocks([...levelsByBlock(configsAtPoint).values()]);
 
 // analyzeModel(run) -> null for a run without roles, else
 //   { rightPp, judgeablePp, runtimes: [{ runtime, node, acf, reference, strategies: [{ strategy,
@@ -246,7 +249,8 @@ function analyzeModel(run) {
     const others = mine.filter((c) => armOf(c) !== baseline);
     const atPoint = (c) => others.filter((o) => pointKey(o) === pointKey(c));
     const refConfig = mine.find((c) => pointKey(c) === pointKey({ ...REFERENCE, nodeLabel: runtime }));
-    const reference = refConfig ? { point: `${REFERENCE.framework} DEPTH=${REFERENCE.depth} HOP=${REFERENCE.hop}`, cpuUsPerRequest: baselineLevel(atPoint(refConfig)) } : null;
+    // Per block too: a study resumed on another machine has blocks in another CPU's µs.
+    const reference = refConfig ? { point: `${REFERENCE.framework} DEPTH=${REFERENCE.depth} HOP=${REFERENCE.hop}`, cpuUsPerRequest: baselineLevel(atPoint(refConfig)), byBlock: Object.fromEntries(levelsByBlock(atPoint(refConfig))) } : null;
     const strategies = [...new Set(others.map(armOf))].map((strategy) => {
       const rows = others.filter((c) => armOf(c) === strategy).map((c) => ({
         config: c,
@@ -363,7 +367,7 @@ function exportFit(model, source) {
       strategies: Object.fromEntries(rt.strategies.map((s) => [s.strategy, s.claimed ? {
         perRequestUs: s.fit.perRequestUs,
         perResourceUs: s.fit.perResourceUs,
-        blocks: s.fit.blocks.map(({ a, b, lo, hi }) => ({ a, b, lo, hi })),
+        blocks: s.fit.blocks.map(({ block, a, b, lo, hi }) => ({ block, a, b, lo, hi })),
         rangeR: s.fit.rangeR,
       } : { notModelled: s.notModelled }])),
     }])),
@@ -399,6 +403,23 @@ function fitsByRuntime(runs) {
 const isAgent = (strategy) => Boolean(strategies.names.includes(strategy) && strategies.info(strategy).agent);
 const AGENT_CAVEAT = 'fitted on requests that make no database, cache or HTTP client call: the agent spans each such call, which the model does not count, so a service that makes them pays more than this';
 
+// Each block's line in the µs of the model's reference level: a block measured on a CPU
+// faster than the study's mean (a sitting on another machine) has its line scaled by the
+// reference level's mean over that block's own. The service's CPU per request is put on the
+// mean's scale, so a line from the fast blocks alone (the small services' range, measured
+// only in later sittings) would otherwise read as a cheaper cost. Lines without their
+// block or a fit without per-block levels (older fits) stay as they are.
+function onReferenceScale(terms, reference) {
+  const mean = reference?.cpuUsPerRequest?.estimate;
+  const byBlock = reference?.byBlock;
+  if (!positive(mean) || !byBlock) return terms;
+  const blocks = terms.blocks.map((l) => {
+    const level = byBlock[l.block];
+    return positive(level) ? { ...l, a: (l.a * mean) / level, b: (l.b * mean) / level } : l;
+  });
+  return { ...terms, blocks };
+}
+
 function predictService(fit, R, referenceConfig) {
   const ref = fit.reference?.cpuUsPerRequest;
   if (!ref || !positive(ref.estimate)) return { error: 'the model has no reference level for this runtime' };
@@ -419,7 +440,7 @@ function predictService(fit, R, referenceConfig) {
     if (Array.isArray(terms.rangeR) && (R < terms.rangeR[0] || R > terms.rangeR[1])) {
       return { strategy, estimate: null, ci95: null, extraUs: null, outside: true, rangeR: terms.rangeR, why: `outside the fitted range: ${R.toFixed(1)} async resources per request, the terms were fitted on ${terms.rangeR.map((x) => x.toFixed(0)).join('–')}; ${measureIt}` };
     }
-    const p = predictRatio(terms, R, baselineUs);
+    const p = predictRatio(onReferenceScale(terms, fit.reference), R, baselineUs);
     return { strategy, estimate: p.estimate, ci95: p.ci95, df: p.df ?? null, extraUs: p.extraUs.estimate, ...(p.why && { why: p.why }), ...(isAgent(strategy) && p.estimate !== null && { caveat: AGENT_CAVEAT }) };
   });
   return { baselineUs, rows };

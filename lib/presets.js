@@ -142,6 +142,11 @@ const PRESETS = {
     frameworks: ['express'],
     configs: [...modelConfigs(MODEL_STRATEGIES, MODEL_FIT_POINTS, 'fit'), ...modelConfigs(MODEL_STRATEGIES, MODEL_HELD_OUT_POINTS, 'held-out')],
     ...MODEL_MEASUREMENT,
+    // The fit is of duet ratios at saturation, and the study resumes across sittings: a
+    // fresh run must measure as the committed one does. Its one point that waits (HOP=mixed,
+    // timers among its hops) is measured in duet all the same and stays "not measured"
+    // where no window counts; the pair for it needs a point measured both ways first.
+    keepMethod: 'its fit is of duet ratios at saturation; the HOP=mixed held-out point waits on timers and stays "not measured" where no duet window counts (docs/model.md)',
     // 110 pairs a block, ~16 min.
     maxTime: 2700,
   },

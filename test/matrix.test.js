@@ -94,6 +94,17 @@ test('the model presets record each configuration\'s role before anything is mea
   assert.ok(PRESETS['model-runtimes'].configs.every((c) => ['fit', 'held-out'].includes(c.role)));
 });
 
+// The committed model study was measured in duet; a fresh run of the preset must measure as
+// it does (one of its held-out points waits on timers, which alone would choose the pair).
+test('the model preset is measured in duet, every point, and says why; a custom matrix from it follows its points', () => {
+  const { resolveSettings } = require('../bench/cli/run');
+  const s = resolveSettings({ preset: 'model' });
+  assert.strictEqual(s.method, 'duet');
+  assert.match(s.methodWhy, /^the model preset's method, for every point: its fit is of duet ratios at saturation; the HOP=mixed held-out point/);
+  const custom = resolveSettings({ preset: 'model', hops: 'mixed' });
+  assert.strictEqual(custom.method, 'pair', custom.methodWhy);
+});
+
 test('measurementOrder: every non-baseline burst is next to a baseline burst of its group, every round', () => {
   const configs = defaults();
   for (let round = 0; round < 10; round++) {

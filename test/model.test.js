@@ -231,6 +231,24 @@ test('an agent\'s prediction says what the model does not count: the spans of a 
   assert.strictEqual(rows.find((r) => r.strategy === 'als').caveat, undefined, 'not an agent');
 });
 
+test('a block from a sitting on a faster machine is put on the reference level\'s scale before it predicts', () => {
+  // Block 0 ran where the reference request cost 50 µs, block 1 where it cost 40 (the mean:
+  // 45). The strategy costs 10% of a reference request in both; only block 1 measured the
+  // small service's range, so its line alone predicts there.
+  const fit = {
+    reference: { cpuUsPerRequest: { estimate: 45, se: 0, df: 1 }, byBlock: { 0: 50, 1: 40 } },
+    strategies: { als: { blocks: [{ block: 0, a: 5, b: 0, lo: 40, hi: 300 }, { block: 1, a: 4, b: 0, lo: 10, hi: 300 }], rangeR: [10, 300] } },
+  };
+  // The service costs what the reference request costs, measured beside it.
+  const reference = { samples: [0, 1, 2].flatMap((block) => [0, 1, 2].map((window) => ({ kind: 'window', block, window, counted: true, cpuUsPerRequest: 40, partnerCpuUsPerRequest: 40 }))) };
+  const at = (R) => predictService(fit, R, reference).rows[0].estimate;
+  assert.ok(Math.abs(at(20) - 1 / 1.1) < 1e-9, `${at(20)}: 10% of a reference request, not 4 µs of 45`);
+  assert.ok(Math.abs(at(100) - 1 / 1.1) < 1e-9, `${at(100)}: both blocks agree on their own scale`);
+  // A fit without per-block levels (older) is read as it was.
+  const older = { ...fit, reference: { cpuUsPerRequest: fit.reference.cpuUsPerRequest } };
+  assert.ok(Math.abs(predictService(older, 20, reference).rows[0].estimate - 45 / 49) < 1e-9);
+});
+
 test('a strategy the model does not claim is not predicted: the reason and what to measure instead', () => {
   const fits = fitsByRuntime([{ file: 'results/model.json', run: synthRun({ als: linear, 'cls-hooked': (R) => 5 + 0.002 * R * R }) }]);
   const fit = fits.get('node24');

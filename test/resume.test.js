@@ -109,4 +109,10 @@ test('a run stopped in its second block goes on: its first block kept as it was,
   // The page says the run was resumed, from which block and on which commit.
   const { environmentSection } = require('../report/sections/run/environment');
   assert.match(environmentSection(after), new RegExp(`- \\*\\*Resumed:\\*\\* [^\\n]*, from block ${after.resumes[0].fromBlock + 1} \\(${after.resumes[0].fromBlock} complete block`));
+  // Each sitting names its machine; the page says so only when it is another one (a fit's
+  // blocks are in the µs of the CPU they ran on).
+  assert.deepStrictEqual(after.resumes[0].machine, { cpuModel: after.environment.cpuModel, cores: after.environment.cores, kernel: after.environment.kernel });
+  assert.doesNotMatch(environmentSection(after), /on another machine/);
+  const moved = { ...after, resumes: [{ ...after.resumes[0], machine: { cpuModel: 'Elsewhere CPU', cores: 2, kernel: 'x' } }] };
+  assert.match(environmentSection(moved), /\*\*on another machine\*\*: Elsewhere CPU \(2 cores\), where the run began on /);
 });

@@ -101,9 +101,9 @@ function urlPath(flag, value) {
   return value;
 }
 
-// --with: the helper services ctxbench starts (bench/services.js) by the names a team knows
-// them by, and the environment variable each one's URL arrives in.
-const WITH = { sink: { need: 'sink', env: 'SINK_URL' }, postgres: { need: 'pg', env: 'PG_URL' }, mariadb: { need: 'mysql', env: 'MYSQL_URL' }, redis: { need: 'redis', env: 'REDIS_URL' }, downstream: { need: 'http', env: 'DOWNSTREAM_URL' } };
+// --with: the helper services ctxbench starts (bench/services.js, which names the
+// environment variable each one's URL arrives in), by the names a team knows them by.
+const WITH = { sink: 'sink', postgres: 'pg', mariadb: 'mysql', redis: 'redis', downstream: 'http' };
 
 function withList(value) {
   if (value === undefined) return [];
@@ -113,7 +113,7 @@ function withList(value) {
   return [...new Set(names)];
 }
 
-const servicesOf = (names) => (names.length ? { need: Object.fromEntries(names.map((n) => [WITH[n].need, true])) } : null);
+const servicesOf = (names) => (names.length ? { need: Object.fromEntries(names.map((n) => [WITH[n], true])) } : null);
 
 function settingsOf(values) {
   for (const k of values.predict ? ['baseline'] : ['baseline', 'candidate']) {

@@ -255,6 +255,8 @@ function chooseMethod(values, preset, settings) {
   const presetName = settings.basedOn ?? settings.preset;
   if (solo) return { method: 'sequential', why: `sequential${wanted === 'sequential' ? '' : `, not the ${presetName} preset's ${wanted}`}: ${solo[0]}: ${solo[1]}` };
   if (wanted === 'pair') return { method: 'pair', why: `the ${presetName} preset's method` };
+  // A preset whose points must all be measured one way (the model's fit), its own matrix.
+  if (preset.keepMethod && settings.preset === presetName && !rated) return { method: wanted, why: `the ${presetName} preset's method, for every point: ${preset.keepMethod}` };
   if (pairFor) return { method: 'pair', why: `the pair at a fixed rate${wanted === 'pair' ? '' : `, not the ${presetName} preset's ${wanted}`}: ${pairFor[0]}: ${wanted === 'duet' || !rated ? notDuet[1] : 'the same schedule sent to both servers at once makes their CPU per request and their latencies comparable window by window'}` };
   if (wanted === 'duet' && notDuet) return { method: 'sequential', why: `sequential, not the ${presetName} preset's duet: ${notDuet[0]}: ${notDuet[1]}` };
   if (wanted === 'sequential' && notDuet) return { method: 'sequential', why: `sequential, not duet: ${notDuet[0]}: ${notDuet[1]}` };
@@ -472,7 +474,9 @@ async function resumeRun(values, args) {
   const OWN = ['schema', 'kind', 'title', 'command', 'status', 'environment', 'settings', 'warnings', 'configs', 'measuringSeconds'];
   const rest = Object.fromEntries(Object.entries(old).filter(([k]) => !OWN.includes(k)));
   const now = captureEnvironment();
+  // The machine of each sitting: a fit's blocks are in the µs of the CPU they ran on.
   const record = { at: now.date, command: ['ctxbench', 'run', ...redactArgs(args)].join(' '), fromBlock: resume.fromBlock, droppedSamples: resume.dropped.samples, status, commit: now.commit, dirty: now.dirty, node: now.node,
+    machine: { cpuModel: now.cpuModel, cores: now.cores, kernel: now.kernel },
     ...(extend.blocks !== undefined && { blocks: extend.blocks }), ...(extend.maxTime !== undefined && { maxTime: extend.maxTime }), ...(added.length && { added: added.map((c) => c.id) }) };
   const part = { ...rest, resumes: [...(rest.resumes || []), record] };
   process.stderr.write(`ctxbench: resuming ${file} (${status}): ${resume.fromBlock} complete block(s) kept, ${resume.dropped.samples} sample(s) of an unfinished block dropped\n`);

@@ -6,6 +6,14 @@ const { warmupCounts } = require('../../../analysis');
 const { uniq } = require('./common');
 const { pointName } = require('../../../analysis/model');
 
+// A sitting on another CPU than the run began on: its blocks are in that CPU's µs.
+function machineChange(run, resume) {
+  const m = resume.machine;
+  const first = run.environment || {};
+  if (!m || (m.cpuModel === first.cpuModel && m.cores === first.cores)) return '';
+  return `, **on another machine**: ${m.cpuModel ?? '?'} (${m.cores ?? '?'} cores), where the run began on ${first.cpuModel ?? '?'} (${first.cores ?? '?'} cores)`;
+}
+
 function noiseLines(noise) {
   if (!noise || typeof noise !== 'object') return [];
   const parts = [];
@@ -67,7 +75,7 @@ function environmentSection(run) {
   }
   // A run that went on with --resume: each sitting's commit and the block it went on from.
   for (const r of run.resumes || []) {
-    lines.push(`- **Resumed:** ${String(r.at || '?').replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}, from block ${r.fromBlock + 1} (${r.fromBlock} complete block${r.fromBlock === 1 ? '' : 's'} kept, ${r.droppedSamples} sample${r.droppedSamples === 1 ? '' : 's'} of an unfinished one dropped; the run was ${r.status}), ctxbench ${r.commit ? f.code(r.commit) : 'not from a checkout'}${r.dirty ? ' (with uncommitted changes)' : ''}, Node ${r.node}${r.added?.length ? `; ${r.added.length} configuration${r.added.length === 1 ? '' : 's'} the preset gained since joined from this block on (${joinedPoints(run, r.added)})` : ''}`);
+    lines.push(`- **Resumed:** ${String(r.at || '?').replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}, from block ${r.fromBlock + 1} (${r.fromBlock} complete block${r.fromBlock === 1 ? '' : 's'} kept, ${r.droppedSamples} sample${r.droppedSamples === 1 ? '' : 's'} of an unfinished one dropped; the run was ${r.status}), ctxbench ${r.commit ? f.code(r.commit) : 'not from a checkout'}${r.dirty ? ' (with uncommitted changes)' : ''}, Node ${r.node}${machineChange(run, r)}${r.added?.length ? `; ${r.added.length} configuration${r.added.length === 1 ? '' : 's'} the preset gained since joined from this block on (${joinedPoints(run, r.added)})` : ''}`);
   }
   if (e.taskset === true) lines.push('- **CPU pinning:** server and load generator pinned to different CPUs with `taskset`');
   else if (e.taskset === false) lines.push('- **CPU pinning:** none (`taskset` unavailable or a single CPU): server and load generator shared CPUs');
