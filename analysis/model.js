@@ -125,11 +125,6 @@ function fitLine(points) {
   return { perRequestUs: overBlocks(lines.map((l) => l.a)), perResourceUs: overBlocks(lines.map((l) => l.b)), blocks: lines, rangeR: [Math.min(...Rs), Math.max(...Rs)] };
 }
 
-// The % of `none`'s throughput on one CPU the fitted terms predict for a service whose
-// request costs `baselineUs` (mean, se, df) and creates R async resources:
-// none's CPU ÷ (none's + a + b·R). Uncertainty of the terms (the fit's blocks) and of the
-// baseline combined to first order; df the smaller of the two.
-// -> { estimate, ci95, extraUs } (ratios as fractions).
 // The blocks' lines fitted on a range that holds R. A line without its own range comes
 // from an older fit, made when every block measured the same points: it holds the fit's
 // range (rangeR), and only that; a fit without either holds every R.
@@ -138,6 +133,11 @@ function linesAt(fit, R) {
   return fit.blocks.filter((l) => (Number.isFinite(l.lo) ? R >= l.lo && R <= l.hi : R >= lo && R <= hi));
 }
 
+// The % of `none`'s throughput on one CPU the fitted terms predict for a service whose
+// request costs `baselineUs` (mean, se, df) and creates R async resources:
+// none's CPU ÷ (none's + a + b·R). Uncertainty of the terms (the fit's blocks) and of the
+// baseline combined to first order; df the smaller of the two.
+// -> { estimate, ci95, extraUs } (ratios as fractions).
 function predictRatio(fit, R, baselineUs) {
   const perBlock = linesAt(fit, R).map((l) => l.a + l.b * R);
   const extra = overBlocks(perBlock);
@@ -217,8 +217,6 @@ function verdictOf(predicted, measured, gapPp, marginPp) {
   return { outcome: gapPp.agreement.outcome, marginPp };
 }
 
-// The baseline's CPU per request at a point, over blocks: the partner's level in the
-// windows of any configuration measured against it there (they share the baseline process).
 // block -> `none`'s CPU per request at a point in that block (geometric mean over the
 // strategies measured beside it).
 function levelsByBlock(configsAtPoint) {
@@ -232,6 +230,8 @@ function levelsByBlock(configsAtPoint) {
   return new Map([...byBlock].map(([block, xs]) => [block, Math.exp(mean(xs))]));
 }
 
+// The baseline's CPU per request at a point, over blocks: the partner's level in the
+// windows of any configuration measured against it there (they share the baseline process).
 const baselineLevel = (configsAtPoint) => overBlocks([...levelsByBlock(configsAtPoint).values()]);
 
 // analyzeModel(run) -> null for a run without roles, else
@@ -390,11 +390,6 @@ function fitsByRuntime(runs) {
   return out;
 }
 
-// A team's service predicted (item 3): its CPU per request put on the model run's scale
-// through the reference server measured beside it in duet (referenceConfig: the reference's
-// windows against the service as partner; cost = reference ÷ service per block), then each
-// strategy's terms at the service's R. -> { baselineUs, rows: [{ strategy, estimate, ci95,
-// extraUs }] } or { error } when the runtime has no reference level.
 // An APM agent's cost follows the spans a request makes, which no async resource count
 // says: the model's server makes none beyond its request's own (2 Sentry spans a
 // request, as the sink counted them), so a service whose requests query a database or
@@ -420,6 +415,11 @@ function onReferenceScale(terms, reference) {
   return { ...terms, blocks };
 }
 
+// A team's service predicted (item 3): its CPU per request put on the model run's scale
+// through the reference server measured beside it in duet (referenceConfig: the reference's
+// windows against the service as partner; cost = reference ÷ service per block), then each
+// strategy's terms at the service's R. -> { baselineUs, rows: [{ strategy, estimate, ci95,
+// extraUs }] } or { error } when the runtime has no reference level.
 function predictService(fit, R, referenceConfig) {
   const ref = fit.reference?.cpuUsPerRequest;
   if (!ref || !positive(ref.estimate)) return { error: 'the model has no reference level for this runtime' };
