@@ -27,6 +27,8 @@ const { AsyncLocalStorage } = require('node:async_hooks');
 const express = require('express');
 
 const useAls = context === 'als';
+// Decided once: the request path of each side does only its own work.
+const passesId = context === 'param' || context === 'middleware';
 const storage = new AsyncLocalStorage();
 const lines = [];
 // A logger that keeps its last lines in memory (a real one would write them out).
@@ -68,7 +70,7 @@ async function level(n, id) {
 }
 
 app.get('/', async (req, res) => {
-  const id = await level(3, context === 'param' || context === 'middleware' ? req.get('x-request-id') || '-' : undefined);
+  const id = await level(3, passesId ? req.get('x-request-id') || '-' : undefined);
   res.set('x-request-id', id).send('done');
 });
 if (Sentry) Sentry.setupExpressErrorHandler(app);
