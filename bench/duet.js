@@ -16,6 +16,7 @@
 // (judgeWindow). The ratio's unit is the group (a pair of fresh processes): analysis/summary.js
 // averages the window log ratios per block and takes the interval over blocks.
 const { getJson } = require('./http-client');
+const { wakeups, wakeupsPerRequest } = require('./proc-cpu');
 const { checkIdentity, cpuPerRequest, eluBetween } = require('./sample');
 const { CLIENT_BOUND_CPU } = require('../analysis/summary');
 const { STEADY_FALL } = require('./warmup');
@@ -40,7 +41,7 @@ const { setTimeout: sleep } = require('node:timers/promises');
 async function poll(servers) {
   const stats = await Promise.all(servers.map((s) => getJson(`${s.url}/__stats`)));
   const cpu = process.cpuUsage();
-  return { atUs: Number(process.hrtime.bigint() / 1000n), loadgenUs: cpu.user + cpu.system, stats };
+  return { atUs: Number(process.hrtime.bigint() / 1000n), loadgenUs: cpu.user + cpu.system, stats, wakeups: stats.map((s) => wakeups(s.pid)) };
 }
 
 // Two readings -> one window: per member, requests served, CPU µs, CPU µs per request and
@@ -49,7 +50,8 @@ function windowBetween(before, after) {
   const wallUs = after.atUs - before.atUs;
   const members = after.stats.map((s, i) => {
     const cpuUs = s.cpuUs - before.stats[i].cpuUs;
-    return { requests: s.requests - before.stats[i].requests, cpuUs, cpuUsPerRequest: cpuPerRequest(before.stats[i], s), share: wallUs > 0 ? cpuUs / wallUs : null, elu: eluBetween(before.stats[i], s) };
+    const requests = s.requests - before.stats[i].requests;
+    return { requests, cpuUs, cpuUsPerRequest: cpuPerRequest(before.stats[i], s), share: wallUs > 0 ? cpuUs / wallUs : null, elu: eluBetween(before.stats[i], s), wakeupsPerRequest: wakeupsPerRequest(before.wakeups?.[i], after.wakeups?.[i], requests) };
   });
   return { wallMs: wallUs / 1000, loadgenCpu: wallUs > 0 ? (after.loadgenUs - before.loadgenUs) / wallUs : null, members };
 }
@@ -190,6 +192,8 @@ function windowSamples(result, { of, partner, partnerId, block, group }) {
     cpuUsPerRequest: w.members[of].cpuUsPerRequest,
     share: w.members[of].share,
     elu: w.members[of].elu,
+    wakeupsPerRequest: w.members[of].wakeupsPerRequest,
+    partnerWakeupsPerRequest: w.members[partner].wakeupsPerRequest,
     partnerRequests: w.members[partner].requests,
     partnerCpuUsPerRequest: w.members[partner].cpuUsPerRequest,
     partnerShare: w.members[partner].share,

@@ -19,7 +19,7 @@ const hdr = require('hdr-histogram-js');
 const { getJson } = require('./http-client');
 const { checkIdentity, cpuPerRequest, eluBetween } = require('./sample');
 const { stillWarming, takeWindows } = require('./duet');
-const { treeCpuUs } = require('./proc-cpu');
+const { treeCpuUs, wakeups, wakeupsPerRequest } = require('./proc-cpu');
 const { groupDelta } = require('./cgroup');
 const { startSchedule, probe, percentiles } = require('../load/open-loop');
 const { scheduleState } = require('../analysis/pair');
@@ -54,7 +54,7 @@ async function poll(servers, schedule, loadPids) {
   const stats = await Promise.all(servers.map(statsOf));
   // An instance stand-in's own accounting (bench/cgroup.js): CPU, CFS throttling, memory.
   const groups = servers.map((s) => s.cgroup?.read() ?? null);
-  return { stats, groups, cut: schedule ? await schedule.cut() : null, servicesUs: servicesCpuUs(loadPids) };
+  return { stats, groups, wakeups: stats.map((s, i) => wakeups(s.pid ?? servers[i].pid)), cut: schedule ? await schedule.cut() : null, servicesUs: servicesCpuUs(loadPids) };
 }
 
 // CPU µs used so far by the services on the load CPU (each process and its children).
@@ -95,6 +95,7 @@ function windowBetween(before, after) {
         // A planted cost (BURN_US) as the server timed it, per request of the window.
         burnUsPerRequest: s.requests > before.stats[i].requests && Number.isFinite(s.burnUs) ? (s.burnUs - before.stats[i].burnUs) / (s.requests - before.stats[i].requests) : null,
         elu: eluBetween(before.stats[i], s),
+        wakeupsPerRequest: wakeupsPerRequest(before.wakeups?.[i], after.wakeups?.[i], requests),
         rssMB: Number.isFinite(s.rssBytes) ? s.rssBytes / 2 ** 20 : null,
         due: t.due,
         sent: t.sent,
@@ -221,6 +222,8 @@ function windowSamples(windows, { of, partner, partnerId, block, group, rate }) 
       cpuUsPerRequest: me.cpuUsPerRequest,
       ...(me.burnUsPerRequest > 0 && { burnUsPerRequest: me.burnUsPerRequest }),
       elu: me.elu,
+      wakeupsPerRequest: me.wakeupsPerRequest,
+      partnerWakeupsPerRequest: other.wakeupsPerRequest,
       rssMB: Number.isFinite(me.rssMB) ? Math.round(me.rssMB * 10) / 10 : null,
       ...(me.instance && { instance: me.instance, partnerInstance: other.instance }),
       schedule: scheduleOf(me),

@@ -67,6 +67,20 @@ function treeCpuUs(pid) {
   return treeOf(pid).reduce((sum, p) => sum + threadsNs(p), 0) / 1000;
 }
 
+// wakeups(pid) -> how many times pid's main thread (the event loop's) has gone to sleep
+// and been woken so far (voluntary context switches: /proc/<pid>/status counts the thread
+// that is the process's own), or null when it cannot be read. Per request, it says how
+// many requests one wake-up served: at a fixed rate a request pays for the wake-ups that
+// serve it, and a busier server serves more requests each.
+function wakeups(pid) {
+  if (!Number.isInteger(pid)) return null;
+  const m = /^voluntary_ctxt_switches:\s+(\d+)$/m.exec(read(`/proc/${pid}/status`) || '');
+  return m ? Number(m[1]) : null;
+}
+
+// The wake-ups per request between two readings of wakeups() (to 0.001), or null.
+const wakeupsPerRequest = (before, after, requests) => (Number.isFinite(before) && Number.isFinite(after) && requests > 0 ? Math.round(((after - before) / requests) * 1000) / 1000 : null);
+
 // One CPU's busy time so far, from /proc/stat (clock ticks: 10 ms; over a 1-s window, a
 // share to 1%): { busy, total } or null where there is no such line. Busy is everything
 // but idle and iowait, whoever ran: the load generator, PostgreSQL, the downstream service.
@@ -86,4 +100,4 @@ function busyShare(before, after) {
 
 const supported = () => fs.existsSync(`/proc/${process.pid}/task/${process.pid}/schedstat`);
 
-module.exports = { treeCpuUs, treeOf, supported, cpuTicks, busyShare };
+module.exports = { treeCpuUs, treeOf, supported, cpuTicks, busyShare, wakeups, wakeupsPerRequest };

@@ -193,6 +193,10 @@ test('Ctrl-C during a duet: the windows taken so far are kept, the run is marked
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.status, 'interrupted');
   assert.ok(windowsIn() >= 1, 'the windows measured before Ctrl-C are kept');
+  // Each window says how many requests a wake-up of each server's event loop served.
+  for (const w of run.configs.flatMap((c) => c.samples).filter((s) => s.kind === 'window')) {
+    for (const k of ['wakeupsPerRequest', 'partnerWakeupsPerRequest']) assert.ok(w[k] >= 0 && Number.isFinite(w[k]), `${k}: ${w[k]}`);
+  }
   const pids = run.configs.flatMap((c) => c.processes.map((p) => p.pid));
   assert.strictEqual(pids.length, 2, 'one pair was started');
   for (const pid of pids) {

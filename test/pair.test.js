@@ -213,6 +213,9 @@ test('a real pair run: structure, the stored ratio recomputed from its windows, 
     else assert.match(w.dropped, /^(server \d fell behind its schedule|server \d answered \d+ request|load CPU busy \d+%|server \d served no request)/);
     for (const k of ['histogram', 'partnerHistogram', 'latenessHistogram']) assert.strictEqual(typeof w[k], 'string', k);
     for (const k of ['schedule', 'partnerSchedule']) assert.ok(w[k].due > 0 && w[k].sent <= w[k].due + 400, k);
+    // At 400 req/s the event loop sleeps between most requests: its wake-ups per request
+    // (what a fixed rate adds to every request's CPU) are recorded for both servers.
+    for (const k of ['wakeupsPerRequest', 'partnerWakeupsPerRequest']) assert.ok(w[k] > 0.1 && w[k] < 5, `${k}: ${w[k]}`);
   }
   const s = summarize(g, none);
   const want = expectedRatio(windows);
