@@ -17,19 +17,20 @@ const { runCli, readRunSoFar } = require('./helpers/cli');
 const { tempDir } = require('./helpers/tmp');
 
 
-const reading = (atUs, loadgenUs, stats) => ({ atUs, loadgenUs, stats });
+const reading = (atUs, loadgenUs, stats, wakeups) => ({ atUs, loadgenUs, stats, wakeups });
 
-test('windowBetween: per server requests, CPU µs, CPU µs per request, CPU share and event-loop utilization; the load generator\'s share', () => {
+test('windowBetween: per server requests, CPU µs, CPU µs per request, CPU share, event-loop utilization and wake-ups per request; the load generator\'s share', () => {
   const w = duet.windowBetween(
-    reading(0, 0, [{ requests: 100, cpuUs: 5000, eluActiveMs: 10, eluIdleMs: 90 }, { requests: 200, cpuUs: 7000 }]),
-    reading(1e6, 400000, [{ requests: 10100, cpuUs: 505000, eluActiveMs: 910, eluIdleMs: 190 }, { requests: 5200, cpuUs: 487000 }]),
+    reading(0, 0, [{ requests: 100, cpuUs: 5000, eluActiveMs: 10, eluIdleMs: 90 }, { requests: 200, cpuUs: 7000 }], [1000, null]),
+    reading(1e6, 400000, [{ requests: 10100, cpuUs: 505000, eluActiveMs: 910, eluIdleMs: 190 }, { requests: 5200, cpuUs: 487000 }], [1120, 80]),
   );
   assert.strictEqual(w.wallMs, 1000);
   assert.strictEqual(w.loadgenCpu, 0.4);
   assert.deepStrictEqual(w.members, [
-    { requests: 10000, cpuUs: 500000, cpuUsPerRequest: 50, share: 0.5, elu: 0.9 },
-    // A server that does not report its event loop: no ELU, not a made-up one.
-    { requests: 5000, cpuUs: 480000, cpuUsPerRequest: 96, share: 0.48, elu: null },
+    { requests: 10000, cpuUs: 500000, cpuUsPerRequest: 50, share: 0.5, elu: 0.9, wakeupsPerRequest: 0.012 },
+    // A server that does not report its event loop, nor its wake-ups (a process /proc would
+    // not show): null, not a made-up figure.
+    { requests: 5000, cpuUs: 480000, cpuUsPerRequest: 96, share: 0.48, elu: null, wakeupsPerRequest: null },
   ]);
 });
 
