@@ -190,6 +190,45 @@ function gapOverBlocks(fit, R, figures, marginPp = MARGIN_FLOOR_PP) {
   return { ...gap, agreement: { outcome: VERDICT_OF_TOST[outcome], ci90: interval, marginPp } };
 }
 
+// The method check (issue 48): does a strategy add the same CPU a request at a fixed rate
+// (the pair) as at saturation (the duet, the method every line is fitted from)? One point
+// measured both ways, the two runs' blocks interleaved in time and paired by number: per
+// block, the duet's extra µs set on the pair's `none` level predicts the pair's ratio,
+// c0 / (c0 + extra), and the gap to the pair's own ratio is judged as a held-out point's
+// (two one-sided tests at 5%, margin max(1 pp, 15% of the predicted cost)). Only where it
+// is *within* may a point measured with the pair be judged against a duet line. Beside
+// it, each method's extra µs and the event loop's wake-ups per request of both servers
+// (how many requests one wake-up served: at a fixed rate its CPU is part of every
+// request's). -> { duetExtraUs, pairExtraUs, pairBaselineUs, predicted, measured, gapPp,
+// wakeups: { duet, pair } } | null when the two share no block
+function methodAgreement(duetConfig, pairConfig) {
+  const duet = blockFigures(duetConfig);
+  const pair = blockFigures(pairConfig);
+  const blocks = [...pair.keys()].filter((b) => duet.has(b)).sort((x, y) => x - y);
+  if (!blocks.length) return null;
+  const predicted = blocks.map((b) => pair.get(b).c0 / (pair.get(b).c0 + duet.get(b).extraUs));
+  const predictedRatio = overBlocks(predicted);
+  const marginPp = marginPpFor(predictedRatio.estimate);
+  const gap = overBlocks(blocks.map((b, i) => (predicted[i] - 1 / pair.get(b).cost) * 100));
+  const agreement = gap.se === null ? null : tost({ center: gap.estimate, se: gap.se, df: gap.df }, [-marginPp, marginPp]);
+  const wakeupsOf = (config) => {
+    const counted = (config.samples || []).filter((w) => w && w.kind === 'window' && w.counted);
+    const at = (key) => overBlocks(counted.map((w) => w[key])).estimate;
+    return { candidate: at('wakeupsPerRequest'), baseline: at('partnerWakeupsPerRequest') };
+  };
+  return {
+    blocks: blocks.length,
+    duetExtraUs: overBlocks(blocks.map((b) => duet.get(b).extraUs)),
+    duetBaselineUs: overBlocks(blocks.map((b) => duet.get(b).c0)),
+    pairExtraUs: overBlocks(blocks.map((b) => pair.get(b).extraUs)),
+    pairBaselineUs: overBlocks(blocks.map((b) => pair.get(b).c0)),
+    predicted: predictedRatio,
+    measured: overBlocks(blocks.map((b) => 1 / pair.get(b).cost)),
+    gapPp: { ...gap, agreement: agreement && { outcome: VERDICT_OF_TOST[agreement.outcome], ci90: agreement.interval, marginPp } },
+    wakeups: { duet: wakeupsOf(duetConfig), pair: wakeupsOf(pairConfig) },
+  };
+}
+
 // A prediction set against a measurement made apart from the fit (`ctxbench app
 // --predict` with a candidate: no blocks in common, so nothing to pair): the gap's
 // standard error from both 95% intervals as independent, two one-sided tests at 5%
@@ -396,6 +435,11 @@ function fitsByRuntime(runs) {
 // call out pays a span's cost per call more (measured on examples/orders: four queries, 11
 // Sentry spans a request, ~120 µs more per span; docs/model.md).
 const isAgent = (strategy) => Boolean(strategies.names.includes(strategy) && strategies.info(strategy).agent);
+// What every prediction is a share of: the model's lines are fitted from duet windows, both
+// servers saturated. At a fixed load below it a strategy's CPU per request is not the
+// saturated one (the method check, measured: scripts/method-check.sh), so the prediction
+// says which it is.
+const AT_SATURATION = 'each a share at saturation (the duet\'s measure): at a fixed load below it a strategy costs a request other CPU than this, several times more for some at 1,000 req/s and less at 3,000 (docs/model.md, "The method check")';
 const AGENT_CAVEAT = 'fitted on requests that make no database, cache or HTTP client call: the agent spans each such call, which the model does not count, so a service that makes them pays more than this';
 
 // Each block's line in the µs of the model's reference level: a block measured on a CPU
@@ -473,4 +517,4 @@ function instructionTerms(instructionRun, run) {
   return { runtime: sample?.nodeLabel ?? null, points: points.map((k) => { const [framework, depth, hop] = k.split('/'); return { framework, depth: Number(depth), hop, R: R.get(k) }; }), rows };
 }
 
-module.exports = { analyzeModel, instructionTerms, fitsByRuntime, predictService, tally, upgradeTable, exportFit, predictRatio, judgePrediction, judgeAgainst, fitLine, nonNegativeLine, blockFigures, gapOverBlocks, marginPpFor, verdictOf, pointKey, pointName, overBlocks, REFERENCE, RIGHT_PP, JUDGEABLE_PP, MARGIN_FLOOR_PP, MARGIN_SHARE };
+module.exports = { AT_SATURATION, methodAgreement, analyzeModel, instructionTerms, fitsByRuntime, predictService, tally, upgradeTable, exportFit, predictRatio, judgePrediction, judgeAgainst, fitLine, nonNegativeLine, blockFigures, gapOverBlocks, marginPpFor, verdictOf, pointKey, pointName, overBlocks, REFERENCE, RIGHT_PP, JUDGEABLE_PP, MARGIN_FLOOR_PP, MARGIN_SHARE };

@@ -7,7 +7,7 @@
 // scale through the reference server. No timing: every figure here is written by the test.
 const test = require('node:test');
 const assert = require('node:assert');
-const { analyzeModel, tally, upgradeTable, predictService, fitsByRuntime, instructionTerms, judgePrediction, judgeAgainst, gapOverBlocks, nonNegativeLine, marginPpFor, predictRatio } = require('../analysis/model');
+const { analyzeModel, tally, upgradeTable, predictService, fitsByRuntime, instructionTerms, judgePrediction, judgeAgainst, gapOverBlocks, nonNegativeLine, marginPpFor, predictRatio, methodAgreement } = require('../analysis/model');
 
 // R per point: a request makes 40 resources plus 1.1 per level (setImmediate hops), or
 // 2.2 per level (nextTick hops make a promise and a tick object).
@@ -311,4 +311,51 @@ test('the page and results.md give the verdicts (within, beyond, cannot tell) an
   const pointer = modelPointer([{ run, name: 'model' }], (name) => `results/${name}.md`);
   assert.ok(pointer.includes(`of ${t.total} held-out predictions, ${t.within} within their margin, ${t.beyond} beyond it, ${t.cannotTell} cannot tell`), pointer);
   assert.ok(pointer.includes('it claims 1 of 2 strategy–runtime pairs'), pointer);
+});
+
+test('the method check: the duet\'s extra µs on the pair\'s baseline predicts the pair\'s ratio, judged per block against the margin; wake-ups per request beside', () => {
+  // Windows of one config: per block `none` costs c0 and the strategy c0 + extra.
+  const windows = (c0s, extras, wakeups = [null, null]) => ({
+    samples: c0s.flatMap((c0, block) => [0, 1, 2].map((window) => ({ kind: 'window', block, window, counted: true, partnerCpuUsPerRequest: c0 * (1 + window * 0.001), cpuUsPerRequest: c0 * (1 + window * 0.001) + extras[block], wakeupsPerRequest: wakeups[0], partnerWakeupsPerRequest: wakeups[1] }))),
+  });
+  const duet = windows([33, 34, 32, 33, 35], [10, 10.2, 9.8, 10.1, 9.9]);
+  // At the rate, `none` costs 130 µs a request; the same 10 µs extra agrees.
+  const same = methodAgreement(duet, windows([130, 128, 132, 131, 129], [10, 10.1, 9.9, 10.2, 9.8], [0.97, 0.97]));
+  assert.strictEqual(same.gapPp.agreement.outcome, 'within', JSON.stringify(same.gapPp));
+  assert.ok(Math.abs(same.predicted.estimate - 130 / 140) < 0.002, same.predicted.estimate);
+  assert.ok(Math.abs(same.pairExtraUs.estimate - 10) < 0.1 && Math.abs(same.duetExtraUs.estimate - 10) < 0.1);
+  assert.deepStrictEqual(same.wakeups.pair, { candidate: 0.97, baseline: 0.97 });
+  assert.deepStrictEqual(same.wakeups.duet, { candidate: null, baseline: null });
+  // Twice the duet's extra at the rate: the pair's ratio is beyond what the duet predicts.
+  const dearer = methodAgreement(duet, windows([130, 128, 132, 131, 129], [20, 20.1, 19.9, 20.2, 19.8]));
+  assert.strictEqual(dearer.gapPp.agreement.outcome, 'beyond', JSON.stringify(dearer.gapPp));
+  assert.ok(dearer.gapPp.estimate > 5, 'predicted minus measured: the duet predicts the cheaper');
+  // Blocks are paired by number: a pair block without its duet block is left out.
+  assert.strictEqual(methodAgreement(duet, windows([130, 128, 132, 131, 129, 130, 130], [10, 10, 10, 10, 10, 10, 10])).blocks, 5);
+  assert.strictEqual(methodAgreement(duet, { samples: [] }), null);
+});
+
+test('the model page says why held-out points a duet could not measure are not measured with the pair instead', () => {
+  const { modelSection } = require('../report/sections/run/model');
+  const run = { ...synthRun({ als: linear }), title: 'Model (synthetic)', settings: { baseline: 'none', method: 'duet', preset: 'model' } };
+  const page = (r) => modelSection(r);
+  assert.doesNotMatch(page(run), /not measured \(`HOP=/);
+  // The await point's windows all dropped, as HOP=mixed's are: the servers were not saturated.
+  const held = run.configs.find((c) => c.strategy === 'als' && c.hop === 'await');
+  held.samples = held.samples.map((w) => ({ ...w, counted: false, dropped: 'server CPU not saturated (20% used)' }));
+  const text = page(run);
+  assert.match(text, /1 held-out point is not measured \(`HOP=await`\): the duet needs both servers busy throughout/);
+  assert.match(text, /The pair at a fixed rate measures such points, but is not judged against these lines/);
+});
+
+test('docs/model.md quotes the method check as scripts/method-check.js computes it from the committed runs', () => {
+  const { execFileSync } = require('node:child_process');
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const root = path.join(__dirname, '..');
+  const printed = execFileSync(process.execPath, [path.join(root, 'scripts', 'method-check.js')], { encoding: 'utf8' });
+  const rows = printed.split('\n').filter((l) => l.startsWith('| `'));
+  assert.ok(rows.length >= 10, printed);
+  const doc = fs.readFileSync(path.join(root, 'docs', 'model.md'), 'utf8');
+  for (const row of rows) assert.ok(doc.includes(row), `docs/model.md lacks the row: ${row}`);
 });
