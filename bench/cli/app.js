@@ -20,7 +20,7 @@ const { probeText, resourceMix, fittedRange } = require('../../report/sections/a
 const f = require('../../report/format');
 const { DEFAULTS: RUN_DEFAULTS, MODEL_STRATEGIES } = require('../../lib/presets');
 const { acfArgs, labelOfRuntime } = require('../../lib/node-versions');
-const { predictService, judgeAgainst } = require('../../analysis/model');
+const { predictService, judgeAgainst, AT_SATURATION } = require('../../analysis/model');
 const { equivalenceText } = require('../../analysis');
 
 const PROBE = { requests: 2000, warmup: 500 };
@@ -235,6 +235,7 @@ function predictLines(p) {
   for (const row of rows) lines.push(`  ${row.strategy.padEnd(width)}  ${row.why ? `no prediction: ${row.why}` : withCi(row)}${Number.isFinite(row.extraUs) ? `  (+${row.extraUs.toFixed(1)} µs per request)` : ''}`);
   const caveated = rows.filter((x) => x.caveat);
   if (caveated.length) lines.push(`  ${caveated.map((x) => x.strategy).join(', ')}: ${caveated[0].caveat}`);
+  lines.push(`  ${AT_SATURATION[0].toUpperCase()}${AT_SATURATION.slice(1)}.`);
   if (p.candidate) {
     const j = p.candidate.judgement;
     lines.push(`Candidate as ${p.candidate.strategy}: predicted ${withCi(p.candidate.predicted)}, measured ${withCi(p.candidate.measured)}: ${j.outcome}${Number.isFinite(j.gapPp) ? ` (${j.gapPp >= 0 ? '+' : ''}${j.gapPp.toFixed(1)} pp${j.marginPp ? `, margin ±${j.marginPp.toFixed(1)} pp` : ''})` : ''}`);

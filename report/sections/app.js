@@ -4,6 +4,7 @@
 // pairs at fixed rates. Formats analysis/index.js analyzeApp().
 const f = require('../format');
 const { analyzeApp, equivalenceText } = require('../../analysis');
+const { AT_SATURATION } = require('../../analysis/model');
 const { environmentSection } = require('./run');
 const { capacitySection } = require('./run/capacity');
 
@@ -131,6 +132,7 @@ function predictSection(p) {
   out.push(f.table(['Strategy', 'Predicted % of its throughput on one CPU [95% CI]', 'Extra CPU µs per request'], rows, ['l', 'r', 'r']));
   const caveated = pr.rows.filter((x) => x.caveat);
   if (caveated.length) out.push('', `${caveated.map((x) => f.code(x.strategy)).join(', ')}: ${caveated[0].caveat} (docs/model.md).`);
+  out.push('', `Predicted figures are ${AT_SATURATION}.`);
   if (p.candidate) {
     const j = p.candidate.judgement;
     out.push('', `**The candidate as ${f.code(p.candidate.strategy)}:** predicted ${ci(p.candidate.predicted)}, measured ${ci(p.candidate.measured)}: ${j.outcome}${f.isNum(j.gapPp) ? ` (prediction ${j.gapPp >= 0 ? '+' : '−'}${Math.abs(j.gapPp).toFixed(1)} pp from the measurement${j.marginPp ? `, against a margin of ±${j.marginPp.toFixed(1)} pp` : ''})` : ''}. ` +

@@ -79,4 +79,7 @@ test('ctxbench app --predict: the service probed (5 Immediate per request), meas
   for (const row of p.prediction.rows) assert.match(r.stdout, new RegExp(`^  ${row.strategy} +(\\d|no prediction)`, 'm'));
   assert.match(r.stdout, /Candidate as als: predicted /);
   assert.match(page, /Predicted by the cost model[\s\S]*The candidate as `als`:/);
+  // What every figure is a share of: the duet's measure, not a fixed load's (the method check).
+  assert.match(r.stdout, /^ {2}Each a share at saturation \(the duet's measure\): at a fixed load below it/m);
+  assert.match(page, /Predicted figures are each a share at saturation \(the duet's measure\)/);
 });

@@ -167,6 +167,14 @@ function modelSection(run, ctx = {}) {
     '',
     `The side-by-side reading of earlier pages (the prediction within ${model.rightPp} pp of a measurement at most ±${model.judgeablePp} pp wide) sets two noisy point estimates side by side and is kept only for comparison: ${t.right} of ${t.right + t.miss} judged right.`,
   ];
+  // Points the duet could not measure (servers waiting on timers are never saturated) are
+  // not measured with the pair instead: the pair at a fixed rate is not the duet's measure.
+  const unsaturated = model.runtimes.flatMap((rt) => rt.strategies.flatMap((st) => st.points)).filter((p) => p.role === 'held-out' && !p.measured && /not saturated/.test(p.dropped?.reason ?? ''));
+  if (unsaturated.length) {
+    const where = [...new Set(unsaturated.map((p) => `HOP=${p.hop}`))].map(f.code).join(', ');
+    parts.push('', `${unsaturated.length} held-out point${unsaturated.length === 1 ? ' is' : 's are'} not measured (${where}): the duet needs both servers busy throughout, and there they were not. ` +
+      'The pair at a fixed rate measures such points, but is not judged against these lines: measured both ways at the reference point, the two methods do not agree — a strategy costs a request other CPU at a fixed load than at saturation (docs/model.md, "The method check").');
+  }
   if (model.missingProbes.length) parts.push('', `> ⚠ No async-resource count for ${model.missingProbes.length} point(s): \`ctxbench probe ${ctx.file ?? 'RUN.json'}\` counts them.`);
   parts.push('', ...model.runtimes.map((rt) => runtimeSection(rt, model, run)));
   const upgrade = upgradeSection(model);
