@@ -204,6 +204,9 @@ test('a real pair run: structure, the stored ratio recomputed from its windows, 
   assert.strictEqual(g.processes.length, 3, 'a fresh candidate process per block');
   assert.strictEqual(none.processes.length, 3 * pairs, 'a fresh baseline process per pair');
   assert.strictEqual(new Set(none.processes.map((p) => p.pid)).size, 3 * pairs);
+  // Every process warmed closed loop before its schedule (at 400 req/s the open-loop
+  // warm-up alone is a few thousand requests: V8 still compiling in the measured windows).
+  for (const p of [...g.processes, ...none.processes]) assert.ok(p.closedLoopWarmup?.length >= 3 && p.closedLoopWarmup.every((x) => x > 0), JSON.stringify(p));
   const windows = g.samples.filter((s) => s.kind === 'window');
   assert.ok(windows.length >= 6);
   for (const w of windows) {

@@ -26,11 +26,23 @@ async function pairBlock(ctx, block, counters) {
     const members = positionsFor(block, group);
     const groupSeq = counters.group++;
     const rate = other.rate;
-    progress?.status(`block ${block + 1}: ${other.id} with ${base.id} at ${rate} req/s each`);
+    progress?.status(`block ${block + 1}: ${other.id} with ${base.id}, warming closed loop`);
     const servers = new Map();
     try {
       await startMembers(ctx, members, block, servers);
       ctx.save();
+      // Warmed closed loop first, as a ladder's pair is (ladderBlock says why): V8 tiers a
+      // function up after so much work, not so many seconds, and the open-loop warm-up's
+      // few seconds at a low rate are a few thousand requests. Measured before this
+      // (scripts/pair-threads.js, 1,000 req/s, depth 8): OpenTelemetry's extra CPU was
+      // 4-8 µs a request in the first windows, V8's helper threads busy, and 0-2 µs from
+      // the third on, its cost at saturation; the pair method's three windows after its
+      // open-loop warm-up read 10.0 µs [3.5-16.5] (docs/model.md, "The method check").
+      const ordered = members.map((c) => servers.get(c));
+      const warm = await warmClosedLoop(ordered, members, s);
+      ordered.forEach((server) => Object.assign(server.record, { closedLoopWarmup: warm }));
+      ctx.save();
+      progress?.status(`block ${block + 1}: ${other.id} with ${base.id} at ${rate} req/s each`);
       const baseAt = members.indexOf(base);
       const otherAt = members.indexOf(other);
       const keepWindow = (w) => {
