@@ -32,6 +32,8 @@ const JUDGEABLE_PP = 2;
 const MARGIN_FLOOR_PP = 1;
 const MARGIN_SHARE = 0.15;
 const marginPpFor = (predicted) => Math.max(MARGIN_FLOOR_PP, Number.isFinite(predicted) ? MARGIN_SHARE * (1 - predicted) * 100 : 0);
+// Past this many blocks a projection says "more than" (a gap on its margin's edge never decides).
+const BLOCKS_TO_DECIDE_CAP = 200;
 const VERDICT_OF_TOST = { equivalent: 'within', beyond: 'beyond', 'cannot tell': 'cannot tell' };
 // Where `none`'s CPU per request is read as the run's reference level (the scale a team's
 // service is put on by `ctxbench app --predict`): the first fitted point.
@@ -187,7 +189,23 @@ function gapOverBlocks(fit, R, figures, marginPp = MARGIN_FLOOR_PP) {
   const gap = overBlocks(values);
   if (gap.se === null) return gap.estimate === null ? null : { ...gap, agreement: null };
   const { outcome, interval } = tost({ center: gap.estimate, se: gap.se, df: gap.df }, [-marginPp, marginPp]);
-  return { ...gap, agreement: { outcome: VERDICT_OF_TOST[outcome], ci90: interval, marginPp } };
+  const verdict = VERDICT_OF_TOST[outcome];
+  return { ...gap, agreement: { outcome: verdict, ci90: interval, marginPp, ...(verdict === 'cannot tell' && { toDecide: blocksToDecide(gap, marginPp) }) } };
+}
+
+// How many blocks in all a "cannot tell" would take to decide if its gap's mean and its
+// spread over blocks held: the fewest n whose 90% interval lies inside the margin
+// (within) or wholly outside it (beyond). A projection, not a promise (the mean moves as
+// blocks come), but it says how far a point is from an answer: one on the margin's edge
+// never decides. -> { blocks, outcome } | { blocks: null, outcome: null } past `cap`
+function blocksToDecide(gap, marginPp, cap = BLOCKS_TO_DECIDE_CAP) {
+  const sd = gap.se * Math.sqrt(gap.blocks);
+  for (let n = gap.blocks + 1; n <= cap; n++) {
+    const half = (tCritical(n - 1, 0.9) * sd) / Math.sqrt(n);
+    if (Math.abs(gap.estimate) + half <= marginPp) return { blocks: n, outcome: 'within' };
+    if (Math.abs(gap.estimate) - half > marginPp) return { blocks: n, outcome: 'beyond' };
+  }
+  return { blocks: null, outcome: null };
 }
 
 // The method check (issue 48): does a strategy add the same CPU a request at a fixed rate
@@ -227,6 +245,35 @@ function methodAgreement(duetConfig, pairConfig) {
     gapPp: { ...gap, agreement: agreement && { outcome: VERDICT_OF_TOST[agreement.outcome], ci90: agreement.interval, marginPp } },
     wakeups: { duet: wakeupsOf(duetConfig), pair: wakeupsOf(pairConfig) },
   };
+}
+
+// The method check of two runs of one point (scripts/method-check.sh): per strategy (the
+// A/A twin too) and pair rate, methodAgreement; per rate, whether the pair may be judged
+// against the duet's lines there: "agree" when every strategy's gap is within its margin,
+// "disagree" when any is beyond, else "undecided" (more blocks would say).
+// -> { point, rows: [{ strategy, aa, rate, ...methodAgreement }], rates: [{ rate, outcome,
+// within, beyond, cannotTell }] } | null
+function methodCheck(duetRun, pairRun) {
+  if (!duetRun?.configs || !pairRun?.configs) return null;
+  const baseline = duetRun.settings?.baseline ?? 'none';
+  const pointOf = (c) => [c.strategy, c.arm ?? '', c.framework, c.depth, c.hop, c.stores ?? 0, c.nodeLabel ?? c.node].join('/');
+  const rows = [];
+  for (const d of duetRun.configs.filter((c) => c.strategy !== baseline || c.arm)) {
+    for (const p of pairRun.configs.filter((c) => pointOf(c) === pointOf(d)).sort((a, b) => a.rate - b.rate)) {
+      const m = methodAgreement(d, p);
+      if (m) rows.push({ strategy: d.strategy, aa: Boolean(d.arm), rate: p.rate, ...m });
+    }
+  }
+  if (!rows.length) return null;
+  const first = duetRun.configs.find((c) => c.strategy !== baseline) ?? duetRun.configs[0];
+  const rates = [...new Set(rows.map((r) => r.rate))].map((rate) => {
+    const at = rows.filter((r) => r.rate === rate && !r.aa);
+    const count = (o) => at.filter((r) => r.gapPp.agreement?.outcome === o).length;
+    const within = count('within');
+    const beyond = count('beyond');
+    return { rate, within, beyond, cannotTell: at.length - within - beyond, outcome: beyond ? 'disagree' : within === at.length ? 'agree' : 'undecided' };
+  });
+  return { baseline, point: { framework: first.framework, depth: first.depth, hop: first.hop, stores: first.stores ?? 0, runtime: first.nodeLabel ?? first.node }, rows, rates };
 }
 
 // A prediction set against a measurement made apart from the fit (`ctxbench app
@@ -439,7 +486,7 @@ const isAgent = (strategy) => Boolean(strategies.names.includes(strategy) && str
 // servers saturated. At a fixed load below it a strategy's CPU per request is not the
 // saturated one (the method check, measured: scripts/method-check.sh), so the prediction
 // says which it is.
-const AT_SATURATION = 'each a share at saturation (the duet\'s measure): at a fixed load below it a strategy costs a request other CPU than this, several times more for some at 1,000 req/s and less at 3,000 (docs/model.md, "The method check")';
+const AT_SATURATION = 'each a share at saturation (the duet\'s measure): at a fixed load below it some strategies cost a request more CPU than this and some less (docs/model.md, "The method check")';
 const AGENT_CAVEAT = 'fitted on requests that make no database, cache or HTTP client call: the agent spans each such call, which the model does not count, so a service that makes them pays more than this';
 
 // Each block's line in the µs of the model's reference level: a block measured on a CPU
@@ -517,4 +564,4 @@ function instructionTerms(instructionRun, run) {
   return { runtime: sample?.nodeLabel ?? null, points: points.map((k) => { const [framework, depth, hop] = k.split('/'); return { framework, depth: Number(depth), hop, R: R.get(k) }; }), rows };
 }
 
-module.exports = { AT_SATURATION, methodAgreement, analyzeModel, instructionTerms, fitsByRuntime, predictService, tally, upgradeTable, exportFit, predictRatio, judgePrediction, judgeAgainst, fitLine, nonNegativeLine, blockFigures, gapOverBlocks, marginPpFor, verdictOf, pointKey, pointName, overBlocks, REFERENCE, RIGHT_PP, JUDGEABLE_PP, MARGIN_FLOOR_PP, MARGIN_SHARE };
+module.exports = { methodCheck, blocksToDecide, BLOCKS_TO_DECIDE_CAP, AT_SATURATION, methodAgreement, analyzeModel, instructionTerms, fitsByRuntime, predictService, tally, upgradeTable, exportFit, predictRatio, judgePrediction, judgeAgainst, fitLine, nonNegativeLine, blockFigures, gapOverBlocks, marginPpFor, verdictOf, pointKey, pointName, overBlocks, REFERENCE, RIGHT_PP, JUDGEABLE_PP, MARGIN_FLOOR_PP, MARGIN_SHARE };

@@ -3,7 +3,8 @@
 # reference point measured with the duet (the method its lines are fitted from) and with
 # the pair at two fixed rates, the two runs' blocks interleaved in time (one block each in
 # turn after the first three), so that each pair block sits beside its duet block. About
-# 25 minutes on 2 cores; nothing else may run. Then: node scripts/method-check.js
+# 25 minutes on 2 cores; nothing else may run. Then `ctxbench report` puts the check on
+# the model page (results/model.md, "The method check"), read from these two files.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 STRATEGIES=none,als,otel,cls-rtracer,cls-hooked,datadog

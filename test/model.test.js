@@ -345,17 +345,65 @@ test('the model page says why held-out points a duet could not measure are not m
   held.samples = held.samples.map((w) => ({ ...w, counted: false, dropped: 'server CPU not saturated (20% used)' }));
   const text = page(run);
   assert.match(text, /1 held-out point is not measured \(`HOP=await`\): the duet needs both servers busy throughout/);
-  assert.match(text, /The pair at a fixed rate measures such points, but is not judged against these lines/);
+  assert.match(text, /The pair at a fixed rate measures such points; whether it may be judged against these lines is the method check's to say/);
 });
 
-test('docs/model.md quotes the method check as scripts/method-check.js computes it from the committed runs', () => {
-  const { execFileSync } = require('node:child_process');
-  const fs = require('node:fs');
-  const path = require('node:path');
-  const root = path.join(__dirname, '..');
-  const printed = execFileSync(process.execPath, [path.join(root, 'scripts', 'method-check.js')], { encoding: 'utf8' });
-  const rows = printed.split('\n').filter((l) => l.startsWith('| `'));
-  assert.ok(rows.length >= 10, printed);
-  const doc = fs.readFileSync(path.join(root, 'docs', 'model.md'), 'utf8');
-  for (const row of rows) assert.ok(doc.includes(row), `docs/model.md lacks the row: ${row}`);
+test('the model page shows the method check from its companion runs: per rate, agree, disagree or undecided, and the table behind it', () => {
+  const { modelSection } = require('../report/sections/run/model');
+  const run = { ...synthRun({ als: linear }), title: 'Model (synthetic)', settings: { baseline: 'none', method: 'duet', preset: 'model' } };
+  // One point, none beside two strategies, as a duet and as a pair at 1,000 req/s.
+  const windows = (c0s, extras) => c0s.flatMap((c0, block) => [0, 1, 2].map((window) => ({ kind: 'window', block, window, counted: true, partnerCpuUsPerRequest: c0 * (1 + window * 0.001), cpuUsPerRequest: c0 * (1 + window * 0.001) + extras[block], wakeupsPerRequest: 0.9, partnerWakeupsPerRequest: 0.95 })));
+  const point = { framework: 'express', depth: 8, hop: 'immediate', stores: 0, nodeLabel: 'node24' };
+  const configs = (c0s, extras, rate) => [
+    { ...point, id: 'none', strategy: 'none', rate, samples: [] },
+    { ...point, id: 'cheap', strategy: 'als', rate, samples: windows(c0s, extras.cheap) },
+    { ...point, id: 'dear', strategy: 'cls-hooked', rate, samples: windows(c0s, extras.dear) },
+  ];
+  const duet = { settings: { baseline: 'none' }, environment: { commit: 'abc1234', date: '2026-11-28T10:00:00Z' }, configs: configs([33, 34, 32, 33, 35], { cheap: [1, 1.1, 0.9, 1, 1], dear: [50, 51, 49, 50, 50] }) };
+  const pairRun = (dear) => ({ settings: { baseline: 'none' }, environment: { commit: 'abc1234', date: '2026-11-28T10:30:00Z' }, configs: configs([130, 128, 132, 131, 129], { cheap: [1, 1.05, 0.95, 1, 1], dear }, 1000) });
+  const page = (pair) => modelSection(run, { companions: { methodCheck: { duet: { file: 'results/runs/method-check-duet.json', run: duet }, pair: { file: 'results/runs/method-check-pair.json', run: pair } } } });
+  const agree = page(pairRun([50, 50.5, 49.5, 50, 50]));
+  assert.match(agree, /#### The method check: may the pair stand in for the duet\?/);
+  assert.match(agree, /- \*\*At 1,000 req\/s each: the methods agree: every strategy within its margin\*\* \(2 within, 0 beyond, 0 cannot tell\)/);
+  assert.match(agree, /\| `cls-hooked` \| 1,000 \| 50\.0 \[[\d.]+–[\d.]+\] on 33\.4 \| 50\.0 \[[\d.]+–[\d.]+\] on 130\.\d \|.*\| ✅ within ±\d+\.\d pp \| 0\.90 \/ 0\.95 \| 5 \|/);
+  // Twice the saturated cost at the rate: beyond, and the rate's outcome says so.
+  const disagree = page(pairRun([100, 101, 99, 100, 100]));
+  assert.match(disagree, /- \*\*At 1,000 req\/s each: the methods do not agree\*\* \(1 within, 1 beyond, 0 cannot tell\)/);
+  // Without the companion runs the page says nothing of a check.
+  assert.doesNotMatch(modelSection(run, {}), /The method check/);
+});
+
+test('a cannot-tell point says at how many blocks it would decide if its gap held, and the page says how far the study is from answers', () => {
+  const { blocksToDecide, gapOverBlocks: gap } = require('../analysis/model');
+  // A gap of +0.3 pp with a block SD of 2 pp over 14 blocks: within ±1 pp once the 90%
+  // interval's half-width is 0.7 pp, near 24 blocks.
+  const near = blocksToDecide({ estimate: 0.3, se: 2 / Math.sqrt(14), blocks: 14 }, 1);
+  assert.strictEqual(near.outcome, 'within');
+  assert.ok(near.blocks >= 22 && near.blocks <= 26, JSON.stringify(near));
+  // −1.8 pp against ±1 pp: beyond, and sooner.
+  const far = blocksToDecide({ estimate: -1.8, se: 2 / Math.sqrt(14), blocks: 14 }, 1);
+  assert.strictEqual(far.outcome, 'beyond');
+  assert.ok(far.blocks > 14 && far.blocks < near.blocks, JSON.stringify(far));
+  // On the margin's edge: never, within the cap.
+  assert.deepStrictEqual(blocksToDecide({ estimate: 1.0, se: 2 / Math.sqrt(14), blocks: 14 }, 1), { blocks: null, outcome: null });
+  // Only a cannot-tell carries a projection.
+  const fit = { blocks: [0, 1, 2, 3, 4].map((block) => ({ block, a: 2, b: 0.01 })) };
+  const figures = (costs) => new Map(costs.map((cost, block) => [block, { c0: 50, cost }]));
+  const onLine = 53 / 50;
+  assert.strictEqual(gap(fit, 100, figures([onLine, onLine * 1.002, onLine * 0.998, onLine * 1.001, onLine * 0.999])).agreement.toDecide, undefined);
+  const noisy = gap(fit, 100, figures([0.95, 1.05, 0.97, 1.03, 1.0].map((x) => x * onLine)));
+  assert.strictEqual(noisy.agreement.outcome, 'cannot tell');
+  assert.ok(noisy.agreement.toDecide.blocks > 5, JSON.stringify(noisy.agreement));
+  // The page: the projection in the verdict cell, and the summary with the study's pace.
+  const { modelSection } = require('../report/sections/run/model');
+  const run = { ...synthRun({ als: linear }), measuringSeconds: 900, title: 'Model (synthetic)', settings: { baseline: 'none', method: 'duet', preset: 'model' } };
+  // The await point's blocks disagree by a few points: right on average, undecided.
+  const held = run.configs.find((c) => c.strategy === 'als' && c.hop === 'await');
+  held.samples = held.samples.map((w) => ({ ...w, cpuUsPerRequest: w.cpuUsPerRequest * [1, 1.04, 0.965][w.block] }));
+  const points = analyzeModel(run).runtimes[0].strategies[0].points;
+  const undecided = points.filter((p) => p.verdict.outcome === 'cannot tell');
+  assert.ok(undecided.length >= 1, JSON.stringify(points.map((p) => p.verdict)));
+  const page = modelSection(run);
+  assert.match(page, /… cannot tell ±\d+\.\d pp \((within|beyond) at \d+ blocks, if its gap held\)|on the margin's edge/);
+  assert.match(page, /If each gap's mean and spread held, the \d+ \*cannot tell\* points would decide at .* at this study's 300 s a block\)?.*The study has 3: a projection, not a promise\./);
 });

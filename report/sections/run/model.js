@@ -7,7 +7,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const f = require('../../format');
-const { analyzeModel, tally, upgradeTable, instructionTerms, pointName, RIGHT_PP, MARGIN_FLOOR_PP, MARGIN_SHARE } = require('../../../analysis/model');
+const { analyzeModel, methodCheck, tally, upgradeTable, instructionTerms, pointName, RIGHT_PP, MARGIN_FLOOR_PP, MARGIN_SHARE, BLOCKS_TO_DECIDE_CAP } = require('../../../analysis/model');
 const { nodeLabel } = require('../../../lib/node-versions');
 
 // Nanoseconds with a true minus sign, so that a range reads [−1,482–468].
@@ -57,7 +57,27 @@ function verdictCell(p) {
   const v = p.verdict;
   const margin = ['within', 'beyond', 'cannot tell'].includes(v.outcome) ? ` ±${v.marginPp.toFixed(1)} pp` : '';
   const dropped = v.outcome === 'not measured' && p.dropped ? ` (${p.dropped.windows} of ${p.dropped.of} windows dropped: ${p.dropped.reason})` : '';
-  return `${VERDICT[v.outcome] ?? v.outcome}${margin}${dropped}`;
+  return `${VERDICT[v.outcome] ?? v.outcome}${margin}${dropped}${toDecideText(p.gapPp?.agreement?.toDecide)}`;
+}
+
+// A "cannot tell"'s projection (analysis/model.js blocksToDecide), in the verdict cell.
+function toDecideText(d) {
+  if (!d) return '';
+  return d.blocks === null ? ` (on the margin's edge: over ${BLOCKS_TO_DECIDE_CAP} blocks, if its gap held)` : ` (${d.outcome} at ${d.blocks} blocks, if its gap held)`;
+}
+
+// How far the "cannot tell" points are from an answer, at the study's pace of measuring.
+function toDecideSummary(points, run) {
+  const projections = points.filter((p) => p.role === 'held-out' && p.verdict?.outcome === 'cannot tell').map((p) => p.gapPp?.agreement?.toDecide).filter(Boolean);
+  if (!projections.length) return null;
+  const blocks = new Set(run.configs.flatMap((c) => (c.samples || []).map((x) => x.block)).filter(Number.isInteger)).size;
+  const perBlockS = run.measuringSeconds > 0 && blocks ? run.measuringSeconds / blocks : null;
+  const finite = projections.map((d) => d.blocks).filter((n) => n !== null).sort((a, b) => a - b);
+  const median = finite.length ? finite[Math.floor((finite.length - 1) / 2)] : null;
+  const hours = (n) => (perBlockS ? ` (~${((n * perBlockS) / 3600).toFixed(1)} h of measuring at this study's ${Math.round(perBlockS)} s a block)` : '');
+  const edge = projections.length - finite.length;
+  return `If each gap's mean and spread held, the ${projections.length} *cannot tell* points would decide at ${finite.length ? `${finite[0]}–${finite.at(-1)} blocks in all, half of them by ${median}${hours(median)}` : 'no number of blocks'}` +
+    `${edge ? `; ${edge} sit on their margin's edge (over ${BLOCKS_TO_DECIDE_CAP} blocks)` : ''}. The study has ${blocks}: a projection, not a promise.`;
 }
 
 // Fitted points a resume added (lib/presets.js gained them after the study's first
@@ -142,6 +162,40 @@ function instructionsSection(run, ctx) {
   ].join('\n');
 }
 
+// The method check (ctx.companions.methodCheck, analysis/model.js methodCheck): whether a
+// point measured with the pair may be judged against the duet's lines, per rate, and the
+// table behind it.
+const CHECK_OUTCOME = {
+  agree: 'the methods agree: every strategy within its margin',
+  disagree: 'the methods do not agree',
+  undecided: 'undecided: no strategy beyond its margin, not every one within (more blocks would say)',
+};
+function methodCheckSection(companion) {
+  const check = companion && methodCheck(companion.duet.run, companion.pair.run);
+  if (!check) return '';
+  const { point, baseline } = check;
+  const us = (x) => (f.isNum(x?.estimate) ? f.withCi(x.estimate, x.ci95, (v) => `${v < 0 ? '−' : ''}${Math.abs(v).toFixed(1)}`) : f.DASH);
+  const runOf = (c) => `\`${path.basename(c.file)}\` (${c.run.environment?.commit ? `commit \`${c.run.environment.commit}\`, ` : ''}${String(c.run.environment?.date ?? '').slice(0, 10)})`;
+  const rows = check.rows.map((r) => {
+    const a = r.gapPp.agreement;
+    return [`${f.code(r.strategy)}${r.aa ? ' (A/A twin)' : ''}`, r.rate.toLocaleString('en-US'), `${us(r.duetExtraUs)} on ${r.duetBaselineUs.estimate.toFixed(1)}`, `${us(r.pairExtraUs)} on ${r.pairBaselineUs.estimate.toFixed(1)}`,
+      f.withCi(r.predicted.estimate, r.predicted.ci95, f.pctOf), f.withCi(r.measured.estimate, r.measured.ci95, f.pctOf),
+      a ? `${signedPp(r.gapPp.estimate)} [${signedPp(a.ci90[0])}, ${signedPp(a.ci90[1])}]` : signedPp(r.gapPp.estimate), a ? `${VERDICT[a.outcome]} ±${a.marginPp.toFixed(1)} pp` : 'not judged',
+      `${r.wakeups.pair.candidate?.toFixed(2) ?? f.DASH} / ${r.wakeups.pair.baseline?.toFixed(2) ?? f.DASH}`, String(r.blocks)];
+  });
+  return [
+    f.heading(4, 'The method check: may the pair stand in for the duet?'),
+    '',
+    `These lines are fitted from duet windows, both servers saturated; a point where a server waits (on timers, a database, another service) can only be measured with the pair at a fixed rate, and is judged against these lines only where one point measured both ways agrees. ` +
+      `Measured: ${f.code(`${point.framework} DEPTH=${point.depth} HOP=${point.hop}`)} on ${f.code(point.runtime)}, the duet ${runOf(companion.duet)} and the pair ${runOf(companion.pair)}, their blocks interleaved in time and paired by number (\`scripts/method-check.sh\`). ` +
+      `Per block the duet's extra CPU per request, set on the pair's own \`${baseline}\` level, predicts the pair's ratio; the gap is judged as a held-out point's.`,
+    '',
+    ...check.rates.map((r) => `- **At ${r.rate.toLocaleString('en-US')} req/s each: ${CHECK_OUTCOME[r.outcome]}** (${r.within} within, ${r.beyond} beyond, ${r.cannotTell} cannot tell).`),
+    '',
+    f.table(['Strategy', 'Pair rate (req/s each)', `Duet: extra µs/request [95% CI] on \`${baseline}\`'s`, `Pair: extra µs/request [95% CI] on \`${baseline}\`'s`, 'Pair ratio predicted from the duet', 'Pair ratio measured', 'Gap pp [90% CI]', 'Verdict', `Wake-ups per request in the pair: strategy / \`${baseline}\``, 'Blocks'], rows, ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'r']),
+  ].join('\n');
+}
+
 function modelSection(run, ctx = {}) {
   const model = analyzeModel(run);
   if (!model) return '';
@@ -149,6 +203,7 @@ function modelSection(run, ctx = {}) {
   const t = tally(all);
   const claimed = model.runtimes.flatMap((rt) => rt.strategies.filter((s) => s.fit)).filter((s) => s.claimed).length;
   const fitted = model.runtimes.flatMap((rt) => rt.strategies.filter((s) => s.fit)).length;
+  const toDecide = toDecideSummary(model.runtimes.flatMap((rt) => rt.strategies.flatMap((st) => st.points)), run);
   const parts = [
     f.heading(3, 'Cost model: a cost per request and a cost per async resource'),
     '',
@@ -165,6 +220,7 @@ function modelSection(run, ctx = {}) {
     `**Held-out: ${t.within} within, ${t.beyond} beyond, ${t.cannotTell} cannot tell**${t.unjudged ? `, ${t.unjudged} not measured or not predicted` : ''}, of ${t.total}. ` +
       `**The model claims ${claimed} of ${fitted} fitted strategy–runtime pairs**: a pair is claimed only where none of its held-out points is beyond; the others say why, and \`ctxbench app --predict\` prints no figure for them.`,
     '',
+    ...(toDecide ? [toDecide, ''] : []),
     `The side-by-side reading of earlier pages (the prediction within ${model.rightPp} pp of a measurement at most ±${model.judgeablePp} pp wide) sets two noisy point estimates side by side and is kept only for comparison: ${t.right} of ${t.right + t.miss} judged right.`,
   ];
   // Points the duet could not measure (servers waiting on timers are never saturated) are
@@ -173,8 +229,10 @@ function modelSection(run, ctx = {}) {
   if (unsaturated.length) {
     const where = [...new Set(unsaturated.map((p) => `HOP=${p.hop}`))].map(f.code).join(', ');
     parts.push('', `${unsaturated.length} held-out point${unsaturated.length === 1 ? ' is' : 's are'} not measured (${where}): the duet needs both servers busy throughout, and there they were not. ` +
-      'The pair at a fixed rate measures such points, but is not judged against these lines: measured both ways at the reference point, the two methods do not agree — a strategy costs a request other CPU at a fixed load than at saturation (docs/model.md, "The method check").');
+      'The pair at a fixed rate measures such points; whether it may be judged against these lines is the method check\'s to say (below, or docs/model.md where the check is not committed).');
   }
+  const check = methodCheckSection(ctx.companions?.methodCheck);
+  if (check) parts.push('', check);
   if (model.missingProbes.length) parts.push('', `> ⚠ No async-resource count for ${model.missingProbes.length} point(s): \`ctxbench probe ${ctx.file ?? 'RUN.json'}\` counts them.`);
   parts.push('', ...model.runtimes.map((rt) => runtimeSection(rt, model, run)));
   const upgrade = upgradeSection(model);
