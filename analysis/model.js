@@ -256,7 +256,7 @@ function methodAgreement(duetConfig, pairConfig) {
 function methodCheck(duetRun, pairRun) {
   if (!duetRun?.configs || !pairRun?.configs) return null;
   const baseline = duetRun.settings?.baseline ?? 'none';
-  const pointOf = (c) => [c.strategy, c.arm ?? '', c.framework, c.depth, c.hop, c.stores ?? 0, c.nodeLabel ?? c.node].join('/');
+  const pointOf = (c) => `${c.strategy}/${c.arm ?? ''}/${pointKey(c)}`;
   const rows = [];
   for (const d of duetRun.configs.filter((c) => c.strategy !== baseline || c.arm)) {
     for (const p of pairRun.configs.filter((c) => pointOf(c) === pointOf(d)).sort((a, b) => a.rate - b.rate)) {

@@ -54,7 +54,9 @@ async function poll(servers, schedule, loadPids) {
   const stats = await Promise.all(servers.map(statsOf));
   // An instance stand-in's own accounting (bench/cgroup.js): CPU, CFS throttling, memory.
   const groups = servers.map((s) => s.cgroup?.read() ?? null);
-  return { stats, groups, wakeups: stats.map((s, i) => wakeups(s.pid ?? servers[i].pid)), cut: schedule ? await schedule.cut() : null, servicesUs: servicesCpuUs(loadPids) };
+  return { stats, groups, // A ctxbench server names its own pid; a team's service started through a command may
+  // be a wrapper's child, whose wrapper never wakes: no figure rather than a wrong one.
+  wakeups: stats.map((s) => wakeups(s.pid)), cut: schedule ? await schedule.cut() : null, servicesUs: servicesCpuUs(loadPids) };
 }
 
 // CPU µs used so far by the services on the load CPU (each process and its children).

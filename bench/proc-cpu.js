@@ -46,20 +46,19 @@ function treeOf(root) {
   return out;
 }
 
-function threadsNs(pid) {
-  let total = 0;
+// pid -> [{ tid, ns }]: each thread's CPU time so far (schedstat's first field), [] when
+// pid is gone.
+function threadTimes(pid) {
   let tasks;
   try {
     tasks = fs.readdirSync(`/proc/${pid}/task`);
   } catch {
-    return 0;
+    return [];
   }
-  for (const tid of tasks) {
-    const text = read(`/proc/${pid}/task/${tid}/schedstat`);
-    if (text) total += Number(text.split(' ')[0]) || 0;
-  }
-  return total;
+  return tasks.map((tid) => ({ tid, ns: Number((read(`/proc/${pid}/task/${tid}/schedstat`) || '').split(' ')[0]) || 0 }));
 }
+
+const threadsNs = (pid) => threadTimes(pid).reduce((sum, t) => sum + t.ns, 0);
 
 // treeCpuUs(pid) -> µs of CPU used so far by pid and its descendants; throws when pid is gone.
 function treeCpuUs(pid) {
@@ -100,4 +99,4 @@ function busyShare(before, after) {
 
 const supported = () => fs.existsSync(`/proc/${process.pid}/task/${process.pid}/schedstat`);
 
-module.exports = { treeCpuUs, treeOf, supported, cpuTicks, busyShare, wakeups, wakeupsPerRequest };
+module.exports = { treeCpuUs, treeOf, supported, cpuTicks, busyShare, wakeups, wakeupsPerRequest, threadTimes };

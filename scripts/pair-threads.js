@@ -18,6 +18,7 @@ const { startServer } = require('../bench/server-process');
 const { measurePair } = require('../bench/pair');
 const { startServices } = require('../bench/services');
 const { pinSelf } = require('../bench/session');
+const { threadTimes } = require('../bench/proc-cpu');
 const { cpus } = require('../lib/cpus');
 const strategies = require('../context');
 
@@ -32,17 +33,20 @@ const { values } = parseArgs({
   },
 });
 
-// pid -> Map(thread name -> CPU µs so far).
+// pid -> Map(thread name -> CPU µs so far): the event loop (the thread that is the
+// process's own) apart, the rest by comm (V8's and libuv's helpers).
 function threadsUs(pid) {
   const out = new Map();
-  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const name = tid === String(pid) ? 'event loop' : fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim().replace(/\d+$/, '');
-      const ns = Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-      out.set(name, (out.get(name) ?? 0) + ns / 1000);
-    } catch {
-      // a thread that ended between the listing and the read
+  for (const { tid, ns } of threadTimes(pid)) {
+    let name = 'event loop';
+    if (tid !== String(pid)) {
+      try {
+        name = fs.readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim().replace(/\d+$/, '');
+      } catch {
+        continue; // a thread that ended between the listing and the read
+      }
     }
+    out.set(name, (out.get(name) ?? 0) + ns / 1000);
   }
   return out;
 }

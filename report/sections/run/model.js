@@ -187,7 +187,7 @@ function methodCheckSection(companion) {
     f.heading(4, 'The method check: may the pair stand in for the duet?'),
     '',
     `These lines are fitted from duet windows, both servers saturated; a point where a server waits (on timers, a database, another service) can only be measured with the pair at a fixed rate, and is judged against these lines only where one point measured both ways agrees. ` +
-      `Measured: ${f.code(`${point.framework} DEPTH=${point.depth} HOP=${point.hop}`)} on ${f.code(point.runtime)}, the duet ${runOf(companion.duet)} and the pair ${runOf(companion.pair)}, their blocks interleaved in time and paired by number (\`scripts/method-check.sh\`). ` +
+      `Measured: ${f.code(`${point.framework} DEPTH=${point.depth} HOP=${point.hop}`)} on ${f.code(point.runtime)}, the duet ${runOf(companion.duet)} and the pair ${runOf(companion.pair)}, their blocks interleaved in time and paired by number (\`scripts/method-check.sh\`); one run of each, no second committed. ` +
       `Per block the duet's extra CPU per request, set on the pair's own \`${baseline}\` level, predicts the pair's ratio; the gap is judged as a held-out point's.`,
     '',
     ...check.rates.map((r) => `- **At ${r.rate.toLocaleString('en-US')} req/s each: ${CHECK_OUTCOME[r.outcome]}** (${r.within} within, ${r.beyond} beyond, ${r.cannotTell} cannot tell).`),
