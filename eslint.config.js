@@ -59,6 +59,18 @@ const LAYERS = [
   },
 ];
 
+// The plan (a run's `settings`) is resolved once by a command and frozen (lib/plan.js):
+// no code writes into it; what measuring learns goes into the run's `learned` record.
+const PLAN_NAMES = '/^(settings|plan)$/';
+const PLAN_WRITES = [
+  `AssignmentExpression > MemberExpression.left[object.name=${PLAN_NAMES}]`,
+  `AssignmentExpression > MemberExpression.left[object.property.name=${PLAN_NAMES}]`,
+  `UpdateExpression > MemberExpression.argument[object.name=${PLAN_NAMES}]`,
+  `UnaryExpression[operator='delete'] > MemberExpression.argument[object.name=${PLAN_NAMES}]`,
+  `CallExpression[callee.object.name='Object'][callee.property.name='assign'][arguments.0.name=${PLAN_NAMES}]`,
+  `CallExpression[callee.object.name='Object'][callee.property.name='assign'][arguments.0.property.name=${PLAN_NAMES}]`,
+].map((selector) => ({ selector, message: 'the plan (settings) is frozen once resolved (lib/plan.js): build a new one with freezePlan, or record what was learned in run.learned' }));
+
 module.exports = [
   { ignores: ['node_modules/', 'results/'] },
   js.configs.recommended,
@@ -66,5 +78,10 @@ module.exports = [
     languageOptions: { sourceType: 'commonjs', ecmaVersion: 2023, globals: { ...globals.node } },
     rules: { 'no-unused-vars': ['error', { argsIgnorePattern: '^_|^req$|^res$|^next$' }] },
   },
-  ...LAYERS,
+  // Every file but lib/plan.js and the tests (which build synthetic runs); with the rooms'
+  // own restricted syntax merged below (a later no-restricted-syntax replaces an earlier one).
+  ...[{ files: ['**/*.js'], ignores: ['lib/plan.js', 'test/**'] }, ...LAYERS].map((layer) => ({
+    ...layer,
+    rules: { 'no-restricted-syntax': ['error', ...(layer.rules?.['no-restricted-syntax']?.slice(1) ?? []), ...PLAN_WRITES] },
+  })),
 ];

@@ -421,7 +421,7 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
       hop: configs[0]?.hop ?? null,
       node: configs[0]?.node ?? null,
       io: sources.io ? { hop: ioHop, depth: ioDepth, baseline: sources.io.run.settings?.baseline ?? null, method: sources.io.run.settings?.method ?? 'sequential', load: sources.io.run.settings?.loads?.length === 1 ? sources.io.run.settings.loads[0] : null } : null,
-      latency: latencySource ? { load, depth: latencyDepth, hop: (latencySource.run.configs || [])[0]?.hop ?? null, baseline: latencySource.run.settings?.baseline ?? null, method: latencySource.run.settings?.method ?? 'sequential', instance: latencySource.run.settings?.instance?.name ?? null, knee: Boolean(latencySource.run.settings?.capacity?.groups?.some((g) => g.knee)) } : null,
+      latency: latencySource ? { load, depth: latencyDepth, hop: (latencySource.run.configs || [])[0]?.hop ?? null, baseline: latencySource.run.settings?.baseline ?? null, method: latencySource.run.settings?.method ?? 'sequential', instance: latencySource.run.settings?.instance?.name ?? null, knee: Boolean(latencySource.run.learned?.capacity?.groups?.some((g) => g.knee)) } : null,
       deployment: sources.deployment ? { instance: sources.deployment.run.settings?.instance?.name ?? null, slo: sources.deployment.run.settings?.slo?.text ?? null, baseline: sources.deployment.run.settings?.baseline ?? null, serve: sloCapacity(sources.deployment.run)?.serve ?? null } : null,
       stores: sources.stores ? { stores, node: storesNode, baseline: sources.stores.run.settings?.baseline ?? null } : null,
     },

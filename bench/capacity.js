@@ -239,13 +239,14 @@ function expandRates(configs, { rates, loads, capacity }) {
 }
 
 // run.js's one call: with settings.rates or settings.loads, measures capacity when needed
-// (recorded in settings.capacity) and returns the configs expanded by rate; otherwise the
-// configs unchanged.
+// and returns { configs expanded by rate, capacity } (the run records the capacity in
+// `learned`); otherwise { configs unchanged, capacity: null }.
 // services: { need, pgUrl } as the session takes them: a baseline waiting on PostgreSQL,
 // MariaDB, Redis or a downstream needs them for its capacity too (started here for the
 // probe and stopped after it; the session starts its own for the run).
 async function rateConfigs(configs, settings, { remote = false, taskset = false, services = null, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
-  if (!settings.rates && !settings.loads) return configs;
+  if (!settings.rates && !settings.loads) return { configs, capacity: null };
+  let capacity = null;
   if (settings.loads) {
     const pinned = !remote && taskset && pinSelf();
     // Nothing is measured yet: Ctrl-C stops the servers and services it started and quits (130).
@@ -263,13 +264,13 @@ async function rateConfigs(configs, settings, { remote = false, taskset = false,
         started = await startServices({ need: services.need, pgUrl: services.pgUrl ?? null, pinned });
         current.add(started);
       }
-      settings.capacity = await measureCapacity(configs, settings, { driver: getDriver('autocannon'), launch: defaultLaunch({ cpu: pinned ? cpus().server : null, instance: settings.instance ?? null, env: started?.env ?? {} }), log, onServer: (s) => current.add(s) });
+      capacity = await measureCapacity(configs, settings, { driver: getDriver('autocannon'), launch: defaultLaunch({ cpu: pinned ? cpus().server : null, instance: settings.instance ?? null, env: started?.env ?? {} }), log, onServer: (s) => current.add(s) });
     } finally {
       await started?.stop();
       stop.release();
     }
   }
-  return expandRates(configs, { rates: settings.rates, loads: settings.loads, capacity: settings.capacity });
+  return { configs: expandRates(configs, { rates: settings.rates, loads: settings.loads, capacity }), capacity };
 }
 
 module.exports = {

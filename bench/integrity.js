@@ -6,11 +6,11 @@
 // ids at `concurrency` in flight, and every answer is classified kept / lost / leaked.
 // The soak scenario runs in a second fresh process started with --expose-gc and
 // CTXBENCH_ALLOW_GC=1, and compares memory after a forced GC before and after.
+const { saveRun } = require('../lib/run-file');
 const { signedPctText } = require('../lib/format');
 const strategies = require('../context');
 const { startServer } = require('./server-process');
 const client = require('./integrity-client');
-const { writeJsonAtomic } = require('../lib/cli');
 const { ensureAgent, runtimeProblem } = require('../lib/agents');
 const { sinkCounts, sinkOwners } = require('./services');
 
@@ -227,7 +227,7 @@ async function startFor(target, strategy, settings, { soak, env = {} }) {
 async function runIntegrity(run, { out, targets, progress, stop = { requested: false }, serverEnv = {} }) {
   const settings = run.settings;
   const result = run.integrity;
-  const save = () => writeJsonAtomic(out, run);
+  const save = () => saveRun(out, run);
   const scenarioNames = settings.scenarios.filter((n) => n !== 'soak');
   const withSoak = settings.scenarios.includes('soak');
   run.status = 'running';

@@ -8,6 +8,7 @@
 // run's own load driver for a few seconds, stopped with SIGTERM (app.js then exits
 // through process.exit, which is when V8 writes the profile). The file is moved to
 // results/profiles/<run>/<config>.cpuprofile, which Chrome DevTools opens as is.
+const { saveRun } = require('../lib/run-file');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
@@ -15,7 +16,6 @@ const { startServer } = require('./server-process');
 const { baselineFor } = require('../analysis/comparable');
 const { getDriver } = require('./drivers');
 const { cpus } = require('../lib/cpus');
-const { writeJsonAtomic } = require('../lib/cli');
 const { onInterrupt } = require('./progress');
 const { startServices } = require('./services');
 
@@ -219,7 +219,7 @@ async function profileRun(run, out, settings, services = null) {
   } finally {
     if (started) await started.stop();
     stop.release();
-    writeJsonAtomic(out, run);
+    saveRun(out, run);
   }
   return run.profiles;
 }

@@ -86,7 +86,7 @@ function relaunch(configs, targets, file) {
 
 // The run JSON at `file`, ready to go on (options: prepareResume's) -> { run, resume }.
 function loadForResume(file, options) {
-  const run = loadRun(file);
+  const run = loadRun(file, 'run', { kinds: ['run'] });
   return { run, resume: prepareResume(run, file, options) };
 }
 

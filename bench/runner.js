@@ -7,11 +7,11 @@
 // that precise or the next block would not end before settings.maxTime. So whatever one
 // process got by luck (JIT decisions, heap layout) is a level of variation inside every
 // interval. The run JSON is rewritten atomically after every sample.
+const { saveRun } = require('../lib/run-file');
 const { decide } = require('./stopping');
 const { fingerprint } = require('./fingerprint');
 const noise = require('./noise');
 const { refreshSummaries, warnOnce } = require('./block');
-const { writeJsonAtomic } = require('../lib/cli');
 const { cpus } = require('../lib/cpus');
 const { standInLayout } = require('./cgroup');
 
@@ -47,7 +47,7 @@ async function runMatrix(run, { out, driver, progress, stop = { requested: false
   }
   // --instance: every server in a cgroup of its own with the instance's limits.
   const instance = s.instance ?? null;
-  const ctx = { run, driver, progress, stop, pinned, serverEnv, loadPids, instance, cgroups: instance ? standInLayout({ log: (line) => warnOnce(run, line, progress) }) : null, excluded: new Set(), save: () => writeJsonAtomic(out, run) };
+  const ctx = { run, driver, progress, stop, pinned, serverEnv, loadPids, instance, cgroups: instance ? standInLayout({ log: (line) => warnOnce(run, line, progress) }) : null, excluded: new Set(), save: () => saveRun(out, run) };
   const noiseBefore = noise.snapshot();
   const counters = { round: 0, seq: 0, group: 0, ...resume?.counters };
   const blockSeconds = [];

@@ -6,15 +6,15 @@
 // A command (bench/cli/*) is a kind: its flags, its plan (settings, configs or its own
 // part of the run JSON), its measure step where it differs from the matrix's, and its
 // analysis. The report is written by the command after the session (bench/cli/write-report.js).
+const { saveRun } = require('../lib/run-file');
+const { VERSION } = require('../lib/run-schema');
 const { execFileSync } = require('node:child_process');
 const { runMatrix, stepsPerBlock } = require('./runner');
 const { getDriver } = require('./drivers');
 const { captureEnvironment } = require('./environment');
 const { createProgress, onInterrupt } = require('./progress');
 const { startServices, sinkCounts, redact } = require('./services');
-const { writeJsonAtomic } = require('../lib/cli');
 const { cpus } = require('../lib/cpus');
-const { DEFAULTS } = require('../lib/presets');
 
 // Pin this process (the load generator, every thread) to its CPU (lib/cpus.js: 0, the
 // servers' 1, unless CTXBENCH_CPUS says otherwise).
@@ -40,20 +40,23 @@ function pinSelf() {
 // measure(run, { save, progress, stop, serverEnv, pinned }): fills the run; it may set
 //   run.status ('failed'); otherwise the session sets 'complete' or 'interrupted'.
 // analyze(run): the kind's results, stored under run[kind] before the last save.
-async function session({ kind, schema = 2, title, command, settings, out, part = {}, warnings = [], environment = captureEnvironment(), pin = false, services = null, progress: bar = {}, measure, analyze = null }) {
+async function session({ kind, schema = VERSION, title, command, settings, learned = {}, out, part = {}, warnings = [], environment = captureEnvironment(), pin = false, services = null, progress: bar = {}, measure, analyze = null }) {
+  // The plan is the command's, frozen (lib/plan.js); what this session learns goes to `learned`.
+  if (!Object.isFrozen(settings)) throw new Error(`ctxbench ${kind}: the plan reached the session unfrozen (lib/plan.js freezePlan)`);
+  const record = { ...learned };
   const pinned = Boolean(pin && environment.taskset && pinSelf());
   if (pin) environment.taskset = pinned;
   // Services first: a wrong --pg-url is one line before anything is written or started.
   const started = services?.need && Object.values(services.need).some(Boolean) ? await startServices({ need: services.need, pgUrl: services.pgUrl ?? null, pinned }) : null;
-  if (started?.pg) settings.postgres = started.pg.embedded ? 'embedded' : redact(started.pg.url);
+  if (started?.pg) record.postgres = started.pg.embedded ? 'embedded' : redact(started.pg.url);
   // The server versions the scenarios ran against (the integrity page shows them).
-  if (started?.redis) settings.redis = { server: `redis-server ${started.redis.version}`, pid: started.redis.pid, dir: started.redis.dir };
-  if (started?.mysql) settings.mysql = { server: `MariaDB ${started.mysql.version}`, pid: started.mysql.pid, dir: started.mysql.dir };
+  if (started?.redis) record.redis = { server: `redis-server ${started.redis.version}`, pid: started.redis.pid, dir: started.redis.dir };
+  if (started?.mysql) record.mysql = { server: `MariaDB ${started.mysql.version}`, pid: started.mysql.pid, dir: started.mysql.dir };
   // Which method, and why, once the setup is known good and before anything is measured
   // (the run JSON and the report keep it too).
   if (settings.methodWhy) process.stderr.write(`ctxbench: measuring ${settings.method === 'instructions' ? 'instruction counts' : settings.method}: ${settings.methodWhy}\n`);
-  const run = { schema, kind, title, command, status: 'running', environment, settings, ...part, warnings };
-  const save = () => writeJsonAtomic(out, run);
+  const run = { schema, kind, title, command, status: 'running', environment, settings, learned: record, ...part, warnings };
+  const save = () => saveRun(out, run);
   const progress = createProgress({ total: bar.total ?? 0, perBlock: bar.perBlock ?? null, label: `ctxbench ${kind}` });
   const stop = onInterrupt(progress, bar.step);
   try {
@@ -85,17 +88,16 @@ async function session({ kind, schema = 2, title, command, settings, out, part =
 // fresh processes by bench/runner.js, duet, sequential or under callgrind.
 // resume: { fromBlock, counters, part } to go on with a stopped run (bench/resume.js):
 // part holds its other fields (resumes, profiles, …), kept as they were.
-async function measureSession({ kind, title, command, settings, configs, out, remote = false, warnings = [], analyze, environment = captureEnvironment(), startedAt = Date.now(), services = null, resume = null }) {
+async function measureSession({ kind, title, command, settings, learned = {}, configs, out, remote = false, warnings = [], analyze, environment = captureEnvironment(), startedAt = Date.now(), services = null, resume = null }) {
   // A remote target is not loaded from this machine's CPUs: nothing is pinned.
   if (remote) environment.taskset = false;
-  settings.blocks ??= DEFAULTS.blocks;
-  settings.minPerConnection ??= DEFAULTS.minPerConnection;
   const perBlock = stepsPerBlock(configs, settings);
   return session({
     kind,
     title,
     command,
     settings,
+    learned,
     out,
     part: { ...resume?.part, configs },
     warnings,

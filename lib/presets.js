@@ -24,25 +24,10 @@ const APP_ENGINE_STUDY = {
 };
 
 // What an option of `ctxbench run` is when neither its flag nor the preset sets it: the
-// one table of fallbacks. --help is written from it and from PRESETS, docs/options.md is
-// generated from --help (scripts/docs-options.js), and test/options-doc.test.js fails
+// plan's defaults (lib/plan.js). --help is written from them and from PRESETS, docs/options.md
+// is generated from --help (scripts/docs-options.js), and test/options-doc.test.js fails
 // when they disagree.
-const DEFAULTS = {
-  preset: 'default',
-  blocks: 3,
-  minPerConnection: 30,
-  // A custom matrix with --precision and no --max-time.
-  maxTime: 120,
-  windows: 3,
-  window: 1,
-  soloDuration: 0.5,
-  groupSize: 2,
-  logs: ['none'],
-  driver: 'autocannon',
-  // The equivalence margin M in percent: a ratio whose 90% interval lies within
-  // [1 - M, 1 + M] is "equivalent" (two one-sided tests at 5%; analysis/verdict.js).
-  margin: 2,
-};
+const { DEFAULTS } = require('./plan');
 
 // A duet's settings (bench/duet.js): 10 connections per server, 3 counted 1-s windows a
 // pair of fresh processes, a 0.5-s solo burst each for req/s and p99, the A/A twin.

@@ -5,6 +5,8 @@
 // report/sections/<kind>.js `render(run, ctx)` -> markdown (or a promise of it). A kind
 // without a section module gets a short generic section instead of failing the report.
 
+const { readJson } = require('../lib/run-file');
+const { checkRun } = require('../lib/run-schema');
 const fs = require('node:fs');
 const path = require('node:path');
 const f = require('./format');
@@ -36,20 +38,13 @@ function readResults(resultsDir, files) {
     list = names.filter((n) => n.endsWith('.json')).sort().map((n) => path.join(resultsDir, n));
   }
   return list.map((file) => {
-    let text;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (err) {
-      throw new UsageError(`${file}: cannot read (${err.code || err.message})`, { cause: err });
-    }
     let run;
     try {
-      run = JSON.parse(text);
+      run = readJson(file, 'the file');
+      // The shipped model fit is not a run; everything else is checked (and migrated) on read.
+      if (run?.kind !== MODEL_FIT_KIND) run = checkRun(run, { file, unknown: true });
     } catch (err) {
-      throw new UsageError(`${file}: not valid JSON (${String(err.message).split('\n')[0]})`, { cause: err });
-    }
-    if (!run || typeof run !== 'object' || Array.isArray(run) || typeof run.kind !== 'string' || !run.kind) {
-      throw new UsageError(`${file}: not a ctxbench result (expected an object with a "kind" field, see docs/run-json.md)`);
+      throw new UsageError(err.message, { cause: err });
     }
     return { file, run };
   }).filter(({ run }) => run.kind !== MODEL_FIT_KIND);

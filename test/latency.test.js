@@ -173,7 +173,7 @@ test('the latency section lays out the study table, per-load tables and a p99-vs
   }
   const dir = tempDir('ctxbench-latency-');
   try {
-    const run = { kind: 'run', title: 'Latency', settings: { loads: [0.25, 0.5], baseline: 'param', capacity: { method: 'closed loop', groups: [{ baseline: 'param/d8', rps: 1000, bursts: [1000] }] } }, configs };
+    const run = { kind: 'run', title: 'Latency', settings: { loads: [0.25, 0.5], baseline: 'param' }, learned: { capacity: { method: 'closed loop', groups: [{ baseline: 'param/d8', rps: 1000, bursts: [1000] }] } }, configs };
     assert.ok(latencySection.isRateRun(run));
     assert.ok(!latencySection.isRateRun({ kind: 'run', settings: {}, configs: [{ samples: [{ rps: 1 }] }] }));
     const md = await latencySection.render(run, { chartsDir: dir, name: 'latency', written: [] });

@@ -5,6 +5,7 @@
 // (analysis/summary.js summarize). At p < 0.05 an exactly calibrated test calls about 1 trial
 // in 20 "significant" by chance; the run fails only when k of n is more than chance
 // explains: P(X >= k) < 0.05 for X ~ Binomial(n, 0.05).
+const { freezePlan, DEFAULTS: PLAN_DEFAULTS } = require('../../lib/plan');
 const path = require('node:path');
 const { UsageError, parse, number } = require('../../lib/cli');
 const { analyzeAa: analyze, atLeast, binomialRule, allowedOf, ALPHA } = require('../../analysis/method');
@@ -38,7 +39,8 @@ async function main(args) {
   const trials = number('trials', values.trials, { min: 1, max: 1000, integer: true }) ?? DEFAULTS.trials;
   const blocksPerTrial = number('blocks-per-trial', values['blocks-per-trial'], { min: 2, max: 100, integer: true }) ?? DEFAULTS.blocksPerTrial;
   const rounds = number('rounds', values.rounds, { min: 1, max: 1000, integer: true }) ?? DEFAULTS.rounds;
-  const settings = { ...single, method, ...duet, trials, blocksPerTrial, blocks: trials * blocksPerTrial, rounds, baseline: 'A' };
+  const settings = freezePlan({ ...single, method, ...duet, trials, blocksPerTrial, blocks: trials * blocksPerTrial, rounds, baseline: 'A',
+    minPerConnection: PLAN_DEFAULTS.minPerConnection });
   const out = values.out ?? path.join('results', 'aa.json');
 const { writeReport } = require('./write-report');
   const configs = expandConfigs(

@@ -1,6 +1,7 @@
 'use strict';
 // `ctxbench app --baseline CMD --candidate CMD`: what a change costs the user's own
 // service (bench/app.js). Writes the run JSON (kind "app") and its report section.
+const { freezePlan } = require('../../lib/plan');
 const path = require('node:path');
 const { UsageError, parse, flags, number } = require('../../lib/cli');
 const { session } = require('../session');
@@ -202,7 +203,7 @@ function instanceSummary(run) {
   const a = run.app;
   const [base, cand] = run.settings.names ?? ['baseline', 'candidate'];
   const lines = ['', `ctxbench app: ${run.status}, the pair at a fixed rate on ${run.settings.instance.name} stand-ins (${describeInstance(run.settings.instance)}; docs/deploy.md), ${a?.blocks ?? 0} block(s)`];
-  const c = run.settings.capacity;
+  const c = run.learned?.capacity;
   if (c) lines.push(`${base} stand-in's closed-loop capacity: ${c.rps.toLocaleString('en-US')} req/s${c.knee ? `; its open-loop knee within ${run.settings.slo.text}: ${c.knee.censored === 'above' ? 'at least ' : ''}${c.knee.rps.toLocaleString('en-US')} req/s` : ''}; rates ${run.settings.loads.map((l) => `${Math.round(l * 100)}%`).join(', ')} of ${c.knee ? 'the knee' : 'it'}`);
   if (a?.capacity?.rows?.length) lines.push(...capacityLines(run, a.capacity, a.capacity.rows[0], { name: cand, baseline: base }));
   else lines.push('no capacity: too few pairs measured');
@@ -245,7 +246,7 @@ function predictLines(p) {
 
 async function main(args) {
   const { values } = parse(args, OPTIONS);
-  const settings = settingsOf(values);
+  const settings = freezePlan(settingsOf(values));
   if (!supported()) throw new UsageError('ctxbench app reads CPU time from /proc/<pid>/task/*/schedstat: it needs Linux');
   const out = values.out ?? path.join('results', 'app.json');
   const hasCandidate = values.candidate !== undefined;
@@ -257,7 +258,7 @@ async function main(args) {
     kind: 'app',
     title: hasCandidate ? `Your service: ${settings.names[1]} against ${settings.names[0]}` : `Your service: what each strategy would cost ${settings.names[0]} (predicted)`,
     command: ['ctxbench', 'app', ...args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a))].join(' '),
-    settings: { ...settings, names: undefined },
+    settings: freezePlan({ ...settings, names: undefined }),
     out,
     part: { configs: [] },
     pin: true,
@@ -336,7 +337,7 @@ async function measureOnInstance({ values, args, settings, commands, out }) {
           loadPids,
           log: (line) => progress.log(line),
           onCapacity: (capacity, configs) => {
-            r.settings.capacity = capacity;
+            r.learned.capacity = capacity;
             r.configs = configs;
             progress.log(`${base}'s capacity: ${capacity.rps.toLocaleString('en-US')} req/s closed loop (bursts ${capacity.bursts.join(', ')}); open-loop knee ${capacity.knee.rps.toLocaleString('en-US')} req/s, the ladder's 100%`);
             save();

@@ -6,6 +6,7 @@
 // compared with the server's own figure, by interval: at the configurations a plain
 // `npm run bench` measures (depth 8 and 256, HOP=immediate, its connections), and at
 // depth 1 HOP=sync, the cheapest request.
+const { freezePlan, DEFAULTS: PLAN_DEFAULTS } = require('../../lib/plan');
 const path = require('node:path');
 const { UsageError, parse, list, number } = require('../../lib/cli');
 const { MAX_DEPTH } = require('../../servers/config');
@@ -66,8 +67,9 @@ async function main(args) {
   const at = points(values) ?? [{ depth: single.depth, hop: single.hop }];
   const burns = list('burns', values.burns ?? DEFAULT_BURNS).map((b) => number('burns', b, { min: 0, max: 100000, integer: true }));
   if (!burns.includes(0)) burns.unshift(0);
-  const settings = {
-    ...single,
+  // The points are `at`: the single configuration's depth and hop are not the plan's.
+  const settings = freezePlan({
+    ...Object.fromEntries(Object.entries(single).filter(([k]) => k !== 'depth' && k !== 'hop')),
     at,
     burns,
     blocks: number('blocks', values.blocks, { min: 3, max: 1000, integer: true }) ?? DEFAULTS.blocks,
@@ -75,9 +77,8 @@ async function main(args) {
     baseline: BASELINE_ARM,
     method,
     ...duet,
-  };
-  delete settings.depth;
-  delete settings.hop;
+    minPerConnection: PLAN_DEFAULTS.minPerConnection,
+  });
   const out = values.out ?? path.join('results', 'calibrate.json');
 const { writeReport } = require('./write-report');
   const target = await defaultNodeTarget();

@@ -2,7 +2,9 @@
 // `ctxbench compare a.json b.json [--max-regression PCT]`: a gate for a library's CI that
 // fails closed: exit 1 on a significant slowdown beyond PCT %, 2 when it cannot tell, 3
 // when the input is bad (so a CI script can tell "slower" from "not compared").
-const { parse, number, UsageError, writeJsonAtomic } = require('../../lib/cli');
+const { saveRun } = require('../../lib/run-file');
+const { VERSION } = require('../../lib/run-schema');
+const { parse, number, UsageError } = require('../../lib/cli');
 const { loadRun } = require('../../lib/run-file');
 const { compare, formatCompare, DEFAULT_MAX_REGRESSION } = require('../../analysis/compare');
 
@@ -45,7 +47,7 @@ async function gate(args) {
   }
   if (values.out) {
     const runs = positionals.map((file) => loadRun(file));
-    writeJsonAtomic(values.out, { schema: 2, kind: 'compare', title: `Gate: ${positionals[1]} against ${positionals[0]}`, command: ['ctxbench', 'compare', ...args].join(' '), files: positionals, maxRegression, runs, compare: result });
+    saveRun(values.out, { schema: VERSION, kind: 'compare', title: `Gate: ${positionals[1]} against ${positionals[0]}`, command: ['ctxbench', 'compare', ...args].join(' '), files: positionals, maxRegression, runs, compare: result });
   }
   process.stdout.write(formatCompare(result) + '\n');
   return result.exitCode;

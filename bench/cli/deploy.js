@@ -11,6 +11,7 @@ const YAML = require('yaml');
 const strategies = require('../../context');
 const { UsageError, parse, flags, number } = require('../../lib/cli');
 const { resolveSettings, measureRun, SLO_LOADS } = require('./run');
+const { freezePlan } = require('../../lib/plan');
 const { writeReport } = require('./write-report');
 const { redactArgs } = require('../services');
 const { sloCapacity, latencySummaries } = require('../../analysis');
@@ -119,17 +120,21 @@ async function main(args) {
     ...(values['cfs-period'] && { 'cfs-period': values['cfs-period'] }),
   };
   number('blocks', runValues.blocks, { min: 3, max: 1000, integer: true });
-  const settings = resolveSettings(runValues);
+  const resolved = resolveSettings(runValues);
   // The yaml's own request limit, not the class's default.
-  settings.instance = { ...settings.instance, requestLimit: base.maxConcurrent, requestLimitSource: `max_concurrent_requests ${base.maxConcurrent} (${base.file})` };
-  settings.connections = base.maxConcurrent;
-  settings.aa = false;
-  settings.preset = 'deploy';
-  settings.title = `Deployments on ${settings.instance.name} stand-ins: ${yamls.map((y) => y.service).join(', ')} against ${base.service}`;
-  settings.why = `each App Engine yaml as a local stand-in of its instance (${describeInstance(settings.instance)}), with the environment it sets (${Object.entries({ DEPTH: base.depth, HOP: base.hop, LOG: base.log }).map(([k, v]) => `${k}=${v}`).join(', ')}), measured in pairs against ${base.file} at rates up to the baseline stand-in's capacity: capacity within ${settings.slo.text} and what it means in instances`;
-  settings.deploy = { yamls: yamls.map(({ file, service, strategy, maxInstances }) => ({ file: path.relative(process.cwd(), path.resolve(file)), service, strategy, maxInstances })) };
+  const instance = { ...resolved.instance, requestLimit: base.maxConcurrent, requestLimitSource: `max_concurrent_requests ${base.maxConcurrent} (${base.file})` };
+  const settings = freezePlan({
+    ...resolved,
+    instance,
+    connections: base.maxConcurrent,
+    aa: false,
+    preset: 'deploy',
+    title: `Deployments on ${instance.name} stand-ins: ${yamls.map((y) => y.service).join(', ')} against ${base.service}`,
+    why: `each App Engine yaml as a local stand-in of its instance (${describeInstance(instance)}), with the environment it sets (${Object.entries({ DEPTH: base.depth, HOP: base.hop, LOG: base.log }).map(([k, v]) => `${k}=${v}`).join(', ')}), measured in pairs against ${base.file} at rates up to the baseline stand-in's capacity: capacity within ${resolved.slo.text} and what it means in instances`,
+    deploy: { yamls: yamls.map(({ file, service, strategy, maxInstances }) => ({ file: path.relative(process.cwd(), path.resolve(file)), service, strategy, maxInstances })) },
+  });
   const out = values.out ?? path.join('results', 'deploy.json');
-  const run = await measureRun({ values: {}, settings, out, command: ['ctxbench', 'deploy', ...redactArgs(args)].join(' ') });
+  const run = await measureRun({ settings, options: {}, out, command: ['ctxbench', 'deploy', ...redactArgs(args)].join(' ') });
   await writeReport(out, values.report);
   process.stdout.write(deploySummary(run, yamls, out));
   if (run.status === 'interrupted') return 130;

@@ -5,6 +5,7 @@ const path = require('node:path');
 const strategies = require('../../context');
 const { loadStrategyFiles } = require('./common');
 const frameworks = require('../../servers');
+const { freezePlan } = require('../../lib/plan');
 const { UsageError, parse, flags, list, number, acfFlag } = require('../../lib/cli');
 const { session } = require('../session');
 const { resolveNodeTargets } = require('../targets');
@@ -94,34 +95,38 @@ function resolveSettings(values) {
 
 async function main(args) {
   const { values } = parse(args, OPTIONS);
-  const settings = resolveSettings(values);
+  const asked = resolveSettings(values);
   const out = values.out ?? PRESETS[values.preset]?.out ?? path.join('results', 'integrity.json');
   const reportPath = values.report;
 
   const warnings = [];
-  const { targets, warnings: targetWarnings } = await resolveNodeTargets(settings.node, settings.acf);
+  const { targets, warnings: targetWarnings } = await resolveNodeTargets(asked.node, asked.acf);
   warnings.push(...targetWarnings);
-  if (settings.concurrency < 200) warnings.push(`concurrency ${settings.concurrency} (< 200): fewer requests interleave, so a leak is less likely to show`);
+  if (asked.concurrency < 200) warnings.push(`concurrency ${asked.concurrency} (< 200): fewer requests interleave, so a leak is less likely to show`);
 
   // A server the selected scenarios need but this machine lacks (Redis, MariaDB): those
   // scenarios are left out with one line naming the package to install; the others run.
   const needsOf = (name) => integrity.SCENARIOS.find((s) => s.name === name)?.needs;
+  let scenarios = asked.scenarios;
   for (const [need, tool, label] of [['redis', 'redis', 'Redis'], ['mysql', 'mariadb', 'MySQL']]) {
-    const withoutServer = systemTools.find(tool) ? [] : settings.scenarios.filter((n) => needsOf(n) === need);
+    const withoutServer = systemTools.find(tool) ? [] : scenarios.filter((n) => needsOf(n) === need);
     if (!withoutServer.length) continue;
-    settings.scenarios = settings.scenarios.filter((n) => !withoutServer.includes(n));
+    scenarios = scenarios.filter((n) => !withoutServer.includes(n));
     const line = `${withoutServer.length} ${label} scenario(s) skipped: ${systemTools.hint(tool)}`;
     warnings.push(line);
     process.stderr.write(`ctxbench: ${line}\n`);
   }
-  if (!settings.scenarios.length) throw new UsageError('no scenario left to run');
+  if (!scenarios.length) throw new UsageError('no scenario left to run');
+  const runtimes = targets.map(({ label, version, args: nodeArgs, expectAcf }) => ({ label, version, args: nodeArgs, expectAcf }));
+  const settings = freezePlan({ ...asked, scenarios, targets: runtimes });
   const needs = new Set(settings.scenarios.map(needsOf));
   const run = await session({
     kind: 'integrity',
     schema: 1,
     title: 'Context integrity: who keeps, loses or leaks the request id',
     command: ['ctxbench', 'integrity', ...redactArgs(args)].join(' '),
-    settings: { ...settings, targets: targets.map(({ label, version, args: nodeArgs, expectAcf }) => ({ label, version, args: nodeArgs, expectAcf })), postgres: null },
+    settings,
+    learned: { postgres: null },
     out,
     part: {
       integrity: {

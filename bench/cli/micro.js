@@ -2,6 +2,7 @@
 // `ctxbench micro`: micro benchmarks of context operations, every strategy in a separate
 // process per round, in interleaved rounds (micro/index.js), written to results/micro.json
 // (kind "micro", docs/run-json.md) after every process.
+const { freezePlan } = require('../../lib/plan');
 const path = require('node:path');
 const fs = require('node:fs');
 const { UsageError, parse, flags, list, number, acfFlag } = require('../../lib/cli');
@@ -111,7 +112,7 @@ function tinybenchVersion() {
 
 async function main(args) {
   const { values } = parse(args, OPTIONS);
-  const settings = resolveSettings(values);
+  const settings = freezePlan(resolveSettings(values));
   const out = values.out ?? path.join('results', settings.method === 'instructions' ? 'micro-instructions.json' : 'micro.json');
   const { targets, warnings } = await resolveNodeTargets(settings.node, settings.acf, { prefix: 'micro' });
   if (settings.method === 'instructions') return countMain(args, values, settings, out, targets, warnings);

@@ -6,6 +6,7 @@
 // of its throughput ratio to the hello-world: met when the LOWER end is at least 90%,
 // not met when the UPPER end is below 90%, and "cannot tell" when the interval straddles
 // 90% (a point estimate of 100% with an interval reaching 80% is not a pass, nor a fail).
+const { freezePlan } = require('../../lib/plan');
 const path = require('node:path');
 const { resolveNodeTargets } = require('../targets');
 const { parse, flags, number } = require('../../lib/cli');
@@ -44,7 +45,7 @@ function overheadConfigs(target) {
 async function main(args) {
   const { values } = parse(args, flags(['blocks', 'rounds', 'duration', 'warmup', 'connections', 'pipelining', 'out', 'report']));
   const startedAt = Date.now();
-  const settings = {
+  const settings = freezePlan({
     blocks: number('blocks', values.blocks, { min: 3, max: 1000, integer: true }) ?? DEFAULTS.blocks,
     rounds: number('rounds', values.rounds, { min: 1, max: 1000, integer: true }) ?? DEFAULTS.rounds,
     duration: number('duration', values.duration, { min: 0.5, max: 600 }) ?? DEFAULTS.duration,
@@ -54,7 +55,7 @@ async function main(args) {
     minPerConnection: 30,
     driver: 'autocannon',
     baseline: 'hello-world',
-  };
+  });
   const out = values.out ?? path.join('results', 'overhead.json');
   const [target] = (await resolveNodeTargets(null, 'default')).targets;
   const run = await measureSession({

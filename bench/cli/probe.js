@@ -4,8 +4,8 @@
 // `probes`: what the cost model needs beside the run's CPU figures. A run whose preset
 // asks for it (the model presets) is probed when its blocks are done; this is for a run
 // measured without it, or to count again.
-const { parse, UsageError, writeJsonAtomic } = require('../../lib/cli');
-const { loadRun } = require('../../lib/run-file');
+const { parse, UsageError } = require('../../lib/cli');
+const { loadRun, saveRun } = require('../../lib/run-file');
 const { resolveNodeTargets } = require('../targets');
 const { relaunch } = require('../resume');
 const { probeRun, unprobed, PROBE } = require('../probe-run');
@@ -33,7 +33,7 @@ async function main(args) {
   const [file] = positionals;
   let run;
   try {
-    run = loadRun(file);
+    run = loadRun(file, 'run', { kinds: ['run'] });
   } catch (err) {
     throw new UsageError(err.message.split('\n')[0]);
   }
@@ -59,7 +59,7 @@ async function main(args) {
     process.stderr.write(`ctxbench: interrupted: ${file} left as it was\n`);
     return 130;
   }
-  writeJsonAtomic(file, run);
+  saveRun(file, run);
   for (const p of run.probes) process.stdout.write(`${p.framework} ${pointName(p)} ${p.nodeLabel}: ${p.perRequest.total.toFixed(1)} async resources per request\n`);
   await writeReport(file, values.report);
   return 0;

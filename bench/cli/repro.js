@@ -4,13 +4,15 @@
 // downstream service, profiles, all as `run` measures them) and report whether
 // the second run's ratios fall inside the first's intervals and vice versa.
 // `ctxbench repro --compare a.json b.json`: the same comparison for two existing runs.
+const { saveRun } = require('../../lib/run-file');
+const { VERSION } = require('../../lib/run-schema');
 const fs = require('node:fs');
 const path = require('node:path');
 const { writeReport } = require('./write-report');
-const { OPTIONS: RUN_OPTIONS, resolveSettings, measureRun } = require('./run');
+const { OPTIONS: RUN_OPTIONS, resolveSettings, measureRun, measureOptions } = require('./run');
 const { redactArgs } = require('../services');
 const { reproCompare, formatRepro } = require('../../analysis/repro');
-const { UsageError, parse, writeJsonAtomic } = require('../../lib/cli');
+const { UsageError, parse } = require('../../lib/cli');
 const { loadRun } = require('../../lib/run-file');
 
 const HELP = `usage: ctxbench repro [--preset NAME] [run flags]
@@ -37,7 +39,7 @@ async function main(args) {
     } catch (err) {
       throw new UsageError(err.message.split('\n')[0]);
     }
-    if (values.out) writeJsonAtomic(values.out, { schema: 2, kind: 'repro', title: `Reproducibility: ${positionals[0]} against ${positionals[1]}`, files: positionals, repro: result });
+    if (values.out) saveRun(values.out, { schema: VERSION, kind: 'repro', title: `Reproducibility: ${positionals[0]} against ${positionals[1]}`, files: positionals, repro: result });
     process.stdout.write(formatRepro(result));
     return 0;
   }
@@ -48,8 +50,8 @@ async function main(args) {
   const runs = [];
   for (const which of ['a', 'b']) {
     const run = await measureRun({
-      values,
-      settings: structuredClone(settings),
+      settings,
+      options: measureOptions(values, settings),
       out: out.replace(/\.json$/, `.${which}.json`),
       command: ['ctxbench', 'repro', ...redactArgs(args)].join(' '),
       title: `${settings.title} (repro run ${which})`,
@@ -58,8 +60,8 @@ async function main(args) {
     if (run.status === 'interrupted') break;
   }
   const result = runs.length === 2 ? reproCompare(runs[0], runs[1]) : null;
-  writeJsonAtomic(out, {
-    schema: 2, kind: 'repro', title: `Reproducibility: ${settings.title} measured twice`,
+  saveRun(out, {
+    schema: VERSION, kind: 'repro', title: `Reproducibility: ${settings.title} measured twice`,
     command: ['ctxbench', 'repro', ...redactArgs(args)].join(' '), status: result ? 'complete' : 'interrupted', runs, repro: result,
   });
   // Each run's own file was its crash-safe progress; the repro file now holds both.

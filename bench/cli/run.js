@@ -1,5 +1,6 @@
 'use strict';
 // `ctxbench run`: flags -> settings -> configs -> measured run JSON -> results.md.
+const { saveRun } = require('../../lib/run-file');
 const path = require('node:path');
 const strategies = require('../../context');
 const hops = require('../../handlers/hops');
@@ -13,7 +14,8 @@ const { DRIVERS, CURL_REQUESTS } = require('../drivers');
 const { parseRates, parseLoads, rateConfigs } = require('../capacity');
 const { resolveNodeTargets } = require('../targets');
 const { captureEnvironment } = require('../environment');
-const { UsageError, parse, flags, list, number, acfFlag, writeJsonAtomic } = require('../../lib/cli');
+const { freezePlan } = require('../../lib/plan');
+const { UsageError, parse, flags, list, number, acfFlag } = require('../../lib/cli');
 const { MAX_DEPTH } = require('../../servers/config');
 const { needsOf, redactArgs } = require('../services');
 const { loadStrategyFiles } = require('./common');
@@ -172,7 +174,8 @@ function resolveSettings(values) {
   const driver = values.driver ?? DEFAULTS.driver;
   if (!DRIVERS.includes(driver)) throw new UsageError(`--driver ${driver} is not valid; expected ${DRIVERS.join(' or ')}`);
   const depths = list('depths', values.depths)?.map((d) => number('depths', d, { min: 1, max: MAX_DEPTH, integer: true }));
-  const settings = {
+  const targets = parseTargets(values.target);
+  let settings = {
     preset: custom ? 'custom' : presetName,
     basedOn: presetName,
     quick: Boolean(values.quick),
@@ -200,7 +203,9 @@ function resolveSettings(values) {
     precision: number('precision', values.precision, { min: 0.1, max: 100 }) ?? (custom ? null : preset.precision) ?? null,
     maxTime: number('max-time', values['max-time'], { min: 1, max: 86400 }) ?? (custom ? null : preset.maxTime) ?? DEFAULTS.maxTime,
     driver,
-    baseline: values.baseline ?? preset.baseline,
+    // The App Engine study's baseline service runs `param` (app_baseline.yaml).
+    baseline: values.baseline ?? (targets.length ? 'param' : preset.baseline),
+    ...(targets.length && { targets }),
     margin: number('margin', values.margin, { min: 0.1, max: 50 }) ?? DEFAULTS.margin,
     ...(own.length && { strategyFiles: own.map(({ name, file }) => ({ name, file: path.relative(process.cwd(), file) || file })) }),
     // Servers inherit the environment: record where OpenTelemetry spans went.
@@ -209,11 +214,23 @@ function resolveSettings(values) {
     ...(preset.probe && !custom && { probe: true }),
     ...(preset.runtimes && !custom && !values.node && !values.acf && { runtimes: preset.runtimes }),
   };
-  Object.assign(settings, instanceSettings(values, preset, settings));
-  Object.assign(settings, rateSettings(values, preset, settings));
-  Object.assign(settings, methodSettings(values, preset, settings));
+  settings = { ...settings, ...instanceSettings(values, preset, settings) };
+  settings = { ...settings, ...rateSettings(values, preset, settings) };
+  settings = { ...settings, ...methodSettings(values, preset, settings) };
   if (!strategies.names.includes(settings.baseline)) throw new UsageError(`--baseline ${settings.baseline} is not a strategy (valid: ${strategies.names.join(', ')})`);
-  return settings;
+  return freezePlan(settings);
+}
+
+// What `run` hands the layers below beside the plan: named, resolved from its flags here
+// (the flags themselves stop at the command). pgUrl stays out of the plan: it may hold a
+// password, and the run records it redacted (learned.postgres).
+function measureOptions(values, settings) {
+  return {
+    // Remote targets serve their own DEPTH unless --depths names the paths to load.
+    remoteDepths: values.depths === undefined ? null : settings.depths,
+    pgUrl: values['pg-url'] ?? null,
+    profile: Boolean(values.profile),
+  };
 }
 
 // The method follows what is measured, not the preset's name. Every timed method but
@@ -407,16 +424,14 @@ function rateSettings(values, preset, settings) {
 // One measured run of the matrix `settings` describes, saved to `out` as it goes: local
 // (Node targets, rate mode's capacity and rates, PostgreSQL and the downstream service for
 // HOP=pg/http, --profile) or remote (--target). The one way `run` and `repro` measure.
-async function measureRun({ values, settings, out, command, title = settings.title, startedAt = Date.now() }) {
-  const targets = parseTargets(values.target);
+async function measureRun({ settings, options, out, command, title = settings.title, startedAt = Date.now() }) {
+  const { remoteDepths = null, pgUrl = null, profile = false } = options;
+  const targets = settings.targets ?? [];
   const environment = captureEnvironment();
   const warnings = [];
   let configs;
   if (targets.length) {
-    configs = remoteConfigs(targets, values.depths === undefined ? null : settings.depths);
-    settings.targets = targets;
-    // The App Engine study's baseline service runs `param` (app_baseline.yaml).
-    if (values.baseline === undefined) settings.baseline = 'param';
+    configs = remoteConfigs(targets, remoteDepths);
   } else {
     const { targets: resolved, warnings: targetWarnings } = await resolveNodeTargets(settings.node, settings.acf);
     warnings.push(...targetWarnings);
@@ -428,11 +443,12 @@ async function measureRun({ values, settings, out, command, title = settings.tit
   if (settings.instance) standInLayout();
   // HOP=pg / mysql / redis / http: PostgreSQL, MariaDB, Redis and the downstream service
   // for the whole run (and for the capacity probe before it); the sink when an APM agent runs.
-  const services = { need: needsOf(configs.map((c) => c.hop), configs.map((c) => c.strategy)), pgUrl: values['pg-url'] ?? null };
-  configs = await rateConfigs(configs, settings, { remote: targets.length > 0, taskset: environment.taskset, services });
+  const services = { need: needsOf(configs.map((c) => c.hop), configs.map((c) => c.strategy)), pgUrl };
+  const rated = await rateConfigs(configs, settings, { remote: targets.length > 0, taskset: environment.taskset, services });
+  const learned = rated.capacity ? { capacity: rated.capacity } : {};
 
-  const run = await measureSession({ kind: 'run', title, command, settings, configs, out, remote: targets.length > 0, warnings, environment, services, startedAt });
-  if (values.profile && run.status !== 'interrupted' && !targets.length) await profileRun(run, out, settings, services);
+  const run = await measureSession({ kind: 'run', title, command, settings, learned, configs: rated.configs, out, remote: targets.length > 0, warnings, environment, services, startedAt });
+  if (profile && run.status !== 'interrupted' && !targets.length) await profileRun(run, out, settings, services);
   return run;
 }
 
@@ -455,11 +471,10 @@ async function resumeRun(values, args) {
     throw new UsageError(err.message.split('\n')[0]);
   }
   const { run: old, resume } = loaded;
-  const { title, command, status, environment, settings, warnings, configs } = old;
-  if (extend.blocks !== undefined) settings.blocks = extend.blocks;
-  if (extend.maxTime !== undefined) settings.maxTime = extend.maxTime;
-  const { targets: resolved } = await resolveNodeTargets(settings.node, settings.acf);
-  const nodeTargets = settings.runtimes ? resolved.filter((t) => settings.runtimes.includes(t.label)) : resolved;
+  const { title, command, status, environment, warnings, configs } = old;
+  const kept = { ...old.settings, ...(extend.blocks !== undefined && { blocks: extend.blocks }), ...(extend.maxTime !== undefined && { maxTime: extend.maxTime }) };
+  const { targets: resolved } = await resolveNodeTargets(kept.node, kept.acf);
+  const nodeTargets = kept.runtimes ? resolved.filter((t) => kept.runtimes.includes(t.label)) : resolved;
   try {
     relaunch(configs, nodeTargets, file);
   } catch (err) {
@@ -467,11 +482,11 @@ async function resumeRun(values, args) {
   }
   // A preset that lists its configurations and has gained some since the run began: the new
   // ones are measured from this block on (bench/resume.js joinNewConfigs).
-  const preset = !settings.quick && Object.hasOwn(PRESETS, settings.preset) ? PRESETS[settings.preset] : null;
-  const added = preset?.configs ? joinNewConfigs(old, expandConfigs({ ...settings, configs: preset.configs }, nodeTargets), resume.fromBlock) : [];
-  if (added.length) settings.configs = preset.configs;
+  const preset = !kept.quick && Object.hasOwn(PRESETS, kept.preset) ? PRESETS[kept.preset] : null;
+  const added = preset?.configs ? joinNewConfigs(old, expandConfigs({ ...kept, configs: preset.configs }, nodeTargets), resume.fromBlock) : [];
+  const settings = freezePlan(added.length ? { ...kept, configs: preset.configs } : kept);
   // Everything else the run had (profiles, earlier resumes, …) stays; the session writes the rest anew.
-  const OWN = ['schema', 'kind', 'title', 'command', 'status', 'environment', 'settings', 'warnings', 'configs', 'measuringSeconds'];
+  const OWN = ['schema', 'kind', 'title', 'command', 'status', 'environment', 'settings', 'learned', 'warnings', 'configs', 'measuringSeconds'];
   const rest = Object.fromEntries(Object.entries(old).filter(([k]) => !OWN.includes(k)));
   const now = captureEnvironment();
   // The machine of each sitting: a fit's blocks are in the µs of the CPU they ran on.
@@ -482,7 +497,7 @@ async function resumeRun(values, args) {
   process.stderr.write(`ctxbench: resuming ${file} (${status}): ${resume.fromBlock} complete block(s) kept, ${resume.dropped.samples} sample(s) of an unfinished block dropped\n`);
   if (added.length) process.stderr.write(`ctxbench: the ${settings.preset} preset has ${added.length} configuration(s) this run has not (${[...new Set(added.map(pointName))].join(', ')}): measured from block ${resume.fromBlock + 1} on\n`);
   const services = { need: needsOf(configs.map((c) => c.hop), configs.map((c) => c.strategy)), pgUrl: null };
-  return measureSession({ kind: 'run', title, command, settings, configs, out: file, warnings: warnings || [], environment, services, startedAt: Date.now() - resume.measuredSeconds * 1000, resume: { ...resume, part } });
+  return measureSession({ kind: 'run', title, command, settings, learned: old.learned ?? {}, configs, out: file, warnings: warnings || [], environment, services, startedAt: Date.now() - resume.measuredSeconds * 1000, resume: { ...resume, part } });
 }
 
 async function main(args) {
@@ -490,13 +505,13 @@ async function main(args) {
   const resuming = values.resume !== undefined;
   const settings = resuming ? null : resolveSettings(values);
   const out = resuming ? values.resume : values.out ?? path.join('results', `${settings.quick ? 'quick' : settings.preset}.json`);
-  const run = resuming ? await resumeRun(values, args) : await measureRun({ values, settings, out, command: ['ctxbench', 'run', ...redactArgs(args)].join(' ') });
+  const run = resuming ? await resumeRun(values, args) : await measureRun({ settings, options: measureOptions(values, settings), out, command: ['ctxbench', 'run', ...redactArgs(args)].join(' ') });
   // The model presets count each point's async resources once the blocks are done: in
   // probe processes, never in a measured one (bench/probe-run.js).
   // A run that has counts (one from before `probe` was a setting included) gets its new points'.
   if ((run.settings?.probe || run.probes) && run.status === 'complete' && unprobed(run).length) {
     await probeRun(run);
-    writeJsonAtomic(out, run);
+    saveRun(out, run);
   }
   const report = await writeReport(out, values.report);
   // Loaded at the end: the report takes ~150 ms to load, which a run refused for bad input
@@ -513,4 +528,4 @@ async function main(args) {
   return 0;
 }
 
-module.exports = { main, measureRun, resolveSettings, parseTargets, parseSlo, OPTIONS, DEFAULT_SLO, SLO_LOADS, help: HELP };
+module.exports = { main, measureRun, measureOptions, resolveSettings, parseTargets, parseSlo, OPTIONS, DEFAULT_SLO, SLO_LOADS, help: HELP };

@@ -180,7 +180,7 @@ function warmClosedLoop(servers, configs, s) {
 }
 
 // Whether a run's pairs form ladders: rates judged against an SLO, anchored on a knee.
-const isLadder = (run) => Boolean(run.settings.slo && run.settings.loads && run.settings.capacity?.groups?.some((g) => g.knee));
+const isLadder = (run) => Boolean(run.settings.slo && run.settings.loads && run.learned?.capacity?.groups?.some((g) => g.knee));
 
 function mergeLateness(windows) {
   const [first, ...rest] = windows.map((w) => w.lateness);

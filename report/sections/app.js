@@ -73,11 +73,12 @@ function render(run, ctx = {}) {
 async function renderOnInstance(run, ctx) {
   const a = analyzeApp(run);
   const s = run.settings || {};
+  const known = run.learned?.capacity;
   const lines = head(run, a, ctx, {
     title: 'Your service on an instance',
     meta: ['method pair'],
     how: `Two start commands of the same service, each as a stand-in of ${s.instance?.name ?? 'an instance'}: ` +
-      `the baseline stand-in's closed-loop capacity${s.capacity?.knee ? ' and open-loop knee' : ''} first${s.capacity ? ` (${f.int(s.capacity.rps)} req/s${s.capacity.knee ? `, knee ${s.capacity.knee.censored === 'above' ? '≥ ' : ''}${f.int(s.capacity.knee.rps)} req/s, the 100% of the rates` : ''}: ${s.capacity.method})` : ''}, ` +
+      `the baseline stand-in's closed-loop capacity${known?.knee ? ' and open-loop knee' : ''} first${known ? ` (${f.int(known.rps)} req/s${known.knee ? `, knee ${known.knee.censored === 'above' ? '≥ ' : ''}${f.int(known.knee.rps)} req/s, the 100% of the rates` : ''}: ${known.method})` : ''}, ` +
       'then per block and rate a fresh process of each, both sent the same open-loop schedule at once (the pair at a fixed rate), ' +
       'every latency timed from the request\'s intended send time; the positions swapped between blocks.',
   });
@@ -100,7 +101,7 @@ async function renderOnInstance(run, ctx) {
 function besideText(run) {
   const names = run.settings?.with ?? [];
   if (!names.length) return '';
-  const servers = { mariadb: run.settings.mysql?.server, postgres: run.settings.postgres && `PostgreSQL (${run.settings.postgres})`, redis: run.settings.redis?.server };
+  const servers = { mariadb: run.learned?.mysql?.server, postgres: run.learned?.postgres && `PostgreSQL (${run.learned.postgres})`, redis: run.learned?.redis?.server };
   const parts = names.map((n) => servers[n] || (n === 'sink' ? 'ctxbench\'s agent sink' : n));
   const sink = run.agentSink?.counts;
   const sent = sink ? ['sentry', 'datadog'].filter((a) => sink[a]?.posts).map((a) => `${a}: ${f.int(sink[a].posts)} posts, ${f.int(sink[a].spans)} spans`) : [];

@@ -233,7 +233,7 @@ function render(run, ctx = {}) {
   if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
   if (run.status) meta.push(`status ${run.status}`);
   // The servers the I/O scenarios ran against, by version.
-  for (const server of [s.mysql, s.redis]) if (server?.server) meta.push(`against ${server.server}`);
+  for (const server of [run.learned?.mysql, run.learned?.redis]) if (server?.server) meta.push(`against ${server.server}`);
   lines.push(`*${meta.join(' · ')}*`, '');
   if (run.command) lines.push(f.fence(run.command, 'sh'), '');
   const e = run.environment || {};

@@ -76,7 +76,7 @@ function meta(run, ctx) {
 }
 
 function capacitySection(run) {
-  const cap = run.settings?.capacity;
+  const cap = run.learned?.capacity;
   if (!cap || !Array.isArray(cap.groups)) return '';
   const rows = cap.groups.map((g) => [g.baseline, f.int(g.rps), (g.bursts || []).map(f.int).join(', ')]);
   return [

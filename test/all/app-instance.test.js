@@ -34,10 +34,10 @@ test('app --instance F1: a team\'s service as stand-ins in pairs at two rates, t
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.deepStrictEqual([run.kind, run.status, run.settings.method, run.settings.instance.name, run.settings.connections], ['app', 'complete', 'pair', 'F1', 10]);
   // The capacity waited for its bursts to settle (at least three, at most ten).
-  assert.ok(run.settings.capacity.rps > 0 && run.settings.capacity.bursts.length >= 3 && run.settings.capacity.bursts.length <= 10, JSON.stringify(run.settings.capacity));
+  assert.ok(run.learned.capacity.rps > 0 && run.learned.capacity.bursts.length >= 3 && run.learned.capacity.bursts.length <= 10, JSON.stringify(run.learned.capacity));
   // The ladder's 100% is the knee the two baseline stand-ins found.
-  assert.ok(run.settings.capacity.knee.rps > 0 && run.settings.capacity.knee.steps.length >= 2, JSON.stringify(run.settings.capacity.knee));
-  assert.deepStrictEqual(run.configs.map((c) => c.rate), [0.25, 0.25, 0.5, 0.5].map((l) => Math.max(1, Math.round(l * run.settings.capacity.knee.rps))));
+  assert.ok(run.learned.capacity.knee.rps > 0 && run.learned.capacity.knee.steps.length >= 2, JSON.stringify(run.learned.capacity.knee));
+  assert.deepStrictEqual(run.configs.map((c) => c.rate), [0.25, 0.25, 0.5, 0.5].map((l) => Math.max(1, Math.round(l * run.learned.capacity.knee.rps))));
   // Per rate a baseline and a candidate; per block a fresh process of each, warmed closed
   // loop once and sent both rates, each in its own group (recorded on the lowest rate).
   assert.deepStrictEqual(run.configs.map((c) => [c.arm, c.load]), [['baseline', 0.25], ['candidate', 0.25], ['baseline', 0.5], ['candidate', 0.5]]);

@@ -82,7 +82,7 @@ test('ctxbench deploy: the yamls as F1 stand-ins, a line per deployment, the yam
   // Its one candidate's line says capacity, p99 added and throttling, whatever the figures.
   assert.match(r.stdout, /^als \(als\): capacity within p99 ≤ 1 ms .* of the baseline's(; CPU per request below the knee: .* of the baseline's \(a cost under the quota, not a capacity\))?; p99 added at 50%: .*; CFS periods throttled at 50%: .*$/m);
   // The ladder's 100% is the knee two baseline stand-ins found, each block's pair warmed once and sent every rate.
-  const [group] = run.settings.capacity.groups;
+  const [group] = run.learned.capacity.groups;
   assert.ok(group.knee.steps.length >= 2 && group.knee.rps > 0, JSON.stringify(group.knee));
   assert.deepStrictEqual([...new Set(run.configs.map((c) => c.rate))].sort((a, b) => a - b), [Math.round(0.5 * group.knee.rps), group.knee.rps]);
   const alsProcesses = run.configs.filter((x) => x.strategy === 'als').flatMap((c) => c.processes);

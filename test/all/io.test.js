@@ -155,7 +155,7 @@ test('`ctxbench run` with HOP=pg and HOP=http starts its own PostgreSQL and down
   assert.match(run.settings.methodWhy, /^the pair at a fixed rate, not the default preset's duet: HOP=pg,http: a server waiting on I\/O or timers is idle part of every window/);
   assert.match(r.stderr, /ctxbench: measuring pair: the pair at a fixed rate, not the default preset's duet: HOP=pg,http/);
   assert.match(r.stdout, /complete, pair at a fixed rate, .*\nMethod: the pair at a fixed rate, not the default preset's duet: HOP=pg,http/);
-  assert.strictEqual(run.settings.postgres, 'embedded');
+  assert.strictEqual(run.learned.postgres, 'embedded');
   // Each hop's candidate beside a `none` baseline of the same hop, at one rate per hop.
   const als = run.configs.filter((c) => c.strategy === 'als');
   assert.deepStrictEqual(als.map((c) => c.hop), ['pg', 'http']);
@@ -216,7 +216,7 @@ describe('integrity with real libraries', () => {
       }
     }
     assert.deepStrictEqual(run.integrity.errors, []);
-    assert.strictEqual(run.settings.postgres.includes('***') || run.settings.postgres === 'embedded', true);
+    assert.strictEqual(run.learned.postgres.includes('***') || run.learned.postgres === 'embedded', true);
     assert.doesNotMatch(JSON.stringify(run), new RegExp(new URL(services.env.PG_URL).password));
   });
 

@@ -29,10 +29,10 @@ const TOTAL = 200;
 test('ctxbench integrity: mysql2 against a real MariaDB it starts and removes; a promise-only strategy loses the id in every callback and keeps it in the promise API', { timeout: 600000 }, async (t) => {
   if (!systemTools.find('mariadb')) return t.skip(`${systemTools.hint('mariadb')} (.ci/run installs it)`);
   const run = await runDriverScenarios({ dir, scenarios: SCENARIOS, total: TOTAL, name: 'mysql' });
-  assert.match(run.settings.mysql.server, /^MariaDB \d+\.\d+/, 'the server version the scenarios ran against');
+  assert.match(run.learned.mysql.server, /^MariaDB \d+\.\d+/, 'the server version the scenarios ran against');
   checkCells(run.integrity.cells, EXPECTED, TOTAL);
   for (const c of run.integrity.cells.filter((x) => x.strategy === 'als' && x.verdict !== 'kept')) assert.match(c.explanation, /release\(\)/, c.scenario);
-  assertServerGone(run.settings.mysql, 'mariadbd');
+  assertServerGone(run.learned.mysql, 'mariadbd');
 });
 
 test('Ctrl-C during the MySQL scenarios: exit 130, the run kept, no mariadbd left and its folder gone', { timeout: 600000 }, async (t) => {
@@ -44,7 +44,7 @@ test('Ctrl-C during the MySQL scenarios: exit 130, the run kept, no mariadbd lef
   assert.strictEqual(r.code, 130, r.stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.status, 'interrupted');
-  assertServerGone(run.settings.mysql, 'mariadbd');
+  assertServerGone(run.learned.mysql, 'mariadbd');
 });
 
 // The second example service (examples/orders): four mysql2 queries per request against the
@@ -66,5 +66,5 @@ test('ctxbench app --with mariadb: examples/orders, plain and with ALS, every id
   // The driver's work is counted: mysql2 answers each of the four queries through
   // process.nextTick (23 TickObjects per request measured on Node 24), at least one each.
   for (const side of run.probe.sides) assert.ok(side.perRequest.byType.TickObject >= 4, `${side.name}: ${JSON.stringify(side.perRequest)}`);
-  assertServerGone(run.settings.mysql, 'mariadbd');
+  assertServerGone(run.learned.mysql, 'mariadbd');
 });

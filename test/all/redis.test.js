@@ -32,9 +32,9 @@ const TOTAL = 200;
 test('ctxbench integrity: ioredis and node-redis against a real Redis it starts and removes; a promise-only strategy loses the id only where a plain callback runs', { timeout: 600000 }, async (t) => {
   if (!systemTools.find('redis')) return t.skip(`${systemTools.hint('redis')} (.ci/run installs it)`);
   const run = await runDriverScenarios({ dir, scenarios: SCENARIOS, total: TOTAL, name: 'redis' });
-  assert.match(run.settings.redis.server, /^redis-server \d+\.\d+/, 'the server version the scenarios ran against');
+  assert.match(run.learned.redis.server, /^redis-server \d+\.\d+/, 'the server version the scenarios ran against');
   checkCells(run.integrity.cells, EXPECTED, TOTAL);
-  assertServerGone(run.settings.redis, 'redis-server');
+  assertServerGone(run.learned.redis, 'redis-server');
 });
 
 test('Ctrl-C during the Redis scenarios: exit 130, the run kept, no redis-server left and its folder gone', { timeout: 600000 }, async (t) => {
@@ -46,5 +46,5 @@ test('Ctrl-C during the Redis scenarios: exit 130, the run kept, no redis-server
   assert.strictEqual(r.code, 130, r.stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.status, 'interrupted');
-  assertServerGone(run.settings.redis, 'redis-server');
+  assertServerGone(run.learned.redis, 'redis-server');
 });

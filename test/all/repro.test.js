@@ -20,7 +20,7 @@ test('ctxbench repro measures what run measures: rate mode and HOP=pg (its own P
     assert.strictEqual(saved.runs.length, 2);
     for (const run of saved.runs) {
       assert.deepStrictEqual(run.settings.rates, [100], 'open loop, as run --rate');
-      assert.strictEqual(run.settings.postgres, 'embedded', 'its own PostgreSQL, as run --hops pg');
+      assert.strictEqual(run.learned.postgres, 'embedded', 'its own PostgreSQL, as run --hops pg');
       for (const c of run.configs) {
         assert.strictEqual(c.error, null, `${c.id}: ${c.error?.message}`);
         assert.strictEqual(c.hop, 'pg');

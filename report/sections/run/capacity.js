@@ -60,7 +60,7 @@ async function capacitySection(run, ctx = {}) {
   const rateRows = cap.rows.flatMap((r) => r.rates.map((x) => [f.code(r.strategy) + (r.aa ? ' (A/A)' : ''), r.depth ?? f.DASH, `${f.int(x.rate)}${f.isNum(x.load) ? ` (${Math.round(x.load * 100)}%)` : ''}`,
     x.held ? '✅' : `❌ ${x.heldBlocks}/${x.blocks}`, ...['p50', 'p99', 'p99_9'].map((k) => (x[k] ? f.withCi(x[k].estimate, x[k].ci95, f.num) : f.DASH)),
     f.num(x.cpuUsPerRequest), f.isNum(x.throttledShare) ? f.pctOf(x.throttledShare) : f.DASH, f.num(x.throttledMsPerS), f.isNum(x.memoryPeakMB) ? `${f.num(x.memoryPeakMB)}${cap.instance ? ` / ${Math.round(cap.instance.memoryBytes / 2 ** 20)}` : ''}` : f.DASH]));
-  out.push(f.heading(4, 'Per rate'), '', f.table(['Deployment', 'Depth', `req/s (% of the ${run.settings?.capacity?.knee || run.settings?.capacity?.groups?.some((g) => g.knee) ? 'knee' : 'capacity'})`, 'Rate kept', 'p50 ms', 'p99 ms', 'p99.9 ms', 'CPU µs/req (cgroup)', 'CFS periods throttled', 'Throttled ms/s', 'Peak MiB / limit'], rateRows, ['l', 'r', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']), '');
+  out.push(f.heading(4, 'Per rate'), '', f.table(['Deployment', 'Depth', `req/s (% of the ${run.learned?.capacity?.knee || run.learned?.capacity?.groups?.some((g) => g.knee) ? 'knee' : 'capacity'})`, 'Rate kept', 'p50 ms', 'p99 ms', 'p99.9 ms', 'CPU µs/req (cgroup)', 'CFS periods throttled', 'Throttled ms/s', 'Peak MiB / limit'], rateRows, ['l', 'r', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r']), '');
   const chart = await curveChart(cap, ctx);
   if (chart) out.push(chart, '');
   return out.join('\n').trimEnd();

@@ -137,6 +137,9 @@ function settingsSection(run) {
     else if (!known.has(k) && v !== null && v !== undefined && typeof v !== 'object') items.push([k, v]);
     else if (!known.has(k) && Array.isArray(v) && v.every((x) => typeof x !== 'object')) items.push([k, v.join(', ')]);
   }
+  // What measuring learned that the line has always shown (in runs before the plan was
+  // frozen it stood last among the settings).
+  if (typeof run.learned?.postgres === 'string') items.push(['postgres', run.learned.postgres]);
   const shown = items.filter(([, v]) => v !== null && v !== undefined && v !== '');
   if (!shown.length) return '';
   return `**Settings:** ${shown.map(([k, v]) => `${k} ${v}`).join(' · ')}`;
