@@ -282,7 +282,7 @@ test('the instruction terms are the line through two counted points at the model
   assert.ok(Math.abs(als.perRequest - 1000) < 1 && Math.abs(als.perResource - 20) < 0.01, JSON.stringify(als));
 });
 
-test('results/model-fit.json, which ctxbench app --predict applies, is what the report writes from the model studies', (t) => {
+test('results/model-fit.json, which app --predict applies, is what the report writes from the model studies', (t) => {
   const fs = require('node:fs');
   const path = require('node:path');
   const { modelFit } = require('../report');
