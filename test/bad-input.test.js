@@ -17,7 +17,7 @@ test('report, compare and repro --compare: a missing, a truncated and an empty J
   const empty = path.join(dir, 'empty.json');
   fs.writeFileSync(truncated, '{"kind": "run", "configs": [');
   fs.writeFileSync(empty, '{}');
-  const good = path.join(__dirname, '..', 'results', 'default.json');
+  const good = path.join(__dirname, 'fixtures', 'results', 'default.json');
   for (const file of [missing, truncated, empty]) {
     for (const args of [['report', file, '--out', path.join(dir, 'r.md')], ['compare', good, file], ['repro', '--compare', good, file]]) {
       const r = await runCli(args);
@@ -33,7 +33,7 @@ test('every command: an unknown flag and a bad flag value are one line and a non
   const commands = Object.keys(COMMANDS);
   assert.ok(commands.length >= 10 && commands.includes('app') && commands.includes('run'), commands.join());
   // A value no command accepts for the flag it has.
-  const good = path.join(__dirname, '..', 'results', 'default.json');
+  const good = path.join(__dirname, 'fixtures', 'results', 'default.json');
   const badValue = { compare: [good, good, '--max-regression', 'lots'], report: ['--csv'], repro: ['--compare', 'only-one.json'], integrity: ['--concurrency', '0'],
     micro: ['--time', '-1'], app: ['--baseline', 'a', '--candidate', 'b', '--connections', '0'] };
   for (const command of commands) {

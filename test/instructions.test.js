@@ -196,10 +196,11 @@ test('bad input: no Valgrind, a timed method with 2 blocks, count settings witho
 
 test('the page says that processes which never settled were measured over --unsettled-windows windows', () => {
   const { render } = require('../report/sections/instructions');
-  const run = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'results', 'instructions.json'), 'utf8'));
+  const run = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'results', 'instructions.json'), 'utf8'));
   assert.strictEqual(run.settings.unsettledWindows, 24);
-  // The committed run (7314b5f): cls-hooked and alscontext at depth 8 never settled while
-  // none did, so they were held to the bound; the depth-256 processes were not.
+  // The run (7314b5f; test/fixtures/results/instructions.json): cls-hooked and alscontext
+  // at depth 8 never settled while none did, so they were held to the bound; the depth-256
+  // processes were not.
   assert.match(render(run), /Not steady at the limit for [^\n]*each was measured over at least 24 windows instead of 3/);
   assert.match(render(run), /went on until one window more or less would move the mean by at most 0.2%: `cls-hooked` d8 \(block 1\) \d+ windows, [\d.]+%[^\n]*`alscontext` d8/);
   const unheld = { ...run, configs: run.configs.map((c) => ({ ...c, processes: c.processes.map((p) => ({ ...p, windowStepPct: undefined })) })) };

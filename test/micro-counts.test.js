@@ -1,7 +1,7 @@
 'use strict';
 // Tier: quick (micro --method instructions' refusals and the comparison of committed count runs; the count under Valgrind is in test/all/micro-counts.test.js)
 // `ctxbench micro --method instructions` without Valgrind's run: its bad settings, and
-// count runs (the committed results/micro-instructions.json) compared by repro --compare
+// count runs (a real one, test/fixtures/results/micro-instructions.json) compared by repro --compare
 // and refused by compare. The planted loop counted under Valgrind:
 // test/all/micro-counts.test.js.
 const test = require('node:test');
@@ -25,7 +25,7 @@ test('--method instructions: bad settings are one line', async () => {
 test('repro --compare on two micro count runs: a ratio moved by 1% is beyond 0.5%, an unchanged one within', () => {
   const { reproCompare } = require('../analysis/repro');
   const { render: renderRepro } = require('../report/sections/repro');
-  const a = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'results', 'micro-instructions.json'), 'utf8'));
+  const a = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'results', 'micro-instructions.json'), 'utf8'));
   const b = structuredClone(a);
   const als = b.micro.results.find((e) => e.strategy === 'als');
   als.scenarios.run.perOp *= 1.01;
@@ -42,7 +42,7 @@ test('repro --compare on two micro count runs: a ratio moved by 1% is beyond 0.5
 });
 
 test('compare refuses a micro run in one line; repro --compare takes it', async () => {
-  const file = path.join(__dirname, '..', 'results', 'micro-instructions.json');
+  const file = path.join(__dirname, 'fixtures', 'results', 'micro-instructions.json');
   const gate = await runCli(['compare', file, file]);
   assert.strictEqual(gate.code, 3);
   assert.match(gate.stderr, /^ctxbench: compare gates server runs \(ctxbench run\); micro runs are compared with ctxbench repro --compare/);

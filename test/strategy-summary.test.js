@@ -16,7 +16,8 @@ const { makeRun2 } = require('./helpers/run2');
 // The Reading cell of a row: analysis decides its findings, the report writes them.
 const reading = (row) => readingText(row.findings);
 
-const RESULTS = path.join(__dirname, '..', 'results');
+// Real runs, frozen for the tests (test/fixtures/results/README.md).
+const RESULTS = path.join(__dirname, 'fixtures', 'results');
 
 // A default-preset run at depths 8 and 256: als costs 10% (20% deep), param nothing,
 // cls-hooked mixes ids up, global is the control and leaks.

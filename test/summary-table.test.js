@@ -11,7 +11,8 @@ const { runCli } = require('./helpers/cli');
 const { COLUMNS } = require('../report/summary-table');
 const { tempDir } = require('./helpers/tmp');
 
-const RESULTS = path.join(__dirname, '..', 'results');
+// Real runs, frozen for the tests (test/fixtures/results/README.md).
+const RESULTS = path.join(__dirname, 'fixtures', 'results');
 
 // A CSV line -> cells (quotes doubled inside quoted cells).
 function parseCsvLine(line) {

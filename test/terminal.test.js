@@ -38,7 +38,8 @@ test('runSummary: a row per configuration with ratio, interval, verdict and the 
 });
 
 test('runSummary of a pair run: a strategy that fell behind the rate its baseline kept reads "cannot serve" with its blocks, not a ratio, and is left out of the precision', () => {
-  const run = JSON.parse(require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'results', 'io.json'), 'utf8'));
+  const file = require('node:path').join(__dirname, 'fixtures', 'results', 'io.json');
+  const run = JSON.parse(require('node:fs').readFileSync(file, 'utf8'));
   const text = runSummary(run, { out: 'results/io.json' });
   const sentry = text.split('\n').find((l) => /^sentry\s+8\s+pg\s/.test(l));
   assert.match(sentry, /cannot serve [\d,]+ req\/s\s+fell behind the rate its baseline kept \(in \d of \d blocks\)/);

@@ -45,7 +45,7 @@ test('judgementOf: a stored judgement is the answer; a ratio saved before judgem
 test('the summary\'s reading follows the judgement: every verdict sentence reworded, the same conclusions', () => {
   // The stored summaries alone (samples dropped): what the analysis reads of a stored
   // ratio when it cannot recompute it. Then every stored sentence reworded.
-  const run = JSON.parse(fs.readFileSync(path.join(ROOT, 'results', 'default.json'), 'utf8'));
+  const run = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'results', 'default.json'), 'utf8'));
   for (const c of run.configs) c.samples = [];
   const before = strategySummary([{ file: 'results/default.json', run }]);
   const reworded = structuredClone(run);
@@ -93,7 +93,7 @@ test('equivalence: the 90% interval of the ratio against 100% ± M, three outcom
   assert.strictEqual(equivalence({ ...r, ci95: [0.97, 1.0] }, 5).outcome, 'equivalent', 'a wider margin');
   assert.strictEqual(equivalence({ estimate: 1, ci95: null, df: 4 }, 2), null, 'no interval, no equivalence');
 
-  const run = JSON.parse(fs.readFileSync(path.join(ROOT, 'results', 'default.json'), 'utf8'));
+  const run = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'results', 'default.json'), 'utf8'));
   const summary = strategySummary([{ file: 'results/default.json', run }]);
   let checked = 0;
   for (const row of summary.rows) {

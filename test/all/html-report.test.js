@@ -13,7 +13,8 @@ const path = require('node:path');
 const { buildReport } = require('../../report');
 const { tempDir } = require('../helpers/tmp');
 
-const RESULTS = path.join(__dirname, '..', '..', 'results');
+// Real runs, frozen for the tests (test/fixtures/results/README.md).
+const RESULTS = path.join(__dirname, '..', 'fixtures', 'results');
 const systemTools = require('../../lib/system-tools');
 
 const CHROMIUM = systemTools.find('chromium')?.path;

@@ -24,6 +24,7 @@ function tempDir(t) {
   return dir;
 }
 
+// The fit shipped with the package (package.json "files"), read on purpose: not a study's output.
 const MODEL_FIT = path.join(ROOT, 'results', 'model-fit.json');
 
 test('ctxbench app --predict: the service probed (5 Immediate per request), measured beside the reference server, a prediction per strategy of this runtime\'s model, and the candidate judged beside its own', { timeout: 600000 }, async (t) => {
