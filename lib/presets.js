@@ -119,7 +119,7 @@ const PRESETS = {
   },
   model: {
     title: 'Cost model: every headline strategy on Node 24, by call depth and hop kind, with held-out points',
-    why: 'the extra CPU per request of each strategy over `none`, in duet, at six fitted points (depths 1, 2, 8, 64, 256 with setImmediate hops, depth 64 with process.nextTick hops) from which a cost per request and a cost per async resource are fitted, and four held-out points (depth 32; await and mixed hops; ten other live stores) that the fit predicts',
+    why: 'the extra CPU per request of each strategy over `none`, in duet, at six points a cost model is fitted on and four held-out points it predicts (docs/model.md)',
     node: [DEFAULT_MAJOR],
     strategies: ['none', ...MODEL_STRATEGIES],
     depths: [8],
@@ -357,7 +357,7 @@ const PRESETS = {
   // 100 ms: the deepest and the shallowest request of the default run.
   'deployment-f1': {
     title: 'Deployments on an F1: capacity within p99 ≤ 100 ms of every strategy on an App Engine F1 stand-in',
-    why: 'what a team feels on a small instance: each strategy and a fresh `none` process, each in its own cgroup with an F1\'s CPU quota (25 ms per 100 ms: 600 MHz ÷ 2.4 GHz, an assumption) and memory limit (384 MiB), 10 requests at once, warmed, then sent the same open-loop schedule at once at 25% to 150% of the knee of two `none` stand-ins; the capacity each keeps within p99 ≤ 100 ms, as % of `none`\'s, what that means in instances, and the CPU per request below the knee; the A/A twin beside them',
+    why: 'what a team feels on a small instance: each strategy beside a fresh `none` on F1 stand-ins, its capacity within p99 ≤ 100 ms in instances (docs/deploy.md)',
     node: [DEFAULT_MAJOR],
     strategies: ['none', 'param', 'als', 'otel', 'cls-hooked', 'sentry', 'datadog'],
     depths: [8, 256],
