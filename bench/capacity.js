@@ -17,7 +17,7 @@ const { getDriver } = require('./drivers');
 const { pinSelf } = require('./session');
 const { Cgroup, standInLayout } = require('./cgroup');
 const { startServices } = require('./services');
-const pair = require('./pair');
+const pair = require('./pair-windows');
 const { percentiles, newHistogram, HELD_MIN } = require('../load/open-loop');
 
 const BURSTS = 3;

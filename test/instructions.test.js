@@ -8,7 +8,9 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { warmedUp, windowRequestsFor, maxWarmupWindowsFor, measuredEnough, windowStepPct, measureProcess } = require('../bench/instructions');
+const {
+  warmedUp, windowRequestsFor, maxWarmupWindowsFor, measuredEnough, windowStepPct, measureProcess,
+} = require('../bench/instruction-windows');
 const { getDriver } = require('../bench/drivers');
 const { startServer } = require('./helpers/server');
 const { parseDump } = require('../bench/callgrind');

@@ -24,7 +24,10 @@ const { loadForResume, relaunch, joinNewConfigs } = require('../resume');
 const { probeRun, unprobed } = require('../probe-run');
 const { pointName } = require('../../analysis/model');
 const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
-const { UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT, UNSETTLED_CAP_FACTOR, DEFAULT_MAX_WARMUP_WINDOWS, SMALL_WINDOW_MAX_WARMUP, windowRequestsFor } = require('../instructions');
+const {
+  UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT, UNSETTLED_CAP_FACTOR,
+  DEFAULT_MAX_WARMUP_WINDOWS, SMALL_WINDOW_MAX_WARMUP, windowRequestsFor,
+} = require('../instruction-windows');
 
 const OPTIONS = flags(['resume', 'strategies', 'depths', 'hops', 'logs', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url', 'method', 'windows', 'window', 'group-size', 'window-requests', 'max-warmup-windows', 'unsettled-windows', 'unsettled-bound', 'strategy-file', 'margin', 'instance', 'cfs-period', 'slo'], { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] });
 
@@ -222,7 +225,7 @@ function resolveSettings(values) {
 // remote targets are sequential. A duet needs both servers busy through every window:
 // a server waiting on I/O or timers is not, a fixed arrival rate fixes the throughput it
 // would compare, and node:http and Fastify out-run one load-generator CPU. Those are the
-// pair's (bench/pair.js): the CPU per request of a baseline and a candidate on the same
+// pair's (bench/pair-windows.js): the CPU per request of a baseline and a candidate on the same
 // open-loop schedule at once. -> { method, why }.
 function chooseMethod(values, preset, settings) {
   const solo = values.target ? ['--target', 'it loads servers it started itself on this machine']
@@ -315,7 +318,7 @@ function logSettings(values, preset) {
   return chosen.some((l) => l !== 'none') ? { logs: chosen } : {};
 }
 
-// Instruction counts (bench/instructions.js): each configuration alone under callgrind.
+// Instruction counts (bench/instruction-windows.js): each configuration alone under callgrind.
 function instructionSettings(values, preset, settings) {
   const found = findValgrind();
   if (!found) throw new UsageError(`--method instructions needs Valgrind, which is not on PATH: ${INSTALL_HINT}`);
@@ -337,11 +340,11 @@ function instructionSettings(values, preset, settings) {
     nodeFlags: NODE_ARGS,
     precision: null,
     windows,
-    // A count still moving at the end of the warm-up is measured longer (bench/instructions.js).
+    // A count still moving at the end of the warm-up is measured longer (bench/instruction-windows.js).
     unsettledWindows: number('unsettled-windows', values['unsettled-windows'], { min: 1, max: 1000, integer: true }) ?? windows * UNSETTLED_WINDOW_FACTOR,
     unsettledBound: number('unsettled-bound', values['unsettled-bound'], { min: 0, max: 100 }) ?? UNSETTLED_BOUND_PCT,
     windowRequests: number('window-requests', values['window-requests'], { min: 10, max: 1e7, integer: true }) ?? preset.windowRequests ?? null,
-    // null: by window size (bench/instructions.js maxWarmupWindowsFor).
+    // null: by window size (bench/instruction-windows.js maxWarmupWindowsFor).
     maxWarmupWindows: number('max-warmup-windows', values['max-warmup-windows'], { min: 0, max: 1000, integer: true }) ?? preset.maxWarmupWindows ?? null,
     warmup: 0,
     rounds: 1,

@@ -18,7 +18,7 @@
 const hdr = require('hdr-histogram-js');
 const { getJson } = require('./http-client');
 const { checkIdentity, cpuPerRequest, eluBetween } = require('./sample');
-const { stillWarming, takeWindows } = require('./duet');
+const { stillWarming, takeWindows } = require('./duet-windows');
 const { treeCpuUs, wakeups, wakeupsPerRequest } = require('./proc-cpu');
 const { groupDelta } = require('./cgroup');
 const { startSchedule, probe, percentiles } = require('../load/open-loop');
