@@ -17,7 +17,7 @@
 const hdr = require('hdr-histogram-js');
 const { describe, mean } = require('./stats');
 const { isPairWindow, LATENESS_SHARE } = require('./pair');
-const { percentiles, newHistogram, HELD_MIN } = require('../load/open-loop');
+const { percentiles, newHistogram, HELD_MIN } = require('../lib/histogram');
 const { baselineFor } = require('./comparable');
 
 // Instances for this load, when a run does not say otherwise.

@@ -13,7 +13,7 @@ const hdr = require('hdr-histogram-js');
 const { describe, oneSample } = require('./stats');
 const { strategyInfo } = require('./registry');
 const { baselineFor } = require('./comparable');
-const { newHistogram, percentiles: histogramPercentiles, HELD_MIN } = require('../load/open-loop');
+const { newHistogram, percentiles: histogramPercentiles, HELD_MIN } = require('../lib/histogram');
 const { pairLatencySummary, pairBaselineSummary, isPairConfig } = require('./pair');
 
 const PERCENTILES = [

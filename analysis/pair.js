@@ -23,7 +23,7 @@
 // A block that fails a rule is "generator-bound" for that figure, with the lateness.
 const hdr = require('hdr-histogram-js');
 const { describe, oneSample, mean } = require('./stats');
-const { percentiles, newHistogram, HELD_MIN } = require('../load/open-loop');
+const { percentiles, newHistogram, HELD_MIN } = require('../lib/histogram');
 const { CLIENT_BOUND_CPU } = require('./summary');
 
 const LATENESS_SHARE = 0.1;

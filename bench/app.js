@@ -17,7 +17,7 @@ const { settledBursts, kneeOf, ladderAnchor, BURSTS_RULE, KNEE_RULE } = require(
 const { Cgroup, oomOf, oomText } = require('./cgroup');
 const pair = require('./pair-windows');
 const { warmByThroughput } = require('./warmup');
-const { HELD_MIN } = require('../load/open-loop');
+const { HELD_MIN } = require('../lib/histogram');
 
 // The requests of one side for one load: every path in turn; with an id header, a fresh
 // id per request and the answer's header checked against it (autocannon's documented

@@ -6,7 +6,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const hdr = require('hdr-histogram-js');
-const { newHistogram } = require('../load/open-loop');
+const { newHistogram } = require('../lib/histogram');
 const { sloCapacity } = require('../analysis/capacity');
 
 const SLO = { key: 'p99', boundMs: 100, text: 'p99 ≤ 100 ms' };

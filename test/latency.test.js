@@ -14,6 +14,7 @@ const { execFile } = require('node:child_process');
 const hdr = require('hdr-histogram-js');
 const { startServer, ROOT } = require('./helpers/server');
 const openLoop = require('../load/open-loop');
+const { newHistogram } = require('../lib/histogram');
 const { latencySummary, mergeByUnit } = require('../analysis/latency');
 const { parseLoads, parseRates, expandRates, measureCapacity, settledBursts, kneeSearch } = require('../bench/capacity');
 const { baselineFor } = require('../analysis/comparable');
@@ -57,7 +58,7 @@ test('bad rate options fail with one line', async () => {
 
 // A sample whose histogram holds `values` (ms).
 function sample(round, values, extra = {}) {
-  const h = openLoop.newHistogram();
+  const h = newHistogram();
   for (const v of values) h.recordValue(Math.round(v * 1000));
   const n = values.length;
   return { round, rps: n, requests: n, errors: 0, non2xx: 0, mismatches: 0, lost: 0, rate: n, scheduled: n, sent: n, heldRate: { held: true, sentRatio: 1, achievedRatio: 1 }, histogram: hdr.encodeIntoCompressedBase64(h), ...extra };

@@ -8,12 +8,11 @@ const pair = require('../pair-windows');
 const { positionsFor } = require('../duet-windows');
 const { duetGroups } = require('./duet');
 const { AA_ARM } = require('../matrix');
-const { percentiles } = require('../../load/open-loop');
+const { percentiles, HELD_MIN } = require('../../lib/histogram');
 const { refreshSummaries, warnOnce, blockFailed, startMembers, stopBlock, fmtRatio } = require('../block');
 const { getDriver } = require('../drivers');
 const { warmByThroughput } = require('../warmup');
 const { deploymentOf } = require('../../analysis/capacity');
-const { HELD_MIN } = require('../../load/open-loop');
 
 async function pairBlock(ctx, block, counters) {
   const { run, progress, stop } = ctx;
