@@ -244,7 +244,8 @@ test('a pair run measured before catching-up windows were dropped says how many 
 });
 
 test('repro of pair runs: "cannot serve" is compared as an answer (never as a ratio), and the added p99s are compared in ms', () => {
-  const { reproCompare, formatRepro } = require('../analysis/repro');
+  const { reproCompare } = require('../analysis/repro');
+  const { reproText } = require('../report/repro-text');
   const { render } = require('../report/sections/repro');
   const baseline = { id: 'base', strategy: 'none', depth: 8, samples: [] };
   const cand = (id, strategy, samples) => ({ id, strategy, depth: 8, rate: 1000, load: 0.5, samples: samples.map((w) => ({ ...w, partner: 'base' })) });
@@ -270,8 +271,9 @@ test('repro of pair runs: "cannot serve" is compared as an answer (never as a ra
   const r2 = reproCompare(a, c);
   assert.strictEqual(r2.served[0].agree, true);
   assert.strictEqual(r2.addedP99[0].consistent, false);
-  assert.match(formatRepro(r), /^cls {2}a cannot serve \(in 3 of 3 blocks\) {2}b served {2}DISAGREE$/m);
-  assert.match(formatRepro(r2), /^als {2}p99 added: a 11\.0\d ms \[[\d.]+–[\d.]+\] {2}b 41\.0\d ms .* DISAGREE {2}INCONSISTENT$/m);
+  assert.match(reproText(r), /^cls {2}a cannot serve \(in 3 of 3 blocks\) {2}b served {2}DISAGREE$/m);
+  const added = /^als {2}p99 added: a 11\.0\d ms \[[\d.]+–[\d.]+\] {2}b 41\.0\d ms .* DISAGREE {2}INCONSISTENT$/m;
+  assert.match(reproText(r2), added);
   const page = render({ kind: 'repro', title: 't', repro: r });
   assert.match(page, /"Cannot serve": 0 of 1 given by both runs/);
   assert.match(page, /p99 added, ms: 1 of 1 consistent, 1 of 1 agree/);

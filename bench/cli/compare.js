@@ -4,7 +4,8 @@
 // when the input is bad (so a CI script can tell "slower" from "not compared").
 const { parse, number, UsageError, writeJsonAtomic } = require('../../lib/cli');
 const { loadRun } = require('../../lib/run-file');
-const { compare, formatCompare, DEFAULT_MAX_REGRESSION } = require('../../analysis/compare');
+const { compare, DEFAULT_MAX_REGRESSION } = require('../../analysis/compare');
+const { compareText } = require('../../report/compare-text');
 
 const HELP = `usage: ctxbench compare a.json b.json [--max-regression PCT] [--out FILE]
 
@@ -47,7 +48,7 @@ async function gate(args) {
     const runs = positionals.map((file) => loadRun(file));
     writeJsonAtomic(values.out, { schema: 2, kind: 'compare', title: `Gate: ${positionals[1]} against ${positionals[0]}`, command: ['ctxbench', 'compare', ...args].join(' '), files: positionals, maxRegression, runs, compare: result });
   }
-  process.stdout.write(formatCompare(result) + '\n');
+  process.stdout.write(compareText(result) + '\n');
   return result.exitCode;
 }
 
