@@ -2,6 +2,7 @@
 // Verdicts: judge() decides one as data, verdictText() writes its sentence. The one place
 // verdict sentences are written (analysis/summary.js puts both on every ratio it
 // computes; compare, micro and the frameworks tables judge their own ratios here too).
+// Every other sentence of a judgement is the report's (report/verdict-text.js).
 const { formatPct } = require('../lib/format');
 const { DEFAULTS } = require('../lib/presets');
 const { tCritical } = require('./stats');
@@ -60,14 +61,6 @@ function equivalence(r, marginPct = DEFAULTS.margin, alpha = 0.05) {
   return { outcome, marginPct, ci90: interval.map(Math.exp) };
 }
 
-// The equivalence outcome in words: "equivalent within ±2%", "beyond the ±2% margin",
-// "cannot tell within ±2%".
-function equivalenceText(eq) {
-  if (!eq) return null;
-  const m = `±${eq.marginPct}%`;
-  return eq.outcome === 'equivalent' ? `equivalent within ${m}` : eq.outcome === 'beyond' ? `beyond the ${m} margin` : `cannot tell within ${m}`;
-}
-
 // The judgement of an instruction ratio: a direction only when every window ratio lies on
 // the same side of 100% (a count has no p-value: its spread is the range of its windows).
 function judgeInstructions(r, { broken = false } = {}) {
@@ -82,6 +75,7 @@ function judgeInstructions(r, { broken = false } = {}) {
 // "no significant difference" | "not enough samples" | "context broken, cost not
 // comparable" | the client-bound warning; for counts "2.0% more instructions" | "no
 // difference in instructions". on: a runtime the change is on ("slower on 24").
+// The one sentence analysis/ writes (issue 59): a ratio's verdict is saved in the run JSON for its readers.
 function verdictText(j, { quantity = null, on = null } = {}) {
   if (j.reason === 'broken') return BROKEN;
   if (j.reason === 'client-bound') return CLIENT_BOUND;
@@ -107,4 +101,6 @@ function judgementOf(r, { broken = false } = {}) {
   return r.quantity === 'instructions' ? judgeInstructions(r, { broken }) : judge(r, 0.05, { broken });
 }
 
-module.exports = { BROKEN, CLIENT_BOUND, judge, judgeInstructions, verdictText, verdict, judgementOf, equivalence, equivalenceText, tost };
+module.exports = {
+  BROKEN, CLIENT_BOUND, judge, judgeInstructions, verdictText, verdict, judgementOf, equivalence, tost,
+};

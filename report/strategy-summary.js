@@ -3,7 +3,7 @@
 // formatted from analysis/index.js strategySummary() (cells: text plus the study page
 // each figure comes from). The markdown and the HTML share these cells.
 const f = require('./format');
-const { equivalenceText } = require('../analysis');
+const { equivalenceText, cannotServeText, latencyVerdictText } = require('./verdict-text');
 
 function idsText(ids) {
   if (ids.verdict === 'control') return '⚠ leaks (control)';
@@ -31,6 +31,7 @@ const FAILS_WHERE = {
 function ratioText(cell) {
   if (!cell) return null;
   if (cell.kind === 'baseline') return 'baseline';
+  if (cell.cannotServe) return cannotServeText(cell.cannotServe);
   if (!f.isNum(cell.estimate)) return cell.verdict ?? f.DASH;
   return f.withCi(cell.estimate, cell.interval, f.pctOf);
 }
@@ -39,6 +40,7 @@ function ratioText(cell) {
 function capText(cell) {
   if (!cell) return null;
   if (cell.kind === 'baseline') return 'baseline';
+  if (cell.noCapacity) return 'no capacity within the SLO';
   if (!f.isNum(cell.estimate)) return cell.verdict ?? f.DASH;
   return `${cell.bound === 'below' ? '< ' : cell.bound === 'above' ? '≥ ' : ''}${f.withCi(cell.estimate, cell.interval, f.pctOf)}`;
 }
@@ -51,7 +53,7 @@ function msText(cell) {
     if (cell.candidateHeld === false && cell.baselineHeld) return `cannot serve ${cell.settings.load !== null && cell.settings.load !== undefined ? `${Math.round(cell.settings.load * 100)}% of ${f.code(cell.settings.baseline)}'s capacity` : `${f.int(cell.settings.rate)} req/s`}`;
     if (cell.generatorBound) return `generator-bound (${f.num(cell.latenessP99)} ms late at p99)`;
     if (cell.fewBlocks) return `too few blocks (${cell.fewBlocks.n} of ${cell.fewBlocks.of} with the generator on time)`;
-    return cell.rateHeld === false ? 'rate not held' : cell.verdict || f.DASH;
+    return cell.rateHeld === false ? 'rate not held' : latencyVerdictText(cell.judgement) ?? 'no latency figure';
   }
   const sign = (x) => (x > 0 ? '+' : x < 0 ? '−' : '') + f.num(Math.abs(x));
   return cell.interval ? `${sign(cell.estimate)} ms [${sign(cell.interval[0])}…${sign(cell.interval[1])}]` : `${sign(cell.estimate)} ms`;

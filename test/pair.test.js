@@ -13,6 +13,7 @@ const { summarize } = require('../analysis/summary');
 const { pairLatencySummary, pairBlocks, LATENESS_SHARE, ADDED_LATENESS_P99_MS } = require('../analysis/pair');
 const { latencySummaries } = require('../analysis');
 const { newHistogram, percentiles } = require('../lib/histogram');
+const { latencyVerdictText } = require('../report/verdict-text');
 const { runCli } = require('./helpers/cli');
 const { expectedRatio } = require('./helpers/ratio-check');
 const { tempDir } = require('./helpers/tmp');
@@ -107,7 +108,7 @@ test('paired latency: per block the candidate\'s percentile minus the baseline\'
   assert.ok(s.added.p99.estimate > 2.9 && s.added.p99.estimate < 3.3, `added p99 ${s.added.p99.estimate}`);
   assert.strictEqual(s.generator.addedBound, 1);
   assert.strictEqual(s.generator.latenessP99 >= 4, true);
-  assert.match(s.verdict, /^adds 3\.\d\d ms, significant$/);
+  assert.match(latencyVerdictText(s.judgement), /^adds 3\.\d\d ms, significant$/);
 });
 
 test('the generator\'s rule: a server\'s own percentile is published only where the generator\'s lateness is at most a tenth of the baseline\'s', () => {
@@ -133,9 +134,9 @@ test('a candidate that falls behind a rate its baseline keeps has no latency, an
   assert.strictEqual(behind.candidateHeld, false);
   assert.strictEqual(behind.baselineHeld, true);
   assert.strictEqual(behind.added, null);
-  assert.match(behind.verdict, /^rate not held: the candidate fell behind a rate its baseline kept \(in 3 of 3 blocks\)$/);
+  assert.match(latencyVerdictText(behind.judgement), /^rate not held: the candidate fell behind a rate its baseline kept \(in 3 of 3 blocks\)$/);
   const baseBehind = pairLatencySummary(config([0, 1, 2].map((b) => win(b, { counted: false, baseSent: 600 }))), base);
-  assert.match(baseBehind.verdict, /^baseline did not hold the rate/);
+  assert.match(latencyVerdictText(baseBehind.judgement), /^baseline did not hold the rate/);
 });
 
 test('a candidate that fell behind in one block cannot serve the rate, though it caught up elsewhere and its windows sum to its schedule', () => {
@@ -148,7 +149,7 @@ test('a candidate that fell behind in one block cannot serve the rate, though it
   const s = pairLatencySummary(config(windows), base);
   assert.strictEqual(s.candidateHeld, false);
   assert.strictEqual(s.blocksNotServed, 1);
-  assert.match(s.verdict, /^rate not held: the candidate fell behind a rate its baseline kept \(in 1 of 3 blocks\)$/);
+  assert.match(latencyVerdictText(s.judgement), /^rate not held: the candidate fell behind a rate its baseline kept \(in 1 of 3 blocks\)$/);
   // One window behind in a block whose other windows counted is a moment, not the rate.
   const moment = pairLatencySummary(config([win(0, { counted: false, sent: 950 }), win(0), win(0), win(0), win(1), win(1), win(1), win(2), win(2), win(2)]), base);
   assert.strictEqual(moment.candidateHeld, true);

@@ -10,6 +10,7 @@ const hdr = require('hdr-histogram-js');
 const { HIST } = require('../lib/histogram');
 const { strategySummary } = require('../analysis');
 const { markdown, idsText, readingText, picturePoints, notes } = require('../report/strategy-summary');
+const { cannotServeText } = require('../report/verdict-text');
 const { readResults } = require('../report');
 const { makeRun2 } = require('./helpers/run2');
 
@@ -279,7 +280,7 @@ test('the committed io study: a strategy that fell behind the rate its `none` ke
   const summary = strategySummary(readResults(RESULTS, files));
   const behind = summary.rows.filter((r) => r.io && r.io.kind === 'ratio' && r.io.estimate === null);
   assert.ok(behind.length > 0, 'the committed io study has a strategy that cannot serve its rate (sentry)');
-  for (const row of behind) assert.match(row.io.verdict, /^cannot serve 50% of `none`'s capacity$/, row.strategy);
+  for (const row of behind) assert.match(cannotServeText(row.io.cannotServe), /^cannot serve 50% of `none`'s capacity$/, row.strategy);
   assert.match(markdown(summary, { link: (x) => x }), /cannot serve 50% of `none`'s capacity\]\(io\)/);
 });
 
@@ -294,7 +295,7 @@ test('a strategy that fell behind its `none` in one block of the pair reads "can
   param.samples = param.samples.map((s) => (s.kind === 'window' && s.block === first ? { ...s, counted: false, schedule: { ...s.schedule, sent: Math.floor(s.schedule.due / 2) } } : s));
   const row = strategySummary(results).rows.find((r) => r.strategy === 'param');
   assert.strictEqual(row.io.estimate, null);
-  assert.match(row.io.verdict, /^cannot serve 50% of `none`'s capacity$/);
+  assert.match(cannotServeText(row.io.cannotServe), /^cannot serve 50% of `none`'s capacity$/);
 });
 
 test('the opening picture: every headline figure with an interval is a point of its column\'s panel, nothing else is', () => {

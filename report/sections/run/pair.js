@@ -6,6 +6,7 @@
 const f = require('../../format');
 const { latencySummaries } = require('../../../analysis');
 const { scheduleState } = require('../../../analysis/pair');
+const { latencyVerdictText } = require('../../verdict-text');
 const { isBaselineRow, strategyCell, uniq, nodeLabel, logOf } = require('./common');
 const { verdictCell } = require('./summary');
 
@@ -23,7 +24,7 @@ const sign = (x) => (x > 0 ? '+' : x < 0 ? '−' : '') + f.num(Math.abs(x));
 
 function addedCell(s) {
   const a = s?.added?.p99;
-  if (!a || !f.isNum(a.estimate)) return s?.verdict ?? f.DASH;
+  if (!a || !f.isNum(a.estimate)) return latencyVerdictText(s?.judgement) ?? f.DASH;
   const text = a.ci95 ? `${sign(a.estimate)} [${sign(a.ci95[0])}…${sign(a.ci95[1])}]` : sign(a.estimate);
   return `${text}${a.pValue < 0.05 ? ' (significant)' : ''}`;
 }
