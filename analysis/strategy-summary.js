@@ -18,17 +18,9 @@ const { PROPAGATION, strategyInfo: info } = require('./registry');
 // other scenarios are patterns (pools, batching, workers) that need a remedy for everyone.
 const FAILED = new Set(['lost', 'leaked']);
 
-// Which settings of two cells differ, as "hop immediate → pg" phrases.
-const SETTING_LABELS = [
-  ['hop', 'hop'],
-  ['method', 'method'],
-  ['quantity', 'measures'],
-  ['baseline', 'baseline'],
-  ['stores', 'live stores'],
-  ['node', 'Node'],
-  ['acf', 'AsyncContextFrame'],
-  ['connections', 'connections'],
-];
+// The settings of two cells compared where they seem to disagree, in the order they are
+// named (report/strategy-summary.js says them: "hop immediate → pg").
+const SETTINGS = ['hop', 'method', 'quantity', 'baseline', 'stores', 'node', 'acf', 'connections'];
 
 // A run's cell for one strategy: its ratio against the run's baseline, with the settings
 // that make it comparable (or not) with another study's cell.
@@ -297,8 +289,9 @@ function disagreements(row) {
     ['default run', row.deep, 'instruction counts', row.deepInstructions], ['default run', row.shallow, 'depth sweep', row.sweepShallow], ['default run', row.deep, 'depth sweep', row.sweepDeep]];
   for (const [na, a, nb, b] of pairs) {
     if (!a || !b || !a.interval || !b.interval || stats.overlap(a.interval, b.interval)) continue;
-    const diff = SETTING_LABELS.filter(([k]) => a.settings[k] !== undefined && b.settings[k] !== undefined && String(a.settings[k]) !== String(b.settings[k]))
-      .map(([k, label]) => `${label} ${a.settings[k]} → ${b.settings[k]}`);
+    const both = (k) => a.settings[k] !== undefined && b.settings[k] !== undefined;
+    const diff = SETTINGS.filter((k) => both(k) && String(a.settings[k]) !== String(b.settings[k]))
+      .map((setting) => ({ setting, a: a.settings[setting], b: b.settings[setting] }));
     out.push({ a: na, b: nb, aEstimate: a.estimate, bEstimate: b.estimate, depth: a.settings.depth, differs: diff });
   }
   return out;

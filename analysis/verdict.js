@@ -11,6 +11,9 @@ const BROKEN = 'context broken, cost not comparable';
 
 const CLIENT_BOUND = 'load generator client-bound (≥ 85% of a core), no verdict';
 
+// A micro sample too short for the timer: no ratio to judge (analysis/micro.js).
+const UNRESOLVED = 'below timer resolution, not comparable';
+
 
 // A verdict is data: judge() decides it, verdictText() writes its sentence (the one
 // writer of verdict sentences; the run JSON keeps the sentence for readers). No code reads
@@ -73,13 +76,15 @@ function judgeInstructions(r, { broken = false } = {}) {
 
 // The sentence of a judgement: "7.0% slower, significant" | "3.1% faster, significant" |
 // "no significant difference" | "not enough samples" | "context broken, cost not
-// comparable" | the client-bound warning; for counts "2.0% more instructions" | "no
-// difference in instructions". on: a runtime the change is on ("slower on 24").
+// comparable" | the client-bound warning | "below timer resolution, not comparable" (micro);
+// for counts "2.0% more instructions" | "no difference in instructions". on: a runtime the
+// change is on ("slower on 24"); units: what too few of were counted ("not enough rounds").
 // The one sentence analysis/ writes (issue 59): a ratio's verdict is saved in the run JSON for its readers.
-function verdictText(j, { quantity = null, on = null } = {}) {
+function verdictText(j, { quantity = null, on = null, units = 'samples' } = {}) {
   if (j.reason === 'broken') return BROKEN;
   if (j.reason === 'client-bound') return CLIENT_BOUND;
-  if (j.reason === 'too few samples') return 'not enough samples';
+  if (j.reason === 'unresolved') return UNRESOLVED;
+  if (j.reason === 'too few samples') return `not enough ${units}`;
   if (quantity === 'instructions') {
     if (!j.significant) return 'no difference in instructions';
     return `${formatPct(Math.abs(j.changePct))}% ${j.direction === 'slower' ? 'more' : 'fewer'} instructions`;

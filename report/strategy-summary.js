@@ -22,6 +22,12 @@ function idsText(ids) {
   return ids.runtimes.map((r) => `${r.label}: ${one(r)}`).join('; ') + byNode;
 }
 
+// The settings two disagreeing cells differ in (analysis/strategy-summary.js disagreements), by name.
+const SETTING_LABELS = {
+  hop: 'hop', method: 'method', quantity: 'measures', baseline: 'baseline', stores: 'live stores', node: 'Node',
+  acf: 'AsyncContextFrame', connections: 'connections',
+};
+
 const FAILS_WHERE = {
   async_hooks: 'fails on async_hooks (Node 20; 22, 24 and 26 with AsyncContextFrame off), kept with AsyncContextFrame',
   AsyncContextFrame: 'fails with AsyncContextFrame, kept on async_hooks',
@@ -202,8 +208,9 @@ function notes(summary) {
   const groups = new Map();
   for (const r of summary.rows) {
     for (const d of r.disagreements) {
-      const key = `${d.a}|${d.b}|${d.differs.join(', ')}`;
-      if (!groups.has(key)) groups.set(key, { ...d, cases: [] });
+      const differs = d.differs.map((x) => `${SETTING_LABELS[x.setting]} ${x.a} → ${x.b}`);
+      const key = `${d.a}|${d.b}|${differs.join(', ')}`;
+      if (!groups.has(key)) groups.set(key, { ...d, differs, cases: [] });
       groups.get(key).cases.push(`${f.code(r.strategy)} at depth ${d.depth} (${f.pctOf(d.aEstimate)} vs ${f.pctOf(d.bEstimate)})`);
     }
   }

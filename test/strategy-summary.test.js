@@ -114,7 +114,8 @@ test('two studies that seem to disagree: the notes say which settings differ; mi
   const summary = strategySummary(results([{ file: 'results/io.json', run: ioRun() }]));
   const als = rowOf(summary, 'als');
   assert.ok(Math.abs(als.io.estimate - 1) < 0.02);
-  assert.deepStrictEqual(als.disagreements.map((d) => [d.a, d.b, d.differs]), [['default run', 'io', ['hop immediate → pg']]]);
+  const hop = { setting: 'hop', a: 'immediate', b: 'pg' };
+  assert.deepStrictEqual(als.disagreements.map((d) => [d.a, d.b, d.differs]), [['default run', 'io', [hop]]]);
   // The study's own baseline reads "baseline" there, linked to the study.
   assert.strictEqual(rowOf(summary, 'none').io.kind, 'baseline');
   assert.match(markdown(summary, { link: (name) => `results/${name}.md` }).split('\n').find((l) => l.startsWith('| `none` |')), /\| \[baseline\]\(results\/io\.md\) \|/);
