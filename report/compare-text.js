@@ -53,8 +53,8 @@ const METHOD_LINES = {
   duet: (result) => [
     `Duet runs: "% of ${result.baseline ?? 'baseline'}" = the configuration's CPU per request relative to its ` +
       'baseline, measured at the same time on one CPU',
-    '(median over blocks); "b vs a" = how much that ratio moved (ratio of geometric means), Welch t-test on per-block ' +
-      'mean log ratios (unpaired:',
+    '(median over blocks); "b vs a" = how much that ratio moved (ratio of geometric means), Welch t-test on ' +
+      'per-block mean log ratios (unpaired:',
     'runs are not interleaved), 95% CI. Gate: a ratio lower by more than the threshold, one-sided with Holm ' +
       'correction; the baseline decides nothing.',
   ],
@@ -70,7 +70,7 @@ const METHOD_LINES = {
 function rowCells(r, result) {
   const value = result.duet ? (x) => ratioPct(x) : fmtInt;
   const note = noteOf(r);
-  if (r.status === 'only-in-a' || r.status === 'only-in-b' || r.status === 'baseline') return [r.id, '', '', '', '', '', note, ''];
+  if (['only-in-a', 'only-in-b', 'baseline'].includes(r.status)) return [r.id, '', '', '', '', '', note, ''];
   if (r.status === 'no-data') {
     return [r.id, value(r.a.median), value(r.b.median), '', '', '', note, r.outcome ? OUTCOME[r.outcome] : ''];
   }
@@ -84,7 +84,8 @@ function rowCells(r, result) {
   const units = (n) => `~${n} ${r.unit === 'round' ? 'rounds' : 'blocks'} per run`;
   const need = r.outcome === 'inconclusive'
     ? ` (${r.unitsNeeded ? `${units(r.unitsNeeded)} would settle it` : 'estimate at the threshold'})` : '';
-  return [r.id, value(r.a.median), value(r.b.median), fmtPct(r.changePct), ci, fmtP(r.pValue), r.verdict, OUTCOME[r.outcome] + need];
+  return [r.id, value(r.a.median), value(r.b.median), fmtPct(r.changePct), ci, fmtP(r.pValue), r.verdict,
+    OUTCOME[r.outcome] + need];
 }
 
 // The outcome line, with its exit code.
@@ -95,27 +96,31 @@ function outcomeLine(result) {
   if (result.exitCode === 1) {
     const how = result.regressions.every((r) => r.instructions) ? `${limit}, beyond the counts' repeatability`
       : `significantly (Holm-adjusted p < ${result.alpha}) ${limit}`;
-    const which = (r) => `${r.id} (${r.instructions ? `${fmtPct(r.instructions.growthPct)} instructions` : fmtPct(r.changePct)})`;
+    const change = (r) => (r.instructions ? `${fmtPct(r.instructions.growthPct)} instructions` : fmtPct(r.changePct));
+    const which = (r) => `${r.id} (${change(r)})`;
     return `FAIL (exit 1): ${result.regressions.length} config(s) ${how}: ` + result.regressions.map(which).join(', ');
   }
   const compared = result.rows.filter((r) => r.status === 'compared').length;
   if (!compared) return 'INCONCLUSIVE (exit 2): no configuration is in both files with data, so nothing was compared.';
   if (result.exitCode === 2) {
-    const which = (r) => `${r.id}${r.unitsNeeded ? ` (~${r.unitsNeeded} ${r.unit === 'round' ? 'rounds' : 'blocks'} per run)` : ''}`;
+    const units = (r) => `~${r.unitsNeeded} ${r.unit === 'round' ? 'rounds' : 'blocks'} per run`;
+    const which = (r) => `${r.id}${r.unitsNeeded ? ` (${units(r)})` : ''}`;
     return `INCONCLUSIVE (exit 2): ${result.inconclusive.length} config(s) cannot rule out being ${limit}: ` +
       result.inconclusive.map(which).join(', ');
   }
-  const how = result.direct === compared ? 'instruction counts, beyond their repeatability' : `one-sided, p < ${result.alpha}`;
+  const how = result.direct === compared ? 'instruction counts, beyond their repeatability'
+    : `one-sided, p < ${result.alpha}`;
   return `OK (exit 0): every compared config is shown not to be ${limit} (${how}).`;
 }
 
 // compareText(result) -> plain-text table and the outcome with its exit code.
 function compareText(result) {
   const unit = result.counted ? 'instr/req' : result.duet ? `% of ${result.baseline ?? 'baseline'}` : 'req/s';
-  const header = ['config', `a ${unit}`, `b ${unit}`, 'b vs a', result.counted ? '95% CI or margin' : '95% CI', 'p', 'verdict', 'gate'];
+  const ciTitle = result.counted ? '95% CI or margin' : '95% CI';
+  const header = ['config', `a ${unit}`, `b ${unit}`, 'b vs a', ciTitle, 'p', 'verdict', 'gate'];
   const across = result.machines?.same === false
-    ? [`ACROSS MACHINES (${result.machines.differences.join(', ')}): a comparison of two machines, not of one change; ` +
-      'instruction counts carry across machines, timed ratios less so'] : [];
+    ? [`ACROSS MACHINES (${result.machines.differences.join(', ')}): a comparison of two machines, not of one ` +
+      'change; instruction counts carry across machines, timed ratios less so'] : [];
   const lines = [
     `ctxbench compare: a = ${result.a}, b = ${result.b}`,
     ...across,

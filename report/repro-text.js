@@ -12,7 +12,8 @@ const share = (x) => (x === null ? '' : `: ${(x * 100).toFixed(0)}%`);
 function instructionLines(r, lines) {
   const i = r.instructions;
   for (const row of r.rows) {
-    lines.push(`${row.id}  a ${pct(row.a.estimate)}  b ${pct(row.b.estimate)}  differ by ${row.differencePct.toFixed(2)}%  ` +
+    const differ = `differ by ${row.differencePct.toFixed(2)}%`;
+    lines.push(`${row.id}  a ${pct(row.a.estimate)}  b ${pct(row.b.estimate)}  ${differ}  ` +
       `${row.differencePct <= i.limitPct ? 'agree' : 'DISAGREE'}`);
   }
   lines.push('', `Instruction counts: ${i.within} of ${r.compared} ratios within ${i.limitPct}% of each other ` +
@@ -24,7 +25,8 @@ function instructionLines(r, lines) {
 function reproText(r) {
   const lines = [`ctxbench repro: a = ${r.a}, b = ${r.b}`];
   if (r.machines?.same === false) {
-    lines.push(`ACROSS MACHINES (${r.machines.differences.join(', ')}): a comparison of two machines, not a second reading of one`);
+    lines.push(`ACROSS MACHINES (${r.machines.differences.join(', ')}): a comparison of two machines, ` +
+      'not a second reading of one');
   }
   lines.push('');
   if (r.instructions) return instructionLines(r, lines);
@@ -33,8 +35,9 @@ function reproText(r) {
       `diff ${formatPct(row.differencePp, { sign: true })} pp  ${agreed(row)}  ${tested(row)}`);
   }
   for (const row of r.served || []) {
-    const said = (x) => (x.cannotServe
-      ? `cannot serve (${x.blocksNotServed ? `in ${x.blocksNotServed} of ${x.blocks} blocks` : 'behind over its windows'})` : 'served');
+    const where = (x) => (x.blocksNotServed ? `in ${x.blocksNotServed} of ${x.blocks} blocks`
+      : 'behind over its windows');
+    const said = (x) => (x.cannotServe ? `cannot serve (${where(x)})` : 'served');
     lines.push(`${row.id}  a ${said(row.a)}  b ${said(row.b)}  ${agreed(row)}`);
   }
   for (const row of r.addedP99 || []) {
@@ -45,7 +48,10 @@ function reproText(r) {
     `${share(r.shareAgreeing)}; median ratio half-width ±${formatPct(r.medianHalfWidthPct)} pp.`,
   `${r.consistent} of ${r.judged} ratios consistent (difference within what both runs' noise explains, 5% test)` +
     `${share(r.shareConsistent)}.`);
-  if (r.served) lines.push(`${r.served.filter((x) => x.agree).length} of ${r.served.length} "cannot serve" answers given by both runs.`);
+  if (r.served) {
+    const both = r.served.filter((x) => x.agree).length;
+    lines.push(`${both} of ${r.served.length} "cannot serve" answers given by both runs.`);
+  }
   if (r.addedP99) {
     const added = r.addedP99;
     lines.push(`${added.filter((x) => x.consistent).length} of ${added.length} added p99s consistent, ` +

@@ -8,7 +8,8 @@
 function equivalenceText(eq) {
   if (!eq) return null;
   const m = `±${eq.marginPct}%`;
-  return eq.outcome === 'equivalent' ? `equivalent within ${m}` : eq.outcome === 'beyond' ? `beyond the ${m} margin` : `cannot tell within ${m}`;
+  if (eq.outcome === 'equivalent') return `equivalent within ${m}`;
+  return eq.outcome === 'beyond' ? `beyond the ${m} margin` : `cannot tell within ${m}`;
 }
 
 // A latency summary's judgement (analysis/latency.js, analysis/pair.js) in words; null
@@ -22,7 +23,8 @@ function latencyVerdictText(j) {
       return 'rate not held: the candidate fell behind a rate its baseline kept' +
         (j.blocksNotServed ? ` (in ${j.blocksNotServed} of ${j.blocks} blocks)` : '');
     case 'baseline not held': return 'baseline did not hold the rate: no comparison';
-    case 'generator-bound': return `generator-bound: its lateness p99 reached ${j.latenessP99} ms (over ${j.boundMs} ms) in every block`;
+    case 'generator-bound':
+      return `generator-bound: its lateness p99 reached ${j.latenessP99} ms (over ${j.boundMs} ms) in every block`;
     case 'too few': return `too few ${j.unit} to tell`;
     case 'no difference': return 'no significant difference';
     default: {
@@ -35,7 +37,9 @@ function latencyVerdictText(j) {
 // A pair's candidate that fell behind the rate its baseline kept: that is its answer.
 // c: { load, rate, baseline } (analysis/strategy-summary.js ratioCell's cannotServe).
 function cannotServeText(c) {
-  return `cannot serve ${Number.isFinite(c.load) ? `${Math.round(c.load * 100)}% of \`${c.baseline}\`'s capacity` : `${c.rate} req/s`}`;
+  const what = Number.isFinite(c.load) ? `${Math.round(c.load * 100)}% of \`${c.baseline}\`'s capacity`
+    : `${c.rate} req/s`;
+  return `cannot serve ${what}`;
 }
 
 module.exports = { equivalenceText, latencyVerdictText, cannotServeText };

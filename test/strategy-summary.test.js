@@ -281,7 +281,8 @@ test('the committed io study: a strategy that fell behind the rate its `none` ke
   const summary = strategySummary(readResults(RESULTS, files));
   const behind = summary.rows.filter((r) => r.io && r.io.kind === 'ratio' && r.io.estimate === null);
   assert.ok(behind.length > 0, 'the committed io study has a strategy that cannot serve its rate (sentry)');
-  for (const row of behind) assert.match(cannotServeText(row.io.cannotServe), /^cannot serve 50% of `none`'s capacity$/, row.strategy);
+  const half = /^cannot serve 50% of `none`'s capacity$/;
+  for (const row of behind) assert.match(cannotServeText(row.io.cannotServe), half, row.strategy);
   assert.match(markdown(summary, { link: (x) => x }), /cannot serve 50% of `none`'s capacity\]\(io\)/);
 });
 
