@@ -34,7 +34,7 @@ const LAYERS = [
   {
     // Analysis: run JSON in, figures and verdicts out. Measures nothing, formats nothing.
     files: ['analysis/**/*.js'],
-    rules: { 'no-restricted-syntax': ['error', forbid(ROOM('bench|report|micro'), 'analysis/ does not require bench/, report/ or micro/ (it computes over what they recorded)')] },
+    rules: { 'no-restricted-syntax': ['error', forbid(ROOM('bench|report|micro|load'), 'analysis/ does not require bench/, report/, micro/ or load/ (it computes over what they recorded; shared helpers live in lib/)')] },
   },
   {
     // The micro suite measures context operations in workers; analysis/micro.js judges them.

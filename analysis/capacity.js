@@ -1,6 +1,6 @@
 'use strict';
 // Capacity within an SLO (`--slo p99=100ms`), from a pair run over a ladder of rates
-// (bench/pair.js; --instance stand-ins): for each deployment, the highest rate at which its
+// (bench/pair-windows.js; --instance stand-ins): for each deployment, the highest rate at which its
 // chosen percentile stays within the bound, per block (a pair of fresh processes), and its
 // 95% interval over blocks; the candidate's as % of the baseline's, paired by block (the
 // baseline process beside it in the same pairs); and what that means in instances for a
@@ -17,7 +17,7 @@
 const hdr = require('hdr-histogram-js');
 const { describe, mean } = require('./stats');
 const { isPairWindow, LATENESS_SHARE } = require('./pair');
-const { percentiles, newHistogram, HELD_MIN } = require('../load/open-loop');
+const { percentiles, newHistogram, HELD_MIN } = require('../lib/histogram');
 const { baselineFor } = require('./comparable');
 
 // Instances for this load, when a run does not say otherwise.
@@ -280,8 +280,9 @@ function sloCapacity(run, { serve = SERVE_RPS } = {}) {
     instance: run.settings.instance ?? null,
     method: run.settings.method,
     serve,
-    rule: `per block the highest rate whose ${slo.key} stays within ${slo.boundMs} ms (interpolated on the log of the ${slo.key} between the rates tried), a rate not kept counting as over; geometric mean over blocks with a t-interval of the logs; the candidate's as % of the baseline ${run.settings.method === 'pair' ? 'process beside it in the same pairs' : 'measured in the same block'}, paired by block`,
-    ...(run.settings.method === 'pair' && { cpuRule: `the baseline's CPU per request ÷ the candidate's over the counted windows of the rates up to ${KNEE_LOAD * 100}% of the ladder (the knee) in which neither was throttled in more than ${QUOTA_BINDS * 100}% of its CFS periods, per block, t-interval over blocks: a cost under the quota, not a capacity (docs/deploy.md)` }),
+    // The CPU per request below the knee (a pair's): the rates it reads up to (a share of
+    // the ladder) and the throttled share of CFS periods beyond which a window is not read.
+    ...(run.settings.method === 'pair' && { cpuRule: { kneeLoad: KNEE_LOAD, quotaBinds: QUOTA_BINDS } }),
     rows,
     baselines: [...baselines].map(([id, caps]) => ({ id, ...overBlocks(caps.filter((x) => x.rate > 0).map((x) => x.rate)) })),
   };

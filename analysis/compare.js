@@ -20,12 +20,14 @@ const { machineOf, sameMachine, machineDifferences } = require('./repro');
 const { jStat } = require('jstat');
 const stats = require('./stats');
 const summary = require('./summary');
-const { formatPct, ratioPct, signedPctText } = require('../lib/format');
 const { armOf } = require('./comparable');
 
 const ALPHA = 0.05;
 
 const DEFAULT_MAX_REGRESSION = 5;
+
+// The judgement of a row with too few units to judge.
+const NO_JUDGEMENT = summary.judge(null);
 
 function validRps(config) {
   return ((config && config.samples) || []).filter((s) => s && typeof s.rps === 'number' && Number.isFinite(s.rps) && s.rps > 0);
@@ -108,9 +110,11 @@ function unitsNeeded(w, logLimit, n) {
 
 // compare(a, b, { maxRegression = 5, alpha = 0.05 }) -> { rows, regressions, inconclusive,
 //   failed, exitCode, ... }. a, b: run JSON objects (the command reads the files). Each row:
-//   { id, status: 'compared' | 'only-in-a' | 'only-in-b' | 'no-data', unit, a: { n, units, median },
+//   { id, status: 'compared' | 'only-in-a' | 'only-in-b' | 'no-data' | 'baseline', unit, a: { n, units, median },
 //     b: {...}, estimate, changePct, ci95 (ratio b/a), pValue, pRegression (Holm), pPass,
-//     outcome: 'ok' | 'regression' | 'inconclusive' | null, unitsNeeded, verdict, regression, note }
+//     outcome: 'ok' | 'regression' | 'inconclusive' | null, unitsNeeded, judgement, verdict (its
+//     sentence, verdictText), regression; no-data: missing 'a' | 'b' | 'both', error }.
+//   Its text (the table, the outcome): report/compare-text.js.
 function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA } = {}) {
   const [runA, runB] = [a, b];
   if (!Array.isArray(runA.configs) || !Array.isArray(runB.configs)) {
@@ -135,11 +139,11 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
   for (const ca of configsA) {
     const cb = byIdB.get(ca.id);
     if (!cb) {
-      rows.push({ id: ca.id, status: 'only-in-a', outcome: null, note: 'only in the first file' });
+      rows.push({ id: ca.id, status: 'only-in-a', outcome: null });
       continue;
     }
     if (duet && (armOf(ca) === runA.settings?.baseline || armOf(cb) === runB.settings?.baseline)) {
-      rows.push({ id: ca.id, status: 'baseline', outcome: null, note: 'the baseline: every other configuration is gated on its ratio to it' });
+      rows.push({ id: ca.id, status: 'baseline', outcome: null });
       continue;
     }
     const sa = counted ? instructionUnits(ca) : duet ? duetUnits(ca) : validRps(ca);
@@ -151,13 +155,15 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
       a: { n: sa.length, units: 0, median: stats.median(sa.map((s) => (counted ? s.perRequest : s.rps))) },
       b: { n: sb.length, units: 0, median: stats.median(sb.map((s) => (counted ? s.perRequest : s.rps))) },
       estimate: null, changePct: null, ci95: null, pValue: null, pRegression: null, pPass: null,
-      outcome: null, unitsNeeded: null, welch: null, verdict: 'not enough samples', regression: false, note: null,
+      outcome: null, unitsNeeded: null, welch: null,
+      judgement: NO_JUDGEMENT, verdict: summary.verdictText(NO_JUDGEMENT),
+      regression: false,
     };
     if (sa.length === 0 || sb.length === 0) {
       row.status = 'no-data';
-      const which = sa.length === 0 && sb.length === 0 ? 'either file' : sa.length === 0 ? 'the first file' : 'the second file';
-      const err = (sb.length === 0 && cb.error && cb.error.message) || (sa.length === 0 && ca.error && ca.error.message);
-      row.note = `no measurements in ${which}${err ? `: ${err}` : ''}`;
+      row.missing = sa.length === 0 && sb.length === 0 ? 'both' : sa.length === 0 ? 'a' : 'b';
+      const failed = (sb.length === 0 && cb.error?.message) || (sa.length === 0 && ca.error?.message);
+      row.error = failed || null;
       if (sa.length > 0) row.outcome = 'inconclusive';
       rows.push(row);
       continue;
@@ -181,23 +187,27 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
       const margin = Math.max(unsteady ? UNSTEADY_MARGIN : INSTRUCTION_REPEATABILITY, ...spreads);
       row.ci95 = null;
       row.instructions = { growthPct: growth, marginPct: margin, spreads, unsteady };
-      row.verdict = Math.abs(growth) <= margin ? 'no difference in instructions' : `${formatPct(Math.abs(growth))}% ${growth > 0 ? 'more' : 'fewer'} instructions`;
+      // A change beyond the margin is a difference in instructions (more = slower, as judgeInstructions has it).
+      const differs = Math.abs(growth) > margin;
+      row.judgement = {
+        significant: differs, direction: differs ? (growth > 0 ? 'slower' : 'faster') : null, changePct: growth,
+        reason: differs ? 'significant' : 'no difference',
+      };
+      row.verdict = summary.verdictText(row.judgement, { quantity: 'instructions' });
       row.outcome = growth > limit + margin ? 'regression' : growth < limit - margin ? 'ok' : 'inconclusive';
       row.regression = row.outcome === 'regression';
-      row.note = growth <= limit + margin && growth >= limit - margin
-        ? unsteady ? 'counts not steady (V8 still compiling): a code change can move them by ~1.5%; warm longer' : 'the change is within the counts\' repeatability of the threshold'
-        : null;
       rows.push(row);
       continue;
     }
     if (w.se === null) {
       row.outcome = 'inconclusive';
       row.unitsNeeded = 2;
-      row.note = 'fewer than 2 units in a run: no interval';
     } else {
       const half = w.se === 0 ? 0 : stats.tCritical(w.df) * w.se;
       row.ci95 = [Math.exp(w.diff - half), Math.exp(w.diff + half)];
-      row.verdict = summary.verdict({ estimate: row.estimate, pValue: w.pValue, n: Math.min(ua.logs.length, ub.logs.length) }, alpha);
+      const n = Math.min(ua.logs.length, ub.logs.length);
+      row.judgement = summary.judge({ estimate: row.estimate, pValue: w.pValue, n }, alpha);
+      row.verdict = summary.verdictText(row.judgement);
       const tl = w.se === 0 ? (w.diff - logLimit) * Infinity : (w.diff - logLimit) / w.se;
       const cdf = (t) => (t === Infinity ? 1 : t === -Infinity ? 0 : jStat.studentt.cdf(t, w.df));
       row.pRegression = w.diff === logLimit ? 1 : cdf(tl);
@@ -206,7 +216,7 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
     rows.push(row);
   }
   for (const cb of configsB) {
-    if (!idsA.has(cb.id)) rows.push({ id: cb.id, status: 'only-in-b', outcome: null, note: 'only in the second file' });
+    if (!idsA.has(cb.id)) rows.push({ id: cb.id, status: 'only-in-b', outcome: null });
   }
 
   const tested = rows.filter((r) => r.pRegression !== null && r.pRegression !== undefined);
@@ -248,85 +258,7 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
   };
 }
 
-function fmtInt(x) {
-  return x === null || x === undefined ? '—' : Math.round(x).toLocaleString('en-US');
-}
-
-const fmtPct = (x) => signedPctText(x);
-
-function fmtP(p) {
-  if (p === null || p === undefined) return '—';
-  if (p < 0.001) return '<0.001';
-  return p.toFixed(3);
-}
-
-function table(header, body) {
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => String(r[i]).length)));
-  const line = (cells) => cells.map((c, i) => (i === 0 || i === cells.length - 1 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ').trimEnd();
-  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)].join('\n');
-}
-
-const OUTCOME = { ok: 'OK', regression: 'REGRESSION', inconclusive: 'INCONCLUSIVE' };
-
-// formatCompare(result) -> plain-text table and the outcome with its exit code.
-function formatCompare(result) {
-  const unit = result.counted ? 'instr/req' : result.duet ? `% of ${result.baseline ?? 'baseline'}` : 'req/s';
-  const value = result.duet ? (x) => ratioPct(x) : fmtInt;
-  const header = ['config', `a ${unit}`, `b ${unit}`, 'b vs a', result.counted ? '95% CI or margin' : '95% CI', 'p', 'verdict', 'gate'];
-  const body = result.rows.map((r) => {
-    if (r.status === 'only-in-a' || r.status === 'only-in-b' || r.status === 'baseline') return [r.id, '', '', '', '', '', r.note, ''];
-    if (r.status === 'no-data') return [r.id, value(r.a.median), value(r.b.median), '', '', '', r.note, r.outcome ? OUTCOME[r.outcome] : ''];
-    if (r.instructions) {
-      const i = r.instructions;
-      return [r.id, fmtInt(r.a.median), fmtInt(r.b.median), `${fmtPct(i.growthPct)} instr`, `±${i.marginPct.toFixed(2)}% (${i.unsteady ? 'not steady' : 'repeatability'})`, '—', r.verdict, OUTCOME[r.outcome] + (r.note ? ` (${r.note})` : '')];
-    }
-    const ci = r.ci95 ? `${fmtPct((r.ci95[0] - 1) * 100)} .. ${fmtPct((r.ci95[1] - 1) * 100)}` : '—';
-    const need = r.outcome === 'inconclusive'
-      ? ` (${r.unitsNeeded ? `~${r.unitsNeeded} ${r.unit === 'round' ? 'rounds' : 'blocks'} per run would settle it` : 'estimate at the threshold'})` : '';
-    return [r.id, value(r.a.median), value(r.b.median), fmtPct(r.changePct), ci, fmtP(r.pValue), r.verdict, OUTCOME[r.outcome] + need];
-  });
-  const lines = [
-    `ctxbench compare: a = ${result.a}, b = ${result.b}`,
-    ...(result.machines?.same === false ? [`ACROSS MACHINES (${result.machines.differences.join(', ')}): a comparison of two machines, not of one change; instruction counts carry across machines, timed ratios less so`] : []),
-    ...(result.counted
-      ? [
-          'Instruction counts (Valgrind): instr/req = median over processes. Where each run\'s processes agree within ' +
-            `${summary.INSTRUCTION_SPREAD_OK}%, "b vs a" is the change in instructions per request and the gate reads it against the`,
-          `threshold directly, with the larger of the runs' spreads (at least ${INSTRUCTION_REPEATABILITY}%, the count's measured repeatability; ${UNSTEADY_MARGIN}% where a process never settled) as the margin;`,
-          'otherwise requests per instruction are tested as throughput is (Welch, per process).',
-        ]
-      : result.duet
-      ? [
-          `Duet runs: "% of ${result.baseline ?? 'baseline'}" = the configuration's CPU per request relative to its baseline, measured at the same time on one CPU`,
-          '(median over blocks); "b vs a" = how much that ratio moved (ratio of geometric means), Welch t-test on per-block mean log ratios (unpaired:',
-          'runs are not interleaved), 95% CI. Gate: a ratio lower by more than the threshold, one-sided with Holm correction; the baseline decides nothing.',
-        ]
-      : [
-          'req/s = median of samples; "b vs a" = ratio of geometric means, Welch t-test (unpaired: runs are not interleaved) on per-block',
-          '(schema 1: per-round) mean log req/s, 95% CI. Gate: slowdown beyond the threshold tested one-sided with Holm correction;',
-          'a config whose interval cannot rule out such a slowdown is inconclusive.',
-        ]),
-    '',
-    table(header, body),
-    '',
-  ];
-  const limit = result.counted ? `more than ${result.maxRegression}% costlier in instructions per request`
-    : result.duet ? `more than ${result.maxRegression}% costlier relative to ${result.baseline ?? 'the baseline'}` : `more than ${result.maxRegression}% slower`;
-  if (result.exitCode === 1) {
-    const how = result.regressions.every((r) => r.instructions) ? `${limit}, beyond the counts' repeatability` : `significantly (Holm-adjusted p < ${result.alpha}) ${limit}`;
-    lines.push(`FAIL (exit 1): ${result.regressions.length} config(s) ${how}: ` +
-      result.regressions.map((r) => `${r.id} (${r.instructions ? `${fmtPct(r.instructions.growthPct)} instructions` : fmtPct(r.changePct)})`).join(', '));
-  } else if (!result.rows.some((r) => r.status === 'compared')) {
-    lines.push('INCONCLUSIVE (exit 2): no configuration is in both files with data, so nothing was compared.');
-  } else if (result.exitCode === 2) {
-    lines.push(`INCONCLUSIVE (exit 2): ${result.inconclusive.length} config(s) cannot rule out being ${limit}: ` +
-      result.inconclusive.map((r) => `${r.id}${r.unitsNeeded ? ` (~${r.unitsNeeded} ${r.unit === 'round' ? 'rounds' : 'blocks'} per run)` : ''}`).join(', '));
-  } else {
-    lines.push(`OK (exit 0): every compared config is shown not to be ${limit} (${result.direct === result.rows.filter((r) => r.status === 'compared').length ? 'instruction counts, beyond their repeatability' : `one-sided, p < ${result.alpha}`}).`);
-  }
-  const skipped = result.rows.filter((r) => r.status !== 'compared');
-  if (skipped.length) lines.push(`Not compared: ${skipped.length} config(s) (see the table).`);
-  return lines.join('\n') + '\n';
-}
-
-module.exports = { compare, formatCompare, holm, DEFAULT_MAX_REGRESSION };
+module.exports = {
+  compare, holm, DEFAULT_MAX_REGRESSION,
+  INSTRUCTION_SPREAD_OK: summary.INSTRUCTION_SPREAD_OK, INSTRUCTION_REPEATABILITY, UNSTEADY_MARGIN,
+};

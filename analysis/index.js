@@ -8,7 +8,6 @@ const { summaryOf } = summaries;
 const { latencySummaries } = require('./latency');
 const { strategySummary } = require('./strategy-summary');
 const { PROPAGATION } = require('./registry');
-const { equivalenceText } = require('./verdict');
 const { sloCapacity } = require('./capacity');
 
 // ------------------------------------------------------------ your own service
@@ -128,7 +127,7 @@ function storesLevel(c) {
 
 function implementationOf(configs) {
   const acf = configs.map((c) => c.acf ?? c.expectAcf).find((a) => a === true || a === false);
-  return acf === true ? 'AsyncContextFrame' : acf === false ? 'async_hooks' : 'ALS implementation unknown';
+  return acf === true ? 'AsyncContextFrame' : acf === false ? 'async_hooks' : null;
 }
 
 // CPU at the largest N relative to N=0, and whether the change is beyond the round-to-round
@@ -158,8 +157,11 @@ function implementationRatio(hooks, frame) {
 
 // analyzeStores(run) -> null for a run without `stores` configs, else
 //   { runtimes: [{ runtime, node, implementation, ns, rows: [{ strategy, levels: [{ n, cpu, rps, times }], growth }] }],
-//     implementations: [{ major, labels, rows: [{ strategy, stores, cpuFrame, cpuHooks, ratio, verdict, frameDearer }] }],
-//     acfDearer }
+//     implementations: [{ major, labels,
+//       rows: [{ strategy, stores, cpuFrame, cpuHooks, ratio, dearer, frameDearer }] }],
+//     acfDearer }; implementation: 'AsyncContextFrame' | 'async_hooks' | null (unknown); dearer: the implementation
+//     whose CPU per request is clearly higher, 'neither', or null without an interval
+//     (report/sections/stores.js says it).
 function analyzeStores(run) {
   // A model run's held-out STORES point is a point of the model, not a study of stores.
   const configs = (run.configs || []).filter((c) => c.stores !== undefined && c.stores !== null && !c.role);
@@ -197,8 +199,10 @@ function analyzeStores(run) {
       const ratio = implementationRatio(h, a);
       const frameDearer = Boolean(ratio.ci95) && ratio.ci95[1] < 1;
       acfDearer ||= frameDearer;
-      const verdict = !ratio.ci95 ? 'not enough blocks' : ratio.ci95[0] > 1 ? 'async_hooks dearer' : frameDearer ? 'AsyncContextFrame dearer' : 'no clear difference';
-      rows.push({ strategy: h.strategy, stores: h.stores, cpuFrame: storesLevel(a).cpu, cpuHooks: storesLevel(h).cpu, ratio, verdict, frameDearer });
+      const dearer = !ratio.ci95 ? null
+        : ratio.ci95[0] > 1 ? 'async_hooks' : frameDearer ? 'AsyncContextFrame' : 'neither';
+      const cpu = { cpuFrame: storesLevel(a).cpu, cpuHooks: storesLevel(h).cpu };
+      rows.push({ strategy: h.strategy, stores: h.stores, ...cpu, ratio, dearer, frameDearer });
     }
     if (rows.length) implementations.push({ major, labels: [...new Set(frame.concat(hooks).map((c) => c.nodeLabel).filter(Boolean))], rows });
   }
@@ -217,7 +221,6 @@ module.exports = {
   analyzeStores,
   logEffect,
   PROPAGATION,
-  equivalenceText,
   ...require('./registry'),
   ...require('./run'),
   ...require('./frameworks'),

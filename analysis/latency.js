@@ -13,7 +13,7 @@ const hdr = require('hdr-histogram-js');
 const { describe, oneSample } = require('./stats');
 const { strategyInfo } = require('./registry');
 const { baselineFor } = require('./comparable');
-const { newHistogram, percentiles: histogramPercentiles, HELD_MIN } = require('../load/open-loop');
+const { newHistogram, percentiles: histogramPercentiles, HELD_MIN } = require('../lib/histogram');
 const { pairLatencySummary, pairBaselineSummary, isPairConfig } = require('./pair');
 
 const PERCENTILES = [
@@ -101,7 +101,12 @@ function unitPercentiles(samples, key) {
 
 // latencySummary(config, baselineConfig) -> null (not a rate-mode config) or
 // { unit, units, rate, load, held, percentiles: { p50: { estimate, ci95, pooled, thin } …},
-//   added: { p50: { estimate, ci95, pValue, n, verdict } … } | null, broken, verdict }
+//   added: { p50: { estimate, ci95, pValue, n } … } | null, broken, judgement }
+// judgement: what the summary says, as data (report/verdict-text.js writes it):
+//   { reason: 'broken' | 'rate not held' | 'baseline not held' | 'no difference' } |
+//   { reason: 'too few', unit: 'units' | 'blocks' } | { reason: 'significant', addedMs } |
+//   a pair's { reason: 'fell behind', blocksNotServed, blocks } | { reason: 'generator-bound',
+//   latenessP99, boundMs } | null (no baseline to add to)
 // estimate = geometric mean over units of the unit's percentile, ci95 the t-interval of
 // the mean of their logs, back-transformed (latencies are positive and right-skewed: an
 // arithmetic interval from a few units reaches below zero);
@@ -128,10 +133,10 @@ function latencySummary(config, baselineConfig = null) {
     broken,
     percentiles: null,
     added: null,
-    verdict: null,
+    judgement: null,
   };
   if (!held.held) {
-    out.verdict = 'rate not held: no latencies reported';
+    out.judgement = { reason: 'rate not held' };
     return out;
   }
   const pooled = histogramPercentiles(mergeAll(samples));
@@ -161,9 +166,9 @@ function latencySummary(config, baselineConfig = null) {
         }),
       ),
     };
-    out.verdict = addedVerdict(out, 'p99');
+    out.judgement = addedJudgement(out, 'p99');
   }
-  if (broken) out.verdict = 'context broken: latency not comparable';
+  if (broken) out.judgement = { reason: 'broken' };
   return out;
 }
 
@@ -171,22 +176,21 @@ function latencySummary(config, baselineConfig = null) {
 function withBroken(config, s) {
   const info = strategyInfo(config.strategy);
   s.broken = !config.control && !info.control && info.carriesContext !== false && (s.mismatches > 0 || s.lost > 0);
-  if (s.broken) s.verdict = 'context broken: latency not comparable';
+  if (s.broken) s.judgement = { reason: 'broken' };
   return s;
 }
 
-// One line for the added latency at percentile k.
-function addedVerdict(summary, k = 'p99') {
-  if (summary.broken) return 'context broken: latency not comparable';
-  if (!summary.held.held) return 'rate not held: no latencies reported';
+// The judgement of the added latency at percentile k.
+function addedJudgement(summary, k = 'p99') {
+  if (summary.broken) return { reason: 'broken' };
+  if (!summary.held.held) return { reason: 'rate not held' };
   const a = summary.added;
   if (!a) return null;
-  if (!a.held) return 'baseline did not hold the rate: no comparison';
+  if (!a.held) return { reason: 'baseline not held' };
   const x = a[k];
-  if (!x || x.pValue === null || x.pValue === undefined) return 'too few units to tell';
-  if (x.pValue >= ALPHA) return 'no significant difference';
-  const ms = Math.abs(x.estimate);
-  return x.estimate > 0 ? `adds ${ms.toFixed(2)} ms, significant` : `${ms.toFixed(2)} ms less, significant`;
+  if (!x || x.pValue === null || x.pValue === undefined) return { reason: 'too few', unit: 'units' };
+  if (x.pValue >= ALPHA) return { reason: 'no difference' };
+  return { reason: 'significant', addedMs: x.estimate };
 }
 
 // run -> [{ config, s }]: every rate-mode configuration with its latency summary against
@@ -214,4 +218,7 @@ function computeLatencySummaries(run) {
     .filter(Boolean);
 }
 
-module.exports = { latencySummary, latencySummaries, heldCheck, mergeByUnit, mergeAll, isRateConfig, isRateSample, addedVerdict, PERCENTILES, minCount, decode };
+module.exports = {
+  latencySummary, latencySummaries, heldCheck, mergeByUnit, mergeAll, isRateConfig, isRateSample, addedJudgement,
+  PERCENTILES, minCount, decode,
+};

@@ -14,7 +14,8 @@
 // value per process, the noise the test sees includes the differences between processes.
 //
 const { median, oneSample, welch, tCritical, isNum } = require('./stats');
-const { ratio, verdict } = require('./summary');
+const { ratio, verdict, BROKEN } = require('./summary');
+const { judge: judgeRatio, verdictText } = require('./verdict');
 
 const ALPHA = 0.05;
 
@@ -133,7 +134,7 @@ function pairedOverhead(rounds, baseRounds, key) {
     df: q.ci95 ? (q.paired ? q.n - 1 : welch(cfg.map((r) => Math.log(r.meanUs)), base.map((r) => Math.log(r.meanUs))).df) : null,
     pValue: q.pValue,
     significant: false,
-    verdict: 'not enough rounds',
+    verdict: verdictText(judgeRatio(null), { units: 'rounds' }),
     diffUs: d.diff,
     diffCi95Us: dHalf === null ? null : [d.diff - dHalf, d.diff + dHalf],
   };
@@ -146,8 +147,6 @@ function pairedOverhead(rounds, baseRounds, key) {
 // A sample shorter than this many timer resolutions is mostly the timer's own reads: its
 // time, and any ratio to it, says more about the clock than about the code.
 const RESOLUTION_FACTOR = 3;
-const BROKEN = 'context broken, cost not comparable';
-const UNRESOLVED = 'below timer resolution, not comparable';
 
 // unresolved(summary) -> true when the scenario's median sample was too short to time.
 function unresolved(s) {
@@ -175,7 +174,7 @@ function overhead(rounds, baseRounds, key) {
   out.unresolved = unresolved(summarize(rounds, key)) || unresolved(summarize(baseRounds, key));
   if (out.broken || out.unresolved) {
     out.significant = false;
-    out.verdict = out.broken ? BROKEN : UNRESOLVED;
+    out.verdict = verdictText({ reason: out.broken ? 'broken' : 'unresolved' });
   }
   return out;
 }
@@ -198,21 +197,23 @@ function judge(value, ci, threshold) {
   return 'INCONCLUSIVE';
 }
 
-// targets(entry) -> { [key]: { status, value, ci95, threshold, unit, text } }
-// entry: one strategy's result (scenarios with overhead already filled in).
+// targets(entry) -> { [key]: { status, value, ci95, threshold, unit } }, with `reason` where
+// the status is 'n/a', perOpOverhead's `perOp: { sync, async }` (µs) and correct's `reads`.
+// entry: one strategy's result (scenarios with overhead already filled in). Said by
+// report/sections/micro.js.
 function targets(entry, { baseline = 'none' } = {}) {
   const sc = entry.scenarios || {};
   const isBaseline = entry.strategy === baseline;
   const out = {};
-  const na = (key, text) => {
+  const na = (key, reason) => {
     const t = TARGETS.find((x) => x.key === key);
-    out[key] = { status: 'n/a', value: null, ci95: null, threshold: t.threshold, unit: t.unit, text };
+    out[key] = { status: 'n/a', value: null, ci95: null, threshold: t.threshold, unit: t.unit, reason };
   };
   // A scenario with wrong reads gets no cost verdict at all: its timing is not the cost
   // of propagating a context it did not propagate.
   const broken = (key) => {
     const t = TARGETS.find((x) => x.key === key);
-    out[key] = { status: 'BROKEN', value: null, ci95: null, threshold: t.threshold, unit: t.unit, text: BROKEN };
+    out[key] = { status: 'BROKEN', value: null, ci95: null, threshold: t.threshold, unit: t.unit };
   };
   const fromOverhead = (key, scenario) => {
     const t = TARGETS.find((x) => x.key === key);
@@ -225,7 +226,7 @@ function targets(entry, { baseline = 'none' } = {}) {
     if (ov.unresolved) return na(key, 'below timer resolution');
     // No interval (fewer than two rounds): nothing can be concluded from one process.
     const status = ov.ci95 ? judge(ov.pct, ov.ci95, t.threshold) : 'INCONCLUSIVE';
-    out[key] = { status, value: ov.pct, ci95: ov.ci95, threshold: t.threshold, unit: t.unit, text: `${ov.pct.toFixed(1)}%` };
+    out[key] = { status, value: ov.pct, ci95: ov.ci95, threshold: t.threshold, unit: t.unit };
   };
 
   fromOverhead('asyncOverhead', 'async');
@@ -234,7 +235,7 @@ function targets(entry, { baseline = 'none' } = {}) {
   const n5 = sc.nested5;
   if (!n5 || n5.error || n5.p99Us === null || n5.p99Us === undefined) na('nestedP99', 'not measured');
   else if (n5.failures > 0) broken('nestedP99');
-  else out.nestedP99 = { status: judge(n5.p99Us, null, 100), value: n5.p99Us, ci95: null, threshold: 100, unit: 'µs', text: `${n5.p99Us.toFixed(1)} µs` };
+  else out.nestedP99 = { status: judge(n5.p99Us, null, 100), value: n5.p99Us, ci95: null, threshold: 100, unit: 'µs' };
 
   if (isBaseline) na('perOpOverhead', 'baseline');
   else {
@@ -253,7 +254,7 @@ function targets(entry, { baseline = 'none' } = {}) {
         ci95: worst.ci95,
         threshold: 10,
         unit: 'µs',
-        text: `sync ${fmtUs(parts[0].us)}, async ${fmtUs(parts[1].us)}`,
+        perOp: { sync: parts[0].us, async: parts[1].us },
       };
     }
   }
@@ -263,16 +264,12 @@ function targets(entry, { baseline = 'none' } = {}) {
   else {
     const failures = checked.reduce((a, s) => a + (s.failures || 0), 0);
     const reads = checked.reduce((a, s) => a + (s.reads || 0), 0);
-    out.correct = { status: failures === 0 ? 'PASS' : 'FAIL', value: failures, ci95: null, threshold: 0, unit: 'failed reads', text: `${failures.toLocaleString('en-US')} of ${reads.toLocaleString('en-US')} reads wrong` };
+    const status = failures === 0 ? 'PASS' : 'FAIL';
+    out.correct = { status, value: failures, ci95: null, threshold: 0, unit: 'failed reads', reads };
   }
   return out;
 }
 
-function fmtUs(us) {
-  const a = Math.abs(us);
-  const digits = a >= 100 ? 0 : a >= 1 ? 2 : 4;
-  return `${us.toFixed(digits)} µs`;
-}
 
 // Instruction counts (ctxbench micro --method instructions): per scenario, the
 // instructions per operation a strategy adds to the baseline's process (and the ratio),
@@ -334,4 +331,6 @@ function achievedPrecision(entries, scenarios, baseline) {
 
 module.exports = {
   achievedPrecision,
-  aggregate, scenariosOf, compareCounts, TARGETS, ALPHA, BROKEN, RESOLUTION_FACTOR, perRound, summarize, overhead, perOp, judge, targets, unresolved, fmtUs };
+  aggregate, scenariosOf, compareCounts, TARGETS, ALPHA, BROKEN, RESOLUTION_FACTOR, perRound, summarize, overhead,
+  perOp, judge, targets, unresolved,
+};

@@ -1,5 +1,5 @@
 'use strict';
-// What a pair at a fixed rate (bench/pair.js) says about latency, and when the load
+// What a pair at a fixed rate (bench/pair-windows.js) says about latency, and when the load
 // generator could have made it. The CPU ratio of a pair is the duet's arithmetic on its
 // counted windows (analysis/summary.js duetRatios); here: per block (a pair of fresh
 // processes), the latencies of its timed windows merged exactly (HDR histograms), the
@@ -23,7 +23,7 @@
 // A block that fails a rule is "generator-bound" for that figure, with the lateness.
 const hdr = require('hdr-histogram-js');
 const { describe, oneSample, mean } = require('./stats');
-const { percentiles, newHistogram, HELD_MIN } = require('../load/open-loop');
+const { percentiles, newHistogram, HELD_MIN } = require('../lib/histogram');
 const { CLIENT_BOUND_CPU } = require('./summary');
 
 const LATENESS_SHARE = 0.1;
@@ -168,14 +168,14 @@ function pairLatencySummary(config, baselineConfig = null) {
     percentiles: null,
     baselinePercentiles: null,
     added: null,
-    verdict: null,
+    judgement: null,
   };
   if (!base.held) {
-    out.verdict = 'baseline did not hold the rate: no comparison';
+    out.judgement = { reason: 'baseline not held' };
     return out;
   }
   if (!candidateHeld) {
-    out.verdict = `rate not held: the candidate fell behind a rate its baseline kept${served.notServed ? ` (in ${served.notServed} of ${served.blocks} blocks)` : ''}`;
+    out.judgement = { reason: 'fell behind', blocksNotServed: served.notServed, blocks: served.blocks };
     return out;
   }
   // Every counted block must pass: the rule reads the latency it guards (a block passes
@@ -202,18 +202,20 @@ function pairLatencySummary(config, baselineConfig = null) {
         return [k, { estimate: round3(d.mean), ci95: d.ci95 ? d.ci95.map(round3) : null, pValue: t.pValue, n: diffs.length }];
       })),
     };
-    out.verdict = addedVerdict(out);
+    out.judgement = addedJudgement(out);
   }
   return out;
 }
 
-function addedVerdict(s, k = 'p99') {
+// The judgement of the added latency at percentile k (as analysis/latency.js judges it).
+function addedJudgement(s, k = 'p99') {
   const x = s.added?.[k];
-  if (!x || x.n === 0) return `generator-bound: its lateness p99 reached ${s.generator.latenessP99} ms (over ${ADDED_LATENESS_P99_MS} ms) in every block`;
-  if (x.pValue === null || x.pValue === undefined) return 'too few blocks to tell';
-  if (x.pValue >= ALPHA) return 'no significant difference';
-  const ms = Math.abs(x.estimate);
-  return x.estimate > 0 ? `adds ${ms.toFixed(2)} ms, significant` : `${ms.toFixed(2)} ms less, significant`;
+  if (!x || x.n === 0) {
+    return { reason: 'generator-bound', latenessP99: s.generator.latenessP99, boundMs: ADDED_LATENESS_P99_MS };
+  }
+  if (x.pValue === null || x.pValue === undefined) return { reason: 'too few', unit: 'blocks' };
+  if (x.pValue >= ALPHA) return { reason: 'no difference' };
+  return { reason: 'significant', addedMs: x.estimate };
 }
 
 // A pair run's baseline: its own latencies, from its partner histograms in every pair it
@@ -248,7 +250,7 @@ function pairBaselineSummary(baselineConfig, candidates) {
     broken: false,
     percentiles: held.held ? percentilesOut : null,
     added: null,
-    verdict: held.held ? null : 'rate not held: no latencies reported',
+    judgement: held.held ? null : { reason: 'rate not held' },
   };
 }
 

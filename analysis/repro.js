@@ -15,7 +15,6 @@
 // Welch–Satterthwaite degrees of freedom. So ≥ 9 in 10 consistent is the bar.
 const stats = require('./stats');
 const summary = require('./summary');
-const { formatPct, ratioPct } = require('../lib/format');
 const { baselineFor } = require('./comparable');
 const { compareCounts } = require('./micro');
 const { pairLatencySummary, isPairConfig } = require('./pair');
@@ -254,41 +253,6 @@ function instructionAgreement(rows, runA, runB, micro = false) {
   };
 }
 
-function formatRepro(r) {
-  const pct = (x) => ratioPct(x);
-  const ci = (c) => (c ? `[${pct(c[0])}–${pct(c[1])}]` : '—');
-  const lines = [`ctxbench repro: a = ${r.a}, b = ${r.b}`];
-  if (r.machines?.same === false) lines.push(`ACROSS MACHINES (${r.machines.differences.join(', ')}): a comparison of two machines, not a second reading of one`);
-  lines.push('');
-  for (const row of r.rows) {
-    if (r.instructions) {
-      lines.push(`${row.id}  a ${pct(row.a.estimate)}  b ${pct(row.b.estimate)}  differ by ${row.differencePct.toFixed(2)}%  ${row.differencePct <= r.instructions.limitPct ? 'agree' : 'DISAGREE'}`);
-      continue;
-    }
-    lines.push(`${row.id}  a ${pct(row.a.estimate)} ${ci(row.a.ci95)}  b ${pct(row.b.estimate)} ${ci(row.b.ci95)}  ` +
-      `diff ${formatPct(row.differencePp, { sign: true })} pp  ${row.agree ? 'agree' : 'DISAGREE'}  ` +
-      `${row.consistent === null ? 'not judged' : row.consistent ? 'consistent' : 'INCONSISTENT'}`);
-  }
-  if (r.instructions) {
-    const i = r.instructions;
-    lines.push('', `Instruction counts: ${i.within} of ${r.compared} ratios within ${i.limitPct}% of each other (largest difference ${formatPct(i.maxDifferencePct)}%, median ${formatPct(i.medianDifferencePct)}%).`);
-    return lines.join('\n') + '\n';
-  }
-  for (const row of r.served || []) {
-    const said = (x) => (x.cannotServe ? `cannot serve (${x.blocksNotServed ? `in ${x.blocksNotServed} of ${x.blocks} blocks` : 'behind over its windows'})` : 'served');
-    lines.push(`${row.id}  a ${said(row.a)}  b ${said(row.b)}  ${row.agree ? 'agree' : 'DISAGREE'}`);
-  }
-  for (const row of r.addedP99 || []) {
-    const ms = (x) => `${x.estimate.toFixed(2)} ms [${x.ci95[0].toFixed(2)}–${x.ci95[1].toFixed(2)}]`;
-    lines.push(`${row.id}  p99 added: a ${ms(row.a)}  b ${ms(row.b)}  ${row.agree ? 'agree' : 'DISAGREE'}  ${row.consistent === null ? 'not judged' : row.consistent ? 'consistent' : 'INCONSISTENT'}`);
-  }
-  lines.push('', `${r.agreeing} of ${r.compared} ratios agree (each run's interval covers the other's estimate)` +
-    `${r.shareAgreeing === null ? '' : `: ${(r.shareAgreeing * 100).toFixed(0)}%`}; median ratio half-width ±${formatPct(r.medianHalfWidthPct)} pp.`,
-  `${r.consistent} of ${r.judged} ratios consistent (difference within what both runs' noise explains, 5% test)` +
-    `${r.shareConsistent === null ? '' : `: ${(r.shareConsistent * 100).toFixed(0)}%`}.`);
-  if (r.served) lines.push(`${r.served.filter((x) => x.agree).length} of ${r.served.length} "cannot serve" answers given by both runs.`);
-  if (r.addedP99) lines.push(`${r.addedP99.filter((x) => x.consistent).length} of ${r.addedP99.length} added p99s consistent, ${r.addedP99.filter((x) => x.agree).length} agree.`);
-  return lines.join('\n') + '\n';
-}
-
-module.exports = { reproCompare, formatRepro, ratios, consistent, machineOf, sameMachine, machineDifferences, INSTRUCTION_AGREEMENT_PCT };
+module.exports = {
+  reproCompare, ratios, consistent, machineOf, sameMachine, machineDifferences, INSTRUCTION_AGREEMENT_PCT,
+};

@@ -18,17 +18,9 @@ const { PROPAGATION, strategyInfo: info } = require('./registry');
 // other scenarios are patterns (pools, batching, workers) that need a remedy for everyone.
 const FAILED = new Set(['lost', 'leaked']);
 
-// Which settings of two cells differ, as "hop immediate → pg" phrases.
-const SETTING_LABELS = [
-  ['hop', 'hop'],
-  ['method', 'method'],
-  ['quantity', 'measures'],
-  ['baseline', 'baseline'],
-  ['stores', 'live stores'],
-  ['node', 'Node'],
-  ['acf', 'AsyncContextFrame'],
-  ['connections', 'connections'],
-];
+// The settings of two cells compared where they seem to disagree, in the order they are
+// named (report/strategy-summary.js says them: "hop immediate → pg").
+const SETTINGS = ['hop', 'method', 'quantity', 'baseline', 'stores', 'node', 'acf', 'connections'];
 
 // A run's cell for one strategy: its ratio against the run's baseline, with the settings
 // that make it comparable (or not) with another study's cell.
@@ -42,7 +34,10 @@ function ratioCell(source, config, configs) {
   // answer, said as such rather than a ratio or an empty cell.
   const held = isPairConfig(config) ? pairLatencySummary(config) : null;
   if (held && held.candidateHeld === false && held.baselineHeld) {
-    return { kind: 'ratio', estimate: null, interval: null, verdict: `cannot serve ${Number.isFinite(config.load) ? `${Math.round(config.load * 100)}% of \`${baseline}\`'s capacity` : `${config.rate} req/s`}`, significant: false, source: { name: source.name, file: source.file, id: config.id }, settings: { depth: config.depth ?? null, hop: config.hop ?? null } };
+    const cannotServe = { load: config.load ?? null, rate: config.rate ?? null, baseline };
+    const settings = { depth: config.depth ?? null, hop: config.hop ?? null };
+    const from = { name: source.name, file: source.file, id: config.id };
+    return { kind: 'ratio', estimate: null, interval: null, cannotServe, significant: false, source: from, settings };
   }
   if (!r || !Number.isFinite(r.estimate)) return null;
   const counted = r.quantity === 'instructions';
@@ -198,7 +193,9 @@ function capacityCell(source, strategy, depth) {
   const row = cap?.rows.find((r) => r.strategy === strategy && r.depth === depth && !r.aa);
   if (!row) return null;
   const base = { source: { name: source.name, file: source.file, id: row.deployment }, settings: { depth, instance: cap.instance?.name ?? null, slo: cap.slo.text } };
-  if (!row.ratio || !Number.isFinite(row.ratio.estimate)) return { ...base, kind: 'ratio', estimate: null, interval: null, verdict: 'no capacity within the SLO' };
+  if (!row.ratio || !Number.isFinite(row.ratio.estimate)) {
+    return { ...base, kind: 'ratio', estimate: null, interval: null, noCapacity: true };
+  }
   const below = row.capacity.censored.some((x) => x.censored === 'below');
   const above = row.capacity.censored.some((x) => x.censored === 'above');
   return {
@@ -233,7 +230,13 @@ function latencyCell(source, strategy, depth, load) {
   if (!a || !Number.isFinite(a.estimate) || single) {
     // Held, but every block's generator was late past the rule: its lateness, not a figure.
     const generatorBound = Boolean(a && a.n === 0 && hit.s?.generator);
-    return { ...base, estimate: null, interval: null, significant: false, rateHeld: hit.s?.held ? hit.s.held.held : null, candidateHeld: hit.s?.candidateHeld ?? null, baselineHeld: hit.s?.baselineHeld ?? null, broken: Boolean(hit.s?.broken), generatorBound, latenessP99: generatorBound ? hit.s.generator.latenessP99 : null, ...(single && { fewBlocks: { n: a.n, of: hit.s.units } }), verdict: hit.s?.verdict ?? 'no latency figure' };
+    return {
+      ...base, estimate: null, interval: null, significant: false,
+      rateHeld: hit.s?.held ? hit.s.held.held : null, candidateHeld: hit.s?.candidateHeld ?? null,
+      baselineHeld: hit.s?.baselineHeld ?? null, broken: Boolean(hit.s?.broken),
+      generatorBound, latenessP99: generatorBound ? hit.s.generator.latenessP99 : null,
+      ...(single && { fewBlocks: { n: a.n, of: hit.s.units } }), judgement: hit.s?.judgement ?? null,
+    };
   }
   return {
     ...base,
@@ -241,7 +244,7 @@ function latencyCell(source, strategy, depth, load) {
     interval: a.ci95 ?? null,
     intervalKind: '95% CI',
     significant: Number.isFinite(a.pValue) && a.pValue < 0.05,
-    verdict: hit.s.verdict,
+    judgement: hit.s.judgement,
     blocks: a.n ?? null,
   };
 }
@@ -286,8 +289,9 @@ function disagreements(row) {
     ['default run', row.deep, 'instruction counts', row.deepInstructions], ['default run', row.shallow, 'depth sweep', row.sweepShallow], ['default run', row.deep, 'depth sweep', row.sweepDeep]];
   for (const [na, a, nb, b] of pairs) {
     if (!a || !b || !a.interval || !b.interval || stats.overlap(a.interval, b.interval)) continue;
-    const diff = SETTING_LABELS.filter(([k]) => a.settings[k] !== undefined && b.settings[k] !== undefined && String(a.settings[k]) !== String(b.settings[k]))
-      .map(([k, label]) => `${label} ${a.settings[k]} → ${b.settings[k]}`);
+    const both = (k) => a.settings[k] !== undefined && b.settings[k] !== undefined;
+    const diff = SETTINGS.filter((k) => both(k) && String(a.settings[k]) !== String(b.settings[k]))
+      .map((setting) => ({ setting, a: a.settings[setting], b: b.settings[setting] }));
     out.push({ a: na, b: nb, aEstimate: a.estimate, bEstimate: b.estimate, depth: a.settings.depth, differs: diff });
   }
   return out;

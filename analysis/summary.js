@@ -210,7 +210,7 @@ function isBroken(config, counts) {
   return !isControl(config.strategy) && carriesContext(config.strategy);
 }
 
-// Duet windows (bench/duet.js) are samples of kind 'window'; each group's load counts are
+// Duet windows (bench/duet-windows.js) are samples of kind 'window'; each group's load counts are
 // of kind 'duet'. Neither is a solo burst: only solo samples (no kind, or 'solo') give a
 // configuration its own req/s, p99 and CPU level.
 const isSolo = (s) => Boolean(s) && (s.kind === undefined || s.kind === 'solo');
@@ -230,7 +230,7 @@ function duetRatios(windows) {
   return { ratio, shared, counted: counted.length, dropped: (windows || []).filter((w) => w && !w.counted).length };
 }
 
-// Instruction-count windows (bench/instructions.js) are samples of kind 'instructions':
+// Instruction-count windows (bench/instruction-windows.js) are samples of kind 'instructions':
 // per window, the requests served and the instructions executed (callgrind, Ir).
 const isInstructionWindow = (s) => Boolean(s) && s.kind === 'instructions' && positive(s.perRequest);
 

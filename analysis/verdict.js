@@ -2,6 +2,7 @@
 // Verdicts: judge() decides one as data, verdictText() writes its sentence. The one place
 // verdict sentences are written (analysis/summary.js puts both on every ratio it
 // computes; compare, micro and the frameworks tables judge their own ratios here too).
+// Every other sentence of a judgement is the report's (report/verdict-text.js).
 const { formatPct } = require('../lib/format');
 const { DEFAULTS } = require('../lib/presets');
 const { tCritical } = require('./stats');
@@ -9,6 +10,9 @@ const { tCritical } = require('./stats');
 const BROKEN = 'context broken, cost not comparable';
 
 const CLIENT_BOUND = 'load generator client-bound (≥ 85% of a core), no verdict';
+
+// A micro sample too short for the timer: no ratio to judge (analysis/micro.js).
+const UNRESOLVED = 'below timer resolution, not comparable';
 
 
 // A verdict is data: judge() decides it, verdictText() writes its sentence (the one
@@ -60,14 +64,6 @@ function equivalence(r, marginPct = DEFAULTS.margin, alpha = 0.05) {
   return { outcome, marginPct, ci90: interval.map(Math.exp) };
 }
 
-// The equivalence outcome in words: "equivalent within ±2%", "beyond the ±2% margin",
-// "cannot tell within ±2%".
-function equivalenceText(eq) {
-  if (!eq) return null;
-  const m = `±${eq.marginPct}%`;
-  return eq.outcome === 'equivalent' ? `equivalent within ${m}` : eq.outcome === 'beyond' ? `beyond the ${m} margin` : `cannot tell within ${m}`;
-}
-
 // The judgement of an instruction ratio: a direction only when every window ratio lies on
 // the same side of 100% (a count has no p-value: its spread is the range of its windows).
 function judgeInstructions(r, { broken = false } = {}) {
@@ -80,12 +76,15 @@ function judgeInstructions(r, { broken = false } = {}) {
 
 // The sentence of a judgement: "7.0% slower, significant" | "3.1% faster, significant" |
 // "no significant difference" | "not enough samples" | "context broken, cost not
-// comparable" | the client-bound warning; for counts "2.0% more instructions" | "no
-// difference in instructions". on: a runtime the change is on ("slower on 24").
-function verdictText(j, { quantity = null, on = null } = {}) {
+// comparable" | the client-bound warning | "below timer resolution, not comparable" (micro);
+// for counts "2.0% more instructions" | "no difference in instructions". on: a runtime the
+// change is on ("slower on 24"); units: what too few of were counted ("not enough rounds").
+// The one sentence analysis/ writes (issue 59): a ratio's verdict is saved in the run JSON for its readers.
+function verdictText(j, { quantity = null, on = null, units = 'samples' } = {}) {
   if (j.reason === 'broken') return BROKEN;
   if (j.reason === 'client-bound') return CLIENT_BOUND;
-  if (j.reason === 'too few samples') return 'not enough samples';
+  if (j.reason === 'unresolved') return UNRESOLVED;
+  if (j.reason === 'too few samples') return `not enough ${units}`;
   if (quantity === 'instructions') {
     if (!j.significant) return 'no difference in instructions';
     return `${formatPct(Math.abs(j.changePct))}% ${j.direction === 'slower' ? 'more' : 'fewer'} instructions`;
@@ -107,4 +106,6 @@ function judgementOf(r, { broken = false } = {}) {
   return r.quantity === 'instructions' ? judgeInstructions(r, { broken }) : judge(r, 0.05, { broken });
 }
 
-module.exports = { BROKEN, CLIENT_BOUND, judge, judgeInstructions, verdictText, verdict, judgementOf, equivalence, equivalenceText, tost };
+module.exports = {
+  BROKEN, CLIENT_BOUND, judge, judgeInstructions, verdictText, verdict, judgementOf, equivalence, tost,
+};

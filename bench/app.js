@@ -11,13 +11,13 @@ const { randomBytes } = require('node:crypto');
 const autocannon = require('autocannon');
 const { startApp, AppStartError } = require('./app-process');
 const { treeCpuUs } = require('./proc-cpu');
-const { judgeWindow } = require('./duet');
+const { judgeWindow } = require('./duet-windows');
 const { cpus } = require('../lib/cpus');
 const { settledBursts, kneeOf, ladderAnchor, BURSTS_RULE, KNEE_RULE } = require('./capacity');
 const { Cgroup, oomOf, oomText } = require('./cgroup');
-const pair = require('./pair');
+const pair = require('./pair-windows');
 const { warmByThroughput } = require('./warmup');
-const { HELD_MIN } = require('../load/open-loop');
+const { HELD_MIN } = require('../lib/histogram');
 
 // The requests of one side for one load: every path in turn; with an id header, a fresh
 // id per request and the answer's header checked against it (autocannon's documented
@@ -161,7 +161,7 @@ async function measureApp({ sides, settings, pinned, stop = { requested: false }
 // measured as `ctxbench run --instance` measures ctxbench's own server: the baseline
 // stand-in's closed-loop capacity first (two baseline processes at once, as a pair's two
 // servers share the server CPU), then per block and rate a fresh process of each side,
-// both sent the same open-loop schedule at once (the pair at a fixed rate, bench/pair.js),
+// both sent the same open-loop schedule at once (the pair at a fixed rate, bench/pair-windows.js),
 // the positions swapped between blocks. A team's service has no /__stats: its CPU is its
 // process tree's, from /proc, and its requests are the answers it gave.
 const CAPACITY_BURST_S = 2;

@@ -17,8 +17,8 @@ const { getDriver } = require('./drivers');
 const { pinSelf } = require('./session');
 const { Cgroup, standInLayout } = require('./cgroup');
 const { startServices } = require('./services');
-const pair = require('./pair');
-const { percentiles, newHistogram, HELD_MIN } = require('../load/open-loop');
+const pair = require('./pair-windows');
+const { percentiles, newHistogram, HELD_MIN } = require('../lib/histogram');
 
 const BURSTS = 3;
 // A stand-in warms its JIT on a quarter of a CPU: four times the wall time. Measured on F1

@@ -11,7 +11,7 @@
 //   2. sizing: two windows of SIZING_ITERATIONS (the first runs cold code), to choose n so
 //      a window holds ~WINDOW_IR instructions (at least MIN_ITERATIONS);
 //   3. warm-up: windows of n until instructions per iteration are steady (the rule of
-//      bench/instructions.js: the last 6 within ±2% of their median), at most maxWarmup;
+//      bench/instruction-windows.js: the last 6 within ±2% of their median), at most maxWarmup;
 //   4. the overhead again, now that the IPC path is warm, and n again from the warm
 //      per-iteration count. Measured at the start only, the overhead read 312k in one
 //      run and 380k in the next (cold code), and sized on cold iterations a `current()`
@@ -28,7 +28,7 @@ const fs = require('node:fs');
 const { fork } = require('node:child_process');
 const { SCENARIOS } = require('../micro/scenarios');
 const { identityEnv, outDir, wrapper, counter, NODE_ARGS } = require('./callgrind');
-const { warmedUp } = require('./instructions');
+const { warmedUp } = require('./instruction-windows');
 const { median, quantile } = require('../analysis/stats');
 
 const WORKER = path.join(__dirname, '..', 'micro', 'worker.js');

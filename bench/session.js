@@ -62,7 +62,7 @@ async function session({ kind, schema = VERSION, title, command, settings, learn
   try {
     save();
     // What shares the load CPU with the generator: the services' processes (their CPU
-    // counts in the pair's load-CPU rule, bench/pair.js).
+    // counts in the pair's load-CPU rule, bench/pair-windows.js).
     const loadPids = started ? ['pg', 'downstream', 'sink', 'redis', 'mysql'].map((k) => started[k]?.pid).filter(Number.isInteger) : [];
     await measure(run, { save, progress, stop, serverEnv: started?.env ?? {}, pinned, loadPids });
   } catch (err) {

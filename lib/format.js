@@ -1,6 +1,6 @@
 'use strict';
-// How a percentage is printed, for every room (the runner's progress lines, analysis'
-// verdict sentences, the report).
+// How a percentage (and a time in µs) is printed, for every room (the runner's progress
+// lines, analysis' verdict sentences, the report).
 
 // A finite number (not NaN, not ±Infinity): what every room checks before it computes or
 // prints a figure. The one definition (analysis/stats.js and report/format.js re-export it).
@@ -29,4 +29,11 @@ function signedPctText(x, missing = '—') {
   return isNum(x) ? `${formatPct(x, { sign: true })}%` : missing;
 }
 
-module.exports = { isNum, formatPct, ratioPct, signedPctText };
+// A time in µs, its digits by size: 1234 -> "1234 µs", 12.3456 -> "12.35 µs", 0.01234 -> "0.0123 µs".
+function formatUs(us) {
+  const a = Math.abs(us);
+  const digits = a >= 100 ? 0 : a >= 1 ? 2 : 4;
+  return `${us.toFixed(digits)} µs`;
+}
+
+module.exports = { isNum, formatPct, ratioPct, signedPctText, formatUs };

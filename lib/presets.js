@@ -29,7 +29,7 @@ const APP_ENGINE_STUDY = {
 // when they disagree.
 const { DEFAULTS } = require('./plan');
 
-// A duet's settings (bench/duet.js): 10 connections per server, 3 counted 1-s windows a
+// A duet's settings (bench/duet-windows.js): 10 connections per server, 3 counted 1-s windows a
 // pair of fresh processes, a 0.5-s solo burst each for req/s and p99, the A/A twin.
 const DUET = { method: 'duet', aa: true, windows: DEFAULTS.windows, window: DEFAULTS.window, soloDuration: DEFAULTS.soloDuration, connections: 10, pipelining: 1 };
 
@@ -43,7 +43,7 @@ const DEFAULT_MATRIX = {
 };
 
 // How the default run measures (also the popular study's, whose rows sit beside it).
-// Duet (bench/duet.js): each strategy and `none` under load at the same time on the
+// Duet (bench/duet-windows.js): each strategy and `none` under load at the same time on the
 // server CPU, 10 connections each, the ratio of their CPU µs per request per 1-s window.
 // Measured here (docs/method.md): the window log ratio of als ÷ none has an SD of 0.016 in
 // a duet against 0.154 for 1-s bursts one after the other, so a few windows per pair
@@ -176,7 +176,7 @@ const PRESETS = {
     blocks: 1,
     windows: 3,
     // Warm-up: at most 40 windows of 1,000 requests at depth 8 (Turbofan compilations
-    // there go on until ~25,000 requests), 16 of 100 at depth 256 (bench/instructions.js).
+    // there go on until ~25,000 requests), 16 of 100 at depth 256 (bench/instruction-windows.js).
     // One request in flight (bench/cli/run.js says why): interleaving bugs cannot show
     // here, which is what the default run and the integrity matrix are for.
     connections: 1,

@@ -18,7 +18,7 @@ const { randomBytes } = require('node:crypto');
 const YAML = require('yaml');
 const hdr = require('hdr-histogram-js');
 const { normalizeOptions } = require('./autocannon');
-const { newHistogram, percentiles, HELD_MIN } = require('./open-loop');
+const { newHistogram, percentiles, HELD_MIN } = require('../lib/histogram');
 const { resolveNode, cacheDirectory } = require('../lib/node-versions');
 const { installIntoCache } = require('../lib/cache-install');
 

@@ -5,7 +5,7 @@
 const path = require('node:path');
 const { execFile } = require('node:child_process');
 const hdr = require('hdr-histogram-js');
-const { newHistogram, percentiles, HELD_MIN } = require('./open-loop');
+const { newHistogram, percentiles, HELD_MIN } = require('../lib/histogram');
 
 const SCRIPT = path.join(__dirname, 'curl-rate.sh');
 

@@ -41,20 +41,13 @@ const { once } = require('node:events');
 const { createSender } = require('./http-sender');
 const hdr = require('hdr-histogram-js');
 const { normalizeOptions, HEADER } = require('./autocannon');
+// The histogram's range, percentiles and the held mark: lib/histogram.js (analysis reads them too).
+const { newHistogram, percentiles, HELD_MIN } = require('../lib/histogram');
 
-// A configuration held its rate when at least this share of the scheduled requests went
-// out within the window and was answered.
-const HELD_MIN = 0.99;
-// Histograms count microseconds from 1 µs to 1 h with 3 significant digits.
-const HIST = { lowestDiscernibleValue: 1, highestTrackableValue: 3.6e9, numberOfSignificantValueDigits: 3 };
 // The wake-up thread sleeps at least this long (ms) between wake-ups: above ~10,000 due
 // requests a second, several leave per wake-up rather than one wake-up each.
 const MIN_SLEEP_MS = 0.1;
 const TICKERS = ['worker', 'timer'];
-
-function newHistogram() {
-  return hdr.build(HIST);
-}
 
 function fail(message) {
   throw new Error(message);
@@ -66,22 +59,6 @@ function round(value, digits) {
 }
 
 const us = (ms) => Math.max(1, Math.round(ms * 1000));
-
-// Percentiles (ms) of a histogram of µs, in the names the run JSON uses.
-function percentiles(h) {
-  if (h.totalCount === 0) return { p50: null, p90: null, p99: null, p99_9: null, avg: null, max: null, count: 0 };
-  const ms = (x) => round(x / 1000, 3);
-  return {
-    p50: ms(h.getValueAtPercentile(50)),
-    p90: ms(h.getValueAtPercentile(90)),
-    p99: ms(h.getValueAtPercentile(99)),
-    p99_9: ms(h.getValueAtPercentile(99.9)),
-    avg: ms(h.mean),
-    stdev: ms(h.stdDeviation),
-    max: ms(h.maxValue),
-    count: h.totalCount,
-  };
-}
 
 // Validates the rate-mode options (url, path, connections, duration, timeout through the
 // autocannon driver's own checks; rate here). Throws one line.
@@ -503,4 +480,4 @@ async function measure(options) {
   };
 }
 
-module.exports = { measure, startSchedule, startLocalSchedule, probe, normalizeRateOptions, percentiles, newHistogram, HELD_MIN, HIST, TICKERS };
+module.exports = { measure, startSchedule, startLocalSchedule, probe, normalizeRateOptions, TICKERS };

@@ -28,7 +28,7 @@ const strategies = require('./strategies');
 // The one round rotation, shared with the run matrix: round r's order is the list rotated
 // by r, so each strategy takes each position in turn.
 const { roundOrder } = require('../lib/round-order');
-const { formatPct } = require('../lib/format');
+const { formatPct, formatUs } = require('../lib/format');
 
 const WORKER = path.join(__dirname, 'worker.js');
 const BASELINE = 'none';
@@ -201,7 +201,7 @@ function progressLine(entry, results, { index, total, round, rounds, record }) {
     const p = roundPct(entry, results, round, k);
     return p === null ? '' : ` (${formatPct(p, { sign: true })}%)`;
   };
-  const us = (k) => (sc[k] && sc[k].meanUs != null ? analyze.fmtUs(sc[k].meanUs) : 'error');
+  const us = (k) => (sc[k] && sc[k].meanUs != null ? formatUs(sc[k].meanUs) : 'error');
   const failed = Object.values(sc).filter((s) => s && s.checked).reduce((a, s) => a + (s.failures || 0), 0);
   const errs = Object.values(sc).filter((s) => s && s.error).length;
   const parts = [

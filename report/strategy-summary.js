@@ -3,7 +3,7 @@
 // formatted from analysis/index.js strategySummary() (cells: text plus the study page
 // each figure comes from). The markdown and the HTML share these cells.
 const f = require('./format');
-const { equivalenceText } = require('../analysis');
+const { equivalenceText, cannotServeText, latencyVerdictText } = require('./verdict-text');
 
 function idsText(ids) {
   if (ids.verdict === 'control') return '⚠ leaks (control)';
@@ -22,6 +22,12 @@ function idsText(ids) {
   return ids.runtimes.map((r) => `${r.label}: ${one(r)}`).join('; ') + byNode;
 }
 
+// The settings two disagreeing cells differ in (analysis/strategy-summary.js disagreements), by name.
+const SETTING_LABELS = {
+  hop: 'hop', method: 'method', quantity: 'measures', baseline: 'baseline', stores: 'live stores', node: 'Node',
+  acf: 'AsyncContextFrame', connections: 'connections',
+};
+
 const FAILS_WHERE = {
   async_hooks: 'fails on async_hooks (Node 20; 22, 24 and 26 with AsyncContextFrame off), kept with AsyncContextFrame',
   AsyncContextFrame: 'fails with AsyncContextFrame, kept on async_hooks',
@@ -31,6 +37,7 @@ const FAILS_WHERE = {
 function ratioText(cell) {
   if (!cell) return null;
   if (cell.kind === 'baseline') return 'baseline';
+  if (cell.cannotServe) return cannotServeText(cell.cannotServe);
   if (!f.isNum(cell.estimate)) return cell.verdict ?? f.DASH;
   return f.withCi(cell.estimate, cell.interval, f.pctOf);
 }
@@ -39,6 +46,7 @@ function ratioText(cell) {
 function capText(cell) {
   if (!cell) return null;
   if (cell.kind === 'baseline') return 'baseline';
+  if (cell.noCapacity) return 'no capacity within the SLO';
   if (!f.isNum(cell.estimate)) return cell.verdict ?? f.DASH;
   return `${cell.bound === 'below' ? '< ' : cell.bound === 'above' ? '≥ ' : ''}${f.withCi(cell.estimate, cell.interval, f.pctOf)}`;
 }
@@ -51,7 +59,7 @@ function msText(cell) {
     if (cell.candidateHeld === false && cell.baselineHeld) return `cannot serve ${cell.settings.load !== null && cell.settings.load !== undefined ? `${Math.round(cell.settings.load * 100)}% of ${f.code(cell.settings.baseline)}'s capacity` : `${f.int(cell.settings.rate)} req/s`}`;
     if (cell.generatorBound) return `generator-bound (${f.num(cell.latenessP99)} ms late at p99)`;
     if (cell.fewBlocks) return `too few blocks (${cell.fewBlocks.n} of ${cell.fewBlocks.of} with the generator on time)`;
-    return cell.rateHeld === false ? 'rate not held' : cell.verdict || f.DASH;
+    return cell.rateHeld === false ? 'rate not held' : latencyVerdictText(cell.judgement) ?? 'no latency figure';
   }
   const sign = (x) => (x > 0 ? '+' : x < 0 ? '−' : '') + f.num(Math.abs(x));
   return cell.interval ? `${sign(cell.estimate)} ms [${sign(cell.interval[0])}…${sign(cell.interval[1])}]` : `${sign(cell.estimate)} ms`;
@@ -200,8 +208,9 @@ function notes(summary) {
   const groups = new Map();
   for (const r of summary.rows) {
     for (const d of r.disagreements) {
-      const key = `${d.a}|${d.b}|${d.differs.join(', ')}`;
-      if (!groups.has(key)) groups.set(key, { ...d, cases: [] });
+      const differs = d.differs.map((x) => `${SETTING_LABELS[x.setting]} ${x.a} → ${x.b}`);
+      const key = `${d.a}|${d.b}|${differs.join(', ')}`;
+      if (!groups.has(key)) groups.set(key, { ...d, differs, cases: [] });
       groups.get(key).cases.push(`${f.code(r.strategy)} at depth ${d.depth} (${f.pctOf(d.aEstimate)} vs ${f.pctOf(d.bEstimate)})`);
     }
   }

@@ -7,7 +7,8 @@ const f = require('./format');
 const { pagesDirFor } = require('.');
 const { displayPath } = require('../lib/cli');
 const { armOf } = require('../analysis/comparable');
-const { widthSummary, strategyInfo: info, equivalenceText } = require('../analysis');
+const { widthSummary, strategyInfo: info } = require('../analysis');
+const { equivalenceText } = require('./verdict-text');
 const { pairLatencySummary, isPairConfig } = require('../analysis/pair');
 
 function idCell(config, s) {

@@ -12,7 +12,8 @@ const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { execFileSync } = require('node:child_process');
 const { spawnListening } = require('../bench/server-process');
-const { startSchedule, percentiles } = require('../load/open-loop');
+const { startSchedule } = require('../load/open-loop');
+const { percentiles } = require('../lib/histogram');
 const { captureEnvironment } = require('../bench/environment');
 const { cpus } = require('../lib/cpus');
 

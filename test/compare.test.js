@@ -6,7 +6,8 @@ const random = require('./helpers/random');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { compare, formatCompare } = require('../analysis/compare');
+const { compare } = require('../analysis/compare');
+const { compareText } = require('../report/compare-text');
 const { loadRun } = require('../lib/run-file');
 const { tempDir } = require('./helpers/tmp');
 
@@ -53,7 +54,7 @@ test('a run compared with itself passes the gate (exit 0)', () => {
     assert.strictEqual(r.verdict, 'no significant difference');
     assert.strictEqual(r.outcome, 'ok');
   }
-  assert.match(formatCompare(result), /^OK \(exit 0\)/m);
+  assert.match(compareText(result), /^OK \(exit 0\)/m);
 });
 
 test('a planted 20% slower copy fails with --max-regression 5 and passes with 50', () => {
@@ -67,7 +68,7 @@ test('a planted 20% slower copy fails with --max-regression 5 and passes with 50
     assert.ok(r.pRegression < 0.05);
     assert.strictEqual(r.verdict, '20.0% slower, significant');
   }
-  const text = formatCompare(strict);
+  const text = compareText(strict);
   assert.match(text, /^FAIL \(exit 1\): 3 config\(s\)/m);
 
   const lenient = compare(a, b, { maxRegression: 50 });
@@ -175,7 +176,7 @@ test('configs in only one file are listed; a config with no data in b is inconcl
   });
   assert.deepStrictEqual(result.regressions.map((r) => r.id), ['express/none/d8/await/node20']);
   assert.deepStrictEqual(result.inconclusive.map((r) => r.id), ['express/als/d8/await/node20']);
-  const text = formatCompare(result);
+  const text = compareText(result);
   assert.match(text, /only in the first file/);
   assert.match(text, /only in the second file/);
   assert.match(text, /server exited with code 1/);
@@ -184,7 +185,7 @@ test('configs in only one file are listed; a config with no data in b is inconcl
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-// A duet run (bench/duet.js): per block, counted windows of each arm beside a fresh
+// A duet run (bench/duet-windows.js): per block, counted windows of each arm beside a fresh
 // baseline process, plus a 0.5-s solo burst per config whose req/s is noisy.
 function duetRun(seed, { alsCost = 1.05, soloNoise = 0.3 } = {}) {
   const normal = rng(seed);
@@ -207,16 +208,16 @@ function duetRun(seed, { alsCost = 1.05, soloNoise = 0.3 } = {}) {
 test('duet runs are gated on each ratio to the baseline, not on their solo bursts', () => {
   const a = duetRun(11);
   const same = compare(a, duetRun(12));
-  assert.strictEqual(same.exitCode, 0, formatCompare(same));
+  assert.strictEqual(same.exitCode, 0, compareText(same));
   assert.strictEqual(same.rows.find((r) => r.id.includes('/none/')).status, 'baseline');
   const als = same.rows.find((r) => r.id.includes('/als/'));
   assert.ok(Math.abs(als.a.median - 1 / 1.05) < 0.02, `als reads ${als.a.median} of none`);
-  assert.match(formatCompare(same), /% of none/);
+  assert.match(compareText(same), /% of none/);
 
   // als 10% costlier relative to none in b: caught at 5%, whatever the solo bursts say.
   const b = duetRun(13, { alsCost: 1.05 * 1.1 });
   const gated = compare(a, b, { maxRegression: 5 });
-  assert.strictEqual(gated.exitCode, 1, formatCompare(gated));
+  assert.strictEqual(gated.exitCode, 1, compareText(gated));
   assert.deepStrictEqual(gated.regressions.map((r) => r.id), ['express/als/d8/immediate/node24']);
   assert.ok(Math.abs(gated.regressions[0].changePct + 100 * (1 - 1 / 1.1)) < 2);
 

@@ -8,12 +8,15 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { warmedUp, windowRequestsFor, maxWarmupWindowsFor, measuredEnough, windowStepPct, measureProcess } = require('../bench/instructions');
+const {
+  warmedUp, windowRequestsFor, maxWarmupWindowsFor, measuredEnough, windowStepPct, measureProcess,
+} = require('../bench/instruction-windows');
 const { getDriver } = require('../bench/drivers');
 const { startServer } = require('./helpers/server');
 const { parseDump } = require('../bench/callgrind');
 const summary = require('../analysis/summary');
 const { compare } = require('../analysis/compare');
+const { compareText } = require('../report/compare-text');
 const { reproCompare } = require('../analysis/repro');
 const { runCli } = require('./helpers/cli');
 const { tempDir } = require('./helpers/tmp');
@@ -160,7 +163,8 @@ test('compare on counts: a process that never settled widens the margin to 1.5%,
   const result = compare(unsteady(1), unsteady(1.02), { maxRegression: 1 });
   assert.strictEqual(result.exitCode, 2);
   assert.strictEqual(result.rows[0].instructions.marginPct, 1.5);
-  assert.match(result.rows[0].note, /counts not steady/);
+  assert.strictEqual(result.rows[0].instructions.unsteady, true);
+  assert.match(compareText(result), /INCONCLUSIVE \(counts not steady/);
   // Settled, the same counts are a regression.
   assert.strictEqual(compare(counts(1, true), counts(1.02, true), { maxRegression: 1 }).exitCode, 1);
 });

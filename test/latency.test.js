@@ -14,7 +14,9 @@ const { execFile } = require('node:child_process');
 const hdr = require('hdr-histogram-js');
 const { startServer, ROOT } = require('./helpers/server');
 const openLoop = require('../load/open-loop');
+const { newHistogram } = require('../lib/histogram');
 const { latencySummary, mergeByUnit } = require('../analysis/latency');
+const { latencyVerdictText } = require('../report/verdict-text');
 const { parseLoads, parseRates, expandRates, measureCapacity, settledBursts, kneeSearch } = require('../bench/capacity');
 const { baselineFor } = require('../analysis/comparable');
 const latencySection = require('../report/sections/latency');
@@ -57,7 +59,7 @@ test('bad rate options fail with one line', async () => {
 
 // A sample whose histogram holds `values` (ms).
 function sample(round, values, extra = {}) {
-  const h = openLoop.newHistogram();
+  const h = newHistogram();
   for (const v of values) h.recordValue(Math.round(v * 1000));
   const n = values.length;
   return { round, rps: n, requests: n, errors: 0, non2xx: 0, mismatches: 0, lost: 0, rate: n, scheduled: n, sent: n, heldRate: { held: true, sentRatio: 1, achievedRatio: 1 }, histogram: hdr.encodeIntoCompressedBase64(h), ...extra };
@@ -95,17 +97,17 @@ test('added latency is paired with the baseline at the same load and gets a verd
   const same = { id: 'q', strategy: 'param', samples: [0, 1, 2, 3, 4].map((r) => sample(r, jitter(2 + r * 0.3 + (r % 2 ? 0.05 : -0.05), r))) };
   const s = latencySummary(slow, base);
   assert.ok(Math.abs(s.added.p99.estimate - 5) < 0.3, `added p99 ${s.added.p99.estimate}`);
-  assert.match(s.verdict, /^adds 5\.\d\d ms, significant$/);
-  assert.strictEqual(latencySummary(same, base).verdict, 'no significant difference');
+  assert.match(latencyVerdictText(s.judgement), /^adds 5\.\d\d ms, significant$/);
+  assert.strictEqual(latencyVerdictText(latencySummary(same, base).judgement), 'no significant difference');
   // Lost ids make the latency incomparable whatever it is.
   const broken = { ...slow, samples: slow.samples.map((x) => ({ ...x, lost: 3 })) };
-  assert.match(latencySummary(broken, base).verdict, /context broken/);
+  assert.match(latencyVerdictText(latencySummary(broken, base).judgement), /context broken/);
   // ... but not for `none` (no context by design) or the `global` control.
   assert.strictEqual(latencySummary({ ...broken, strategy: 'none' }, null).broken, false);
   assert.strictEqual(latencySummary({ ...broken, strategy: 'global' }, null).broken, false);
   // A baseline that did not hold its rate gives no comparison.
   const baseNotHeld = { ...base, samples: base.samples.map((x) => ({ ...x, heldRate: { held: false, sentRatio: 0.5, achievedRatio: 0.5 } })) };
-  assert.match(latencySummary(slow, baseNotHeld).verdict, /baseline did not hold/);
+  assert.match(latencyVerdictText(latencySummary(slow, baseNotHeld).judgement), /baseline did not hold/);
   // Closed-loop samples are not rate-mode: no latency summary.
   assert.strictEqual(latencySummary({ id: 'c', samples: [{ round: 0, rps: 1, latency: {} }] }), null);
 });

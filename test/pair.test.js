@@ -1,6 +1,6 @@
 'use strict';
 // Tier: quick (no system tool; one short real pair run). The pair at a fixed rate
-// (bench/pair.js, bench/methods/pair.js, analysis/pair.js): how its windows are judged,
+// (bench/pair-windows.js, bench/methods/pair.js, analysis/pair.js): how its windows are judged,
 // the CPU ratio and the paired latencies on synthetic windows, the generator's rule, and
 // one real pair end to end (structure, never timing).
 const test = require('node:test');
@@ -8,11 +8,12 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const hdr = require('hdr-histogram-js');
-const pair = require('../bench/pair');
+const pair = require('../bench/pair-windows');
 const { summarize } = require('../analysis/summary');
 const { pairLatencySummary, pairBlocks, LATENESS_SHARE, ADDED_LATENESS_P99_MS } = require('../analysis/pair');
 const { latencySummaries } = require('../analysis');
-const { newHistogram, percentiles } = require('../load/open-loop');
+const { newHistogram, percentiles } = require('../lib/histogram');
+const { latencyVerdictText } = require('../report/verdict-text');
 const { runCli } = require('./helpers/cli');
 const { expectedRatio } = require('./helpers/ratio-check');
 const { tempDir } = require('./helpers/tmp');
@@ -107,7 +108,7 @@ test('paired latency: per block the candidate\'s percentile minus the baseline\'
   assert.ok(s.added.p99.estimate > 2.9 && s.added.p99.estimate < 3.3, `added p99 ${s.added.p99.estimate}`);
   assert.strictEqual(s.generator.addedBound, 1);
   assert.strictEqual(s.generator.latenessP99 >= 4, true);
-  assert.match(s.verdict, /^adds 3\.\d\d ms, significant$/);
+  assert.match(latencyVerdictText(s.judgement), /^adds 3\.\d\d ms, significant$/);
 });
 
 test('the generator\'s rule: a server\'s own percentile is published only where the generator\'s lateness is at most a tenth of the baseline\'s', () => {
@@ -133,9 +134,10 @@ test('a candidate that falls behind a rate its baseline keeps has no latency, an
   assert.strictEqual(behind.candidateHeld, false);
   assert.strictEqual(behind.baselineHeld, true);
   assert.strictEqual(behind.added, null);
-  assert.match(behind.verdict, /^rate not held: the candidate fell behind a rate its baseline kept \(in 3 of 3 blocks\)$/);
+  const fellBehind = 'rate not held: the candidate fell behind a rate its baseline kept';
+  assert.strictEqual(latencyVerdictText(behind.judgement), `${fellBehind} (in 3 of 3 blocks)`);
   const baseBehind = pairLatencySummary(config([0, 1, 2].map((b) => win(b, { counted: false, baseSent: 600 }))), base);
-  assert.match(baseBehind.verdict, /^baseline did not hold the rate/);
+  assert.match(latencyVerdictText(baseBehind.judgement), /^baseline did not hold the rate/);
 });
 
 test('a candidate that fell behind in one block cannot serve the rate, though it caught up elsewhere and its windows sum to its schedule', () => {
@@ -148,7 +150,8 @@ test('a candidate that fell behind in one block cannot serve the rate, though it
   const s = pairLatencySummary(config(windows), base);
   assert.strictEqual(s.candidateHeld, false);
   assert.strictEqual(s.blocksNotServed, 1);
-  assert.match(s.verdict, /^rate not held: the candidate fell behind a rate its baseline kept \(in 1 of 3 blocks\)$/);
+  const fellBehind = 'rate not held: the candidate fell behind a rate its baseline kept';
+  assert.strictEqual(latencyVerdictText(s.judgement), `${fellBehind} (in 1 of 3 blocks)`);
   // One window behind in a block whose other windows counted is a moment, not the rate.
   const moment = pairLatencySummary(config([win(0, { counted: false, sent: 950 }), win(0), win(0), win(0), win(1), win(1), win(1), win(2), win(2), win(2)]), base);
   assert.strictEqual(moment.candidateHeld, true);
@@ -244,7 +247,8 @@ test('a pair run measured before catching-up windows were dropped says how many 
 });
 
 test('repro of pair runs: "cannot serve" is compared as an answer (never as a ratio), and the added p99s are compared in ms', () => {
-  const { reproCompare, formatRepro } = require('../analysis/repro');
+  const { reproCompare } = require('../analysis/repro');
+  const { reproText } = require('../report/repro-text');
   const { render } = require('../report/sections/repro');
   const baseline = { id: 'base', strategy: 'none', depth: 8, samples: [] };
   const cand = (id, strategy, samples) => ({ id, strategy, depth: 8, rate: 1000, load: 0.5, samples: samples.map((w) => ({ ...w, partner: 'base' })) });
@@ -270,8 +274,9 @@ test('repro of pair runs: "cannot serve" is compared as an answer (never as a ra
   const r2 = reproCompare(a, c);
   assert.strictEqual(r2.served[0].agree, true);
   assert.strictEqual(r2.addedP99[0].consistent, false);
-  assert.match(formatRepro(r), /^cls {2}a cannot serve \(in 3 of 3 blocks\) {2}b served {2}DISAGREE$/m);
-  assert.match(formatRepro(r2), /^als {2}p99 added: a 11\.0\d ms \[[\d.]+–[\d.]+\] {2}b 41\.0\d ms .* DISAGREE {2}INCONSISTENT$/m);
+  assert.match(reproText(r), /^cls {2}a cannot serve \(in 3 of 3 blocks\) {2}b served {2}DISAGREE$/m);
+  const added = /^als {2}p99 added: a 11\.0\d ms \[[\d.]+–[\d.]+\] {2}b 41\.0\d ms .* DISAGREE {2}INCONSISTENT$/m;
+  assert.match(reproText(r2), added);
   const page = render({ kind: 'repro', title: 't', repro: r });
   assert.match(page, /"Cannot serve": 0 of 1 given by both runs/);
   assert.match(page, /p99 added, ms: 1 of 1 consistent, 1 of 1 agree/);

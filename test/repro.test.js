@@ -6,7 +6,8 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { reproCompare, formatRepro } = require('../analysis/repro');
+const { reproCompare } = require('../analysis/repro');
+const { reproText } = require('../report/repro-text');
 const { makeRun2 } = require('./helpers/run2');
 const { tempDir } = require('./helpers/tmp');
 
@@ -70,11 +71,11 @@ test('a shifted ratio in the second run is a disagreement, named in the text', (
   assert.strictEqual(cls.agree, false);
   assert.ok(cls.differencePp > 10);
   assert.strictEqual(r.agreeing, 2);
-  assert.match(formatRepro(r), /cls.*DISAGREE/);
-  assert.match(formatRepro(r), /2 of 3 ratios agree/);
+  assert.match(reproText(r), /cls.*DISAGREE/);
+  assert.match(reproText(r), /2 of 3 ratios agree/);
   assert.strictEqual(cls.consistent, false);
-  assert.match(formatRepro(r), /cls.*INCONSISTENT/);
-  assert.match(formatRepro(r), /2 of 3 ratios consistent/);
+  assert.match(reproText(r), /cls.*INCONSISTENT/);
+  assert.match(reproText(r), /2 of 3 ratios consistent/);
 });
 
 test('the repro section says whether the consistent share reaches the bar, names the misses and how often chance alone misses', () => {

@@ -7,9 +7,10 @@ const test = require('node:test');
 const assert = require('node:assert');
 const path = require('node:path');
 const hdr = require('hdr-histogram-js');
-const { HIST } = require('../load/open-loop');
+const { HIST } = require('../lib/histogram');
 const { strategySummary } = require('../analysis');
 const { markdown, idsText, readingText, picturePoints, notes } = require('../report/strategy-summary');
+const { cannotServeText } = require('../report/verdict-text');
 const { readResults } = require('../report');
 const { makeRun2 } = require('./helpers/run2');
 
@@ -114,7 +115,8 @@ test('two studies that seem to disagree: the notes say which settings differ; mi
   const summary = strategySummary(results([{ file: 'results/io.json', run: ioRun() }]));
   const als = rowOf(summary, 'als');
   assert.ok(Math.abs(als.io.estimate - 1) < 0.02);
-  assert.deepStrictEqual(als.disagreements.map((d) => [d.a, d.b, d.differs]), [['default run', 'io', ['hop immediate → pg']]]);
+  const hop = { setting: 'hop', a: 'immediate', b: 'pg' };
+  assert.deepStrictEqual(als.disagreements.map((d) => [d.a, d.b, d.differs]), [['default run', 'io', [hop]]]);
   // The study's own baseline reads "baseline" there, linked to the study.
   assert.strictEqual(rowOf(summary, 'none').io.kind, 'baseline');
   assert.match(markdown(summary, { link: (name) => `results/${name}.md` }).split('\n').find((l) => l.startsWith('| `none` |')), /\| \[baseline\]\(results\/io\.md\) \|/);
@@ -280,7 +282,8 @@ test('the committed io study: a strategy that fell behind the rate its `none` ke
   const summary = strategySummary(readResults(RESULTS, files));
   const behind = summary.rows.filter((r) => r.io && r.io.kind === 'ratio' && r.io.estimate === null);
   assert.ok(behind.length > 0, 'the committed io study has a strategy that cannot serve its rate (sentry)');
-  for (const row of behind) assert.match(row.io.verdict, /^cannot serve 50% of `none`'s capacity$/, row.strategy);
+  const half = /^cannot serve 50% of `none`'s capacity$/;
+  for (const row of behind) assert.match(cannotServeText(row.io.cannotServe), half, row.strategy);
   assert.match(markdown(summary, { link: (x) => x }), /cannot serve 50% of `none`'s capacity\]\(io\)/);
 });
 
@@ -295,7 +298,7 @@ test('a strategy that fell behind its `none` in one block of the pair reads "can
   param.samples = param.samples.map((s) => (s.kind === 'window' && s.block === first ? { ...s, counted: false, schedule: { ...s.schedule, sent: Math.floor(s.schedule.due / 2) } } : s));
   const row = strategySummary(results).rows.find((r) => r.strategy === 'param');
   assert.strictEqual(row.io.estimate, null);
-  assert.match(row.io.verdict, /^cannot serve 50% of `none`'s capacity$/);
+  assert.match(cannotServeText(row.io.cannotServe), /^cannot serve 50% of `none`'s capacity$/);
 });
 
 test('the opening picture: every headline figure with an interval is a point of its column\'s panel, nothing else is', () => {

@@ -79,7 +79,8 @@ test('no code reads a verdict or a note back from its sentence', () => {
 // counted windows (per block mean log ratio, 90% t-interval over blocks), independently of
 // analysis/verdict.js, and must match.
 test('equivalence: the 90% interval of the ratio against 100% ± M, three outcomes, recomputed from the windows', () => {
-  const { equivalence, equivalenceText } = require('../analysis/verdict');
+  const { equivalence } = require('../analysis/verdict');
+  const { equivalenceText } = require('../report/verdict-text');
   const { jStat } = require('jstat');
   // A worked example: df 4, 95% interval [0.986, 0.995] on the log scale.
   const r = { estimate: Math.sqrt(0.986 * 0.995), ci95: [0.986, 0.995], df: 4 };

@@ -22,7 +22,7 @@ const f = require('../../report/format');
 const { DEFAULTS: RUN_DEFAULTS, MODEL_STRATEGIES } = require('../../lib/presets');
 const { acfArgs, labelOfRuntime } = require('../../lib/node-versions');
 const { predictService, judgeAgainst, AT_SATURATION } = require('../../analysis/model');
-const { equivalenceText } = require('../../analysis');
+const { equivalenceText } = require('../../report/verdict-text');
 
 const PROBE = { requests: 2000, warmup: 500 };
 const DEFAULTS = { names: 'baseline,candidate', health: '/', connections: 10, blocks: 5, windows: 3, window: 1, warmup: 3, startupTimeout: 30, margin: RUN_DEFAULTS.margin };

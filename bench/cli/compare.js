@@ -6,7 +6,8 @@ const { saveRun } = require('../../lib/run-file');
 const { VERSION } = require('../../lib/run-schema');
 const { parse, number, UsageError } = require('../../lib/cli');
 const { loadRun } = require('../../lib/run-file');
-const { compare, formatCompare, DEFAULT_MAX_REGRESSION } = require('../../analysis/compare');
+const { compare, DEFAULT_MAX_REGRESSION } = require('../../analysis/compare');
+const { compareText } = require('../../report/compare-text');
 
 const HELP = `usage: ctxbench compare a.json b.json [--max-regression PCT] [--out FILE]
 
@@ -49,7 +50,7 @@ async function gate(args) {
     const runs = positionals.map((file) => loadRun(file));
     saveRun(values.out, { schema: VERSION, kind: 'compare', title: `Gate: ${positionals[1]} against ${positionals[0]}`, command: ['ctxbench', 'compare', ...args].join(' '), files: positionals, maxRegression, runs, compare: result });
   }
-  process.stdout.write(formatCompare(result) + '\n');
+  process.stdout.write(compareText(result) + '\n');
   return result.exitCode;
 }
 

@@ -15,6 +15,7 @@ const { freezePlan } = require('../../lib/plan');
 const { writeReport } = require('./write-report');
 const { redactArgs } = require('../services');
 const { sloCapacity, latencySummaries } = require('../../analysis');
+const { latencyVerdictText } = require('../../report/verdict-text');
 const { describeInstance } = require('../../lib/instances');
 const { APP_ENGINE_MAX_CONCURRENT } = require('../../lib/instances');
 
@@ -164,6 +165,13 @@ function deploySummary(run, yamls, out) {
 // capacity within the SLO and as % of the baseline's, the p99 it adds at 50% of the
 // baseline's capacity, the CFS throttling there, and the instances sentence.
 // names: { name (the line's label), candidate, baseline (as the sentence names them) }.
+// The p99 a configuration adds at 50% load, with its interval, or what its summary says instead.
+function addedText(added, s) {
+  if (!added || !Number.isFinite(added.estimate)) return latencyVerdictText(s?.judgement) ?? '—';
+  const ci = added.ci95 ? ` [${num(added.ci95[0], 2)}, ${num(added.ci95[1], 2)}]` : '';
+  return `${added.estimate >= 0 ? '+' : ''}${num(added.estimate, 2)} ms${ci}`;
+}
+
 function capacityLines(run, cap, row, { name, candidate = name, baseline }) {
   const half = latencySummaries(run).find((l) => l.config.strategy === row.strategy && Math.abs((l.config.load ?? 0) - 0.5) < 1e-9)?.s;
   const added = half?.added?.p99;
@@ -172,7 +180,7 @@ function capacityLines(run, cap, row, { name, candidate = name, baseline }) {
   const ci = (x) => (x && Number.isFinite(x.estimate) ? `${pct(x.estimate)}${x.ci95 ? ` [${pct(x.ci95[0])}–${pct(x.ci95[1])}]` : ''}` : '—');
   const cpu = row.cpuBelowKnee ? `; CPU per request below the knee: ${ci(row.cpuBelowKnee.ratio)} of the baseline's (a cost under the quota, not a capacity)` : '';
   const lines = [`${name}: capacity within ${cap.slo.text} ${num(row.capacity.estimate, 0)} req/s, ${ci(r)} of the baseline's${cpu}; ` +
-    `p99 added at 50%: ${added && Number.isFinite(added.estimate) ? `${added.estimate >= 0 ? '+' : ''}${num(added.estimate, 2)} ms${added.ci95 ? ` [${num(added.ci95[0], 2)}, ${num(added.ci95[1], 2)}]` : ''}` : half?.verdict ?? '—'}; ` +
+    `p99 added at 50%: ${addedText(added, half)}; ` +
     `CFS periods throttled at 50%: ${at50 && Number.isFinite(at50.throttledShare) ? pct(at50.throttledShare) : '—'}`];
   if (row.instances) {
     const per = row.instances.per100;

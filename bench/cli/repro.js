@@ -11,7 +11,8 @@ const path = require('node:path');
 const { writeReport } = require('./write-report');
 const { OPTIONS: RUN_OPTIONS, resolveSettings, measureRun, measureOptions } = require('./run');
 const { redactArgs } = require('../services');
-const { reproCompare, formatRepro } = require('../../analysis/repro');
+const { reproCompare } = require('../../analysis/repro');
+const { reproText } = require('../../report/repro-text');
 const { UsageError, parse } = require('../../lib/cli');
 const { loadRun } = require('../../lib/run-file');
 
@@ -40,7 +41,7 @@ async function main(args) {
       throw new UsageError(err.message.split('\n')[0]);
     }
     if (values.out) saveRun(values.out, { schema: VERSION, kind: 'repro', title: `Reproducibility: ${positionals[0]} against ${positionals[1]}`, files: positionals, repro: result });
-    process.stdout.write(formatRepro(result));
+    process.stdout.write(reproText(result));
     return 0;
   }
   if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}' (files are compared with --compare)`);
@@ -69,7 +70,7 @@ async function main(args) {
   process.stderr.write(`ctxbench: wrote ${out}\n`);
   await writeReport(out, values.report);
   if (!result) return 130;
-  process.stdout.write(formatRepro(result));
+  process.stdout.write(reproText(result));
   return runs.some((r) => r.status === 'failed') ? 1 : 0;
 }
 

@@ -26,7 +26,10 @@ const { loadForResume, relaunch, joinNewConfigs } = require('../resume');
 const { probeRun, unprobed } = require('../probe-run');
 const { pointName } = require('../../analysis/model');
 const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
-const { UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT, UNSETTLED_CAP_FACTOR, DEFAULT_MAX_WARMUP_WINDOWS, SMALL_WINDOW_MAX_WARMUP, windowRequestsFor } = require('../instructions');
+const {
+  UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT, UNSETTLED_CAP_FACTOR,
+  DEFAULT_MAX_WARMUP_WINDOWS, SMALL_WINDOW_MAX_WARMUP, windowRequestsFor,
+} = require('../instruction-windows');
 
 const OPTIONS = flags(['resume', 'strategies', 'depths', 'hops', 'logs', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url', 'method', 'windows', 'window', 'group-size', 'window-requests', 'max-warmup-windows', 'unsettled-windows', 'unsettled-bound', 'strategy-file', 'margin', 'instance', 'cfs-period', 'slo'], { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] });
 
@@ -239,44 +242,93 @@ function measureOptions(values, settings) {
 // remote targets are sequential. A duet needs both servers busy through every window:
 // a server waiting on I/O or timers is not, a fixed arrival rate fixes the throughput it
 // would compare, and node:http and Fastify out-run one load-generator CPU. Those are the
-// pair's (bench/pair.js): the CPU per request of a baseline and a candidate on the same
+// pair's (bench/pair-windows.js): the CPU per request of a baseline and a candidate on the same
 // open-loop schedule at once. -> { method, why }.
 function chooseMethod(values, preset, settings) {
-  const solo = values.target ? ['--target', 'it loads servers it started itself on this machine']
-    : settings.driver !== 'autocannon' ? [`--driver ${settings.driver}`, 'its loads run side by side in this process with autocannon or ctxbench\'s open-loop schedule'] : null;
-  const rated = settings.rates || settings.loads ? ['--rate/--load', 'a fixed arrival rate fixes the throughput a comparison under load would read'] : null;
+  // Each reason a method is ruled in or out: { flag, why } (the flag that brought it, and why).
+  const solo = values.target ? { flag: '--target', why: 'it loads servers it started itself on this machine' }
+    : settings.driver !== 'autocannon'
+      ? { flag: `--driver ${settings.driver}`,
+        why: 'its loads run side by side in this process with autocannon or ctxbench\'s open-loop schedule' }
+      : null;
+  const rated = settings.rates || settings.loads
+    ? { flag: '--rate/--load', why: 'a fixed arrival rate fixes the throughput a comparison under load would read' }
+    : null;
   const points = settings.configs ?? settings.frameworks.flatMap((framework) => settings.hops.map((hop) => ({ framework, hop })));
-  const waits = [...new Set(points.map((c) => c.hop ?? settings.hops[0]).filter((h) => hops.IO.includes(h) || hops.TIMERS.includes(h)))];
-  const fast = [...new Set(points.map((c) => c.framework ?? settings.frameworks[0]).filter((fw) => OUT_RUN_THE_LOAD_GENERATOR.includes(fw)))];
-  const notDuet = rated ?? (waits.length ? [`HOP=${waits.join(',')}`, 'a server waiting on I/O or timers is idle part of every window, and a duet window counts only while both servers are busy']
-    : fast.length ? [`FRAMEWORK=${fast.join(',')}`, 'two node:http or Fastify servers on one CPU serve more than one load-generator CPU can send (measured: every window dropped; docs/investigations.md)'] : null);
+  const waits = [...new Set(points.map((c) => c.hop ?? settings.hops[0])
+    .filter((h) => hops.IO.includes(h) || hops.TIMERS.includes(h)))];
+  const fast = [...new Set(points.map((c) => c.framework ?? settings.frameworks[0])
+    .filter((fw) => OUT_RUN_THE_LOAD_GENERATOR.includes(fw)))];
+  const notDuet = rated ?? (waits.length
+    ? { flag: `HOP=${waits.join(',')}`,
+      why: 'a server waiting on I/O or timers is idle part of every window, and a duet window counts only while both ' +
+        'servers are busy' }
+    : fast.length
+      ? { flag: `FRAMEWORK=${fast.join(',')}`,
+        why: 'two node:http or Fastify servers on one CPU serve more than one load-generator CPU can send ' +
+          '(measured: every window dropped; docs/investigations.md)' }
+      : null);
   // What the pair is for: a server below its capacity (a rate), or one that waits; and
   // instance stand-ins, each held to its own quota on the server CPU.
-  const standIn = settings.instance ? [`--instance ${settings.instance.name}`, 'stand-ins are measured two at once on the server CPU, each held to its own quota, at fixed rates'] : null;
-  if (standIn && values.method !== undefined && !['pair', 'sequential'].includes(values.method)) throw new UsageError(`--method ${values.method} cannot be used with ${standIn[0]}: ${standIn[1]} (--method pair)`);
+  const standIn = settings.instance
+    ? { flag: `--instance ${settings.instance.name}`,
+      why: 'stand-ins are measured two at once on the server CPU, each held to its own quota, at fixed rates' }
+    : null;
+  if (standIn && values.method !== undefined && !['pair', 'sequential'].includes(values.method)) {
+    const why = `${standIn.flag}: ${standIn.why}`;
+    throw new UsageError(`--method ${values.method} cannot be used with ${why} (--method pair)`);
+  }
   // Two stand-ins above half a CPU each do not fit at once on the one server CPU: one at a
   // time then, each with the CPU to itself, in adjacent bursts at each rate.
-  const alone = standIn && 2 * settings.instance.cpus > 1 ? [standIn[0], `two stand-ins of ${settings.instance.cpus} CPU each do not fit at once on the one server CPU of this machine, so each runs alone, in adjacent bursts at each rate`] : null;
-  if (alone && values.method === 'pair') throw new UsageError(`--method pair cannot be used with ${alone[0]}: ${alone[1]}`);
-  if (alone) return { method: 'sequential', why: `sequential: ${alone[0]}: ${alone[1]}` };
-  if (standIn) return { method: 'pair', why: `the pair at a fixed rate: ${standIn[0]}: ${standIn[1]}` };
+  const alone = standIn && 2 * settings.instance.cpus > 1
+    ? { flag: standIn.flag,
+      why: `two stand-ins of ${settings.instance.cpus} CPU each do not fit at once on the one server CPU of this ` +
+        'machine, so each runs alone, in adjacent bursts at each rate' }
+    : null;
+  if (alone && values.method === 'pair') {
+    throw new UsageError(`--method pair cannot be used with ${alone.flag}: ${alone.why}`);
+  }
+  if (alone) return { method: 'sequential', why: `sequential: ${alone.flag}: ${alone.why}` };
+  if (standIn) return { method: 'pair', why: `the pair at a fixed rate: ${standIn.flag}: ${standIn.why}` };
   const pairFor = rated ?? (waits.length ? notDuet : null);
   if (values.method !== undefined) {
-    if (!METHODS.includes(values.method)) throw new UsageError(`--method ${values.method} is not valid; expected ${METHODS.join(', ')}`);
-    if (values.method !== 'sequential' && solo) throw new UsageError(`--method ${values.method} cannot be used with ${solo[0]}: ${solo[1]}`);
-    if (values.method === 'duet' && notDuet) throw new UsageError(`--method duet cannot be used with ${notDuet[0]}: ${notDuet[1]}; measure it with --method pair`);
-    if (values.method === 'instructions' && rated) throw new UsageError(`--method instructions cannot be used with ${rated[0]}: a count has no rate; measure it with --method pair`);
+    if (!METHODS.includes(values.method)) {
+      throw new UsageError(`--method ${values.method} is not valid; expected ${METHODS.join(', ')}`);
+    }
+    if (values.method !== 'sequential' && solo) {
+      throw new UsageError(`--method ${values.method} cannot be used with ${solo.flag}: ${solo.why}`);
+    }
+    if (values.method === 'duet' && notDuet) {
+      const why = `${notDuet.flag}: ${notDuet.why}`;
+      throw new UsageError(`--method duet cannot be used with ${why}; measure it with --method pair`);
+    }
+    if (values.method === 'instructions' && rated) {
+      const why = `${rated.flag}: a count has no rate`;
+      throw new UsageError(`--method instructions cannot be used with ${why}; measure it with --method pair`);
+    }
     return { method: values.method, why: `asked for with --method ${values.method}` };
   }
   const wanted = preset.method ?? 'sequential';
   const presetName = settings.basedOn ?? settings.preset;
-  if (solo) return { method: 'sequential', why: `sequential${wanted === 'sequential' ? '' : `, not the ${presetName} preset's ${wanted}`}: ${solo[0]}: ${solo[1]}` };
+  const notPreset = (m) => (wanted === m ? '' : `, not the ${presetName} preset's ${wanted}`);
+  if (solo) return { method: 'sequential', why: `sequential${notPreset('sequential')}: ${solo.flag}: ${solo.why}` };
   if (wanted === 'pair') return { method: 'pair', why: `the ${presetName} preset's method` };
   // A preset whose points must all be measured one way (the model's fit), its own matrix.
-  if (preset.keepMethod && settings.preset === presetName && !rated) return { method: wanted, why: `the ${presetName} preset's method, for every point: ${preset.keepMethod}` };
-  if (pairFor) return { method: 'pair', why: `the pair at a fixed rate${wanted === 'pair' ? '' : `, not the ${presetName} preset's ${wanted}`}: ${pairFor[0]}: ${wanted === 'duet' || !rated ? notDuet[1] : 'the same schedule sent to both servers at once makes their CPU per request and their latencies comparable window by window'}` };
-  if (wanted === 'duet' && notDuet) return { method: 'sequential', why: `sequential, not the ${presetName} preset's duet: ${notDuet[0]}: ${notDuet[1]}` };
-  if (wanted === 'sequential' && notDuet) return { method: 'sequential', why: `sequential, not duet: ${notDuet[0]}: ${notDuet[1]}` };
+  if (preset.keepMethod && settings.preset === presetName && !rated) {
+    return { method: wanted, why: `the ${presetName} preset's method, for every point: ${preset.keepMethod}` };
+  }
+  if (pairFor) {
+    const because = wanted === 'duet' || !rated ? notDuet.why
+      : 'the same schedule sent to both servers at once makes their CPU per request and their latencies ' +
+        'comparable window by window';
+    return { method: 'pair', why: `the pair at a fixed rate${notPreset('pair')}: ${pairFor.flag}: ${because}` };
+  }
+  if (wanted === 'duet' && notDuet) {
+    return { method: 'sequential', why: `sequential${notPreset('sequential')}: ${notDuet.flag}: ${notDuet.why}` };
+  }
+  if (wanted === 'sequential' && notDuet) {
+    return { method: 'sequential', why: `sequential, not duet: ${notDuet.flag}: ${notDuet.why}` };
+  }
   return { method: wanted, why: `the ${presetName} preset's method` };
 }
 
@@ -332,7 +384,7 @@ function logSettings(values, preset) {
   return chosen.some((l) => l !== 'none') ? { logs: chosen } : {};
 }
 
-// Instruction counts (bench/instructions.js): each configuration alone under callgrind.
+// Instruction counts (bench/instruction-windows.js): each configuration alone under callgrind.
 function instructionSettings(values, preset, settings) {
   const found = findValgrind();
   if (!found) throw new UsageError(`--method instructions needs Valgrind, which is not on PATH: ${INSTALL_HINT}`);
@@ -354,11 +406,11 @@ function instructionSettings(values, preset, settings) {
     nodeFlags: NODE_ARGS,
     precision: null,
     windows,
-    // A count still moving at the end of the warm-up is measured longer (bench/instructions.js).
+    // A count still moving at the end of the warm-up is measured longer (bench/instruction-windows.js).
     unsettledWindows: number('unsettled-windows', values['unsettled-windows'], { min: 1, max: 1000, integer: true }) ?? windows * UNSETTLED_WINDOW_FACTOR,
     unsettledBound: number('unsettled-bound', values['unsettled-bound'], { min: 0, max: 100 }) ?? UNSETTLED_BOUND_PCT,
     windowRequests: number('window-requests', values['window-requests'], { min: 10, max: 1e7, integer: true }) ?? preset.windowRequests ?? null,
-    // null: by window size (bench/instructions.js maxWarmupWindowsFor).
+    // null: by window size (bench/instruction-windows.js maxWarmupWindowsFor).
     maxWarmupWindows: number('max-warmup-windows', values['max-warmup-windows'], { min: 0, max: 1000, integer: true }) ?? preset.maxWarmupWindows ?? null,
     warmup: 0,
     rounds: 1,

@@ -1,10 +1,10 @@
 'use strict';
 // The duet method: per block, each arm and a fresh baseline process started as a group
 // (pairs by default) in the block's positions, loaded together on the server CPU while
-// bench/duet.js reads every window, then each member's own solo burst, then stopped. A
+// bench/duet-windows.js reads every window, then each member's own solo burst, then stopped. A
 // sample is a window (kind 'window', the CPU ratio's unit), a group's load ('duet') or a
 // solo burst ('solo').
-const duet = require('../duet');
+const duet = require('../duet-windows');
 const { takeSample } = require('../sample');
 const { AA_ARM } = require('../matrix');
 const { groupConfigs, armOf } = require('../../analysis/comparable');
@@ -34,7 +34,7 @@ function soloMembers(group, groups) {
 }
 
 // One block of duet groups: each pair started fresh (in its block's positions), measured
-// under load together (bench/duet.js), each member's own solo burst, stopped.
+// under load together (bench/duet-windows.js), each member's own solo burst, stopped.
 async function duetBlock(ctx, block, counters) {
   const { run, progress, stop } = ctx;
   const s = run.settings;

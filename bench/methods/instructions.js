@@ -4,7 +4,7 @@
 // sample is a window's count (kind 'instructions').
 const fs = require('node:fs');
 const callgrind = require('../callgrind');
-const { measureProcess, windowRequestsFor, maxWarmupWindowsFor } = require('../instructions');
+const { measureProcess, windowRequestsFor, maxWarmupWindowsFor } = require('../instruction-windows');
 const { baselineFor, armOf } = require('../../analysis/comparable');
 const { roundOrder } = require('../../lib/round-order');
 const { refreshSummaries, warnOnce, fail, explain, startOne, stopBlock } = require('../block');
@@ -19,7 +19,7 @@ const VALGRIND_START_MS = 180000;
 // windows sit at the same request indices as its baseline's, or later where the arm
 // needed longer), then settings.windows measured windows (settings.unsettledWindows where
 // the count never settled, more for an arm compared on its mean until settings.unsettledBound
-// holds; bench/instructions.js), each saved as it is taken.
+// holds; bench/instruction-windows.js), each saved as it is taken.
 async function instructionsBlock(ctx, block) {
   const { run, progress, stop } = ctx;
   const s = run.settings;

@@ -1,19 +1,18 @@
 'use strict';
-// The pair method (bench/pair.js): per block, each arm and a fresh baseline process
+// The pair method (bench/pair-windows.js): per block, each arm and a fresh baseline process
 // started together in the block's positions, both sent the same open-loop schedule at the
 // configuration's rate from the load CPU, read every window, then stopped. A sample is a
 // window of the candidate (kind 'window', method 'pair': the CPU ratio's and the paired
 // latencies' unit) or a pair's totals on each member (kind 'pair').
-const pair = require('../pair');
-const { positionsFor } = require('../duet');
+const pair = require('../pair-windows');
+const { positionsFor } = require('../duet-windows');
 const { duetGroups } = require('./duet');
 const { AA_ARM } = require('../matrix');
-const { percentiles } = require('../../load/open-loop');
+const { percentiles, HELD_MIN } = require('../../lib/histogram');
 const { refreshSummaries, warnOnce, blockFailed, startMembers, stopBlock, fmtRatio } = require('../block');
 const { getDriver } = require('../drivers');
 const { warmByThroughput } = require('../warmup');
 const { deploymentOf } = require('../../analysis/capacity');
-const { HELD_MIN } = require('../../load/open-loop');
 
 async function pairBlock(ctx, block, counters) {
   const { run, progress, stop } = ctx;

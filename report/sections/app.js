@@ -3,7 +3,8 @@
 // two start commands measured in duet, or with --instance as stand-ins of an instance in
 // pairs at fixed rates. Formats analysis/index.js analyzeApp().
 const f = require('../format');
-const { analyzeApp, equivalenceText } = require('../../analysis');
+const { analyzeApp } = require('../../analysis');
+const { equivalenceText } = require('../verdict-text');
 const { AT_SATURATION } = require('../../analysis/model');
 const { environmentSection } = require('./run');
 const { capacitySection } = require('./run/capacity');

@@ -3,7 +3,8 @@
 // gate's table and outcome, recomputed from the two runs the file holds so that a file
 // saved by an older ctxbench is judged by today's rules.
 const f = require('../format');
-const { compare, formatCompare } = require('../../analysis/compare');
+const { compare } = require('../../analysis/compare');
+const { compareText } = require('../compare-text');
 
 function render(run, ctx = {}) {
   const result = Array.isArray(run.runs) && run.runs.length === 2 ? compare(run.runs[0], run.runs[1], { maxRegression: run.maxRegression }) : run.compare;
@@ -16,7 +17,8 @@ function render(run, ctx = {}) {
   if (!result) return lines.concat('No comparison recorded.').join('\n');
   if (result.machines?.same === false) lines.push(`> ⚠ **Across machines** (${result.machines.differences.join(', ')}): a comparison of two machines, not of one change.`, '');
   const outcome = { 0: '✅ OK (exit 0)', 1: '❌ REGRESSION (exit 1)', 2: '⚠ INCONCLUSIVE (exit 2)' }[result.exitCode] ?? `exit ${result.exitCode}`;
-  lines.push(`**Outcome at ${result.maxRegression}%: ${outcome}.** The gate's own output:`, '', f.fence(formatCompare(result).trimEnd(), 'text'));
+  lines.push(`**Outcome at ${result.maxRegression}%: ${outcome}.** The gate's own output:`, '',
+    f.fence(compareText(result).trimEnd(), 'text'));
   return lines.join('\n');
 }
 

@@ -7,6 +7,7 @@ const path = require('node:path');
 const f = require('../format');
 const { isRateConfig, PERCENTILES } = require('../../analysis/latency');
 const { latencySummaries } = require('../../analysis');
+const { latencyVerdictText } = require('../verdict-text');
 const { loadChart } = require('../charts');
 
 const LABEL = { p50: 'p50', p90: 'p90', p99: 'p99', p99_9: 'p99.9' };
@@ -104,7 +105,9 @@ function loadTables(rows, label) {
       if (!s.held.held) {
         return [label(config), depth, 'rate not held', f.DASH, f.DASH, f.DASH, f.DASH, heldCell(s), idsCell(config, s)];
       }
-      return [label(config), depth, ...PERCENTILES.map(({ key }) => percentileCell(s, key)), s.added ? `${addedCell(s)} (${s.verdict})` : 'baseline', heldCell(s), idsCell(config, s)];
+      const added = s.added ? `${addedCell(s)} (${latencyVerdictText(s.judgement)})` : 'baseline';
+      const percentiles = PERCENTILES.map(({ key }) => percentileCell(s, key));
+      return [label(config), depth, ...percentiles, added, heldCell(s), idsCell(config, s)];
     });
     out.push(
       f.table(['Strategy', 'Depth', 'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'Added p99 ms vs baseline', 'Rate held', 'Ids'], body, ['l', 'r', 'r', 'r', 'r', 'r', 'l', 'l', 'l']),

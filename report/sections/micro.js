@@ -5,6 +5,7 @@
 const f = require('../format');
 const { BROKEN, RESOLUTION_FACTOR, unresolved, compareCounts, aggregate, scenariosOf, achievedPrecision } = require('../../analysis/micro');
 const { widthSummary } = require('../../analysis');
+const { formatUs } = require('../../lib/format');
 
 const DASH = f.DASH;
 
@@ -158,12 +159,20 @@ function precisionLine(entries, scenarios, baseline) {
     'A difference smaller than this cannot be told from noise by this run: more `--rounds` narrow it (roughly as 1/√rounds).';
 }
 
+// A target's figure (analysis/micro.js targets), by what it measures.
+function targetFigure(t) {
+  if (t.perOp) return `sync ${formatUs(t.perOp.sync)}, async ${formatUs(t.perOp.async)}`;
+  if (t.unit === 'failed reads') return `${f.int(t.value)} of ${f.int(t.reads)} reads wrong`;
+  if (!f.isNum(t.value)) return '';
+  return t.unit === '%' ? `${t.value.toFixed(1)}%` : `${t.value.toFixed(1)} ${t.unit}`;
+}
+
 function targetCell(t) {
   if (!t) return DASH;
-  if (t.status === 'n/a') return t.text ? `n/a (${t.text})` : 'n/a';
-  if (t.status === 'BROKEN') return `⛔ ${t.text || BROKEN}`;
+  if (t.status === 'n/a') return t.reason ? `n/a (${t.reason})` : 'n/a';
+  if (t.status === 'BROKEN') return `⛔ ${BROKEN}`;
   const mark = t.status === 'PASS' ? '✅ PASS' : t.status === 'FAIL' ? '❌ FAIL' : '❔ INCONCLUSIVE';
-  return `${mark} ${t.text || ''}`.trim();
+  return `${mark} ${targetFigure(t)}`.trim();
 }
 
 function targetsTable(entries) {
@@ -345,4 +354,4 @@ function render(run, ctx = {}) {
   return parts.join('\n\n') + '\n';
 }
 
-module.exports = { render, REFERENCE };
+module.exports = { render, targetCell, REFERENCE };

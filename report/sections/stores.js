@@ -8,12 +8,15 @@ const f = require('../format');
 const { nodeLabel } = require('../../lib/node-versions');
 const { analyzeStores } = require('../../analysis');
 
+// Which implementation analyzeStores found clearly dearer, in the table's words.
+const dearerText = (d) => (d === null ? 'not enough blocks' : d === 'neither' ? 'no clear difference' : `${d} dearer`);
+
 function implementationsSection(analysis) {
   const out = [];
   for (const { major, labels, rows } of analysis.implementations) {
     const body = rows.map((r) => {
       const ratioCell = f.isNum(r.ratio.estimate) ? `×${f.withCi(r.ratio.estimate, r.ratio.ci95, (x) => x.toFixed(2))}` : f.DASH;
-      return [r.strategy, String(r.stores), f.num(r.cpuFrame), f.num(r.cpuHooks), ratioCell, r.verdict];
+      return [r.strategy, String(r.stores), f.num(r.cpuFrame), f.num(r.cpuHooks), ratioCell, dearerText(r.dearer)];
     });
     const named = labels.map(f.code).join(', ');
     out.push(f.heading(4, `Node ${major}: AsyncContextFrame vs async_hooks${named ? ` (${named})` : ''}`), '');
@@ -57,7 +60,8 @@ function storesSection(run) {
   ];
   const verdicts = [];
   for (const { runtime, node, implementation, ns, rows } of analysis.runtimes) {
-    lines.push(f.heading(4, `${nodeLabel(node, asOf)}, ${implementation} (${f.code(runtime)})`), '');
+    const named = implementation ?? 'ALS implementation unknown';
+    lines.push(f.heading(4, `${nodeLabel(node, asOf)}, ${named} (${f.code(runtime)})`), '');
     const body = rows.map(({ strategy, levels, growth }) => {
       if (growth) {
         verdicts.push(

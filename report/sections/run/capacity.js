@@ -33,13 +33,31 @@ function standInNote(instance) {
   ].join('\n\n');
 }
 
+// How analysis/capacity.js sloCapacity reads a capacity, and the CPU per request below the knee.
+function capacityRule(cap) {
+  const { key, boundMs } = cap.slo;
+  return `per block the highest rate whose ${key} stays within ${boundMs} ms (interpolated on the log of the ${key} ` +
+    'between the rates tried), a rate not kept counting as over; geometric mean over blocks with a t-interval of the ' +
+    `logs; the candidate's as % of the baseline ${cap.method === 'pair' ? 'process beside it in the same pairs'
+      : 'measured in the same block'}, paired by block`;
+}
+
+function cpuRule({ kneeLoad, quotaBinds }) {
+  return 'the baseline\'s CPU per request ÷ the candidate\'s over the counted windows of the rates up to ' +
+    `${kneeLoad * 100}% of the ladder (the knee) in which neither was throttled in more than ${quotaBinds * 100}% of ` +
+    'its CFS periods, per block, t-interval over blocks: a cost under the quota, not a capacity (docs/deploy.md)';
+}
+
 async function capacitySection(run, ctx = {}) {
   const cap = sloCapacity(run);
   if (!cap) return '';
   const out = [f.heading(3, `Capacity within ${cap.slo.text}`), ''];
   const note = standInNote(cap.instance);
   if (note) out.push(note, '');
-  out.push(`*Capacity* is ${cap.rule}.${cap.cpuRule ? ` *CPU per request below the knee* is ${cap.cpuRule}.` : ''} *Instances* serve ${f.int(cap.serve)} req/s at that capacity each (one instance per capacity, rounded up; autoscaling's target utilisation would add more); *per 100* is how many the deployment needs where the baseline needs 100.`, '');
+  const cpu = cap.cpuRule ? ` *CPU per request below the knee* is ${cpuRule(cap.cpuRule)}.` : '';
+  out.push(`*Capacity* is ${capacityRule(cap)}.${cpu} *Instances* serve ${f.int(cap.serve)} req/s at that ` +
+    'capacity each (one instance per capacity, rounded up; autoscaling\'s target utilisation would add more); ' +
+    '*per 100* is how many the deployment needs where the baseline needs 100.', '');
   const body = cap.rows.map((r) => [
     f.code(r.strategy) + (r.aa ? ' (A/A twin)' : ''),
     r.depth ?? f.DASH,

@@ -1,11 +1,12 @@
 'use strict';
-// A pair run's summary table (bench/pair.js, analysis/pair.js): per configuration its CPU
+// A pair run's summary table (bench/pair-windows.js, analysis/pair.js): per configuration its CPU
 // per request at the rate against the baseline beside it, its own latencies and what it
 // adds to the baseline's, and the load generator's lateness, which decides what may be
 // published.
 const f = require('../../format');
 const { latencySummaries } = require('../../../analysis');
 const { scheduleState } = require('../../../analysis/pair');
+const { latencyVerdictText } = require('../../verdict-text');
 const { isBaselineRow, strategyCell, uniq, nodeLabel, logOf } = require('./common');
 const { verdictCell } = require('./summary');
 
@@ -23,7 +24,7 @@ const sign = (x) => (x > 0 ? '+' : x < 0 ? '−' : '') + f.num(Math.abs(x));
 
 function addedCell(s) {
   const a = s?.added?.p99;
-  if (!a || !f.isNum(a.estimate)) return s?.verdict ?? f.DASH;
+  if (!a || !f.isNum(a.estimate)) return latencyVerdictText(s?.judgement) ?? f.DASH;
   const text = a.ci95 ? `${sign(a.estimate)} [${sign(a.ci95[0])}…${sign(a.ci95[1])}]` : sign(a.estimate);
   return `${text}${a.pValue < 0.05 ? ' (significant)' : ''}`;
 }

@@ -18,10 +18,11 @@
 const hdr = require('hdr-histogram-js');
 const { getJson } = require('./http-client');
 const { checkIdentity, cpuPerRequest, eluBetween } = require('./sample');
-const { stillWarming, takeWindows } = require('./duet');
+const { stillWarming, takeWindows } = require('./duet-windows');
 const { treeCpuUs, wakeups, wakeupsPerRequest } = require('./proc-cpu');
 const { groupDelta } = require('./cgroup');
-const { startSchedule, probe, percentiles } = require('../load/open-loop');
+const { startSchedule, probe } = require('../load/open-loop');
+const { percentiles } = require('../lib/histogram');
 const { scheduleState } = require('../analysis/pair');
 const { normalizeOptions } = require('../load/autocannon');
 const { CLIENT_BOUND_CPU } = require('../analysis/summary');
