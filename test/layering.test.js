@@ -27,8 +27,9 @@ test('upward requires are lint errors; the allowed directions are not', async ()
     ['bench/x.js', "require('../report');", /bench\/ does not require report\/ or bench\/cli\//],
     ['bench/x.js', "require('./cli/run');", /bench\/ does not require report\/ or bench\/cli\//],
     ['micro/x.js', "require('../bench/matrix');", /micro\/ does not require bench\/ or report\//],
-    ['analysis/x.js', "require('../bench/runner');", /analysis\/ does not require bench\/, report\/ or micro\//],
-    ['analysis/x.js', "require('../micro/scenarios');", /analysis\/ does not require bench\/, report\/ or micro\//],
+    ['analysis/x.js', "require('../bench/runner');", /analysis\/ does not require bench\/, report\/, micro\/ or load\//],
+    ['analysis/x.js', "require('../micro/scenarios');", /analysis\/ does not require bench\/, report\/, micro\/ or load\//],
+    ['analysis/x.js', "require('../load/open-loop');", /analysis\/ does not require bench\/, report\/, micro\/ or load\//],
     ['load/x.js', "require('../analysis/stats');", /load\/ does not require/],
     ['load/x.js', "require('../bench/node-versions');", /load\/ does not require/],
     ['lib/x.js', "require('../context');", /lib\/ requires only lib\//],
@@ -44,9 +45,31 @@ test('upward requires are lint errors; the allowed directions are not', async ()
   const allowed = [
     ['bench/cli/x.js', "require('../../report');"], ['report/x.js', "require('../analysis');"], ['report/x.js', "require('../lib/format');"],
     ['bench/x.js', "require('../context');"], ['bench/x.js', "require('../analysis/summary');"], ['micro/x.js', "require('../analysis/micro');"],
-    ['analysis/x.js', "require('../load/open-loop');"], ['analysis/x.js', "require('../context');"], ['lib/x.js', "require('./format');"],
+    ['analysis/x.js', "require('../lib/histogram');"], ['analysis/x.js', "require('../context');"], ['lib/x.js', "require('./format');"],
   ];
   for (const [file, code] of allowed) {
+    assert.deepStrictEqual(await layeringErrors(file, code), [], `${file}: ${code} is allowed`);
+  }
+});
+
+test('the plan is frozen: writing into settings outside lib/plan.js is a lint error, in every room', async () => {
+  const writes = [
+    ['bench/session.js', 'function f(settings) { settings.capacity = 1; }'],
+    ['bench/cli/run.js', 'function f(settings) { settings.blocks ??= 3; }'],
+    ['bench/methods/x.js', 'function f(run) { run.settings.capacity = {}; }'],
+    ['bench/x.js', 'function f(plan) { plan.blocks++; }'],
+    ['report/x.js', 'function f(settings) { delete settings.depth; }'],
+    ['analysis/x.js', 'function f(settings) { Object.assign(settings, { a: 1 }); }'],
+    ['bench/cli/x.js', 'function f(run) { Object.assign(run.settings, { a: 1 }); }'],
+  ];
+  for (const [file, code] of writes) {
+    const errors = await layeringErrors(file, code);
+    assert.strictEqual(errors.length, 1, `${file}: ${code}: ${errors}`);
+    assert.match(errors[0], /the plan \(settings\) is frozen once resolved/);
+  }
+  // Reading it, and recording what was learned, are not writes into the plan.
+  for (const [file, code] of [['bench/x.js', 'function f(run, settings) { run.learned.capacity = settings.blocks; }'],
+    ['bench/cli/x.js', 'function f(settings) { return { ...settings, blocks: 4 }; }']]) {
     assert.deepStrictEqual(await layeringErrors(file, code), [], `${file}: ${code} is allowed`);
   }
 });
