@@ -4,7 +4,10 @@ const globals = require('globals');
 
 // The rooms of the tree and what each may require (docs/architecture.md): a lower room
 // never requires a higher one. `require` calls are matched by their path.
-const forbid = (pattern, why) => ({ selector: `CallExpression[callee.name='require'][arguments.0.value=${pattern}]`, message: why });
+const forbid = (pattern, why) => ({
+  selector: `CallExpression[callee.name='require'][arguments.0.value=${pattern}]`,
+  message: why,
+});
 // Rooms, lowest first: lib → the app (context, handlers, servers) → load → analysis →
 // micro → bench → report → the commands (bench/cli, bin).
 // A require that climbs out of its room (`../`) into one of `names`; `./x` stays at home.
@@ -15,36 +18,84 @@ const LAYERS = [
   {
     // Shared helpers with no knowledge of the rooms above: run files, Node binaries, presets.
     files: ['lib/**/*.js'],
-    rules: { 'no-restricted-syntax': ['error', forbid(String.raw`/^\.\.\//`, 'lib/ requires only lib/ (it is the lowest room)')] },
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        forbid(String.raw`/^\.\.\//`, 'lib/ requires only lib/ (it is the lowest room)'),
+      ],
+    },
   },
   {
     // The app: strategies, the call chain, the servers. Knows nothing of measuring it.
     files: ['context/**/*.js', 'handlers/**/*.js', 'servers/**/*.js'],
-    rules: { 'no-restricted-syntax': ['error', forbid(ROOM('bench|report|load|micro|analysis'), 'the app does not require the benchmark (bench/, report/, load/, micro/, analysis/)')] },
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        forbid(
+          ROOM('bench|report|load|micro|analysis'),
+          'the app does not require the benchmark (bench/, report/, load/, micro/, analysis/)',
+        ),
+      ],
+    },
   },
   {
     files: ['app.js'],
-    rules: { 'no-restricted-syntax': ['error', forbid(ROOM_FROM_ROOT('bench|report|load|micro|analysis'), 'the app does not require the benchmark (bench/, report/, load/, micro/, analysis/)')] },
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        forbid(
+          ROOM_FROM_ROOT('bench|report|load|micro|analysis'),
+          'the app does not require the benchmark (bench/, report/, load/, micro/, analysis/)',
+        ),
+      ],
+    },
   },
   {
     // Load drivers: send requests, return what they saw.
     files: ['load/**/*.js'],
-    rules: { 'no-restricted-syntax': ['error', forbid(ROOM('bench|report|micro|analysis'), 'load/ does not require bench/, report/, micro/ or analysis/ (drivers sit below them)')] },
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        forbid(
+          ROOM('bench|report|micro|analysis'),
+          'load/ does not require bench/, report/, micro/ or analysis/ (drivers sit below them)',
+        ),
+      ],
+    },
   },
   {
     // Analysis: run JSON in, figures and verdicts out. Measures nothing, formats nothing.
     files: ['analysis/**/*.js'],
-    rules: { 'no-restricted-syntax': ['error', forbid(ROOM('bench|report|micro|load'), 'analysis/ does not require bench/, report/, micro/ or load/ (it computes over what they recorded; shared helpers live in lib/)')] },
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        forbid(
+          ROOM('bench|report|micro|load'),
+          'analysis/ does not require bench/, report/, micro/ or load/ (it computes over what they recorded; ' +
+            'shared helpers live in lib/)',
+        ),
+      ],
+    },
   },
   {
     // The micro suite measures context operations in workers; analysis/micro.js judges them.
     files: ['micro/**/*.js'],
-    rules: { 'no-restricted-syntax': ['error', forbid(ROOM('bench|report'), 'micro/ does not require bench/ or report/')] },
+    rules: {
+      'no-restricted-syntax': ['error', forbid(ROOM('bench|report'), 'micro/ does not require bench/ or report/')],
+    },
   },
   {
     // The runner: measures and saves, never formats or parses flags.
     files: ['bench/*.js', 'bench/methods/**/*.js'],
-    rules: { 'no-restricted-syntax': ['error', forbid(String.raw`/(^|\/)report(\/|$)|(^|\/)cli\//`, 'bench/ does not require report/ or bench/cli/ (the commands are the top layer)')] },
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        forbid(
+          String.raw`/(^|\/)report(\/|$)|(^|\/)cli\//`,
+          'bench/ does not require report/ or bench/cli/ (the commands are the top layer)',
+        ),
+      ],
+    },
   },
   {
     // The report formats what analysis/ computed: nothing from bench/, micro/ or load/.
@@ -52,9 +103,19 @@ const LAYERS = [
     // Nor the maths and pairing inside analysis/: a figure the report shows comes out of an
     // analysis function, never from a median or a ratio taken while formatting.
     rules: {
-      'no-restricted-syntax': ['error',
-        forbid(ROOM('bench|micro|load|servers|context|handlers'), 'report/ requires only analysis/ and lib/: it formats what analysis computed (what it knows of the app comes through analysis/registry.js)'),
-        forbid(String.raw`/^(\.\.\/)+analysis\/(stats|summary|pairing)(\.js)?$/`, 'report/ does not compute: it takes figures from analysis/ functions, not from analysis/stats, summary or pairing')],
+      'no-restricted-syntax': [
+        'error',
+        forbid(
+          ROOM('bench|micro|load|servers|context|handlers'),
+          'report/ requires only analysis/ and lib/: it formats what analysis computed (what it knows of the ' +
+            'app comes through analysis/registry.js)',
+        ),
+        forbid(
+          String.raw`/^(\.\.\/)+analysis\/(stats|summary|pairing)(\.js)?$/`,
+          'report/ does not compute: it takes figures from analysis/ functions, not from analysis/stats, ' +
+            'summary or pairing',
+        ),
+      ],
     },
   },
 ];
@@ -69,7 +130,12 @@ const PLAN_WRITES = [
   `UnaryExpression[operator='delete'] > MemberExpression.argument[object.name=${PLAN_NAMES}]`,
   `CallExpression[callee.object.name='Object'][callee.property.name='assign'][arguments.0.name=${PLAN_NAMES}]`,
   `CallExpression[callee.object.name='Object'][callee.property.name='assign'][arguments.0.property.name=${PLAN_NAMES}]`,
-].map((selector) => ({ selector, message: 'the plan (settings) is frozen once resolved (lib/plan.js): build a new one with freezePlan, or record what was learned in run.learned' }));
+].map((selector) => ({
+  selector,
+  message:
+    'the plan (settings) is frozen once resolved (lib/plan.js): build a new one with freezePlan, or record ' +
+    'what was learned in run.learned',
+}));
 
 module.exports = [
   { ignores: ['node_modules/', 'results/'] },
@@ -82,6 +148,15 @@ module.exports = [
   // own restricted syntax merged below (a later no-restricted-syntax replaces an earlier one).
   ...[{ files: ['**/*.js'], ignores: ['lib/plan.js', 'test/**'] }, ...LAYERS].map((layer) => ({
     ...layer,
-    rules: { 'no-restricted-syntax': ['error', ...(layer.rules?.['no-restricted-syntax']?.slice(1) ?? []), ...PLAN_WRITES] },
+    rules: {
+      'no-restricted-syntax': ['error', ...(layer.rules?.['no-restricted-syntax']?.slice(1) ?? []), ...PLAN_WRITES],
+    },
   })),
+  // Lines of at most 120 characters outside the tests (issue 59). A literal that must stay
+  // one token carries `// eslint-disable-line max-len -- <reason>`.
+  {
+    files: ['**/*.js'],
+    ignores: ['test/**'],
+    rules: { 'max-len': ['error', { code: 120, ignoreUrls: true, ignoreRegExpLiterals: true }] },
+  },
 ];

@@ -46,13 +46,15 @@ function sidePoint(windows, side) {
     sentRatio: due ? sent / due : null,
     p: percentiles(merged(windows, own ? 'histogram' : 'partnerHistogram')),
     lateness: percentiles(merged(windows, 'latenessHistogram')),
-    instance: inst.length ? {
-      cpuUsPerRequest: mean(inst.map((x) => x.cpuUsPerRequest).filter(Number.isFinite)),
-      throttledShare: periods > 0 ? sum('throttled') / periods : null,
-      throttledMsPerS: sum('throttledMs') / (windows.reduce((a, w) => a + (w.wallMs || 0), 0) / 1000 || 1),
-      memoryPeakMB: Math.max(...inst.map((x) => x.memoryPeakMB ?? 0)),
-      oomKills: Math.max(...inst.map((x) => x.oomKills ?? 0)),
-    } : null,
+    instance: inst.length
+      ? {
+          cpuUsPerRequest: mean(inst.map((x) => x.cpuUsPerRequest).filter(Number.isFinite)),
+          throttledShare: periods > 0 ? sum('throttled') / periods : null,
+          throttledMsPerS: sum('throttledMs') / (windows.reduce((a, w) => a + (w.wallMs || 0), 0) / 1000 || 1),
+          memoryPeakMB: Math.max(...inst.map((x) => x.memoryPeakMB ?? 0)),
+          oomKills: Math.max(...inst.map((x) => x.oomKills ?? 0)),
+        }
+      : null,
   };
 }
 
@@ -114,13 +116,15 @@ function samplePoint(samples) {
     sentRatio: mean(samples.map((s) => s.heldRate?.sentRatio).filter(Number.isFinite)),
     p: percentiles(h),
     lateness: { p50: late, p90: late, p99: late, p99_9: late },
-    instance: inst.length ? {
-      cpuUsPerRequest: mean(inst.map((x) => x.cpuUsPerRequest).filter(Number.isFinite)),
-      throttledShare: periods > 0 ? sum('throttled') / periods : null,
-      throttledMsPerS: sum('throttledMs') / (samples.reduce((a, x) => a + (x.windowMs || 0), 0) / 1000 || 1),
-      memoryPeakMB: Math.max(...inst.map((x) => x.memoryPeakMB ?? 0)),
-      oomKills: Math.max(...inst.map((x) => x.oomKills ?? 0)),
-    } : null,
+    instance: inst.length
+      ? {
+          cpuUsPerRequest: mean(inst.map((x) => x.cpuUsPerRequest).filter(Number.isFinite)),
+          throttledShare: periods > 0 ? sum('throttled') / periods : null,
+          throttledMsPerS: sum('throttledMs') / (samples.reduce((a, x) => a + (x.windowMs || 0), 0) / 1000 || 1),
+          memoryPeakMB: Math.max(...inst.map((x) => x.memoryPeakMB ?? 0)),
+          oomKills: Math.max(...inst.map((x) => x.oomKills ?? 0)),
+        }
+      : null,
   };
 }
 
@@ -132,9 +136,17 @@ function samplePoint(samples) {
 // 96.6-97.7%).
 const QUOTA_BINDS = 0.5;
 const throttled = (x) => (x && x.periods > 0 ? x.throttled / x.periods : 0);
-const cpuLogs = (windows) => windows
-  .filter((w) => w.counted && w.cpuUsPerRequest > 0 && w.partnerCpuUsPerRequest > 0 && throttled(w.instance) <= QUOTA_BINDS && throttled(w.partnerInstance) <= QUOTA_BINDS)
-  .map((w) => Math.log(w.partnerCpuUsPerRequest) - Math.log(w.cpuUsPerRequest));
+const cpuLogs = (windows) =>
+  windows
+    .filter(
+      (w) =>
+        w.counted &&
+        w.cpuUsPerRequest > 0 &&
+        w.partnerCpuUsPerRequest > 0 &&
+        throttled(w.instance) <= QUOTA_BINDS &&
+        throttled(w.partnerInstance) <= QUOTA_BINDS,
+    )
+    .map((w) => Math.log(w.partnerCpuUsPerRequest) - Math.log(w.cpuUsPerRequest));
 
 // CPU per request below the knee: the baseline's ÷ the candidate's (as the duet's and the
 // pair's ratios read: 95% = about 5% more CPU per request), over the counted windows of
@@ -153,10 +165,12 @@ function cpuBelowKnee(cells, blocks) {
   const ratios = [];
   const rungs = new Set();
   for (const b of blocks) {
-    const logs = cells.filter((x) => x.block === b && Array.isArray(x.cpuLogs) && (x.load === null || x.load <= KNEE_LOAD + 1e-9)).flatMap((x) => {
-      if (x.cpuLogs.length) rungs.add(x.load ?? x.rate);
-      return x.cpuLogs;
-    });
+    const logs = cells
+      .filter((x) => x.block === b && Array.isArray(x.cpuLogs) && (x.load === null || x.load <= KNEE_LOAD + 1e-9))
+      .flatMap((x) => {
+        if (x.cpuLogs.length) rungs.add(x.load ?? x.rate);
+        return x.cpuLogs;
+      });
     if (logs.length) ratios.push(Math.exp(mean(logs)));
   }
   return ratios.length ? { ratio: overBlocks(ratios), rungs: [...rungs].sort((x, y) => x - y) } : null;
@@ -183,7 +197,15 @@ function cellsOf(run) {
       for (const block of new Set(windows.map((w) => w.block))) {
         for (const rate of new Set(windows.map((w) => w.rate))) {
           const ws = windows.filter((w) => w.block === block && w.rate === rate);
-          if (ws.length) add(c, deploymentOf({ id: ws[0].partner }), { block, rate, load: c.load ?? null, candidate: sidePoint(ws, 'candidate'), baseline: sidePoint(ws, 'baseline'), cpuLogs: cpuLogs(ws) });
+          if (ws.length)
+            add(c, deploymentOf({ id: ws[0].partner }), {
+              block,
+              rate,
+              load: c.load ?? null,
+              candidate: sidePoint(ws, 'candidate'),
+              baseline: sidePoint(ws, 'baseline'),
+              cpuLogs: cpuLogs(ws),
+            });
         }
       }
     }
@@ -198,7 +220,8 @@ function cellsOf(run) {
     for (const block of new Set(mine.map((s) => s.block))) {
       const cand = samplePoint(mine.filter((s) => s.block === block));
       const b = samplePoint(base.samples.filter((s) => isRateSample(s) && s.block === block));
-      if (cand && b) add(c, deploymentOf(base), { block, rate: c.rate, load: c.load ?? null, candidate: cand, baseline: b });
+      if (cand && b)
+        add(c, deploymentOf(base), { block, rate: c.rate, load: c.load ?? null, candidate: cand, baseline: b });
     }
   }
   return out;
@@ -227,30 +250,43 @@ function sloCapacity(run, { serve = SERVE_RPS } = {}) {
         caps[side] = capacityOf(pts, slo);
         if (caps[side]) capacities[side].push({ block: b, ...caps[side] });
       }
-      if (caps.candidate?.rate > 0 && caps.baseline?.rate > 0) ratios.push({ block: b, value: caps.candidate.rate / caps.baseline.rate, censored: caps.candidate.censored || caps.baseline.censored });
+      if (caps.candidate?.rate > 0 && caps.baseline?.rate > 0)
+        ratios.push({
+          block: b,
+          value: caps.candidate.rate / caps.baseline.rate,
+          censored: caps.candidate.censored || caps.baseline.censored,
+        });
     }
-    const perRate = (side) => rates.map((rate) => {
-      const pts = blocks.map((b) => at(b, rate, side)).filter(Boolean);
-      const pick = (k) => overBlocks(pts.filter((p) => p.held && Number.isFinite(p.p[k]) && p.p[k] > 0).map((p) => p.p[k]));
-      const inst = pts.map((p) => p.instance).filter(Boolean);
-      return {
-        rate,
-        load: cells.find((x) => x.rate === rate)?.load ?? null,
-        held: pts.every((p) => p.held),
-        heldBlocks: pts.filter((p) => p.held).length,
-        blocks: pts.length,
-        p50: pick('p50'), p90: pick('p90'), p99: pick('p99'), p99_9: pick('p99_9'),
-        latenessP99: Math.max(...pts.map((p) => p.lateness.p99 ?? 0)),
-        ...(inst.length && {
-          cpuUsPerRequest: mean(inst.map((x) => x.cpuUsPerRequest).filter(Number.isFinite)),
-          throttledShare: mean(inst.map((x) => x.throttledShare).filter(Number.isFinite)),
-          throttledMsPerS: mean(inst.map((x) => x.throttledMsPerS).filter(Number.isFinite)),
-          memoryPeakMB: Math.max(...inst.map((x) => x.memoryPeakMB)),
-          oomKills: Math.max(...inst.map((x) => x.oomKills)),
-        }),
-      };
+    const perRate = (side) =>
+      rates.map((rate) => {
+        const pts = blocks.map((b) => at(b, rate, side)).filter(Boolean);
+        const pick = (k) =>
+          overBlocks(pts.filter((p) => p.held && Number.isFinite(p.p[k]) && p.p[k] > 0).map((p) => p.p[k]));
+        const inst = pts.map((p) => p.instance).filter(Boolean);
+        return {
+          rate,
+          load: cells.find((x) => x.rate === rate)?.load ?? null,
+          held: pts.every((p) => p.held),
+          heldBlocks: pts.filter((p) => p.held).length,
+          blocks: pts.length,
+          p50: pick('p50'),
+          p90: pick('p90'),
+          p99: pick('p99'),
+          p99_9: pick('p99_9'),
+          latenessP99: Math.max(...pts.map((p) => p.lateness.p99 ?? 0)),
+          ...(inst.length && {
+            cpuUsPerRequest: mean(inst.map((x) => x.cpuUsPerRequest).filter(Number.isFinite)),
+            throttledShare: mean(inst.map((x) => x.throttledShare).filter(Number.isFinite)),
+            throttledMsPerS: mean(inst.map((x) => x.throttledMsPerS).filter(Number.isFinite)),
+            memoryPeakMB: Math.max(...inst.map((x) => x.memoryPeakMB)),
+            oomKills: Math.max(...inst.map((x) => x.oomKills)),
+          }),
+        };
+      });
+    const summarizeCaps = (list) => ({
+      ...(overBlocks(list.filter((x) => x.rate > 0).map((x) => x.rate)) ?? { estimate: null, ci95: null, n: 0 }),
+      censored: list.filter((x) => x.censored).map((x) => ({ block: x.block, censored: x.censored })),
     });
-    const summarizeCaps = (list) => ({ ...(overBlocks(list.filter((x) => x.rate > 0).map((x) => x.rate)) ?? { estimate: null, ci95: null, n: 0 }), censored: list.filter((x) => x.censored).map((x) => ({ block: x.block, censored: x.censored })) });
     rows.push({
       deployment,
       strategy: first.strategy,
@@ -260,7 +296,9 @@ function sloCapacity(run, { serve = SERVE_RPS } = {}) {
       baselineId,
       capacity: summarizeCaps(capacities.candidate),
       baselineCapacity: summarizeCaps(capacities.baseline),
-      ratio: ratios.length ? { ...overBlocks(ratios.map((x) => x.value)), censored: ratios.filter((x) => x.censored).length } : null,
+      ratio: ratios.length
+        ? { ...overBlocks(ratios.map((x) => x.value)), censored: ratios.filter((x) => x.censored).length }
+        : null,
       cpuBelowKnee: run.settings.method === 'pair' ? cpuBelowKnee(cells, blocks) : null,
       rates: perRate('candidate'),
       baselineRates: perRate('baseline'),
@@ -272,8 +310,23 @@ function sloCapacity(run, { serve = SERVE_RPS } = {}) {
     const n = (cap) => (cap > 0 ? Math.ceil(serve / cap) : null);
     // Rounded up at one load, a few % of cost is often no instance at all: per 100 of the
     // baseline's (100 ÷ the ratio, its interval the ratio's) is the scale a fleet reads.
-    const per100 = r.ratio?.estimate > 0 ? { estimate: 100 / r.ratio.estimate, ci95: r.ratio.ci95 ? [100 / r.ratio.ci95[1], 100 / r.ratio.ci95[0]] : null } : null;
-    r.instances = r.capacity.estimate && r.baselineCapacity.estimate ? { serve, candidate: n(r.capacity.estimate), baseline: n(r.baselineCapacity.estimate), candidateRange: r.capacity.ci95 ? [n(r.capacity.ci95[1]), n(r.capacity.ci95[0])] : null, per100 } : null;
+    const per100 =
+      r.ratio?.estimate > 0
+        ? {
+            estimate: 100 / r.ratio.estimate,
+            ci95: r.ratio.ci95 ? [100 / r.ratio.ci95[1], 100 / r.ratio.ci95[0]] : null,
+          }
+        : null;
+    r.instances =
+      r.capacity.estimate && r.baselineCapacity.estimate
+        ? {
+            serve,
+            candidate: n(r.capacity.estimate),
+            baseline: n(r.baselineCapacity.estimate),
+            candidateRange: r.capacity.ci95 ? [n(r.capacity.ci95[1]), n(r.capacity.ci95[0])] : null,
+            per100,
+          }
+        : null;
   }
   return {
     slo,
@@ -284,7 +337,10 @@ function sloCapacity(run, { serve = SERVE_RPS } = {}) {
     // the ladder) and the throttled share of CFS periods beyond which a window is not read.
     ...(run.settings.method === 'pair' && { cpuRule: { kneeLoad: KNEE_LOAD, quotaBinds: QUOTA_BINDS } }),
     rows,
-    baselines: [...baselines].map(([id, caps]) => ({ id, ...overBlocks(caps.filter((x) => x.rate > 0).map((x) => x.rate)) })),
+    baselines: [...baselines].map(([id, caps]) => ({
+      id,
+      ...overBlocks(caps.filter((x) => x.rate > 0).map((x) => x.rate)),
+    })),
   };
 }
 

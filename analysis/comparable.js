@@ -20,7 +20,18 @@ function groupKey(config) {
   const acfKey = config.expectAcf ?? config.acf ?? '';
   // LOG=stdout (a log line per level) is part of the work compared, like the depth.
   const log = config.log && config.log !== 'none' ? `/log-${config.log}` : '';
-  return [config.framework, config.depth, config.hop, nodeKey, acfKey, config.burnUs ?? 0, config.stores ?? 0, config.variant ?? ''].join('/') + log;
+  return (
+    [
+      config.framework,
+      config.depth,
+      config.hop,
+      nodeKey,
+      acfKey,
+      config.burnUs ?? 0,
+      config.stores ?? 0,
+      config.variant ?? '',
+    ].join('/') + log
+  );
 }
 
 function comparable(a, b) {
@@ -31,7 +42,16 @@ function comparable(a, b) {
 // null when there is none. A config is never its own baseline.
 function baselineFor(config, configs, baselineArm) {
   if (!config || !baselineArm || armOf(config) === baselineArm) return null;
-  return (configs || []).find((c) => c && c !== config && (c.id === undefined || c.id !== config.id) && armOf(c) === baselineArm && comparable(c, config)) || null;
+  return (
+    (configs || []).find(
+      (c) =>
+        c &&
+        c !== config &&
+        (c.id === undefined || c.id !== config.id) &&
+        armOf(c) === baselineArm &&
+        comparable(c, config),
+    ) || null
+  );
 }
 
 // configs -> Map(groupKey -> configs in their given order).

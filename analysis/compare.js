@@ -30,7 +30,9 @@ const DEFAULT_MAX_REGRESSION = 5;
 const NO_JUDGEMENT = summary.judge(null);
 
 function validRps(config) {
-  return ((config && config.samples) || []).filter((s) => s && typeof s.rps === 'number' && Number.isFinite(s.rps) && s.rps > 0);
+  return ((config && config.samples) || []).filter(
+    (s) => s && typeof s.rps === 'number' && Number.isFinite(s.rps) && s.rps > 0,
+  );
 }
 
 const methodOf = (run) => run?.settings?.method ?? 'sequential';
@@ -45,11 +47,15 @@ const isInstructionRun = (run) => methodOf(run) === 'instructions';
 function duetUnits(config) {
   const blocks = new Map();
   for (const w of config?.samples || []) {
-    if (!w || w.kind !== 'window' || !w.counted || !(w.cpuUsPerRequest > 0) || !(w.partnerCpuUsPerRequest > 0)) continue;
+    if (!w || w.kind !== 'window' || !w.counted || !(w.cpuUsPerRequest > 0) || !(w.partnerCpuUsPerRequest > 0))
+      continue;
     if (!blocks.has(w.block)) blocks.set(w.block, []);
     blocks.get(w.block).push(Math.log(w.partnerCpuUsPerRequest) - Math.log(w.cpuUsPerRequest));
   }
-  return [...blocks.entries()].map(([block, logs]) => ({ block, rps: Math.exp(logs.reduce((x, y) => x + y, 0) / logs.length) }));
+  return [...blocks.entries()].map(([block, logs]) => ({
+    block,
+    rps: Math.exp(logs.reduce((x, y) => x + y, 0) / logs.length),
+  }));
 }
 
 // An instruction-count run's config as compare's units: one per process, its instructions
@@ -57,7 +63,12 @@ function duetUnits(config) {
 // does more work per request, as a lower throughput does.
 function instructionUnits(config) {
   const settled = new Map((config?.processes || []).map((p) => [p.block, p.settled !== false]));
-  return [...summary.instructionProcesses(config?.samples).entries()].map(([block, p]) => ({ block, rps: 1 / p.perRequest, perRequest: p.perRequest, settled: settled.get(block) ?? true }));
+  return [...summary.instructionProcesses(config?.samples).entries()].map(([block, p]) => ({
+    block,
+    rps: 1 / p.perRequest,
+    perRequest: p.perRequest,
+    settled: settled.get(block) ?? true,
+  }));
 }
 
 // Spread of a config's processes in one run, in percent of their median.
@@ -84,12 +95,18 @@ function units(samples) {
     if (!groups.has(k)) groups.set(k, []);
     groups.get(k).push(Math.log(s.rps));
   });
-  return { logs: [...groups.values()].map((g) => g.reduce((x, y) => x + y, 0) / g.length), unit: byBlock ? 'block' : 'round' };
+  return {
+    logs: [...groups.values()].map((g) => g.reduce((x, y) => x + y, 0) / g.length),
+    unit: byBlock ? 'block' : 'round',
+  };
 }
 
 // holm(ps) -> Holm-adjusted p-values in the given order (null stays null).
 function holm(ps) {
-  const idx = ps.map((p, i) => [p, i]).filter(([p]) => p !== null).sort((x, y) => x[0] - y[0]);
+  const idx = ps
+    .map((p, i) => [p, i])
+    .filter(([p]) => p !== null)
+    .sort((x, y) => x[0] - y[0]);
   const out = ps.map(() => null);
   let running = 0;
   idx.forEach(([p, i], rank) => {
@@ -118,7 +135,9 @@ function unitsNeeded(w, logLimit, n) {
 function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA } = {}) {
   const [runA, runB] = [a, b];
   if (!Array.isArray(runA.configs) || !Array.isArray(runB.configs)) {
-    throw new Error('compare gates server runs (ctxbench run); micro runs are compared with ctxbench repro --compare a.json b.json');
+    throw new Error(
+      'compare gates server runs (ctxbench run); micro runs are compared with ctxbench repro --compare a.json b.json',
+    );
   }
   const limit = maxRegression === null || maxRegression === undefined ? DEFAULT_MAX_REGRESSION : Number(maxRegression);
   const logLimit = Math.log(1 - limit / 100);
@@ -128,7 +147,11 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
   }
   const duet = methodOf(runA) === 'duet';
   if (duet !== (methodOf(runB) === 'duet')) {
-    throw new Error(`cannot compare a duet run with a ${duet ? methodOf(runB) : methodOf(runA)} run: one gates on each configuration's CPU per request relative to its baseline, the other on req/s; give two runs of the same --method`);
+    throw new Error(
+      `cannot compare a duet run with a ${duet ? methodOf(runB) : methodOf(runA)} run: one gates on each ` +
+        `configuration's CPU per request relative to its baseline, the other on req/s; give two runs of the ` +
+        `same --method`,
+    );
   }
   const configsA = (runA && runA.configs) || [];
   const configsB = (runB && runB.configs) || [];
@@ -154,9 +177,17 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
       unit: null,
       a: { n: sa.length, units: 0, median: stats.median(sa.map((s) => (counted ? s.perRequest : s.rps))) },
       b: { n: sb.length, units: 0, median: stats.median(sb.map((s) => (counted ? s.perRequest : s.rps))) },
-      estimate: null, changePct: null, ci95: null, pValue: null, pRegression: null, pPass: null,
-      outcome: null, unitsNeeded: null, welch: null,
-      judgement: NO_JUDGEMENT, verdict: summary.verdictText(NO_JUDGEMENT),
+      estimate: null,
+      changePct: null,
+      ci95: null,
+      pValue: null,
+      pRegression: null,
+      pPass: null,
+      outcome: null,
+      unitsNeeded: null,
+      welch: null,
+      judgement: NO_JUDGEMENT,
+      verdict: summary.verdictText(NO_JUDGEMENT),
       regression: false,
     };
     if (sa.length === 0 || sb.length === 0) {
@@ -190,7 +221,9 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
       // A change beyond the margin is a difference in instructions (more = slower, as judgeInstructions has it).
       const differs = Math.abs(growth) > margin;
       row.judgement = {
-        significant: differs, direction: differs ? (growth > 0 ? 'slower' : 'faster') : null, changePct: growth,
+        significant: differs,
+        direction: differs ? (growth > 0 ? 'slower' : 'faster') : null,
+        changePct: growth,
         reason: differs ? 'significant' : 'no difference',
       };
       row.verdict = summary.verdictText(row.judgement, { quantity: 'instructions' });
@@ -244,10 +277,15 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
     alpha,
     // Two machines (CPU model, cores, kernel) make a comparison across machines: a gate
     // between them measures the machines as much as the change.
-    machines: { a: machineOf(runA), b: machineOf(runB), same: sameMachine(runA, runB), differences: machineDifferences(runA, runB) },
+    machines: {
+      a: machineOf(runA),
+      b: machineOf(runB),
+      same: sameMachine(runA, runB),
+      differences: machineDifferences(runA, runB),
+    },
     counted,
     duet,
-    baseline: duet ? runA.settings?.baseline ?? null : null,
+    baseline: duet ? (runA.settings?.baseline ?? null) : null,
     direct: direct.length,
     rows,
     regressions,
@@ -259,6 +297,10 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
 }
 
 module.exports = {
-  compare, holm, DEFAULT_MAX_REGRESSION,
-  INSTRUCTION_SPREAD_OK: summary.INSTRUCTION_SPREAD_OK, INSTRUCTION_REPEATABILITY, UNSTEADY_MARGIN,
+  compare,
+  holm,
+  DEFAULT_MAX_REGRESSION,
+  INSTRUCTION_SPREAD_OK: summary.INSTRUCTION_SPREAD_OK,
+  INSTRUCTION_REPEATABILITY,
+  UNSTEADY_MARGIN,
 };

@@ -20,7 +20,11 @@ function ratioToBase(c, base) {
   const r = summarize(c, base).ratio;
   if (r && isNum(r.estimate)) return { paired: true, ratio: r, verdict: r.verdict };
   const b = blockRatio(validSamples(c), validSamples(base));
-  return { paired: false, ratio: b, verdict: isNum(b.estimate) && b.ci95 ? verdict(b, 0.05, { broken: summarize(c, null).broken }) : null };
+  return {
+    paired: false,
+    ratio: b,
+    verdict: isNum(b.estimate) && b.ci95 ? verdict(b, 0.05, { broken: summarize(c, null).broken }) : null,
+  };
 }
 
 // The same scenario on two runtimes (two majors, or ACF flipped) in one run: `to` ÷ `from`.
@@ -33,4 +37,12 @@ function runtimeGain(to, from, { on = null } = {}) {
 
 const measuredInBlocks = (configs) => configs.some((c) => isSchema2(c.samples));
 
-module.exports = { throughputLevel, medianRps, medianP99, medianCpuPerRequest, ratioToBase, runtimeGain, measuredInBlocks };
+module.exports = {
+  throughputLevel,
+  medianRps,
+  medianP99,
+  medianCpuPerRequest,
+  ratioToBase,
+  runtimeGain,
+  measuredInBlocks,
+};

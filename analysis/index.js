@@ -26,14 +26,28 @@ function analyzeApp(run) {
   for (const c of run.configs) {
     const checks = c.samples.filter((x) => x.kind === 'duet');
     const total = (k) => checks.reduce((a, x) => a + (x[k] || 0), 0);
-    ids[c.arm] = { checked: Boolean(run.settings?.idHeader), requests: total('requests'), kept: total('kept'), mismatches: total('mismatches'), lost: total('lost'), errors: total('errors'), non2xx: total('non2xx') };
+    ids[c.arm] = {
+      checked: Boolean(run.settings?.idHeader),
+      requests: total('requests'),
+      kept: total('kept'),
+      mismatches: total('mismatches'),
+      lost: total('lost'),
+      errors: total('errors'),
+      non2xx: total('non2xx'),
+    };
   }
   return {
     ratio: s.ratio,
     blocks: new Set(counted.map((w) => w.block)).size,
     windows: { counted: counted.length, dropped: windows.length - counted.length },
-    cpuUsPerRequest: { baseline: stats.median(counted.map((w) => w.partnerCpuUsPerRequest)), candidate: stats.median(counted.map((w) => w.cpuUsPerRequest)) },
-    requestsPerWindow: { baseline: stats.median(counted.map((w) => w.partnerRequests)), candidate: stats.median(counted.map((w) => w.requests)) },
+    cpuUsPerRequest: {
+      baseline: stats.median(counted.map((w) => w.partnerCpuUsPerRequest)),
+      candidate: stats.median(counted.map((w) => w.cpuUsPerRequest)),
+    },
+    requestsPerWindow: {
+      baseline: stats.median(counted.map((w) => w.partnerRequests)),
+      candidate: stats.median(counted.map((w) => w.requests)),
+    },
     ids,
     broken: Object.values(ids).some((x) => x.checked && x.mismatches + x.lost > 0),
     probe: probeOf(run.probe),
@@ -51,7 +65,15 @@ function analyzeAppOnInstance(run) {
   for (const arm of ['baseline', 'candidate']) {
     const pairs = configs.filter((c) => c.arm === arm).flatMap((c) => c.samples.filter((x) => x.kind === 'pair'));
     const total = (k) => pairs.reduce((a, x) => a + (x[k] || 0), 0);
-    ids[arm] = { checked: Boolean(run.settings?.idHeader), requests: total('requests'), kept: total('kept'), mismatches: total('mismatches'), lost: total('lost'), errors: total('errors'), non2xx: total('non2xx') };
+    ids[arm] = {
+      checked: Boolean(run.settings?.idHeader),
+      requests: total('requests'),
+      kept: total('kept'),
+      mismatches: total('mismatches'),
+      lost: total('lost'),
+      errors: total('errors'),
+      non2xx: total('non2xx'),
+    };
   }
   return {
     method: 'pair',
@@ -70,8 +92,14 @@ function probeOf(probe) {
   const [base, cand] = probe?.sides || [];
   if (!base || !cand) return null;
   const types = [...new Set([...Object.keys(base.perRequest.byType), ...Object.keys(cand.perRequest.byType)])];
-  const byType = types.map((t) => [t, (cand.perRequest.byType[t] || 0) - (base.perRequest.byType[t] || 0)]).filter(([, d]) => Math.abs(d) >= 0.01).sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]));
-  return { sides: probe.sides, added: { total: cand.perRequest.total - base.perRequest.total, byType: Object.fromEntries(byType) } };
+  const byType = types
+    .map((t) => [t, (cand.perRequest.byType[t] || 0) - (base.perRequest.byType[t] || 0)])
+    .filter(([, d]) => Math.abs(d) >= 0.01)
+    .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]));
+  return {
+    sides: probe.sides,
+    added: { total: cand.perRequest.total - base.perRequest.total, byType: Object.fromEntries(byType) },
+  };
 }
 
 // ------------------------------------------------------------ a log line per level
@@ -80,8 +108,8 @@ function probeOf(probe) {
 // sweep), else { depths, rows: [{ strategy, cells: [{ depth, none, stdout }] }], closer,
 // cells }: each strategy's ratio to the baseline with and without a log line per level
 // (none/stdout: { estimate, ci95, broken } or null), and in how many cells of strategies
-// that kept their ids the logged ratio is nearer 100% — the logging's own fixed cost, paid by the baseline too, dilutes the
-// context's share of the work.
+// that kept their ids the logged ratio is nearer 100% — the logging's own fixed cost, paid by the baseline too,
+// dilutes the context's share of the work.
 function logEffect(run) {
   const configs = (run.configs || []).filter((c) => c && c.arm !== 'aa' && !c.error);
   const baseline = run.settings?.baseline;
@@ -92,7 +120,9 @@ function logEffect(run) {
     const c = configs.find((x) => x.strategy === strategy && x.depth === depth && Boolean(x.log) === logged);
     const summary = c ? summaryOf(c, run.configs, baseline) : null;
     const r = summary?.ratio;
-    return r && Number.isFinite(r.estimate) ? { estimate: r.estimate, ci95: r.ci95 ?? null, broken: Boolean(summary.broken) } : null;
+    return r && Number.isFinite(r.estimate)
+      ? { estimate: r.estimate, ci95: r.ci95 ?? null, broken: Boolean(summary.broken) }
+      : null;
   };
   let closer = 0;
   let cells = 0;
@@ -121,8 +151,14 @@ const medianOf = (xs) => stats.median(xs.filter((x) => typeof x === 'number' && 
 
 // One config of the stores preset: median req/s and CPU µs per request over its samples.
 function storesLevel(c) {
-  const samples = (c.samples || []).filter((s) => s && typeof s.rps === 'number' && Number.isFinite(s.rps) && s.rps > 0);
-  return { rps: medianOf(samples.map((s) => s.rps)), cpu: medianOf(samples.map((s) => s.cpuUsPerRequest)), n: samples.length };
+  const samples = (c.samples || []).filter(
+    (s) => s && typeof s.rps === 'number' && Number.isFinite(s.rps) && s.rps > 0,
+  );
+  return {
+    rps: medianOf(samples.map((s) => s.rps)),
+    cpu: medianOf(samples.map((s) => s.cpuUsPerRequest)),
+    n: samples.length,
+  };
 }
 
 function implementationOf(configs) {
@@ -156,7 +192,8 @@ function implementationRatio(hooks, frame) {
 }
 
 // analyzeStores(run) -> null for a run without `stores` configs, else
-//   { runtimes: [{ runtime, node, implementation, ns, rows: [{ strategy, levels: [{ n, cpu, rps, times }], growth }] }],
+//   { runtimes: [{ runtime, node, implementation, ns,
+//       rows: [{ strategy, levels: [{ n, cpu, rps, times }], growth }] }],
 //     implementations: [{ major, labels,
 //       rows: [{ strategy, stores, cpuFrame, cpuHooks, ratio, dearer, frameDearer }] }],
 //     acfDearer }; implementation: 'AsyncContextFrame' | 'async_hooks' | null (unknown); dearer: the implementation
@@ -173,7 +210,13 @@ function analyzeStores(run) {
       const byN = new Map();
       for (const n of ns) {
         const c = mine.find((x) => x.strategy === strategy && x.stores === n);
-        if (c) byN.set(n, { ...storesLevel(c), cpus: (c.samples || []).map((x) => x && x.cpuUsPerRequest).filter((x) => typeof x === 'number' && Number.isFinite(x)) });
+        if (c)
+          byN.set(n, {
+            ...storesLevel(c),
+            cpus: (c.samples || [])
+              .map((x) => x && x.cpuUsPerRequest)
+              .filter((x) => typeof x === 'number' && Number.isFinite(x)),
+          });
       }
       const base = byN.get(ns[0]);
       const levels = ns.map((n) => {
@@ -199,12 +242,29 @@ function analyzeStores(run) {
       const ratio = implementationRatio(h, a);
       const frameDearer = Boolean(ratio.ci95) && ratio.ci95[1] < 1;
       acfDearer ||= frameDearer;
-      const dearer = !ratio.ci95 ? null
-        : ratio.ci95[0] > 1 ? 'async_hooks' : frameDearer ? 'AsyncContextFrame' : 'neither';
+      const dearer = !ratio.ci95
+        ? null
+        : ratio.ci95[0] > 1
+          ? 'async_hooks'
+          : frameDearer
+            ? 'AsyncContextFrame'
+            : 'neither';
       const cpu = { cpuFrame: storesLevel(a).cpu, cpuHooks: storesLevel(h).cpu };
       rows.push({ strategy: h.strategy, stores: h.stores, ...cpu, ratio, dearer, frameDearer });
     }
-    if (rows.length) implementations.push({ major, labels: [...new Set(frame.concat(hooks).map((c) => c.nodeLabel).filter(Boolean))], rows });
+    if (rows.length)
+      implementations.push({
+        major,
+        labels: [
+          ...new Set(
+            frame
+              .concat(hooks)
+              .map((c) => c.nodeLabel)
+              .filter(Boolean),
+          ),
+        ],
+        rows,
+      });
   }
   return { runtimes, implementations, acfDearer };
 }

@@ -28,7 +28,6 @@ const minCount = (q) => Math.ceil(10 / (1 - q / 100));
 
 const ALPHA = 0.05;
 
-
 function isRateSample(s) {
   return Boolean(s && typeof s.histogram === 'string' && s.heldRate);
 }
@@ -71,7 +70,14 @@ function heldCheck(samples) {
   const scheduled = rate.reduce((a, s) => a + (s.scheduled || 0), 0);
   const sent = rate.reduce((a, s) => a + (s.sent || 0), 0);
   const answered = rate.reduce((a, s) => a + (s.requests || 0), 0);
-  const failing = rate.filter((s) => !s.heldRate.held).map((s) => ({ round: s.round, block: s.block ?? null, sentRatio: s.heldRate.sentRatio, achievedRatio: s.heldRate.achievedRatio }));
+  const failing = rate
+    .filter((s) => !s.heldRate.held)
+    .map((s) => ({
+      round: s.round,
+      block: s.block ?? null,
+      sentRatio: s.heldRate.sentRatio,
+      achievedRatio: s.heldRate.achievedRatio,
+    }));
   const lags = rate.map((s) => s.clientLag?.p99).filter((x) => typeof x === 'number');
   return {
     held: rate.length > 0 && failing.length === 0,
@@ -145,7 +151,15 @@ function latencySummary(config, baselineConfig = null) {
     PERCENTILES.map(({ key: k, q }) => {
       const d = describe(units.map((u) => Math.log(u[k])));
       const back = (x) => round3(Math.exp(x));
-      return [k, { estimate: back(d.mean), ci95: d.ci95 ? d.ci95.map(back) : null, pooled: pooled[k], thin: fewest < minCount(q) }];
+      return [
+        k,
+        {
+          estimate: back(d.mean),
+          ci95: d.ci95 ? d.ci95.map(back) : null,
+          pooled: pooled[k],
+          thin: fewest < minCount(q),
+        },
+      ];
     }),
   );
 
@@ -162,7 +176,10 @@ function latencySummary(config, baselineConfig = null) {
           const diffs = units.filter((u) => baseUnits.has(u.unit)).map((u) => u[k] - baseUnits.get(u.unit)[k]);
           const t = oneSample(diffs);
           const d = describe(diffs);
-          return [k, { estimate: round3(d.mean), ci95: d.ci95 ? d.ci95.map(round3) : null, pValue: t.pValue, n: diffs.length }];
+          return [
+            k,
+            { estimate: round3(d.mean), ci95: d.ci95 ? d.ci95.map(round3) : null, pValue: t.pValue, n: diffs.length },
+          ];
         }),
       ),
     };
@@ -207,10 +224,14 @@ function computeLatencySummaries(run) {
   const baselineArm = run.settings?.baseline;
   return configs
     .map((config) => {
-      if (isRateConfig(config) || isPairConfig(config)) return { config, s: latencySummary(config, baselineFor(config, configs, baselineArm)) };
+      if (isRateConfig(config) || isPairConfig(config))
+        return { config, s: latencySummary(config, baselineFor(config, configs, baselineArm)) };
       // A pair run's baseline: its latencies as the partner of every pair it was in.
       if (run.settings?.method === 'pair') {
-        const s = pairBaselineSummary(config, configs.filter((c) => baselineFor(c, configs, baselineArm) === config));
+        const s = pairBaselineSummary(
+          config,
+          configs.filter((c) => baselineFor(c, configs, baselineArm) === config),
+        );
         return s ? { config, s } : null;
       }
       return null;
@@ -219,6 +240,15 @@ function computeLatencySummaries(run) {
 }
 
 module.exports = {
-  latencySummary, latencySummaries, heldCheck, mergeByUnit, mergeAll, isRateConfig, isRateSample, addedJudgement,
-  PERCENTILES, minCount, decode,
+  latencySummary,
+  latencySummaries,
+  heldCheck,
+  mergeByUnit,
+  mergeAll,
+  isRateConfig,
+  isRateSample,
+  addedJudgement,
+  PERCENTILES,
+  minCount,
+  decode,
 };

@@ -65,7 +65,10 @@ function analyzeAa(run) {
   const b = run.configs.find((c) => (c.arm ?? c.variant) === 'B') || run.configs[1];
   const results = [];
   trialsOf(run, a, b).forEach((inTrial, t) => {
-    const r = summarize({ ...b, samples: b.samples.filter(inTrial) }, { ...a, samples: a.samples.filter(inTrial) }).ratio;
+    const r = summarize(
+      { ...b, samples: b.samples.filter(inTrial) },
+      { ...a, samples: a.samples.filter(inTrial) },
+    ).ratio;
     if (!r || r.pValue === null || r.pValue === undefined) return;
     results.push({ trial: t, estimate: r.estimate, ci95: r.ci95, pValue: r.pValue, significant: r.pValue < ALPHA });
   });
@@ -118,7 +121,11 @@ function combine(verdicts) {
 
 // Earlier runs had one point and no arms: their arm is the burn level.
 function normalise(config) {
-  return { ...config, arm: config.arm ?? `burn${config.burnUs ?? 0}`, group: config.group ?? `d${config.depth}/${config.hop}` };
+  return {
+    ...config,
+    arm: config.arm ?? `burn${config.burnUs ?? 0}`,
+    group: config.group ?? `d${config.depth}/${config.hop}`,
+  };
 }
 
 // Duet (the default): both sides of a pair ran at the same time on one CPU, so the cost
@@ -130,18 +137,37 @@ function normalise(config) {
 function duetLevel(c, base, tolerance) {
   const solo = (config, block) => (config?.samples || []).find((x) => x.kind === 'solo' && x.block === block);
   const item = (value, block) => ({ value, block });
-  const windows = c.samples.filter((w) => w.kind === 'window' && w.counted && w.cpuUsPerRequest > 0 && w.partnerCpuUsPerRequest > 0);
+  const windows = c.samples.filter(
+    (w) => w.kind === 'window' && w.counted && w.cpuUsPerRequest > 0 && w.partnerCpuUsPerRequest > 0,
+  );
   // A pair's window carries the burn its server timed in it (no solo bursts at a rate).
   const burnOf = (w) => w.burnUsPerRequest ?? solo(c, w.block)?.burnUsPerRequest;
   const seen = windows.map((w) => item(w.cpuUsPerRequest - w.partnerCpuUsPerRequest, w.block));
-  const seenRatio = windows.filter((w) => burnOf(w) > 0).map((w) => item((w.cpuUsPerRequest - w.partnerCpuUsPerRequest) / burnOf(w), w.block));
+  const seenRatio = windows
+    .filter((w) => burnOf(w) > 0)
+    .map((w) => item((w.cpuUsPerRequest - w.partnerCpuUsPerRequest) / burnOf(w), w.block));
   const blocks = [...new Set(windows.map((w) => w.block))];
   const blockBurn = (b) => burnOf(windows.find((w) => w.block === b && burnOf(w) > 0) ?? { block: b });
-  const soloPairs = blocks.map((b) => [solo(c, b), solo(base, b)]).filter(([x, y]) => x?.cpuUsPerRequest > 0 && y?.cpuUsPerRequest > 0 && x.burnUsPerRequest > 0);
+  const soloPairs = blocks
+    .map((b) => [solo(c, b), solo(base, b)])
+    .filter(([x, y]) => x?.cpuUsPerRequest > 0 && y?.cpuUsPerRequest > 0 && x.burnUsPerRequest > 0);
   const cpu = soloPairs.map(([x, y]) => item(x.cpuUsPerRequest - y.cpuUsPerRequest, x.block));
-  const cpuRatio = pairedMean(soloPairs.map(([x, y]) => item((x.cpuUsPerRequest - y.cpuUsPerRequest) / x.burnUsPerRequest, x.block)));
+  const cpuRatio = pairedMean(
+    soloPairs.map(([x, y]) => item((x.cpuUsPerRequest - y.cpuUsPerRequest) / x.burnUsPerRequest, x.block)),
+  );
   const actual = pairedMean(blocks.filter((b) => blockBurn(b) > 0).map((b) => item(blockBurn(b), b)));
-  return levelResult(c, { pairs: windows.length, actual, seen: pairedMean(seen), cpu: pairedMean(cpu), seenRatio: pairedMean(seenRatio), cpuRatio }, tolerance);
+  return levelResult(
+    c,
+    {
+      pairs: windows.length,
+      actual,
+      seen: pairedMean(seen),
+      cpu: pairedMean(cpu),
+      seenRatio: pairedMean(seenRatio),
+      cpuRatio,
+    },
+    tolerance,
+  );
 }
 
 // One burn level's figures, judged at the checked levels.
@@ -173,7 +199,11 @@ function level(c, base, tolerance = TOLERANCE) {
   const seenRatio = pairedMean(p.map(([s], i) => item(seen[i].value / s.burnUsPerRequest, s)));
   const cpuRatio = pairedMean(p.map(([s], i) => item(cpu[i].value / s.burnUsPerRequest, s)));
   const actual = pairedMean(p.map(([s]) => item(s.burnUsPerRequest, s)));
-  return levelResult(c, { pairs: p.length, actual, seen: pairedMean(seen), cpu: pairedMean(cpu), seenRatio, cpuRatio }, tolerance);
+  return levelResult(
+    c,
+    { pairs: p.length, actual, seen: pairedMean(seen), cpu: pairedMean(cpu), seenRatio, cpuRatio },
+    tolerance,
+  );
 }
 
 function analyzeCalibration(run) {
@@ -185,7 +215,9 @@ function analyzeCalibration(run) {
       .filter((c) => c.burnUs > 0)
       .map((c) => level(c, baselineFor(c, members, BASELINE_ARM), tolerance))
       .sort((a, b) => a.burnUs - b.burnUs);
-    const fitPoints = levels.filter((l) => l.actualUs > 0 && Number.isFinite(l.seenUs.mean)).map((l) => [l.actualUs, l.seenUs.mean]);
+    const fitPoints = levels
+      .filter((l) => l.actualUs > 0 && Number.isFinite(l.seenUs.mean))
+      .map((l) => [l.actualUs, l.seenUs.mean]);
     const fit = fitPoints.length >= 2 ? linearRegression(fitPoints) : null;
     const checked = levels.filter((l) => l.checked);
     out.push({
@@ -193,7 +225,12 @@ function analyzeCalibration(run) {
       depth: members[0].depth,
       hop: members[0].hop,
       levels,
-      fit: fit && { slope: fit.m, interceptUs: fit.b, r2: rSquared(fitPoints, (x) => fit.m * x + fit.b), points: fitPoints.length },
+      fit: fit && {
+        slope: fit.m,
+        interceptUs: fit.b,
+        r2: rSquared(fitPoints, (x) => fit.m * x + fit.b),
+        points: fitPoints.length,
+      },
       verdict: combine(checked.map((l) => l.verdict)),
       cpuVerdict: combine(checked.map((l) => l.cpuVerdict)),
     });
@@ -202,7 +239,9 @@ function analyzeCalibration(run) {
   return {
     tolerance,
     checkedLevels: CHECKED,
-    rule: `95% CI of seen ÷ measured within 1 ± ${tolerance}: pass; entirely outside: fail; across an edge: inconclusive`,
+    rule:
+      `95% CI of seen ÷ measured within 1 ± ${tolerance}: pass; entirely outside: fail; across an edge: ` +
+      `inconclusive`,
     points: out,
     verdict,
     cpuVerdict: combine(out.map((p) => p.cpuVerdict)),
@@ -214,7 +253,6 @@ function analyzeCalibration(run) {
 
 const REQUIRED = 0.9;
 const SIDES = { ctxbench: 'ctxbench none depth 1', 'hello-world': 'express hello-world' };
-
 
 // The 95% CI of the ratio against the required floor: 'met' (all at or above it), 'not
 // met' (all below), 'cannot tell' (across it), 'not shown' (no interval).
@@ -236,8 +274,13 @@ function analyzeOverhead(run) {
   const verdict = verdictOf(r?.ci95, REQUIRED);
   return {
     required: REQUIRED,
-    rule: 'met: lower end of the 95% CI of the throughput ratio >= required; not met: upper end < required; else cannot tell',
-    sides: { [SIDES.ctxbench]: { rps: rps(ours), samples: ours.samples.length }, [SIDES['hello-world']]: { rps: rps(hello), samples: hello.samples.length } },
+    rule:
+      'met: lower end of the 95% CI of the throughput ratio >= required; not met: upper end < required; else ' +
+      'cannot tell',
+    sides: {
+      [SIDES.ctxbench]: { rps: rps(ours), samples: ours.samples.length },
+      [SIDES['hello-world']]: { rps: rps(hello), samples: hello.samples.length },
+    },
     ratio: r ? { ...r } : { estimate: null, ci95: null, halfWidthPct: null, verdict: 'not enough samples to judge' },
     verdict,
     pass: verdict === 'met',
@@ -245,7 +288,25 @@ function analyzeOverhead(run) {
 }
 
 module.exports = {
-  analyzeAa, atLeast, allowedOf, binomialRule, trialsOf, rateInterval, ALPHA, TAIL,
-  analyzeCalibration, judgeInterval, combine, level, toleranceOf, CHECKED, TOLERANCE, DUET_TOLERANCE, BASELINE_ARM,
-  analyzeOverhead, verdictOf, REQUIRED, SIDES,
+  analyzeAa,
+  atLeast,
+  allowedOf,
+  binomialRule,
+  trialsOf,
+  rateInterval,
+  ALPHA,
+  TAIL,
+  analyzeCalibration,
+  judgeInterval,
+  combine,
+  level,
+  toleranceOf,
+  CHECKED,
+  TOLERANCE,
+  DUET_TOLERANCE,
+  BASELINE_ARM,
+  analyzeOverhead,
+  verdictOf,
+  REQUIRED,
+  SIDES,
 };

@@ -25,9 +25,21 @@ const ALPHA = 0.05;
 const TARGETS = [
   { key: 'asyncOverhead', title: 'Async operation overhead', threshold: 5, unit: '%', scenario: 'async' },
   { key: 'nestedP99', title: 'Nested context (depth=5) P99', threshold: 100, unit: 'µs', scenario: 'nested5' },
-  { key: 'realWorldOverhead', title: 'Real-world HTTP request overhead', threshold: 50, unit: '%', scenario: 'realworld' },
-  { key: 'perOpOverhead', title: 'Absolute overhead per operation (sync, async)', threshold: 10, unit: 'µs', scenario: ['sync', 'async'] },
-  { key: 'correct', title: 'Every context read correct (ours, not the study\'s)', threshold: 0, unit: 'failed reads' },
+  {
+    key: 'realWorldOverhead',
+    title: 'Real-world HTTP request overhead',
+    threshold: 50,
+    unit: '%',
+    scenario: 'realworld',
+  },
+  {
+    key: 'perOpOverhead',
+    title: 'Absolute overhead per operation (sync, async)',
+    threshold: 10,
+    unit: 'µs',
+    scenario: ['sync', 'async'],
+  },
+  { key: 'correct', title: "Every context read correct (ours, not the study's)", threshold: 0, unit: 'failed reads' },
 ];
 
 // The rounds that measured one scenario: [{ round, meanUs }]. A process that failed later
@@ -107,7 +119,11 @@ function pairedOverhead(rounds, baseRounds, key) {
   const cfg = perRound(rounds, key);
   const base = perRound(baseRounds, key);
   if (cfg.length === 0 || base.length === 0) return null;
-  const q = ratio(cfg.map((r) => ({ round: r.round, rps: 1e6 / r.meanUs })), base.map((r) => ({ round: r.round, rps: 1e6 / r.meanUs })), { paired: true });
+  const q = ratio(
+    cfg.map((r) => ({ round: r.round, rps: 1e6 / r.meanUs })),
+    base.map((r) => ({ round: r.round, rps: 1e6 / r.meanUs })),
+    { paired: true },
+  );
   const timeRatio = 1 / q.estimate;
   const pct = (timeRatio - 1) * 100;
   const ci = q.ci95 ? [1 / q.ci95[1], 1 / q.ci95[0]] : null;
@@ -118,7 +134,10 @@ function pairedOverhead(rounds, baseRounds, key) {
     const byRound = new Map(base.map((r) => [r.round, r.meanUs]));
     d = oneSample(cfg.filter((r) => byRound.has(r.round)).map((r) => r.meanUs - byRound.get(r.round)));
   } else {
-    d = welch(cfg.map((r) => r.meanUs), base.map((r) => r.meanUs));
+    d = welch(
+      cfg.map((r) => r.meanUs),
+      base.map((r) => r.meanUs),
+    );
   }
   const dHalf = d.se === null ? null : d.se === 0 ? 0 : tCritical(d.df) * d.se;
 
@@ -131,7 +150,14 @@ function pairedOverhead(rounds, baseRounds, key) {
     paired: q.paired,
     // The interval is ratio()'s: paired, n - 1; unpaired, Welch's test on the LOG
     // values, whose Welch–Satterthwaite df is not the one of the µs values (d.df).
-    df: q.ci95 ? (q.paired ? q.n - 1 : welch(cfg.map((r) => Math.log(r.meanUs)), base.map((r) => Math.log(r.meanUs))).df) : null,
+    df: q.ci95
+      ? q.paired
+        ? q.n - 1
+        : welch(
+            cfg.map((r) => Math.log(r.meanUs)),
+            base.map((r) => Math.log(r.meanUs)),
+          ).df
+      : null,
     pValue: q.pValue,
     significant: false,
     verdict: verdictText(judgeRatio(null), { units: 'rounds' }),
@@ -150,7 +176,9 @@ const RESOLUTION_FACTOR = 3;
 
 // unresolved(summary) -> true when the scenario's median sample was too short to time.
 function unresolved(s) {
-  return Boolean(s) && isNum(s.timedUs) && isNum(s.timerResolutionUs) && s.timedUs < RESOLUTION_FACTOR * s.timerResolutionUs;
+  return (
+    Boolean(s) && isNum(s.timedUs) && isNum(s.timerResolutionUs) && s.timedUs < RESOLUTION_FACTOR * s.timerResolutionUs
+  );
 }
 
 // Wrong or missing reads of one scenario over all rounds of a strategy.
@@ -241,7 +269,8 @@ function targets(entry, { baseline = 'none' } = {}) {
   else {
     const parts = ['sync', 'async'].map((k) => sc[k] && sc[k].perOpOverheadUs).filter(Boolean);
     const ovs = ['sync', 'async'].map((k) => sc[k] && sc[k].overhead).filter(Boolean);
-    if (['sync', 'async'].some((k) => sc[k] && sc[k].failures > 0) || ovs.some((ov) => ov.broken)) broken('perOpOverhead');
+    if (['sync', 'async'].some((k) => sc[k] && sc[k].failures > 0) || ovs.some((ov) => ov.broken))
+      broken('perOpOverhead');
     else if (parts.length < 2) na('perOpOverhead', 'not measured');
     else if (ovs.some((ov) => ov.unresolved)) na('perOpOverhead', 'below timer resolution');
     else {
@@ -260,7 +289,8 @@ function targets(entry, { baseline = 'none' } = {}) {
   }
 
   const checked = Object.values(sc).filter((s) => s && !s.error && s.checked);
-  if (checked.length === 0) na('correct', isBaseline || entry.carriesContext === false ? 'reads nothing by design' : 'not measured');
+  if (checked.length === 0)
+    na('correct', isBaseline || entry.carriesContext === false ? 'reads nothing by design' : 'not measured');
   else {
     const failures = checked.reduce((a, s) => a + (s.failures || 0), 0);
     const reads = checked.reduce((a, s) => a + (s.reads || 0), 0);
@@ -269,7 +299,6 @@ function targets(entry, { baseline = 'none' } = {}) {
   }
   return out;
 }
-
 
 // Instruction counts (ctxbench micro --method instructions): per scenario, the
 // instructions per operation a strategy adds to the baseline's process (and the ratio),
@@ -280,7 +309,11 @@ function compareCounts(entry, base) {
   for (const [key, s] of Object.entries(entry.scenarios || {})) {
     const b = base.scenarios?.[key];
     if (!s || typeof s.perOp !== 'number' || !b || !(b.perOp > 0)) continue;
-    out[key] = { addedPerOp: s.perOp - b.perOp, ratio: s.perOp / b.perOp, spreadPct: Math.max(s.spreadPct ?? 0, b.spreadPct ?? 0) };
+    out[key] = {
+      addedPerOp: s.perOp - b.perOp,
+      ratio: s.perOp / b.perOp,
+      spreadPct: Math.max(s.spreadPct ?? 0, b.spreadPct ?? 0),
+    };
   }
   return out;
 }
@@ -304,7 +337,11 @@ function aggregate(entry, base, scenarios, baseline = 'none') {
   entry.targets = targets(entry, { baseline });
   const failed = entry.rounds.filter((r) => r.error);
   entry.error = failed.length
-    ? { message: `${failed.length} of ${entry.rounds.length} round(s) failed: ${failed[0].error.message}`, rounds: failed.map((r) => r.round), stderrTail: failed[0].error.stderrTail }
+    ? {
+        message: `${failed.length} of ${entry.rounds.length} round(s) failed: ${failed[0].error.message}`,
+        rounds: failed.map((r) => r.round),
+        stderrTail: failed[0].error.stderrTail,
+      }
     : null;
   return entry;
 }
@@ -315,22 +352,40 @@ function scenariosOf(run) {
   const recorded = run?.micro?.scenarios;
   if (Array.isArray(recorded) && recorded.length) return recorded;
   const keys = new Set();
-  for (const e of run?.micro?.results || []) for (const r of e.rounds || []) for (const k of Object.keys(r?.scenarios || {})) keys.add(k);
+  for (const e of run?.micro?.results || [])
+    for (const r of e.rounds || []) for (const k of Object.keys(r?.scenarios || {})) keys.add(k);
   return [...keys].map((key) => ({ key, title: key, unit: null, ops: null }));
 }
 
 // Per scenario, the median achieved 95% CI half-width of "vs none" over the strategies
 // compared: [{ key, halfWidthPct }] (scenarios without one left out).
 function achievedPrecision(entries, scenarios, baseline) {
-  return scenarios.map((sc) => {
-    const hw = entries.filter((e) => e.strategy !== baseline).map((e) => e.scenarios && e.scenarios[sc.key] && e.scenarios[sc.key].overhead)
-      .filter((ov) => ov && Number.isFinite(ov.halfWidthPct)).map((ov) => ov.halfWidthPct);
-    return hw.length ? { key: sc.key, halfWidthPct: median(hw) } : null;
-  }).filter(Boolean);
+  return scenarios
+    .map((sc) => {
+      const hw = entries
+        .filter((e) => e.strategy !== baseline)
+        .map((e) => e.scenarios && e.scenarios[sc.key] && e.scenarios[sc.key].overhead)
+        .filter((ov) => ov && Number.isFinite(ov.halfWidthPct))
+        .map((ov) => ov.halfWidthPct);
+      return hw.length ? { key: sc.key, halfWidthPct: median(hw) } : null;
+    })
+    .filter(Boolean);
 }
 
 module.exports = {
   achievedPrecision,
-  aggregate, scenariosOf, compareCounts, TARGETS, ALPHA, BROKEN, RESOLUTION_FACTOR, perRound, summarize, overhead,
-  perOp, judge, targets, unresolved,
+  aggregate,
+  scenariosOf,
+  compareCounts,
+  TARGETS,
+  ALPHA,
+  BROKEN,
+  RESOLUTION_FACTOR,
+  perRound,
+  summarize,
+  overhead,
+  perOp,
+  judge,
+  targets,
+  unresolved,
 };

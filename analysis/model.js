@@ -12,8 +12,8 @@
 // The unit is the block, as for every ratio of a run: per block (one pair of fresh
 // processes per configuration), a fit point's extra µs is `none`'s CPU per request times
 // the CPU ratio minus one, from that block's windows; a straight line through the block's
-// points (least squares, both terms held to costs: never below zero) gives that block's two terms; the estimate is their mean over the
-// blocks and the interval a t-interval over blocks (df = blocks - 1).
+// points (least squares, both terms held to costs: never below zero) gives that block's two terms; the estimate is
+// their mean over the blocks and the interval a t-interval over blocks (df = blocks - 1).
 const { linearRegression } = require('simple-statistics');
 const { mean, positive, tCritical, variance } = require('./stats');
 const { summaryOf, instructionLevel } = require('./summary');
@@ -31,7 +31,8 @@ const JUDGEABLE_PP = 2;
 // choosing among the dear ones needs them right to a share of their cost.
 const MARGIN_FLOOR_PP = 1;
 const MARGIN_SHARE = 0.15;
-const marginPpFor = (predicted) => Math.max(MARGIN_FLOOR_PP, Number.isFinite(predicted) ? MARGIN_SHARE * (1 - predicted) * 100 : 0);
+const marginPpFor = (predicted) =>
+  Math.max(MARGIN_FLOOR_PP, Number.isFinite(predicted) ? MARGIN_SHARE * (1 - predicted) * 100 : 0);
 // Past this many blocks a projection says "more than" (a gap on its margin's edge never decides).
 const BLOCKS_TO_DECIDE_CAP = 200;
 const VERDICT_OF_TOST = { equivalent: 'within', beyond: 'beyond', 'cannot tell': 'cannot tell' };
@@ -69,20 +70,25 @@ function overBlocks(values) {
 function blockFigures(config) {
   const byBlock = new Map();
   for (const w of config.samples || []) {
-    if (!w || w.kind !== 'window' || !w.counted || !positive(w.cpuUsPerRequest) || !positive(w.partnerCpuUsPerRequest)) continue;
+    if (!w || w.kind !== 'window' || !w.counted || !positive(w.cpuUsPerRequest) || !positive(w.partnerCpuUsPerRequest))
+      continue;
     if (!byBlock.has(w.block)) byBlock.set(w.block, []);
     byBlock.get(w.block).push(w);
   }
-  return new Map([...byBlock].map(([block, ws]) => {
-    const c0 = Math.exp(mean(ws.map((w) => Math.log(w.partnerCpuUsPerRequest))));
-    const cost = Math.exp(mean(ws.map((w) => Math.log(w.cpuUsPerRequest) - Math.log(w.partnerCpuUsPerRequest))));
-    return [block, { c0, cost, extraUs: c0 * (cost - 1) }];
-  }));
+  return new Map(
+    [...byBlock].map(([block, ws]) => {
+      const c0 = Math.exp(mean(ws.map((w) => Math.log(w.partnerCpuUsPerRequest))));
+      const cost = Math.exp(mean(ws.map((w) => Math.log(w.cpuUsPerRequest) - Math.log(w.partnerCpuUsPerRequest))));
+      return [block, { c0, cost, extraUs: c0 * (cost - 1) }];
+    }),
+  );
 }
 
 // The probe counts of a run by point: Map(pointKey -> resources per request).
 function resourcesByPoint(run) {
-  return new Map((run.probes || []).filter((p) => positive(p.perRequest?.total)).map((p) => [pointKey(p), p.perRequest.total]));
+  return new Map(
+    (run.probes || []).filter((p) => positive(p.perRequest?.total)).map((p) => [pointKey(p), p.perRequest.total]),
+  );
 }
 
 // The least-squares line y = a + b·x with a ≥ 0 and b ≥ 0: both terms are costs, and no
@@ -121,10 +127,21 @@ function fitLine(points) {
   // to it.
   const lines = blocks.map((block) => {
     const xy = design(block).map((p) => [p.R, p.figures.get(block).extraUs]);
-    return { block, ...nonNegativeLine(xy), points: xy.length, lo: Math.min(...xy.map(([x]) => x)), hi: Math.max(...xy.map(([x]) => x)) };
+    return {
+      block,
+      ...nonNegativeLine(xy),
+      points: xy.length,
+      lo: Math.min(...xy.map(([x]) => x)),
+      hi: Math.max(...xy.map(([x]) => x)),
+    };
   });
   const Rs = points.map((p) => p.R);
-  return { perRequestUs: overBlocks(lines.map((l) => l.a)), perResourceUs: overBlocks(lines.map((l) => l.b)), blocks: lines, rangeR: [Math.min(...Rs), Math.max(...Rs)] };
+  return {
+    perRequestUs: overBlocks(lines.map((l) => l.a)),
+    perResourceUs: overBlocks(lines.map((l) => l.b)),
+    blocks: lines,
+    rangeR: [Math.min(...Rs), Math.max(...Rs)],
+  };
 }
 
 // The blocks' lines fitted on a range that holds R. A line without its own range comes
@@ -147,7 +164,15 @@ function predictRatio(fit, R, baselineUs) {
   if (!Number.isFinite(extra.estimate) || !positive(D)) return { estimate: null, ci95: null, extraUs: extra };
   const f = extra.estimate / D;
   // Terms fitted as costs cannot take CPU off; terms from an older fit could.
-  if (f < 0) return { estimate: null, ci95: null, extraUs: extra, why: 'the fitted terms take CPU off a request (a fit from before terms were constrained to costs): refit with `ctxbench report`' };
+  if (f < 0)
+    return {
+      estimate: null,
+      ci95: null,
+      extraUs: extra,
+      why:
+        'the fitted terms take CPU off a request (a fit from before terms were constrained to costs): refit ' +
+        'with `ctxbench report`',
+    };
   const estimate = 1 / (1 + f);
   if (extra.se === null) return { estimate, ci95: null, extraUs: extra };
   const seD = baselineUs.se ?? 0;
@@ -161,13 +186,16 @@ function predictRatio(fit, R, baselineUs) {
 
 // Right, a miss, or not judged (the measurement is wider than JUDGEABLE_PP).
 function judgePrediction(predicted, measured) {
-  if (!measured || !Number.isFinite(measured.estimate) || !measured.ci95) return { outcome: 'not measured', gapPp: null };
+  if (!measured || !Number.isFinite(measured.estimate) || !measured.ci95)
+    return { outcome: 'not measured', gapPp: null };
   if (!Number.isFinite(predicted?.estimate)) return { outcome: 'no prediction', gapPp: null };
   const gapPp = (predicted.estimate - measured.estimate) * 100;
   const half = ((measured.ci95[1] - measured.ci95[0]) / 2) * 100;
   // Whether the measurement lies inside the prediction's own interval: a miss inside it is
   // one the model's uncertainty allowed for, one outside it is the model's shape.
-  const inside = predicted.ci95 ? measured.estimate >= predicted.ci95[0] && measured.estimate <= predicted.ci95[1] : null;
+  const inside = predicted.ci95
+    ? measured.estimate >= predicted.ci95[0] && measured.estimate <= predicted.ci95[1]
+    : null;
   if (half > JUDGEABLE_PP) return { outcome: 'too wide to judge', gapPp, halfWidthPp: half, inside };
   return { outcome: Math.abs(gapPp) <= RIGHT_PP ? 'right' : 'miss', gapPp, halfWidthPp: half, inside };
 }
@@ -181,16 +209,26 @@ function judgePrediction(predicted, measured) {
 // "cannot tell". Unlike judgePrediction, which sets two point estimates side by side, this
 // weighs the noise of both. -> overBlocks(...) + { agreement } | null
 function gapOverBlocks(fit, R, figures, marginPp = MARGIN_FLOOR_PP) {
-  const values = linesAt(fit, R).filter((l) => figures.has(l.block)).map((l) => {
-    const { c0, cost } = figures.get(l.block);
-    const predictedUs = c0 + l.a + l.b * R;
-    return predictedUs > 0 ? (c0 / predictedUs - 1 / cost) * 100 : NaN;
-  });
+  const values = linesAt(fit, R)
+    .filter((l) => figures.has(l.block))
+    .map((l) => {
+      const { c0, cost } = figures.get(l.block);
+      const predictedUs = c0 + l.a + l.b * R;
+      return predictedUs > 0 ? (c0 / predictedUs - 1 / cost) * 100 : NaN;
+    });
   const gap = overBlocks(values);
   if (gap.se === null) return gap.estimate === null ? null : { ...gap, agreement: null };
   const { outcome, interval } = tost({ center: gap.estimate, se: gap.se, df: gap.df }, [-marginPp, marginPp]);
   const verdict = VERDICT_OF_TOST[outcome];
-  return { ...gap, agreement: { outcome: verdict, ci90: interval, marginPp, ...(verdict === 'cannot tell' && { toDecide: blocksToDecide(gap, marginPp) }) } };
+  return {
+    ...gap,
+    agreement: {
+      outcome: verdict,
+      ci90: interval,
+      marginPp,
+      ...(verdict === 'cannot tell' && { toDecide: blocksToDecide(gap, marginPp) }),
+    },
+  };
 }
 
 // How many blocks in all a "cannot tell" would take to decide if its gap's mean and its
@@ -228,7 +266,8 @@ function methodAgreement(duetConfig, pairConfig) {
   const predictedRatio = overBlocks(predicted);
   const marginPp = marginPpFor(predictedRatio.estimate);
   const gap = overBlocks(blocks.map((b, i) => (predicted[i] - 1 / pair.get(b).cost) * 100));
-  const agreement = gap.se === null ? null : tost({ center: gap.estimate, se: gap.se, df: gap.df }, [-marginPp, marginPp]);
+  const agreement =
+    gap.se === null ? null : tost({ center: gap.estimate, se: gap.se, df: gap.df }, [-marginPp, marginPp]);
   const wakeupsOf = (config) => {
     const counted = (config.samples || []).filter((w) => w && w.kind === 'window' && w.counted);
     const at = (key) => overBlocks(counted.map((w) => w[key])).estimate;
@@ -242,7 +281,10 @@ function methodAgreement(duetConfig, pairConfig) {
     pairBaselineUs: overBlocks(blocks.map((b) => pair.get(b).c0)),
     predicted: predictedRatio,
     measured: overBlocks(blocks.map((b) => 1 / pair.get(b).cost)),
-    gapPp: { ...gap, agreement: agreement && { outcome: VERDICT_OF_TOST[agreement.outcome], ci90: agreement.interval, marginPp } },
+    gapPp: {
+      ...gap,
+      agreement: agreement && { outcome: VERDICT_OF_TOST[agreement.outcome], ci90: agreement.interval, marginPp },
+    },
     wakeups: { duet: wakeupsOf(duetConfig), pair: wakeupsOf(pairConfig) },
   };
 }
@@ -271,9 +313,26 @@ function methodCheck(duetRun, pairRun) {
     const count = (o) => at.filter((r) => r.gapPp.agreement?.outcome === o).length;
     const within = count('within');
     const beyond = count('beyond');
-    return { rate, within, beyond, cannotTell: at.length - within - beyond, outcome: beyond ? 'disagree' : within === at.length ? 'agree' : 'undecided' };
+    return {
+      rate,
+      within,
+      beyond,
+      cannotTell: at.length - within - beyond,
+      outcome: beyond ? 'disagree' : within === at.length ? 'agree' : 'undecided',
+    };
   });
-  return { baseline, point: { framework: first.framework, depth: first.depth, hop: first.hop, stores: first.stores ?? 0, runtime: first.nodeLabel ?? first.node }, rows, rates };
+  return {
+    baseline,
+    point: {
+      framework: first.framework,
+      depth: first.depth,
+      hop: first.hop,
+      stores: first.stores ?? 0,
+      runtime: first.nodeLabel ?? first.node,
+    },
+    rows,
+    rates,
+  };
 }
 
 // A prediction set against a measurement made apart from the fit (`ctxbench app
@@ -282,7 +341,8 @@ function methodCheck(duetRun, pairRun) {
 // against the same margin as a held-out point's. -> { outcome, gapPp, ci90, marginPp }
 function judgeAgainst(predicted, measured) {
   if (!Number.isFinite(predicted?.estimate)) return { outcome: 'no prediction', gapPp: null };
-  if (!measured || !Number.isFinite(measured.estimate) || !measured.ci95 || !(measured.df >= 1)) return { outcome: 'not measured', gapPp: null };
+  if (!measured || !Number.isFinite(measured.estimate) || !measured.ci95 || !(measured.df >= 1))
+    return { outcome: 'not measured', gapPp: null };
   const marginPp = marginPpFor(predicted.estimate);
   const gapPp = (predicted.estimate - measured.estimate) * 100;
   const seOf = (x, df) => (x.ci95 && x.ci95[1] !== null ? ((x.ci95[1] - x.ci95[0]) * 100) / 2 / tCritical(df) : null);
@@ -336,34 +396,60 @@ function analyzeModel(run) {
     const atPoint = (c) => others.filter((o) => pointKey(o) === pointKey(c));
     const refConfig = mine.find((c) => pointKey(c) === pointKey({ ...REFERENCE, nodeLabel: runtime }));
     // Per block too: a study resumed on another machine has blocks in another CPU's µs.
-    const reference = refConfig ? { point: `${REFERENCE.framework} DEPTH=${REFERENCE.depth} HOP=${REFERENCE.hop}`, cpuUsPerRequest: baselineLevel(atPoint(refConfig)), byBlock: Object.fromEntries(levelsByBlock(atPoint(refConfig))) } : null;
+    const reference = refConfig
+      ? {
+          point: `${REFERENCE.framework} DEPTH=${REFERENCE.depth} HOP=${REFERENCE.hop}`,
+          cpuUsPerRequest: baselineLevel(atPoint(refConfig)),
+          byBlock: Object.fromEntries(levelsByBlock(atPoint(refConfig))),
+        }
+      : null;
     const strategies = [...new Set(others.map(armOf))].map((strategy) => {
-      const rows = others.filter((c) => armOf(c) === strategy).map((c) => ({
-        config: c,
-        from: c.joinedBlock ?? 0,
-        R: R.get(pointKey(c)) ?? null,
-        figures: blockFigures(c),
-        measured: summaryOf(c, run.configs, baseline).ratio,
-        c0: baselineLevel(atPoint(c)),
-      }));
+      const rows = others
+        .filter((c) => armOf(c) === strategy)
+        .map((c) => ({
+          config: c,
+          from: c.joinedBlock ?? 0,
+          R: R.get(pointKey(c)) ?? null,
+          figures: blockFigures(c),
+          measured: summaryOf(c, run.configs, baseline).ratio,
+          c0: baselineLevel(atPoint(c)),
+        }));
       // A fitted point that joined on a resume and has no counted window yet is not in the
       // fit yet (the run goes on); one of the study's first design without one stops it.
       const fitRows = rows.filter((r) => r.config.role === 'fit' && !(r.from > 0 && !r.figures.size));
       const usable = fitRows.filter((r) => Number.isFinite(r.R) && r.figures.size);
       const fit = usable.length === fitRows.length ? fitLine(usable) : null;
-      const why = fit ? null : fitRows.length > usable.length ? `${fitRows.length - usable.length} fitted point(s) without a probe count or a measured window` : 'fewer than two fitted points with different resource counts';
+      const why = fit
+        ? null
+        : fitRows.length > usable.length
+          ? `${fitRows.length - usable.length} fitted point(s) without a probe count or a measured window`
+          : 'fewer than two fitted points with different resource counts';
       const points = rows.map((r) => {
         const predicted = fit && Number.isFinite(r.R) ? predictRatio(fit, r.R, r.c0) : null;
-        const measured = r.measured && Number.isFinite(r.measured.estimate) ? { estimate: r.measured.estimate, ci95: r.measured.ci95, blocks: r.measured.blocks } : null;
+        const measured =
+          r.measured && Number.isFinite(r.measured.estimate)
+            ? { estimate: r.measured.estimate, ci95: r.measured.ci95, blocks: r.measured.blocks }
+            : null;
         // For a fitted point: how far the line is from it, per block, over blocks.
-        const residualUs = fit && r.config.role === 'fit' ? overBlocks(fit.blocks.filter((l) => r.figures.has(l.block)).map((l) => r.figures.get(l.block).extraUs - (l.a + l.b * r.R))) : null;
+        const residualUs =
+          fit && r.config.role === 'fit'
+            ? overBlocks(
+                fit.blocks
+                  .filter((l) => r.figures.has(l.block))
+                  .map((l) => r.figures.get(l.block).extraUs - (l.a + l.b * r.R)),
+              )
+            : null;
         const judgement = judgePrediction(predicted, measured);
         const marginPp = marginPpFor(predicted?.estimate);
         const gapPp = fit && Number.isFinite(r.R) ? gapOverBlocks(fit, r.R, r.figures, marginPp) : null;
         // Why a point has too few windows to measure, in the duet's own words.
         const windows = (r.config.samples || []).filter((w) => w && w.kind === 'window');
-        const reasons = windows.filter((w) => !w.counted && w.dropped).map((w) => String(w.dropped).replace(/ \(\d+% used\)$/, ''));
-        const dropped = reasons.length ? { windows: reasons.length, of: windows.length, reason: mostCommon(reasons) } : null;
+        const reasons = windows
+          .filter((w) => !w.counted && w.dropped)
+          .map((w) => String(w.dropped).replace(/ \(\d+% used\)$/, ''));
+        const dropped = reasons.length
+          ? { windows: reasons.length, of: windows.length, reason: mostCommon(reasons) }
+          : null;
         return {
           id: r.config.id,
           role: r.config.role,
@@ -385,14 +471,44 @@ function analyzeModel(run) {
           // The line misses a fitted point when its residual's interval leaves out zero and
           // the line's figure there is further from the measurement than a right prediction
           // may be (a bias of a few ns, real but harmless, is not a miss).
-          offLine: Boolean(residualUs?.ci95 && (residualUs.ci95[0] > 0 || residualUs.ci95[1] < 0) && Math.abs(judgement.gapPp ?? 0) > RIGHT_PP),
+          offLine: Boolean(
+            residualUs?.ci95 &&
+            (residualUs.ci95[0] > 0 || residualUs.ci95[1] < 0) &&
+            Math.abs(judgement.gapPp ?? 0) > RIGHT_PP,
+          ),
         };
       });
       const beyond = points.filter((p) => p.role === 'held-out' && p.verdict.outcome === 'beyond');
       // The model claims a strategy on a runtime only where no held-out point is beyond its
       // margin: where the line is shown wrong, a prediction elsewhere is not trusted either.
-      const notModelled = !fit ? why : beyond.length ? `its line is wrong at ${beyond.length} held-out point${beyond.length === 1 ? '' : 's'} (${beyond.map((p) => `${pointName(p)} by ${p.gapPp.estimate >= 0 ? '+' : '−'}${Math.abs(p.gapPp.estimate).toFixed(1)} pp`).join(', ')}, beyond the margin)` : null;
-      return { strategy, control: Boolean(rows[0]?.config.control), fit: fit && { perRequestUs: fit.perRequestUs, perResourceUs: fit.perResourceUs, blocks: fit.blocks, rangeR: fit.rangeR }, why, claimed: !notModelled, notModelled, points };
+      const notModelled = !fit
+        ? why
+        : beyond.length
+          ? `its line is wrong at ${beyond.length} held-out point${beyond.length === 1 ? '' : 's'} ` +
+            `(` +
+            beyond
+              .map(
+                (p) =>
+                  `${pointName(p)} by ${p.gapPp.estimate >= 0 ? '+' : '−'}${Math.abs(p.gapPp.estimate).toFixed(1)} pp`,
+              )
+              .join(', ') +
+            `, ` +
+            `beyond the margin)`
+          : null;
+      return {
+        strategy,
+        control: Boolean(rows[0]?.config.control),
+        fit: fit && {
+          perRequestUs: fit.perRequestUs,
+          perResourceUs: fit.perResourceUs,
+          blocks: fit.blocks,
+          rangeR: fit.rangeR,
+        },
+        why,
+        claimed: !notModelled,
+        notModelled,
+        points,
+      };
     });
     return { runtime, node: mine[0].node, acf: mine[0].acf ?? mine[0].expectAcf ?? null, reference, strategies };
   });
@@ -411,7 +527,17 @@ function tally(points) {
   const within = verdict('within');
   const beyond = verdict('beyond');
   const cannotTell = verdict('cannot tell');
-  return { right, miss, wide, other: held.length - right - miss - wide, total: held.length, within, beyond, cannotTell, unjudged: held.length - within - beyond - cannotTell };
+  return {
+    right,
+    miss,
+    wide,
+    other: held.length - right - miss - wide,
+    total: held.length,
+    within,
+    beyond,
+    cannotTell,
+    unjudged: held.length - within - beyond - cannotTell,
+  };
 }
 
 // The Node upgrade in the model's terms (item 5): per strategy, its two terms on every
@@ -434,7 +560,13 @@ function upgradeTable(model, from) {
           const baseBy = new Map(baseFit.blocks.map((l) => [l.block, l[key]]));
           return overBlocks(fit.blocks.filter((l) => baseBy.has(l.block)).map((l) => l[key] - baseBy.get(l.block)));
         };
-        return { runtime: rt.runtime, node: rt.node, acf: rt.acf, fit, change: rt === base ? null : { perRequestUs: paired('a'), perResourceUs: paired('b') } };
+        return {
+          runtime: rt.runtime,
+          node: rt.node,
+          acf: rt.acf,
+          fit,
+          change: rt === base ? null : { perRequestUs: paired('a'), perResourceUs: paired('b') },
+        };
       });
       return { strategy, rows };
     }),
@@ -446,17 +578,29 @@ function upgradeTable(model, from) {
 function exportFit(model, source) {
   return {
     source,
-    runtimes: Object.fromEntries(model.runtimes.map((rt) => [rt.runtime, {
-      node: rt.node,
-      acf: rt.acf,
-      reference: rt.reference,
-      strategies: Object.fromEntries(rt.strategies.map((s) => [s.strategy, s.claimed ? {
-        perRequestUs: s.fit.perRequestUs,
-        perResourceUs: s.fit.perResourceUs,
-        blocks: s.fit.blocks.map(({ block, a, b, lo, hi }) => ({ block, a, b, lo, hi })),
-        rangeR: s.fit.rangeR,
-      } : { notModelled: s.notModelled }])),
-    }])),
+    runtimes: Object.fromEntries(
+      model.runtimes.map((rt) => [
+        rt.runtime,
+        {
+          node: rt.node,
+          acf: rt.acf,
+          reference: rt.reference,
+          strategies: Object.fromEntries(
+            rt.strategies.map((s) => [
+              s.strategy,
+              s.claimed
+                ? {
+                    perRequestUs: s.fit.perRequestUs,
+                    perResourceUs: s.fit.perResourceUs,
+                    blocks: s.fit.blocks.map(({ block, a, b, lo, hi }) => ({ block, a, b, lo, hi })),
+                    rangeR: s.fit.rangeR,
+                  }
+                : { notModelled: s.notModelled },
+            ]),
+          ),
+        },
+      ]),
+    ),
   };
 }
 
@@ -470,8 +614,13 @@ function fitsByRuntime(runs) {
     if (!model) continue;
     // A study resumed is its last sitting's code and date as well: name that one.
     const last = run.resumes?.at(-1);
-    const exported = exportFit(model, { file, commit: last?.commit ?? run.environment?.commit ?? null, date: last?.at ?? run.environment?.date ?? null });
-    for (const [runtime, fit] of Object.entries(exported.runtimes)) if (!out.has(runtime)) out.set(runtime, { ...fit, source: exported.source });
+    const exported = exportFit(model, {
+      file,
+      commit: last?.commit ?? run.environment?.commit ?? null,
+      date: last?.at ?? run.environment?.date ?? null,
+    });
+    for (const [runtime, fit] of Object.entries(exported.runtimes))
+      if (!out.has(runtime)) out.set(runtime, { ...fit, source: exported.source });
   }
   return out;
 }
@@ -486,8 +635,12 @@ const isAgent = (strategy) => Boolean(strategies.names.includes(strategy) && str
 // servers saturated. At a fixed load below it a strategy's CPU per request is not the
 // saturated one (the method check, measured: scripts/method-check.sh), so the prediction
 // says which it is.
-const AT_SATURATION = 'each a share at saturation (the duet\'s measure): at a fixed load below it some strategies cost a request more CPU than this and some less (docs/model.md, "The method check")';
-const AGENT_CAVEAT = 'fitted on requests that make no database, cache or HTTP client call: the agent spans each such call, which the model does not count, so a service that makes them pays more than this';
+const AT_SATURATION =
+  "each a share at saturation (the duet's measure): at a fixed load below it some strategies cost a request " +
+  'more CPU than this and some less (docs/model.md, "The method check")';
+const AGENT_CAVEAT =
+  'fitted on requests that make no database, cache or HTTP client call: the agent spans each such call, which ' +
+  'the model does not count, so a service that makes them pays more than this';
 
 // Each block's line in the µs of the model's reference level: a block measured on a CPU
 // faster than the study's mean (a sitting on another machine) has its line scaled by the
@@ -525,14 +678,40 @@ function predictService(fit, R, referenceConfig) {
   const baselineUs = { ...level, se, df, ci95: half === null ? null : [level.estimate - half, level.estimate + half] };
   const rows = Object.entries(fit.strategies).map(([strategy, terms]) => {
     const measureIt = `measure it with \`ctxbench app --candidate ${strategy}\``;
-    if (terms.notModelled || !terms.blocks) return { strategy, estimate: null, ci95: null, extraUs: null, notModelled: true, why: `not modelled: ${terms.notModelled ?? 'no terms'}; ${measureIt}` };
+    if (terms.notModelled || !terms.blocks)
+      return {
+        strategy,
+        estimate: null,
+        ci95: null,
+        extraUs: null,
+        notModelled: true,
+        why: `not modelled: ${terms.notModelled ?? 'no terms'}; ${measureIt}`,
+      };
     // Outside the resource counts the terms were fitted on, the line was never tested:
     // refused with the reason, never printed as a figure.
     if (Array.isArray(terms.rangeR) && (R < terms.rangeR[0] || R > terms.rangeR[1])) {
-      return { strategy, estimate: null, ci95: null, extraUs: null, outside: true, rangeR: terms.rangeR, why: `outside the fitted range: ${R.toFixed(1)} async resources per request, the terms were fitted on ${terms.rangeR.map((x) => x.toFixed(0)).join('–')}; ${measureIt}` };
+      return {
+        strategy,
+        estimate: null,
+        ci95: null,
+        extraUs: null,
+        outside: true,
+        rangeR: terms.rangeR,
+        why:
+          `outside the fitted range: ${R.toFixed(1)} async resources per request, the terms were fitted on ` +
+          `${terms.rangeR.map((x) => x.toFixed(0)).join('–')}; ${measureIt}`,
+      };
     }
     const p = predictRatio(onReferenceScale(terms, fit.reference), R, baselineUs);
-    return { strategy, estimate: p.estimate, ci95: p.ci95, df: p.df ?? null, extraUs: p.extraUs.estimate, ...(p.why && { why: p.why }), ...(isAgent(strategy) && p.estimate !== null && { caveat: AGENT_CAVEAT }) };
+    return {
+      strategy,
+      estimate: p.estimate,
+      ci95: p.ci95,
+      df: p.df ?? null,
+      extraUs: p.extraUs.estimate,
+      ...(p.why && { why: p.why }),
+      ...(isAgent(strategy) && p.estimate !== null && { caveat: AGENT_CAVEAT }),
+    };
   });
   return { baselineUs, rows };
 }
@@ -556,12 +735,51 @@ function instructionTerms(instructionRun, run) {
     if (!byStrategy.has(c.strategy)) byStrategy.set(c.strategy, []);
     byStrategy.get(c.strategy).push([R.get(pointKey(c)), level(c) - noneAt.get(pointKey(c))]);
   }
-  const rows = [...byStrategy].filter(([, xy]) => new Set(xy.map(([r]) => r)).size >= 2).map(([strategy, xy]) => {
-    const { m, b } = linearRegression(xy);
-    return { strategy, perRequest: b, perResource: m, points: xy.length };
-  });
+  const rows = [...byStrategy]
+    .filter(([, xy]) => new Set(xy.map(([r]) => r)).size >= 2)
+    .map(([strategy, xy]) => {
+      const { m, b } = linearRegression(xy);
+      return { strategy, perRequest: b, perResource: m, points: xy.length };
+    });
   const sample = configs.find((c) => points.includes(pointKey(c)));
-  return { runtime: sample?.nodeLabel ?? null, points: points.map((k) => { const [framework, depth, hop] = k.split('/'); return { framework, depth: Number(depth), hop, R: R.get(k) }; }), rows };
+  return {
+    runtime: sample?.nodeLabel ?? null,
+    points: points.map((k) => {
+      const [framework, depth, hop] = k.split('/');
+      return { framework, depth: Number(depth), hop, R: R.get(k) };
+    }),
+    rows,
+  };
 }
 
-module.exports = { methodCheck, blocksToDecide, BLOCKS_TO_DECIDE_CAP, AT_SATURATION, methodAgreement, analyzeModel, instructionTerms, fitsByRuntime, predictService, tally, upgradeTable, exportFit, predictRatio, judgePrediction, judgeAgainst, fitLine, nonNegativeLine, blockFigures, gapOverBlocks, marginPpFor, verdictOf, pointKey, pointName, overBlocks, REFERENCE, RIGHT_PP, JUDGEABLE_PP, MARGIN_FLOOR_PP, MARGIN_SHARE };
+module.exports = {
+  methodCheck,
+  blocksToDecide,
+  BLOCKS_TO_DECIDE_CAP,
+  AT_SATURATION,
+  methodAgreement,
+  analyzeModel,
+  instructionTerms,
+  fitsByRuntime,
+  predictService,
+  tally,
+  upgradeTable,
+  exportFit,
+  predictRatio,
+  judgePrediction,
+  judgeAgainst,
+  fitLine,
+  nonNegativeLine,
+  blockFigures,
+  gapOverBlocks,
+  marginPpFor,
+  verdictOf,
+  pointKey,
+  pointName,
+  overBlocks,
+  REFERENCE,
+  RIGHT_PP,
+  JUDGEABLE_PP,
+  MARGIN_FLOOR_PP,
+  MARGIN_SHARE,
+};

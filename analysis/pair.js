@@ -87,7 +87,10 @@ function blocksNotServed(windows) {
 // block rule's (blocksNotServed), not this.
 function timedWindows(ws) {
   if (!ws.some((w) => w.counted)) return [];
-  const trusted = (w) => !(Number.isFinite(w.loadCpu) && w.loadCpu >= CLIENT_BOUND_CPU) && !(w.errors > 0) && !(w.partnerSchedule?.errors > 0);
+  const trusted = (w) =>
+    !(Number.isFinite(w.loadCpu) && w.loadCpu >= CLIENT_BOUND_CPU) &&
+    !(w.errors > 0) &&
+    !(w.partnerSchedule?.errors > 0);
   return ws.filter((w) => w.counted || (trusted(w) && (offSchedule(w.schedule) || offSchedule(w.partnerSchedule))));
 }
 
@@ -101,25 +104,35 @@ function pairBlocks(config) {
     if (!byBlock.has(w.block)) byBlock.set(w.block, []);
     byBlock.get(w.block).push(w);
   }
-  return [...byBlock].sort((a, b) => a[0] - b[0]).map(([block, ws]) => {
-    const counted = ws.filter((w) => w.counted);
-    const timed = timedWindows(ws);
-    const candidate = percentiles(merged(timed, 'histogram'));
-    const baseline = percentiles(merged(timed, 'partnerHistogram'));
-    const lateness = percentiles(merged(timed, 'latenessHistogram'));
-    const absoluteOk = Object.fromEntries(KEYS.map((k) => [k, counted.length > 0 && lateness[k] !== null && baseline[k] !== null && lateness[k] <= LATENESS_SHARE * baseline[k]]));
-    return {
-      block,
-      windows: ws.length,
-      counted: counted.length,
-      candidate,
-      baseline,
-      lateness,
-      absoluteOk,
-      addedOk: counted.length > 0 && lateness.p99 !== null && lateness.p99 <= ADDED_LATENESS_P99_MS,
-      held: { candidate: heldOver(ws, 'schedule'), baseline: heldOver(ws, 'partnerSchedule') },
-    };
-  });
+  return [...byBlock]
+    .sort((a, b) => a[0] - b[0])
+    .map(([block, ws]) => {
+      const counted = ws.filter((w) => w.counted);
+      const timed = timedWindows(ws);
+      const candidate = percentiles(merged(timed, 'histogram'));
+      const baseline = percentiles(merged(timed, 'partnerHistogram'));
+      const lateness = percentiles(merged(timed, 'latenessHistogram'));
+      const absoluteOk = Object.fromEntries(
+        KEYS.map((k) => [
+          k,
+          counted.length > 0 &&
+            lateness[k] !== null &&
+            baseline[k] !== null &&
+            lateness[k] <= LATENESS_SHARE * baseline[k],
+        ]),
+      );
+      return {
+        block,
+        windows: ws.length,
+        counted: counted.length,
+        candidate,
+        baseline,
+        lateness,
+        absoluteOk,
+        addedOk: counted.length > 0 && lateness.p99 !== null && lateness.p99 <= ADDED_LATENESS_P99_MS,
+        held: { candidate: heldOver(ws, 'schedule'), baseline: heldOver(ws, 'partnerSchedule') },
+      };
+    });
 }
 
 // Geometric mean over blocks with the t-interval of the log means (latencies are positive
@@ -151,7 +164,16 @@ function pairLatencySummary(config, baselineConfig = null) {
     units: blocks.length,
     rate: config.rate ?? windows[0]?.rate ?? null,
     load: config.load ?? null,
-    held: { held: candidateHeld && base.held, scheduled: cand.due, sent: cand.sent, sentRatio: cand.sentRatio, answeredRatio: cand.sentRatio, clientLagP99: late.length ? Math.max(...late.map((l) => l.p99)) : null, minRatio: HELD_MIN, failing: [] },
+    held: {
+      held: candidateHeld && base.held,
+      scheduled: cand.due,
+      sent: cand.sent,
+      sentRatio: cand.sentRatio,
+      answeredRatio: cand.sentRatio,
+      clientLagP99: late.length ? Math.max(...late.map((l) => l.p99)) : null,
+      minRatio: HELD_MIN,
+      failing: [],
+    },
     candidateHeld,
     baselineHeld: base.held,
     blocksNotServed: served.notServed,
@@ -161,8 +183,13 @@ function pairLatencySummary(config, baselineConfig = null) {
     generator: {
       latenessP50: late.length ? round3(mean(late.map((l) => l.p50))) : null,
       latenessP99: late.length ? round3(Math.max(...late.map((l) => l.p99))) : null,
-      rule: `a server's own percentile when the generator's lateness at it is at most ${LATENESS_SHARE * 100}% of the baseline's; the added latency when the generator's lateness p99 is at most ${ADDED_LATENESS_P99_MS} ms`,
-      absoluteBound: Object.fromEntries(KEYS.map((k) => [k, blocks.filter((b) => b.counted && !b.absoluteOk[k]).length])),
+      rule:
+        `a server's own percentile when the generator's lateness at it is at most ${LATENESS_SHARE * 100}% of ` +
+        `the baseline's; the added latency when the generator's lateness p99 is at most ` +
+        `${ADDED_LATENESS_P99_MS} ms`,
+      absoluteBound: Object.fromEntries(
+        KEYS.map((k) => [k, blocks.filter((b) => b.counted && !b.absoluteOk[k]).length]),
+      ),
       addedBound: blocks.filter((b) => b.counted && !b.addedOk).length,
     },
     percentiles: null,
@@ -183,11 +210,14 @@ function pairLatencySummary(config, baselineConfig = null) {
   // over the blocks that pass would be a mean over the slow ones (measured: `none`'s p99
   // read 903 ms over the 4 of 8 blocks of the latency study that passed).
   const counted = blocks.filter((b) => b.counted);
-  const fig = (side) => Object.fromEntries(KEYS.map((k) => {
-    const ok = counted.filter((b) => b.absoluteOk[k] && Number.isFinite(b[side][k]) && b[side][k] > 0);
-    const l = ok.length === counted.length ? level(ok.map((b) => b[side][k])) : null;
-    return [k, l ? { ...l, thin: false, generatorBound: 0 } : null];
-  }));
+  const fig = (side) =>
+    Object.fromEntries(
+      KEYS.map((k) => {
+        const ok = counted.filter((b) => b.absoluteOk[k] && Number.isFinite(b[side][k]) && b[side][k] > 0);
+        const l = ok.length === counted.length ? level(ok.map((b) => b[side][k])) : null;
+        return [k, l ? { ...l, thin: false, generatorBound: 0 } : null];
+      }),
+    );
   out.percentiles = fig('candidate');
   out.baselinePercentiles = fig('baseline');
   if (baselineConfig) {
@@ -195,12 +225,17 @@ function pairLatencySummary(config, baselineConfig = null) {
     out.added = {
       baseline: baselineConfig.id ?? null,
       held: base.held,
-      ...Object.fromEntries(KEYS.map((k) => {
-        const diffs = usable.map((b) => b.candidate[k] - b.baseline[k]);
-        const t = oneSample(diffs);
-        const d = describe(diffs);
-        return [k, { estimate: round3(d.mean), ci95: d.ci95 ? d.ci95.map(round3) : null, pValue: t.pValue, n: diffs.length }];
-      })),
+      ...Object.fromEntries(
+        KEYS.map((k) => {
+          const diffs = usable.map((b) => b.candidate[k] - b.baseline[k]);
+          const t = oneSample(diffs);
+          const d = describe(diffs);
+          return [
+            k,
+            { estimate: round3(d.mean), ci95: d.ci95 ? d.ci95.map(round3) : null, pValue: t.pValue, n: diffs.length },
+          ];
+        }),
+      ),
     };
     out.judgement = addedJudgement(out);
   }
@@ -221,7 +256,9 @@ function addedJudgement(s, k = 'p99') {
 // A pair run's baseline: its own latencies, from its partner histograms in every pair it
 // was in (each pair has its own fresh baseline process), merged per block.
 function pairBaselineSummary(baselineConfig, candidates) {
-  const windows = candidates.flatMap((c) => (c.samples || []).filter((s) => isPairWindow(s) && s.partner === baselineConfig.id));
+  const windows = candidates.flatMap((c) =>
+    (c.samples || []).filter((s) => isPairWindow(s) && s.partner === baselineConfig.id),
+  );
   if (!windows.length) return null;
   const byBlock = new Map();
   const perBlock = new Map();
@@ -230,21 +267,35 @@ function pairBaselineSummary(baselineConfig, candidates) {
     if (!byBlock.has(w.block)) byBlock.set(w.block, []);
     byBlock.get(w.block).push(w);
   }
-  const blocks = [...byBlock.values()].map((ws) => ({ p: percentiles(merged(ws, 'partnerHistogram')), late: percentiles(merged(ws, 'latenessHistogram')) }));
+  const blocks = [...byBlock.values()].map((ws) => ({
+    p: percentiles(merged(ws, 'partnerHistogram')),
+    late: percentiles(merged(ws, 'latenessHistogram')),
+  }));
   const held = heldOver(windows, 'partnerSchedule');
   // Every block must pass, as for a candidate's own percentiles (pairLatencySummary).
-  const percentilesOut = Object.fromEntries(KEYS.map((k) => {
-    const ok = blocks.filter((b) => b.late[k] !== null && b.p[k] > 0 && b.late[k] <= LATENESS_SHARE * b.p[k]);
-    const l = ok.length === blocks.length ? level(ok.map((b) => b.p[k])) : null;
-    return [k, l ? { ...l, thin: false, generatorBound: 0 } : null];
-  }));
+  const percentilesOut = Object.fromEntries(
+    KEYS.map((k) => {
+      const ok = blocks.filter((b) => b.late[k] !== null && b.p[k] > 0 && b.late[k] <= LATENESS_SHARE * b.p[k]);
+      const l = ok.length === blocks.length ? level(ok.map((b) => b.p[k])) : null;
+      return [k, l ? { ...l, thin: false, generatorBound: 0 } : null];
+    }),
+  );
   return {
     unit: 'block',
     method: 'pair',
     units: blocks.length,
     rate: baselineConfig.rate ?? windows[0].rate,
     load: baselineConfig.load ?? null,
-    held: { held: held.held, scheduled: held.due, sent: held.sent, sentRatio: held.sentRatio, answeredRatio: held.sentRatio, clientLagP99: blocks.length ? Math.max(...blocks.map((b) => b.late.p99 ?? 0)) : null, minRatio: HELD_MIN, failing: [] },
+    held: {
+      held: held.held,
+      scheduled: held.due,
+      sent: held.sent,
+      sentRatio: held.sentRatio,
+      answeredRatio: held.sentRatio,
+      clientLagP99: blocks.length ? Math.max(...blocks.map((b) => b.late.p99 ?? 0)) : null,
+      minRatio: HELD_MIN,
+      failing: [],
+    },
     mismatches: 0,
     lost: 0,
     broken: false,
@@ -254,4 +305,14 @@ function pairBaselineSummary(baselineConfig, candidates) {
   };
 }
 
-module.exports = { pairLatencySummary, pairBaselineSummary, pairBlocks, blocksNotServed, scheduleState, isPairWindow, isPairConfig, LATENESS_SHARE, ADDED_LATENESS_P99_MS };
+module.exports = {
+  pairLatencySummary,
+  pairBaselineSummary,
+  pairBlocks,
+  blocksNotServed,
+  scheduleState,
+  isPairWindow,
+  isPairConfig,
+  LATENESS_SHARE,
+  ADDED_LATENESS_P99_MS,
+};

@@ -15,7 +15,9 @@ function tInterval(xs) {
 
 // pairs(config, baseline) -> [[sample, baselineSample]].
 function pairs(config, baseline) {
-  return summary.samplePairs(config && config.samples, baseline && baseline.samples).map(({ sample, base }) => [sample, base]);
+  return summary
+    .samplePairs(config && config.samples, baseline && baseline.samples)
+    .map(({ sample, base }) => [sample, base]);
 }
 
 // pairedMean(items) -> { n, blocks, mean, ci95, method }; items: [{ value, block }].
@@ -37,7 +39,8 @@ function pairedMean(items) {
   }
   const values = ok.map((i) => i.value);
   const method = byBlock.size === 1 ? 'pairs of one process' : 'pairs';
-  if (values.length < 2) return { n: values.length, blocks: byBlock.size, mean: values.length ? values[0] : null, ci95: null, method };
+  if (values.length < 2)
+    return { n: values.length, blocks: byBlock.size, mean: values.length ? values[0] : null, ci95: null, method };
   return { n: values.length, blocks: byBlock.size, ...tInterval(values), method };
 }
 

@@ -35,7 +35,8 @@ function microCountRatios(run) {
     }
     const base = results.find((b) => b.target === e.target && b.strategy === baseline);
     if (!base || base === e) continue;
-    for (const [key, c] of Object.entries(compareCounts(e, base))) out.set(`${e.target}/${e.strategy}/${key}`, { estimate: 1 / c.ratio });
+    for (const [key, c] of Object.entries(compareCounts(e, base)))
+      out.set(`${e.target}/${e.strategy}/${key}`, { estimate: 1 / c.ratio });
   }
   return { ratios: out, levels };
 }
@@ -45,10 +46,13 @@ function microCountRatios(run) {
 function pairSummaries(run) {
   const configs = run?.configs || [];
   const baseline = run?.settings?.baseline;
-  return configs.filter((c) => isPairConfig(c) && (c.samples || []).length).map((c) => {
-    const b = baselineFor(c, configs, baseline);
-    return b ? { id: c.id, pair: pairLatencySummary(c, b) } : null;
-  }).filter(Boolean);
+  return configs
+    .filter((c) => isPairConfig(c) && (c.samples || []).length)
+    .map((c) => {
+      const b = baselineFor(c, configs, baseline);
+      return b ? { id: c.id, pair: pairLatencySummary(c, b) } : null;
+    })
+    .filter(Boolean);
 }
 
 // A candidate that fell behind the rate its baseline kept has no ratio: "cannot serve" is
@@ -60,13 +64,18 @@ const cannotServe = (pair) => pair.candidateHeld === false && pair.baselineHeld;
 function ratios(run) {
   const configs = (run && run.configs) || [];
   const baseline = run && run.settings && run.settings.baseline;
-  const unserved = new Set(pairSummaries(run).filter((p) => cannotServe(p.pair)).map((p) => p.id));
+  const unserved = new Set(
+    pairSummaries(run)
+      .filter((p) => cannotServe(p.pair))
+      .map((p) => p.id),
+  );
   const out = new Map();
   for (const c of configs) {
     const b = baselineFor(c, configs, baseline);
     if (!b || !(c.samples || []).length || unserved.has(c.id)) continue;
     const s = summary.summarize(c, b);
-    if (s.ratio && s.ratio.estimate !== null) out.set(c.id, { ...s.ratio, broken: s.broken, clientBound: s.clientBound });
+    if (s.ratio && s.ratio.estimate !== null)
+      out.set(c.id, { ...s.ratio, broken: s.broken, clientBound: s.clientBound });
   }
   return out;
 }
@@ -75,20 +84,24 @@ function ratios(run) {
 // other run says of them; they agree when both say it. -> [{ id, a, b, agree }], each side
 // { cannotServe, blocksNotServed, blocks } (null when that run has no such config).
 function servedRows(pa, pb) {
-  const side = (p) => (p ? { cannotServe: cannotServe(p.pair), blocksNotServed: p.pair.blocksNotServed, blocks: p.pair.units } : null);
+  const side = (p) =>
+    p ? { cannotServe: cannotServe(p.pair), blocksNotServed: p.pair.blocksNotServed, blocks: p.pair.units } : null;
   const byId = new Map(pb.map((p) => [p.id, p]));
-  return pa.filter((p) => byId.has(p.id) && (cannotServe(p.pair) || cannotServe(byId.get(p.id).pair))).map((p) => {
-    const a = side(p);
-    const b = side(byId.get(p.id));
-    return { id: p.id, a, b, agree: a.cannotServe === b.cannotServe };
-  });
+  return pa
+    .filter((p) => byId.has(p.id) && (cannotServe(p.pair) || cannotServe(byId.get(p.id).pair)))
+    .map((p) => {
+      const a = side(p);
+      const b = side(byId.get(p.id));
+      return { id: p.id, a, b, agree: a.cannotServe === b.cannotServe };
+    });
 }
 
 // Is the difference of two added latencies (ms, each a mean over blocks with its
 // t-interval) within what both runs' noise explains (Welch, two-sided 5%)? null when
 // either has no interval.
 function consistentLinear(x, y) {
-  const seOf = (r) => (r.ci95 && r.n >= 2 ? { se: (r.ci95[1] - r.ci95[0]) / (2 * stats.tCritical(r.n - 1)), df: r.n - 1 } : null);
+  const seOf = (r) =>
+    r.ci95 && r.n >= 2 ? { se: (r.ci95[1] - r.ci95[0]) / (2 * stats.tCritical(r.n - 1)), df: r.n - 1 } : null;
   const a = seOf(x);
   const b = seOf(y);
   if (!a || !b) return null;
@@ -109,11 +122,23 @@ function addedP99Rows(pa, pb) {
     return x && Number.isFinite(x.estimate) && x.ci95 ? { estimate: x.estimate, ci95: x.ci95, n: x.n } : null;
   };
   const byId = new Map(pb.map((p) => [p.id, added(p)]));
-  return pa.map((p) => [p.id, added(p), byId.get(p.id)]).filter(([, a, b]) => a && b).map(([id, a, b]) => {
-    const aCoversB = covers(a.ci95, b.estimate);
-    const bCoversA = covers(b.ci95, a.estimate);
-    return { id, a, b, differenceMs: b.estimate - a.estimate, aCoversB, bCoversA, agree: aCoversB && bCoversA, consistent: consistentLinear(a, b) };
-  });
+  return pa
+    .map((p) => [p.id, added(p), byId.get(p.id)])
+    .filter(([, a, b]) => a && b)
+    .map(([id, a, b]) => {
+      const aCoversB = covers(a.ci95, b.estimate);
+      const bCoversA = covers(b.ci95, a.estimate);
+      return {
+        id,
+        a,
+        b,
+        differenceMs: b.estimate - a.estimate,
+        aCoversB,
+        bCoversA,
+        agree: aCoversB && bCoversA,
+        consistent: consistentLinear(a, b),
+      };
+    });
 }
 
 const covers = (ci, x) => Boolean(ci) && ci[0] <= x && x <= ci[1];
@@ -169,7 +194,13 @@ function sameMachine(a, b) {
 function machineDifferences(a, b) {
   const x = machineOf(a);
   const y = machineOf(b);
-  return [['cpuModel', 'CPU'], ['cores', 'cores'], ['kernel', 'kernel']].filter(([k]) => x[k] !== y[k]).map(([k, label]) => `${label} ${x[k] ?? '?'} → ${y[k] ?? '?'}`);
+  return [
+    ['cpuModel', 'CPU'],
+    ['cores', 'cores'],
+    ['kernel', 'kernel'],
+  ]
+    .filter(([k]) => x[k] !== y[k])
+    .map(([k, label]) => `${label} ${x[k] ?? '?'} → ${y[k] ?? '?'}`);
 }
 
 function reproCompare(a, b) {
@@ -196,7 +227,9 @@ function reproCompare(a, b) {
       ...(counted && { differencePct: Math.abs(y.estimate / x.estimate - 1) * 100 }),
     });
   }
-  const widths = rows.flatMap((r) => [r.a.halfWidthPct, r.b.halfWidthPct]).filter((w) => typeof w === 'number' && Number.isFinite(w));
+  const widths = rows
+    .flatMap((r) => [r.a.halfWidthPct, r.b.halfWidthPct])
+    .filter((w) => typeof w === 'number' && Number.isFinite(w));
   const agreeing = rows.filter((r) => r.agree).length;
   const judged = rows.filter((r) => r.consistent !== null);
   const consistentCount = judged.filter((r) => r.consistent).length;
@@ -209,7 +242,12 @@ function reproCompare(a, b) {
     a: typeof a === 'string' ? a : (runA && runA.title) || 'a',
     b: typeof b === 'string' ? b : (runB && runB.title) || 'b',
     schemas: [runA && runA.schema, runB && runB.schema],
-    machines: { a: machineOf(runA), b: machineOf(runB), same: sameMachine(runA, runB), differences: machineDifferences(runA, runB) },
+    machines: {
+      a: machineOf(runA),
+      b: machineOf(runB),
+      same: sameMachine(runA, runB),
+      differences: machineDifferences(runA, runB),
+    },
     ...(counted && instructionAgreement(rows, runA, runB, micro)),
     rows,
     compared: rows.length,
@@ -232,13 +270,15 @@ function instructionAgreement(rows, runA, runB, micro = false) {
   if (micro) {
     const la = microCountRatios(runA).levels;
     const lb = microCountRatios(runB).levels;
-    for (const [id, a] of la) if (lb.has(id)) levels.push({ id, a, b: lb.get(id), differencePct: (lb.get(id) / a - 1) * 100 });
+    for (const [id, a] of la)
+      if (lb.has(id)) levels.push({ id, a, b: lb.get(id), differencePct: (lb.get(id) / a - 1) * 100 });
   }
   const byId = new Map((runB.configs || []).map((c) => [c.id, c]));
   for (const ca of micro ? [] : runA.configs || []) {
     const la = summary.instructionLevel(ca.samples);
     const lb = byId.has(ca.id) ? summary.instructionLevel(byId.get(ca.id).samples) : null;
-    if (la && lb) levels.push({ id: ca.id, a: la.median, b: lb.median, differencePct: (lb.median / la.median - 1) * 100 });
+    if (la && lb)
+      levels.push({ id: ca.id, a: la.median, b: lb.median, differencePct: (lb.median / la.median - 1) * 100 });
   }
   const diffs = rows.map((r) => r.differencePct);
   return {
@@ -254,5 +294,11 @@ function instructionAgreement(rows, runA, runB, micro = false) {
 }
 
 module.exports = {
-  reproCompare, ratios, consistent, machineOf, sameMachine, machineDifferences, INSTRUCTION_AGREEMENT_PCT,
+  reproCompare,
+  ratios,
+  consistent,
+  machineOf,
+  sameMachine,
+  machineDifferences,
+  INSTRUCTION_AGREEMENT_PCT,
 };

@@ -16,7 +16,9 @@ const windowsOf = (config) => (config.samples || []).filter((x) => x && x.kind =
 // Warm-up bursts per process (the steady rule of bench/warmup.js): { min, max, median }
 // or null. The median is the upper middle of the sorted counts.
 function warmupCounts(run) {
-  const counts = (run.configs || []).flatMap((c) => (c.processes || []).map((p) => (Array.isArray(p.warmup) ? p.warmup.length : null))).filter(isNum);
+  const counts = (run.configs || [])
+    .flatMap((c) => (c.processes || []).map((p) => (Array.isArray(p.warmup) ? p.warmup.length : null)))
+    .filter(isNum);
   if (!counts.length) return null;
   const sorted = [...counts].sort((a, b) => a - b);
   return { min: sorted[0], max: sorted.at(-1), median: sorted[Math.floor(sorted.length / 2)] };
@@ -39,8 +41,13 @@ function acrossRounds(values) {
   if (!v.length) return null;
   const d = stats.describe(v);
   return {
-    p2_5: stats.quantile(v, 0.025), p50: d.median, p97_5: stats.quantile(v, 0.975), p99: stats.quantile(v, 0.99),
-    avg: d.mean, stdev: d.sd, max: Math.max(...v),
+    p2_5: stats.quantile(v, 0.025),
+    p50: d.median,
+    p97_5: stats.quantile(v, 0.975),
+    p99: stats.quantile(v, 0.99),
+    avg: d.mean,
+    stdev: d.sd,
+    max: Math.max(...v),
   };
 }
 
@@ -52,7 +59,9 @@ const LATENCY_COLUMNS = ['p2_5', 'p50', 'p97_5', 'p99', 'avg', 'stdev', 'max'];
 function configDetail(config) {
   const samples = validSamples(config);
   if (!samples.length) return null;
-  const latency = Object.fromEntries(LATENCY_COLUMNS.map((k) => [k, stats.median(samples.map((x) => x.latency && x.latency[k]))]));
+  const latency = Object.fromEntries(
+    LATENCY_COLUMNS.map((k) => [k, stats.median(samples.map((x) => x.latency && x.latency[k]))]),
+  );
   const loadgen = samples.map((x) => x.loadgenCpu).filter(isNum);
   const requests = samples.map((x) => x.requests).filter(isNum);
   return {
@@ -86,24 +95,47 @@ function duetMethod(run, rows, sequential = null) {
   if (!arms.length) return null;
   const all = arms.flatMap((r) => windowsOf(r.config));
   const counted = all.filter((w) => w.counted);
-  const pairTimes = run.configs.flatMap((c) => (c.processes || []).filter((p) => p.startedAt && p.endedAt).map((p) => (Date.parse(p.endedAt) - Date.parse(p.startedAt)) / 1000));
-  const warm = run.configs.flatMap((c) => (c.processes || []).map((p) => (Array.isArray(p.warmup) ? p.warmup.length : null))).filter(isNum);
+  const pairTimes = run.configs.flatMap((c) =>
+    (c.processes || [])
+      .filter((p) => p.startedAt && p.endedAt)
+      .map((p) => (Date.parse(p.endedAt) - Date.parse(p.startedAt)) / 1000),
+  );
+  const warm = run.configs
+    .flatMap((c) => (c.processes || []).map((p) => (Array.isArray(p.warmup) ? p.warmup.length : null)))
+    .filter(isNum);
   const share = (key) => stats.median(counted.map((w) => w[key]));
   // The arm's share of its pair's CPU, median over counted windows.
-  const pairShare = (r) => stats.median(windowsOf(r.config).filter((w) => w.counted).map((w) => w.share / (w.share + w.partnerShare)));
-  const differ = rows.filter((r) => r.summary.sharedRatio && r.summary.disagree && !isAaTwin(r.config)).map((r) => ({ ...r, share: pairShare(r) }));
+  const pairShare = (r) =>
+    stats.median(
+      windowsOf(r.config)
+        .filter((w) => w.counted)
+        .map((w) => w.share / (w.share + w.partnerShare)),
+    );
+  const differ = rows
+    .filter((r) => r.summary.sharedRatio && r.summary.disagree && !isAaTwin(r.config))
+    .map((r) => ({ ...r, share: pairShare(r) }));
   return {
     windows: all.length,
     counted: counted.length,
     // Why windows were dropped, the same reasons together: [[reason, count]], most first.
-    dropped: tally(all.filter((w) => !w.counted).map((w) => String(w.dropped).replace(/server \d+/, 'a server').replace(/\d+%/g, 'N%'))),
+    dropped: tally(
+      all
+        .filter((w) => !w.counted)
+        .map((w) =>
+          String(w.dropped)
+            .replace(/server \d+/, 'a server')
+            .replace(/\d+%/g, 'N%'),
+        ),
+    ),
     warmup: warm.length ? { min: Math.min(...warm), max: Math.max(...warm), median: stats.median(warm) } : null,
     pairSeconds: pairTimes.length ? stats.median(pairTimes) : null,
     shares: { arm: share('share'), partner: share('partnerShare'), loadgen: share('loadgenCpu') },
-    aa: rows.filter((r) => isAaTwin(r.config) && r.summary.ratio).map((r) => {
-      const q = r.summary.ratio;
-      return { ...r, covers: Array.isArray(q.ci95) && q.ci95[0] <= 1 && q.ci95[1] >= 1 };
-    }),
+    aa: rows
+      .filter((r) => isAaTwin(r.config) && r.summary.ratio)
+      .map((r) => {
+        const q = r.summary.ratio;
+        return { ...r, covers: Array.isArray(q.ci95) && q.ci95[0] <= 1 && q.ci95[1] >= 1 };
+      }),
     differ,
     // The explanation measured here holds where the arm's process took more (or less)
     // than its half of the CPU; elsewhere the two figures differ for a reason not known.
@@ -115,7 +147,8 @@ function duetMethod(run, rows, sequential = null) {
 // This duet run's ratios beside the same configurations measured one after the other.
 function sequentialTwin(rows, { file, run }) {
   const seq = new Map((run.configs || []).map((c) => [c.id, summaryOf(c, run.configs, run.settings?.baseline)]));
-  const pairs = rows.filter((r) => r.summary.ratio && !isAaTwin(r.config) && seq.get(r.config.id)?.ratio)
+  const pairs = rows
+    .filter((r) => r.summary.ratio && !isAaTwin(r.config) && seq.get(r.config.id)?.ratio)
     .map((r) => ({ config: r.config, sequential: seq.get(r.config.id).ratio, duet: r.summary.ratio }));
   if (!pairs.length) return null;
   return {
@@ -124,14 +157,19 @@ function sequentialTwin(rows, { file, run }) {
     measuringSeconds: run.measuringSeconds ?? null,
     commit: run.environment?.commit ?? null,
     rows: pairs,
-    medianHalfWidth: { sequential: stats.median(pairs.map((p) => p.sequential.halfWidthPct)), duet: stats.median(pairs.map((p) => p.duet.halfWidthPct)) },
+    medianHalfWidth: {
+      sequential: stats.median(pairs.map((p) => p.sequential.halfWidthPct)),
+      duet: stats.median(pairs.map((p) => p.duet.halfWidthPct)),
+    },
   };
 }
 
 // A baseline's samples in time order (schema 2: seq; schema 1: round).
 function timeOrder(samples) {
   const key = (x) => (Number.isInteger(x.seq) ? x.seq : x.round);
-  return validSamples({ samples }).slice().sort((a, b) => key(a) - key(b));
+  return validSamples({ samples })
+    .slice()
+    .sort((a, b) => key(a) - key(b));
 }
 
 // A level shift in a baseline's series (stats.levelShift) splits the run into two
@@ -152,13 +190,40 @@ function regimeShifts(rows, baseline) {
       const i = position.get(Number.isInteger(x.pairSeq) ? `s${x.pairSeq}` : `r${x.round}`);
       return i === undefined ? null : i < shift.at ? 0 : 1;
     };
-    const compared = rows.filter((x) => x !== b && baselineFor(x.config, [b.config], baseline) === b.config).map((r) => {
-      const samples = validSamples(r.config);
-      return { config: r.config, perRegime: [0, 1].map((k) => pairedRatio(samples.filter((x) => regimeOf(x) === k), b.config.samples)), whole: r.summary.ratio };
+    const compared = rows
+      .filter((x) => x !== b && baselineFor(x.config, [b.config], baseline) === b.config)
+      .map((r) => {
+        const samples = validSamples(r.config);
+        return {
+          config: r.config,
+          perRegime: [0, 1].map((k) =>
+            pairedRatio(
+              samples.filter((x) => regimeOf(x) === k),
+              b.config.samples,
+            ),
+          ),
+          whole: r.summary.ratio,
+        };
+      });
+    out.push({
+      config: b.config,
+      unit,
+      first: [label(0), label(shift.at - 1)],
+      second: [label(shift.at), label(series.length - 1)],
+      shift,
+      rows: compared,
     });
-    out.push({ config: b.config, unit, first: [label(0), label(shift.at - 1)], second: [label(shift.at), label(series.length - 1)], shift, rows: compared });
   }
   return out;
 }
 
-module.exports = { warmupCounts, widthSummary, precisionAchieved, configDetail, LATENCY_COLUMNS, meanLatency, duetMethod, regimeShifts };
+module.exports = {
+  warmupCounts,
+  widthSummary,
+  precisionAchieved,
+  configDetail,
+  LATENCY_COLUMNS,
+  meanLatency,
+  duetMethod,
+  regimeShifts,
+};

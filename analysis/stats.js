@@ -58,7 +58,7 @@ function describe(xs) {
   const m = mean(v);
   if (n < 2) return { n, median: median(v), mean: m, sd: null, ci95: null };
   const sd = Math.sqrt(variance(v));
-  const half = tCritical(n - 1) * sd / Math.sqrt(n);
+  const half = (tCritical(n - 1) * sd) / Math.sqrt(n);
   return { n, median: median(v), mean: m, sd, ci95: [m - half, m + half] };
 }
 
@@ -76,7 +76,13 @@ function welch(a, b) {
   const se = Math.sqrt(va + vb);
   if (se === 0) {
     // Both samples constant: any difference is exact, no difference is exactly none.
-    return { t: diff === 0 ? 0 : Math.sign(diff) * Infinity, df: x.length + y.length - 2, pValue: diff === 0 ? 1 : 0, diff, se };
+    return {
+      t: diff === 0 ? 0 : Math.sign(diff) * Infinity,
+      df: x.length + y.length - 2,
+      pValue: diff === 0 ? 1 : 0,
+      diff,
+      se,
+    };
   }
   const df = (va + vb) ** 2 / (va ** 2 / (x.length - 1) + vb ** 2 / (y.length - 1));
   const t = diff / se;
@@ -135,7 +141,8 @@ function twoLevel(ps, confidence = CONFIDENCE) {
   const groups = [...byBlock.values()];
   const means = groups.map(mean);
   const k = means.length;
-  if (k === 0) return { estimate: null, ci95: null, halfWidthPct: null, pValue: null, n: 0, blocks: 0, components: null };
+  if (k === 0)
+    return { estimate: null, ci95: null, halfWidthPct: null, pValue: null, n: 0, blocks: 0, components: null };
   const test = oneSample(means);
   const estimate = Math.exp(test.diff);
   const base = { estimate, n: ps.length, blocks: k, df: k - 1, components: anova(groups) };
@@ -189,7 +196,10 @@ module.exports = {
   oneSample,
   median,
   quantile,
-  mean: (xs) => { const v = finite(xs); return v.length ? mean(v) : null; },
+  mean: (xs) => {
+    const v = finite(xs);
+    return v.length ? mean(v) : null;
+  },
   positive,
   finite,
   isNum,

@@ -41,7 +41,7 @@ function ratioCell(source, config, configs) {
   }
   if (!r || !Number.isFinite(r.estimate)) return null;
   const counted = r.quantity === 'instructions';
-  const interval = counted ? r.range ?? null : r.ci95 ?? null;
+  const interval = counted ? (r.range ?? null) : (r.ci95 ?? null);
   const significant = Boolean(summaries.judgementOf(r, { broken: s.broken })?.significant);
   // Equivalence at the run's margin (two one-sided tests; a count has no interval for it).
   const equivalence = counted || s.broken ? null : equivalenceOf(r, run.settings?.margin ?? DEFAULTS.margin);
@@ -108,7 +108,8 @@ const described = (v) => ({ name: v.name, file: v.file, title: v.run.title ?? nu
 const strategiesIn = (x) => new Set((x.run.integrity?.cells || []).map((c) => c.strategy));
 const pairsIn = (x) => new Set((x.run.integrity?.cells || []).map((c) => `${c.strategy}|${c.scenario}`)).size;
 const widestFirst = (studies) => [...studies].sort((a, b) => pairsIn(b) - pairsIn(a));
-const integritySourceOf = (strategy, studies) => widestFirst(studies).find((x) => strategiesIn(x).has(strategy)) || null;
+const integritySourceOf = (strategy, studies) =>
+  widestFirst(studies).find((x) => strategiesIn(x).has(strategy)) || null;
 
 const runtimeLabel = (c) => `${c.node}${c.acf === false && !/^node(1|20)/.test(c.node) ? ' (async_hooks)' : ''}`;
 
@@ -118,11 +119,18 @@ const runtimeLabel = (c) => `${c.node}${c.acf === false && !/^node(1|20)/.test(c
 function nodeDependent(strategy, studies) {
   const found = [];
   for (const study of studies) {
-    const mine = (study.run.integrity?.cells || []).filter((c) => c.strategy === strategy && c.verdict !== 'n/a' && c.requests > 0);
+    const mine = (study.run.integrity?.cells || []).filter(
+      (c) => c.strategy === strategy && c.verdict !== 'n/a' && c.requests > 0,
+    );
     for (const scenario of [...new Set(mine.map((c) => c.scenario))]) {
       const here = mine.filter((c) => c.scenario === scenario);
       if (new Set(here.map((c) => c.verdict)).size < 2 || found.some((x) => x.scenario === scenario)) continue;
-      found.push({ scenario, source: { name: study.name, file: study.file }, verdicts: here.map((c) => ({ runtime: runtimeLabel(c), acf: c.acf ?? null, verdict: c.verdict })), fails: failsWhere(here) });
+      found.push({
+        scenario,
+        source: { name: study.name, file: study.file },
+        verdicts: here.map((c) => ({ runtime: runtimeLabel(c), acf: c.acf ?? null, verdict: c.verdict })),
+        fails: failsWhere(here),
+      });
     }
   }
   return found;
@@ -166,9 +174,15 @@ function idsFromWidest(strategy, studies) {
   if (!mine.length) return { verdict: 'unmeasured', runtimes: [], common: [] };
   // Patterns every context strategy (other than param and the control) fails: a property of
   // the pattern, not of this strategy; the summary names them once, not in every row.
-  const judged = [...new Set(cells.map((c) => c.strategy))].filter((st) => !info(st).control && info(st).carriesContext !== false && st !== 'param');
+  const judged = [...new Set(cells.map((c) => c.strategy))].filter(
+    (st) => !info(st).control && info(st).carriesContext !== false && st !== 'param',
+  );
   const scenarios = [...new Set(cells.map((c) => c.scenario))];
-  const common = scenarios.filter((sc) => judged.length > 1 && judged.every((st) => cells.some((c) => c.strategy === st && c.scenario === sc && FAILED.has(c.verdict))));
+  const common = scenarios.filter(
+    (sc) =>
+      judged.length > 1 &&
+      judged.every((st) => cells.some((c) => c.strategy === st && c.scenario === sc && FAILED.has(c.verdict))),
+  );
   const runtimes = [];
   for (const key of [...new Set(mine.map((c) => `${c.node}|${c.acf}`))]) {
     const here = mine.filter((c) => `${c.node}|${c.acf}` === key);
@@ -183,7 +197,13 @@ function idsFromWidest(strategy, studies) {
   }
   const uniform = runtimes.every((r) => r.failing.join() === runtimes[0].failing.join());
   const broken = runtimes.some((r) => r.propagation.length);
-  return { verdict: broken ? 'broken' : 'kept', runtimes, uniform, common, source: { name: integrity.name, file: integrity.file } };
+  return {
+    verdict: broken ? 'broken' : 'kept',
+    runtimes,
+    uniform,
+    common,
+    source: { name: integrity.name, file: integrity.file },
+  };
 }
 
 // A strategy's capacity within the SLO on the stand-in, as % of the baseline's (paired by
@@ -192,7 +212,10 @@ function capacityCell(source, strategy, depth) {
   const cap = sloCapacity(source.run);
   const row = cap?.rows.find((r) => r.strategy === strategy && r.depth === depth && !r.aa);
   if (!row) return null;
-  const base = { source: { name: source.name, file: source.file, id: row.deployment }, settings: { depth, instance: cap.instance?.name ?? null, slo: cap.slo.text } };
+  const base = {
+    source: { name: source.name, file: source.file, id: row.deployment },
+    settings: { depth, instance: cap.instance?.name ?? null, slo: cap.slo.text },
+  };
   if (!row.ratio || !Number.isFinite(row.ratio.estimate)) {
     return { ...base, kind: 'ratio', estimate: null, interval: null, noCapacity: true };
   }
@@ -219,7 +242,13 @@ function latencyCell(source, strategy, depth, load) {
   const base = {
     kind: 'ms',
     source: { name: source.name, file: source.file, id: hit.config.id },
-    settings: { depth, load, hop: hit.config.hop, baseline: source.run.settings?.baseline ?? null, rate: hit.config.rate ?? null },
+    settings: {
+      depth,
+      load,
+      hop: hit.config.hop,
+      baseline: source.run.settings?.baseline ?? null,
+      rate: hit.config.rate ?? null,
+    },
   };
   // A rate not held (by this configuration or its baseline) has no latency to report: the
   // cell says so instead of showing a figure from a queue that grew without bound. In a
@@ -231,11 +260,18 @@ function latencyCell(source, strategy, depth, load) {
     // Held, but every block's generator was late past the rule: its lateness, not a figure.
     const generatorBound = Boolean(a && a.n === 0 && hit.s?.generator);
     return {
-      ...base, estimate: null, interval: null, significant: false,
-      rateHeld: hit.s?.held ? hit.s.held.held : null, candidateHeld: hit.s?.candidateHeld ?? null,
-      baselineHeld: hit.s?.baselineHeld ?? null, broken: Boolean(hit.s?.broken),
-      generatorBound, latenessP99: generatorBound ? hit.s.generator.latenessP99 : null,
-      ...(single && { fewBlocks: { n: a.n, of: hit.s.units } }), judgement: hit.s?.judgement ?? null,
+      ...base,
+      estimate: null,
+      interval: null,
+      significant: false,
+      rateHeld: hit.s?.held ? hit.s.held.held : null,
+      candidateHeld: hit.s?.candidateHeld ?? null,
+      baselineHeld: hit.s?.baselineHeld ?? null,
+      broken: Boolean(hit.s?.broken),
+      generatorBound,
+      latenessP99: generatorBound ? hit.s.generator.latenessP99 : null,
+      ...(single && { fewBlocks: { n: a.n, of: hit.s.units } }),
+      judgement: hit.s?.judgement ?? null,
     };
   }
   return {
@@ -262,8 +298,16 @@ function findingsOf(row, shallowDepth, deepDepth) {
   if (row.ids.verdict === 'broken' || row.shallow?.broken || row.deep?.broken) {
     return { kind: 'broken', where: [...new Set(row.ids.runtimes.flatMap((r) => r.propagation))] };
   }
-  const atDepths = [[row.shallow, shallowDepth], [row.deep, deepDepth]].filter(([cell]) => cell);
-  const costs = atDepths.map(([cell, depth]) => ({ depth, significant: Boolean(cell.significant), estimate: cell.estimate, equivalence: cell.equivalence ?? null }));
+  const atDepths = [
+    [row.shallow, shallowDepth],
+    [row.deep, deepDepth],
+  ].filter(([cell]) => cell);
+  const costs = atDepths.map(([cell, depth]) => ({
+    depth,
+    significant: Boolean(cell.significant),
+    estimate: cell.estimate,
+    equivalence: cell.equivalence ?? null,
+  }));
   const dearer = costs.some((c) => c.significant && c.estimate < 1);
   const worst = costs.length ? Math.min(...costs.map((c) => c.estimate)) : null;
   const counted = row.instructions;
@@ -271,12 +315,32 @@ function findingsOf(row, shallowDepth, deepDepth) {
     kind: 'measured',
     costs,
     expensive: dearer && worst < 0.5,
-    grows: Boolean(row.shallow?.interval && row.deep?.interval && row.deep.interval[1] < row.shallow.interval[0] && row.deep.significant),
+    grows: Boolean(
+      row.shallow?.interval &&
+      row.deep?.interval &&
+      row.deep.interval[1] < row.shallow.interval[0] &&
+      row.deep.significant,
+    ),
     // A figure the next run did not reproduce is said to be so, beside it.
-    unreproduced: atDepths.filter(([cell]) => cell.repro && !cell.repro.consistent).map(([cell, depth]) => ({ depth, otherEstimate: cell.repro.otherEstimate })),
-    sameInstructionsAt: counted && row.shallow?.significant && counted.interval && counted.interval[0] <= 1.005 && counted.interval[1] >= 0.995 ? counted.settings.depth : null,
-    io: row.io?.kind === 'ratio' && Number.isFinite(row.io.estimate) ? { significant: Boolean(row.io.significant), estimate: row.io.estimate, hop: row.io.settings.hop } : null,
-    latency: row.latency?.significant && row.latency.estimate > 0 ? { estimate: row.latency.estimate, load: row.latency.settings.load } : null,
+    unreproduced: atDepths
+      .filter(([cell]) => cell.repro && !cell.repro.consistent)
+      .map(([cell, depth]) => ({ depth, otherEstimate: cell.repro.otherEstimate })),
+    sameInstructionsAt:
+      counted &&
+      row.shallow?.significant &&
+      counted.interval &&
+      counted.interval[0] <= 1.005 &&
+      counted.interval[1] >= 0.995
+        ? counted.settings.depth
+        : null,
+    io:
+      row.io?.kind === 'ratio' && Number.isFinite(row.io.estimate)
+        ? { significant: Boolean(row.io.significant), estimate: row.io.estimate, hop: row.io.settings.hop }
+        : null,
+    latency:
+      row.latency?.significant && row.latency.estimate > 0
+        ? { estimate: row.latency.estimate, load: row.latency.settings.load }
+        : null,
     stores: row.stores?.significant ? { estimate: row.stores.estimate, stores: row.stores.settings.stores } : null,
     keepsId: row.ids.verdict === 'kept',
   };
@@ -285,13 +349,22 @@ function findingsOf(row, shallowDepth, deepDepth) {
 // Two cells of one strategy that seem to disagree (intervals apart): which settings differ.
 function disagreements(row) {
   const out = [];
-  const pairs = [['default run', row.shallow, 'io', row.io], ['default run', row.shallow, 'stores', row.stores], ['default run', row.shallow, 'instruction counts', row.instructions],
-    ['default run', row.deep, 'instruction counts', row.deepInstructions], ['default run', row.shallow, 'depth sweep', row.sweepShallow], ['default run', row.deep, 'depth sweep', row.sweepDeep]];
+  const pairs = [
+    ['default run', row.shallow, 'io', row.io],
+    ['default run', row.shallow, 'stores', row.stores],
+    ['default run', row.shallow, 'instruction counts', row.instructions],
+    ['default run', row.deep, 'instruction counts', row.deepInstructions],
+    ['default run', row.shallow, 'depth sweep', row.sweepShallow],
+    ['default run', row.deep, 'depth sweep', row.sweepDeep],
+  ];
   for (const [na, a, nb, b] of pairs) {
     if (!a || !b || !a.interval || !b.interval || stats.overlap(a.interval, b.interval)) continue;
     const both = (k) => a.settings[k] !== undefined && b.settings[k] !== undefined;
-    const diff = SETTINGS.filter((k) => both(k) && String(a.settings[k]) !== String(b.settings[k]))
-      .map((setting) => ({ setting, a: a.settings[setting], b: b.settings[setting] }));
+    const diff = SETTINGS.filter((k) => both(k) && String(a.settings[k]) !== String(b.settings[k])).map((setting) => ({
+      setting,
+      a: a.settings[setting],
+      b: b.settings[setting],
+    }));
     out.push({ a: na, b: nb, aEstimate: a.estimate, bEstimate: b.estimate, depth: a.settings.depth, differs: diff });
   }
   return out;
@@ -310,7 +383,12 @@ function reproOf(repros, def, id) {
     // Another machine's run is a comparison across machines, never a second reading.
     if (r.run.repro.machines?.same === false) continue;
     const other = at === 0 ? row.b : row.a;
-    return { consistent: row.consistent, otherEstimate: other?.estimate ?? null, otherFile: r.run.files[at === 0 ? 1 : 0], source: { name: r.name, file: r.file } };
+    return {
+      consistent: row.consistent,
+      otherEstimate: other?.estimate ?? null,
+      otherFile: r.run.files[at === 0 ? 1 : 0],
+      source: { name: r.name, file: r.file },
+    };
   }
   return null;
 }
@@ -322,7 +400,13 @@ function profileOf(source, strategy, depth) {
   const p = c && run.profiles?.configs?.[c.id];
   if (!p) return null;
   const grew = p.overBaseline?.packages?.[0] ?? null;
-  return { file: path.join(path.dirname(source.file), p.file), depth, id: c.id, grew: grew && { name: grew.name, share: grew.share, baselineShare: grew.baselineShare }, top: p.summary?.packages?.[0]?.name ?? null };
+  return {
+    file: path.join(path.dirname(source.file), p.file),
+    depth,
+    id: c.id,
+    grew: grew && { name: grew.name, share: grew.share, baselineShare: grew.baselineShare },
+    top: p.summary?.packages?.[0]?.name ?? null,
+  };
 }
 
 // strategySummary(results) -> { sources, depths, settings, rows, notes } — the table that
@@ -337,42 +421,69 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
   const shallowDepth = depths[0] ?? null;
   const deepDepth = depths.length > 1 ? depths.at(-1) : null;
   const baseline = def.run.settings?.baseline ?? null;
-  const strategies = [...new Set([...(def.run.settings?.strategies || []), ...configs.map((c) => c.strategy)])].filter((st) => configs.some((c) => c.strategy === st));
+  const strategies = [...new Set([...(def.run.settings?.strategies || []), ...configs.map((c) => c.strategy)])].filter(
+    (st) => configs.some((c) => c.strategy === st),
+  );
   // Rows from the popular study: only where its figures read like the default run's (the
   // same baseline, method, hop and depths), for strategies the default run does not have.
   const popular = sources.popular;
-  const sameAsDefault = popular && ['baseline', 'method'].every((k) => popular.run.settings?.[k] === def.run.settings?.[k]) &&
-    String(popular.run.settings?.hops) === String(def.run.settings?.hops) && String(popular.run.settings?.depths) === String(def.run.settings?.depths);
-  const fromPopular = sameAsDefault ? [...new Set((popular.run.configs || []).map((c) => c.strategy))].filter((st) => st !== baseline && !strategies.includes(st)) : [];
+  const sameAsDefault =
+    popular &&
+    ['baseline', 'method'].every((k) => popular.run.settings?.[k] === def.run.settings?.[k]) &&
+    String(popular.run.settings?.hops) === String(def.run.settings?.hops) &&
+    String(popular.run.settings?.depths) === String(def.run.settings?.depths);
+  const fromPopular = sameAsDefault
+    ? [...new Set((popular.run.configs || []).map((c) => c.strategy))].filter(
+        (st) => st !== baseline && !strategies.includes(st),
+      )
+    : [];
   strategies.push(...fromPopular);
-  const ioDepth = sources.io ? Math.min(...(sources.io.run.configs || []).filter((c) => c.hop === ioHop).map((c) => c.depth)) : null;
+  const ioDepth = sources.io
+    ? Math.min(...(sources.io.run.configs || []).filter((c) => c.hop === ioHop).map((c) => c.depth))
+    : null;
   // The latency column moves onto the F1 stand-in once the deployment study holds it as
   // well as the latency study does (issue 47): its first run (3 blocks) gave a p99 added in 6
   // of 12 rows where the latency study (14 blocks) gives 11, so until then it stays there.
   const latencySource = sources.latency ?? sources.deployment;
-  const latencyDepth = latencySource ? Math.min(...(latencySource.run.configs || []).map((c) => c.depth).filter(Number.isFinite)) : null;
+  const latencyDepth = latencySource
+    ? Math.min(...(latencySource.run.configs || []).map((c) => c.depth).filter(Number.isFinite))
+    : null;
   const sweep = sources['depth-sweep'];
   const sweepBroken = (c) => Boolean(summaryOf(c, sweep.run.configs, sweep.run.settings?.baseline).broken);
-  const storesNode = sources.stores ? (sources.stores.run.configs || []).map((c) => c.node).filter(Boolean).sort().at(-1) : null;
+  const storesNode = sources.stores
+    ? (sources.stores.run.configs || [])
+        .map((c) => c.node)
+        .filter(Boolean)
+        .sort()
+        .at(-1)
+    : null;
   const rows = strategies.map((strategy) => {
     const i = info(strategy);
     const isBase = strategy === baseline;
     // The study this row's depth figures, repro and profile come from.
     const own = fromPopular.includes(strategy) ? popular : def;
     const at = (source, pred) => {
-      if (!source || isBase && source === def) return null;
+      if (!source || (isBase && source === def)) return null;
       const c = findConfig(source.run, strategy, pred);
       return c ? ratioCell(source, c, source.run.configs) : null;
     };
     // The strategy another study measures everything against reads "baseline" there.
     const baselineOr = (source, cell) =>
-      (strategy === source.run.settings?.baseline && (source.run.configs || []).some((c) => c.strategy === strategy) ? { kind: 'baseline', source: { name: source.name, file: source.file, id: null }, settings: {} } : cell());
+      strategy === source.run.settings?.baseline && (source.run.configs || []).some((c) => c.strategy === strategy)
+        ? { kind: 'baseline', source: { name: source.name, file: source.file, id: null }, settings: {} }
+        : cell();
     const defCell = (depth) => {
       const c = findConfig(own.run, strategy, (x) => x.depth === depth);
       if (!c) return null;
       if (isBase) {
         const s = summaryOf(c, configs, baseline);
-        return { kind: 'baseline', mismatches: s.mismatches ?? 0, lost: s.lost ?? 0, source: { name: def.name, file: def.file, id: c.id }, settings: { depth } };
+        return {
+          kind: 'baseline',
+          mismatches: s.mismatches ?? 0,
+          lost: s.lost ?? 0,
+          source: { name: def.name, file: def.file, id: c.id },
+          settings: { depth },
+        };
       }
       return ratioCell(own, c, own.run.configs);
     };
@@ -387,22 +498,44 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
       ids: idsOf(strategy, sources.integrity),
       shallow: shallowDepth !== null ? defCell(shallowDepth) : null,
       deep: deepDepth !== null ? defCell(deepDepth) : null,
-      io: sources.io && Number.isFinite(ioDepth) ? baselineOr(sources.io, () => at(sources.io, (c) => c.hop === ioHop && c.depth === ioDepth)) : null,
+      io:
+        sources.io && Number.isFinite(ioDepth)
+          ? baselineOr(sources.io, () => at(sources.io, (c) => c.hop === ioHop && c.depth === ioDepth))
+          : null,
       // The latency column reads the stand-in study where there is one (one latency column).
-      latency: latencySource ? baselineOr(latencySource, () => latencyCell(latencySource, strategy, latencyDepth, load)) : null,
-      deployShallow: sources.deployment && shallowDepth !== null ? baselineOr(sources.deployment, () => capacityCell(sources.deployment, strategy, shallowDepth)) : null,
-      deployDeep: sources.deployment && deepDepth !== null ? baselineOr(sources.deployment, () => capacityCell(sources.deployment, strategy, deepDepth)) : null,
-      stores: sources.stores ? baselineOr(sources.stores, () => at(sources.stores, (c) => c.stores === stores && c.node === storesNode && c.acf !== false)) : null,
-      instructions: sources.instructions && shallowDepth !== null ? at(sources.instructions, (c) => c.depth === shallowDepth) : null,
-      deepInstructions: sources.instructions && deepDepth !== null ? at(sources.instructions, (c) => c.depth === deepDepth) : null,
+      latency: latencySource
+        ? baselineOr(latencySource, () => latencyCell(latencySource, strategy, latencyDepth, load))
+        : null,
+      deployShallow:
+        sources.deployment && shallowDepth !== null
+          ? baselineOr(sources.deployment, () => capacityCell(sources.deployment, strategy, shallowDepth))
+          : null,
+      deployDeep:
+        sources.deployment && deepDepth !== null
+          ? baselineOr(sources.deployment, () => capacityCell(sources.deployment, strategy, deepDepth))
+          : null,
+      stores: sources.stores
+        ? baselineOr(sources.stores, () =>
+            at(sources.stores, (c) => c.stores === stores && c.node === storesNode && c.acf !== false),
+          )
+        : null,
+      instructions:
+        sources.instructions && shallowDepth !== null
+          ? at(sources.instructions, (c) => c.depth === shallowDepth)
+          : null,
+      deepInstructions:
+        sources.instructions && deepDepth !== null ? at(sources.instructions, (c) => c.depth === deepDepth) : null,
       // Not a column: the App Engine study's layout at the same depths, read only to say
       // why it and the default run can both hold where they seem to disagree.
       // A sweep cell whose strategy lost its ids there has no cost to compare (HOP=await breaks alscontext).
-      sweepShallow: sweep && shallowDepth !== null ? at(sweep, (c) => c.depth === shallowDepth && !c.log && !sweepBroken(c)) : null,
-      sweepDeep: sweep && deepDepth !== null ? at(sweep, (c) => c.depth === deepDepth && !c.log && !sweepBroken(c)) : null,
+      sweepShallow:
+        sweep && shallowDepth !== null ? at(sweep, (c) => c.depth === shallowDepth && !c.log && !sweepBroken(c)) : null,
+      sweepDeep:
+        sweep && deepDepth !== null ? at(sweep, (c) => c.depth === deepDepth && !c.log && !sweepBroken(c)) : null,
     };
     row.profile = profileOf(own, strategy, deepDepth ?? shallowDepth);
-    for (const cell of [row.shallow, row.deep]) if (cell && cell.kind === 'ratio') cell.repro = reproOf(sources.repro, own, cell.source.id);
+    for (const cell of [row.shallow, row.deep])
+      if (cell && cell.kind === 'ratio') cell.repro = reproOf(sources.repro, own, cell.source.id);
     row.findings = findingsOf(row, shallowDepth, deepDepth);
     row.disagreements = isBase ? [] : disagreements(row);
     return row;
@@ -410,13 +543,30 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
   // Scenarios every context strategy fails: named once below the table, from the widest
   // integrity study; a row read from a narrower one does not repeat them either.
   const widest = widestFirst(sources.integrity)[0];
-  const common = rows.find((r) => r.ids.common?.length && r.ids.source?.file === widest?.file)?.ids.common ?? rows.find((r) => r.ids.common?.length)?.ids.common ?? [];
+  const common =
+    rows.find((r) => r.ids.common?.length && r.ids.source?.file === widest?.file)?.ids.common ??
+    rows.find((r) => r.ids.common?.length)?.ids.common ??
+    [];
   for (const r of rows) for (const rt of r.ids.runtimes || []) rt.own = rt.own.filter((sc) => !common.includes(sc));
   return {
-    sources: Object.fromEntries(Object.entries(sources).filter(([k]) => k !== 'repro').map(([k, v]) => [k, Array.isArray(v) ? v.map(described) : v ? described(v) : null])),
+    sources: Object.fromEntries(
+      Object.entries(sources)
+        .filter(([k]) => k !== 'repro')
+        .map(([k, v]) => [k, Array.isArray(v) ? v.map(described) : v ? described(v) : null]),
+    ),
     // On which machine each study of a headline column was measured (CPU model, cores).
-    machines: Object.entries(sources).filter(([k, v]) => v && !Array.isArray(v) && ['default', 'popular', 'io', 'latency', 'stores', 'deployment'].includes(k))
-      .map(([k, v]) => ({ study: k, name: v.name, cpuModel: v.run.environment?.cpuModel ?? null, cores: v.run.environment?.cores ?? null, date: v.run.environment?.date ?? null })),
+    machines: Object.entries(sources)
+      .filter(
+        ([k, v]) =>
+          v && !Array.isArray(v) && ['default', 'popular', 'io', 'latency', 'stores', 'deployment'].includes(k),
+      )
+      .map(([k, v]) => ({
+        study: k,
+        name: v.name,
+        cpuModel: v.run.environment?.cpuModel ?? null,
+        cores: v.run.environment?.cores ?? null,
+        date: v.run.environment?.date ?? null,
+      })),
     baseline,
     depths: { shallow: shallowDepth, deep: deepDepth },
     settings: {
@@ -424,10 +574,37 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
       marginPct: def.run.settings?.margin ?? DEFAULTS.margin,
       hop: configs[0]?.hop ?? null,
       node: configs[0]?.node ?? null,
-      io: sources.io ? { hop: ioHop, depth: ioDepth, baseline: sources.io.run.settings?.baseline ?? null, method: sources.io.run.settings?.method ?? 'sequential', load: sources.io.run.settings?.loads?.length === 1 ? sources.io.run.settings.loads[0] : null } : null,
-      latency: latencySource ? { load, depth: latencyDepth, hop: (latencySource.run.configs || [])[0]?.hop ?? null, baseline: latencySource.run.settings?.baseline ?? null, method: latencySource.run.settings?.method ?? 'sequential', instance: latencySource.run.settings?.instance?.name ?? null, knee: Boolean(latencySource.run.learned?.capacity?.groups?.some((g) => g.knee)) } : null,
-      deployment: sources.deployment ? { instance: sources.deployment.run.settings?.instance?.name ?? null, slo: sources.deployment.run.settings?.slo?.text ?? null, baseline: sources.deployment.run.settings?.baseline ?? null, serve: sloCapacity(sources.deployment.run)?.serve ?? null } : null,
-      stores: sources.stores ? { stores, node: storesNode, baseline: sources.stores.run.settings?.baseline ?? null } : null,
+      io: sources.io
+        ? {
+            hop: ioHop,
+            depth: ioDepth,
+            baseline: sources.io.run.settings?.baseline ?? null,
+            method: sources.io.run.settings?.method ?? 'sequential',
+            load: sources.io.run.settings?.loads?.length === 1 ? sources.io.run.settings.loads[0] : null,
+          }
+        : null,
+      latency: latencySource
+        ? {
+            load,
+            depth: latencyDepth,
+            hop: (latencySource.run.configs || [])[0]?.hop ?? null,
+            baseline: latencySource.run.settings?.baseline ?? null,
+            method: latencySource.run.settings?.method ?? 'sequential',
+            instance: latencySource.run.settings?.instance?.name ?? null,
+            knee: Boolean(latencySource.run.learned?.capacity?.groups?.some((g) => g.knee)),
+          }
+        : null,
+      deployment: sources.deployment
+        ? {
+            instance: sources.deployment.run.settings?.instance?.name ?? null,
+            slo: sources.deployment.run.settings?.slo?.text ?? null,
+            baseline: sources.deployment.run.settings?.baseline ?? null,
+            serve: sloCapacity(sources.deployment.run)?.serve ?? null,
+          }
+        : null,
+      stores: sources.stores
+        ? { stores, node: storesNode, baseline: sources.stores.run.settings?.baseline ?? null }
+        : null,
     },
     commonFailures: common,
     // Answers that depend on the Node version, by scenario and where they fail: [{ scenario,

@@ -11,7 +11,18 @@
 // ("93% of baseline"), and log rps turns that ratio into a difference whose sampling error
 // is roughly symmetric.
 
-const { CONFIDENCE, mean, variance, median, tCritical, welch, oneSample, twoLevel, overlap, positive } = require('./stats');
+const {
+  CONFIDENCE,
+  mean,
+  variance,
+  median,
+  tCritical,
+  welch,
+  oneSample,
+  twoLevel,
+  overlap,
+  positive,
+} = require('./stats');
 const { baselineFor } = require('./comparable');
 const { isControl, carriesContext } = require('./registry');
 const { BROKEN, CLIENT_BOUND, judge, judgeInstructions, verdictText, verdict, judgementOf } = require('./verdict');
@@ -66,7 +77,10 @@ function ratio(cfgSamples, baseSamples, { paired = true, confidence = CONFIDENCE
   }
   if (!isPaired) {
     n = Math.min(a.length, b.length);
-    test = welch(a.map((s) => Math.log(s.rps)), b.map((s) => Math.log(s.rps)));
+    test = welch(
+      a.map((s) => Math.log(s.rps)),
+      b.map((s) => Math.log(s.rps)),
+    );
   }
 
   const estimate = Math.exp(test.diff);
@@ -113,7 +127,9 @@ function samplePairs(cfgSamples, baseSamples, usable = () => true) {
     return out;
   }
   const byRound = new Map();
-  (baseSamples || []).forEach((b, i) => { if (b) byRound.set(Number.isInteger(b.round) ? b.round : i, b); });
+  (baseSamples || []).forEach((b, i) => {
+    if (b) byRound.set(Number.isInteger(b.round) ? b.round : i, b);
+  });
   const seen = new Set();
   (cfgSamples || []).forEach((s, i) => {
     const round = s && Number.isInteger(s.round) ? s.round : i;
@@ -129,8 +145,9 @@ function samplePairs(cfgSamples, baseSamples, usable = () => true) {
 // pairs(cfgSamples, baseSamples, key) -> [{ block, d }]: the log ratio of each pair's
 // `key` (rps, cpuUsPerRequest), by unit.
 function pairs(cfgSamples, baseSamples, key = 'rps') {
-  return samplePairs(cfgSamples, baseSamples, (s, b) => positive(s[key]) && positive(b[key]))
-    .map(({ sample, base, unit }) => ({ block: unit, d: Math.log(sample[key]) - Math.log(base[key]) }));
+  return samplePairs(cfgSamples, baseSamples, (s, b) => positive(s[key]) && positive(b[key])).map(
+    ({ sample, base, unit }) => ({ block: unit, d: Math.log(sample[key]) - Math.log(base[key]) }),
+  );
 }
 
 // pairedRatio(cfgSamples, baseSamples, key) -> twoLevel on the recorded pairs, plus the
@@ -143,7 +160,8 @@ function pairedRatio(cfgSamples, baseSamples, key = 'rps') {
     paired: r.n > 0,
     method: two
       ? 'adjacent pairs, log ratio averaged per block, t-interval over blocks (df = blocks - 1)'
-      : 'pairs by round in one warm process per config (schema 1): each round is a unit; restarts are not in the interval',
+      : 'pairs by round in one warm process per config (schema 1): each round is a unit; restarts are not in ' +
+        'the interval',
   };
 }
 
@@ -170,13 +188,23 @@ function blockRatio(cfgSamples, baseSamples, key = 'rps') {
   const a = blockLogMeans(cfgSamples, key);
   const b = blockLogMeans(baseSamples, key);
   const diffs = [...a].filter(([block]) => b.has(block)).map(([block, x]) => x - b.get(block));
-  if (!diffs.length) return { estimate: null, ci95: null, halfWidthPct: null, pValue: null, paired: true, n: 0, unit: 'block' };
+  if (!diffs.length)
+    return { estimate: null, ci95: null, halfWidthPct: null, pValue: null, paired: true, n: 0, unit: 'block' };
   const t = oneSample(diffs);
   const estimate = Math.exp(mean(diffs));
-  if (t.se === null || diffs.length < 2) return { estimate, ci95: null, halfWidthPct: null, pValue: null, paired: true, n: diffs.length, unit: 'block' };
+  if (t.se === null || diffs.length < 2)
+    return { estimate, ci95: null, halfWidthPct: null, pValue: null, paired: true, n: diffs.length, unit: 'block' };
   const half = t.se === 0 ? 0 : tCritical(diffs.length - 1) * t.se;
   const ci95 = [Math.exp(mean(diffs) - half), Math.exp(mean(diffs) + half)];
-  return { estimate, ci95, halfWidthPct: ((ci95[1] - ci95[0]) / 2) * 100, pValue: t.pValue, paired: true, n: diffs.length, unit: 'block' };
+  return {
+    estimate,
+    ci95,
+    halfWidthPct: ((ci95[1] - ci95[0]) / 2) * 100,
+    pValue: t.pValue,
+    paired: true,
+    n: diffs.length,
+    unit: 'block',
+  };
 }
 
 // sameRunRatio(cfgSamples, baseSamples) -> the req/s ratio of two configurations of one run
@@ -194,7 +222,9 @@ function sameRunRatio(cfgSamples, baseSamples) {
 function rpsLevel(samples) {
   const means = [...blockLogMeans(samples, 'rps').values()];
   if (!means.length) return { estimate: null, ci95: null, statistic: null };
-  const statistic = isSchema2(samples) ? 'geometric mean over blocks of per-block geometric means' : 'geometric mean of rounds';
+  const statistic = isSchema2(samples)
+    ? 'geometric mean over blocks of per-block geometric means'
+    : 'geometric mean of rounds';
   const m = mean(means);
   if (means.length < 2) return { estimate: Math.exp(m), ci95: null, statistic };
   const half = tCritical(means.length - 1) * Math.sqrt(variance(means) / means.length);
@@ -223,10 +253,17 @@ const isSolo = (s) => Boolean(s) && (s.kind === undefined || s.kind === 'solo');
 //   shared: this one's requests ÷ the partner's in the same windows (throughput on the
 //           shared CPU; equal to the ratio only when both got the same CPU share).
 function duetRatios(windows) {
-  const counted = (windows || []).filter((w) => w && w.counted && positive(w.cpuUsPerRequest) && positive(w.partnerCpuUsPerRequest));
-  const ratio = twoLevel(counted.map((w) => ({ block: w.block, d: Math.log(w.partnerCpuUsPerRequest) - Math.log(w.cpuUsPerRequest) })));
-  const shared = twoLevel(counted.filter((w) => positive(w.requests) && positive(w.partnerRequests))
-    .map((w) => ({ block: w.block, d: Math.log(w.requests) - Math.log(w.partnerRequests) })));
+  const counted = (windows || []).filter(
+    (w) => w && w.counted && positive(w.cpuUsPerRequest) && positive(w.partnerCpuUsPerRequest),
+  );
+  const ratio = twoLevel(
+    counted.map((w) => ({ block: w.block, d: Math.log(w.partnerCpuUsPerRequest) - Math.log(w.cpuUsPerRequest) })),
+  );
+  const shared = twoLevel(
+    counted
+      .filter((w) => positive(w.requests) && positive(w.partnerRequests))
+      .map((w) => ({ block: w.block, d: Math.log(w.requests) - Math.log(w.partnerRequests) })),
+  );
   return { ratio, shared, counted: counted.length, dropped: (windows || []).filter((w) => w && !w.counted).length };
 }
 
@@ -262,12 +299,18 @@ function instructionLevel(samples) {
 // fall within it needs no interval to be read.
 const INSTRUCTION_SPREAD_OK = 0.5;
 
-const INSTRUCTION_METHOD = 'instruction count (callgrind, one request in flight, node flags as in settings.nodeFlags): per window of N requests at the same request index, the baseline process\'s instructions per request ÷ this one\'s; log ratios averaged per block (pair of processes), t-interval over blocks; range = lowest and highest window ratio';
+const INSTRUCTION_METHOD =
+  'instruction count (callgrind, one request in flight, node flags as in settings.nodeFlags): per window of N ' +
+  "requests at the same request index, the baseline process's instructions per request ÷ this one's; log " +
+  'ratios averaged per block (pair of processes), t-interval over blocks; range = lowest and highest window ' +
+  'ratio';
 
 // A config's warm-up length per block (its process records): windows of the same index
 // are at the same request index only in processes with the same warm-up.
 function warmupSchedule(config) {
-  return new Map((config?.processes || []).filter((p) => Array.isArray(p.warmup)).map((p) => [p.block, p.warmup.length]));
+  return new Map(
+    (config?.processes || []).filter((p) => Array.isArray(p.warmup)).map((p) => [p.block, p.warmup.length]),
+  );
 }
 
 // instructionRatio(cfgSamples, baseSamples, { cfgSchedule, baseSchedule }) -> the ratio
@@ -304,10 +347,16 @@ function instructionRatio(cfgSamples, baseSamples, { cfgSchedule = new Map(), ba
   return { ...r, range, spreadPct: ((range[1] - range[0]) / 2 / r.estimate) * 100, sameSchedule };
 }
 
-const DUET_METHOD = 'duet: both servers under load at once on one CPU; per window the ratio of server CPU µs per request, log ratios averaged per block (pair of fresh processes), t-interval over blocks (df = blocks - 1)';
-const PAIR_METHOD = 'pair at a fixed rate: both servers sent the same open-loop schedule at once, on one CPU; per window the ratio of server CPU µs per request, log ratios averaged per block (pair of fresh processes), t-interval over blocks (df = blocks - 1)';
+const DUET_METHOD =
+  'duet: both servers under load at once on one CPU; per window the ratio of server CPU µs per request, log ' +
+  'ratios averaged per block (pair of fresh processes), t-interval over blocks (df = blocks - 1)';
+const PAIR_METHOD =
+  'pair at a fixed rate: both servers sent the same open-loop schedule at once, on one CPU; per window the ' +
+  'ratio of server CPU µs per request, log ratios averaged per block (pair of fresh processes), t-interval ' +
+  'over blocks (df = blocks - 1)';
 
-const invert = (r) => (r.estimate === null ? r : { ...r, estimate: 1 / r.estimate, ci95: r.ci95 && [1 / r.ci95[1], 1 / r.ci95[0]] });
+const invert = (r) =>
+  r.estimate === null ? r : { ...r, estimate: 1 / r.estimate, ci95: r.ci95 && [1 / r.ci95[1], 1 / r.ci95[0]] };
 
 // summarize(config, baselineConfig | null) -> the `summary` object of docs/run-json.md
 // (schema 2). Schema 1 configs get the same shape, paired by round.
@@ -326,16 +375,29 @@ function summarize(config, baselineConfig = null, { marginPct } = {}) {
   const broken = isBroken(config || {}, counts);
   const loadgen = median(valid.map((s) => s.loadgenCpu));
   const clientBound = loadgen !== null && loadgen >= CLIENT_BOUND_CPU;
-  const blocks = new Set(valid.map((s, i) => (Number.isInteger(s.block) ? s.block : `r${Number.isInteger(s.round) ? s.round : i}`))).size;
+  const blocks = new Set(
+    valid.map((s, i) => (Number.isInteger(s.block) ? s.block : `r${Number.isInteger(s.round) ? s.round : i}`)),
+  ).size;
   let ratio = null;
   let cpuRatio = null;
   let sharedRatio = null;
   let disagree = false;
   const instructions = instructionLevel(all);
   if (instructions && baselineConfig && baselineConfig !== config && baselineConfig.id !== config.id) {
-    const r = instructionRatio(all, baselineConfig.samples, { cfgSchedule: warmupSchedule(config), baseSchedule: warmupSchedule(baselineConfig) });
+    const r = instructionRatio(all, baselineConfig.samples, {
+      cfgSchedule: warmupSchedule(config),
+      baseSchedule: warmupSchedule(baselineConfig),
+    });
     const judgement = judgeInstructions(r, { broken });
-    ratio = { baseline: baselineConfig.id, ...r, paired: r.n > 0, quantity: 'instructions', method: INSTRUCTION_METHOD, judgement, verdict: verdictText(judgement, { quantity: 'instructions' }) };
+    ratio = {
+      baseline: baselineConfig.id,
+      ...r,
+      paired: r.n > 0,
+      quantity: 'instructions',
+      method: INSTRUCTION_METHOD,
+      judgement,
+      verdict: verdictText(judgement, { quantity: 'instructions' }),
+    };
   } else if (baselineConfig && baselineConfig !== config && baselineConfig.id !== config.id && windows.length) {
     const d = duetRatios(windows);
     const windowCounts = { counted: d.counted, dropped: d.dropped };
@@ -345,11 +407,34 @@ function summarize(config, baselineConfig = null, { marginPct } = {}) {
     const method = atRate ? PAIR_METHOD : DUET_METHOD;
     // The windows already leave out client-bound seconds: the verdict stands.
     const judgement = judge(d.ratio, 0.05, { broken, marginPct });
-    ratio = { baseline: baselineConfig.id, ...d.ratio, paired: d.ratio.n > 0, quantity: 'cpu', method, ...(atRate && { rate: windows.find((w) => w.rate)?.rate ?? null }), windows: windowCounts, judgement, verdict: verdictText(judgement) };
-    cpuRatio = { baseline: baselineConfig.id, ...invert(d.ratio), paired: d.ratio.n > 0, method, judgement, verdict: ratio.verdict };
+    ratio = {
+      baseline: baselineConfig.id,
+      ...d.ratio,
+      paired: d.ratio.n > 0,
+      quantity: 'cpu',
+      method,
+      ...(atRate && { rate: windows.find((w) => w.rate)?.rate ?? null }),
+      windows: windowCounts,
+      judgement,
+      verdict: verdictText(judgement),
+    };
+    cpuRatio = {
+      baseline: baselineConfig.id,
+      ...invert(d.ratio),
+      paired: d.ratio.n > 0,
+      method,
+      judgement,
+      verdict: ratio.verdict,
+    };
     if (!atRate) {
       const shared = judge(d.shared, 0.05, { broken, marginPct });
-      sharedRatio = { baseline: baselineConfig.id, ...d.shared, quantity: 'shared throughput', judgement: shared, verdict: verdictText(shared) };
+      sharedRatio = {
+        baseline: baselineConfig.id,
+        ...d.shared,
+        quantity: 'shared throughput',
+        judgement: shared,
+        verdict: verdictText(shared),
+      };
       disagree = Boolean(ratio.ci95 && sharedRatio.ci95 && !overlap(ratio.ci95, sharedRatio.ci95));
     }
   } else if (baselineConfig && baselineConfig !== config && baselineConfig.id !== config.id) {
@@ -361,11 +446,18 @@ function summarize(config, baselineConfig = null, { marginPct } = {}) {
     // CPU per request rises when a strategy costs more: its ratio reads the other way
     // round from throughput, so the verdict is on base/cfg to keep "slower" meaning cost.
     const cpuJudgement = judge(invert(c), 0.05, { broken, clientBound, marginPct });
-    cpuRatio = c.n ? { baseline: baselineConfig.id, ...c, judgement: cpuJudgement, verdict: verdictText(cpuJudgement) } : null;
+    cpuRatio = c.n
+      ? { baseline: baselineConfig.id, ...c, judgement: cpuJudgement, verdict: verdictText(cpuJudgement) }
+      : null;
     // Throughput ratio r and CPU ratio c tell the same story when r ≈ 1/c: disagree when
     // the throughput interval and the inverted CPU interval do not overlap.
-    disagree = Boolean(ratio && cpuRatio && ratio.ci95 && cpuRatio.ci95 &&
-      !overlap(ratio.ci95, [1 / cpuRatio.ci95[1], 1 / cpuRatio.ci95[0]]));
+    disagree = Boolean(
+      ratio &&
+      cpuRatio &&
+      ratio.ci95 &&
+      cpuRatio.ci95 &&
+      !overlap(ratio.ci95, [1 / cpuRatio.ci95[1], 1 / cpuRatio.ci95[0]]),
+    );
   }
   const level = rpsLevel(valid);
   return {

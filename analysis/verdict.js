@@ -14,7 +14,6 @@ const CLIENT_BOUND = 'load generator client-bound (≥ 85% of a core), no verdic
 // A micro sample too short for the timer: no ratio to judge (analysis/micro.js).
 const UNRESOLVED = 'below timer resolution, not comparable';
 
-
 // A verdict is data: judge() decides it, verdictText() writes its sentence (the one
 // writer of verdict sentences; the run JSON keeps the sentence for readers). No code reads
 // a sentence back: what it needs is in the judgement.
@@ -31,11 +30,25 @@ function judge(r, alpha = 0.05, { broken = false, clientBound = false, costPct, 
   const none = (reason) => ({ significant: false, direction: null, changePct: null, reason });
   if (broken) return none('broken');
   if (clientBound) return none('client-bound');
-  if (!r || r.estimate === null || r.estimate === undefined || !(r.n >= 2) || r.pValue === null || r.pValue === undefined) return none('too few samples');
+  if (
+    !r ||
+    r.estimate === null ||
+    r.estimate === undefined ||
+    !(r.n >= 2) ||
+    r.pValue === null ||
+    r.pValue === undefined
+  )
+    return none('too few samples');
   const change = costPct === undefined ? (r.estimate - 1) * 100 : -costPct;
   const eq = equivalence(r, marginPct, alpha);
   if (!(r.pValue < alpha) || change === 0) return { ...none('no difference'), changePct: change, equivalence: eq };
-  return { significant: true, direction: change < 0 ? 'slower' : 'faster', changePct: change, reason: 'significant', equivalence: eq };
+  return {
+    significant: true,
+    direction: change < 0 ? 'slower' : 'faster',
+    changePct: change,
+    reason: 'significant',
+    equivalence: eq,
+  };
 }
 
 // Two one-sided tests at alpha (TOST) of an estimate with a t-distributed error (center,
@@ -45,7 +58,12 @@ function judge(r, alpha = 0.05, { broken = false, clientBound = false, costPct, 
 function tost({ center, se, df }, [lo, hi], alpha = 0.05) {
   const half = tCritical(df, 1 - 2 * alpha) * se;
   const interval = [center - half, center + half];
-  const outcome = interval[0] >= lo && interval[1] <= hi ? 'equivalent' : interval[0] > hi || interval[1] < lo ? 'beyond' : 'cannot tell';
+  const outcome =
+    interval[0] >= lo && interval[1] <= hi
+      ? 'equivalent'
+      : interval[0] > hi || interval[1] < lo
+        ? 'beyond'
+        : 'cannot tell';
   return { outcome, interval };
 }
 
@@ -60,7 +78,11 @@ function equivalence(r, marginPct = DEFAULTS.margin, alpha = 0.05) {
   const hi = Math.log(r.ci95[1]);
   const se = (hi - lo) / 2 / tCritical(r.df, 0.95);
   const m = marginPct / 100;
-  const { outcome, interval } = tost({ center: (lo + hi) / 2, se, df: r.df }, [Math.log(1 - m), Math.log(1 + m)], alpha);
+  const { outcome, interval } = tost(
+    { center: (lo + hi) / 2, se, df: r.df },
+    [Math.log(1 - m), Math.log(1 + m)],
+    alpha,
+  );
   return { outcome, marginPct, ci90: interval.map(Math.exp) };
 }
 
@@ -70,7 +92,8 @@ function judgeInstructions(r, { broken = false } = {}) {
   if (broken) return { significant: false, direction: null, changePct: null, reason: 'broken' };
   if (!r || !r.range) return { significant: false, direction: null, changePct: null, reason: 'too few samples' };
   const change = (1 / r.estimate - 1) * 100;
-  if (r.range[0] <= 1 && r.range[1] >= 1) return { significant: false, direction: null, changePct: change, reason: 'no difference' };
+  if (r.range[0] <= 1 && r.range[1] >= 1)
+    return { significant: false, direction: null, changePct: change, reason: 'no difference' };
   return { significant: true, direction: change > 0 ? 'slower' : 'faster', changePct: change, reason: 'significant' };
 }
 
@@ -107,5 +130,13 @@ function judgementOf(r, { broken = false } = {}) {
 }
 
 module.exports = {
-  BROKEN, CLIENT_BOUND, judge, judgeInstructions, verdictText, verdict, judgementOf, equivalence, tost,
+  BROKEN,
+  CLIENT_BOUND,
+  judge,
+  judgeInstructions,
+  verdictText,
+  verdict,
+  judgementOf,
+  equivalence,
+  tost,
 };

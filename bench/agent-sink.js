@@ -94,7 +94,11 @@ function createSink() {
         if (req.method === 'GET' && path === '/__counts') return json(res, 200, counts);
         if (req.method === 'GET' && path === '/__owners') {
           const prefix = new URL(req.url, 'http://x').searchParams.get('prefix') || '';
-          return json(res, 200, Object.fromEntries([...owners].filter(([owner]) => prefix && owner.startsWith(prefix))));
+          return json(
+            res,
+            200,
+            Object.fromEntries([...owners].filter(([owner]) => prefix && owner.startsWith(prefix))),
+          );
         }
         if (req.method === 'GET' && path === '/healthz') return json(res, 200, { ok: true });
         if (req.method === 'POST' && /^\/api\/\d+\/envelope\/?$/.test(path)) {
@@ -140,7 +144,12 @@ function* sentrySpans(body) {
     if (!payload) continue;
     if (header.type === 'span') {
       for (const s of payload.items || [payload]) {
-        const attributes = Object.fromEntries(Object.entries(s.attributes || {}).map(([k, v]) => [k, v && typeof v === 'object' && 'value' in v ? v.value : v]));
+        const attributes = Object.fromEntries(
+          Object.entries(s.attributes || {}).map(([k, v]) => [
+            k,
+            v && typeof v === 'object' && 'value' in v ? v.value : v,
+          ]),
+        );
         yield { traceId: s.trace_id, attributes };
       }
     } else if (header.type === 'transaction') {
@@ -161,7 +170,13 @@ function* datadogSpans(body, path) {
   const str = (x) => (v5 ? strings[x] : x);
   for (const trace of v5 ? decoded[1] : decoded) {
     for (const raw of trace) {
-      const span = v5 ? { trace_id: raw[3], resource: str(raw[2]), meta: Object.fromEntries(Object.entries(raw[9] || {}).map(([k, v]) => [str(Number(k)), str(v)])) } : raw;
+      const span = v5
+        ? {
+            trace_id: raw[3],
+            resource: str(raw[2]),
+            meta: Object.fromEntries(Object.entries(raw[9] || {}).map(([k, v]) => [str(Number(k)), str(v)])),
+          }
+        : raw;
       const meta = span.meta || {};
       const low = BigInt.asUintN(64, BigInt(span.trace_id)).toString(16).padStart(16, '0');
       // The resource is where dd-trace puts a query's text (a SQL comment names the request).

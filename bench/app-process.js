@@ -25,15 +25,19 @@ const lastLines = (text, n = 5) => text.trim().split('\n').slice(-n).join(' | ')
 const { setTimeout: sleep } = require('node:timers/promises');
 
 // startApp({ name, command, health, cpu, timeoutMs, env, cgroup }) -> { pid, port, url, stop(),
-// alive(), exitInfo() ({ code, signal } once it exited), stderrTail() }; rejects with one line (the command's last stderr lines) when
-// it exits before its health path answers or the path never answers 2xx in time.
+// alive(), exitInfo() ({ code, signal } once it exited), stderrTail() }; rejects with one line (the command's last
+// stderr lines) when it exits before its health path answers or the path never answers 2xx in time.
 // cgroup: an instance stand-in's group (bench/cgroup.js, created): the command joins it
 // before it runs, so the service and everything it starts are held to the instance.
 async function startApp({ name, command, health = '/', cpu = null, timeoutMs = 30000, env = {}, cgroup = null }) {
   const port = await freePort();
   const join = cgroup ? joinCommand(cgroup) : { wrap: [], env: {} };
   const argv = [...(cpu === null ? [] : ['taskset', '-c', String(cpu)]), ...join.wrap, 'sh', '-c', command];
-  const child = spawn(argv[0], argv.slice(1), { env: { ...process.env, ...env, ...join.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  const child = spawn(argv[0], argv.slice(1), {
+    env: { ...process.env, ...env, ...join.env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+    detached: true,
+  });
   live.add(child.pid);
   let stderr = '';
   child.stderr.setEncoding('utf8');
@@ -71,14 +75,24 @@ async function startApp({ name, command, health = '/', cpu = null, timeoutMs = 3
   let last = 'no answer';
   while (Date.now() < deadline) {
     if (!alive()) {
-      if (cgroup && exit.code === JOIN_FAILED) throw new AppStartError(`${name}: could not join its instance cgroup (cgroup.procs not writable): \`${command}\` did not start`);
+      if (cgroup && exit.code === JOIN_FAILED)
+        throw new AppStartError(
+          `${name}: could not join its instance cgroup (cgroup.procs not writable): \`${command}\` did not start`,
+        );
       const how = exit.signal ? `killed by ${exit.signal}` : `exit code ${exit.code}`;
-      throw new AppStartError(`${name}: \`${command}\` exited (${how}) before ${health} answered${stderr.trim() ? `: ${lastLines(stderr)}` : ''}`);
+      throw new AppStartError(
+        `${name}: \`${command}\` exited (${how}) before ${health} ` +
+          `answered${stderr.trim() ? `: ${lastLines(stderr)}` : ''}`,
+      );
     }
     try {
-      const res = await fetch(`${url}${health}`, { signal: AbortSignal.timeout(1000), headers: { connection: 'close' } });
+      const res = await fetch(`${url}${health}`, {
+        signal: AbortSignal.timeout(1000),
+        headers: { connection: 'close' },
+      });
       await res.arrayBuffer();
-      if (res.ok) return { pid: child.pid, port, url, stop, alive, exitInfo: () => exit, stderrTail: () => lastLines(stderr) };
+      if (res.ok)
+        return { pid: child.pid, port, url, stop, alive, exitInfo: () => exit, stderrTail: () => lastLines(stderr) };
       last = `HTTP ${res.status}`;
     } catch (err) {
       last = err.cause?.code || err.message;
@@ -86,7 +100,10 @@ async function startApp({ name, command, health = '/', cpu = null, timeoutMs = 3
     await sleep(100);
   }
   await stop();
-  throw new AppStartError(`${name}: ${health} on port ${port} never answered 2xx within ${timeoutMs / 1000} s (last: ${last})${stderr.trim() ? `; stderr: ${lastLines(stderr)}` : ''}`);
+  throw new AppStartError(
+    `${name}: ${health} on port ${port} never answered 2xx within ${timeoutMs / 1000} s (last: ` +
+      `${last})${stderr.trim() ? `; stderr: ${lastLines(stderr)}` : ''}`,
+  );
 }
 
 module.exports = { startApp, freePort, AppStartError };

@@ -57,7 +57,13 @@ async function loadBoth(servers, { paths, pathsBySide = [], idHeader, connection
   return Promise.all(
     servers.map(async (s, i) => {
       const counts = newCounts();
-      const result = await autocannon({ url: s.url, connections, pipelining: 1, duration: durationS, requests: requestsFor(pathsBySide[i] ?? paths, idHeader, counts) });
+      const result = await autocannon({
+        url: s.url,
+        connections,
+        pipelining: 1,
+        duration: durationS,
+        requests: requestsFor(pathsBySide[i] ?? paths, idHeader, counts),
+      });
       counts.errors = (result.errors || 0) + (result.timeouts || 0);
       return counts;
     }),
@@ -75,7 +81,12 @@ async function measureWindow(servers, load) {
   const lg = process.cpuUsage(lg0);
   const members = servers.map((_, i) => {
     const cpuUs = cpu1[i] - cpu0[i];
-    return { requests: counts[i].responses, cpuUs, cpuUsPerRequest: counts[i].responses > 0 ? cpuUs / counts[i].responses : null, share: cpuUs / wallUs };
+    return {
+      requests: counts[i].responses,
+      cpuUs,
+      cpuUsPerRequest: counts[i].responses > 0 ? cpuUs / counts[i].responses : null,
+      share: cpuUs / wallUs,
+    };
   });
   return { wallMs: wallUs / 1000, loadgenCpu: (lg.user + lg.system) / wallUs, members, counts };
 }
@@ -86,7 +97,14 @@ async function measureWindow(servers, load) {
 // settings: { health, paths, idHeader, connections, blocks, windows, window, warmup,
 // startupTimeout }. A side that fails to start ends the block (its error on the config).
 // onBlock(configs) after every block: the caller saves, so a second Ctrl-C loses nothing.
-async function measureApp({ sides, settings, pinned, stop = { requested: false }, onProgress = () => {}, onBlock = () => {} }) {
+async function measureApp({
+  sides,
+  settings,
+  pinned,
+  stop = { requested: false },
+  onProgress = () => {},
+  onBlock = () => {},
+}) {
   const configs = sides.map((side, i) => ({
     id: `app/${side.name}`,
     arm: i === 0 ? 'baseline' : 'candidate',
@@ -99,7 +117,12 @@ async function measureApp({ sides, settings, pinned, stop = { requested: false }
     error: null,
   }));
   const [base, cand] = configs;
-  const load = { paths: settings.paths, pathsBySide: sides.map((side) => side.paths), idHeader: settings.idHeader, connections: settings.connections };
+  const load = {
+    paths: settings.paths,
+    pathsBySide: sides.map((side) => side.paths),
+    idHeader: settings.idHeader,
+    connections: settings.connections,
+  };
   for (let block = 0; block < settings.blocks && !stop.requested; block++) {
     // The position (who starts and is polled first) alternates between blocks.
     const order = block % 2 ? [1, 0] : [0, 1];
@@ -108,7 +131,14 @@ async function measureApp({ sides, settings, pinned, stop = { requested: false }
     try {
       for (const i of order) {
         starting = i;
-        const s = await startApp({ name: configs[i].name, command: configs[i].command, health: sides[i].health ?? settings.health, cpu: pinned ? cpus().server : null, timeoutMs: settings.startupTimeout * 1000, env: sides[i].env });
+        const s = await startApp({
+          name: configs[i].name,
+          command: configs[i].command,
+          health: sides[i].health ?? settings.health,
+          cpu: pinned ? cpus().server : null,
+          timeoutMs: settings.startupTimeout * 1000,
+          env: sides[i].env,
+        });
         servers[i] = s;
         configs[i].processes.push({ block, pid: s.pid, port: s.port });
       }
@@ -122,14 +152,43 @@ async function measureApp({ sides, settings, pinned, stop = { requested: false }
         if (!dropped) counted++;
         const [b, c] = win.members;
         cand.samples.push({
-          kind: 'window', block, group: block, window: w, partner: base.id, wallMs: Math.round(win.wallMs * 10) / 10,
-          requests: c.requests, cpuUsPerRequest: c.cpuUsPerRequest, share: c.share,
-          partnerRequests: b.requests, partnerCpuUsPerRequest: b.cpuUsPerRequest, partnerShare: b.share,
-          loadgenCpu: win.loadgenCpu, counted: !dropped, ...(dropped && { dropped }),
+          kind: 'window',
+          block,
+          group: block,
+          window: w,
+          partner: base.id,
+          wallMs: Math.round(win.wallMs * 10) / 10,
+          requests: c.requests,
+          cpuUsPerRequest: c.cpuUsPerRequest,
+          share: c.share,
+          partnerRequests: b.requests,
+          partnerCpuUsPerRequest: b.cpuUsPerRequest,
+          partnerShare: b.share,
+          loadgenCpu: win.loadgenCpu,
+          counted: !dropped,
+          ...(dropped && { dropped }),
         });
         // The id check of every answer, per side (analysis/summary.js summarize sums these).
-        win.counts.forEach((k, i) => configs[i].samples.push({ kind: 'duet', block, window: w, requests: k.responses, errors: k.errors, non2xx: k.non2xx, mismatches: k.mismatches, lost: k.lost, kept: k.kept }));
-        onProgress({ block, window: w, counted, dropped, ratio: b.cpuUsPerRequest && c.cpuUsPerRequest ? b.cpuUsPerRequest / c.cpuUsPerRequest : null });
+        win.counts.forEach((k, i) =>
+          configs[i].samples.push({
+            kind: 'duet',
+            block,
+            window: w,
+            requests: k.responses,
+            errors: k.errors,
+            non2xx: k.non2xx,
+            mismatches: k.mismatches,
+            lost: k.lost,
+            kept: k.kept,
+          }),
+        );
+        onProgress({
+          block,
+          window: w,
+          counted,
+          dropped,
+          ratio: b.cpuUsPerRequest && c.cpuUsPerRequest ? b.cpuUsPerRequest / c.cpuUsPerRequest : null,
+        });
       }
     } catch (err) {
       // Which side failed: the one being started, or one that died under load (its CPU
@@ -144,7 +203,10 @@ async function measureApp({ sides, settings, pinned, stop = { requested: false }
         const exit = servers[i].exitInfo();
         const how = exit?.signal ? `killed by ${exit.signal}` : `exit code ${exit?.code}`;
         const tail = servers[i].stderrTail();
-        failure = new AppStartError(`${configs[i].name}: \`${configs[i].command}\` exited (${how}) under load in block ${block + 1}${tail ? `: ${tail}` : ''}`);
+        failure = new AppStartError(
+          `${configs[i].name}: \`${configs[i].command}\` exited (${how}) under load in block ` +
+            `${block + 1}${tail ? `: ${tail}` : ''}`,
+        );
       }
       configs[i].error = { message: failure.message };
       throw Object.assign(failure, { configs });
@@ -172,8 +234,21 @@ const pctLabel = (load) => `load${Math.round(load * 1000) / 10}`;
 async function startStandIn({ side, settings, layout, pinned, label }) {
   const cgroup = new Cgroup(layout, label).create(settings.instance);
   try {
-    const app = await startApp({ name: side.name, command: side.command, health: settings.health, cpu: pinned ? cpus().server : null, timeoutMs: settings.startupTimeout * 1000, env: side.env, cgroup });
-    return { ...app, cgroup, readStats: async () => ({ cpuUs: treeCpuUs(app.pid), requests: null }), stop: () => app.stop().finally(() => cgroup.remove()) };
+    const app = await startApp({
+      name: side.name,
+      command: side.command,
+      health: settings.health,
+      cpu: pinned ? cpus().server : null,
+      timeoutMs: settings.startupTimeout * 1000,
+      env: side.env,
+      cgroup,
+    });
+    return {
+      ...app,
+      cgroup,
+      readStats: async () => ({ cpuUs: treeCpuUs(app.pid), requests: null }),
+      stop: () => app.stop().finally(() => cgroup.remove()),
+    };
   } catch (err) {
     cgroup.remove();
     throw err;
@@ -185,20 +260,30 @@ async function startStandIn({ side, settings, layout, pinned, label }) {
 async function standInCapacity({ side, settings, layout, pinned, log = () => {} }) {
   const servers = [];
   try {
-    for (let i = 0; i < 2; i++) servers.push(await startStandIn({ side, settings, layout, pinned, label: `capacity-${side.name}` }));
+    for (let i = 0; i < 2; i++)
+      servers.push(await startStandIn({ side, settings, layout, pinned, label: `capacity-${side.name}` }));
     const load = { paths: settings.paths, idHeader: null, connections: settings.connections };
     if (settings.warmup > 0) await loadBoth(servers, { ...load, durationS: settings.warmup });
     const { rps, bursts, settled } = await settledBursts(async () => {
       const counts = await loadBoth(servers, { ...load, durationS: CAPACITY_BURST_S });
       return counts.reduce((a, c) => a + c.responses, 0) / counts.length / CAPACITY_BURST_S;
     });
-    const knee = await kneeOf(servers, servers.map(() => ({ path: settings.paths[0] })), rps, { ...settings, idHeader: settings.idHeader ?? false }, log);
+    const knee = await kneeOf(
+      servers,
+      servers.map(() => ({ path: settings.paths[0] })),
+      rps,
+      { ...settings, idHeader: settings.idHeader ?? false },
+      log,
+    );
     return {
       rps,
       bursts,
       settled,
       knee,
-      method: `closed loop (autocannon, ${settings.connections} connections: the instance's request limit), two baseline stand-ins at once on the server CPU, ${BURSTS_RULE}, bursts of ${CAPACITY_BURST_S} s after ${settings.warmup} s of warm-up; then ${KNEE_RULE}, the 100% of the ladder`,
+      method:
+        `closed loop (autocannon, ${settings.connections} connections: the instance's request limit), two ` +
+        `baseline stand-ins at once on the server CPU, ${BURSTS_RULE}, bursts of ${CAPACITY_BURST_S} s after ` +
+        `${settings.warmup} s of warm-up; then ${KNEE_RULE}, the 100% of the ladder`,
     };
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
@@ -209,34 +294,52 @@ async function standInCapacity({ side, settings, layout, pinned, log = () => {} 
 // burst, the mean of the two].
 function warmClosedLoop(servers, settings) {
   return warmByThroughput(async () => {
-    const counts = await loadBoth(servers, { paths: settings.paths, idHeader: null, connections: settings.connections, durationS: WARM_BURST_S });
+    const counts = await loadBoth(servers, {
+      paths: settings.paths,
+      idHeader: null,
+      connections: settings.connections,
+      durationS: WARM_BURST_S,
+    });
     return counts.reduce((a, c) => a + c.responses, 0) / counts.length / WARM_BURST_S;
   });
 }
 
 // The configurations of an --instance run: per rate, the baseline and the candidate.
 function instanceConfigs(sides, capacityRps, loads) {
-  return loads.flatMap((load) => sides.map((side, i) => ({
-    id: `app/${side.name}/${pctLabel(load)}`,
-    arm: i === 0 ? 'baseline' : 'candidate',
-    strategy: side.name,
-    name: side.name,
-    command: side.command,
-    userSupplied: true,
-    group: pctLabel(load),
-    load,
-    rate: Math.max(1, Math.round(load * capacityRps)),
-    processes: [],
-    samples: [],
-    error: null,
-  })));
+  return loads.flatMap((load) =>
+    sides.map((side, i) => ({
+      id: `app/${side.name}/${pctLabel(load)}`,
+      arm: i === 0 ? 'baseline' : 'candidate',
+      strategy: side.name,
+      name: side.name,
+      command: side.command,
+      userSupplied: true,
+      group: pctLabel(load),
+      load,
+      rate: Math.max(1, Math.round(load * capacityRps)),
+      processes: [],
+      samples: [],
+      error: null,
+    })),
+  );
 }
 
 // measureAppOnInstance({ sides, settings, layout, pinned, stop, loadPids, log, onCapacity, onPair, onSample })
 // -> configs. settings: app's, with instance, loads, connections (the request limit).
 // loadPids: what --with started on the load CPU (the pair's load-CPU rule counts them). A
 // side that dies under load ends the run with its reason (an OOM kill named as such).
-async function measureAppOnInstance({ sides, settings, layout, pinned, stop = { requested: false }, loadPids = [], log = () => {}, onCapacity = () => {}, onPair = () => {}, onSample = () => {} }) {
+async function measureAppOnInstance({
+  sides,
+  settings,
+  layout,
+  pinned,
+  stop = { requested: false },
+  loadPids = [],
+  log = () => {},
+  onCapacity = () => {},
+  onPair = () => {},
+  onSample = () => {},
+}) {
   const capacity = await standInCapacity({ side: sides[0], settings, layout, pinned, log });
   const configs = instanceConfigs(sides, ladderAnchor(capacity), settings.loads);
   onCapacity(capacity, configs);
@@ -275,18 +378,39 @@ async function measureAppOnInstance({ sides, settings, layout, pinned, stop = { 
           signal: stop.signal,
           loadPids,
           onWindow: (w) => {
-            cand.samples.push(...pair.windowSamples([w], { of, partner, partnerId: base.id, block, group: seq, rate: cand.rate }));
+            cand.samples.push(
+              ...pair.windowSamples([w], { of, partner, partnerId: base.id, block, group: seq, rate: cand.rate }),
+            );
             onSample();
           },
         });
         const counted = result.windows.filter((w) => w.counted).length;
         members.forEach((c, i) => {
           const t = result.totals[i];
-          c.samples.push({ kind: 'pair', block, group: seq, position: i, members: members.map((m) => m.id), rate: cand.rate, due: t.due, sent: t.sent, requests: t.answered, errors: t.errors, non2xx: t.non2xx, kept: t.kept, mismatches: t.mismatches, lost: t.lost, unchecked: t.unchecked, countedWindows: counted, ladder: true });
+          c.samples.push({
+            kind: 'pair',
+            block,
+            group: seq,
+            position: i,
+            members: members.map((m) => m.id),
+            rate: cand.rate,
+            due: t.due,
+            sent: t.sent,
+            requests: t.answered,
+            errors: t.errors,
+            non2xx: t.non2xx,
+            kept: t.kept,
+            mismatches: t.mismatches,
+            lost: t.lost,
+            unchecked: t.unchecked,
+            countedWindows: counted,
+            ladder: true,
+          });
         });
         onPair({ block, load, rate: cand.rate, counted });
         if (result.totals.every((t) => t.due > 0 && t.sent < HELD_MIN * t.due)) {
-          for (const rest of loads.filter((x) => x > load)) onPair({ block, load: rest, rate: null, counted: 0, skipped: true });
+          for (const rest of loads.filter((x) => x > load))
+            onPair({ block, load: rest, rate: null, counted: 0, skipped: true });
           break;
         }
       }
@@ -301,7 +425,12 @@ async function measureAppOnInstance({ sides, settings, layout, pinned, stop = { 
       const exit = servers[i].exitInfo();
       const tail = servers[i].stderrTail();
       const why = oom ? oomText(oom) : exit?.signal ? `killed by ${exit.signal}` : `exit code ${exit?.code}`;
-      c.error = { message: `${c.name}: \`${c.command}\` ${oom ? 'was ' : 'exited ('}${why}${oom ? '' : ')'} at ${c.rate} req/s in block ${block + 1}${tail ? `: ${tail}` : ''}`, ...(oom && { oom }) };
+      c.error = {
+        message:
+          `${c.name}: \`${c.command}\` ${oom ? 'was ' : 'exited ('}${why}${oom ? '' : ')'} at ${c.rate} req/s ` +
+          `in block ${block + 1}${tail ? `: ${tail}` : ''}`,
+        ...(oom && { oom }),
+      };
       throw Object.assign(new AppStartError(c.error.message), { configs });
     } finally {
       await Promise.all(servers.map((x) => x.stop()));

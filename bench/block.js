@@ -52,7 +52,11 @@ async function explain(err, server) {
   if (!exit) return { message: err.message };
   // Held to an instance's memory limit, a SIGKILL is the kernel's OOM killer: said so.
   const oom = server.cgroup ? oomOf(server.cgroup) : null;
-  if (oom) return { message: `server process ${server.pid} was ${oomText(oom)} (${describeExit(exit)})`, exit: { ...exit, oom } };
+  if (oom)
+    return {
+      message: `server process ${server.pid} was ${oomText(oom)} (${describeExit(exit)})`,
+      exit: { ...exit, oom },
+    };
   return { message: `server process ${server.pid} died (${describeExit(exit)})`, exit };
 }
 
@@ -69,7 +73,11 @@ async function blockFailed(ctx, err, { servers, measured, block }) {
     fail(ctx, config, `${message} (block ${block + 1})`, { stderrTail: server.stderrTail?.() || '', exit });
     blamed = true;
   }
-  if (!blamed) for (const config of measured) fail(ctx, config, `${err.message} (block ${block + 1})`, { stderrTail: servers.get(config)?.stderrTail?.() || '' });
+  if (!blamed)
+    for (const config of measured)
+      fail(ctx, config, `${err.message} (block ${block + 1})`, {
+        stderrTail: servers.get(config)?.stderrTail?.() || '',
+      });
 }
 
 const mib = (bytes) => Math.round(bytes / 2 ** 20);
@@ -91,8 +99,22 @@ async function startBlock(ctx, block) {
         if (config.strategy && stats.strategy !== config.strategy) {
           throw new Error(`target ${config.target} reports strategy ${stats.strategy}, expected ${config.strategy}`);
         }
-        Object.assign(config, { strategy: stats.strategy, depth: config.depth ?? stats.depth, hop: stats.hop, framework: stats.framework, node: stats.node, acf: stats.acf });
-        server = { url: config.target, pid: null, nonce: stats.nonce, stats: true, stderrTail: () => '', stop: async () => {} };
+        Object.assign(config, {
+          strategy: stats.strategy,
+          depth: config.depth ?? stats.depth,
+          hop: stats.hop,
+          framework: stats.framework,
+          node: stats.node,
+          acf: stats.acf,
+        });
+        server = {
+          url: config.target,
+          pid: null,
+          nonce: stats.nonce,
+          stats: true,
+          stderrTail: () => '',
+          stop: async () => {},
+        };
         server.record = { block, pid: null, nonce: server.nonce, startedAt, endedAt: null, exit: null, dead: false };
         config.processes.push(server.record);
       } else {
@@ -146,9 +168,21 @@ async function startOne(ctx, config, block, under = {}) {
   }
   if (config.expectAcf != null && config.acf !== config.expectAcf) {
     await server.stop();
-    throw new Error(`asked for AsyncContextFrame ${config.expectAcf ? 'on' : 'off'} but the server reports it ${config.acf ? 'on' : 'off'}`);
+    throw new Error(
+      `asked for AsyncContextFrame ${config.expectAcf ? 'on' : 'off'} but the server reports it ` +
+        `${config.acf ? 'on' : 'off'}`,
+    );
   }
-  server.record = { block, pid: server.first?.pid ?? server.pid, nonce: server.nonce, startedAt, endedAt: null, exit: null, dead: false, ...(cgroup && { cgroup: cgroup.name }) };
+  server.record = {
+    block,
+    pid: server.first?.pid ?? server.pid,
+    nonce: server.nonce,
+    startedAt,
+    endedAt: null,
+    exit: null,
+    dead: false,
+    ...(cgroup && { cgroup: cgroup.name }),
+  };
   config.processes.push(server.record);
   return server;
 }
@@ -187,4 +221,16 @@ function fmtRatio(summary) {
   return r?.estimate ? `${ratioPct(r.estimate)}${r.ci95 ? ` ±${r.halfWidthPct.toFixed(1)}` : ''}` : '';
 }
 
-module.exports = { refreshSummaries, warnOnce, fail, explain, blockFailed, startBlock, startOne, startMembers, stopBlock, fmtRatio, StartFailed };
+module.exports = {
+  refreshSummaries,
+  warnOnce,
+  fail,
+  explain,
+  blockFailed,
+  startBlock,
+  startOne,
+  startMembers,
+  stopBlock,
+  fmtRatio,
+  StartFailed,
+};

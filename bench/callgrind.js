@@ -31,7 +31,9 @@ const TOOL_ARGS = ['--tool=callgrind', '--smc-check=all-non-file'];
 // apart without it, within 0.15% for six windows and 0.12% apart with it
 // (docs/investigations.md, "Instruction counts that depend on speed").
 const NODE_ARGS = ['--single-threaded', '--predictable-gc-schedule', '--predictable'];
-const INSTALL_HINT = `install it with: apt-get install -y ${systemTools.TOOLS.find((t) => t.name === 'valgrind').pkg} (Debian/Ubuntu)`;
+const INSTALL_HINT =
+  `install it with: apt-get install -y ${systemTools.TOOLS.find((t) => t.name === 'valgrind').pkg} ` +
+  `(Debian/Ubuntu)`;
 const DUMP_TIMEOUT_MS = 120000;
 
 const { setTimeout: sleep } = require('node:timers/promises');
@@ -43,7 +45,10 @@ function findValgrind() {
   if (!found) return null;
   const [valgrind, vgdb] = found.paths;
   try {
-    const version = execFileSync(valgrind, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const version = execFileSync(valgrind, ['--version'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
     return { valgrind, vgdb, version };
   } catch {
     return null;
@@ -82,10 +87,16 @@ function wrapper(dir) {
 
 function monitor(pid, command, env) {
   return new Promise((resolve, reject) => {
-    execFile(bin(1, 'vgdb'), [`--pid=${pid}`, command], { env: { ...process.env, ...env }, timeout: DUMP_TIMEOUT_MS }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`vgdb ${command} to ${pid} failed: ${(stderr || err.message).trim().split('\n').at(-1)}`));
-      else resolve(stdout);
-    });
+    execFile(
+      bin(1, 'vgdb'),
+      [`--pid=${pid}`, command],
+      { env: { ...process.env, ...env }, timeout: DUMP_TIMEOUT_MS },
+      (err, stdout, stderr) => {
+        if (err)
+          reject(new Error(`vgdb ${command} to ${pid} failed: ${(stderr || err.message).trim().split('\n').at(-1)}`));
+        else resolve(stdout);
+      },
+    );
   });
 }
 
@@ -114,7 +125,8 @@ function counter(pid, dir, env) {
           fs.rmSync(file, { force: true }); // one dump can be megabytes of per-function costs
           return ir;
         }
-        if (Date.now() > deadline) throw new Error(`callgrind wrote no complete ${path.basename(file)} within ${DUMP_TIMEOUT_MS / 1000} s`);
+        if (Date.now() > deadline)
+          throw new Error(`callgrind wrote no complete ${path.basename(file)} within ${DUMP_TIMEOUT_MS / 1000} s`);
         await sleep(50);
       }
     },

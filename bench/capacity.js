@@ -33,11 +33,14 @@ const MAX_BURSTS = 10;
 async function settledBursts(burst) {
   const bursts = [];
   const last = () => bursts.slice(-BURSTS);
-  const agree = () => bursts.length >= BURSTS && last().every((x) => Math.abs(x - median(last())) <= SETTLED * median(last()));
+  const agree = () =>
+    bursts.length >= BURSTS && last().every((x) => Math.abs(x - median(last())) <= SETTLED * median(last()));
   while (bursts.length < MAX_BURSTS && !agree()) bursts.push(await burst());
   return { rps: Math.round(median(last())), bursts: bursts.map(Math.round), settled: agree() };
 }
-const BURSTS_RULE = `bursts until the last ${BURSTS} are within ${SETTLED * 100}% of their median (at most ${MAX_BURSTS}), the median of those`;
+const BURSTS_RULE =
+  `bursts until the last ${BURSTS} are within ${SETTLED * 100}% of their median (at most ${MAX_BURSTS}), the ` +
+  `median of those`;
 
 // The open-loop knee: where a ladder of rates judged against an SLO is anchored. Measured
 // on F1 stand-ins (47ae359), the closed-loop capacity settles at 6,742 req/s (a saturated
@@ -56,7 +59,10 @@ const KNEE_STEP = 1.25;
 const KNEE_OVER = 2;
 const KNEE_WINDOWS = 2;
 const KNEE_MAX = 1.5;
-const KNEE_RULE = `the open-loop knee: two baseline processes sent the pair's schedule at rising rates (from ${KNEE_FROM * 100}% of the closed-loop capacity, ×${KNEE_STEP} a step, ${KNEE_WINDOWS} windows each), the last rate at which both kept the SLO before ${KNEE_OVER} steps in a row where one did not`;
+const KNEE_RULE =
+  `the open-loop knee: two baseline processes sent the pair's schedule at rising rates (from ` +
+  `${KNEE_FROM * 100}% of the closed-loop capacity, ×${KNEE_STEP} a step, ${KNEE_WINDOWS} windows each), the ` +
+  `last rate at which both kept the SLO before ${KNEE_OVER} steps in a row where one did not`;
 
 // One side of a knee step: its percentiles over the step's windows and whether it kept
 // the rate.
@@ -99,13 +105,30 @@ async function kneeSearch(closedLoopRps, step, { signal } = {}) {
 // at the rate -> kneeSearch's answer, steps with each side's percentile and whether it
 // kept the rate, and the rule.
 async function openLoopKnee({ servers, configs, closedLoopRps, slo, load, windowS = 1, signal, log = () => {} }) {
-  const knee = await kneeSearch(closedLoopRps, async (rate) => {
-    const result = await pair.measurePair({ servers, configs, rate, load, windowS, windows: KNEE_WINDOWS, maxWindows: KNEE_WINDOWS, signal });
-    const sides = servers.map((_, i) => kneeSide(result.windows, i));
-    const ok = sides.every((x) => x.held && Number.isFinite(x.p[slo.key]) && x.p[slo.key] <= slo.boundMs);
-    log(`  ${rate} req/s each: ${slo.key} ${sides.map((x) => (Number.isFinite(x.p[slo.key]) ? `${x.p[slo.key]} ms` : '—')).join(' and ')}${sides.every((x) => x.held) ? '' : ' (a rate not kept)'}: ${ok ? 'within' : 'over'} ${slo.text}`);
-    return { ok, p: sides.map((x) => x.p[slo.key]), held: sides.map((x) => x.held) };
-  }, { signal });
+  const knee = await kneeSearch(
+    closedLoopRps,
+    async (rate) => {
+      const result = await pair.measurePair({
+        servers,
+        configs,
+        rate,
+        load,
+        windowS,
+        windows: KNEE_WINDOWS,
+        maxWindows: KNEE_WINDOWS,
+        signal,
+      });
+      const sides = servers.map((_, i) => kneeSide(result.windows, i));
+      const ok = sides.every((x) => x.held && Number.isFinite(x.p[slo.key]) && x.p[slo.key] <= slo.boundMs);
+      log(
+        `  ${rate} req/s each: ${slo.key} ` +
+          `${sides.map((x) => (Number.isFinite(x.p[slo.key]) ? `${x.p[slo.key]} ms` : '—')).join(' and ')}` +
+          `${sides.every((x) => x.held) ? '' : ' (a rate not kept)'}: ${ok ? 'within' : 'over'} ${slo.text}`,
+      );
+      return { ok, p: sides.map((x) => x.p[slo.key]), held: sides.map((x) => x.held) };
+    },
+    { signal },
+  );
   return { ...knee, method: KNEE_RULE };
 }
 
@@ -114,12 +137,19 @@ async function openLoopKnee({ servers, configs, closedLoopRps, slo, load, window
 // crosses).
 function parseLoads(value, { max = 1 } = {}) {
   if (value === undefined) return undefined;
-  const items = String(value).split(',').map((s) => s.trim()).filter(Boolean);
+  const items = String(value)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!items.length) throw new UsageError('--load needs at least one value, such as 25%,50%,75%');
   return items.map((item) => {
     const m = /^(\d+(?:\.\d+)?)%$/.exec(item);
     const pct = m ? Number(m[1]) : NaN;
-    if (!(pct > 0 && pct <= max * 100)) throw new UsageError(`--load ${item} is not valid; expected a percentage of the baseline's capacity from 1% to ${max * 100}%, such as 50%`);
+    if (!(pct > 0 && pct <= max * 100))
+      throw new UsageError(
+        `--load ${item} is not valid; expected a percentage of the baseline's capacity from 1% to ` +
+          `${max * 100}%, such as 50%`,
+      );
     return pct / 100;
   });
 }
@@ -127,11 +157,15 @@ function parseLoads(value, { max = 1 } = {}) {
 // '2000' or '1000,2000' -> [1000, 2000].
 function parseRates(value) {
   if (value === undefined) return undefined;
-  const items = String(value).split(',').map((s) => s.trim()).filter(Boolean);
+  const items = String(value)
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!items.length) throw new UsageError('--rate needs at least one value, such as 2000');
   return items.map((item) => {
     const n = Number(item);
-    if (!(/^\d+(\.\d+)?$/.test(item) && n >= 1 && n <= 1e6)) throw new UsageError(`--rate ${item} is not valid; expected requests per second from 1 to 1000000`);
+    if (!(/^\d+(\.\d+)?$/.test(item) && n >= 1 && n <= 1e6))
+      throw new UsageError(`--rate ${item} is not valid; expected requests per second from 1 to 1000000`);
     return n;
   });
 }
@@ -142,7 +176,11 @@ const loadLabel = (f) => `${Math.round(f * 1000) / 10}%`;
 function baselines(configs, baselineArm) {
   return [...groupConfigs(configs)].map(([group, members]) => {
     const config = members.find((c) => armOf(c) === baselineArm);
-    if (!config) throw new UsageError(`--load needs the baseline strategy ${baselineArm} in every group (missing beside ${members[0].id}); add it to --strategies or give --rate`);
+    if (!config)
+      throw new UsageError(
+        `--load needs the baseline strategy ${baselineArm} in every group (missing beside ${members[0].id}); ` +
+          `add it to --strategies or give --rate`,
+      );
     return { group, config };
   });
 }
@@ -157,7 +195,11 @@ async function measureCapacity(configs, settings, { driver, launch, log = () => 
   const groups = [];
   const twins = settings.method === 'pair' ? 2 : 1;
   for (const { group, config } of baselines(configs, settings.baseline)) {
-    log(`measuring the capacity of ${config.id} (closed loop${twins > 1 ? ', beside a second baseline process as in a pair' : ''}, bursts of ${settings.duration} s until the last ${BURSTS} agree)`);
+    log(
+      `measuring the capacity of ${config.id} (closed ` +
+        `loop${twins > 1 ? ', beside a second baseline process as in a pair' : ''}, bursts of ` +
+        `${settings.duration} s until the last ${BURSTS} agree)`,
+    );
     const servers = [];
     try {
       for (let i = 0; i < twins; i++) {
@@ -165,14 +207,23 @@ async function measureCapacity(configs, settings, { driver, launch, log = () => 
         servers.push(server);
         onServer(server);
       }
-      const options = (server) => ({ url: server.url, path: config.path || '/', connections: settings.connections, pipelining: settings.pipelining });
+      const options = (server) => ({
+        url: server.url,
+        path: config.path || '/',
+        connections: settings.connections,
+        pipelining: settings.pipelining,
+      });
       const burst = async (duration) => {
         const results = await Promise.all(servers.map((server) => driver({ ...options(server), duration })));
         return results.reduce((a, r) => a + r.rps, 0) / results.length;
       };
       if (settings.warmup > 0) await burst(settings.warmup);
       const { rps, bursts, settled } = await settledBursts(() => burst(settings.duration));
-      if (!settled) log(`the capacity of ${config.id} did not settle in ${MAX_BURSTS} bursts (${bursts.join(', ')} req/s): the median of the last ${BURSTS} stands`);
+      if (!settled)
+        log(
+          `the capacity of ${config.id} did not settle in ${MAX_BURSTS} bursts (${bursts.join(', ')} req/s): ` +
+            `the median of the last ${BURSTS} stands`,
+        );
       const knee = twins > 1 && settings.slo ? await kneeOf(servers, [config, config], rps, settings, log) : null;
       groups.push({ group, baseline: config.id, rps, bursts, settled, ...(knee && { knee }) });
     } finally {
@@ -180,7 +231,13 @@ async function measureCapacity(configs, settings, { driver, launch, log = () => 
     }
   }
   return {
-    method: `closed loop (autocannon, ${settings.connections} connections, pipelining ${settings.pipelining}${twins > 1 ? ', two baseline processes at once on the server CPU: the capacity of each server of a pair' : ''}), ${BURSTS_RULE}, bursts of ${settings.duration} s after ${settings.warmup} s of warm-up, fresh server(s) per baseline${groups.some((g) => g.knee) ? `; then ${KNEE_RULE}, the 100% of the ladder` : ''}`,
+    method:
+      `closed loop (autocannon, ${settings.connections} connections, pipelining ` +
+      `${settings.pipelining}` +
+      (twins > 1 ? ', two baseline processes at once on the server CPU: the capacity of each server of a pair' : '') +
+      `), ` +
+      `${BURSTS_RULE}, bursts of ${settings.duration} s after ${settings.warmup} s of warm-up, fresh server(s) ` +
+      `per baseline${groups.some((g) => g.knee) ? `; then ${KNEE_RULE}, the 100% of the ladder` : ''}`,
     bursts: BURSTS,
     ...(twins > 1 && { servers: twins }),
     groups,
@@ -190,9 +247,28 @@ async function measureCapacity(configs, settings, { driver, launch, log = () => 
 // The knee of a pair's twins against settings.slo, logged as it goes.
 async function kneeOf(servers, configs, closedLoopRps, settings, log) {
   log(`finding the open-loop knee against ${settings.slo.text} (two baseline processes, rising rates)`);
-  const knee = await openLoopKnee({ servers, configs, closedLoopRps, slo: settings.slo, load: { connections: settings.connections, timeout: settings.timeout ?? 10, ...(settings.idHeader !== undefined && { idHeader: settings.idHeader }) }, windowS: settings.window ?? 1, log });
-  if (knee.censored === 'below') log(`over ${settings.slo.text} from the first rate tried (${knee.rps} req/s): the ladder is anchored there`);
-  else log(`knee: ${knee.rps} req/s per process${knee.censored === 'above' ? ` (within ${settings.slo.text} at every rate tried: at least this)` : ''}; the ladder's rates are fractions of it`);
+  const knee = await openLoopKnee({
+    servers,
+    configs,
+    closedLoopRps,
+    slo: settings.slo,
+    load: {
+      connections: settings.connections,
+      timeout: settings.timeout ?? 10,
+      ...(settings.idHeader !== undefined && { idHeader: settings.idHeader }),
+    },
+    windowS: settings.window ?? 1,
+    log,
+  });
+  if (knee.censored === 'below')
+    log(`over ${settings.slo.text} from the first rate tried (${knee.rps} req/s): the ladder is anchored there`);
+  else
+    log(
+      `knee: ${knee.rps} req/s per ` +
+        `process` +
+        `${knee.censored === 'above' ? ` (within ${settings.slo.text} at every rate tried: at least this)` : ''}; ` +
+        `the ladder's rates are fractions of it`,
+    );
   return knee;
 }
 
@@ -207,7 +283,13 @@ function defaultLaunch({ cpu = null, instance = null, env = {} } = {}) {
     if (config.target) return { url: config.target, stop: async () => {} };
     const cgroup = instance ? new Cgroup(standInLayout(), `capacity-${config.strategy}`).create(instance) : null;
     try {
-      const server = await startServer(config, { nodePath: config.launch?.nodePath, nodeArgs: config.launch?.nodeArgs, cpu, cgroup, env });
+      const server = await startServer(config, {
+        nodePath: config.launch?.nodePath,
+        nodeArgs: config.launch?.nodeArgs,
+        cpu,
+        cgroup,
+        env,
+      });
       return cgroup ? { ...server, stop: () => server.stop().finally(() => cgroup.remove()) } : server;
     } catch (err) {
       cgroup?.remove();
@@ -224,14 +306,25 @@ function expandRates(configs, { rates, loads, capacity }) {
   const out = [];
   for (const config of configs) {
     if (rates) {
-      for (const rate of rates) out.push(deriveConfig(config, { id: `${config.id}/r${rate}`, variant: variant(config, `r${rate}`), rate, load: null }));
+      for (const rate of rates)
+        out.push(
+          deriveConfig(config, { id: `${config.id}/r${rate}`, variant: variant(config, `r${rate}`), rate, load: null }),
+        );
     } else {
       const g = capacity.groups.find((x) => x.group === groupKey(config));
       const anchor = ladderAnchor(g);
       for (const load of loads) {
         const rate = Math.max(1, Math.round(load * anchor));
         const pct = Math.round(load * 1000) / 10;
-        out.push(deriveConfig(config, { id: `${config.id}/load${pct}`, variant: variant(config, `load${pct}`), rate, load, capacityRps: anchor }));
+        out.push(
+          deriveConfig(config, {
+            id: `${config.id}/load${pct}`,
+            variant: variant(config, `load${pct}`),
+            rate,
+            load,
+            capacityRps: anchor,
+          }),
+        );
       }
     }
   }
@@ -244,7 +337,11 @@ function expandRates(configs, { rates, loads, capacity }) {
 // services: { need, pgUrl } as the session takes them: a baseline waiting on PostgreSQL,
 // MariaDB, Redis or a downstream needs them for its capacity too (started here for the
 // probe and stopped after it; the session starts its own for the run).
-async function rateConfigs(configs, settings, { remote = false, taskset = false, services = null, log = (line) => process.stderr.write(`${line}\n`) } = {}) {
+async function rateConfigs(
+  configs,
+  settings,
+  { remote = false, taskset = false, services = null, log = (line) => process.stderr.write(`${line}\n`) } = {},
+) {
   if (!settings.rates && !settings.loads) return { configs, capacity: null };
   let capacity = null;
   if (settings.loads) {
@@ -264,7 +361,16 @@ async function rateConfigs(configs, settings, { remote = false, taskset = false,
         started = await startServices({ need: services.need, pgUrl: services.pgUrl ?? null, pinned });
         current.add(started);
       }
-      capacity = await measureCapacity(configs, settings, { driver: getDriver('autocannon'), launch: defaultLaunch({ cpu: pinned ? cpus().server : null, instance: settings.instance ?? null, env: started?.env ?? {} }), log, onServer: (s) => current.add(s) });
+      capacity = await measureCapacity(configs, settings, {
+        driver: getDriver('autocannon'),
+        launch: defaultLaunch({
+          cpu: pinned ? cpus().server : null,
+          instance: settings.instance ?? null,
+          env: started?.env ?? {},
+        }),
+        log,
+        onServer: (s) => current.add(s),
+      });
     } finally {
       await started?.stop();
       stop.release();
@@ -274,4 +380,20 @@ async function rateConfigs(configs, settings, { remote = false, taskset = false,
 }
 
 module.exports = {
-  rateConfigs, parseLoads, parseRates, measureCapacity, expandRates, defaultLaunch, baselines, loadLabel, settledBursts, kneeSearch, openLoopKnee, kneeOf, ladderAnchor, BURSTS, BURSTS_RULE, KNEE_RULE };
+  rateConfigs,
+  parseLoads,
+  parseRates,
+  measureCapacity,
+  expandRates,
+  defaultLaunch,
+  baselines,
+  loadLabel,
+  settledBursts,
+  kneeSearch,
+  openLoopKnee,
+  kneeOf,
+  ladderAnchor,
+  BURSTS,
+  BURSTS_RULE,
+  KNEE_RULE,
+};

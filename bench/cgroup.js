@@ -18,7 +18,9 @@ class CgroupError extends OneLineError {}
 
 const PREFIX = 'ctxbench-';
 const V1_CONTROLLERS = ['cpu', 'cpuacct', 'memory'];
-const HINT = 'run as root, or point CTXBENCH_CGROUP_ROOT at a delegated cgroup v2 folder with the cpu and memory controllers (e.g. one made under `systemd-run --user --scope -p Delegate=yes`)';
+const HINT =
+  'run as root, or point CTXBENCH_CGROUP_ROOT at a delegated cgroup v2 folder with the cpu and memory ' +
+  'controllers (e.g. one made under `systemd-run --user --scope -p Delegate=yes`)';
 
 const read = (file) => fs.readFileSync(file, 'utf8');
 const tryRead = (file) => {
@@ -36,7 +38,8 @@ function mountsOf(text) {
   for (const line of text.split('\n')) {
     const [, mountpoint, type, options] = line.split(' ');
     if (type === 'cgroup2' && !v2) v2 = mountpoint;
-    if (type === 'cgroup') for (const o of (options || '').split(',')) if (V1_CONTROLLERS.includes(o) && !v1[o]) v1[o] = mountpoint;
+    if (type === 'cgroup')
+      for (const o of (options || '').split(',')) if (V1_CONTROLLERS.includes(o) && !v1[o]) v1[o] = mountpoint;
   }
   return { v1, v2 };
 }
@@ -56,7 +59,12 @@ function ownGroups(text) {
 // { version: 2, parent }. Throws a CgroupError (one line) when none can be written.
 // Options for tests: mounts and self (the texts of /proc/mounts and /proc/self/cgroup),
 // env, and probe (false: do not try to create a group).
-function detectCgroups({ mounts = tryRead('/proc/mounts') ?? '', self = tryRead('/proc/self/cgroup') ?? '', env = process.env, probe = true } = {}) {
+function detectCgroups({
+  mounts = tryRead('/proc/mounts') ?? '',
+  self = tryRead('/proc/self/cgroup') ?? '',
+  env = process.env,
+  probe = true,
+} = {}) {
   const m = mountsOf(mounts);
   const problems = [];
   if (env.CTXBENCH_CGROUP_ROOT) {
@@ -67,12 +75,20 @@ function detectCgroups({ mounts = tryRead('/proc/mounts') ?? '', self = tryRead(
   }
   if (V1_CONTROLLERS.every((c) => m.v1[c])) {
     const own = ownGroups(self);
-    const layout = { version: 1, parents: Object.fromEntries(V1_CONTROLLERS.map((c) => [c, path.join(m.v1[c], own[c] ?? '/')])) };
+    const layout = {
+      version: 1,
+      parents: Object.fromEntries(V1_CONTROLLERS.map((c) => [c, path.join(m.v1[c], own[c] ?? '/')])),
+    };
     const unwritable = V1_CONTROLLERS.filter((c) => !writable(layout.parents[c]));
     if (!unwritable.length) return checked(layout, probe);
-    problems.push(`cgroup v1 ${unwritable.join(', ')} not writable here (${unwritable.map((c) => layout.parents[c]).join(', ')})`);
+    problems.push(
+      `cgroup v1 ${unwritable.join(', ')} not writable here (${unwritable.map((c) => layout.parents[c]).join(', ')})`,
+    );
   } else if (Object.keys(m.v1).length) {
-    problems.push(`cgroup v1 without the ${V1_CONTROLLERS.filter((c) => !m.v1[c]).join(' and ')} controller${V1_CONTROLLERS.filter((c) => !m.v1[c]).length > 1 ? 's' : ''}`);
+    problems.push(
+      `cgroup v1 without the ${V1_CONTROLLERS.filter((c) => !m.v1[c]).join(' and ')} ` +
+        `controller${V1_CONTROLLERS.filter((c) => !m.v1[c]).length > 1 ? 's' : ''}`,
+    );
   }
   if (m.v2) {
     const layout = { version: 2, parent: m.v2 };
@@ -81,7 +97,9 @@ function detectCgroups({ mounts = tryRead('/proc/mounts') ?? '', self = tryRead(
     problems.push(`cgroup v2 at ${m.v2}: ${why}`);
   }
   if (!problems.length) problems.push('no cgroup filesystem is mounted');
-  throw new CgroupError(`--instance needs a cgroup it can create with a CPU quota and a memory limit: ${problems.join('; ')}; ${HINT}`);
+  throw new CgroupError(
+    `--instance needs a cgroup it can create with a CPU quota and a memory limit: ${problems.join('; ')}; ${HINT}`,
+  );
 }
 
 function writable(dir) {
@@ -98,7 +116,8 @@ function v2Problem(dir) {
   if (controllers === null) return 'not a cgroup v2 folder (no cgroup.controllers)';
   const have = controllers.trim().split(/\s+/);
   const missing = ['cpu', 'memory'].filter((c) => !have.includes(c));
-  if (missing.length) return `the ${missing.join(' and ')} controller${missing.length > 1 ? 's are' : ' is'} not available there`;
+  if (missing.length)
+    return `the ${missing.join(' and ')} controller${missing.length > 1 ? 's are' : ' is'} not available there`;
   if (!writable(dir)) return 'not writable by this user';
   return null;
 }
@@ -111,7 +130,9 @@ function checked(layout, probe) {
     g.create({ quotaUs: 100000, periodUs: 100000, memoryBytes: 2 ** 30 });
   } catch (err) {
     g.remove();
-    throw new CgroupError(`--instance: cannot create a cgroup with a CPU quota and a memory limit (${err.code || err.message}); ${HINT}`);
+    throw new CgroupError(
+      `--instance: cannot create a cgroup with a CPU quota and a memory limit (${err.code || err.message}); ${HINT}`,
+    );
   }
   g.remove();
   return layout;
@@ -126,16 +147,23 @@ let serial = 0;
 class Cgroup {
   constructor(layout, label) {
     this.layout = layout;
-    this.name = `${PREFIX}${process.pid}-${String(label).toLowerCase().replace(/[^a-z0-9]+/g, '-').slice(0, 40)}-${serial++}`;
+    this.name = `${PREFIX}${process.pid}-${String(label)
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .slice(0, 40)}-${serial++}`;
     this.created = [];
   }
 
   dirs() {
-    return this.layout.version === 1 ? V1_CONTROLLERS.map((c) => path.join(this.layout.parents[c], this.name)) : [path.join(this.layout.parent, this.name)];
+    return this.layout.version === 1
+      ? V1_CONTROLLERS.map((c) => path.join(this.layout.parents[c], this.name))
+      : [path.join(this.layout.parent, this.name)];
   }
 
   dir(controller) {
-    return this.layout.version === 1 ? path.join(this.layout.parents[controller], this.name) : path.join(this.layout.parent, this.name);
+    return this.layout.version === 1
+      ? path.join(this.layout.parents[controller], this.name)
+      : path.join(this.layout.parent, this.name);
   }
 
   create({ quotaUs, periodUs, memoryBytes }) {
@@ -153,7 +181,8 @@ class Cgroup {
       fs.writeFileSync(path.join(this.dir('cpu'), 'cpu.max'), `${quotaUs} ${periodUs}`);
       fs.writeFileSync(path.join(this.dir('memory'), 'memory.max'), String(memoryBytes));
       // No swap beyond the limit: an instance has none.
-      if (fs.existsSync(path.join(this.dir('memory'), 'memory.swap.max'))) fs.writeFileSync(path.join(this.dir('memory'), 'memory.swap.max'), '0');
+      if (fs.existsSync(path.join(this.dir('memory'), 'memory.swap.max')))
+        fs.writeFileSync(path.join(this.dir('memory'), 'memory.swap.max'), '0');
     }
     this.limits = { quotaUs, periodUs, memoryBytes };
     return this;
@@ -282,18 +311,26 @@ function sweepLeftovers(layout) {
 // The memory limit's verdict on a group: null unless the kernel killed a process in it.
 function oomOf(group) {
   const r = group.read();
-  return r.oomKills > 0 ? { kills: r.oomKills, peakBytes: r.memoryPeakBytes, limitBytes: group.limits.memoryBytes } : null;
+  return r.oomKills > 0
+    ? { kills: r.oomKills, peakBytes: r.memoryPeakBytes, limitBytes: group.limits.memoryBytes }
+    : null;
 }
 
 const mib = (bytes) => Math.round(bytes / 2 ** 20);
 // "killed by the instance's 384 MiB memory limit at 391 MiB"
-const oomText = (oom) => `killed by the instance's ${mib(oom.limitBytes)} MiB memory limit at ${mib(oom.peakBytes)} MiB`;
+const oomText = (oom) =>
+  `killed by the instance's ${mib(oom.limitBytes)} MiB memory limit at ${mib(oom.peakBytes)} MiB`;
 
 // The wrap's exit code when it could not join.
 const JOIN_FAILED = 97;
 function joinCommand(group) {
   return {
-    wrap: ['sh', '-c', `IFS=:; for d in $CTXBENCH_CGROUP_DIRS; do echo $$ > "$d/cgroup.procs" || exit ${JOIN_FAILED}; done; exec "$@"`, 'ctxbench-cgroup'],
+    wrap: [
+      'sh',
+      '-c',
+      `IFS=:; for d in $CTXBENCH_CGROUP_DIRS; do echo $$ > "$d/cgroup.procs" || exit ${JOIN_FAILED}; done; exec "$@"`,
+      'ctxbench-cgroup',
+    ],
     env: { CTXBENCH_CGROUP_DIRS: group.dirs().join(':') },
   };
 }
@@ -306,7 +343,11 @@ function standInLayout({ log = (line) => process.stderr.write(`ctxbench: ${line}
   if (layout) return layout;
   layout = detectCgroups();
   for (const left of sweepLeftovers(layout)) {
-    log(left.removed ? `removed a cgroup left by a killed run (pid ${left.pid}): ${left.dir}` : `could not remove a cgroup left by a killed run (pid ${left.pid}): ${left.dir}`);
+    log(
+      left.removed
+        ? `removed a cgroup left by a killed run (pid ${left.pid}): ${left.dir}`
+        : `could not remove a cgroup left by a killed run (pid ${left.pid}): ${left.dir}`,
+    );
   }
   return layout;
 }
@@ -328,4 +369,19 @@ function groupDelta(a, b, requests) {
   };
 }
 
-module.exports = { groupDelta, standInLayout, detectCgroups, Cgroup, sweepLeftovers, joinCommand, JOIN_FAILED, oomOf, oomText, mountsOf, ownGroups, keyed, CgroupError, PREFIX };
+module.exports = {
+  groupDelta,
+  standInLayout,
+  detectCgroups,
+  Cgroup,
+  sweepLeftovers,
+  joinCommand,
+  JOIN_FAILED,
+  oomOf,
+  oomText,
+  mountsOf,
+  ownGroups,
+  keyed,
+  CgroupError,
+  PREFIX,
+};

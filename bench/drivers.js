@@ -29,7 +29,15 @@ function parseCurlOutput(stdout) {
     requests: r.ok,
     durationS: r.durationS,
     // curl.sh reports mean, p50, p90 and p99 (ms); the other autocannon percentiles stay null.
-    latency: { p2_5: null, p50: r.latency.p50, p97_5: null, p99: r.latency.p99, avg: r.latency.avg, stdev: null, max: null },
+    latency: {
+      p2_5: null,
+      p50: r.latency.p50,
+      p97_5: null,
+      p99: r.latency.p99,
+      avg: r.latency.avg,
+      stdev: null,
+      max: null,
+    },
     errors: r.errors,
     non2xx: r.non2xx,
     mismatches: r.mismatches,
@@ -45,11 +53,16 @@ function parseCurlOutput(stdout) {
 function curlDriver({ url, path: route = '/', connections, amount }, { script = CURL_SH } = {}) {
   const n = amount || CURL_REQUESTS;
   return new Promise((resolve, reject) => {
-    execFile(script, [url + route, String(n), String(connections), '--json'], { maxBuffer: 1 << 20 }, (err, stdout, stderr) => {
-      if (err) return reject(new Error(String(stderr).trim().split('\n')[0] || err.message));
-      const result = parseCurlOutput(stdout);
-      return result instanceof Error ? reject(result) : resolve(result);
-    });
+    execFile(
+      script,
+      [url + route, String(n), String(connections), '--json'],
+      { maxBuffer: 1 << 20 },
+      (err, stdout, stderr) => {
+        if (err) return reject(new Error(String(stderr).trim().split('\n')[0] || err.message));
+        const result = parseCurlOutput(stdout);
+        return result instanceof Error ? reject(result) : resolve(result);
+      },
+    );
   });
 }
 
@@ -70,7 +83,8 @@ function getDriver(name) {
   if (name === 'curl') return (o) => (o.rate ? require('../load/curl-rate').measure(o) : curlDriver(o));
   if (name === 'artillery') {
     return (o) => {
-      if (!o.rate) return Promise.reject(new Error('the artillery driver sends at a fixed arrival rate: give --rate or --load'));
+      if (!o.rate)
+        return Promise.reject(new Error('the artillery driver sends at a fixed arrival rate: give --rate or --load'));
       return require('../load/artillery').measure(o);
     };
   }

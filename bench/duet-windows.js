@@ -41,7 +41,12 @@ const { setTimeout: sleep } = require('node:timers/promises');
 async function poll(servers) {
   const stats = await Promise.all(servers.map((s) => getJson(`${s.url}/__stats`)));
   const cpu = process.cpuUsage();
-  return { atUs: Number(process.hrtime.bigint() / 1000n), loadgenUs: cpu.user + cpu.system, stats, wakeups: stats.map((s) => wakeups(s.pid)) };
+  return {
+    atUs: Number(process.hrtime.bigint() / 1000n),
+    loadgenUs: cpu.user + cpu.system,
+    stats,
+    wakeups: stats.map((s) => wakeups(s.pid)),
+  };
 }
 
 // Two readings -> one window: per member, requests served, CPU µs, CPU µs per request and
@@ -51,9 +56,20 @@ function windowBetween(before, after) {
   const members = after.stats.map((s, i) => {
     const cpuUs = s.cpuUs - before.stats[i].cpuUs;
     const requests = s.requests - before.stats[i].requests;
-    return { requests, cpuUs, cpuUsPerRequest: cpuPerRequest(before.stats[i], s), share: wallUs > 0 ? cpuUs / wallUs : null, elu: eluBetween(before.stats[i], s), wakeupsPerRequest: wakeupsPerRequest(before.wakeups?.[i], after.wakeups?.[i], requests) };
+    return {
+      requests,
+      cpuUs,
+      cpuUsPerRequest: cpuPerRequest(before.stats[i], s),
+      share: wallUs > 0 ? cpuUs / wallUs : null,
+      elu: eluBetween(before.stats[i], s),
+      wakeupsPerRequest: wakeupsPerRequest(before.wakeups?.[i], after.wakeups?.[i], requests),
+    };
   });
-  return { wallMs: wallUs / 1000, loadgenCpu: wallUs > 0 ? (after.loadgenUs - before.loadgenUs) / wallUs : null, members };
+  return {
+    wallMs: wallUs / 1000,
+    loadgenCpu: wallUs > 0 ? (after.loadgenUs - before.loadgenUs) / wallUs : null,
+    members,
+  };
 }
 
 // whyDropped(window) -> null when the window counts, else { kind, text }: the kind as
@@ -63,11 +79,17 @@ function whyDropped(w, { loadgenLimit = LOADGEN_LIMIT, busyShare = BUSY_SHARE, s
   const n = w.members.length;
   const idle = w.members.findIndex((m) => !(m.requests > 0));
   if (idle >= 0) return { kind: 'idle', text: `server ${idle + 1} served no request` };
-  if (!(w.loadgenCpu < loadgenLimit)) return { kind: 'loadgen', text: `load generator at ${Math.round(w.loadgenCpu * 100)}% of a core` };
+  if (!(w.loadgenCpu < loadgenLimit))
+    return { kind: 'loadgen', text: `load generator at ${Math.round(w.loadgenCpu * 100)}% of a core` };
   const total = w.members.reduce((a, m) => a + m.share, 0);
-  if (total < saturated) return { kind: 'unsaturated', text: `server CPU not saturated (${Math.round(total * 100)}% used)` };
+  if (total < saturated)
+    return { kind: 'unsaturated', text: `server CPU not saturated (${Math.round(total * 100)}% used)` };
   const starved = w.members.findIndex((m) => m.share < busyShare / n);
-  if (starved >= 0) return { kind: 'starved', text: `server ${starved + 1} not busy throughout (${Math.round(w.members[starved].share * 100)}% of the CPU)` };
+  if (starved >= 0)
+    return {
+      kind: 'starved',
+      text: `server ${starved + 1} not busy throughout (${Math.round(w.members[starved].share * 100)}% of the CPU)`,
+    };
   return null;
 }
 
@@ -115,14 +137,31 @@ function stillWarming(windows, { min = MIN_WARMUP_WINDOWS, max = MAX_WARMUP_WIND
 // count, `maxWindows` were taken, the signal aborts, or enough() says the rest cannot
 // count. Appends to `taken` (so a caller stopped mid-way keeps what was taken) and returns
 // the last reading.
-async function takeWindows({ taken, previous, read, between, whyDropped: why, wanted, maxWindows, windowS, signal, onWindow, enough = () => false }) {
+async function takeWindows({
+  taken,
+  previous,
+  read,
+  between,
+  whyDropped: why,
+  wanted,
+  maxWindows,
+  windowS,
+  signal,
+  onWindow,
+  enough = () => false,
+}) {
   let last = previous;
   while (!signal?.aborted && taken.filter((w) => w.counted).length < wanted && taken.length < maxWindows && !enough()) {
     await sleep(windowS * 1000);
     const current = await read();
     const w = between(last, current);
     const dropped = why(w);
-    const judged = { ...w, window: taken.length, counted: dropped === null, ...(dropped && { dropped: dropped.text, dropKind: dropped.kind }) };
+    const judged = {
+      ...w,
+      window: taken.length,
+      counted: dropped === null,
+      ...(dropped && { dropped: dropped.text, dropKind: dropped.kind }),
+    };
     taken.push(judged);
     onWindow?.(judged);
     last = current;
@@ -137,7 +176,17 @@ async function takeWindows({ taken, previous, read, between, whyDropped: why, wa
 // warm-up windows are half as long (they only have to show the cost levelling off).
 // onWindow(window) is told of each measured window as soon as it is judged, so that the
 // caller can keep it before the group ends (a run killed mid-group loses none of them).
-async function measureGroup({ servers, configs, driver, load, windowS = 1, windows: wanted = 3, maxWindows = wanted * 3, signal, onWindow }) {
+async function measureGroup({
+  servers,
+  configs,
+  driver,
+  load,
+  windowS = 1,
+  windows: wanted = 3,
+  maxWindows = wanted * 3,
+  signal,
+  onWindow,
+}) {
   const first = await poll(servers);
   first.stats.forEach((s, i) => checkIdentity(s, configs[i], servers[i]));
   const controller = new AbortController();
@@ -145,7 +194,16 @@ async function measureGroup({ servers, configs, driver, load, windowS = 1, windo
   signal?.addEventListener('abort', abort, { once: true });
   // Long enough for any warm-up and every window; aborted as soon as they are taken.
   const duration = Math.ceil(MAX_WARMUP_WINDOWS * windowS + maxWindows * windowS + 10);
-  const loads = servers.map((s, i) => driver({ url: s.url, path: configs[i].path || '/', connections: load.connections, pipelining: load.pipelining, duration, signal: controller.signal }));
+  const loads = servers.map((s, i) =>
+    driver({
+      url: s.url,
+      path: configs[i].path || '/',
+      connections: load.connections,
+      pipelining: load.pipelining,
+      duration,
+      signal: controller.signal,
+    }),
+  );
   // A load that fails (server died) ends the group at once.
   let failure = null;
   const settled = Promise.allSettled(loads).then((rs) => {
@@ -165,7 +223,18 @@ async function measureGroup({ servers, configs, driver, load, windowS = 1, windo
       warmup.push(windowBetween(previous, current));
       previous = current;
     }
-    await takeWindows({ taken, previous, read: () => poll(servers), between: windowBetween, whyDropped, wanted, maxWindows, windowS, signal: controller.signal, onWindow });
+    await takeWindows({
+      taken,
+      previous,
+      read: () => poll(servers),
+      between: windowBetween,
+      whyDropped,
+      wanted,
+      maxWindows,
+      windowS,
+      signal: controller.signal,
+      onWindow,
+    });
     const last = await poll(servers);
     last.stats.forEach((s, i) => checkIdentity(s, configs[i], servers[i]));
   } finally {
@@ -211,4 +280,19 @@ function positionsFor(block, members) {
   return [...members.slice(k), ...members.slice(0, k)];
 }
 
-module.exports = { measureGroup, takeWindows, windowBetween, judgeWindow, whyDropped, DROP_WARNINGS, stillWarming, MIN_WARMUP_WINDOWS, MAX_WARMUP_WINDOWS, windowSamples, positionsFor, LOADGEN_LIMIT, BUSY_SHARE, SATURATED };
+module.exports = {
+  measureGroup,
+  takeWindows,
+  windowBetween,
+  judgeWindow,
+  whyDropped,
+  DROP_WARNINGS,
+  stillWarming,
+  MIN_WARMUP_WINDOWS,
+  MAX_WARMUP_WINDOWS,
+  windowSamples,
+  positionsFor,
+  LOADGEN_LIMIT,
+  BUSY_SHARE,
+  SATURATED,
+};

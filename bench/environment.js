@@ -9,7 +9,9 @@ const ROOT = path.resolve(__dirname, '..');
 
 function git(args) {
   try {
-    return execFileSync('git', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim();
+    return execFileSync('git', args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString()
+      .trim();
   } catch {
     return null;
   }
@@ -49,7 +51,9 @@ function captureEnvironment() {
   const cpus = os.cpus();
   // The results themselves (results.md, results/) change with every run; they are not code.
   const own = inOwnCheckout();
-  const status = own ? git(['status', '--porcelain', '--untracked-files=no', '--', '.', ':!results', ':!results.md']) : null;
+  const status = own
+    ? git(['status', '--porcelain', '--untracked-files=no', '--', '.', ':!results', ':!results.md'])
+    : null;
   return {
     node: process.version,
     os: `${os.type()} ${os.release()}`,

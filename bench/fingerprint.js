@@ -22,7 +22,9 @@ async function fingerprint({ cpu = null, env = {}, launch = {} } = {}) {
     return {
       cpuUsPerRequest: cpuPerRequest(before, after),
       rps: m.rps,
-      what: `express STRATEGY=none DEPTH=1 HOP=sync on Node ${after.node ?? server.first.node}, ${CONNECTIONS} connections, ${SECONDS} s after 0.3 s of warm-up (autocannon)`,
+      what:
+        `express STRATEGY=none DEPTH=1 HOP=sync on Node ${after.node ?? server.first.node}, ${CONNECTIONS} ` +
+        `connections, ${SECONDS} s after 0.3 s of warm-up (autocannon)`,
     };
   } finally {
     await server.stop();

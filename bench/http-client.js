@@ -8,7 +8,8 @@ async function getText(url, { timeoutMs = 5000, headers = {} } = {}) {
   try {
     res = await fetch(url, { headers: { connection: 'close', ...headers }, signal: AbortSignal.timeout(timeoutMs) });
   } catch (err) {
-    if (err.name === 'TimeoutError') throw new Error(`no answer from ${url} within ${timeoutMs / 1000} s`, { cause: err });
+    if (err.name === 'TimeoutError')
+      throw new Error(`no answer from ${url} within ${timeoutMs / 1000} s`, { cause: err });
     throw new Error(`${url}: ${err.cause?.code || err.cause?.message || err.message}`, { cause: err });
   }
   const body = await res.text();

@@ -55,8 +55,17 @@ const UNSETTLED_CAP_FACTOR = 4;
 
 // warmedUp(counts, opts) -> { more, reason } for the warm-up windows' instructions per
 // request so far.
-function warmedUp(counts, { steadyWindows = STEADY_WINDOWS, spread = STEADY_SPREAD, maxWindows = DEFAULT_MAX_WARMUP_WINDOWS, minWindows = 0 } = {}) {
-  if (counts.length < Math.min(minWindows, maxWindows)) return { more: true, reason: 'not yet as long as its baseline' };
+function warmedUp(
+  counts,
+  {
+    steadyWindows = STEADY_WINDOWS,
+    spread = STEADY_SPREAD,
+    maxWindows = DEFAULT_MAX_WARMUP_WINDOWS,
+    minWindows = 0,
+  } = {},
+) {
+  if (counts.length < Math.min(minWindows, maxWindows))
+    return { more: true, reason: 'not yet as long as its baseline' };
   if (counts.length >= steadyWindows) {
     const last = counts.slice(-steadyWindows);
     const mid = [...last].sort((a, b) => a - b)[Math.floor(steadyWindows / 2)];
@@ -84,7 +93,15 @@ async function oneWindow({ config, server, counter, driver, connections, request
   const before = await getJson(`${server.url}/__stats`);
   checkIdentity(before, config, server);
   await counter.zero();
-  const m = await driver({ url: server.url, path: config.path || '/', connections, pipelining: 1, amount: requests, timeout: REQUEST_TIMEOUT_S, signal });
+  const m = await driver({
+    url: server.url,
+    path: config.path || '/',
+    connections,
+    pipelining: 1,
+    amount: requests,
+    timeout: REQUEST_TIMEOUT_S,
+    signal,
+  });
   const instructions = await counter.dump();
   const after = await getJson(`${server.url}/__stats`);
   checkIdentity(after, config, server);
@@ -123,14 +140,31 @@ function measuredEnough(counts, { planned, bound = null, cap = planned }) {
 // of this block's baseline process, so that an arm is never measured at earlier request
 // indices than the baseline it is compared with. stepPct: windowStepPct of the measured
 // windows where the process was held to `unsettledBound` (null elsewhere).
-async function measureProcess({ config, server, counter, driver, connections, requests, windows, unsettledWindows = windows * UNSETTLED_WINDOW_FACTOR, unsettledBound = UNSETTLED_BOUND_PCT, maxWarmupWindows = DEFAULT_MAX_WARMUP_WINDOWS, minWarmupWindows = 0, signal, onWindow = () => {} }) {
+async function measureProcess({
+  config,
+  server,
+  counter,
+  driver,
+  connections,
+  requests,
+  windows,
+  unsettledWindows = windows * UNSETTLED_WINDOW_FACTOR,
+  unsettledBound = UNSETTLED_BOUND_PCT,
+  maxWarmupWindows = DEFAULT_MAX_WARMUP_WINDOWS,
+  minWarmupWindows = 0,
+  signal,
+  onWindow = () => {},
+}) {
   const warmup = [];
   let verdict = maxWarmupWindows > 0 ? { more: true } : { more: false, reason: 'no warm-up asked for' };
   while (verdict.more && !signal?.aborted) {
     const w = await oneWindow({ config, server, counter, driver, connections, requests, signal });
     warmup.push(w);
     onWindow('warmup', warmup.length, w);
-    verdict = warmedUp(warmup.map((x) => x.perRequest), { maxWindows: maxWarmupWindows, minWindows: minWarmupWindows });
+    verdict = warmedUp(
+      warmup.map((x) => x.perRequest),
+      { maxWindows: maxWarmupWindows, minWindows: minWarmupWindows },
+    );
   }
   const settled = verdict.reason === 'steady';
   const planned = settled ? windows : Math.max(windows, unsettledWindows);
@@ -149,4 +183,18 @@ async function measureProcess({ config, server, counter, driver, connections, re
   return { warmup, windows: measured, settled, stepPct: byMean ? windowStepPct(counts()) : null };
 }
 
-module.exports = { measureProcess, measuredEnough, windowStepPct, warmedUp, windowRequestsFor, maxWarmupWindowsFor, STEADY_WINDOWS, STEADY_SPREAD, DEFAULT_MAX_WARMUP_WINDOWS, SMALL_WINDOW_MAX_WARMUP, UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT, UNSETTLED_CAP_FACTOR };
+module.exports = {
+  measureProcess,
+  measuredEnough,
+  windowStepPct,
+  warmedUp,
+  windowRequestsFor,
+  maxWarmupWindowsFor,
+  STEADY_WINDOWS,
+  STEADY_SPREAD,
+  DEFAULT_MAX_WARMUP_WINDOWS,
+  SMALL_WINDOW_MAX_WARMUP,
+  UNSETTLED_WINDOW_FACTOR,
+  UNSETTLED_BOUND_PCT,
+  UNSETTLED_CAP_FACTOR,
+};

@@ -60,7 +60,8 @@ function record(tally, checker, own, res) {
   if (verdict !== 'kept') {
     const label = res.failedRead || 'unlabelled';
     tally.failedReads[label] = (tally.failedReads[label] || 0) + 1;
-    if (tally.examples.length < 3) tally.examples.push({ sent: own, got: res.body.slice(0, 80), verdict, read: res.failedRead || null });
+    if (tally.examples.length < 3)
+      tally.examples.push({ sent: own, got: res.body.slice(0, 80), verdict, read: res.failedRead || null });
   }
 }
 
@@ -68,7 +69,8 @@ function mergeTallies(parts) {
   const total = emptyTally();
   for (const t of parts) {
     for (const k of ['requests', 'kept', 'lost', 'leaked', 'errors']) total[k] += t[k];
-    for (const [label, n] of Object.entries(t.failedReads)) total.failedReads[label] = (total.failedReads[label] || 0) + n;
+    for (const [label, n] of Object.entries(t.failedReads))
+      total.failedReads[label] = (total.failedReads[label] || 0) + n;
     total.examples.push(...t.examples.slice(0, 3 - total.examples.length));
   }
   return total;
@@ -95,7 +97,9 @@ function request(url, { agent, id, method = 'GET', pieces, gapMs = 20 }) {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c) => (body += c));
-      res.on('end', () => done({ status: res.statusCode, body, failedRead: res.headers[FAILED_READ], reused: req.reusedSocket }));
+      res.on('end', () =>
+        done({ status: res.statusCode, body, failedRead: res.headers[FAILED_READ], reused: req.reusedSocket }),
+      );
       res.on('error', (err) => done({ error: err.code || err.message }));
     });
     req.on('timeout', () => req.destroy(new Error('timeout')));
@@ -154,7 +158,11 @@ function parseResponses(buf) {
     if (headers['transfer-encoding']) throw new Error('pipelined answer is chunked; only content-length is supported');
     const length = Number(headers['content-length'] || 0);
     if (rest.length < end + 4 + length) break;
-    out.push({ status, body: rest.subarray(end + 4, end + 4 + length).toString('utf8'), failedRead: headers[FAILED_READ] });
+    out.push({
+      status,
+      body: rest.subarray(end + 4, end + 4 + length).toString('utf8'),
+      failedRead: headers[FAILED_READ],
+    });
     rest = rest.subarray(end + 4 + length);
   }
   return { responses: out, rest };
@@ -176,7 +184,9 @@ function pipelinedSocket({ host, port, path, count, pipeline, checker, tally, st
       for (let i = 0; i < n; i++) {
         const id = checker.issue();
         pending.push(id);
-        text += `GET ${path} HTTP/1.1\r\nhost: ${host}:${port}\r\nx-cloud-trace-context: ${id}/1;o=1\r\ntraceparent: ${traceHeader(id).traceparent}\r\n\r\n`;
+        text +=
+          `GET ${path} HTTP/1.1\r\nhost: ${host}:${port}\r\nx-cloud-trace-context: ${id}/1;o=1\r\ntraceparent: ` +
+          `${traceHeader(id).traceparent}\r\n\r\n`;
       }
       sent += n;
       socket.write(text);
@@ -215,26 +225,32 @@ async function firePipelined(base, path, { checker, total, concurrency, pipeline
   const sockets = Math.max(1, Math.ceil(concurrency / pipeline));
   const tally = emptyTally();
   const per = Array.from({ length: sockets }, (_, i) => Math.floor(total / sockets) + (i < total % sockets ? 1 : 0));
-  await Promise.all(per.map((count) => pipelinedSocket({ host, port: Number(port), path, count, pipeline, checker, tally, stop })));
+  await Promise.all(
+    per.map((count) => pipelinedSocket({ host, port: Number(port), path, count, pipeline, checker, tally, stop })),
+  );
   return { ...tally, sockets, pipeline };
 }
 
 // A small POST without a body, answered with JSON (the soak's /__gc).
 function postJson(url) {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', timeout: REQUEST_TIMEOUT_MS, headers: { connection: 'close' } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (body += c));
-      res.on('end', () => {
-        if (res.statusCode !== 200) return reject(new Error(`${url} answered HTTP ${res.statusCode}`));
-        try {
-          resolve(JSON.parse(body));
-        } catch {
-          reject(new Error(`${url} did not answer JSON`));
-        }
-      });
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', timeout: REQUEST_TIMEOUT_MS, headers: { connection: 'close' } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (body += c));
+        res.on('end', () => {
+          if (res.statusCode !== 200) return reject(new Error(`${url} answered HTTP ${res.statusCode}`));
+          try {
+            resolve(JSON.parse(body));
+          } catch {
+            reject(new Error(`${url} did not answer JSON`));
+          }
+        });
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`no answer from ${url}`)));
     req.on('error', reject);
     req.end();
@@ -251,7 +267,22 @@ async function spanCounts(base) {
 
 function spanDelta(before, after) {
   if (!before || !after) return null;
-  return { checked: after.checked - before.checked, foreignTrace: after.foreignTrace - before.foreignTrace, detached: after.detached - before.detached };
+  return {
+    checked: after.checked - before.checked,
+    foreignTrace: after.foreignTrace - before.foreignTrace,
+    detached: after.detached - before.detached,
+  };
 }
 
-module.exports = { spanCounts, spanDelta, createChecker, emptyTally, mergeTallies, record, fire, firePipelined, parseResponses, postJson };
+module.exports = {
+  spanCounts,
+  spanDelta,
+  createChecker,
+  emptyTally,
+  mergeTallies,
+  record,
+  fire,
+  firePipelined,
+  parseResponses,
+  postJson,
+};

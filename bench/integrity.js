@@ -16,36 +16,100 @@ const { sinkCounts, sinkOwners } = require('./services');
 
 // Every scenario, in report order. `client` says how it is sent (default: concurrent GETs).
 const SCENARIOS = [
-  { name: 'chain-await', group: 'chains', describe: 'call chain of 8 levels, `await` of a resolved promise between levels (microtasks only)' },
+  {
+    name: 'chain-await',
+    group: 'chains',
+    describe: 'call chain of 8 levels, `await` of a resolved promise between levels (microtasks only)',
+  },
   { name: 'chain-nexttick', group: 'chains', describe: 'call chain of 8 levels, process.nextTick between levels' },
   { name: 'chain-immediate', group: 'chains', describe: 'call chain of 8 levels, setImmediate between levels' },
   { name: 'chain-timeout', group: 'chains', describe: 'call chain of 8 levels, setTimeout(0) between levels' },
-  { name: 'chain-mixed', group: 'chains', describe: 'call chain of 8 levels, a different hop at each level (await, nextTick, setImmediate, setTimeout, emitter, thenable)' },
+  {
+    name: 'chain-mixed',
+    group: 'chains',
+    describe:
+      'call chain of 8 levels, a different hop at each level (await, nextTick, setImmediate, setTimeout, ' +
+      'emitter, thenable)',
+  },
   { name: 'fanout', describe: 'Promise.all of 10 branches, each reading the id after its own macrotask' },
-  { name: 'thenable', describe: 'custom thenables (objects with then()): awaited, and returned from an async function after an await; read inside then() and after' },
-  { name: 'body', client: 'body', describe: 'POST body sent in 3 pieces 20 ms apart; read in data and end listeners registered inside the request' },
-  { name: 'body-bound', client: 'body', remedy: 'body', describe: 'as body, with the strategy\'s remedy (bindEmitter(req) or bind(listener))' },
-  { name: 'emitter', describe: 'EventEmitter and listener created at start-up, emitted from inside the request after a macrotask' },
-  { name: 'emitter-bound', remedy: 'emitter', describe: 'as emitter, the start-up listener registered through the strategy\'s remedy' },
-  { name: 'pool', describe: 'callback pool of 2 shared by all requests: a waiter\'s callback is fired by another request\'s release()' },
-  { name: 'pool-bound', remedy: 'pool', describe: 'as pool, the callback bound with the strategy\'s remedy at acquire' },
-  { name: 'batch-fn', describe: 'DataLoader-style shared queue (one batch per event-loop turn): the id seen by the batch function' },
-  { name: 'batch', describe: 'same queue: the id after `await loader.load(key)`, in the request\'s own continuation' },
-  { name: 'nested', describe: 'child context opened with run(childId, …) inside the request; the parent id read after it ended' },
+  {
+    name: 'thenable',
+    describe:
+      'custom thenables (objects with then()): awaited, and returned from an async function after an await; ' +
+      'read inside then() and after',
+  },
+  {
+    name: 'body',
+    client: 'body',
+    describe: 'POST body sent in 3 pieces 20 ms apart; read in data and end listeners registered inside the request',
+  },
+  {
+    name: 'body-bound',
+    client: 'body',
+    remedy: 'body',
+    describe: "as body, with the strategy's remedy (bindEmitter(req) or bind(listener))",
+  },
+  {
+    name: 'emitter',
+    describe: 'EventEmitter and listener created at start-up, emitted from inside the request after a macrotask',
+  },
+  {
+    name: 'emitter-bound',
+    remedy: 'emitter',
+    describe: "as emitter, the start-up listener registered through the strategy's remedy",
+  },
+  {
+    name: 'pool',
+    describe: "callback pool of 2 shared by all requests: a waiter's callback is fired by another request's release()",
+  },
+  { name: 'pool-bound', remedy: 'pool', describe: "as pool, the callback bound with the strategy's remedy at acquire" },
+  {
+    name: 'batch-fn',
+    describe: 'DataLoader-style shared queue (one batch per event-loop turn): the id seen by the batch function',
+  },
+  { name: 'batch', describe: "same queue: the id after `await loader.load(key)`, in the request's own continuation" },
+  {
+    name: 'nested',
+    describe: 'child context opened with run(childId, …) inside the request; the parent id read after it ended',
+  },
   // Real libraries and real I/O: declared next to their code (handlers/scenarios/*.js).
-  ...require('../handlers/scenarios').LIBRARY_SCENARIOS.map(({ name, describe, remedy, needs }) => ({ name, describe, remedy, needs })),
+  ...require('../handlers/scenarios').LIBRARY_SCENARIOS.map(({ name, describe, remedy, needs }) => ({
+    name,
+    describe,
+    remedy,
+    needs,
+  })),
   // The Node upgrade's patterns (handlers/scenarios/upgrade.js); `requires`: the optional
   // strategy operations they use (n/a without them).
-  ...require('../handlers/scenarios').UPGRADE_SCENARIOS.map(({ name, describe, requires }) => ({ name, describe, requires })),
-  { name: 'keepalive', client: 'keepalive', describe: 'mixed chain; half the requests one after another on kept-alive connections, half pipelined 10 deep on raw sockets' },
-  { name: 'soak', client: 'soak', describe: 'mixed chain, --soak-requests requests; memory after a forced GC before and after' },
+  ...require('../handlers/scenarios').UPGRADE_SCENARIOS.map(({ name, describe, requires }) => ({
+    name,
+    describe,
+    requires,
+  })),
+  {
+    name: 'keepalive',
+    client: 'keepalive',
+    describe:
+      'mixed chain; half the requests one after another on kept-alive connections, half pipelined 10 deep on ' +
+      'raw sockets',
+  },
+  {
+    name: 'soak',
+    client: 'soak',
+    describe: 'mixed chain, --soak-requests requests; memory after a forced GC before and after',
+  },
 ];
 const NAMES = SCENARIOS.map((s) => s.name);
 const LIBRARY = require('../handlers/scenarios').LIBRARY_SCENARIOS;
 const UPGRADE = require('../handlers/scenarios').UPGRADE_SCENARIOS;
 // upgrade: the patterns whose answer moved between runtimes, with thenable, whose
 // adoption job AsyncContextFrame changed too.
-const GROUPS = { chains: NAMES.filter((n) => n.startsWith('chain-')), libraries: LIBRARY.map((s) => s.name), upgrade: ['thenable', ...UPGRADE.map((s) => s.name)], all: NAMES };
+const GROUPS = {
+  chains: NAMES.filter((n) => n.startsWith('chain-')),
+  libraries: LIBRARY.map((s) => s.name),
+  upgrade: ['thenable', ...UPGRADE.map((s) => s.name)],
+  all: NAMES,
+};
 const byName = new Map(SCENARIOS.map((s) => [s.name, s]));
 
 const DEFAULTS = { requests: 2000, concurrency: 200, soakRequests: 100000, pipeline: 10, gapMs: 20, pieces: 3 };
@@ -85,14 +149,24 @@ async function measureScenario(url, name, settings, { checker, stop }) {
   const spec = byName.get(name);
   if (spec.client === 'body') {
     const pieces = Array.from({ length: DEFAULTS.pieces }, (_, i) => `piece ${i + 1} of the body;`);
-    return client.fire(url, path, { ...common, total: settings.requests, method: 'POST', pieces, gapMs: DEFAULTS.gapMs });
+    return client.fire(url, path, {
+      ...common,
+      total: settings.requests,
+      method: 'POST',
+      pieces,
+      gapMs: DEFAULTS.gapMs,
+    });
   }
   if (spec.client === 'keepalive') {
     // Sequential: at least 5 requests one after another on each kept-alive connection.
     const half = Math.ceil(settings.requests / 2);
     const connections = Math.max(1, Math.min(settings.concurrency, Math.floor(half / 5)));
     const sequential = await client.fire(url, path, { ...common, total: half, concurrency: connections });
-    const pipelined = await client.firePipelined(url, path, { ...common, total: settings.requests - half, pipeline: DEFAULTS.pipeline });
+    const pipelined = await client.firePipelined(url, path, {
+      ...common,
+      total: settings.requests - half,
+      pipeline: DEFAULTS.pipeline,
+    });
     return { ...client.mergeTallies([sequential, pipelined]), parts: { sequential, pipelined } };
   }
   return client.fire(url, path, { ...common, total: settings.requests });
@@ -103,19 +177,41 @@ async function measureSoak(url, settings, { checker, stop, onProgress }) {
   const path = '/scenario/soak';
   // Warm up long enough for the heap to reach its working size under this concurrency
   // (measured: about 2000 requests at 200 in flight), so the soak's growth is growth.
-  const warmup = Math.min(5000, Math.max(Math.min(2000, settings.soakRequests), Math.round(settings.soakRequests / 20)));
+  const warmup = Math.min(
+    5000,
+    Math.max(Math.min(2000, settings.soakRequests), Math.round(settings.soakRequests / 20)),
+  );
   await client.fire(url, path, { checker, total: warmup, concurrency: settings.concurrency, stop });
   const before = await client.postJson(`${url}/__gc`);
   const started = Date.now();
-  const tally = await client.fire(url, path, { checker, total: settings.soakRequests, concurrency: settings.concurrency, stop, onProgress });
+  const tally = await client.fire(url, path, {
+    checker,
+    total: settings.soakRequests,
+    concurrency: settings.concurrency,
+    stop,
+    onProgress,
+  });
   const seconds = (Date.now() - started) / 1000;
   const after = await client.postJson(`${url}/__gc`);
   const pct = (a, b) => (b > 0 ? (100 * (a - b)) / b : null);
-  const growth = { rssPct: pct(after.rssBytes, before.rssBytes), heapUsedPct: pct(after.heapUsedBytes, before.heapUsedBytes) };
+  const growth = {
+    rssPct: pct(after.rssBytes, before.rssBytes),
+    heapUsedPct: pct(after.heapUsedBytes, before.heapUsedBytes),
+  };
   const flags = [];
   if (growth.heapUsedPct > SOAK_GROWTH_LIMIT_PCT) flags.push(`heap used +${growth.heapUsedPct.toFixed(0)}%`);
   if (growth.rssPct > SOAK_GROWTH_LIMIT_PCT) flags.push(`RSS +${growth.rssPct.toFixed(0)}%`);
-  return { tally, warmup, seconds, before, after, growth, limitPct: SOAK_GROWTH_LIMIT_PCT, flagged: flags.length > 0, flags };
+  return {
+    tally,
+    warmup,
+    seconds,
+    before,
+    after,
+    growth,
+    limitPct: SOAK_GROWTH_LIMIT_PCT,
+    flagged: flags.length > 0,
+    flags,
+  };
 }
 
 function cellOf({ target, strategy, name, tally, serverAcf }) {
@@ -136,14 +232,31 @@ function cellOf({ target, strategy, name, tally, serverAcf }) {
     explanation: null,
   };
   if (reusedConnections !== undefined) cell.reusedConnections = reusedConnections;
-  if (parts) cell.parts = Object.fromEntries(Object.entries(parts).map(([k, t]) => [k, pick(t, ['requests', 'kept', 'lost', 'leaked', 'errors', 'reusedConnections', 'sockets', 'pipeline'])]));
+  if (parts)
+    cell.parts = Object.fromEntries(
+      Object.entries(parts).map(([k, t]) => [
+        k,
+        pick(t, ['requests', 'kept', 'lost', 'leaked', 'errors', 'reusedConnections', 'sockets', 'pipeline']),
+      ]),
+    );
   cell.explanation = explain(cell);
   return cell;
 }
 
 // A cell for a runtime the strategy's package does not support: nothing was sent.
 function notRun({ target, strategy, name, why }) {
-  return { node: target.label, nodeVersion: target.version, acf: target.expectAcf ?? null, strategy, scenario: name, requests: 0, verdict: 'n/a', unsupported: true, explanation: why, remedy: null };
+  return {
+    node: target.label,
+    nodeVersion: target.version,
+    acf: target.expectAcf ?? null,
+    strategy,
+    scenario: name,
+    requests: 0,
+    verdict: 'n/a',
+    unsupported: true,
+    explanation: why,
+    remedy: null,
+  };
 }
 
 // A scenario that needs an optional operation of the strategy interface (enter, exit) the
@@ -153,7 +266,10 @@ function missingOperations(strategy, name) {
   if (infoOf(strategy)?.carriesContext === false) return null;
   const missing = (byName.get(name).requires || []).filter((op) => !(infoOf(strategy)?.operations || []).includes(op));
   if (!missing.length) return null;
-  return `the pattern is AsyncLocalStorage's enterWith/exit, and the strategy's module has no ${missing.map((op) => `${op}()`).join(' or ')} (its library offers none, or ctxbench does not wrap it)`;
+  return (
+    `the pattern is AsyncLocalStorage's enterWith/exit, and the strategy's module has no ` +
+    `${missing.map((op) => `${op}()`).join(' or ')} (its library offers none, or ctxbench does not wrap it)`
+  );
 }
 
 // What the sink received while one scenario ran. Agents flush on their own timers
@@ -174,7 +290,7 @@ function countsDelta(before, after) {
 // checker's ids first..last-1 went to that scenario.
 async function spansByScenario(sinkUrl, agent, checker, ranges) {
   let last = -1;
-  for (const deadline = Date.now() + 10000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 10000; Date.now() < deadline;) {
     const spans = (await sinkCounts(sinkUrl))?.[agent]?.spans ?? 0;
     if (spans === last) break;
     last = spans;
@@ -215,7 +331,10 @@ async function startFor(target, strategy, settings, { soak, env = {} }) {
   );
   if (target.expectAcf !== null && target.expectAcf !== undefined && server.first.acf !== target.expectAcf) {
     await server.stop();
-    throw new Error(`asked for AsyncContextFrame ${target.expectAcf ? 'on' : 'off'} but the server reports it ${server.first.acf ? 'on' : 'off'}`);
+    throw new Error(
+      `asked for AsyncContextFrame ${target.expectAcf ? 'on' : 'off'} but the server reports it ` +
+        `${server.first.acf ? 'on' : 'off'}`,
+    );
   }
   return server;
 }
@@ -272,7 +391,17 @@ async function runIntegrity(run, { out, targets, progress, stop = { requested: f
             if (stop.requested) break;
             const missing = missingOperations(strategy, name);
             if (missing) {
-              result.cells.push({ node: target.label, nodeVersion: target.version, acf: server.first.acf, strategy, scenario: name, requests: 0, verdict: 'n/a', explanation: missing, remedy: null });
+              result.cells.push({
+                node: target.label,
+                nodeVersion: target.version,
+                acf: server.first.acf,
+                strategy,
+                scenario: name,
+                requests: 0,
+                verdict: 'n/a',
+                explanation: missing,
+                remedy: null,
+              });
               summary.push(`${name} n/a`);
               save();
               progress?.tick(`${strategy} ${name}: n/a`);
@@ -285,7 +414,8 @@ async function runIntegrity(run, { out, targets, progress, stop = { requested: f
             const tally = await measureScenario(server.url, name, settings, { checker, stop });
             ranges.push({ name, first, last: checker.issuedCount });
             if (tally.requests === 0) break; // interrupted before the first request
-            if (!server.alive()) throw Object.assign(new Error(`server exited during ${name}`), { stderrTail: server.stderrTail() });
+            if (!server.alive())
+              throw Object.assign(new Error(`server exited during ${name}`), { stderrTail: server.stderrTail() });
             const cell = cellOf({ target, strategy, name, tally, serverAcf: server.first.acf });
             const spans = client.spanDelta(spansBefore, await client.spanCounts(server.url));
             if (spans) cell.spans = spans;
@@ -326,10 +456,23 @@ async function runIntegrity(run, { out, targets, progress, stop = { requested: f
           if (stop.requested) cell.interrupted = true;
           result.cells.push(cell);
           const memory = pick(soak, ['warmup', 'seconds', 'before', 'after', 'growth', 'limitPct', 'flagged', 'flags']);
-          result.soak.push({ node: target.label, nodeVersion: target.version, acf: server.first.acf, strategy, requests: soak.tally.requests, verdict: cell.verdict, ...memory, interrupted: Boolean(stop.requested) });
+          result.soak.push({
+            node: target.label,
+            nodeVersion: target.version,
+            acf: server.first.acf,
+            strategy,
+            requests: soak.tally.requests,
+            verdict: cell.verdict,
+            ...memory,
+            interrupted: Boolean(stop.requested),
+          });
           save();
           progress?.tick(`${strategy} soak: ${soak.flagged ? `FLAGGED ${soak.flags.join(', ')}` : 'ok'}`);
-          progress?.log(`${target.label} ${strategy}: soak ${soak.tally.requests} requests, heap ${fmtPct(soak.growth.heapUsedPct)}, RSS ${fmtPct(soak.growth.rssPct)}${soak.flagged ? ' FLAGGED' : ''}`);
+          progress?.log(
+            `${target.label} ${strategy}: soak ${soak.tally.requests} requests, heap ` +
+              `${fmtPct(soak.growth.heapUsedPct)}, RSS ` +
+              `${fmtPct(soak.growth.rssPct)}${soak.flagged ? ' FLAGGED' : ''}`,
+          );
         } catch (err) {
           failServer(target, strategy, 'soak', err);
           save();
@@ -366,61 +509,105 @@ const FAMILY = {
 };
 
 const CONTROL_WHY = {
-  chains: 'the hops between levels are macrotasks, so other requests run run() (and overwrite the one module variable) before the deepest level reads it',
-  fanout: 'each branch reads after its own macrotask, by which time other requests have overwritten the module variable',
+  chains:
+    'the hops between levels are macrotasks, so other requests run run() (and overwrite the one module ' +
+    'variable) before the deepest level reads it',
+  fanout:
+    'each branch reads after its own macrotask, by which time other requests have overwritten the module variable',
   thenable: 'the thenables resolve on setImmediate; other requests overwrite the module variable meanwhile',
-  body: 'the body arrives 20 ms after the request started; every request that started since then overwrote the module variable',
+  body:
+    'the body arrives 20 ms after the request started; every request that started since then overwrote the ' +
+    'module variable',
   emitter: 'the request emits after a macrotask; other requests overwrote the module variable meanwhile',
   pool: 'the acquire callback runs after other requests started (and, for waiters, inside another request)',
   'batch-fn': 'the batch function runs after other requests started and reads whichever id was set last',
-  batch: 'the continuation runs after the batched query (a macrotask); other requests overwrote the module variable meanwhile',
-  nested: 'run(childId) overwrote the module variable and nothing restores the parent id after the child ends; other requests overwrite it too',
-  keepalive: 'the mixed chain crosses macrotasks; with requests in flight on every connection (and 10 pipelined on each raw socket), other requests overwrite the module variable',
+  batch:
+    'the continuation runs after the batched query (a macrotask); other requests overwrote the module ' +
+    'variable meanwhile',
+  nested:
+    'run(childId) overwrote the module variable and nothing restores the parent id after the child ends; ' +
+    'other requests overwrite it too',
+  keepalive:
+    'the mixed chain crosses macrotasks; with requests in flight on every connection (and 10 pipelined on ' +
+    'each raw socket), other requests overwrite the module variable',
   soak: 'the mixed chain crosses macrotasks; other requests overwrite the module variable',
 };
 
 const ALSCONTEXT_AWAIT =
-  "alscontext's CLS gives each new async resource its trigger's store once run() has returned; the chain awaits a module-level resolved promise (as code awaiting any cached promise does), which becomes the trigger and has no store, so from the second await on the id is gone (depth 1-2 keeps it)";
+  "alscontext's CLS gives each new async resource its trigger's store once run() has returned; the chain " +
+  'awaits a module-level resolved promise (as code awaiting any cached promise does), which becomes the ' +
+  'trigger and has no store, so from the second await on the id is gone (depth 1-2 keeps it)';
 
 const EXPLAIN = {
   chains: { alscontext: ALSCONTEXT_AWAIT },
   keepalive: { alscontext: `the server side is the mixed chain, which has await hops: ${ALSCONTEXT_AWAIT}` },
   soak: { alscontext: `the server side is the mixed chain, which has await hops: ${ALSCONTEXT_AWAIT}` },
   body: {
-    als: "'data' and 'end' are emitted from the socket's read callback (and the stream's nextTick queued there); the socket was accepted before the request's context existed, so AsyncLocalStorage finds no store: bind the listeners (body-bound)",
-    'cls-hooked': "cls-hooked follows async_hooks resources, and the socket that emits 'data'/'end' was created before the request's context; ns.bindEmitter(req) is the documented fix (body-bound)",
-    alscontext: "its CLS follows async_hooks resources, and the socket that emits 'data'/'end' was created before the request's context: bind the listeners (body-bound)",
+    als:
+      "'data' and 'end' are emitted from the socket's read callback (and the stream's nextTick queued there); " +
+      "the socket was accepted before the request's context existed, so AsyncLocalStorage finds no store: bind " +
+      'the listeners (body-bound)',
+    'cls-hooked':
+      "cls-hooked follows async_hooks resources, and the socket that emits 'data'/'end' was created before " +
+      "the request's context; ns.bindEmitter(req) is the documented fix (body-bound)",
+    alscontext:
+      "its CLS follows async_hooks resources, and the socket that emits 'data'/'end' was created before the " +
+      "request's context: bind the listeners (body-bound)",
   },
   'body-bound': {
     '*': 'the remedy was applied but the listeners still did not see the id',
   },
   'emitter-bound': {
-    '*': 'binding at registration pins the context active at registration, i.e. start-up, which holds no id: a start-up listener emitted synchronously from the request is right unbound; bind listeners registered inside a request instead',
+    '*':
+      'binding at registration pins the context active at registration, i.e. start-up, which holds no id: a ' +
+      'start-up listener emitted synchronously from the request is right unbound; bind listeners registered ' +
+      'inside a request instead',
   },
   pool: {
-    '*': "a waiter's callback is called synchronously by release() inside another request, so it runs in that request's context: bind the callback at acquire (pool-bound)",
+    '*':
+      "a waiter's callback is called synchronously by release() inside another request, so it runs in that " +
+      "request's context: bind the callback at acquire (pool-bound)",
   },
   'pool-bound': {
-    datadog: "tracer.scope().bind(fn), dd-trace's bind, carries its span scope, not its baggage (a second AsyncLocalStorage): the bound callback still ran in the releasing request's baggage; AsyncResource.bind(fn) carries both",
+    datadog:
+      "tracer.scope().bind(fn), dd-trace's bind, carries its span scope, not its baggage (a second " +
+      "AsyncLocalStorage): the bound callback still ran in the releasing request's baggage; " +
+      'AsyncResource.bind(fn) carries both',
     '*': 'the callback was bound at acquire but still did not see the id',
   },
   undici: {
     datadog:
-      "dd-trace's undici instrumentation injected another request's traceparent into the outgoing request (the downstream echoed a neighbour's trace): its client span was made in another request's scope. A plain AsyncLocalStorage entered the same way keeps this scenario (measured with a strategy file), so the swap is in the instrumentation, not in enterWith",
+      "dd-trace's undici instrumentation injected another request's traceparent into the outgoing request " +
+      "(the downstream echoed a neighbour's trace): its client span was made in another request's scope. A " +
+      'plain AsyncLocalStorage entered the same way keeps this scenario (measured with a strategy file), so ' +
+      'the swap is in the instrumentation, not in enterWith',
   },
   'batch-fn': {
-    param: 'the batch function has only its keys: the one request it can name (the first key) is wrong for every other request of the batch',
-    '*': "the batch function runs once per batch in the context of the request whose key opened the batch (it scheduled the dispatch), so every other request of the batch sees that request's id: no context can be right here, pass what each key needs in the key",
+    param:
+      'the batch function has only its keys: the one request it can name (the first key) is wrong for every ' +
+      'other request of the batch',
+    '*':
+      'the batch function runs once per batch in the context of the request whose key opened the batch (it ' +
+      "scheduled the dispatch), so every other request of the batch sees that request's id: no context can be " +
+      'right here, pass what each key needs in the key',
   },
   batch: {
     '*': "the request's continuation after `await load()` ran in the batch's context instead of its own",
   },
   nested: {
     datadog:
-      "tracer.setBaggageItem enters its store with enterWith, which has no end: the child's id stays for the rest of the parent's turn, and the parent read it back (dd-trace documents that its baggage does not follow the continuity of its spans)",
+      "tracer.setBaggageItem enters its store with enterWith, which has no end: the child's id stays for the " +
+      "rest of the parent's turn, and the parent read it back (dd-trace documents that its baggage does not " +
+      'follow the continuity of its spans)',
     'express-http-context':
-      "express-http-context 2.x's middleware opens a store only when none is active (`if (!asyncLocalStorage.getStore())`); inside a request one is, so the child's \"own\" context is the request's Map and set() overwrote the parent's id, which the parent then read back: what users ask about in skonves/express-http-context#54 (nested contexts do not get their own copy, unlike cls-hooked's run)",
-    alscontext: "the parent awaits the promise the child's async function returned, and alscontext's CLS takes the store of a resource's trigger once run() has returned: the parent continues with the child's store",
+      "express-http-context 2.x's middleware opens a store only when none is active (`if " +
+      '(!asyncLocalStorage.getStore())`); inside a request one is, so the child\'s "own" context is the ' +
+      "request's Map and set() overwrote the parent's id, which the parent then read back: what users ask " +
+      'about in skonves/express-http-context#54 (nested contexts do not get their own copy, unlike ' +
+      "cls-hooked's run)",
+    alscontext:
+      "the parent awaits the promise the child's async function returned, and alscontext's CLS takes the " +
+      "store of a resource's trigger once run() has returned: the parent continues with the child's store",
   },
 };
 
@@ -436,12 +623,19 @@ const CONTROL_BOUND = 'binding cannot help: there is no context to capture, bind
 function explain(cell) {
   const { verdict, strategy, scenario } = cell;
   if (!['lost', 'leaked', 'errors'].includes(verdict)) return null;
-  if (verdict === 'errors') return `${cell.errors} of ${cell.requests} requests failed (transport error or non-200 answer): see the examples in the JSON`;
+  if (verdict === 'errors')
+    return (
+      `${cell.errors} of ` +
+      `${cell.requests} requests failed (transport error or non-200 answer): see the examples in the JSON`
+    );
   const family = FAMILY[strategy] || 'other';
   const group = groupOf(scenario);
   if (family === 'control') {
     const base = group.replace(/-bound$/, '');
-    const why = (CONTROL_WHY[base] || LIBRARY_WHY[base]?.control) && `a module-level variable holds the id of whichever request called run() last: ${CONTROL_WHY[base] || LIBRARY_WHY[base].control}`;
+    const why =
+      (CONTROL_WHY[base] || LIBRARY_WHY[base]?.control) &&
+      `a module-level variable holds the id of whichever request called run() last: ` +
+        `${CONTROL_WHY[base] || LIBRARY_WHY[base].control}`;
     if (why) return base === group ? why : `${why}; ${CONTROL_BOUND}`;
   }
   const table = { ...LIBRARY_WHY[group]?.explain, ...EXPLAIN[group] };

@@ -46,16 +46,35 @@ async function startMariadb({ cpu = null } = {}) {
   const asRoot = process.getuid?.() === 0 ? ['--user=root'] : [];
   const data = path.join(dir, 'data');
   try {
-    execFileSync(installDb, ['--no-defaults', ...asRoot, `--datadir=${data}`, '--auth-root-authentication-method=normal', '--skip-test-db'], { stdio: 'pipe' });
+    execFileSync(
+      installDb,
+      ['--no-defaults', ...asRoot, `--datadir=${data}`, '--auth-root-authentication-method=normal', '--skip-test-db'],
+      { stdio: 'pipe' },
+    );
   } catch (err) {
     removeDir();
     process.removeListener('exit', removeDir);
-    throw new MariadbError(`mariadb-install-db failed: ${String(err.stderr || err.message).trim().split('\n').at(-1)}`);
+    throw new MariadbError(
+      `mariadb-install-db failed: ${String(err.stderr || err.message)
+        .trim()
+        .split('\n')
+        .at(-1)}`,
+    );
   }
   const port = await freePort();
   const log = path.join(dir, 'error.log');
-  const args = ['--no-defaults', ...asRoot, `--datadir=${data}`, `--port=${port}`, '--bind-address=127.0.0.1', `--socket=${path.join(dir, 'mysqld.sock')}`,
-    `--pid-file=${path.join(dir, 'mysqld.pid')}`, `--log-error=${log}`, '--skip-log-bin', '--innodb-buffer-pool-size=16M'];
+  const args = [
+    '--no-defaults',
+    ...asRoot,
+    `--datadir=${data}`,
+    `--port=${port}`,
+    '--bind-address=127.0.0.1',
+    `--socket=${path.join(dir, 'mysqld.sock')}`,
+    `--pid-file=${path.join(dir, 'mysqld.pid')}`,
+    `--log-error=${log}`,
+    '--skip-log-bin',
+    '--innodb-buffer-pool-size=16M',
+  ];
   const [command, argv] = cpu === null ? [mariadbd, args] : ['taskset', ['-c', String(cpu), mariadbd, ...args]];
   const child = spawn(command, argv, { stdio: 'ignore' });
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
@@ -77,9 +96,21 @@ async function startMariadb({ cpu = null } = {}) {
     const answered = await version(port);
     if (answered) return { url: `mysql://root@127.0.0.1:${port}`, version: answered, pid: child.pid, dir, stop };
     if (gone || Date.now() > deadline) {
-      const last = fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').filter((l) => /ERROR/.test(l)).at(-1) ?? '' : '';
+      const last = fs.existsSync(log)
+        ? (fs
+            .readFileSync(log, 'utf8')
+            .trim()
+            .split('\n')
+            .filter((l) => /ERROR/.test(l))
+            .at(-1) ?? '')
+        : '';
       await stop();
-      throw new MariadbError(`mariadbd did not answer on port ${port}${gone ? ` (it exited: ${gone.signal ?? `code ${gone.code}`})` : ` within ${READY_TIMEOUT_MS / 1000} s`}${last ? `: ${last}` : ''}`);
+      throw new MariadbError(
+        `mariadbd did not answer on port ` +
+          `${port}` +
+          `${gone ? ` (it exited: ${gone.signal ?? `code ${gone.code}`})` : ` within ${READY_TIMEOUT_MS / 1000} s`}` +
+          `${last ? `: ${last}` : ''}`,
+      );
     }
     await sleep(100);
   }

@@ -5,7 +5,11 @@ const { groupConfigs, baselineFor } = require('../analysis/comparable');
 const { roundOrder } = require('../lib/round-order');
 
 function configId({ framework, strategy, depth, hop, nodeLabel, burnUs, stores, log, variant }) {
-  const extra = (burnUs ? `/burn${burnUs}` : '') + (stores !== undefined ? `/stores${stores}` : '') + (log && log !== 'none' ? `/log-${log}` : '') + (variant ? `/${variant}` : '');
+  const extra =
+    (burnUs ? `/burn${burnUs}` : '') +
+    (stores !== undefined ? `/stores${stores}` : '') +
+    (log && log !== 'none' ? `/log-${log}` : '') +
+    (variant ? `/${variant}` : '');
   return `${framework}/${strategy}/d${depth}/${hop}/${nodeLabel}${extra}`;
 }
 
@@ -22,7 +26,15 @@ function matrixConfigs(settings, nodeTargets) {
     : settings.frameworks.flatMap((framework) =>
         settings.depths.flatMap((depth) =>
           settings.hops.flatMap((hop) =>
-            (settings.logs ?? ['none']).flatMap((log) => settings.strategies.map((strategy) => ({ framework, strategy, depth, hop, ...(log !== 'none' && { log }) }))),
+            (settings.logs ?? ['none']).flatMap((log) =>
+              settings.strategies.map((strategy) => ({
+                framework,
+                strategy,
+                depth,
+                hop,
+                ...(log !== 'none' && { log }),
+              })),
+            ),
           ),
         ),
       );
@@ -62,7 +74,10 @@ function localConfig(p, target) {
     summary: null,
     error: null,
   };
-  Object.defineProperty(config, 'launch', { value: { nodePath: target.path, nodeArgs: target.args || [], ...(p.script && { script: p.script }) }, enumerable: false });
+  Object.defineProperty(config, 'launch', {
+    value: { nodePath: target.path, nodeArgs: target.args || [], ...(p.script && { script: p.script }) },
+    enumerable: false,
+  });
   return config;
 }
 
@@ -129,7 +144,10 @@ function measurementOrder(configs, round, baselineArm) {
   const bursts = [];
   for (const group of groupConfigs(configs).values()) {
     const base = group.find((c) => group.some((o) => baselineFor(o, group, baselineArm) === c)) ?? null;
-    const others = roundOrder(group.filter((c) => c !== base), round);
+    const others = roundOrder(
+      group.filter((c) => c !== base),
+      round,
+    );
     let local = [];
     if (!base) {
       local = others.map((config) => ({ config, partner: null }));
@@ -147,9 +165,23 @@ function measurementOrder(configs, round, baselineArm) {
       }
     }
     const offset = bursts.length;
-    local.forEach((b, i) => bursts.push({ config: b.config, partner: b.partner === null ? null : offset + i + (b.partner === 'next' ? 1 : -1) }));
+    local.forEach((b, i) =>
+      bursts.push({
+        config: b.config,
+        partner: b.partner === null ? null : offset + i + (b.partner === 'next' ? 1 : -1),
+      }),
+    );
   }
   return bursts;
 }
 
-module.exports = { configId, expandConfigs, localConfig, remoteConfigs, deriveConfig, withAaTwins, AA_ARM, measurementOrder };
+module.exports = {
+  configId,
+  expandConfigs,
+  localConfig,
+  remoteConfigs,
+  deriveConfig,
+  withAaTwins,
+  AA_ARM,
+  measurementOrder,
+};

@@ -64,7 +64,8 @@ function startCounting(target, name, scenarios, { env = process.env } = {}) {
   let checks = null;
   let exit = null;
   const fail = (why) => {
-    for (const w of waiters.splice(0)) w.reject(new Error(`${name}: ${why}${lastLine(stderr) ? `: ${lastLine(stderr)}` : ''}`));
+    for (const w of waiters.splice(0))
+      w.reject(new Error(`${name}: ${why}${lastLine(stderr) ? `: ${lastLine(stderr)}` : ''}`));
   };
   child.on('message', (msg) => {
     if (msg.type === 'hello') hello = msg;
@@ -77,7 +78,10 @@ function startCounting(target, name, scenarios, { env = process.env } = {}) {
     fail(`the counting process exited (${signal || `code ${code}`})`);
   });
   child.on('error', (err) => fail(err.message));
-  const next = (type) => new Promise((resolve, reject) => (exit ? reject(new Error(`${name}: the counting process is gone`)) : waiters.push({ type, resolve, reject })));
+  const next = (type) =>
+    new Promise((resolve, reject) =>
+      exit ? reject(new Error(`${name}: the counting process is gone`)) : waiters.push({ type, resolve, reject }),
+    );
   const count = counter(child.pid, dir, idEnv);
   const stop = async () => {
     if (!exit) {
@@ -106,7 +110,12 @@ function startCounting(target, name, scenarios, { env = process.env } = {}) {
   }));
 }
 
-const lastLine = (text) => text.trim().split('\n').filter((l) => !/^==\d+==/.test(l)).at(-1) ?? '';
+const lastLine = (text) =>
+  text
+    .trim()
+    .split('\n')
+    .filter((l) => !/^==\d+==/.test(l))
+    .at(-1) ?? '';
 
 // One scenario in one counting process -> { iterations, overhead, warmup: [per iteration],
 // settled, windows: [{ instructions, perIteration }], perIteration, perOp, spreadPct }.
@@ -156,12 +165,26 @@ async function countScenario(proc, key, { maxWarmup = DEFAULTS.maxWarmup, window
 // Every scenario of one strategy in one process -> { strategy, node, acf, pid, scenarios:
 // { key: countScenario result | { error } }, checks, error }.
 async function countStrategy(target, name, scenarios, { env, signal, onScenario = () => {}, ...opts } = {}) {
-  const entry = { target: target.label, strategy: name, node: null, acf: null, pid: null, scenarios: {}, checks: null, error: null };
+  const entry = {
+    target: target.label,
+    strategy: name,
+    node: null,
+    acf: null,
+    pid: null,
+    scenarios: {},
+    checks: null,
+    error: null,
+  };
   let proc;
   try {
     proc = await startCounting(target, name, scenarios, { env });
     const hello = proc.hello();
-    Object.assign(entry, { node: hello?.node ?? null, acf: hello?.acf ?? null, pid: hello?.pid ?? null, carriesContext: hello?.carriesContext ?? null });
+    Object.assign(entry, {
+      node: hello?.node ?? null,
+      acf: hello?.acf ?? null,
+      pid: hello?.pid ?? null,
+      carriesContext: hello?.carriesContext ?? null,
+    });
     for (const key of scenarios) {
       if (signal?.aborted) break;
       entry.scenarios[key] = await countScenario(proc, key, { ...opts, signal });

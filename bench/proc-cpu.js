@@ -55,7 +55,10 @@ function threadTimes(pid) {
   } catch {
     return [];
   }
-  return tasks.map((tid) => ({ tid, ns: Number((read(`/proc/${pid}/task/${tid}/schedstat`) || '').split(' ')[0]) || 0 }));
+  return tasks.map((tid) => ({
+    tid,
+    ns: Number((read(`/proc/${pid}/task/${tid}/schedstat`) || '').split(' ')[0]) || 0,
+  }));
 }
 
 const threadsNs = (pid) => threadTimes(pid).reduce((sum, t) => sum + t.ns, 0);
@@ -78,7 +81,10 @@ function wakeups(pid) {
 }
 
 // The wake-ups per request between two readings of wakeups() (to 0.001), or null.
-const wakeupsPerRequest = (before, after, requests) => (Number.isFinite(before) && Number.isFinite(after) && requests > 0 ? Math.round(((after - before) / requests) * 1000) / 1000 : null);
+const wakeupsPerRequest = (before, after, requests) =>
+  Number.isFinite(before) && Number.isFinite(after) && requests > 0
+    ? Math.round(((after - before) / requests) * 1000) / 1000
+    : null;
 
 // One CPU's busy time so far, from /proc/stat (clock ticks: 10 ms; over a 1-s window, a
 // share to 1%): { busy, total } or null where there is no such line. Busy is everything

@@ -44,7 +44,12 @@ function shortPlace(callFrame) {
   if (!url) return '';
   const text = url.replace(/^file:\/\//, '');
   const at = text.lastIndexOf('/node_modules/');
-  const where = at >= 0 ? text.slice(at + '/node_modules/'.length) : text.startsWith('/') ? path.relative(path.resolve(__dirname, '..'), text) : text;
+  const where =
+    at >= 0
+      ? text.slice(at + '/node_modules/'.length)
+      : text.startsWith('/')
+        ? path.relative(path.resolve(__dirname, '..'), text)
+        : text;
   return `${where}:${lineNumber + 1}`;
 }
 
@@ -122,7 +127,10 @@ function growthOver(summary, baseline, { top = 5 } = {}) {
       .sort((a, b) => b.growthPp - a.growthPp)
       .slice(0, top);
   };
-  return { packages: diff(summary.packages, baseline.packages), functions: diff(summary.functions, baseline.functions) };
+  return {
+    packages: diff(summary.packages, baseline.packages),
+    functions: diff(summary.functions, baseline.functions),
+  };
 }
 
 function fileNameOf(configId) {
@@ -132,7 +140,10 @@ function fileNameOf(configId) {
 // Records one profile per config of `run` (skipping remote targets and failed configs),
 // writes the .cpuprofile files under dir and puts run.profiles = { dir, seconds,
 // configs: { [id]: { file, requests, summary, overBaseline? } }, errors }.
-async function recordProfiles(run, { dir, base = '.', driver, seconds = DEFAULT_SECONDS, stop = { requested: false }, log = () => {}, serverEnv = {} }) {
+async function recordProfiles(
+  run,
+  { dir, base = '.', driver, seconds = DEFAULT_SECONDS, stop = { requested: false }, log = () => {}, serverEnv = {} },
+) {
   const settings = run.settings || {};
   // Where the session pinned this process (the load generator) to one CPU, the server
   // goes to the other, as in the measured rounds: a child inherits this process's CPU.
@@ -144,7 +155,15 @@ async function recordProfiles(run, { dir, base = '.', driver, seconds = DEFAULT_
     if (stop.requested) break;
     if (config.target || !config.launch) continue;
     try {
-      profiles.configs[config.id] = await profileConfig(config, { dir, base, driver, seconds, settings, cpu, serverEnv });
+      profiles.configs[config.id] = await profileConfig(config, {
+        dir,
+        base,
+        driver,
+        seconds,
+        settings,
+        cpu,
+        serverEnv,
+      });
       log(`profiled ${config.id}`);
     } catch (err) {
       profiles.errors.push(`${config.id}: ${String(err.message).split('\n')[0]}`);
@@ -164,7 +183,12 @@ async function profileConfig(config, { dir, base, driver, seconds, settings, cpu
   try {
     const { nodePath, nodeArgs } = config.launch;
     const env = { ...serverEnv, ...(config.stores ? { STORES: String(config.stores) } : {}) };
-    const server = await startServer(config, { nodePath, nodeArgs: [...nodeArgs, '--cpu-prof', `--cpu-prof-dir=${tmp}`], env, cpu });
+    const server = await startServer(config, {
+      nodePath,
+      nodeArgs: [...nodeArgs, '--cpu-prof', `--cpu-prof-dir=${tmp}`],
+      env,
+      cpu,
+    });
     // From here on the server is serving load: what came before (start-up) is left out.
     const fromUs = Number(process.hrtime.bigint() / 1000n);
     let load;
@@ -180,11 +204,16 @@ async function profileConfig(config, { dir, base, driver, seconds, settings, cpu
       await server.stop();
     }
     const written = fs.readdirSync(tmp).filter((f) => f.endsWith('.cpuprofile'));
-    if (written.length !== 1) throw new Error(`the server wrote ${written.length} profiles, expected 1 (did it exit through SIGTERM?)`);
+    if (written.length !== 1)
+      throw new Error(`the server wrote ${written.length} profiles, expected 1 (did it exit through SIGTERM?)`);
     const text = fs.readFileSync(path.join(tmp, written[0]), 'utf8');
     const file = path.join(dir, fileNameOf(config.id));
     fs.writeFileSync(file, text);
-    return { file: path.relative(base, file), requests: load ? load.requests : null, summary: summarizeProfile(JSON.parse(text), { fromUs }) };
+    return {
+      file: path.relative(base, file),
+      requests: load ? load.requests : null,
+      summary: summarizeProfile(JSON.parse(text), { fromUs }),
+    };
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
@@ -203,7 +232,10 @@ function profileDirFor(out) {
 async function profileRun(run, out, settings, services = null) {
   const log = (line) => process.stderr.write(`ctxbench: ${line}\n`);
   const stop = onInterrupt({ log }, 'profile burst');
-  const started = services?.need && Object.values(services.need).some(Boolean) ? await startServices({ need: services.need, pgUrl: services.pgUrl ?? null }) : null;
+  const started =
+    services?.need && Object.values(services.need).some(Boolean)
+      ? await startServices({ need: services.need, pgUrl: services.pgUrl ?? null })
+      : null;
   try {
     log(`profiling ${run.configs.length} configurations (unmeasured bursts under --cpu-prof)`);
     await recordProfiles(run, {
@@ -224,4 +256,13 @@ async function profileRun(run, out, settings, services = null) {
   return run.profiles;
 }
 
-module.exports = { summarizeProfile, growthOver, recordProfiles, profileRun, profileDirFor, packageOf, fileNameOf, DEFAULT_SECONDS };
+module.exports = {
+  summarizeProfile,
+  growthOver,
+  recordProfiles,
+  profileRun,
+  profileDirFor,
+  packageOf,
+  fileNameOf,
+  DEFAULT_SECONDS,
+};

@@ -67,7 +67,10 @@ function createProgress({ total, label, perBlock = null }) {
       const without = unknown && known.length ? `, ${unknown} without an interval` : '';
       const blocks = block < minBlocks ? `block ${block + 1}/${minBlocks}` : `extra block ${block + 1}`;
       // Before the first block there is no ratio at all: unknown, not precise.
-      const prec = precision ? ` · worst ±${missing.length ? worst : block === 0 ? '?' : '≤' + precision} pp${missing.length ? without : ''} → ±${precision}` : '';
+      const prec = precision
+        ? ` · worst ±${missing.length ? worst : block === 0 ? '?' : '≤' + precision} ` +
+          `pp${missing.length ? without : ''} → ±${precision}`
+        : '';
       if (maxTimeS) clock = Date.now() - elapsedS * 1000;
       const time = maxTimeS ? ` · {elapsed}/${formatS(maxTimeS)}` : '';
       plannedGoal = `${blocks}${prec}${time} | `;
@@ -107,7 +110,10 @@ function onInterrupt(progress, step = 'sample', { quit = null } = {}) {
     stop.requested = true;
     controller.abort();
     if (quit) quit();
-    else progress.log(`interrupted: finishing the current ${step}, keeping everything measured (Ctrl-C again to quit now)`);
+    else
+      progress.log(
+        `interrupted: finishing the current ${step}, keeping everything measured (Ctrl-C again to quit now)`,
+      );
   };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);

@@ -47,7 +47,22 @@ async function startRedis({ cpu = null } = {}) {
   const removeDir = () => fs.rmSync(dir, { recursive: true, force: true });
   process.once('exit', removeDir);
   const port = await freePort();
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', 'no', '--daemonize', 'no', '--logfile', path.join(dir, 'redis.log')];
+  const args = [
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--daemonize',
+    'no',
+    '--logfile',
+    path.join(dir, 'redis.log'),
+  ];
   const [command, argv] = cpu === null ? [found.path, args] : ['taskset', ['-c', String(cpu), found.path, ...args]];
   const child = spawn(command, argv, { stdio: 'ignore' });
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
@@ -68,9 +83,16 @@ async function startRedis({ cpu = null } = {}) {
   exited.then((e) => (gone = e));
   while (!(await ping(port))) {
     if (gone || Date.now() > deadline) {
-      const log = fs.existsSync(path.join(dir, 'redis.log')) ? fs.readFileSync(path.join(dir, 'redis.log'), 'utf8').trim().split('\n').at(-1) : '';
+      const log = fs.existsSync(path.join(dir, 'redis.log'))
+        ? fs.readFileSync(path.join(dir, 'redis.log'), 'utf8').trim().split('\n').at(-1)
+        : '';
       await stop();
-      throw new RedisError(`redis-server did not answer on port ${port}${gone ? ` (it exited: ${gone.signal ?? `code ${gone.code}`})` : ` within ${READY_TIMEOUT_MS / 1000} s`}${log ? `: ${log}` : ''}`);
+      throw new RedisError(
+        `redis-server did not answer on port ` +
+          `${port}` +
+          `${gone ? ` (it exited: ${gone.signal ?? `code ${gone.code}`})` : ` within ${READY_TIMEOUT_MS / 1000} s`}` +
+          `${log ? `: ${log}` : ''}`,
+      );
     }
     await sleep(50);
   }

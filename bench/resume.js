@@ -44,13 +44,23 @@ function joinNewConfigs(run, current, fromBlock) {
 // extendTo: the number of blocks a run is to go on to (--blocks with --resume): a complete
 // run resumes when it has fewer.
 function prepareResume(run, file, { extendTo } = {}) {
-  if (run.kind !== 'run') throw new Error(`${file}: a ${run.kind ?? 'unknown'} run, not a \`ctxbench run\`: only runs of the matrix resume`);
+  if (run.kind !== 'run')
+    throw new Error(`${file}: a ${run.kind ?? 'unknown'} run, not a \`ctxbench run\`: only runs of the matrix resume`);
   const extending = run.status === 'complete' && extendTo !== undefined;
-  if (!RESUMABLE.includes(run.status) && !extending) throw new Error(`${file}: the run is ${run.status ?? 'of no status'}, nothing to resume (only ${RESUMABLE.join(', ')} runs resume; --blocks N adds blocks to a complete one)`);
-  if (run.configs.some((c) => c.target)) throw new Error(`${file}: a run of deployed targets (--target) does not resume: their processes are not ours to start afresh`);
-  if (!run.settings?.method) throw new Error(`${file}: no settings.method: written by an older ctxbench, it cannot resume`);
+  if (!RESUMABLE.includes(run.status) && !extending)
+    throw new Error(
+      `${file}: the run is ${run.status ?? 'of no status'}, nothing to resume (only ${RESUMABLE.join(', ')} ` +
+        `runs resume; --blocks N adds blocks to a complete one)`,
+    );
+  if (run.configs.some((c) => c.target))
+    throw new Error(
+      `${file}: a run of deployed targets (--target) does not resume: their processes are not ours to start afresh`,
+    );
+  if (!run.settings?.method)
+    throw new Error(`${file}: no settings.method: written by an older ctxbench, it cannot resume`);
   const fromBlock = completeBlocks(run.configs);
-  if (extending && extendTo <= fromBlock) throw new Error(`${file}: the run already has ${fromBlock} complete blocks; --blocks ${extendTo} adds none`);
+  if (extending && extendTo <= fromBlock)
+    throw new Error(`${file}: the run already has ${fromBlock} complete blocks; --blocks ${extendTo} adds none`);
   const dropped = { samples: 0, processes: 0 };
   const counters = { round: 0, seq: 0, group: 0 };
   for (const c of run.configs) {
@@ -68,7 +78,12 @@ function prepareResume(run, file, { extendTo } = {}) {
       if (Number.isInteger(s.group)) counters.group = Math.max(counters.group, s.group + 1);
     }
   }
-  return { fromBlock, dropped, counters, measuredSeconds: Number.isFinite(run.measuringSeconds) ? run.measuringSeconds : 0 };
+  return {
+    fromBlock,
+    dropped,
+    counters,
+    measuredSeconds: Number.isFinite(run.measuringSeconds) ? run.measuringSeconds : 0,
+  };
 }
 
 // How each configuration's server is started is not in the JSON (bench/matrix.js keeps it
@@ -79,8 +94,16 @@ function relaunch(configs, targets, file) {
   const byLabel = new Map(targets.map((t) => [t.label, t]));
   for (const c of configs) {
     const t = byLabel.get(c.nodeLabel);
-    if (!t) throw new Error(`${file}: ${c.id} ran on ${c.nodeLabel}, which cannot be resolved here now (resolved: ${[...byLabel.keys()].join(', ') || 'none'})`);
-    Object.defineProperty(c, 'launch', { value: { nodePath: t.path, nodeArgs: t.args || [] }, enumerable: false, configurable: true });
+    if (!t)
+      throw new Error(
+        `${file}: ${c.id} ran on ${c.nodeLabel}, which cannot be resolved here now (resolved: ` +
+          `${[...byLabel.keys()].join(', ') || 'none'})`,
+      );
+    Object.defineProperty(c, 'launch', {
+      value: { nodePath: t.path, nodeArgs: t.args || [] },
+      enumerable: false,
+      configurable: true,
+    });
   }
 }
 

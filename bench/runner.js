@@ -32,14 +32,31 @@ function stepsPerBlock(configs, settings) {
 function ratiosOf(run, excluded) {
   return run.configs
     .filter((c) => c.summary?.ratio && !c.summary.broken && !excluded.has(c))
-    .map((c) => ({ id: c.id, halfWidthPct: c.summary.ratio.halfWidthPct, blocks: new Set(c.samples.map((x) => x.block)).size }));
+    .map((c) => ({
+      id: c.id,
+      halfWidthPct: c.summary.ratio.halfWidthPct,
+      blocks: new Set(c.samples.map((x) => x.block)).size,
+    }));
 }
 
 // run: the run JSON skeleton (settings, environment, configs …); mutated and saved.
 // startedAt: when the command began (settings.maxTime is a deadline for the whole run).
 // resume: { fromBlock, counters } to go on with a stopped run (bench/resume.js): its
 // complete blocks kept, its machine fingerprint too.
-async function runMatrix(run, { out, driver, progress, stop = { requested: false }, pinned = false, serverEnv = {}, startedAt = Date.now(), resume = null, loadPids = [] }) {
+async function runMatrix(
+  run,
+  {
+    out,
+    driver,
+    progress,
+    stop = { requested: false },
+    pinned = false,
+    serverEnv = {},
+    startedAt = Date.now(),
+    resume = null,
+    loadPids = [],
+  },
+) {
   const s = run.settings;
   for (const c of run.configs) {
     c.processes ??= [];
@@ -47,7 +64,19 @@ async function runMatrix(run, { out, driver, progress, stop = { requested: false
   }
   // --instance: every server in a cgroup of its own with the instance's limits.
   const instance = s.instance ?? null;
-  const ctx = { run, driver, progress, stop, pinned, serverEnv, loadPids, instance, cgroups: instance ? standInLayout({ log: (line) => warnOnce(run, line, progress) }) : null, excluded: new Set(), save: () => saveRun(out, run) };
+  const ctx = {
+    run,
+    driver,
+    progress,
+    stop,
+    pinned,
+    serverEnv,
+    loadPids,
+    instance,
+    cgroups: instance ? standInLayout({ log: (line) => warnOnce(run, line, progress) }) : null,
+    excluded: new Set(),
+    save: () => saveRun(out, run),
+  };
   const noiseBefore = noise.snapshot();
   const counters = { round: 0, seq: 0, group: 0, ...resume?.counters };
   const blockSeconds = [];
@@ -60,7 +89,11 @@ async function runMatrix(run, { out, driver, progress, stop = { requested: false
     // structural runs, where a second of load per run adds up and nothing reads it.
     if (local && !stop.requested && process.env.CTXBENCH_FINGERPRINT !== '0') {
       progress?.status('machine fingerprint');
-      run.environment.fingerprint = await fingerprint({ cpu: pinned ? cpus().server : null, env: serverEnv, launch: local.launch }).catch((err) => {
+      run.environment.fingerprint = await fingerprint({
+        cpu: pinned ? cpus().server : null,
+        env: serverEnv,
+        launch: local.launch,
+      }).catch((err) => {
         warnOnce(run, `no machine fingerprint: ${err.message}`, progress);
         return null;
       });
@@ -78,11 +111,26 @@ async function runMatrix(run, { out, driver, progress, stop = { requested: false
         minBlocks: s.blocks,
       });
       if (s.precision) {
-        run.precision = { target: s.precision, reached: decision.reached, elapsedS: Math.round(elapsedS), maxTimeS: s.maxTime, blocks: block, missing: decision.missing };
+        run.precision = {
+          target: s.precision,
+          reached: decision.reached,
+          elapsedS: Math.round(elapsedS),
+          maxTimeS: s.maxTime,
+          blocks: block,
+          missing: decision.missing,
+        };
       }
-      if (block > 0) progress?.log(`block ${block} done: ${decision.more ? 'another block' : 'stopping'} (${decision.reason})`);
+      if (block > 0)
+        progress?.log(`block ${block} done: ${decision.more ? 'another block' : 'stopping'} (${decision.reason})`);
       if (!decision.more || run.configs.every((c) => ctx.excluded.has(c))) break;
-      progress?.plan?.({ block, minBlocks: s.blocks, precision: s.precision, missing: decision.missing, elapsedS, maxTimeS: s.precision ? s.maxTime : null });
+      progress?.plan?.({
+        block,
+        minBlocks: s.blocks,
+        precision: s.precision,
+        missing: decision.missing,
+        elapsedS,
+        maxTimeS: s.precision ? s.maxTime : null,
+      });
       const t0 = Date.now();
       await METHODS[s.method ?? 'sequential'].measureBlock(ctx, block, counters);
       blockSeconds.push((Date.now() - t0) / 1000);

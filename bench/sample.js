@@ -49,8 +49,10 @@ function cpuPerRequest(before, after) {
 // The server must still be the process we started (same nonce) serving the strategy we
 // asked for; anything else is refused rather than measured.
 function checkIdentity(stats, config, server) {
-  if (server.nonce && stats.nonce !== server.nonce) throw new Error(`${server.url} restarted (its nonce changed): not the process this block started`);
-  if (config.strategy && stats.strategy !== config.strategy) throw new Error(`${server.url} now reports strategy ${stats.strategy}, expected ${config.strategy}`);
+  if (server.nonce && stats.nonce !== server.nonce)
+    throw new Error(`${server.url} restarted (its nonce changed): not the process this block started`);
+  if (config.strategy && stats.strategy !== config.strategy)
+    throw new Error(`${server.url} now reports strategy ${stats.strategy}, expected ${config.strategy}`);
 }
 
 // Requests one burst must complete: settings.minPerConnection per connection at least,
@@ -78,7 +80,15 @@ function burstAmount(settings, rate) {
 // config's last known req/s in this process (null: unknown, so a timed burst is taken
 // first and, when it completed too little, replaced by one sized from its rate).
 // Resolves to the sample (without block/round/seq/pairSeq, which the caller adds).
-async function takeSample({ config, server, driver, settings, rate = null, signal, settleTimeoutMs = SETTLE_TIMEOUT_MS }) {
+async function takeSample({
+  config,
+  server,
+  driver,
+  settings,
+  rate = null,
+  signal,
+  settleTimeoutMs = SETTLE_TIMEOUT_MS,
+}) {
   const url = server.url;
   const floor = settings.minPerConnection * settings.connections;
   const before = server.stats ? await getJson(`${url}/__stats`) : null;
@@ -89,7 +99,13 @@ async function takeSample({ config, server, driver, settings, rate = null, signa
   // Rate mode (open loop): the schedule, not a count, defines the burst.
   const openLoop = config.rate > 0;
   let amount = openLoop ? null : burstAmount(settings, rate);
-  let m = await driver(openLoop ? { ...load, duration: settings.duration, rate: config.rate } : amount ? { ...load, amount } : { ...load, duration: settings.duration });
+  let m = await driver(
+    openLoop
+      ? { ...load, duration: settings.duration, rate: config.rate }
+      : amount
+        ? { ...load, amount }
+        : { ...load, duration: settings.duration },
+  );
   let statsBefore = before;
   if (!openLoop && !amount && m.requests < floor && !signal?.aborted) {
     // The timed burst was the unmeasured sizing step; the sample is the next one.
@@ -108,8 +124,15 @@ async function takeSample({ config, server, driver, settings, rate = null, signa
   // curl's driver reports no window of its own: its rps is requests over its own span.
   const windowMs = m.durationS ? m.durationS * 1000 : (m.requests / m.rps) * 1000;
   const warnings = [];
-  if (!settled) warnings.push(`server still busy ${settleTimeoutMs / 1000} s after the burst: the next burst may have shared the CPU with it`);
-  if (!openLoop && m.requests < floor) warnings.push(`only ${m.requests} completed requests (${(m.requests / settings.connections).toFixed(1)} per connection, wanted ${settings.minPerConnection})`);
+  if (!settled)
+    warnings.push(
+      `server still busy ${settleTimeoutMs / 1000} s after the burst: the next burst may have shared the CPU with it`,
+    );
+  if (!openLoop && m.requests < floor)
+    warnings.push(
+      `only ${m.requests} completed requests (${(m.requests / settings.connections).toFixed(1)} per ` +
+        `connection, wanted ${settings.minPerConnection})`,
+    );
   return {
     rps: m.requests / (windowMs / 1000),
     windowMs,

@@ -44,8 +44,8 @@ function listeningPort(text) {
 }
 
 // THE spawn-and-wait-for-the-listening-line helper (the runner, overhead, the downstream
-// service of bench/services.js and the tests use it). Resolves { child, port, pid, stderrTail(), exited: Promise<{code, signal}>,
-// alive(), stop() } once the child printed its port; rejects with a ServerStartError
+// service of bench/services.js and the tests use it). Resolves { child, port, pid, stderrTail(), exited:
+// Promise<{code, signal}>, alive(), stop() } once the child printed its port; rejects with a ServerStartError
 // (stderr tail attached) when it exits first or says nothing within timeoutMs.
 //
 // discardStdout: the child's stdout goes to /dev/null and it listens on a free port this
@@ -59,7 +59,19 @@ function listeningPort(text) {
 // detached: its own process group, so a terminal's Ctrl-C reaches the runner only (the
 // downstream service outlives the sample being finished). unrefPipes: once listening,
 // its pipes do not keep this process alive; their closing is what tells the child to go.
-async function spawnListening(command, args, { env = process.env, cwd, timeoutMs = 20000, discardStdout = false, detached = false, unrefPipes = false, joinsCgroup = false } = {}) {
+async function spawnListening(
+  command,
+  args,
+  {
+    env = process.env,
+    cwd,
+    timeoutMs = 20000,
+    discardStdout = false,
+    detached = false,
+    unrefPipes = false,
+    joinsCgroup = false,
+  } = {},
+) {
   const fixedPort = discardStdout ? await freePort() : null;
   const devNull = discardStdout ? fs.openSync('/dev/null', 'w') : null;
   // stdin is a pipe from this process: app.js (CTXBENCH_PARENT_PIPE=1) stops when it
@@ -98,7 +110,10 @@ async function spawnListening(command, args, { env = process.env, cwd, timeoutMs
   };
   let settled = false;
   const listening = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new ServerStartError(`server did not start within ${timeoutMs / 1000} s`, stderrTail())), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new ServerStartError(`server did not start within ${timeoutMs / 1000} s`, stderrTail())),
+      timeoutMs,
+    );
     child.once('error', (err) => {
       clearTimeout(timer);
       reject(new ServerStartError(`cannot start ${command}: ${err.message}`, ''));
@@ -106,7 +121,13 @@ async function spawnListening(command, args, { env = process.env, cwd, timeoutMs
     exited.then(({ code, signal }) => {
       clearTimeout(timer);
       // bench/cgroup.js joinCommand exits 97 when it cannot write the group's cgroup.procs.
-      if (joinsCgroup && code === JOIN_FAILED) reject(new ServerStartError('the server could not join its instance cgroup (cgroup.procs not writable)', stderrTail()));
+      if (joinsCgroup && code === JOIN_FAILED)
+        reject(
+          new ServerStartError(
+            'the server could not join its instance cgroup (cgroup.procs not writable)',
+            stderrTail(),
+          ),
+        );
       reject(new ServerStartError(`server exited (${signal || `code ${code}`}) before listening`, stderrTail()));
     });
     if (fixedPort !== null) {
@@ -167,7 +188,19 @@ function describeExit(exit) {
 // answer to GET / alone. wrap: a command prefix for node (Valgrind, bench/callgrind.js).
 // cgroup: an instance stand-in's group (bench/cgroup.js, created): the server joins it
 // before its first instruction, so it runs under the instance's CPU quota and memory limit.
-async function startServer(config, { nodePath = process.execPath, nodeArgs = [], cpu = null, env = {}, timeoutMs = 20000, script = null, wrap = [], cgroup = null } = {}) {
+async function startServer(
+  config,
+  {
+    nodePath = process.execPath,
+    nodeArgs = [],
+    cpu = null,
+    env = {},
+    timeoutMs = 20000,
+    script = null,
+    wrap = [],
+    cgroup = null,
+  } = {},
+) {
   if (cgroup) {
     const joined = joinCommand(cgroup);
     wrap = [...joined.wrap, ...wrap];
@@ -217,14 +250,23 @@ async function startServer(config, { nodePath = process.execPath, nodeArgs = [],
 function confirmIdentity(stats, config) {
   for (const key of ['strategy', 'depth', 'hop', 'framework']) {
     if (stats[key] !== config[key]) {
-      throw new ServerStartError(`server reports ${key}=${stats[key]}, expected ${config[key]}: not the server we started`, '');
+      throw new ServerStartError(
+        `server reports ${key}=${stats[key]}, expected ${config[key]}: not the server we started`,
+        '',
+      );
     }
   }
   if (stats.log !== undefined && stats.log !== (config.log || 'none')) {
-    throw new ServerStartError(`server reports log=${stats.log}, expected ${config.log || 'none'}: not the server we started`, '');
+    throw new ServerStartError(
+      `server reports log=${stats.log}, expected ${config.log || 'none'}: not the server we started`,
+      '',
+    );
   }
   if ((stats.stores ?? 0) !== (config.stores || 0)) {
-    throw new ServerStartError(`server reports stores=${stats.stores}, expected ${config.stores || 0}: not the server we started`, '');
+    throw new ServerStartError(
+      `server reports stores=${stats.stores}, expected ${config.stores || 0}: not the server we started`,
+      '',
+    );
   }
 }
 

@@ -36,9 +36,15 @@ class ServicesError extends OneLineError {}
 // (bench/server-process.js): ready on their listening line, stopped with SIGTERM then SIGKILL.
 async function startHelper(script, what, { cpu = null } = {}) {
   const argv = [script];
-  const [command, args] = cpu === null ? [process.execPath, argv] : ['taskset', ['-c', String(cpu), process.execPath, ...argv]];
+  const [command, args] =
+    cpu === null ? [process.execPath, argv] : ['taskset', ['-c', String(cpu), process.execPath, ...argv]];
   try {
-    const s = await spawnListening(command, args, { env: { ...process.env, PORT: '0', HOST: '127.0.0.1' }, timeoutMs: READY_TIMEOUT_MS, detached: true, unrefPipes: true });
+    const s = await spawnListening(command, args, {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1' },
+      timeoutMs: READY_TIMEOUT_MS,
+      detached: true,
+      unrefPipes: true,
+    });
     return { url: s.url, pid: s.pid, stop: s.stop };
   } catch (err) {
     const tail = err.stderrTail ? `: ${err.stderrTail.split('\n').pop()}` : '';
@@ -62,11 +68,23 @@ function sinkOwners(url, prefix) {
 // need: { pg, http } booleans (which services the configurations use); pgUrl: an
 // existing PostgreSQL to use instead of starting one; pinned: whether servers are
 // pinned (then the services share the load generator's CPU, lib/cpus.js). Resolves { env, pg, downstream, stop }.
-async function startServices({ need = { pg: true, http: true, redis: false, mysql: false, sink: false }, pgUrl = null, pinned = false } = {}) {
+async function startServices({
+  need = { pg: true, http: true, redis: false, mysql: false, sink: false },
+  pgUrl = null,
+  pinned = false,
+} = {}) {
   const cpu = pinned ? cpus().loadgen : null;
   const started = [];
   const env = {};
-  const result = { env, pg: null, downstream: null, redis: null, mysql: null, sink: null, stop: () => Promise.all(started.map((s) => s.stop().catch(() => {}))).then(() => undefined) };
+  const result = {
+    env,
+    pg: null,
+    downstream: null,
+    redis: null,
+    mysql: null,
+    sink: null,
+    stop: () => Promise.all(started.map((s) => s.stop().catch(() => {}))).then(() => undefined),
+  };
   try {
     if (need.pg) {
       if (pgUrl) {
@@ -122,7 +140,8 @@ const SERVICE_NICE = 10;
 function yieldToGenerator(pid) {
   if (!Number.isInteger(pid)) return;
   for (const p of treeOf(pid)) {
-    if (spawnSync('chrt', ['--idle', '--all-tasks', '--pid', '0', String(p)], { stdio: 'ignore' }).status === 0) continue;
+    if (spawnSync('chrt', ['--idle', '--all-tasks', '--pid', '0', String(p)], { stdio: 'ignore' }).status === 0)
+      continue;
     let tasks;
     try {
       tasks = fs.readdirSync(`/proc/${p}/task`);
@@ -180,8 +199,24 @@ function redactArgs(args) {
 function needsOf(hopNames, strategyNames = []) {
   // A remote target's configurations name no strategy of this tree (null).
   const agent = strategyNames.some((name) => strategies.names.includes(name) && Boolean(strategies.info(name).agent));
-  return { pg: hopNames.includes('pg'), http: hopNames.includes('http'), redis: hopNames.includes('redis'), mysql: hopNames.includes('mysql'), sink: agent };
+  return {
+    pg: hopNames.includes('pg'),
+    http: hopNames.includes('http'),
+    redis: hopNames.includes('redis'),
+    mysql: hopNames.includes('mysql'),
+    sink: agent,
+  };
 }
 
 // A service failure is the user's to fix (or the machine's): one line, no stack.
-module.exports = { startServices, startDownstream, startSink, sinkCounts, sinkOwners, checkPostgres, needsOf, redact, redactArgs };
+module.exports = {
+  startServices,
+  startDownstream,
+  startSink,
+  sinkCounts,
+  sinkOwners,
+  checkPostgres,
+  needsOf,
+  redact,
+  redactArgs,
+};

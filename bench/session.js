@@ -40,22 +40,59 @@ function pinSelf() {
 // measure(run, { save, progress, stop, serverEnv, pinned }): fills the run; it may set
 //   run.status ('failed'); otherwise the session sets 'complete' or 'interrupted'.
 // analyze(run): the kind's results, stored under run[kind] before the last save.
-async function session({ kind, schema = VERSION, title, command, settings, learned = {}, out, part = {}, warnings = [], environment = captureEnvironment(), pin = false, services = null, progress: bar = {}, measure, analyze = null }) {
+async function session({
+  kind,
+  schema = VERSION,
+  title,
+  command,
+  settings,
+  learned = {},
+  out,
+  part = {},
+  warnings = [],
+  environment = captureEnvironment(),
+  pin = false,
+  services = null,
+  progress: bar = {},
+  measure,
+  analyze = null,
+}) {
   // The plan is the command's, frozen (lib/plan.js); what this session learns goes to `learned`.
-  if (!Object.isFrozen(settings)) throw new Error(`ctxbench ${kind}: the plan reached the session unfrozen (lib/plan.js freezePlan)`);
+  if (!Object.isFrozen(settings))
+    throw new Error(`ctxbench ${kind}: the plan reached the session unfrozen (lib/plan.js freezePlan)`);
   const record = { ...learned };
   const pinned = Boolean(pin && environment.taskset && pinSelf());
   if (pin) environment.taskset = pinned;
   // Services first: a wrong --pg-url is one line before anything is written or started.
-  const started = services?.need && Object.values(services.need).some(Boolean) ? await startServices({ need: services.need, pgUrl: services.pgUrl ?? null, pinned }) : null;
+  const started =
+    services?.need && Object.values(services.need).some(Boolean)
+      ? await startServices({ need: services.need, pgUrl: services.pgUrl ?? null, pinned })
+      : null;
   if (started?.pg) record.postgres = started.pg.embedded ? 'embedded' : redact(started.pg.url);
   // The server versions the scenarios ran against (the integrity page shows them).
-  if (started?.redis) record.redis = { server: `redis-server ${started.redis.version}`, pid: started.redis.pid, dir: started.redis.dir };
-  if (started?.mysql) record.mysql = { server: `MariaDB ${started.mysql.version}`, pid: started.mysql.pid, dir: started.mysql.dir };
+  if (started?.redis)
+    record.redis = { server: `redis-server ${started.redis.version}`, pid: started.redis.pid, dir: started.redis.dir };
+  if (started?.mysql)
+    record.mysql = { server: `MariaDB ${started.mysql.version}`, pid: started.mysql.pid, dir: started.mysql.dir };
   // Which method, and why, once the setup is known good and before anything is measured
   // (the run JSON and the report keep it too).
-  if (settings.methodWhy) process.stderr.write(`ctxbench: measuring ${settings.method === 'instructions' ? 'instruction counts' : settings.method}: ${settings.methodWhy}\n`);
-  const run = { schema, kind, title, command, status: 'running', environment, settings, learned: record, ...part, warnings };
+  if (settings.methodWhy)
+    process.stderr.write(
+      `ctxbench: measuring ${settings.method === 'instructions' ? 'instruction counts' : settings.method}: ` +
+        `${settings.methodWhy}\n`,
+    );
+  const run = {
+    schema,
+    kind,
+    title,
+    command,
+    status: 'running',
+    environment,
+    settings,
+    learned: record,
+    ...part,
+    warnings,
+  };
   const save = () => saveRun(out, run);
   const progress = createProgress({ total: bar.total ?? 0, perBlock: bar.perBlock ?? null, label: `ctxbench ${kind}` });
   const stop = onInterrupt(progress, bar.step);
@@ -63,7 +100,9 @@ async function session({ kind, schema = VERSION, title, command, settings, learn
     save();
     // What shares the load CPU with the generator: the services' processes (their CPU
     // counts in the pair's load-CPU rule, bench/pair-windows.js).
-    const loadPids = started ? ['pg', 'downstream', 'sink', 'redis', 'mysql'].map((k) => started[k]?.pid).filter(Number.isInteger) : [];
+    const loadPids = started
+      ? ['pg', 'downstream', 'sink', 'redis', 'mysql'].map((k) => started[k]?.pid).filter(Number.isInteger)
+      : [];
     await measure(run, { save, progress, stop, serverEnv: started?.env ?? {}, pinned, loadPids });
   } catch (err) {
     // Nothing measured is lost: what the step had written stays, marked failed.
@@ -88,7 +127,22 @@ async function session({ kind, schema = VERSION, title, command, settings, learn
 // fresh processes by bench/runner.js, duet, sequential or under callgrind.
 // resume: { fromBlock, counters, part } to go on with a stopped run (bench/resume.js):
 // part holds its other fields (resumes, profiles, …), kept as they were.
-async function measureSession({ kind, title, command, settings, learned = {}, configs, out, remote = false, warnings = [], analyze, environment = captureEnvironment(), startedAt = Date.now(), services = null, resume = null }) {
+async function measureSession({
+  kind,
+  title,
+  command,
+  settings,
+  learned = {},
+  configs,
+  out,
+  remote = false,
+  warnings = [],
+  analyze,
+  environment = captureEnvironment(),
+  startedAt = Date.now(),
+  services = null,
+  resume = null,
+}) {
   // A remote target is not loaded from this machine's CPUs: nothing is pinned.
   if (remote) environment.taskset = false;
   const perBlock = stepsPerBlock(configs, settings);
@@ -106,7 +160,18 @@ async function measureSession({ kind, title, command, settings, learned = {}, co
     services: remote ? null : services,
     progress: { total: perBlock * Math.max(1, settings.blocks - (resume?.fromBlock ?? 0)), perBlock },
     analyze,
-    measure: (run, { progress, stop, serverEnv, pinned, loadPids }) => runMatrix(run, { out, driver: getDriver(settings.driver), progress, stop, pinned, startedAt, serverEnv, resume, loadPids }),
+    measure: (run, { progress, stop, serverEnv, pinned, loadPids }) =>
+      runMatrix(run, {
+        out,
+        driver: getDriver(settings.driver),
+        progress,
+        stop,
+        pinned,
+        startedAt,
+        serverEnv,
+        resume,
+        loadPids,
+      }),
   });
 }
 

@@ -20,7 +20,10 @@ function decide({ elapsedS, maxTimeS = null, nextBlockS = 0, precision = null, r
         .map((r) => ({
           id: r.id,
           halfWidthPct: Number.isFinite(r.halfWidthPct) ? r.halfWidthPct : null,
-          blocksNeeded: Number.isFinite(r.halfWidthPct) && r.blocks > 0 ? Math.ceil(r.blocks * (r.halfWidthPct / precision) ** 2) : null,
+          blocksNeeded:
+            Number.isFinite(r.halfWidthPct) && r.blocks > 0
+              ? Math.ceil(r.blocks * (r.halfWidthPct / precision) ** 2)
+              : null,
         }))
     : [];
   const reached = Boolean(precision) && missing.length === 0;
@@ -28,7 +31,12 @@ function decide({ elapsedS, maxTimeS = null, nextBlockS = 0, precision = null, r
   if (!precision) return { more: false, reason: `${blocks} blocks measured`, reached, missing };
   if (reached) return { more: false, reason: `every ratio within ±${precision} pp`, reached, missing };
   if (maxTimeS !== null && elapsedS + nextBlockS > maxTimeS) {
-    return { more: false, reason: `time cap: another block (~${Math.round(nextBlockS)} s) would end after ${maxTimeS} s`, reached, missing };
+    return {
+      more: false,
+      reason: `time cap: another block (~${Math.round(nextBlockS)} s) would end after ${maxTimeS} s`,
+      reached,
+      missing,
+    };
   }
   return { more: true, reason: `${missing.length} ratio(s) above ±${precision} pp`, reached, missing };
 }

@@ -13,13 +13,31 @@ async function resolveNodeTargets(majors, acf, { prefix = 'ctxbench' } = {}) {
   const current = process.versions.node.split('.')[0];
   majors = majors?.length ? majors : [DEFAULT_MAJOR];
   if (majors.length === 1 && String(majors[0]) === current && acf === 'default') {
-    return { targets: [{ label: `node${current}`, major: current, version: process.version, path: process.execPath, args: [], expectAcf: null }], warnings: [] };
+    return {
+      targets: [
+        {
+          label: `node${current}`,
+          major: current,
+          version: process.version,
+          path: process.execPath,
+          args: [],
+          expectAcf: null,
+        },
+      ],
+      warnings: [],
+    };
   }
   const log = (line) => process.stderr.write(`${prefix}: ${line}\n`);
   const { targets, errors } = await resolveTargets(majors, acf, { log });
-  const warnings = [...(errors || []).map(String), ...(targets || []).filter((t) => t.note).map((t) => `${t.label}: ${t.note}`)];
+  const warnings = [
+    ...(errors || []).map(String),
+    ...(targets || []).filter((t) => t.note).map((t) => `${t.label}: ${t.note}`),
+  ];
   if (!targets || targets.length === 0) {
-    throw new UsageError(`no Node version could be resolved${errors && errors.length ? ` (${errors.join('; ')})` : ''}; nothing to measure`);
+    throw new UsageError(
+      `no Node version could be resolved${errors && errors.length ? ` (${errors.join('; ')})` : ''}; nothing ` +
+        `to measure`,
+    );
   }
   for (const w of warnings) log(w);
   return { targets, warnings };

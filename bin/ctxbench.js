@@ -16,7 +16,8 @@ async function main(argv) {
     process.stdout.write(usage());
     return command ? 0 : 1;
   }
-  if (!Object.hasOwn(COMMANDS, command)) throw new UsageError(`unknown command '${command}' (valid: ${Object.keys(COMMANDS).join(', ')})`);
+  if (!Object.hasOwn(COMMANDS, command))
+    throw new UsageError(`unknown command '${command}' (valid: ${Object.keys(COMMANDS).join(', ')})`);
   // Every command's --help, here once: its text, exit 0, nothing else parsed or started.
   if (args.includes('--help') || args.includes('-h')) {
     process.stdout.write(helpOf(command));

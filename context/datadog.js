@@ -43,7 +43,9 @@ module.exports = {
     // Its default flush (every 2 s) unless the span check runs (`ctxbench integrity`), whose
     // servers live a few seconds: then 100 ms, so their spans reach the sink before they stop.
     const flushInterval = SPAN_CHECK ? 100 : undefined;
-    tracer = agents.requireAgent('datadog').init({ url: config.sinkUrl, service: 'ctxbench', env: 'ctxbench', flushInterval });
+    tracer = agents
+      .requireAgent('datadog')
+      .init({ url: config.sinkUrl, service: 'ctxbench', env: 'ctxbench', flushInterval });
   },
   run(id, fn) {
     if (SPAN_CHECK) tracer.scope().active()?.setTag(KEY, id);

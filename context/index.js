@@ -10,7 +10,7 @@ const STRATEGIES = {
     carriesContext: false,
   },
   param: {
-    describe: 'id passed down the call chain as an argument (the App Engine study\'s baseline)',
+    describe: "id passed down the call chain as an argument (the App Engine study's baseline)",
     carriesContext: true,
     // The server does the same work as `none` (a property read instead of a constant):
     // its ratio to `none` is an A/A check inside every run that has both.
@@ -41,13 +41,15 @@ const STRATEGIES = {
   },
   'otel-selective': {
     describe:
-      'OpenTelemetry SDK, only the framework\'s instrumentation (@fastify/otel; express + http; http): the study\'s "OTel plugin only"',
+      "OpenTelemetry SDK, only the framework's instrumentation (@fastify/otel; express + http; http): the " +
+      'study\'s "OTel plugin only"',
     carriesContext: true,
     otel: true,
   },
   'otel-full': {
     describe:
-      'OpenTelemetry SDK with auto-instrumentations-node plus the framework\'s instrumentation: the study\'s "Full OTel"',
+      "OpenTelemetry SDK with auto-instrumentations-node plus the framework's instrumentation: the study's " +
+      '"Full OTel"',
     carriesContext: true,
     otel: true,
   },
@@ -60,17 +62,22 @@ const STRATEGIES = {
     carriesContext: true,
   },
   'fastify-request-context': {
-    describe: '@fastify/request-context: its Fastify plugin opens the store at onRequest, id set in the handler (Fastify only)',
+    describe:
+      '@fastify/request-context: its Fastify plugin opens the store at onRequest, id set in the handler (Fastify only)',
     carriesContext: true,
     frameworks: ['fastify'],
   },
   sentry: {
-    describe: '@sentry/node 11 (OpenTelemetry inside), tracing on, spans to a local sink: the id on the request\'s isolation scope, read back from it',
+    describe:
+      "@sentry/node 11 (OpenTelemetry inside), tracing on, spans to a local sink: the id on the request's " +
+      'isolation scope, read back from it',
     carriesContext: true,
     agent: 'sentry',
   },
   datadog: {
-    describe: 'dd-trace 6 (Datadog APM), traces to a local sink: the id in the baggage of a span per request, read from the active span',
+    describe:
+      'dd-trace 6 (Datadog APM), traces to a local sink: the id in the baggage of a span per request, read ' +
+      'from the active span',
     carriesContext: true,
     agent: 'datadog',
     operations: ['enter'],
@@ -126,8 +133,15 @@ const names = Object.keys(STRATEGIES);
 // marked user-supplied, and returns the names.
 function register(entries) {
   for (const e of entries) {
-    if (STRATEGIES[e.name] && !STRATEGIES[e.name].userSupplied) throw new Error(`strategy file ${e.file}: name '${e.name}' is a built-in strategy's`);
-    STRATEGIES[e.name] = { describe: e.describe, carriesContext: true, userSupplied: true, file: e.file, operations: e.operations || [] };
+    if (STRATEGIES[e.name] && !STRATEGIES[e.name].userSupplied)
+      throw new Error(`strategy file ${e.file}: name '${e.name}' is a built-in strategy's`);
+    STRATEGIES[e.name] = {
+      describe: e.describe,
+      carriesContext: true,
+      userSupplied: true,
+      file: e.file,
+      operations: e.operations || [],
+    };
     if (!names.includes(e.name)) names.push(e.name);
   }
   return entries.map((e) => e.name);
@@ -140,7 +154,10 @@ register(strategyFile.fromEnv());
 function frameworkProblem(name, framework) {
   const meta = STRATEGIES[name];
   if (!meta || !meta.frameworks || meta.frameworks.includes(framework)) return null;
-  return `STRATEGY=${name} runs only with FRAMEWORK=${meta.frameworks.join(' or ')} (it is a plugin of that framework), not FRAMEWORK=${framework}`;
+  return (
+    `STRATEGY=${name} runs only with FRAMEWORK=${meta.frameworks.join(' or ')} (it is a plugin of that ` +
+    `framework), not FRAMEWORK=${framework}`
+  );
 }
 
 function info(name) {

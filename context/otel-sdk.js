@@ -159,7 +159,9 @@ function startSdk(exporterName, instrumentations) {
   } else if (exporterName === 'none') {
     processor = countOnlyProcessor(counts);
   } else {
-    throw new Error(`OTEL_EXPORTER=${JSON.stringify(exporterName)} is not valid; expected one of: memory, none, otlp-unreachable`);
+    throw new Error(
+      `OTEL_EXPORTER=${JSON.stringify(exporterName)} is not valid; expected one of: memory, none, otlp-unreachable`,
+    );
   }
 
   const sdk = new NodeSDK({
@@ -210,7 +212,11 @@ function createOtelStrategy(strategyName, instrumentationsFor) {
         spansEnded: counts.ended,
         spansExported: counts.exported,
         spansDropped: processor.dropCounting() ? counts.queueDropped + counts.failed : null,
-        ...(SPAN_CHECK && { spansChecked: counts.checked, spansForeignTrace: counts.foreign, spansDetached: counts.detached }),
+        ...(SPAN_CHECK && {
+          spansChecked: counts.checked,
+          spansForeignTrace: counts.foreign,
+          spansDetached: counts.detached,
+        }),
       };
     },
   };
@@ -234,4 +240,13 @@ function ioInstrumentations() {
   return [new PgInstrumentation(PG_CONFIG), new UndiciInstrumentation()];
 }
 
-module.exports = { createOtelStrategy, ioInstrumentations, recentSpans, forceFlush, ID, MEMORY_KEEP, UNREACHABLE_URL, PG_CONFIG };
+module.exports = {
+  createOtelStrategy,
+  ioInstrumentations,
+  recentSpans,
+  forceFlush,
+  ID,
+  MEMORY_KEEP,
+  UNREACHABLE_URL,
+  PG_CONFIG,
+};

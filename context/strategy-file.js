@@ -24,9 +24,11 @@ const NAME = /^[a-z][a-z0-9-]{0,39}$/;
 const PROBE = `
 const file = process.argv[1];
 let m;
-try { m = require(file); } catch (err) { process.stdout.write(JSON.stringify({ threw: String(err && err.message || err).split('\\n')[0] })); process.exit(0); }
+try { m = require(file); } catch (err) { process.stdout.write(JSON.stringify({ threw: String(err && err.message || \
+err).split('\\n')[0] })); process.exit(0); }
 const kind = (k) => typeof (m && m[k]);
-process.stdout.write(JSON.stringify({ name: m && m.name, describe: m && m.describe, run: kind('run'), current: kind('current'), bind: kind('bind'), enter: kind('enter'), exit: kind('exit') }));
+process.stdout.write(JSON.stringify({ name: m && m.name, describe: m && m.describe, run: kind('run'), current: \
+kind('current'), bind: kind('bind'), enter: kind('enter'), exit: kind('exit') }));
 process.exit(0);
 `;
 
@@ -39,9 +41,20 @@ function inspect(file, builtIns = []) {
   if (!fs.statSync(abs).isFile()) throw say('is not a file');
   let out;
   try {
-    out = execFileSync(process.execPath, ['-e', PROBE, abs], { encoding: 'utf8', timeout: 20000, stdio: ['ignore', 'pipe', 'pipe'] });
+    out = execFileSync(process.execPath, ['-e', PROBE, abs], {
+      encoding: 'utf8',
+      timeout: 20000,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
   } catch (err) {
-    throw say(err.signal === 'SIGTERM' ? 'did not finish loading within 20 s' : `could not be loaded (${String(err.stderr || err.message).trim().split('\n').pop()})`);
+    throw say(
+      err.signal === 'SIGTERM'
+        ? 'did not finish loading within 20 s'
+        : `could not be loaded (${String(err.stderr || err.message)
+            .trim()
+            .split('\n')
+            .pop()})`,
+    );
   }
   let m;
   try {
@@ -52,10 +65,16 @@ function inspect(file, builtIns = []) {
   if (m.threw) throw say(`throws when loaded: ${m.threw}`);
   if (m.run !== 'function') throw say('does not export run(id, fn)');
   if (m.current !== 'function') throw say('does not export current()');
-  for (const op of ['bind', 'enter', 'exit']) if (m[op] !== 'undefined' && m[op] !== 'function') throw say(`exports ${op}, but not as a function`);
-  if (typeof m.name !== 'string' || !NAME.test(m.name)) throw say(`must export name: lower-case letters, digits and dashes, starting with a letter (got ${JSON.stringify(m.name ?? null)})`);
+  for (const op of ['bind', 'enter', 'exit'])
+    if (m[op] !== 'undefined' && m[op] !== 'function') throw say(`exports ${op}, but not as a function`);
+  if (typeof m.name !== 'string' || !NAME.test(m.name))
+    throw say(
+      `must export name: lower-case letters, digits and dashes, starting with a letter (got ` +
+        `${JSON.stringify(m.name ?? null)})`,
+    );
   if (builtIns.includes(m.name)) throw say(`name '${m.name}' is a built-in strategy's; choose another`);
-  if (typeof m.describe !== 'string' || !m.describe.trim()) throw say('must export describe: one line saying what it is');
+  if (typeof m.describe !== 'string' || !m.describe.trim())
+    throw say('must export describe: one line saying what it is');
   const operations = ['enter', 'exit'].filter((op) => m[op] === 'function');
   return { name: m.name, describe: m.describe.split('\n')[0], file: abs, operations };
 }

@@ -40,7 +40,10 @@ const installed = (name, env = process.env) => fs.existsSync(manifestIn(name)(pr
 // In a server: the agent's module, or a one-line error saying how it gets installed.
 function requireAgent(name, env = process.env) {
   if (!installed(name, env)) {
-    throw oneLineError(`STRATEGY=${name} needs ${spec(name)} in ${prefixOf(name, env)}: ctxbench installs it there on first use (any ctxbench command that starts a ${name} server)`);
+    throw oneLineError(
+      `STRATEGY=${name} needs ${spec(name)} in ${prefixOf(name, env)}: ctxbench installs it there on first ` +
+        `use (any ctxbench command that starts a ${name} server)`,
+    );
   }
   return require(packageDir(prefixOf(name, env), name));
 }

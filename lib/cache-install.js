@@ -8,10 +8,15 @@
 const { execFile } = require('node:child_process');
 const fs = require('node:fs');
 
-const NETWORK_CODES = /E(NOTFOUND|AI_AGAIN|CONNREFUSED|CONNRESET|TIMEDOUT|NETUNREACH|HOSTUNREACH|SOCKETTIMEOUT)|network|timed out|FETCH_ERROR/i;
+const NETWORK_CODES =
+  /E(NOTFOUND|AI_AGAIN|CONNREFUSED|CONNRESET|TIMEDOUT|NETUNREACH|HOSTUNREACH|SOCKETTIMEOUT)|network|timed out|FETCH_ERROR/i;
 
 function oneLineError(message) {
-  const err = new Error(String(message).replace(/\s*\n\s*/g, ' ').trim());
+  const err = new Error(
+    String(message)
+      .replace(/\s*\n\s*/g, ' ')
+      .trim(),
+  );
   err.oneLine = true;
   return err;
 }
@@ -19,12 +24,19 @@ function oneLineError(message) {
 const npmCommand = () => (process.platform === 'win32' ? 'npm.cmd' : 'npm');
 
 function firstLine(text) {
-  return String(text).split('\n').map((l) => l.trim()).find((l) => l && !/^npm warn/i.test(l)) || '';
+  return (
+    String(text)
+      .split('\n')
+      .map((l) => l.trim())
+      .find((l) => l && !/^npm warn/i.test(l)) || ''
+  );
 }
 
 function exec(file, args, { timeout }) {
   return new Promise((resolve) => {
-    execFile(file, args, { timeout, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => resolve({ error, stdout: String(stdout), stderr: String(stderr) }));
+    execFile(file, args, { timeout, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      resolve({ error, stdout: String(stdout), stderr: String(stderr) }),
+    );
   });
 }
 
@@ -38,11 +50,23 @@ async function installIntoCache({ specs, prefix, installed, log = () => {}, time
   fs.mkdirSync(temp, { recursive: true });
   log(`installing ${what} into ${prefix} (once${note ? `, ${note}` : ''}; later runs reuse it)`);
   try {
-    const args = ['install', '--prefix', temp, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error', ...specs];
+    const args = [
+      'install',
+      '--prefix',
+      temp,
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      '--loglevel=error',
+      ...specs,
+    ];
     const { error, stderr } = await exec(npmCommand(), args, { timeout: timeoutMs });
     if (error) {
       if (error.code === 'ENOENT') throw oneLineError(`npm is not on PATH; it is needed to install ${what}`);
-      if (error.killed || NETWORK_CODES.test(stderr)) throw oneLineError(`cannot reach the npm registry to install ${what} (${firstLine(stderr) || 'timed out'})`);
+      if (error.killed || NETWORK_CODES.test(stderr))
+        throw oneLineError(`cannot reach the npm registry to install ${what} (${firstLine(stderr) || 'timed out'})`);
       throw oneLineError(`npm install ${what} failed: ${firstLine(stderr) || error.message}`);
     }
     if (!fs.existsSync(installed(temp))) throw oneLineError(`${what} installed no ${installed(temp)}`);

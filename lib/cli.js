@@ -48,7 +48,8 @@ function list(flag, value, valid) {
 function number(flag, value, { min = -Infinity, max = Infinity, integer = false } = {}) {
   if (value === undefined) return undefined;
   const n = Number(value);
-  const ok = String(value).trim() !== '' && Number.isFinite(n) && n >= min && n <= max && (!integer || Number.isInteger(n));
+  const ok =
+    String(value).trim() !== '' && Number.isFinite(n) && n >= min && n <= max && (!integer || Number.isInteger(n));
   if (!ok) {
     const kind = integer ? 'an integer' : 'a number';
     throw new UsageError(`--${flag}=${value} is not valid; expected ${kind} from ${min} to ${max}`);
@@ -75,7 +76,8 @@ function displayPath(p) {
 // runtime's own) when not given. The one check every command that starts servers shares.
 function acfFlag(value, fallback = 'default') {
   const acf = value ?? fallback ?? 'default';
-  if (!['on', 'off', 'both', 'default'].includes(acf)) throw new UsageError(`--acf ${acf} is not valid; expected on, off or both`);
+  if (!['on', 'off', 'both', 'default'].includes(acf))
+    throw new UsageError(`--acf ${acf} is not valid; expected on, off or both`);
   return acf;
 }
 

@@ -13,7 +13,10 @@ function readCpus(value = process.env.CTXBENCH_CPUS, count = os.cpus().length) {
   const m = /^(\d+),(\d+)$/.exec(value);
   const [loadgen, server] = m ? [Number(m[1]), Number(m[2])] : [];
   if (!m || loadgen === server || Math.max(loadgen, server) >= count) {
-    throw new UsageError(`CTXBENCH_CPUS=${value} is not valid; expected two different CPUs of the ${count} here, load generator first (e.g. 0,1), or none`);
+    throw new UsageError(
+      `CTXBENCH_CPUS=${value} is not valid; expected two different CPUs of the ${count} here, load generator ` +
+        `first (e.g. 0,1), or none`,
+    );
   }
   return { loadgen, server };
 }

@@ -33,7 +33,9 @@ const APP_ENGINE_MAX_CONCURRENT = 10;
 const CLOUD_RUN = { cpu: 1, memory: '512Mi', concurrency: 80 };
 const DEFAULT_PERIOD_US = 100000;
 
-const ASSUMPTION = `an App Engine class's MHz ÷ ${MHZ_PER_CPU.toLocaleString('en-US')} is its share of one CPU (Cloud Functions 1st gen equates 1 vCPU with 2.4 GHz; Google says the MHz are not fixed clock speeds)`;
+const ASSUMPTION =
+  `an App Engine class's MHz ÷ ${MHZ_PER_CPU.toLocaleString('en-US')} is its share of one CPU (Cloud Functions ` +
+  `1st gen equates 1 vCPU with 2.4 GHz; Google says the MHz are not fixed clock speeds)`;
 
 // '512Mi', '1Gi', '768M', '2G' -> bytes (Kubernetes-style units, as Cloud Run takes them).
 function memoryBytes(text) {
@@ -57,54 +59,91 @@ function parseInstance(text, { periodUs = DEFAULT_PERIOD_US } = {}) {
   if (ae && /^[A-Za-z0-9_]+$/.test(value)) {
     const name = value.toUpperCase();
     const cpus = ae.mhz / MHZ_PER_CPU;
-    return withQuota({
-      name,
-      platform: 'App Engine standard',
-      cpus,
-      mhz: ae.mhz,
-      memoryBytes: ae.memoryMiB * MiB,
-      requestLimit: name.startsWith('F') ? APP_ENGINE_MAX_CONCURRENT : null,
-      requestLimitSource: name.startsWith('F') ? `max_concurrent_requests (default ${APP_ENGINE_MAX_CONCURRENT})` : 'none (basic and manual scaling have no max_concurrent_requests)',
-      assumption: ASSUMPTION,
-    }, periodUs);
+    return withQuota(
+      {
+        name,
+        platform: 'App Engine standard',
+        cpus,
+        mhz: ae.mhz,
+        memoryBytes: ae.memoryMiB * MiB,
+        requestLimit: name.startsWith('F') ? APP_ENGINE_MAX_CONCURRENT : null,
+        requestLimitSource: name.startsWith('F')
+          ? `max_concurrent_requests (default ${APP_ENGINE_MAX_CONCURRENT})`
+          : 'none (basic and manual scaling have no max_concurrent_requests)',
+        assumption: ASSUMPTION,
+      },
+      periodUs,
+    );
   }
   const cr = /^cloudrun(?::(.*))?$/i.exec(value);
   if (cr) {
     const given = {};
     for (const part of (cr[1] ?? '').split(',').filter(Boolean)) {
       const [k, v] = part.split('=');
-      if (!['cpu', 'memory', 'concurrency'].includes(k) || v === undefined || v === '') throw bad(value, `expected cloudrun:cpu=N,memory=SIZE,concurrency=N (got '${part}')`);
+      if (!['cpu', 'memory', 'concurrency'].includes(k) || v === undefined || v === '')
+        throw bad(value, `expected cloudrun:cpu=N,memory=SIZE,concurrency=N (got '${part}')`);
       if (Object.hasOwn(given, k)) throw bad(value, `${k} given twice`);
       given[k] = v;
     }
     const cpus = given.cpu === undefined ? CLOUD_RUN.cpu : Number(given.cpu);
-    if (!(Number.isFinite(cpus) && cpus >= 0.08 && cpus <= 8 && Math.abs(cpus * 1000 - Math.round(cpus * 1000)) < 1e-9)) throw bad(value, 'cpu is from 0.08 to 8 in steps of 0.001 (Cloud Run)');
+    if (!(Number.isFinite(cpus) && cpus >= 0.08 && cpus <= 8 && Math.abs(cpus * 1000 - Math.round(cpus * 1000)) < 1e-9))
+      throw bad(value, 'cpu is from 0.08 to 8 in steps of 0.001 (Cloud Run)');
     const mem = memoryBytes(given.memory ?? CLOUD_RUN.memory);
-    if (!(mem >= 128 * MiB && mem <= 32 * 2 ** 30)) throw bad(value, 'memory is from 128Mi to 32Gi, such as 512Mi or 2Gi');
-    const concurrency = given.concurrency === undefined ? (cpus < 1 ? 1 : CLOUD_RUN.concurrency) : Number(given.concurrency);
-    if (!(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 1000)) throw bad(value, 'concurrency is an integer from 1 to 1000');
-    if (cpus < 1 && concurrency > 1) throw bad(value, 'below 1 CPU Cloud Run serves one request at a time: concurrency must be 1');
-    return withQuota({
-      name: `cloudrun:cpu=${cpus},memory=${given.memory ?? CLOUD_RUN.memory},concurrency=${concurrency}`,
-      platform: 'Cloud Run',
-      cpus,
-      memoryBytes: mem,
-      requestLimit: concurrency,
-      requestLimitSource: `concurrency${given.concurrency === undefined ? ` (default ${cpus < 1 ? 1 : CLOUD_RUN.concurrency})` : ''}`,
-    }, periodUs);
+    if (!(mem >= 128 * MiB && mem <= 32 * 2 ** 30))
+      throw bad(value, 'memory is from 128Mi to 32Gi, such as 512Mi or 2Gi');
+    const concurrency =
+      given.concurrency === undefined ? (cpus < 1 ? 1 : CLOUD_RUN.concurrency) : Number(given.concurrency);
+    if (!(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 1000))
+      throw bad(value, 'concurrency is an integer from 1 to 1000');
+    if (cpus < 1 && concurrency > 1)
+      throw bad(value, 'below 1 CPU Cloud Run serves one request at a time: concurrency must be 1');
+    return withQuota(
+      {
+        name: `cloudrun:cpu=${cpus},memory=${given.memory ?? CLOUD_RUN.memory},concurrency=${concurrency}`,
+        platform: 'Cloud Run',
+        cpus,
+        memoryBytes: mem,
+        requestLimit: concurrency,
+        requestLimitSource:
+          `concurrency` +
+          `${given.concurrency === undefined ? ` (default ${cpus < 1 ? 1 : CLOUD_RUN.concurrency})` : ''}`,
+      },
+      periodUs,
+    );
   }
-  throw bad(value, `expected one of ${Object.keys(APP_ENGINE).join(', ')}, cloudrun[:cpu=N,memory=SIZE,concurrency=N] or none`);
+  throw bad(
+    value,
+    `expected one of ${Object.keys(APP_ENGINE).join(', ')}, cloudrun[:cpu=N,memory=SIZE,concurrency=N] or none`,
+  );
 }
 
 function withQuota(instance, periodUs) {
-  if (!(Number.isInteger(periodUs) && periodUs >= 1000 && periodUs <= 1000000)) throw new UsageError(`--cfs-period ${periodUs} is not valid; expected microseconds from 1000 to 1000000 (the kernel's default, and Kubernetes', is 100000)`);
+  if (!(Number.isInteger(periodUs) && periodUs >= 1000 && periodUs <= 1000000))
+    throw new UsageError(
+      `--cfs-period ${periodUs} is not valid; expected microseconds from 1000 to 1000000 (the kernel's ` +
+        `default, and Kubernetes', is 100000)`,
+    );
   return { ...instance, periodUs, quotaUs: Math.round(instance.cpus * periodUs) };
 }
 
 // One line of what a stand-in is, for logs and pages.
 function describeInstance(i) {
-  if (!i) return 'no instance limits (a whole CPU, the machine\'s memory)';
-  return `${i.name}: ${i.cpus} CPU (CFS quota ${i.quotaUs.toLocaleString('en-US')} µs per ${i.periodUs.toLocaleString('en-US')} µs), ${Math.round(i.memoryBytes / MiB)} MiB, ${i.requestLimit ?? 'no'} request${i.requestLimit === 1 ? '' : 's'} at once`;
+  if (!i) return "no instance limits (a whole CPU, the machine's memory)";
+  return (
+    `${i.name}: ${i.cpus} CPU (CFS quota ${i.quotaUs.toLocaleString('en-US')} µs per ` +
+    `${i.periodUs.toLocaleString('en-US')} µs), ${Math.round(i.memoryBytes / MiB)} MiB, ` +
+    `${i.requestLimit ?? 'no'} request${i.requestLimit === 1 ? '' : 's'} at once`
+  );
 }
 
-module.exports = { parseInstance, describeInstance, memoryBytes, APP_ENGINE, CLOUD_RUN, MHZ_PER_CPU, DEFAULT_PERIOD_US, ASSUMPTION, APP_ENGINE_MAX_CONCURRENT };
+module.exports = {
+  parseInstance,
+  describeInstance,
+  memoryBytes,
+  APP_ENGINE,
+  CLOUD_RUN,
+  MHZ_PER_CPU,
+  DEFAULT_PERIOD_US,
+  ASSUMPTION,
+  APP_ENGINE_MAX_CONCURRENT,
+};

@@ -49,7 +49,9 @@ function binaryIn(prefix, pkg = packageName()) {
 function parseMajor(major) {
   const text = String(major).trim().replace(/^v/i, '');
   if (!/^\d{1,3}$/.test(text) || Number(text) < 1) {
-    throw oneLineError(`--node ${JSON.stringify(String(major))} is not a Node major version (expected e.g. 20, 22, 24)`);
+    throw oneLineError(
+      `--node ${JSON.stringify(String(major))} is not a Node major version (expected e.g. 20, 22, 24)`,
+    );
   }
   return Number(text);
 }
@@ -76,7 +78,9 @@ async function checkBinary(binary, major, what, hint = '') {
   const version = stdout.trim();
   if (error || !version.startsWith(`v${major}.`)) {
     const said = version || firstLine(stderr) || (error && (error.code || error.message)) || 'nothing';
-    throw oneLineError(`${what} is broken: ${binary} --version gave ${JSON.stringify(said)}, expected v${major}.x${hint}`);
+    throw oneLineError(
+      `${what} is broken: ${binary} --version gave ${JSON.stringify(said)}, expected v${major}.x${hint}`,
+    );
   }
   return version;
 }
@@ -86,7 +90,16 @@ async function latestPublished(pkg, major, timeoutMs = VIEW_TIMEOUT_MS) {
   const spec = `${pkg}@${major}`;
   const { error, stdout, stderr } = await run(
     npmCommand(),
-    ['view', spec, 'version', '--json', '--fetch-retries=1', '--fetch-retry-mintimeout=1000', '--fetch-retry-maxtimeout=3000', '--fetch-timeout=20000'],
+    [
+      'view',
+      spec,
+      'version',
+      '--json',
+      '--fetch-retries=1',
+      '--fetch-retry-mintimeout=1000',
+      '--fetch-retry-maxtimeout=3000',
+      '--fetch-timeout=20000',
+    ],
     { timeout: Math.min(timeoutMs, VIEW_TIMEOUT_MS) },
   );
   if (error) {
@@ -119,12 +132,21 @@ async function latestPublished(pkg, major, timeoutMs = VIEW_TIMEOUT_MS) {
 // Installs pkg@version into <cache>/node-<major> (lib/cache-install.js).
 function install(pkg, version, major, { cacheDir, log, timeoutMs }) {
   const prefix = path.join(cacheDir, `node-${major}`);
-  return installIntoCache({ specs: [`${pkg}@${version}`], prefix, installed: (dir) => binaryIn(dir, pkg), log, timeoutMs });
+  return installIntoCache({
+    specs: [`${pkg}@${version}`],
+    prefix,
+    installed: (dir) => binaryIn(dir, pkg),
+    log,
+    timeoutMs,
+  });
 }
 
 // -> { major, version, path } of a working node of that major. timeoutMs bounds each npm
 // call (default: 60 s to look the version up, 10 min to install).
-async function resolveNode(major, { cacheDir = cacheDirectory(), log = () => {}, timeoutMs = INSTALL_TIMEOUT_MS } = {}) {
+async function resolveNode(
+  major,
+  { cacheDir = cacheDirectory(), log = () => {}, timeoutMs = INSTALL_TIMEOUT_MS } = {},
+) {
   major = parseMajor(major);
   const own = versionParts(process.version);
   if (own.major === major) return { major, version: process.version, path: process.execPath };
@@ -155,7 +177,8 @@ function acfArgs(major, mode = 'default', version) {
     return mode === 'off' ? { args: ['--no-async-context-frame'], expected: false } : { args: [], expected: true };
   }
   const v = version ? versionParts(version) : undefined;
-  const hasFlag = major > ACF_EXPERIMENTAL.major || (major === ACF_EXPERIMENTAL.major && (!v || v.minor >= ACF_EXPERIMENTAL.minor));
+  const hasFlag =
+    major > ACF_EXPERIMENTAL.major || (major === ACF_EXPERIMENTAL.major && (!v || v.minor >= ACF_EXPERIMENTAL.minor));
   if (mode === 'on') {
     if (hasFlag) return { args: ['--experimental-async-context-frame'], expected: true };
     const unsupported =
@@ -239,4 +262,16 @@ function nodeLabel(version, asOf = new Date()) {
   return `${text} (end-of-life since ${eol})`;
 }
 
-module.exports = { resolveNode, latestPublished, nodeLabel, labelOfRuntime, DEFAULT_MAJOR, END_OF_LIFE, acfArgs, resolveTargets, cacheDirectory, packageName, oneLineError };
+module.exports = {
+  resolveNode,
+  latestPublished,
+  nodeLabel,
+  labelOfRuntime,
+  DEFAULT_MAJOR,
+  END_OF_LIFE,
+  acfArgs,
+  resolveTargets,
+  cacheDirectory,
+  packageName,
+  oneLineError,
+};

@@ -10,7 +10,11 @@
 // neither its flag nor its preset sets one (what autocannon's defaultOptions.js is for it).
 const FIELDS = {
   // What is measured
-  preset: { type: ['string', 'null'], default: 'default', doc: 'the preset, or "custom" when a matrix flag changed it' },
+  preset: {
+    type: ['string', 'null'],
+    default: 'default',
+    doc: 'the preset, or "custom" when a matrix flag changed it',
+  },
   basedOn: { type: 'string', doc: 'the preset a custom matrix started from' },
   quick: { type: 'boolean', doc: 'a sub-minute smoke run of the preset (imprecise)' },
   title: { type: 'string', doc: 'the section heading in results.md' },
@@ -18,7 +22,7 @@ const FIELDS = {
   strategies: { type: 'array', doc: 'the strategies measured, the baseline among them' },
   strategy: { type: 'string', doc: 'the one strategy of a single-configuration command (aa, calibrate)' },
   extra: { type: 'object', doc: 'micro, integrity: strategy modules a team added ({ name: file })' },
-  strategyFiles: { type: 'array', doc: 'a team\'s own strategy files ({ name, file }), marked user-supplied' },
+  strategyFiles: { type: 'array', doc: "a team's own strategy files ({ name, file }), marked user-supplied" },
   depths: { type: 'array', doc: 'call depths (1–1024)' },
   depth: { type: 'integer', doc: 'the call depth of a single-configuration command' },
   hops: { type: 'array', doc: 'the async hop kinds between levels' },
@@ -40,7 +44,7 @@ const FIELDS = {
   warmup: { type: 'number', doc: 'seconds of unmeasured load on every fresh process' },
   amount: { type: ['integer', 'null'], doc: 'fixed requests per burst (curl driver)' },
   rates: { type: ['array', 'null'], doc: 'rate mode: open-loop rates in req/s' },
-  loads: { type: ['array', 'null'], doc: 'rate mode: shares of the baseline\'s capacity (or knee)' },
+  loads: { type: ['array', 'null'], doc: "rate mode: shares of the baseline's capacity (or knee)" },
   instance: { type: ['object', 'null'], doc: 'the instance stand-in: class, CPU quota, period, memory, request limit' },
   slo: { type: ['object', 'null'], doc: 'the latency bound a capacity is judged against ({ key, boundMs, text })' },
   deploy: { type: 'object', doc: 'ctxbench deploy: the yamls measured ({ file, service, strategy, maxInstances })' },
@@ -50,18 +54,18 @@ const FIELDS = {
   blocks: { type: 'integer', default: 3, doc: 'minimum blocks of fresh processes' },
   rounds: { type: 'integer', doc: 'rounds per block' },
   minPerConnection: { type: 'integer', default: 30, doc: 'completed requests per connection a sample must hold' },
-  precision: { type: ['number', 'null'], doc: 'pp: add blocks until every ratio\'s CI half-width is within it' },
+  precision: { type: ['number', 'null'], doc: "pp: add blocks until every ratio's CI half-width is within it" },
   maxTime: { type: 'number', default: 120, doc: 's: no block may end later than this after the run began' },
   margin: { type: 'number', default: 2, doc: 'the equivalence margin in percent (two one-sided tests at 5%)' },
   aa: { type: 'boolean', doc: 'an A/A twin: a second baseline process measured against the first' },
   windows: { type: 'integer', default: 3, doc: 'duet, pair: counted windows per pair; instructions: per process' },
   window: { type: 'number', default: 1, doc: 'duet, pair: seconds per window' },
-  soloDuration: { type: 'number', default: 0.5, doc: 'duet: seconds of each server\'s solo burst (req/s, p99)' },
+  soloDuration: { type: 'number', default: 0.5, doc: "duet: seconds of each server's solo burst (req/s, p99)" },
   groupSize: { type: 'integer', default: 2, doc: 'duet: servers loaded at once' },
   trials: { type: 'integer', doc: 'aa: trials, each a group of blocks' },
   blocksPerTrial: { type: 'integer', doc: 'aa: blocks per trial' },
   otelExporter: { type: 'string', doc: 'where OpenTelemetry spans went (memory by default)' },
-  probe: { type: 'boolean', doc: 'model presets: each point\'s async resources counted after the blocks' },
+  probe: { type: 'boolean', doc: "model presets: each point's async resources counted after the blocks" },
   // Instruction counts
   valgrind: { type: 'string', doc: 'the Valgrind version' },
   nodeFlags: { type: 'array', doc: 'Node flags under callgrind' },
@@ -76,15 +80,15 @@ const FIELDS = {
   paths: { type: 'array', doc: 'app: the paths loaded' },
   idHeader: { type: ['string', 'null'], doc: 'app: the header that carries a request id' },
   startupTimeout: { type: 'number', doc: 'app: seconds a service may take to answer its health path' },
-  predict: { type: 'boolean', doc: 'app: each strategy\'s cost predicted from the model' },
-  names: { type: 'array', doc: 'app: the two sides\' names' },
-  with: { type: 'array', doc: 'app: the services started beside the team\'s (sink, postgres, …)' },
+  predict: { type: 'boolean', doc: "app: each strategy's cost predicted from the model" },
+  names: { type: 'array', doc: "app: the two sides' names" },
+  with: { type: 'array', doc: "app: the services started beside the team's (sink, postgres, …)" },
   scenarios: { type: 'array', doc: 'integrity, micro: the scenarios run' },
   requests: { type: 'integer', doc: 'integrity: requests per scenario' },
   concurrency: { type: 'integer', doc: 'integrity: requests in flight' },
   soakRequests: { type: 'integer', doc: 'integrity: requests of the soak' },
   pipeline: { type: 'integer', doc: 'integrity: pipelined requests per connection' },
-  body: { type: 'object', doc: 'integrity: the body scenario\'s sizes' },
+  body: { type: 'object', doc: "integrity: the body scenario's sizes" },
   soakGrowthLimitPct: { type: 'number', doc: 'integrity: heap growth a soak may show' },
   maxWarmup: { type: 'number', doc: 'micro: warm-up at most' },
   time: { type: 'number', doc: 'micro: ms per task' },
@@ -100,7 +104,11 @@ const FIELDS = {
 const LEARNED_BEFORE = ['capacity', 'postgres', 'redis', 'mysql'];
 
 // The fallbacks, from FIELDS: { blocks: 3, … }.
-const DEFAULTS = Object.fromEntries(Object.entries(FIELDS).filter(([, f]) => 'default' in f).map(([k, f]) => [k, f.default]));
+const DEFAULTS = Object.fromEntries(
+  Object.entries(FIELDS)
+    .filter(([, f]) => 'default' in f)
+    .map(([k, f]) => [k, f.default]),
+);
 
 function deepFreeze(x) {
   if (x && typeof x === 'object' && !Object.isFrozen(x)) {

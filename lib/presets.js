@@ -31,7 +31,15 @@ const { DEFAULTS } = require('./plan');
 
 // A duet's settings (bench/duet-windows.js): 10 connections per server, 3 counted 1-s windows a
 // pair of fresh processes, a 0.5-s solo burst each for req/s and p99, the A/A twin.
-const DUET = { method: 'duet', aa: true, windows: DEFAULTS.windows, window: DEFAULTS.window, soloDuration: DEFAULTS.soloDuration, connections: 10, pipelining: 1 };
+const DUET = {
+  method: 'duet',
+  aa: true,
+  windows: DEFAULTS.windows,
+  window: DEFAULTS.window,
+  soloDuration: DEFAULTS.soloDuration,
+  connections: 10,
+  pipelining: 1,
+};
 
 // What `npm run bench` measures; the instruction-count preset counts the same matrix.
 const DEFAULT_MATRIX = {
@@ -96,8 +104,21 @@ const MODEL_HELD_OUT_POINTS = [
   { depth: 64, hop: 'immediate', stores: 10 },
 ];
 // Every row of the headline table (the default run's strategies and the popular study's).
-const MODEL_STRATEGIES = ['param', 'als', 'alscontext-als', 'otel', 'cls-hooked', 'alscontext', 'global', 'cls-rtracer', 'express-http-context', 'sentry', 'datadog'];
-const modelConfigs = (strategies, points, role) => points.flatMap((p) => ['none', ...strategies].map((strategy) => ({ framework: 'express', strategy, ...p, role })));
+const MODEL_STRATEGIES = [
+  'param',
+  'als',
+  'alscontext-als',
+  'otel',
+  'cls-hooked',
+  'alscontext',
+  'global',
+  'cls-rtracer',
+  'express-http-context',
+  'sentry',
+  'datadog',
+];
+const modelConfigs = (strategies, points, role) =>
+  points.flatMap((p) => ['none', ...strategies].map((strategy) => ({ framework: 'express', strategy, ...p, role })));
 
 // How both model studies measure: the default run's duet (10 connections a server, 3
 // windows a pair) without the A/A twin (the method's null is checked in every default run;
@@ -107,37 +128,62 @@ const modelConfigs = (strategies, points, role) => points.flatMap((p) => ['none'
 // `ctxbench run --resume` goes on from the saved run JSON.
 // `probe`: each point's async resources per request counted once the blocks are done
 // (bench/probe-run.js), in probe processes.
-const MODEL_MEASUREMENT = { ...DUET, aa: false, probe: true, duration: 1, warmup: 1, blocks: 3, rounds: 1, minPerConnection: DEFAULTS.minPerConnection, precision: 2, baseline: 'none' };
+const MODEL_MEASUREMENT = {
+  ...DUET,
+  aa: false,
+  probe: true,
+  duration: 1,
+  warmup: 1,
+  blocks: 3,
+  rounds: 1,
+  minPerConnection: DEFAULTS.minPerConnection,
+  precision: 2,
+  baseline: 'none',
+};
 
 const PRESETS = {
   default: {
     title: 'Default run: every context strategy at two call depths',
-    why: 'what `npm run bench` measures: each strategy against no context at all, shallow and deep, with a macrotask hop between levels so requests interleave and a broken context shows',
+    why:
+      'what `npm run bench` measures: each strategy against no context at all, shallow and deep, with a ' +
+      'macrotask hop between levels so requests interleave and a broken context shows',
     ...DEFAULT_MATRIX,
     // 16 pairs a block: 7 strategies and the A/A twin at each depth.
     ...DEFAULT_MEASUREMENT,
   },
   model: {
     title: 'Cost model: every headline strategy on Node 24, by call depth and hop kind, with held-out points',
-    why: 'the extra CPU per request of each strategy over `none`, in duet, at six points a cost model is fitted on and four held-out points it predicts (docs/model.md)',
+    why:
+      'the extra CPU per request of each strategy over `none`, in duet, at six points a cost model is fitted on ' +
+      'and four held-out points it predicts (docs/model.md)',
     node: [DEFAULT_MAJOR],
     strategies: ['none', ...MODEL_STRATEGIES],
     depths: [8],
     hops: ['immediate'],
     frameworks: ['express'],
-    configs: [...modelConfigs(MODEL_STRATEGIES, MODEL_FIT_POINTS, 'fit'), ...modelConfigs(MODEL_STRATEGIES, MODEL_HELD_OUT_POINTS, 'held-out')],
+    configs: [
+      ...modelConfigs(MODEL_STRATEGIES, MODEL_FIT_POINTS, 'fit'),
+      ...modelConfigs(MODEL_STRATEGIES, MODEL_HELD_OUT_POINTS, 'held-out'),
+    ],
     ...MODEL_MEASUREMENT,
     // The fit is of duet ratios at saturation, and the study resumes across sittings: a
     // fresh run must measure as the committed one does. Its one point that waits (HOP=mixed,
     // timers among its hops) is measured in duet all the same and stays "not measured"
     // where no window counts; the pair for it needs a point measured both ways first.
-    keepMethod: 'its fit is of duet ratios at saturation; the HOP=mixed held-out point waits on timers and stays "not measured" where no duet window counts (docs/model.md)',
+    keepMethod:
+      'its fit is of duet ratios at saturation; the HOP=mixed held-out point waits on timers and stays "not ' +
+      'measured" where no duet window counts (docs/model.md)',
     // 110 pairs a block, ~16 min.
     maxTime: 2700,
   },
   'model-runtimes': {
-    title: 'Cost model across runtimes: AsyncLocalStorage, OpenTelemetry and cls-hooked on Node 20, on 22 and 24 with AsyncContextFrame off and on, and on 26',
-    why: 'the Node upgrade in the model\'s terms: the same fitted points for the three strategies whose propagation changed with AsyncContextFrame, on every runtime a team may be leaving or moving to, and one held-out depth',
+    title:
+      'Cost model across runtimes: AsyncLocalStorage, OpenTelemetry and cls-hooked on Node 20, on 22 and 24 ' +
+      'with AsyncContextFrame off and on, and on 26',
+    why:
+      "the Node upgrade in the model's terms: the same fitted points for the three strategies whose propagation " +
+      'changed with AsyncContextFrame, on every runtime a team may be leaving or moving to, and one held-out ' +
+      'depth',
     node: ['20', '22', DEFAULT_MAJOR, '26'],
     acf: 'both',
     // Of the seven runtimes those majors give with AsyncContextFrame off and on, Node 26
@@ -147,7 +193,10 @@ const PRESETS = {
     depths: [8],
     hops: ['immediate'],
     frameworks: ['express'],
-    configs: [...modelConfigs(['als', 'otel', 'cls-hooked'], MODEL_FIT_POINTS, 'fit'), ...modelConfigs(['als', 'otel', 'cls-hooked'], MODEL_HELD_OUT_POINTS.slice(0, 1), 'held-out')],
+    configs: [
+      ...modelConfigs(['als', 'otel', 'cls-hooked'], MODEL_FIT_POINTS, 'fit'),
+      ...modelConfigs(['als', 'otel', 'cls-hooked'], MODEL_HELD_OUT_POINTS.slice(0, 1), 'held-out'),
+    ],
     ...MODEL_MEASUREMENT,
     // 6 runtimes × 7 points × 3 strategies: 126 pairs a block, ~17 min: 3 blocks in the
     // first sitting (`--resume FILE --blocks N` adds more).
@@ -160,14 +209,20 @@ const PRESETS = {
   // same 9 minutes).
   popular: {
     title: 'What teams run: the popular middlewares and the APM agents at two call depths',
-    why: 'the headline table\'s rows for cls-rtracer, express-http-context, Sentry and Datadog: each against no context at all, in duet, with the default run\'s settings',
+    why:
+      "the headline table's rows for cls-rtracer, express-http-context, Sentry and Datadog: each against no " +
+      "context at all, in duet, with the default run's settings",
     ...DEFAULT_MATRIX,
     strategies: ['none', 'cls-rtracer', 'express-http-context', 'sentry', 'datadog'],
     ...DEFAULT_MEASUREMENT,
   },
   instructions: {
-    title: 'Instruction counts: the default run\'s matrix, instructions per request under Valgrind',
-    why: 'a second figure that any machine reproduces to ~0.1%, for CI gates and effects of 1-2%: each configuration alone under callgrind with node --single-threaded --predictable-gc-schedule --predictable and one request in flight, warmed until its count is steady, then windows of a fixed number of requests. It counts work, not time: cache misses and memory stalls are not in it',
+    title: "Instruction counts: the default run's matrix, instructions per request under Valgrind",
+    why:
+      'a second figure that any machine reproduces to ~0.1%, for CI gates and effects of 1-2%: each ' +
+      'configuration alone under callgrind with node --single-threaded --predictable-gc-schedule --predictable ' +
+      'and one request in flight, warmed until its count is steady, then windows of a fixed number of requests. ' +
+      'It counts work, not time: cache misses and memory stalls are not in it',
     ...DEFAULT_MATRIX,
     method: 'instructions',
     // One process per configuration: a count repeats from process to process within
@@ -187,8 +242,14 @@ const PRESETS = {
     baseline: 'none',
   },
   'depth-sweep': {
-    title: 'Depth sweep: the App Engine study (parameter passing vs async_hooks by call depth, with and without a log line per level)',
-    why: 'seed 004 deployed param vs cls-hooked to App Engine and reported latency at call depths 8-1024 from one run each, its servers writing the trace to the log at every level; here each strategy in duet beside a fresh `param` process, with LOG=stdout (a Cloud Logging line per level, as the study logged) beside LOG=none, and AsyncLocalStorage beside them',
+    title:
+      'Depth sweep: the App Engine study (parameter passing vs async_hooks by call depth, with and without a ' +
+      'log line per level)',
+    why:
+      'seed 004 deployed param vs cls-hooked to App Engine and reported latency at call depths 8-1024 from one ' +
+      'run each, its servers writing the trace to the log at every level; here each strategy in duet beside a ' +
+      'fresh `param` process, with LOG=stdout (a Cloud Logging line per level, as the study logged) beside ' +
+      'LOG=none, and AsyncLocalStorage beside them',
     ...APP_ENGINE_STUDY,
     strategies: ['param', 'cls-hooked', 'als', 'alscontext'],
     logs: ['none', 'stdout'],
@@ -204,7 +265,9 @@ const PRESETS = {
   },
   libraries: {
     title: 'Libraries: the als-context benchmark (10 connections, no pipelining)',
-    why: 'seed 003 compared request-param, AsyncLocalStorage, alscontext and cls-hooked with autocannon -c 10 for 10 s, one run each; here each library in duet beside a fresh `param` process',
+    why:
+      'seed 003 compared request-param, AsyncLocalStorage, alscontext and cls-hooked with autocannon -c 10 for ' +
+      '10 s, one run each; here each library in duet beside a fresh `param` process',
     node: [DEFAULT_MAJOR],
     strategies: ['none', 'param', 'als', 'alscontext', 'cls-hooked', 'cls-rtracer', 'express-http-context'],
     depths: [8],
@@ -220,7 +283,9 @@ const PRESETS = {
   },
   precision: {
     title: 'Precision: AsyncLocalStorage vs no context at depth 8, to ±3 percentage points',
-    why: 'how precisely this machine can state a small overhead: blocks of fresh processes are added until the 95% CI of the als/none ratio is within ±3 pp, or the next block would end after 120 s',
+    why:
+      'how precisely this machine can state a small overhead: blocks of fresh processes are added until the 95% ' +
+      'CI of the als/none ratio is within ±3 pp, or the next block would end after 120 s',
     node: [DEFAULT_MAJOR],
     strategies: ['none', 'als'],
     depths: [8],
@@ -238,7 +303,10 @@ const PRESETS = {
   },
   frameworks: {
     title: 'Frameworks: the platformatic study (node:http, Fastify, OpenTelemetry; Node 22, 24 and 26)',
-    why: 'seeds 000/001 ran five servers once each for 10 s (+5 s warm-up) with autocannon -c 100 -p 10 on Node 22.17.1 and 24.4.1; the same scenarios here, same payload everywhere, an explicit in-memory span exporter, Express rows added',
+    why:
+      'seeds 000/001 ran five servers once each for 10 s (+5 s warm-up) with autocannon -c 100 -p 10 on Node ' +
+      '22.17.1 and 24.4.1; the same scenarios here, same payload everywhere, an explicit in-memory span ' +
+      'exporter, Express rows added',
     node: ['22', '24', '26'],
     depths: [1],
     hops: ['sync'],
@@ -269,8 +337,15 @@ const PRESETS = {
     baseline: 'none',
   },
   stores: {
-    title: 'Live stores: AsyncLocalStorage and OpenTelemetry with 0, 1, 10 and 100 other live stores (Node 20; Node 24 with and without AsyncContextFrame)',
-    why: 'real services carry several AsyncLocalStorage instances at once (OpenTelemetry, a logger, an APM agent); Node core\'s benchmark/async_hooks/async-local-storage-propagate-* measures storageCount 0/1/10/100. Under async_hooks (Node 20) every new async resource copies every live store; the report shows whether the cost still grows with N under AsyncContextFrame (Node 24), and Node 24 with --no-async-context-frame separates the implementation from the runtime version',
+    title:
+      'Live stores: AsyncLocalStorage and OpenTelemetry with 0, 1, 10 and 100 other live stores (Node 20; ' +
+      'Node 24 with and without AsyncContextFrame)',
+    why:
+      'real services carry several AsyncLocalStorage instances at once (OpenTelemetry, a logger, an APM agent); ' +
+      "Node core's benchmark/async_hooks/async-local-storage-propagate-* measures storageCount 0/1/10/100. " +
+      'Under async_hooks (Node 20) every new async resource copies every live store; the report shows whether ' +
+      'the cost still grows with N under AsyncContextFrame (Node 24), and Node 24 with --no-async-context-frame ' +
+      'separates the implementation from the runtime version',
     node: ['20', DEFAULT_MAJOR],
     // Node 20 has no AsyncContextFrame, so 'both' gives it one target; Node 24 gets two.
     acf: 'both',
@@ -278,7 +353,9 @@ const PRESETS = {
     hops: ['immediate'],
     frameworks: ['express'],
     strategies: ['none', 'als', 'otel'],
-    configs: [0, 1, 10, 100].flatMap((stores) => ['none', 'als', 'otel'].map((strategy) => ({ framework: 'express', strategy, stores }))),
+    configs: [0, 1, 10, 100].flatMap((stores) =>
+      ['none', 'als', 'otel'].map((strategy) => ({ framework: 'express', strategy, stores })),
+    ),
     // In duet, as the default run (each server busy throughout, so the duet's CPU ratio
     // holds): it was sequential only because its question was across groups (a store
     // count against 0), which the duet's per-group ratios answer against `none` at each.
@@ -297,7 +374,14 @@ const PRESETS = {
   },
   io: {
     title: 'Real I/O: context cost when every level waits on PostgreSQL, MariaDB, Redis or a downstream service',
-    why: 'the async_hooks penalty that dominates a tight await loop shrinks once a request does real I/O (nodejs/node#34493): each strategy and a fresh `none` process sent the same open-loop schedule at once (the pair at a fixed rate, at half of `none`\'s capacity), every level a real round trip through the client teams use: `SELECT $1::text` through a pg.Pool of 10 (HOP=pg), `SELECT ? AS id` through a mysql2 pool of 10 on MariaDB (HOP=mysql), `ECHO` through one ioredis client (HOP=redis), a keep-alive GET to a downstream ctxbench process (HOP=http); PostgreSQL, MariaDB, Redis and the downstream run on the load generator\'s CPU and count in its busy share, the servers alone on theirs',
+    why:
+      'the async_hooks penalty that dominates a tight await loop shrinks once a request does real I/O ' +
+      '(nodejs/node#34493): each strategy and a fresh `none` process sent the same open-loop schedule at once ' +
+      "(the pair at a fixed rate, at half of `none`'s capacity), every level a real round trip through the " +
+      'client teams use: `SELECT $1::text` through a pg.Pool of 10 (HOP=pg), `SELECT ? AS id` through a mysql2 ' +
+      'pool of 10 on MariaDB (HOP=mysql), `ECHO` through one ioredis client (HOP=redis), a keep-alive GET to a ' +
+      'downstream ctxbench process (HOP=http); PostgreSQL, MariaDB, Redis and the downstream run on the load ' +
+      "generator's CPU and count in its busy share, the servers alone on theirs",
     node: [DEFAULT_MAJOR],
     // The APM agents beside als and otel: their cost where requests wait on a database.
     strategies: ['none', 'param', 'als', 'cls-hooked', 'otel', 'sentry', 'datadog'],
@@ -324,8 +408,12 @@ const PRESETS = {
     baseline: 'none',
   },
   latency: {
-    title: 'Latency at half of `none`\'s capacity: what each strategy adds to p99, in a pair at a fixed rate',
-    why: 'a team running below saturation feels latency, not throughput: every headline strategy and a fresh `none` process sent the same open-loop schedule at once at half of `none`\'s capacity in a pair (latency from each request\'s intended send time), at depth 8 with a macrotask hop between levels; the p99 each adds to `none`\'s, paired by block, and where a strategy cannot serve that rate at all',
+    title: "Latency at half of `none`'s capacity: what each strategy adds to p99, in a pair at a fixed rate",
+    why:
+      'a team running below saturation feels latency, not throughput: every headline strategy and a fresh ' +
+      "`none` process sent the same open-loop schedule at once at half of `none`'s capacity in a pair (latency " +
+      "from each request's intended send time), at depth 8 with a macrotask hop between levels; the p99 each " +
+      "adds to `none`'s, paired by block, and where a strategy cannot serve that rate at all",
     node: [DEFAULT_MAJOR],
     strategies: ['none', ...MODEL_STRATEGIES],
     depths: [8],
@@ -357,7 +445,9 @@ const PRESETS = {
   // 100 ms: the deepest and the shallowest request of the default run.
   'deployment-f1': {
     title: 'Deployments on an F1: capacity within p99 ≤ 100 ms of every strategy on an App Engine F1 stand-in',
-    why: 'what a team feels on a small instance: each strategy beside a fresh `none` on F1 stand-ins, its capacity within p99 ≤ 100 ms in instances (docs/deploy.md)',
+    why:
+      'what a team feels on a small instance: each strategy beside a fresh `none` on F1 stand-ins, its capacity ' +
+      'within p99 ≤ 100 ms in instances (docs/deploy.md)',
     node: [DEFAULT_MAJOR],
     strategies: ['none', 'param', 'als', 'otel', 'cls-hooked', 'sentry', 'datadog'],
     depths: [8, 256],
@@ -382,7 +472,10 @@ const PRESETS = {
   },
   engine: {
     title: 'Engine pair: the open-loop driver and Artillery at the same rates',
-    why: 'load beyond one machine goes to Artillery (the same scenario runs distributed); this pair runs it locally beside ctxbench\'s own open-loop driver on the same configurations, to show how their numbers compare. Run it once per driver: --driver autocannon and --driver artillery, each with its own --out',
+    why:
+      'load beyond one machine goes to Artillery (the same scenario runs distributed); this pair runs it ' +
+      "locally beside ctxbench's own open-loop driver on the same configurations, to show how their numbers " +
+      'compare. Run it once per driver: --driver autocannon and --driver artillery, each with its own --out',
     node: [DEFAULT_MAJOR],
     strategies: ['param', 'cls-hooked', 'als'],
     depths: [8, 256],
@@ -405,7 +498,15 @@ const PRESETS = {
 // minimum 3 blocks of one round, no precision target. Numbers from it are not precise
 // and the report says so.
 function quick(preset) {
-  return { ...preset, depths: preset.depths.slice(0, 1), duration: 1, warmup: 0.5, blocks: 3, rounds: 1, precision: null };
+  return {
+    ...preset,
+    depths: preset.depths.slice(0, 1),
+    duration: 1,
+    warmup: 0.5,
+    blocks: 3,
+    rounds: 1,
+    precision: null,
+  };
 }
 
 module.exports = { PRESETS, DEFAULTS, quick, MODEL_STRATEGIES };

@@ -22,29 +22,36 @@ const arr = (doc, items) => ({ type: 'array', description: doc, ...(items && { i
 const RATIO = obj('a ratio to the baseline (1 = same cost)', {
   estimate: num('the point estimate'),
   ci95: { type: ['array', 'null'], description: 'its 95% interval [low, high]', items: { type: ['number', 'null'] } },
-  verdict: str('the reader\'s sentence, written by one function from the judgement beside it'),
+  verdict: str("the reader's sentence, written by one function from the judgement beside it"),
 });
 
 const SAMPLE = obj('one measured sample: a burst, a duet or pair window, or a count window', {
   rps: num('requests per second over the sample'),
-  mismatches: { type: 'integer', description: 'responses whose id was not the request\'s' },
+  mismatches: { type: 'integer', description: "responses whose id was not the request's" },
   lost: { type: 'integer', description: 'requests whose id was lost' },
   errors: { type: 'integer', description: 'failed requests' },
   block: { type: 'integer', description: 'the block of fresh processes it belongs to' },
   window: { type: 'integer', description: 'duet, pair: the window within its block' },
 });
 
-const CONFIG = obj('one configuration of the matrix', {
-  id: str('unique within the run, e.g. express/als/d8/await/node24'),
-  framework: { type: ['string', 'null'], description: 'express, http or fastify' },
-  strategy: { type: ['string', 'null'], description: 'the context strategy (null: a command of a team\'s own)' },
-  depth: { type: ['integer', 'null'], description: 'the call depth' },
-  hop: { type: ['string', 'null'], description: 'the async hop between levels' },
-  node: { type: ['string', 'null'], description: 'the Node version the server ran (null: a deployed target)' },
-  status: str('complete, failed or interrupted'),
-  samples: arr('what was measured, in order', SAMPLE),
-  summary: { ...obj('the configuration\'s figures (analysis/summary.js)', { ratio: { ...RATIO, type: ['object', 'null'] } }), type: ['object', 'null'] },
-}, ['id', 'samples']);
+const CONFIG = obj(
+  'one configuration of the matrix',
+  {
+    id: str('unique within the run, e.g. express/als/d8/await/node24'),
+    framework: { type: ['string', 'null'], description: 'express, http or fastify' },
+    strategy: { type: ['string', 'null'], description: "the context strategy (null: a command of a team's own)" },
+    depth: { type: ['integer', 'null'], description: 'the call depth' },
+    hop: { type: ['string', 'null'], description: 'the async hop between levels' },
+    node: { type: ['string', 'null'], description: 'the Node version the server ran (null: a deployed target)' },
+    status: str('complete, failed or interrupted'),
+    samples: arr('what was measured, in order', SAMPLE),
+    summary: {
+      ...obj("the configuration's figures (analysis/summary.js)", { ratio: { ...RATIO, type: ['object', 'null'] } }),
+      type: ['object', 'null'],
+    },
+  },
+  ['id', 'samples'],
+);
 
 const PLAN = {
   type: 'object',
@@ -53,7 +60,7 @@ const PLAN = {
 };
 
 const LEARNED = obj('what measuring learned, beside the plan', {
-  capacity: obj('rate mode: the baseline\'s closed-loop capacity (and open-loop knee) the rates are shares of'),
+  capacity: obj("rate mode: the baseline's closed-loop capacity (and open-loop knee) the rates are shares of"),
   postgres: { type: ['string', 'null'], description: 'HOP=pg: "embedded", or the --pg-url with its password as ***' },
   redis: obj('the Redis server the scenarios ran against ({ server, pid, dir })'),
   mysql: obj('the MariaDB server the scenarios ran against ({ server, pid, dir })'),
@@ -84,28 +91,75 @@ const MEASURED = {
 
 // Each kind, declared once: its fields and the ones it must have.
 const KINDS = {
-  run: { doc: '`ctxbench run`, `deploy`, and each run inside a repro', properties: { ...MEASURED, configs: arr('the configurations', CONFIG) },
-    required: ['kind', 'configs'] },
-  aa: { doc: '`ctxbench aa`', properties: { ...MEASURED, configs: arr('A and B', CONFIG), aa: obj('the A/A trials') },
-    required: ['kind', 'configs'] },
-  calibrate: { doc: '`ctxbench calibrate`', properties: { ...MEASURED, configs: arr('one per planted cost', CONFIG), calibrate: obj('what was recovered') },
-    required: ['kind', 'configs'] },
-  overhead: { doc: '`ctxbench overhead`', properties: { ...MEASURED, configs: arr('ctxbench and the hello-world', CONFIG), overhead: obj('the comparison') },
-    required: ['kind', 'configs'] },
-  app: { doc: '`ctxbench app`', properties: { ...MEASURED, configs: arr('the sides', CONFIG), predict: obj('--predict: each strategy\'s predicted cost') },
-    required: ['kind', 'configs'] },
-  micro: { doc: '`ctxbench micro`', properties: { ...MEASURED, micro: obj('the scenarios and their results', { results: arr('per scenario and strategy') }, ['results']) },
-    required: ['kind', 'micro'] },
-  integrity: { doc: '`ctxbench integrity`', properties: { ...MEASURED, integrity: obj('the scenarios, cells and soaks', { cells: arr('per strategy, scenario and runtime') }, ['cells']) },
-    required: ['kind', 'integrity'] },
-  repro: { doc: '`ctxbench repro`', properties: { ...COMMON, runs: arr('the two runs (kind run)'), files: arr('or the two files compared', { type: 'string' }), repro: { type: ['object', 'null'], description: 'the agreement per ratio' } },
-    required: ['kind'] },
-  compare: { doc: '`ctxbench compare --out`', properties: { ...COMMON, files: arr('the two files', { type: 'string' }), compare: obj('the gate\'s judgement') },
-    required: ['kind', 'compare'] },
+  run: {
+    doc: '`ctxbench run`, `deploy`, and each run inside a repro',
+    properties: { ...MEASURED, configs: arr('the configurations', CONFIG) },
+    required: ['kind', 'configs'],
+  },
+  aa: {
+    doc: '`ctxbench aa`',
+    properties: { ...MEASURED, configs: arr('A and B', CONFIG), aa: obj('the A/A trials') },
+    required: ['kind', 'configs'],
+  },
+  calibrate: {
+    doc: '`ctxbench calibrate`',
+    properties: { ...MEASURED, configs: arr('one per planted cost', CONFIG), calibrate: obj('what was recovered') },
+    required: ['kind', 'configs'],
+  },
+  overhead: {
+    doc: '`ctxbench overhead`',
+    properties: { ...MEASURED, configs: arr('ctxbench and the hello-world', CONFIG), overhead: obj('the comparison') },
+    required: ['kind', 'configs'],
+  },
+  app: {
+    doc: '`ctxbench app`',
+    properties: {
+      ...MEASURED,
+      configs: arr('the sides', CONFIG),
+      predict: obj("--predict: each strategy's predicted cost"),
+    },
+    required: ['kind', 'configs'],
+  },
+  micro: {
+    doc: '`ctxbench micro`',
+    properties: {
+      ...MEASURED,
+      micro: obj('the scenarios and their results', { results: arr('per scenario and strategy') }, ['results']),
+    },
+    required: ['kind', 'micro'],
+  },
+  integrity: {
+    doc: '`ctxbench integrity`',
+    properties: {
+      ...MEASURED,
+      integrity: obj('the scenarios, cells and soaks', { cells: arr('per strategy, scenario and runtime') }, ['cells']),
+    },
+    required: ['kind', 'integrity'],
+  },
+  repro: {
+    doc: '`ctxbench repro`',
+    properties: {
+      ...COMMON,
+      runs: arr('the two runs (kind run)'),
+      files: arr('or the two files compared', { type: 'string' }),
+      repro: { type: ['object', 'null'], description: 'the agreement per ratio' },
+    },
+    required: ['kind'],
+  },
+  compare: {
+    doc: '`ctxbench compare --out`',
+    properties: { ...COMMON, files: arr('the two files', { type: 'string' }), compare: obj("the gate's judgement") },
+    required: ['kind', 'compare'],
+  },
 };
 
 const ajv = new Ajv({ allErrors: false, strict: false });
-const validators = Object.fromEntries(Object.entries(KINDS).map(([kind, k]) => [kind, ajv.compile({ type: 'object', properties: k.properties, required: k.required })]));
+const validators = Object.fromEntries(
+  Object.entries(KINDS).map(([kind, k]) => [
+    kind,
+    ajv.compile({ type: 'object', properties: k.properties, required: k.required }),
+  ]),
+);
 const validateRunInRepro = validators.run;
 
 // Older files ctxbench wrote become today's shape; the file on disk is not changed.
@@ -113,7 +167,9 @@ const validateRunInRepro = validators.run;
 function migrate(run) {
   if (run?.kind === 'repro' && Array.isArray(run.runs)) return { ...run, runs: run.runs.map(migrate) };
   if (!run || typeof run !== 'object' || !run.settings || run.learned) return run;
-  const learned = Object.fromEntries(LEARNED_BEFORE.filter((k) => Object.hasOwn(run.settings, k)).map((k) => [k, run.settings[k]]));
+  const learned = Object.fromEntries(
+    LEARNED_BEFORE.filter((k) => Object.hasOwn(run.settings, k)).map((k) => [k, run.settings[k]]),
+  );
   const settings = Object.fromEntries(Object.entries(run.settings).filter(([k]) => !LEARNED_BEFORE.includes(k)));
   return { ...run, settings, learned };
 }
@@ -128,14 +184,19 @@ function problem(file, err) {
 // -> the run (migrated) or throws one line. kinds: the kinds the reader accepts; unknown:
 // let a kind not declared here through as it is (the report's generic section).
 function checkRun(run, { file = 'run JSON', kinds = null, unknown = false } = {}) {
-  if (!run || typeof run !== 'object' || Array.isArray(run)) throw new Error(`${file}: not a ctxbench result (not an object; see docs/run-json.md)`);
-  if (typeof run.kind !== 'string' || !run.kind) throw new Error(`${file}: not a ctxbench result (no "kind" field; see docs/run-json.md)`);
+  if (!run || typeof run !== 'object' || Array.isArray(run))
+    throw new Error(`${file}: not a ctxbench result (not an object; see docs/run-json.md)`);
+  if (typeof run.kind !== 'string' || !run.kind)
+    throw new Error(`${file}: not a ctxbench result (no "kind" field; see docs/run-json.md)`);
   // The report renders a kind it does not know as a generic section; the other readers refuse it.
   if (!Object.hasOwn(KINDS, run.kind)) {
     if (unknown) return run;
-    throw new Error(`${file}: not a ctxbench result: kind ${JSON.stringify(run.kind)} is not one of ${Object.keys(KINDS).join(', ')}`);
+    throw new Error(
+      `${file}: not a ctxbench result: kind ${JSON.stringify(run.kind)} is not one of ${Object.keys(KINDS).join(', ')}`,
+    );
   }
-  if (kinds && !kinds.includes(run.kind)) throw new Error(`${file}: a ${run.kind} run, not ${kinds.map((k) => `a \`ctxbench ${k}\``).join(' or ')}`);
+  if (kinds && !kinds.includes(run.kind))
+    throw new Error(`${file}: a ${run.kind} run, not ${kinds.map((k) => `a \`ctxbench ${k}\``).join(' or ')}`);
   const migrated = migrate(run);
   const validate = validators[run.kind];
   if (!validate(migrated)) throw new Error(problem(file, validate.errors[0]));

@@ -12,7 +12,9 @@ function serveStandalone(server, what, env = process.env) {
     process.exit(1);
   });
   server.listen(port, host, () => {
-    process.stdout.write(JSON.stringify({ message: `ctxbench ${what} listening`, port: server.address().port, pid: process.pid }) + '\n');
+    process.stdout.write(
+      JSON.stringify({ message: `ctxbench ${what} listening`, port: server.address().port, pid: process.pid }) + '\n',
+    );
   });
   process.stdin.on('data', () => {});
   process.stdin.on('end', () => process.exit(0));

@@ -14,11 +14,37 @@ const path = require('node:path');
 // needs it.
 const TOOLS = [
   { name: 'valgrind', bins: ['valgrind', 'vgdb'], pkg: 'valgrind', why: 'instruction counts (--method instructions)' },
-  { name: 'chromium', bins: ['chromium', 'chromium-browser', 'google-chrome'], anyOf: true, pkg: 'chromium', why: 'the HTML report opened in a headless browser' },
-  { name: 'mariadb', bins: ['mariadbd', 'mariadb-install-db'], pkg: 'mariadb-server', why: 'the MySQL driver scenarios (a real MariaDB server)' },
-  { name: 'redis', bins: ['redis-server'], pkg: 'redis-server', why: 'the Redis driver scenarios (a real Redis server)' },
-  { name: 'strace', bins: ['strace'], pkg: 'strace', why: 'the proof that the APM agents send nothing beyond loopback (every connection attempt counted)' },
-  { name: 'iproute2', bins: ['ip'], pkg: 'iproute2', why: 'the network namespace with only lo that the agents run in for that proof' },
+  {
+    name: 'chromium',
+    bins: ['chromium', 'chromium-browser', 'google-chrome'],
+    anyOf: true,
+    pkg: 'chromium',
+    why: 'the HTML report opened in a headless browser',
+  },
+  {
+    name: 'mariadb',
+    bins: ['mariadbd', 'mariadb-install-db'],
+    pkg: 'mariadb-server',
+    why: 'the MySQL driver scenarios (a real MariaDB server)',
+  },
+  {
+    name: 'redis',
+    bins: ['redis-server'],
+    pkg: 'redis-server',
+    why: 'the Redis driver scenarios (a real Redis server)',
+  },
+  {
+    name: 'strace',
+    bins: ['strace'],
+    pkg: 'strace',
+    why: 'the proof that the APM agents send nothing beyond loopback (every connection attempt counted)',
+  },
+  {
+    name: 'iproute2',
+    bins: ['ip'],
+    pkg: 'iproute2',
+    why: 'the network namespace with only lo that the agents run in for that proof',
+  },
 ];
 
 // PATH, plus the sbin folders Debian puts servers in (mariadbd lives in /usr/sbin, which a
@@ -70,7 +96,9 @@ if (require.main === module) {
     for (const t of gone) process.stdout.write(`${t.pkg}\n`);
   } else if (what === 'check') {
     if (gone.length) {
-      process.stderr.write(`missing system tools: ${gone.map((t) => `${t.name} (Debian package ${t.pkg}: ${t.why})`).join('; ')}\n`);
+      process.stderr.write(
+        `missing system tools: ${gone.map((t) => `${t.name} (Debian package ${t.pkg}: ${t.why})`).join('; ')}\n`,
+      );
       process.exitCode = 1;
     }
   } else {

@@ -29,14 +29,23 @@ const INSTALL_TIMEOUT_MS = 10 * 60 * 1000;
 
 function exec(file, args, { timeout, env, cwd } = {}) {
   return new Promise((resolve) => {
-    execFile(file, args, { timeout, env: env || process.env, cwd, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
-      resolve({ error, stdout: String(stdout), stderr: String(stderr) }),
+    execFile(
+      file,
+      args,
+      { timeout, env: env || process.env, cwd, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => resolve({ error, stdout: String(stdout), stderr: String(stderr) }),
     );
   });
 }
 
 function lastLine(text) {
-  return String(text).split('\n').map((l) => l.trim()).filter((l) => l && !/^npm warn/i.test(l)).pop() || '';
+  return (
+    String(text)
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !/^npm warn/i.test(l))
+      .pop() || ''
+  );
 }
 
 function binIn(prefix) {
@@ -46,7 +55,14 @@ function binIn(prefix) {
 // -> path of Artillery's bin/run, installing artillery@VERSION into the cache once.
 function ensureArtillery({ cacheDir = cacheDirectory(), log = () => {}, timeoutMs = INSTALL_TIMEOUT_MS } = {}) {
   const prefix = path.join(cacheDir, `artillery-${VERSION}`);
-  return installIntoCache({ specs: [`artillery@${VERSION}`], prefix, installed: binIn, log, timeoutMs, note: '~460 MB' });
+  return installIntoCache({
+    specs: [`artillery@${VERSION}`],
+    prefix,
+    installed: binIn,
+    log,
+    timeoutMs,
+    note: '~460 MB',
+  });
 }
 
 // The scenario: `rate` new virtual users per second for `duration` s, each one GET of
@@ -61,7 +77,12 @@ function scenario({ target, route, rate, duration, timeout, run = randomBytes(8)
       processor: './artillery-processor.js',
       http: { timeout },
     },
-    scenarios: [{ name: 'ctxbench GET', flow: [{ get: { url: route, beforeRequest: 'ctxbenchStamp', afterResponse: 'ctxbenchCheck' } }] }],
+    scenarios: [
+      {
+        name: 'ctxbench GET',
+        flow: [{ get: { url: route, beforeRequest: 'ctxbenchStamp', afterResponse: 'ctxbenchCheck' } }],
+      },
+    ],
   };
 }
 
@@ -70,11 +91,18 @@ function writeScenario(dir, options) {
   fs.mkdirSync(dir, { recursive: true });
   fs.copyFileSync(PROCESSOR, path.join(dir, 'artillery-processor.js'));
   const file = path.join(dir, 'scenario.yml');
-  fs.writeFileSync(file, `# Written by ctxbench (load/artillery.js). Runs as is: artillery run scenario.yml\n${YAML.stringify(scenario(options))}`);
+  fs.writeFileSync(
+    file,
+    `# Written by ctxbench (load/artillery.js). Runs as is: artillery run ` +
+      `scenario.yml\n${YAML.stringify(scenario(options))}`,
+  );
   return file;
 }
 
-const sumWhere = (counters, test) => Object.entries(counters).filter(([k]) => test(k)).reduce((a, [, v]) => a + v, 0);
+const sumWhere = (counters, test) =>
+  Object.entries(counters)
+    .filter(([k]) => test(k))
+    .reduce((a, [, v]) => a + v, 0);
 
 // Artillery's JSON report (aggregate) + the per-response latency files -> a sample.
 function readReport(report, latencyValues, { rate, duration }) {
@@ -115,7 +143,14 @@ function readReport(report, latencyValues, { rate, duration }) {
       vusersFailed: c['vusers.failed'] || 0,
       kept: c['ctxbench.kept'] || 0,
       // Artillery's own summary of the same responses (ms), for comparison.
-      responseTime: engine && { p50: engine.p50 ?? engine.median, p90: engine.p90, p99: engine.p99, p99_9: engine.p999, max: engine.max, count: engine.count },
+      responseTime: engine && {
+        p50: engine.p50 ?? engine.median,
+        p90: engine.p90,
+        p99: engine.p99,
+        p99_9: engine.p999,
+        max: engine.max,
+        count: engine.count,
+      },
     },
     bytesPerSec: null,
     // The load runs in Artillery's processes, not in ours.
@@ -132,7 +167,8 @@ async function measure(options) {
   // Artillery's virtual users each open their own connection; nothing to pipeline.
   for (const key of ['connections', 'pipelining', 'onProgress']) delete rest[key];
   if (amount !== undefined) throw new Error('the artillery driver runs for a duration; amount is not supported');
-  if (!(typeof asked === 'number' && asked > 0 && asked <= 1e6)) throw new Error(`rate must be a number of requests per second > 0, got ${JSON.stringify(asked)}`);
+  if (!(typeof asked === 'number' && asked > 0 && asked <= 1e6))
+    throw new Error(`rate must be a number of requests per second > 0, got ${JSON.stringify(asked)}`);
   const o = normalizeOptions(rest);
   const rate = Math.max(1, Math.round(asked));
   const duration = Math.max(1, Math.round(o.duration));
@@ -142,16 +178,25 @@ async function measure(options) {
     const latencyDir = path.join(dir, 'latency');
     fs.mkdirSync(latencyDir);
     if (warmup > 0) {
-      const w = writeScenario(path.join(dir, 'warmup'), { target: o.origin, route: o.path, rate, duration: Math.max(1, Math.round(warmup)), timeout: o.timeout });
+      const w = writeScenario(path.join(dir, 'warmup'), {
+        target: o.origin,
+        route: o.path,
+        rate,
+        duration: Math.max(1, Math.round(warmup)),
+        timeout: o.timeout,
+      });
       await runArtillery(node.path, bin, w, path.join(dir, 'warmup', 'report.json'), {});
     }
     const file = writeScenario(dir, { target: o.origin, route: o.path, rate, duration, timeout: o.timeout });
     const reportFile = path.join(dir, 'report.json');
     await runArtillery(node.path, bin, file, reportFile, { CTXBENCH_LATENCY_DIR: latencyDir });
     const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
-    const values = fs.readdirSync(latencyDir).flatMap((f) => fs.readFileSync(path.join(latencyDir, f), 'utf8').split('\n').filter(Boolean).map(Number));
+    const values = fs
+      .readdirSync(latencyDir)
+      .flatMap((f) => fs.readFileSync(path.join(latencyDir, f), 'utf8').split('\n').filter(Boolean).map(Number));
     const sample = readReport(report, values, { rate, duration });
-    if (sample.requests === 0) throw new Error(`no response from ${o.target} during the Artillery run (${sample.errors} errors)`);
+    if (sample.requests === 0)
+      throw new Error(`no response from ${o.target} during the Artillery run (${sample.errors} errors)`);
     return sample;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -159,11 +204,15 @@ async function measure(options) {
 }
 
 async function runArtillery(nodePath, bin, scenarioFile, reportFile, env) {
-  const { error, stdout, stderr } = await exec(nodePath, [bin, 'run', '--quiet', '--output', reportFile, scenarioFile], {
-    cwd: path.dirname(scenarioFile),
-    env: { ...process.env, ARTILLERY_DISABLE_TELEMETRY: 'true', ARTILLERY_TELEMETRY_DEFAULTS: '{}', ...env },
-    timeout: 30 * 60 * 1000,
-  });
+  const { error, stdout, stderr } = await exec(
+    nodePath,
+    [bin, 'run', '--quiet', '--output', reportFile, scenarioFile],
+    {
+      cwd: path.dirname(scenarioFile),
+      env: { ...process.env, ARTILLERY_DISABLE_TELEMETRY: 'true', ARTILLERY_TELEMETRY_DEFAULTS: '{}', ...env },
+      timeout: 30 * 60 * 1000,
+    },
+  );
   if (error || !fs.existsSync(reportFile)) {
     throw new Error(`artillery run failed: ${lastLine(stderr) || lastLine(stdout) || (error && error.message)}`);
   }
@@ -176,8 +225,13 @@ module.exports = { measure, ensureArtillery, writeScenario, scenario, readReport
 if (require.main === module) {
   const { parse, number, UsageError } = require('../lib/cli');
   try {
-    const { values, positionals } = parse(process.argv.slice(2), { rate: { type: 'string' }, duration: { type: 'string' }, out: { type: 'string' }, timeout: { type: 'string' } }, { allowPositionals: true });
-    if (positionals.length !== 1 || !values.rate || !values.out) throw new UsageError('usage: node load/artillery.js URL --rate R [--duration S=60] [--timeout S=10] --out DIR');
+    const { values, positionals } = parse(
+      process.argv.slice(2),
+      { rate: { type: 'string' }, duration: { type: 'string' }, out: { type: 'string' }, timeout: { type: 'string' } },
+      { allowPositionals: true },
+    );
+    if (positionals.length !== 1 || !values.rate || !values.out)
+      throw new UsageError('usage: node load/artillery.js URL --rate R [--duration S=60] [--timeout S=10] --out DIR');
     const rate = number('rate', values.rate, { min: 1, max: 1e6, integer: true });
     const duration = number('duration', values.duration ?? '60', { min: 1, max: 86400, integer: true });
     const timeout = number('timeout', values.timeout ?? '10', { min: 1, max: 3600 });

@@ -84,7 +84,8 @@ function normalizeOptions(options) {
   const o = { ...DEFAULTS };
   for (const [key, value] of Object.entries(options)) if (value !== undefined) o[key] = value;
 
-  if (typeof o.url !== 'string' || o.url === '') fail(`url must be an http(s) URL such as http://127.0.0.1:8080, got ${show(o.url)}`);
+  if (typeof o.url !== 'string' || o.url === '')
+    fail(`url must be an http(s) URL such as http://127.0.0.1:8080, got ${show(o.url)}`);
   let parsed;
   try {
     parsed = new URL(o.url);
@@ -112,7 +113,8 @@ function normalizeOptions(options) {
   if (o.onProgress !== undefined && typeof o.onProgress !== 'function') {
     fail(`onProgress must be a function, got ${show(o.onProgress)}`);
   }
-  if (o.signal !== undefined && !(o.signal instanceof AbortSignal)) fail(`signal must be an AbortSignal, got ${show(o.signal)}`);
+  if (o.signal !== undefined && !(o.signal instanceof AbortSignal))
+    fail(`signal must be an AbortSignal, got ${show(o.signal)}`);
   o.origin = parsed.origin;
   o.target = parsed.origin + o.path;
   return o;
@@ -124,11 +126,17 @@ function normalizeOptions(options) {
 async function probe(target, timeoutS) {
   const id = randomBytes(16).toString('hex');
   try {
-    const res = await fetch(target, { headers: { [HEADER]: `${id}/1;o=1`, connection: 'close' }, signal: AbortSignal.timeout(timeoutS * 1000) });
+    const res = await fetch(target, {
+      headers: { [HEADER]: `${id}/1;o=1`, connection: 'close' },
+      signal: AbortSignal.timeout(timeoutS * 1000),
+    });
     await res.arrayBuffer();
     return res.status;
   } catch (err) {
-    const why = err.name === 'TimeoutError' ? `no answer within ${timeoutS} s` : err.cause?.code || err.cause?.message || err.message;
+    const why =
+      err.name === 'TimeoutError'
+        ? `no answer within ${timeoutS} s`
+        : err.cause?.code || err.cause?.message || err.message;
     throw new Error(`no response from ${target} (${why})`, { cause: err });
   }
 }
@@ -179,10 +187,15 @@ async function measure(options) {
   function setupClient(client) {
     const iterator = client.requestIterator;
     const connect = client._connect;
-    const ok = iterator && typeof connect === 'function' && typeof client.reqsMade === 'number' &&
+    const ok =
+      iterator &&
+      typeof connect === 'function' &&
+      typeof client.reqsMade === 'number' &&
       ['setRequests', 'nextRequest', 'recordBody'].every((m) => typeof iterator[m] === 'function');
     if (!ok) {
-      setupError = new Error('the installed autocannon lacks the client internals load/autocannon.js uses (written for 9.0)');
+      setupError = new Error(
+        'the installed autocannon lacks the client internals load/autocannon.js uses (written for 9.0)',
+      );
       throw setupError;
     }
     const isMain = created++ >= warmupClients;
@@ -311,12 +324,22 @@ async function measure(options) {
   const durationS = wallUs / 1e6;
   const requests = result.requests.total;
   if (requests === 0) {
-    throw new Error(`no response from ${o.target} during the run (${result.errors} errors, ${result.timeouts} timeouts)`);
+    throw new Error(
+      `no response from ${o.target} during the run (${result.errors} errors, ${result.timeouts} timeouts)`,
+    );
   }
   const lat = result.latency;
   return {
     rps: round(requests / durationS, 1),
-    latency: { p2_5: lat.p2_5, p50: lat.p50, p97_5: lat.p97_5, p99: lat.p99, avg: lat.average, stdev: lat.stddev, max: lat.max },
+    latency: {
+      p2_5: lat.p2_5,
+      p50: lat.p50,
+      p97_5: lat.p97_5,
+      p99: lat.p99,
+      avg: lat.average,
+      stdev: lat.stddev,
+      max: lat.max,
+    },
     requests,
     errors: result.errors,
     non2xx: result.non2xx,

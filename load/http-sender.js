@@ -49,7 +49,17 @@ function createSender({ origin, connections, timeout = 10, connectTimeout = 10, 
   function open() {
     const socket = net.connect({ host, port, noDelay: true });
     const parser = new HTTPParser(HTTPParser.RESPONSE);
-    const conn = { socket, parser, current: null, since: 0, statusCode: 0, body: '', echoed: null, keepAlive: true, connected: false };
+    const conn = {
+      socket,
+      parser,
+      current: null,
+      since: 0,
+      statusCode: 0,
+      body: '',
+      echoed: null,
+      keepAlive: true,
+      connected: false,
+    };
     all.add(conn);
     parser[HTTPParser.kOnHeadersComplete] = (info) => {
       conn.statusCode = info.statusCode;
@@ -80,12 +90,14 @@ function createSender({ origin, connections, timeout = 10, connectTimeout = 10, 
     });
     socket.on('data', (data) => {
       const err = parser.execute(data);
-      if (err instanceof Error) retire(conn, requestError('HPE_INVALID', `bad HTTP answer from ${origin}: ${err.message}`));
+      if (err instanceof Error)
+        retire(conn, requestError('HPE_INVALID', `bad HTTP answer from ${origin}: ${err.message}`));
     });
     // An answer framed by the end of the connection (no length, not chunked) completes here.
     socket.on('end', () => {
       const err = parser.finish();
-      if (err instanceof Error) retire(conn, requestError('HPE_INVALID', `bad HTTP answer from ${origin}: ${err.message}`));
+      if (err instanceof Error)
+        retire(conn, requestError('HPE_INVALID', `bad HTTP answer from ${origin}: ${err.message}`));
     });
     socket.on('error', (err) => retire(conn, err));
     socket.on('close', () => retire(conn, requestError('ECONNRESET', `${origin} closed the connection`)));
@@ -120,7 +132,8 @@ function createSender({ origin, connections, timeout = 10, connectTimeout = 10, 
   const timer = setInterval(() => {
     const limit = Date.now() - timeout * 1000;
     for (const conn of all) {
-      if (conn.current && conn.since < limit) retire(conn, requestError('UND_ERR_HEADERS_TIMEOUT', `no answer from ${origin} within ${timeout} s`));
+      if (conn.current && conn.since < limit)
+        retire(conn, requestError('UND_ERR_HEADERS_TIMEOUT', `no answer from ${origin} within ${timeout} s`));
     }
   }, TIMEOUT_CHECK_MS);
   timer.unref();

@@ -63,10 +63,12 @@ const us = (ms) => Math.max(1, Math.round(ms * 1000));
 // Validates the rate-mode options (url, path, connections, duration, timeout through the
 // autocannon driver's own checks; rate here). Throws one line.
 function normalizeRateOptions(options) {
-  if (options === null || typeof options !== 'object') fail(`measure options must be an object, got ${String(options)}`);
+  if (options === null || typeof options !== 'object')
+    fail(`measure options must be an object, got ${String(options)}`);
   const { rate, pipelining, amount, warmup, ticker, ...rest } = options;
   checkRate(rate);
-  if (pipelining !== undefined && pipelining !== 1) fail(`rate mode sends one request per connection at a time (pipelining 1), got pipelining ${pipelining}`);
+  if (pipelining !== undefined && pipelining !== 1)
+    fail(`rate mode sends one request per connection at a time (pipelining 1), got pipelining ${pipelining}`);
   if (amount !== undefined) fail('rate mode runs for a duration; amount is not supported');
   const o = normalizeOptions({ connections: 100, ...rest });
   return { ...o, rate, warmup: warmup ?? 0, ticker: checkTicker(ticker) };
@@ -90,7 +92,9 @@ async function probe(o) {
   const sender = createSender({ origin: o.origin, connections: 1, timeout: 10 });
   try {
     await new Promise((resolve, reject) => {
-      sender.send(o.path, `${HEADER}: ${randomBytes(16).toString('hex')}/1;o=1\r\n`, (err) => (err ? reject(err) : resolve()));
+      sender.send(o.path, `${HEADER}: ${randomBytes(16).toString('hex')}/1;o=1\r\n`, (err) =>
+        err ? reject(err) : resolve(),
+      );
     });
   } catch (err) {
     fail(`no response from ${o.target} (${err.code || err.message})`);
@@ -174,7 +178,12 @@ async function startLocalSchedule({ targets, rate, connections, timeout, total =
       header: idHeader || HEADER,
       checked: idHeader !== false,
       echoed: typeof idHeader === 'string',
-      sender: createSender({ origin: new URL(t.url).origin, connections, timeout, echoHeader: typeof idHeader === 'string' ? idHeader : null }),
+      sender: createSender({
+        origin: new URL(t.url).origin,
+        connections,
+        timeout,
+        echoHeader: typeof idHeader === 'string' ? idHeader : null,
+      }),
       prefix,
       nextId: () => {
         const x = (counter++).toString(16);
@@ -207,24 +216,37 @@ async function startLocalSchedule({ targets, rate, connections, timeout, total =
     s.window.sent++;
     if (performance.now() <= windowEnd) s.total.sent++;
     s.inFlight++;
-    s.sender.send(s.path, s.echoed ? `${s.header}: ${id}\r\n` : `${s.header}: ${id}/1;o=1\r\n`, (err, statusCode, body, echoed) => {
-      s.inFlight--;
-      unfinished--;
-      if (err) {
-        s.total.errors++;
-        s.window.errors++;
-      } else {
-        s.latency.recordValue(us(performance.now() - intended));
-        const got = s.echoed ? echoed ?? '' : body;
-        const kind = statusCode < 200 || statusCode > 299 ? 'non2xx' : !s.checked ? 'unchecked' : got === id ? 'kept' : got.length === 32 && got.startsWith(s.prefix) ? 'mismatches' : 'lost';
-        for (const c of [s.total, s.window]) {
-          c.answered++;
-          c[kind]++;
+    s.sender.send(
+      s.path,
+      s.echoed ? `${s.header}: ${id}\r\n` : `${s.header}: ${id}/1;o=1\r\n`,
+      (err, statusCode, body, echoed) => {
+        s.inFlight--;
+        unfinished--;
+        if (err) {
+          s.total.errors++;
+          s.window.errors++;
+        } else {
+          s.latency.recordValue(us(performance.now() - intended));
+          const got = s.echoed ? (echoed ?? '') : body;
+          const kind =
+            statusCode < 200 || statusCode > 299
+              ? 'non2xx'
+              : !s.checked
+                ? 'unchecked'
+                : got === id
+                  ? 'kept'
+                  : got.length === 32 && got.startsWith(s.prefix)
+                    ? 'mismatches'
+                    : 'lost';
+          for (const c of [s.total, s.window]) {
+            c.answered++;
+            c[kind]++;
+          }
         }
-      }
-      pump(s);
-      maybeDone();
-    });
+        pump(s);
+        maybeDone();
+      },
+    );
   }
 
   function pump(s) {
@@ -259,7 +281,8 @@ async function startLocalSchedule({ targets, rate, connections, timeout, total =
   let timer = null;
   const timerTick = () => {
     tick();
-    if (!stopped && due < total) timer = setTimeout(timerTick, waker ? 50 : Math.max(0, Math.min(start + due * interval - performance.now(), 50)));
+    if (!stopped && due < total)
+      timer = setTimeout(timerTick, waker ? 50 : Math.max(0, Math.min(start + due * interval - performance.now(), 50)));
   };
   timer = setTimeout(timerTick, 5);
   waker?.begin(performance.timeOrigin + start, interval, tick);
@@ -371,7 +394,11 @@ async function startSchedule({ thread = 'worker', ...options }) {
     done,
     async cut() {
       const { cut } = await ask('cut');
-      return { ...cut, lateness: decode(cut.lateness), targets: cut.targets.map((t) => ({ ...t, latency: decode(t.latency) })) };
+      return {
+        ...cut,
+        lateness: decode(cut.lateness),
+        targets: cut.targets.map((t) => ({ ...t, latency: decode(t.latency) })),
+      };
     },
     async refresh() {
       await ask('counts');
@@ -407,7 +434,13 @@ async function startSchedule({ thread = 'worker', ...options }) {
 async function measure(options) {
   const o = normalizeRateOptions(options);
   await probe(o);
-  const common = { targets: [{ url: o.origin, path: o.path }], rate: o.rate, connections: o.connections, timeout: o.timeout, ticker: o.ticker };
+  const common = {
+    targets: [{ url: o.origin, path: o.path }],
+    rate: o.rate,
+    connections: o.connections,
+    timeout: o.timeout,
+    ticker: o.ticker,
+  };
   if (o.warmup > 0) {
     const w = await startSchedule({ ...common, total: Math.max(1, Math.floor(o.warmup * o.rate)) });
     try {
@@ -427,10 +460,21 @@ async function measure(options) {
     if (o.onProgress) {
       let last = 0;
       progressTimer = setInterval(() => {
-        run.refresh().then(([c]) => {
-          o.onProgress({ phase: 'measure', elapsedS: round((performance.now() - startedAt) / 1000, 3), requests: c.answered, rps: c.answered - last, errors: c.errors, mismatches: c.mismatches, lost: c.lost });
-          last = c.answered;
-        }, () => {});
+        run.refresh().then(
+          ([c]) => {
+            o.onProgress({
+              phase: 'measure',
+              elapsedS: round((performance.now() - startedAt) / 1000, 3),
+              requests: c.answered,
+              rps: c.answered - last,
+              errors: c.errors,
+              mismatches: c.mismatches,
+              lost: c.lost,
+            });
+            last = c.answered;
+          },
+          () => {},
+        );
       }, 1000);
       progressTimer.unref();
     }

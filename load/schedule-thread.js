@@ -24,7 +24,12 @@ async function main() {
       if (type === 'cut') {
         const cut = schedule.cut();
         const targets = cut.targets.map((t) => ({ ...t, latency: encode(t.latency) }));
-        parentPort.postMessage({ type, id, counts: schedule.counts, cut: { wallMs: cut.wallMs, cpuUs: cut.cpuUs, lateness: encode(cut.lateness), targets } });
+        parentPort.postMessage({
+          type,
+          id,
+          counts: schedule.counts,
+          cut: { wallMs: cut.wallMs, cpuUs: cut.cpuUs, lateness: encode(cut.lateness), targets },
+        });
       } else if (type === 'counts') {
         parentPort.postMessage({ type, id, counts: schedule.counts });
       } else if (type === 'stop') {

@@ -90,7 +90,8 @@ function measureProcess(target, name, round, settings, { signal, env = process.e
       if (signal) signal.removeEventListener('abort', onAbort);
       record.durationMs = Date.now() - started;
       if (!done) {
-        const why = signal && signal.aborted ? 'interrupted' : `worker exited with ${sig ? `signal ${sig}` : `code ${code}`}`;
+        const why =
+          signal && signal.aborted ? 'interrupted' : `worker exited with ${sig ? `signal ${sig}` : `code ${code}`}`;
         record.error = { message: why, stderrTail: stderr.trim() || null };
       }
       resolve({ record, hello, interrupted: Boolean(signal && signal.aborted) });
@@ -139,7 +140,15 @@ function withBaseline(names) {
 // onProcess(entry, results, { index, total, round, record }) after every process, with
 // every entry already re-aggregated, so the caller can persist and report. An
 // interrupted process is dropped; the rounds finished before it are kept.
-async function measure({ targets, strategies: names, settings, rounds = PROFILES.default.rounds, signal, env = process.env, onProcess = () => {} }) {
+async function measure({
+  targets,
+  strategies: names,
+  settings,
+  rounds = PROFILES.default.rounds,
+  signal,
+  env = process.env,
+  onProcess = () => {},
+}) {
   const order = withBaseline(names);
   const results = [];
   const entries = new Map(); // `${target}\0${strategy}` -> entry
@@ -156,8 +165,11 @@ async function measure({ targets, strategies: names, settings, rounds = PROFILES
           entries.set(id, newEntry(target, name, env));
           // Keep results in the run order of round 0: per target, baseline first.
           results.push(entries.get(id));
-          results.sort((x, y) => targets.findIndex((t) => t.label === x.target) - targets.findIndex((t) => t.label === y.target) ||
-            order.indexOf(x.strategy) - order.indexOf(y.strategy));
+          results.sort(
+            (x, y) =>
+              targets.findIndex((t) => t.label === x.target) - targets.findIndex((t) => t.label === y.target) ||
+              order.indexOf(x.strategy) - order.indexOf(y.strategy),
+          );
         }
         const entry = entries.get(id);
         entry.rounds.push(record);
@@ -202,7 +214,9 @@ function progressLine(entry, results, { index, total, round, rounds, record }) {
     return p === null ? '' : ` (${formatPct(p, { sign: true })}%)`;
   };
   const us = (k) => (sc[k] && sc[k].meanUs != null ? formatUs(sc[k].meanUs) : 'error');
-  const failed = Object.values(sc).filter((s) => s && s.checked).reduce((a, s) => a + (s.failures || 0), 0);
+  const failed = Object.values(sc)
+    .filter((s) => s && s.checked)
+    .reduce((a, s) => a + (s.failures || 0), 0);
   const errs = Object.values(sc).filter((s) => s && s.error).length;
   const parts = [
     `sync ${us('sync')}${pct('sync')}`,
@@ -214,4 +228,15 @@ function progressLine(entry, results, { index, total, round, rounds, record }) {
   return `${head} (${record.node}${record.acf ? ', ACF' : ''}) ${secs}: ${parts.join(', ')}`;
 }
 
-module.exports = { BASELINE, PROFILES, SCENARIOS, TARGETS: analyze.TARGETS, measure, measureProcess, aggregate, roundOrder, withBaseline, progressLine };
+module.exports = {
+  BASELINE,
+  PROFILES,
+  SCENARIOS,
+  TARGETS: analyze.TARGETS,
+  measure,
+  measureProcess,
+  aggregate,
+  roundOrder,
+  withBaseline,
+  progressLine,
+};

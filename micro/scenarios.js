@@ -49,13 +49,37 @@ const sink = new Array(ALONE_OPS);
 
 // Scenario metadata, in the order they run and are reported.
 const SCENARIOS = [
-  { key: 'sync', title: 'Sync operations (100 current() reads inside one run())', unit: 'batch', ops: SYNC_OPS, async: false },
-  { key: 'async', title: 'Async operations (100 awaited setImmediate hops inside one run(), current() after each)', unit: 'batch', ops: ASYNC_OPS, async: true },
+  {
+    key: 'sync',
+    title: 'Sync operations (100 current() reads inside one run())',
+    unit: 'batch',
+    ops: SYNC_OPS,
+    async: false,
+  },
+  {
+    key: 'async',
+    title: 'Async operations (100 awaited setImmediate hops inside one run(), current() after each)',
+    unit: 'batch',
+    ops: ASYNC_OPS,
+    async: true,
+  },
   { key: 'nested2', title: 'Nested contexts, depth 2 (root + 1 child span)', unit: 'request', depth: 2, async: true },
   { key: 'nested5', title: 'Nested contexts, depth 5 (root + 4 child spans)', unit: 'request', depth: 5, async: true },
-  { key: 'realworld', title: 'Real-world handler (validate, DB query across setImmediate, logic, format: 4 traced operations)', unit: 'request', async: true },
+  {
+    key: 'realworld',
+    title: 'Real-world handler (validate, DB query across setImmediate, logic, format: 4 traced operations)',
+    unit: 'request',
+    async: true,
+  },
   { key: 'run', title: 'run() alone (per call)', unit: 'call', ops: ALONE_OPS, async: false, perCall: true },
-  { key: 'current', title: 'current() alone (per call, inside one context)', unit: 'call', ops: ALONE_OPS, async: false, perCall: true },
+  {
+    key: 'current',
+    title: 'current() alone (per call, inside one context)',
+    unit: 'call',
+    ops: ALONE_OPS,
+    async: false,
+    perCall: true,
+  },
 ];
 
 // build(strategy, now) -> { counters, tasks: { [key]: fn } }
@@ -85,13 +109,13 @@ function build(strategy, now) {
   const constant = fixed ? current({}) : undefined;
   const check = fixed
     ? (counter, value) => {
-      counter.reads++;
-      if (value !== constant) counter.failures++;
-    }
+        counter.reads++;
+        if (value !== constant) counter.failures++;
+      }
     : (counter, value, expected) => {
-      counter.reads++;
-      if (value !== expected) counter.failures++;
-    };
+        counter.reads++;
+        if (value !== expected) counter.failures++;
+      };
 
   // 1. Sync: one context, 100 reads.
   const cSync = counters.sync;
@@ -157,7 +181,10 @@ function build(strategy, now) {
   };
   const dbQuery = async (r) => {
     await immediate(); // the driver's round trip: a macrotask hop
-    return [{ id: 1, user: r.body.user, balance: 100 }, { id: 2, user: r.body.user, balance: 250 }];
+    return [
+      { id: 1, user: r.body.user, balance: 100 },
+      { id: 2, user: r.body.user, balance: 250 },
+    ];
   };
   const logic = (rows, amount) => {
     let total = 0;

@@ -46,7 +46,15 @@ async function main() {
   // Probe before the strategy is loaded (the probe leaves no hook behind).
   const acf = detectAsyncContextFrame();
   const strategy = strategies.load(name);
-  await send({ type: 'hello', strategy: name, carriesContext: strategy.carriesContext !== false, node: process.version, acf, pid: process.pid, execArgv: process.execArgv });
+  await send({
+    type: 'hello',
+    strategy: name,
+    carriesContext: strategy.carriesContext !== false,
+    node: process.version,
+    acf,
+    pid: process.pid,
+    execArgv: process.execArgv,
+  });
 
   if (settings.count) return countLoop(strategy, keys);
 

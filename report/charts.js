@@ -12,7 +12,12 @@ const { record } = require('./format');
 //   x: the vega-lite x encoding; y: the field of points to draw; with ci, error bars
 //   from each point's lo to hi where both are valid.
 async function seriesChart({ title, points, x, y, yTitle, yZero = false, ci = false, yLog = false, rule = null }) {
-  const color = { field: 'series', type: 'nominal', title: 'strategy', sort: [...new Set(points.map((p) => p.series))] };
+  const color = {
+    field: 'series',
+    type: 'nominal',
+    title: 'strategy',
+    sort: [...new Set(points.map((p) => p.series))],
+  };
   // Hovering a point (HTML report) shows its figure, its interval and how many blocks
   // (fresh processes) it rests on; the static SVG ignores tooltips.
   const has = (k) => points.some((p) => p[k] !== null && p[k] !== undefined);
@@ -20,19 +25,37 @@ async function seriesChart({ title, points, x, y, yTitle, yZero = false, ci = fa
     { field: 'series', type: 'nominal', title: 'strategy' },
     { field: x.field, type: 'quantitative', title: x.axis?.title ?? x.title ?? x.field },
     { field: y, type: 'quantitative', title: yTitle, format: ',.4~r' },
-    ...(ci && has('lo') ? [{ field: 'lo', type: 'quantitative', title: '95% CI low', format: ',.4~r' }, { field: 'hi', type: 'quantitative', title: '95% CI high', format: ',.4~r' }] : []),
+    ...(ci && has('lo')
+      ? [
+          { field: 'lo', type: 'quantitative', title: '95% CI low', format: ',.4~r' },
+          { field: 'hi', type: 'quantitative', title: '95% CI high', format: ',.4~r' },
+        ]
+      : []),
     ...(has('blocks') ? [{ field: 'blocks', type: 'quantitative', title: 'blocks' }] : []),
   ];
   const layer = [
     {
       mark: { type: 'line', point: { filled: true, size: 40 }, strokeWidth: 2 },
-      encoding: { x, y: { field: y, type: 'quantitative', title: yTitle, scale: yLog ? { type: 'log' } : { zero: yZero } }, color, tooltip },
+      encoding: {
+        x,
+        y: { field: y, type: 'quantitative', title: yTitle, scale: yLog ? { type: 'log' } : { zero: yZero } },
+        color,
+        tooltip,
+      },
     },
   ];
   // A bound drawn across the chart (an SLO), labelled.
   if (rule) {
-    layer.push({ data: { values: [{ y: rule.y, label: rule.label }] }, mark: { type: 'rule', strokeDash: [6, 4], color: '#c0392b' }, encoding: { y: { field: 'y', type: 'quantitative' } } });
-    layer.push({ data: { values: [{ y: rule.y, label: rule.label }] }, mark: { type: 'text', align: 'left', dx: 4, dy: -6, color: '#c0392b' }, encoding: { y: { field: 'y', type: 'quantitative' }, text: { field: 'label' }, x: { value: 0 } } });
+    layer.push({
+      data: { values: [{ y: rule.y, label: rule.label }] },
+      mark: { type: 'rule', strokeDash: [6, 4], color: '#c0392b' },
+      encoding: { y: { field: 'y', type: 'quantitative' } },
+    });
+    layer.push({
+      data: { values: [{ y: rule.y, label: rule.label }] },
+      mark: { type: 'text', align: 'left', dx: 4, dy: -6, color: '#c0392b' },
+      encoding: { y: { field: 'y', type: 'quantitative' }, text: { field: 'label' }, x: { value: 0 } },
+    });
   }
   // Error bars go under the points, so hovering a point reaches the point's tooltip.
   if (ci) {
@@ -106,13 +129,28 @@ function costPicture({ points, panels, strategies, baseline }) {
     title,
     background: 'white',
     data: { values: points },
-    facet: { column: { field: 'panel', type: 'nominal', sort: panels, title: null, header: { labelFontSize: 12, labelLimit: 220 } } },
+    facet: {
+      column: {
+        field: 'panel',
+        type: 'nominal',
+        sort: panels,
+        title: null,
+        header: { labelFontSize: 12, labelLimit: 220 },
+      },
+    },
     spec: {
       width: 170,
       height: { step: 18 },
       layer: [
-        { mark: { type: 'rule', color: '#8c959f', strokeDash: [4, 3] }, encoding: { x: { datum: 100, type: 'quantitative' } } },
-        { transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }], mark: { type: 'rule', strokeWidth: 2, color: '#4c78a8' }, encoding: { y, x: { field: 'lo', type: 'quantitative', title: `% of ${baseline}` }, x2: { field: 'hi' } } },
+        {
+          mark: { type: 'rule', color: '#8c959f', strokeDash: [4, 3] },
+          encoding: { x: { datum: 100, type: 'quantitative' } },
+        },
+        {
+          transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }],
+          mark: { type: 'rule', strokeWidth: 2, color: '#4c78a8' },
+          encoding: { y, x: { field: 'lo', type: 'quantitative', title: `% of ${baseline}` }, x2: { field: 'hi' } },
+        },
         { mark: { type: 'point', filled: true, size: 45, color: '#1f4e79' }, encoding: { y, x, tooltip } },
       ],
     },

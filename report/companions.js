@@ -26,12 +26,19 @@ function companionsOf(run, resultsDir, name = null) {
     }
   };
   const timed = read(path.join(resultsDir, 'default.json'));
-  const checkRuns = preset === 'model' ? ['duet', 'pair'].map((m) => read(path.join(resultsDir, 'runs', `method-check-${m}.json`))) : [];
+  const checkRuns =
+    preset === 'model'
+      ? ['duet', 'pair'].map((m) => read(path.join(resultsDir, 'runs', `method-check-${m}.json`)))
+      : [];
   return {
     methodCheck: checkRuns.length && checkRuns.every(Boolean) ? { duet: checkRuns[0], pair: checkRuns[1] } : null,
     sequential: preset ? read(path.join(resultsDir, 'runs', `${preset}-sequential.json`)) : null,
     timed: timed?.run.settings?.method === 'duet' ? timed : null,
-    reproduced: preset ? fs.existsSync(path.join(resultsDir, `repro-${preset}.json`)) : name ? fs.existsSync(path.join(resultsDir, `repro-${name}.json`)) : null,
+    reproduced: preset
+      ? fs.existsSync(path.join(resultsDir, `repro-${preset}.json`))
+      : name
+        ? fs.existsSync(path.join(resultsDir, `repro-${name}.json`))
+        : null,
   };
 }
 module.exports = { companionsOf };

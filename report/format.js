@@ -28,7 +28,6 @@ function heading(level, text) {
 
 const DASH = '—';
 
-
 // 9876.5 -> "9,877"
 function int(x) {
   return isNum(x) ? Math.round(x).toLocaleString('en-US') : DASH;
@@ -104,7 +103,12 @@ function code(x) {
 
 // table(['A', 'B'], [[1, 2]], ['l', 'r']) -> markdown table
 function table(header, rows, align = []) {
-  record({ type: 'table', header: header.map(String), rows: rows.map((r) => r.map((c) => (c === null || c === undefined || c === '' ? DASH : String(c)))), align });
+  record({
+    type: 'table',
+    header: header.map(String),
+    rows: rows.map((r) => r.map((c) => (c === null || c === undefined || c === '' ? DASH : String(c)))),
+    align,
+  });
   const sep = header.map((_, i) => (align[i] === 'r' ? '---:' : align[i] === 'c' ? ':---:' : '---'));
   const line = (cells) => `| ${cells.map(cell).join(' | ')} |`;
   const head = `| ${header.map((h) => (h === '' ? ' ' : cell(h))).join(' | ')} |`;
@@ -119,4 +123,23 @@ function fence(text, lang = '') {
   return `${f}${lang}\n${s}\n${f}`;
 }
 
-module.exports = { capture, record, heading, DASH, isNum, int, num, wholeMs, withCi, pctOf, change, signedPct, bytes, gib, cell, code, table, fence };
+module.exports = {
+  capture,
+  record,
+  heading,
+  DASH,
+  isNum,
+  int,
+  num,
+  wholeMs,
+  withCi,
+  pctOf,
+  change,
+  signedPct,
+  bytes,
+  gib,
+  cell,
+  code,
+  table,
+  fence,
+};

@@ -23,45 +23,78 @@ function inline(text, { rewriteHref = (h) => h } = {}) {
     codes.push(`<code>${body}</code>`);
     return `\uE000${codes.length - 1}\uE000`;
   });
-  s = s.replace(/\[([^\]]*(?:\[[^\]]*\][^\]]*)*)\]\(([^)\s]+)\)/g, (_, label, href) => `<a href="${rewriteHref(href.replace(/&amp;/g, '&'))}">${label}</a>`);
-  s = s.replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>').replace(/(^|[\s(])\*([^*\s][^*]*?)\*(?=[\s).,;:]|$)/g, '$1<em>$2</em>');
+  s = s.replace(
+    /\[([^\]]*(?:\[[^\]]*\][^\]]*)*)\]\(([^)\s]+)\)/g,
+    (_, label, href) => `<a href="${rewriteHref(href.replace(/&amp;/g, '&'))}">${label}</a>`,
+  );
+  s = s
+    .replace(/\*\*(.+?)\*\*/g, '<strong>$1</strong>')
+    .replace(/(^|[\s(])\*([^*\s][^*]*?)\*(?=[\s).,;:]|$)/g, '$1<em>$2</em>');
   return s.replace(/\uE000(\d+)\uE000/g, (_, i) => codes[Number(i)]);
 }
 
 // A number to sort a cell by: the first figure in it ("96.1% [93.7%–98.5%]" -> 96.1,
 // "−0.25 ms" -> -0.25, "12,431" -> 12431); text sorts as text.
 function sortKey(text) {
-  const m = /[−-]?\d[\d,]*(?:\.\d+)?/.exec(String(text).replace(/\[[^\]]*\]\([^)]*\)/g, (x) => x.replace(/\]\(.*$/, '')));
+  const m = /[−-]?\d[\d,]*(?:\.\d+)?/.exec(
+    String(text).replace(/\[[^\]]*\]\([^)]*\)/g, (x) => x.replace(/\]\(.*$/, '')),
+  );
   return m ? Number(m[0].replace(/,/g, '').replace('−', '-')) : null;
 }
 
 function tableHtml({ header, rows, align = [] }, opts) {
-  const th = header.map((h, i) => `<th class="${align[i] === 'r' ? 'r' : ''}" tabindex="0" title="sort">${inline(h, opts)}</th>`).join('');
-  const body = rows.map((r) => `<tr>${r.map((c, i) => {
-    const text = typeof c === 'object' && c !== null ? c.text : c;
-    const key = typeof c === 'object' && c !== null && c.sort !== undefined ? c.sort : sortKey(text);
-    const data = key === null || key === undefined ? '' : ` data-sort="${escapeHtml(key)}"`;
-    return `<td class="${align[i] === 'r' ? 'r' : ''}"${data}>${inline(text ?? '—', opts)}</td>`;
-  }).join('')}</tr>`).join('\n');
+  const th = header
+    .map((h, i) => `<th class="${align[i] === 'r' ? 'r' : ''}" tabindex="0" title="sort">${inline(h, opts)}</th>`)
+    .join('');
+  const body = rows
+    .map(
+      (r) =>
+        `<tr>${r
+          .map((c, i) => {
+            const text = typeof c === 'object' && c !== null ? c.text : c;
+            const key = typeof c === 'object' && c !== null && c.sort !== undefined ? c.sort : sortKey(text);
+            const data = key === null || key === undefined ? '' : ` data-sort="${escapeHtml(key)}"`;
+            return `<td class="${align[i] === 'r' ? 'r' : ''}"${data}>${inline(text ?? '—', opts)}</td>`;
+          })
+          .join('')}</tr>`,
+    )
+    .join('\n');
   return `<table class="sortable"><thead><tr>${th}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
 // picture: the index of the opening picture's spec in the page's charts, or null.
 function summaryHtml(summary, link, linkFile, picture = null) {
   const cols = summaryFormat.columns(summary, { file: linkFile });
-  const rows = summary.rows.map((r) => cols.map((c) => {
-    const cell = c.cell(r);
-    const href = cell.source && link(cell.source.name);
-    const text = cell.text === null || cell.text === undefined ? '—' : href ? `[${cell.text}](${href})` : cell.text;
-    return { text, sort: typeof cell.sort === 'number' || typeof cell.sort === 'string' ? cell.sort : undefined };
-  }));
-  const notes = summaryFormat.notes(summary).map((n) => `<li>${inline(n)}</li>`).join('\n');
-  const figure = picture === null ? '' : `<div class="chart" id="picture" data-chart="${picture}" aria-label="each strategy's cost as a point with its interval"></div>\n`;
-  return `<section id="summary"><h2>What each strategy costs</h2>\n${figure}${tableHtml({ header: cols.map((c) => c.title), rows, align: cols.map((c) => c.align) })}\n<ul class="notes">${notes}</ul></section>`;
+  const rows = summary.rows.map((r) =>
+    cols.map((c) => {
+      const cell = c.cell(r);
+      const href = cell.source && link(cell.source.name);
+      const text = cell.text === null || cell.text === undefined ? '—' : href ? `[${cell.text}](${href})` : cell.text;
+      return { text, sort: typeof cell.sort === 'number' || typeof cell.sort === 'string' ? cell.sort : undefined };
+    }),
+  );
+  const notes = summaryFormat
+    .notes(summary)
+    .map((n) => `<li>${inline(n)}</li>`)
+    .join('\n');
+  const figure =
+    picture === null
+      ? ''
+      : `<div class="chart" id="picture" data-chart="${picture}" aria-label="each strategy's cost as a point ` +
+        `with its interval"></div>\n`;
+  return (
+    `<section id="summary"><h2>What each strategy ` +
+    `costs</h2>\n${figure}` +
+    `${tableHtml({ header: cols.map((c) => c.title), rows, align: cols.map((c) => c.align) })}\n<ul ` +
+    `class="notes">${notes}</ul></section>`
+  );
 }
 
 // renderHtml({ title, intro, summary, sections: [{ id, title, page, file, blocks }] }) -> string
 // linkFile(path from the working directory) -> href from the page (profiles, for one).
+// The page's summary place when the results hold no default run.
+const NO_SUMMARY = '<p>No default run in these results: <code>npm run bench</code> makes one.</p>';
+
 function renderHtml({ title = 'ctxbench results', intro = '', summary = null, sections = [], linkFile = null }) {
   const charts = [];
   const link = (name) => `#${name}`;
@@ -70,14 +103,25 @@ function renderHtml({ title = 'ctxbench results', intro = '', summary = null, se
   if (picture) charts.push(picture.spec);
   const nav = sections.map((s) => `<li><a href="#${escapeHtml(s.id)}">${inline(s.title)}</a></li>`).join('\n');
   const parts = sections.map((s) => {
-    const out = [`<section class="study" id="${escapeHtml(s.id)}"><h2>${inline(s.title)}</h2>`,
-      `<p class="meta">From <code>${escapeHtml(s.file ?? '')}</code>${s.page ? ` · the full text (method, notes, references): <a href="${escapeHtml(s.page)}">${escapeHtml(s.page)}</a>` : ''}</p>`];
+    const out = [
+      `<section class="study" id="${escapeHtml(s.id)}"><h2>${inline(s.title)}</h2>`,
+      `<p class="meta">From ` +
+        `<code>${escapeHtml(s.file ?? '')}</code>` +
+        (s.page
+          ? ` · the full text (method, notes, references): <a href="${escapeHtml(s.page)}">${escapeHtml(s.page)}</a>`
+          : '') +
+        `</p>`,
+    ];
     for (const b of s.blocks) {
-      if (b.type === 'heading' && b.level > 2) out.push(`<h${Math.min(b.level, 5)}>${inline(b.text)}</h${Math.min(b.level, 5)}>`);
+      if (b.type === 'heading' && b.level > 2)
+        out.push(`<h${Math.min(b.level, 5)}>${inline(b.text)}</h${Math.min(b.level, 5)}>`);
       else if (b.type === 'table') out.push(`<div class="scroll">${tableHtml(b)}</div>`);
       else if (b.type === 'chart') {
         charts.push(b.spec);
-        out.push(`<div class="chart" data-chart="${charts.length - 1}" aria-label="${escapeHtml(b.title?.text ?? b.title ?? 'chart')}"></div>`);
+        out.push(
+          `<div class="chart" data-chart="${charts.length - 1}" ` +
+            `aria-label="${escapeHtml(b.title?.text ?? b.title ?? 'chart')}"></div>`,
+        );
       }
     }
     out.push('</section>');
@@ -89,25 +133,31 @@ function renderHtml({ title = 'ctxbench results', intro = '', summary = null, se
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>
-body{font:14px/1.45 -apple-system,Helvetica,Arial,sans-serif;margin:0 auto;max-width:1280px;padding:1em 2em;color:#1b1f24}
-table{border-collapse:collapse;margin:.6em 0;font-size:13px}th,td{border:1px solid #d0d7de;padding:3px 7px;vertical-align:top}
+body{font:14px/1.45 -apple-system,Helvetica,Arial,sans-serif;margin:0 auto;max-width:1280px;padding:1em \
+2em;color:#1b1f24}
+table{border-collapse:collapse;margin:.6em 0;font-size:13px}th,td{border:1px solid #d0d7de;padding:3px \
+7px;vertical-align:top}
 th{background:#f6f8fa;cursor:pointer;user-select:none;position:relative}th:hover{background:#eaeef2}
 th[aria-sort=ascending]::after{content:" ▲"}th[aria-sort=descending]::after{content:" ▼"}
-td.r,th.r{text-align:right}td.r{white-space:nowrap}code{background:#f6f8fa;padding:0 3px;border-radius:3px;font-size:12px}
-.scroll{overflow-x:auto}.meta{color:#57606a}.notes li{margin:.3em 0}section.study{border-top:2px solid #d0d7de;margin-top:2em}
+td.r,th.r{text-align:right}td.r{white-space:nowrap}code{background:#f6f8fa;padding:0 \
+3px;border-radius:3px;font-size:12px}
+.scroll{overflow-x:auto}.meta{color:#57606a}.notes li{margin:.3em 0}section.study{border-top:2px solid \
+#d0d7de;margin-top:2em}
 .chart{margin:1em 0;min-height:40px}nav ul{columns:2}#summary td:last-child{min-width:22em}
 </style></head><body>
 <h1>${escapeHtml(title)}</h1>
 ${intro}
-${summary ? summaryHtml(summary, link, linkFile, picture ? 0 : null) : '<p>No default run in these results: <code>npm run bench</code> makes one.</p>'}
+${summary ? summaryHtml(summary, link, linkFile, picture ? 0 : null) : NO_SUMMARY}
 <nav><h2>Every study</h2><ul>${nav}</ul></nav>
 ${parts.join('\n')}
 <script>${safe(VEGA)}</script>
 <script>
 const CHARTS = ${safe(JSON.stringify(charts))};
 for (const el of document.querySelectorAll('.chart')) {
-  const view = new vega.View(vega.parse(CHARTS[Number(el.dataset.chart)]), { renderer: 'svg', container: el, hover: true });
-  view.runAsync().then(() => el.setAttribute('data-rendered', 'true'), (err) => { el.textContent = 'chart failed: ' + err.message; console.error(err); });
+  const view = new vega.View(vega.parse(CHARTS[Number(el.dataset.chart)]), { renderer: 'svg', container: el, hover: \
+true });
+  view.runAsync().then(() => el.setAttribute('data-rendered', 'true'), (err) => { el.textContent = 'chart failed: ' + \
+err.message; console.error(err); });
 }
 // Sort a table by the clicked column: numbers by value (data-sort), text alphabetically.
 for (const th of document.querySelectorAll('table.sortable th')) {
@@ -117,9 +167,11 @@ for (const th of document.querySelectorAll('table.sortable th')) {
     const dir = th.getAttribute('aria-sort') === 'ascending' ? -1 : 1;
     for (const other of th.parentNode.children) other.removeAttribute('aria-sort');
     th.setAttribute('aria-sort', dir === 1 ? 'ascending' : 'descending');
-    const key = (tr) => { const td = tr.children[i]; const v = td && td.dataset.sort; return v !== undefined && v !== '' && !isNaN(Number(v)) ? Number(v) : (v || (td ? td.textContent : '')); };
+    const key = (tr) => { const td = tr.children[i]; const v = td && td.dataset.sort; return v !== undefined && v !== \
+'' && !isNaN(Number(v)) ? Number(v) : (v || (td ? td.textContent : '')); };
     const rows = [...table.tBodies[0].rows];
-    rows.sort((a, b) => { const x = key(a), y = key(b); return (typeof x === 'number' && typeof y === 'number' ? x - y : String(x).localeCompare(String(y))) * dir; });
+    rows.sort((a, b) => { const x = key(a), y = key(b); return (typeof x === 'number' && typeof y === 'number' ? x - \
+y : String(x).localeCompare(String(y))) * dir; });
     for (const r of rows) table.tBodies[0].appendChild(r);
   };
   th.addEventListener('click', sort);

@@ -33,21 +33,29 @@ function readResults(resultsDir, files) {
     try {
       names = fs.readdirSync(resultsDir);
     } catch (err) {
-      throw new UsageError(`${resultsDir}: cannot read the results directory (${err.code || err.message}); run \`ctxbench run\` first`, { cause: err });
+      throw new UsageError(
+        `${resultsDir}: cannot read the results directory (${err.code || err.message}); run \`ctxbench run\` first`,
+        { cause: err },
+      );
     }
-    list = names.filter((n) => n.endsWith('.json')).sort().map((n) => path.join(resultsDir, n));
+    list = names
+      .filter((n) => n.endsWith('.json'))
+      .sort()
+      .map((n) => path.join(resultsDir, n));
   }
-  return list.map((file) => {
-    let run;
-    try {
-      run = readJson(file, 'the file');
-      // The shipped model fit is not a run; everything else is checked (and migrated) on read.
-      if (run?.kind !== MODEL_FIT_KIND) run = checkRun(run, { file, unknown: true });
-    } catch (err) {
-      throw new UsageError(err.message, { cause: err });
-    }
-    return { file, run };
-  }).filter(({ run }) => run.kind !== MODEL_FIT_KIND);
+  return list
+    .map((file) => {
+      let run;
+      try {
+        run = readJson(file, 'the file');
+        // The shipped model fit is not a run; everything else is checked (and migrated) on read.
+        if (run?.kind !== MODEL_FIT_KIND) run = checkRun(run, { file, unknown: true });
+      } catch (err) {
+        throw new UsageError(err.message, { cause: err });
+      }
+      return { file, run };
+    })
+    .filter(({ run }) => run.kind !== MODEL_FIT_KIND);
 }
 
 // The cost model's fits, written beside the pages (model-fit.json) from the model studies:
@@ -56,11 +64,16 @@ function readResults(resultsDir, files) {
 const MODEL_FIT_KIND = 'model-fit';
 const MODEL_FIT_FILE = 'model-fit.json';
 function modelFit(results, relative) {
-  const studies = results.filter(({ run }) => run.kind === 'run' && /^model/.test(run.settings?.preset ?? ''))
+  const studies = results
+    .filter(({ run }) => run.kind === 'run' && /^model/.test(run.settings?.preset ?? ''))
     .sort((a, b) => (a.run.settings.preset === 'model' ? -1 : b.run.settings.preset === 'model' ? 1 : 0));
   const fits = fitsByRuntime(studies.map(({ file, run }) => ({ file: relative(file), run })));
   if (!fits.size) return null;
-  return { kind: MODEL_FIT_KIND, generated: 'ctxbench report, from the model studies (analysis/model.js exportFit); do not edit by hand', runtimes: Object.fromEntries(fits) };
+  return {
+    kind: MODEL_FIT_KIND,
+    generated: 'ctxbench report, from the model studies (analysis/model.js exportFit); do not edit by hand',
+    runtimes: Object.fromEntries(fits),
+  };
 }
 
 function kindRank(kind) {
@@ -115,7 +128,10 @@ function genericSection(run, ctx) {
   if (run.status) meta.push(`status ${run.status}`);
   lines.push(`*${meta.join(' · ')}*`, '');
   if (run.command) lines.push(f.fence(run.command, 'sh'), '');
-  lines.push(`This report has no renderer for \`${run.kind}\` results yet; the measurements are in ${f.code(ctx.file || 'the JSON file')}.`);
+  lines.push(
+    `This report has no renderer for \`${run.kind}\` results yet; the measurements are in ` +
+      `${f.code(ctx.file || 'the JSON file')}.`,
+  );
   return lines.join('\n') + '\n';
 }
 
@@ -171,19 +187,22 @@ const HOW_TO_READ = `## How to read this
   was under 85% of a core. The log ratios are averaged per block (a pair of fresh processes) and the interval is over
   blocks. *solo* req/s and p99 come from a short burst of each configuration alone and never feed the ratio. The
   \`none (A/A twin)\` row is a second \`none\` process measured exactly like a strategy: its interval must cover 100%.
-- **Blocks and adjacent pairs** (sequential runs). A run is measured in blocks: in each block every configuration runs in a freshly started,
+- **Blocks and adjacent pairs** (sequential runs). A run is measured in blocks: in each block every configuration \
+runs in a freshly started,
   server process, warmed up in unmeasured bursts until its cost per request stops falling, then several rounds of short
   bursts are taken. Bursts are ordered so that every strategy's
   sample sits right before or after a baseline sample, and the neighbours change from round to round.
 - **[lo–hi]** is a **95% confidence interval**, always of the figure it stands beside. *req/s* is the geometric mean
   over blocks of each block's geometric mean, with a t-interval over the block means.
 - **% of baseline [95% CI]** is throughput relative to the baseline configuration that differs only in strategy. Each
-  sample is divided by the baseline sample it was paired with; the log ratios are averaged per block, and the interval is
+  sample is divided by the baseline sample it was paired with; the log ratios are averaged per block, and the \
+interval is
   a t-interval over the block means with (blocks − 1) degrees of freedom, so the **server process is the unit**: what a
   restart changes (JIT decisions, heap layout) is inside the interval (two-level design, Kalibera & Jones 2013; Georges
   et al. 2007). It is not the quotient of the two req/s figures, which still carry drift the pairing removes.
 - **Variance components** (one-way ANOVA of the pair log ratios by block) split the noise into *between blocks* (what a
-  fresh process changes) and *within blocks* (burst to burst); F and p say whether the process effect is above the noise.
+  fresh process changes) and *within blocks* (burst to burst); F and p say whether the process effect is above the \
+noise.
 - **CPU/req vs baseline** is the same paired ratio of server CPU µs per request, a second estimate less exposed to a
   busy machine. "Disagree" = it and the throughput ratio tell different stories (their intervals do not overlap).
 - **Verdict.** "7.0% slower, significant" means the difference is unlikely to be noise (p < 0.05). "No significant
@@ -209,7 +228,9 @@ const HOW_TO_READ = `## How to read this
 // (<name>/ beside it), so rendering a scratch report never rewrites the committed pages.
 function pagesDirFor({ resultsDir = 'results', out = 'results.md' } = {}) {
   const outDir = path.dirname(path.resolve(out));
-  return outDir === path.resolve(resultsDir, '..') ? path.resolve(resultsDir) : path.join(outDir, path.basename(out, '.md'));
+  return outDir === path.resolve(resultsDir, '..')
+    ? path.resolve(resultsDir)
+    : path.join(outDir, path.basename(out, '.md'));
 }
 
 function writeAtomic(file, text) {
@@ -223,14 +244,19 @@ const posix = (p) => p.split(path.sep).join('/');
 // The lead: the run results.md shows below the summary (the default preset's), or the only
 // file when one is reported.
 function leadOf(results) {
-  return results.find(({ run }) => run.kind === 'run' && run.settings?.preset === 'default') || (results.length === 1 ? results[0] : null);
+  return (
+    results.find(({ run }) => run.kind === 'run' && run.settings?.preset === 'default') ||
+    (results.length === 1 ? results[0] : null)
+  );
 }
 
 async function renderSection(mod, run, ctx, file) {
   try {
     return mod && typeof mod.render === 'function' ? await mod.render(run, ctx) : genericSection(run, ctx);
   } catch (err) {
-    throw new Error(`${file}: cannot render the ${run.kind} section (${String(err && err.message).split('\n')[0]})`, { cause: err });
+    throw new Error(`${file}: cannot render the ${run.kind} section (${String(err && err.message).split('\n')[0]})`, {
+      cause: err,
+    });
   }
 }
 
@@ -240,25 +266,39 @@ function tidy(md, run) {
 }
 
 const GENERATED = '> Generated by `ctxbench report`';
-const INTRO = 'What request-context propagation (AsyncLocalStorage, cls-hooked, OpenTelemetry, …) costs a Node.js HTTP service, ' +
+const INTRO =
+  'What request-context propagation (AsyncLocalStorage, cls-hooked, OpenTelemetry, …) costs a Node.js HTTP service, ' +
   'and whether the context stays correct under load — measured on the machine described in each study.';
 
 // results.md's pointer to the cost model: where it is, what it says of validation, and the
 // command that applies it to a team's service. null without a model study.
 function modelPointer(results, link) {
-  const studies = results.filter(({ run }) => run.kind === 'run' && /^model/.test(run.settings?.preset ?? '')).map((r) => ({ ...r, model: analyzeModel(r.run) })).filter((r) => r.model);
+  const studies = results
+    .filter(({ run }) => run.kind === 'run' && /^model/.test(run.settings?.preset ?? ''))
+    .map((r) => ({ ...r, model: analyzeModel(r.run) }))
+    .filter((r) => r.model);
   if (!studies.length) return null;
-  const tallies = studies.map((r) => ({ r, t: tally(r.model.runtimes.flatMap((rt) => rt.strategies.flatMap((x) => x.points))) }));
+  const tallies = studies.map((r) => ({
+    r,
+    t: tally(r.model.runtimes.flatMap((rt) => rt.strategies.flatMap((x) => x.points))),
+  }));
   const said = tallies.map(({ r, t }) => {
     const fitted = r.model.runtimes.flatMap((rt) => rt.strategies.filter((x) => x.fit));
-    return `[${r.run.title.replace(/[[\]]/g, '')}](${link(r.name)}): of ${t.total} held-out predictions, ${t.within} within their margin, ${t.beyond} beyond it, ${t.cannotTell} cannot tell` +
-      `${t.unjudged ? `, ${t.unjudged} not measured` : ''}; it claims ${fitted.filter((x) => x.claimed).length} of ${fitted.length} strategy–runtime pairs (none with a point beyond)`;
+    return (
+      `[${r.run.title.replace(/[[\]]/g, '')}](${link(r.name)}): of ${t.total} held-out predictions, ` +
+      `${t.within} within their margin, ${t.beyond} beyond it, ${t.cannotTell} cannot tell` +
+      `${t.unjudged ? `, ${t.unjudged} not measured` : ''}; it claims ` +
+      `${fitted.filter((x) => x.claimed).length} of ${fitted.length} strategy–runtime pairs (none with a ` +
+      `point beyond)`
+    );
   });
   return [
     '## What it will cost your service: the cost model',
     '',
-    'Each strategy\'s extra CPU per request written as a cost per request plus a cost per async resource the request creates, fitted per runtime with 95% intervals ' +
-      '([docs/model.md](docs/model.md)); `ctxbench app --baseline CMD --predict` counts your service\'s async resources per request and predicts each strategy\'s share of its throughput.',
+    "Each strategy's extra CPU per request written as a cost per request plus a cost per async resource the " +
+      'request creates, fitted per runtime with 95% intervals ' +
+      "([docs/model.md](docs/model.md)); `ctxbench app --baseline CMD --predict` counts your service's async " +
+      "resources per request and predicts each strategy's share of its throughput.",
     '',
     ...said.map((x) => `- ${x}`),
   ].join('\n');
@@ -271,7 +311,10 @@ function modelPointer(results, link) {
 // results/index.html has all of it with charts and sortable tables.
 // files: optional explicit list of JSON paths (default: every resultsDir/*.json).
 async function buildReport({ resultsDir = 'results', out = 'results.md', files, html = true } = {}) {
-  const results = orderResults(readResults(resultsDir, files)).map((r) => ({ ...r, name: path.basename(r.file, '.json') }));
+  const results = orderResults(readResults(resultsDir, files)).map((r) => ({
+    ...r,
+    name: path.basename(r.file, '.json'),
+  }));
   if (!results.length) throw new UsageError(`${resultsDir}: no *.json results to report; run \`ctxbench run\` first`);
   const outFile = path.resolve(out);
   const outDir = path.dirname(outFile);
@@ -282,13 +325,34 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files, 
   const fromOut = (p) => posix(path.relative(outDir, path.resolve(p)));
   const fromPages = (p) => posix(path.relative(pagesDir, path.resolve(p)));
   const pageOf = (name) => path.join(pagesDir, `${name}.md`);
-  const moduleFor = (run) => (latencySection.isRateRun(run) ? latencySection : run.kind === 'run' && instructionsSection.isInstructionRun(run) ? instructionsSection : sectionModule(run.kind));
+  const moduleFor = (run) =>
+    latencySection.isRateRun(run)
+      ? latencySection
+      : run.kind === 'run' && instructionsSection.isInstructionRun(run)
+        ? instructionsSection
+        : sectionModule(run.kind);
   for (const { file, run, name } of results) {
     // Rate-mode runs (issue 14) measure latency at a given load, not throughput at
     // saturation: their own section replaces the run section.
-    const ctx = { file: fromOut(file), name, resultsDir, companions: companionsOf(run, resultsDir, name), chartsDir, written, relativeChartPath: fromPages };
+    const ctx = {
+      file: fromOut(file),
+      name,
+      resultsDir,
+      companions: companionsOf(run, resultsDir, name),
+      chartsDir,
+      written,
+      relativeChartPath: fromPages,
+    };
     const { value, blocks } = await f.capture(() => renderSection(moduleFor(run), run, ctx, file));
-    sections.push({ file, name, kind: run.kind, run, title: run.title || run.kind, markdown: tidy(value, run), blocks });
+    sections.push({
+      file,
+      name,
+      kind: run.kind,
+      run,
+      title: run.title || run.kind,
+      markdown: tidy(value, run),
+      blocks,
+    });
   }
 
   // Two rate runs of one matrix by different drivers get a side-by-side page after the
@@ -298,7 +362,14 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files, 
     const name = `drivers-${pair.map((x) => path.basename(x.file, '.json')).join('-')}`;
     const { value, blocks } = await f.capture(() => driversSection.render(pair, { relative: fromOut }));
     const markdown = String(value).trim();
-    sections.splice(at + 1, 0, { file: null, name, kind: 'drivers', title: headings(markdown)[0]?.text ?? name, markdown, blocks });
+    sections.splice(at + 1, 0, {
+      file: null,
+      name,
+      kind: 'drivers',
+      title: headings(markdown)[0]?.text ?? name,
+      markdown,
+      blocks,
+    });
   }
 
   const summary = strategySummary(results);
@@ -312,7 +383,8 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files, 
     const page = [
       body.split('\n')[0],
       '',
-      `[← ${path.basename(outFile)}: what each strategy costs](${backLink}) · [every study](${backLink}#every-study) · [how to read these tables](how-to-read.md)` +
+      `[← ${path.basename(outFile)}: what each strategy costs](${backLink}) · [every ` +
+        `study](${backLink}#every-study) · [how to read these tables](how-to-read.md)` +
         `${html ? ' · [HTML report](index.html)' : ''}`,
       '',
       `${GENERATED} from ${source}. **Do not edit by hand.**`,
@@ -325,7 +397,11 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files, 
   }
   const fit = modelFit(results, (file) => posix(path.relative(path.dirname(pagesDir), path.resolve(file))));
   if (fit) writeAtomic(path.join(pagesDir, MODEL_FIT_FILE), `${JSON.stringify(fit, null, 1)}\n`);
-  writeAtomic(howPage, `# How to read these results\n\n[← ${path.basename(outFile)}](${backLink})\n\n${GENERATED}. **Do not edit by hand.**\n\n${HOW_TO_READ.replace(/^## How to read this\n\n/, '')}\n`);
+  writeAtomic(
+    howPage,
+    `# How to read these results\n\n[← ${path.basename(outFile)}](${backLink})\n\n` +
+      `${GENERATED}. **Do not edit by hand.**\n\n${HOW_TO_READ.replace(/^## How to read this\n\n/, '')}\n`,
+  );
   pageFiles.push(howPage);
 
   // A page whose results file is gone would still read as current: when the report covers
@@ -342,8 +418,15 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files, 
     '',
     INTRO,
     '',
-    `> Generated by \`ctxbench report\` from \`${fromOut(resultsDir) || '.'}/*.json\` (${results.length} file${results.length === 1 ? '' : 's'}). ` +
-      `**Do not edit by hand:** re-run \`ctxbench report\`.${html ? ` The same report with charts and sortable tables: [${fromOut(path.join(pagesDir, 'index.html'))}](${fromOut(path.join(pagesDir, 'index.html'))}) (open it in a browser; it needs no network).` : ''}`,
+    `> Generated by \`ctxbench report\` from \`${fromOut(resultsDir) || '.'}/*.json\` (${results.length} ` +
+      `file${results.length === 1 ? '' : 's'}). ` +
+      `**Do not edit by hand:** re-run \`ctxbench ` +
+      `report\`.` +
+      (html
+        ? ` The same report with charts and sortable tables: ` +
+          `[${fromOut(path.join(pagesDir, 'index.html'))}](` +
+          `${fromOut(path.join(pagesDir, 'index.html'))}) (open it in a browser; it needs no network).`
+        : ''),
   ];
   if (summary) {
     const picture = costPicture(summaryPicturePoints(summary));
@@ -354,20 +437,52 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files, 
       fs.writeFileSync(pictureFile, await picture.svg());
       written.push(pictureFile);
     }
-    parts.push('', summaryMarkdown(summary, { link: (name) => fromOut(pageOf(name)), linkFile: (file) => fromOut(file), picture: pictureFile && fromOut(pictureFile) }));
+    parts.push(
+      '',
+      summaryMarkdown(summary, {
+        link: (name) => fromOut(pageOf(name)),
+        linkFile: (file) => fromOut(file),
+        picture: pictureFile && fromOut(pictureFile),
+      }),
+    );
   }
   const model = modelPointer(results, (name) => fromOut(pageOf(name)));
   if (model) parts.push('', model);
-  parts.push('', '## How these were measured', '',
-    '- **Cost** columns are ratios to the baseline with a 95% confidence interval over blocks of fresh server processes (the process is the unit); ' +
-      'the default run measures each strategy and a fresh baseline **at the same time on one CPU** (duet), so both see the same slow seconds of the machine.',
-    '- **Keeps the id?** comes from the integrity matrix: many concurrent requests with distinct ids through real code patterns, each echo checked.',
-    `- Every study has its own page with its environment, command, precision and references; [how to read the tables](${fromOut(howPage)}); ` +
-      'the method and its measured justification: [docs/method.md](docs/method.md), [docs/investigations.md](docs/investigations.md).');
+  parts.push(
+    '',
+    '## How these were measured',
+    '',
+    '- **Cost** columns are ratios to the baseline with a 95% confidence interval over blocks of fresh server ' +
+      'processes (the process is the unit); ' +
+      'the default run measures each strategy and a fresh baseline **at the same time on one CPU** (duet), so ' +
+      'both see the same slow seconds of the machine.',
+    '- **Keeps the id?** comes from the integrity matrix: many concurrent requests with distinct ids through ' +
+      'real code patterns, each echo checked.',
+    `- Every study has its own page with its environment, command, precision and references; [how to read the ` +
+      `tables](${fromOut(howPage)}); ` +
+      'the method and its measured justification: [docs/method.md](docs/method.md), ' +
+      '[docs/investigations.md](docs/investigations.md).',
+  );
   if (lead) {
     const s = sections.find((x) => x.file === lead.file);
-    const md = await renderSection(moduleFor(lead.run), lead.run, { file: fromOut(lead.file), name: lead.name, resultsDir, companions: companionsOf(lead.run, resultsDir, lead.name), brief: lead.run.settings?.preset === 'default', fullPage: fromOut(pageOf(lead.name)), relativeChartPath: fromOut }, lead.file);
-    parts.push('', tidy(md, lead.run).replace(/^## (.*)/, (_, t) => `## ${t}`));
+    const md = await renderSection(
+      moduleFor(lead.run),
+      lead.run,
+      {
+        file: fromOut(lead.file),
+        name: lead.name,
+        resultsDir,
+        companions: companionsOf(lead.run, resultsDir, lead.name),
+        brief: lead.run.settings?.preset === 'default',
+        fullPage: fromOut(pageOf(lead.name)),
+        relativeChartPath: fromOut,
+      },
+      lead.file,
+    );
+    parts.push(
+      '',
+      tidy(md, lead.run).replace(/^## (.*)/, (_, t) => `## ${t}`),
+    );
     if (!s) throw new Error(`${lead.file}: lead section missing`);
   }
   // The studies, each with the pages that reproduce it beside it (a second run, a rerun, a
@@ -376,24 +491,53 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files, 
   const indexRows = studies.map((s) => {
     const run = s.run || {};
     const date = run.environment?.date ? String(run.environment.date).slice(0, 10) : '';
-    const repros = (reproducedBy.get(s) ?? []).map((r) => `[${r.label}](${fromOut(pageOf(r.section.name))})`).join(', ');
-    return [`[${s.title.replace(/[[\]]/g, '')}](${fromOut(pageOf(s.name))})`, s.file ? f.code(fromOut(s.file)) : '', s.kind, run.status ?? '', date, repros || f.DASH];
+    const repros = (reproducedBy.get(s) ?? [])
+      .map((r) => `[${r.label}](${fromOut(pageOf(r.section.name))})`)
+      .join(', ');
+    return [
+      `[${s.title.replace(/[[\]]/g, '')}](${fromOut(pageOf(s.name))})`,
+      s.file ? f.code(fromOut(s.file)) : '',
+      s.kind,
+      run.status ?? '',
+      date,
+      repros || f.DASH,
+    ];
   });
-  parts.push('', '## Every study', '', 'One page per results file, each readable alone (environment, command, results, precision, references); the pages that reproduce a study are linked beside it.', '',
-    f.table(['Study', 'From', 'Kind', 'Status', 'Measured', 'Reproduced by'], indexRows), '');
+  parts.push(
+    '',
+    '## Every study',
+    '',
+    'One page per results file, each readable alone (environment, command, results, precision, references); ' +
+      'the pages that reproduce a study are linked beside it.',
+    '',
+    f.table(['Study', 'From', 'Kind', 'Status', 'Measured', 'Reproduced by'], indexRows),
+    '',
+  );
   writeAtomic(outFile, `${parts.join('\n').replace(/\n{3,}/g, '\n\n')}\n`);
 
   let htmlFile = null;
   if (html) {
     htmlFile = path.join(pagesDir, 'index.html');
-    writeAtomic(htmlFile, renderHtml({
-      title: 'ctxbench results',
-      intro: `<p>${INTRO}</p><p class="meta">Generated by <code>ctxbench report</code> from ${results.length} result file${results.length === 1 ? '' : 's'}; ` +
-        `the markdown version: <a href="${posix(path.relative(pagesDir, outFile))}">${path.basename(outFile)}</a>.</p>`,
-      summary,
-      linkFile: (file) => posix(path.relative(pagesDir, path.resolve(file))),
-      sections: sections.map((s) => ({ id: s.name, title: s.title, file: s.file ? fromOut(s.file) : null, page: `${s.name}.md`, blocks: s.blocks })),
-    }));
+    writeAtomic(
+      htmlFile,
+      renderHtml({
+        title: 'ctxbench results',
+        intro:
+          `<p>${INTRO}</p><p class="meta">Generated by <code>ctxbench report</code> from ${results.length} ` +
+          `result file${results.length === 1 ? '' : 's'}; ` +
+          `the markdown version: <a ` +
+          `href="${posix(path.relative(pagesDir, outFile))}">${path.basename(outFile)}</a>.</p>`,
+        summary,
+        linkFile: (file) => posix(path.relative(pagesDir, path.resolve(file))),
+        sections: sections.map((s) => ({
+          id: s.name,
+          title: s.title,
+          file: s.file ? fromOut(s.file) : null,
+          page: `${s.name}.md`,
+          blocks: s.blocks,
+        })),
+      }),
+    );
   }
   return {
     out,
@@ -416,7 +560,9 @@ function studyIndex(sections) {
   for (const s of sections) {
     if (s.kind !== 'repro' || !s.name.startsWith('repro-')) continue;
     const rest = s.name.slice('repro-'.length);
-    const study = candidates.filter((c) => rest === c.name || rest.startsWith(`${c.name}-`)).sort((a, b) => b.name.length - a.name.length)[0];
+    const study = candidates
+      .filter((c) => rest === c.name || rest.startsWith(`${c.name}-`))
+      .sort((a, b) => b.name.length - a.name.length)[0];
     if (!study) continue;
     const label = rest === study.name ? 'second run' : rest.slice(study.name.length + 1);
     if (!reproducedBy.has(study)) reproducedBy.set(study, []);
@@ -427,4 +573,14 @@ function studyIndex(sections) {
   return { studies, reproducedBy };
 }
 
-module.exports = { buildReport, modelFit, modelPointer, studyIndex, readResults, orderResults, headings, genericSection, pagesDirFor };
+module.exports = {
+  buildReport,
+  modelFit,
+  modelPointer,
+  studyIndex,
+  readResults,
+  orderResults,
+  headings,
+  genericSection,
+  pagesDirFor,
+};

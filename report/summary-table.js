@@ -4,8 +4,35 @@
 const { summaryOf } = require('../analysis');
 const { armOf } = require('../analysis/comparable');
 
-const COLUMNS = ['file', 'id', 'strategy', 'user_supplied', 'aa_twin', 'depth', 'hop', 'framework', 'node', 'acf', 'method', 'baseline',
-  'ratio', 'ratio_ci95_low', 'ratio_ci95_high', 'ratio_quantity', 'verdict', 'blocks', 'cpu_us_per_request', 'solo_rps', 'p99_ms', 'mismatches', 'lost', 'instructions_per_request', 'ratio_range_low', 'ratio_range_high', 'elu'];
+const COLUMNS = [
+  'file',
+  'id',
+  'strategy',
+  'user_supplied',
+  'aa_twin',
+  'depth',
+  'hop',
+  'framework',
+  'node',
+  'acf',
+  'method',
+  'baseline',
+  'ratio',
+  'ratio_ci95_low',
+  'ratio_ci95_high',
+  'ratio_quantity',
+  'verdict',
+  'blocks',
+  'cpu_us_per_request',
+  'solo_rps',
+  'p99_ms',
+  'mismatches',
+  'lost',
+  'instructions_per_request',
+  'ratio_range_low',
+  'ratio_range_high',
+  'elu',
+];
 
 const QUANTITY = {
   cpu: 'baseline CPU per request / CPU per request (duet)',
@@ -34,12 +61,12 @@ function rows(results) {
         node: c.node ?? null,
         acf: c.acf ?? null,
         method: run.settings?.method ?? 'sequential',
-        baseline: isBase ? null : r?.baseline ?? null,
+        baseline: isBase ? null : (r?.baseline ?? null),
         ratio: r?.estimate ?? null,
         ratio_ci95_low: r?.ci95?.[0] ?? null,
         ratio_ci95_high: r?.ci95?.[1] ?? null,
-        ratio_quantity: r ? QUANTITY[r.quantity] ?? 'throughput / baseline throughput' : null,
-        verdict: isBase ? 'baseline' : r?.verdict ?? null,
+        ratio_quantity: r ? (QUANTITY[r.quantity] ?? 'throughput / baseline throughput') : null,
+        verdict: isBase ? 'baseline' : (r?.verdict ?? null),
         blocks: r?.blocks ?? s.blocks ?? null,
         cpu_us_per_request: s.cpuUsPerRequest?.median ?? null,
         solo_rps: s.rps?.estimate ?? null,

@@ -22,7 +22,14 @@ function idCell(config, s) {
 
 function pad(rows) {
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
-  return rows.map((r) => r.map((c, i) => String(c).padEnd(widths[i])).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => String(c).padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 // runSummary(run, { out, report }) -> text.
@@ -31,11 +38,27 @@ function runSummary(run, { out, report } = {}) {
   const duet = s.method === 'duet';
   const pair = s.method === 'pair';
   const counted = s.method === 'instructions';
-  const what = duet ? ' (CPU/req, duet) [95% CI]' : pair ? ' (CPU/req at the rate, pair) [95% CI]' : counted ? ' (instructions/req) [window range]' : ' [95% CI]';
+  const what = duet
+    ? ' (CPU/req, duet) [95% CI]'
+    : pair
+      ? ' (CPU/req at the rate, pair) [95% CI]'
+      : counted
+        ? ' (instructions/req) [window range]'
+        : ' [95% CI]';
   // Where hops or rates vary (real I/O, a ladder of rates), each row says which.
   const varies = (k) => new Set((run.configs || []).map((c) => c[k] ?? null)).size > 1;
   const extra = ['hop', 'rate'].filter(varies);
-  const rows = [['strategy', 'depth', ...extra, `% of ${s.baseline ?? 'baseline'}${what}`, 'verdict', 'equivalence (90% CI)', 'ids']];
+  const rows = [
+    [
+      'strategy',
+      'depth',
+      ...extra,
+      `% of ${s.baseline ?? 'baseline'}${what}`,
+      'verdict',
+      'equivalence (90% CI)',
+      'ids',
+    ],
+  ];
   // A strategy that fell behind the rate its baseline kept has that as its answer, not a
   // ratio from the windows it caught up in (analysis/pair.js), nor a precision.
   const cannotServe = (c) => {
@@ -46,30 +69,79 @@ function runSummary(run, { out, report } = {}) {
   for (const c of run.configs || []) {
     const sum = c.summary;
     if (!sum) {
-      rows.push([c.strategy, c.depth ?? '', ...extra.map((k) => c[k] ?? ''), 'not measured', c.error?.message?.split('\n')[0] ?? '', '', '']);
+      rows.push([
+        c.strategy,
+        c.depth ?? '',
+        ...extra.map((k) => c[k] ?? ''),
+        'not measured',
+        c.error?.message?.split('\n')[0] ?? '',
+        '',
+        '',
+      ]);
       continue;
     }
     const base = armOf(c) === s.baseline;
     const logged = c.log && c.log !== 'none' ? `, LOG=${c.log}` : '';
-    const label = (c.arm === 'aa' ? `${c.strategy} (A/A twin)` : c.userSupplied ? `${c.strategy} (user-supplied)` : c.strategy) + logged;
+    const label =
+      (c.arm === 'aa' ? `${c.strategy} (A/A twin)` : c.userSupplied ? `${c.strategy} (user-supplied)` : c.strategy) +
+      logged;
     const interval = counted ? sum.ratio?.range : sum.ratio?.ci95;
-    const ratio = base ? 'baseline' : sum.ratio && f.isNum(sum.ratio.estimate) ? f.withCi(sum.ratio.estimate, interval, f.pctOf) : '—';
+    const ratio = base
+      ? 'baseline'
+      : sum.ratio && f.isNum(sum.ratio.estimate)
+        ? f.withCi(sum.ratio.estimate, interval, f.pctOf)
+        : '—';
     // The control must leak: how close its cost is to the baseline's is no answer to anything.
     const eq = base || sum.broken || info(c.strategy).control ? null : sum.ratio?.judgement?.equivalence;
     const behind = cannotServe(c);
     if (behind) {
-      rows.push([label, c.depth ?? '', ...extra.map((k) => c[k] ?? ''), `cannot serve ${f.int(c.rate)} req/s`, `fell behind the rate its baseline kept${behind.blocksNotServed ? ` (in ${behind.blocksNotServed} of ${behind.units} blocks)` : ''}`, '', idCell(c, sum)]);
+      rows.push([
+        label,
+        c.depth ?? '',
+        ...extra.map((k) => c[k] ?? ''),
+        `cannot serve ${f.int(c.rate)} req/s`,
+        `fell behind the rate its baseline ` +
+          `kept${behind.blocksNotServed ? ` (in ${behind.blocksNotServed} of ${behind.units} blocks)` : ''}`,
+        '',
+        idCell(c, sum),
+      ]);
       continue;
     }
-    rows.push([label, c.depth ?? '', ...extra.map((k) => c[k] ?? ''), ratio, base ? '' : sum.ratio?.verdict ?? '', eq ? equivalenceText(eq) : '', idCell(c, sum)]);
+    rows.push([
+      label,
+      c.depth ?? '',
+      ...extra.map((k) => c[k] ?? ''),
+      ratio,
+      base ? '' : (sum.ratio?.verdict ?? ''),
+      eq ? equivalenceText(eq) : '',
+      idCell(c, sum),
+    ]);
   }
-  const widths = widthSummary((run.configs || []).filter((c) => !cannotServe(c)).map((c) => c.summary?.ratio?.[counted ? 'spreadPct' : 'halfWidthPct']));
-  const method = duet ? 'duet' : pair ? 'pair at a fixed rate' : counted ? 'instruction counts (Valgrind)' : 'sequential';
-  const lines = ['', `ctxbench ${s.preset ?? 'run'}: ${run.status}, ${method}, ${Math.round(run.measuringSeconds ?? 0)} s of measuring`];
+  const widths = widthSummary(
+    (run.configs || [])
+      .filter((c) => !cannotServe(c))
+      .map((c) => c.summary?.ratio?.[counted ? 'spreadPct' : 'halfWidthPct']),
+  );
+  const method = duet
+    ? 'duet'
+    : pair
+      ? 'pair at a fixed rate'
+      : counted
+        ? 'instruction counts (Valgrind)'
+        : 'sequential';
+  const lines = [
+    '',
+    `ctxbench ${s.preset ?? 'run'}: ${run.status}, ${method}, ${Math.round(run.measuringSeconds ?? 0)} s of measuring`,
+  ];
   if (s.methodWhy) lines.push(`Method: ${s.methodWhy}.`);
   lines.push('', pad(rows), '');
-  if (widths && counted) lines.push(`Spread: median ±${f.num(widths.median)}%, worst ±${f.num(widths.worst)}% (half the range of window ratios; counts see no cache misses or memory stalls).`);
-  else if (widths) lines.push(`Precision: median ±${f.num(widths.median)} pp, worst ±${f.num(widths.worst)} pp (95% CI half-widths).`);
+  if (widths && counted)
+    lines.push(
+      `Spread: median ±${f.num(widths.median)}%, worst ±${f.num(widths.worst)}% (half the range of window ` +
+        `ratios; counts see no cache misses or memory stalls).`,
+    );
+  else if (widths)
+    lines.push(`Precision: median ±${f.num(widths.median)} pp, worst ±${f.num(widths.worst)} pp (95% CI half-widths).`);
   lines.push(`Full report: ${report && report !== 'none' ? report : '(none written)'}; run JSON: ${out}`);
   if (report && report !== 'none') {
     const html = path.join(pagesDirFor({ resultsDir: path.dirname(out), out: report }), 'index.html');

@@ -43,7 +43,14 @@ const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
 const STALL_SERVER = path.join(ROOT, 'test', 'helpers', 'stall-server.js');
 const STALL_MS = 300;
 
-const { values } = parseArgs({ options: { out: { type: 'string' }, blocks: { type: 'string' }, pair: { type: 'boolean' }, 'only-pair': { type: 'boolean' } } });
+const { values } = parseArgs({
+  options: {
+    out: { type: 'string' },
+    blocks: { type: 'string' },
+    pair: { type: 'boolean' },
+    'only-pair': { type: 'boolean' },
+  },
+});
 const outDir = path.resolve(values.out ?? path.join('results', 'method-check'));
 const blocks = values.blocks ?? '5';
 if (!/^\d+$/.test(blocks) || Number(blocks) < 3) {
@@ -64,10 +71,27 @@ const interval = (ci) => (ci ? `[${pct(ci[0])}–${pct(ci[1])}]` : '(no interval
 
 async function plantedCost() {
   const out = path.join(outDir, 'calibrate.json');
-  await ctxbench(['calibrate', '--at', '8/immediate', '--burns', '200', '--blocks', blocks, '--out', out, '--report', 'none']);
+  await ctxbench([
+    'calibrate',
+    '--at',
+    '8/immediate',
+    '--burns',
+    '200',
+    '--blocks',
+    blocks,
+    '--out',
+    out,
+    '--report',
+    'none',
+  ]);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   const level = run.calibrate?.points?.[0]?.levels?.find((l) => l.burnUs === 200);
-  if (!level) return { name: 'planted 200 µs found in duet', verdict: 'inconclusive', figure: `no result (status ${run.status})` };
+  if (!level)
+    return {
+      name: 'planted 200 µs found in duet',
+      verdict: 'inconclusive',
+      figure: `no result (status ${run.status})`,
+    };
   // Found: the extra CPU per request is significant and at least half what was planted.
   // How close it comes is calibrate's own verdict (1 ± its tolerance), shown beside it: at
   // depth 8 a burn costs the server more than the burn itself (docs/investigations.md).
@@ -75,17 +99,39 @@ async function plantedCost() {
   return {
     name: 'planted 200 µs found in duet',
     verdict: lo === undefined ? 'inconclusive' : lo >= 0.5 ? 'pass' : 'fail',
-    figure: `extra CPU per request seen ÷ burned: ${pct(level.seenRatio.mean)} ${interval(level.seenRatio.ci95)} (at least 50% wanted; calibrate's accuracy verdict, within 1 ± its tolerance: ${level.verdict})`,
+    figure:
+      `extra CPU per request seen ÷ burned: ${pct(level.seenRatio.mean)} ${interval(level.seenRatio.ci95)} (at ` +
+      `least 50% wanted; calibrate's accuracy verdict, within 1 ± its tolerance: ${level.verdict})`,
     file: 'calibrate.json',
   };
 }
 
 async function aaCovers() {
   const out = path.join(outDir, 'aa.json');
-  await ctxbench(['aa', '--depth', '8', '--hop', 'immediate', '--trials', '1', '--blocks-per-trial', blocks, '--out', out, '--report', 'none']);
+  await ctxbench([
+    'aa',
+    '--depth',
+    '8',
+    '--hop',
+    'immediate',
+    '--trials',
+    '1',
+    '--blocks-per-trial',
+    blocks,
+    '--out',
+    out,
+    '--report',
+    'none',
+  ]);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   const r = run.aa?.overall;
-  if (!r?.ci95) return { name: 'A/A covers 100%', verdict: 'inconclusive', figure: `no interval (status ${run.status})`, file: 'aa.json' };
+  if (!r?.ci95)
+    return {
+      name: 'A/A covers 100%',
+      verdict: 'inconclusive',
+      figure: `no interval (status ${run.status})`,
+      file: 'aa.json',
+    };
   return {
     name: 'A/A covers 100%',
     verdict: r.ci95[0] <= 1 && 1 <= r.ci95[1] ? 'pass' : 'fail',
@@ -97,7 +143,9 @@ async function aaCovers() {
 async function stallShows() {
   const server = await startScript(STALL_SERVER, { STALL_MS: String(STALL_MS), STALL_EVERY_MS: '1000' });
   try {
-    process.stderr.write('check:method: a 300 ms stall every second, open loop at 200 req/s and closed loop, 2 s each\n');
+    process.stderr.write(
+      'check:method: a 300 ms stall every second, open loop at 200 req/s and closed loop, 2 s each\n',
+    );
     const open = await openLoop.measure({ url: server.url, rate: 200, duration: 2, connections: 2 });
     const closed = await autocannon.measure({ url: server.url, connections: 2, duration: 2 });
     const shows = open.latency.p99 >= STALL_MS / 2;
@@ -105,7 +153,9 @@ async function stallShows() {
     return {
       name: 'a stall shows in open-loop p99 and hides from closed loop',
       verdict: shows && hidden ? 'pass' : 'fail',
-      figure: `open-loop p99 ${open.latency.p99.toFixed(1)} ms (>= ${STALL_MS / 2} wanted), closed-loop p97.5 ${closed.latency.p97_5.toFixed(1)} ms (< ${STALL_MS / 4} wanted)`,
+      figure:
+        `open-loop p99 ${open.latency.p99.toFixed(1)} ms (>= ${STALL_MS / 2} wanted), closed-loop p97.5 ` +
+        `${closed.latency.p97_5.toFixed(1)} ms (< ${STALL_MS / 4} wanted)`,
     };
   } finally {
     await server.stop();
@@ -120,38 +170,119 @@ const AA_TRIALS = 10;
 
 async function pairAa(hop) {
   const out = path.join(outDir, `aa-pair-${hop}.json`);
-  await ctxbench(['aa', '--method', 'pair', '--hop', hop, '--depth', '8', '--rate', String(PAIR_RATES[hop]), '--connections', '20', '--trials', String(AA_TRIALS), '--blocks-per-trial', '3', '--out', out, '--report', 'none']);
+  await ctxbench([
+    'aa',
+    '--method',
+    'pair',
+    '--hop',
+    hop,
+    '--depth',
+    '8',
+    '--rate',
+    String(PAIR_RATES[hop]),
+    '--connections',
+    '20',
+    '--trials',
+    String(AA_TRIALS),
+    '--blocks-per-trial',
+    '3',
+    '--out',
+    out,
+    '--report',
+    'none',
+  ]);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   const r = run.aa;
-  if (!r?.completedTrials) return { name: `pair A/A at HOP=${hop}`, verdict: 'inconclusive', figure: `no trial completed (status ${run.status})`, file: path.basename(out) };
+  if (!r?.completedTrials)
+    return {
+      name: `pair A/A at HOP=${hop}`,
+      verdict: 'inconclusive',
+      figure: `no trial completed (status ${run.status})`,
+      file: path.basename(out),
+    };
   const added = r.latency?.added?.p99;
   const addedHolds0 = added?.ci95 ? added.ci95[0] <= 0 && 0 <= added.ci95[1] : null;
   return {
     name: `pair A/A at HOP=${hop} (${PAIR_RATES[hop]} req/s each)`,
     verdict: r.pass && addedHolds0 !== false ? (addedHolds0 === null ? 'inconclusive' : 'pass') : 'fail',
-    figure: `${r.significant} of ${r.completedTrials} trials significant at 5% (P(X ≥ ${r.significant}) = ${r.tailP.toFixed(3)}); overall ${pct(r.overall.estimate)} ${interval(r.overall.ci95)}; added p99 of the twin ${added ? `${added.estimate} ms [${added.ci95?.join(', ') ?? '—'}]` : '—'}`,
+    figure:
+      `${r.significant} of ${r.completedTrials} trials significant at 5% (P(X ≥ ${r.significant}) = ` +
+      `${r.tailP.toFixed(3)}); overall ${pct(r.overall.estimate)} ` +
+      `${interval(r.overall.ci95)}; added p99 of the twin ` +
+      `${added ? `${added.estimate} ms [${added.ci95?.join(', ') ?? '—'}]` : '—'}`,
     file: path.basename(out),
   };
 }
 
 async function pairPlanted() {
   const out = path.join(outDir, 'calibrate-pair-pg.json');
-  await ctxbench(['calibrate', '--method', 'pair', '--at', '8/pg', '--burns', '200', '--rate', String(PAIR_RATES.pg), '--connections', '20', '--blocks', blocks, '--out', out, '--report', 'none']);
+  await ctxbench([
+    'calibrate',
+    '--method',
+    'pair',
+    '--at',
+    '8/pg',
+    '--burns',
+    '200',
+    '--rate',
+    String(PAIR_RATES.pg),
+    '--connections',
+    '20',
+    '--blocks',
+    blocks,
+    '--out',
+    out,
+    '--report',
+    'none',
+  ]);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   const level = run.calibrate?.points?.[0]?.levels?.find((l) => l.burnUs === 200);
-  if (!level) return { name: 'planted 200 µs found in a pair at HOP=pg', verdict: 'inconclusive', figure: `no result (status ${run.status})`, file: path.basename(out) };
+  if (!level)
+    return {
+      name: 'planted 200 µs found in a pair at HOP=pg',
+      verdict: 'inconclusive',
+      figure: `no result (status ${run.status})`,
+      file: path.basename(out),
+    };
   const lo = level.seenRatio.ci95?.[0];
   return {
     name: `planted 200 µs found in a pair at HOP=pg (${PAIR_RATES.pg} req/s each)`,
     verdict: lo === undefined ? 'inconclusive' : lo >= 0.5 ? 'pass' : 'fail',
-    figure: `extra CPU per request seen ÷ burned: ${pct(level.seenRatio.mean)} ${interval(level.seenRatio.ci95)} (at least 50% wanted; calibrate's accuracy verdict: ${level.verdict})`,
+    figure:
+      `extra CPU per request seen ÷ burned: ${pct(level.seenRatio.mean)} ${interval(level.seenRatio.ci95)} (at ` +
+      `least 50% wanted; calibrate's accuracy verdict: ${level.verdict})`,
     file: path.basename(out),
   };
 }
 
 async function pairStall() {
   const out = path.join(outDir, 'stall-pair.json');
-  await ctxbench(['run', '--strategy-file', path.join(ROOT, 'scripts', 'fixtures', 'stall.js'), '--strategies', 'none,planted-stall', '--aa', '--depths', '8', '--hops', 'immediate', '--method', 'pair', '--rate', '500', '--connections', '20', '--blocks', blocks, '--windows', '3', '--out', out, '--report', 'none']);
+  await ctxbench([
+    'run',
+    '--strategy-file',
+    path.join(ROOT, 'scripts', 'fixtures', 'stall.js'),
+    '--strategies',
+    'none,planted-stall',
+    '--aa',
+    '--depths',
+    '8',
+    '--hops',
+    'immediate',
+    '--method',
+    'pair',
+    '--rate',
+    '500',
+    '--connections',
+    '20',
+    '--blocks',
+    blocks,
+    '--windows',
+    '3',
+    '--out',
+    out,
+    '--report',
+    'none',
+  ]);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   const { latencySummaries } = require('../analysis');
   const rows = latencySummaries(run);
@@ -159,13 +290,21 @@ async function pairStall() {
   const twin = rows.find((r) => r.config.arm === 'aa')?.s;
   const a = stall?.added?.p99;
   const t = twin?.added?.p99;
-  if (!a?.ci95 || !t?.ci95) return { name: 'a stall in one server of a pair shows in its added p99, not its baseline\'s', verdict: 'inconclusive', figure: `no interval (status ${run.status})`, file: path.basename(out) };
+  if (!a?.ci95 || !t?.ci95)
+    return {
+      name: "a stall in one server of a pair shows in its added p99, not its baseline's",
+      verdict: 'inconclusive',
+      figure: `no interval (status ${run.status})`,
+      file: path.basename(out),
+    };
   const shows = a.ci95[0] > 10;
   const baselineClean = Math.abs(t.estimate) <= 5;
   return {
-    name: 'a stall in one server of a pair shows in its added p99, not its baseline\'s',
+    name: "a stall in one server of a pair shows in its added p99, not its baseline's",
     verdict: shows && baselineClean ? 'pass' : 'fail',
-    figure: `added p99 of the stalling server ${a.estimate} ms [${a.ci95.join(', ')}] (above 10 ms wanted); of the A/A twin beside the same baseline ${t.estimate} ms [${t.ci95.join(', ')}] (within 5 ms wanted)`,
+    figure:
+      `added p99 of the stalling server ${a.estimate} ms [${a.ci95.join(', ')}] (above 10 ms wanted); of the ` +
+      `A/A twin beside the same baseline ${t.estimate} ms [${t.ci95.join(', ')}] (within 5 ms wanted)`,
     file: path.basename(out),
   };
 }
@@ -177,20 +316,40 @@ async function main() {
   const loadBefore = os.loadavg();
   const checks = [];
   const pairChecks = [() => pairAa('pg'), () => pairAa('http'), () => pairAa('mixed'), pairPlanted, pairStall];
-  const list = values['only-pair'] ? pairChecks : values.pair ? [plantedCost, aaCovers, stallShows, ...pairChecks] : [plantedCost, aaCovers, stallShows];
+  const list = values['only-pair']
+    ? pairChecks
+    : values.pair
+      ? [plantedCost, aaCovers, stallShows, ...pairChecks]
+      : [plantedCost, aaCovers, stallShows];
   for (const check of list) {
     const result = await check();
     checks.push(result);
     process.stderr.write(`check:method: ${result.name}: ${result.verdict.toUpperCase()} — ${result.figure}\n`);
   }
-  const summary = { kind: 'method-check', startedAt, endedAt: new Date().toISOString(), environment, loadavg: { before: loadBefore, after: os.loadavg() }, blocks: Number(blocks), checks };
+  const summary = {
+    kind: 'method-check',
+    startedAt,
+    endedAt: new Date().toISOString(),
+    environment,
+    loadavg: { before: loadBefore, after: os.loadavg() },
+    blocks: Number(blocks),
+    checks,
+  };
   const stem = values['only-pair'] ? 'summary-pair' : 'summary';
   fs.writeFileSync(path.join(outDir, `${stem}.json`), `${JSON.stringify(summary, null, 2)}\n`);
   const md = [
     '# Method check (npm run check:method)',
     '',
-    `Run ${startedAt} on ${environment.cpuModel ?? 'an unknown CPU'} (${environment.cores ?? '?'} cores), Node ${environment.node ?? process.version} for the runner, the servers on Node 24, ctxbench ${environment.commit ?? environment.ctxbenchVersion}; load average (1, 5, 15 min) ${loadBefore.map((x) => x.toFixed(2)).join(', ')} at the start, ${os.loadavg().map((x) => x.toFixed(2)).join(', ')} at the end.`,
-    'Each check measures time, so it is a benchmark run alone, not a test: the unit suite (npm test) asserts none of these. A single run of each; `npm run check:method` again shows how it repeats.',
+    `Run ${startedAt} on ${environment.cpuModel ?? 'an unknown CPU'} (${environment.cores ?? '?'} cores), ` +
+      `Node ${environment.node ?? process.version} for the runner, the servers on Node 24, ` +
+      `ctxbench ${environment.commit ?? environment.ctxbenchVersion}; load average (1, 5, 15 min) ` +
+      `${loadBefore.map((x) => x.toFixed(2)).join(', ')} at the start, ` +
+      `${os
+        .loadavg()
+        .map((x) => x.toFixed(2))
+        .join(', ')} at the end.`,
+    'Each check measures time, so it is a benchmark run alone, not a test: the unit suite (npm test) asserts ' +
+      'none of these. A single run of each; `npm run check:method` again shows how it repeats.',
     '',
     '| Check | Verdict | Figure | Run |',
     '| --- | --- | --- | --- |',

@@ -26,7 +26,9 @@ if (!systemTools.find('valgrind')) {
   process.exit(1);
 }
 
-const steps = Object.values(YAML.parse(fs.readFileSync(WORKFLOW, 'utf8')).jobs)[0].steps.filter((s) => typeof s.run === 'string');
+const steps = Object.values(YAML.parse(fs.readFileSync(WORKFLOW, 'utf8')).jobs)[0].steps.filter(
+  (s) => typeof s.run === 'string',
+);
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-ci-recipe-'));
 fs.chmodSync(work, 0o755);
 const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: ROOT, encoding: 'utf8' });
@@ -37,12 +39,16 @@ if (pack.status !== 0) {
 const tarball = path.join(work, JSON.parse(pack.stdout)[0].filename);
 
 // The gate examples, under the strategy name the workflow measures.
-const wrapper = (file) => fs.readFileSync(path.join(ROOT, 'examples', 'gate', file), 'utf8').replace("name: 'mine'", "name: 'my-context'");
+const wrapper = (file) =>
+  fs.readFileSync(path.join(ROOT, 'examples', 'gate', file), 'utf8').replace("name: 'mine'", "name: 'my-context'");
 
 function scenario(name, prFile) {
   const project = path.join(work, name);
   for (const dir of ['src', path.join('.base', 'src')]) fs.mkdirSync(path.join(project, dir), { recursive: true });
-  fs.writeFileSync(path.join(project, 'package.json'), `${JSON.stringify({ name: `team-${name}`, version: '1.0.0', private: true }, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(project, 'package.json'),
+    `${JSON.stringify({ name: `team-${name}`, version: '1.0.0', private: true }, null, 2)}\n`,
+  );
   fs.writeFileSync(path.join(project, '.base', 'src', 'context.js'), wrapper('before.js'));
   fs.writeFileSync(path.join(project, 'src', 'context.js'), wrapper(prFile));
   let gate = null;
@@ -77,5 +83,8 @@ function scenario(name, prFile) {
 const planted = scenario('planted', 'after.js');
 const unchanged = scenario('unchanged', 'before.js');
 const ok = planted === 1 && unchanged === 0;
-say(`planted 2%: gate exit ${planted} (1 wanted); unchanged: gate exit ${unchanged} (0 wanted): ${ok ? 'the recipe works' : 'FAILED'}`);
+say(
+  `planted 2%: gate exit ${planted} (1 wanted); unchanged: gate exit ${unchanged} (0 wanted): ` +
+    `${ok ? 'the recipe works' : 'FAILED'}`,
+);
 process.exitCode = ok ? 0 : 1;

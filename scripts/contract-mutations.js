@@ -18,7 +18,10 @@ const MUTATIONS = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'c
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((c) => !MUTATIONS.some((m) => m.command === c));
 if (unknown.length) {
-  process.stderr.write(`contract-mutations: no mutation for ${unknown.join(', ')} (commands: ${MUTATIONS.map((m) => m.command).join(', ')})\n`);
+  process.stderr.write(
+    `contract-mutations: no mutation for ${unknown.join(', ')} (commands: ` +
+      `${MUTATIONS.map((m) => m.command).join(', ')})\n`,
+  );
   process.exit(2);
 }
 
@@ -39,18 +42,33 @@ for (const m of MUTATIONS.filter((x) => !wanted.length || wanted.includes(x.comm
   const original = fs.readFileSync(file, 'utf8');
   const at = original.indexOf(m.from);
   if (at < 0 || original.indexOf(m.from, at + 1) >= 0) {
-    process.stderr.write(`contract-mutations: ${m.command}: the text to mutate occurs ${at < 0 ? 'nowhere' : 'more than once'} in ${m.file}; update scripts/fixtures/contract-mutations.json\n`);
+    process.stderr.write(
+      `contract-mutations: ${m.command}: the text to mutate occurs ${at < 0 ? 'nowhere' : 'more than once'} ` +
+        `in ${m.file}; update scripts/fixtures/contract-mutations.json\n`,
+    );
     process.exit(2);
   }
   restore = () => fs.writeFileSync(file, original);
   fs.writeFileSync(file, original.slice(0, at) + m.to + original.slice(at + m.from.length));
   const started = Date.now();
-  const r = spawnSync(process.execPath, ['--test', '--test-concurrency=4', ...m.tests], { cwd: ROOT, env: { ...process.env, CTXBENCH_CPUS: 'none' }, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--test', '--test-concurrency=4', ...m.tests], {
+    cwd: ROOT,
+    env: { ...process.env, CTXBENCH_CPUS: 'none' },
+    encoding: 'utf8',
+  });
   restoreNow();
-  const failing = [...(r.stdout || '').matchAll(/^not ok \d+ - (.+)$/gm)].map((x) => x[1]).filter((name) => !/\.test\.js$/.test(name));
+  const failing = [...(r.stdout || '').matchAll(/^not ok \d+ - (.+)$/gm)]
+    .map((x) => x[1])
+    .filter((name) => !/\.test\.js$/.test(name));
   const red = r.status !== 0;
   if (!red) green++;
-  process.stdout.write(`${m.command}: ${m.file} "${m.from.trim()}" -> "${m.to.trim()}": ${red ? `red (${failing.length ? failing.slice(0, 3).join('; ') : `exit ${r.status}`})` : 'STILL GREEN'} in ${Math.round((Date.now() - started) / 1000)} s\n`);
+  process.stdout.write(
+    `${m.command}: ${m.file} "${m.from.trim()}" -> "${m.to.trim()}": ` +
+      `${red ? `red (${failing.length ? failing.slice(0, 3).join('; ') : `exit ${r.status}`})` : 'STILL GREEN'} ` +
+      `in ${Math.round((Date.now() - started) / 1000)} s\n`,
+  );
 }
-process.stdout.write(`contract-mutations: ${green === 0 ? 'every mutation went red' : `${green} mutation(s) stayed green`}\n`);
+process.stdout.write(
+  `contract-mutations: ${green === 0 ? 'every mutation went red' : `${green} mutation(s) stayed green`}\n`,
+);
 process.exit(green === 0 ? 0 : 1);

@@ -17,19 +17,30 @@ const { percentiles } = require('../lib/histogram');
 const { captureEnvironment } = require('../bench/environment');
 const { cpus } = require('../lib/cpus');
 
-const { values } = parseArgs({ options: { rates: { type: 'string' }, seconds: { type: 'string' }, out: { type: 'string' }, thread: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    rates: { type: 'string' },
+    seconds: { type: 'string' },
+    out: { type: 'string' },
+    thread: { type: 'string' },
+  },
+});
 // Where the schedule runs: its own thread (as runs use it) or this one (--thread main).
 const THREAD = values.thread ?? 'worker';
 const RATES = (values.rates ?? '1000,2000,4000,8000,12000,16000,24000').split(',').map(Number);
 const SECONDS = Number(values.seconds ?? 5);
 const outDir = path.resolve(values.out ?? path.join('results', 'method-check'));
 if (RATES.some((r) => !(r > 0)) || !(SECONDS > 0) || !['worker', 'main'].includes(THREAD)) {
-  process.stderr.write('generator-ceiling: --rates R,R… (requests/s in all), --seconds S (> 0), --thread worker|main\n');
+  process.stderr.write(
+    'generator-ceiling: --rates R,R… (requests/s in all), --seconds S (> 0), --thread worker|main\n',
+  );
   process.exit(1);
 }
 
 // A server that answers in constant time: every request the same small body.
-const CONSTANT = "require('node:http').createServer((q, s) => { s.end('ok'); }).listen(0, '127.0.0.1', function () { process.stdout.write('listening ' + this.address().port + '\\n'); });";
+const CONSTANT =
+  "require('node:http').createServer((q, s) => { s.end('ok'); }).listen(0, '127.0.0.1', function () { " +
+  "process.stdout.write('listening ' + this.address().port + '\\n'); });";
 
 function mergeCuts(cuts) {
   const [first, ...rest] = cuts;
@@ -48,7 +59,13 @@ function mergeCuts(cuts) {
 }
 
 async function measure(targets, rate, urls) {
-  const schedule = await startSchedule({ targets: urls.map((url) => ({ url, path: '/' })), rate, connections: 100, timeout: 10, thread: THREAD });
+  const schedule = await startSchedule({
+    targets: urls.map((url) => ({ url, path: '/' })),
+    rate,
+    connections: 100,
+    timeout: 10,
+    thread: THREAD,
+  });
   await new Promise((r) => setTimeout(r, 1000));
   await schedule.cut(); // the first second is the schedule's own warm-up
   // Cut every half second, as a pair polls its generator: a cut's own cost lands on the
@@ -84,7 +101,9 @@ async function main() {
   if (cpu) execFileSync('taskset', ['-a', '-p', '-c', String(cpu.loadgen), String(process.pid)], { stdio: 'ignore' });
   const servers = [];
   for (let i = 0; i < 2; i++) {
-    const [cmd, args] = cpu ? ['taskset', ['-c', String(cpu.server), process.execPath, '-e', CONSTANT]] : [process.execPath, ['-e', CONSTANT]];
+    const [cmd, args] = cpu
+      ? ['taskset', ['-c', String(cpu.server), process.execPath, '-e', CONSTANT]]
+      : [process.execPath, ['-e', CONSTANT]];
     servers.push(await spawnListening(cmd, args));
   }
   // Interrupted, it stops its servers first: they are processes of their own.
@@ -98,7 +117,11 @@ async function main() {
       for (const total of RATES) {
         const row = await measure(targets, total / targets, urls);
         rows.push(row);
-        process.stderr.write(`generator-ceiling: ${targets} target(s), ${total} req/s in all: late p50 ${row.latenessP50} ms, p99 ${row.latenessP99} ms; generator CPU ${row.generatorCpu}; ${(row.sentShare * 100).toFixed(2)}% sent\n`);
+        process.stderr.write(
+          `generator-ceiling: ${targets} target(s), ${total} req/s in all: late p50 ${row.latenessP50} ms, ` +
+            `p99 ${row.latenessP99} ms; generator CPU ${row.generatorCpu}; ` +
+            `${(row.sentShare * 100).toFixed(2)}% sent\n`,
+        );
       }
     }
   } finally {
@@ -106,19 +129,37 @@ async function main() {
   }
   const environment = captureEnvironment();
   fs.mkdirSync(outDir, { recursive: true });
-  fs.writeFileSync(path.join(outDir, 'generator-ceiling.json'), `${JSON.stringify({ kind: 'generator-ceiling', environment, seconds: SECONDS, thread: THREAD, rows }, null, 2)}\n`);
+  fs.writeFileSync(
+    path.join(outDir, 'generator-ceiling.json'),
+    `${JSON.stringify({ kind: 'generator-ceiling', environment, seconds: SECONDS, thread: THREAD, rows }, null, 2)}\n`,
+  );
   const md = [
-    '# The open-loop generator\'s ceiling on this machine',
+    "# The open-loop generator's ceiling on this machine",
     '',
-    `Measured ${environment.date} on ${environment.cpuModel} × ${environment.cores} (kernel ${environment.kernel}), ctxbench ${environment.commit}, by \`node scripts/generator-ceiling.js\`: the generator pinned to CPU ${cpu?.loadgen ?? '(none)'}, constant-time node:http servers on CPU ${cpu?.server ?? '(none)'}, ${SECONDS} s per rate after 1 s unmeasured, cut every 0.5 s as a pair polls, 100 connections per target, the schedule in ${THREAD === 'worker' ? 'a thread of its own (as runs use it)' : 'the script\'s main thread'}. A single run; its figures move with the machine.`,
+    `Measured ${environment.date} on ${environment.cpuModel} × ${environment.cores} (kernel ` +
+      `${environment.kernel}), ctxbench ${environment.commit}, by \`node scripts/generator-ceiling.js\`: the ` +
+      `generator pinned to CPU ${cpu?.loadgen ?? '(none)'}, constant-time node:http servers on CPU ` +
+      `${cpu?.server ?? '(none)'}, ` +
+      `${SECONDS} s per rate after 1 s unmeasured, cut every 0.5 s as a pair polls, 100 connections per target, ` +
+      `the schedule in ` +
+      `${THREAD === 'worker' ? 'a thread of its own (as runs use it)' : "the script's main thread"}. A single ` +
+      `run; its figures move with the machine.`,
     '',
-    '| Targets | req/s in all | Lateness p50 ms | Lateness p99 ms | Lateness max ms | Generator CPU (share of a core) | Sent of due | Latency p50 / p99 ms (target 1) |',
+    '| Targets | req/s in all | Lateness p50 ms | Lateness p99 ms | Lateness max ms | Generator CPU (share of ' +
+      'a core) | Sent of due | Latency p50 / p99 ms (target 1) |',
     '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-    ...rows.map((r) => `| ${r.targets} | ${r.rate.toLocaleString('en-US')} | ${r.latenessP50} | ${r.latenessP99} | ${r.latenessMax} | ${r.generatorCpu} | ${(r.sentShare * 100).toFixed(2)}% | ${r.latencyP50} / ${r.latencyP99} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.targets} | ${r.rate.toLocaleString('en-US')} | ${r.latenessP50} | ${r.latenessP99} | ` +
+        `${r.latenessMax} | ${r.generatorCpu} | ${(r.sentShare * 100).toFixed(2)}% | ${r.latencyP50} / ` +
+        `${r.latencyP99} |`,
+    ),
     '',
   ].join('\n');
   fs.writeFileSync(path.join(outDir, 'generator-ceiling.md'), md);
-  process.stderr.write(`generator-ceiling: wrote ${path.relative(process.cwd(), path.join(outDir, 'generator-ceiling.md'))}\n`);
+  process.stderr.write(
+    `generator-ceiling: wrote ${path.relative(process.cwd(), path.join(outDir, 'generator-ceiling.md'))}\n`,
+  );
 }
 
 main().catch((err) => {

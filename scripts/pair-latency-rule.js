@@ -11,17 +11,28 @@ const { pairBlocks, isPairConfig } = require('../analysis/pair');
 const { describe } = require('../analysis/stats');
 
 const dir = path.join(__dirname, '..', 'results', 'method-check');
-const f = (d) => (d.n ? `${d.mean.toFixed(3)} [${d.ci95 ? d.ci95.map((x) => x.toFixed(3)).join(', ') : '—'}] (${d.n} blocks)` : '— (0 blocks)');
+const f = (d) =>
+  d.n
+    ? `${d.mean.toFixed(3)} [${d.ci95 ? d.ci95.map((x) => x.toFixed(3)).join(', ') : '—'}] (${d.n} blocks)`
+    : '— (0 blocks)';
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 for (const hop of ['pg', 'http', 'mixed']) {
   const run = require(path.join(dir, `aa-pair-${hop}.json`));
   for (const twin of run.configs.filter(isPairConfig)) {
     const blocks = pairBlocks(twin).filter((b) => b.counted > 0);
-    process.stdout.write(`HOP=${hop} (${run.environment?.commit ?? '?'}): ${blocks.length} blocks; generator lateness p99 median ${median(blocks.map((b) => b.lateness.p99))} ms, baseline p99 median ${median(blocks.map((b) => b.baseline.p99))} ms\n`);
+    process.stdout.write(
+      `HOP=${hop} (${run.environment?.commit ?? '?'}): ` +
+        `${blocks.length} blocks; generator lateness p99 median ${median(blocks.map((b) => b.lateness.p99))} ` +
+        `ms, baseline p99 median ${median(blocks.map((b) => b.baseline.p99))} ms\n`,
+    );
     for (const k of ['p50', 'p99']) {
       const added = (bs) => describe(bs.map((b) => b.candidate[k] - b.baseline[k]));
-      process.stdout.write(`  added ${k} ms: every block ${f(added(blocks))}; lateness p99 <= 1 ms ${f(added(blocks.filter((b) => b.addedOk)))}; lateness p99 <= 10% of the baseline's ${f(added(blocks.filter((b) => b.lateness.p99 <= 0.1 * b.baseline.p99)))}\n`);
+      process.stdout.write(
+        `  added ${k} ms: every block ${f(added(blocks))}; lateness p99 <= 1 ms ` +
+          `${f(added(blocks.filter((b) => b.addedOk)))}; lateness p99 <= 10% of the baseline's ` +
+          `${f(added(blocks.filter((b) => b.lateness.p99 <= 0.1 * b.baseline.p99)))}\n`,
+      );
     }
   }
 }

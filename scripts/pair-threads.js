@@ -52,13 +52,23 @@ function threadsUs(pid) {
 }
 
 const minus = (a, b) => new Map([...a].map(([k, v]) => [k, v - (b.get(k) ?? 0)]));
-const perRequest = (m, requests) => Object.fromEntries([...m].map(([k, v]) => [k, Math.round((v / requests) * 10) / 10]));
+const perRequest = (m, requests) =>
+  Object.fromEntries([...m].map(([k, v]) => [k, Math.round((v / requests) * 10) / 10]));
 
 async function one(strategy, rate, serverEnv) {
-  const configs = ['none', strategy].map((s) => ({ id: s, strategy: s, depth: 8, hop: 'immediate', framework: 'express', stores: 0, log: 'none' }));
+  const configs = ['none', strategy].map((s) => ({
+    id: s,
+    strategy: s,
+    depth: 8,
+    hop: 'immediate',
+    framework: 'express',
+    stores: 0,
+    log: 'none',
+  }));
   const servers = [];
   try {
-    for (const c of configs) servers.push(await startServer(c, { nodePath: values.node, cpu: cpus()?.server ?? null, env: serverEnv }));
+    for (const c of configs)
+      servers.push(await startServer(c, { nodePath: values.node, cpu: cpus()?.server ?? null, env: serverEnv }));
     const pids = servers.map((s) => s.first.pid);
     // The first reading is taken at the first window's end (the pair's warm-up is before
     // it): that window is left out of the split, the rest are each one window.
@@ -81,11 +91,25 @@ async function one(strategy, rate, serverEnv) {
         const [base, cand] = w.members;
         const split = now.map((m, i) => perRequest(minus(m, before[i]), w.members[i].requests));
         before = now;
-        const row = { window: windows.length, counted: w.counted, rate, strategy, cpuUsPerRequest: [base.cpuUsPerRequest, cand.cpuUsPerRequest], wakeupsPerRequest: [base.wakeupsPerRequest, cand.wakeupsPerRequest], threads: split };
+        const row = {
+          window: windows.length,
+          counted: w.counted,
+          rate,
+          strategy,
+          cpuUsPerRequest: [base.cpuUsPerRequest, cand.cpuUsPerRequest],
+          wakeupsPerRequest: [base.wakeupsPerRequest, cand.wakeupsPerRequest],
+          threads: split,
+        };
         windows.push(row);
         const loop = split.map((s) => s['event loop'] ?? 0);
         const rest = split.map((s, i) => Math.round(((i ? cand : base).cpuUsPerRequest - loop[i]) * 10) / 10);
-        process.stdout.write(`${strategy} ${rate}/s w${row.window}${w.counted ? '' : ' (dropped)'}: extra ${(cand.cpuUsPerRequest - base.cpuUsPerRequest).toFixed(1)} µs/req = event loop ${(loop[1] - loop[0]).toFixed(1)} + other threads ${(rest[1] - rest[0]).toFixed(1)}; none ${base.cpuUsPerRequest.toFixed(1)} (${JSON.stringify(split[0])}), ${strategy} ${cand.cpuUsPerRequest.toFixed(1)} (${JSON.stringify(split[1])})\n`);
+        process.stdout.write(
+          `${strategy} ${rate}/s w${row.window}${w.counted ? '' : ' (dropped)'}: extra ` +
+            `${(cand.cpuUsPerRequest - base.cpuUsPerRequest).toFixed(1)} µs/req = event loop ` +
+            `${(loop[1] - loop[0]).toFixed(1)} + other threads ${(rest[1] - rest[0]).toFixed(1)}; none ` +
+            `${base.cpuUsPerRequest.toFixed(1)} (${JSON.stringify(split[0])}), ${strategy} ` +
+            `${cand.cpuUsPerRequest.toFixed(1)} (${JSON.stringify(split[1])})\n`,
+        );
       },
     });
     return windows;

@@ -43,7 +43,8 @@ function createServer(service) {
     if (req.method !== 'GET') {
       if (req.method === 'POST' && url.startsWith('/scenario/')) return scenario(req, res, scenarioName(url));
       // Bench only: exists when the server runs with CTXBENCH_ALLOW_GC=1 and --expose-gc.
-      if (req.method === 'POST' && url === '/__gc' && service.gc) return send(res, 200, JSON.stringify(service.gc()), { 'content-type': 'application/json' });
+      if (req.method === 'POST' && url === '/__gc' && service.gc)
+        return send(res, 200, JSON.stringify(service.gc()), { 'content-type': 'application/json' });
       return send(res, 404, 'not found\n');
     }
     if (url === '/') return answer(req, res, service.config.depth);

@@ -9,7 +9,17 @@ const { freezePlan, DEFAULTS: PLAN_DEFAULTS } = require('../../lib/plan');
 const path = require('node:path');
 const { UsageError, parse, number } = require('../../lib/cli');
 const { analyzeAa: analyze, atLeast, binomialRule, allowedOf, ALPHA } = require('../../analysis/method');
-const { PAIRED_METHODS, SINGLE_OPTIONS, DUET_OPTIONS, DUET_HELP, duetSettings, singleDefaults, singleHelp, resolveSingle, defaultNodeTarget } = require('./common');
+const {
+  PAIRED_METHODS,
+  SINGLE_OPTIONS,
+  DUET_OPTIONS,
+  DUET_HELP,
+  duetSettings,
+  singleDefaults,
+  singleHelp,
+  resolveSingle,
+  defaultNodeTarget,
+} = require('./common');
 
 const { PRESETS } = require('../../lib/presets');
 const { expandConfigs } = require('../matrix');
@@ -18,7 +28,13 @@ const { needsOf } = require('../services');
 
 // The default run's own setup: HOP=immediate at depth 8, its connections, measured the
 // way it measures (duet pairs of fresh processes, 3 windows of 1 s).
-const DEFAULTS = { ...singleDefaults({ kind: 'aa', depth: 8, hop: PRESETS.default.hops[0], duration: 1 }), trials: 20, blocksPerTrial: 3, rounds: 2, method: 'duet' };
+const DEFAULTS = {
+  ...singleDefaults({ kind: 'aa', depth: 8, hop: PRESETS.default.hops[0], duration: 1 }),
+  trials: 20,
+  blocksPerTrial: 3,
+  rounds: 2,
+  method: 'duet',
+};
 const HELP = `usage: ctxbench aa [options]
 
   --trials N               comparisons to make (default ${DEFAULTS.trials})
@@ -31,20 +47,44 @@ ${DUET_HELP}Exit 0 pass, 1 fail (or a failed server), 2 no comparison completed,
 ${singleHelp(DEFAULTS)}`;
 
 async function main(args) {
-  const { values } = parse(args, { ...SINGLE_OPTIONS, ...DUET_OPTIONS, trials: { type: 'string' }, 'blocks-per-trial': { type: 'string' }, rounds: { type: 'string' }, method: { type: 'string' } });
+  const { values } = parse(args, {
+    ...SINGLE_OPTIONS,
+    ...DUET_OPTIONS,
+    trials: { type: 'string' },
+    'blocks-per-trial': { type: 'string' },
+    rounds: { type: 'string' },
+    method: { type: 'string' },
+  });
   const single = resolveSingle(values, DEFAULTS);
   const method = values.method ?? DEFAULTS.method;
-  if (![...PAIRED_METHODS, 'sequential'].includes(method)) throw new UsageError(`--method ${method} is not valid; expected duet, pair or sequential`);
+  if (![...PAIRED_METHODS, 'sequential'].includes(method))
+    throw new UsageError(`--method ${method} is not valid; expected duet, pair or sequential`);
   const duet = duetSettings(values, method);
   const trials = number('trials', values.trials, { min: 1, max: 1000, integer: true }) ?? DEFAULTS.trials;
-  const blocksPerTrial = number('blocks-per-trial', values['blocks-per-trial'], { min: 2, max: 100, integer: true }) ?? DEFAULTS.blocksPerTrial;
+  const blocksPerTrial =
+    number('blocks-per-trial', values['blocks-per-trial'], { min: 2, max: 100, integer: true }) ??
+    DEFAULTS.blocksPerTrial;
   const rounds = number('rounds', values.rounds, { min: 1, max: 1000, integer: true }) ?? DEFAULTS.rounds;
-  const settings = freezePlan({ ...single, method, ...duet, trials, blocksPerTrial, blocks: trials * blocksPerTrial, rounds, baseline: 'A',
-    minPerConnection: PLAN_DEFAULTS.minPerConnection });
+  const settings = freezePlan({
+    ...single,
+    method,
+    ...duet,
+    trials,
+    blocksPerTrial,
+    blocks: trials * blocksPerTrial,
+    rounds,
+    baseline: 'A',
+    minPerConnection: PLAN_DEFAULTS.minPerConnection,
+  });
   const out = values.out ?? path.join('results', 'aa.json');
-const { writeReport } = require('./write-report');
+  const { writeReport } = require('./write-report');
   const configs = expandConfigs(
-    { ...settings, depths: [settings.depth], hops: [settings.hop], configs: ['A', 'B'].map((variant) => ({ framework: settings.framework, strategy: settings.strategy, variant })) },
+    {
+      ...settings,
+      depths: [settings.depth],
+      hops: [settings.hop],
+      configs: ['A', 'B'].map((variant) => ({ framework: settings.framework, strategy: settings.strategy, variant })),
+    },
     await defaultNodeTarget(),
   ).map((c) => Object.assign(c, { group: 'aa', arm: c.variant }, method === 'pair' && { rate: settings.rate }));
   const run = await measureSession({
@@ -60,7 +100,8 @@ const { writeReport } = require('./write-report');
   const r = run.aa;
   process.stderr.write(
     `  ${r.significant} of ${r.completedTrials} A/A comparisons called significant at p < ${ALPHA} ` +
-      `(P(X >= ${r.significant}) = ${r.tailP.toFixed(3)} for an exactly calibrated test): ${r.completedTrials === 0 ? 'NO COMPARISON' : r.pass ? 'ok' : 'FAIL'}\n`,
+      `(P(X >= ${r.significant}) = ${r.tailP.toFixed(3)} for an exactly calibrated test): ` +
+      `${r.completedTrials === 0 ? 'NO COMPARISON' : r.pass ? 'ok' : 'FAIL'}\n`,
   );
   await writeReport(out, values.report);
   if (run.status === 'interrupted') return 130;

@@ -25,7 +25,17 @@ const { predictService, judgeAgainst, AT_SATURATION } = require('../../analysis/
 const { equivalenceText } = require('../../report/verdict-text');
 
 const PROBE = { requests: 2000, warmup: 500 };
-const DEFAULTS = { names: 'baseline,candidate', health: '/', connections: 10, blocks: 5, windows: 3, window: 1, warmup: 3, startupTimeout: 30, margin: RUN_DEFAULTS.margin };
+const DEFAULTS = {
+  names: 'baseline,candidate',
+  health: '/',
+  connections: 10,
+  blocks: 5,
+  windows: 3,
+  window: 1,
+  warmup: 3,
+  startupTimeout: 30,
+  margin: RUN_DEFAULTS.margin,
+};
 
 const HELP = `usage: ctxbench app --baseline CMD --candidate CMD [options]
        ctxbench app --baseline CMD --predict [--candidate CMD --strategy NAME] [options]
@@ -95,10 +105,36 @@ set to a free port; it is ready when its --health path answers 2xx.
 Exit 0 measured, 1 a command failed to start or bad input, 130 interrupted.
 `;
 
-const OPTIONS = flags(['baseline', 'candidate', 'names', 'health', 'path', 'id-header', 'connections', 'blocks', 'windows', 'window', 'warmup', 'startup-timeout', 'margin', 'out', 'report', 'strategy', 'instance', 'slo', 'load', 'cfs-period', 'with'], { multiple: ['path'], booleans: ['probe', 'predict'] });
+const OPTIONS = flags(
+  [
+    'baseline',
+    'candidate',
+    'names',
+    'health',
+    'path',
+    'id-header',
+    'connections',
+    'blocks',
+    'windows',
+    'window',
+    'warmup',
+    'startup-timeout',
+    'margin',
+    'out',
+    'report',
+    'strategy',
+    'instance',
+    'slo',
+    'load',
+    'cfs-period',
+    'with',
+  ],
+  { multiple: ['path'], booleans: ['probe', 'predict'] },
+);
 
 function urlPath(flag, value) {
-  if (!/^\/[^\s]*$/.test(value)) throw new UsageError(`--${flag} ${value} is not a path (it starts with / and has no spaces)`);
+  if (!/^\/[^\s]*$/.test(value))
+    throw new UsageError(`--${flag} ${value} is not a path (it starts with / and has no spaces)`);
   return value;
 }
 
@@ -108,9 +144,17 @@ const WITH = { sink: 'sink', postgres: 'pg', mariadb: 'mysql', redis: 'redis', d
 
 function withList(value) {
   if (value === undefined) return [];
-  const names = value.split(',').map((x) => x.trim()).filter(Boolean);
+  const names = value
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
   const unknown = names.filter((n) => !WITH[n]);
-  if (!names.length || unknown.length) throw new UsageError(`--with ${value}: ${unknown.length ? `${unknown.join(', ')} is not a service ctxbench starts` : 'names no service'} (valid: ${Object.keys(WITH).join(', ')})`);
+  if (!names.length || unknown.length)
+    throw new UsageError(
+      `--with ${value}: ` +
+        `${unknown.length ? `${unknown.join(', ')} is not a service ctxbench starts` : 'names no service'} ` +
+        `(valid: ${Object.keys(WITH).join(', ')})`,
+    );
   return [...new Set(names)];
 }
 
@@ -118,20 +162,38 @@ const servicesOf = (names) => (names.length ? { need: Object.fromEntries(names.m
 
 function settingsOf(values) {
   for (const k of values.predict ? ['baseline'] : ['baseline', 'candidate']) {
-    if (!values[k] || !values[k].trim()) throw new UsageError(`--${k} CMD is required: the start command of the service ${k === 'baseline' ? 'as it is' : 'with the change'}${k === 'candidate' ? ' (or --predict to predict without one)' : ''}`);
+    if (!values[k] || !values[k].trim())
+      throw new UsageError(
+        `--${k} CMD is required: the start command of the service ` +
+          `${k === 'baseline' ? 'as it is' : 'with the change'}` +
+          `${k === 'candidate' ? ' (or --predict to predict without one)' : ''}`,
+      );
   }
-  if (values.candidate !== undefined && !values.candidate.trim()) throw new UsageError('--candidate CMD is empty: give the start command of the service with the change, or leave it out with --predict');
+  if (values.candidate !== undefined && !values.candidate.trim())
+    throw new UsageError(
+      '--candidate CMD is empty: give the start command of the service with the change, or leave it out with --predict',
+    );
   if (values.strategy !== undefined) {
-    if (!values.predict) throw new UsageError('--strategy names the model strategy a candidate is predicted as: give --predict with it');
-    if (values.candidate === undefined) throw new UsageError('--strategy needs --candidate: it says which strategy the candidate is, to show its prediction beside its measurement');
-    if (!MODEL_STRATEGIES.includes(values.strategy)) throw new UsageError(`--strategy ${values.strategy} is not a strategy of the cost model (valid: ${MODEL_STRATEGIES.join(', ')})`);
+    if (!values.predict)
+      throw new UsageError('--strategy names the model strategy a candidate is predicted as: give --predict with it');
+    if (values.candidate === undefined)
+      throw new UsageError(
+        '--strategy needs --candidate: it says which strategy the candidate is, to show its prediction beside ' +
+          'its measurement',
+      );
+    if (!MODEL_STRATEGIES.includes(values.strategy))
+      throw new UsageError(
+        `--strategy ${values.strategy} is not a strategy of the cost model (valid: ${MODEL_STRATEGIES.join(', ')})`,
+      );
   }
   const names = (values.names ?? DEFAULTS.names).split(',').map((s) => s.trim());
   if (names.length !== 2 || names.some((n) => !/^[a-z0-9][a-z0-9._-]*$/i.test(n)) || names[0] === names[1]) {
     throw new UsageError(`--names ${values.names}: two different names (letters, digits, . _ -), comma-separated`);
   }
-  if (values['id-header'] !== undefined && !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(values['id-header'])) throw new UsageError(`--id-header ${values['id-header']} is not an HTTP header name`);
-  const connections = number('connections', values.connections, { min: 1, max: 1000, integer: true }) ?? DEFAULTS.connections;
+  if (values['id-header'] !== undefined && !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(values['id-header']))
+    throw new UsageError(`--id-header ${values['id-header']} is not an HTTP header name`);
+  const connections =
+    number('connections', values.connections, { min: 1, max: 1000, integer: true }) ?? DEFAULTS.connections;
   return {
     ...instanceSettings(values, connections),
     names,
@@ -142,7 +204,8 @@ function settingsOf(values) {
     windows: number('windows', values.windows, { min: 1, max: 100, integer: true }) ?? DEFAULTS.windows,
     window: number('window', values.window, { min: 0.2, max: 60 }) ?? DEFAULTS.window,
     warmup: number('warmup', values.warmup, { min: 0, max: 600 }) ?? DEFAULTS.warmup,
-    startupTimeout: number('startup-timeout', values['startup-timeout'], { min: 1, max: 600 }) ?? DEFAULTS.startupTimeout,
+    startupTimeout:
+      number('startup-timeout', values['startup-timeout'], { min: 1, max: 600 }) ?? DEFAULTS.startupTimeout,
     margin: number('margin', values.margin, { min: 0.1, max: 50 }) ?? DEFAULTS.margin,
     predict: Boolean(values.predict),
     with: withList(values.with),
@@ -157,17 +220,35 @@ function instanceSettings(values, connections) {
   const periodUs = number('cfs-period', values['cfs-period'], { min: 1000, max: 1000000, integer: true });
   const instance = parseInstance(values.instance, { periodUs: periodUs ?? DEFAULT_PERIOD_US });
   if (!instance) {
-    for (const k of ['slo', 'load', 'cfs-period']) if (values[k] !== undefined) throw new UsageError(`--${k} is a setting of an --instance stand-in: give --instance`);
+    for (const k of ['slo', 'load', 'cfs-period'])
+      if (values[k] !== undefined)
+        throw new UsageError(`--${k} is a setting of an --instance stand-in: give --instance`);
     return { method: 'duet', connections };
   }
-  if (2 * instance.cpus > 1) throw new UsageError(`--instance ${instance.name}: ${instance.cpus} CPU each, two stand-ins do not fit at once on the one server CPU of this machine, and \`ctxbench app --instance\` measures them in a pair (F1, F2, B1, B2, or cloudrun with cpu up to 0.5)`);
-  if (values.predict) throw new UsageError('--predict puts a service on the cost model\'s scale at saturation, in duet: not with --instance');
-  if ((values.path ?? []).length > 1) throw new UsageError('--instance sends one open-loop schedule per side, of one request: give one --path');
+  if (2 * instance.cpus > 1)
+    throw new UsageError(
+      `--instance ${instance.name}: ${instance.cpus} CPU each, two stand-ins do not fit at once on the one ` +
+        `server CPU of this machine, and \`ctxbench app --instance\` measures them in a pair (F1, F2, B1, B2, ` +
+        `or cloudrun with cpu up to 0.5)`,
+    );
+  if (values.predict)
+    throw new UsageError(
+      "--predict puts a service on the cost model's scale at saturation, in duet: not with --instance",
+    );
+  if ((values.path ?? []).length > 1)
+    throw new UsageError('--instance sends one open-loop schedule per side, of one request: give one --path');
   const limit = instance.requestLimit;
-  if (values.connections !== undefined && limit && connections !== limit) throw new UsageError(`--connections ${connections} with --instance ${instance.name}: the instance serves ${limit} request${limit === 1 ? '' : 's'} at once (${instance.requestLimitSource}); the connections are that limit`);
+  if (values.connections !== undefined && limit && connections !== limit)
+    throw new UsageError(
+      `--connections ${connections} with --instance ${instance.name}: the instance serves ${limit} ` +
+        `request${limit === 1 ? '' : 's'} at once (${instance.requestLimitSource}); the connections are that ` +
+        `limit`,
+    );
   return {
     method: 'pair',
-    methodWhy: `the pair at a fixed rate: --instance ${instance.name}: two stand-ins at once on the server CPU, each held to its own quota, at rates up to the baseline stand-in's capacity`,
+    methodWhy:
+      `the pair at a fixed rate: --instance ${instance.name}: two stand-ins at once on the server CPU, each ` +
+      `held to its own quota, at rates up to the baseline stand-in's capacity`,
     instance,
     slo: parseSlo(values.slo ?? DEFAULT_SLO),
     loads: parseLoads(values.load, { max: 2 }) ?? SLO_LOADS,
@@ -185,11 +266,22 @@ function summaryLine(run) {
     lines.push(`ctxbench app: ${run.status}, duet, ${a?.blocks ?? 0} block(s)`);
     if (r && Number.isFinite(r.estimate)) {
       const eq = a.broken ? null : r.judgement?.equivalence;
-      lines.push(`${cand.name} at ${pct(r.estimate)}${r.ci95 ? ` [${pct(r.ci95[0])}–${pct(r.ci95[1])}]` : ''} of ${base.name}'s throughput on one CPU (CPU per request in duet): ${r.verdict}${eq ? `; ${equivalenceText(eq)}` : ''}`);
+      lines.push(
+        `${cand.name} at ${pct(r.estimate)}${r.ci95 ? ` [${pct(r.ci95[0])}–${pct(r.ci95[1])}]` : ''} of ` +
+          `${base.name}'s throughput on one CPU (CPU per request in duet): ` +
+          `${r.verdict}${eq ? `; ${equivalenceText(eq)}` : ''}`,
+      );
     } else lines.push('no ratio: too few windows measured');
     for (const c of run.configs) {
       const ids = a?.ids?.[c.arm];
-      lines.push(`  ${c.name}: ${ids ? (ids.checked ? `${ids.kept.toLocaleString('en-US')} ids kept, ${ids.mismatches} mismatched, ${ids.lost} lost` : 'ids not checked (no --id-header)') : ''}`);
+      lines.push(
+        `  ${c.name}: ` +
+          (ids
+            ? ids.checked
+              ? `${ids.kept.toLocaleString('en-US')} ids kept, ${ids.mismatches} mismatched, ${ids.lost} lost`
+              : 'ids not checked (no --id-header)'
+            : ''),
+      );
     }
     if (a?.probe) lines.push(probeText(a.probe));
   } else lines.push(`ctxbench app --predict: ${run.status}`);
@@ -202,15 +294,40 @@ function summaryLine(run) {
 function instanceSummary(run) {
   const a = run.app;
   const [base, cand] = run.settings.names ?? ['baseline', 'candidate'];
-  const lines = ['', `ctxbench app: ${run.status}, the pair at a fixed rate on ${run.settings.instance.name} stand-ins (${describeInstance(run.settings.instance)}; docs/deploy.md), ${a?.blocks ?? 0} block(s)`];
+  const lines = [
+    '',
+    `ctxbench app: ${run.status}, the pair at a fixed rate on ${run.settings.instance.name} stand-ins ` +
+      `(${describeInstance(run.settings.instance)}; docs/deploy.md), ${a?.blocks ?? 0} block(s)`,
+  ];
   const c = run.learned?.capacity;
-  if (c) lines.push(`${base} stand-in's closed-loop capacity: ${c.rps.toLocaleString('en-US')} req/s${c.knee ? `; its open-loop knee within ${run.settings.slo.text}: ${c.knee.censored === 'above' ? 'at least ' : ''}${c.knee.rps.toLocaleString('en-US')} req/s` : ''}; rates ${run.settings.loads.map((l) => `${Math.round(l * 100)}%`).join(', ')} of ${c.knee ? 'the knee' : 'it'}`);
-  if (a?.capacity?.rows?.length) lines.push(...capacityLines(run, a.capacity, a.capacity.rows[0], { name: cand, baseline: base }));
+  if (c)
+    lines.push(
+      `${base} stand-in's closed-loop capacity: ${c.rps.toLocaleString('en-US')} ` +
+        `req/s` +
+        (c.knee
+          ? `; its open-loop knee within ${run.settings.slo.text}: ` +
+            `${c.knee.censored === 'above' ? 'at least ' : ''}${c.knee.rps.toLocaleString('en-US')} req/s`
+          : '') +
+        `; ` +
+        `rates ${run.settings.loads.map((l) => `${Math.round(l * 100)}%`).join(', ')} of ` +
+        `${c.knee ? 'the knee' : 'it'}`,
+    );
+  if (a?.capacity?.rows?.length)
+    lines.push(...capacityLines(run, a.capacity, a.capacity.rows[0], { name: cand, baseline: base }));
   else lines.push('no capacity: too few pairs measured');
   const ids = a?.ids;
-  for (const [arm, name] of [['baseline', base], ['candidate', cand]]) {
+  for (const [arm, name] of [
+    ['baseline', base],
+    ['candidate', cand],
+  ]) {
     const x = ids?.[arm];
-    if (x) lines.push(`  ${name}: ${x.checked ? `${x.kept.toLocaleString('en-US')} ids kept, ${x.mismatches} mismatched, ${x.lost} lost` : 'ids not checked (no --id-header)'}`);
+    if (x)
+      lines.push(
+        `  ${name}: ` +
+          (x.checked
+            ? `${x.kept.toLocaleString('en-US')} ids kept, ${x.mismatches} mismatched, ${x.lost} lost`
+            : 'ids not checked (no --id-header)'),
+      );
   }
   if (a?.probe) lines.push(probeText(a.probe));
   return `${lines.join('\n')}\n`;
@@ -224,22 +341,45 @@ const withCi = (x) => (x && Number.isFinite(x.estimate) ? f.withCi(x.estimate, x
 function predictLines(p) {
   const mix = resourceMix(p.probe);
   const range = fittedRange(p.model);
-  const lines = [`Async resources per request (probe process): ${p.probe.perRequest.total.toFixed(1)}${mix ? ` (${mix})` : ''}; runtime ${p.probe.runtime.node} (AsyncContextFrame ${p.probe.runtime.acf ? 'on' : 'off'}): the ${p.runtime} model${range ? `, fitted on ${range} per request` : ''}`];
+  const lines = [
+    `Async resources per request (probe process): ` +
+      `${p.probe.perRequest.total.toFixed(1)}${mix ? ` (${mix})` : ''}; runtime ${p.probe.runtime.node} ` +
+      `(AsyncContextFrame ${p.probe.runtime.acf ? 'on' : 'off'}): the ${p.runtime} ` +
+      `model${range ? `, fitted on ${range} per request` : ''}`,
+  ];
   if (p.error) return [...lines, `no prediction: ${p.error}`];
   const pr = p.prediction;
   if (!pr) return [...lines, 'no prediction: the reference measurement did not finish'];
   if (pr.error) return [...lines, `no prediction: ${pr.error}`];
-  lines.push(`CPU per request on the model's scale: ${pr.baselineUs.estimate.toFixed(1)} µs (beside ctxbench's reference server in duet; model from ${p.model.source.file}${p.model.source.commit ? ` at ${p.model.source.commit}` : ''})`);
-  lines.push('Predicted % of this service\'s throughput on one CPU with each strategy (95% interval):');
+  lines.push(
+    `CPU per request on the model's scale: ${pr.baselineUs.estimate.toFixed(1)} µs (beside ctxbench's ` +
+      `reference server in duet; model from ` +
+      `${p.model.source.file}${p.model.source.commit ? ` at ${p.model.source.commit}` : ''})`,
+  );
+  lines.push("Predicted % of this service's throughput on one CPU with each strategy (95% interval):");
   const rows = [...pr.rows].sort((x, y) => (y.estimate ?? 0) - (x.estimate ?? 0));
   const width = Math.max(...rows.map((x) => x.strategy.length));
-  for (const row of rows) lines.push(`  ${row.strategy.padEnd(width)}  ${row.why ? `no prediction: ${row.why}` : withCi(row)}${Number.isFinite(row.extraUs) ? `  (+${row.extraUs.toFixed(1)} µs per request)` : ''}`);
+  for (const row of rows)
+    lines.push(
+      `  ${row.strategy.padEnd(width)}  ` +
+        `${row.why ? `no prediction: ${row.why}` : withCi(row)}` +
+        `${Number.isFinite(row.extraUs) ? `  (+${row.extraUs.toFixed(1)} µs per request)` : ''}`,
+    );
   const caveated = rows.filter((x) => x.caveat);
   if (caveated.length) lines.push(`  ${caveated.map((x) => x.strategy).join(', ')}: ${caveated[0].caveat}`);
   lines.push(`  ${AT_SATURATION[0].toUpperCase()}${AT_SATURATION.slice(1)}.`);
   if (p.candidate) {
     const j = p.candidate.judgement;
-    lines.push(`Candidate as ${p.candidate.strategy}: predicted ${withCi(p.candidate.predicted)}, measured ${withCi(p.candidate.measured)}: ${j.outcome}${Number.isFinite(j.gapPp) ? ` (${j.gapPp >= 0 ? '+' : ''}${j.gapPp.toFixed(1)} pp${j.marginPp ? `, margin ±${j.marginPp.toFixed(1)} pp` : ''})` : ''}`);
+    lines.push(
+      `Candidate as ${p.candidate.strategy}: predicted ${withCi(p.candidate.predicted)}, measured ` +
+        `${withCi(p.candidate.measured)}: ` +
+        `${j.outcome}` +
+        (Number.isFinite(j.gapPp)
+          ? ` (${j.gapPp >= 0 ? '+' : ''}${j.gapPp.toFixed(1)} pp` +
+            (j.marginPp ? `, margin ±${j.marginPp.toFixed(1)} pp` : '') +
+            `)`
+          : ''),
+    );
   }
   return lines;
 }
@@ -247,23 +387,31 @@ function predictLines(p) {
 async function main(args) {
   const { values } = parse(args, OPTIONS);
   const settings = freezePlan(settingsOf(values));
-  if (!supported()) throw new UsageError('ctxbench app reads CPU time from /proc/<pid>/task/*/schedstat: it needs Linux');
+  if (!supported())
+    throw new UsageError('ctxbench app reads CPU time from /proc/<pid>/task/*/schedstat: it needs Linux');
   const out = values.out ?? path.join('results', 'app.json');
   const hasCandidate = values.candidate !== undefined;
-  const commands = settings.names.slice(0, hasCandidate ? 2 : 1).map((name, i) => ({ name, command: i === 0 ? values.baseline : values.candidate }));
+  const commands = settings.names
+    .slice(0, hasCandidate ? 2 : 1)
+    .map((name, i) => ({ name, command: i === 0 ? values.baseline : values.candidate }));
   // The model is read before anything starts: a ctxbench without it refuses in one line.
   const fits = settings.predict ? loadFits() : null;
   if (settings.instance) return measureOnInstance({ values, args, settings, commands, out });
   const run = await session({
     kind: 'app',
-    title: hasCandidate ? `Your service: ${settings.names[1]} against ${settings.names[0]}` : `Your service: what each strategy would cost ${settings.names[0]} (predicted)`,
+    title: hasCandidate
+      ? `Your service: ${settings.names[1]} against ${settings.names[0]}`
+      : `Your service: what each strategy would cost ${settings.names[0]} (predicted)`,
     command: ['ctxbench', 'app', ...args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a))].join(' '),
     settings: freezePlan({ ...settings, names: undefined }),
     out,
     part: { configs: [] },
     pin: true,
     services: servicesOf(settings.with),
-    progress: { total: settings.blocks * settings.windows * ((hasCandidate ? 1 : 0) + (settings.predict ? 1 : 0)), step: 'window' },
+    progress: {
+      total: settings.blocks * settings.windows * ((hasCandidate ? 1 : 0) + (settings.predict ? 1 : 0)),
+      step: 'window',
+    },
     analyze: analyzeApp,
     async measure(r, { save, progress, stop, pinned, serverEnv }) {
       const sides = withEnv(commands, serverEnv);
@@ -282,11 +430,15 @@ async function main(args) {
             onProgress: (p) => {
               const what = `block ${p.block + 1}/${settings.blocks} window ${p.window + 1}`;
               if (p.dropped) progress.log(`${what} dropped: ${p.dropped}`);
-              else progress.tick(`${what}${p.ratio ? ` · ${sides[1].name} ${(100 * p.ratio).toFixed(1)}% of ${sides[0].name}` : ''}`);
+              else
+                progress.tick(
+                  `${what}${p.ratio ? ` · ${sides[1].name} ${(100 * p.ratio).toFixed(1)}% of ${sides[0].name}` : ''}`,
+                );
             },
           });
         }
-        if (settings.predict && !stop.requested) await predictInto(r, { side: sides[0], settings, fits, pinned, stop, save, progress });
+        if (settings.predict && !stop.requested)
+          await predictInto(r, { side: sides[0], settings, fits, pinned, stop, save, progress });
         // Inside the session, so that what --with started still serves the probe processes.
         if (values.probe && hasCandidate && !stop.requested) r.probe = await probeSides(sides, settings, progress);
       } catch (err) {
@@ -300,7 +452,9 @@ async function main(args) {
       }
     },
   }).catch((err) => {
-    throw err instanceof AppStartError ? new UsageError(`${err.message} (run JSON with what was measured: ${out})`) : err;
+    throw err instanceof AppStartError
+      ? new UsageError(`${err.message} (run JSON with what was measured: ${out})`)
+      : err;
   });
   process.stdout.write(summaryLine(run));
   await writeReport(out, values.report);
@@ -326,7 +480,10 @@ async function measureOnInstance({ values, args, settings, commands, out }) {
     analyze: analyzeApp,
     async measure(r, { save, progress, stop, pinned, serverEnv, loadPids }) {
       const sides = withEnv(commands, serverEnv);
-      progress.log(`measuring the capacity of ${base} as a ${settings.instance.name} stand-in (closed loop, two processes at once; then its open-loop knee)`);
+      progress.log(
+        `measuring the capacity of ${base} as a ${settings.instance.name} stand-in (closed loop, two ` +
+          `processes at once; then its open-loop knee)`,
+      );
       try {
         const measured = await measureAppOnInstance({
           sides,
@@ -339,14 +496,24 @@ async function measureOnInstance({ values, args, settings, commands, out }) {
           onCapacity: (capacity, configs) => {
             r.learned.capacity = capacity;
             r.configs = configs;
-            progress.log(`${base}'s capacity: ${capacity.rps.toLocaleString('en-US')} req/s closed loop (bursts ${capacity.bursts.join(', ')}); open-loop knee ${capacity.knee.rps.toLocaleString('en-US')} req/s, the ladder's 100%`);
+            progress.log(
+              `${base}'s capacity: ${capacity.rps.toLocaleString('en-US')} req/s closed loop (bursts ` +
+                `${capacity.bursts.join(', ')}); open-loop knee ${capacity.knee.rps.toLocaleString('en-US')} ` +
+                `req/s, the ladder's 100%`,
+            );
             save();
           },
           onSample: save,
           onPair: (p) => {
             r.app = analyzeApp(r);
             save();
-            progress.tick(p.skipped ? `block ${p.block + 1}/${settings.blocks} · ${Math.round(p.load * 100)}%: not sent (both fell behind a lower rate)` : `block ${p.block + 1}/${settings.blocks} · ${Math.round(p.load * 100)}% (${p.rate.toLocaleString('en-US')} req/s): ${p.counted}/${settings.windows} windows counted`);
+            progress.tick(
+              p.skipped
+                ? `block ${p.block + 1}/${settings.blocks} · ${Math.round(p.load * 100)}%: not sent (both fell ` +
+                    `behind a lower rate)`
+                : `block ${p.block + 1}/${settings.blocks} · ${Math.round(p.load * 100)}% ` +
+                    `(${p.rate.toLocaleString('en-US')} req/s): ${p.counted}/${settings.windows} windows counted`,
+            );
           },
         });
         r.configs = measured.configs;
@@ -358,7 +525,9 @@ async function measureOnInstance({ values, args, settings, commands, out }) {
       }
     },
   }).catch((err) => {
-    throw err instanceof AppStartError ? new UsageError(`${err.message} (run JSON with what was measured: ${out})`) : err;
+    throw err instanceof AppStartError
+      ? new UsageError(`${err.message} (run JSON with what was measured: ${out})`)
+      : err;
   });
   process.stdout.write(summaryLine(run));
   await writeReport(out, values.report);
@@ -375,7 +544,12 @@ function loadFits() {
   try {
     fit = JSON.parse(fs.readFileSync(MODEL_FIT, 'utf8'));
   } catch (err) {
-    throw new UsageError(`--predict needs the cost model's fits (${MODEL_FIT}): ${err.code === 'ENOENT' ? 'not there; `ctxbench report` writes it from the model studies' : String(err.message).split('\n')[0]}`);
+    throw new UsageError(
+      `--predict needs the cost model's fits (${MODEL_FIT}): ` +
+        (err.code === 'ENOENT'
+          ? 'not there; `ctxbench report` writes it from the model studies'
+          : String(err.message).split('\n')[0]),
+    );
   }
   const fits = new Map(Object.entries(fit.runtimes || {}));
   if (!fits.size) throw new UsageError(`--predict: ${MODEL_FIT} has no runtime's fit`);
@@ -384,7 +558,15 @@ function loadFits() {
 
 // The reference server: ctxbench's own app at the model's reference point, on the node
 // binary and AsyncContextFrame mode that serve the team's service.
-const REFERENCE_ENV = { STRATEGY: 'none', DEPTH: '8', HOP: 'immediate', FRAMEWORK: 'express', LOG: 'none', STORES: '0', HOST: '127.0.0.1' };
+const REFERENCE_ENV = {
+  STRATEGY: 'none',
+  DEPTH: '8',
+  HOP: 'immediate',
+  FRAMEWORK: 'express',
+  LOG: 'none',
+  STORES: '0',
+  HOST: '127.0.0.1',
+};
 function referenceCommand(runtime) {
   const major = String(runtime.node).replace(/^v/, '').split('.')[0];
   const flags = acfArgs(major, runtime.acf ? 'on' : 'off', runtime.node).args;
@@ -402,14 +584,29 @@ async function predictInto(r, { side, settings, fits, pinned, stop, save, progre
   save();
   const fit = fits.get(runtime);
   if (!fit) {
-    r.predict.error = `no cost model for ${runtime} (${probe.runtime.node}, AsyncContextFrame ${probe.runtime.acf ? 'on' : 'off'}): the model's studies cover ${[...fits.keys()].join(', ')}`;
+    r.predict.error =
+      `no cost model for ${runtime} (${probe.runtime.node}, AsyncContextFrame ` +
+      `${probe.runtime.acf ? 'on' : 'off'}): the model's studies cover ${[...fits.keys()].join(', ')}`;
     progress.log(r.predict.error);
     save();
     return;
   }
-  const ranges = Object.values(fit.strategies).map((t) => t.rangeR).filter(Array.isArray);
-  r.predict.model = { runtime, source: fit.source, reference: fit.reference, rangeR: ranges.length ? [Math.min(...ranges.map((x) => x[0])), Math.max(...ranges.map((x) => x[1]))] : null };
-  const reference = { name: 'reference', command: referenceCommand(probe.runtime), paths: ['/'], health: '/healthz', env: REFERENCE_ENV };
+  const ranges = Object.values(fit.strategies)
+    .map((t) => t.rangeR)
+    .filter(Array.isArray);
+  r.predict.model = {
+    runtime,
+    source: fit.source,
+    reference: fit.reference,
+    rangeR: ranges.length ? [Math.min(...ranges.map((x) => x[0])), Math.max(...ranges.map((x) => x[1]))] : null,
+  };
+  const reference = {
+    name: 'reference',
+    command: referenceCommand(probe.runtime),
+    paths: ['/'],
+    health: '/healthz',
+    env: REFERENCE_ENV,
+  };
   let configs;
   try {
     configs = await measureApp({
@@ -437,7 +634,12 @@ async function predictInto(r, { side, settings, fits, pinned, stop, save, progre
   if (settings.strategy && r.configs.length === 2) {
     const row = r.predict.prediction.rows?.find((x) => x.strategy === settings.strategy);
     const measured = analyzeApp(r).ratio;
-    r.predict.candidate = { strategy: settings.strategy, predicted: row ? { estimate: row.estimate, ci95: row.ci95, df: row.df } : null, measured: measured && { estimate: measured.estimate, ci95: measured.ci95, df: measured.df }, judgement: judgeAgainst(row, measured) };
+    r.predict.candidate = {
+      strategy: settings.strategy,
+      predicted: row ? { estimate: row.estimate, ci95: row.ci95, df: row.df } : null,
+      measured: measured && { estimate: measured.estimate, ci95: measured.ci95, df: measured.df },
+      judgement: judgeAgainst(row, measured),
+    };
   }
   save();
 }
@@ -445,9 +647,21 @@ async function predictInto(r, { side, settings, fits, pinned, stop, save, progre
 // One side once more, in a probe process, for its async resources per request.
 async function probeSide(side, settings) {
   const dir = makeDir();
-  const app = await startApp({ name: side.name, command: side.command, health: settings.health, timeoutMs: settings.startupTimeout * 1000, env: { ...side.env, ...probeEnv(dir) } });
+  const app = await startApp({
+    name: side.name,
+    command: side.command,
+    health: settings.health,
+    timeoutMs: settings.startupTimeout * 1000,
+    env: { ...side.env, ...probeEnv(dir) },
+  });
   try {
-    const counted = await countResources({ url: `${app.url}${settings.paths[0]}`, dir, requests: PROBE.requests, concurrency: settings.connections, warmup: PROBE.warmup });
+    const counted = await countResources({
+      url: `${app.url}${settings.paths[0]}`,
+      dir,
+      requests: PROBE.requests,
+      concurrency: settings.connections,
+      warmup: PROBE.warmup,
+    });
     return { name: side.name, command: side.command, path: settings.paths[0], ...counted };
   } finally {
     await app.stop();
@@ -459,7 +673,10 @@ async function probeSide(side, settings) {
 async function probeSides(sides, settings, progress) {
   const probes = [];
   for (const side of sides) {
-    progress.log(`probing ${side.name}: async resources per request (${PROBE.requests} requests at ${settings.connections} in flight, a probe process)`);
+    progress.log(
+      `probing ${side.name}: async resources per request (${PROBE.requests} requests at ` +
+        `${settings.connections} in flight, a probe process)`,
+    );
     probes.push(await probeSide(side, settings));
   }
   return { sides: probes };

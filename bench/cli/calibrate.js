@@ -12,13 +12,35 @@ const { UsageError, parse, list, number } = require('../../lib/cli');
 const { MAX_DEPTH } = require('../../servers/config');
 const hops = require('../../handlers/hops');
 const { PRESETS } = require('../../lib/presets');
-const { analyzeCalibration: analyze, judgeInterval, CHECKED, TOLERANCE, DUET_TOLERANCE, BASELINE_ARM } = require('../../analysis/method');
-const { PAIRED_METHODS, SINGLE_OPTIONS, DUET_OPTIONS, DUET_HELP, duetSettings, singleDefaults, singleHelp, resolveSingle, defaultNodeTarget } = require('./common');
+const {
+  analyzeCalibration: analyze,
+  judgeInterval,
+  CHECKED,
+  TOLERANCE,
+  DUET_TOLERANCE,
+  BASELINE_ARM,
+} = require('../../analysis/method');
+const {
+  PAIRED_METHODS,
+  SINGLE_OPTIONS,
+  DUET_OPTIONS,
+  DUET_HELP,
+  duetSettings,
+  singleDefaults,
+  singleHelp,
+  resolveSingle,
+  defaultNodeTarget,
+} = require('./common');
 const { expandConfigs } = require('../matrix');
 const { measureSession } = require('../session');
 const { needsOf } = require('../services');
 
-const DEFAULTS = { ...singleDefaults({ kind: 'calibrate', depth: 1, hop: 'sync', duration: 2 }), blocks: 5, rounds: 3, method: 'duet' };
+const DEFAULTS = {
+  ...singleDefaults({ kind: 'calibrate', depth: 1, hop: 'sync', duration: 2 }),
+  blocks: 5,
+  rounds: 3,
+  method: 'duet',
+};
 // Where it is checked: the cheapest request, and the default preset's two depths.
 const DEFAULT_AT = `1/sync,${PRESETS.default.depths.map((d) => `${d}/${PRESETS.default.hops[0]}`).join(',')}`;
 const DEFAULT_BURNS = '0,50,100,200';
@@ -28,7 +50,8 @@ At each --at point (depth/hop), runs one server per BURN_US level (--burns) in b
 of fresh processes with adjacent bursts, and compares the extra cost per request seen
 from outside, and the extra server CPU per request, with the burn time the server
 measured itself. Judged by the 95% interval of seen ÷ measured at 100 and 200 µs:
-pass inside 1 ± ${DUET_TOLERANCE} (duet; sequential ± ${TOLERANCE}), fail outside it, inconclusive when it straddles an edge.
+pass inside 1 ± ${DUET_TOLERANCE} (duet; sequential ± ${TOLERANCE}), fail outside it, inconclusive when it straddles \
+an edge.
 Exit 0 pass, 1 fail (or a failed server), 2 inconclusive, 130 interrupted.
 
   --at 1/sync,8/immediate  depth/hop points (default ${DEFAULT_AT})
@@ -43,14 +66,16 @@ Exit 0 pass, 1 fail (or a failed server), 2 inconclusive, 130 interrupted.
 ${DUET_HELP}${singleHelp(DEFAULTS).replace(/ {2}--depth N[^\n]*\n {2}--hop NAME[^\n]*\n/, '  --depth N, --hop NAME   one point only (same as --at N/NAME)\n')}`;
 
 function points(values) {
-  if (values.at !== undefined && (values.depth !== undefined || values.hop !== undefined)) throw new UsageError('--at and --depth/--hop: give one or the other');
+  if (values.at !== undefined && (values.depth !== undefined || values.hop !== undefined))
+    throw new UsageError('--at and --depth/--hop: give one or the other');
   if (values.depth !== undefined || values.hop !== undefined) return null; // resolveSingle's one point
   return list('at', values.at ?? DEFAULT_AT).map((p) => {
     const m = /^(\d+)\/([a-z]+)$/.exec(p);
     if (!m) throw new UsageError(`--at ${p} is not valid; expected DEPTH/HOP such as 8/immediate`);
     const depth = Number(m[1]);
     if (!(depth >= 1 && depth <= MAX_DEPTH)) throw new UsageError(`--at ${p}: depth must be from 1 to ${MAX_DEPTH}`);
-    if (!hops.names.includes(m[2])) throw new UsageError(`--at ${p}: unknown hop ${m[2]} (valid: ${hops.names.join(', ')})`);
+    if (!hops.names.includes(m[2]))
+      throw new UsageError(`--at ${p}: unknown hop ${m[2]} (valid: ${hops.names.join(', ')})`);
     return { depth, hop: m[2] };
   });
 }
@@ -59,13 +84,24 @@ const fmt = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 const ci = (m, d = 1) => `${fmt(m.mean, d)} [${m.ci95 ? `${fmt(m.ci95[0], d)}–${fmt(m.ci95[1], d)}` : 'no interval'}]`;
 
 async function main(args) {
-  const { values } = parse(args, { ...SINGLE_OPTIONS, ...DUET_OPTIONS, burns: { type: 'string' }, rounds: { type: 'string' }, blocks: { type: 'string' }, at: { type: 'string' }, method: { type: 'string' } });
+  const { values } = parse(args, {
+    ...SINGLE_OPTIONS,
+    ...DUET_OPTIONS,
+    burns: { type: 'string' },
+    rounds: { type: 'string' },
+    blocks: { type: 'string' },
+    at: { type: 'string' },
+    method: { type: 'string' },
+  });
   const method = values.method ?? DEFAULTS.method;
-  if (![...PAIRED_METHODS, 'sequential'].includes(method)) throw new UsageError(`--method ${method} is not valid; expected duet, pair or sequential`);
+  if (![...PAIRED_METHODS, 'sequential'].includes(method))
+    throw new UsageError(`--method ${method} is not valid; expected duet, pair or sequential`);
   const duet = duetSettings(values, method);
   const single = resolveSingle(values, DEFAULTS);
   const at = points(values) ?? [{ depth: single.depth, hop: single.hop }];
-  const burns = list('burns', values.burns ?? DEFAULT_BURNS).map((b) => number('burns', b, { min: 0, max: 100000, integer: true }));
+  const burns = list('burns', values.burns ?? DEFAULT_BURNS).map((b) =>
+    number('burns', b, { min: 0, max: 100000, integer: true }),
+  );
   if (!burns.includes(0)) burns.unshift(0);
   // The points are `at`: the single configuration's depth and hop are not the plan's.
   const settings = freezePlan({
@@ -80,14 +116,32 @@ async function main(args) {
     minPerConnection: PLAN_DEFAULTS.minPerConnection,
   });
   const out = values.out ?? path.join('results', 'calibrate.json');
-const { writeReport } = require('./write-report');
+  const { writeReport } = require('./write-report');
   const target = await defaultNodeTarget();
   const configs = at.flatMap(({ depth, hop }) =>
-    expandConfigs({ ...settings, depths: [depth], hops: [hop], configs: burns.map((burnUs) => ({ framework: settings.framework, strategy: settings.strategy, burnUs })) }, target)
-      .map((c) => Object.assign(c, { group: `calibrate/d${depth}/${hop}`, arm: `burn${c.burnUs}` }, method === 'pair' && { rate: settings.rate })),
+    expandConfigs(
+      {
+        ...settings,
+        depths: [depth],
+        hops: [hop],
+        configs: burns.map((burnUs) => ({ framework: settings.framework, strategy: settings.strategy, burnUs })),
+      },
+      target,
+    ).map((c) =>
+      Object.assign(
+        c,
+        { group: `calibrate/d${depth}/${hop}`, arm: `burn${c.burnUs}` },
+        method === 'pair' && { rate: settings.rate },
+      ),
+    ),
   );
   const run = await measureSession({
-    services: { need: needsOf(at.map((p) => p.hop), [settings.strategy]) },
+    services: {
+      need: needsOf(
+        at.map((p) => p.hop),
+        [settings.strategy],
+      ),
+    },
     kind: 'calibrate',
     title: 'Calibration: recovering a known per-request cost',
     command: ['ctxbench', 'calibrate', ...args].join(' '),
@@ -100,7 +154,8 @@ const { writeReport } = require('./write-report');
     process.stderr.write(`  DEPTH=${p.depth} HOP=${p.hop}: ${p.verdict.toUpperCase()} (server CPU: ${p.cpuVerdict})\n`);
     for (const l of p.levels) {
       process.stderr.write(
-        `    burn ${String(l.burnUs).padStart(4)} µs: server measured ${fmt(l.actualUs)} µs, seen from outside ${ci(l.seenUs)} µs (× ${ci(l.seenRatio, 2)}), ` +
+        `    burn ${String(l.burnUs).padStart(4)} µs: server measured ${fmt(l.actualUs)} µs, seen from ` +
+          `outside ${ci(l.seenUs)} µs (× ${ci(l.seenRatio, 2)}), ` +
           `CPU ${ci(l.cpuUs)} µs (× ${ci(l.cpuRatio, 2)})${l.checked ? `  ${l.verdict}` : ''}\n`,
       );
     }

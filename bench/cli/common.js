@@ -10,7 +10,18 @@ const { resolveNodeTargets } = require('../targets');
 const { PRESETS } = require('../../lib/presets');
 const strategyFile = require('../../context/strategy-file');
 
-const SINGLE_OPTIONS = flags(['strategy', 'depth', 'hop', 'framework', 'connections', 'pipelining', 'duration', 'warmup', 'out', 'report']);
+const SINGLE_OPTIONS = flags([
+  'strategy',
+  'depth',
+  'hop',
+  'framework',
+  'connections',
+  'pipelining',
+  'duration',
+  'warmup',
+  'out',
+  'report',
+]);
 
 const SINGLE_HELP = `  --strategy NAME        server strategy (default %strategy%)
   --depth N              call depth (default %depth%)
@@ -28,7 +39,17 @@ const SINGLE_HELP = `  --strategy NAME        server strategy (default %strategy
 // and pipelining), at the point the command measures by default. The one object both
 // its --help and its parsing read.
 function singleDefaults({ kind, strategy = 'none', depth, hop, duration }) {
-  return { kind, strategy, depth, hop, duration, framework: 'express', connections: PRESETS.default.connections, pipelining: PRESETS.default.pipelining, warmup: 1 };
+  return {
+    kind,
+    strategy,
+    depth,
+    hop,
+    duration,
+    framework: 'express',
+    connections: PRESETS.default.connections,
+    pipelining: PRESETS.default.pipelining,
+    warmup: 1,
+  };
 }
 
 function singleHelp(defaults) {
@@ -47,7 +68,8 @@ function resolveSingle(values, defaults) {
     depth: number('depth', values.depth, { min: 1, max: MAX_DEPTH, integer: true }) ?? defaults.depth,
     hop: oneOf('hop', values.hop, hops.names, defaults.hop),
     framework: oneOf('framework', values.framework, frameworks.names, defaults.framework),
-    connections: number('connections', values.connections, { min: 1, max: 10000, integer: true }) ?? defaults.connections,
+    connections:
+      number('connections', values.connections, { min: 1, max: 10000, integer: true }) ?? defaults.connections,
     pipelining: number('pipelining', values.pipelining, { min: 1, max: 100, integer: true }) ?? defaults.pipelining,
     duration: number('duration', values.duration, { min: 0.5, max: 3600 }) ?? defaults.duration,
     warmup: number('warmup', values.warmup, { min: 0, max: 3600 }) ?? defaults.warmup,
@@ -62,7 +84,8 @@ function resolveSingle(values, defaults) {
 // does: the method for a server that waits (HOP=pg, http, timeout, mixed) or runs below
 // its capacity.
 const DUET_OPTIONS = flags(['windows', 'window', 'rate']);
-const DUET_HELP = `  --windows N            duet, pair: counted windows per pair of processes (default ${PRESETS.default.windows})
+const DUET_HELP = `  --windows N            duet, pair: counted windows per pair of processes \
+(default ${PRESETS.default.windows})
   --window S             duet, pair: seconds per window (default ${PRESETS.default.window})
   --rate R               pair: requests per second sent to each server of a pair (required
                          with --method pair)
@@ -70,9 +93,11 @@ const DUET_HELP = `  --windows N            duet, pair: counted windows per pair
 const PAIRED_METHODS = ['duet', 'pair'];
 
 function duetSettings(values, method) {
-  if (method !== 'pair' && values.rate !== undefined) throw new UsageError('--rate is the pair\'s setting: give --method pair');
+  if (method !== 'pair' && values.rate !== undefined)
+    throw new UsageError("--rate is the pair's setting: give --method pair");
   if (!PAIRED_METHODS.includes(method)) {
-    if (values.windows !== undefined || values.window !== undefined) throw new UsageError('--windows and --window are duet and pair settings: not with --method sequential');
+    if (values.windows !== undefined || values.window !== undefined)
+      throw new UsageError('--windows and --window are duet and pair settings: not with --method sequential');
     return {};
   }
   const windows = {
@@ -80,7 +105,8 @@ function duetSettings(values, method) {
     window: number('window', values.window, { min: 0.2, max: 60 }) ?? PRESETS.default.window,
   };
   if (method === 'pair') {
-    if (values.rate === undefined) throw new UsageError('--method pair needs --rate R: the requests per second sent to each server of a pair');
+    if (values.rate === undefined)
+      throw new UsageError('--method pair needs --rate R: the requests per second sent to each server of a pair');
     return { ...windows, rate: number('rate', values.rate, { min: 1, max: 1e6 }), pipelining: 1 };
   }
   return { ...windows, soloDuration: PRESETS.default.soloDuration, groupSize: 2 };
@@ -114,4 +140,15 @@ async function defaultNodeTarget() {
   return targets;
 }
 
-module.exports = { PAIRED_METHODS, SINGLE_OPTIONS, DUET_OPTIONS, DUET_HELP, duetSettings, singleDefaults, singleHelp, resolveSingle, defaultNodeTarget, loadStrategyFiles };
+module.exports = {
+  PAIRED_METHODS,
+  SINGLE_OPTIONS,
+  DUET_OPTIONS,
+  DUET_HELP,
+  duetSettings,
+  singleDefaults,
+  singleHelp,
+  resolveSingle,
+  defaultNodeTarget,
+  loadStrategyFiles,
+};

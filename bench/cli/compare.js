@@ -37,9 +37,15 @@ async function main(args) {
 }
 
 async function gate(args) {
-  const { values, positionals } = parse(args, { 'max-regression': { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, { allowPositionals: true });
-  if (positionals.length !== 2) throw new UsageError('compare needs exactly two run JSON files: ctxbench compare a.json b.json');
-  const maxRegression = number('max-regression', values['max-regression'], { min: 0, max: 100 }) ?? DEFAULT_MAX_REGRESSION;
+  const { values, positionals } = parse(
+    args,
+    { 'max-regression': { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    { allowPositionals: true },
+  );
+  if (positionals.length !== 2)
+    throw new UsageError('compare needs exactly two run JSON files: ctxbench compare a.json b.json');
+  const maxRegression =
+    number('max-regression', values['max-regression'], { min: 0, max: 100 }) ?? DEFAULT_MAX_REGRESSION;
   let result;
   try {
     result = compare(loadRun(positionals[0], 'first run'), loadRun(positionals[1], 'second run'), { maxRegression });
@@ -48,7 +54,16 @@ async function gate(args) {
   }
   if (values.out) {
     const runs = positionals.map((file) => loadRun(file));
-    saveRun(values.out, { schema: VERSION, kind: 'compare', title: `Gate: ${positionals[1]} against ${positionals[0]}`, command: ['ctxbench', 'compare', ...args].join(' '), files: positionals, maxRegression, runs, compare: result });
+    saveRun(values.out, {
+      schema: VERSION,
+      kind: 'compare',
+      title: `Gate: ${positionals[1]} against ${positionals[0]}`,
+      command: ['ctxbench', 'compare', ...args].join(' '),
+      files: positionals,
+      maxRegression,
+      runs,
+      compare: result,
+    });
   }
   process.stdout.write(compareText(result) + '\n');
   return result.exitCode;

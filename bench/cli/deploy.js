@@ -54,18 +54,32 @@ function readYaml(file) {
   try {
     doc = YAML.parse(fs.readFileSync(file, 'utf8'));
   } catch (err) {
-    throw new UsageError(`${file}: ${err.code === 'ENOENT' ? 'no such file' : `not a YAML file (${String(err.message).split('\n')[0]})`}`);
+    throw new UsageError(
+      `${file}: ${err.code === 'ENOENT' ? 'no such file' : `not a YAML file (${String(err.message).split('\n')[0]})`}`,
+    );
   }
   if (!doc || typeof doc !== 'object') throw new UsageError(`${file}: not an app.yaml (no settings)`);
   const runtime = /^nodejs(\d+)$/.exec(String(doc.runtime ?? ''));
-  if (!runtime) throw new UsageError(`${file}: runtime ${JSON.stringify(doc.runtime ?? null)} is not a Node.js runtime of App Engine standard (nodejs20, nodejs22, nodejs24)`);
+  if (!runtime)
+    throw new UsageError(
+      `${file}: runtime ${JSON.stringify(doc.runtime ?? null)} is not a Node.js runtime of App Engine ` +
+        `standard (nodejs20, nodejs22, nodejs24)`,
+    );
   const env = doc.env_variables ?? {};
   const strategy = env.STRATEGY ?? 'param';
-  if (!strategies.names.includes(strategy)) throw new UsageError(`${file}: STRATEGY=${strategy} is not a strategy of this ctxbench (valid: ${strategies.names.join(', ')})`);
+  if (!strategies.names.includes(strategy))
+    throw new UsageError(
+      `${file}: STRATEGY=${strategy} is not a strategy of this ctxbench (valid: ${strategies.names.join(', ')})`,
+    );
   const scaling = doc.automatic_scaling ?? {};
-  if (doc.basic_scaling || doc.manual_scaling) throw new UsageError(`${file}: basic and manual scaling are not stood in for yet: ctxbench deploy runs automatic-scaling services (F classes)`);
+  if (doc.basic_scaling || doc.manual_scaling)
+    throw new UsageError(
+      `${file}: basic and manual scaling are not stood in for yet: ctxbench deploy runs automatic-scaling ` +
+        `services (F classes)`,
+    );
   const maxConcurrent = scaling.max_concurrent_requests ?? APP_ENGINE_MAX_CONCURRENT;
-  if (!(Number.isInteger(maxConcurrent) && maxConcurrent >= 1 && maxConcurrent <= 1000)) throw new UsageError(`${file}: automatic_scaling.max_concurrent_requests ${maxConcurrent} is not from 1 to 1000`);
+  if (!(Number.isInteger(maxConcurrent) && maxConcurrent >= 1 && maxConcurrent <= 1000))
+    throw new UsageError(`${file}: automatic_scaling.max_concurrent_requests ${maxConcurrent} is not from 1 to 1000`);
   return {
     file,
     service: doc.service ?? 'default',
@@ -87,9 +101,14 @@ function checkComparable(yamls) {
   const [base, ...rest] = yamls;
   for (const y of rest) {
     for (const k of ['depth', 'hop', 'log', 'framework', 'major', 'instanceClass', 'maxConcurrent']) {
-      if (y[k] !== base[k]) throw new UsageError(`${y.file}: ${k} ${y[k]} differs from the baseline's (${base.file}: ${base[k]}); ctxbench deploy compares services that differ in STRATEGY only`);
+      if (y[k] !== base[k])
+        throw new UsageError(
+          `${y.file}: ${k} ${y[k]} differs from the baseline's (${base.file}: ${base[k]}); ctxbench deploy ` +
+            `compares services that differ in STRATEGY only`,
+        );
     }
-    if (y.strategy === base.strategy) throw new UsageError(`${y.file}: STRATEGY ${y.strategy} is the baseline's own (${base.file})`);
+    if (y.strategy === base.strategy)
+      throw new UsageError(`${y.file}: STRATEGY ${y.strategy} is the baseline's own (${base.file})`);
   }
   const seen = new Set();
   for (const y of yamls) {
@@ -100,7 +119,10 @@ function checkComparable(yamls) {
 
 async function main(args) {
   const { values, positionals } = parse(args, OPTIONS, { allowPositionals: true });
-  if (positionals.length < 2) throw new UsageError('deploy needs at least two app.yaml files: the baseline first, then the services to measure against it');
+  if (positionals.length < 2)
+    throw new UsageError(
+      'deploy needs at least two app.yaml files: the baseline first, then the services to measure against it',
+    );
   const yamls = positionals.map(readYaml);
   checkComparable(yamls);
   const [base] = yamls;
@@ -123,19 +145,44 @@ async function main(args) {
   number('blocks', runValues.blocks, { min: 3, max: 1000, integer: true });
   const resolved = resolveSettings(runValues);
   // The yaml's own request limit, not the class's default.
-  const instance = { ...resolved.instance, requestLimit: base.maxConcurrent, requestLimitSource: `max_concurrent_requests ${base.maxConcurrent} (${base.file})` };
+  const instance = {
+    ...resolved.instance,
+    requestLimit: base.maxConcurrent,
+    requestLimitSource: `max_concurrent_requests ${base.maxConcurrent} (${base.file})`,
+  };
+  const envWords = Object.entries({ DEPTH: base.depth, HOP: base.hop, LOG: base.log })
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
   const settings = freezePlan({
     ...resolved,
     instance,
     connections: base.maxConcurrent,
     aa: false,
     preset: 'deploy',
-    title: `Deployments on ${instance.name} stand-ins: ${yamls.map((y) => y.service).join(', ')} against ${base.service}`,
-    why: `each App Engine yaml as a local stand-in of its instance (${describeInstance(instance)}), with the environment it sets (${Object.entries({ DEPTH: base.depth, HOP: base.hop, LOG: base.log }).map(([k, v]) => `${k}=${v}`).join(', ')}), measured in pairs against ${base.file} at rates up to the baseline stand-in's capacity: capacity within ${resolved.slo.text} and what it means in instances`,
-    deploy: { yamls: yamls.map(({ file, service, strategy, maxInstances }) => ({ file: path.relative(process.cwd(), path.resolve(file)), service, strategy, maxInstances })) },
+    title:
+      `Deployments on ${instance.name} stand-ins: ${yamls.map((y) => y.service).join(', ')} against ` +
+      `${base.service}`,
+    why:
+      `each App Engine yaml as a local stand-in of its instance (${describeInstance(instance)}), ` +
+      `with the environment it sets (${envWords}), measured in pairs against ${base.file} ` +
+      `at rates up to the baseline stand-in's capacity: capacity within ${resolved.slo.text} ` +
+      `and what it means in instances`,
+    deploy: {
+      yamls: yamls.map(({ file, service, strategy, maxInstances }) => ({
+        file: path.relative(process.cwd(), path.resolve(file)),
+        service,
+        strategy,
+        maxInstances,
+      })),
+    },
   });
   const out = values.out ?? path.join('results', 'deploy.json');
-  const run = await measureRun({ settings, options: {}, out, command: ['ctxbench', 'deploy', ...redactArgs(args)].join(' ') });
+  const run = await measureRun({
+    settings,
+    options: {},
+    out,
+    command: ['ctxbench', 'deploy', ...redactArgs(args)].join(' '),
+  });
   await writeReport(out, values.report);
   process.stdout.write(deploySummary(run, yamls, out));
   if (run.status === 'interrupted') return 130;
@@ -150,12 +197,24 @@ const num = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '—');
 // the instances sentence.
 function deploySummary(run, yamls, out) {
   const cap = sloCapacity(run);
-  const lines = ['', `ctxbench deploy: ${run.status}, ${Math.round(run.measuringSeconds ?? 0)} s of measuring, ${run.settings.instance.name} stand-ins (${run.settings.instance.cpus} CPU each: an assumption, docs/deploy.md)`];
+  const lines = [
+    '',
+    `ctxbench deploy: ${run.status}, ${Math.round(run.measuringSeconds ?? 0)} s of measuring, ` +
+      `${run.settings.instance.name} stand-ins (${run.settings.instance.cpus} CPU each: an assumption, ` +
+      `docs/deploy.md)`,
+  ];
   if (!cap) return `${lines.join('\n')}\n`;
   for (const y of yamls.slice(1)) {
     const row = cap.rows.find((r) => r.strategy === y.strategy);
     if (!row) lines.push(`${y.service} (${y.strategy}): not measured`);
-    else lines.push(...capacityLines(run, cap, row, { name: `${y.service} (${y.strategy})`, candidate: y.strategy, baseline: yamls[0].strategy }));
+    else
+      lines.push(
+        ...capacityLines(run, cap, row, {
+          name: `${y.service} (${y.strategy})`,
+          candidate: y.strategy,
+          baseline: yamls[0].strategy,
+        }),
+      );
   }
   lines.push(`Run JSON: ${out}`, '');
   return lines.join('\n');
@@ -173,19 +232,39 @@ function addedText(added, s) {
 }
 
 function capacityLines(run, cap, row, { name, candidate = name, baseline }) {
-  const half = latencySummaries(run).find((l) => l.config.strategy === row.strategy && Math.abs((l.config.load ?? 0) - 0.5) < 1e-9)?.s;
+  const half = latencySummaries(run).find(
+    (l) => l.config.strategy === row.strategy && Math.abs((l.config.load ?? 0) - 0.5) < 1e-9,
+  )?.s;
   const added = half?.added?.p99;
   const at50 = row.rates.find((x) => Math.abs((x.load ?? 0) - 0.5) < 1e-9);
   const r = row.ratio;
-  const ci = (x) => (x && Number.isFinite(x.estimate) ? `${pct(x.estimate)}${x.ci95 ? ` [${pct(x.ci95[0])}–${pct(x.ci95[1])}]` : ''}` : '—');
-  const cpu = row.cpuBelowKnee ? `; CPU per request below the knee: ${ci(row.cpuBelowKnee.ratio)} of the baseline's (a cost under the quota, not a capacity)` : '';
-  const lines = [`${name}: capacity within ${cap.slo.text} ${num(row.capacity.estimate, 0)} req/s, ${ci(r)} of the baseline's${cpu}; ` +
-    `p99 added at 50%: ${addedText(added, half)}; ` +
-    `CFS periods throttled at 50%: ${at50 && Number.isFinite(at50.throttledShare) ? pct(at50.throttledShare) : '—'}`];
+  const ci = (x) =>
+    x && Number.isFinite(x.estimate)
+      ? `${pct(x.estimate)}${x.ci95 ? ` [${pct(x.ci95[0])}–${pct(x.ci95[1])}]` : ''}`
+      : '—';
+  const cpu = row.cpuBelowKnee
+    ? `; CPU per request below the knee: ${ci(row.cpuBelowKnee.ratio)} of the baseline's (a cost under the ` +
+      `quota, not a capacity)`
+    : '';
+  const lines = [
+    `${name}: capacity within ${cap.slo.text} ${num(row.capacity.estimate, 0)} req/s, ${ci(r)} of the ` +
+      `baseline's${cpu}; ` +
+      `p99 added at 50%: ${addedText(added, half)}; ` +
+      `CFS periods throttled at 50%: ${at50 && Number.isFinite(at50.throttledShare) ? pct(at50.throttledShare) : '—'}`,
+  ];
   if (row.instances) {
     const per = row.instances.per100;
-    lines.push(`  to serve ${cap.serve.toLocaleString('en-US')} req/s within ${cap.slo.text} on ${run.settings.instance.name}: ${row.instances.baseline} instance${row.instances.baseline === 1 ? '' : 's'} with ${baseline}, ${row.instances.candidate} with ${candidate}` +
-      (per ? `; for every 100 instances with ${baseline}, ${num(per.estimate, 0)}${per.ci95 ? ` [${num(per.ci95[0], 0)}–${num(per.ci95[1], 0)}]` : ''} with ${candidate}` : ''));
+    lines.push(
+      `  to serve ${cap.serve.toLocaleString('en-US')} req/s within ${cap.slo.text} on ` +
+        `${run.settings.instance.name}: ${row.instances.baseline} ` +
+        `instance${row.instances.baseline === 1 ? '' : 's'} with ${baseline}, ${row.instances.candidate} with ` +
+        `${candidate}` +
+        (per
+          ? `; for every 100 instances with ${baseline}, ` +
+            `${num(per.estimate, 0)}${per.ci95 ? ` [${num(per.ci95[0], 0)}–${num(per.ci95[1], 0)}]` : ''} with ` +
+            `${candidate}`
+          : ''),
+    );
   }
   return lines;
 }

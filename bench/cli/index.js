@@ -4,18 +4,45 @@
 // `run` alone and ~260 ms for `report` (measured on this 2-core machine), paid by every
 // command start, and npm test starts ~150 of them.
 const COMMANDS = {
-  run: { summary: 'measure the strategy matrix and write results/<name>.json + results.md', load: () => require('./run') },
+  run: {
+    summary: 'measure the strategy matrix and write results/<name>.json + results.md',
+    load: () => require('./run'),
+  },
   report: { summary: 'render results.md from every results/*.json', load: () => require('./report') },
-  compare: { summary: 'regression gate between two run JSON files: exit 0 ok, 1 slower, 2 inconclusive', load: () => require('./compare') },
+  compare: {
+    summary: 'regression gate between two run JSON files: exit 0 ok, 1 slower, 2 inconclusive',
+    load: () => require('./compare'),
+  },
   micro: { summary: 'micro benchmarks of context operations per strategy', load: () => require('./micro') },
-  integrity: { summary: 'which strategies keep, lose or leak the context, per scenario', load: () => require('./integrity') },
-  calibrate: { summary: 'check the harness recovers a known per-request cost (BURN_US)', load: () => require('./calibrate') },
+  integrity: {
+    summary: 'which strategies keep, lose or leak the context, per scenario',
+    load: () => require('./integrity'),
+  },
+  calibrate: {
+    summary: 'check the harness recovers a known per-request cost (BURN_US)',
+    load: () => require('./calibrate'),
+  },
   aa: { summary: 'compare a configuration against itself: the false-positive rate', load: () => require('./aa') },
-  overhead: { summary: 'the request path vs an Express hello-world (must reach 90%)', load: () => require('./overhead') },
-  repro: { summary: 'measure the matrix twice (or --compare two runs): do the ratios reproduce?', load: () => require('./repro') },
-  probe: { summary: 'count the async resources per request of every point of a run (for the cost model)', load: () => require('./probe') },
-  deploy: { summary: 'each app_*.yaml as a local stand-in of its instance: capacity within an SLO, in instances', load: () => require('./deploy') },
-  app: { summary: 'your own service: two start commands measured side by side (duet), ids checked', load: () => require('./app') },
+  overhead: {
+    summary: 'the request path vs an Express hello-world (must reach 90%)',
+    load: () => require('./overhead'),
+  },
+  repro: {
+    summary: 'measure the matrix twice (or --compare two runs): do the ratios reproduce?',
+    load: () => require('./repro'),
+  },
+  probe: {
+    summary: 'count the async resources per request of every point of a run (for the cost model)',
+    load: () => require('./probe'),
+  },
+  deploy: {
+    summary: 'each app_*.yaml as a local stand-in of its instance: capacity within an SLO, in instances',
+    load: () => require('./deploy'),
+  },
+  app: {
+    summary: 'your own service: two start commands measured side by side (duet), ids checked',
+    load: () => require('./app'),
+  },
 };
 
 // A command's --help text (a string, or a function for texts built on use).

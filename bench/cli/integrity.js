@@ -19,13 +19,35 @@ const { DEFAULT_MAJOR } = require('../../lib/node-versions');
 // team moves between, Node 22 included with its AsyncContextFrame flag off and on.
 const PRESETS = {
   runtimes: { node: ['20', DEFAULT_MAJOR, '26'], acf: 'both' },
-  upgrade: { node: ['20', '22', DEFAULT_MAJOR, '26'], acf: 'both', scenarios: ['upgrade'], out: path.join('results', 'integrity-upgrade.json') },
+  upgrade: {
+    node: ['20', '22', DEFAULT_MAJOR, '26'],
+    acf: 'both',
+    scenarios: ['upgrade'],
+    out: path.join('results', 'integrity-upgrade.json'),
+  },
 };
 const { redactArgs } = require('../services');
 const { writeReport } = require('./write-report');
 const systemTools = require('../../lib/system-tools');
 
-const OPTIONS = flags(['strategies', 'scenarios', 'node', 'acf', 'preset', 'framework', 'requests', 'concurrency', 'soak-requests', 'pg-url', 'out', 'report', 'strategy-file'], { booleans: ['quick'], multiple: ['strategy-file'] });
+const OPTIONS = flags(
+  [
+    'strategies',
+    'scenarios',
+    'node',
+    'acf',
+    'preset',
+    'framework',
+    'requests',
+    'concurrency',
+    'soak-requests',
+    'pg-url',
+    'out',
+    'report',
+    'strategy-file',
+  ],
+  { booleans: ['quick'], multiple: ['strategy-file'] },
+);
 
 const { DEFAULTS, QUICK } = integrity;
 
@@ -67,25 +89,38 @@ function resolveSettings(values) {
   const preset = PRESETS[values.preset] || { node: [DEFAULT_MAJOR], acf: 'default' };
   const acf = acfFlag(values.acf, preset.acf);
   const framework = values.framework ?? 'express';
-  if (!frameworks.names.includes(framework)) throw new UsageError(`--framework ${framework} is not valid (valid: ${frameworks.names.join(', ')})`);
+  if (!frameworks.names.includes(framework))
+    throw new UsageError(`--framework ${framework} is not valid (valid: ${frameworks.names.join(', ')})`);
   const scenarios = list('scenarios', values.scenarios, [...integrity.NAMES, ...Object.keys(integrity.GROUPS)]);
   // Default: every strategy that runs on this framework (a Fastify plugin does not run on Express).
-  const listed = strategies.names.filter((n) => !strategies.info(n).testOnly && !strategies.frameworkProblem(n, framework));
-  const chosen = [...new Set([...(list('strategies', values.strategies, strategies.names) ?? listed), ...own.map((e) => e.name)])];
+  const listed = strategies.names.filter(
+    (n) => !strategies.info(n).testOnly && !strategies.frameworkProblem(n, framework),
+  );
+  const chosen = [
+    ...new Set([...(list('strategies', values.strategies, strategies.names) ?? listed), ...own.map((e) => e.name)]),
+  ];
   for (const name of chosen) {
     const problem = strategies.frameworkProblem(name, framework);
-    if (problem) throw new UsageError(problem.replace('STRATEGY=', '--strategies ').replace(/FRAMEWORK=/g, '--framework '));
+    if (problem)
+      throw new UsageError(problem.replace('STRATEGY=', '--strategies ').replace(/FRAMEWORK=/g, '--framework '));
   }
   return {
     strategies: chosen,
     scenarios: integrity.expandScenarios(scenarios ?? preset.scenarios ?? ['all']),
     preset: values.preset ?? null,
-    node: list('node', values.node)?.map((n) => String(number('node', n, { min: 0, max: 99, integer: true }))) ?? preset.node,
+    node:
+      list('node', values.node)?.map((n) => String(number('node', n, { min: 0, max: 99, integer: true }))) ??
+      preset.node,
     acf,
     framework,
-    requests: number('requests', values.requests, { min: 1, max: 1e7, integer: true }) ?? (quick ? QUICK.requests : DEFAULTS.requests),
-    concurrency: number('concurrency', values.concurrency, { min: 1, max: 10000, integer: true }) ?? DEFAULTS.concurrency,
-    soakRequests: number('soak-requests', values['soak-requests'], { min: 1, max: 1e8, integer: true }) ?? (quick ? QUICK.soakRequests : DEFAULTS.soakRequests),
+    requests:
+      number('requests', values.requests, { min: 1, max: 1e7, integer: true }) ??
+      (quick ? QUICK.requests : DEFAULTS.requests),
+    concurrency:
+      number('concurrency', values.concurrency, { min: 1, max: 10000, integer: true }) ?? DEFAULTS.concurrency,
+    soakRequests:
+      number('soak-requests', values['soak-requests'], { min: 1, max: 1e8, integer: true }) ??
+      (quick ? QUICK.soakRequests : DEFAULTS.soakRequests),
     pipeline: DEFAULTS.pipeline,
     body: { pieces: DEFAULTS.pieces, gapMs: DEFAULTS.gapMs },
     soakGrowthLimitPct: integrity.SOAK_GROWTH_LIMIT_PCT,
@@ -102,13 +137,19 @@ async function main(args) {
   const warnings = [];
   const { targets, warnings: targetWarnings } = await resolveNodeTargets(asked.node, asked.acf);
   warnings.push(...targetWarnings);
-  if (asked.concurrency < 200) warnings.push(`concurrency ${asked.concurrency} (< 200): fewer requests interleave, so a leak is less likely to show`);
+  if (asked.concurrency < 200)
+    warnings.push(
+      `concurrency ${asked.concurrency} (< 200): fewer requests interleave, so a leak is less likely to show`,
+    );
 
   // A server the selected scenarios need but this machine lacks (Redis, MariaDB): those
   // scenarios are left out with one line naming the package to install; the others run.
   const needsOf = (name) => integrity.SCENARIOS.find((s) => s.name === name)?.needs;
   let scenarios = asked.scenarios;
-  for (const [need, tool, label] of [['redis', 'redis', 'Redis'], ['mysql', 'mariadb', 'MySQL']]) {
+  for (const [need, tool, label] of [
+    ['redis', 'redis', 'Redis'],
+    ['mysql', 'mariadb', 'MySQL'],
+  ]) {
     const withoutServer = systemTools.find(tool) ? [] : scenarios.filter((n) => needsOf(n) === need);
     if (!withoutServer.length) continue;
     scenarios = scenarios.filter((n) => !withoutServer.includes(n));
@@ -117,7 +158,12 @@ async function main(args) {
     process.stderr.write(`ctxbench: ${line}\n`);
   }
   if (!scenarios.length) throw new UsageError('no scenario left to run');
-  const runtimes = targets.map(({ label, version, args: nodeArgs, expectAcf }) => ({ label, version, args: nodeArgs, expectAcf }));
+  const runtimes = targets.map(({ label, version, args: nodeArgs, expectAcf }) => ({
+    label,
+    version,
+    args: nodeArgs,
+    expectAcf,
+  }));
   const settings = freezePlan({ ...asked, scenarios, targets: runtimes });
   const needs = new Set(settings.scenarios.map(needsOf));
   const run = await session({
@@ -130,7 +176,9 @@ async function main(args) {
     out,
     part: {
       integrity: {
-        scenarios: integrity.SCENARIOS.filter((s) => settings.scenarios.includes(s.name)).map(({ name, describe, remedy }) => ({ name, describe, remedy: Boolean(remedy) })),
+        scenarios: integrity.SCENARIOS.filter((s) => settings.scenarios.includes(s.name)).map(
+          ({ name, describe, remedy }) => ({ name, describe, remedy: Boolean(remedy) }),
+        ),
         cells: [],
         soak: [],
         errors: [],
@@ -139,9 +187,19 @@ async function main(args) {
     warnings,
     // PostgreSQL, MariaDB, Redis and the downstream service, when a selected scenario needs them.
     // The agents' sink when an APM agent strategy runs.
-    services: { need: { pg: needs.has('pg'), http: needs.has('http'), redis: needs.has('redis'), mysql: needs.has('mysql'), sink: settings.strategies.some((n) => Boolean(strategies.info(n).agent)) }, pgUrl: values['pg-url'] ?? null },
+    services: {
+      need: {
+        pg: needs.has('pg'),
+        http: needs.has('http'),
+        redis: needs.has('redis'),
+        mysql: needs.has('mysql'),
+        sink: settings.strategies.some((n) => Boolean(strategies.info(n).agent)),
+      },
+      pgUrl: values['pg-url'] ?? null,
+    },
     progress: { total: targets.length * settings.strategies.length * settings.scenarios.length, step: 'scenario' },
-    measure: (r, { progress, stop, serverEnv }) => integrity.runIntegrity(r, { out, targets, progress, stop, serverEnv }),
+    measure: (r, { progress, stop, serverEnv }) =>
+      integrity.runIntegrity(r, { out, targets, progress, stop, serverEnv }),
   });
   // Without --report, only a result written into ./results/ regenerates ./results.md.
   await writeReport(out, reportPath);

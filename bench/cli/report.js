@@ -32,19 +32,41 @@ puts its pages, charts and index.html in x/r/.
 async function main(args) {
   const { values, positionals } = parse(
     args,
-    { out: { type: 'string' }, results: { type: 'string' }, csv: { type: 'string' }, json: { type: 'string' }, html: { type: 'boolean' }, 'no-html': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    {
+      out: { type: 'string' },
+      results: { type: 'string' },
+      csv: { type: 'string' },
+      json: { type: 'string' },
+      html: { type: 'boolean' },
+      'no-html': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
     { allowPositionals: true },
   );
   if (values.html && values['no-html']) throw new UsageError('--html and --no-html: choose one');
   const out = values.out ?? 'results.md';
-  const result = await buildReport({ resultsDir: values.results ?? 'results', out, files: positionals.length ? positionals : undefined, html: !values['no-html'] });
-  process.stderr.write(`ctxbench: wrote ${result.out} (${result.sections.length} studies, ${result.pages.length} pages, ${result.charts.length} charts)` +
-    `${result.html ? `; HTML report: ${displayPath(result.html)}` : ''}\n`);
+  const result = await buildReport({
+    resultsDir: values.results ?? 'results',
+    out,
+    files: positionals.length ? positionals : undefined,
+    html: !values['no-html'],
+  });
+  process.stderr.write(
+    `ctxbench: wrote ${result.out} (${result.sections.length} studies, ${result.pages.length} pages, ` +
+      `${result.charts.length} charts)` +
+      `${result.html ? `; HTML report: ${displayPath(result.html)}` : ''}\n`,
+  );
   if (values.csv || values.json) {
-    const table = summaryTable.rows(readResults(values.results ?? 'results', positionals.length ? positionals : undefined));
-    for (const [file, text] of [[values.csv, table.length && summaryTable.toCsv(table)], [values.json, summaryTable.toJson(table)]]) {
+    const table = summaryTable.rows(
+      readResults(values.results ?? 'results', positionals.length ? positionals : undefined),
+    );
+    for (const [file, text] of [
+      [values.csv, table.length && summaryTable.toCsv(table)],
+      [values.json, summaryTable.toJson(table)],
+    ]) {
       if (!file) continue;
-      if (!table.length) throw new UsageError('--csv/--json: none of the files is a run (kind "run"): no summary table to write');
+      if (!table.length)
+        throw new UsageError('--csv/--json: none of the files is a run (kind "run"): no summary table to write');
       writeTextAtomic(file, text);
       process.stderr.write(`ctxbench: wrote ${file} (${table.length} rows)\n`);
     }

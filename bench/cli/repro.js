@@ -40,11 +40,19 @@ async function main(args) {
     } catch (err) {
       throw new UsageError(err.message.split('\n')[0]);
     }
-    if (values.out) saveRun(values.out, { schema: VERSION, kind: 'repro', title: `Reproducibility: ${positionals[0]} against ${positionals[1]}`, files: positionals, repro: result });
+    if (values.out)
+      saveRun(values.out, {
+        schema: VERSION,
+        kind: 'repro',
+        title: `Reproducibility: ${positionals[0]} against ${positionals[1]}`,
+        files: positionals,
+        repro: result,
+      });
     process.stdout.write(reproText(result));
     return 0;
   }
-  if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}' (files are compared with --compare)`);
+  if (positionals.length)
+    throw new UsageError(`unexpected argument '${positionals[0]}' (files are compared with --compare)`);
   const settings = resolveSettings(values);
   const name = settings.quick ? 'quick' : settings.preset;
   const out = values.out ?? path.join('results', `repro-${name}.json`);
@@ -62,8 +70,13 @@ async function main(args) {
   }
   const result = runs.length === 2 ? reproCompare(runs[0], runs[1]) : null;
   saveRun(out, {
-    schema: VERSION, kind: 'repro', title: `Reproducibility: ${settings.title} measured twice`,
-    command: ['ctxbench', 'repro', ...redactArgs(args)].join(' '), status: result ? 'complete' : 'interrupted', runs, repro: result,
+    schema: VERSION,
+    kind: 'repro',
+    title: `Reproducibility: ${settings.title} measured twice`,
+    command: ['ctxbench', 'repro', ...redactArgs(args)].join(' '),
+    status: result ? 'complete' : 'interrupted',
+    runs,
+    repro: result,
   });
   // Each run's own file was its crash-safe progress; the repro file now holds both.
   for (const which of ['a', 'b']) fs.rmSync(out.replace(/\.json$/, `.${which}.json`), { force: true });

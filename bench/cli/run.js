@@ -27,11 +27,59 @@ const { probeRun, unprobed } = require('../probe-run');
 const { pointName } = require('../../analysis/model');
 const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
 const {
-  UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT, UNSETTLED_CAP_FACTOR,
-  DEFAULT_MAX_WARMUP_WINDOWS, SMALL_WINDOW_MAX_WARMUP, windowRequestsFor,
+  UNSETTLED_WINDOW_FACTOR,
+  UNSETTLED_BOUND_PCT,
+  UNSETTLED_CAP_FACTOR,
+  DEFAULT_MAX_WARMUP_WINDOWS,
+  SMALL_WINDOW_MAX_WARMUP,
+  windowRequestsFor,
 } = require('../instruction-windows');
 
-const OPTIONS = flags(['resume', 'strategies', 'depths', 'hops', 'logs', 'frameworks', 'node', 'acf', 'connections', 'pipelining', 'duration', 'warmup', 'rounds', 'blocks', 'min-per-connection', 'amount', 'rate', 'load', 'precision', 'max-time', 'driver', 'target', 'baseline', 'preset', 'out', 'report', 'pg-url', 'method', 'windows', 'window', 'group-size', 'window-requests', 'max-warmup-windows', 'unsettled-windows', 'unsettled-bound', 'strategy-file', 'margin', 'instance', 'cfs-period', 'slo'], { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] });
+const OPTIONS = flags(
+  [
+    'resume',
+    'strategies',
+    'depths',
+    'hops',
+    'logs',
+    'frameworks',
+    'node',
+    'acf',
+    'connections',
+    'pipelining',
+    'duration',
+    'warmup',
+    'rounds',
+    'blocks',
+    'min-per-connection',
+    'amount',
+    'rate',
+    'load',
+    'precision',
+    'max-time',
+    'driver',
+    'target',
+    'baseline',
+    'preset',
+    'out',
+    'report',
+    'pg-url',
+    'method',
+    'windows',
+    'window',
+    'group-size',
+    'window-requests',
+    'max-warmup-windows',
+    'unsettled-windows',
+    'unsettled-bound',
+    'strategy-file',
+    'margin',
+    'instance',
+    'cfs-period',
+    'slo',
+  ],
+  { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] },
+);
 
 const DEFAULT_SLO = 'p99=100ms';
 // Where a capacity within the SLO is looked for when no --load or --rate is given: these
@@ -96,7 +144,8 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
   --window-requests N    instructions: requests per window (default by depth: ${windowRequestsFor(8)} at
                          depth 8, ${windowRequestsFor(256)} at 256; warm-up windows are the same size)
   --max-warmup-windows N instructions: warm-up windows at most, before the count is steady
-                         (default ${DEFAULT_MAX_WARMUP_WINDOWS} windows of 1,000 requests, ${SMALL_WINDOW_MAX_WARMUP} of fewer; 0 measures
+                         (default ${DEFAULT_MAX_WARMUP_WINDOWS} windows of 1,000 requests, ${SMALL_WINDOW_MAX_WARMUP} \
+of fewer; 0 measures
                          from the first request: counts are then comparable only between
                          runs with the same schedule)
   --unsettled-windows N  instructions: measured windows of a process whose count was still
@@ -104,7 +153,8 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
   --unsettled-bound PCT  instructions: an arm that never settled while its baseline did is
                          compared on its mean, and goes on past --unsettled-windows until
                          one window more or less would move that mean by at most PCT%
-                         (default ${UNSETTLED_BOUND_PCT}; at most ${UNSETTLED_CAP_FACTOR} × --unsettled-windows; 0 turns it off)
+                         (default ${UNSETTLED_BOUND_PCT}; at most ${UNSETTLED_CAP_FACTOR} × --unsettled-windows; 0 \
+turns it off)
   --window S             duet, pair: seconds per window (default ${DEFAULTS.window})
   --group-size N         duet: servers loaded at once, the baseline and N-1 arms (default ${DEFAULTS.groupSize})
   --aa                   add an A/A arm: a second baseline process measured against the
@@ -141,7 +191,8 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
                          open-loop knee (the last rate at which two baseline processes keep
                          the SLO, found after the closed-loop capacity) and --load goes to
                          200%; without --rate/--load the rates are ${SLO_LOADS.map((l) => `${l * 100}%`).join(', ')}
-                         of the knee (${SEQUENTIAL_SLO_LOADS.map((l) => `${l * 100}%`).join(', ')} of the capacity one at a time)
+                         of the knee (${SEQUENTIAL_SLO_LOADS.map((l) => `${l * 100}%`).join(', ')} of the capacity \
+one at a time)
   --driver NAME          ${DRIVERS.join(' | ')} (default: ${DEFAULTS.driver})
   --target name=URL      drive an already-deployed server instead of spawning (repeatable)
   --baseline STRATEGY    what "% of baseline" compares with (default from preset)
@@ -161,7 +212,8 @@ function parseTargets(values) {
     const eq = spec.indexOf('=');
     const name = eq > 0 ? spec.slice(0, eq) : '';
     const url = eq > 0 ? spec.slice(eq + 1).replace(/\/+$/, '') : '';
-    if (!name || !/^https?:\/\/[^\s/]+/.test(url)) throw new UsageError(`--target ${spec} is not valid; expected name=http(s)://host[:port]`);
+    if (!name || !/^https?:\/\/[^\s/]+/.test(url))
+      throw new UsageError(`--target ${spec} is not valid; expected name=http(s)://host[:port]`);
     return { name, url };
   });
 }
@@ -169,29 +221,43 @@ function parseTargets(values) {
 function resolveSettings(values) {
   const own = loadStrategyFiles(values['strategy-file']);
   const presetName = values.preset ?? DEFAULTS.preset;
-  if (!Object.hasOwn(PRESETS, presetName)) throw new UsageError(`--preset ${presetName} is unknown (valid: ${Object.keys(PRESETS).join(', ')})`);
+  if (!Object.hasOwn(PRESETS, presetName))
+    throw new UsageError(`--preset ${presetName} is unknown (valid: ${Object.keys(PRESETS).join(', ')})`);
   let preset = PRESETS[presetName];
   if (values.quick) preset = quick(preset);
   const custom = MATRIX_FLAGS.some((f) => values[f] !== undefined);
   const acf = acfFlag(values.acf, preset.acf);
   const driver = values.driver ?? DEFAULTS.driver;
-  if (!DRIVERS.includes(driver)) throw new UsageError(`--driver ${driver} is not valid; expected ${DRIVERS.join(' or ')}`);
-  const depths = list('depths', values.depths)?.map((d) => number('depths', d, { min: 1, max: MAX_DEPTH, integer: true }));
+  if (!DRIVERS.includes(driver))
+    throw new UsageError(`--driver ${driver} is not valid; expected ${DRIVERS.join(' or ')}`);
+  const depths = list('depths', values.depths)?.map((d) =>
+    number('depths', d, { min: 1, max: MAX_DEPTH, integer: true }),
+  );
   const targets = parseTargets(values.target);
   let settings = {
     preset: custom ? 'custom' : presetName,
     basedOn: presetName,
     quick: Boolean(values.quick),
-    title: custom ? `Custom run (based on the ${presetName} preset)` : preset.title + (values.quick ? ' (quick smoke run)' : ''),
+    title: custom
+      ? `Custom run (based on the ${presetName} preset)`
+      : preset.title + (values.quick ? ' (quick smoke run)' : ''),
     why: custom ? null : preset.why,
     // A team's own strategies are measured beside the preset's (or the listed) ones.
-    strategies: [...new Set([...(list('strategies', values.strategies, strategies.names) ?? preset.strategies), ...own.map((e) => e.name)])],
+    strategies: [
+      ...new Set([
+        ...(list('strategies', values.strategies, strategies.names) ?? preset.strategies),
+        ...own.map((e) => e.name),
+      ]),
+    ],
     depths: depths ?? preset.depths,
     hops: list('hops', values.hops, hops.names) ?? preset.hops,
     frameworks: list('frameworks', values.frameworks, frameworks.names) ?? preset.frameworks,
     ...logSettings(values, preset),
     configs: custom ? undefined : preset.configs,
-    node: list('node', values.node)?.map((n) => String(number('node', n, { min: 0, max: 99, integer: true }))) ?? preset.node ?? null,
+    node:
+      list('node', values.node)?.map((n) => String(number('node', n, { min: 0, max: 99, integer: true }))) ??
+      preset.node ??
+      null,
     acf,
     connections: number('connections', values.connections, { min: 1, max: 10000, integer: true }) ?? preset.connections,
     pipelining: number('pipelining', values.pipelining, { min: 1, max: 100, integer: true }) ?? preset.pipelining,
@@ -199,18 +265,27 @@ function resolveSettings(values) {
     warmup: number('warmup', values.warmup, { min: 0, max: 3600 }) ?? preset.warmup,
     rounds: number('rounds', values.rounds, { min: 1, max: 1000, integer: true }) ?? preset.rounds,
     blocks: number('blocks', values.blocks, { min: 1, max: 1000, integer: true }) ?? preset.blocks ?? DEFAULTS.blocks,
-    minPerConnection: number('min-per-connection', values['min-per-connection'], { min: 1, max: 1e6, integer: true }) ?? preset.minPerConnection ?? DEFAULTS.minPerConnection,
+    minPerConnection:
+      number('min-per-connection', values['min-per-connection'], { min: 1, max: 1e6, integer: true }) ??
+      preset.minPerConnection ??
+      DEFAULTS.minPerConnection,
     amount: number('amount', values.amount, { min: 1, max: 1e8, integer: true }) ?? null,
     // A preset's precision target and time cap are budgeted for its own matrix; a custom
     // matrix sets its own with --precision and --max-time.
-    precision: number('precision', values.precision, { min: 0.1, max: 100 }) ?? (custom ? null : preset.precision) ?? null,
-    maxTime: number('max-time', values['max-time'], { min: 1, max: 86400 }) ?? (custom ? null : preset.maxTime) ?? DEFAULTS.maxTime,
+    precision:
+      number('precision', values.precision, { min: 0.1, max: 100 }) ?? (custom ? null : preset.precision) ?? null,
+    maxTime:
+      number('max-time', values['max-time'], { min: 1, max: 86400 }) ??
+      (custom ? null : preset.maxTime) ??
+      DEFAULTS.maxTime,
     driver,
     // The App Engine study's baseline service runs `param` (app_baseline.yaml).
     baseline: values.baseline ?? (targets.length ? 'param' : preset.baseline),
     ...(targets.length && { targets }),
     margin: number('margin', values.margin, { min: 0.1, max: 50 }) ?? DEFAULTS.margin,
-    ...(own.length && { strategyFiles: own.map(({ name, file }) => ({ name, file: path.relative(process.cwd(), file) || file })) }),
+    ...(own.length && {
+      strategyFiles: own.map(({ name, file }) => ({ name, file: path.relative(process.cwd(), file) || file })),
+    }),
     // Servers inherit the environment: record where OpenTelemetry spans went.
     otelExporter: process.env.OTEL_EXPORTER || 'memory',
     // The model presets: each point's async resources counted after the blocks.
@@ -220,7 +295,8 @@ function resolveSettings(values) {
   settings = { ...settings, ...instanceSettings(values, preset, settings) };
   settings = { ...settings, ...rateSettings(values, preset, settings) };
   settings = { ...settings, ...methodSettings(values, preset, settings) };
-  if (!strategies.names.includes(settings.baseline)) throw new UsageError(`--baseline ${settings.baseline} is not a strategy (valid: ${strategies.names.join(', ')})`);
+  if (!strategies.names.includes(settings.baseline))
+    throw new UsageError(`--baseline ${settings.baseline} is not a strategy (valid: ${strategies.names.join(', ')})`);
   return freezePlan(settings);
 }
 
@@ -246,33 +322,55 @@ function measureOptions(values, settings) {
 // open-loop schedule at once. -> { method, why }.
 function chooseMethod(values, preset, settings) {
   // Each reason a method is ruled in or out: { flag, why } (the flag that brought it, and why).
-  const solo = values.target ? { flag: '--target', why: 'it loads servers it started itself on this machine' }
+  const solo = values.target
+    ? { flag: '--target', why: 'it loads servers it started itself on this machine' }
     : settings.driver !== 'autocannon'
-      ? { flag: `--driver ${settings.driver}`,
-        why: 'its loads run side by side in this process with autocannon or ctxbench\'s open-loop schedule' }
+      ? {
+          flag: `--driver ${settings.driver}`,
+          why: "its loads run side by side in this process with autocannon or ctxbench's open-loop schedule",
+        }
       : null;
-  const rated = settings.rates || settings.loads
-    ? { flag: '--rate/--load', why: 'a fixed arrival rate fixes the throughput a comparison under load would read' }
-    : null;
-  const points = settings.configs ?? settings.frameworks.flatMap((framework) => settings.hops.map((hop) => ({ framework, hop })));
-  const waits = [...new Set(points.map((c) => c.hop ?? settings.hops[0])
-    .filter((h) => hops.IO.includes(h) || hops.TIMERS.includes(h)))];
-  const fast = [...new Set(points.map((c) => c.framework ?? settings.frameworks[0])
-    .filter((fw) => OUT_RUN_THE_LOAD_GENERATOR.includes(fw)))];
-  const notDuet = rated ?? (waits.length
-    ? { flag: `HOP=${waits.join(',')}`,
-      why: 'a server waiting on I/O or timers is idle part of every window, and a duet window counts only while both ' +
-        'servers are busy' }
-    : fast.length
-      ? { flag: `FRAMEWORK=${fast.join(',')}`,
-        why: 'two node:http or Fastify servers on one CPU serve more than one load-generator CPU can send ' +
-          '(measured: every window dropped; docs/investigations.md)' }
-      : null);
+  const rated =
+    settings.rates || settings.loads
+      ? { flag: '--rate/--load', why: 'a fixed arrival rate fixes the throughput a comparison under load would read' }
+      : null;
+  const points =
+    settings.configs ?? settings.frameworks.flatMap((framework) => settings.hops.map((hop) => ({ framework, hop })));
+  const waits = [
+    ...new Set(
+      points.map((c) => c.hop ?? settings.hops[0]).filter((h) => hops.IO.includes(h) || hops.TIMERS.includes(h)),
+    ),
+  ];
+  const fast = [
+    ...new Set(
+      points.map((c) => c.framework ?? settings.frameworks[0]).filter((fw) => OUT_RUN_THE_LOAD_GENERATOR.includes(fw)),
+    ),
+  ];
+  const notDuet =
+    rated ??
+    (waits.length
+      ? {
+          flag: `HOP=${waits.join(',')}`,
+          why:
+            'a server waiting on I/O or timers is idle part of every window, and a duet window counts only ' +
+            'while both ' +
+            'servers are busy',
+        }
+      : fast.length
+        ? {
+            flag: `FRAMEWORK=${fast.join(',')}`,
+            why:
+              'two node:http or Fastify servers on one CPU serve more than one load-generator CPU can send ' +
+              '(measured: every window dropped; docs/investigations.md)',
+          }
+        : null);
   // What the pair is for: a server below its capacity (a rate), or one that waits; and
   // instance stand-ins, each held to its own quota on the server CPU.
   const standIn = settings.instance
-    ? { flag: `--instance ${settings.instance.name}`,
-      why: 'stand-ins are measured two at once on the server CPU, each held to its own quota, at fixed rates' }
+    ? {
+        flag: `--instance ${settings.instance.name}`,
+        why: 'stand-ins are measured two at once on the server CPU, each held to its own quota, at fixed rates',
+      }
     : null;
   if (standIn && values.method !== undefined && !['pair', 'sequential'].includes(values.method)) {
     const why = `${standIn.flag}: ${standIn.why}`;
@@ -280,11 +378,15 @@ function chooseMethod(values, preset, settings) {
   }
   // Two stand-ins above half a CPU each do not fit at once on the one server CPU: one at a
   // time then, each with the CPU to itself, in adjacent bursts at each rate.
-  const alone = standIn && 2 * settings.instance.cpus > 1
-    ? { flag: standIn.flag,
-      why: `two stand-ins of ${settings.instance.cpus} CPU each do not fit at once on the one server CPU of this ` +
-        'machine, so each runs alone, in adjacent bursts at each rate' }
-    : null;
+  const alone =
+    standIn && 2 * settings.instance.cpus > 1
+      ? {
+          flag: standIn.flag,
+          why:
+            `two stand-ins of ${settings.instance.cpus} CPU each do not fit at once on the one server CPU of this ` +
+            'machine, so each runs alone, in adjacent bursts at each rate',
+        }
+      : null;
   if (alone && values.method === 'pair') {
     throw new UsageError(`--method pair cannot be used with ${alone.flag}: ${alone.why}`);
   }
@@ -318,9 +420,11 @@ function chooseMethod(values, preset, settings) {
     return { method: wanted, why: `the ${presetName} preset's method, for every point: ${preset.keepMethod}` };
   }
   if (pairFor) {
-    const because = wanted === 'duet' || !rated ? notDuet.why
-      : 'the same schedule sent to both servers at once makes their CPU per request and their latencies ' +
-        'comparable window by window';
+    const because =
+      wanted === 'duet' || !rated
+        ? notDuet.why
+        : 'the same schedule sent to both servers at once makes their CPU per request and their latencies ' +
+          'comparable window by window';
     return { method: 'pair', why: `the pair at a fixed rate${notPreset('pair')}: ${pairFor.flag}: ${because}` };
   }
   if (wanted === 'duet' && notDuet) {
@@ -339,36 +443,65 @@ function methodSettings(values, preset, settings) {
   const { method, why } = chooseMethod(values, preset, settings);
   // Timed methods take their interval over at least 3 processes; an instruction count
   // repeats from process to process within 0.15%, so 1 or 2 are enough there.
-  if (method !== 'instructions' && settings.blocks < 3) throw new UsageError(`--blocks=${settings.blocks} is not valid; expected an integer from 3 to 1000 (1 and 2 only with --method instructions)`);
-  if (['window-requests', 'max-warmup-windows', 'unsettled-windows', 'unsettled-bound'].some((k) => values[k] !== undefined) && method !== 'instructions') throw new UsageError('--window-requests, --max-warmup-windows, --unsettled-windows and --unsettled-bound are instruction-count settings: give --method instructions');
+  if (method !== 'instructions' && settings.blocks < 3)
+    throw new UsageError(
+      `--blocks=${settings.blocks} is not valid; expected an integer from 3 to 1000 (1 and 2 only with ` +
+        `--method instructions)`,
+    );
+  if (
+    ['window-requests', 'max-warmup-windows', 'unsettled-windows', 'unsettled-bound'].some(
+      (k) => values[k] !== undefined,
+    ) &&
+    method !== 'instructions'
+  )
+    throw new UsageError(
+      '--window-requests, --max-warmup-windows, --unsettled-windows and --unsettled-bound are ' +
+        'instruction-count settings: give --method instructions',
+    );
   if (method === 'instructions') return { ...instructionSettings(values, preset, settings), methodWhy: why };
   // --precision adds blocks until ratios are precise: at a fixed rate only the pair has one.
   if (method !== 'pair' && (settings.rates || settings.loads) && values.precision !== undefined) {
-    throw new UsageError('--precision cannot be used with --rate/--load and --method sequential: a fixed rate fixes the throughput it would narrow; the pair (--method pair) measures CPU per request at the rate');
+    throw new UsageError(
+      '--precision cannot be used with --rate/--load and --method sequential: a fixed rate fixes the ' +
+        'throughput it would narrow; the pair (--method pair) measures CPU per request at the rate',
+    );
   }
   // The A/A twin is part of a duet or a pair (the preset's `aa`); --aa asks for it in any run.
   const out = { method, methodWhy: why, aa: Boolean(values.aa || (preset.aa && ['duet', 'pair'].includes(method))) };
   if (method === 'pair') {
-    if (!settings.configs && !settings.strategies.includes(settings.baseline)) out.strategies = [settings.baseline, ...settings.strategies];
+    if (!settings.configs && !settings.strategies.includes(settings.baseline))
+      out.strategies = [settings.baseline, ...settings.strategies];
     // A rate, or a share of the baseline's capacity: 50% when neither is given.
     if (!settings.rates && !settings.loads) {
       out.loads = [PAIR_DEFAULT_LOAD];
       out.methodWhy = `${why}; at ${PAIR_DEFAULT_LOAD * 100}% of the baseline's capacity (no --rate or --load given)`;
     }
     out.pipelining = 1;
-    out.windows = number('windows', values.windows, { min: 2, max: 1000, integer: true }) ?? preset.windows ?? DEFAULTS.windows;
+    out.windows =
+      number('windows', values.windows, { min: 2, max: 1000, integer: true }) ?? preset.windows ?? DEFAULTS.windows;
     out.window = number('window', values.window, { min: 0.2, max: 60 }) ?? preset.window ?? DEFAULTS.window;
-    out.precision = number('precision', values.precision, { min: 0.1, max: 100 }) ?? (settings.preset === 'custom' ? null : preset.precision) ?? null;
-    if (values['group-size'] !== undefined) throw new UsageError('--group-size is a duet setting: a pair is two servers');
+    out.precision =
+      number('precision', values.precision, { min: 0.1, max: 100 }) ??
+      (settings.preset === 'custom' ? null : preset.precision) ??
+      null;
+    if (values['group-size'] !== undefined)
+      throw new UsageError('--group-size is a duet setting: a pair is two servers');
   } else if (method === 'duet') {
     // A duet compares: the baseline is always measured, named or not.
-    if (!settings.configs && !settings.strategies.includes(settings.baseline)) out.strategies = [settings.baseline, ...settings.strategies];
-    out.windows = number('windows', values.windows, { min: 2, max: 1000, integer: true }) ?? preset.windows ?? DEFAULTS.windows;
+    if (!settings.configs && !settings.strategies.includes(settings.baseline))
+      out.strategies = [settings.baseline, ...settings.strategies];
+    out.windows =
+      number('windows', values.windows, { min: 2, max: 1000, integer: true }) ?? preset.windows ?? DEFAULTS.windows;
     out.window = number('window', values.window, { min: 0.2, max: 60 }) ?? preset.window ?? DEFAULTS.window;
     out.soloDuration = preset.soloDuration ?? DEFAULTS.soloDuration;
-    out.groupSize = number('group-size', values['group-size'], { min: 2, max: 8, integer: true }) ?? preset.groupSize ?? DEFAULTS.groupSize;
+    out.groupSize =
+      number('group-size', values['group-size'], { min: 2, max: 8, integer: true }) ??
+      preset.groupSize ??
+      DEFAULTS.groupSize;
   } else if (['windows', 'window', 'group-size'].some((k) => values[k] !== undefined)) {
-    throw new UsageError('--windows, --window and --group-size are duet and pair settings: give --method duet or --method pair');
+    throw new UsageError(
+      '--windows, --window and --group-size are duet and pair settings: give --method duet or --method pair',
+    );
   }
   return out;
 }
@@ -388,12 +521,18 @@ function logSettings(values, preset) {
 function instructionSettings(values, preset, settings) {
   const found = findValgrind();
   if (!found) throw new UsageError(`--method instructions needs Valgrind, which is not on PATH: ${INSTALL_HINT}`);
-  if (['window', 'group-size'].some((k) => values[k] !== undefined)) throw new UsageError('--window and --group-size are duet settings: give --method duet');
-  if (values.precision !== undefined) throw new UsageError('--precision cannot be used with --method instructions: a count has no interval to narrow (its spread is shown)');
-  const windows = number('windows', values.windows, { min: 1, max: 1000, integer: true }) ?? preset.windows ?? DEFAULTS.windows;
+  if (['window', 'group-size'].some((k) => values[k] !== undefined))
+    throw new UsageError('--window and --group-size are duet settings: give --method duet');
+  if (values.precision !== undefined)
+    throw new UsageError(
+      '--precision cannot be used with --method instructions: a count has no interval to narrow (its spread is shown)',
+    );
+  const windows =
+    number('windows', values.windows, { min: 1, max: 1000, integer: true }) ?? preset.windows ?? DEFAULTS.windows;
   return {
     // A ratio needs its baseline: measured whether named or not.
-    ...(!settings.configs && !settings.strategies.includes(settings.baseline) && { strategies: [settings.baseline, ...settings.strategies] }),
+    ...(!settings.configs &&
+      !settings.strategies.includes(settings.baseline) && { strategies: [settings.baseline, ...settings.strategies] }),
     method: 'instructions',
     aa: Boolean(values.aa),
     // One request in flight: the next is sent when the last has been answered, so what the
@@ -407,11 +546,19 @@ function instructionSettings(values, preset, settings) {
     precision: null,
     windows,
     // A count still moving at the end of the warm-up is measured longer (bench/instruction-windows.js).
-    unsettledWindows: number('unsettled-windows', values['unsettled-windows'], { min: 1, max: 1000, integer: true }) ?? windows * UNSETTLED_WINDOW_FACTOR,
+    unsettledWindows:
+      number('unsettled-windows', values['unsettled-windows'], { min: 1, max: 1000, integer: true }) ??
+      windows * UNSETTLED_WINDOW_FACTOR,
     unsettledBound: number('unsettled-bound', values['unsettled-bound'], { min: 0, max: 100 }) ?? UNSETTLED_BOUND_PCT,
-    windowRequests: number('window-requests', values['window-requests'], { min: 10, max: 1e7, integer: true }) ?? preset.windowRequests ?? null,
+    windowRequests:
+      number('window-requests', values['window-requests'], { min: 10, max: 1e7, integer: true }) ??
+      preset.windowRequests ??
+      null,
     // null: by window size (bench/instruction-windows.js maxWarmupWindowsFor).
-    maxWarmupWindows: number('max-warmup-windows', values['max-warmup-windows'], { min: 0, max: 1000, integer: true }) ?? preset.maxWarmupWindows ?? null,
+    maxWarmupWindows:
+      number('max-warmup-windows', values['max-warmup-windows'], { min: 0, max: 1000, integer: true }) ??
+      preset.maxWarmupWindows ??
+      null,
     warmup: 0,
     rounds: 1,
   };
@@ -423,12 +570,25 @@ function instructionSettings(values, preset, settings) {
 function instanceSettings(values, preset, settings) {
   const periodUs = number('cfs-period', values['cfs-period'], { min: 1000, max: 1000000, integer: true });
   const instance = parseInstance(values.instance ?? preset.instance, { periodUs: periodUs ?? DEFAULT_PERIOD_US });
-  if (periodUs !== undefined && !instance) throw new UsageError('--cfs-period is the CFS period of an --instance stand-in: give --instance');
+  if (periodUs !== undefined && !instance)
+    throw new UsageError('--cfs-period is the CFS period of an --instance stand-in: give --instance');
   const slo = parseSlo(values.slo ?? preset.slo ?? (instance ? DEFAULT_SLO : undefined));
   if (!instance) return { instance: null, ...(slo && { slo }) };
-  if (values.target) throw new UsageError('--instance runs the servers locally as stand-ins of the instance: not with --target (a deployed service is its own instance)');
-  if (values.connections !== undefined && instance.requestLimit && Number(values.connections) !== instance.requestLimit) {
-    throw new UsageError(`--connections ${values.connections} with --instance ${instance.name}: the instance serves ${instance.requestLimit} request${instance.requestLimit === 1 ? '' : 's'} at once (${instance.requestLimitSource}); the connections are that limit`);
+  if (values.target)
+    throw new UsageError(
+      '--instance runs the servers locally as stand-ins of the instance: not with --target (a deployed ' +
+        'service is its own instance)',
+    );
+  if (
+    values.connections !== undefined &&
+    instance.requestLimit &&
+    Number(values.connections) !== instance.requestLimit
+  ) {
+    throw new UsageError(
+      `--connections ${values.connections} with --instance ${instance.name}: the instance serves ` +
+        `${instance.requestLimit} request${instance.requestLimit === 1 ? '' : 's'} at once ` +
+        `(${instance.requestLimitSource}); the connections are that limit`,
+    );
   }
   return { instance, slo, connections: instance.requestLimit ?? settings.connections };
 }
@@ -438,7 +598,11 @@ function parseSlo(value) {
   if (value === undefined || value === null) return null;
   if (typeof value === 'object') return value;
   const m = /^(p50|p90|p99|p99\.9)=(\d+(?:\.\d+)?)(ms|s)$/.exec(String(value).trim());
-  if (!m || !(Number(m[2]) > 0)) throw new UsageError(`--slo ${value} is not valid; expected a percentile and a bound such as p99=100ms (p50, p90, p99 or p99.9; ms or s)`);
+  if (!m || !(Number(m[2]) > 0))
+    throw new UsageError(
+      `--slo ${value} is not valid; expected a percentile and a bound such as p99=100ms (p50, p90, p99 or ` +
+        `p99.9; ms or s)`,
+    );
   const boundMs = Number(m[2]) * (m[3] === 's' ? 1000 : 1);
   return { key: m[1] === 'p99.9' ? 'p99_9' : m[1], boundMs, text: `${m[1]} ≤ ${boundMs} ms` };
 }
@@ -447,7 +611,8 @@ function parseSlo(value) {
 // SLO judged in pairs (not --method sequential, a deployed --target, another driver, or
 // stand-ins too large to pair on the server CPU).
 function kneeAnchored(values, settings) {
-  if (!settings.slo || values.method === 'sequential' || values.target || settings.driver !== 'autocannon') return false;
+  if (!settings.slo || values.method === 'sequential' || values.target || settings.driver !== 'autocannon')
+    return false;
   return !(settings.instance && 2 * settings.instance.cpus > 1);
 }
 
@@ -458,18 +623,35 @@ function rateSettings(values, preset, settings) {
   // which the ladder crosses; measured one at a time, it is the closed-loop capacity.
   const knee = kneeAnchored(values, settings);
   let loads = parseLoads(values.load, { max: knee ? 2 : 1 }) ?? null;
-  if (!rates && !loads && settings.slo && values.rate === undefined && values.load === undefined && !preset.loads && !preset.rates) loads = knee ? SLO_LOADS : SEQUENTIAL_SLO_LOADS;
-  if (rates && loads) throw new UsageError('--rate and --load are exclusive: give absolute rates or fractions of the capacity, not both');
+  if (
+    !rates &&
+    !loads &&
+    settings.slo &&
+    values.rate === undefined &&
+    values.load === undefined &&
+    !preset.loads &&
+    !preset.rates
+  )
+    loads = knee ? SLO_LOADS : SEQUENTIAL_SLO_LOADS;
+  if (rates && loads)
+    throw new UsageError('--rate and --load are exclusive: give absolute rates or fractions of the capacity, not both');
   if (!rates && !loads && values.rate === undefined && values.load === undefined) {
     loads = preset.loads ?? null;
     rates = preset.rates ?? null;
   }
   if (!rates && !loads) {
-    if (settings.driver === 'artillery') throw new UsageError('--driver artillery sends at a fixed arrival rate: give --rate or --load');
+    if (settings.driver === 'artillery')
+      throw new UsageError('--driver artillery sends at a fixed arrival rate: give --rate or --load');
     return { rates: null, loads: null };
   }
-  if (values.pipelining !== undefined && settings.pipelining !== 1) throw new UsageError(`--pipelining ${settings.pipelining} cannot be used with --rate/--load: rate mode sends one request per connection at a time`);
-  if (settings.amount !== null) throw new UsageError('--amount cannot be used with --rate/--load: rate mode runs for --duration');
+  if (values.pipelining !== undefined && settings.pipelining !== 1)
+    throw new UsageError(
+      `--pipelining ` +
+        `${settings.pipelining} cannot be used with --rate/--load: rate mode sends one request per connection ` +
+        `at a time`,
+    );
+  if (settings.amount !== null)
+    throw new UsageError('--amount cannot be used with --rate/--load: rate mode runs for --duration');
   return { rates, loads, pipelining: 1, precision: null };
 }
 
@@ -495,11 +677,34 @@ async function measureRun({ settings, options, out, command, title = settings.ti
   if (settings.instance) standInLayout();
   // HOP=pg / mysql / redis / http: PostgreSQL, MariaDB, Redis and the downstream service
   // for the whole run (and for the capacity probe before it); the sink when an APM agent runs.
-  const services = { need: needsOf(configs.map((c) => c.hop), configs.map((c) => c.strategy)), pgUrl };
-  const rated = await rateConfigs(configs, settings, { remote: targets.length > 0, taskset: environment.taskset, services });
+  const services = {
+    need: needsOf(
+      configs.map((c) => c.hop),
+      configs.map((c) => c.strategy),
+    ),
+    pgUrl,
+  };
+  const rated = await rateConfigs(configs, settings, {
+    remote: targets.length > 0,
+    taskset: environment.taskset,
+    services,
+  });
   const learned = rated.capacity ? { capacity: rated.capacity } : {};
 
-  const run = await measureSession({ kind: 'run', title, command, settings, learned, configs: rated.configs, out, remote: targets.length > 0, warnings, environment, services, startedAt });
+  const run = await measureSession({
+    kind: 'run',
+    title,
+    command,
+    settings,
+    learned,
+    configs: rated.configs,
+    out,
+    remote: targets.length > 0,
+    warnings,
+    environment,
+    services,
+    startedAt,
+  });
   if (profile && run.status !== 'interrupted' && !targets.length) await profileRun(run, out, settings, services);
   return run;
 }
@@ -508,7 +713,11 @@ async function measureRun({ settings, options, out, command, title = settings.ti
 // and deadline, into FILE (bench/resume.js says what is kept).
 async function resumeRun(values, args) {
   const others = Object.keys(values).filter((k) => !['resume', 'report', 'blocks', 'max-time'].includes(k));
-  if (others.length) throw new UsageError(`--resume takes every setting from the run it resumes: give no other option than --report, --blocks and --max-time (got --${others.join(', --')})`);
+  if (others.length)
+    throw new UsageError(
+      `--resume takes every setting from the run it resumes: give no other option than --report, --blocks and ` +
+        `--max-time (got --${others.join(', --')})`,
+    );
   const file = values.resume;
   // --blocks N: a run goes on to N blocks (a complete one too: a study too imprecise for its
   // purpose gets more blocks of the same design); --max-time S moves its deadline.
@@ -524,7 +733,11 @@ async function resumeRun(values, args) {
   }
   const { run: old, resume } = loaded;
   const { title, command, status, environment, warnings, configs } = old;
-  const kept = { ...old.settings, ...(extend.blocks !== undefined && { blocks: extend.blocks }), ...(extend.maxTime !== undefined && { maxTime: extend.maxTime }) };
+  const kept = {
+    ...old.settings,
+    ...(extend.blocks !== undefined && { blocks: extend.blocks }),
+    ...(extend.maxTime !== undefined && { maxTime: extend.maxTime }),
+  };
   const { targets: resolved } = await resolveNodeTargets(kept.node, kept.acf);
   const nodeTargets = kept.runtimes ? resolved.filter((t) => kept.runtimes.includes(t.label)) : resolved;
   try {
@@ -535,29 +748,89 @@ async function resumeRun(values, args) {
   // A preset that lists its configurations and has gained some since the run began: the new
   // ones are measured from this block on (bench/resume.js joinNewConfigs).
   const preset = !kept.quick && Object.hasOwn(PRESETS, kept.preset) ? PRESETS[kept.preset] : null;
-  const added = preset?.configs ? joinNewConfigs(old, expandConfigs({ ...kept, configs: preset.configs }, nodeTargets), resume.fromBlock) : [];
+  const added = preset?.configs
+    ? joinNewConfigs(old, expandConfigs({ ...kept, configs: preset.configs }, nodeTargets), resume.fromBlock)
+    : [];
   const settings = freezePlan(added.length ? { ...kept, configs: preset.configs } : kept);
   // Everything else the run had (profiles, earlier resumes, …) stays; the session writes the rest anew.
-  const OWN = ['schema', 'kind', 'title', 'command', 'status', 'environment', 'settings', 'learned', 'warnings', 'configs', 'measuringSeconds'];
+  const OWN = [
+    'schema',
+    'kind',
+    'title',
+    'command',
+    'status',
+    'environment',
+    'settings',
+    'learned',
+    'warnings',
+    'configs',
+    'measuringSeconds',
+  ];
   const rest = Object.fromEntries(Object.entries(old).filter(([k]) => !OWN.includes(k)));
   const now = captureEnvironment();
   // The machine of each sitting: a fit's blocks are in the µs of the CPU they ran on.
-  const record = { at: now.date, command: ['ctxbench', 'run', ...redactArgs(args)].join(' '), fromBlock: resume.fromBlock, droppedSamples: resume.dropped.samples, status, commit: now.commit, dirty: now.dirty, node: now.node,
+  const record = {
+    at: now.date,
+    command: ['ctxbench', 'run', ...redactArgs(args)].join(' '),
+    fromBlock: resume.fromBlock,
+    droppedSamples: resume.dropped.samples,
+    status,
+    commit: now.commit,
+    dirty: now.dirty,
+    node: now.node,
     machine: { cpuModel: now.cpuModel, cores: now.cores, kernel: now.kernel },
-    ...(extend.blocks !== undefined && { blocks: extend.blocks }), ...(extend.maxTime !== undefined && { maxTime: extend.maxTime }), ...(added.length && { added: added.map((c) => c.id) }) };
+    ...(extend.blocks !== undefined && { blocks: extend.blocks }),
+    ...(extend.maxTime !== undefined && { maxTime: extend.maxTime }),
+    ...(added.length && { added: added.map((c) => c.id) }),
+  };
   const part = { ...rest, resumes: [...(rest.resumes || []), record] };
-  process.stderr.write(`ctxbench: resuming ${file} (${status}): ${resume.fromBlock} complete block(s) kept, ${resume.dropped.samples} sample(s) of an unfinished block dropped\n`);
-  if (added.length) process.stderr.write(`ctxbench: the ${settings.preset} preset has ${added.length} configuration(s) this run has not (${[...new Set(added.map(pointName))].join(', ')}): measured from block ${resume.fromBlock + 1} on\n`);
-  const services = { need: needsOf(configs.map((c) => c.hop), configs.map((c) => c.strategy)), pgUrl: null };
-  return measureSession({ kind: 'run', title, command, settings, learned: old.learned ?? {}, configs, out: file, warnings: warnings || [], environment, services, startedAt: Date.now() - resume.measuredSeconds * 1000, resume: { ...resume, part } });
+  process.stderr.write(
+    `ctxbench: resuming ${file} (${status}): ${resume.fromBlock} complete block(s) kept, ` +
+      `${resume.dropped.samples} sample(s) of an unfinished block dropped\n`,
+  );
+  if (added.length)
+    process.stderr.write(
+      `ctxbench: the ${settings.preset} preset has ${added.length} configuration(s) this run has not ` +
+        `(${[...new Set(added.map(pointName))].join(', ')}): measured from block ${resume.fromBlock + 1} on\n`,
+    );
+  const services = {
+    need: needsOf(
+      configs.map((c) => c.hop),
+      configs.map((c) => c.strategy),
+    ),
+    pgUrl: null,
+  };
+  return measureSession({
+    kind: 'run',
+    title,
+    command,
+    settings,
+    learned: old.learned ?? {},
+    configs,
+    out: file,
+    warnings: warnings || [],
+    environment,
+    services,
+    startedAt: Date.now() - resume.measuredSeconds * 1000,
+    resume: { ...resume, part },
+  });
 }
 
 async function main(args) {
   const { values } = parse(args, OPTIONS);
   const resuming = values.resume !== undefined;
   const settings = resuming ? null : resolveSettings(values);
-  const out = resuming ? values.resume : values.out ?? path.join('results', `${settings.quick ? 'quick' : settings.preset}.json`);
-  const run = resuming ? await resumeRun(values, args) : await measureRun({ settings, options: measureOptions(values, settings), out, command: ['ctxbench', 'run', ...redactArgs(args)].join(' ') });
+  const out = resuming
+    ? values.resume
+    : (values.out ?? path.join('results', `${settings.quick ? 'quick' : settings.preset}.json`));
+  const run = resuming
+    ? await resumeRun(values, args)
+    : await measureRun({
+        settings,
+        options: measureOptions(values, settings),
+        out,
+        command: ['ctxbench', 'run', ...redactArgs(args)].join(' '),
+      });
   // The model presets count each point's async resources once the blocks are done: in
   // probe processes, never in a measured one (bench/probe-run.js).
   // A run that has counts (one from before `probe` was a setting included) gets its new points'.
@@ -574,10 +847,24 @@ async function main(args) {
     throw new UsageError(`nothing was measured: every configuration failed (details in ${out})`);
   }
   if (run.status === 'failed') {
-    process.stderr.write(`ctxbench: ${run.configs.filter((c) => c.status === 'failed').length} configuration(s) failed (details in ${out})\n`);
+    process.stderr.write(
+      `ctxbench: ${run.configs.filter((c) => c.status === 'failed').length} configuration(s) failed (details ` +
+        `in ${out})\n`,
+    );
     return 1;
   }
   return 0;
 }
 
-module.exports = { main, measureRun, measureOptions, resolveSettings, parseTargets, parseSlo, OPTIONS, DEFAULT_SLO, SLO_LOADS, help: HELP };
+module.exports = {
+  main,
+  measureRun,
+  measureOptions,
+  resolveSettings,
+  parseTargets,
+  parseSlo,
+  OPTIONS,
+  DEFAULT_SLO,
+  SLO_LOADS,
+  help: HELP,
+};

@@ -19,7 +19,9 @@ async function writeReport(out, reportPath = defaultReport(out)) {
   // to load, which `--report none` and a run refused for bad input should not pay.
   const { buildReport } = require('../../report');
   const built = await buildReport({ resultsDir: path.dirname(out), out: reportPath });
-  process.stderr.write(`ctxbench: wrote ${reportPath}, ${built.pages.length} study pages beside it and ${displayPath(built.html)}\n`);
+  process.stderr.write(
+    `ctxbench: wrote ${reportPath}, ${built.pages.length} study pages beside it and ${displayPath(built.html)}\n`,
+  );
   return reportPath;
 }
 

@@ -19,7 +19,10 @@ function duetGroups(configs, baselineArm, { block = 0, size = 2, excluded = new 
   for (const group of groupConfigs(configs).values()) {
     const base = group.find((c) => armOf(c) === baselineArm);
     if (!base || excluded.has(base)) continue;
-    const others = roundOrder(group.filter((c) => c !== base && !excluded.has(c)), block);
+    const others = roundOrder(
+      group.filter((c) => c !== base && !excluded.has(c)),
+      block,
+    );
     for (let i = 0; i < others.length; i += size - 1) out.push([base, ...others.slice(i, i + size - 1)]);
   }
   return out;
@@ -29,7 +32,8 @@ function duetGroups(configs, baselineArm, { block = 0, size = 2, excluded = new 
 // group that holds the A/A arm (the baseline's twin) or, without one, in its first group.
 function soloMembers(group, groups) {
   const [base, ...others] = group;
-  const withBase = groups.find((g) => g[0] === base && g.some((c) => c.arm === AA_ARM)) ?? groups.find((g) => g[0] === base);
+  const withBase =
+    groups.find((g) => g[0] === base && g.some((c) => c.arm === AA_ARM)) ?? groups.find((g) => g[0] === base);
   return withBase === group ? group : others;
 }
 
@@ -55,7 +59,13 @@ async function duetBlock(ctx, block, counters) {
       // mid-group, however it is stopped, keeps the windows it took.
       const keepWindow = (w) => {
         members.forEach((config, i) => {
-          if (config !== base) config.samples.push(...duet.windowSamples({ windows: [w] }, { of: i, partner: baseAt, partnerId: base.id, block, group: groupSeq }));
+          if (config !== base)
+            config.samples.push(
+              ...duet.windowSamples(
+                { windows: [w] },
+                { of: i, partner: baseAt, partnerId: base.id, block, group: groupSeq },
+              ),
+            );
         });
         ctx.save();
       };
@@ -70,14 +80,35 @@ async function duetBlock(ctx, block, counters) {
         onWindow: keepWindow,
       });
       members.forEach((config, i) => {
-        servers.get(config).record.warmup = result.warmup.map((w) => ({ cpuUsPerRequest: w.members[i].cpuUsPerRequest, requests: w.members[i].requests }));
+        servers.get(config).record.warmup = result.warmup.map((w) => ({
+          cpuUsPerRequest: w.members[i].cpuUsPerRequest,
+          requests: w.members[i].requests,
+        }));
         const load = result.loads[i];
-        config.samples.push({ kind: 'duet', block, group: groupSeq, position: i, members: members.map((c) => c.id), requests: load.requests, errors: load.errors, non2xx: load.non2xx, mismatches: load.mismatches, lost: load.lost, loadgenCpu: load.loadgenCpu, durationS: load.durationS });
+        config.samples.push({
+          kind: 'duet',
+          block,
+          group: groupSeq,
+          position: i,
+          members: members.map((c) => c.id),
+          requests: load.requests,
+          errors: load.errors,
+          non2xx: load.non2xx,
+          mismatches: load.mismatches,
+          lost: load.lost,
+          loadgenCpu: load.loadgenCpu,
+          durationS: load.durationS,
+        });
       });
       // One warning per kind of reason (the window records keep the exact figures).
-      for (const w of result.windows.filter((x) => !x.counted)) warnOnce(run, `duet windows dropped: ${duet.DROP_WARNINGS[w.dropKind]}`, null);
+      for (const w of result.windows.filter((x) => !x.counted))
+        warnOnce(run, `duet windows dropped: ${duet.DROP_WARNINGS[w.dropKind]}`, null);
       if (result.windows.filter((w) => w.counted).length < s.windows && !stop.requested) {
-        warnOnce(run, `${others.map((c) => c.id).join(', ')}: fewer than ${s.windows} counted windows in block ${block + 1}`, progress);
+        warnOnce(
+          run,
+          `${others.map((c) => c.id).join(', ')}: fewer than ${s.windows} counted windows in block ${block + 1}`,
+          progress,
+        );
       }
       // Solo bursts: each configuration's own req/s and latency, with the CPU to itself,
       // sized from its rate in the group (it had 1/n of the CPU there).
@@ -85,10 +116,28 @@ async function duetBlock(ctx, block, counters) {
         if (stop.requested) break;
         const i = members.indexOf(config);
         const seconds = result.windows.reduce((a, w) => a + w.wallMs, 0) / 1000;
-        const rate = seconds > 0 ? (result.windows.reduce((a, w) => a + w.members[i].requests, 0) / seconds) * members.length : null;
-        const sample = await takeSample({ config, server: servers.get(config), driver: ctx.driver, settings: { ...s, duration: s.soloDuration }, rate, signal: stop.signal });
-        config.samples.push({ kind: 'solo', block, round: counters.round, seq: counters.seq++, pairSeq: null, ...sample });
-        if (sample.errors > 0 || sample.non2xx > 0) warnOnce(run, `${config.id} had errors or non-2xx responses (block ${block + 1})`, progress);
+        const rate =
+          seconds > 0
+            ? (result.windows.reduce((a, w) => a + w.members[i].requests, 0) / seconds) * members.length
+            : null;
+        const sample = await takeSample({
+          config,
+          server: servers.get(config),
+          driver: ctx.driver,
+          settings: { ...s, duration: s.soloDuration },
+          rate,
+          signal: stop.signal,
+        });
+        config.samples.push({
+          kind: 'solo',
+          block,
+          round: counters.round,
+          seq: counters.seq++,
+          pairSeq: null,
+          ...sample,
+        });
+        if (sample.errors > 0 || sample.non2xx > 0)
+          warnOnce(run, `${config.id} had errors or non-2xx responses (block ${block + 1})`, progress);
       }
       refreshSummaries(run);
     } catch (err) {
@@ -97,7 +146,9 @@ async function duetBlock(ctx, block, counters) {
       await stopBlock(servers);
       ctx.save();
     }
-    progress?.tick(others.map((c) => `${c.strategy}${c.arm === AA_ARM ? ' (A/A)' : ''} ${fmtRatio(c.summary)}`).join(', '));
+    progress?.tick(
+      others.map((c) => `${c.strategy}${c.arm === AA_ARM ? ' (A/A)' : ''} ${fmtRatio(c.summary)}`).join(', '),
+    );
   }
   counters.round++;
 }

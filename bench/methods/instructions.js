@@ -28,13 +28,24 @@ async function instructionsBlock(ctx, block) {
   s.nodeFlags ??= callgrind.NODE_ARGS;
   const live = run.configs.filter((c) => !ctx.excluded.has(c));
   const isBase = (c) => armOf(c) === s.baseline;
-  for (const config of [...roundOrder(live.filter(isBase), block), ...roundOrder(live.filter((c) => !isBase(c)), block)]) {
+  for (const config of [
+    ...roundOrder(live.filter(isBase), block),
+    ...roundOrder(
+      live.filter((c) => !isBase(c)),
+      block,
+    ),
+  ]) {
     if (stop.requested) break;
     progress?.status(`block ${block + 1}: starting ${config.id} under Valgrind`);
     const dir = callgrind.outDir();
     let server = null;
     try {
-      server = await startOne(ctx, config, block, { wrap: callgrind.wrapper(dir), nodeArgs: s.nodeFlags, env: identity, timeoutMs: VALGRIND_START_MS });
+      server = await startOne(ctx, config, block, {
+        wrap: callgrind.wrapper(dir),
+        nodeArgs: s.nodeFlags,
+        env: identity,
+        timeoutMs: VALGRIND_START_MS,
+      });
       ctx.save();
       const requests = s.windowRequests ?? windowRequestsFor(config.depth);
       const warmup = [];
@@ -57,11 +68,23 @@ async function instructionsBlock(ctx, block) {
           const perRequest = w.perRequest === null ? '-' : `${Math.round(w.perRequest / 1000)}k`;
           if (phase === 'warmup') {
             warmup.push({ requests: w.requests, perRequest: w.perRequest });
-            progress?.status(`block ${block + 1}: warming ${config.id} under Valgrind (window ${index}: ${perRequest} instructions/request)`);
+            progress?.status(
+              `block ${block + 1}: warming ${config.id} under Valgrind (window ${index}: ${perRequest} ` +
+                `instructions/request)`,
+            );
           } else {
             config.samples.push({ kind: 'instructions', block, window: index - 1, ...w });
-            progress?.status(`block ${block + 1}: ${config.id} window ${index}/${planned}${cap > planned && index >= planned ? ` (until one window's swing is within ${s.unsettledBound}% of the mean, at most ${cap})` : ''}: ${perRequest} instructions/request`);
-            if (w.errors > 0 || w.non2xx > 0) warnOnce(run, `${config.id} had errors or non-2xx responses (block ${block + 1})`, progress);
+            progress?.status(
+              `block ${block + 1}: ${config.id} window ` +
+                `${index}/${planned}` +
+                (cap > planned && index >= planned
+                  ? ` (until one window's swing is within ${s.unsettledBound}% of the mean, at most ${cap})`
+                  : '') +
+                `: ` +
+                `${perRequest} instructions/request`,
+            );
+            if (w.errors > 0 || w.non2xx > 0)
+              warnOnce(run, `${config.id} had errors or non-2xx responses (block ${block + 1})`, progress);
             refreshSummaries(run);
           }
           ctx.save();
@@ -71,11 +94,22 @@ async function instructionsBlock(ctx, block) {
       if (result.stepPct !== null) {
         server.record.windowStepPct = result.stepPct;
         if (result.stepPct > s.unsettledBound && !stop.requested) {
-          warnOnce(run, `${config.id}: after ${result.windows.length} windows one window's swing is still ${result.stepPct.toFixed(2)}% of the mean (block ${block + 1}; bound ${s.unsettledBound}%): a repro of its ratio may miss by that much`, progress);
+          warnOnce(
+            run,
+            `${config.id}: after ${result.windows.length} windows one window's swing is still ` +
+              `${result.stepPct.toFixed(2)}% of the mean (block ${block + 1}; bound ${s.unsettledBound}%): a ` +
+              `repro of its ratio may miss by that much`,
+            progress,
+          );
         }
       }
       if (!result.settled && !stop.requested) {
-        warnOnce(run, `${config.id}: instructions per request still changing after ${result.warmup.length} warm-up windows (block ${block + 1}); its windows are comparable at the same request index only`, progress);
+        warnOnce(
+          run,
+          `${config.id}: instructions per request still changing after ${result.warmup.length} warm-up ` +
+            `windows (block ${block + 1}); its windows are comparable at the same request index only`,
+          progress,
+        );
       }
     } catch (err) {
       if (!server) fail(ctx, config, err.message, { stderrTail: err.stderrTail || '', final: true });

@@ -45,7 +45,16 @@ async function pairBlock(ctx, block, counters) {
       const baseAt = members.indexOf(base);
       const otherAt = members.indexOf(other);
       const keepWindow = (w) => {
-        other.samples.push(...pair.windowSamples([w], { of: otherAt, partner: baseAt, partnerId: base.id, block, group: groupSeq, rate }));
+        other.samples.push(
+          ...pair.windowSamples([w], {
+            of: otherAt,
+            partner: baseAt,
+            partnerId: base.id,
+            block,
+            group: groupSeq,
+            rate,
+          }),
+        );
         ctx.save();
       };
       const result = await pair.measurePair({
@@ -61,14 +70,36 @@ async function pairBlock(ctx, block, counters) {
       });
       const counted = result.windows.filter((w) => w.counted);
       members.forEach((config, i) => {
-        servers.get(config).record.warmup = result.warmup.map((w) => ({ cpuUsPerRequest: w.members[i].cpuUsPerRequest, requests: w.members[i].requests, kept: pair.whyDropped(w) === null }));
+        servers.get(config).record.warmup = result.warmup.map((w) => ({
+          cpuUsPerRequest: w.members[i].cpuUsPerRequest,
+          requests: w.members[i].requests,
+          kept: pair.whyDropped(w) === null,
+        }));
         const t = result.totals[i];
-        config.samples.push({ kind: 'pair', block, group: groupSeq, position: i, members: members.map((c) => c.id), rate, due: t.due, sent: t.sent, requests: t.answered, errors: t.errors, non2xx: t.non2xx, mismatches: t.mismatches, lost: t.lost, countedWindows: counted.length });
+        config.samples.push({
+          kind: 'pair',
+          block,
+          group: groupSeq,
+          position: i,
+          members: members.map((c) => c.id),
+          rate,
+          due: t.due,
+          sent: t.sent,
+          requests: t.answered,
+          errors: t.errors,
+          non2xx: t.non2xx,
+          mismatches: t.mismatches,
+          lost: t.lost,
+          countedWindows: counted.length,
+        });
       });
-      for (const w of result.windows.filter((x) => !x.counted)) warnOnce(run, `pair windows dropped: ${pair.DROP_WARNINGS[w.dropKind]}`, null);
-      if (counted.length < s.windows && !stop.requested) warnOnce(run, `${other.id}: fewer than ${s.windows} counted windows in block ${block + 1}`, progress);
+      for (const w of result.windows.filter((x) => !x.counted))
+        warnOnce(run, `pair windows dropped: ${pair.DROP_WARNINGS[w.dropKind]}`, null);
+      if (counted.length < s.windows && !stop.requested)
+        warnOnce(run, `${other.id}: fewer than ${s.windows} counted windows in block ${block + 1}`, progress);
       const late = percentiles(mergeLateness(result.windows));
-      if (late.count) progress?.log(`block ${block + 1} ${other.id}: generator late ${late.p50} ms p50, ${late.p99} ms p99`);
+      if (late.count)
+        progress?.log(`block ${block + 1} ${other.id}: generator late ${late.p50} ms p50, ${late.p99} ms p99`);
       refreshSummaries(run);
     } catch (err) {
       await blockFailed(ctx, err, { servers, measured: [other], block });
@@ -85,8 +116,8 @@ async function pairBlock(ctx, block, counters) {
 // bench/capacity.js): per block, each candidate and a fresh baseline process started once,
 // warmed closed loop, then sent each rate of the ladder in turn, lowest first. Why not a
 // fresh pair per rate: measured on F1 stand-ins (`deploy`'s yamls, LOG=stdout, the same
-// machine and minutes; two trial runs while this was built, not committed), a fresh pair at 1,668 req/s spent 104-196 µs a request (median
-// ~138), throttled in 40-100% of CFS periods, p99 39-307 ms; a pair warmed closed loop at
+// machine and minutes; two trial runs while this was built, not committed), a fresh pair at 1,668 req/s spent
+// 104-196 µs a request (median ~138), throttled in 40-100% of CFS periods, p99 39-307 ms; a pair warmed closed loop at
 // 1,801 req/s spent 107-119 µs, throttled in 0-10%, p99 1-25 ms. On a quarter of a CPU the
 // JIT takes ten seconds or more of load to warm (the capacity probe's bursts rise 2,105,
 // 2,874, 3,581 … 4,474 req/s), more than a pair's open-loop warm-up gives, so every rung
@@ -113,7 +144,9 @@ async function ladderBlock(ctx, block, counters) {
     const groupSeq = counters.group++;
     let skipped = rungs.length;
     try {
-      progress?.status(`block ${block + 1}: ${deploymentOf(firstOther)} with ${deploymentOf(firstBase)}, warming closed loop`);
+      progress?.status(
+        `block ${block + 1}: ${deploymentOf(firstOther)} with ${deploymentOf(firstBase)}, warming closed loop`,
+      );
       await startMembers(ctx, members, block, servers);
       ctx.save();
       const ordered = members.map((c) => servers.get(c));
@@ -137,7 +170,16 @@ async function ladderBlock(ctx, block, counters) {
           windows: s.windows,
           signal: stop.signal,
           onWindow: (w) => {
-            other.samples.push(...pair.windowSamples([w], { of: otherAt, partner: baseAt, partnerId: base.id, block, group: groupSeq, rate }));
+            other.samples.push(
+              ...pair.windowSamples([w], {
+                of: otherAt,
+                partner: baseAt,
+                partnerId: base.id,
+                block,
+                group: groupSeq,
+                rate,
+              }),
+            );
             ctx.save();
           },
           loadPids: ctx.loadPids ?? [],
@@ -145,15 +187,37 @@ async function ladderBlock(ctx, block, counters) {
         const counted = result.windows.filter((w) => w.counted);
         rateMembers.forEach((config, i) => {
           const t = result.totals[i];
-          config.samples.push({ kind: 'pair', block, group: groupSeq, position: i, members: rateMembers.map((c) => c.id), rate, due: t.due, sent: t.sent, requests: t.answered, errors: t.errors, non2xx: t.non2xx, mismatches: t.mismatches, lost: t.lost, countedWindows: counted.length, ladder: true });
+          config.samples.push({
+            kind: 'pair',
+            block,
+            group: groupSeq,
+            position: i,
+            members: rateMembers.map((c) => c.id),
+            rate,
+            due: t.due,
+            sent: t.sent,
+            requests: t.answered,
+            errors: t.errors,
+            non2xx: t.non2xx,
+            mismatches: t.mismatches,
+            lost: t.lost,
+            countedWindows: counted.length,
+            ladder: true,
+          });
         });
-        for (const w of result.windows.filter((x) => !x.counted)) warnOnce(run, `pair windows dropped: ${pair.DROP_WARNINGS[w.dropKind]}`, null);
+        for (const w of result.windows.filter((x) => !x.counted))
+          warnOnce(run, `pair windows dropped: ${pair.DROP_WARNINGS[w.dropKind]}`, null);
         const late = percentiles(mergeLateness(result.windows));
-        if (late.count) progress?.log(`block ${block + 1} ${other.id}: generator late ${late.p50} ms p50, ${late.p99} ms p99`);
+        if (late.count)
+          progress?.log(`block ${block + 1} ${other.id}: generator late ${late.p50} ms p50, ${late.p99} ms p99`);
         refreshSummaries(run);
-        progress?.tick(`${other.strategy}${other.arm === AA_ARM ? ' (A/A)' : ''} ${rate} req/s ${fmtRatio(other.summary)}`);
+        progress?.tick(
+          `${other.strategy}${other.arm === AA_ARM ? ' (A/A)' : ''} ${rate} req/s ${fmtRatio(other.summary)}`,
+        );
         if (result.totals.every((t) => t.due > 0 && t.sent < HELD_MIN * t.due)) {
-          progress?.log(`block ${block + 1} ${deploymentOf(other)}: both fell behind ${rate} req/s; the higher rates are not sent`);
+          progress?.log(
+            `block ${block + 1} ${deploymentOf(other)}: both fell behind ${rate} req/s; the higher rates are not sent`,
+          );
           break;
         }
       }
@@ -173,13 +237,24 @@ async function ladderBlock(ctx, block, counters) {
 function warmClosedLoop(servers, configs, s) {
   const driver = getDriver('autocannon');
   return warmByThroughput(async () => {
-    const results = await Promise.all(servers.map((server, i) => driver({ url: server.url, path: configs[i].path || '/', connections: s.connections, pipelining: 1, duration: WARM_BURST_S })));
+    const results = await Promise.all(
+      servers.map((server, i) =>
+        driver({
+          url: server.url,
+          path: configs[i].path || '/',
+          connections: s.connections,
+          pipelining: 1,
+          duration: WARM_BURST_S,
+        }),
+      ),
+    );
     return results.reduce((a, r) => a + r.rps, 0) / results.length;
   });
 }
 
 // Whether a run's pairs form ladders: rates judged against an SLO, anchored on a knee.
-const isLadder = (run) => Boolean(run.settings.slo && run.settings.loads && run.learned?.capacity?.groups?.some((g) => g.knee));
+const isLadder = (run) =>
+  Boolean(run.settings.slo && run.settings.loads && run.learned?.capacity?.groups?.some((g) => g.knee));
 
 function mergeLateness(windows) {
   const [first, ...rest] = windows.map((w) => w.lateness);
@@ -193,4 +268,9 @@ function stepsPerBlock(configs, settings) {
   return duetGroups(configs, settings.baseline, { size: 2 }).length;
 }
 
-module.exports = { name: 'pair', stepsPerBlock, measureBlock: (ctx, block, counters) => (isLadder(ctx.run) ? ladderBlock(ctx, block, counters) : pairBlock(ctx, block, counters)) };
+module.exports = {
+  name: 'pair',
+  stepsPerBlock,
+  measureBlock: (ctx, block, counters) =>
+    isLadder(ctx.run) ? ladderBlock(ctx, block, counters) : pairBlock(ctx, block, counters),
+};

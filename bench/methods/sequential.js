@@ -17,7 +17,14 @@ const LOADGEN_SATURATED = 0.9;
 // (bench/sample.js). Each burst's rate and cost go on the process record.
 async function warmOne(ctx, config, server) {
   const s = ctx.run.settings;
-  const load = { url: server.url, path: config.path || '/', connections: s.connections, pipelining: s.pipelining, duration: s.warmup, rate: config.rate ?? undefined };
+  const load = {
+    url: server.url,
+    path: config.path || '/',
+    connections: s.connections,
+    pipelining: s.pipelining,
+    duration: s.warmup,
+    rate: config.rate ?? undefined,
+  };
   const bursts = [];
   server.record.warmup = bursts;
   for (;;) {
@@ -28,11 +35,21 @@ async function warmOne(ctx, config, server) {
     bursts.push({ rps: m.rps, cpuUsPerRequest });
     server.rate = m.rps;
     if (server.stats && !(await settle(server.url).catch(() => false))) {
-      warnOnce(ctx.run, `${config.id} was still busy 30 s after a warm-up burst (block ${server.record.block + 1})`, ctx.progress);
+      warnOnce(
+        ctx.run,
+        `${config.id} was still busy 30 s after a warm-up burst (block ${server.record.block + 1})`,
+        ctx.progress,
+      );
     }
     const next = warmMore(bursts.map(burstCost));
     if (!next.more || ctx.stop.requested) {
-      if (next.atLimit) warnOnce(ctx.run, `${config.id}: still getting faster after ${bursts.length} warm-up bursts (block ${server.record.block + 1}); its first samples may be slow`, ctx.progress);
+      if (next.atLimit)
+        warnOnce(
+          ctx.run,
+          `${config.id}: still getting faster after ${bursts.length} warm-up bursts (block ` +
+            `${server.record.block + 1}); its first samples may be slow`,
+          ctx.progress,
+        );
       return;
     }
     ctx.progress?.status(`block ${server.record.block + 1}: warming ${config.id} (burst ${bursts.length + 1})`);
@@ -75,9 +92,22 @@ async function measureBlock(ctx, servers, block, counters) {
       if (server.failed) continue;
       progress?.status(`block ${block + 1} round ${r + 1}/${s.rounds} ${config.id}`);
       try {
-        const sample = await takeSample({ config, server, driver: ctx.driver, settings: s, rate: server.rate, signal: stop.signal });
+        const sample = await takeSample({
+          config,
+          server,
+          driver: ctx.driver,
+          settings: s,
+          rate: server.rate,
+          signal: stop.signal,
+        });
         server.rate = sample.rps;
-        const record = { block, round, seq, pairSeq: partner !== null && partner < i && taken[partner] ? seqs[partner] : null, ...sample };
+        const record = {
+          block,
+          round,
+          seq,
+          pairSeq: partner !== null && partner < i && taken[partner] ? seqs[partner] : null,
+          ...sample,
+        };
         taken[i] = record;
         // The earlier bursts paired with this (baseline) burst learn its seq now.
         bursts.forEach((b, j) => {
@@ -85,16 +115,26 @@ async function measureBlock(ctx, servers, block, counters) {
         });
         config.samples.push(record);
         if (sample.loadgenCpu > LOADGEN_SATURATED) {
-          warnOnce(run, `load generator CPU reached ${Math.round(sample.loadgenCpu * 100)}% of a core on ${config.id}: that config's throughput may be the client's limit, not the server's`, progress);
+          warnOnce(
+            run,
+            `load generator CPU reached ${Math.round(sample.loadgenCpu * 100)}% of a core on ${config.id}: ` +
+              `that config's throughput may be the client's limit, not the server's`,
+            progress,
+          );
         }
-        if (sample.errors > 0 || sample.non2xx > 0) warnOnce(run, `${config.id} had errors or non-2xx responses (block ${block + 1})`, progress);
+        if (sample.errors > 0 || sample.non2xx > 0)
+          warnOnce(run, `${config.id} had errors or non-2xx responses (block ${block + 1})`, progress);
         for (const w of sample.warnings || []) warnOnce(run, `${config.id}: ${w}`, progress);
         refreshSummaries(run);
       } catch (err) {
         const { message, exit } = await explain(err, server);
         server.failed = true;
         if (exit) Object.assign(server.record, { exit, dead: true, endedAt: new Date().toISOString() });
-        fail(ctx, config, `${message} (block ${block + 1})`, { stderrTail: server.stderrTail?.() || '', exit, final: Boolean(config.target) });
+        fail(ctx, config, `${message} (block ${block + 1})`, {
+          stderrTail: server.stderrTail?.() || '',
+          exit,
+          final: Boolean(config.target),
+        });
       }
       ctx.save();
       progress?.tick(`${config.id} ${config.samples.at(-1)?.rps?.toFixed(0) ?? '-'} req/s`);
@@ -105,7 +145,10 @@ async function measureBlock(ctx, servers, block, counters) {
 
 // The progress bar's steps per block: a warm-up per process, then every burst.
 function stepsPerBlock(configs, settings) {
-  return (settings.warmup > 0 ? configs.length : 0) + settings.rounds * measurementOrder(configs, 0, settings.baseline).length;
+  return (
+    (settings.warmup > 0 ? configs.length : 0) +
+    settings.rounds * measurementOrder(configs, 0, settings.baseline).length
+  );
 }
 
 async function measureSequentialBlock(ctx, block, counters) {

@@ -46,13 +46,25 @@ const pool = mysql.createPool({ uri: process.env.MYSQL_URL, connectionLimit: 10,
 async function schema() {
   await pool.query('CREATE DATABASE IF NOT EXISTS orders_example');
   await pool.query('CREATE TABLE IF NOT EXISTS orders_example.customers (id INT PRIMARY KEY, name VARCHAR(40))');
-  await pool.query('CREATE TABLE IF NOT EXISTS orders_example.orders (id INT PRIMARY KEY, customer INT, placed INT, KEY (customer, placed))');
-  await pool.query('CREATE TABLE IF NOT EXISTS orders_example.lines (id INT PRIMARY KEY, order_id INT, product INT, qty INT, KEY (order_id))');
+  await pool.query(
+    'CREATE TABLE IF NOT EXISTS orders_example.orders (id INT PRIMARY KEY, customer INT, placed INT, KEY ' +
+      '(customer, placed))',
+  );
+  await pool.query(
+    'CREATE TABLE IF NOT EXISTS orders_example.lines (id INT PRIMARY KEY, order_id INT, product INT, qty INT, ' +
+      'KEY (order_id))',
+  );
   await pool.query('CREATE TABLE IF NOT EXISTS orders_example.stock (product INT PRIMARY KEY, qty INT)');
   const rows = (n, f) => Array.from({ length: n }, (_, i) => f(i));
-  await pool.query('INSERT IGNORE INTO orders_example.customers VALUES ?', [rows(CUSTOMERS, (i) => [i, `customer ${i}`])]);
-  await pool.query('INSERT IGNORE INTO orders_example.orders VALUES ?', [rows(CUSTOMERS * 5, (i) => [i, i % CUSTOMERS, i])]);
-  await pool.query('INSERT IGNORE INTO orders_example.lines VALUES ?', [rows(CUSTOMERS * 5 * 3, (i) => [i, Math.floor(i / 3), i % PRODUCTS, 1 + (i % 4)])]);
+  await pool.query('INSERT IGNORE INTO orders_example.customers VALUES ?', [
+    rows(CUSTOMERS, (i) => [i, `customer ${i}`]),
+  ]);
+  await pool.query('INSERT IGNORE INTO orders_example.orders VALUES ?', [
+    rows(CUSTOMERS * 5, (i) => [i, i % CUSTOMERS, i]),
+  ]);
+  await pool.query('INSERT IGNORE INTO orders_example.lines VALUES ?', [
+    rows(CUSTOMERS * 5 * 3, (i) => [i, Math.floor(i / 3), i % PRODUCTS, 1 + (i % 4)]),
+  ]);
   await pool.query('INSERT IGNORE INTO orders_example.stock VALUES ?', [rows(PRODUCTS, (i) => [i, 100 + i])]);
 }
 
@@ -65,12 +77,25 @@ function idOf(passed) {
 
 async function order(customer, id) {
   const [[who]] = await pool.execute('SELECT id, name FROM orders_example.customers WHERE id = ?', [customer]);
-  const [orders] = await pool.execute('SELECT id, placed FROM orders_example.orders WHERE customer = ? ORDER BY placed DESC LIMIT 3', [customer]);
-  const [items] = await pool.execute('SELECT product, qty FROM orders_example.lines WHERE order_id = ?', [orders[0].id]);
-  const [stock] = await pool.query('SELECT product, qty FROM orders_example.stock WHERE product IN (?)', [items.map((x) => x.product)]);
+  const [orders] = await pool.execute(
+    'SELECT id, placed FROM orders_example.orders WHERE customer = ? ORDER BY placed DESC LIMIT 3',
+    [customer],
+  );
+  const [items] = await pool.execute('SELECT product, qty FROM orders_example.lines WHERE order_id = ?', [
+    orders[0].id,
+  ]);
+  const [stock] = await pool.query('SELECT product, qty FROM orders_example.stock WHERE product IN (?)', [
+    items.map((x) => x.product),
+  ]);
   const own = idOf(id);
   log({ id: own, customer: who.id }, 'order read');
-  return { id: own, customer: who.name, order: orders[0].id, lines: items.length, inStock: stock.every((s) => s.qty > 0) };
+  return {
+    id: own,
+    customer: who.name,
+    order: orders[0].id,
+    lines: items.length,
+    inStock: stock.every((s) => s.qty > 0),
+  };
 }
 
 const app = express();

@@ -32,14 +32,18 @@ const SCENARIOS = [
   ...withBound(
     {
       name: 'bluebird',
-      describe: 'bluebird: Bluebird.resolve().then(…), then Bluebird.delay(1).then(…); reads inside the .then() callbacks',
+      describe:
+        'bluebird: Bluebird.resolve().then(…), then Bluebird.delay(1).then(…); reads inside the .then() callbacks',
       control: CONTROL,
       explain: {
-        '*': "requests that arrive in the same turn of the event loop share one bluebird queue drain (a setImmediate scheduled by the first of them), so .then() callbacks of an already resolved promise run in the first request's context: bind the callbacks (bluebird-bound)",
+        '*':
+          'requests that arrive in the same turn of the event loop share one bluebird queue drain (a ' +
+          'setImmediate scheduled by the first of them), so .then() callbacks of an already resolved promise ' +
+          "run in the first request's context: bind the callbacks (bluebird-bound)",
       },
     },
     {
-      describe: 'as bluebird, every .then() callback passed through the strategy\'s bind',
+      describe: "as bluebird, every .then() callback passed through the strategy's bind",
       bound: 'the callbacks were',
     },
   ),

@@ -32,7 +32,8 @@ function create({ strategy }) {
       await forContinuation.load(req);
       return firstWrong(req, [['after await loader.load()', current(req)]]);
     },
-    'dataloader-bound': (req) => forBound.load(req).then(bind(() => firstWrong(req, [['in .then() of loader.load()', current(req)]]))),
+    'dataloader-bound': (req) =>
+      forBound.load(req).then(bind(() => firstWrong(req, [['in .then() of loader.load()', current(req)]]))),
   };
 }
 
@@ -41,23 +42,30 @@ const CONTROL = 'the batch is dispatched 2 ms later, by which time other request
 const SCENARIOS = [
   {
     name: 'dataloader-fn',
-    describe: 'the dataloader package, one loader shared by all requests (batchScheduleFn 2 ms): the id seen by the batch function',
+    describe:
+      'the dataloader package, one loader shared by all requests (batchScheduleFn 2 ms): the id seen by the ' +
+      'batch function',
     control: CONTROL,
     explain: {
-      param: 'the batch function has only its keys: the one request it can name (the first key) is wrong for every other request of the batch',
-      '*': "the batch function runs once per batch in the context of the request whose load() scheduled the batch, so every other request of the batch sees that request's id: no context can be right here, pass what each key needs in the key",
+      param:
+        'the batch function has only its keys: the one request it can name (the first key) is wrong for every ' +
+        'other request of the batch',
+      '*':
+        'the batch function runs once per batch in the context of the request whose load() scheduled the batch, ' +
+        "so every other request of the batch sees that request's id: no context can be right here, pass what " +
+        'each key needs in the key',
     },
   },
   ...withBound(
     {
       name: 'dataloader',
-      describe: 'same package and schedule: the id after `await loader.load(key)`, in the request\'s own continuation',
+      describe: "same package and schedule: the id after `await loader.load(key)`, in the request's own continuation",
       control: CONTROL,
       // Kept by every context strategy measured (the await restores the awaiting context).
       explain: {},
     },
     {
-      describe: 'as dataloader, the continuation passed to .then() through the strategy\'s bind',
+      describe: "as dataloader, the continuation passed to .then() through the strategy's bind",
       bound: 'the continuation was',
     },
   ),

@@ -11,7 +11,10 @@ const SIZE = 2;
 function createPool() {
   const genericPool = require('generic-pool');
   let n = 0;
-  return genericPool.createPool({ create: async () => ({ resource: n++ }), destroy: async () => {} }, { max: SIZE, min: 0 });
+  return genericPool.createPool(
+    { create: async () => ({ resource: n++ }), destroy: async () => {} },
+    { max: SIZE, min: 0 },
+  );
 }
 
 function create({ strategy }) {
@@ -39,19 +42,23 @@ function create({ strategy }) {
   };
 }
 
-const CONTROL = 'the resource arrives after a macrotask (or another request\'s release), by which time other requests overwrote the module variable';
+const CONTROL =
+  "the resource arrives after a macrotask (or another request's release), by which time other requests " +
+  'overwrote the module variable';
 
 const SCENARIOS = [
   ...withBound(
     {
       name: 'generic-pool',
-      describe: 'generic-pool (v3, promises) with 2 resources shared by all requests, each held for a macrotask; the id after `await pool.acquire()`',
+      describe:
+        'generic-pool (v3, promises) with 2 resources shared by all requests, each held for a macrotask; the ' +
+        'id after `await pool.acquire()`',
       control: CONTROL,
       // Kept by every context strategy measured (the await restores the awaiting context).
       explain: {},
     },
     {
-      describe: 'as generic-pool, the continuation passed to .then() through the strategy\'s bind',
+      describe: "as generic-pool, the continuation passed to .then() through the strategy's bind",
       bound: 'the continuation was',
     },
   ),

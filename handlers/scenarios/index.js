@@ -59,7 +59,8 @@ function gcTrigger(env) {
 
 function createScenarios({ strategy, config = {}, env = process.env }) {
   const table = new Map();
-  const modules = env.CTXBENCH_LIBRARY_SCENARIOS === '1' ? [...MODULES, ...LIBRARY_MODULES, ...UPGRADE_MODULES] : MODULES;
+  const modules =
+    env.CTXBENCH_LIBRARY_SCENARIOS === '1' ? [...MODULES, ...LIBRARY_MODULES, ...UPGRADE_MODULES] : MODULES;
   for (const mod of modules) {
     for (const [name, handler] of Object.entries(mod.create({ strategy, config }))) table.set(name, handler);
   }

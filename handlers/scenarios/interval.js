@@ -26,7 +26,10 @@ function createJob() {
 function create({ strategy }) {
   const { current } = strategy;
   const bind = strategy.bind || ((fn) => fn);
-  const use = (enqueue, wrap) => (req) => new Promise((resolve) => enqueue(wrap(() => resolve(firstWrong(req, [['in the work run by the background interval', current(req)]])))));
+  const use = (enqueue, wrap) => (req) =>
+    new Promise((resolve) =>
+      enqueue(wrap(() => resolve(firstWrong(req, [['in the work run by the background interval', current(req)]])))),
+    );
   return {
     interval: use(createJob(), (fn) => fn),
     'interval-bound': use(createJob(), bind),
@@ -39,14 +42,19 @@ const SCENARIOS = [
   ...withBound(
     {
       name: 'interval',
-      describe: 'background setInterval (2 ms) started lazily by the first request that queues work; the work reads the id when the job runs it',
+      describe:
+        'background setInterval (2 ms) started lazily by the first request that queues work; the work reads ' +
+        'the id when the job runs it',
       control: CONTROL,
       explain: {
-        '*': "a timer keeps the context it was created in: the interval was started inside the first request, so every piece of work it runs sees that request's id (leaked) — start jobs outside requests and bind the work you queue (interval-bound)",
+        '*':
+          'a timer keeps the context it was created in: the interval was started inside the first request, so ' +
+          "every piece of work it runs sees that request's id (leaked) — start jobs outside requests and bind " +
+          'the work you queue (interval-bound)',
       },
     },
     {
-      describe: 'as interval, the queued work passed through the strategy\'s bind',
+      describe: "as interval, the queued work passed through the strategy's bind",
       bound: 'the work was',
     },
   ),

@@ -20,7 +20,12 @@ function create({ strategy, config = {} }) {
   const bind = strategy.bind || ((fn) => fn);
   const same = (fn) => fn;
   if (!config.mysqlUrl) {
-    const missing = () => Promise.reject(new Error('MYSQL_URL is not set: the MySQL scenarios need a MySQL or MariaDB server (ctxbench integrity starts one)'));
+    const missing = () =>
+      Promise.reject(
+        new Error(
+          'MYSQL_URL is not set: the MySQL scenarios need a MySQL or MariaDB server (ctxbench integrity starts one)',
+        ),
+      );
     return Object.fromEntries(NAMES.map((n) => [n, missing]));
   }
   const mysql = require('mysql2');
@@ -33,24 +38,42 @@ function create({ strategy, config = {} }) {
 
   const callbackStyle = (pool, wrap) => (req) =>
     new Promise((resolve, reject) => {
-      pool.getConnection(wrap((err, connection) => {
-        if (err) return reject(err);
-        const reads = [['in the pool.getConnection callback', current(req)]];
-        connection.query(named(SQL, req), [req.traceId], wrap((qerr, rows) => {
-          connection.release();
-          if (qerr) return reject(qerr);
-          reads.push(['in the connection.query callback', current(req)], ['the row the query returned', rows[0].id]);
-          resolve(firstWrong(req, reads));
-        }));
-      }));
+      pool.getConnection(
+        wrap((err, connection) => {
+          if (err) return reject(err);
+          const reads = [['in the pool.getConnection callback', current(req)]];
+          connection.query(
+            named(SQL, req),
+            [req.traceId],
+            wrap((qerr, rows) => {
+              connection.release();
+              if (qerr) return reject(qerr);
+              reads.push(
+                ['in the connection.query callback', current(req)],
+                ['the row the query returned', rows[0].id],
+              );
+              resolve(firstWrong(req, reads));
+            }),
+          );
+        }),
+      );
     });
 
   const queryStyle = (pool, wrap) => (req) =>
     new Promise((resolve, reject) => {
-      pool.query(named(SQL, req), [req.traceId], wrap((err, rows) => {
-        if (err) return reject(err);
-        resolve(firstWrong(req, [['in the pool.query callback', current(req)], ['the row the query returned', rows[0].id]]));
-      }));
+      pool.query(
+        named(SQL, req),
+        [req.traceId],
+        wrap((err, rows) => {
+          if (err) return reject(err);
+          resolve(
+            firstWrong(req, [
+              ['in the pool.query callback', current(req)],
+              ['the row the query returned', rows[0].id],
+            ]),
+          );
+        }),
+      );
     });
 
   const promiseStyle = (pool) => async (req) => {
@@ -74,37 +97,48 @@ function create({ strategy, config = {} }) {
   };
 }
 
-const AFTER_ROUND_TRIP = 'the callbacks run after the query round trip, by which time other requests overwrote the module variable';
+const AFTER_ROUND_TRIP =
+  'the callbacks run after the query round trip, by which time other requests overwrote the module variable';
 // mysql2/lib/base/pool.js _handleSuccessfulRelease: a released connection goes to the oldest
 // waiting getConnection() through process.nextTick inside release(), i.e. inside the
 // request that released it.
-const WAITER = "mysql2's pool hands a released connection to the oldest waiting getConnection() from release() (a process.nextTick inside the request that released it), so the callback, and the query made on that connection, run in that other request's context: bind the callbacks (the -bound twin); the promise API keeps the id, because an await resumes in the context that awaited";
+const WAITER =
+  "mysql2's pool hands a released connection to the oldest waiting getConnection() from release() (a " +
+  'process.nextTick inside the request that released it), so the callback, and the query made on that ' +
+  "connection, run in that other request's context: bind the callbacks (the -bound twin); the promise API " +
+  'keeps the id, because an await resumes in the context that awaited';
 
 const SCENARIOS = [
   ...withBound(
     {
       name: 'mysql-callback',
       needs: 'mysql',
-      describe: 'real MariaDB, mysql2 pool of 2 shared by all requests: pool.getConnection(cb) then connection.query(sql, values, cb); reads in both callbacks and the row',
+      describe:
+        'real MariaDB, mysql2 pool of 2 shared by all requests: pool.getConnection(cb) then ' +
+        'connection.query(sql, values, cb); reads in both callbacks and the row',
       control: AFTER_ROUND_TRIP,
       explain: { '*': WAITER },
     },
-    { describe: 'as mysql-callback, both callbacks wrapped with the strategy\'s bind', bound: 'the callbacks were' },
+    { describe: "as mysql-callback, both callbacks wrapped with the strategy's bind", bound: 'the callbacks were' },
   ),
   ...withBound(
     {
       name: 'mysql-query',
       needs: 'mysql',
-      describe: 'the same kind of pool, pool.query(sql, values, cb): the pool checks a connection out and back itself; reads in the callback and the row',
+      describe:
+        'the same kind of pool, pool.query(sql, values, cb): the pool checks a connection out and back ' +
+        'itself; reads in the callback and the row',
       control: AFTER_ROUND_TRIP,
       explain: { '*': WAITER },
     },
-    { describe: 'as mysql-query, the callback wrapped with the strategy\'s bind', bound: 'the callback was' },
+    { describe: "as mysql-query, the callback wrapped with the strategy's bind", bound: 'the callback was' },
   ),
   {
     name: 'mysql-promise',
     needs: 'mysql',
-    describe: 'the promise API of the same kind of pool: await pool.getConnection(), await connection.query(); reads after each await and the row',
+    describe:
+      'the promise API of the same kind of pool: await pool.getConnection(), await connection.query(); reads ' +
+      'after each await and the row',
     control: AFTER_ROUND_TRIP,
     explain: {},
   },

@@ -50,7 +50,10 @@ function create({ strategy, config = {} }) {
             wrap((qerr, res) => {
               release(qerr);
               if (qerr) return reject(qerr);
-              reads.push(['in the client.query callback', current(req)], ['the row the query returned', res.rows[0].id]);
+              reads.push(
+                ['in the client.query callback', current(req)],
+                ['the row the query returned', res.rows[0].id],
+              );
               resolve(firstWrong(req, reads));
             }),
           );
@@ -97,19 +100,25 @@ function create({ strategy, config = {} }) {
 }
 
 const WAITER =
-  "pg-pool hands a released client to the oldest waiting connect() by calling its callback from release(), synchronously inside the request that released it, so the callback runs in that other request's context: bind the callbacks (pg-callback-bound). The OpenTelemetry pg instrumentation binds them itself, which is why otel-selective and otel-full keep the id here";
+  'pg-pool hands a released client to the oldest waiting connect() by calling its callback from release(), ' +
+  "synchronously inside the request that released it, so the callback runs in that other request's context: " +
+  'bind the callbacks (pg-callback-bound). The OpenTelemetry pg instrumentation binds them itself, which is ' +
+  'why otel-selective and otel-full keep the id here';
 
 const SCENARIOS = [
   ...withBound(
     {
       name: 'pg-callback',
       needs: 'pg',
-      describe: 'real PostgreSQL, pg.Pool of 2 shared by all requests: pool.connect(cb) then client.query(text, values, cb); reads in both callbacks',
-      control: 'the callbacks run after the query round trip, by which time other requests overwrote the module variable',
+      describe:
+        'real PostgreSQL, pg.Pool of 2 shared by all requests: pool.connect(cb) then client.query(text, ' +
+        'values, cb); reads in both callbacks',
+      control:
+        'the callbacks run after the query round trip, by which time other requests overwrote the module variable',
       explain: { '*': WAITER },
     },
     {
-      describe: 'as pg-callback, both callbacks wrapped with the strategy\'s bind',
+      describe: "as pg-callback, both callbacks wrapped with the strategy's bind",
       bound: 'the callbacks were',
     },
   ),
@@ -118,13 +127,14 @@ const SCENARIOS = [
       name: 'pg-promise',
       needs: 'pg',
       describe: 'same pool, promise style: await pool.connect(), await client.query(); reads after each await',
-      control: 'the continuations run after the query round trip, by which time other requests overwrote the module variable',
+      control:
+        'the continuations run after the query round trip, by which time other requests overwrote the module variable',
       // Kept by every context strategy measured: the continuation of an await runs in the
       // context that awaited, whoever resolves the promise.
       explain: {},
     },
     {
-      describe: 'as pg-promise, the continuations passed to .then() through the strategy\'s bind',
+      describe: "as pg-promise, the continuations passed to .then() through the strategy's bind",
       bound: 'the continuations were',
     },
   ),

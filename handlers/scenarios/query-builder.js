@@ -24,8 +24,15 @@ function createBuilder(config) {
         return builder;
       },
       then(onFulfilled, onRejected) {
-        if (!pool) return onRejected(new Error('PG_URL is not set: the query-builder scenarios need a PostgreSQL (ctxbench integrity starts one)'));
-        pool.query(named(`SELECT $1::text AS ${state.column}`, { traceId: state.value }), [state.value], (err, res) => (err ? onRejected(err) : onFulfilled(res.rows[0][state.column])));
+        if (!pool)
+          return onRejected(
+            new Error(
+              'PG_URL is not set: the query-builder scenarios need a PostgreSQL (ctxbench integrity starts one)',
+            ),
+          );
+        pool.query(named(`SELECT $1::text AS ${state.column}`, { traceId: state.value }), [state.value], (err, res) =>
+          err ? onRejected(err) : onFulfilled(res.rows[0][state.column]),
+        );
         return undefined;
       },
     };
@@ -41,32 +48,48 @@ function create({ strategy, config = {} }) {
   return {
     'query-builder': async (req) => {
       const row = await plain('id').where(req.traceId);
-      return firstWrong(req, [['after await of the query builder', current(req)], ['the row the query returned', row]]);
+      return firstWrong(req, [
+        ['after await of the query builder', current(req)],
+        ['the row the query returned', row],
+      ]);
     },
     'query-builder-bound': (req) =>
       new Promise((resolve, reject) => {
         bound('id')
           .where(req.traceId)
-          .then(bind((row) => resolve(firstWrong(req, [['in the onFulfilled passed to then()', current(req)], ['the row the query returned', row]]))), reject);
+          .then(
+            bind((row) =>
+              resolve(
+                firstWrong(req, [
+                  ['in the onFulfilled passed to then()', current(req)],
+                  ['the row the query returned', row],
+                ]),
+              ),
+            ),
+            reject,
+          );
       }),
   };
 }
 
-const CONTROL = 'the query answers after a round trip to PostgreSQL, by which time other requests overwrote the module variable';
+const CONTROL =
+  'the query answers after a round trip to PostgreSQL, by which time other requests overwrote the module variable';
 
 const SCENARIOS = [
   ...withBound(
     {
       name: 'query-builder',
       needs: 'pg',
-      describe: 'knex-style thenable builder whose then() runs SELECT $1::text through a pg.Pool of 2 (callback API); the id after `await builder`',
+      describe:
+        'knex-style thenable builder whose then() runs SELECT $1::text through a pg.Pool of 2 (callback API); ' +
+        'the id after `await builder`',
       control: CONTROL,
       // Kept by every context strategy measured: the driver's callback resolves the
       // promise that `await` made, and the continuation runs in the awaiting context.
       explain: {},
     },
     {
-      describe: 'as query-builder, the onFulfilled passed to builder.then() through the strategy\'s bind',
+      describe: "as query-builder, the onFulfilled passed to builder.then() through the strategy's bind",
       bound: 'the onFulfilled was',
     },
   ),

@@ -16,14 +16,27 @@
 const { firstWrong, withBound } = require('./reads');
 
 const CHANNELS = 'ctxbench:reply:*';
-const missing = () => Promise.reject(new Error('REDIS_URL is not set: the Redis scenarios need a Redis server (ctxbench integrity starts one)'));
+const missing = () =>
+  Promise.reject(
+    new Error('REDIS_URL is not set: the Redis scenarios need a Redis server (ctxbench integrity starts one)'),
+  );
 
 function create({ strategy, config = {} }) {
   const { current } = strategy;
   const bind = strategy.bind || ((fn) => fn);
   const same = (fn) => fn;
   if (!config.redisUrl) {
-    const names = ['ioredis-callback', 'ioredis-callback-bound', 'ioredis-promise', 'ioredis-multi', 'ioredis-multi-bound', 'ioredis-pubsub', 'ioredis-pubsub-bound', 'redis-promise', 'redis-multi'];
+    const names = [
+      'ioredis-callback',
+      'ioredis-callback-bound',
+      'ioredis-promise',
+      'ioredis-multi',
+      'ioredis-multi-bound',
+      'ioredis-pubsub',
+      'ioredis-pubsub-bound',
+      'redis-promise',
+      'redis-multi',
+    ];
     return Object.fromEntries(names.map((n) => [n, missing]));
   }
   // Opened at start-up, outside any request, as a service opens its clients.
@@ -42,7 +55,10 @@ function create({ strategy, config = {} }) {
     const w = waiting.get(channel);
     if (!w || w.bound) return;
     waiting.delete(channel);
-    w.resolve([['in the pmessage listener', current(w.req)], ['the message received', message]]);
+    w.resolve([
+      ['in the pmessage listener', current(w.req)],
+      ['the message received', message],
+    ]);
   });
   const { createClient } = require('redis');
   const node = createClient({ url: config.redisUrl });
@@ -53,15 +69,22 @@ function create({ strategy, config = {} }) {
 
   const callbackStyle = (wrap) => (req) =>
     new Promise((resolve, reject) => {
-      client.set(key(req), req.traceId, wrap((err) => {
-        if (err) return reject(err);
-        const reads = [['in the set callback', current(req)]];
-        client.get(key(req), wrap((gerr, value) => {
-          if (gerr) return reject(gerr);
-          reads.push(['in the get callback', current(req)], ['the value read back', value]);
-          resolve(firstWrong(req, reads));
-        }));
-      }));
+      client.set(
+        key(req),
+        req.traceId,
+        wrap((err) => {
+          if (err) return reject(err);
+          const reads = [['in the set callback', current(req)]];
+          client.get(
+            key(req),
+            wrap((gerr, value) => {
+              if (gerr) return reject(gerr);
+              reads.push(['in the get callback', current(req)], ['the value read back', value]);
+              resolve(firstWrong(req, reads));
+            }),
+          );
+        }),
+      );
     });
 
   const promiseStyle = async (req) => {
@@ -74,10 +97,21 @@ function create({ strategy, config = {} }) {
 
   const multiStyle = (wrap) => (req) =>
     new Promise((resolve, reject) => {
-      client.multi().set(key(req), req.traceId).get(key(req)).exec(wrap((err, results) => {
-        if (err) return reject(err);
-        resolve(firstWrong(req, [['in the exec callback', current(req)], ['the value read back', results[1][1]]]));
-      }));
+      client
+        .multi()
+        .set(key(req), req.traceId)
+        .get(key(req))
+        .exec(
+          wrap((err, results) => {
+            if (err) return reject(err);
+            resolve(
+              firstWrong(req, [
+                ['in the exec callback', current(req)],
+                ['the value read back', results[1][1]],
+              ]),
+            );
+          }),
+        );
     });
 
   const pubsub = (bound) => async (req) => {
@@ -91,7 +125,10 @@ function create({ strategy, config = {} }) {
         if (ch !== channel) return;
         subscriber.removeListener('pmessage', listener);
         waiting.delete(channel);
-        resolve([['in the bound pmessage listener', current(req)], ['the message received', message]]);
+        resolve([
+          ['in the bound pmessage listener', current(req)],
+          ['the message received', message],
+        ]);
       });
       subscriber.on('pmessage', listener);
     });
@@ -111,7 +148,10 @@ function create({ strategy, config = {} }) {
   const nodeMulti = async (req) => {
     await nodeReady;
     const results = await node.multi().set(key(req), req.traceId).get(key(req)).exec();
-    return firstWrong(req, [['after await multi().exec()', current(req)], ['the value read back', results[1]]]);
+    return firstWrong(req, [
+      ['after await multi().exec()', current(req)],
+      ['the value read back', results[1]],
+    ]);
   };
 
   return {
@@ -127,20 +167,23 @@ function create({ strategy, config = {} }) {
   };
 }
 
-const AFTER_ROUND_TRIP = 'the callbacks run after the Redis round trip, by which time other requests overwrote the module variable';
+const AFTER_ROUND_TRIP =
+  'the callbacks run after the Redis round trip, by which time other requests overwrote the module variable';
 
 const SCENARIOS = [
   ...withBound(
     {
       name: 'ioredis-callback',
       needs: 'redis',
-      describe: 'real Redis, one ioredis client shared by all requests: client.set(key, id, cb) then client.get(key, cb); reads in both callbacks and the value read back',
+      describe:
+        'real Redis, one ioredis client shared by all requests: client.set(key, id, cb) then client.get(key, ' +
+        'cb); reads in both callbacks and the value read back',
       control: AFTER_ROUND_TRIP,
       // ioredis calls a callback from the promise of its command, created inside the
       // request: a promise continuation, which every context strategy follows.
       explain: {},
     },
-    { describe: 'as ioredis-callback, both callbacks wrapped with the strategy\'s bind', bound: 'the callbacks were' },
+    { describe: "as ioredis-callback, both callbacks wrapped with the strategy's bind", bound: 'the callbacks were' },
   ),
   {
     name: 'ioredis-promise',
@@ -153,35 +196,54 @@ const SCENARIOS = [
     {
       name: 'ioredis-multi',
       needs: 'redis',
-      describe: 'the same client, a transaction: client.multi().set(key, id).get(key).exec(cb); reads in the exec callback and the value read back',
+      describe:
+        'the same client, a transaction: client.multi().set(key, id).get(key).exec(cb); reads in the exec ' +
+        'callback and the value read back',
       control: AFTER_ROUND_TRIP,
       explain: {},
     },
-    { describe: 'as ioredis-multi, the exec callback wrapped with the strategy\'s bind', bound: 'the exec callback was' },
+    {
+      describe: "as ioredis-multi, the exec callback wrapped with the strategy's bind",
+      bound: 'the exec callback was',
+    },
   ),
   ...withBound(
     {
       name: 'ioredis-pubsub',
       needs: 'redis',
-      describe: 'a subscriber connection opened at start-up with one pmessage listener for all requests; each request publishes to its own channel and its reply is read in that listener',
-      control: 'the listener runs when the subscriber\'s socket delivers the message, long after other requests overwrote the module variable',
+      describe:
+        'a subscriber connection opened at start-up with one pmessage listener for all requests; each request ' +
+        'publishes to its own channel and its reply is read in that listener',
+      control:
+        "the listener runs when the subscriber's socket delivers the message, long after other requests " +
+        'overwrote the module variable',
       explain: {
-        '*': 'the one pmessage listener runs from the subscriber connection\'s socket, in the context that connection was opened in (start-up, no request): no strategy can give it the publishing request\'s id; register a listener per request through bind (ioredis-pubsub-bound)',
+        '*':
+          "the one pmessage listener runs from the subscriber connection's socket, in the context that " +
+          "connection was opened in (start-up, no request): no strategy can give it the publishing request's " +
+          'id; register a listener per request through bind (ioredis-pubsub-bound)',
       },
     },
-    { describe: 'as ioredis-pubsub, with a listener per request added through the strategy\'s bind', bound: 'the per-request listener was' },
+    {
+      describe: "as ioredis-pubsub, with a listener per request added through the strategy's bind",
+      bound: 'the per-request listener was',
+    },
   ),
   {
     name: 'redis-promise',
     needs: 'redis',
-    describe: 'one node-redis client (`redis`) shared by all requests: await client.set(), await client.get(); reads after each await',
+    describe:
+      'one node-redis client (`redis`) shared by all requests: await client.set(), await client.get(); reads ' +
+      'after each await',
     control: AFTER_ROUND_TRIP,
     explain: {},
   },
   {
     name: 'redis-multi',
     needs: 'redis',
-    describe: 'the same node-redis client, a transaction: await client.multi().set().get().exec(); reads after it and the value read back',
+    describe:
+      'the same node-redis client, a transaction: await client.multi().set().get().exec(); reads after it and ' +
+      'the value read back',
     control: AFTER_ROUND_TRIP,
     explain: {},
   },

@@ -20,12 +20,23 @@ function create({ strategy, config = {} }) {
   };
   const call = (agent, wrap) => (req) =>
     new Promise((resolve, reject) => {
-      if (!agent) return reject(new Error('DOWNSTREAM_URL is not set: the undici scenarios need the downstream service (ctxbench integrity starts one)'));
+      if (!agent)
+        return reject(
+          new Error(
+            'DOWNSTREAM_URL is not set: the undici scenarios need the downstream service (ctxbench integrity ' +
+              'starts one)',
+          ),
+        );
       // Forwarded: the id this request reads from its context, as a service forwards
       // its request id. In the query: the true id, by which the OpenTelemetry span
       // check names the request the client span was made for.
       agent.request(
-        { origin: config.downstreamUrl, path: `/?id=${encodeURIComponent(req.traceId)}`, method: 'GET', headers: { 'x-request-id': String(current(req)) } },
+        {
+          origin: config.downstreamUrl,
+          path: `/?id=${encodeURIComponent(req.traceId)}`,
+          method: 'GET',
+          headers: { 'x-request-id': String(current(req)) },
+        },
         wrap((err, data) => {
           if (err) return reject(err);
           const reads = [['in the agent.request callback', current(req)]];
@@ -36,7 +47,10 @@ function create({ strategy, config = {} }) {
           data.body.on(
             'end',
             wrap(() => {
-              reads.push(["in the response body's 'end' listener", current(req)], ['the id the downstream service received', body.split(',').pop()]);
+              reads.push(
+                ["in the response body's 'end' listener", current(req)],
+                ['the id the downstream service received', body.split(',').pop()],
+              );
               resolve(firstWrong(req, reads));
             }),
           );
@@ -52,23 +66,31 @@ function create({ strategy, config = {} }) {
 // Measured with otel-selective and otel-full (span check: nearly every client span in
 // another request's trace).
 const QUEUED =
-  "undici's Pool queues a request while both connections are busy and creates it only when a connection frees up, inside the request whose response freed it; creating it publishes undici:request:create, where the OpenTelemetry undici instrumentation starts the client span and injects traceparent from the context active there: the span is parented into that other request's trace and the downstream receives that trace";
+  "undici's Pool queues a request while both connections are busy and creates it only when a connection frees " +
+  'up, inside the request whose response freed it; creating it publishes undici:request:create, where the ' +
+  'OpenTelemetry undici instrumentation starts the client span and injects traceparent from the context ' +
+  "active there: the span is parented into that other request's trace and the downstream receives that trace";
 
-const CONTROL = 'the answer arrives after a round trip to the downstream service, by which time other requests overwrote the module variable';
+const CONTROL =
+  'the answer arrives after a round trip to the downstream service, by which time other requests overwrote ' +
+  'the module variable';
 
 const SCENARIOS = [
   ...withBound(
     {
       name: 'undici',
       needs: 'http',
-      describe: 'undici keep-alive Agent (2 connections) shared by all requests, callback API, to the downstream service; reads in the callback, in the body\'s end listener, and the id the downstream received',
+      describe:
+        'undici keep-alive Agent (2 connections) shared by all requests, callback API, to the downstream ' +
+        "service; reads in the callback, in the body's end listener, and the id the downstream received",
       control: CONTROL,
       explain: { 'otel-selective': QUEUED, 'otel-full': QUEUED },
     },
     {
-      describe: 'as undici, the request callback and the end listener passed through the strategy\'s bind',
+      describe: "as undici, the request callback and the end listener passed through the strategy's bind",
       explain: {
-        'otel-selective': `${QUEUED}; binding the callbacks cannot help, the span and its header are made inside undici`,
+        'otel-selective':
+          `${QUEUED}; binding the callbacks cannot help, ` + 'the span and its header are made inside undici',
         'otel-full': `${QUEUED}; binding the callbacks cannot help, the span and its header are made inside undici`,
       },
       bound: 'the callbacks were',

@@ -122,39 +122,58 @@ function create({ strategy }) {
 // Measured (Node 20 and 24): in the handler executionAsyncId() is the rejected promise's
 // and no `before` hook ran for it.
 const HOOKS_ONLY =
-  "Node runs the unhandledRejection handler in the rejected promise's async context by setting the current async id and resource, without emitting a `before` hook: AsyncLocalStorage reads that resource and finds the request's store, while cls-hooked's createHook sets its active context only in `before` hooks and has none there";
+  "Node runs the unhandledRejection handler in the rejected promise's async context by setting the current " +
+  'async id and resource, without emitting a `before` hook: AsyncLocalStorage reads that resource and finds ' +
+  "the request's store, while cls-hooked's createHook sets its active context only in `before` hooks and has " +
+  'none there';
 
 const SCENARIOS = [
   {
     name: 'exit-enter',
     requires: ['enter', 'exit'],
-    describe: 'exit(), then enter(child id) inside it (nodejs/node#62290); the request reads its own id once exit() returned, and after a macrotask',
+    describe:
+      'exit(), then enter(child id) inside it (nodejs/node#62290); the request reads its own id once exit() ' +
+      'returned, and after a macrotask',
     control: 'exit() cleared the module variable and enter() set the child id, which nothing restores',
     explain: {
-      '*': 'the child id entered inside exit() was still there after exit() returned: on async_hooks (Node 20; 22, 24 and 26 with AsyncContextFrame off) exit() disables the store and enterWith() re-enables it on the current resource, so the entered store outlives exit(); with AsyncContextFrame exit() restores the frame it replaced (the answer that moved in nodejs/node#62290)',
+      '*':
+        'the child id entered inside exit() was still there after exit() returned: on async_hooks (Node 20; 22, ' +
+        '24 and 26 with AsyncContextFrame off) exit() disables the store and enterWith() re-enables it on the ' +
+        'current resource, so the entered store outlives exit(); with AsyncContextFrame exit() restores the ' +
+        'frame it replaced (the answer that moved in nodejs/node#62290)',
     },
   },
   {
     name: 'enter-in-callback',
     requires: ['enter'],
-    describe: 'enter(child id) inside an async function and inside a then() callback the request awaits; the caller reads its own id after each await',
-    control: 'enter() set the module variable to the child id and nothing restores the request\'s',
+    describe:
+      'enter(child id) inside an async function and inside a then() callback the request awaits; the caller ' +
+      'reads its own id after each await',
+    control: "enter() set the module variable to the child id and nothing restores the request's",
     explain: {
-      '*': "the caller continued in the child id its callee entered: the await's continuation ran in the context the callee left behind, not in the one the caller awaited in",
+      '*':
+        "the caller continued in the child id its callee entered: the await's continuation ran in the context " +
+        'the callee left behind, not in the one the caller awaited in',
     },
   },
   {
     name: 'asyncresource-bind',
-    describe: "as pool, the waiter's callback bound with Node's AsyncResource.bind (not the strategy's bind) at acquire",
+    describe:
+      "as pool, the waiter's callback bound with Node's AsyncResource.bind (not the strategy's bind) at acquire",
     control: 'AsyncResource.bind captures an async context, and a module variable is not one',
     explain: {
-      '*': "AsyncResource.bind captured the acquiring request's async context, but the strategy's store did not follow it: the callback ran in the releasing request's",
+      '*':
+        "AsyncResource.bind captured the acquiring request's async context, but the strategy's store did not " +
+        "follow it: the callback ran in the releasing request's",
     },
   },
   {
     name: 'unhandled-rejection',
-    describe: 'a promise rejected after a macrotask and never handled; the process\'s unhandledRejection handler reads the id of the request that rejected it',
-    control: 'the handler runs after the microtask queue drained, by which time other requests overwrote the module variable',
+    describe:
+      "a promise rejected after a macrotask and never handled; the process's unhandledRejection handler reads " +
+      'the id of the request that rejected it',
+    control:
+      'the handler runs after the microtask queue drained, by which time other requests overwrote the module variable',
     explain: {
       'cls-hooked': HOOKS_ONLY,
       '*': 'the unhandledRejection handler did not see the id of the request whose promise was rejected',
@@ -162,13 +181,25 @@ const SCENARIOS = [
   },
   {
     name: 'timer-in-run',
-    describe: 'setTimeout, setInterval (second tick) and setImmediate created inside a child run(child id); each must see the child after run() returned, and the request its own id',
+    describe:
+      'setTimeout, setInterval (second tick) and setImmediate created inside a child run(child id); each must ' +
+      'see the child after run() returned, and the request its own id',
     control: 'the timers fire after other requests overwrote the module variable',
     explain: {
-      param: 'param has no contexts to nest: run(child) leaves req as it was, so the timers read the parent id (counted as lost: the child is gone)',
-      datadog: "the timers saw the child; the parent did not get its own id back: tracer.setBaggageItem enters its store with enterWith, which has no end, so the child's id stayed for the rest of the parent's turn (as in nested)",
-      'express-http-context': "the timers saw the child; the parent did not get its own id back: express-http-context's middleware reuses the store already active, so the child's set() overwrote the parent's id in the request's Map (as in nested)",
-      '*': 'a timer created inside run(child), or the request after run(child) returned, did not see the id it should (the failed read names which)',
+      param:
+        'param has no contexts to nest: run(child) leaves req as it was, so the timers read the parent id ' +
+        '(counted as lost: the child is gone)',
+      datadog:
+        'the timers saw the child; the parent did not get its own id back: tracer.setBaggageItem enters its ' +
+        "store with enterWith, which has no end, so the child's id stayed for the rest of the parent's turn " +
+        '(as in nested)',
+      'express-http-context':
+        "the timers saw the child; the parent did not get its own id back: express-http-context's middleware " +
+        "reuses the store already active, so the child's set() overwrote the parent's id in the request's Map " +
+        '(as in nested)',
+      '*':
+        'a timer created inside run(child), or the request after run(child) returned, did not see the id it ' +
+        'should (the failed read names which)',
     },
   },
 ];

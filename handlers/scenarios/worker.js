@@ -6,7 +6,9 @@
 // The worker is unref'd and idle until a worker scenario is requested.
 const { firstWrong, withBound } = require('./reads');
 
-const ECHO = "require('node:worker_threads').parentPort.on('message', (m) => require('node:worker_threads').parentPort.postMessage(m));";
+const ECHO =
+  "require('node:worker_threads').parentPort.on('message', (m) => " +
+  "require('node:worker_threads').parentPort.postMessage(m));";
 
 function create({ strategy }) {
   const { current } = strategy;
@@ -29,7 +31,10 @@ function create({ strategy }) {
   const handOff = (wrap) => (req) =>
     new Promise((resolve) => {
       const n = seq++;
-      pending.set(n, wrap(() => resolve(firstWrong(req, [["in the callback run for the worker's answer", current(req)]]))));
+      pending.set(
+        n,
+        wrap(() => resolve(firstWrong(req, [["in the callback run for the worker's answer", current(req)]]))),
+      );
       worker.postMessage(n);
     });
   return {
@@ -38,20 +43,26 @@ function create({ strategy }) {
   };
 }
 
-const CONTROL = "the worker answers on a later turn of the event loop, by which time other requests overwrote the module variable";
+const CONTROL =
+  'the worker answers on a later turn of the event loop, by which time other requests overwrote the module variable';
 
 const SCENARIOS = [
   ...withBound(
     {
       name: 'worker',
-      describe: "worker_threads hand-off: a shared Worker created at start-up echoes each job; the request's callback is called from the Worker's 'message' listener",
+      describe:
+        "worker_threads hand-off: a shared Worker created at start-up echoes each job; the request's callback " +
+        "is called from the Worker's 'message' listener",
       control: CONTROL,
       explain: {
-        '*': "the Worker's 'message' events are emitted in the context the Worker was created in (start-up, no request): the callback the request registered is called from there; bind it when registering (worker-bound)",
+        '*':
+          "the Worker's 'message' events are emitted in the context the Worker was created in (start-up, no " +
+          'request): the callback the request registered is called from there; bind it when registering ' +
+          '(worker-bound)',
       },
     },
     {
-      describe: 'as worker, the callback passed through the strategy\'s bind when registered',
+      describe: "as worker, the callback passed through the strategy's bind when registered",
       bound: 'the callback was',
     },
   ),

@@ -9,7 +9,11 @@ const { isRateConfig } = require('../../analysis/latency');
 const latencySection = require('./latency');
 
 const driverOf = (run) => (run.settings && run.settings.driver) || 'autocannon';
-const idsOf = (run) => (run.configs || []).filter(isRateConfig).map((c) => c.id).sort();
+const idsOf = (run) =>
+  (run.configs || [])
+    .filter(isRateConfig)
+    .map((c) => c.id)
+    .sort();
 
 // results: [{ file, run }] -> [[a, b]]: rate runs whose configuration ids are identical
 // and whose drivers differ (the first run of each driver with that matrix).
@@ -89,7 +93,9 @@ function render([a, b], ctx = {}) {
       same,
     ]);
   }
-  const thin = [sa, sb].some((m) => [...m.values()].some(({ s }) => s.percentiles && Object.values(s.percentiles).some((p) => p.thin)));
+  const thin = [sa, sb].some((m) =>
+    [...m.values()].some(({ s }) => s.percentiles && Object.values(s.percentiles).some((p) => p.thin)),
+  );
   ratios.sort((p, q) => p - q);
   const median = ratios.length ? ratios[Math.floor((ratios.length - 1) / 2)] : null;
   const out = [
@@ -98,19 +104,42 @@ function render([a, b], ctx = {}) {
     `*${file(a)} and ${file(b)}*`,
     '',
     `The same configurations at the same rates, once with each driver (each run its own blocks of fresh processes). ` +
-      'Absolute latencies are not comparable across drivers: they open connections and time requests differently (README, "Load beyond one machine"). ' +
-      `What should agree is the verdict on what a strategy **adds** to p99 over its baseline: "adds" or "saves" when a driver's 95% interval of the added p99 excludes zero, "no clear difference" when it does not. ` +
-      'Each verdict is its own 95% interval, not corrected for the other configurations: where nothing differs, about 1 call in 20 is "adds" or "saves" by chance.',
+      'Absolute latencies are not comparable across drivers: they open connections and time requests ' +
+      'differently (README, "Load beyond one machine"). ' +
+      `What should agree is the verdict on what a strategy **adds** to p99 over its baseline: "adds" or ` +
+      `"saves" when a driver's 95% interval of the added p99 excludes zero, "no clear difference" when it ` +
+      `does not. ` +
+      'Each verdict is its own 95% interval, not corrected for the other configurations: where nothing ' +
+      'differs, about 1 call in 20 is "adds" or "saves" by chance.',
     '',
     f.table(
-      ['Configuration', `p50 ms ${nameA}`, `p50 ms ${nameB}`, `p99 ms ${nameA}`, `p99 ms ${nameB}`, `Added p99 ms ${nameA}`, `Added p99 ms ${nameB}`, 'Same verdict'],
+      [
+        'Configuration',
+        `p50 ms ${nameA}`,
+        `p50 ms ${nameB}`,
+        `p99 ms ${nameA}`,
+        `p99 ms ${nameB}`,
+        `Added p99 ms ${nameA}`,
+        `Added p99 ms ${nameB}`,
+        'Same verdict',
+      ],
       rows,
       ['l', 'r', 'r', 'r', 'r', 'l', 'l', 'l'],
     ),
     '',
-    ...(thin ? ['\\* fewer requests per block than ~10 beyond that percentile: the figure is imprecise whatever its interval says.', ''] : []),
-    `Verdicts on the added p99 agree in ${agree} of ${judged} configuration${judged === 1 ? '' : 's'} both drivers could judge` +
-      (median ? `; ${nameB}'s p99 is ${f.num(median)}× ${nameA}'s (median over the ${ratios.length} configurations both held).` : '.'),
+    ...(thin
+      ? [
+          '\\* fewer requests per block than ~10 beyond that percentile: the figure is imprecise whatever its ' +
+            'interval says.',
+          '',
+        ]
+      : []),
+    `Verdicts on the added p99 agree in ${agree} of ${judged} configuration${judged === 1 ? '' : 's'} both ` +
+      `drivers could judge` +
+      (median
+        ? `; ${nameB}'s p99 is ${f.num(median)}× ${nameA}'s (median over the ${ratios.length} configurations ` +
+          `both held).`
+        : '.'),
   ];
   return out.join('\n') + '\n';
 }

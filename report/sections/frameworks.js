@@ -13,7 +13,15 @@
 // Over 400 lines, one file on purpose: it is one study's page, and its tables share the
 // scenario keys, labels and the published figures they are set beside.
 
-const { throughputLevel, medianRps, medianP99, medianCpuPerRequest, ratioToBase, runtimeGain, measuredInBlocks } = require('../../analysis');
+const {
+  throughputLevel,
+  medianRps,
+  medianP99,
+  medianCpuPerRequest,
+  ratioToBase,
+  runtimeGain,
+  measuredInBlocks,
+} = require('../../analysis');
 const f = require('../format');
 const references = require('../references');
 const { nodeLabel } = require('../../lib/node-versions');
@@ -26,7 +34,12 @@ const SCENARIOS = [
   { framework: 'http', strategy: 'als', name: 'AsyncLocalStorage (node:http)', ref: 'AsyncLocalStorage' },
   { framework: 'fastify', strategy: 'none', name: 'Fastify base', ref: 'Fastify Base' },
   { framework: 'fastify', strategy: 'otel-full', name: 'Fastify + full OTel', ref: 'Fastify + Full OTel' },
-  { framework: 'fastify', strategy: 'otel-selective', name: 'Fastify + selective OTel', ref: 'Fastify + Selective OTel' },
+  {
+    framework: 'fastify',
+    strategy: 'otel-selective',
+    name: 'Fastify + selective OTel',
+    ref: 'Fastify + Selective OTel',
+  },
   { framework: 'express', strategy: 'none', name: 'Express base', ref: null },
   { framework: 'express', strategy: 'als', name: 'Express + AsyncLocalStorage', ref: null },
   { framework: 'express', strategy: 'otel-full', name: 'Express + full OTel', ref: null },
@@ -60,8 +73,15 @@ function majorOf(c) {
 }
 
 function scenarioOf(c) {
-  return SCENARIOS.find((s) => s.framework === c.framework && s.strategy === c.strategy) ||
-    { framework: c.framework, strategy: c.strategy, name: `${c.framework} + ${c.strategy}`, ref: null, extra: true };
+  return (
+    SCENARIOS.find((s) => s.framework === c.framework && s.strategy === c.strategy) || {
+      framework: c.framework,
+      strategy: c.strategy,
+      name: `${c.framework} + ${c.strategy}`,
+      ref: null,
+      extra: true,
+    }
+  );
 }
 
 function scenarioKey(c) {
@@ -106,7 +126,10 @@ function nodeGroups(configs) {
       const i = SCENARIOS.findIndex((s) => s.framework === c.framework && s.strategy === c.strategy);
       return i < 0 ? SCENARIOS.length : i;
     };
-    g.configs = g.configs.map((c, i) => ({ c, i })).sort((a, b) => order(a.c) - order(b.c) || a.i - b.i).map((x) => x.c);
+    g.configs = g.configs
+      .map((c, i) => ({ c, i }))
+      .sort((a, b) => order(a.c) - order(b.c) || a.i - b.i)
+      .map((x) => x.c);
     g.baseline = g.configs.find((c) => c.framework === BASELINE.framework && c.strategy === BASELINE.strategy) || null;
   }
   return groups;
@@ -116,7 +139,14 @@ function groupTitle(g) {
   const major = g.major !== null ? `Node ${g.major}` : `Node ${g.key}`;
   const eol = g.versions.map((v) => /\(end-of-life since [^)]*\)/.exec(nodeLabel(v, g.asOf))).find(Boolean);
   const versions = g.versions.length ? ` (${g.versions.join(', ')}${eol ? `; ${eol[0].slice(1, -1)}` : ''})` : '';
-  const variant = g.variant === 'acf' ? ', AsyncContextFrame forced on' : g.variant === 'noacf' ? ', AsyncContextFrame forced off' : g.variant ? `, ${g.variant}` : '';
+  const variant =
+    g.variant === 'acf'
+      ? ', AsyncContextFrame forced on'
+      : g.variant === 'noacf'
+        ? ', AsyncContextFrame forced off'
+        : g.variant
+          ? `, ${g.variant}`
+          : '';
   return `${major}${versions}${variant}`;
 }
 
@@ -129,10 +159,12 @@ function acfStatus(g) {
 
 function publishedTable(major) {
   if (major === null) return null;
-  return references.platformatic.tables.find((t) => {
-    const m = /v(\d+)\./.exec(t.node);
-    return m && Number(m[1]) === major;
-  }) || null;
+  return (
+    references.platformatic.tables.find((t) => {
+      const m = /v(\d+)\./.exec(t.node);
+      return m && Number(m[1]) === major;
+    }) || null
+  );
 }
 
 function publishedRow(table, scenario) {
@@ -178,14 +210,18 @@ function versionTable(g) {
       if (isBase) {
         cells.push('100% (baseline)', 'baseline');
       } else if (baseMissing) {
-        cells.push(f.DASH, `no baseline (http/none ${baseMissing === 'not run' ? 'not run' : baseMissing.split(':')[0]})`);
+        cells.push(
+          f.DASH,
+          `no baseline (http/none ${baseMissing === 'not run' ? 'not run' : baseMissing.split(':')[0]})`,
+        );
       } else {
         const { paired, ratio: r, verdict } = ratioToBase(c, base);
         if (paired) cells.push(f.withCi(r.estimate, r.ci95, f.pctOf), verdict);
         // Another framework is not measured in adjacent pairs with http/none: the figure
         // is per block (both measured in each block of fresh processes), and says so.
         else if (!f.isNum(r.estimate)) cells.push(f.DASH, 'never measured in the same block as http/none: no ratio');
-        else if (!r.ci95) cells.push(`${f.pctOf(r.estimate)} (1 block)`, 'one block in common with http/none: no interval, no verdict');
+        else if (!r.ci95)
+          cells.push(`${f.pctOf(r.estimate)} (1 block)`, 'one block in common with http/none: no interval, no verdict');
         else cells.push(`${f.withCi(r.estimate, r.ci95, f.pctOf)} ‡`, verdict);
       }
       const err = errorMessage(c);
@@ -201,14 +237,25 @@ function versionTable(g) {
   out.push(f.table(header, body, align), '');
   const notes = [`AsyncLocalStorage implementation: ${acfStatus(g)}.`];
   if (body.some((cells) => cells.some((x) => String(x).endsWith(' ‡')))) {
-    notes.push('‡ Not measured beside http/none in adjacent pairs (another framework): the ratio of the two configurations\' ' +
-      'geometric means within each block of fresh processes, t-interval over blocks — wider than a paired ratio, since the machine drifts within a block.');
+    notes.push(
+      "‡ Not measured beside http/none in adjacent pairs (another framework): the ratio of the two configurations' " +
+        'geometric means within each block of fresh processes, t-interval over blocks — wider than a paired ' +
+        'ratio, since the machine drifts within a block.',
+    );
   }
   if (table) {
-    notes.push(`"Study … (published)" columns: the study's single run on ${table.node} (seed \`${references.platformatic.seed}\`), ` +
-      'quoted verbatim — not our measurements; its req/s is autocannon\'s per-second average, ours the geometric mean of rounds.');
+    notes.push(
+      `"Study … (published)" columns: the study's single run on ${table.node} (seed ` +
+        `\`${references.platformatic.seed}\`), ` +
+        "quoted verbatim — not our measurements; its req/s is autocannon's per-second average, ours the " +
+        'geometric mean of rounds.',
+    );
   } else {
-    notes.push(`The study did not measure Node ${g.major !== null ? g.major : g.key} (it ran ${references.platformatic.tables.map((t) => t.node).join(' and ')}): no published figures to set beside these.`);
+    notes.push(
+      `The study did not measure Node ${g.major !== null ? g.major : g.key} (it ran ` +
+        `${references.platformatic.tables.map((t) => t.node).join(' and ')}): no published figures to set ` +
+        `beside these.`,
+    );
   }
   out.push(notes.join(' '));
   return out.join('\n');
@@ -228,11 +275,20 @@ const isSchema2Group = (g) => measuredInBlocks(g.configs);
 
 function comparisonTable(older, newer) {
   const published = older.major === PUBLISHED_GAIN.from && newer.major === PUBLISHED_GAIN.to;
-  const header = ['Scenario', `Node ${older.major} req/s median`, `Node ${newer.major} req/s median`,
-    `Gain, Node ${newer.major} vs ${older.major} [95% CI]`, 'Verdict'];
+  const header = [
+    'Scenario',
+    `Node ${older.major} req/s median`,
+    `Node ${newer.major} req/s median`,
+    `Gain, Node ${newer.major} vs ${older.major} [95% CI]`,
+    'Verdict',
+  ];
   const align = ['l', 'r', 'r', 'r', 'l'];
   if (published) {
-    header.push(`Study Node ${older.major} (published)`, `Study Node ${newer.major} (published)`, 'Study gain (published)');
+    header.push(
+      `Study Node ${older.major} (published)`,
+      `Study Node ${newer.major} (published)`,
+      'Study gain (published)',
+    );
     align.push('r', 'r', 'r');
   }
   const keys = uniq(older.configs.map(scenarioKey)).filter((k) => newer.configs.some((c) => scenarioKey(c) === k));
@@ -260,16 +316,25 @@ function comparisonTable(older, newer) {
     return out.join('\n');
   }
   out.push(f.table(header, body, align), '');
-  const lines = [isSchema2Group(older)
-    ? 'Gain = throughput on the newer major relative to the older, per block (both versions ran in fresh processes in every block; the process is the unit), ' +
-      'combined on a log scale with a t-interval over blocks.'
-    : 'Gain = throughput on the newer major relative to the older, computed round by round ' +
-      '(rounds interleave every configuration of the run, so round *i* of both versions ran side by side) and combined on a log scale.'];
+  const lines = [
+    isSchema2Group(older)
+      ? 'Gain = throughput on the newer major relative to the older, per block (both versions ran in fresh ' +
+        'processes in every block; the process is the unit), ' +
+        'combined on a log scale with a t-interval over blocks.'
+      : 'Gain = throughput on the newer major relative to the older, computed round by round ' +
+        '(rounds interleave every configuration of the run, so round *i* of both versions ran side by side) ' +
+        'and combined on a log scale.',
+  ];
   if (published) {
-    lines.push(`"Study … (published)" columns: the study's version table (seed \`${PUBLISHED_GAIN.seed}\`, v22.17.1 vs v24.4.1, ` +
-      'one run each, no interval), quoted verbatim — not our measurements.');
+    lines.push(
+      `"Study … (published)" columns: the study's version table (seed \`` +
+        `${PUBLISHED_GAIN.seed}\`, v22.17.1 vs v24.4.1, ` +
+        'one run each, no interval), quoted verbatim — not our measurements.',
+    );
   } else {
-    lines.push(`The study compared only Node ${PUBLISHED_GAIN.from} and ${PUBLISHED_GAIN.to}: no published gain for this pair.`);
+    lines.push(
+      `The study compared only Node ${PUBLISHED_GAIN.from} and ${PUBLISHED_GAIN.to}: no published gain for this pair.`,
+    );
   }
   out.push(lines.join(' '));
   return out.join('\n');
@@ -277,18 +342,23 @@ function comparisonTable(older, newer) {
 
 function comparisonSection(groups) {
   const primary = primaryGroups(groups);
-  const out = ['### Frameworks: version comparison (the study\'s second table)', ''];
+  const out = ["### Frameworks: version comparison (the study's second table)", ''];
   if (primary.length < 2) {
     const only = primary.length ? `Node ${primary[0].major}` : 'no identifiable Node version';
-    out.push(`This run measured ${only} only, so there is no version comparison; run the preset with its default ` +
-      `\`--node ${PRESETS.frameworks.node.join(',')}\` (the study compared ${PUBLISHED_GAIN.from} and ${PUBLISHED_GAIN.to}) to compare versions.`);
+    out.push(
+      `This run measured ${only} only, so there is no version comparison; run the preset with its default ` +
+        `\`--node ${PRESETS.frameworks.node.join(',')}\` (the study compared ${PUBLISHED_GAIN.from} and ` +
+        `${PUBLISHED_GAIN.to}) to compare versions.`,
+    );
     return out.join('\n');
   }
   for (let i = 1; i < primary.length; i++) out.push(comparisonTable(primary[i - 1], primary[i]), '');
   const skipped = groups.filter((g) => !primary.includes(g));
   if (skipped.length) {
-    out.push(`Only each major's default target is compared; ${skipped.map((g) => f.code(g.key)).join(', ')} ` +
-      'appear in the per-version tables above.');
+    out.push(
+      `Only each major's default target is compared; ${skipped.map((g) => f.code(g.key)).join(', ')} ` +
+        'appear in the per-version tables above.',
+    );
   }
   return out.join('\n').trimEnd();
 }
@@ -304,7 +374,8 @@ function acfSection(groups) {
     const def = groups.find((g) => g.major === major && !g.variant);
     const flipped = groups.find((g) => g.major === major && (g.variant === 'acf' || g.variant === 'noacf'));
     if (!def || !flipped) continue;
-    const flippedName = flipped.variant === 'acf' ? 'AsyncContextFrame on (flag)' : 'AsyncContextFrame off (--no-async-context-frame)';
+    const flippedName =
+      flipped.variant === 'acf' ? 'AsyncContextFrame on (flag)' : 'AsyncContextFrame off (--no-async-context-frame)';
     const rows = uniq(def.configs.map(scenarioKey))
       .filter((k) => flipped.configs.some((c) => scenarioKey(c) === k))
       .map((k) => {
@@ -317,7 +388,14 @@ function acfSection(groups) {
       });
     if (!rows.length) continue;
     out.push(f.heading(4, `Node ${major}: ${acfStatus(def)} (default) vs ${flippedName}`), '');
-    out.push(f.table(['Scenario', 'default req/s median', 'flipped req/s median', 'Flipped vs default [95% CI]', 'Verdict'], rows, ['l', 'r', 'r', 'r', 'l']), '');
+    out.push(
+      f.table(
+        ['Scenario', 'default req/s median', 'flipped req/s median', 'Flipped vs default [95% CI]', 'Verdict'],
+        rows,
+        ['l', 'r', 'r', 'r', 'l'],
+      ),
+      '',
+    );
   }
   if (!out.length) return '';
   return [f.heading(3, 'Frameworks: AsyncContextFrame on vs off, side by side'), '', ...out].join('\n').trimEnd();
@@ -339,21 +417,32 @@ function expressSection(groups) {
   const lines = [
     f.heading(3, 'Frameworks: why Express costs more per request on Node 20 and 22'),
     '',
-    'Express 5 sets the prototype of every request and response object (`Object.setPrototypeOf(req, app.request)` and ' +
-      '`(res, app.response)` in `express/lib/application.js`, `app.handle`). On the V8 of Node 20 (11.3) and 22 (12.4) that ' +
-      'per-request prototype change makes the JavaScript touching `req`/`res` afterwards — Node\'s own `_http_outgoing`/`_http_server` ' +
-      'code as much as Express\'s and `router`\'s — several times slower; on Node 24 (V8 13.6) it costs little. Evidence (this machine, ' +
-      'Express 5.3 hello-world, 3 s bursts at 50 connections, server CPU per request): Node 22 248 µs, but 63 µs when the server ' +
-      'creates `req`/`res` with Express\'s prototypes already in place (`http.createServer({ IncomingMessage, ServerResponse })`, so ' +
-      'the per-request `setPrototypeOf` changes nothing); Node 20 187 → 46 µs; Node 24 60 → 69 µs (no gain). A plain `node:http` ' +
-      'server that only adds the two `setPrototypeOf` calls goes from 30 to 75 µs on Node 22 and from 23 to 31 µs on Node 24. ' +
-      'The CPU profiles agree: on Node 22 no single function stands out — `writeHead`, `_storeHeader`, `router`\'s `handle`/`next`, ' +
-      'Express\'s `send` each take 10–40× more self time per request than on Node 24, the signature of slow property access ' +
-      'rather than of one expensive call. Every Express row on Node 20/22 carries this cost in its baseline, which shrinks ' +
-      'each strategy\'s relative cost there. Details: `docs/frameworks.md`.',
+    'Express 5 sets the prototype of every request and response object (`Object.setPrototypeOf(req, ' +
+      'app.request)` and ' +
+      '`(res, app.response)` in `express/lib/application.js`, `app.handle`). On the V8 of Node 20 (11.3) and ' +
+      '22 (12.4) that ' +
+      "per-request prototype change makes the JavaScript touching `req`/`res` afterwards — Node's own " +
+      '`_http_outgoing`/`_http_server` ' +
+      "code as much as Express's and `router`'s — several times slower; on Node 24 (V8 13.6) it costs little. " +
+      'Evidence (this machine, ' +
+      'Express 5.3 hello-world, 3 s bursts at 50 connections, server CPU per request): Node 22 248 µs, but 63 ' +
+      'µs when the server ' +
+      "creates `req`/`res` with Express's prototypes already in place (`http.createServer({ IncomingMessage, " +
+      'ServerResponse })`, so ' +
+      'the per-request `setPrototypeOf` changes nothing); Node 20 187 → 46 µs; Node 24 60 → 69 µs (no gain). ' +
+      'A plain `node:http` ' +
+      'server that only adds the two `setPrototypeOf` calls goes from 30 to 75 µs on Node 22 and from 23 to ' +
+      '31 µs on Node 24. ' +
+      'The CPU profiles agree: on Node 22 no single function stands out — `writeHead`, `_storeHeader`, ' +
+      "`router`'s `handle`/`next`, " +
+      "Express's `send` each take 10–40× more self time per request than on Node 24, the signature of slow " +
+      'property access ' +
+      'rather than of one expensive call. Every Express row on Node 20/22 carries this cost in its baseline, ' +
+      'which shrinks ' +
+      "each strategy's relative cost there. Details: `docs/frameworks.md`.",
   ];
   if (rows.length) {
-    lines.push('', 'This run\'s servers (CPU µs per request, median of rounds):', '');
+    lines.push('', "This run's servers (CPU µs per request, median of rounds):", '');
     lines.push(f.table(['Node', 'node:http (no context)', 'Express (no context)'], rows, ['l', 'r', 'r']));
   }
   return lines.join('\n');
@@ -365,19 +454,30 @@ function expressSection(groups) {
 // it on (settings or per config); otherwise the servers' default, `memory`, applied.
 function exporterClause(run) {
   const s = run.settings || {};
-  const recorded = uniq([
-    s.otelExporter, s.env && s.env.OTEL_EXPORTER, s.serverEnv && s.serverEnv.OTEL_EXPORTER,
-    ...(run.configs || []).map((c) => c.otelExporter),
-  ].filter((x) => typeof x === 'string' && x));
+  const recorded = uniq(
+    [
+      s.otelExporter,
+      s.env && s.env.OTEL_EXPORTER,
+      s.serverEnv && s.serverEnv.OTEL_EXPORTER,
+      ...(run.configs || []).map((c) => c.otelExporter),
+    ].filter((x) => typeof x === 'string' && x),
+  );
   if (!recorded.length) {
-    return 'the two OpenTelemetry scenarios trace every request into an explicit in-memory span exporter ' +
-      '(`OTEL_EXPORTER`, default `memory`; this run JSON records no override)';
+    return (
+      'the two OpenTelemetry scenarios trace every request into an explicit in-memory span exporter ' +
+      '(`OTEL_EXPORTER`, default `memory`; this run JSON records no override)'
+    );
   }
   if (recorded.length === 1 && recorded[0] === 'memory') {
-    return 'the two OpenTelemetry scenarios trace every request into an explicit in-memory span exporter (`OTEL_EXPORTER=memory`)';
+    return (
+      'the two OpenTelemetry scenarios trace every request into an explicit in-memory span exporter ' +
+      '(`OTEL_EXPORTER=memory`)'
+    );
   }
-  return `the two OpenTelemetry scenarios trace every request with \`OTEL_EXPORTER=${recorded.join('`/`')}\` ` +
-    '(ctxbench\'s default is an explicit in-memory span exporter, `memory`)';
+  return (
+    `the two OpenTelemetry scenarios trace every request with \`OTEL_EXPORTER=${recorded.join('`/`')}\` ` +
+    "(ctxbench's default is an explicit in-memory span exporter, `memory`)"
+  );
 }
 
 function differencesSection(run, groups) {
@@ -387,21 +487,29 @@ function differencesSection(run, groups) {
     f.isNum(s.pipelining) ? `pipelining ${s.pipelining}` : null,
     f.isNum(s.duration) ? `${s.duration} s bursts` : null,
     f.isNum(s.warmup) ? `${s.warmup} s warm-up` : null,
-  ].filter(Boolean).join(', ');
+  ]
+    .filter(Boolean)
+    .join(', ');
   const rounds = f.isNum(s.rounds) ? `${s.rounds} interleaved rounds` : 'interleaved rounds';
   const acf = groups.map((g) => `${groupTitle(g)}: ${acfStatus(g)}`).join('; ');
   const configs = run.configs || [];
   const depths = uniq(configs.map((c) => c.depth).filter(f.isNum));
   const hops = uniq(configs.map((c) => c.hop).filter(Boolean));
-  const chain = `${depths.length === 1 && depths[0] === 1 ? 'a one-level' : 'the'} call chain (depth ${depths.join('/') || '?'}, ` +
+  const chain =
+    `${depths.length === 1 && depths[0] === 1 ? 'a one-level' : 'the'} call chain (depth ${depths.join('/') || '?'}, ` +
     `hop ${hops.map((h) => f.code(h)).join('/') || '?'})`;
-  const text = 'What differs from the study: every scenario here — the study\'s five and the Express rows — answers with the same body, ' +
+  const text =
+    "What differs from the study: every scenario here — the study's five and the Express rows — answers with " +
+    'the same body, ' +
     `the request's id read back at the end of ${chain}, and every response is checked for it; ` +
     `${exporterClause(run)}, where the study's spans went to an OTLP endpoint nobody listened on; ` +
-    `the load (${load || 'as in the run settings'}) is repeated over ${rounds}, every configuration (all Node versions included) measured once in each round, ` +
+    `the load (${load || 'as in the run settings'}) is repeated over ` +
+    `${rounds}, every configuration (all Node versions included) measured once in each round, ` +
     'where the study ran each server once for 10 s after a 5 s warm-up (100 connections, pipelining 10); ' +
-    'req/s is the geometric mean of rounds with a 95% CI of the same rather than one run\'s per-second average; and the machine is the one described above, ' +
-    `not the study's i7-7700. AsyncLocalStorage implementation per version (reported by each server): ${acf || 'not reported'}.`;
+    "req/s is the geometric mean of rounds with a 95% CI of the same rather than one run's per-second " +
+    'average; and the machine is the one described above, ' +
+    `not the study's i7-7700. AsyncLocalStorage implementation per version (reported by each server): ` +
+    `${acf || 'not reported'}.`;
   return [f.heading(3, 'Frameworks: what differs from the study'), '', text].join('\n');
 }
 
@@ -409,22 +517,36 @@ function differencesSection(run, groups) {
 
 // frameworksSection(run) -> markdown ('' when the run has no configurations).
 function frameworksSection(run) {
-  const configs = (run && run.configs || []).filter((c) => c && !c.target);
+  const configs = ((run && run.configs) || []).filter((c) => c && !c.target);
   if (!configs.length) return '';
   const groups = nodeGroups(configs);
   const asOf = (run.environment && run.environment.date) || new Date();
   for (const g of groups) g.asOf = asOf;
   const out = [
-    '### Frameworks: per Node version (the study\'s first table)',
+    "### Frameworks: per Node version (the study's first table)",
     '',
-    'The study\'s five scenarios, then the Express rows ctxbench adds (not in the study). "% of baseline" is throughput relative to ' +
-      '**Baseline (node:http)** — the plain `http` server without context (`http/none`) on the same Node version, as the study ' +
-      'compared every server with its `base.js` — computed round by round. p99 ms: median across rounds of each round\'s p99.',
+    'The study\'s five scenarios, then the Express rows ctxbench adds (not in the study). "% of baseline" is ' +
+      'throughput relative to ' +
+      '**Baseline (node:http)** — the plain `http` server without context (`http/none`) on the same Node ' +
+      'version, as the study ' +
+      'compared every server with its `base.js` — computed round by round. p99 ms: median across rounds of ' +
+      "each round's p99.",
     '',
   ];
   for (const g of groups) out.push(versionTable(g), '');
-  out.push(comparisonSection(groups), '', differencesSection(run, groups), '', acfSection(groups), '', expressSection(groups));
-  return out.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd();
+  out.push(
+    comparisonSection(groups),
+    '',
+    differencesSection(run, groups),
+    '',
+    acfSection(groups),
+    '',
+    expressSection(groups),
+  );
+  return out
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trimEnd();
 }
 
 module.exports = { frameworksSection, majorOf, SCENARIOS, PUBLISHED_GAIN };

@@ -75,10 +75,18 @@ function disagreements(cells, scenarios, strats, targets, asOf) {
       rows.push([f.code(scenario), strategy, ...row.map(cellText)]);
     }
   }
-  const header = targets.map((t) => targetLabel(cells.filter((c) => key(c) === t), asOf).replace(/ \(end-of-life since [^)]*\)/, ' (EOL)'));
-  if (!rows.length) return `All ${targets.length} runtimes give the same verdict in every cell measured on more than one of them.`;
+  const header = targets.map((t) =>
+    targetLabel(
+      cells.filter((c) => key(c) === t),
+      asOf,
+    ).replace(/ \(end-of-life since [^)]*\)/, ' (EOL)'),
+  );
+  if (!rows.length)
+    return `All ${targets.length} runtimes give the same verdict in every cell measured on more than one of them.`;
   return [
-    `${rows.length} cell${rows.length === 1 ? '' : 's'} where the runtimes disagree (every other cell has the same verdict on all of them):`,
+    `${rows.length} cell` +
+      `${rows.length === 1 ? '' : 's'} where the runtimes disagree (every other cell has the same verdict on ` +
+      `all of them):`,
     '',
     f.table(['scenario', 'strategy', ...header], rows, ['l', 'l', ...targets.map(() => 'r')]),
   ].join('\n');
@@ -104,34 +112,46 @@ function explanations(cells, scenarioOrder, strats) {
     if (!notRun.has(key)) notRun.set(key, { strategy: c.strategy, explanation: c.explanation, runtimes: new Set() });
     notRun.get(key).runtimes.add(runtimeOf(c));
   }
-  const unsupported = [...notRun.values()].map((g) => `- ${g.strategy}: n/a on ${[...g.runtimes].join(', ')}, every scenario (not run): ${g.explanation}.`);
-  const sorted = cells.filter((c) => c.explanation && !c.unsupported).sort((a, b) => {
-    const ra = rank(a);
-    const rb = rank(b);
-    return ra[0] - rb[0] || ra[1] - rb[1] || ra[2] - rb[2];
-  });
+  const unsupported = [...notRun.values()].map(
+    (g) => `- ${g.strategy}: n/a on ${[...g.runtimes].join(', ')}, every scenario (not run): ${g.explanation}.`,
+  );
+  const sorted = cells
+    .filter((c) => c.explanation && !c.unsupported)
+    .sort((a, b) => {
+      const ra = rank(a);
+      const rb = rank(b);
+      return ra[0] - rb[0] || ra[1] - rb[1] || ra[2] - rb[2];
+    });
   const groups = new Map();
   for (const c of sorted) {
     if (!groups.has(c.explanation)) groups.set(c.explanation, []);
     groups.get(c.explanation).push(c);
   }
   const runtimes = new Set(cells.map((c) => runtimeOf(c))).size;
-  return [...unsupported, ...[...groups].map(([explanation, list]) => {
-    // With several runtimes, one entry per scenario × strategy naming the runtimes it failed on.
-    const byCell = new Map();
-    for (const c of list) {
-      const key = `${c.scenario}|${c.strategy}`;
-      if (!byCell.has(key)) byCell.set(key, []);
-      byCell.get(key).push(c);
-    }
-    const who = [...byCell.values()]
-      .map((same) => {
-        const on = runtimes > 1 ? (same.length === runtimes ? ' on every runtime' : ` on ${same.map(runtimeOf).join(', ')}`) : '';
-        return `${f.code(same[0].scenario)} × ${same[0].strategy} (${cellText(same[0])}${on})`;
-      })
-      .join(', ');
-    return `- ${who}: ${explanation}.`;
-  })];
+  return [
+    ...unsupported,
+    ...[...groups].map(([explanation, list]) => {
+      // With several runtimes, one entry per scenario × strategy naming the runtimes it failed on.
+      const byCell = new Map();
+      for (const c of list) {
+        const key = `${c.scenario}|${c.strategy}`;
+        if (!byCell.has(key)) byCell.set(key, []);
+        byCell.get(key).push(c);
+      }
+      const who = [...byCell.values()]
+        .map((same) => {
+          const on =
+            runtimes > 1
+              ? same.length === runtimes
+                ? ' on every runtime'
+                : ` on ${same.map(runtimeOf).join(', ')}`
+              : '';
+          return `${f.code(same[0].scenario)} × ${same[0].strategy} (${cellText(same[0])}${on})`;
+        })
+        .join(', ');
+      return `- ${who}: ${explanation}.`;
+    }),
+  ];
 }
 
 function remedies(cells, strats) {
@@ -143,7 +163,10 @@ function remedies(cells, strats) {
   if (!kinds.length) return null;
   const rows = strats
     .filter((st) => cells.some((c) => c.strategy === st && c.remedy))
-    .map((st) => [st, ...kinds.map(([s]) => cells.find((c) => c.strategy === st && c.scenario === s)?.remedy || f.DASH)]);
+    .map((st) => [
+      st,
+      ...kinds.map(([s]) => cells.find((c) => c.strategy === st && c.scenario === s)?.remedy || f.DASH),
+    ]);
   if (!rows.length) return null;
   return f.table(['strategy', ...kinds.map(([s, where]) => `${f.code(s)} (${where})`)], rows);
 }
@@ -154,7 +177,9 @@ function soakFlag(s, limitPct) {
   if (!s.flagged) return `ok (≤ ${limitPct}%)`;
   const heapFlat = f.isNum(s.growth?.heapUsedPct) && s.growth.heapUsedPct <= limitPct;
   // Heap growth under the limit is not "flat" (otel-selective grew 19.6% here): say the figure.
-  return heapFlat ? `RSS only (${s.flags.join(', ')}); heap ${pct(s.growth.heapUsedPct)}, within ${limitPct}%` : `⚠ ${s.flags.join(', ')}`;
+  return heapFlat
+    ? `RSS only (${s.flags.join(', ')}); heap ${pct(s.growth.heapUsedPct)}, within ${limitPct}%`
+    : `⚠ ${s.flags.join(', ')}`;
 }
 
 function soakTable(soak, limitPct) {
@@ -168,7 +193,11 @@ function soakTable(soak, limitPct) {
     pct(s.growth?.rssPct),
     soakFlag(s, limitPct),
   ]);
-  return f.table(['strategy', 'node', 'requests', 'heap used (after GC)', 'growth', 'RSS (after GC)', 'growth', 'flag'], rows, ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l']);
+  return f.table(
+    ['strategy', 'node', 'requests', 'heap used (after GC)', 'growth', 'RSS (after GC)', 'growth', 'flag'],
+    rows,
+    ['l', 'l', 'r', 'r', 'r', 'r', 'r', 'l'],
+  );
 }
 
 const READING = `### Reading the matrix
@@ -198,7 +227,6 @@ const READING = `### Reading the matrix
   the price of threading the id through every call.
 - Check the **soak**: heap used after a forced GC should not grow with the number of requests served.`;
 
-
 // What this run says, strategy by strategy (context strategies other than the control).
 function verdicts(cells, strats) {
   const lines = [];
@@ -208,18 +236,32 @@ function verdicts(cells, strats) {
   const clean = [];
   for (const st of judged) {
     const failures = cells.filter((c) => c.strategy === st && PROPAGATION.test(c.scenario) && bad(c));
-    if (failures.length) lines.push(`- **${st}** lost or leaked the id in propagation rows: ${failures.map((c) => `${f.code(c.scenario)} (${cellText(c)})`).join(', ')}.`);
+    if (failures.length)
+      lines.push(
+        `- **${st}** lost or leaked the id in propagation rows: ` +
+          `${failures.map((c) => `${f.code(c.scenario)} (${cellText(c)})`).join(', ')}.`,
+      );
     else if (cells.some((c) => c.strategy === st && PROPAGATION.test(c.scenario))) clean.push(st);
   }
-  if (clean.length) lines.unshift(`- Kept the id in every propagation row measured: ${clean.map((st) => `**${st}**`).join(', ')}.`);
+  if (clean.length)
+    lines.unshift(`- Kept the id in every propagation row measured: ${clean.map((st) => `**${st}**`).join(', ')}.`);
   for (const [plain, bound] of REMEDY_PAIRS) {
     const fixed = judged.filter((st) => bad(at(st, plain)) && at(st, bound)?.verdict === 'kept');
     const broken = judged.filter((st) => !bad(at(st, plain)) && at(st, plain) && bad(at(st, bound)));
-    if (fixed.length) lines.push(`- ${f.code(plain)} is wrong and ${f.code(bound)} right for ${fixed.join(', ')}: the remedy is needed, and works.`);
-    if (broken.length) lines.push(`- ${f.code(plain)} is right and ${f.code(bound)} wrong for ${broken.join(', ')}: here the remedy does harm.`);
+    if (fixed.length)
+      lines.push(
+        `- ${f.code(plain)} is wrong and ${f.code(bound)} right for ${fixed.join(', ')}: the remedy is ` +
+          `needed, and works.`,
+      );
+    if (broken.length)
+      lines.push(
+        `- ${f.code(plain)} is right and ${f.code(bound)} wrong for ${broken.join(', ')}: here the remedy does harm.`,
+      );
   }
   const everyone = judged.filter((st) => st !== 'param');
-  const allBad = uniq(cells.map((c) => c.scenario)).filter((sc) => everyone.length > 1 && everyone.every((st) => bad(at(st, sc))));
+  const allBad = uniq(cells.map((c) => c.scenario)).filter(
+    (sc) => everyone.length > 1 && everyone.every((st) => bad(at(st, sc))),
+  );
   if (allBad.length) lines.push(`- Wrong for every context strategy: ${allBad.map(f.code).join(', ')}.`);
   return lines;
 }
@@ -233,12 +275,14 @@ function render(run, ctx = {}) {
   if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
   if (run.status) meta.push(`status ${run.status}`);
   // The servers the I/O scenarios ran against, by version.
-  for (const server of [run.learned?.mysql, run.learned?.redis]) if (server?.server) meta.push(`against ${server.server}`);
+  for (const server of [run.learned?.mysql, run.learned?.redis])
+    if (server?.server) meta.push(`against ${server.server}`);
   lines.push(`*${meta.join(' · ')}*`, '');
   if (run.command) lines.push(f.fence(run.command, 'sh'), '');
   const e = run.environment || {};
   lines.push(
-    `Each cell: ${f.int(s.requests)} requests with distinct trace ids, ${f.int(s.concurrency)} in flight, against a fresh ` +
+    `Each cell: ${f.int(s.requests)} requests with distinct trace ids, ${f.int(s.concurrency)} in flight, ` +
+      `against a fresh ` +
       `${s.framework || 'express'} server per strategy (the real app, behind its real context middleware). ` +
       `Machine: ${e.cpuModel || '?'}, ${e.cores ?? '?'} cores, ${e.os || e.platform || '?'}` +
       `${e.commit ? `; ctxbench ${f.code(e.commit)}${e.dirty ? ' (uncommitted changes)' : ''}` : ''}. ` +
@@ -246,10 +290,15 @@ function render(run, ctx = {}) {
       'A single run: its verdicts are counts of answers in this run (the same command again is a second run).',
     '',
   );
-  if (run.status === 'interrupted') lines.push('> ⚠ This run was interrupted: the cells below are what it measured before it stopped.', '');
+  if (run.status === 'interrupted')
+    lines.push('> ⚠ This run was interrupted: the cells below are what it measured before it stopped.', '');
 
-  const scenarioOrder = uniq([...(data.scenarios || []).map((x) => x.name), ...cells.map((c) => c.scenario)]).filter((n) => n !== 'soak' || cells.some((c) => c.scenario === 'soak'));
-  const strats = uniq([...(s.strategies || []), ...cells.map((c) => c.strategy)]).filter((st) => cells.some((c) => c.strategy === st));
+  const scenarioOrder = uniq([...(data.scenarios || []).map((x) => x.name), ...cells.map((c) => c.scenario)]).filter(
+    (n) => n !== 'soak' || cells.some((c) => c.scenario === 'soak'),
+  );
+  const strats = uniq([...(s.strategies || []), ...cells.map((c) => c.strategy)]).filter((st) =>
+    cells.some((c) => c.strategy === st),
+  );
   const targets = uniq(cells.map((c) => `${c.node}|${c.acf}`));
   if (!cells.length) lines.push('No cell was measured.', '');
   const asOf = e.date || new Date();
@@ -272,9 +321,12 @@ function render(run, ctx = {}) {
     lines.push(
       f.heading(3, 'Memory soak'),
       '',
-      `${f.int(s.soakRequests)} requests of the mixed chain per strategy (${f.int(s.concurrency)} in flight), in a fresh server ` +
-        `started with \`--expose-gc\`; memory read after a forced GC following a warm-up, and again at the end. Growth ` +
-        `over ${limit}% is flagged. Heap used is the leak signal; RSS also moves with how much heap V8 keeps reserved ` +
+      `${f.int(s.soakRequests)} requests of the mixed chain per strategy (` +
+        `${f.int(s.concurrency)} in flight), in a fresh server ` +
+        `started with \`--expose-gc\`; memory read after a forced GC following a warm-up, and again at the ` +
+        `end. Growth ` +
+        `over ${limit}% is flagged. Heap used is the leak signal; RSS also moves with how much heap V8 keeps ` +
+        `reserved ` +
         'after a busy spell, so an RSS flag alone, with heap growth within the limit, is not a leak.',
       '',
       soakTable(soak, limit),
@@ -283,11 +335,17 @@ function render(run, ctx = {}) {
   }
 
   const scen = (data.scenarios || []).filter((x) => x.describe);
-  if (scen.length) lines.push(f.heading(3, 'Scenarios'), '', ...scen.map((x) => `- ${f.code(x.name)} — ${x.describe}`), '');
+  if (scen.length)
+    lines.push(f.heading(3, 'Scenarios'), '', ...scen.map((x) => `- ${f.code(x.name)} — ${x.describe}`), '');
 
   const errors = Array.isArray(data.errors) ? data.errors : [];
   if (errors.length) {
-    lines.push(f.heading(3, 'Servers that failed'), '', ...errors.map((x) => `- ${x.node} ${x.strategy} (${x.purpose}): ${f.cell(x.message)}`), '');
+    lines.push(
+      f.heading(3, 'Servers that failed'),
+      '',
+      ...errors.map((x) => `- ${x.node} ${x.strategy} (${x.purpose}): ${f.cell(x.message)}`),
+      '',
+    );
   }
   const warnings = Array.isArray(run.warnings) ? run.warnings : [];
   if (warnings.length) lines.push(...warnings.map((w) => `> ⚠ ${w}`), '');

@@ -25,7 +25,8 @@ function loadKey(c) {
 }
 
 function loadLabel(c) {
-  if (c.load !== null && c.load !== undefined) return `${Math.round(c.load * 1000) / 10}% of capacity (${f.int(c.rate)} req/s)`;
+  if (c.load !== null && c.load !== undefined)
+    return `${Math.round(c.load * 1000) / 10}% of capacity (${f.int(c.rate)} req/s)`;
   return `${f.int(c.rate)} req/s`;
 }
 
@@ -33,7 +34,8 @@ function loadLabel(c) {
 function rowLabeller(configs) {
   const varies = (k) => new Set(configs.map((c) => c[k])).size > 1;
   const extra = ['framework', 'hop', 'nodeLabel'].filter(varies);
-  return (c) => [c.strategy ?? c.id, ...extra.map((k) => c[k])].filter((x) => x !== null && x !== undefined).join(' · ');
+  return (c) =>
+    [c.strategy ?? c.id, ...extra.map((k) => c[k])].filter((x) => x !== null && x !== undefined).join(' · ');
 }
 
 function percentileCell(s, k) {
@@ -61,8 +63,12 @@ function heldCell(s) {
   const h = s.held;
   const pct = (x) => f.pctOf(x);
   // The client's own lateness is in every latency; say so when it is not negligible.
-  const late = f.isNum(h.clientLagP99) && h.clientLagP99 >= 1 ? `; client late up to ${f.num(h.clientLagP99)} ms (p99)` : '';
-  return `${h.held ? '✅' : '❌'} ${f.int(h.sent)}/${f.int(h.scheduled)} sent (${pct(h.sentRatio)}), ${pct(h.answeredRatio)} answered${late}`;
+  const late =
+    f.isNum(h.clientLagP99) && h.clientLagP99 >= 1 ? `; client late up to ${f.num(h.clientLagP99)} ms (p99)` : '';
+  return (
+    `${h.held ? '✅' : '❌'} ${f.int(h.sent)}/${f.int(h.scheduled)} sent (${pct(h.sentRatio)}), ` +
+    `${pct(h.answeredRatio)} answered${late}`
+  );
 }
 
 function meta(run, ctx) {
@@ -110,7 +116,11 @@ function loadTables(rows, label) {
       return [label(config), depth, ...percentiles, added, heldCell(s), idsCell(config, s)];
     });
     out.push(
-      f.table(['Strategy', 'Depth', 'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'Added p99 ms vs baseline', 'Rate held', 'Ids'], body, ['l', 'r', 'r', 'r', 'r', 'r', 'l', 'l', 'l']),
+      f.table(
+        ['Strategy', 'Depth', 'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms', 'Added p99 ms vs baseline', 'Rate held', 'Ids'],
+        body,
+        ['l', 'r', 'r', 'r', 'r', 'r', 'l', 'l', 'l'],
+      ),
       '',
     );
   }
@@ -124,7 +134,9 @@ function studyTable(rows, baselineArm) {
   if (depths.length < 2) return '';
   const keys = [...new Set(rows.map((r) => loadKey(r.config)))];
   const useLoad = rows.some((r) => r.config.load !== null && r.config.load !== undefined);
-  const pick = useLoad ? keys.reduce((a, b) => (Math.abs(b - 0.5) < Math.abs(a - 0.5) ? b : a)) : keys.sort((a, b) => a - b)[0];
+  const pick = useLoad
+    ? keys.reduce((a, b) => (Math.abs(b - 0.5) < Math.abs(a - 0.5) ? b : a))
+    : keys.sort((a, b) => a - b)[0];
   const at = rows.filter((r) => loadKey(r.config) === pick);
   const strategies = [...new Set(at.map((r) => r.config.strategy))];
   strategies.sort((a, b) => (a === baselineArm ? -1 : b === baselineArm ? 1 : 0));
@@ -134,12 +146,29 @@ function studyTable(rows, baselineArm) {
     if (!r.s.held.held) return 'rate not held';
     return fn(r);
   };
-  const out = [f.heading(3, `By call depth at ${useLoad ? `${Math.round(pick * 1000) / 10}% load` : `${f.int(pick)} req/s`} (the App Engine study's layout)`), ''];
+  const out = [
+    f.heading(
+      3,
+      `By call depth at ${useLoad ? `${Math.round(pick * 1000) / 10}% load` : `${f.int(pick)} req/s`} (the ` +
+        `App Engine study's layout)`,
+    ),
+    '',
+  ];
   for (const k of ['p50', 'p99']) {
     const body = [];
-    for (const st of strategies) body.push([`${st} ${LABEL[k]} ms`, ...depths.map((d) => cell(st, d, (r) => percentileCell(r.s, k)))]);
+    for (const st of strategies)
+      body.push([`${st} ${LABEL[k]} ms`, ...depths.map((d) => cell(st, d, (r) => percentileCell(r.s, k)))]);
     for (const st of strategies.filter((x) => x !== baselineArm)) {
-      body.push([`added by ${st} (${LABEL[k]} ms)`, ...depths.map((d) => cell(st, d, (r) => (r.s.broken ? 'context broken' : `${addedCell(r.s, k)}${r.s.added?.[k]?.pValue < 0.05 ? ' (significant)' : ''}`)))]);
+      body.push([
+        `added by ${st} (${LABEL[k]} ms)`,
+        ...depths.map((d) =>
+          cell(st, d, (r) =>
+            r.s.broken
+              ? 'context broken'
+              : `${addedCell(r.s, k)}${r.s.added?.[k]?.pValue < 0.05 ? ' (significant)' : ''}`,
+          ),
+        ),
+      ]);
     }
     out.push(f.table(['', ...depths.map((d) => `Call depth ${d}`)], body, ['l', ...depths.map(() => 'r')]), '');
   }
@@ -158,7 +187,14 @@ async function chartSection(rows, ctx) {
     const d = `${r.config.depth ?? ''}`;
     if (!byDepth.has(d)) byDepth.set(d, []);
     const p = r.s.percentiles.p99;
-    byDepth.get(d).push({ series: r.config.strategy ?? r.config.id, x: useLoad ? r.config.load * 100 : r.config.rate, y: p.estimate, lo: p.ci95?.[0] ?? null, hi: p.ci95?.[1] ?? null, blocks: r.s.units ?? null });
+    byDepth.get(d).push({
+      series: r.config.strategy ?? r.config.id,
+      x: useLoad ? r.config.load * 100 : r.config.rate,
+      y: p.estimate,
+      lo: p.ci95?.[0] ?? null,
+      hi: p.ci95?.[1] ?? null,
+      blocks: r.s.units ?? null,
+    });
   }
   const out = [f.heading(3, 'p99 latency vs load'), ''];
   fs.mkdirSync(ctx.chartsDir, { recursive: true });
@@ -173,7 +209,12 @@ async function chartSection(rows, ctx) {
     });
     fs.writeFileSync(file, svg);
     if (Array.isArray(ctx.written)) ctx.written.push(file);
-    out.push(`![p99 latency vs load${depth ? ` at depth ${depth}` : ''}](${encodeURI(ctx.relativeChartPath ? ctx.relativeChartPath(file) : file)})`, '');
+    out.push(
+      `![p99 latency vs ` +
+        `load${depth ? ` at depth ${depth}` : ''}](` +
+        `${encodeURI(ctx.relativeChartPath ? ctx.relativeChartPath(file) : file)})`,
+      '',
+    );
   }
   return out.length > 2 ? out.join('\n').trimEnd() : '';
 }
@@ -192,18 +233,35 @@ async function render(run, ctx = {}) {
   out.push(
     '**Rate mode (open loop).** Requests were sent on a fixed schedule whatever the answers did, and each latency is ' +
       "counted from the request's *intended* send time, so a stall counts in full (no coordinated omission). " +
-      `Percentiles are read from HDR histograms merged per ${unit} (not averaged); figures are the geometric mean over ${unit}s with a 95% interval across them. ` +
-      '**Added p99** is the strategy minus its baseline at the same load, paired ' + unit + ' by ' + unit + '. ' +
-      "**Client late** is the load generator's own lateness (p99, worst sample): it is part of every latency and not the server's doing. " +
-      'A configuration that did not keep its rate (fewer than 99% of the scheduled requests sent within the window, or answered) reports no latencies: its queue grew, so any percentile would only measure how long the sample ran.',
+      `Percentiles are read from HDR histograms merged per ${unit} (not averaged); figures are the geometric ` +
+      `mean over ${unit}s with a 95% interval across them. ` +
+      '**Added p99** is the strategy minus its baseline at the same load, paired ' +
+      unit +
+      ' by ' +
+      unit +
+      '. ' +
+      "**Client late** is the load generator's own lateness (p99, worst sample): it is part of every latency " +
+      "and not the server's doing. " +
+      'A configuration that did not keep its rate (fewer than 99% of the scheduled requests sent within the ' +
+      'window, or answered) reports no latencies: its queue grew, so any percentile would only measure how ' +
+      'long the sample ran.',
     '',
   );
   if (rows.some((r) => r.s.percentiles && Object.values(r.s.percentiles).some((p) => p.thin))) {
-    out.push(`\\* fewer requests per ${unit} than ~10 beyond that percentile: the figure is imprecise whatever its interval says.`, '');
+    out.push(
+      `\\* fewer requests per ${unit} than ~10 beyond that percentile: the figure is imprecise whatever its ` +
+        `interval says.`,
+      '',
+    );
   }
   const notHeld = rows.filter((r) => !r.s.held.held);
   if (notHeld.length) {
-    out.push(`**Rate not held** by ${notHeld.length} configuration${notHeld.length === 1 ? '' : 's'} (${notHeld.map((r) => f.code(r.config.id)).join(', ')}): no latencies are reported for ${notHeld.length === 1 ? 'it' : 'them'}.`, '');
+    out.push(
+      `**Rate not held** by ${notHeld.length} configuration${notHeld.length === 1 ? '' : 's'} ` +
+        `(${notHeld.map((r) => f.code(r.config.id)).join(', ')}): no latencies are reported for ` +
+        `${notHeld.length === 1 ? 'it' : 'them'}.`,
+      '',
+    );
   }
   const cap = capacitySection(run);
   if (cap) out.push(cap, '');
@@ -219,9 +277,15 @@ async function render(run, ctx = {}) {
   if (chart) out.push(chart, '');
   const failed = (run.configs || []).filter((c) => c && c.error);
   if (failed.length) {
-    out.push(f.heading(3, 'Failed configurations'), '', ...failed.map((c) => `- ${f.code(c.id)}: ${f.cell(c.error.message)}`), '');
+    out.push(
+      f.heading(3, 'Failed configurations'),
+      '',
+      ...failed.map((c) => `- ${f.code(c.id)}: ${f.cell(c.error.message)}`),
+      '',
+    );
   }
-  if (Array.isArray(run.warnings) && run.warnings.length) out.push(f.heading(3, 'Warnings'), '', ...run.warnings.map((w) => `- ${f.cell(w)}`), '');
+  if (Array.isArray(run.warnings) && run.warnings.length)
+    out.push(f.heading(3, 'Warnings'), '', ...run.warnings.map((w) => `- ${f.cell(w)}`), '');
   return out.join('\n').trimEnd() + '\n';
 }
 

@@ -34,18 +34,31 @@ function profileSection(run) {
   const lines = [
     f.heading(3, 'Where the time goes (CPU profiles)'),
     '',
-    `One V8 CPU profile per configuration, recorded with \`--cpu-prof\` in a separate ${profiles.seconds} s burst after the ` +
+    `One V8 CPU profile per configuration, recorded with \`--cpu-prof\` in a separate ${profiles.seconds} s ` +
+      `burst after the ` +
       'measured rounds (the profiler costs CPU, so these bursts are not part of any number above). Shares are of the ' +
-      `server's busy time under load (idle and the server's start-up excluded), by self time. The \`.cpuprofile\` files open in Chrome DevTools (Performance → load) from ${f.code(profiles.dir)}.`,
+      `server's busy time under load (idle and the server's start-up excluded), by self time. The ` +
+      `\`.cpuprofile\` files open in Chrome DevTools (Performance → load) from ${f.code(profiles.dir)}.`,
     '',
   ];
   const rows = [];
   for (const config of run.configs || []) {
     const p = profiles.configs[config.id];
     if (!p) continue;
-    rows.push([f.code(config.id), packagesLine(p.summary), p.overBaseline ? growthLine(p.overBaseline) : '(baseline or none)']);
+    rows.push([
+      f.code(config.id),
+      packagesLine(p.summary),
+      p.overBaseline ? growthLine(p.overBaseline) : '(baseline or none)',
+    ]);
   }
-  lines.push(f.table(['configuration', 'top packages (self time)', 'grows most over its baseline (share of busy time)'], rows, ['l', 'l', 'l']), '');
+  lines.push(
+    f.table(['configuration', 'top packages (self time)', 'grows most over its baseline (share of busy time)'], rows, [
+      'l',
+      'l',
+      'l',
+    ]),
+    '',
+  );
   for (const config of run.configs || []) {
     const p = profiles.configs[config.id];
     if (!p) continue;

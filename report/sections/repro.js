@@ -12,9 +12,18 @@ function barVerdict(r) {
   if (r.shareConsistent >= 0.9) return `✅ At or above the bar (${r.consistent} of ${r.judged}).`;
   const missed = r.rows.filter((x) => x.consistent === false);
   const chance = 1 - 0.95 ** r.judged;
-  return `⚠ **Below the bar:** ${missed.map((x) => f.code(x.id)).join(', ')} ${missed.length === 1 ? 'differs' : 'differ'} by more than ` +
-    `both runs' noise explains. With ${r.judged} ratios, an honest method gives at least one such miss in ${(chance * 100).toFixed(0)}% ` +
-    `of run pairs (1 − 0.95^${r.judged})${missed.length === 1 && chance > 0.2 ? ', so one miss here is weak evidence against the method; another pair of runs tells' : ''}.`;
+  return (
+    `⚠ **Below the bar:** ${missed.map((x) => f.code(x.id)).join(', ')} ` +
+    `${missed.length === 1 ? 'differs' : 'differ'} by more than ` +
+    `both runs' noise explains. With ${r.judged} ratios, an honest method gives at least one such miss in ` +
+    `${(chance * 100).toFixed(0)}% ` +
+    `of run pairs (1 − ` +
+    `0.95^${r.judged})` +
+    (missed.length === 1 && chance > 0.2
+      ? ', so one miss here is weak evidence against the method; another pair of runs tells'
+      : '') +
+    `.`
+  );
 }
 
 const pct2 = (r) => f.pctOf(r, 2);
@@ -24,43 +33,103 @@ function instructionLines(r, lines) {
   const i = r.instructions;
   const unit = i.unit || 'request';
   const all = i.within === r.compared;
-  lines.push(`**${i.within} of ${r.compared} instruction ratios agree within ${i.limitPct}%** between the two runs (largest difference ${i.maxDifferencePct.toFixed(2)}%, median ${i.medianDifferencePct.toFixed(2)}%) ` +
-    `${all ? '✅' : '⚠ — the ones beyond it are marked'}. Each run started its own processes; the ratio is the baseline's instructions per ${unit} ÷ the ${i.unit === 'operation' ? 'strategy' : 'configuration'}'s.`, '');
+  lines.push(
+    `**${i.within} of ${r.compared} instruction ratios agree within ${i.limitPct}%** between the two runs ` +
+      `(largest difference ${i.maxDifferencePct.toFixed(2)}%, median ${i.medianDifferencePct.toFixed(2)}%) ` +
+      `${all ? '✅' : '⚠ — the ones beyond it are marked'}. Each run started its own processes; the ratio is ` +
+      `the baseline's instructions per ${unit} ÷ the ` +
+      `${i.unit === 'operation' ? 'strategy' : 'configuration'}'s.`,
+    '',
+  );
   const levels = new Map(i.levels.map((l) => [l.id, l]));
   const body = r.rows.map((x) => {
     const l = levels.get(x.id);
-    return [f.code(x.id), pct2(x.a.estimate), pct2(x.b.estimate), `${x.differencePct.toFixed(2)}%`, x.differencePct <= i.limitPct ? '✅' : '❌',
-      l ? `${f.int(l.a)} → ${f.int(l.b)} (${l.differencePct >= 0 ? '+' : '−'}${Math.abs(l.differencePct).toFixed(2)}%)` : f.DASH];
+    return [
+      f.code(x.id),
+      pct2(x.a.estimate),
+      pct2(x.b.estimate),
+      `${x.differencePct.toFixed(2)}%`,
+      x.differencePct <= i.limitPct ? '✅' : '❌',
+      l
+        ? `${f.int(l.a)} → ${f.int(l.b)} (${l.differencePct >= 0 ? '+' : '−'}${Math.abs(l.differencePct).toFixed(2)}%)`
+        : f.DASH,
+    ];
   });
-  lines.push(f.table(['Ratio', 'run a', 'run b', '|b ÷ a − 1|', `within ${i.limitPct}%`, `instructions/${unit === 'request' ? 'req' : 'op'}, a → b`], body, ['l', 'r', 'r', 'r', 'l', 'r']));
+  lines.push(
+    f.table(
+      [
+        'Ratio',
+        'run a',
+        'run b',
+        '|b ÷ a − 1|',
+        `within ${i.limitPct}%`,
+        `instructions/${unit === 'request' ? 'req' : 'op'}, a → b`,
+      ],
+      body,
+      ['l', 'r', 'r', 'r', 'l', 'r'],
+    ),
+  );
   return lines.join('\n');
 }
 
 // Pair runs: "cannot serve" is an answer, so it is compared as one (not as a ratio).
 function servedLines(rows, lines) {
-  const said = (x) => (x.cannotServe ? `cannot serve (${x.blocksNotServed ? `in ${x.blocksNotServed} of ${x.blocks} blocks` : 'behind over its windows'})` : 'served (a ratio)');
+  const said = (x) =>
+    x.cannotServe
+      ? `cannot serve ` +
+        `(${x.blocksNotServed ? `in ${x.blocksNotServed} of ${x.blocks} blocks` : 'behind over its windows'})`
+      : 'served (a ratio)';
   const same = rows.filter((x) => x.agree).length;
-  lines.push('', `**"Cannot serve": ${same} of ${rows.length} given by both runs.** A strategy that fell behind the rate its ` +
-    'baseline kept has that as its answer instead of a ratio (in a pair, any block where no window counted and it alone was ' +
-    "off its schedule); here, every configuration either run said it of, and what the other said.", '');
-  lines.push(f.table(['Configuration', 'run a', 'run b', 'both say it'], rows.map((x) => [f.code(x.id), said(x.a), said(x.b), x.agree ? '✅ yes' : '❌ no']), ['l', 'l', 'l', 'l']));
+  lines.push(
+    '',
+    `**"Cannot serve": ${same} of ${rows.length} given by both runs.** A strategy that fell behind the rate its ` +
+      'baseline kept has that as its answer instead of a ratio (in a pair, any block where no window counted ' +
+      'and it alone was ' +
+      'off its schedule); here, every configuration either run said it of, and what the other said.',
+    '',
+  );
+  lines.push(
+    f.table(
+      ['Configuration', 'run a', 'run b', 'both say it'],
+      rows.map((x) => [f.code(x.id), said(x.a), said(x.b), x.agree ? '✅ yes' : '❌ no']),
+      ['l', 'l', 'l', 'l'],
+    ),
+  );
 }
 
 // Pair runs: the p99 each candidate adds to its baseline's (ms), where both runs publish it.
 function addedLines(rows, lines) {
   const ms = (x) => `${x.estimate.toFixed(2)} ms [${x.ci95[0].toFixed(2)}, ${x.ci95[1].toFixed(2)}]`;
   const judged = rows.filter((x) => x.consistent !== null);
-  lines.push('', `**p99 added, ms: ${judged.filter((x) => x.consistent).length} of ${judged.length} consistent, ${rows.filter((x) => x.agree).length} of ${rows.length} agree** ` +
-    '(the difference test on the millisecond difference, each standard error read back from its t-interval over blocks).', '');
-  lines.push(f.table(['Configuration', 'run a [95% CI]', 'run b [95% CI]', 'b − a', 'both cover', 'difference test'], rows.map((x) => [f.code(x.id), ms(x.a), ms(x.b),
-    `${x.differenceMs >= 0 ? '+' : '−'}${Math.abs(x.differenceMs).toFixed(2)} ms`, x.agree ? '✅ agree' : '❌ disagree', x.consistent == null ? '—' : x.consistent ? '✅ consistent' : '❌ inconsistent']),
-  ['l', 'r', 'r', 'r', 'l', 'l']));
+  lines.push(
+    '',
+    `**p99 added, ms: ${judged.filter((x) => x.consistent).length} of ${judged.length} consistent, ` +
+      `${rows.filter((x) => x.agree).length} of ${rows.length} agree** ` +
+      '(the difference test on the millisecond difference, each standard error read back from its t-interval ' +
+      'over blocks).',
+    '',
+  );
+  lines.push(
+    f.table(
+      ['Configuration', 'run a [95% CI]', 'run b [95% CI]', 'b − a', 'both cover', 'difference test'],
+      rows.map((x) => [
+        f.code(x.id),
+        ms(x.a),
+        ms(x.b),
+        `${x.differenceMs >= 0 ? '+' : '−'}${Math.abs(x.differenceMs).toFixed(2)} ms`,
+        x.agree ? '✅ agree' : '❌ disagree',
+        x.consistent == null ? '—' : x.consistent ? '✅ consistent' : '❌ inconsistent',
+      ]),
+      ['l', 'r', 'r', 'r', 'l', 'l'],
+    ),
+  );
 }
 
 function render(run, ctx = {}) {
   // Recomputed from the two runs' samples when the file holds them, so a result saved by
   // an older ctxbench is judged by today's rules (the difference test came later).
-  const r = Array.isArray(run.runs) && run.runs.length === 2 ? reproCompare(run.runs[0], run.runs[1]) : run.repro || null;
+  const r =
+    Array.isArray(run.runs) && run.runs.length === 2 ? reproCompare(run.runs[0], run.runs[1]) : run.repro || null;
   const lines = [f.heading(2, run.title || 'Reproducibility'), ''];
   const meta = [];
   if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
@@ -69,8 +138,12 @@ function render(run, ctx = {}) {
   if (run.command) lines.push(f.fence(run.command, 'sh'), '');
   const m = r?.machines;
   if (m?.same === false) {
-    lines.push(`> ⚠ **Across machines** (${m.differences.join(', ')}): a comparison of two machines, not a second reading of one. ` +
-      'Where the two differ, both can hold; neither run reproduces the other here.', '');
+    lines.push(
+      `> ⚠ **Across machines** (${m.differences.join(', ')}): a comparison of two machines, not a second ` +
+        `reading of one. ` +
+        'Where the two differ, both can hold; neither run reproduces the other here.',
+      '',
+    );
   } else if (m?.same) {
     lines.push(`Both runs on the same machine: ${m.a.cpuModel} × ${m.a.cores}, kernel ${m.a.kernel}.`, '');
   }
@@ -79,26 +152,62 @@ function render(run, ctx = {}) {
     return lines.join('\n');
   }
   if (r.instructions) return instructionLines(r, lines);
-  lines.push(`**${r.agreeing} of ${r.compared} ratios agree** (${(r.shareAgreeing * 100).toFixed(0)}%): each run's 95% interval covers ` +
-    `the other run's estimate. Median ratio half-width: **±${f.num(r.medianHalfWidthPct)} pp** — agreement bought with wide ` +
-    'intervals is no agreement, so read the two together. Two honest 95% intervals of equally precise runs cover each ' +
-    "other's estimate about 83% of the time, not 95%.", '');
+  lines.push(
+    `**${r.agreeing} of ${r.compared} ratios agree** (` +
+      `${(r.shareAgreeing * 100).toFixed(0)}%): each run's 95% interval covers ` +
+      `the other run's estimate. Median ratio half-width: **±${f.num(r.medianHalfWidthPct)} pp** — agreement ` +
+      `bought with wide ` +
+      'intervals is no agreement, so read the two together. Two honest 95% intervals of equally precise runs ' +
+      'cover each ' +
+      "other's estimate about 83% of the time, not 95%.",
+    '',
+  );
   if (r.judged) {
-    lines.push(`**${r.consistent} of ${r.judged} ratios are consistent** (${(r.shareConsistent * 100).toFixed(0)}%): the difference ` +
-      "between the two estimates is within what both runs' own noise explains (a two-sided 5% test on the difference of the " +
-      'log ratios, each standard error read back from its interval). Runs that measure the same thing with honest intervals ' +
-      'pass this about 95% of the time, so at least 9 in 10 is the bar.', '');
+    lines.push(
+      `**${r.consistent} of ${r.judged} ratios are consistent** (${(r.shareConsistent * 100).toFixed(0)}%): ` +
+        `the difference ` +
+        "between the two estimates is within what both runs' own noise explains (a two-sided 5% test on the " +
+        'difference of the ' +
+        'log ratios, each standard error read back from its interval). Runs that measure the same thing with ' +
+        'honest intervals ' +
+        'pass this about 95% of the time, so at least 9 in 10 is the bar.',
+      '',
+    );
     lines.push(barVerdict(r), '');
   }
   if ((r.schemas || []).some((x) => !(x >= 2))) {
-    lines.push('> ⓘ At least one of the two runs was measured with the earlier design (one warm process per configuration): ' +
-      'its intervals do not include restarts.', '');
+    lines.push(
+      '> ⓘ At least one of the two runs was measured with the earlier design (one warm process per configuration): ' +
+        'its intervals do not include restarts.',
+      '',
+    );
   }
-  const body = r.rows.map((x) => [f.code(x.id), f.withCi(x.a.estimate, x.a.ci95, f.pctOf), f.withCi(x.b.estimate, x.b.ci95, f.pctOf),
-    `${x.differencePp >= 0 ? '+' : '−'}${f.num(Math.abs(x.differencePp))} pp`, x.aCoversB ? 'yes' : 'no', x.bCoversA ? 'yes' : 'no',
-    x.agree ? '✅ agree' : '❌ disagree', x.consistent == null ? '—' : x.consistent ? '✅ consistent' : '❌ inconsistent']);
-  lines.push(f.table(['Ratio', 'run a [95% CI]', 'run b [95% CI]', 'b − a', 'a covers b', 'b covers a', 'both cover', 'difference test'], body,
-    ['l', 'r', 'r', 'r', 'l', 'l', 'l', 'l']));
+  const body = r.rows.map((x) => [
+    f.code(x.id),
+    f.withCi(x.a.estimate, x.a.ci95, f.pctOf),
+    f.withCi(x.b.estimate, x.b.ci95, f.pctOf),
+    `${x.differencePp >= 0 ? '+' : '−'}${f.num(Math.abs(x.differencePp))} pp`,
+    x.aCoversB ? 'yes' : 'no',
+    x.bCoversA ? 'yes' : 'no',
+    x.agree ? '✅ agree' : '❌ disagree',
+    x.consistent == null ? '—' : x.consistent ? '✅ consistent' : '❌ inconsistent',
+  ]);
+  lines.push(
+    f.table(
+      [
+        'Ratio',
+        'run a [95% CI]',
+        'run b [95% CI]',
+        'b − a',
+        'a covers b',
+        'b covers a',
+        'both cover',
+        'difference test',
+      ],
+      body,
+      ['l', 'r', 'r', 'r', 'l', 'l', 'l', 'l'],
+    ),
+  );
   if (r.served) servedLines(r.served, lines);
   if (r.addedP99) addedLines(r.addedP99, lines);
   return lines.join('\n');

@@ -32,33 +32,59 @@ async function render(run, ctx = {}) {
   const rounds = uniq(rows.map((r) => r.summary.n)).filter((n) => n > 0);
   const blocks = uniq(rows.map((r) => r.summary.blocks)).filter((n) => n > 0);
   if ((run.schema || 1) >= 2 && blocks.length) {
-    meta.push(`${blocks.length === 1 ? blocks[0] : `${Math.min(...blocks)}–${Math.max(...blocks)}`} blocks (fresh server processes) × ${run.settings && run.settings.rounds} rounds`);
-  } else if (rounds.length) meta.push(`${rounds.length === 1 ? rounds[0] : `${Math.min(...rounds)}–${Math.max(...rounds)}`} interleaved rounds each`);
+    meta.push(
+      `${blocks.length === 1 ? blocks[0] : `${Math.min(...blocks)}–${Math.max(...blocks)}`} blocks (fresh ` +
+        `server processes) × ${run.settings && run.settings.rounds} rounds`,
+    );
+  } else if (rounds.length)
+    meta.push(
+      `${rounds.length === 1 ? rounds[0] : `${Math.min(...rounds)}–${Math.max(...rounds)}`} interleaved rounds each`,
+    );
   parts.push(`*${meta.join(' · ')}*`);
   if (run.settings && run.settings.why) parts.push(`**What this run is:** ${run.settings.why}.`);
   // A published study has a second run (repro) or says it is a single run.
   const preset = run.settings?.preset;
   if (preset && ctx.companions?.reproduced === false && !ctx.file?.includes('repro')) {
-    parts.push(`*A single run: no second run of this preset is committed (\`ctxbench repro --preset ${preset}\` makes one); its intervals are over blocks of fresh processes within the run.*`);
+    parts.push(
+      `*A single run: no second run of this preset is committed (\`ctxbench repro --preset ${preset}\` makes ` +
+        `one); its intervals are over blocks of fresh processes within the run.*`,
+    );
   }
   if (run.status && run.status !== 'complete') {
-    parts.push(`> ⚠ **Status: ${run.status}.** ${run.status === 'running' ? 'The run was still in progress when this report was generated' : 'The run stopped early'}: ` +
-      'configurations may have fewer rounds than planned, and the intervals are wider for it.');
+    parts.push(
+      `> ⚠ **Status: ${run.status}.** ` +
+        (run.status === 'running'
+          ? 'The run was still in progress when this report was generated'
+          : 'The run stopped early') +
+        `: ` +
+        'configurations may have fewer rounds than planned, and the intervals are wider for it.',
+    );
   }
-  if (run.settings && run.settings.quick) parts.push('> ⚠ **Quick run:** short bursts and few rounds; a smoke test, not a measurement.');
+  if (run.settings && run.settings.quick)
+    parts.push('> ⚠ **Quick run:** short bursts and few rounds; a smoke test, not a measurement.');
   if (!((run.schema || 1) >= 2)) {
-    parts.push('> ⓘ **Measured with the earlier design** (run JSON schema 1): one warm server process per configuration for the ' +
-      'whole run, samples paired by round. The intervals do not include what a restart of the server changes (JIT decisions, ' +
-      'heap layout), so they may be narrower than the run-to-run spread.');
+    parts.push(
+      '> ⓘ **Measured with the earlier design** (run JSON schema 1): one warm server process per ' +
+        'configuration for the ' +
+        'whole run, samples paired by round. The intervals do not include what a restart of the server ' +
+        'changes (JIT decisions, ' +
+        'heap layout), so they may be narrower than the run-to-run spread.',
+    );
   }
 
   // results.md shows the lead run briefly (its table and what the table needs); its own
   // page has everything.
   if (ctx.brief) {
-    if (ctx.fullPage) parts.push(`The whole run — environment, precision, how the duet ratios were measured, charts, per-configuration detail, references — is on [its own page](${ctx.fullPage}).`);
+    if (ctx.fullPage)
+      parts.push(
+        `The whole run — environment, precision, how the duet ratios were measured, charts, per-configuration ` +
+          `detail, references — is on [its own page](${ctx.fullPage}).`,
+      );
     if (run.command) parts.push(f.fence(run.command, 'sh'));
     if (rows.length) {
-      parts.push(run.settings?.method === 'pair' ? pairSummarySection(run, rows, baseline) : summarySection(run, rows, baseline));
+      parts.push(
+        run.settings?.method === 'pair' ? pairSummarySection(run, rows, baseline) : summarySection(run, rows, baseline),
+      );
       const notes = integrityNotes(rows, run);
       if (notes.length) parts.push(notes.map((n) => `- ${n}`).join('\n'));
     }
@@ -89,12 +115,22 @@ async function render(run, ctx = {}) {
   } else {
     parts.push('No configuration was measured.');
   }
-  for (const piece of [failedSection(run), depthSweepSection(run, rows, baseline), logSection(run, baseline),
-    preset === 'frameworks' ? frameworksSection(run) : '', modelSection(run, ctx), storesSection(run), profileSection(run), await chartsSection(run, rows, ctx)]) {
+  for (const piece of [
+    failedSection(run),
+    depthSweepSection(run, rows, baseline),
+    logSection(run, baseline),
+    preset === 'frameworks' ? frameworksSection(run) : '',
+    modelSection(run, ctx),
+    storesSection(run),
+    profileSection(run),
+    await chartsSection(run, rows, ctx),
+  ]) {
     if (piece) parts.push(piece);
   }
   if (Array.isArray(run.warnings) && run.warnings.length) {
-    parts.push([f.heading(3, 'Warnings'), '', ...run.warnings.map((w) => `- ⚠ ${String(w).replace(/\n/g, ' ')}`)].join('\n'));
+    parts.push(
+      [f.heading(3, 'Warnings'), '', ...run.warnings.map((w) => `- ⚠ ${String(w).replace(/\n/g, ' ')}`)].join('\n'),
+    );
   }
   const detail = detailSection(rows);
   if (detail) parts.push(detail);

@@ -9,7 +9,11 @@ const isBaselineRow = (config, baseline) => armOf(config) === baseline;
 
 const isAaTwin = (config) => config.arm === 'aa';
 
-const strategyCell = (c) => f.code(c.strategy) + (isControl(c.strategy) ? ' (control)' : '') + (isAaTwin(c) ? ' (A/A twin)' : '') + (c.userSupplied ? ' (user-supplied)' : '');
+const strategyCell = (c) =>
+  f.code(c.strategy) +
+  (isControl(c.strategy) ? ' (control)' : '') +
+  (isAaTwin(c) ? ' (A/A twin)' : '') +
+  (c.userSupplied ? ' (user-supplied)' : '');
 
 function uniq(xs) {
   return [...new Set(xs)];
@@ -43,12 +47,19 @@ function sortConfigs(run) {
   const fw = orderBy(s.frameworks);
   const hop = orderBy(s.hops);
   const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
-  return [...(run.configs || [])].sort((a, b) =>
-    fw(a.framework) - fw(b.framework) || cmp(String(a.framework), String(b.framework)) ||
-    hop(a.hop) - hop(b.hop) || cmp(String(a.hop), String(b.hop)) ||
-    cmp(String(a.node), String(b.node)) || cmp(Boolean(a.acf), Boolean(b.acf)) || cmp(logOf(a), logOf(b)) ||
-    (a.depth || 0) - (b.depth || 0) ||
-    strat(a.strategy) - strat(b.strategy) || cmp(String(a.id), String(b.id)));
+  return [...(run.configs || [])].sort(
+    (a, b) =>
+      fw(a.framework) - fw(b.framework) ||
+      cmp(String(a.framework), String(b.framework)) ||
+      hop(a.hop) - hop(b.hop) ||
+      cmp(String(a.hop), String(b.hop)) ||
+      cmp(String(a.node), String(b.node)) ||
+      cmp(Boolean(a.acf), Boolean(b.acf)) ||
+      cmp(logOf(a), logOf(b)) ||
+      (a.depth || 0) - (b.depth || 0) ||
+      strat(a.strategy) - strat(b.strategy) ||
+      cmp(String(a.id), String(b.id)),
+  );
 }
 
 function nodeLabel(c) {
@@ -65,4 +76,16 @@ function groupLabel(c) {
   return `${c.framework}, hop \`${c.hop}\`, Node ${nodeLabel(c)}${logOf(c) === 'none' ? '' : `, \`LOG=${logOf(c)}\``}`;
 }
 
-module.exports = { isBaselineRow, isAaTwin, strategyCell, uniq, validSamples, strategyOrder, sortConfigs, nodeLabel, logOf, groupKey, groupLabel };
+module.exports = {
+  isBaselineRow,
+  isAaTwin,
+  strategyCell,
+  uniq,
+  validSamples,
+  strategyOrder,
+  sortConfigs,
+  nodeLabel,
+  logOf,
+  groupKey,
+  groupLabel,
+};

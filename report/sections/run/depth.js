@@ -22,36 +22,53 @@ function depthSweepSection(run, rows, baseline) {
   const groups = depthGroups(rows);
   if (!groups.length) return '';
   const strat = strategyOrder(run);
-  const out = [f.heading(3, 'Depth sweep'), '',
+  const out = [
+    f.heading(3, 'Depth sweep'),
+    '',
     'Laid out like the App Engine study (seed 004): one row per strategy, one column per call depth. ' +
-    'Cells: mean latency (median across samples) · req/s (geometric mean) [its 95% CI]. ' +
-    `"vs ${baseline ? f.code(baseline) : 'baseline'}" rows: ${run.settings?.method === 'duet' ? 'change in capacity (baseline CPU µs per request ÷ this one\'s, measured in duet)' : 'change in req/s'} with its 95% CI; n.s. = not significant (p ≥ 0.05).`, ''];
+      'Cells: mean latency (median across samples) · req/s (geometric mean) [its 95% CI]. ' +
+      `"vs ${baseline ? f.code(baseline) : 'baseline'}" rows: ` +
+      (run.settings?.method === 'duet'
+        ? "change in capacity (baseline CPU µs per request ÷ this one's, measured in duet)"
+        : 'change in req/s') +
+      ` ` +
+      `with its 95% CI; n.s. = not significant (p ≥ 0.05).`,
+    '',
+  ];
   for (const g of groups) {
     const depths = uniq(g.map((r) => r.config.depth)).sort((a, b) => a - b);
     const strategies = uniq(g.map((r) => r.config.strategy)).sort((a, b) => strat(a) - strat(b));
     const at = (s, d) => g.find((r) => r.config.strategy === s && r.config.depth === d);
     const body = [];
     for (const s of strategies) {
-      body.push([f.code(s) + (isControl(s) ? ' (control)' : ''), ...depths.map((d) => {
-        const r = at(s, d);
-        if (!r || !r.summary.n) return r && r.config.error ? 'failed' : f.DASH;
-        const lat = meanLatency(r.config);
-        const { estimate, ci95 } = r.summary.rps;
-        const pm = ci95 && estimate ? ` [${f.int(ci95[0])}–${f.int(ci95[1])}]` : '';
-        return `${f.num(lat)} ms · ${f.int(estimate)}${pm} req/s`;
-      })]);
-      const hasRatio = depths.some((d) => at(s, d) && at(s, d).summary.ratio && f.isNum(at(s, d).summary.ratio.estimate));
-      if (s !== baseline && strategies.includes(baseline) && hasRatio) {
-        body.push([`↳ vs ${f.code(baseline)}`, ...depths.map((d) => {
+      body.push([
+        f.code(s) + (isControl(s) ? ' (control)' : ''),
+        ...depths.map((d) => {
           const r = at(s, d);
-          const q = r && r.summary.ratio;
-          if (!q || !f.isNum(q.estimate)) return f.DASH;
-          if (r.summary.broken) return BROKEN;
-          if (r.summary.clientBound) return '⚠ client-bound, no verdict';
-          const ci = q.ci95 ? ` [${f.change(q.ci95[0])}, ${f.change(q.ci95[1])}]` : '';
-          const sig = q.pValue !== null && q.pValue < 0.05 ? '' : ' n.s.';
-          return `${f.change(q.estimate)}${ci}${sig}`;
-        })]);
+          if (!r || !r.summary.n) return r && r.config.error ? 'failed' : f.DASH;
+          const lat = meanLatency(r.config);
+          const { estimate, ci95 } = r.summary.rps;
+          const pm = ci95 && estimate ? ` [${f.int(ci95[0])}–${f.int(ci95[1])}]` : '';
+          return `${f.num(lat)} ms · ${f.int(estimate)}${pm} req/s`;
+        }),
+      ]);
+      const hasRatio = depths.some(
+        (d) => at(s, d) && at(s, d).summary.ratio && f.isNum(at(s, d).summary.ratio.estimate),
+      );
+      if (s !== baseline && strategies.includes(baseline) && hasRatio) {
+        body.push([
+          `↳ vs ${f.code(baseline)}`,
+          ...depths.map((d) => {
+            const r = at(s, d);
+            const q = r && r.summary.ratio;
+            if (!q || !f.isNum(q.estimate)) return f.DASH;
+            if (r.summary.broken) return BROKEN;
+            if (r.summary.clientBound) return '⚠ client-bound, no verdict';
+            const ci = q.ci95 ? ` [${f.change(q.ci95[0])}, ${f.change(q.ci95[1])}]` : '';
+            const sig = q.pValue !== null && q.pValue < 0.05 ? '' : ' n.s.';
+            return `${f.change(q.estimate)}${ci}${sig}`;
+          }),
+        ]);
       }
     }
     if (groups.length > 1) out.push(`**${groupLabel(g[0].config)}**`, '');
@@ -67,16 +84,25 @@ function logSection(run, baseline) {
   if (!logged) return '';
   const base = baseline ? f.code(baseline) : 'the baseline';
   const cell = (r) => (!r ? f.DASH : r.broken ? 'ids lost' : f.withCi(r.estimate, r.ci95, f.pctOf));
-  const body = logged.rows.map((r) => [f.code(r.strategy) + (isControl(r.strategy) ? ' (control)' : ''),
-    ...r.cells.map((c) => (c.none || c.stdout ? `${cell(c.none)} → ${cell(c.stdout)}` : f.DASH))]);
-  return [f.heading(4, 'With a log line per level (`LOG=none` → `LOG=stdout`)'), '',
-    `% of ${base} without and with a Cloud Logging line written at every level, as the App Engine study's servers did. ` +
+  const body = logged.rows.map((r) => [
+    f.code(r.strategy) + (isControl(r.strategy) ? ' (control)' : ''),
+    ...r.cells.map((c) => (c.none || c.stdout ? `${cell(c.none)} → ${cell(c.stdout)}` : f.DASH)),
+  ]);
+  return [
+    f.heading(4, 'With a log line per level (`LOG=none` → `LOG=stdout`)'),
+    '',
+    `% of ${base} without and with a Cloud Logging line written at every level, as the App Engine study's ` +
+      `servers did. ` +
       `In ${logged.closer} of ${logged.cells} cells (strategies that kept their ids) the logged ratio is nearer 100%` +
       (logged.cells && logged.closer >= 0.8 * logged.cells
-        ? `: formatting and writing the lines is a fixed cost per level that ${base} pays too, so it dilutes the context's share of the work — a study that logs at every level sees a smaller relative cost than one that does not.`
+        ? `: formatting and writing the lines is a fixed cost per level that ${base} pays too, so it dilutes ` +
+          `the context's share of the work — a study that logs at every level sees a smaller relative cost than ` +
+          `one that does not.`
         : '.') +
-      ' "ids lost": the strategy lost the context there (see the table above), so its cost is not comparable.', '',
-    f.table(['Strategy', ...logged.depths.map((d) => `Call depth ${d}`)], body, ['l', ...logged.depths.map(() => 'r')])].join('\n');
+      ' "ids lost": the strategy lost the context there (see the table above), so its cost is not comparable.',
+    '',
+    f.table(['Strategy', ...logged.depths.map((d) => `Call depth ${d}`)], body, ['l', ...logged.depths.map(() => 'r')]),
+  ].join('\n');
 }
 
 async function chartsSection(run, rows, ctx) {
@@ -88,7 +114,17 @@ async function chartsSection(run, rows, ctx) {
     for (const r of g) {
       if (!r.summary.n) continue;
       points.push({
-        series: multi ? `${r.config.strategy} (${[r.config.framework, r.config.hop, nodeLabel(r.config), ...(logOf(r.config) === 'none' ? [] : [`LOG=${logOf(r.config)}`])].join('/')})` : r.config.strategy,
+        series: multi
+          ? `${r.config.strategy} ` +
+            `(` +
+            [
+              r.config.framework,
+              r.config.hop,
+              nodeLabel(r.config),
+              ...(logOf(r.config) === 'none' ? [] : [`LOG=${logOf(r.config)}`]),
+            ].join('/') +
+            `)`
+          : r.config.strategy,
         depth: r.config.depth,
         rps: r.summary.rps.estimate,
         lo: r.summary.rps.ci95 ? r.summary.rps.ci95[0] : null,
@@ -104,10 +140,21 @@ async function chartsSection(run, rows, ctx) {
   const name = ctx.name || 'run';
   fs.mkdirSync(ctx.chartsDir, { recursive: true });
   const files = [
-    { file: path.join(ctx.chartsDir, `${name}-throughput.svg`), alt: 'Throughput by call depth',
-      spec: { title: 'Throughput by call depth (geometric mean req/s, 95% CI of the same)', y: 'rps', yTitle: 'req/s (geometric mean)', ci: true } },
-    { file: path.join(ctx.chartsDir, `${name}-p99.svg`), alt: 'p99 latency by call depth',
-      spec: { title: 'p99 latency by call depth (median of rounds)', y: 'p99', yTitle: 'p99 latency (ms)', ci: false } },
+    {
+      file: path.join(ctx.chartsDir, `${name}-throughput.svg`),
+      alt: 'Throughput by call depth',
+      spec: {
+        title: 'Throughput by call depth (geometric mean req/s, 95% CI of the same)',
+        y: 'rps',
+        yTitle: 'req/s (geometric mean)',
+        ci: true,
+      },
+    },
+    {
+      file: path.join(ctx.chartsDir, `${name}-p99.svg`),
+      alt: 'p99 latency by call depth',
+      spec: { title: 'p99 latency by call depth (median of rounds)', y: 'p99', yTitle: 'p99 latency (ms)', ci: false },
+    },
   ];
   const out = [f.heading(3, 'Charts'), ''];
   for (const c of files) {

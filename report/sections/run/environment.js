@@ -11,7 +11,10 @@ function machineChange(run, resume) {
   const m = resume.machine;
   const first = run.environment || {};
   if (!m || (m.cpuModel === first.cpuModel && m.cores === first.cores)) return '';
-  return `, **on another machine**: ${m.cpuModel ?? '?'} (${m.cores ?? '?'} cores), where the run began on ${first.cpuModel ?? '?'} (${first.cores ?? '?'} cores)`;
+  return (
+    `, **on another machine**: ${m.cpuModel ?? '?'} (${m.cores ?? '?'} cores), where the run began on ` +
+    `${first.cpuModel ?? '?'} (${first.cores ?? '?'} cores)`
+  );
 }
 
 function noiseLines(noise) {
@@ -26,9 +29,14 @@ function noiseLines(noise) {
     if (bits.length) parts.push(bits.join(', '));
   }
   const la = (x) => (x && Array.isArray(x.loadavg) ? x.loadavg.map((v) => v.toFixed(2)).join(' ') : null);
-  if (la(noise.before) || la(noise.after)) parts.push(`load average ${la(noise.before) || '?'} before, ${la(noise.after) || '?'} after`);
-  const mhz = (x) => (x && Array.isArray(x.cpuMHz) && x.cpuMHz.length ? Math.round(x.cpuMHz.reduce((a, b) => a + b, 0) / x.cpuMHz.length) : null);
-  if (mhz(noise.before) || mhz(noise.after)) parts.push(`mean CPU clock ${mhz(noise.before) || '?'} → ${mhz(noise.after) || '?'} MHz`);
+  if (la(noise.before) || la(noise.after))
+    parts.push(`load average ${la(noise.before) || '?'} before, ${la(noise.after) || '?'} after`);
+  const mhz = (x) =>
+    x && Array.isArray(x.cpuMHz) && x.cpuMHz.length
+      ? Math.round(x.cpuMHz.reduce((a, b) => a + b, 0) / x.cpuMHz.length)
+      : null;
+  if (mhz(noise.before) || mhz(noise.after))
+    parts.push(`mean CPU clock ${mhz(noise.before) || '?'} → ${mhz(noise.after) || '?'} MHz`);
   if (!parts.length && !Array.isArray(noise.flags)) {
     // Unknown shape: show its scalar fields rather than nothing.
     for (const [k, v] of Object.entries(noise)) if (v !== null && typeof v !== 'object') parts.push(`${k} ${v}`);
@@ -55,36 +63,76 @@ function environmentSection(run) {
   const configs = run.configs || [];
   const lines = [f.heading(3, 'Environment'), ''];
   const os = [e.os || e.platform, e.arch].filter(Boolean).join(' ');
-  if (os || e.kernel) lines.push(`- **OS:** ${os || '?'}${e.kernel && !String(os).includes(e.kernel) ? `, kernel ${e.kernel}` : ''}`);
+  if (os || e.kernel)
+    lines.push(`- **OS:** ${os || '?'}${e.kernel && !String(os).includes(e.kernel) ? `, kernel ${e.kernel}` : ''}`);
   if (e.cpuModel || e.cores) {
-    lines.push(`- **CPU:** ${e.cpuModel || '?'}${f.isNum(e.cores) ? ` — ${e.cores} core${e.cores === 1 ? '' : 's'} available` : ''}` +
-      `${e.cpuFrequency ? `, ${e.cpuFrequency}` : ''}`);
+    lines.push(
+      `- **CPU:** ` +
+        `${e.cpuModel || '?'}${f.isNum(e.cores) ? ` — ${e.cores} core${e.cores === 1 ? '' : 's'} available` : ''}` +
+        `${e.cpuFrequency ? `, ${e.cpuFrequency}` : ''}`,
+    );
   }
   if (f.isNum(e.memoryBytes)) lines.push(`- **Memory:** ${f.gib(e.memoryBytes)}`);
   const measured = uniq(configs.map((c) => c.node).filter(Boolean));
   const impl = (c) => (c.acf ? 'AsyncContextFrame' : 'async_hooks');
   const acf = uniq(configs.filter((c) => typeof c.acf === 'boolean').map((c) => `${c.node}: ${impl(c)}`));
   let nodeLine = `- **Node.js:** ${e.node || '?'}`;
-  if (measured.length && !(measured.length === 1 && measured[0] === e.node)) nodeLine += ` (runner); servers ran on ${measured.map((v) => versionLabel(v, e.date)).join(', ')}`;
-  if (acf.length === 1) nodeLine += ` — AsyncLocalStorage implementation: ${acf[0].split(': ')[1]} (detected at run time)`;
+  if (measured.length && !(measured.length === 1 && measured[0] === e.node))
+    nodeLine += ` (runner); servers ran on ${measured.map((v) => versionLabel(v, e.date)).join(', ')}`;
+  if (acf.length === 1)
+    nodeLine += ` — AsyncLocalStorage implementation: ${acf[0].split(': ')[1]} (detected at run time)`;
   else if (acf.length > 1) nodeLine += ` — AsyncLocalStorage implementation (detected at run time): ${acf.join(', ')}`;
   lines.push(nodeLine);
-  if (e.date) lines.push(`- **Date:** ${String(e.date).replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC')}`);
+  if (e.date)
+    lines.push(
+      `- **Date:** ${String(e.date)
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC')
+        .replace(/Z$/, ' UTC')}`,
+    );
   if (e.commit || e.dirty !== undefined) {
-    lines.push(`- **ctxbench commit:** ${e.commit ? f.code(e.commit) : e.ctxbenchVersion ? `none (installed package ${f.code(e.ctxbenchVersion)})` : 'unknown'}${e.dirty ? ' (with uncommitted changes)' : ''}`);
+    lines.push(
+      `- **ctxbench commit:** ` +
+        (e.commit
+          ? f.code(e.commit)
+          : e.ctxbenchVersion
+            ? `none (installed package ${f.code(e.ctxbenchVersion)})`
+            : 'unknown') +
+        `${e.dirty ? ' (with uncommitted changes)' : ''}`,
+    );
   }
   // A run that went on with --resume: each sitting's commit and the block it went on from.
   for (const r of run.resumes || []) {
-    lines.push(`- **Resumed:** ${String(r.at || '?').replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}, from block ${r.fromBlock + 1} (${r.fromBlock} complete block${r.fromBlock === 1 ? '' : 's'} kept, ${r.droppedSamples} sample${r.droppedSamples === 1 ? '' : 's'} of an unfinished one dropped; the run was ${r.status}), ctxbench ${r.commit ? f.code(r.commit) : 'not from a checkout'}${r.dirty ? ' (with uncommitted changes)' : ''}, Node ${r.node}${machineChange(run, r)}${r.added?.length ? `; ${r.added.length} configuration${r.added.length === 1 ? '' : 's'} the preset gained since joined from this block on (${joinedPoints(run, r.added)})` : ''}`);
+    lines.push(
+      `- **Resumed:** ${String(r.at || '?')
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC')}, from block ${r.fromBlock + 1} ` +
+        `(${r.fromBlock} complete block${r.fromBlock === 1 ? '' : 's'} kept, ` +
+        `${r.droppedSamples} sample${r.droppedSamples === 1 ? '' : 's'} of an unfinished one dropped; ` +
+        `the run was ${r.status}), ctxbench ${r.commit ? f.code(r.commit) : 'not from a checkout'}` +
+        `${r.dirty ? ' (with uncommitted changes)' : ''}, Node ${r.node}${machineChange(run, r)}` +
+        (r.added?.length
+          ? `; ${r.added.length} configuration${r.added.length === 1 ? '' : 's'} the preset gained since joined ` +
+            `from this block on (${joinedPoints(run, r.added)})`
+          : ''),
+    );
   }
-  if (e.taskset === true) lines.push('- **CPU pinning:** server and load generator pinned to different CPUs with `taskset`');
-  else if (e.taskset === false) lines.push('- **CPU pinning:** none (`taskset` unavailable or a single CPU): server and load generator shared CPUs');
+  if (e.taskset === true)
+    lines.push('- **CPU pinning:** server and load generator pinned to different CPUs with `taskset`');
+  else if (e.taskset === false)
+    lines.push(
+      '- **CPU pinning:** none (`taskset` unavailable or a single CPU): server and load generator shared CPUs',
+    );
   const fp = e.fingerprint;
   if (fp && typeof fp === 'object') {
-    lines.push(`- **Machine-speed fingerprint:** ${f.num(fp.cpuUsPerRequest)} µs of server CPU per request, ${f.int(fp.rps)} req/s` +
-      ` (${fp.what || '`STRATEGY=none DEPTH=1 HOP=sync`'}, a short unmeasured burst at the start): runs whose fingerprints differ ran on differently fast machines`);
+    lines.push(
+      `- **Machine-speed fingerprint:** ${f.num(fp.cpuUsPerRequest)} µs of server CPU per request, ` +
+        `${f.int(fp.rps)} req/s` +
+        ` (${fp.what || '`STRATEGY=none DEPTH=1 HOP=sync`'}, a short unmeasured burst at the start): runs ` +
+        `whose fingerprints differ ran on differently fast machines`,
+    );
   } else if (run.kind === 'app') {
-    lines.push('- **Machine-speed fingerprint:** not taken (`ctxbench app` measures your service, not ctxbench\'s app)');
+    lines.push("- **Machine-speed fingerprint:** not taken (`ctxbench app` measures your service, not ctxbench's app)");
   } else if ((run.schema || 1) >= 2) {
     lines.push('- **Machine-speed fingerprint:** not recorded (remote targets)');
   }
@@ -99,7 +147,10 @@ function warmupText(run) {
   if (!f.isNum(s.warmup)) return s.warmup;
   const w = warmupCounts(run);
   if (!w) return `${s.warmup} s`;
-  return `bursts of ${s.warmup} s until the cost per request stops falling: ${w.min}–${w.max} per process (median ${w.median})`;
+  return (
+    `bursts of ${s.warmup} s until the cost per request stops falling: ${w.min}–${w.max} per process (median ` +
+    `${w.median})`
+  );
 }
 
 function settingsSection(run) {
@@ -108,7 +159,12 @@ function settingsSection(run) {
   // A preset that lists its configurations (the model studies) measures those points, not
   // the product of its depths and hops: the values that occur in the list are what it ran.
   const points = Array.isArray(s.configs) ? s.configs : null;
-  const occurring = (value, fallback) => (points ? [...new Set(points.map(value).filter((v) => v !== undefined))].sort((a, b) => (typeof a === 'number' ? a - b : 0)) : fallback);
+  const occurring = (value, fallback) =>
+    points
+      ? [...new Set(points.map(value).filter((v) => v !== undefined))].sort((a, b) =>
+          typeof a === 'number' ? a - b : 0,
+        )
+      : fallback;
   const stores = occurring((c) => c.stores ?? 0, []);
   const items = [
     ['preset', s.preset],
@@ -129,7 +185,17 @@ function settingsSection(run) {
     ['acf', s.acf],
   ];
   // Shown elsewhere (title, why) or only bookkeeping.
-  const known = new Set([...items.map(([k]) => k), 'title', 'why', 'basedOn', 'quick', 'configs', 'targets', 'maxTime', 'methodWhy']);
+  const known = new Set([
+    ...items.map(([k]) => k),
+    'title',
+    'why',
+    'basedOn',
+    'quick',
+    'configs',
+    'targets',
+    'maxTime',
+    'methodWhy',
+  ]);
   if (f.isNum(s.precision)) items.push(['precision', `±${s.precision} pp within ${s.maxTime} s`]);
   for (const [k, v] of Object.entries(s)) {
     // The method with the reason the run chose it (runs since the method follows the measurement).

@@ -42,14 +42,54 @@ function pairSummarySection(run, rows, baseline) {
   const showHop = varies('hop');
   const showNode = varies('node');
   const base = baseline ? f.code(baseline) : 'baseline';
-  const header = ['Strategy', 'Depth', ...(showHop ? ['Hop'] : []), ...(showNode ? ['Node'] : []), 'req/s each (% of capacity)', `% of ${base}: CPU/req at the rate [95% CI]`, 'Verdict', 'p50 ms', 'p99 ms', `p99 added vs ${base} ms [95% CI]`, 'Generator late p50 / p99 ms', 'CPU µs/req', 'Mismatches', 'Lost'];
-  const align = ['l', 'r', ...(showHop ? ['l'] : []), ...(showNode ? ['l'] : []), 'r', 'r', 'l', 'r', 'r', 'l', 'r', 'r', 'r', 'r'];
+  const header = [
+    'Strategy',
+    'Depth',
+    ...(showHop ? ['Hop'] : []),
+    ...(showNode ? ['Node'] : []),
+    'req/s each (% of capacity)',
+    `% of ${base}: CPU/req at the rate [95% CI]`,
+    'Verdict',
+    'p50 ms',
+    'p99 ms',
+    `p99 added vs ${base} ms [95% CI]`,
+    'Generator late p50 / p99 ms',
+    'CPU µs/req',
+    'Mismatches',
+    'Lost',
+  ];
+  const align = [
+    'l',
+    'r',
+    ...(showHop ? ['l'] : []),
+    ...(showNode ? ['l'] : []),
+    'r',
+    'r',
+    'l',
+    'r',
+    'r',
+    'l',
+    'r',
+    'r',
+    'r',
+    'r',
+  ];
   const body = rows.map(({ config: c, summary: s }) => {
     const l = latency.get(c);
     const isBase = isBaselineRow(c, baseline);
-    const notHeld = l && !isBase && l.candidateHeld === false ? `cannot serve ${f.int(c.rate)} req/s (fell behind${l.blocksNotServed ? ` in ${l.blocksNotServed} of ${l.units} blocks` : ''}; ${base} kept it)` : null;
+    const notHeld =
+      l && !isBase && l.candidateHeld === false
+        ? `cannot serve ${f.int(c.rate)} req/s (fell ` +
+          `behind${l.blocksNotServed ? ` in ${l.blocksNotServed} of ${l.units} blocks` : ''}; ${base} kept it)`
+        : null;
     const cpuPerReq = (c.samples || []).filter((x) => x.kind === 'window' && x.counted).map((x) => x.cpuUsPerRequest);
-    const baseCpu = configs.filter((o) => o !== c).flatMap((o) => (o.samples || []).filter((x) => x.kind === 'window' && x.counted && x.partner === c.id).map((x) => x.partnerCpuUsPerRequest));
+    const baseCpu = configs
+      .filter((o) => o !== c)
+      .flatMap((o) =>
+        (o.samples || [])
+          .filter((x) => x.kind === 'window' && x.counted && x.partner === c.id)
+          .map((x) => x.partnerCpuUsPerRequest),
+      );
     const cpu = (isBase ? baseCpu : cpuPerReq).filter(f.isNum).sort((a, b) => a - b);
     const carries = !['none'].includes(c.strategy);
     return [
@@ -58,12 +98,19 @@ function pairSummarySection(run, rows, baseline) {
       ...(showHop ? [c.hop] : []),
       ...(showNode ? [nodeLabel(c)] : []),
       rateCell(c),
-      isBase ? 'baseline' : notHeld ?? (s.ratio && f.isNum(s.ratio.estimate) ? f.withCi(s.ratio.estimate, s.ratio.ci95, f.pctOf) : f.DASH),
+      isBase
+        ? 'baseline'
+        : (notHeld ??
+          (s.ratio && f.isNum(s.ratio.estimate) ? f.withCi(s.ratio.estimate, s.ratio.ci95, f.pctOf) : f.DASH)),
       isBase ? '' : notHeld ? '' : verdictCell(s),
       msCell(l?.percentiles?.p50 ?? (isBase ? null : null), l?.percentiles ? 'generator-bound' : f.DASH),
       msCell(l?.percentiles?.p99, l?.percentiles ? 'generator-bound' : f.DASH),
       isBase ? 'baseline' : notHeld ? f.DASH : addedCell(l),
-      l?.generator ? `${f.num(l.generator.latenessP50)} / ${f.num(l.generator.latenessP99)}` : f.isNum(l?.held?.clientLagP99) ? `— / ${f.num(l.held.clientLagP99)}` : f.DASH,
+      l?.generator
+        ? `${f.num(l.generator.latenessP50)} / ${f.num(l.generator.latenessP99)}`
+        : f.isNum(l?.held?.clientLagP99)
+          ? `— / ${f.num(l.held.clientLagP99)}`
+          : f.DASH,
       cpu.length ? f.num(cpu[cpu.length >> 1]) : f.DASH,
       leakCell(c, s.mismatches, carries),
       leakCell(c, s.lost, carries),
@@ -78,30 +125,57 @@ function pairSummarySection(run, rows, baseline) {
   if (common.length) out.push(`All configurations: ${common.join(', ')}.`, '');
   out.push(f.table(header, body, align), '', pairNote(run));
   const early = catchingUpCounted(run);
-  if (early.catching) out.push('', `⚠ ${f.int(early.catching)} of the ${f.int(early.counted)} counted windows of this run are ones in which a server was catching up on a queue (it sent more than its due requests by over 1%): the run was measured before such windows were dropped (3b4128c), so its CPU ratios include them; measure it again for ratios by today's rule.`);
+  if (early.catching)
+    out.push(
+      '',
+      `⚠ ${f.int(early.catching)} of the ${f.int(early.counted)} counted windows of this run are ones in ` +
+        `which a server was catching up on a queue (it sent more than its due requests by over 1%): the run was ` +
+        `measured before such windows were dropped (3b4128c), so its CPU ratios include them; measure it again ` +
+        `for ratios by today's rule.`,
+    );
   return out.join('\n');
 }
 
 // Runs measured before a window in which a server catches up stopped counting: how many of
 // their counted windows are such (the page says so rather than claim today's rule).
 function catchingUpCounted(run) {
-  const windows = (run.configs || []).flatMap((c) => (c.samples || []).filter((w) => w.kind === 'window' && w.method === 'pair' && w.counted));
-  const catching = windows.filter((w) => scheduleState(w.schedule) === 'catching-up' || scheduleState(w.partnerSchedule) === 'catching-up').length;
+  const windows = (run.configs || []).flatMap((c) =>
+    (c.samples || []).filter((w) => w.kind === 'window' && w.method === 'pair' && w.counted),
+  );
+  const catching = windows.filter(
+    (w) => scheduleState(w.schedule) === 'catching-up' || scheduleState(w.partnerSchedule) === 'catching-up',
+  ).length;
   return { catching, counted: windows.length };
 }
 
 function pairNote(run) {
   const s = run.settings || {};
-  return `*% of baseline* is measured in a **pair at a fixed rate**: the configuration and a fresh baseline process on the server CPU, each sent the same open-loop schedule ` +
-    `(${s.connections} connections each at most) at the rate shown from the load CPU, at the same time; per ${s.window}-s window, the baseline's server CPU µs per request ÷ this one's ` +
-    '(95% = about 5% more CPU per request at this rate: below saturation a request also pays for the wake-ups that serve it, so a strategy\'s share of the cost is smaller than at saturation). ' +
-    'A window counts when both servers kept their schedule (at least 99% of their due requests sent and not more than their due ones by the same share and a request, which is catching up on a queue; none answered with an error) and the load CPU (the generator, and PostgreSQL and the downstream service beside it) was busy less than 85% of the time. ' +
+  return (
+    `*% of baseline* is measured in a **pair at a fixed rate**: the configuration and a fresh baseline ` +
+    `process on the server CPU, each sent the same open-loop schedule ` +
+    `(${s.connections} connections each at most) at the rate shown from the load CPU, at the same time; per ` +
+    `${s.window}-s window, the baseline's server CPU µs per request ÷ this one's ` +
+    '(95% = about 5% more CPU per request at this rate: below saturation a request also pays for the wake-ups ' +
+    "that serve it, so a strategy's share of the cost is smaller than at saturation). " +
+    'A window counts when both servers kept their schedule (at least 99% of their due requests sent and not ' +
+    'more than their due ones by the same share and a request, which is catching up on a queue; none answered ' +
+    'with an error) and the load CPU (the generator, and PostgreSQL and the downstream service beside it) was ' +
+    'busy less than 85% of the time. ' +
     'The log ratios are averaged per block (a pair of fresh processes) and the 95% CI is a t-interval over blocks. ' +
-    '*p50*, *p99*: latencies from each request\'s intended send time, merged per block over the counted windows and those a server fell behind or caught up in (its queue is the tail; HDR histograms), geometric mean over blocks; ' +
-    'shown only when, in every block, the generator\'s own lateness at that percentile was at most 10% of the baseline\'s ("generator-bound" otherwise). ' +
-    '*p99 added*: this configuration\'s p99 minus its baseline\'s in the same block (the generator\'s lateness is the same for both and cancels), mean over the blocks where the generator\'s lateness p99 was at most 1 ms; t-interval over blocks. ' +
-    '*Generator late*: the load generator\'s own lateness (intended send time to the moment it noticed the request was due), p50 mean and p99 worst over blocks. ' +
-    '"cannot serve": the configuration fell behind a rate its baseline kept — in at least one block no window counted and it, not its baseline, was off its schedule in at least half of them; the windows it kept elsewhere are those it caught up in — that is the answer at this rate, and it has no figure there.';
+    "*p50*, *p99*: latencies from each request's intended send time, merged per block over the counted " +
+    'windows and those a server fell behind or caught up in (its queue is the tail; HDR histograms), ' +
+    'geometric mean over blocks; ' +
+    "shown only when, in every block, the generator's own lateness at that percentile was at most 10% of the " +
+    'baseline\'s ("generator-bound" otherwise). ' +
+    "*p99 added*: this configuration's p99 minus its baseline's in the same block (the generator's lateness " +
+    "is the same for both and cancels), mean over the blocks where the generator's lateness p99 was at most 1 " +
+    'ms; t-interval over blocks. ' +
+    "*Generator late*: the load generator's own lateness (intended send time to the moment it noticed the " +
+    'request was due), p50 mean and p99 worst over blocks. ' +
+    '"cannot serve": the configuration fell behind a rate its baseline kept — in at least one block no window ' +
+    'counted and it, not its baseline, was off its schedule in at least half of them; the windows it kept ' +
+    'elsewhere are those it caught up in — that is the answer at this rate, and it has no figure there.'
+  );
 }
 
 module.exports = { pairSummarySection, catchingUpCounted };

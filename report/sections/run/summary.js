@@ -14,7 +14,8 @@ function leakCell(config, count) {
 
 function summarySection(run, rows, baseline) {
   const configs = rows.map((r) => r.config);
-  const varies = (k) => uniq(configs.map((c) => (k === 'node' ? nodeLabel(c) : k === 'log' ? logOf(c) : c[k]))).length > 1;
+  const varies = (k) =>
+    uniq(configs.map((c) => (k === 'node' ? nodeLabel(c) : k === 'log' ? logOf(c) : c[k]))).length > 1;
   const showFw = varies('framework');
   const showHop = varies('hop');
   const showLog = varies('log');
@@ -65,7 +66,13 @@ function summarySection(run, rows, baseline) {
       else cells.push(f.DASH);
       cells.push(isBase ? '' : verdictCell(s, duet));
       const third = duet ? s.sharedRatio : s.cpuRatio;
-      cells.push(isBase || !third || !f.isNum(third.estimate) ? (isBase ? 'baseline' : f.DASH) : f.withCi(third.estimate, third.ci95, f.pctOf));
+      cells.push(
+        isBase || !third || !f.isNum(third.estimate)
+          ? isBase
+            ? 'baseline'
+            : f.DASH
+          : f.withCi(third.estimate, third.ci95, f.pctOf),
+      );
       cells.push(f.num(s.cpuUsPerRequest && s.cpuUsPerRequest.median));
       if (showElu) cells.push(f.isNum(s.elu?.median) ? s.elu.median.toFixed(2) : f.DASH);
     }
@@ -83,13 +90,27 @@ function summarySection(run, rows, baseline) {
   out.push(f.table(header, body, align));
   out.push('', ratioNote(run, rows));
   if (baseline === 'none' && configs.some((c) => c.hop === 'http')) {
-    out.push('', '`HOP=http` rows against `none`: `none` carries no id, so each level sends the downstream an `x-request-id` of zeros where every ' +
-      'strategy with an id sends a W3C `traceparent` (handlers/hops.js); the request differs, not only the context. Read those rows against each ' +
-      'other (or against `param`) — docs/investigations.md, "Real I/O, `HOP=http`".');
+    out.push(
+      '',
+      '`HOP=http` rows against `none`: `none` carries no id, so each level sends the downstream an ' +
+        '`x-request-id` of zeros where every ' +
+        'strategy with an id sends a W3C `traceparent` (handlers/hops.js); the request differs, not only the ' +
+        'context. Read those rows against each ' +
+        'other (or against `param`) — docs/investigations.md, "Real I/O, `HOP=http`".',
+    );
   }
   if (showElu) {
-    out.push('', `*ELU* is the server's event-loop utilization (share of the time its loop ran JavaScript), median over the ${run.settings?.method === 'duet' ? 'duet windows (the baseline rows: their solo bursts, as windows are kept on the member beside them)' : 'samples'}: ` +
-      'near 1 the loop was saturated, so the figures are capacity; well below 1 the server waited on I/O or on the load generator.');
+    out.push(
+      '',
+      `*ELU* is the server's event-loop utilization (share of the time its loop ran JavaScript), median over ` +
+        `the ` +
+        (run.settings?.method === 'duet'
+          ? 'duet windows (the baseline rows: their solo bursts, as windows are kept on the member beside them)'
+          : 'samples') +
+        `: ` +
+        'near 1 the loop was saturated, so the figures are capacity; well below 1 the server waited on I/O or ' +
+        'on the load generator.',
+    );
   }
   return out.join('\n');
 }
@@ -101,7 +122,10 @@ function verdictCell(s, duet = false) {
   const flags = [];
   if (s.clientBound && !duet) flags.push('⚠');
   if (s.broken) flags.push('❌');
-  const disagree = s.disagree && !s.broken && !(s.clientBound && !duet) ? ` ⚠ ${duet ? 'shared-CPU req/s and CPU/req differ' : 'throughput and CPU/req disagree'}` : '';
+  const disagree =
+    s.disagree && !s.broken && !(s.clientBound && !duet)
+      ? ` ⚠ ${duet ? 'shared-CPU req/s and CPU/req differ' : 'throughput and CPU/req disagree'}`
+      : '';
   return `${flags.length ? `${flags.join(' ')} ` : ''}${s.ratio.verdict}${disagree}`;
 }
 
@@ -111,35 +135,57 @@ function verdictCell(s, duet = false) {
 function multiplicityNote(rows) {
   const n = rows.filter(({ summary: s }) => f.isNum(s?.ratio?.pValue) && !s.broken && !s.clientBound).length;
   if (n < 2) return '';
-  return ` Each verdict is its own test at 5%, not corrected for the other ${n - 1} in the table: where nothing differs, about 1 in 20 reads ` +
-    '"significant" by chance; `ctxbench compare` corrects with Holm, and `ctxbench repro` shows whether a verdict holds in a second run.';
+  return (
+    ` Each verdict is its own test at 5%, not corrected for the other ${n - 1} in the table: where nothing ` +
+    `differs, about 1 in 20 reads ` +
+    '"significant" by chance; `ctxbench compare` corrects with Holm, and `ctxbench repro` shows whether a ' +
+    'verdict holds in a second run.'
+  );
 }
 
 // One line under the table so that "% of baseline" can be checked against the figures beside it.
 function ratioNote(run, rows = []) {
   if (run.settings?.method === 'duet') return duetRatioNote(run, rows);
   const two = (run.schema || 1) >= 2;
-  return `*req/s* is each configuration's own level: ${two ? 'the geometric mean over blocks (server processes) of each block\'s geometric mean, ' +
-    'with a t-interval over the block means' : 'the geometric mean of its rounds, with a t-interval over the rounds'}. ` +
-    '*% of baseline* is not the ratio of two req/s figures: it is the geometric mean of the ratios of each sample to the baseline sample ' +
-    `measured ${two ? 'right before or after it (averaged per block; interval over blocks)' : 'in the same round'}, which cancels drift that the two levels still carry, ` +
-    'so it can differ from their quotient. *CPU/req vs baseline* is the same paired ratio of server CPU µs per request (higher = costlier); ' +
+  return (
+    `*req/s* is each configuration's own level: ${
+      two
+        ? "the geometric mean over blocks (server processes) of each block's geometric mean, " +
+          'with a t-interval over the block means'
+        : 'the geometric mean of its rounds, with a t-interval over the rounds'
+    }. ` +
+    '*% of baseline* is not the ratio of two req/s figures: it is the geometric mean of the ratios of each ' +
+    'sample to the baseline sample ' +
+    `measured ` +
+    `${two ? 'right before or after it (averaged per block; interval over blocks)' : 'in the same round'}, ` +
+    `which cancels drift that the two levels still carry, ` +
+    'so it can differ from their quotient. *CPU/req vs baseline* is the same paired ratio of server CPU µs ' +
+    'per request (higher = costlier); ' +
     '"disagree" = its interval, read as throughput, does not overlap the throughput interval.' +
     multiplicityNote(rows) +
     ((run.settings?.driver ?? 'autocannon') === 'autocannon'
-      ? ' *p99 ms* is the median across samples of the load generator\'s p99, which autocannon records in whole milliseconds: "< 1" is under a millisecond.'
-      : '');
+      ? " *p99 ms* is the median across samples of the load generator's p99, which autocannon records in whole " +
+        'milliseconds: "< 1" is under a millisecond.'
+      : '')
+  );
 }
 
 function duetRatioNote(run, rows) {
   const s = run.settings;
-  return `*% of baseline* is measured in a duet: the configuration and a fresh baseline process under load at the same time on one CPU, ${s.connections} connections each; ` +
-    `per ${s.window}-s window, the baseline's server CPU µs per request ÷ this one's (so 95% = it costs about 5% more CPU per request; read it like throughput on one CPU). ` +
+  return (
+    `*% of baseline* is measured in a duet: the configuration and a fresh baseline process under load at the ` +
+    `same time on one CPU, ${s.connections} connections each; ` +
+    `per ` +
+    `${s.window}-s window, the baseline's server CPU µs per request ÷ this one's (so 95% = it costs about 5% ` +
+    `more CPU per request; read it like throughput on one CPU). ` +
     'The log ratios are averaged per block (a pair of fresh processes) and the 95% CI is a t-interval over blocks. ' +
-    '*req/s on the shared CPU* is the ratio of requests the two servers served in the same windows: equal to the CPU ratio only when both got the same share of the CPU (see "How the ratios were measured"). ' +
-    '*solo req/s* and *solo p99* come from a short burst of each configuration alone (the CPU to itself), after its duet; they never feed the ratio.' +
+    '*req/s on the shared CPU* is the ratio of requests the two servers served in the same windows: equal to ' +
+    'the CPU ratio only when both got the same share of the CPU (see "How the ratios were measured"). ' +
+    '*solo req/s* and *solo p99* come from a short burst of each configuration alone (the CPU to itself), ' +
+    'after its duet; they never feed the ratio.' +
     multiplicityNote(rows) +
-    ' p99 is autocannon\'s, recorded in whole milliseconds: "< 1" is under a millisecond.';
+    ' p99 is autocannon\'s, recorded in whole milliseconds: "< 1" is under a millisecond.'
+  );
 }
 
 function withN(text, n) {
@@ -152,8 +198,11 @@ function withN(text, n) {
 // When its interval excludes 100%, the design measured a difference that is not there,
 // and every ratio of the run carries that bias: say so where the ratios are read.
 function sameWorkNotes(rows) {
-  const differs = (r) => Array.isArray(r.summary.ratio?.ci95) && (r.summary.ratio.ci95[0] > 1 || r.summary.ratio.ci95[1] < 1);
-  const cell = (r) => `${f.code(r.config.id)} ${f.pctOf(r.summary.ratio.estimate)} [${r.summary.ratio.ci95.map((x) => f.pctOf(x)).join('–')}]`;
+  const differs = (r) =>
+    Array.isArray(r.summary.ratio?.ci95) && (r.summary.ratio.ci95[0] > 1 || r.summary.ratio.ci95[1] < 1);
+  const cell = (r) =>
+    `${f.code(r.config.id)} ${f.pctOf(r.summary.ratio.estimate)} ` +
+    `[${r.summary.ratio.ci95.map((x) => f.pctOf(x)).join('–')}]`;
   const twins = rows.filter((r) => isAaTwin(r.config) && r.summary.ratio);
   const sameWork = rows.filter((r) => {
     if (isAaTwin(r.config)) return false;
@@ -172,16 +221,27 @@ function sameWorkNotes(rows) {
   const off = checks.filter(differs);
   const notes = [];
   if (off.length) {
-    notes.push(`⚠ **In-run A/A check failed:** ${off.map(cell).join('; ')} ` +
-      `of a baseline that ${twins.length ? 'is the same configuration in a second process' : 'does the same server work'}. A difference that is not there was measured, so every ratio of this run may carry the same bias; ` +
-      'the ratios may overstate or understate each cost by as much (docs/investigations.md).');
+    notes.push(
+      `⚠ **In-run A/A check failed:** ${off.map(cell).join('; ')} ` +
+        `of a baseline that ` +
+        `${twins.length ? 'is the same configuration in a second process' : 'does the same server work'}. A ` +
+        `difference that is not there was measured, so every ratio of this run may carry the same bias; ` +
+        'the ratios may overstate or understate each cost by as much (docs/investigations.md).',
+    );
   }
   const near = twins.length ? sameWork.filter(differs) : [];
   if (near.length && !off.length) {
-    notes.push(`ⓘ ${near.map(cell).join('; ')}: a strategy that does nearly the same server work as its baseline differs from it by about ` +
-      `${near.map((r) => f.change(r.summary.ratio.estimate)).join(', ')}, while the A/A twin (the baseline in a second process) covers 100%: ` +
-      'so the method shows no bias there. The two execute the same number of instructions per request (within 0.2% under callgrind), so the difference lies in what ' +
-      'instruction counts do not see (caches, memory, scheduling); it is not explained yet (docs/investigations.md). A difference this small was below what the earlier sequential runs could see.');
+    notes.push(
+      `ⓘ ${near.map(cell).join('; ')}: a strategy that does nearly the same server work as its baseline ` +
+        `differs from it by about ` +
+        `${near.map((r) => f.change(r.summary.ratio.estimate)).join(', ')}, while the A/A twin (the baseline ` +
+        `in a second process) covers 100%: ` +
+        'so the method shows no bias there. The two execute the same number of instructions per request ' +
+        '(within 0.2% under callgrind), so the difference lies in what ' +
+        'instruction counts do not see (caches, memory, scheduling); it is not explained yet ' +
+        '(docs/investigations.md). A difference this small was below what the earlier sequential runs could ' +
+        'see.',
+    );
   }
   return notes;
 }
@@ -193,21 +253,45 @@ function integrityNotes(rows, run) {
     const leaked = control.filter((r) => r.summary.mismatches + r.summary.lost > 0);
     const quiet = control.filter((r) => r.summary.n > 0 && r.summary.mismatches + r.summary.lost === 0);
     if (leaked.length) {
-      notes.push(`⚠ \`global\` is the deliberately broken control (a module-level variable). It leaked in ${leaked.length} of ${control.length} ` +
-        `configuration(s) (${leaked.map((r) => `depth ${r.config.depth}: ${f.int(r.summary.mismatches)} mismatches, ${f.int(r.summary.lost)} lost`).join('; ')}) — ` +
-        'expected: it proves the integrity check catches a leak. Its throughput is not a usable option.');
+      notes.push(
+        `⚠ \`global\` is the deliberately broken control (a module-level variable). It leaked in ` +
+          `${leaked.length} of ${control.length} ` +
+          `configuration(s) ` +
+          `(` +
+          leaked
+            .map(
+              (r) =>
+                `depth ${r.config.depth}: ${f.int(r.summary.mismatches)} mismatches, ${f.int(r.summary.lost)} lost`,
+            )
+            .join('; ') +
+          `) ` +
+          `— ` +
+          'expected: it proves the integrity check catches a leak. Its throughput is not a usable option.',
+      );
     }
     if (quiet.length) {
       const hops = uniq(quiet.map((r) => r.config.hop)).join(', ');
-      notes.push(`⚠ The \`global\` control did **not** leak in ${quiet.length} configuration(s) (hop ${hops}). ` +
-        'Requests did not interleave enough to expose a leak (with microtask-only hops such as `await` they never do), so zero ' +
-        'mismatches of the other strategies there prove nothing about their correctness; the `immediate`, `timeout` and I/O hops can.');
+      notes.push(
+        `⚠ The \`global\` control did **not** leak in ${quiet.length} configuration(s) (hop ${hops}). ` +
+          'Requests did not interleave enough to expose a leak (with microtask-only hops such as `await` they ' +
+          'never do), so zero ' +
+          'mismatches of the other strategies there prove nothing about their correctness; the `immediate`, ' +
+          '`timeout` and I/O hops can.',
+      );
     }
   }
-  const broken = rows.filter((r) => !isControl(r.config.strategy) && carriesContext(r.config.strategy) && (r.summary.mismatches > 0 || r.summary.lost > 0));
+  const broken = rows.filter(
+    (r) =>
+      !isControl(r.config.strategy) &&
+      carriesContext(r.config.strategy) &&
+      (r.summary.mismatches > 0 || r.summary.lost > 0),
+  );
   for (const r of broken) {
-    notes.push(`❌ **${f.code(r.config.id)} returned wrong context:** ${f.int(r.summary.mismatches)} responses carried another request's id ` +
-      `and ${f.int(r.summary.lost)} carried none. This strategy is not safe in this configuration.`);
+    notes.push(
+      `❌ **${f.code(r.config.id)} returned wrong context:** ${f.int(r.summary.mismatches)} responses carried ` +
+        `another request's id ` +
+        `and ${f.int(r.summary.lost)} carried none. This strategy is not safe in this configuration.`,
+    );
   }
   for (const r of rows) {
     const e = r.summary.errors || 0;
@@ -215,13 +299,17 @@ function integrityNotes(rows, run) {
     if (e || x) notes.push(`${f.code(r.config.id)}: ${f.int(e)} request errors, ${f.int(x)} non-2xx responses.`);
   }
   notes.push(...sameWorkNotes(rows));
-  const unpaired = rows.filter((r) => r.summary.ratio && r.summary.ratio.pValue !== null && r.summary.ratio.paired === false);
+  const unpaired = rows.filter(
+    (r) => r.summary.ratio && r.summary.ratio.pValue !== null && r.summary.ratio.paired === false,
+  );
   if (unpaired.length) {
     notes.push(`${unpaired.length} ratio(s) had no recorded pairs with their baseline and have no interval.`);
   }
   const s = run.settings || {};
   if (f.isNum(s.rounds) && rows.some((r) => r.summary.n > 0 && r.summary.n < s.rounds)) {
-    notes.push(`Some configurations have fewer than the ${s.rounds} planned rounds (see the per-configuration detail).`);
+    notes.push(
+      `Some configurations have fewer than the ${s.rounds} planned rounds (see the per-configuration detail).`,
+    );
   }
   return notes;
 }
@@ -233,9 +321,21 @@ function failedSection(run) {
   for (const c of failed) {
     const msg = typeof c.error === 'string' ? c.error : c.error.message || JSON.stringify(c.error);
     const measured = validSamples(c).length;
-    lines.push(`- ${f.code(c.id)}: ${String(msg).split('\n')[0]}${measured ? ` (after ${measured} measured round(s), which are kept above)` : ''}`);
+    lines.push(
+      `- ${f.code(c.id)}: ` +
+        `${String(msg).split('\n')[0]}` +
+        `${measured ? ` (after ${measured} measured round(s), which are kept above)` : ''}`,
+    );
     if (c.error.stderrTail) {
-      lines.push('', '  <details><summary>server stderr (tail)</summary>', '', f.fence(String(c.error.stderrTail).trimEnd()).replace(/^/gm, '  '), '', '  </details>', '');
+      lines.push(
+        '',
+        '  <details><summary>server stderr (tail)</summary>',
+        '',
+        f.fence(String(c.error.stderrTail).trimEnd()).replace(/^/gm, '  '),
+        '',
+        '  </details>',
+        '',
+      );
     }
   }
   return lines.join('\n');
