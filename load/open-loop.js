@@ -17,22 +17,18 @@
 // One schedule may drive several targets at once (the pair method, bench/methods/pair.js):
 // every target gets a request at each intended time, and the order in which the targets'
 // requests of one instant leave alternates from one instant to the next, so that neither
-// server's request always goes out (and reaches the shared server CPU) first. Measured by
-// hand before this: with one server's request always first, an A/A of two `none` servers
-// read 103.5% [102.3–104.8]; alternating, 98.3% [96.9–99.8].
+// server's request always goes out (and reaches the shared server CPU) first (an A/A with
+// one always first read a few percent apart: docs/how-it-measures.md).
 //
 // The generator is part of the measurement: its own lateness (a request's intended time
 // to the moment the generator noticed it was due) is recorded beside every latency, so a
 // figure it could have made is never published as the server's (analysis/pair.js). Node's
-// timers fire on whole milliseconds, which left a request 0.58 ms late at the median at
-// any rate here (and the server received the requests of a millisecond in one burst); a
-// worker thread that sleeps to the next due time with Atomics.wait (sub-millisecond) wakes
-// this thread instead: 0.07-0.15 ms at the median (measured on this 2-core VM, generator
-// pinned to one CPU, 1,000-16,000 requests/s; docs/how-it-measures.md has the ceiling).
-// What it sends with is its own client (load/http-sender.js: raw sockets, http-parser-js),
-// not undici's Pool: with undici the generator's lateness p99 was 1-10 ms at 1,000-24,000
-// requests/s in all, with this client 0.65-2.2 ms while cut every 0.5 s as a pair polls
-// (0.2-3 ms, mostly under 1 ms, without the cuts; scripts/generator-ceiling.js, docs/method.md).
+// timers fire on whole milliseconds, so a worker thread sleeps to the next due time with
+// Atomics.wait (sub-millisecond) and wakes this thread; it sends with its own client
+// (load/http-sender.js: raw sockets, http-parser-js), not undici's Pool, whose per-request
+// machinery made the generator late at the rates a study needs. The figures of both
+// choices, and the generator's ceiling: docs/how-it-measures.md, docs/method.md
+// (scripts/generator-ceiling.js).
 const path = require('node:path');
 const { randomBytes } = require('node:crypto');
 const { performance } = require('node:perf_hooks');
