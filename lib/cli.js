@@ -14,11 +14,68 @@ class UsageError extends Error {
   }
 }
 
+// One dialect across commands: a list flag and its singular name are one flag (`run
+// --depth 8` is `--depths 8`; `aa --depths 8` is `--depth 8`), whichever the command has.
+const TWINS = [['depths', 'depth'], ['hops', 'hop'], ['frameworks', 'framework'], ['strategies', 'strategy']];
+function twinOf(name, options) {
+  const pair = TWINS.find((t) => t.includes(name));
+  const other = pair?.find((n) => n !== name);
+  return other && !Object.hasOwn(options, name) && Object.hasOwn(options, other) ? other : null;
+}
+
+function withTwins(args, options) {
+  return args.map((a) => {
+    const m = /^--([a-z][a-z-]*)(=.*)?$/.exec(a);
+    const twin = m && twinOf(m[1], options);
+    return twin ? `--${twin}${m[2] ?? ''}` : a;
+  });
+}
+
+// Edit distance, for "did you mean" on a near miss.
+function distance(a, b) {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+  }
+  return d[a.length][b.length];
+}
+
+function suggestion(name, options) {
+  const near = Object.keys(options)
+    .map((o) => ({ o, d: o.startsWith(name) || name.startsWith(o) ? 1 : distance(name, o) }))
+    .filter((x) => x.d <= Math.max(1, Math.floor(name.length / 3)))
+    .sort((x, y) => x.d - y.d);
+  return near.length ? ` (did you mean --${near[0].o}?)` : '';
+}
+
+// Node's parser errors, said in ctxbench's words (one line, naming the flag; no advice
+// written for another program).
+function reworded(err, options) {
+  const message = String(err.message);
+  const flag = /'(--?[^' ]+)/.exec(message)?.[1] ?? '';
+  const name = flag.replace(/^-+/, '');
+  switch (err.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option ${flag}${suggestion(name, options)}; \`--help\` lists the options`;
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return `unexpected argument ${/'([^']*)'/.exec(message)?.[1] ?? ''}: this command takes only options (see --help)`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      if (/does not take an argument/.test(message)) return `${flag} takes no value`;
+      if (/ambiguous/.test(message)) return `${flag} needs a value; one that starts with '-' is written ${flag}=VALUE`;
+      return `${flag} needs a value`;
+    default:
+      return message.split('\n')[0];
+  }
+}
+
 function parse(args, options, { allowPositionals = false } = {}) {
   try {
-    return parseArgs({ args, options, allowPositionals, strict: true });
+    return parseArgs({ args: withTwins(args, options), options, allowPositionals, strict: true });
   } catch (err) {
-    throw new UsageError(err.message.split('\n')[0]);
+    throw new UsageError(reworded(err, options), { cause: err });
   }
 }
 

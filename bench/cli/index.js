@@ -10,7 +10,7 @@ const COMMANDS = {
   },
   report: { summary: 'render results.md from every results/*.json', load: () => require('./report') },
   compare: {
-    summary: 'regression gate between two run JSON files: exit 0 ok, 1 slower, 2 inconclusive',
+    summary: 'regression gate between two run JSON files: exit 0 ok, 1 slower, 2 cannot tell',
     load: () => require('./compare'),
   },
   micro: { summary: 'micro benchmarks of context operations per strategy', load: () => require('./micro') },
