@@ -50,9 +50,9 @@ At each --at point (depth/hop), runs one server per BURN_US level (--burns) in b
 of fresh processes with adjacent bursts, and compares the extra cost per request seen
 from outside, and the extra server CPU per request, with the burn time the server
 measured itself. Judged by the 95% interval of seen ÷ measured at 100 and 200 µs:
-pass inside 1 ± ${DUET_TOLERANCE} (duet; sequential ± ${TOLERANCE}), fail outside it, inconclusive when it straddles \
+pass inside 1 ± ${DUET_TOLERANCE} (duet; sequential ± ${TOLERANCE}), fail outside it, cannot tell when it straddles \
 an edge.
-Exit 0 pass, 1 fail (or a failed server), 2 inconclusive, 130 interrupted.
+Exit 0 pass, 1 fail (or a failed server), 2 cannot tell, 130 interrupted.
 
   --at 1/sync,8/immediate  depth/hop points (default ${DEFAULT_AT})
   --burns 0,50,100,200     burn levels in µs (0, the reference, is always added)

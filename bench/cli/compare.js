@@ -15,7 +15,7 @@ Matches configurations by id; prints each one's change in throughput from a to b
 95% CI (Welch t-test, unpaired: the runs were not interleaved). Exit codes:
   0  every config is shown not to be more than PCT % slower
   1  some config is significantly more than PCT % slower (Holm-corrected across configs)
-  2  inconclusive: some config's interval cannot rule out a slowdown beyond PCT % (the
+  2  cannot tell: some config's interval cannot rule out a slowdown beyond PCT % (the
      table says how many blocks/rounds per run would settle it), or it has no data in b
   3  nothing compared: bad flags, or a file missing, unreadable or not a run
 PCT defaults to ${DEFAULT_MAX_REGRESSION}. Two duet runs (the default preset) are compared on each
