@@ -93,6 +93,19 @@ test('a group left by a killed run (its pid gone) is removed and named; this run
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+test('a stand-in run names each group a killed run left that it removed, before it starts anything', () => {
+  // A delegated cgroup v2 folder stands in for the kernel's (no group is made in the kernel).
+  const dir = tempDir('ctxbench-sweep-');
+  fs.writeFileSync(path.join(dir, 'cgroup.controllers'), 'cpuset cpu io memory pids\n');
+  fs.writeFileSync(path.join(dir, 'cgroup.subtree_control'), '');
+  fs.mkdirSync(path.join(dir, 'ctxbench-999999-b0-als-3'));
+  const r = require('node:child_process').spawnSync(process.execPath, ['-e', "require('./bench/cgroup').standInLayout()"], {
+    cwd: path.join(__dirname, '..'), env: { ...process.env, CTXBENCH_CGROUP_ROOT: dir }, encoding: 'utf8' });
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.strictEqual(r.stderr, `ctxbench: removed a cgroup left by a killed run (pid 999999): ${path.join(dir, 'ctxbench-999999-b0-als-3')}\n`);
+  assert.ok(!fs.existsSync(path.join(dir, 'ctxbench-999999-b0-als-3')));
+});
+
 test('where no cgroup can be made, one line says what is missing, before any server starts', async () => {
   assert.deepStrictEqual(mountsOf('cgroup /sys/fs/cgroup/cpu cgroup rw,relatime,cpu 0 0\ncgroup2 /sys/fs/cgroup/unified cgroup2 rw 0 0'), { v1: { cpu: '/sys/fs/cgroup/cpu' }, v2: '/sys/fs/cgroup/unified' });
   assert.deepStrictEqual(ownGroups('4:memory:/a/b\n2:cpu,cpuacct:/\n0::/'), { memory: '/a/b', cpu: '/', cpuacct: '/' });

@@ -21,6 +21,7 @@ const { needsOf, redactArgs } = require('../services');
 const { loadStrategyFiles } = require('./common');
 const { parseInstance, DEFAULT_PERIOD_US } = require('../../lib/instances');
 const { standInLayout } = require('../cgroup');
+const { cpus } = require('../../lib/cpus');
 const { profileRun } = require('../profile');
 const { loadForResume, relaunch, joinNewConfigs } = require('../resume');
 const { probeRun, unprobed } = require('../probe-run');
@@ -667,14 +668,18 @@ async function measureRun({ settings, options, out, command, title = settings.ti
   if (targets.length) {
     configs = remoteConfigs(targets, remoteDepths);
   } else {
+    // Bad input is one line before anything slow or printed: a bad CTXBENCH_CPUS (where the
+    // session would pin) and stand-ins where no cgroup can be made (their layout found and
+    // groups left by a killed run removed) are refused before a Node of another major is
+    // resolved, which on a machine's first run installs it and says so in a line of its own.
+    if (environment.taskset) cpus();
+    if (settings.instance) standInLayout();
     const { targets: resolved, warnings: targetWarnings } = await resolveNodeTargets(settings.node, settings.acf);
     warnings.push(...targetWarnings);
     // A preset may name the runtimes it needs among those its majors and --acf give.
     const nodeTargets = settings.runtimes ? resolved.filter((t) => settings.runtimes.includes(t.label)) : resolved;
     configs = expandConfigs(settings, nodeTargets);
   }
-  // Stand-ins: cgroups that can be made, and none left by a killed run, before any server.
-  if (settings.instance) standInLayout();
   // HOP=pg / mysql / redis / http: PostgreSQL, MariaDB, Redis and the downstream service
   // for the whole run (and for the capacity probe before it); the sink when an APM agent runs.
   const services = {

@@ -4,6 +4,7 @@
 // F1's quota and memory limit, the kernel's accounting in every window, the memory limit's
 // kill named as such, and no group left behind after a run, a Ctrl-C or a SIGKILL (the
 // next run removes and names what a killed one left). Structure only, never timing.
+// `ctxbench deploy`'s real run is test/all/deploy.test.js's.
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
@@ -53,7 +54,7 @@ test('a server killed by the instance\'s memory limit is reported as such, not a
   assert.deepStrictEqual(ours(), [], r.stderr.slice(-1500));
 });
 
-test('Ctrl-C keeps what was measured and removes every group; after a SIGKILL the next run removes what was left and says so', { timeout: 600000 }, async (t) => {
+test('Ctrl-C keeps what was measured and removes every group; after a SIGKILL the next run removes what was left (the quick tier tests that it names each)', { timeout: 600000 }, async (t) => {
   if (skipWithout(t)) return;
   const out = path.join(dir, 'int.json');
   const saved = () => (readRunSoFar(out)?.configs || []).some((c) => c.samples.some((s) => s.kind === 'window'));
@@ -67,33 +68,9 @@ test('Ctrl-C keeps what was measured and removes every group; after a SIGKILL th
   assert.ok(left.length > 0, `a SIGKILLed run leaves its groups: ${killed.stderr.slice(-1500)}`);
   const next = await runCli([...F1_RUN, '--strategies', 'none', '--rate', '100', '--out', path.join(dir, 'next.json')]);
   assert.strictEqual(next.code, 0, next.stderr);
-  for (const name of new Set(left)) assert.ok(next.stderr.includes(`removed a cgroup left by a killed run (pid ${name.split('-')[1]})`), `${name}: ${next.stderr}`);
+  // Any stand-in run sweeps what dead runs left, and the all tier runs other files' stand-in
+  // runs beside this one: one of them may remove these groups first. So this test holds the
+  // kernel to the removal (every group gone after the next run); that the run which removes
+  // a group names it is test/instance.test.js's (quick tier, on a folder of its own).
   assert.deepStrictEqual(ours(), [], next.stderr.slice(-1500));
-});
-
-test('ctxbench deploy: the yamls as F1 stand-ins, a line per deployment, the yamls recorded in the run JSON, nothing left behind', { timeout: 600000 }, async (t) => {
-  if (skipWithout(t)) return;
-  const out = path.join(dir, 'deploy.json');
-  // A bound no stand-in keeps ends the knee search after its first two rates (structure only: the test:all tier's time).
-  const r = await runCli(['deploy', 'app_baseline.yaml', 'app_als.yaml', '--blocks', '3', '--load', '50%,100%', '--slo', 'p99=1ms', '--max-time', '300', '--out', out, '--report', 'none']);
-  assert.strictEqual(r.code, 0, r.stderr);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  assert.match(r.stdout, /^ctxbench deploy: complete, \d+ s of measuring, F1 stand-ins \(0\.25 CPU each: an assumption, docs\/deploy\.md\)$/m);
-  // Its one candidate's line says capacity, p99 added and throttling, whatever the figures.
-  assert.match(r.stdout, /^als \(als\): capacity within p99 ≤ 1 ms .* of the baseline's(; CPU per request below the knee: .* of the baseline's \(a cost under the quota, not a capacity\))?; p99 added at 50%: .*; CFS periods throttled at 50%: .*$/m);
-  // The ladder's 100% is the knee two baseline stand-ins found, each block's pair warmed once and sent every rate.
-  const [group] = run.learned.capacity.groups;
-  assert.ok(group.knee.steps.length >= 2 && group.knee.rps > 0, JSON.stringify(group.knee));
-  assert.deepStrictEqual([...new Set(run.configs.map((c) => c.rate))].sort((a, b) => a - b), [Math.round(0.5 * group.knee.rps), group.knee.rps]);
-  const alsProcesses = run.configs.filter((x) => x.strategy === 'als').flatMap((c) => c.processes);
-  assert.strictEqual(alsProcesses.length, 3, 'one als process a block, whatever the rates');
-  for (const p of alsProcesses) assert.ok(p.closedLoopWarmup?.length >= 3, JSON.stringify(p));
-  assert.match(r.stdout, new RegExp(`^Run JSON: ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
-  assert.deepStrictEqual(run.settings.deploy.yamls.map((y) => [y.file, y.strategy]), [['app_baseline.yaml', 'param'], ['app_als.yaml', 'als']]);
-  assert.strictEqual(run.settings.method, 'pair');
-  assert.strictEqual(run.settings.instance.name, 'F1');
-  // Every yaml's environment reached its servers (LOG=stdout, DEPTH=8), at every rate.
-  for (const c of run.configs) assert.deepStrictEqual([c.depth, c.log], [8, 'stdout'], c.id);
-  assert.ok(run.configs.some((c) => c.strategy === 'als' && c.samples.some((s) => s.kind === 'window')), 'als measured in windows');
-  assert.deepStrictEqual(ours(), [], 'every group removed');
 });

@@ -5,6 +5,7 @@
 const fs = require('node:fs');
 const assert = require('node:assert');
 const { detectCgroups } = require('../../bench/cgroup');
+const { spawned } = require('./cli');
 
 let layout = null;
 let why = null;
@@ -29,9 +30,11 @@ const groups = (keep) => parents().flatMap((p) => fs.readdirSync(p).filter((n) =
 }));
 // The groups process `pid` (a ctxbench run under way) has made.
 const made = (pid) => groups((owner) => owner === pid);
-// Groups left behind: made by a ctxbench process that is gone (the commands a test ran). A
-// live one's groups are in use, such as those of another test file's run at the same time.
-const ours = () => groups((pid) => !alive(pid));
+// Groups left behind: made by a ctxbench process this file ran (runCli) that is gone. Another
+// file's runs are not this file's to judge: a live one's groups are in use, and a killed one's
+// (test/all/instance.test.js SIGKILLs a run on purpose) stay until the next run removes them,
+// which may be while this file looks.
+const ours = () => groups((pid) => spawned.has(pid) && !alive(pid));
 
 function skipWithout(t) {
   if (layout) return false;

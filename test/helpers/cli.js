@@ -7,11 +7,16 @@ const path = require('node:path');
 const ROOT = path.join(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
 
+// The pid of every ctxbench process this test file started: what it made (a cgroup named
+// by its pid, bench/cgroup.js) is told apart from what other files' runs make meanwhile.
+const spawned = new Set();
+
 // Runs skip the machine fingerprint (a server and a second of load per run, which no test
 // but the runner's reads) unless env asks for it.
 function runCli(args, { env = {}, cwd = ROOT, timeoutMs = 600000, onSpawn } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { CTXBENCH_FINGERPRINT: '0', ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    spawned.add(child.pid);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -65,4 +70,4 @@ function assertServerGone(server, what) {
   assert.ok(!require('node:fs').existsSync(server.dir), `${server.dir} was not removed`);
 }
 
-module.exports = { runCli, runCliInterrupted, readRunSoFar, assertServerGone };
+module.exports = { runCli, runCliInterrupted, readRunSoFar, assertServerGone, spawned };
