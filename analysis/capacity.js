@@ -131,9 +131,8 @@ function samplePoint(samples) {
 // Per counted window of a pair in which the quota did not bind, log(the baseline's CPU per
 // request ÷ the candidate's). Why not where it binds: a server throttled in most periods
 // uses its whole quota, and two that keep the same rate then read the same CPU per request
-// whatever each costs (measured on F1 stand-ins, 732c5fa: every ratio 98.7-100.3% at the
-// rungs past the knee, throttled in 100% of periods, where below the knee `otel` read
-// 96.6-97.7%).
+// whatever each costs (on F1 stand-ins past the knee every ratio read about 100%, where
+// below it `otel` read dearer: docs/investigations.md, "Figures that code comments carried").
 const QUOTA_BINDS = 0.5;
 const throttled = (x) => (x && x.periods > 0 ? x.throttled / x.periods : 0);
 const cpuLogs = (windows) =>
@@ -151,15 +150,14 @@ const cpuLogs = (windows) =>
 // CPU per request below the knee: the baseline's ÷ the candidate's (as the duet's and the
 // pair's ratios read: 95% = about 5% more CPU per request), over the counted windows of
 // the rungs up to the ladder's 100% in which neither's quota bound, per block (geometric
-// mean of the window ratios), t-interval over blocks. A cost under the quota, ±1-6 pp over
-// 3 blocks (the A/A twin ±0.7-2.4), and NOT a capacity: the capacity from it (the baseline's SLO crossing × this
-// ratio, tried as issue 47's design change, 732c5fa) read a planted fixed cost (40 µs a
-// request, test/fixtures/planted-cost.js) at 74.7% [71.2-78.4] of `none` on F1 stand-ins
-// where that candidate kept the schedule at only 50-67% of the rates `none` kept (6 blocks,
-// ae7267f, results/runs/f1-planted-cost.json). Below the knee a Node server spends 2-3
-// times the CPU per request it spends near it (197 µs at 646 req/s, 65 µs at 3,878: more
+// mean of the window ratios), t-interval over blocks. A cost under the quota, and NOT a
+// capacity: the capacity from it (the baseline's SLO crossing × this ratio, tried as issue
+// 47's design change) understated a planted fixed cost (test/fixtures/planted-cost.js) on
+// F1 stand-ins, whose candidate kept the schedule at far lower rates than `none`. Below the
+// knee a Node server spends several times the CPU per request it spends near it (more
 // requests per wake-up), and the two servers batch differently, so a ratio read there
-// does not carry to the knee.
+// does not carry to the knee (docs/deploy.md, "How precise a capacity within p99 ≤ 100 ms
+// is on an F1 stand-in, measured", and "How the ladder and the capacity are made").
 const KNEE_LOAD = 1;
 function cpuBelowKnee(cells, blocks) {
   const ratios = [];

@@ -77,13 +77,15 @@ function processSpread(units) {
   return per.length ? ((Math.max(...per) - Math.min(...per)) / stats.median(per)) * 100 : null;
 }
 
-// An instruction count repeats from process to process within 0.04-0.15% (measured,
-// docs/investigations.md): a run of one process is trusted to this much.
+// An instruction count repeats from process to process within a fraction of this
+// (docs/investigations.md, "A bound instead of 24 windows"): a run of one process is
+// trusted to this much.
 const INSTRUCTION_REPEATABILITY = 0.15;
 // ... once V8 has stopped compiling. Before that, a change to the code moves V8's compile
-// batches: a planted +2% read -0.7% and -1.3% in the two windows after a 600-request
-// warm-up (docs/investigations.md), so counts of a process that never settled get this
-// margin instead.
+// batches, so a planted extra cost can even read as a saving in the windows after a short
+// warm-up (docs/investigations.md, "Instruction counts: what keeps the count falling, and
+// what makes it repeat"; the planted figure: "Figures that code comments carried"), so counts of a
+// process that never settled get this margin instead.
 const UNSTEADY_MARGIN = 1.5;
 
 // units(samples) -> { logs: per-unit mean log rps, unit: 'block' | 'round' }

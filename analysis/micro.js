@@ -10,7 +10,7 @@
 // unit: they are near-identical timings that share one JIT, one memory layout and one
 // moment of the machine, so a test on them sees only within-process noise and calls
 // process-to-process differences "significant" (`param` and `global`, which do almost
-// the same work as `none`, came out ~13% slower and significant that way). With one
+// the same work as `none`, came out slower and significant that way: docs/micro.md). With one
 // value per process, the noise the test sees includes the differences between processes.
 //
 const { median, oneSample, welch, tCritical, isNum } = require('./stats');

@@ -92,8 +92,9 @@ function resourcesByPoint(run) {
 }
 
 // The least-squares line y = a + b·x with a ≥ 0 and b ≥ 0: both terms are costs, and no
-// code costs less than nothing (an unconstrained fit gave cls-hooked on Node 20 a per-request
-// term of −53 µs, and a small service a predicted speed-up). Two unknowns, so the optimum is
+// code costs less than nothing (an unconstrained fit gave cls-hooked on Node 20 a negative
+// per-request term, and a small service a predicted speed-up: docs/model.md, "How it is
+// fitted"). Two unknowns, so the optimum is
 // the free fit when it is feasible, else the best of its faces (a = 0, b = 0, or both):
 // simple-statistics has no constrained regression, and four candidates need no solver.
 // xy: [[x, y]] -> { a, b }
@@ -628,8 +629,8 @@ function fitsByRuntime(runs) {
 // An APM agent's cost follows the spans a request makes, which no async resource count
 // says: the model's server makes none beyond its request's own (2 Sentry spans a
 // request, as the sink counted them), so a service whose requests query a database or
-// call out pays a span's cost per call more (measured on examples/orders: four queries, 11
-// Sentry spans a request, ~120 µs more per span; docs/model.md).
+// call out pays a span's cost per call more (measured on examples/orders: docs/model.md,
+// "What the studies found").
 const isAgent = (strategy) => Boolean(strategies.names.includes(strategy) && strategies.info(strategy).agent);
 // What every prediction is a share of: the model's lines are fitted from duet windows, both
 // servers saturated. At a fixed load below it a strategy's CPU per request is not the

@@ -64,9 +64,10 @@ const offSchedule = (m) => scheduleState(m) !== null;
 // The blocks in which the candidate could not serve the rate its baseline kept: no window
 // of the block counted, and in at least half of them the candidate was off its schedule
 // while its baseline was not. Why per block: summed over its windows (heldOver) a candidate
-// that falls behind and then drains its queue looks held; measured, dd-trace at HOP=pg in
-// the io study (5185aae) sent more than 99% of its due requests over its windows while
-// 1,400-2,100 requests waited for a connection at the end of each window of a block.
+// that falls behind and then drains its queue looks held: dd-trace at HOP=pg in the io
+// study sent nearly all its due requests over its windows while a block's worth waited for
+// a connection at the end of each window (docs/how-it-measures.md, "The pair at a fixed
+// rate"; "Figures that code comments carried" in docs/investigations.md).
 function blocksNotServed(windows) {
   const byBlock = new Map();
   for (const w of windows) byBlock.set(w.block, [...(byBlock.get(w.block) || []), w]);
@@ -207,8 +208,8 @@ function pairLatencySummary(config, baselineConfig = null) {
   }
   // Every counted block must pass: the rule reads the latency it guards (a block passes
   // when the baseline's percentile is large against the generator's lateness), so a mean
-  // over the blocks that pass would be a mean over the slow ones (measured: `none`'s p99
-  // read 903 ms over the 4 of 8 blocks of the latency study that passed).
+  // over the blocks that pass would be a mean over the slow ones (docs/how-it-measures.md,
+  // "The load generator is part of the measurement").
   const counted = blocks.filter((b) => b.counted);
   const fig = (side) =>
     Object.fromEntries(

@@ -169,7 +169,8 @@ function consistent(x, y) {
 //   differencePp, aCoversB, bCoversA, agree }], compared, agreeing, shareAgreeing,
 //   medianHalfWidthPct, onlyInOne }
 // Two instruction-count runs agree on a ratio when their estimates differ by at most this
-// many percent (the count's own repeatability is 0.04-0.15% from process to process).
+// many percent (the count's own repeatability from process to process is a fraction of it:
+// docs/investigations.md, "A bound instead of 24 windows").
 const INSTRUCTION_AGREEMENT_PCT = 0.5;
 
 // The machine a run was measured on: its identity (CPU model, cores, kernel), not its

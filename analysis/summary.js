@@ -295,7 +295,8 @@ function instructionLevel(samples) {
 }
 
 // A spread below this (in percent of the ratio) is the instruction count's own
-// repeatability (0.04-0.15% measured from process to process): a ratio whose windows all
+// repeatability from process to process (docs/investigations.md, "A bound instead of 24
+// windows"): a ratio whose windows all
 // fall within it needs no interval to be read.
 const INSTRUCTION_SPREAD_OK = 0.5;
 

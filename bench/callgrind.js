@@ -20,15 +20,14 @@ const TOOL_ARGS = ['--tool=callgrind', '--smc-check=all-non-file'];
 // The flags that make a Node process's count repeat from process to process:
 // --single-threaded, else compilation and GC run on helper threads whose share of the work
 // depends on timing; --predictable-gc-schedule ("fixes heap growing, idle, and memory
-// reducing behavior"), else V8 paces garbage collection by measured speeds: without it
-// `none` at depth 8 counted 190k per request on a quiet machine and 194k (+2%) while a busy
-// loop slowed the load generator's CPU; with it 190,035 and 190,277 (+0.13%), and three
-// windows within 0.01% of each other; --predictable, else incremental marking sizes its
+// reducing behavior"), else V8 paces garbage collection by measured speeds and a busy loop
+// on the load generator's CPU moves the count of `none` (docs/investigations.md,
+// "Instruction counts: what keeps the count falling, and what makes it repeat", Garbage
+// collection paced by the clock); --predictable, else incremental marking sizes its
 // steps by the wall time since marking began (V8's IncrementalMarkingSchedule; with
 // --predictable each step counts as 1 ms), so a slower process marks in fewer, larger steps
-// and collects at other request indices: `cls-hooked` at depth 8, one process alone and one
-// sharing its CPU with a busy loop, read warm-up windows up to 15% apart and means 0.40%
-// apart without it, within 0.15% for six windows and 0.12% apart with it
+// and collects at other request indices, so a process alone and one sharing its CPU with a
+// busy loop part from the third warm-up window without it and agree with it
 // (docs/investigations.md, "Instruction counts that depend on speed").
 const NODE_ARGS = ['--single-threaded', '--predictable-gc-schedule', '--predictable'];
 const INSTALL_HINT =

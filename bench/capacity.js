@@ -21,10 +21,10 @@ const pair = require('./pair-windows');
 const { percentiles, newHistogram, HELD_MIN } = require('../lib/histogram');
 
 const BURSTS = 3;
-// A stand-in warms its JIT on a quarter of a CPU: four times the wall time. Measured on F1
-// stand-ins after 1 s of warm-up, three bursts read 2,088, 2,018 and 4,788 req/s (and 2,153,
-// 3,281, 4,025 in the next run), so the ladder of rates "up to 100%" moved by half between
-// runs. Bursts go on until the last BURSTS are within SETTLED of their median (at most
+// A stand-in warms its JIT on a quarter of a CPU: four times the wall time. After 1 s of
+// warm-up, three bursts on F1 stand-ins still rose by half or more, so the ladder of rates
+// "up to 100%" moved by half between runs (docs/investigations.md, "Figures that code
+// comments carried"). Bursts go on until the last BURSTS are within SETTLED of their median (at most
 // MAX_BURSTS), and the capacity is the median of those.
 const SETTLED = 0.1;
 const MAX_BURSTS = 10;
@@ -42,16 +42,16 @@ const BURSTS_RULE =
   `bursts until the last ${BURSTS} are within ${SETTLED * 100}% of their median (at most ${MAX_BURSTS}), the ` +
   `median of those`;
 
-// The open-loop knee: where a ladder of rates judged against an SLO is anchored. Measured
-// on F1 stand-ins (47ae359), the closed-loop capacity settles at 6,742 req/s (a saturated
-// server batches: ~37 µs of CPU a request) while at fixed rates the same stand-in spends
-// 76-150 µs a request and (fresh processes, cold) kept p99 <= 100 ms only to ~1,500-2,500
-// req/s (warmed, the knee measured 2,344-3,835 in the runs of ae7267f-655ee4b): a ladder of
-// fractions of the closed-loop capacity put most of its rungs past what the stand-ins can
-// serve, and left each block's SLO crossing between two far-apart rungs. So the twins that
-// measured the closed-loop capacity are then sent the pair's open-loop schedule at rising
-// rates (from KNEE_FROM of it, KNEE_STEP apart, KNEE_WINDOWS windows each), until both keep
-// the SLO at no rate KNEE_OVER steps in a row (one stall of the quota is not the knee);
+// The open-loop knee: where a ladder of rates judged against an SLO is anchored. On F1
+// stand-ins a saturated server batches and spends a fraction of the CPU a request it spends
+// at a fixed rate, so its closed-loop capacity is far above the rate it can serve within
+// the SLO (docs/deploy.md, "How the ladder and the capacity are made"; the figures:
+// docs/investigations.md, "Figures that code comments carried"): a ladder of fractions of
+// the closed-loop capacity put most of its rungs past what the stand-ins can serve, and
+// left each block's SLO crossing between two far-apart rungs. So the twins that measured
+// the closed-loop capacity are then sent the pair's open-loop schedule at rising rates
+// (from KNEE_FROM of it, KNEE_STEP apart, KNEE_WINDOWS windows each), until both keep the
+// SLO at no rate KNEE_OVER steps in a row (one stall of the quota is not the knee);
 // the knee is the last rate at which both kept it. It anchors the ladder; the capacity
 // published is each block's own crossing (analysis/capacity.js).
 const KNEE_FROM = 0.1;

@@ -71,8 +71,8 @@ const DRIVERS = ['autocannon', 'curl', 'artillery'];
 // Rate mode (issue 14): with a `rate` option a driver sends open-loop at that rate
 // (load/open-loop.js, load/curl-rate.sh, Artillery's arrivalRate); without one it is the
 // closed-loop driver it always was. Artillery has no closed-loop mode here. Each driver's
-// module is loaded when chosen: autocannon ~110 ms, the open-loop driver ~190 ms, curl-rate
-// ~200 ms, Artillery's wrapper ~250 ms (measured on this 2-core machine); a run uses one.
+// module is loaded when chosen, since each takes a noticeable time to load and a run uses
+// one (load times: docs/investigations.md, "Figures that code comments carried").
 function getDriver(name) {
   if (name === 'autocannon') {
     const closed = require('../load/autocannon').measure;

@@ -1,11 +1,11 @@
 'use strict';
 // Duet measurement: a strategy and its baseline under load at the same time, on one CPU.
 //
-// Why: a warm server here runs 30-70% slower for 1-3 s at a time (docs/investigations.md).
-// Bursts taken one after the other straddle those episodes; two servers loaded at once
-// on one pinned CPU live through the same ones, so the ratio of their CPU time per
-// request in the same second barely moves (window SD of the log ratio 0.016 against
-// 0.154 for 1-s bursts one after the other; Bulej et al., "Duet Benchmarking", ICPE 2020).
+// Why: a warm server here runs markedly slower for seconds at a time. Bursts taken one
+// after the other straddle those episodes; two servers loaded at once on one pinned CPU
+// live through the same ones, so the ratio of their CPU time per request in the same
+// second barely moves (Bulej et al., "Duet Benchmarking", ICPE 2020; the figures:
+// docs/method.md, "Duet: a strategy and its baseline at the same time").
 //
 // A group (the baseline and one other arm of analysis/comparable.js) is started fresh,
 // loaded with the same connections per server from this process (the load generator, on
@@ -25,12 +25,14 @@ const { STEADY_FALL } = require('./warmup');
 // client-bound mark of analysis/summary.js) ...
 const LOADGEN_LIMIT = CLIENT_BOUND_CPU;
 // ... and every server of a group of n used at least BUSY_SHARE / n of the server CPU:
-// two servers that are both always runnable split it about evenly (0.48-0.52 each,
-// measured here); one that waited for requests for part of the window gets visibly less
-// and the other more, and its requests were no longer served in the same regime.
+// two servers that are both always runnable split it about evenly (docs/investigations.md,
+// "Figures that code comments carried"); one that waited for requests for part of the
+// window gets visibly less and the other more, and its requests were no longer served in
+// the same regime.
 const BUSY_SHARE = 0.8;
 // The pinned CPU must have been saturated: the group's servers used at least this much
-// of it together (measured: 0.96-1.0 when both are busy).
+// of it together (when both are busy they use nearly all of it: docs/investigations.md,
+// "Figures that code comments carried").
 const SATURATED = 0.9;
 const MAX_WARMUP_WINDOWS = 8;
 
@@ -110,11 +112,11 @@ const DROP_WARNINGS = {
 // half-windows. Settled = the last window within WARM_BAND of the cheapest one before it:
 // not more than 5% below (still getting faster, bench/warmup.js's STEADY_FALL) and not
 // more than 10% above. The upper bound matters here: V8 compiles on a background thread
-// of the same process, so a half-window in which it tiers up reads dearer (measured at
-// depth 8: 60, 42, 50, then 26, 25 µs), and judging by the fall alone stopped the
-// warm-up at the 50 and measured windows that were still getting cheaper. At least
-// MIN_WARMUP_WINDOWS, at most MAX_WARMUP_WINDOWS (a strategy whose cost keeps rising,
-// like cls-hooked's growing context map, never settles in this sense).
+// of the same process, so a half-window in which it tiers up reads dearer, and judging by
+// the fall alone stopped warm-ups at such a window and measured windows that were still
+// getting cheaper (docs/method.md, "Duet: a strategy and its baseline at the same time",
+// Warm-up). At least MIN_WARMUP_WINDOWS, at most MAX_WARMUP_WINDOWS (a strategy whose cost
+// keeps rising, like cls-hooked's growing context map, never settles in this sense).
 const MIN_WARMUP_WINDOWS = 4;
 const WARM_BAND = [1 - STEADY_FALL, 1.1];
 

@@ -4,52 +4,53 @@
 // fixed number of requests between a counter zero and a dump.
 //
 // Why windows of a fixed number of requests, in a fixed schedule: a process started with
-// --single-threaded repeats another's count window by window, even before it has settled
-// (two `none` servers: 363,781 / 249,393 / 212,385 and 364,251 / 249,779 / 212,465), so
-// counts taken at the same request index are comparable from process to process and from
-// run to run. What keeps the count falling is V8 still compiling: in a window with a batch
-// of Turbofan compilations (on the main thread under --single-threaded) a request costs
-// 2-3x; at depth 8 the batches end after ~13,000 requests and single compilations go on
-// until ~25,000 (docs/investigations.md, with
-// the trace). Lowering V8's tier-up thresholds gets there sooner but to code 3-4% dearer,
-// so the warm-up is long instead.
+// --single-threaded repeats another's count window by window, even before it has settled,
+// so counts taken at the same request index are comparable from process to process and
+// from run to run. What keeps the count falling is V8 still compiling: batches of Turbofan
+// compilations (on the main thread under --single-threaded), then single ones, for
+// thousands of requests. Lowering V8's tier-up thresholds gets there sooner but to dearer
+// code, so the warm-up is long instead. Figures and the trace: docs/investigations.md,
+// "Instruction counts: what keeps the count falling, and what makes it repeat", and
+// "Figures that code comments carried".
 const { getJson } = require('./http-client');
 const { checkIdentity } = require('./sample');
 const { mean } = require('../analysis/stats');
 
 // Steady: the last STEADY_WINDOWS warm-up windows all within ±STEADY_SPREAD of their
 // median. All of them, not a mean: a window with a compile batch between two quiet ones
-// is the JIT still at work, and a mean or median of a few windows read plateaus between
-// compile batches as steady (depth 8: 230, 238, 245 then 204, 195 then 160). Six within
-// ±2%, not four within ±3%: with one request in flight, `none` at depth 8 read 190, 190,
-// 191, 190 after 17,000 requests and then 244 in the next window (a late Turbofan batch);
-// single compilations keep landing until ~25,000 requests (docs/investigations.md).
+// is the JIT still at work, and a mean or median of a few windows reads the plateaus
+// between compile batches as steady. Six within ±2%, not four within ±3%: four within ±3%
+// ended a warm-up one window before a late Turbofan batch, and single compilations keep
+// landing for thousands of requests more (docs/investigations.md, "Instruction counts:
+// what keeps the count falling, and what makes it repeat", and "Figures that code
+// comments carried").
 const STEADY_WINDOWS = 6;
 const STEADY_SPREAD = 0.02;
 const DEFAULT_MAX_WARMUP_WINDOWS = 40;
 // Deep chains get small windows (their chain functions tier up within a few requests;
-// the request-level ones still take thousands) and fewer of them: at depth 256 a request
-// under Valgrind takes 10-100 ms.
+// the request-level ones still take thousands) and fewer of them: a deep request under
+// Valgrind is slow (docs/investigations.md, "Figures that code comments carried").
 const SMALL_WINDOW_MAX_WARMUP = 16;
 const REQUEST_TIMEOUT_S = 120;
 // A process not steady at the limit measures this many times `windows`. Three windows are
 // too few where the count moves from window to window: cls-hooked at depth 8 alternates
-// ~423k / ~483k instructions per request (a collection every other window), so three
-// windows read 483, 434, 484 in one run and 422, 422, 493 in the next (4.9% apart);
-// the means of their last 20 warm-up windows were 0.7% apart (docs/investigations.md).
+// between two levels (a collection every other window), so three windows caught one level
+// in one run and the other in the next, while means over many windows agreed
+// (docs/investigations.md, "Instruction counts that alternate", and "Figures that code
+// comments carried").
 const UNSETTLED_WINDOW_FACTOR = 8;
 // An arm that never settled while its baseline did is compared with the baseline on its
 // mean (analysis/summary.js instructionRatio: their windows are not at the same request
 // indices), and a mean of N windows of a count that alternates is off by up to one
-// window's swing ÷ N, depending on where in its cycle the process happened to be: cls-hooked
-// at depth 8 holds a Mark-Compact in one window of two or three (~480k against ~425k), and
-// two runs of 24 windows held 11 and 12 such windows, 0.51% apart (docs/investigations.md,
-// "One collection in 24 windows"). So such a process goes on past `unsettledWindows` until
-// (max - min) ÷ N of its windows is at most UNSETTLED_BOUND_PCT of their mean, capped at
-// UNSETTLED_CAP_FACTOR × `unsettledWindows`. 0.2%: two runs then differ by at most one such
-// step plus the count's own 0.04-0.15%, inside the 0.5% a repro must hold. Processes
-// compared window by window with their baseline (same warm-up, so same request indices) do
-// not need it: their GC steps fall at the same index in both (depth 256 repeats to 0.26%).
+// window's swing ÷ N, depending on where in its cycle the process happened to be: one
+// collection more or fewer in N windows is the whole difference between two runs
+// (docs/investigations.md, "One collection in 24 windows"). So such a process goes on past
+// `unsettledWindows` until (max - min) ÷ N of its windows is at most UNSETTLED_BOUND_PCT of
+// their mean, capped at UNSETTLED_CAP_FACTOR × `unsettledWindows`. 0.2%, not a quarter of
+// the 0.5% a repro must hold: two runs then differ by at most one such step plus the
+// count's own process-to-process difference (docs/investigations.md, "A bound instead of
+// 24 windows"). Processes compared window by window with their baseline (same warm-up, so
+// same request indices) do not need it: their GC steps fall at the same index in both.
 const UNSETTLED_BOUND_PCT = 0.2;
 const UNSETTLED_CAP_FACTOR = 4;
 
@@ -75,8 +76,9 @@ function warmedUp(
   return { more: true, reason: counts.length < steadyWindows ? 'too few windows to judge' : 'still changing' };
 }
 
-// Requests per window by call depth: about 2e8 instructions per window at depth 8 (1,000
-// requests of ~160k), fewer requests for deeper chains, never fewer than 100.
+// Requests per window by call depth: about 2e8 instructions per window (docs/method.md,
+// "Windows of a fixed number of requests"), fewer requests for deeper chains, never fewer
+// than 100.
 function windowRequestsFor(depth) {
   return Math.max(100, Math.min(1000, Math.round(8000 / Math.max(1, depth) / 50) * 50));
 }

@@ -176,7 +176,7 @@ async function measureScenario(url, name, settings, { checker, stop }) {
 async function measureSoak(url, settings, { checker, stop, onProgress }) {
   const path = '/scenario/soak';
   // Warm up long enough for the heap to reach its working size under this concurrency
-  // (measured: about 2000 requests at 200 in flight), so the soak's growth is growth.
+  // (docs/investigations.md, "Figures that code comments carried"), so the soak's growth is growth.
   const warmup = Math.min(
     5000,
     Math.max(Math.min(2000, settings.soakRequests), Math.round(settings.soakRequests / 20)),

@@ -1,9 +1,10 @@
 'use strict';
 // A real MariaDB for the MySQL driver scenarios: Debian's mariadbd on a free loopback port,
-// its data directory made fresh in a temporary folder by mariadb-install-db (~0.7 s here,
-// so no prepared copy is kept), root without a password on 127.0.0.1 only. Ready when a
-// query answers; stopped (SIGTERM, then SIGKILL) and its folder removed on every exit
-// path: the session's stop, a failure while starting, and this process exiting (a second
+// its data directory made fresh in a temporary folder by mariadb-install-db (quick enough
+// that no prepared copy is kept: docs/investigations.md, "Figures that code comments
+// carried"), root without a password on 127.0.0.1 only. Ready when a query answers;
+// stopped (SIGTERM, then SIGKILL) and its folder removed on every exit path: the session's
+// stop, a failure while starting, and this process exiting (a second
 // Ctrl-C included: the server is a child in our process group, and the exit hook removes
 // the folder). As root, mariadbd and mariadb-install-db need --user=root.
 const fs = require('node:fs');
@@ -23,7 +24,8 @@ class MariadbError extends OneLineError {}
 // One query over a fresh connection: resolves the server's version, or null.
 function version(port) {
   // Loaded here: every command that can start services loads this file, and mysql2 takes
-  // ~40-80 ms to load, which only a run with a MySQL scenario should pay.
+  // noticeable time to load (docs/investigations.md, "Figures that code comments carried"), which only a run
+  // with a MySQL scenario should pay.
   const mysql = require('mysql2');
   return new Promise((resolve) => {
     const c = mysql.createConnection({ host: '127.0.0.1', port, user: 'root', connectTimeout: 1000 });

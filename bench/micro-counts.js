@@ -13,13 +13,13 @@
 //   3. warm-up: windows of n until instructions per iteration are steady (the rule of
 //      bench/instruction-windows.js: the last 6 within ±2% of their median), at most maxWarmup;
 //   4. the overhead again, now that the IPC path is warm, and n again from the warm
-//      per-iteration count. Measured at the start only, the overhead read 312k in one
-//      run and 380k in the next (cold code), and sized on cold iterations a `current()`
-//      window held 1.8M instructions, not 3e7: the 68k between the two overheads then
-//      moved none's current() by 1.4 of its 36.8 instructions per call (3.7%);
+//      per-iteration count. Measured at the start only, both are read on cold code: the
+//      overhead differed from run to run and the windows came out far smaller than
+//      WINDOW_IR, enough to move none's current() by several percent (docs/micro.md,
+//      "Instruction counts", Once warm, the window's cost and n again);
 //   5. measurement: `windows` windows of the warm n. The figure is their median: a window in which
-//      V8 collected garbage or compiled reads higher (measured: +30% once in ~10 windows
-//      of `current`), and the spread (half the interquartile range) says how often.
+//      V8 collected garbage or compiled reads higher (docs/investigations.md, "Figures that
+//      code comments carried"), and the spread (half the interquartile range) says how often.
 // Instructions per operation = per iteration ÷ the scenario's operations per iteration
 // (100 reads, 100 hops, 1,000 run() or current() calls; 1 for the request scenarios).
 // A count sees no cache misses or memory stalls: it is work, not time.

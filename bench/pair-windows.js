@@ -4,9 +4,9 @@
 // load CPU (load/open-loop.js startSchedule: one schedule, both targets, the order of an
 // instant's two sends alternating). Why: below saturation the duet's premise (both servers
 // always runnable, splitting the CPU) does not hold, and one after the other the CPU per
-// request at a fixed rate moved ±17% between blocks here (110-156 µs at 1,000 req/s for a
-// server needing 30 µs at saturation: how many requests one wake-up serves). Two servers
-// on the same schedule at once live through the same slow seconds and the same batching.
+// request at a fixed rate moved widely between blocks, with how many requests one wake-up
+// serves (docs/method.md, "The pair at a fixed rate"). Two servers on the same schedule at
+// once live through the same slow seconds and the same batching.
 //
 // Per window (~1 s): each server's requests and CPU µs from /__stats (the process's own
 // CPU, as the duet reads it), its answers' latencies from their intended send times, the
@@ -34,8 +34,9 @@ const { setTimeout: sleep } = require('node:timers/promises');
 // it the schedule's sends and the answers' timestamps wait for the CPU. Read as the CPU
 // time of those processes (precise, as getrusage and schedstat account it), not from
 // /proc/stat: its per-CPU times are sampled at the 10-ms tick, and the generator's
-// wake-ups, timed to the schedule, fall between ticks (measured: 5% busy by /proc/stat for
-// a generator using 22% of the CPU by its own account, scripts/generator-ceiling.js).
+// wake-ups, timed to the schedule, fall between ticks, so /proc/stat reads it far less busy
+// than it is (scripts/generator-ceiling.js; docs/how-it-measures.md, "The load generator
+// is part of the measurement").
 const LOAD_CPU_LIMIT = CLIENT_BOUND_CPU;
 // Warm-up half-windows: at least MIN (the cost per request must settle, as in the duet,
 // and the first seconds of a fresh server may not keep the rate), at most MAX.
@@ -144,8 +145,8 @@ function whyDropped(w, { loadCpuLimit = LOAD_CPU_LIMIT } = {}) {
     };
   }
   // Draining a queue it built before runs a server above the schedule's rate (more requests
-  // a wake-up, less CPU each): counted, the io study's dd-trace at HOP=pg read 72% of
-  // `none` from such windows alone, between windows that fell behind.
+  // a wake-up, less CPU each): counted, such windows alone made dd-trace at HOP=pg in the
+  // io study read far cheaper than it is (docs/how-it-measures.md, "The pair at a fixed rate").
   const ahead = w.members.findIndex((m) => scheduleState(m) === 'catching-up');
   if (ahead >= 0) {
     const m = w.members[ahead];

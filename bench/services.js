@@ -133,9 +133,10 @@ async function startServices({
 // Every thread of a service's process tree under SCHED_IDLE (the threads and backends it
 // makes later inherit it), or at nice 10 where chrt cannot set it: their bursts do not make
 // the generator late. The scheduler preempts an idle-policy task as soon as a normal one
-// wakes, where nice only shares the CPU by weight. Measured at HOP=pg, 1,013 req/s per
-// server of a pair: at one priority the generator was 0.25 ms late at the median and 2-30
-// ms at p99 while PostgreSQL ran; at nice 10, 0.16-0.21 ms and 4.7-21 ms.
+// wakes, where nice only shares the CPU by weight: at one priority PostgreSQL's bursts made
+// the generator late, and nice 10 helped less than the idle policy (docs/method.md, "The
+// thread, and the services' priority"; the figures at nice 10: docs/investigations.md,
+// "Figures that code comments carried").
 const SERVICE_NICE = 10;
 function yieldToGenerator(pid) {
   if (!Number.isInteger(pid)) return;
@@ -161,7 +162,8 @@ function yieldToGenerator(pid) {
 // --pg-url: one query before anything starts, so a wrong URL is one line, not a run
 // full of 500s.
 async function checkPostgres(url) {
-  // Loaded here: only --pg-url needs a client in this process (pg takes ~50 ms to load).
+  // Loaded here: only --pg-url needs a client in this process, and pg is slow to load
+  // (docs/investigations.md, "Figures that code comments carried").
   const { Client } = require('pg');
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   client.on('error', () => {});

@@ -1,18 +1,19 @@
 'use strict';
 // When a fresh server process is warm. A fixed warm-up is too short on a slow machine:
-// the first block-design default run (docs/investigations.md) gave `param` and
-// `global`, which do the same server work as `none`, 55-83% of it in each block's first
-// round and 102-107% in the second, because `none` (measured next to every strategy)
-// had served several more bursts by then. V8 compiles on a background thread that
-// shares the pinned server CPU, so how many seconds tiering-up takes depends on the
-// machine's state. So a process is warmed in bursts until its cost per request stops
-// falling, and the bursts it took are recorded on its process record.
+// in the first block-design default run `param` and `global`, which do the same server
+// work as `none`, read well below it in each block's first round and above it in the
+// second, because `none` (measured next to every strategy) had served several more bursts
+// by then (docs/investigations.md, "The first block-design default run"). V8 compiles on a
+// background thread that shares the pinned server CPU, so how many seconds tiering-up
+// takes depends on the machine's state. So a process is warmed in bursts until its cost
+// per request stops falling, and the bursts it took are recorded on its process record.
 
 // A burst counts as no cheaper unless its cost per request is more than STEADY_FALL
-// below the cheapest burst before it (burst-to-burst noise on a warm process here is
-// about ±8%). Judged against the cheapest so far, not the previous burst, and only from
+// below the cheapest burst before it (more than the burst-to-burst noise of a warm
+// process). Judged against the cheapest so far, not the previous burst, and only from
 // the third burst on: in the first run with this rule judged burst to burst, a noisy
-// second burst (192 then 194 µs) ended warm-ups whose third burst would have cost 150.
+// second burst ended warm-ups still well short of steady (docs/investigations.md, "The
+// first block-design default run", and "Figures that code comments carried").
 const STEADY_FALL = 0.05;
 const MIN_WARMUP_BURSTS = 3;
 const MAX_WARMUP_BURSTS = 10;

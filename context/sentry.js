@@ -36,8 +36,8 @@ module.exports = {
       // The span check needs every span: Sentry's transport drops an envelope (one per
       // request) while 64 are still in flight, its default bufferSize, and says so nowhere
       // with client reports off. 100 requests in flight end about together, and a sink
-      // that stalls for a moment lost 716 of 4,000 requests' spans that way (measured: the
-      // sink stopped for 1.5 s; none with this buffer). Measured runs keep the default.
+      // that stalls for a moment lost many requests' spans that way, none with this buffer
+      // (docs/investigations.md, "Figures that code comments carried"). Measured runs keep the default.
       ...(SPAN_CHECK && { transportOptions: { bufferSize: 100000 } }),
     });
   },

@@ -8,7 +8,8 @@ let sink = 0;
 
 // xorshift32: int32 bitwise operations only. The earlier LCG (Math.imul + add) ran at a
 // different speed in each JIT tier on Node 24 and 26, so a count sized at start-up burned
-// 6-1,150 µs for a 50-200 µs target (ctxbench calibrate, 2026-11-23); this loop stays
+// far from its target (docs/investigations.md, "`BURN_US` burned 3-5× its target on Node
+// 24"); this loop stays
 // within a few percent of its target on Node 20, 24 and 26.
 function spin(iterations) {
   let x = sink | 1;

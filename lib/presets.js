@@ -53,13 +53,14 @@ const DEFAULT_MATRIX = {
 // How the default run measures (also the popular study's, whose rows sit beside it).
 // Duet (bench/duet-windows.js): each strategy and `none` under load at the same time on the
 // server CPU, 10 connections each, the ratio of their CPU µs per request per 1-s window.
-// Measured here (docs/method.md): the window log ratio of als ÷ none has an SD of 0.016 in
-// a duet against 0.154 for 1-s bursts one after the other, so a few windows per pair
-// suffice and what is left is the ~1% by which two fresh processes differ: the time goes
-// into more blocks of fresh pairs, not longer ones. A pair takes ~7 s (start 0.2 s,
-// warm-up until both stop getting cheaper ~2-3 s, 3 counted windows, the arm's 0.5-s solo
-// burst). Why 10 connections and not the App Engine study's 100: a solo burst must hold
-// >= 30 completed requests per connection, and at depth 256 cls-hooked serves ~300 req/s.
+// The window log ratio moves far less in a duet than between bursts one after the other
+// (docs/method.md, "Duet: a strategy and its baseline at the same time"), so a few windows
+// per pair suffice and what is left is how much two fresh processes differ: the time goes
+// into more blocks of fresh pairs, not longer ones. A pair takes seconds: start, warm-up
+// until both stop getting cheaper, 3 counted windows, the arm's 0.5-s solo burst. Why 10
+// connections and not the App Engine study's 100: a solo burst must hold >= 30 completed
+// requests per connection, and cls-hooked at depth 256 serves few requests a second (the
+// figures: docs/investigations.md, "Figures that code comments carried").
 // Ten requests in flight still interleave at every hop, so a broken context shows.
 const DEFAULT_MEASUREMENT = {
   ...DUET,
@@ -225,9 +226,11 @@ const PRESETS = {
       'It counts work, not time: cache misses and memory stalls are not in it',
     ...DEFAULT_MATRIX,
     method: 'instructions',
-    // One process per configuration: a count repeats from process to process within
-    // ~0.15%, and `ctxbench repro --preset instructions` (or a second run) is the second
-    // process; a process at depth 256 serves 10-150 requests/s under Valgrind.
+    // One process per configuration: a count repeats from process to process within a few
+    // tenths of a percent (docs/investigations.md, "A bound instead of 24 windows"), and
+    // `ctxbench repro --preset instructions` (or a second run) is the second process; a
+    // process at depth 256 is slow under Valgrind (docs/commands.md; docs/investigations.md,
+    // "Figures that code comments carried").
     blocks: 1,
     windows: 3,
     // Warm-up: at most 40 windows of 1,000 requests at depth 8 (Turbofan compilations
@@ -254,7 +257,8 @@ const PRESETS = {
     strategies: ['param', 'cls-hooked', 'als', 'alscontext'],
     logs: ['none', 'stdout'],
     // Duet as the default run: 10 connections each (a solo burst must hold >= 30 requests
-    // per connection, and cls-hooked at depth 1024 serves ~100 req/s), 3 windows a pair.
+    // per connection, and cls-hooked at depth 1024 is slower still: docs/investigations.md,
+    // "Figures that code comments carried"), 3 windows a pair.
     ...DUET,
     duration: 1,
     rounds: 1,
@@ -326,8 +330,8 @@ const PRESETS = {
     connections: 100,
     pipelining: 10,
     // Sequential, not duet: two node:http or Fastify `none` servers on one CPU serve more
-    // than one autocannon process on the other CPU can send (measured: the load generator
-    // at 92-95% of a core in every one of 27 windows, all dropped; docs/investigations.md).
+    // than one autocannon process on the other CPU can send (every window dropped, the load
+    // generator near a full core: docs/investigations.md, "Frameworks in duet").
     // 5 s bursts, not the study's one 10 s run: precision comes from blocks of fresh
     // processes, and 10 s bursts made the three runtimes' run take over half an hour.
     duration: 5,
@@ -360,8 +364,9 @@ const PRESETS = {
     // holds): it was sequential only because its question was across groups (a store
     // count against 0), which the duet's per-group ratios answer against `none` at each.
     // 24 pairs a block (als and otel × 4 store counts × 3 runtimes), ~3 min. 2,700 s (was
-    // 1,200): 6 blocks left the headline's two 10-store cells at ±2.3 and ±2.7 pp; the
-    // committed run's 14 blocks in 45 min give ±1.1 and ±1.2.
+    // 1,200): 6 blocks left the headline's two 10-store cells more than twice as wide as
+    // the committed run's 14 blocks (docs/investigations.md, "Figures that code comments
+    // carried").
     ...DUET,
     aa: false,
     duration: 1,
@@ -423,7 +428,8 @@ const PRESETS = {
     aa: true,
     loads: [0.5],
     // Enough connections that a burst of requests never waits for one while the server
-    // keeps up (in flight ≈ rate × latency: ~5 at 8,000 req/s and 0.6 ms).
+    // keeps up (in flight ≈ rate × latency, a handful at this preset's rate:
+    // docs/investigations.md, "Figures that code comments carried").
     connections: 50,
     pipelining: 1,
     windows: 3,
@@ -433,7 +439,7 @@ const PRESETS = {
     blocks: 3,
     rounds: 1,
     // 12 pairs a block, ~100 s. The added p99 counts only blocks whose generator kept
-    // within 1 ms at p99, about 40% of them here (docs/method.md): 15 blocks give each
+    // within 1 ms at p99, under half of them here (docs/method.md): 15 blocks give each
     // strategy at least two such blocks nearly always, 9 left `otel` with one.
     precision: 2,
     maxTime: 1500,
@@ -482,7 +488,8 @@ const PRESETS = {
     hops: ['await'],
     frameworks: ['express'],
     // Rates every configuration holds on this machine with either driver (cls-hooked at
-    // depth 256 serves ~1,300 req/s), so every cell gets latencies to compare.
+    // depth 256, the slowest, serves well above them: docs/investigations.md, "Figures
+    // that code comments carried"), so every cell gets latencies to compare.
     rates: [200, 500],
     connections: 10,
     pipelining: 1,

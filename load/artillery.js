@@ -5,8 +5,9 @@
 // (load/artillery-processor.js: a trace id per request, every answer checked), runs it
 // locally, and reads Artillery's JSON report back into a sample.
 //
-// Artillery 2.0.34 declares Node >= 22.18 and its 459 MB install (measured; Playwright,
-// the AWS and Azure SDKs) is far more than ctxbench's own dependencies, so it is not a
+// Artillery 2.0.34 declares Node >= 22.18 and its install (hundreds of MB, with Playwright
+// and the AWS and Azure SDKs: docs/investigations.md, "Figures that code comments
+// carried") is far more than ctxbench's own dependencies, so it is not a
 // devDependency: it is installed on first use into the cache beside the Node binaries
 // (pinned, lib/cache-install.js; its --ignore-scripts skips the Playwright browser download, which
 // needs network we may not have and is not used) and run with ctxbench's cached Node 24.

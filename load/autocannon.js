@@ -14,7 +14,8 @@
 //                                with the id spliced in. Its documented `setupRequest`
 //                                route rebuilds every request from objects (plus a deep
 //                                clone of the context and a hyperid per request) and
-//                                halved this driver's req/s per core (~45k vs ~95k).
+//                                halved this driver's req/s per core
+//                                (docs/investigations.md, "Figures that code comments carried").
 //   requestIterator.recordBody   where autocannon hands each response to `onResponse`;
 //                                replaced so no header object is built per response.
 //   _connect                     a reconnect (timeout, reset, server closing) sends a
@@ -255,8 +256,9 @@ async function measure(options) {
     pipelining: o.pipelining,
     timeout: o.timeout,
     // autocannon only notices that a burst is over at its next sample tick (every
-    // `sampleInt` ms, default 1000): with `amount`, a burst of 1.05 s resolved at 2 s, so
-    // about half a second per burst was spent waiting (0.25-s bursts took 1.1 s each).
+    // `sampleInt` ms, default 1000): with `amount`, a burst resolved only at the next whole
+    // second, so much of a block was spent waiting (docs/investigations.md, "Where the
+    // burst-to-burst noise comes from, and a second a burst lost to a tick").
     // Its per-tick request counts are not used here, so ticks can be short.
     sampleInt: SAMPLE_TICK_MS,
     setupClient,

@@ -4,9 +4,10 @@
 // written at once, every answer parsed by http-parser-js (the parser autocannon's
 // lib/httpClient.js sends with). Why not undici's Pool, which the generator used before:
 // its per-request machinery (a request object, its dispatcher handlers, promises, a body
-// stream) cost the generator's thread ~250 µs of CPU per request at 1,000 req/s here and
-// left its own lateness p99 at 2-8 ms at the rates studies need, more than what it measures
-// (results/method-check/generator-ceiling.md has both, measured on this machine). Here a
+// stream) cost the generator's thread much CPU per request and left its own lateness p99
+// above what it measures at the rates studies need (docs/method.md, "The generator's
+// ceiling"; results/method-check/generator-ceiling.md; the per-request CPU:
+// docs/investigations.md, "Figures that code comments carried"). Here a
 // request is one string written to a socket, and an answer a few parser callbacks.
 const net = require('node:net');
 const { HTTPParser } = require('http-parser-js');

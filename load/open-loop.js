@@ -103,7 +103,8 @@ async function probe(o) {
 // until the next request is due, then posts; the schedule's own tick decides what is due
 // by its own clock, so a late or lost wake-up only delays, never miscounts. Shared memory:
 // [state (0 waiting for the start, 1 running, 2 stopped)] and [start (ms since the epoch),
-// interval (ms)]; started before the schedule, so its start-up (~40 ms) is no request's.
+// interval (ms)]; started before the schedule, so its start-up (tens of ms: docs/
+// investigations.md, "Figures that code comments carried") is no request's.
 const WAKER = `
 const { workerData: { shared, minSleep }, parentPort } = require('node:worker_threads');
 const { performance } = require('node:perf_hooks');
@@ -333,9 +334,9 @@ async function startLocalSchedule({ targets, rate, connections, timeout, total =
 // default; thread: 'main' keeps it in this one), with the same answers, cut() and stop()
 // now resolving. The thread that runs a study also saves its run file, encodes
 // histograms, reads /proc and collects a heap that grows with the run; on the generator's
-// own event loop none of that delays a send (measured: the generator's lateness p99 3-30
-// ms in pairs with the schedule in the study's thread, 0.4-2 ms alone in a process,
-// scripts/generator-ceiling.js). counts are refreshed by every answer from the thread;
+// own event loop none of that delays a send (docs/method.md, "The thread, and the services'
+// priority"; docs/investigations.md, "Figures that code comments carried"). counts are refreshed by
+// every answer from the thread;
 // refresh() asks for them.
 async function startSchedule({ thread = 'worker', ...options }) {
   checkRate(options.rate);

@@ -39,9 +39,8 @@ const BASELINE = 'none';
 // the wall clock. The default is the single-process version's 1000 ms per scenario cut
 // into 5 rounds of 200 ms; the warm-up is per process, so it is shorter (100 ms, which is
 // thousands of iterations of the slowest scenario: these functions are small and reach
-// their optimised code well within it). Measured on the loaded 2-core machine, a default
-// process takes about 3 s (start-up included): 10 strategies x 5 rounds is about
-// 2.5-3 minutes. --quick (3 rounds of 50 ms) is about 1 s a process, ~30-40 s in all.
+// their optimised code well within it). How long a default and a --quick (3 rounds of
+// 50 ms) run take: docs/micro.md, "Method: rounds of separate processes".
 const PROFILES = {
   default: { rounds: 5, time: 200, warmupTime: 100, iterations: 64, warmupIterations: 16 },
   quick: { rounds: 3, time: 50, warmupTime: 20, iterations: 16, warmupIterations: 4 },

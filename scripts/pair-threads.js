@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 'use strict';
 // Where a strategy's extra CPU per request goes at a fixed rate (docs/model.md, "The method
-// check": the first check read OpenTelemetry at 10 µs a request at 1,000 req/s, 0.7 at
-// saturation; this script showed it was V8 still compiling, which is why the pair now warms
-// its processes closed loop first). A second method beside the pair's own figure: a baseline and a
+// check": the first check read OpenTelemetry far dearer at a fixed rate than at saturation;
+// this script showed it was V8 still compiling, which is why the pair now warms its
+// processes closed loop first). A second method beside the pair's own figure: a baseline and a
 // candidate process, fresh, pinned together to the server CPU, sent one open-loop schedule
 // at the rate (bench/pair-windows.js measurePair, as the pair method runs them), and at every
 // window each process's CPU split by thread (/proc/<pid>/task/<tid>/schedstat, named by

@@ -1,8 +1,8 @@
 'use strict';
 // Framework registry: FRAMEWORK=name -> servers/name.js, loaded only when chosen. Lazy on
 // purpose: a measured server must not carry the other frameworks in its heap, and loading
-// all three takes ~113 ms against ~58 ms for Express alone (~4 ms node:http, ~53 ms
-// Fastify; Node 24 on this 2-core machine), paid by every server start.
+// all three takes about twice as long as Express alone (docs/investigations.md, "Figures
+// that code comments carried"), paid by every server start.
 const LOADERS = {
   express: () => require('./express'),
   http: () => require('./http'),

@@ -1,8 +1,8 @@
 'use strict';
 // The commands of `ctxbench`: one registry, each entry a literal require the layering
-// lint can read. Loaded on use: requiring all eleven costs ~330 ms against ~130 ms for
-// `run` alone and ~260 ms for `report` (measured on this 2-core machine), paid by every
-// command start, and npm test starts ~150 of them.
+// lint can read. Loaded on use: requiring all eleven costs far more than one command's
+// own (docs/investigations.md, "Figures that code comments carried"), paid by every command start,
+// and npm test starts ~150 of them.
 const COMMANDS = {
   run: {
     summary: 'measure the strategy matrix and write results/<name>.json + results.md',

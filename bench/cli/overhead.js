@@ -17,7 +17,8 @@ const { analyzeOverhead: analyze, verdictOf, REQUIRED } = require('../../analysi
 
 const HELLO = path.resolve(__dirname, '..', 'hello-world.js');
 
-// 6 blocks, not 3: at 3 blocks (t = 4.30) the interval was ±23 pp here and straddled 90%.
+// 6 blocks, not 3: at 3 blocks (t = 4.30) the interval was too wide and straddled 90%
+// (docs/investigations.md, "Figures that code comments carried").
 // What the verdict on the 90% requirement reads as in the closing line.
 const VERDICT_WORDS = {
   met: 'ok',

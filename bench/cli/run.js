@@ -443,7 +443,8 @@ const OUT_RUN_THE_LOAD_GENERATOR = ['http', 'fastify'];
 function methodSettings(values, preset, settings) {
   const { method, why } = chooseMethod(values, preset, settings);
   // Timed methods take their interval over at least 3 processes; an instruction count
-  // repeats from process to process within 0.15%, so 1 or 2 are enough there.
+  // repeats from process to process within a fraction of a percent (docs/investigations.md,
+  // "A bound instead of 24 windows"), so 1 or 2 are enough there.
   if (method !== 'instructions' && settings.blocks < 3)
     throw new UsageError(
       `--blocks=${settings.blocks} is not valid; expected an integer from 3 to 1000 (1 and 2 only with ` +
@@ -538,9 +539,10 @@ function instructionSettings(values, preset, settings) {
     aa: Boolean(values.aa),
     // One request in flight: the next is sent when the last has been answered, so what the
     // server does per request does not depend on how fast either side runs. With 10
-    // connections two runs of the same code at once differed by up to 1.25% at the same
-    // request index (how many requests one event-loop turn handles depends on speed); with
-    // one, by 0.03-0.08% (docs/investigations.md).
+    // connections two runs of the same code at once differed at the same request index
+    // (how many requests one event-loop turn handles depends on speed); with one, by far
+    // less (docs/investigations.md, "Instruction counts: what keeps the count falling, and
+    // what makes it repeat", One request in flight).
     connections: values.connections === undefined ? 1 : settings.connections,
     valgrind: found.version,
     nodeFlags: NODE_ARGS,
@@ -844,8 +846,9 @@ async function main(args) {
     saveRun(out, run);
   }
   const report = await writeReport(out, values.report);
-  // Loaded at the end: the report takes ~150 ms to load, which a run refused for bad input
-  // (one line, exit 1) should not pay.
+  // Loaded at the end: the report is slow to load (docs/investigations.md, "Figures that
+  // code comments carried"), which a run refused for bad input (one line, exit 1) should
+  // not pay.
   process.stdout.write(require('../../report/terminal').runSummary(run, { out, report }));
   if (run.status === 'interrupted') return 130;
   if (run.configs.every((c) => c.samples.length === 0)) {

@@ -15,8 +15,9 @@ function defaultReport(out) {
 // Returns the report's path, or 'none'.
 async function writeReport(out, reportPath = defaultReport(out)) {
   if (reportPath === 'none') return reportPath;
-  // Loaded only when a report is written: the report (vega, every section) takes ~270 ms
-  // to load, which `--report none` and a run refused for bad input should not pay.
+  // Loaded only when a report is written: the report (vega, every section) is slow to load
+  // (docs/investigations.md, "Figures that code comments carried"), which `--report none` and a run
+  // refused for bad input should not pay.
   const { buildReport } = require('../../report');
   const built = await buildReport({ resultsDir: path.dirname(out), out: reportPath });
   process.stderr.write(

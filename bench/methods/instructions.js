@@ -9,7 +9,8 @@ const { baselineFor, armOf } = require('../../analysis/comparable');
 const { roundOrder } = require('../../lib/round-order');
 const { refreshSummaries, warnOnce, fail, explain, startOne, stopBlock } = require('../block');
 
-// Servers start under Valgrind in ~9 s on this machine; a loaded one can take longer.
+// Servers start under Valgrind in seconds, not milliseconds (docs/commands.md, the
+// instructions preset); a loaded one can take longer, so the limit is generous.
 const VALGRIND_START_MS = 180000;
 
 // One block of instruction counts: each configuration in its own fresh process under

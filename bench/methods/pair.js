@@ -33,10 +33,10 @@ async function pairBlock(ctx, block, counters) {
       // Warmed closed loop first, as a ladder's pair is (ladderBlock says why): V8 tiers a
       // function up after so much work, not so many seconds, and the open-loop warm-up's
       // few seconds at a low rate are a few thousand requests. Measured before this
-      // (scripts/pair-threads.js, 1,000 req/s, depth 8): OpenTelemetry's extra CPU was
-      // 4-8 µs a request in the first windows, V8's helper threads busy, and 0-2 µs from
-      // the third on, its cost at saturation; the pair method's three windows after its
-      // open-loop warm-up read 10.0 µs [3.5-16.5] (docs/model.md, "The method check").
+      // (scripts/pair-threads.js): OpenTelemetry's extra CPU was several times its cost at
+      // saturation in the first windows, V8's helper threads busy, and the pair method's
+      // windows after its open-loop warm-up read it too dear (docs/model.md, "The method
+      // check: may the pair stand in for the duet?").
       const ordered = members.map((c) => servers.get(c));
       const warm = await warmClosedLoop(ordered, members, s);
       ordered.forEach((server) => Object.assign(server.record, { closedLoopWarmup: warm }));
@@ -115,15 +115,15 @@ async function pairBlock(ctx, block, counters) {
 // A ladder judged against an SLO (settings.slo; its 100% the baseline's open-loop knee,
 // bench/capacity.js): per block, each candidate and a fresh baseline process started once,
 // warmed closed loop, then sent each rate of the ladder in turn, lowest first. Why not a
-// fresh pair per rate: measured on F1 stand-ins (`deploy`'s yamls, LOG=stdout, the same
-// machine and minutes; two trial runs while this was built, not committed), a fresh pair at 1,668 req/s spent
-// 104-196 µs a request (median ~138), throttled in 40-100% of CFS periods, p99 39-307 ms; a pair warmed closed loop at
-// 1,801 req/s spent 107-119 µs, throttled in 0-10%, p99 1-25 ms. On a quarter of a CPU the
-// JIT takes ten seconds or more of load to warm (the capacity probe's bursts rise 2,105,
-// 2,874, 3,581 … 4,474 req/s), more than a pair's open-loop warm-up gives, so every rung
-// measured a cold process. A deployment's instance is a warm, long-running process; the
-// unit is still the pair of fresh processes of a block. After a rate both fell behind, the
-// higher ones are not sent (over the SLO is the answer there).
+// fresh pair per rate: on F1 stand-ins a fresh pair spent more CPU a request, was throttled
+// far more often and had a far worse p99 than a pair warmed closed loop at about the same
+// rate (docs/deploy.md, "How the ladder and the capacity are made"). On a quarter of a CPU
+// the JIT takes ten seconds or more of load to warm (the capacity probe's bursts keep
+// rising: docs/investigations.md, "Figures that code comments carried"), more than a
+// pair's open-loop warm-up gives, so every rung measured a cold process. A deployment's
+// instance is a warm, long-running process; the unit is still the pair of fresh processes
+// of a block. After a rate both fell behind, the higher ones are not sent (over the SLO is
+// the answer there).
 const WARM_BURST_S = 1;
 
 async function ladderBlock(ctx, block, counters) {

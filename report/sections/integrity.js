@@ -176,7 +176,8 @@ const pct = f.signedPct;
 function soakFlag(s, limitPct) {
   if (!s.flagged) return `ok (≤ ${limitPct}%)`;
   const heapFlat = f.isNum(s.growth?.heapUsedPct) && s.growth.heapUsedPct <= limitPct;
-  // Heap growth under the limit is not "flat" (otel-selective grew 19.6% here): say the figure.
+  // Heap growth under the limit is not "flat" (otel-selective grew well within it:
+  // docs/investigations.md, "Figures that code comments carried"): say the figure.
   return heapFlat
     ? `RSS only (${s.flags.join(', ')}); heap ${pct(s.growth.heapUsedPct)}, within ${limitPct}%`
     : `⚠ ${s.flags.join(', ')}`;

@@ -130,8 +130,8 @@ function verdictCell(s, duet = false) {
 }
 
 // Verdicts are per configuration at 5%: with a dozen of them a chance "significant" is to
-// be expected now and then (the default run on 9c512e7 called `als` at depth 256 8.2%
-// faster; a second run said 96%).
+// be expected now and then (an early default run called `als` at depth 256 significantly
+// faster, and a second run did not: docs/investigations.md, "Figures that code comments carried").
 function multiplicityNote(rows) {
   const n = rows.filter(({ summary: s }) => f.isNum(s?.ratio?.pValue) && !s.broken && !s.clientBound).length;
   if (n < 2) return '';
