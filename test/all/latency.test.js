@@ -58,7 +58,7 @@ test('a server that cannot keep the rate fails the held-rate check and gets no l
     const s = latencySummary(config, null);
     assert.strictEqual(s.held.held, false);
     assert.strictEqual(s.percentiles, null);
-    assert.match(s.verdict, /rate not held/);
+    assert.deepStrictEqual(s.judgement, { reason: 'rate not held' });
     const md = await latencySection.render({ kind: 'run', title: 't', settings: { rates: [400], baseline: 'none' }, configs: [config] }, {});
     assert.match(md, /Rate not held/);
     assert.match(md, /\| als \| — \| rate not held \|/);

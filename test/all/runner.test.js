@@ -13,6 +13,7 @@ const { spawn } = require('node:child_process');
 const { ROOT, startServer } = require('../helpers/server');
 const { checkSequentialRatio } = require('../helpers/ratio-check');
 const { tempDir } = require('../helpers/tmp');
+const { VERSION } = require('../../lib/run-schema');
 
 const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
 
@@ -83,7 +84,7 @@ test('a tiny real run: blocks of fresh processes, adjacent pairs, work-sized sam
   assert.strictEqual(fs.readFileSync(path.join(dir, 'results.md'), 'utf8'), sentinel, 'results.md not rewritten');
   assert.doesNotMatch(stderr, /wrote .*results\.md/);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  assert.deepStrictEqual([run.schema, run.kind, run.status], [2, 'run', 'complete']);
+  assert.deepStrictEqual([run.schema, run.kind, run.status], [VERSION, 'run', 'complete']);
   assert.strictEqual(run.environment.taskset, false, 'CTXBENCH_CPUS=none: nothing pinned, and the run says so');
   assert.deepStrictEqual([run.settings.blocks, run.settings.rounds, run.settings.minPerConnection], [3, 1, 30]);
   const fp = run.environment.fingerprint;
