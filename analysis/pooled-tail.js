@@ -6,21 +6,12 @@
 // Input: per block, each side's latency histogram (HDR, µs; lib/histogram.js). Output:
 // figures as data; the report writes the sentences.
 
+// Deterministic draws: the same run gives the same interval on every read.
+const { mulberry32: prng } = require('../lib/random');
+
 // The quantiles reported, in the run JSON's names.
 const QUANTILES = { p50: 50, p99: 99, p99_9: 99.9 };
 const RESAMPLES = 2000;
-
-// Deterministic draws (mulberry32): the same run gives the same interval on every read.
-function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Histograms -> one grid of the values any of them recorded and, per histogram, its counts on
 // it: resampling then sums small arrays instead of merging histograms.
