@@ -25,10 +25,11 @@ test('ctxbench repro measures what run measures: rate mode and HOP=pg (its own P
         assert.strictEqual(c.error, null, `${c.id}: ${c.error?.message}`);
         assert.strictEqual(c.hop, 'pg');
         // Rate mode is measured in pairs: a pair sample per block and partner (the baseline
-        // has two: the candidate and its A/A twin), its schedule sent whole.
+        // has two: the candidate and its A/A twin), what was sent counted against what was due
+        // (whether a busy machine let the generator send it all is a benchmark's question).
         const blocks = c.samples.filter((x) => x.kind === 'pair');
         assert.deepStrictEqual([...new Set(blocks.map((b) => b.block))], [0, 1, 2], c.id);
-        assert.ok(blocks.every((b) => b.rate === 100 && b.sent === b.due && b.due > 0 && b.errors === 0), `${c.id}: ${JSON.stringify(blocks.map((b) => [b.rate, b.due, b.sent, b.errors]))}`);
+        assert.ok(blocks.every((b) => b.rate === 100 && b.due > 0 && b.sent > 0 && b.sent <= b.due && b.errors === 0), `${c.id}: ${JSON.stringify(blocks.map((b) => [b.rate, b.due, b.sent, b.errors]))}`);
       }
     }
     // Fresh processes: the second run's servers are not the first run's.
