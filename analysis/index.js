@@ -24,17 +24,7 @@ function analyzeApp(run) {
   const counted = windows.filter((w) => w.counted);
   const ids = {};
   for (const c of run.configs) {
-    const checks = c.samples.filter((x) => x.kind === 'duet');
-    const total = (k) => checks.reduce((a, x) => a + (x[k] || 0), 0);
-    ids[c.arm] = {
-      checked: Boolean(run.settings?.idHeader),
-      requests: total('requests'),
-      kept: total('kept'),
-      mismatches: total('mismatches'),
-      lost: total('lost'),
-      errors: total('errors'),
-      non2xx: total('non2xx'),
-    };
+    ids[c.arm] = idTally(run, c.samples.filter((x) => x.kind === 'duet'));
   }
   return {
     ratio: s.ratio,
@@ -54,6 +44,14 @@ function analyzeApp(run) {
   };
 }
 
+// A side's id check, summed over the samples that carry it (duet checks, pair samples).
+function idTally(run, samples) {
+  const total = (k) => samples.reduce((a, x) => a + (x[k] || 0), 0);
+  const keys = ['requests', 'kept', 'mismatches', 'lost', 'errors', 'non2xx'];
+  const counts = Object.fromEntries(keys.map((k) => [k, total(k)]));
+  return { checked: Boolean(run.settings?.idHeader), ...counts };
+}
+
 // `ctxbench app --instance`: both sides as stand-ins, in pairs at a ladder of rates. The
 // candidate's capacity within the SLO, the baseline's beside it, the candidate's as % of
 // it (analysis/capacity.js), the pairs' windows and each side's id check.
@@ -64,16 +62,7 @@ function analyzeAppOnInstance(run) {
   const ids = {};
   for (const arm of ['baseline', 'candidate']) {
     const pairs = configs.filter((c) => c.arm === arm).flatMap((c) => c.samples.filter((x) => x.kind === 'pair'));
-    const total = (k) => pairs.reduce((a, x) => a + (x[k] || 0), 0);
-    ids[arm] = {
-      checked: Boolean(run.settings?.idHeader),
-      requests: total('requests'),
-      kept: total('kept'),
-      mismatches: total('mismatches'),
-      lost: total('lost'),
-      errors: total('errors'),
-      non2xx: total('non2xx'),
-    };
+    ids[arm] = idTally(run, pairs);
   }
   return {
     method: 'pair',
