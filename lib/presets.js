@@ -220,10 +220,8 @@ const PRESETS = {
   instructions: {
     title: "Instruction counts: the default run's matrix, instructions per request under Valgrind",
     why:
-      'a second figure that any machine reproduces to ~0.1%, for CI gates and effects of 1-2%: each ' +
-      'configuration alone under callgrind with node --single-threaded --predictable-gc-schedule --predictable ' +
-      'and one request in flight, warmed until its count is steady, then windows of a fixed number of requests. ' +
-      'It counts work, not time: cache misses and memory stalls are not in it',
+      'a second figure any machine reproduces closely, for CI gates and effects of 1-2%: instructions ' +
+      'counted under callgrind, one request in flight (details: results/instructions.md)',
     ...DEFAULT_MATRIX,
     method: 'instructions',
     // One process per configuration: a count repeats from process to process within a few
@@ -249,10 +247,9 @@ const PRESETS = {
       'Depth sweep: the App Engine study (parameter passing vs async_hooks by call depth, with and without a ' +
       'log line per level)',
     why:
-      'seed 004 deployed param vs cls-hooked to App Engine and reported latency at call depths 8-1024 from one ' +
-      'run each, its servers writing the trace to the log at every level; here each strategy in duet beside a ' +
-      'fresh `param` process, with LOG=stdout (a Cloud Logging line per level, as the study logged) beside ' +
-      'LOG=none, and AsyncLocalStorage beside them',
+      "seed 004's App Engine study (param vs cls-hooked, depths 8-1024) in duet beside a fresh `param`, " +
+      'with and without a log line per level, AsyncLocalStorage beside them (details: ' +
+      'results/depth-sweep.md)',
     ...APP_ENGINE_STUDY,
     strategies: ['param', 'cls-hooked', 'als', 'alscontext'],
     logs: ['none', 'stdout'],
@@ -345,11 +342,8 @@ const PRESETS = {
       'Live stores: AsyncLocalStorage and OpenTelemetry with 0, 1, 10 and 100 other live stores (Node 20; ' +
       'Node 24 with and without AsyncContextFrame)',
     why:
-      'real services carry several AsyncLocalStorage instances at once (OpenTelemetry, a logger, an APM agent); ' +
-      "Node core's benchmark/async_hooks/async-local-storage-propagate-* measures storageCount 0/1/10/100. " +
-      'Under async_hooks (Node 20) every new async resource copies every live store; the report shows whether ' +
-      'the cost still grows with N under AsyncContextFrame (Node 24), and Node 24 with --no-async-context-frame ' +
-      'separates the implementation from the runtime version',
+      'real services carry several AsyncLocalStorage stores at once; whether the cost grows with their ' +
+      'number on async_hooks and on AsyncContextFrame (details: results/stores.md)',
     node: ['20', DEFAULT_MAJOR],
     // Node 20 has no AsyncContextFrame, so 'both' gives it one target; Node 24 gets two.
     acf: 'both',
@@ -380,13 +374,9 @@ const PRESETS = {
   io: {
     title: 'Real I/O: context cost when every level waits on PostgreSQL, MariaDB, Redis or a downstream service',
     why:
-      'the async_hooks penalty that dominates a tight await loop shrinks once a request does real I/O ' +
-      '(nodejs/node#34493): each strategy and a fresh `none` process sent the same open-loop schedule at once ' +
-      "(the pair at a fixed rate, at half of `none`'s capacity), every level a real round trip through the " +
-      'client teams use: `SELECT $1::text` through a pg.Pool of 10 (HOP=pg), `SELECT ? AS id` through a mysql2 ' +
-      'pool of 10 on MariaDB (HOP=mysql), `ECHO` through one ioredis client (HOP=redis), a keep-alive GET to a ' +
-      'downstream ctxbench process (HOP=http); PostgreSQL, MariaDB, Redis and the downstream run on the load ' +
-      "generator's CPU and count in its busy share, the servers alone on theirs",
+      'whether the async_hooks penalty shrinks once every level does real I/O (PostgreSQL, MariaDB, Redis, ' +
+      'a downstream service), each strategy paired with a fresh `none` at a fixed rate (details: ' +
+      'results/io.md)',
     node: [DEFAULT_MAJOR],
     // The APM agents beside als and otel: their cost where requests wait on a database.
     strategies: ['none', 'param', 'als', 'cls-hooked', 'otel', 'sentry', 'datadog'],
@@ -415,10 +405,8 @@ const PRESETS = {
   latency: {
     title: "Latency at half of `none`'s capacity: what each strategy adds to p99, in a pair at a fixed rate",
     why:
-      'a team running below saturation feels latency, not throughput: every headline strategy and a fresh ' +
-      "`none` process sent the same open-loop schedule at once at half of `none`'s capacity in a pair (latency " +
-      "from each request's intended send time), at depth 8 with a macrotask hop between levels; the p99 each " +
-      "adds to `none`'s, paired by block, and where a strategy cannot serve that rate at all",
+      'a team below saturation feels latency: the p99 each strategy adds to a fresh `none` sent the same ' +
+      "open-loop schedule at half of `none`'s capacity (details: results/latency.md)",
     node: [DEFAULT_MAJOR],
     strategies: ['none', ...MODEL_STRATEGIES],
     depths: [8],
@@ -479,9 +467,8 @@ const PRESETS = {
   engine: {
     title: 'Engine pair: the open-loop driver and Artillery at the same rates',
     why:
-      'load beyond one machine goes to Artillery (the same scenario runs distributed); this pair runs it ' +
-      "locally beside ctxbench's own open-loop driver on the same configurations, to show how their numbers " +
-      'compare. Run it once per driver: --driver autocannon and --driver artillery, each with its own --out',
+      "ctxbench's open-loop driver and Artillery at the same rates, so their numbers can be compared " +
+      '(details: results/engine-autocannon.md, results/engine-artillery.md)',
     node: [DEFAULT_MAJOR],
     strategies: ['param', 'cls-hooked', 'als'],
     depths: [8, 256],
