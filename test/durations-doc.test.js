@@ -23,11 +23,7 @@ const COMMANDS = [
 const UNIT = String.raw`(?:s|sec|seconds?|min|minutes?|h|hours?)\b`;
 const DIGITS = String.raw`\d+(?:[.,]\d+)?(?:\s*[–-]\s*\d+(?:[.,]\d+)?)?[\s-]*${UNIT}`;
 const WORDS = String.raw`\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten)[\s-]+(?:seconds?|minutes?|hours?)\b`;
-const DURATION = new RegExp(String.raw`(?:^|[^\w.])${DIGITS}|${WORDS}`, 'gi');
-// A duration counts as the command's when it sits this close to its name (characters
-// after it, before it): "npm test … (under 2 minutes)", "`npm run bench`'s 10-minute budget".
-const AFTER = 100;
-const BEFORE = 40;
+const DURATION = new RegExp(String.raw`(?:^|[^\w.])${DIGITS}|${WORDS}`, 'i');
 
 // Text -> units a statement lives in: each line of a code block or a table row, else a
 // sentence of a paragraph. The home section (from SECTION to the next "## ") is left out.
@@ -66,12 +62,8 @@ function units(text, { skipHome = false } = {}) {
 function durationStatements(text, opts) {
   const found = [];
   for (const unit of units(text, opts)) {
-    const durations = [...unit.matchAll(DURATION)].map((m) => m.index);
-    for (const c of COMMANDS) {
-      const names = [...unit.matchAll(new RegExp(c.re.source, 'g'))].map((m) => m.index);
-      const near = names.some((n) => durations.some((d) => d - n <= AFTER && n - d <= BEFORE));
-      if (near) found.push({ command: c.name, unit: unit.trim() });
-    }
+    if (!DURATION.test(unit)) continue;
+    for (const c of COMMANDS) if (c.re.test(unit)) found.push({ command: c.name, unit: unit.trim() });
   }
   return found;
 }
@@ -80,9 +72,10 @@ function durationStatements(text, opts) {
 function bounds(text) {
   const start = text.indexOf(`\n${SECTION}\n`);
   assert.ok(start >= 0, `${HOME} has the section "${SECTION}"`);
-  const section = text.slice(start + 1).split(/\n## /)[0];
+  // Its first table: the history below it has tables of its own.
+  const table = text.slice(start + 1).split(/\n#{2,3} /)[0].split(/\n\n(?=\|)/)[1].split('\n\n')[0];
   const out = {};
-  for (const row of section.split('\n').filter((l) => /^\| `npm /.test(l))) {
+  for (const row of table.split('\n').filter((l) => /^\| `npm /.test(l))) {
     const cells = row.split('|').map((c) => c.trim());
     out[cells[1].replace(/`/g, '')] = cells[3];
   }
