@@ -6,23 +6,25 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const path = require('node:path');
+const { once } = require('node:events');
 const { startServer, get, ROOT } = require('./helpers/server');
 const { resolveTargets, DEFAULT_MAJOR } = require('../lib/node-versions');
 const { anchorsOf } = require('../scripts/docs-links');
 
-// The runtime line, once app.js has written it (it follows the listening line on stdout,
-// through another pipe).
-async function runtimeLine(server) {
-  const found = () => server.stderr().split('\n').find((l) => /^ctxbench: Node v\d+/.test(l));
-  while (!found()) await new Promise((resolve) => server.child.stderr.once('data', resolve));
-  return found();
+// The runtime line: written (synchronously, to a pipe on Linux) in the listen callback,
+// so before /__stats answers; read once the server is stopped and its pipes closed.
+async function stopAndReadLine(server) {
+  const closed = once(server.child, 'close');
+  await server.stop();
+  await closed;
+  return server.stderr().split('\n').find((l) => /^ctxbench: Node v\d+/.test(l)) ?? '(no runtime line)';
 }
 
 async function check(t, nodePath, args = []) {
   const server = await startServer({}, { nodePath, args });
   t.after(() => server.stop());
   const { node, acf } = JSON.parse((await get(server.url + '/__stats')).body);
-  const line = await runtimeLine(server);
+  const line = await stopAndReadLine(server);
   assert.ok(line.startsWith(`ctxbench: Node ${node}`), line);
   assert.match(line, /\(?docs\/server\.md#which-node-runs-it\)$/);
   if (acf) {
@@ -33,7 +35,6 @@ async function check(t, nodePath, args = []) {
     assert.match(line, new RegExp(`uses async_hooks here, not AsyncContextFrame, so figures differ from the ` +
       `headline's \\(Node ${DEFAULT_MAJOR}, AsyncContextFrame`));
   }
-  await server.stop();
   return { node, acf, line };
 }
 
