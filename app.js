@@ -3,6 +3,7 @@
 // Entry point: configuration from the environment -> server -> listen.
 const { loadConfig, ConfigError } = require('./servers/config');
 const { fatal } = require('./lib/fatal');
+const { DEFAULT_MAJOR } = require('./lib/node-versions');
 
 let config;
 try {
@@ -47,7 +48,24 @@ server.listen(config.port, config.host, () => {
       pid: process.pid,
     }) + '\n',
   );
+  process.stderr.write(`ctxbench: ${runtimeLine(service.stats())}\n`);
 });
+
+// Which Node serves, said at start: `npm start` runs the Node on PATH, while the headline
+// figures are Node DEFAULT_MAJOR's with AsyncContextFrame (docs/server.md).
+function runtimeLine({ node, acf }) {
+  const see = 'docs/server.md#which-node-runs-it';
+  if (!acf) {
+    return (
+      `Node ${node}: context propagation uses async_hooks here, not AsyncContextFrame, so figures differ ` +
+      `from the headline's (Node ${DEFAULT_MAJOR}, AsyncContextFrame; ${see})`
+    );
+  }
+  const major = /^v(\d+)/.exec(node)[1];
+  return major === DEFAULT_MAJOR
+    ? `Node ${node}, AsyncLocalStorage on AsyncContextFrame: the runtime of the headline figures (${see})`
+    : `Node ${node}, AsyncLocalStorage on AsyncContextFrame; the headline figures are Node ${DEFAULT_MAJOR}'s (${see})`;
+}
 
 // SIGTERM (App Engine, Cloud Run, the runner): stop accepting, let requests in flight
 // finish, then exit 0. Keep-alive connections that fall idle are closed as they do.

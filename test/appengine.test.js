@@ -20,7 +20,7 @@ const { ROOT, startServer, get } = require('./helpers/server');
 
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 
-// The services README "Deploying to App Engine" names, the strategy each runs, and what GET / answers there.
+// The services README and docs/deploy.md name, the strategy each runs, and what GET / answers there.
 // alscontext's CLS part loses the context at DEPTH=8 with the default HOP=await (the
 // package's defect, see ALSCONTEXT_CLS_DEFECT in test/helpers/integrity-table.js): the deployed service
 // answers an empty body, which load drivers count as lost. That is the truth to measure.
@@ -59,7 +59,7 @@ function readYaml(file) {
   return doc.toJS();
 }
 
-test('the app_*.yaml files are exactly the services the README names', () => {
+test('the app_*.yaml files are exactly the services README and docs/deploy.md name', () => {
   const files = fs.readdirSync(ROOT).filter((f) => /^app_.*\.ya?ml$/.test(f)).sort();
   assert.deepStrictEqual(files, Object.keys(SERVICES).sort());
 });

@@ -82,7 +82,7 @@ for (const framework of frameworks.names) {
       assert.strictEqual((await get(server.url + '/nope')).status, 404);
     });
 
-    test('/__stats has every field the README names, with the right types', async () => {
+    test('/__stats has every field docs/server.md names, with the right types', async () => {
       const res = await get(server.url + '/__stats');
       assert.strictEqual(res.status, 200);
       assert.match(res.headers['content-type'], /^application\/json/);
