@@ -306,7 +306,29 @@ function pairBaselineSummary(baselineConfig, candidates) {
   };
 }
 
+// The generator's own lateness over the pair windows beside one baseline (partner id), counted
+// or not: the range of the windows' p99 (the progress lines print each) and whether any
+// passed the bound the added latency needs. A rate no window kept counts no block, so
+// pairLatencySummary's `generator` (counted blocks) says nothing of it; this does. null
+// without such windows.
+function generatorLateness(configs, partner) {
+  const p99 = configs
+    .flatMap((c) => (c.samples || []).filter((w) => isPairWindow(w) && w.partner === partner))
+    .map((w) => w.lateness?.p99)
+    .filter(Number.isFinite);
+  if (!p99.length) return null;
+  const max = Math.max(...p99);
+  return {
+    p99Min: round3(Math.min(...p99)),
+    p99Max: round3(max),
+    windows: p99.length,
+    boundMs: ADDED_LATENESS_P99_MS,
+    bound: max > ADDED_LATENESS_P99_MS,
+  };
+}
+
 module.exports = {
+  generatorLateness,
   pairLatencySummary,
   pairBaselineSummary,
   pairBlocks,

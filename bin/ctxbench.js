@@ -3,11 +3,16 @@
 // Thin CLI: `ctxbench <command> [options]`. Each command lives in bench/cli/<command>.js
 // and exports main(args) -> exit code. Bad input ends as one line and exit 1 (compare: 3).
 const { UsageError } = require('../lib/cli');
-const { COMMANDS, helpOf } = require('../bench/cli');
+const { COMMANDS, helpOf, commandNamed } = require('../bench/cli');
 
 function usage() {
   const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
-  return `usage: ctxbench <command> [options]\n\n${lines.join('\n')}\n\nctxbench <command> --help for its options\n`;
+  return (
+    'What request-context propagation (cls-hooked, AsyncLocalStorage, OpenTelemetry, …) costs a Node.js\n' +
+    'HTTP service, and whether every request keeps its own context. Measured in duet by default: each\n' +
+    'strategy beside its baseline, loaded at the same time, CPU per request compared window by window.\n\n' +
+    `usage: ctxbench <command> [options]\n\n${lines.join('\n')}\n\nctxbench <command> --help for its options\n`
+  );
 }
 
 async function main(argv) {
@@ -16,14 +21,13 @@ async function main(argv) {
     process.stdout.write(usage());
     return command ? 0 : 1;
   }
-  if (!Object.hasOwn(COMMANDS, command))
-    throw new UsageError(`unknown command '${command}' (valid: ${Object.keys(COMMANDS).join(', ')})`);
+  const { load } = commandNamed(command);
   // Every command's --help, here once: its text, exit 0, nothing else parsed or started.
   if (args.includes('--help') || args.includes('-h')) {
     process.stdout.write(helpOf(command));
     return 0;
   }
-  return COMMANDS[command].load().main(args);
+  return load().main(args);
 }
 
 main(process.argv.slice(2)).then(

@@ -8,8 +8,8 @@ const { pagesDirFor } = require('.');
 const { displayPath } = require('../lib/cli');
 const { armOf } = require('../analysis/comparable');
 const { widthSummary, strategyInfo: info } = require('../analysis');
-const { equivalenceText } = require('./verdict-text');
-const { pairLatencySummary, isPairConfig } = require('../analysis/pair');
+const { equivalenceText, latencyVerdictText } = require('./verdict-text');
+const { pairLatencySummary, pairBaselineSummary, generatorLateness, isPairConfig } = require('../analysis/pair');
 
 function idCell(config, s) {
   const i = info(config.strategy);
@@ -66,6 +66,14 @@ function runSummary(run, { out, report } = {}) {
     const held = pairLatencySummary(c);
     return held.candidateHeld === false && held.baselineHeld ? held : null;
   };
+  // A baseline that could not keep the rate itself (a rate beyond what the machine serves):
+  // that is the answer for every pair it was in, with the share of its due requests it sent.
+  const baselineBehind = (c) => {
+    if (!pair || armOf(c) !== s.baseline) return null;
+    const b = pairBaselineSummary(c, run.configs || []);
+    return b && b.held.held === false ? b : null;
+  };
+  const behindBaselines = [];
   for (const c of run.configs || []) {
     const sum = c.summary;
     if (!sum) {
@@ -93,6 +101,20 @@ function runSummary(run, { out, report } = {}) {
         : '—';
     // The control must leak: how close its cost is to the baseline's is no answer to anything.
     const eq = base || sum.broken || info(c.strategy).control ? null : sum.ratio?.judgement?.equivalence;
+    const slow = baselineBehind(c);
+    if (slow) {
+      behindBaselines.push({ id: c.id, ...slow });
+      rows.push([
+        label,
+        c.depth ?? '',
+        ...extra.map((k) => c[k] ?? ''),
+        `cannot serve ${f.int(slow.rate)} req/s`,
+        `baseline: sent ${f.pctOf(slow.held.sentRatio, 0)} of its due requests`,
+        '',
+        idCell(c, sum),
+      ]);
+      continue;
+    }
     const behind = cannotServe(c);
     if (behind) {
       rows.push([
@@ -107,12 +129,16 @@ function runSummary(run, { out, report } = {}) {
       ]);
       continue;
     }
+    // No ratio because the baseline beside it could not keep the rate: said so, not as a
+    // lack of samples.
+    const noBaseline =
+      pair && !base && isPairConfig(c) && !f.isNum(sum.ratio?.estimate) && pairLatencySummary(c).baselineHeld === false;
     rows.push([
       label,
       c.depth ?? '',
       ...extra.map((k) => c[k] ?? ''),
       ratio,
-      base ? '' : (sum.ratio?.verdict ?? ''),
+      base ? '' : noBaseline ? latencyVerdictText({ reason: 'baseline not held' }) : (sum.ratio?.verdict ?? ''),
       eq ? equivalenceText(eq) : '',
       idCell(c, sum),
     ]);
@@ -135,6 +161,23 @@ function runSummary(run, { out, report } = {}) {
   ];
   if (s.methodWhy) lines.push(`Method: ${s.methodWhy}.`);
   lines.push('', pad(rows), '');
+  // What a rate beyond the machine ends with: the baseline could not serve it, and how late
+  // the generator itself was at it (a generator-bound rate is beyond what it can drive, too).
+  for (const b of behindBaselines) {
+    lines.push(
+      `${s.baseline} cannot serve ${f.int(b.rate)} req/s here: no comparison at that rate (a lower --rate, or ` +
+        `--load 50%, gives one).`,
+    );
+    const late = generatorLateness(run.configs || [], b.id);
+    if (!late) continue;
+    const range = late.p99Min === late.p99Max ? f.num(late.p99Max) : `${f.num(late.p99Min)}–${f.num(late.p99Max)}`;
+    lines.push(
+      `The load generator's own lateness p99 at that rate: ${range} ms per window` +
+        (late.bound
+          ? ` (over ${late.boundMs} ms: generator-bound, it fell behind its schedule too).`
+          : ` (within ${late.boundMs} ms: it kept its schedule; the servers did not).`),
+    );
+  }
   if (widths && counted)
     lines.push(
       `Spread: median ±${f.num(widths.median)}%, worst ±${f.num(widths.worst)}% (half the range of window ` +

@@ -35,7 +35,11 @@ const DEFAULTS = {
   rounds: 2,
   method: 'duet',
 };
-const HELP = `usage: ctxbench aa [options]
+const HELP = `How often does the method call a difference where there is none? One configuration against
+itself (arms A and B) in --trials comparisons, in duet by default as \`ctxbench run\` measures;
+it fails when more trials are significant at p < 0.05 than chance explains.
+
+usage: ctxbench aa [options]
 
   --trials N               comparisons to make (default ${DEFAULTS.trials})
   --blocks-per-trial N     blocks of fresh processes per comparison (default ${DEFAULTS.blocksPerTrial})
@@ -46,15 +50,17 @@ const HELP = `usage: ctxbench aa [options]
 ${DUET_HELP}Exit 0 pass, 1 fail (or a failed server), 2 no comparison completed, 130 interrupted.
 ${singleHelp(DEFAULTS)}`;
 
+const OPTIONS = {
+  ...SINGLE_OPTIONS,
+  ...DUET_OPTIONS,
+  trials: { type: 'string' },
+  'blocks-per-trial': { type: 'string' },
+  rounds: { type: 'string' },
+  method: { type: 'string' },
+};
+
 async function main(args) {
-  const { values } = parse(args, {
-    ...SINGLE_OPTIONS,
-    ...DUET_OPTIONS,
-    trials: { type: 'string' },
-    'blocks-per-trial': { type: 'string' },
-    rounds: { type: 'string' },
-    method: { type: 'string' },
-  });
+  const { values } = parse(args, OPTIONS);
   const single = resolveSingle(values, DEFAULTS);
   const method = values.method ?? DEFAULTS.method;
   if (![...PAIRED_METHODS, 'sequential'].includes(method))
@@ -109,4 +115,4 @@ async function main(args) {
   return r.completedTrials === 0 ? 2 : 0;
 }
 
-module.exports = { main, analyze, atLeast, binomialRule, allowedOf, help: HELP };
+module.exports = { main, analyze, atLeast, binomialRule, allowedOf, help: HELP, OPTIONS };

@@ -37,7 +37,11 @@ const DEFAULTS = {
   margin: RUN_DEFAULTS.margin,
 };
 
-const HELP = `usage: ctxbench app --baseline CMD --candidate CMD [options]
+const HELP = `What does your service's change cost, and does every request keep its id? Two start commands
+of your own service measured side by side, in duet by default (--instance: a pair at fixed rates on
+stand-ins of a cloud instance; --predict: the cost model first).
+
+usage: ctxbench app --baseline CMD --candidate CMD [options]
        ctxbench app --baseline CMD --predict [--candidate CMD --strategy NAME] [options]
 
 Measures two start commands of your own service side by side, in duet: per block a
@@ -685,4 +689,4 @@ async function probeSides(sides, settings, progress) {
 // The start commands with the URLs of what --with started (the same for both sides).
 const withEnv = (commands, serverEnv) => commands.map((c) => ({ ...c, env: { ...serverEnv } }));
 
-module.exports = { main, help: HELP, settingsOf };
+module.exports = { main, help: HELP, settingsOf, OPTIONS };

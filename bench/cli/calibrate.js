@@ -44,7 +44,10 @@ const DEFAULTS = {
 // Where it is checked: the cheapest request, and the default preset's two depths.
 const DEFAULT_AT = `1/sync,${PRESETS.default.depths.map((d) => `${d}/${PRESETS.default.hops[0]}`).join(',')}`;
 const DEFAULT_BURNS = '0,50,100,200';
-const HELP = `usage: ctxbench calibrate [options]
+const HELP = `Does the harness see a known cost? Servers that burn a known BURN_US per request, in duet by
+default (each level beside a fresh burn0 process): the extra CPU per request seen must match it.
+
+usage: ctxbench calibrate [options]
 
 At each --at point (depth/hop), runs one server per BURN_US level (--burns) in blocks
 of fresh processes with adjacent bursts, and compares the extra cost per request seen
@@ -83,16 +86,18 @@ function points(values) {
 const fmt = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 const ci = (m, d = 1) => `${fmt(m.mean, d)} [${m.ci95 ? `${fmt(m.ci95[0], d)}–${fmt(m.ci95[1], d)}` : 'no interval'}]`;
 
+const OPTIONS = {
+  ...SINGLE_OPTIONS,
+  ...DUET_OPTIONS,
+  burns: { type: 'string' },
+  rounds: { type: 'string' },
+  blocks: { type: 'string' },
+  at: { type: 'string' },
+  method: { type: 'string' },
+};
+
 async function main(args) {
-  const { values } = parse(args, {
-    ...SINGLE_OPTIONS,
-    ...DUET_OPTIONS,
-    burns: { type: 'string' },
-    rounds: { type: 'string' },
-    blocks: { type: 'string' },
-    at: { type: 'string' },
-    method: { type: 'string' },
-  });
+  const { values } = parse(args, OPTIONS);
   const method = values.method ?? DEFAULTS.method;
   if (![...PAIRED_METHODS, 'sequential'].includes(method))
     throw new UsageError(`--method ${method} is not valid; expected duet, pair or sequential`);
@@ -166,4 +171,4 @@ async function main(args) {
   return run.calibrate.verdict === 'pass' ? 0 : 2;
 }
 
-module.exports = { main, analyze, judgeInterval, CHECKED, TOLERANCE, DUET_TOLERANCE, help: HELP };
+module.exports = { main, analyze, judgeInterval, CHECKED, TOLERANCE, DUET_TOLERANCE, help: HELP, OPTIONS };

@@ -4,12 +4,15 @@
 // when the input is bad (so a CI script can tell "slower" from "not compared").
 const { saveRun } = require('../../lib/run-file');
 const { VERSION } = require('../../lib/run-schema');
-const { parse, number, UsageError } = require('../../lib/cli');
+const { parse, flags, number, UsageError } = require('../../lib/cli');
 const { loadRun } = require('../../lib/run-file');
 const { compare, DEFAULT_MAX_REGRESSION } = require('../../analysis/compare');
 const { compareText } = require('../../report/compare-text');
 
-const HELP = `usage: ctxbench compare a.json b.json [--max-regression PCT] [--out FILE]
+const HELP = `Is run b slower than run a by more than PCT %? Each configuration's change from a to b,
+judged on its 95% interval (measures nothing: it reads two run JSON files).
+
+usage: ctxbench compare a.json b.json [--max-regression PCT] [--out FILE]
 
 Matches configurations by id; prints each one's change in throughput from a to b with a
 95% CI (Welch t-test, unpaired: the runs were not interleaved). Exit codes:
@@ -27,6 +30,8 @@ with both runs (kind "compare"), which ctxbench report renders.
 
 const BAD_INPUT = 3;
 
+const OPTIONS = flags(['max-regression', 'out']);
+
 async function main(args) {
   try {
     return await gate(args);
@@ -37,11 +42,7 @@ async function main(args) {
 }
 
 async function gate(args) {
-  const { values, positionals } = parse(
-    args,
-    { 'max-regression': { type: 'string' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    { allowPositionals: true },
-  );
+  const { values, positionals } = parse(args, OPTIONS, { allowPositionals: true });
   if (positionals.length !== 2)
     throw new UsageError('compare needs exactly two run JSON files: ctxbench compare a.json b.json');
   const maxRegression =
@@ -69,4 +70,4 @@ async function gate(args) {
   return result.exitCode;
 }
 
-module.exports = { main, help: HELP };
+module.exports = { main, help: HELP, OPTIONS, POSITIONALS: true };

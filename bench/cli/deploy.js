@@ -22,7 +22,11 @@ const { APP_ENGINE_MAX_CONCURRENT } = require('../../lib/instances');
 const DEFAULTS = { blocks: 3, maxTime: 600, slo: 'p99=100ms', windows: 2 };
 const OPTIONS = flags(['blocks', 'max-time', 'out', 'report', 'slo', 'cfs-period', 'windows', 'load']);
 
-const HELP = `usage: ctxbench deploy BASELINE.yaml CANDIDATE.yaml [CANDIDATE.yaml …] [options]
+const HELP = `How many instances does each App Engine deployment need within an SLO, against the first? Each
+app_*.yaml as a local stand-in of its instance, measured in a pair at fixed rates (by default a
+ladder around the baseline's knee).
+
+usage: ctxbench deploy BASELINE.yaml CANDIDATE.yaml [CANDIDATE.yaml …] [options]
 
 Runs each App Engine yaml as a local stand-in of its instance — its own cgroup with the
 instance class's CPU quota and memory limit, its max_concurrent_requests as the requests
@@ -269,4 +273,4 @@ function capacityLines(run, cap, row, { name, candidate = name, baseline }) {
   return lines;
 }
 
-module.exports = { main, help: HELP, readYaml, checkComparable, capacityLines };
+module.exports = { main, help: HELP, readYaml, checkComparable, capacityLines, OPTIONS, POSITIONALS: true };

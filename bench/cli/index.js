@@ -1,4 +1,5 @@
 'use strict';
+const { UsageError, parse } = require('../../lib/cli');
 // The commands of `ctxbench`: one registry, each entry a literal require the layering
 // lint can read. Loaded on use: requiring all eleven costs far more than one command's
 // own (docs/investigations.md, "Figures that code comments carried"), paid by every command start,
@@ -51,4 +52,23 @@ function helpOf(command) {
   return typeof help === 'function' ? help() : help;
 }
 
-module.exports = { COMMANDS, helpOf };
+// The command of that name, or the one line that says there is none.
+function commandNamed(name) {
+  if (!Object.hasOwn(COMMANDS, name))
+    throw new UsageError(`unknown command '${name}' (valid: ${Object.keys(COMMANDS).join(', ')})`);
+  return COMMANDS[name];
+}
+
+// Whether a command line would be accepted, without running anything: the command exists,
+// its own parser (its OPTIONS, twins and all) takes every option, positionals only where
+// it takes them, and a --preset names one of its presets (scripts/docs-commands.js checks
+// every command a page suggests with it). Throws the UsageError the command would end with.
+function checkArgs(name, args) {
+  const mod = commandNamed(name).load();
+  if (args.includes('--help') || args.includes('-h')) return;
+  const { values } = parse(args, mod.OPTIONS, { allowPositionals: Boolean(mod.POSITIONALS) });
+  if (values.preset !== undefined && !Object.hasOwn(mod.PRESETS ?? {}, values.preset))
+    throw new UsageError(`--preset ${values.preset} is unknown (valid: ${Object.keys(mod.PRESETS ?? {}).join(', ')})`);
+}
+
+module.exports = { COMMANDS, helpOf, commandNamed, checkArgs };

@@ -51,7 +51,10 @@ const OPTIONS = flags(
 
 const { DEFAULTS, QUICK } = integrity;
 
-const HELP = `usage: ctxbench integrity [options]
+const HELP = `Which strategies keep, lose or leak each request's context, per scenario: every answer's id
+checked with many requests in flight (measures no cost).
+
+usage: ctxbench integrity [options]
 
 Sends each scenario's requests (distinct trace ids, many in flight) to a fresh server
 per strategy and classifies every answer: kept (its own id), lost (no id) or leaked
@@ -207,4 +210,4 @@ async function main(args) {
   return run.integrity.cells.length === 0 && run.integrity.errors.length > 0 ? 1 : 0;
 }
 
-module.exports = { main, resolveSettings, help: HELP };
+module.exports = { main, resolveSettings, help: HELP, OPTIONS, PRESETS };

@@ -36,7 +36,10 @@ const OPTIONS = flags(
 const METHODS = ['time', 'instructions'];
 
 function help() {
-  return `usage: ctxbench micro [options]
+  return `What one context operation (a read, a run(), a nested context) costs per strategy against
+'none', in time per operation by default (--method instructions: Valgrind's counts).
+
+usage: ctxbench micro [options]
 
 Micro benchmarks of context operations (tinybench) against the baseline 'none': sync
 reads, async reads across setImmediate hops, nested contexts (depth 2 and 5), a
@@ -306,4 +309,4 @@ async function countMain(args, values, settings, out, targets, warnings) {
   return run.micro.results.some((e) => e.error) ? 1 : 0;
 }
 
-module.exports = { main, resolveSettings, help };
+module.exports = { main, resolveSettings, help, OPTIONS };

@@ -27,7 +27,11 @@ const VERDICT_WORDS = {
 };
 const DEFAULTS = { blocks: 6, rounds: 4, duration: 2, warmup: 1, connections: 100, pipelining: 10 };
 
-const HELP = `usage: ctxbench overhead [options]
+const HELP = `Does the server's request path add anything but the strategy? STRATEGY=none DEPTH=1 against a
+10-line Express hello-world, sequentially (adjacent bursts in blocks of fresh processes): its
+throughput must reach ${REQUIRED * 100}% of the hello-world's.
+
+usage: ctxbench overhead [options]
 
   --blocks N        blocks of fresh processes (>= 3, default ${DEFAULTS.blocks})
   --rounds N        adjacent bursts per server per block (default ${DEFAULTS.rounds})
@@ -56,11 +60,10 @@ function overheadConfigs(target) {
   ];
 }
 
+const OPTIONS = flags(['blocks', 'rounds', 'duration', 'warmup', 'connections', 'pipelining', 'out', 'report']);
+
 async function main(args) {
-  const { values } = parse(
-    args,
-    flags(['blocks', 'rounds', 'duration', 'warmup', 'connections', 'pipelining', 'out', 'report']),
-  );
+  const { values } = parse(args, OPTIONS);
   const startedAt = Date.now();
   const settings = freezePlan({
     blocks: number('blocks', values.blocks, { min: 3, max: 1000, integer: true }) ?? DEFAULTS.blocks,
@@ -101,4 +104,4 @@ async function main(args) {
   return o.verdict === 'met' ? 0 : o.verdict === 'cannot tell' ? 2 : 1;
 }
 
-module.exports = { main, analyze, verdictOf, REQUIRED, help: HELP };
+module.exports = { main, analyze, verdictOf, REQUIRED, help: HELP, OPTIONS };

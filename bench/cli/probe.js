@@ -4,7 +4,7 @@
 // `probes`: what the cost model needs beside the run's CPU figures. A run whose preset
 // asks for it (the model presets) is probed when its blocks are done; this is for a run
 // measured without it, or to count again.
-const { parse, UsageError } = require('../../lib/cli');
+const { parse, flags, UsageError } = require('../../lib/cli');
 const { loadRun, saveRun } = require('../../lib/run-file');
 const { resolveNodeTargets } = require('../targets');
 const { relaunch } = require('../resume');
@@ -12,7 +12,10 @@ const { probeRun, unprobed, PROBE } = require('../probe-run');
 const { writeReport } = require('./write-report');
 const { pointName } = require('../../analysis/model');
 
-const HELP = `usage: ctxbench probe RUN.json [--report FILE]
+const HELP = `How many async resources does one request create, at every point of a run? Counted by an
+async_hooks counter in a fresh server per point (nothing timed); the cost model reads them.
+
+usage: ctxbench probe RUN.json [--report FILE]
 
 Counts the async resources one request creates at every point (framework, depth, hop,
 stores, Node) of a \`ctxbench run\`: per point a fresh server of the run's baseline with an
@@ -27,12 +30,10 @@ RUN.json as "probes" (docs/run-json.md), which the cost model reads
 Exit 0 counted, 1 bad input or a server that would not start, 130 interrupted.
 `;
 
+const OPTIONS = flags(['report']);
+
 async function main(args) {
-  const { values, positionals } = parse(
-    args,
-    { report: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    { allowPositionals: true },
-  );
+  const { values, positionals } = parse(args, OPTIONS, { allowPositionals: true });
   if (positionals.length !== 1)
     throw new UsageError('probe needs one run JSON file: ctxbench probe results/model.json');
   const [file] = positionals;
@@ -81,4 +82,4 @@ async function main(args) {
   return 0;
 }
 
-module.exports = { main, help: HELP };
+module.exports = { main, help: HELP, OPTIONS, POSITIONALS: true };

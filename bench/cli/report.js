@@ -2,7 +2,7 @@
 // `ctxbench report [results/x.json ...] [--out results.md]`: results.md from every run
 // JSON under results/ (or only the files named).
 const fs = require('node:fs');
-const { parse, UsageError, displayPath } = require('../../lib/cli');
+const { parse, flags, UsageError, displayPath } = require('../../lib/cli');
 const { buildReport, readResults } = require('../../report');
 const summaryTable = require('../../report/summary-table');
 
@@ -11,7 +11,10 @@ function writeTextAtomic(file, text) {
   fs.renameSync(`${file}.tmp`, file);
 }
 
-const HELP = `usage: ctxbench report [FILE.json ...] [--results DIR] [--out results.md]
+const HELP = `What every study measured, in words, tables and charts: the report of the run JSON files
+(measures nothing).
+
+usage: ctxbench report [FILE.json ...] [--results DIR] [--out results.md]
                        [--csv FILE] [--json FILE] [--html | --no-html]
 
 Renders results.md from every *.json in --results (default results/), or from the files
@@ -29,20 +32,10 @@ puts its pages, charts and index.html in x/r/.
   --json FILE   the same table as a JSON document ({ schema, kind: "summary", columns, rows })
 `;
 
+const OPTIONS = flags(['out', 'results', 'csv', 'json'], { booleans: ['html', 'no-html'] });
+
 async function main(args) {
-  const { values, positionals } = parse(
-    args,
-    {
-      out: { type: 'string' },
-      results: { type: 'string' },
-      csv: { type: 'string' },
-      json: { type: 'string' },
-      html: { type: 'boolean' },
-      'no-html': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    { allowPositionals: true },
-  );
+  const { values, positionals } = parse(args, OPTIONS, { allowPositionals: true });
   if (values.html && values['no-html']) throw new UsageError('--html and --no-html: choose one');
   const out = values.out ?? 'results.md';
   const result = await buildReport({
@@ -74,4 +67,4 @@ async function main(args) {
   return 0;
 }
 
-module.exports = { main, help: HELP };
+module.exports = { main, help: HELP, OPTIONS, POSITIONALS: true };

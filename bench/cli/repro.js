@@ -9,14 +9,17 @@ const { VERSION } = require('../../lib/run-schema');
 const fs = require('node:fs');
 const path = require('node:path');
 const { writeReport } = require('./write-report');
-const { OPTIONS: RUN_OPTIONS, resolveSettings, measureRun, measureOptions } = require('./run');
+const { OPTIONS: RUN_OPTIONS, PRESETS, resolveSettings, measureRun, measureOptions } = require('./run');
 const { redactArgs } = require('../services');
 const { reproCompare } = require('../../analysis/repro');
 const { reproText } = require('../../report/repro-text');
 const { UsageError, parse } = require('../../lib/cli');
 const { loadRun } = require('../../lib/run-file');
 
-const HELP = `usage: ctxbench repro [--preset NAME] [run flags]
+const HELP = `Do the ratios reproduce? The matrix measured twice end to end, each time as \`ctxbench run\`
+measures it (in duet by default), and every ratio of one run set against the other's.
+
+usage: ctxbench repro [--preset NAME] [run flags]
        ctxbench repro --compare a.json b.json [--out FILE]
 
 Runs the matrix twice end to end with fresh server processes and writes
@@ -87,4 +90,4 @@ async function main(args) {
   return runs.some((r) => r.status === 'failed') ? 1 : 0;
 }
 
-module.exports = { main, help: HELP };
+module.exports = { main, help: HELP, OPTIONS, POSITIONALS: true, PRESETS };

@@ -92,16 +92,20 @@ const SEQUENTIAL_SLO_LOADS = [0.25, 0.5, 0.7, 0.85, 1];
 
 const MATRIX_FLAGS = ['strategies', 'depths', 'hops', 'logs', 'frameworks', 'target'];
 
-const HELP = `usage: ctxbench run [options]
+const HELP = `What each context strategy costs against the baseline (\`none\`), and whether every request
+kept its own id. By default in duet: each strategy and a fresh baseline process loaded at the same
+time on the server CPU, their CPU µs per request compared window by window (--method for others).
 
-Measures every configuration in blocks: each block starts a fresh server process per
-configuration, warms it up (unmeasured), takes --rounds rounds of bursts and stops the
-processes. In a round, every strategy's burst sits right next to a burst of the baseline
-(X1 B X2 X3 B X4 …), with neighbours that change from round to round; each burst runs
-until it completed --min-per-connection requests per connection (or more, to last about
---duration), and its req/s is those requests over the exact window. At least --blocks
-blocks; with --precision, blocks are added until every ratio's 95% CI half-width is
-within it or the next block would end after --max-time (a deadline for the whole run).
+usage: ctxbench run [options]
+
+Every method measures in blocks of fresh server processes: at least --blocks; with
+--precision, blocks are added until every ratio's 95% CI half-width is within it or the
+next block would end after --max-time (a deadline for the whole run). Sequential
+(--method sequential) warms each block's processes up (unmeasured) and takes --rounds
+rounds of bursts: in a round, every strategy's burst sits right next to a burst of the
+baseline (X1 B X2 X3 B X4 …), with neighbours that change from round to round; each burst
+runs until it completed --min-per-connection requests per connection (or more, to last
+about --duration), and its req/s is those requests over the exact window.
 Writes results/<preset>.json (after every sample) and, for runs written into results/,
 results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interrupted.
 
@@ -872,6 +876,7 @@ module.exports = {
   parseTargets,
   parseSlo,
   OPTIONS,
+  PRESETS,
   DEFAULT_SLO,
   SLO_LOADS,
   help: HELP,
