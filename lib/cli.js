@@ -138,4 +138,10 @@ function acfFlag(value, fallback = 'default') {
   return acf;
 }
 
-module.exports = { displayPath, UsageError, parse, flags, list, number, acfFlag, writeJsonAtomic };
+// The preset a --preset names, or the one line every command refuses an unknown one with.
+function presetNamed(name, presets) {
+  if (Object.hasOwn(presets, name)) return presets[name];
+  throw new UsageError(`--preset ${name} is unknown (valid: ${Object.keys(presets).join(', ')})`);
+}
+
+module.exports = { displayPath, UsageError, parse, flags, list, number, acfFlag, writeJsonAtomic, presetNamed };

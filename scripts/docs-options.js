@@ -18,7 +18,7 @@ function optionsPage() {
     'What `ctxbench <command> --help` prints, for every command. Each default here is the one',
     'the code uses: the help texts are written from the same tables the commands read',
     '(`lib/presets.js` for `run`, a `DEFAULTS` object in each `bench/cli/<command>.js`).',
-    'How to read what they produce: the [README](../README.md); the method behind them:',
+    'How to read what they produce: [reading.md](reading.md); the method behind them:',
     '[method.md](method.md).',
     '',
     ...Object.entries(COMMANDS).flatMap(([name, c]) => [

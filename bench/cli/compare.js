@@ -24,7 +24,7 @@ Matches configurations by id; prints each one's change in throughput from a to b
 PCT defaults to ${DEFAULT_MAX_REGRESSION}. Two duet runs (the default preset) are compared on each
 configuration's ratio to its baseline (CPU per request, both measured at the same time),
 not on their short solo bursts; two instruction-count runs (--method instructions) on
-instructions per request (see the README). Runs of different methods are refused. --out FILE saves the comparison
+instructions per request (docs/ci.md). Runs of different methods are refused. --out FILE saves the comparison
 with both runs (kind "compare"), which ctxbench report renders.
 `;
 

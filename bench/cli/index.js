@@ -1,5 +1,5 @@
 'use strict';
-const { UsageError, parse } = require('../../lib/cli');
+const { UsageError, parse, presetNamed } = require('../../lib/cli');
 // The commands of `ctxbench`: one registry, each entry a literal require the layering
 // lint can read. Loaded on use: requiring all eleven costs far more than one command's
 // own (docs/investigations.md, "Figures that code comments carried"), paid by every command start,
@@ -67,8 +67,7 @@ function checkArgs(name, args) {
   const mod = commandNamed(name).load();
   if (args.includes('--help') || args.includes('-h')) return;
   const { values } = parse(args, mod.OPTIONS, { allowPositionals: Boolean(mod.POSITIONALS) });
-  if (values.preset !== undefined && !Object.hasOwn(mod.PRESETS ?? {}, values.preset))
-    throw new UsageError(`--preset ${values.preset} is unknown (valid: ${Object.keys(mod.PRESETS ?? {}).join(', ')})`);
+  if (values.preset !== undefined) presetNamed(values.preset, mod.PRESETS ?? {});
 }
 
 module.exports = { COMMANDS, helpOf, commandNamed, checkArgs };

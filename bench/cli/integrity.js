@@ -6,7 +6,7 @@ const strategies = require('../../context');
 const { loadStrategyFiles } = require('./common');
 const frameworks = require('../../servers');
 const { freezePlan } = require('../../lib/plan');
-const { UsageError, parse, flags, list, number, acfFlag } = require('../../lib/cli');
+const { UsageError, parse, flags, list, number, acfFlag, presetNamed } = require('../../lib/cli');
 const { session } = require('../session');
 const { resolveNodeTargets } = require('../targets');
 const integrity = require('../integrity');
@@ -86,10 +86,8 @@ per strategy and classifies every answer: kept (its own id), lost (no id) or lea
 function resolveSettings(values) {
   const own = loadStrategyFiles(values['strategy-file']);
   const quick = Boolean(values.quick);
-  if (values.preset !== undefined && !Object.hasOwn(PRESETS, values.preset)) {
-    throw new UsageError(`--preset ${values.preset} is unknown (valid: ${Object.keys(PRESETS).join(', ')})`);
-  }
-  const preset = PRESETS[values.preset] || { node: [DEFAULT_MAJOR], acf: 'default' };
+  const preset =
+    values.preset === undefined ? { node: [DEFAULT_MAJOR], acf: 'default' } : presetNamed(values.preset, PRESETS);
   const acf = acfFlag(values.acf, preset.acf);
   const framework = values.framework ?? 'express';
   if (!frameworks.names.includes(framework))

@@ -15,7 +15,7 @@ const { parseRates, parseLoads, rateConfigs } = require('../capacity');
 const { resolveNodeTargets } = require('../targets');
 const { captureEnvironment } = require('../environment');
 const { freezePlan } = require('../../lib/plan');
-const { UsageError, parse, flags, list, number, acfFlag } = require('../../lib/cli');
+const { UsageError, parse, flags, list, number, acfFlag, presetNamed } = require('../../lib/cli');
 const { MAX_DEPTH } = require('../../servers/config');
 const { needsOf, redactArgs } = require('../services');
 const { loadStrategyFiles } = require('./common');
@@ -143,7 +143,7 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
                          artillery drivers are always sequential); instructions: each
                          configuration alone under Valgrind (callgrind), instructions per
                          request in windows of a fixed number of requests, repeatable to
-                         ~0.1% on any machine (instructions preset; needs valgrind)
+                         ~0.15% on any machine (docs/method.md; instructions preset; needs valgrind)
   --windows N            duet, pair: counted windows per pair of processes (default ${DEFAULTS.windows});
                          instructions: measured windows per process (default ${DEFAULTS.windows})
   --window-requests N    instructions: requests per window (default by depth: ${windowRequestsFor(8)} at
@@ -226,9 +226,7 @@ function parseTargets(values) {
 function resolveSettings(values) {
   const own = loadStrategyFiles(values['strategy-file']);
   const presetName = values.preset ?? DEFAULTS.preset;
-  if (!Object.hasOwn(PRESETS, presetName))
-    throw new UsageError(`--preset ${presetName} is unknown (valid: ${Object.keys(PRESETS).join(', ')})`);
-  let preset = PRESETS[presetName];
+  let preset = presetNamed(presetName, PRESETS);
   if (values.quick) preset = quick(preset);
   const custom = MATRIX_FLAGS.some((f) => values[f] !== undefined);
   const acf = acfFlag(values.acf, preset.acf);
