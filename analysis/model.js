@@ -25,14 +25,33 @@ const strategies = require('../context');
 // within RIGHT_PP points of a measurement whose 95% half-width is at most JUDGEABLE_PP.
 const RIGHT_PP = 1;
 const JUDGEABLE_PP = 2;
-// The verdict on a held-out point (issue 48): its gap paired by block, two one-sided tests
-// at 5%, against a margin of max(1 pp, 15% of the predicted cost). A fixed point asks the
-// same absolute accuracy of a strategy that costs 2% and of one that costs 60%; a team
-// choosing among the dear ones needs them right to a share of their cost.
+// The verdict on a held-out point (issues 48, 61): its gap paired by block, two one-sided
+// tests at 5%, against a margin of max(1 pp, 15% of the predicted cost, the A/A half-width).
+// A fixed point asks the same absolute accuracy of a strategy that costs 2% and of one that
+// costs 60%; a team choosing among the dear ones needs them right to a share of their cost;
+// and no margin may be finer than the method resolves at one point: the 90% half-width of a
+// `none`-beside-`none` point measured in the same blocks (absent when none was measured).
 const MARGIN_FLOOR_PP = 1;
 const MARGIN_SHARE = 0.15;
-const marginPpFor = (predicted) =>
-  Math.max(MARGIN_FLOOR_PP, Number.isFinite(predicted) ? MARGIN_SHARE * (1 - predicted) * 100 : 0);
+// -> { marginPp, setBy: 'floor' | 'share' | 'aa' }: the largest term, and which it is.
+function marginFor(predicted, aaHalfPp = null) {
+  const terms = [
+    ['floor', MARGIN_FLOOR_PP],
+    ['share', Number.isFinite(predicted) ? MARGIN_SHARE * (1 - predicted) * 100 : -Infinity],
+    ['aa', Number.isFinite(aaHalfPp) ? aaHalfPp : -Infinity],
+  ];
+  const [setBy, marginPp] = terms.reduce((best, t) => (t[1] > best[1] ? t : best));
+  return { marginPp, setBy };
+}
+const marginPpFor = (predicted, aaHalfPp) => marginFor(predicted, aaHalfPp).marginPp;
+// What a strategy on a runtime is (issue 61), one meaning each: 'claimed' with at least
+// CLAIM_MIN_POINTS held-out points judged (within, beyond or cannot tell), at least
+// CLAIM_SHARE_WITHIN of them within and none beyond; 'not modelled' with any beyond (its
+// line is wrong there: no figure is printed); 'not validated' otherwise (too few points, or
+// too many cannot-tells: its prediction may be printed, labelled so).
+const CLAIM_MIN_POINTS = 2;
+const CLAIM_SHARE_WITHIN = 0.8;
+const WORDS = ['claimed', 'not validated', 'not modelled'];
 // Past this many blocks a projection says "more than" (a gap on its margin's edge never decides).
 const BLOCKS_TO_DECIDE_CAP = 200;
 const VERDICT_OF_TOST = { equivalent: 'within', beyond: 'beyond', 'cannot tell': 'cannot tell' };
@@ -82,6 +101,21 @@ function blockFigures(config) {
       return [block, { c0, cost, extraUs: c0 * (cost - 1) }];
     }),
   );
+}
+
+// The A/A twin of a run (bench/matrix.js): a second `none` process measured beside `none`.
+const isAaTwin = (c) => c?.arm === 'aa';
+
+// The A/A half-width (pp): the 90% half-width over blocks of a `none`-beside-`none` point's
+// share of `none`'s throughput (1 ÷ its cost per block), over `blocks` (every block it has
+// without them): what one point of the method resolves in those blocks.
+// -> { halfWidthPp, blocks } | null (no twin, or fewer than 2 blocks)
+function aaHalfWidth(aaConfig, blocks = null) {
+  if (!aaConfig) return null;
+  const values = [...blockFigures(aaConfig)].filter(([b]) => !blocks || blocks.has(b)).map(([, x]) => 100 / x.cost);
+  const o = overBlocks(values);
+  if (o.se === null) return null;
+  return { halfWidthPp: tCritical(o.df, 0.9) * o.se, blocks: o.blocks };
 }
 
 // The probe counts of a run by point: Map(pointKey -> resources per request).
@@ -204,7 +238,7 @@ function judgePrediction(predicted, measured) {
 // The prediction's gap to the measurement, paired by block (pp, predicted − measured):
 // per block, that block's line predicts the point from that block's `none` level and is set
 // against that block's ratio; mean over blocks with its t-interval, as every figure of the
-// fit. Judged by two one-sided tests at 5% against ±marginPp (marginPpFor the predicted
+// fit. Judged by two one-sided tests at 5% against ±marginPp (marginFor the predicted
 // ratio): "within" (the 90% interval of the gap inside the margin: the prediction is right,
 // as far as the blocks can tell), "beyond" (wholly outside: the line is wrong there),
 // "cannot tell". Unlike judgePrediction, which sets two point estimates side by side, this
@@ -258,14 +292,17 @@ function blocksToDecide(gap, marginPp, cap = BLOCKS_TO_DECIDE_CAP) {
 // (how many requests one wake-up served: at a fixed rate its CPU is part of every
 // request's). -> { duetExtraUs, pairExtraUs, pairBaselineUs, predicted, measured, gapPp,
 // wakeups: { duet, pair } } | null when the two share no block
-function methodAgreement(duetConfig, pairConfig) {
+function methodAgreement(duetConfig, pairConfig, aaConfig = null) {
   const duet = blockFigures(duetConfig);
   const pair = blockFigures(pairConfig);
   const blocks = [...pair.keys()].filter((b) => duet.has(b)).sort((x, y) => x - y);
   if (!blocks.length) return null;
   const predicted = blocks.map((b) => pair.get(b).c0 / (pair.get(b).c0 + duet.get(b).extraUs));
   const predictedRatio = overBlocks(predicted);
-  const marginPp = marginPpFor(predictedRatio.estimate);
+  // The same margin as a held-out point's; its A/A term from the pair's own A/A twin at this
+  // rate in the same blocks (the measurement judged is the pair's ratio).
+  const aa = aaHalfWidth(aaConfig, new Set(blocks));
+  const { marginPp, setBy } = marginFor(predictedRatio.estimate, aa?.halfWidthPp);
   const gap = overBlocks(blocks.map((b, i) => (predicted[i] - 1 / pair.get(b).cost) * 100));
   const agreement =
     gap.se === null ? null : tost({ center: gap.estimate, se: gap.se, df: gap.df }, [-marginPp, marginPp]);
@@ -284,8 +321,14 @@ function methodAgreement(duetConfig, pairConfig) {
     measured: overBlocks(blocks.map((b) => 1 / pair.get(b).cost)),
     gapPp: {
       ...gap,
-      agreement: agreement && { outcome: VERDICT_OF_TOST[agreement.outcome], ci90: agreement.interval, marginPp },
+      agreement: agreement && {
+        outcome: VERDICT_OF_TOST[agreement.outcome],
+        ci90: agreement.interval,
+        marginPp,
+        setBy,
+      },
     },
+    aaHalfWidthPp: aa?.halfWidthPp ?? null,
     wakeups: { duet: wakeupsOf(duetConfig), pair: wakeupsOf(pairConfig) },
   };
 }
@@ -303,7 +346,10 @@ function methodCheck(duetRun, pairRun) {
   const rows = [];
   for (const d of duetRun.configs.filter((c) => c.strategy !== baseline || c.arm)) {
     for (const p of pairRun.configs.filter((c) => pointOf(c) === pointOf(d)).sort((a, b) => a.rate - b.rate)) {
-      const m = methodAgreement(d, p);
+      const aa = pairRun.configs.find(
+        (c) => isAaTwin(c) && c.strategy === baseline && c.rate === p.rate && pointKey(c) === pointKey(p),
+      );
+      const m = methodAgreement(d, p, aa);
       if (m) rows.push({ strategy: d.strategy, aa: Boolean(d.arm), rate: p.rate, ...m });
     }
   }
@@ -393,9 +439,15 @@ function analyzeModel(run) {
   const missingProbes = [...new Set(configs.map(pointKey))].filter((k) => !R.has(k));
   const runtimes = [...new Set(configs.map((c) => c.nodeLabel ?? c.node))].map((runtime) => {
     const mine = configs.filter((c) => (c.nodeLabel ?? c.node) === runtime);
-    const others = mine.filter((c) => armOf(c) !== baseline);
+    const others = mine.filter((c) => armOf(c) !== baseline && !isAaTwin(c));
+    // The A/A point at the reference configuration (issue 61): its half-width is a margin's
+    // third term. Found among every config, whatever role a preset gives it.
+    const refKey = pointKey({ ...REFERENCE, nodeLabel: runtime });
+    const aaConfig = (run.configs || []).find(
+      (c) => isAaTwin(c) && c.strategy === baseline && (c.nodeLabel ?? c.node) === runtime && pointKey(c) === refKey,
+    );
     const atPoint = (c) => others.filter((o) => pointKey(o) === pointKey(c));
-    const refConfig = mine.find((c) => pointKey(c) === pointKey({ ...REFERENCE, nodeLabel: runtime }));
+    const refConfig = mine.find((c) => !isAaTwin(c) && pointKey(c) === refKey);
     // Per block too: a study resumed on another machine has blocks in another CPU's µs.
     const reference = refConfig
       ? {
@@ -441,8 +493,9 @@ function analyzeModel(run) {
               )
             : null;
         const judgement = judgePrediction(predicted, measured);
-        const marginPp = marginPpFor(predicted?.estimate);
-        const gapPp = fit && Number.isFinite(r.R) ? gapOverBlocks(fit, r.R, r.figures, marginPp) : null;
+        const aa = aaHalfWidth(aaConfig, new Set(r.figures.keys()));
+        const margin = marginFor(predicted?.estimate, aa?.halfWidthPp);
+        const gapPp = fit && Number.isFinite(r.R) ? gapOverBlocks(fit, r.R, r.figures, margin.marginPp) : null;
         // Why a point has too few windows to measure, in the duet's own words.
         const windows = (r.config.samples || []).filter((w) => w && w.kind === 'window');
         const reasons = windows
@@ -466,7 +519,8 @@ function analyzeModel(run) {
           predicted: predicted && { estimate: predicted.estimate, ci95: predicted.ci95 },
           judgement,
           gapPp,
-          verdict: verdictOf(predicted, measured, gapPp, marginPp),
+          verdict: { ...verdictOf(predicted, measured, gapPp, margin.marginPp), setBy: margin.setBy },
+          aaHalfWidthPp: aa?.halfWidthPp ?? null,
           dropped,
           residualUs,
           // The line misses a fitted point when its residual's interval leaves out zero and
@@ -479,9 +533,24 @@ function analyzeModel(run) {
           ),
         };
       });
-      const beyond = points.filter((p) => p.role === 'held-out' && p.verdict.outcome === 'beyond');
-      // The model claims a strategy on a runtime only where no held-out point is beyond its
-      // margin: where the line is shown wrong, a prediction elsewhere is not trusted either.
+      const held = points.filter((p) => p.role === 'held-out');
+      const judged = (o) => held.filter((p) => p.verdict.outcome === o);
+      const beyond = judged('beyond');
+      const validation = {
+        judged: judged('within').length + beyond.length + judged('cannot tell').length,
+        within: judged('within').length,
+        beyond: beyond.length,
+        cannotTell: judged('cannot tell').length,
+      };
+      // Where a held-out point is beyond, the line is shown wrong: a prediction elsewhere is
+      // not trusted either (not modelled). A line that is never shown wrong is claimed only
+      // where enough points were judged and most of them within.
+      const word =
+        !fit || beyond.length
+          ? 'not modelled'
+          : validation.judged >= CLAIM_MIN_POINTS && validation.within >= CLAIM_SHARE_WITHIN * validation.judged
+            ? 'claimed'
+            : 'not validated';
       const notModelled = !fit
         ? why
         : beyond.length
@@ -506,12 +575,22 @@ function analyzeModel(run) {
           rangeR: fit.rangeR,
         },
         why,
-        claimed: !notModelled,
+        word,
+        claimed: word === 'claimed',
+        validation,
         notModelled,
         points,
       };
     });
-    return { runtime, node: mine[0].node, acf: mine[0].acf ?? mine[0].expectAcf ?? null, reference, strategies };
+    return {
+      runtime,
+      node: mine[0].node,
+      acf: mine[0].acf ?? mine[0].expectAcf ?? null,
+      reference,
+      // The A/A point at the reference configuration over all its blocks, or null: not measured.
+      aa: aaHalfWidth(aaConfig),
+      strategies,
+    };
   });
   return { rightPp: RIGHT_PP, judgeablePp: JUDGEABLE_PP, runtimes, missingProbes };
 }
@@ -538,6 +617,21 @@ function tally(points) {
     beyond,
     cannotTell,
     unjudged: held.length - within - beyond - cannotTell,
+  };
+}
+
+// The three words counted over a model's strategy–runtime pairs (analysis only counts; the
+// report writes the sentence). -> { claimed, notValidated, notModelled, pairs, claimedPairs:
+// [{ runtime, strategy }] }
+function wordTally(model) {
+  const pairs = model.runtimes.flatMap((rt) => rt.strategies.map((s) => ({ runtime: rt.runtime, ...s })));
+  const count = (w) => pairs.filter((s) => s.word === w).length;
+  return {
+    claimed: count('claimed'),
+    notValidated: count('not validated'),
+    notModelled: count('not modelled'),
+    pairs: pairs.length,
+    claimedPairs: pairs.filter((s) => s.word === 'claimed').map(({ runtime, strategy }) => ({ runtime, strategy })),
   };
 }
 
@@ -589,14 +683,18 @@ function exportFit(model, source) {
           strategies: Object.fromEntries(
             rt.strategies.map((s) => [
               s.strategy,
-              s.claimed
+              // The word travels with the terms (`app --predict` prints it beside the figure);
+              // a pair not modelled ships its reason and no terms.
+              s.word !== 'not modelled'
                 ? {
+                    word: s.word,
+                    validation: s.validation,
                     perRequestUs: s.fit.perRequestUs,
                     perResourceUs: s.fit.perResourceUs,
                     blocks: s.fit.blocks.map(({ block, a, b, lo, hi }) => ({ block, a, b, lo, hi })),
                     rangeR: s.fit.rangeR,
                   }
-                : { notModelled: s.notModelled },
+                : { word: s.word, notModelled: s.notModelled },
             ]),
           ),
         },
@@ -679,9 +777,13 @@ function predictService(fit, R, referenceConfig) {
   const baselineUs = { ...level, se, df, ci95: half === null ? null : [level.estimate - half, level.estimate + half] };
   const rows = Object.entries(fit.strategies).map(([strategy, terms]) => {
     const measureIt = `measure it with \`ctxbench app --candidate ${strategy}\``;
+    // A fit written before the words (issue 61) has none: its rows say nothing of validation.
+    const word = terms.word ?? (terms.notModelled ? 'not modelled' : null);
+    const said = { word, ...(terms.validation && { validation: terms.validation }) };
     if (terms.notModelled || !terms.blocks)
       return {
         strategy,
+        ...said,
         estimate: null,
         ci95: null,
         extraUs: null,
@@ -693,6 +795,7 @@ function predictService(fit, R, referenceConfig) {
     if (Array.isArray(terms.rangeR) && (R < terms.rangeR[0] || R > terms.rangeR[1])) {
       return {
         strategy,
+        ...said,
         estimate: null,
         ci95: null,
         extraUs: null,
@@ -706,6 +809,7 @@ function predictService(fit, R, referenceConfig) {
     const p = predictRatio(onReferenceScale(terms, fit.reference), R, baselineUs);
     return {
       strategy,
+      ...said,
       estimate: p.estimate,
       ci95: p.ci95,
       df: p.df ?? null,
@@ -764,6 +868,12 @@ module.exports = {
   fitsByRuntime,
   predictService,
   tally,
+  wordTally,
+  aaHalfWidth,
+  marginFor,
+  CLAIM_MIN_POINTS,
+  CLAIM_SHARE_WITHIN,
+  WORDS,
   upgradeTable,
   exportFit,
   predictRatio,

@@ -21,7 +21,7 @@ const { companionsOf } = require('./companions');
 const { markdown: summaryMarkdown, picturePoints: summaryPicturePoints } = require('./strategy-summary');
 const { costPicture } = require('./charts');
 const { renderHtml } = require('./html');
-const { analyzeModel, tally, fitsByRuntime } = require('../analysis/model');
+const { analyzeModel, tally, wordTally, fitsByRuntime } = require('../analysis/model');
 
 const KIND_ORDER = ['run', 'repro', 'integrity', 'micro', 'overhead', 'calibrate', 'aa'];
 
@@ -282,14 +282,14 @@ function modelPointer(results, link) {
     r,
     t: tally(r.model.runtimes.flatMap((rt) => rt.strategies.flatMap((x) => x.points))),
   }));
+  // The three words counted (analysis/model.js wordTally); what each means is the page's to say.
   const said = tallies.map(({ r, t }) => {
-    const fitted = r.model.runtimes.flatMap((rt) => rt.strategies.filter((x) => x.fit));
+    const w = wordTally(r.model);
     return (
       `[${r.run.title.replace(/[[\]]/g, '')}](${link(r.name)}): of ${t.total} held-out predictions, ` +
       `${t.within} within their margin, ${t.beyond} beyond it, ${t.cannotTell} cannot tell` +
-      `${t.unjudged ? `, ${t.unjudged} not measured` : ''}; it claims ` +
-      `${fitted.filter((x) => x.claimed).length} of ${fitted.length} strategy–runtime pairs (none with a ` +
-      `point beyond)`
+      `${t.unjudged ? `, ${t.unjudged} not measured` : ''}; the model is claimed for ${w.claimed} of ` +
+      `${w.pairs} strategy–runtime pairs, not validated ${w.notValidated}, not modelled ${w.notModelled}`
     );
   });
   return [

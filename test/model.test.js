@@ -7,7 +7,7 @@
 // scale through the reference server. No timing: every figure here is written by the test.
 const test = require('node:test');
 const assert = require('node:assert');
-const { analyzeModel, tally, upgradeTable, predictService, fitsByRuntime, instructionTerms, judgePrediction, judgeAgainst, gapOverBlocks, nonNegativeLine, marginPpFor, predictRatio, methodAgreement } = require('../analysis/model');
+const { analyzeModel, tally, wordTally, upgradeTable, predictService, fitsByRuntime, instructionTerms, judgePrediction, judgeAgainst, gapOverBlocks, nonNegativeLine, marginPpFor, marginFor, aaHalfWidth, predictRatio, methodAgreement } = require('../analysis/model');
 
 // R per point: a request makes 40 resources plus 1.1 per level (setImmediate hops), or
 // 2.2 per level (nextTick hops make a promise and a tick object).
@@ -70,7 +70,8 @@ test('the fit recovers a known cost per request and per resource, inside its int
   const expected = noneUs(75.2) / (noneUs(75.2) + linear(75.2));
   assert.ok(Math.abs(p32.predicted.estimate - expected) < 0.002, `${p32.predicted.estimate} vs ${expected}`);
   assert.deepStrictEqual(tally(s.points), { right: 2, miss: 0, wide: 0, other: 0, total: 2, within: 2, beyond: 0, cannotTell: 0, unjudged: 0 });
-  assert.deepStrictEqual([s.claimed, s.notModelled], [true, null]);
+  assert.deepStrictEqual([s.word, s.claimed, s.notModelled], ['claimed', true, null]);
+  assert.deepStrictEqual(s.validation, { judged: 2, within: 2, beyond: 0, cannotTell: 0 });
 });
 
 test('a cost that bends (grows with the square of R) is said to leave the line, and its held-out points miss', () => {
@@ -78,7 +79,8 @@ test('a cost that bends (grows with the square of R) is said to leave the line, 
   const s = model.runtimes[0].strategies[0];
   assert.ok(s.points.some((p) => p.role === 'fit' && p.offLine), JSON.stringify(s.points.map((p) => p.residualUs)));
   assert.ok(tally(s.points).beyond >= 1, JSON.stringify(s.points.map((p) => p.gapPp)));
-  // A line shown wrong at a held-out point is not claimed, and says where.
+  // A line shown wrong at a held-out point is not modelled, and says where.
+  assert.strictEqual(s.word, 'not modelled');
   assert.strictEqual(s.claimed, false);
   assert.match(s.notModelled, /^its line is wrong at \d held-out points? \(DEPTH=\d+ HOP=\w+ by [+−]\d+\.\d pp.*beyond the margin\)$/);
 });
@@ -249,6 +251,102 @@ test('a block from a sitting on a faster machine is put on the reference level\'
   assert.ok(Math.abs(predictService(older, 20, reference).rows[0].estimate - 45 / 49) < 1e-9);
 });
 
+// The A/A twin of `none` at the reference configuration (DEPTH=8 HOP=immediate): `none`
+// beside `none`, its cost per block 1 × `spread` (no strategy, only the method's noise).
+function withAaTwin(run, spread = [1, 1.03, 0.97], runtime = 'node24') {
+  const samples = spread.flatMap((cost, block) => WIGGLE.map((wiggle, window) => ({ kind: 'window', block, window, counted: true, cpuUsPerRequest: 50 * cost * wiggle, partnerCpuUsPerRequest: 50 * wiggle, requests: 1000, partnerRequests: 1000 })));
+  run.configs.push({ framework: 'express', depth: 8, hop: 'immediate', nodeLabel: runtime, node: 'v24.21.0', role: 'fit', id: `express/none/d8/immediate/${runtime}/aa`, strategy: 'none', arm: 'aa', samples });
+  return run;
+}
+
+test('a held-out point\'s margin is max(1 pp, 15% of the predicted cost, the A/A half-width), and says which term set it', () => {
+  // Each term the largest once.
+  assert.deepStrictEqual(marginFor(0.99), { marginPp: 1, setBy: 'floor' });
+  assert.deepStrictEqual(marginFor(0.99, 0.4), { marginPp: 1, setBy: 'floor' }, 'an A/A finer than the floor');
+  const share = marginFor(0.4, 2.5);
+  assert.ok(share.setBy === 'share' && Math.abs(share.marginPp - 9) < 1e-9, JSON.stringify(share));
+  assert.deepStrictEqual(marginFor(0.95, 2.5), { marginPp: 2.5, setBy: 'aa' });
+  assert.deepStrictEqual(marginFor(0.95, null), { marginPp: 1, setBy: 'floor' }, 'no A/A point: no third term');
+  // The A/A half-width: the 90% t half-width over blocks of `none`-beside-`none`'s share.
+  const run = withAaTwin(synthRun({ als: linear }));
+  const twin = run.configs.at(-1);
+  const shares = [1, 1.03, 0.97].map((c) => 100 / c);
+  const m = shares.reduce((a, b) => a + b) / 3;
+  const sd = Math.sqrt(shares.reduce((a, x) => a + (x - m) ** 2, 0) / 2);
+  const expected = 2.919986 * sd / Math.sqrt(3);
+  assert.ok(Math.abs(aaHalfWidth(twin).halfWidthPp - expected) < 1e-3, `${aaHalfWidth(twin).halfWidthPp} vs ${expected}`);
+  assert.strictEqual(aaHalfWidth(twin, new Set([0])), null, 'one block: no half-width');
+  // In the model: the twin is no strategy; the cheap strategy's held-out margins are its half-width.
+  const model = analyzeModel(run);
+  const rt = model.runtimes[0];
+  assert.deepStrictEqual(rt.strategies.map((s) => s.strategy), ['als']);
+  assert.ok(Math.abs(rt.aa.halfWidthPp - expected) < 1e-3 && rt.aa.blocks === 3, JSON.stringify(rt.aa));
+  const held = rt.strategies[0].points.filter((p) => p.role === 'held-out');
+  for (const p of held) {
+    assert.strictEqual(p.verdict.setBy, 'aa', JSON.stringify(p.verdict));
+    assert.ok(Math.abs(p.verdict.marginPp - expected) < 1e-3 && p.gapPp.agreement.marginPp === p.verdict.marginPp);
+  }
+  // Without the twin the same points' margins are the cost's share (a ~10% cost: ±1.5 pp).
+  const without = analyzeModel(synthRun({ als: linear })).runtimes[0];
+  assert.strictEqual(without.aa, null);
+  assert.deepStrictEqual(without.strategies[0].points.filter((p) => p.role === 'held-out').map((p) => p.verdict.setBy), ['share', 'share']);
+  // The page says which term set each margin, and when no A/A point was measured.
+  const { modelSection } = require('../report/sections/run/model');
+  const page = (r) => modelSection({ ...r, title: 'Model (synthetic)', settings: { ...r.settings, preset: 'model' } });
+  const withTwin = page(run);
+  assert.match(withTwin, /\| `als` \| DEPTH=32 HOP=immediate \| held-out \|.*\| ✅ within ±5\.1 pp \| the A\/A half-width \|/);
+  assert.match(withTwin, /The A\/A point at the reference configuration: ±5\.1 pp on `node24` \(3 blocks\)/);
+  const noTwin = page(synthRun({ als: linear }));
+  assert.match(noTwin, /No A\/A point measured \(no `none`-beside-`none` twin at the reference configuration in this run\)/);
+  assert.match(noTwin, /\| `als` \| DEPTH=32 HOP=immediate \| held-out \|.*\| ✅ within ±1\.\d pp \| 15% of the predicted cost \|/);
+  assert.match(page(synthRun({ param: () => 0.01 })), /\| `param` \| DEPTH=32 HOP=immediate \| held-out \|.*\| the 1 pp floor \|/);
+});
+
+test('three words for a strategy–runtime pair: claimed (≥ 2 judged, ≥ 80% within, none beyond), not validated, not modelled', () => {
+  const held = (run, strategy, hop) => run.configs.find((c) => c.strategy === strategy && c.hop === hop && c.role === 'held-out');
+  const words = (run) => Object.fromEntries(analyzeModel(run).runtimes[0].strategies.map((s) => [s.strategy, s.word]));
+  // Both held-out points within: claimed. A bending cost, beyond somewhere: not modelled.
+  assert.deepStrictEqual(words(synthRun({ als: linear, 'cls-hooked': (R) => 5 + 0.002 * R * R })), { als: 'claimed', 'cls-hooked': 'not modelled' });
+  // One point judged (the other's windows all dropped): within, but fewer than 2: not validated.
+  const one = synthRun({ als: linear });
+  const awaitPoint = held(one, 'als', 'await');
+  awaitPoint.samples = awaitPoint.samples.map((w) => ({ ...w, counted: false, dropped: 'server CPU not saturated (20% used)' }));
+  const s1 = analyzeModel(one).runtimes[0].strategies[0];
+  assert.deepStrictEqual([s1.word, s1.validation], ['not validated', { judged: 1, within: 1, beyond: 0, cannotTell: 0 }]);
+  // Two judged, one of them cannot tell: 50% within, under 80%: not validated.
+  const noisy = synthRun({ als: linear });
+  const n = held(noisy, 'als', 'await');
+  n.samples = n.samples.map((w) => ({ ...w, cpuUsPerRequest: w.cpuUsPerRequest * [1, 1.04, 0.965][w.block] }));
+  const s2 = analyzeModel(noisy).runtimes[0].strategies[0];
+  assert.deepStrictEqual([s2.word, s2.validation], ['not validated', { judged: 2, within: 1, beyond: 0, cannotTell: 1 }]);
+  // Counted over the pairs, and said in results.md's line and on the page.
+  const both = { ...synthRun({ als: linear, 'cls-hooked': (R) => 5 + 0.002 * R * R, param: () => 0.01 }), title: 'Model (synthetic)', settings: { baseline: 'none', method: 'duet', preset: 'model' } };
+  const pn = held(both, 'param', 'await');
+  pn.samples = pn.samples.map((w) => ({ ...w, counted: false, dropped: 'server CPU not saturated (20% used)' }));
+  const w = wordTally(analyzeModel(both));
+  assert.deepStrictEqual([w.claimed, w.notValidated, w.notModelled, w.pairs], [1, 1, 1, 3]);
+  assert.deepStrictEqual(w.claimedPairs, [{ runtime: 'node24', strategy: 'als' }]);
+  const { modelPointer } = require('../report');
+  assert.match(modelPointer([{ run: both, name: 'model' }], (name) => `results/${name}.md`), /the model is claimed for 1 of 3 strategy–runtime pairs, not validated 1, not modelled 1$/m);
+  const { modelSection } = require('../report/sections/run/model');
+  const page = modelSection(both);
+  assert.ok(page.includes('**Of 3 strategy–runtime pairs, 1 claimed, 1 not validated, 1 not modelled.**'), page);
+  assert.match(page, /\| `param` \|.*\| \*\*not validated\*\*: 1 of 1 judged held-out point within \(claimed needs at least 2, 80% of them within\) \|/);
+  // The shipped fit carries the word: terms for claimed and not validated, none for not modelled;
+  // `app --predict` prints the word beside each figure and no figure where not modelled.
+  const fit = fitsByRuntime([{ file: 'results/model.json', run: both }]).get('node24');
+  assert.deepStrictEqual(Object.fromEntries(Object.entries(fit.strategies).map(([k, v]) => [k, [v.word, Boolean(v.blocks)]])), { als: ['claimed', true], 'cls-hooked': ['not modelled', false], param: ['not validated', true] });
+  const reference = { samples: [0, 1, 2].flatMap((block) => [0, 1, 2].map((window) => ({ kind: 'window', block, window, counted: true, cpuUsPerRequest: 40, partnerCpuUsPerRequest: 120 }))) };
+  const prediction = predictService(fit, 200, reference);
+  assert.deepStrictEqual(prediction.rows.map((r) => [r.strategy, r.word, r.estimate === null]), [['als', 'claimed', false], ['cls-hooked', 'not modelled', true], ['param', 'not validated', false]]);
+  const { predictLines } = require('../bench/cli/app');
+  const printed = predictLines({ runtime: 'node24', probe: { perRequest: { total: 200, byType: {} }, runtime: { node: 'v24.21.0', acf: true } }, model: { source: { file: 'results/model.json' } }, prediction }).join('\n');
+  assert.match(printed, /^ {2}als +\d+\.\d% \[[^\]]+\] {2}claimed {2}\(\+/m);
+  assert.match(printed, /^ {2}param +\d+\.\d% \[[^\]]+\] {2}not validated \(1 of 1 judged held-out point within\)/m);
+  assert.match(printed, /^ {2}cls-hooked +no prediction: not modelled: its line is wrong at [^\n]*$/m);
+  assert.doesNotMatch(printed.split('\n').find((l) => /cls-hooked/.test(l)), /\d+\.\d%/, 'no figure where not modelled');
+});
+
 test('a strategy the model does not claim is not predicted: the reason and what to measure instead', () => {
   const fits = fitsByRuntime([{ file: 'results/model.json', run: synthRun({ als: linear, 'cls-hooked': (R) => 5 + 0.002 * R * R }) }]);
   const fit = fits.get('node24');
@@ -315,6 +413,9 @@ test('the shipped results/model-fit.json has the shape the report writes from mo
   for (const r of Object.values(shipped.runtimes)) {
     for (const s of Object.values(r.strategies)) {
       if (s.perRequestUs) assert.ok(Number.isFinite(s.perRequestUs.estimate) && Number.isFinite(s.perResourceUs.estimate), JSON.stringify(s).slice(0, 200));
+      // Each strategy carries its word (issue 61); terms only where it is not "not modelled".
+      assert.ok(['claimed', 'not validated', 'not modelled'].includes(s.word), JSON.stringify(s).slice(0, 200));
+      assert.strictEqual(Boolean(s.blocks), s.word !== 'not modelled', JSON.stringify(s).slice(0, 200));
     }
   }
 });
@@ -327,13 +428,13 @@ test('the page and results.md give the verdicts (within, beyond, cannot tell) an
   const t = tally(model.runtimes.flatMap((rt) => rt.strategies.flatMap((s) => s.points)));
   const page = modelSection(run);
   assert.ok(page.includes(`**Held-out: ${t.within} within, ${t.beyond} beyond, ${t.cannotTell} cannot tell**`), page);
-  assert.ok(page.includes('**The model claims 1 of 2 fitted strategy–runtime pairs**'), page);
-  assert.match(page, /\| `als` \|.*\| 2 \/ 0 \/ 0 \| claimed \|/, 'als: both held-out gaps within, claimed');
-  assert.match(page, /\| `cls-hooked` \|.*\| not modelled: its line is wrong at/, 'a bending cost is not claimed');
+  assert.ok(page.includes('**Of 2 strategy–runtime pairs, 1 claimed, 0 not validated, 1 not modelled.**'), page);
+  assert.match(page, /\| `als` \|.*\| 2 \/ 0 \/ 0 \| \*\*claimed\*\* \(2 of 2 judged held-out points within\) \|/, 'als: both held-out gaps within, claimed');
+  assert.match(page, /\| `cls-hooked` \|.*\| \*\*not modelled\*\*: its line is wrong at/, 'a bending cost is not claimed');
   assert.match(page, /❌ beyond ±\d+\.\d pp \|/, 'a bending cost\'s gap is beyond its margin');
   const pointer = modelPointer([{ run, name: 'model' }], (name) => `results/${name}.md`);
   assert.ok(pointer.includes(`of ${t.total} held-out predictions, ${t.within} within their margin, ${t.beyond} beyond it, ${t.cannotTell} cannot tell`), pointer);
-  assert.ok(pointer.includes('it claims 1 of 2 strategy–runtime pairs'), pointer);
+  assert.ok(pointer.includes('the model is claimed for 1 of 2 strategy–runtime pairs, not validated 0, not modelled 1'), pointer);
 });
 
 test('the method check: the duet\'s extra µs on the pair\'s baseline predicts the pair\'s ratio, judged per block against the margin; wake-ups per request beside', () => {
@@ -356,6 +457,13 @@ test('the method check: the duet\'s extra µs on the pair\'s baseline predicts t
   // Blocks are paired by number: a pair block without its duet block is left out.
   assert.strictEqual(methodAgreement(duet, windows([130, 128, 132, 131, 129, 130, 130], [10, 10, 10, 10, 10, 10, 10])).blocks, 5);
   assert.strictEqual(methodAgreement(duet, { samples: [] }), null);
+  // The same margin as a held-out point's: the pair's A/A twin at the rate, when its
+  // half-width is the largest term, sets it (here ±3.0 pp over a cheap 7% cost's ±1.1).
+  const twin = windows([130, 128, 132, 131, 129], [0, 5, -5, 3, -3]);
+  const withTwin = methodAgreement(duet, windows([130, 128, 132, 131, 129], [10, 10.1, 9.9, 10.2, 9.8]), twin);
+  assert.strictEqual(withTwin.gapPp.agreement.setBy, 'aa', JSON.stringify(withTwin.gapPp.agreement));
+  assert.ok(Math.abs(withTwin.gapPp.agreement.marginPp - aaHalfWidth(twin).halfWidthPp) < 1e-12);
+  assert.strictEqual(same.gapPp.agreement.setBy, 'share');
 });
 
 test('the model page says why held-out points a duet could not measure are not measured with the pair instead', () => {
@@ -388,7 +496,7 @@ test('the model page shows the method check from its companion runs: per rate, a
   const agree = page(pairRun([50, 50.5, 49.5, 50, 50]));
   assert.match(agree, /#### The method check: may the pair stand in for the duet\?/);
   assert.match(agree, /- \*\*At 1,000 req\/s each: the methods agree: every strategy within its margin\*\* \(2 within, 0 beyond, 0 cannot tell\)/);
-  assert.match(agree, /\| `cls-hooked` \| 1,000 \| 50\.0 \[[\d.]+–[\d.]+\] on 33\.4 \| 50\.0 \[[\d.]+–[\d.]+\] on 130\.\d \|.*\| ✅ within ±\d+\.\d pp \| 0\.90 \/ 0\.95 \| 5 \|/);
+  assert.match(agree, /\| `cls-hooked` \| 1,000 \| 50\.0 \[[\d.]+–[\d.]+\] on 33\.4 \| 50\.0 \[[\d.]+–[\d.]+\] on 130\.\d \|.*\| ✅ within ±\d+\.\d pp \| 15% of the predicted cost \| 0\.90 \/ 0\.95 \| 5 \|/);
   // Twice the saturated cost at the rate: beyond, and the rate's outcome says so.
   const disagree = page(pairRun([100, 101, 99, 100, 100]));
   assert.match(disagree, /- \*\*At 1,000 req\/s each: the methods do not agree\*\* \(1 within, 1 beyond, 0 cannot tell\)/);

@@ -17,7 +17,7 @@ const fs = require('node:fs');
 const { AppStartError, startApp } = require('../app-process');
 const { probeEnv, countResources, makeDir } = require('../probe');
 const { writeReport } = require('./write-report');
-const { probeText, resourceMix, fittedRange } = require('../../report/sections/app');
+const { probeText, resourceMix, fittedRange, wordText } = require('../../report/sections/app');
 const f = require('../../report/format');
 const { DEFAULTS: RUN_DEFAULTS, MODEL_STRATEGIES } = require('../../lib/presets');
 const { acfArgs, labelOfRuntime } = require('../../lib/node-versions');
@@ -363,12 +363,17 @@ function predictLines(p) {
   lines.push("Predicted % of this service's throughput on one CPU with each strategy (95% interval):");
   const rows = [...pr.rows].sort((x, y) => (y.estimate ?? 0) - (x.estimate ?? 0));
   const width = Math.max(...rows.map((x) => x.strategy.length));
-  for (const row of rows)
+  // Each figure with its word (claimed, not validated); a not modelled strategy has no
+  // figure, and its reason starts with the word.
+  for (const row of rows) {
+    const word = wordText(row);
     lines.push(
       `  ${row.strategy.padEnd(width)}  ` +
         `${row.why ? `no prediction: ${row.why}` : withCi(row)}` +
+        `${word && row.word !== 'not modelled' ? `  ${word}` : ''}` +
         `${Number.isFinite(row.extraUs) ? `  (+${row.extraUs.toFixed(1)} µs per request)` : ''}`,
     );
+  }
   const caveated = rows.filter((x) => x.caveat);
   if (caveated.length) lines.push(`  ${caveated.map((x) => x.strategy).join(', ')}: ${caveated[0].caveat}`);
   lines.push(`  ${AT_SATURATION[0].toUpperCase()}${AT_SATURATION.slice(1)}.`);
@@ -689,4 +694,4 @@ async function probeSides(sides, settings, progress) {
 // The start commands with the URLs of what --with started (the same for both sides).
 const withEnv = (commands, serverEnv) => commands.map((c) => ({ ...c, env: { ...serverEnv } }));
 
-module.exports = { main, help: HELP, settingsOf, OPTIONS };
+module.exports = { main, help: HELP, settingsOf, OPTIONS, predictLines };

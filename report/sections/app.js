@@ -217,6 +217,15 @@ function resourceMix(probe) {
 // The range of async resources per request the model's claimed terms were fitted on.
 const fittedRange = (model) => (Array.isArray(model?.rangeR) ? model.rangeR.map((x) => x.toFixed(0)).join('–') : null);
 
+// A prediction's word (analysis/model.js: claimed, not validated, not modelled), with the
+// count behind a "not validated"; '' for a row recorded before the words (issue 61).
+function wordText(row) {
+  if (!row?.word) return '';
+  const v = row.validation;
+  if (row.word !== 'not validated' || !v) return row.word;
+  return `not validated (${v.within} of ${v.judged} judged held-out point${v.judged === 1 ? '' : 's'} within)`;
+}
+
 // The reference server's STRATEGY, DEPTH and HOP as `K=V` words, or 'none'.
 function referenceEnv(p) {
   if (!p.reference?.env) return 'none';
@@ -252,20 +261,35 @@ function predictSection(p) {
     '',
   );
   const ci = (x) => (x ? f.withCi(x.estimate, x.ci95, f.pctOf) : f.DASH);
+  // A run recorded before the words (issue 61) keeps its table as it was.
+  const worded = pr.rows.some((x) => x.word);
   const rows = [...pr.rows]
     .sort((x, y) => (y.estimate ?? 0) - (x.estimate ?? 0))
     .map((x) => [
       f.code(x.strategy),
       x.why ? `no prediction: ${x.why}` : ci(x),
       f.isNum(x.extraUs) ? `+${f.num(x.extraUs)}` : f.DASH,
+      ...(worded ? [wordText(x) || f.DASH] : []),
     ]);
   out.push(
-    f.table(['Strategy', 'Predicted % of its throughput on one CPU [95% CI]', 'Extra CPU µs per request'], rows, [
-      'l',
-      'r',
-      'r',
-    ]),
+    f.table(
+      [
+        'Strategy',
+        'Predicted % of its throughput on one CPU [95% CI]',
+        'Extra CPU µs per request',
+        ...(worded ? ['The model says'] : []),
+      ],
+      rows,
+      ['l', 'r', 'r', ...(worded ? ['l'] : [])],
+    ),
   );
+  if (worded)
+    out.push(
+      '',
+      "The model says, per strategy on this runtime, what its held-out points showed (docs/model.md): *claimed*, " +
+        '*not validated* (a figure all the same, not shown right by enough points) or *not modelled* (its line ' +
+        'is shown wrong somewhere: no figure).',
+    );
   const caveated = pr.rows.filter((x) => x.caveat);
   if (caveated.length)
     out.push('', `${caveated.map((x) => f.code(x.strategy)).join(', ')}: ${caveated[0].caveat} (docs/model.md).`);
@@ -306,4 +330,4 @@ function probeText(probe) {
   );
 }
 
-module.exports = { render, probeText, resourceMix, fittedRange };
+module.exports = { render, probeText, resourceMix, fittedRange, wordText };

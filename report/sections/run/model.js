@@ -11,6 +11,7 @@ const {
   analyzeModel,
   methodCheck,
   tally,
+  wordTally,
   upgradeTable,
   instructionTerms,
   pointName,
@@ -18,6 +19,8 @@ const {
   MARGIN_FLOOR_PP,
   MARGIN_SHARE,
   BLOCKS_TO_DECIDE_CAP,
+  CLAIM_MIN_POINTS,
+  CLAIM_SHARE_WITHIN,
 } = require('../../../analysis/model');
 const { nodeLabel } = require('../../../lib/node-versions');
 
@@ -179,7 +182,47 @@ function designNote(rt) {
   );
 }
 
-const claimCell = (s) => (s.claimed ? 'claimed' : `not modelled: ${s.notModelled}`);
+// Which term of max(1 pp, 15% of the predicted cost, the A/A half-width) set a margin.
+const SET_BY = {
+  floor: `the ${MARGIN_FLOOR_PP} pp floor`,
+  share: `${Math.round(MARGIN_SHARE * 100)}% of the predicted cost`,
+  aa: 'the A/A half-width',
+};
+const setByCell = (p) =>
+  p.role === 'held-out' && ['within', 'beyond', 'cannot tell'].includes(p.verdict?.outcome)
+    ? (SET_BY[p.verdict.setBy] ?? f.DASH)
+    : f.DASH;
+
+// A strategy–runtime pair's word (analysis/model.js), with the count behind it.
+const judgedText = (v) =>
+  `${v.within} of ${v.judged} judged held-out point${v.judged === 1 ? '' : 's'} within` +
+  `${v.cannotTell ? `, ${v.cannotTell} cannot tell` : ''}`;
+function claimCell(s) {
+  if (s.word === 'not modelled') return `**not modelled**: ${s.notModelled}`;
+  if (s.word === 'claimed') return `**claimed** (${judgedText(s.validation)})`;
+  return (
+    `**not validated**: ${judgedText(s.validation)} (claimed needs at least ${CLAIM_MIN_POINTS}, ` +
+    `${Math.round(CLAIM_SHARE_WITHIN * 100)}% of them within)`
+  );
+}
+
+// Whether the margins had their A/A term, per runtime.
+function aaNote(model) {
+  const measured = model.runtimes.filter((rt) => rt.aa);
+  if (!measured.length)
+    return (
+      'No A/A point measured (no `none`-beside-`none` twin at the reference configuration in this run): the ' +
+      "margin's third term is absent, and every margin here is max(1 pp, 15% of the predicted cost)."
+    );
+  const missing = model.runtimes.filter((rt) => !rt.aa).map((rt) => f.code(rt.runtime));
+  return (
+    `The A/A point at the reference configuration: ` +
+    measured.map((rt) => `±${rt.aa.halfWidthPp.toFixed(1)} pp on ${f.code(rt.runtime)} (${rt.aa.blocks} blocks)`)
+      .join(', ') +
+    ` over all its blocks (each point's margin takes it over the blocks that point shares)` +
+    `${missing.length ? `; no A/A point measured on ${missing.join(', ')}, whose margins have no third term` : ''}.`
+  );
+}
 
 function runtimeSection(rt, model, run) {
   const out = [
@@ -217,7 +260,7 @@ function runtimeSection(rt, model, run) {
         'Per async resource, ns [95% CI]',
         'The straight line',
         'Held-out: within / beyond / cannot tell',
-        'The model',
+        'The model says',
         'Side by side: right',
       ],
       rows,
@@ -237,6 +280,7 @@ function runtimeSection(rt, model, run) {
       signedPp(p.judgement.gapPp),
       pairedGapCell(p.gapPp),
       verdictCell(p),
+      setByCell(p),
     ]),
   );
   out.push('<details><summary>Every point: measured and predicted</summary>', '');
@@ -253,9 +297,10 @@ function runtimeSection(rt, model, run) {
         'Gap, pp',
         'Gap paired by block, pp [90% CI]',
         'Verdict',
+        'Margin set by',
       ],
       detail,
-      ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'l'],
+      ['l', 'l', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l'],
     ),
     '',
   );
@@ -358,6 +403,7 @@ function methodCheckSection(companion) {
       f.withCi(r.measured.estimate, r.measured.ci95, f.pctOf),
       a ? `${signedPp(r.gapPp.estimate)} [${signedPp(a.ci90[0])}, ${signedPp(a.ci90[1])}]` : signedPp(r.gapPp.estimate),
       a ? `${VERDICT[a.outcome]} ±${a.marginPp.toFixed(1)} pp` : 'not judged',
+      a ? (SET_BY[a.setBy] ?? f.DASH) : f.DASH,
       `${r.wakeups.pair.candidate?.toFixed(2) ?? f.DASH} / ${r.wakeups.pair.baseline?.toFixed(2) ?? f.DASH}`,
       String(r.blocks),
     ];
@@ -373,7 +419,9 @@ function methodCheckSection(companion) {
       `their blocks interleaved in time and paired by number (\`scripts/method-check.sh\`); one run of each, ` +
       `no second committed. ` +
       `Per block the duet's extra CPU per request, set on the pair's own \`${baseline}\` level, predicts the ` +
-      `pair's ratio; the gap is judged as a held-out point's.`,
+      `pair's ratio; the gap is judged as a held-out point's, against the same margin: its A/A term is the ` +
+      `90% half-width of the pair's own A/A twin at that rate in the same blocks` +
+      `${check.rows.some((r) => r.aaHalfWidthPp !== null) ? '' : ' (no A/A twin in the pair run: no such term)'}.`,
     '',
     ...check.rates.map(
       (r) =>
@@ -391,11 +439,12 @@ function methodCheckSection(companion) {
         'Pair ratio measured',
         'Gap pp [90% CI]',
         'Verdict',
+        'Margin set by',
         `Wake-ups per request in the pair: strategy / \`${baseline}\``,
         'Blocks',
       ],
       rows,
-      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'r', 'r'],
+      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l', 'l', 'r', 'r'],
     ),
   ].join('\n');
 }
@@ -405,8 +454,7 @@ function modelSection(run, ctx = {}) {
   if (!model) return '';
   const all = model.runtimes.flatMap((rt) => rt.strategies.flatMap((s) => s.points));
   const t = tally(all);
-  const claimed = model.runtimes.flatMap((rt) => rt.strategies.filter((s) => s.fit)).filter((s) => s.claimed).length;
-  const fitted = model.runtimes.flatMap((rt) => rt.strategies.filter((s) => s.fit)).length;
+  const words = wordTally(model);
   const toDecide = toDecideSummary(
     model.runtimes.flatMap((rt) => rt.strategies.flatMap((st) => st.points)),
     run,
@@ -425,16 +473,25 @@ function modelSection(run, ctx = {}) {
     `**The verdict on a held-out point** (measured in the same blocks, never fitted): per block, that block's ` +
       `line predicts the point from that block's \`none\` level and is set against that block's ratio; ` +
       `the gap's mean over blocks is judged by two one-sided tests at 5% against a margin of ` +
-      `max(${MARGIN_FLOOR_PP} pp, ${Math.round(MARGIN_SHARE * 100)}% of the predicted cost): ` +
+      `max(${MARGIN_FLOOR_PP} pp, ${Math.round(MARGIN_SHARE * 100)}% of the predicted cost, the A/A ` +
+      `half-width): ` +
       '*within* when its 90% interval lies inside the margin, *beyond* when wholly outside it (the line is ' +
       'wrong there), *cannot tell* when it straddles an edge (more blocks would decide). ' +
-      'A fixed margin would ask the same absolute accuracy of a strategy that costs 2% and of one that costs 60%.',
+      'A fixed margin would ask the same absolute accuracy of a strategy that costs 2% and of one that costs ' +
+      "60%; the A/A half-width (the 90% half-width of a `none`-beside-`none` point at the reference " +
+      'configuration, measured in the same blocks) is what one point of the method resolves, and no margin ' +
+      'is finer. Each point says which term set its margin.',
+    '',
+    aaNote(model),
     '',
     `**Held-out: ${t.within} within, ${t.beyond} beyond, ${t.cannotTell} cannot ` +
       `tell**${t.unjudged ? `, ${t.unjudged} not measured or not predicted` : ''}, of ${t.total}. ` +
-      `**The model claims ${claimed} of ${fitted} fitted strategy–runtime pairs**: a pair is claimed only ` +
-      `where none of its held-out points is beyond; the others say why, and \`ctxbench app --predict\` prints ` +
-      `no figure for them.`,
+      `**Of ${words.pairs} strategy–runtime pairs, ${words.claimed} claimed, ${words.notValidated} not ` +
+      `validated, ${words.notModelled} not modelled.** A pair is *claimed* with at least ${CLAIM_MIN_POINTS} ` +
+      `judged held-out points (within, beyond or cannot tell), at least ` +
+      `${Math.round(CLAIM_SHARE_WITHIN * 100)}% of them within and none beyond; *not modelled* when any is ` +
+      `beyond (its line is shown wrong: \`ctxbench app --predict\` prints no figure for it); *not validated* ` +
+      'otherwise (too few judged points or too many cannot-tells: `--predict` prints its figure labelled so).',
     '',
     ...(toDecide ? [toDecide, ''] : []),
     `The side-by-side reading of earlier pages (the prediction within ` +
