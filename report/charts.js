@@ -107,15 +107,58 @@ function loadChart({ title, points, xTitle, yTitle, yLog = false, rule = null })
   return seriesChart({ title, points, x, y: 'y', yTitle, yZero: true, ci: true, yLog, rule });
 }
 
-// costPicture({ points, panels, strategies, baseline }) -> { spec, svg() } — the report's
-// opening picture: one panel per headline column, each strategy a row, its figure (% of
-// the baseline) as a point with its 95% interval, and 100% (the baseline) as a rule, so
-// what costs and what is within noise reads before any table (criterion.rs leads so).
-// points: report/strategy-summary.js picturePoints; null when there is none to draw.
+// The opening picture fits a 1280-px screen beside the page's margins: the panels share
+// PICTURE.width px with the strategies' names, each between min and max px wide, and
+// wrap into rows when more than fit at min.
+const PICTURE = { width: 1140, min: 120, max: 260, gap: 16, step: 17 };
+
+// A panel's axis is set by its points, not by their intervals: it spans 100% (the
+// baseline) and every estimate, plus a margin (a tenth of that span, at least 5 pp),
+// rounded out to 5 pp and never below 0. An interval reaching past the axis is drawn to
+// the axis's edge and ends in an arrow, so one wide interval (a capacity measured in a few
+// windows) cannot squeeze every other point of its panel into a corner.
+function pictureAxis(estimates) {
+  const lo = Math.min(100, ...estimates);
+  const hi = Math.max(100, ...estimates);
+  const pad = Math.max(5, (hi - lo) / 10);
+  return [Math.max(0, Math.floor((lo - pad) / 5) * 5), Math.ceil((hi + pad) / 5) * 5];
+}
+
+// A compiled spec's drawn width in px, padding included (laid out off screen).
+function layoutWidth(spec) {
+  const view = new vega.View(vega.parse(spec), { renderer: 'none' }).run();
+  try {
+    const pad = view.padding();
+    return view.scenegraph().root.bounds.width() + (pad.left ?? 0) + (pad.right ?? 0);
+  } finally {
+    view.finalize();
+  }
+}
+
+// costPicture({ points, panels, strategies, baseline }) -> { spec, title, axes, svg() } —
+// the report's opening picture: one panel per headline column, each strategy a row, its
+// figure (% of the baseline) as a point with its 95% interval, and 100% (the baseline) as
+// a rule, so what costs and what is within noise reads before any table (criterion.rs
+// leads so). points: report/strategy-summary.js picturePoints; null when there is none to
+// draw. axes: { [panel]: [from, to] } (pictureAxis).
 function costPicture({ points, panels, strategies, baseline }) {
   if (!points.length) return null;
-  const y = { field: 'strategy', type: 'nominal', sort: strategies, title: null };
-  const x = { field: 'estimate', type: 'quantitative', title: `% of ${baseline}`, scale: { zero: false } };
+  const axes = Object.fromEntries(
+    panels.map((panel) => [panel, pictureAxis(points.filter((p) => p.panel === panel).map((p) => p.estimate))]),
+  );
+  const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
+  const values = points.map((p) => {
+    const [from, to] = axes[p.panel];
+    const ci = isNum(p.lo) && isNum(p.hi);
+    return {
+      ...p,
+      shownLo: ci ? Math.max(p.lo, from) : null,
+      shownHi: ci ? Math.min(p.hi, to) : null,
+      clipLo: ci && p.lo < from,
+      clipHi: ci && p.hi > to,
+    };
+  });
+  const clipped = values.some((v) => v.clipLo || v.clipHi);
   const tooltip = [
     { field: 'strategy', type: 'nominal' },
     { field: 'panel', type: 'nominal', title: 'column' },
@@ -124,42 +167,84 @@ function costPicture({ points, panels, strategies, baseline }) {
     { field: 'hi', type: 'quantitative', title: '95% CI high', format: '.1f' },
   ];
   const title = `What each strategy costs: % of ${baseline}, with 95% intervals (below 100% costs more)`;
-  const spec = vl.compile({
-    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-    title,
-    background: 'white',
-    data: { values: points },
-    facet: {
-      column: {
-        field: 'panel',
-        type: 'nominal',
-        sort: panels,
-        title: null,
-        header: { labelFontSize: 12, labelLimit: 220 },
+  const compile = (columns, width) => {
+    const x = (field, panel) => ({
+      field,
+      type: 'quantitative',
+      title: `% of ${baseline}`,
+      scale: { domain: axes[panel], nice: false, zero: false },
+    });
+    // Names on the first panel of each row; faint lines carry each row across the others.
+    const y = (i) => ({
+      field: 'strategy',
+      type: 'nominal',
+      sort: strategies,
+      scale: { domain: strategies },
+      title: null,
+      axis: { labels: i % columns === 0, ticks: i % columns === 0, domain: false, grid: true, gridColor: '#eef1f4' },
+    });
+    const arrow = (flag, field, shape, panel, i) => ({
+      transform: [{ filter: `datum.${flag}` }],
+      mark: { type: 'point', shape, filled: true, size: 60, color: '#4c78a8' },
+      encoding: { y: y(i), x: x(field, panel), tooltip },
+    });
+    return vl.compile({
+      $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+      title: {
+        text: title,
+        anchor: 'start',
+        ...(clipped ? { subtitle: "▸ an interval that runs past its panel's axis (its ends are in the table)" } : {}),
       },
-    },
-    spec: {
-      width: 170,
-      height: { step: 18 },
-      layer: [
-        {
-          mark: { type: 'rule', color: '#8c959f', strokeDash: [4, 3] },
-          encoding: { x: { datum: 100, type: 'quantitative' } },
-        },
-        {
-          transform: [{ filter: 'isValid(datum.lo) && isValid(datum.hi)' }],
-          mark: { type: 'rule', strokeWidth: 2, color: '#4c78a8' },
-          encoding: { y, x: { field: 'lo', type: 'quantitative', title: `% of ${baseline}` }, x2: { field: 'hi' } },
-        },
-        { mark: { type: 'point', filled: true, size: 45, color: '#1f4e79' }, encoding: { y, x, tooltip } },
-      ],
-    },
-    resolve: { scale: { x: 'independent' } },
-    config: { font: 'Helvetica, Arial, sans-serif' },
-  }).spec;
+      background: 'white',
+      data: { values },
+      columns,
+      spacing: PICTURE.gap,
+      concat: panels.map((panel, i) => ({
+        title: { text: panel, fontSize: 12, fontWeight: 'normal', limit: width },
+        width,
+        height: { step: PICTURE.step },
+        transform: [{ filter: { field: 'panel', equal: panel } }],
+        layer: [
+          {
+            mark: { type: 'rule', color: '#8c959f', strokeDash: [4, 3] },
+            encoding: { x: { datum: 100, type: 'quantitative', scale: { domain: axes[panel], nice: false } } },
+          },
+          {
+            transform: [{ filter: 'isValid(datum.shownLo) && isValid(datum.shownHi)' }],
+            mark: { type: 'rule', strokeWidth: 2, color: '#4c78a8' },
+            encoding: { y: y(i), x: x('shownLo', panel), x2: { field: 'shownHi' } },
+          },
+          // The points before the arrows: the first symbol a reader (or the browser test) hovers is a figure.
+          {
+            mark: { type: 'point', filled: true, size: 45, color: '#1f4e79' },
+            encoding: { y: y(i), x: x('estimate', panel), tooltip },
+          },
+          arrow('clipLo', 'shownLo', 'triangle-left', panel, i),
+          arrow('clipHi', 'shownHi', 'triangle-right', panel, i),
+        ],
+      })),
+      config: { font: 'Helvetica, Arial, sans-serif' },
+    }).spec;
+  };
+  // Laid out, not estimated: all panels in a row at max px each, narrowed by what the
+  // layout overflows (the names and axis labels take what vega measures), wrapped a
+  // column at a time while a panel would be narrower than min px.
+  let spec = null;
+  for (let columns = panels.length; columns >= 1 && !spec; columns--) {
+    let width = PICTURE.max;
+    for (let tries = 0; tries < 3 && width >= PICTURE.min; tries++) {
+      const candidate = compile(columns, width);
+      const over = layoutWidth(candidate) - PICTURE.width;
+      if (over <= 0) spec = candidate;
+      if (over <= 0) break;
+      width -= Math.ceil(over / columns);
+    }
+  }
+  spec ??= compile(1, PICTURE.min);
   return {
     spec,
     title,
+    axes,
     async svg() {
       const view = new vega.View(vega.parse(spec), { renderer: 'none' });
       try {
@@ -171,4 +256,4 @@ function costPicture({ points, panels, strategies, baseline }) {
   };
 }
 
-module.exports = { depthChart, loadChart, costPicture };
+module.exports = { depthChart, loadChart, costPicture, pictureAxis, PICTURE };

@@ -54,7 +54,10 @@ function tableHtml({ header, rows, align = [] }, opts) {
             const text = typeof c === 'object' && c !== null ? c.text : c;
             const key = typeof c === 'object' && c !== null && c.sort !== undefined ? c.sort : sortKey(text);
             const data = key === null || key === undefined ? '' : ` data-sort="${escapeHtml(key)}"`;
-            return `<td class="${align[i] === 'r' ? 'r' : ''}"${data}>${inline(text ?? '—', opts)}</td>`;
+            // A figure's interval wraps as one piece, below its figure, never at its dash.
+            const html = inline(text ?? '—', opts);
+            const cell = align[i] === 'r' ? html.replace(/\[[^\]<>]*\]/g, (ci) => `<span class="ci">${ci}</span>`) : html;
+            return `<td class="${align[i] === 'r' ? 'r' : ''}"${data}>${cell}</td>`;
           })
           .join('')}</tr>`,
     )
@@ -85,7 +88,8 @@ function summaryHtml(summary, link, linkFile, picture = null) {
   return (
     `<section id="summary"><h2>What each strategy ` +
     `costs</h2>\n${figure}` +
-    `${tableHtml({ header: cols.map((c) => c.title), rows, align: cols.map((c) => c.align) })}\n<ul ` +
+    `<div class="scroll">${tableHtml({ header: cols.map((c) => c.title), rows, align: cols.map((c) => c.align) })}` +
+    `</div>\n<ul ` +
     `class="notes">${notes}</ul></section>`
   );
 }
@@ -133,8 +137,9 @@ function renderHtml({ title = 'ctxbench results', intro = '', summary = null, se
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>
-body{font:14px/1.45 -apple-system,Helvetica,Arial,sans-serif;margin:0 auto;max-width:1280px;padding:1em \
-2em;color:#1b1f24}
+body{font:14px/1.45 -apple-system,Helvetica,Arial,sans-serif;margin:0 auto;max-width:1280px;padding:.4em \
+2em;color:#1b1f24;box-sizing:border-box}
+h1{font-size:1.6em;margin:.3em 0}body>p{margin:.4em 0}#summary h2{margin:.5em 0 .2em}.ci{white-space:nowrap}
 table{border-collapse:collapse;margin:.6em 0;font-size:13px}th,td{border:1px solid #d0d7de;padding:3px \
 7px;vertical-align:top}
 th{background:#f6f8fa;cursor:pointer;user-select:none;position:relative}th:hover{background:#eaeef2}
@@ -143,7 +148,9 @@ td.r,th.r{text-align:right}td.r{white-space:nowrap}code{background:#f6f8fa;paddi
 3px;border-radius:3px;font-size:12px}
 .scroll{overflow-x:auto}.meta{color:#57606a}.notes li{margin:.3em 0}section.study{border-top:2px solid \
 #d0d7de;margin-top:2em}
-.chart{margin:1em 0;min-height:40px}nav ul{columns:2}#summary td:last-child{min-width:22em}
+.chart{margin:1em 0;min-height:40px;max-width:100%;overflow-x:auto}nav ul{columns:2}
+#picture{margin:.3em 0}#picture svg{max-width:100%;height:auto}
+#summary table{width:100%}#summary td.r{white-space:normal;min-width:6.5em}#summary td:last-child{min-width:16em}
 </style></head><body>
 <h1>${escapeHtml(title)}</h1>
 ${intro}

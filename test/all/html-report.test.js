@@ -3,8 +3,9 @@
 // results/index.html in a real headless browser (the system's Chromium, driven by
 // playwright-core): the summary table and every chart render, hovering a point shows its
 // interval and its blocks, a column header sorts, nothing is fetched from the network and
-// the page logs no errors. A screenshot is left in the test's temp dir. The page's markup
-// helpers: test/html-report.test.js.
+// the page logs no errors; on a 1280×800 screen the picture and the headline's top rows
+// show without scrolling either way. Screenshots are left in the test's temp dir. The
+// page's markup helpers and the picture's axis rule: test/html-report.test.js.
 /* global document -- the callbacks of waitForFunction run in the page */
 const test = require('node:test');
 const assert = require('node:assert');
@@ -22,7 +23,7 @@ const CHROMIUM = systemTools.find('chromium')?.path;
 // keeps trying to reach Google's hosts from a machine with a closed network.
 const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-test('results/index.html renders in headless Chromium: summary, every chart, hover, sort, no errors, no network', async (t) => {
+test('results/index.html renders in headless Chromium: summary, every chart, hover, sort, no errors, no network; at 1280×800 the picture and the top rows show unscrolled', async (t) => {
   if (!CHROMIUM) {
     t.skip(`${systemTools.hint('chromium')} (.ci/run installs it): the HTML report is not opened in a browser here`);
     return;
@@ -88,7 +89,34 @@ test('results/index.html renders in headless Chromium: summary, every chart, hov
   const shot = path.join(dir, 'index.png');
   await page.screenshot({ path: shot, fullPage: false });
   assert.ok(fs.statSync(shot).size > 10_000, `screenshot at ${shot}`);
+
+  // A laptop's screen, freshly opened: nothing overflows sideways, and the picture (drawn
+  // at its own size, not shrunk to fit) and the headline's first three rows lie on it.
+  const laptop = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  laptop.on('pageerror', (e) => problems.push(`page error at 1280×800: ${e.message}`));
+  await laptop.goto(`file://${result.html}`);
+  await laptop.waitForFunction(() => document.querySelector('#picture')?.dataset.rendered === 'true', null, { timeout: 60_000 });
+  const fit = await laptop.evaluate(() => {
+    const box = (el) => {
+      const r = el.getBoundingClientRect();
+      return { top: Math.round(r.top), bottom: Math.round(r.bottom), left: Math.round(r.left), right: Math.round(r.right), width: r.width };
+    };
+    const svg = document.querySelector('#picture svg');
+    return {
+      scrollWidth: document.documentElement.scrollWidth,
+      picture: box(svg),
+      drawnAt: Number(svg.getAttribute('width')),
+      rows: [...document.querySelectorAll('#summary tbody tr')].slice(0, 3).map(box),
+    };
+  });
+  const small = path.join(dir, 'index-1280x800.png');
+  await laptop.screenshot({ path: small, fullPage: false });
+  const seen = `at 1280×800 (${small}): ${JSON.stringify(fit)}`;
+  assert.ok(fit.scrollWidth <= 1280, `the page scrolls sideways ${seen}`);
+  assert.strictEqual(fit.rows.length, 3, seen);
+  for (const b of [fit.picture, ...fit.rows]) assert.ok(b.top >= 0 && b.left >= 0 && b.bottom <= 800 && b.right <= 1280, `off the screen ${seen}`);
+  assert.ok(fit.picture.width >= fit.drawnAt - 0.5, `the picture is shrunk to fit ${seen}`);
   assert.deepStrictEqual(problems, []);
   assert.deepStrictEqual(fetched, []);
-  t.diagnostic(`screenshot: ${shot}`);
+  t.diagnostic(`screenshots: ${shot}, ${small}`);
 });
