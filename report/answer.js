@@ -27,7 +27,9 @@ function answerBlock(summary, { resultsMd = 'results.md', html = 'results/index.
   const caption =
     `CPU per request as % of ${f.code(summary.baseline)} at call depths ${d.shallow} and ${d.deep} (below 100% ` +
     `costs more), ` +
-    (latency ? `the p99 each adds at ${Math.round(latency.load * 100)}% of its capacity, ` : '') +
+    (latency
+      ? `the p99 each adds at ${Math.round(latency.load * 100)}% of ${f.code(latency.baseline)}'s capacity, `
+      : '') +
     `and whether it keeps the request id; Node ${summary.settings.node}` +
     `${machine ? ` on ${machine}` : ''}. Every strategy and how each column was measured: ` +
     `[results.md](${resultsMd})${html ? ` · [${html}](${html})` : ''}.`;
