@@ -112,7 +112,10 @@ function readingText(fd, marginPct = null) {
     );
   if (fd.kind === 'floor') return 'The floor: no context at all; every other row is measured against it.';
   if (fd.kind === 'broken')
-    return `Loses or leaks the id in everyday code${fd.where.length ? ` (${named(fd.where)})` : ''}: not safe.`;
+    return (
+      `Loses or leaks the id in everyday code` +
+      `${fd.where.length ? ` (${named(fd.where).replace(/ \(\+(\d+) more\)$/, ' and $1 more')})` : ''}: not safe.`
+    );
   const m = `±${fd.costs.find((c) => c.equivalence)?.equivalence.marginPct ?? marginPct}%`;
   const unreproduced = (c) => fd.unreproduced.find((u) => u.depth === c.depth);
   const part = (c) => {
@@ -364,7 +367,8 @@ function notes(summary, { link = (name) => `${name}.md` } = {}) {
         `by hand: the cost at each depth and the id verdict. "within ±${s.marginPct}%": two one-sided tests at ` +
         `5% put the 90% interval of the ratio inside 100% ± ${s.marginPct}% (\`--margin\`); "cannot tell": ` +
         `it straddles an edge (more blocks would decide); "not reproduced": a second run's figure was ` +
-        `inconsistent. CPU profiles, instruction counts and the other columns' detail are on the study pages.`,
+        `inconsistent; "not safe": it loses or leaks the id in everyday code, whatever it costs. CPU profiles, ` +
+        `instruction counts and the other columns' detail are on the study pages.`,
     );
   }
   // The columns that left the headline, each for its study's page.
