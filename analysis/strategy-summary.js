@@ -22,6 +22,59 @@ const FAILED = new Set(['lost', 'leaked']);
 // named (report/strategy-summary.js says them: "hop immediate → pg").
 const SETTINGS = ['hop', 'method', 'quantity', 'baseline', 'stores', 'node', 'acf', 'connections'];
 
+// The headline's figure columns after Strategy and Keeps the id?, in order: the one place a
+// column is declared (its cell is computed per row in strategySummary, under the same key;
+// its title and note are report/strategy-summary.js COLUMN_TEXT's). unit '%': a share of the
+// baseline with an interval, which leaves the headline when wider than WIDEST_PP; page: a
+// column that always lives on its study's page, never in the headline.
+const FIGURE_COLUMNS = [
+  { key: 'shallow', unit: '%' },
+  { key: 'deep', unit: '%' },
+  { key: 'io', unit: '%' },
+  { key: 'latency', unit: 'ms' },
+  { key: 'deployShallow', unit: '%' },
+  { key: 'deployDeep', unit: '%' },
+  { key: 'stores', unit: '%', page: true },
+];
+// A % figure whose 95% interval is wider than this (half its width, in points) says too
+// little for a table read in a minute: its column leaves for its study's page.
+const WIDEST_PP = 4;
+
+const halfWidthPp = (cell) =>
+  Array.isArray(cell?.interval) && cell.intervalKind === '95% CI'
+    ? ((cell.interval[1] - cell.interval[0]) / 2) * 100
+    : null;
+
+// Each figure column of the headline, judged over the rows' cells: its machine (the one most
+// of its cells were measured on; a cell measured on another moves to row.offMachine and reads
+// "—"), its widest interval, and whether it stays (shown) or leaves for its study's page.
+// machineOf(sourceName) -> "CPU model × cores" | null. Mutates rows (the cells that move).
+// -> [{ key, unit, machine, halfWidthPp, shown, leaves: null | { why: 'wide' | 'page', page } }]
+function headlineColumns(rows, machineOf, columns = FIGURE_COLUMNS) {
+  return columns.map(({ key, unit, page }) => {
+    const cells = rows.map((r) => r[key]).filter((c) => c?.source?.name);
+    const count = new Map();
+    for (const c of cells) {
+      c.machine = machineOf(c.source.name);
+      if (c.machine) count.set(c.machine, (count.get(c.machine) ?? 0) + 1);
+    }
+    // The machine most cells were measured on; a tie goes to the earlier row's.
+    const machine = [...count].reduce((best, x) => (!best || x[1] > best[1] ? x : best), null)?.[0] ?? null;
+    for (const r of rows) {
+      const c = r[key];
+      if (!c?.machine || !machine || c.machine === machine) continue;
+      r.offMachine = { ...r.offMachine, [key]: { machine: c.machine, source: c.source } };
+      r[key] = null;
+    }
+    const widths = rows.map((r) => (unit === '%' ? halfWidthPp(r[key]) : null)).filter(Number.isFinite);
+    const widest = widths.length ? Math.max(...widths) : null;
+    const pageOf = rows.map((r) => r[key]?.source?.name).find(Boolean) ?? null;
+    const leaves = page ? { why: 'page', page: pageOf } : widest > WIDEST_PP ? { why: 'wide', page: pageOf } : null;
+    const present = rows.some((r) => r[key]) || rows.some((r) => r.offMachine?.[key]);
+    return { key, unit, machine, halfWidthPp: widest, shown: present && !leaves, present, leaves };
+  });
+}
+
 // A run's cell for one strategy: its ratio against the run's baseline, with the settings
 // that make it comparable (or not) with another study's cell.
 function ratioCell(source, config, configs) {
@@ -35,7 +88,7 @@ function ratioCell(source, config, configs) {
   const held = isPairConfig(config) ? pairLatencySummary(config) : null;
   if (held && held.candidateHeld === false && held.baselineHeld) {
     const cannotServe = { load: config.load ?? null, rate: config.rate ?? null, baseline };
-    const settings = { depth: config.depth ?? null, hop: config.hop ?? null };
+    const settings = { depth: config.depth ?? null, hop: config.hop ?? null, baseline };
     const from = { name: source.name, file: source.file, id: config.id };
     return { kind: 'ratio', estimate: null, interval: null, cannotServe, significant: false, source: from, settings };
   }
@@ -68,9 +121,15 @@ function ratioCell(source, config, configs) {
       node: config.node ?? null,
       acf: config.acf ?? null,
       connections: run.settings?.connections ?? null,
+      // The rate a pair sent (as a share of its baseline's capacity and in req/s), if any.
+      load: config.load ?? null,
+      rate: config.rate ?? null,
     },
   };
 }
+
+// The machine a run was measured on, as the headline names it.
+const machineText = (env) => (env?.cpuModel ? `${env.cpuModel} × ${env.cores ?? '?'}` : null);
 
 function findConfig(run, strategy, pred) {
   return (run.configs || []).find((c) => c && c.strategy === strategy && c.arm !== 'aa' && !c.error && pred(c)) || null;
@@ -343,6 +402,8 @@ function findingsOf(row, shallowDepth, deepDepth) {
         : null,
     stores: row.stores?.significant ? { estimate: row.stores.estimate, stores: row.stores.settings.stores } : null,
     keepsId: row.ids.verdict === 'kept',
+    // Depth figures measured on another machine than their column's: on their study's page.
+    elsewhere: ['shallow', 'deep'].filter((k) => row.offMachine?.[k]),
   };
 }
 
@@ -536,10 +597,18 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
     row.profile = profileOf(own, strategy, deepDepth ?? shallowDepth);
     for (const cell of [row.shallow, row.deep])
       if (cell && cell.kind === 'ratio') cell.repro = reproOf(sources.repro, own, cell.source.id);
-    row.findings = findingsOf(row, shallowDepth, deepDepth);
-    row.disagreements = isBase ? [] : disagreements(row);
     return row;
   });
+  // Each column's figures from one machine, and only columns narrow enough for a headline;
+  // the Reading is written from what stays.
+  const machineByName = new Map(
+    results.map((x) => [x.name ?? path.basename(x.file, '.json'), machineText(x.run.environment)]),
+  );
+  const columns = headlineColumns(rows, (name) => machineByName.get(name) ?? null);
+  for (const row of rows) {
+    row.findings = findingsOf(row, shallowDepth, deepDepth);
+    row.disagreements = row.baseline ? [] : disagreements(row);
+  }
   // Scenarios every context strategy fails: named once below the table, from the widest
   // integrity study; a row read from a narrower one does not repeat them either.
   const widest = widestFirst(sources.integrity)[0];
@@ -554,6 +623,10 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
         .filter(([k]) => k !== 'repro')
         .map(([k, v]) => [k, Array.isArray(v) ? v.map(described) : v ? described(v) : null]),
     ),
+    columns,
+    widestPp: WIDEST_PP,
+    // The machines the Keeps the id? column's integrity studies ran on.
+    idsMachines: [...new Set(rows.map((r) => r.ids.source && machineByName.get(r.ids.source.name)).filter(Boolean))],
     // On which machine each study of a headline column was measured (CPU model, cores).
     machines: Object.entries(sources)
       .filter(
@@ -616,4 +689,4 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
   };
 }
 
-module.exports = { strategySummary };
+module.exports = { strategySummary, headlineColumns, FIGURE_COLUMNS, WIDEST_PP };

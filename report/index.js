@@ -20,6 +20,8 @@ const { strategySummary } = require('../analysis');
 const { companionsOf } = require('./companions');
 const { markdown: summaryMarkdown, picturePoints: summaryPicturePoints } = require('./strategy-summary');
 const { costPicture } = require('./charts');
+const { contradictions } = require('./headline-check');
+const answer = require('./answer');
 const { renderHtml } = require('./html');
 const { analyzeModel, tally, wordTally, fitsByRuntime } = require('../analysis/model');
 
@@ -373,6 +375,17 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files, 
   }
 
   const summary = strategySummary(results);
+  // A headline that contradicts itself is not written (issue 62): one line per contradiction.
+  const wrong = summary ? contradictions(summary) : [];
+  if (wrong.length) {
+    throw Object.assign(
+      new Error(
+        `the headline contradicts itself, ${path.basename(outFile)} not written:\n` +
+          wrong.map((x) => `  ${x}`).join('\n'),
+      ),
+      { oneLine: true },
+    );
+  }
   const lead = leadOf(results);
   const backLink = fromPages(outFile);
   const howPage = pageOf('how-to-read');
@@ -488,6 +501,7 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files, 
   // The studies, each with the pages that reproduce it beside it (a second run, a rerun, a
   // pair of count runs), rather than those pages listed as studies of their own.
   const { studies, reproducedBy } = studyIndex(sections);
+  const labels = studyLabels(studies);
   const indexRows = studies.map((s) => {
     const run = s.run || {};
     const date = run.environment?.date ? String(run.environment.date).slice(0, 10) : '';
@@ -495,7 +509,7 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files, 
       .map((r) => `[${r.label}](${fromOut(pageOf(r.section.name))})`)
       .join(', ');
     return [
-      `[${s.title.replace(/[[\]]/g, '')}](${fromOut(pageOf(s.name))})`,
+      `[${labels.get(s).replace(/[[\]]/g, '')}](${fromOut(pageOf(s.name))})`,
       s.file ? f.code(fromOut(s.file)) : '',
       s.kind,
       run.status ?? '',
@@ -514,6 +528,12 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files, 
     '',
   );
   writeAtomic(outFile, `${parts.join('\n').replace(/\n{3,}/g, '\n\n')}\n`);
+  // The committed report (results.md beside results/) also writes README.md's answer block.
+  const readme = files ? null : readmeOf({ resultsDir, out });
+  if (summary && readme && fs.existsSync(readme)) {
+    const text = answer.withAnswer(fs.readFileSync(readme, 'utf8'), answerFor(summary, { resultsDir, out, html }));
+    if (text !== null) writeAtomic(readme, text);
+  }
 
   let htmlFile = null;
   if (html) {
@@ -549,6 +569,52 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files, 
   };
 }
 
+// README.md beside the committed report: results.md written beside a results/ folder; null
+// for a report written anywhere else.
+function readmeOf({ resultsDir = 'results', out = 'results.md' } = {}) {
+  const dir = path.resolve(resultsDir, '..');
+  const committed =
+    path.basename(path.resolve(resultsDir)) === 'results' && path.resolve(out) === path.join(dir, 'results.md');
+  return committed ? path.join(dir, 'README.md') : null;
+}
+
+// README's answer block for a summary, its links relative to README.md.
+function answerFor(summary, { resultsDir = 'results', out = 'results.md', html = true } = {}) {
+  const dir = path.resolve(resultsDir, '..');
+  const rel = (p) => posix(path.relative(dir, p));
+  return answer.answerBlock(summary, {
+    resultsMd: rel(path.resolve(out)),
+    html: html ? rel(path.join(pagesDirFor({ resultsDir, out }), 'index.html')) : null,
+  });
+}
+
+// The settings that tell studies of one title apart (the page's distinguishing setting).
+const DISTINGUISHING = [
+  (run) => run?.settings?.preset && `preset ${run.settings.preset}`,
+  (run) => (run?.settings?.strategies?.length <= 3 ? run.settings.strategies.join(', ') : null),
+  (run) => run?.settings?.driver && `driver ${run.settings.driver}`,
+  (run) => (run?.settings?.paths?.length ? `path ${run.settings.paths.join(', ')}` : null),
+];
+
+// studyLabels(sections) -> Map(section -> label): its title, and where several studies share
+// a title, the settings that differ between them (or, where none does, its file's name).
+function studyLabels(sections) {
+  const labels = new Map();
+  const byTitle = new Map();
+  for (const s of sections) byTitle.set(s.title, [...(byTitle.get(s.title) ?? []), s]);
+  for (const [title, group] of byTitle) {
+    if (group.length === 1) {
+      labels.set(group[0], title);
+      continue;
+    }
+    const differ = DISTINGUISHING.filter((fn) => new Set(group.map((s) => fn(s.run) || '')).size > 1);
+    const said = group.map((s) => differ.map((fn) => fn(s.run)).filter(Boolean).join('; '));
+    const unique = new Set(said).size === group.length && said.every(Boolean);
+    group.forEach((s, i) => labels.set(s, `${title} (${unique ? said[i] : s.name})`));
+  }
+  return labels;
+}
+
 // The reproducibility pages (kind repro) hang under the study they reproduce: the study
 // whose page name theirs extends (repro-<name> is its second run; repro-<name>-<what> a
 // named rerun or pair), the longest such name. A repro page that matches no study stays
@@ -578,6 +644,9 @@ module.exports = {
   modelFit,
   modelPointer,
   studyIndex,
+  studyLabels,
+  readmeOf,
+  answerFor,
   readResults,
   orderResults,
   headings,

@@ -3,31 +3,44 @@
 // formatted from analysis/index.js strategySummary() (cells: text plus the study page
 // each figure comes from). The markdown and the HTML share these cells.
 const f = require('./format');
-const { equivalenceText, cannotServeText, latencyVerdictText } = require('./verdict-text');
+const { cannotServeText, latencyVerdictText } = require('./verdict-text');
+
+// At most this many scenarios are named in a cell; the rest are counted ("+3 more") and
+// named on the integrity study's page the cell links to.
+const NAMED = 3;
+const named = (list, more = 0) => {
+  const rest = Math.max(0, list.length - NAMED) + more;
+  return `${list.slice(0, NAMED).join(', ')}${rest ? ` (+${rest} more)` : ''}`;
+};
+
+// A cell's length budget (issue 62: a headline read in a minute); longer detail is the
+// study page's.
+const CELL_CHARS = 100;
 
 function idsText(ids) {
   if (ids.verdict === 'control') return '⚠ leaks (control)';
   if (ids.verdict === 'none') return 'n/a (no context)';
   if (ids.verdict === 'unmeasured') return 'not checked';
-  const one = (r) => {
-    const shown = ids.verdict === 'broken' ? r.propagation : r.own;
-    const more =
-      ids.verdict === 'broken'
-        ? r.failing.filter((sc) => !r.propagation.includes(sc) && !ids.common.includes(sc)).length
-        : 0;
-    const list = shown.length ? ` ✗ ${shown.join(', ')}${more ? ` (+${more} more)` : ''}` : '';
-    return (
-      `${ids.verdict === 'broken' ? '✗' : '✓'}` +
-      `${ids.verdict === 'broken' ? list.replace(' ✗', '') : list ? ` ·${list}` : ''}`
-    );
-  };
+  const broken = ids.verdict === 'broken';
+  const others = (r) => r.failing.filter((sc) => !r.propagation.includes(sc) && !ids.common.includes(sc));
+  const one = (r) =>
+    broken ? `✗ ${named(r.propagation, others(r).length)}` : r.own.length ? `✓ · ✗ ${named(r.own)}` : '✓';
   // Per runtime already shows the column's own study's differences; the rest are said here.
   const more = (ids.nodeDependent || []).filter(
     (d) => ids.uniform || ids.runtimes.length === 1 || d.source.file !== ids.source?.file,
   );
-  const byNode = more.length ? ` · depends on Node: ${more.map((d) => d.scenario).join(', ')}` : '';
+  const byNode = more.length ? ` · depends on Node: ${named(more.map((d) => d.scenario))}` : '';
   if (ids.uniform || ids.runtimes.length === 1) return one(ids.runtimes[0]) + byNode;
-  return ids.runtimes.map((r) => `${r.label}: ${one(r)}`).join('; ') + byNode;
+  const perRuntime = ids.runtimes.map((r) => `${r.label}: ${one(r)}`).join('; ') + byNode;
+  if (perRuntime.length <= CELL_CHARS) return perRuntime;
+  // Too long runtime by runtime: what fails on any of them, the split on the study's page.
+  const union = (pick) => [...new Set(ids.runtimes.flatMap(pick))];
+  const all = {
+    failing: union((r) => r.failing),
+    propagation: union((r) => r.propagation),
+    own: union((r) => r.own),
+  };
+  return `${one(all)} · differs by runtime${byNode}`;
 }
 
 // The settings two disagreeing cells differ in (analysis/strategy-summary.js disagreements), by name.
@@ -56,18 +69,6 @@ function ratioText(cell) {
   return f.withCi(cell.estimate, cell.interval, f.pctOf);
 }
 
-// A capacity ratio: "≥" or "<" where a block's capacity was a bound of the rates tried.
-function capText(cell) {
-  if (!cell) return null;
-  if (cell.kind === 'baseline') return 'baseline';
-  if (cell.noCapacity) return 'no capacity within the SLO';
-  if (!f.isNum(cell.estimate)) return cell.verdict ?? f.DASH;
-  return (
-    `${cell.bound === 'below' ? '< ' : cell.bound === 'above' ? '≥ ' : ''}` +
-    `${f.withCi(cell.estimate, cell.interval, f.pctOf)}`
-  );
-}
-
 function msText(cell) {
   if (!cell) return null;
   if (cell.kind === 'baseline') return 'baseline';
@@ -91,89 +92,177 @@ function msText(cell) {
     : `${sign(cell.estimate)} ms`;
 }
 
-// " Profile (depth 256): `cls-hooked` 3.1% → 41.0% of busy time." — a link to the .cpuprofile.
-function profileText(p, link) {
-  if (!p) return '';
-  const what = p.grew
-    ? `${f.code(p.grew.name)} ${(p.grew.baselineShare * 100).toFixed(1)}% → ` +
-      `${(p.grew.share * 100).toFixed(1)}% of busy time`
-    : `most time in ${f.code(p.top ?? '?')}`;
-  const href = link.file ? link.file(p.file) : null;
-  return ` Profile (depth ${p.depth}): ${href ? `[${what}](${href})` : what}.`;
-}
-
 const costPct = (r) => `${Math.abs((1 - r) * 100).toFixed(1)}%`;
 
-// The one-line Reading of a row: analysis/index.js findingsOf decided what its figures
-// say; this writes it.
-function readingText(fd) {
+// The id verdict the Reading gives, in the words of the ✓ definition (the everyday
+// patterns: analysis/registry.js PROPAGATION), never "every pattern".
+const KEEPS = 'keeps the id in everyday code';
+
+// The one-line Reading of a row: analysis/strategy-summary.js findingsOf decided what its
+// figures say; this writes it, in a few words: the cost at each depth, then the id verdict.
+// marginPct: the equivalence margin the findings were judged at.
+function readingText(fd, marginPct = null) {
   if (fd.kind === 'baseline')
-    return (
-      `The baseline: every cost in this table is measured against ` +
-      `it.${fd.carriesContext ? '' : ' No context at all.'}`
-    );
+    return `The baseline: every figure in this table is measured against it.${fd.carriesContext ? '' : ' No context.'}`;
   if (fd.kind === 'control')
     return (
-      `Control: one shared variable, must ` +
-      `leak` +
-      `${fd.leaks ? ` (it did: ${fd.leaks.toLocaleString('en-US')} answers carried another request's id)` : ''}; ` +
-      `proves the id check works. Not an option.`
+      `Control: must leak` +
+      `${fd.leaks ? ` (it did: ${fd.leaks.toLocaleString('en-US')} answers carried another request's id)` : ''}` +
+      `; not an option.`
     );
   if (fd.kind === 'floor') return 'The floor: no context at all; every other row is measured against it.';
   if (fd.kind === 'broken')
     return (
-      `Loses or leaks the id in everyday code${fd.where.length ? ` (${fd.where.join(', ')})` : ''}: not safe ` +
-      `for request context, whatever it costs.`
+      `Loses or leaks the id in everyday code` +
+      `${fd.where.length ? ` (${named(fd.where).replace(/ \(\+(\d+) more\)$/, ' and $1 more')})` : ''}: not safe.`
     );
-  const clauses = [];
-  // The equivalence outcome beside each figure, unless the cost is plainly beyond the margin.
-  const eq = (c) =>
-    c.equivalence && !(c.significant && c.equivalence.outcome === 'beyond')
-      ? ` (${equivalenceText(c.equivalence)})`
-      : '';
-  const cost = fd.costs.map(
-    (c) =>
-      (!c.significant
-        ? `no measurable cost at depth ${c.depth}`
-        : c.estimate < 1
-          ? `costs ${costPct(c.estimate)} at depth ${c.depth}`
-          : `${costPct(c.estimate)} cheaper than the baseline at depth ${c.depth}`) + eq(c),
-  );
-  if (cost.length)
-    clauses.push(
-      `${fd.expensive ? 'expensive: ' : ''}${cost.join(', ')}${fd.grows ? ', growing with call depth' : ''}`,
-    );
-  for (const u of fd.unreproduced)
-    clauses.push(`the depth-${u.depth} figure did not hold in a second run (${f.pctOf(u.otherEstimate)} there)`);
-  if (fd.sameInstructionsAt !== null)
-    clauses.push(
-      `same instructions as the baseline at depth ${fd.sameInstructionsAt}: the difference is in what counts ` +
-        `do not see (caches, memory)`,
-    );
-  if (fd.io)
-    clauses.push(
-      fd.io.significant
-        ? `still ${costPct(fd.io.estimate)} ${fd.io.estimate < 1 ? 'slower' : 'faster'} with real I/O (${fd.io.hop})`
-        : `within the noise of real I/O (${fd.io.hop})`,
-    );
-  if (fd.latency)
-    clauses.push(`adds ${fd.latency.estimate.toFixed(2)} ms to p99 at ${Math.round(fd.latency.load * 100)}% load`);
-  if (fd.stores)
-    clauses.push(
-      `${costPct(fd.stores.estimate)} ${fd.stores.estimate < 1 ? 'slower' : 'faster'} with ` +
-        `${fd.stores.stores} live stores`,
-    );
-  if (fd.keepsId) clauses.push('keeps the id in every propagation pattern');
+  const m = `±${fd.costs.find((c) => c.equivalence)?.equivalence.marginPct ?? marginPct}%`;
+  const unreproduced = (c) => fd.unreproduced.find((u) => u.depth === c.depth);
+  const part = (c) => {
+    const outcome = c.equivalence?.outcome;
+    const tell = outcome === 'cannot tell' ? ` (cannot tell within ${m})` : '';
+    const u = unreproduced(c);
+    const held = u ? ` (not reproduced: ${f.pctOf(u.otherEstimate)})` : '';
+    if (outcome === 'equivalent') return { within: true, text: `within ${m} at depth ${c.depth}${held}` };
+    if (!c.significant) return { text: `no measurable cost at depth ${c.depth}${tell}${held}` };
+    return c.estimate < 1
+      ? { costs: true, text: `costs ${costPct(c.estimate)} at depth ${c.depth}${tell}${held}` }
+      : { text: `${costPct(c.estimate)} cheaper at depth ${c.depth}${held}` };
+  };
+  const parts = fd.costs.map(part);
+  let cost;
+  if (parts.length && parts.every((x) => x.within)) {
+    const held = fd.unreproduced.map((u) => ` (depth ${u.depth} not reproduced: ${f.pctOf(u.otherEstimate)})`);
+    const depths = fd.costs.map((c) => c.depth);
+    cost =
+      `within ${m} of the baseline at depth${depths.length > 1 ? 's' : ''} ` +
+      `${depths.slice(0, -1).join(', ')}${depths.length > 1 ? ' and ' : ''}${depths.at(-1)}${held.join('')}`;
+  } else if (parts.length) {
+    // "costs 2.1% at depth 8, 2.8% at depth 256": the verb once.
+    cost = parts.map((x, i) => (i > 0 && x.costs && parts[i - 1].costs ? x.text.replace(/^costs /, '') : x.text));
+    cost = `${fd.expensive ? 'expensive: ' : ''}${cost.join(', ')}${fd.grows ? ', growing with depth' : ''}`;
+  } else if (fd.elsewhere.length) {
+    cost = 'cost measured on another machine (its study page)';
+  }
+  const clauses = [cost, fd.keepsId ? KEEPS : null].filter(Boolean);
   if (!clauses.length) return 'Not measured by the studies this summary reads.';
   const text = clauses.join('; ');
   return `${text[0].toUpperCase()}${text.slice(1)}.`;
 }
 
-// columns(summary, link) -> [{ key, title, align, cell(row) -> { text, source?, sort? } }]
-function columns(summary, link = {}) {
-  const s = summary.settings;
-  const d = summary.depths;
-  const base = f.code(summary.baseline ?? 'baseline');
+const pct = (x) => `${Math.round(x * 100)}%`;
+const on = (col) => (col?.machine ? ` Measured on ${col.machine}.` : '');
+
+// The words of each figure column analysis/strategy-summary.js FIGURE_COLUMNS declares, by
+// its key: its short title, its cell, its note under the table (what it measures, on which
+// machine), and the picture's panel for a % column. A column added there is worded here.
+const COLUMN_TEXT = {
+  shallow: {
+    title: (summary) => `Depth ${summary.depths.shallow}`,
+    panel: (summary) => `CPU, depth ${summary.depths.shallow}`,
+    note: (summary, col) => {
+      const s = summary.settings;
+      const method =
+        s.method === 'duet'
+          ? 'CPU per request in a duet, the strategy and a fresh baseline process under load at once on one CPU'
+          : s.method === 'instructions'
+            ? 'instructions per request'
+            : 'throughput';
+      return (
+        `Depth ${summary.depths.shallow}: the default run at ${summary.depths.shallow} nested calls, HOP=${s.hop}, ` +
+        `Node ${s.node}: ${method}, as % of ${f.code(summary.baseline)} [95% CI]; read it like ` +
+        `throughput on one CPU: 95% = about 5% more CPU per request.${on(col)}`
+      );
+    },
+  },
+  deep: {
+    title: (summary) => `Depth ${summary.depths.deep}`,
+    panel: (summary) => `CPU, depth ${summary.depths.deep}`,
+    note: (summary, col) =>
+      `Depth ${summary.depths.deep}: the same run and measure at ${summary.depths.deep} nested calls.${on(col)}`,
+  },
+  io: {
+    title: () => 'Real I/O',
+    panel: (summary) => `Real I/O (${summary.settings.io.hop}), CPU`,
+    note: (summary, col) => {
+      const io = summary.settings.io;
+      return io.method === 'pair'
+        ? `Real I/O: every level a real round trip (\`HOP=${io.hop}\`, depth ${io.depth}; the study's page has ` +
+            `the other drivers), CPU per request of the strategy and a fresh ${f.code(io.baseline)} process ` +
+            `sent the same open-loop schedule at once at ${pct(io.load ?? 0)} of ${f.code(io.baseline)}'s ` +
+            `capacity, as % of it, read like the depth columns; "cannot serve": the strategy fell behind a rate ` +
+            `${f.code(io.baseline)} kept.${on(col)}`
+        : `Real I/O: \`HOP=${io.hop}\` (depth ${io.depth}), throughput of each configuration alone, ` +
+            `sequential blocks, as % of ${f.code(io.baseline)}.${on(col)}`;
+    },
+  },
+  latency: {
+    title: () => 'p99 added',
+    note: (summary, col) => {
+      const l = summary.settings.latency;
+      return l.method === 'pair'
+        ? `p99 added (ms): the strategy's p99 minus a fresh ${f.code(l.baseline)} process's on the same ` +
+            `open-loop schedule at once (HOP=${l.hop}, depth ${l.depth}), at ${pct(l.load)} of ` +
+            `${f.code(l.baseline)}'s ` +
+            (l.knee ? `open-loop knee${l.instance ? ` on ${l.instance} stand-ins` : ''}` : 'capacity in a pair') +
+            `, paired by block over the blocks in which the load generator's own lateness p99 was at most 1 ` +
+            `ms [95% CI]; "cannot serve": the strategy fell behind a rate ${f.code(l.baseline)} kept, which is ` +
+            `the answer; "generator-bound" / "too few blocks": the generator was late, no latency published ` +
+            `(docs/method.md).${on(col)}`
+        : `p99 added (ms): open-loop load at ${pct(l.load)} of the baseline's capacity (depth ${l.depth}, vs ` +
+            `${f.code(l.baseline)}); "rate not held": the server or its baseline fell behind.${on(col)}`;
+    },
+  },
+  deployShallow: {
+    title: (summary) => `${summary.settings.deployment.instance}, depth ${summary.depths.shallow}`,
+    panel: (summary) => `${summary.settings.deployment.instance} capacity, depth ${summary.depths.shallow}`,
+    note: (summary, col) => deploymentNote(summary, col),
+  },
+  deployDeep: {
+    title: (summary) => `${summary.settings.deployment.instance}, depth ${summary.depths.deep}`,
+    panel: (summary) => `${summary.settings.deployment.instance} capacity, depth ${summary.depths.deep}`,
+    note: (summary, col) => deploymentNote(summary, col),
+  },
+  stores: {
+    title: (summary) => `${summary.settings.stores.stores} live stores`,
+    panel: (summary) => `${summary.settings.stores.stores} live stores`,
+    note: (summary, col) =>
+      `${summary.settings.stores.stores} live stores: ${summary.settings.stores.stores} other AsyncLocalStorage ` +
+      `instances alive, Node ${summary.settings.stores.node}, as % of ${f.code(summary.settings.stores.baseline)}.` +
+      `${on(col)}`,
+  },
+};
+
+function deploymentNote(summary, col) {
+  const d = summary.settings.deployment;
+  return (
+    `${d.instance} capacity: each strategy and a fresh ${f.code(d.baseline)} process on ${d.instance} ` +
+    `stand-ins (docs/deploy.md), the highest rate each keeps within ${d.slo}, the strategy's as % of ` +
+    `${f.code(d.baseline)}'s, paired by block; "<" or "≥" where a block's capacity lay beyond the rates ` +
+    `tried.${on(col)}`
+  );
+}
+
+// A capacity ratio: "≥" or "<" where a block's capacity was a bound of the rates tried.
+function capText(cell) {
+  if (!cell) return null;
+  if (cell.kind === 'baseline') return 'baseline';
+  if (cell.noCapacity) return 'no capacity within the SLO';
+  if (!f.isNum(cell.estimate)) return cell.verdict ?? f.DASH;
+  return (
+    `${cell.bound === 'below' ? '< ' : cell.bound === 'above' ? '≥ ' : ''}` +
+    `${f.withCi(cell.estimate, cell.interval, f.pctOf)}`
+  );
+}
+
+const CELL_TEXT = { latency: msText, deployShallow: capText, deployDeep: capText };
+
+// The figure columns the headline shows, in their declared order.
+const shownColumns = (summary) => (summary.columns || []).filter((c) => c.shown);
+
+// columns(summary) -> [{ key, title, align, cell(row) -> { text, source?, sort? } }]: the
+// headline's columns, Strategy and Keeps the id? first, the Reading last.
+function columns(summary) {
   const cols = [
     {
       key: 'strategy',
@@ -195,79 +284,35 @@ function columns(summary, link = {}) {
       }),
     },
   ];
-  const ratioCol = (key, title) => ({
-    key,
-    title,
-    align: 'r',
-    cell: (r) =>
-      r[key] ? { text: ratioText(r[key]), source: r[key].source, sort: r[key].estimate ?? 1 } : { text: null },
-  });
-  if (d.shallow !== null) cols.push(ratioCol('shallow', `Depth ${d.shallow}: % of ${base} [95% CI]`));
-  if (d.deep !== null) cols.push(ratioCol('deep', `Depth ${d.deep}: % of ${base} [95% CI]`));
-  if (s.io)
-    cols.push(
-      ratioCol(
-        'io',
-        s.io.method === 'pair'
-          ? `Real I/O (${s.io.hop}, depth ${s.io.depth}): CPU/req % of ${f.code(s.io.baseline)} at ` +
-              `${Math.round((s.io.load ?? 0) * 100)}% of its capacity`
-          : `Real I/O (HOP=${s.io.hop}, depth ${s.io.depth}): % of ${f.code(s.io.baseline)}`,
-      ),
-    );
-  if (s.latency) {
+  for (const col of shownColumns(summary)) {
+    const text = CELL_TEXT[col.key] ?? ratioText;
     cols.push({
-      key: 'latency',
-      title:
-        s.latency.method === 'pair'
-          ? `p99 added at ${Math.round(s.latency.load * 100)}% of ${f.code(s.latency.baseline)}'s ` +
-            `${s.latency.knee ? 'knee' : 'capacity'}${s.latency.instance ? ` on ${s.latency.instance}` : ''} ` +
-            `(depth ${s.latency.depth}), ms`
-          : `p99 added at ${Math.round(s.latency.load * 100)}% load (depth ${s.latency.depth}, vs ` +
-            `${f.code(s.latency.baseline)})`,
+      key: col.key,
+      title: COLUMN_TEXT[col.key].title(summary),
       align: 'r',
       cell: (r) =>
-        r.latency ? { text: msText(r.latency), source: r.latency.source, sort: r.latency.estimate } : { text: null },
+        r[col.key]
+          ? { text: text(r[col.key]), source: r[col.key].source, sort: r[col.key].estimate ?? 1 }
+          : { text: null },
     });
   }
-  if (s.deployment) {
-    const capCol = (key, depth) => ({
-      key,
-      title:
-        `${s.deployment.instance}, depth ${depth}: capacity within ${s.deployment.slo}, % of ` +
-        `${f.code(s.deployment.baseline)} [95% CI]`,
-      align: 'r',
-      cell: (r) =>
-        r[key] ? { text: capText(r[key]), source: r[key].source, sort: r[key].estimate ?? 1 } : { text: null },
-    });
-    if (d.shallow !== null) cols.push(capCol('deployShallow', d.shallow));
-    if (d.deep !== null) cols.push(capCol('deployDeep', d.deep));
-  }
-  if (s.stores) cols.push(ratioCol('stores', `${s.stores.stores} live stores: % of ${f.code(s.stores.baseline)}`));
   cols.push({
     key: 'reading',
     title: 'Reading',
     align: 'l',
-    cell: (r) => ({ text: readingText(r.findings) + profileText(r.profile, link) }),
+    cell: (r) => ({ text: readingText(r.findings, summary.settings.marginPct) }),
   });
   return cols;
 }
 
 // The opening picture's points (criterion's way: the change and its interval before the
-// table): every headline figure that is a share of the baseline with an interval, as
-// [{ strategy, panel, estimate, lo, hi }], one panel per such column (CPU at the two
-// depths, Real I/O, capacity on the instance, live stores), the strategies in the table's
-// order. Cells without a figure ("cannot serve", the baseline) are not points.
+// table): every figure of a % column the headline shows, as [{ strategy, panel, estimate,
+// lo, hi }], one panel per such column, the strategies in the table's order. Cells without
+// a figure ("cannot serve", the baseline) are not points.
 function picturePoints(summary) {
-  const s = summary.settings;
-  const d = summary.depths;
-  const panels = [
-    ['shallow', d.shallow !== null && `CPU, depth ${d.shallow}`],
-    ['deep', d.deep !== null && `CPU, depth ${d.deep}`],
-    ['io', s.io && `Real I/O (${s.io.hop}), CPU`],
-    ['deployShallow', s.deployment && d.shallow !== null && `${s.deployment.instance} capacity, depth ${d.shallow}`],
-    ['deployDeep', s.deployment && d.deep !== null && `${s.deployment.instance} capacity, depth ${d.deep}`],
-    ['stores', s.stores && `${s.stores.stores} live stores`],
-  ].filter(([, title]) => title);
+  const panels = shownColumns(summary)
+    .filter((c) => c.unit === '%' && COLUMN_TEXT[c.key].panel)
+    .map((c) => [c.key, COLUMN_TEXT[c.key].panel(summary)]);
   const points = [];
   for (const r of summary.rows) {
     for (const [key, panel] of panels) {
@@ -282,8 +327,8 @@ function picturePoints(summary) {
       )
         continue;
       const [lo, hi] = Array.isArray(cell.interval) ? cell.interval : [null, null];
-      const pct = (x) => (f.isNum(x) ? Math.round(x * 1000) / 10 : null);
-      points.push({ strategy: r.strategy, panel, estimate: pct(cell.estimate), lo: pct(lo), hi: pct(hi) });
+      const p = (x) => (f.isNum(x) ? Math.round(x * 1000) / 10 : null);
+      points.push({ strategy: r.strategy, panel, estimate: p(cell.estimate), lo: p(lo), hi: p(hi) });
     }
   }
   return {
@@ -294,117 +339,88 @@ function picturePoints(summary) {
   };
 }
 
-// The notes below the table: what the columns measure, the patterns every strategy fails,
-// and where two studies seem to disagree (with the settings that differ).
-function notes(summary) {
+// The notes below the table: one per column (what it measures, on which machine), the
+// columns that left for their pages, the rows measured elsewhere, and where two studies
+// seem to disagree (with the settings that differ). link(sourceName) -> a study page's href.
+function notes(summary, { link = (name) => `${name}.md` } = {}) {
   const s = summary.settings;
   const out = [];
-  const method =
-    s.method === 'duet'
-      ? 'CPU per request in a duet: the strategy and a fresh baseline process under load at once on one CPU'
-      : s.method === 'instructions'
-        ? 'instructions per request'
-        : 'throughput';
+  const page = (name) => (name ? `[${name}](${link(name)})` : 'its study page');
+  const ids = [...new Set(summary.rows.map((r) => r.ids.source?.name).filter(Boolean))];
+  const idMachines = [...new Set(summary.idsMachines || [])];
   out.push(
-    `Depth columns: the default run (${method}; HOP=${s.hop}, Node ${s.node}). Read them like throughput on ` +
-      `one CPU: 95% = about 5% more CPU per request.` +
-      (s.io
-        ? s.io.method === 'pair'
-          ? ` Real I/O: every level a real round trip (\`HOP=${s.io.hop}\`; the study's page has the other ` +
-            `drivers), CPU per request of the strategy and a fresh ${f.code(s.io.baseline)} process sent the ` +
-            `same open-loop schedule at once (the pair at a fixed rate, ${Math.round((s.io.load ?? 0) * 100)}% ` +
-            `of ${f.code(s.io.baseline)}'s capacity), read like the depth columns.`
-          : ` Real I/O: \`HOP=${s.io.hop}\`, throughput of each configuration alone, sequential blocks.`
+    `Keeps the id?: the integrity stud${ids.length === 1 ? 'y' : 'ies'} (${ids.map(page).join(', ')}): many ` +
+      `concurrent requests with distinct ids through real code patterns, each echo checked. ✓: the id is kept ` +
+      `in the everyday patterns (call chains, fan-out, thenables, emitters, batches, nesting, keep-alive, ` +
+      `soak); ✗ after ✓: patterns where it is lost or leaked without a remedy (\`AsyncResource.bind\`, ` +
+      `\`*-bound\` scenarios); ✗ alone: lost in an everyday pattern.` +
+      (summary.commonFailures.length
+        ? ` ${summary.commonFailures.map(f.code).join(', ')} fail for every context strategy and are not ` +
+          `repeated in the rows.`
         : '') +
-      (s.latency
-        ? s.latency.method === 'pair'
-          ? ` p99 added: the strategy's p99 minus a fresh ${f.code(s.latency.baseline)} process's on the same ` +
-            `open-loop schedule at once (HOP=${s.latency.hop}), at ${Math.round(s.latency.load * 100)}% of ` +
-            `${f.code(s.latency.baseline)}'s ` +
-            (s.latency.knee
-              ? `open-loop knee` + (s.latency.instance ? ` on ${s.latency.instance} stand-ins` : '')
-              : 'capacity in a pair') +
-            `, paired by block over the blocks in which the load generator's own lateness p99 was at most 1 ` +
-            `ms; "cannot serve" means the strategy fell behind a rate ${f.code(s.latency.baseline)} kept — ` +
-            `that is the answer, and it has no latency there; "generator-bound" means the generator was later ` +
-            `than that in every block, "too few blocks" that one block alone passed, so no latency is ` +
-            `published (docs/method.md).`
-          : ` p99: open-loop load at ` +
-            `${Math.round(s.latency.load * 100)}% of the baseline's capacity; "rate not held" means the server ` +
-            `(or its baseline) fell behind that rate, so no latency is reported.`
-        : '') +
-      (s.stores
-        ? ` Live stores: ${s.stores.stores} other AsyncLocalStorage instances alive, Node ${s.stores.node}.`
-        : '') +
-      ` ` +
-      `"—": the strategy is not in that study.`,
+      (idMachines.length ? ` Measured on ${idMachines.join(' and ')}.` : ''),
   );
-  if (s.deployment) {
-    out.push(
-      `${s.deployment.instance} columns: each strategy and a fresh ${f.code(s.deployment.baseline)} process ` +
-        `on ${s.deployment.instance} stand-ins (a cgroup each with the instance's CPU quota and memory limit ` +
-        `and its request limit; what that does and does not reproduce, and the MHz-to-CPU assumption: ` +
-        `docs/deploy.md), sent the same open-loop schedule at once at a ladder of rates around the knee of two ` +
-        `${f.code(s.deployment.baseline)} processes; the highest rate each keeps within ${s.deployment.slo}, ` +
-        `the strategy's as % of ${f.code(s.deployment.baseline)}'s beside it, paired by block (coarse on a ` +
-        `quota: a throttled CFS period stalls a server for most of it, docs/deploy.md); "<" or "≥" where a ` +
-        `block's capacity lay beyond the rates tried.`,
-    );
-    // Only where the capacity ratio's interval leaves 100%: an instance count from a ratio that
-    // could be either side of the baseline's would say more than was measured.
-    const per100 = (x) =>
-      x?.ci95 ? `${x.estimate.toFixed(0)} [${x.ci95.map((v) => v.toFixed(0)).join('–')}] per 100` : null;
-    const said = summary.rows
-      .filter((r) => r.deployShallow?.instances && r.deployShallow.kind === 'ratio' && r.deployShallow.significant)
-      .map(
-        (r) =>
-          `${r.deployShallow.instances.candidate}` +
-          `${per100(r.deployShallow.instances.per100) ? ` (${per100(r.deployShallow.instances.per100)})` : ''} ` +
-          `with ${f.code(r.strategy)}${r.deployShallow.bound === 'below' ? ' (at least)' : ''}`,
-      );
-    const unsaid = summary.rows
-      .filter((r) => r.deployShallow?.instances && r.deployShallow.kind === 'ratio' && !r.deployShallow.significant)
-      .map((r) => f.code(r.strategy));
-    const first = summary.rows.find((r) => r.deployShallow?.instances);
-    if (first && said.length)
-      out.push(
-        `In instances: to serve ${f.int(s.deployment.serve)} req/s within ${s.deployment.slo} at depth ` +
-          `${summary.depths.shallow} on ${s.deployment.instance}: ${first.deployShallow.instances.baseline} ` +
-          `with ${f.code(s.deployment.baseline)}, ` +
-          `${said.join(', ')} (one instance's capacity each, rounded up; autoscaling's target utilisation would ` +
-          `add ` +
-          `more)` +
-          (unsaid.length
-            ? `; ${unsaid.join(', ')}: cannot tell from ${f.code(s.deployment.baseline)} (the capacity's ` +
-              `interval spans 100%)`
-            : '') +
-          `.`,
-      );
-  }
-  if (summary.popularRows?.length) {
-    out.push(
-      `${summary.popularRows.map(f.code).join(', ')}: their depth figures come from the popular study ` +
-        `(` +
-        `${summary.sources.popular.title}), measured as the default run is (same method, baseline, hop, ` +
-        `depths and precision target) against its own \`none\` processes; each figure links to it.`,
-    );
-  }
-  // "No significant difference" is not "free": the Reading says whether a difference is
-  // small enough not to matter.
+  for (const col of shownColumns(summary)) out.push(COLUMN_TEXT[col.key].note(summary, col));
   if (Number.isFinite(s.marginPct)) {
     out.push(
-      `Equivalence (in the Reading): two one-sided tests at 5%, the 90% interval of the same ratio against ` +
-        `100% ± ${s.marginPct}% (\`--margin\`). ` +
-        `"equivalent within ±` +
-        `${s.marginPct}%": the whole interval inside; "cannot tell": it straddles an edge (more blocks would ` +
-        `decide); a cost beyond the margin is shown by its figure alone.`,
+      `Reading: written by rules from the depth figures and the id check (analysis/strategy-summary.js), never ` +
+        `by hand: the cost at each depth and the id verdict. "within ±${s.marginPct}%": two one-sided tests at ` +
+        `5% put the 90% interval of the ratio inside 100% ± ${s.marginPct}% (\`--margin\`); "cannot tell": ` +
+        `it straddles an edge (more blocks would decide); "not reproduced": a second run's figure was ` +
+        `inconsistent; "not safe": it loses or leaks the id in everyday code, whatever it costs. CPU profiles, ` +
+        `instruction counts and the other columns' detail are on the study pages.`,
     );
   }
-  if (summary.commonFailures.length) {
+  // The columns that left the headline, each for its study's page.
+  const left = shownColumns({ columns: (summary.columns || []).map((c) => ({ ...c, shown: c.present && c.leaves })) });
+  const deploy = left.filter((c) => c.key.startsWith('deploy'));
+  if (deploy.length) {
+    const widest = Math.max(...deploy.map((c) => c.halfWidthPp ?? 0));
     out.push(
-      `✗ after ✓: patterns where the id is lost or leaked without a remedy (\`AsyncResource.bind\`, ` +
-        `\`*-bound\` scenarios); ${summary.commonFailures.map(f.code).join(', ')} fail for every context ` +
-        `strategy and are not repeated in the rows.`,
+      `Capacity on ${s.deployment?.instance ?? 'the instance'} within ${s.deployment?.slo ?? 'the SLO'}: ` +
+        (deploy.some((c) => c.leaves.why === 'wide')
+          ? `not in this table, its 95% intervals reach ±${widest.toFixed(0)} pp (a % column stays only within ` +
+            `±${summary.widestPp} pp). `
+          : 'not in this table. ') +
+        `The deployment answer (capacity, instances) is on its study page, ${page(deploy[0].leaves.page)}, being ` +
+        `reworked.`,
+    );
+  }
+  for (const col of left.filter((c) => !c.key.startsWith('deploy'))) {
+    out.push(
+      `${COLUMN_TEXT[col.key].title(summary)}: on its study page, ${page(col.leaves.page)}` +
+        (col.leaves.why === 'wide'
+          ? ` (its 95% intervals reach ±${col.halfWidthPp.toFixed(0)} pp; a % column stays only within ` +
+            `±${summary.widestPp} pp).`
+          : '.'),
+    );
+  }
+  // Rows whose figures were measured on another machine than their column's: "—", and where.
+  const away = new Map();
+  for (const r of summary.rows) {
+    for (const [key, x] of Object.entries(r.offMachine || {})) {
+      const col = (summary.columns || []).find((c) => c.key === key);
+      if (!col?.shown) continue;
+      const k = `${x.machine}|${x.source.name}|${col.machine}`;
+      if (!away.has(k)) away.set(k, { ...x, column: col.machine, strategies: new Set(), keys: new Set() });
+      away.get(k).strategies.add(r.strategy);
+      away.get(k).keys.add(COLUMN_TEXT[key].title(summary));
+    }
+  }
+  for (const g of away.values()) {
+    out.push(
+      `${[...g.strategies].map(f.code).join(', ')}: "—" in ${[...g.keys].join(', ')}: measured on ${g.machine}, ` +
+        `not on the column's ${g.column}; their figures are on their study page, ${page(g.source.name)}.`,
+    );
+  }
+  const fromPopular = (summary.popularRows || []).filter((st) =>
+    summary.rows.some((r) => r.strategy === st && (r.shallow || r.deep)),
+  );
+  if (fromPopular.length) {
+    out.push(
+      `${fromPopular.map(f.code).join(', ')}: their depth figures come from the popular study ` +
+        `(${summary.sources.popular.title}), measured as the default run is (same method, baseline, hop, ` +
+        `depths and precision target) against its own \`none\` processes; each figure links to it.`,
     );
   }
   if (summary.nodeDependent?.length) {
@@ -414,20 +430,6 @@ function notes(summary) {
     out.push(
       `"depends on Node": the answer differs between the runtimes an integrity study ran (each study's page ` +
         `has the table per runtime): ${scenarios.join('; ')}.`,
-    );
-  }
-  const machines = (summary.machines || []).filter((m) => m.cpuModel);
-  if (machines.length) {
-    const byCpu = new Map();
-    for (const m of machines) {
-      const key = `${m.cpuModel} × ${m.cores}`;
-      if (!byCpu.has(key)) byCpu.set(key, []);
-      byCpu.get(key).push(m.name);
-    }
-    out.push(
-      `Measured on: ` +
-        `${[...byCpu].map(([cpu, names]) => `${names.map(f.code).join(', ')} on ${cpu}`).join('; ')}` +
-        `${byCpu.size > 1 ? ' — columns from different machines are not comparable to the point' : ''}.`,
     );
   }
   const missing = Object.entries(summary.sources)
@@ -462,8 +464,8 @@ function notes(summary) {
 // markdown(summary, { link(sourceName) -> href }) -> the section.
 // picture: the opening picture's path from the page (report/charts.js costPicture), shown
 // above the table.
-function markdown(summary, { link = () => null, linkFile = null, picture = null } = {}) {
-  const cols = columns(summary, { file: linkFile });
+function markdown(summary, { link = () => null, picture = null } = {}) {
+  const cols = columns(summary);
   const rows = summary.rows.map((r) =>
     cols.map((c) => {
       const cell = c.cell(r);
@@ -485,7 +487,7 @@ function markdown(summary, { link = () => null, linkFile = null, picture = null 
     ),
     '',
   ];
-  for (const n of notes(summary)) lines.push(`- ${n}`);
+  for (const n of notes(summary, { link: (name) => link(name) ?? `${name}.md` })) lines.push(`- ${n}`);
   return lines.join('\n');
 }
 

@@ -139,3 +139,18 @@ test('a run section says it is a single run unless a repro of its preset is comm
   fs.writeFileSync(path.join(dir, 'repro-libraries.json'), '{}');
   assert.doesNotMatch(await render(run, ctx()), /A single run/);
 });
+
+// `ctxbench deploy` records preset "deploy", which `repro` refuses: its page suggests the
+// command that made it instead (issue 62).
+test('a single run made by a command other than run suggests that command again, never a preset repro refuses', async () => {
+  const { render } = require('../report/sections/run');
+  const { companionsOf } = require('../report/companions');
+  const { PRESETS } = require('../lib/presets');
+  const dir = tempDir('ctxbench-single-deploy-');
+  const command = 'ctxbench deploy app_baseline.yaml app_cls.yaml';
+  const run = { schema: 2, kind: 'run', status: 'complete', command, environment: {}, settings: { preset: 'deploy', baseline: 'default' }, configs: [] };
+  assert.ok(!Object.hasOwn(PRESETS, 'deploy'), 'deploy is no preset of run/repro');
+  const md = await render(run, { resultsDir: dir, companions: companionsOf(run, dir), file: 'results/deploy.json' });
+  assert.match(md, /A single run: no second run of this preset is committed \(running `ctxbench deploy app_baseline\.yaml app_cls\.yaml` again makes one\)/);
+  assert.doesNotMatch(md, /repro --preset deploy/);
+});

@@ -3,6 +3,7 @@
 // from its parts in report/sections/run/ (environment, summary, method, depth, detail,
 // references), each formatting what analysis/ computed.
 const f = require('../format');
+const { PRESETS } = require('../../lib/presets');
 const { frameworksSection } = require('./frameworks');
 const { profileSection } = require('./profile');
 const { storesSection } = require('./stores');
@@ -45,9 +46,16 @@ async function render(run, ctx = {}) {
   // A published study has a second run (repro) or says it is a single run.
   const preset = run.settings?.preset;
   if (preset && ctx.companions?.reproduced === false && !ctx.file?.includes('repro')) {
+    // `repro` takes only the presets of lib/presets.js; a study made by another command
+    // (`ctxbench deploy` records preset "deploy") is run again by its own command.
+    const again = Object.hasOwn(PRESETS, preset)
+      ? `\`ctxbench repro --preset ${preset}\` makes one`
+      : run.command
+        ? `running \`${run.command}\` again makes one`
+        : 'running its command again makes one';
     parts.push(
-      `*A single run: no second run of this preset is committed (\`ctxbench repro --preset ${preset}\` makes ` +
-        `one); its intervals are over blocks of fresh processes within the run.*`,
+      `*A single run: no second run of this preset is committed (${again}); its intervals are over blocks of ` +
+        `fresh processes within the run.*`,
     );
   }
   if (run.status && run.status !== 'complete') {
