@@ -2,7 +2,7 @@
 // results.md: two rate-mode runs of the same configurations by different drivers (issue
 // 14: the Artillery engine beside ctxbench's own open-loop driver), side by side. The
 // question a reader has is not whether the absolute latencies match (they cannot: the
-// drivers connect and time differently, see README) but whether both drivers tell the
+// drivers connect and time differently, see docs/commands.md) but whether both drivers tell the
 // same story about what a strategy adds.
 const f = require('../format');
 const { isRateConfig } = require('../../analysis/latency');
@@ -105,7 +105,7 @@ function render([a, b], ctx = {}) {
     '',
     `The same configurations at the same rates, once with each driver (each run its own blocks of fresh processes). ` +
       'Absolute latencies are not comparable across drivers: they open connections and time requests ' +
-      'differently (README, "Load beyond one machine"). ' +
+      'differently (docs/commands.md, "Load beyond one machine: Artillery"). ' +
       `What should agree is the verdict on what a strategy **adds** to p99 over its baseline: "adds" or ` +
       `"saves" when a driver's 95% interval of the added p99 excludes zero, "no clear difference" when it ` +
       `does not. ` +
