@@ -31,6 +31,17 @@ function copyFixtures(edit = {}, prefix = 'ctxbench-headline-') {
   }
   return root;
 }
+// The same fixtures read once, for the tests that need no files on disk: each summary is
+// built from them, an edited run from a deep copy (strategySummary does not change its runs).
+let loaded;
+function summaryFrom(edit = {}) {
+  loaded ??= readResults(FIXTURES, HEADLINE_FILES.map((name) => path.join(FIXTURES, name)));
+  return strategySummary(loaded.map((r) => {
+    const name = path.basename(r.file, '.json');
+    const change = edit[`${name}.json`];
+    return { ...r, name, run: change ? change(structuredClone(r.run)) : r.run };
+  }));
+}
 const summaryOf = (root) => {
   const dir = path.join(root, 'results');
   return strategySummary(readResults(dir).map((r) => ({ ...r, name: path.basename(r.file, '.json') })));
@@ -40,7 +51,7 @@ const XEON = 'Intel(R) Xeon(R) Processor';
 const onXeon = (run) => ({ ...run, environment: { ...run.environment, cpuModel: XEON } });
 
 test('the headline: Strategy, Keeps the id?, Depth 8, Depth 256, Real I/O, p99 added, Reading; live stores on its page', () => {
-  const summary = summaryOf(copyFixtures());
+  const summary = summaryFrom();
   assert.deepStrictEqual(columns(summary).map((c) => c.title), ['Strategy', 'Keeps the id?', 'Depth 8', 'Depth 256', 'Real I/O', 'p99 added', 'Reading']);
   assert.deepStrictEqual(summary.columns.find((c) => c.key === 'stores').leaves, { why: 'page', page: 'stores' });
   const md = markdown(summary, { link: (name) => `results/${name}.md` });
@@ -56,7 +67,7 @@ test('the headline: Strategy, Keeps the id?, Depth 8, Depth 256, Real I/O, p99 a
 });
 
 test('every cell of the headline is at most about 100 characters; a per-runtime id answer too long for it is said in short', () => {
-  const summary = summaryOf(copyFixtures({ 'popular.json': onXeon }));
+  const summary = summaryFrom({ 'popular.json': onXeon });
   for (const { row, text } of rendered(summary)) {
     for (const [key, t] of Object.entries(text)) assert.ok(!t || t.length <= 110, `${row.strategy} ${key}: ${t?.length} ${t}`);
   }
@@ -72,7 +83,7 @@ test('every cell of the headline is at most about 100 characters; a per-runtime 
 });
 
 test('the Reading follows the ✓ definition: "everyday code", never "every propagation pattern", beside ✗ patterns', () => {
-  const summary = summaryOf(copyFixtures());
+  const summary = summaryFrom();
   const als = rendered(summary).find((x) => x.row.strategy === 'als');
   assert.match(als.text.ids, /^✓ · ✗ /);
   assert.match(als.text.reading, /keeps the id in everyday code\.$/);
@@ -82,7 +93,7 @@ test('the Reading follows the ✓ definition: "everyday code", never "every prop
 
 test('each column\'s figures from one machine: rows measured on another read "—" there, with a note saying where they are', () => {
   // The fixtures' popular study ran on an AMD EPYC, the default run on an Intel Xeon.
-  const summary = summaryOf(copyFixtures());
+  const summary = summaryFrom();
   const sentry = rowOf(summary, 'sentry');
   assert.strictEqual(sentry.shallow, null);
   assert.deepStrictEqual(Object.keys(sentry.offMachine), ['shallow', 'deep']);
@@ -92,7 +103,7 @@ test('each column\'s figures from one machine: rows measured on another read "�
   assert.match(md, /`cls-rtracer`, `express-http-context`, `sentry`, `datadog`: "—" in Depth 8, Depth 256: measured on AMD EPYC × 2, not on the column's Intel\(R\) Xeon\(R\) Processor × 2; their figures are on their study page, \[popular\]\(results\/popular\.md\)\./);
   assert.doesNotMatch(rendered(summary).find((x) => x.row.strategy === 'sentry').text.reading, /\d%/);
   // Measured again on the same machine: the rows are back in the columns.
-  const same = summaryOf(copyFixtures({ 'popular.json': onXeon }));
+  const same = summaryFrom({ 'popular.json': onXeon });
   assert.ok(Number.isFinite(rowOf(same, 'sentry').shallow.estimate));
   assert.match(rendered(same).find((x) => x.row.strategy === 'sentry').text.reading, /^Expensive: costs \d/);
   assert.deepStrictEqual(contradictions(same), []);
@@ -113,7 +124,7 @@ test('a % column whose figures are wider than ±4 pp leaves the headline for its
 // Each kind of contradiction planted in a headline built from the fixtures (the generator
 // never writes one, so each is planted in the built rows or their text) and seen red.
 test('the headline check: each planted contradiction is one line naming it; the fixtures\' headline has none', () => {
-  const fresh = () => summaryOf(copyFixtures({ 'popular.json': onXeon }));
+  const fresh = () => summaryFrom({ 'popular.json': onXeon });
   // change(summary, row): the built rows changed first, then rendered; row(strategy) -> its
   // rendered { row, text } to change what a cell says.
   const plant = (change) => {
@@ -182,11 +193,11 @@ test('README\'s answer block: written between the markers by the committed repor
   // Without the markers: untouched, byte for byte.
   const plain = '# ctxbench\n\nNo markers here.\n';
   fs.writeFileSync(path.join(root, 'README.md'), plain);
-  await buildReport({ resultsDir: path.join(root, 'results'), out: path.join(root, 'results.md') });
+  await buildReport({ resultsDir: path.join(root, 'results'), out: path.join(root, 'results.md'), html: false });
   assert.strictEqual(fs.readFileSync(path.join(root, 'README.md'), 'utf8'), plain);
   // A report written elsewhere never touches README.
   fs.writeFileSync(path.join(root, 'README.md'), readme);
-  await buildReport({ resultsDir: path.join(root, 'results'), out: path.join(root, 'scratch', 'r.md') });
+  await buildReport({ resultsDir: path.join(root, 'results'), out: path.join(root, 'scratch', 'r.md'), html: false });
   assert.strictEqual(fs.readFileSync(path.join(root, 'README.md'), 'utf8'), readme);
   assert.strictEqual(answerBlock(summaryOf(root)).includes('`param`'), true);
 });

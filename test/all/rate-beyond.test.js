@@ -1,5 +1,5 @@
 'use strict';
-// Tier: quick (no system tool; one short real pair run at a rate nothing here serves: 3 blocks,
+// Tier: all (no system tool, but a real pair run at a rate nothing here serves: 3 blocks,
 // the fewest a pair takes, of 2 windows of 0.2 s)
 // A rate far beyond what the machine serves: the run's end says that the baseline cannot
 // serve it (not "not enough samples" for the A/A twin beside it) and how late the load
@@ -8,8 +8,8 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { runCli } = require('./helpers/cli');
-const { tempDir } = require('./helpers/tmp');
+const { runCli } = require('../helpers/cli');
+const { tempDir } = require('../helpers/tmp');
 
 test('run --rate beyond the machine: the end says the baseline cannot serve it, and the generator\'s lateness', { timeout: 300000 }, async () => {
   const dir = tempDir('ctxbench-rate-beyond-');
