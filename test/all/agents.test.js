@@ -105,7 +105,7 @@ test('datadog over HOP=http: the id the hop forwarded is what it checks, not dd-
   if (!(await agentsOrSkip(t))) return;
   const out = path.join(dir, 'http.json');
   // A fixed rate (no capacity probe) and no blocks past the three: the claim is the ids.
-  const r = await runCli(['run', '--strategies', 'datadog', '--hops', 'http', '--depths', '4', '--rate', '100', '--blocks', '3', '--windows', '2', '--window', '0.5', '--max-time', '1', '--connections', '10', '--out', out, '--report', 'none']);
+  const r = await runCli(['run', '--strategies', 'datadog', '--hops', 'http', '--depths', '4', '--rate', '100', '--blocks', '3', '--windows', '2', '--window', '0.2', '--max-time', '1', '--connections', '10', '--out', out, '--report', 'none']);
   assert.strictEqual(r.code, 0, r.stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   // HOP=http runs as a pair now, beside a `none` baseline that carries no id by design

@@ -148,7 +148,7 @@ test('`ctxbench run` with HOP=pg and HOP=http starts its own PostgreSQL and down
   const tmp = privateTmp();
   const out = path.join(dir, 'run.json');
   // No --method: the default preset's duet does not fit a server that waits on I/O.
-  const r = await runCli(['run', '--strategies', 'als', '--hops', 'pg,http', '--depths', '4', '--blocks', '3', '--windows', '2', '--window', '0.5', '--connections', '10', '--out', out, '--report', 'none'], { env: { TMPDIR: tmp } });
+  const r = await runCli(['run', '--strategies', 'als', '--hops', 'pg,http', '--depths', '4', '--blocks', '3', '--windows', '2', '--window', '0.2', '--connections', '10', '--out', out, '--report', 'none'], { env: { TMPDIR: tmp } });
   assert.strictEqual(r.code, 0, r.stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.settings.method, 'pair');

@@ -14,7 +14,7 @@ test('ctxbench repro measures what run measures: rate mode and HOP=pg (its own P
   const out = path.join(dir, 'repro-pg.json');
   try {
     const r = await runCli(['repro', '--strategies', 'none,als', '--depths', '8', '--hops', 'pg', '--baseline', 'none', '--rate', '100', '--windows', '2',
-      '--window', '0.5', '--blocks', '3', '--out', out], { timeoutMs: 580_000 });
+      '--window', '0.2', '--blocks', '3', '--out', out], { timeoutMs: 580_000 });
     assert.strictEqual(r.code, 0, r.stderr);
     const saved = JSON.parse(fs.readFileSync(out, 'utf8'));
     assert.strictEqual(saved.runs.length, 2);
