@@ -6,7 +6,6 @@
 // docs/run-json.md's field reference is generated from these declarations
 // (scripts/docs-run-json.js; test/run-schema.test.js fails when it is stale).
 // The declarations hold the fields tools may rely on and their types; a run may carry more.
-const Ajv = require('ajv');
 const { FIELDS, LEARNED_BEFORE } = require('./plan');
 
 // The version of the file format. 1: one warm process per configuration (no blocks);
@@ -153,14 +152,18 @@ const KINDS = {
   },
 };
 
-const ajv = new Ajv({ allErrors: false, strict: false });
-const validators = Object.fromEntries(
-  Object.entries(KINDS).map(([kind, k]) => [
-    kind,
-    ajv.compile({ type: 'object', properties: k.properties, required: k.required }),
-  ]),
-);
-const validateRunInRepro = validators.run;
+// Compiled on first use, each kind when first checked: a command refused for bad input, and
+// most commands, never check a run, and compiling every kind cost each start ~0.1 s of CPU.
+let ajv = null;
+const compiled = new Map();
+function validatorOf(kind) {
+  if (!compiled.has(kind)) {
+    ajv ??= new (require('ajv'))({ allErrors: false, strict: false });
+    const { properties, required } = KINDS[kind];
+    compiled.set(kind, ajv.compile({ type: 'object', properties, required }));
+  }
+  return compiled.get(kind);
+}
 
 // Older files ctxbench wrote become today's shape; the file on disk is not changed.
 // 1 and 2 → 3: what measuring learned moves out of the plan into `learned`.
@@ -198,11 +201,12 @@ function checkRun(run, { file = 'run JSON', kinds = null, unknown = false } = {}
   if (kinds && !kinds.includes(run.kind))
     throw new Error(`${file}: a ${run.kind} run, not ${kinds.map((k) => `a \`ctxbench ${k}\``).join(' or ')}`);
   const migrated = migrate(run);
-  const validate = validators[run.kind];
+  const validate = validatorOf(run.kind);
   if (!validate(migrated)) throw new Error(problem(file, validate.errors[0]));
   if (run.kind === 'repro') {
+    const validateRun = validatorOf('run');
     for (const [i, r] of (migrated.runs || []).entries()) {
-      if (r && !validateRunInRepro(r)) throw new Error(problem(`${file} (runs.${i})`, validateRunInRepro.errors[0]));
+      if (r && !validateRun(r)) throw new Error(problem(`${file} (runs.${i})`, validateRun.errors[0]));
     }
   }
   return migrated;
