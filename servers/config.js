@@ -51,11 +51,21 @@ function ioConfig(env, hop) {
   if (redisUrl && !/^redis:\/\/[^\s/]+\/?$/.test(redisUrl)) throw bad('REDIS_URL', redisUrl, 'redis://host:port');
   const downstreamUrl = env.DOWNSTREAM_URL || null;
   if (downstreamUrl && !/^https?:\/\/[^\s/]+\/?$/.test(downstreamUrl)) throw bad('DOWNSTREAM_URL', downstreamUrl, 'http://host:port');
-  if (hop === 'pg' && !pgUrl) throw new ConfigError('HOP=pg needs PG_URL (postgres://user:password@host:port/database); `ctxbench run` starts a PostgreSQL and sets it');
-  if (hop === 'mysql' && !mysqlUrl) throw new ConfigError('HOP=mysql needs MYSQL_URL (mysql://user@host:port of a MySQL or MariaDB server); `ctxbench run` starts a MariaDB and sets it');
-  if (hop === 'redis' && !redisUrl) throw new ConfigError('HOP=redis needs REDIS_URL (redis://host:port); `ctxbench run` starts a redis-server and sets it');
-  if (hop === 'http' && !downstreamUrl) throw new ConfigError('HOP=http needs DOWNSTREAM_URL (http://host:port of `node handlers/downstream.js`); `ctxbench run` starts one and sets it');
-  return { pgUrl, pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 1000), mysqlUrl, redisUrl, downstreamUrl: downstreamUrl && downstreamUrl.replace(/\/$/, '') };
+  const needs = (h, what, started) =>
+    new ConfigError(`HOP=${h} needs ${what}; \`ctxbench run\` starts ${started} and sets it`);
+  if (hop === 'pg' && !pgUrl) throw needs('pg', 'PG_URL (postgres://user:password@host:port/database)', 'a PostgreSQL');
+  if (hop === 'mysql' && !mysqlUrl)
+    throw needs('mysql', 'MYSQL_URL (mysql://user@host:port of a MySQL or MariaDB server)', 'a MariaDB');
+  if (hop === 'redis' && !redisUrl) throw needs('redis', 'REDIS_URL (redis://host:port)', 'a redis-server');
+  if (hop === 'http' && !downstreamUrl)
+    throw needs('http', 'DOWNSTREAM_URL (http://host:port of `node handlers/downstream.js`)', 'one');
+  return {
+    pgUrl,
+    pgPoolSize: integer(env, 'PG_POOL_SIZE', 10, 1, 1000),
+    mysqlUrl,
+    redisUrl,
+    downstreamUrl: downstreamUrl && downstreamUrl.replace(/\/$/, ''),
+  };
 }
 
 // SINK_URL: where the APM agent strategies send their spans, ctxbench's local sink
