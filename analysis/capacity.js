@@ -22,6 +22,9 @@ const { baselineFor } = require('./comparable');
 
 // Instances for this load, when a run does not say otherwise.
 const SERVE_RPS = 1000;
+// The widest A/A twin's capacity interval (half of it, in points) at which a capacity ratio
+// is published.
+const RESOLVES_PP = 10;
 
 function merged(windows, key) {
   const h = newHistogram();
@@ -232,7 +235,8 @@ function cellsOf(run) {
 // baselineRates: [...] }], baselines }
 function sloCapacity(run, { serve = SERVE_RPS } = {}) {
   const slo = run?.settings?.slo;
-  if (!slo || !['pair', 'sequential'].includes(run.settings.method)) return null;
+  // At the autoscaler's operating point there is no ladder: analysis/operating-point.js.
+  if (!slo || !['pair', 'sequential'].includes(run.settings.method) || run.settings.targetCpu) return null;
   const rows = [];
   const baselines = new Map();
   for (const [deployment, { config: first, baselineId, cells }] of cellsOf(run)) {
@@ -326,11 +330,21 @@ function sloCapacity(run, { serve = SERVE_RPS } = {}) {
           }
         : null;
   }
+  // A capacity is published only where the A/A twin's (a baseline against a baseline, at
+  // the same depth) is within RESOLVES_PP of 100%: on an F1 stand-in it read ±60–170 pp
+  // (docs/deploy.md, "Capacity within an SLO"), and a figure that wide decides nothing.
+  for (const r of rows) {
+    const twin = rows.find((x) => x.aa && x.depth === r.depth && x.hop === r.hop);
+    const ci = twin?.ratio?.ci95;
+    const halfWidthPp = ci ? ((ci[1] - ci[0]) / 2) * 100 : null;
+    r.resolvable = { twinHalfWidthPp: halfWidthPp, ok: halfWidthPp !== null && halfWidthPp <= RESOLVES_PP };
+  }
   return {
     slo,
     instance: run.settings.instance ?? null,
     method: run.settings.method,
     serve,
+    resolvesPp: RESOLVES_PP,
     // The CPU per request below the knee (a pair's): the rates it reads up to (a share of
     // the ladder) and the throttled share of CFS periods beyond which a window is not read.
     ...(run.settings.method === 'pair' && { cpuRule: { kneeLoad: KNEE_LOAD, quotaBinds: QUOTA_BINDS } }),

@@ -9,6 +9,7 @@ const { latencySummaries } = require('./latency');
 const { strategySummary } = require('./strategy-summary');
 const { PROPAGATION } = require('./registry');
 const { sloCapacity } = require('./capacity');
+const { operatingPoints } = require('./operating-point');
 
 // ------------------------------------------------------------ your own service
 
@@ -265,6 +266,7 @@ module.exports = {
   BROKEN: summaries.BROKEN,
   latencySummaries,
   sloCapacity,
+  operatingPoints,
   strategySummary,
   analyzeApp,
   analyzeStores,

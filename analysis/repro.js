@@ -46,6 +46,9 @@ function microCountRatios(run) {
 function pairSummaries(run) {
   const configs = run?.configs || [];
   const baseline = run?.settings?.baseline;
+  // At the autoscaler's operating point a candidate that cannot keep the baseline's rate is
+  // measured at its own (analysis/operating-point.js): falling behind there is not its answer.
+  if (run?.settings?.targetCpu) return [];
   return configs
     .filter((c) => isPairConfig(c) && (c.samples || []).length)
     .map((c) => {

@@ -5,7 +5,7 @@
 // measured one after the other, when kept), and regime shifts in a baseline's series.
 // report/sections/run.js formats these objects.
 const stats = require('./stats');
-const { pairedRatio, summaryOf } = require('./summary');
+const { pairedRatio, summaryOf, samplePairs } = require('./summary');
 const { baselineFor, armOf } = require('./comparable');
 
 const { isNum } = stats;
@@ -217,7 +217,25 @@ function regimeShifts(rows, baseline) {
   return out;
 }
 
+// The App Engine study's "Impact" row: a strategy's mean latency ÷ its baseline's, each sample
+// against the adjacent baseline burst it is paired with (as its ratio is), log ratios
+// averaged per block, t-interval over blocks: { estimate, ci95, … } (stats.twoLevel) or null.
+function latencyImpact(config, configs, baseline) {
+  const b = baselineFor(config, configs, baseline);
+  if (!b || b === config) return null;
+  const avg = (x) => x?.latency?.avg;
+  const ok = (s, x) => isNum(avg(s)) && avg(s) > 0 && isNum(avg(x)) && avg(x) > 0;
+  const r = stats.twoLevel(
+    samplePairs(config.samples, b.samples, ok).map(({ sample, base, unit }) => ({
+      block: unit,
+      d: Math.log(avg(sample)) - Math.log(avg(base)),
+    })),
+  );
+  return r.estimate === null ? null : r;
+}
+
 module.exports = {
+  latencyImpact,
   warmupCounts,
   widthSummary,
   precisionAchieved,

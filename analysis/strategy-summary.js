@@ -8,7 +8,7 @@ const summaries = require('./summary');
 const { summaryOf } = require('./summary');
 const { latencySummaries } = require('./latency');
 const { isPairConfig, pairLatencySummary } = require('./pair');
-const { sloCapacity } = require('./capacity');
+const { operatingPoints } = require('./operating-point');
 const { equivalence: equivalenceOf } = require('./verdict');
 const { DEFAULTS } = require('../lib/presets');
 const { PROPAGATION, strategyInfo: info } = require('./registry');
@@ -32,8 +32,7 @@ const FIGURE_COLUMNS = [
   { key: 'deep', unit: '%' },
   { key: 'io', unit: '%' },
   { key: 'latency', unit: 'ms' },
-  { key: 'deployShallow', unit: '%' },
-  { key: 'deployDeep', unit: '%' },
+  { key: 'deploy', unit: '%' },
   { key: 'stores', unit: '%', page: true },
 ];
 // A % figure whose 95% interval is wider than this (half its width, in points) says too
@@ -150,8 +149,17 @@ function pickSources(results) {
     io: named(byPreset('io')),
     latency: named(byPreset('latency')),
     stores: named(byPreset('stores')),
-    // The deployment columns: every strategy on an instance stand-in (issue 47).
-    deployment: named(byPreset('deployment-f1')),
+    // The deployment column: every strategy on an instance stand-in at the autoscaler's
+    // target, the study at the kernel's default period (its others are on its page).
+    deployment: named(
+      results.find(
+        ({ run }) =>
+          run.kind === 'run' &&
+          run.settings?.preset === 'deployment-f1' &&
+          run.settings.instance?.periodUs === 100000 &&
+          !run.settings.instance?.burstUs,
+      ) ?? byPreset('deployment-f1'),
+    ),
     instructions: named(byPreset('instructions')),
     'depth-sweep': named(byPreset('depth-sweep')),
     // Second runs of the default run (`ctxbench repro --compare … results/default.json`).
@@ -265,31 +273,36 @@ function idsFromWidest(strategy, studies) {
   };
 }
 
-// A strategy's capacity within the SLO on the stand-in, as % of the baseline's (paired by
-// block), at one depth: a ratio cell, censored where a block's capacity was a bound.
-function capacityCell(source, strategy, depth) {
-  const cap = sloCapacity(source.run);
-  const row = cap?.rows.find((r) => r.strategy === strategy && r.depth === depth && !r.aa);
-  if (!row) return null;
-  const base = {
-    source: { name: source.name, file: source.file, id: row.deployment },
-    settings: { depth, instance: cap.instance?.name ?? null, slo: cap.slo.text },
-  };
-  if (!row.ratio || !Number.isFinite(row.ratio.estimate)) {
-    return { ...base, kind: 'ratio', estimate: null, interval: null, noCapacity: true };
-  }
-  const below = row.capacity.censored.some((x) => x.censored === 'below');
-  const above = row.capacity.censored.some((x) => x.censored === 'above');
+// A strategy on the stand-in at the autoscaler's operating point (analysis/operating-point.js),
+// at one depth: its throughput per instance as % of the baseline's, with the p99 each side's
+// users see there. A capacity within the SLO is not a headline figure (issue 60): on an F1 a
+// throttled period stalls a server inside the bound, and its A/A twin read ±60–170 pp.
+function operatingCell(source, strategy, depth) {
+  const hit = operatingPoints(source.run).find(
+    (r) => r.config.strategy === strategy && r.config.depth === depth && r.config.arm !== 'aa',
+  );
+  if (!hit || !Number.isFinite(hit.op.ratio.estimate)) return null;
+  const { op, config } = hit;
+  const s = source.run.settings;
   return {
-    ...base,
     kind: 'ratio',
-    estimate: row.ratio.estimate,
-    interval: row.ratio.ci95 ?? null,
+    estimate: op.ratio.estimate,
+    interval: op.ratio.ci95 ?? null,
     intervalKind: '95% CI',
-    bound: below ? 'below' : above ? 'above' : null,
-    significant: Boolean(row.ratio.ci95 && (row.ratio.ci95[1] < 1 || row.ratio.ci95[0] > 1)),
-    blocks: row.ratio.n,
-    instances: row.instances,
+    significant: Boolean(op.ratio.ci95 && (op.ratio.ci95[1] < 1 || op.ratio.ci95[0] > 1)),
+    blocks: op.ratio.blocks,
+    ownRate: op.ownBlocks > 0,
+    p99: op.tails
+      ? {
+          candidate: op.tails.candidate.p99,
+          candidateCi: op.tails.candidate.ci95.p99,
+          baseline: op.tails.baseline.p99,
+          baselineCi: op.tails.baseline.ci95.p99,
+        }
+      : null,
+    instances: op.instances,
+    source: { name: source.name, file: source.file, id: config.id },
+    settings: { depth, instance: s.instance?.name ?? null, targetCpu: s.targetCpu, periodUs: s.instance?.periodUs },
   };
 }
 
@@ -567,13 +580,9 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
       latency: latencySource
         ? baselineOr(latencySource, () => latencyCell(latencySource, strategy, latencyDepth, load))
         : null,
-      deployShallow:
-        sources.deployment && shallowDepth !== null
-          ? baselineOr(sources.deployment, () => capacityCell(sources.deployment, strategy, shallowDepth))
-          : null,
-      deployDeep:
-        sources.deployment && deepDepth !== null
-          ? baselineOr(sources.deployment, () => capacityCell(sources.deployment, strategy, deepDepth))
+      deploy:
+        sources.deployment?.run.settings?.targetCpu && shallowDepth !== null
+          ? baselineOr(sources.deployment, () => operatingCell(sources.deployment, strategy, shallowDepth))
           : null,
       stores: sources.stores
         ? baselineOr(sources.stores, () =>
@@ -670,9 +679,11 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
       deployment: sources.deployment
         ? {
             instance: sources.deployment.run.settings?.instance?.name ?? null,
+            periodUs: sources.deployment.run.settings?.instance?.periodUs ?? null,
+            targetCpu: sources.deployment.run.settings?.targetCpu ?? null,
             slo: sources.deployment.run.settings?.slo?.text ?? null,
             baseline: sources.deployment.run.settings?.baseline ?? null,
-            serve: sloCapacity(sources.deployment.run)?.serve ?? null,
+            depth: shallowDepth,
           }
         : null,
       stores: sources.stores

@@ -24,6 +24,7 @@ const {
   positive,
 } = require('./stats');
 const { baselineFor } = require('./comparable');
+const { operatingRatio, isPhased, OPERATING_METHOD } = require('./operating-point');
 const { isControl, carriesContext } = require('./registry');
 const { BROKEN, CLIENT_BOUND, judge, judgeInstructions, verdictText, verdict, judgementOf } = require('./verdict');
 
@@ -374,7 +375,8 @@ function summarize(config, baselineConfig = null, { marginPct } = {}) {
     non2xx: sum(all, 'non2xx'),
   };
   const broken = isBroken(config || {}, counts);
-  const loadgen = median(valid.map((s) => s.loadgenCpu));
+  // The curl driver's client is the curl processes: their load CPU's busy share (loadCpu).
+  const loadgen = median(valid.map((s) => s.loadgenCpu ?? s.loadCpu ?? null));
   const clientBound = loadgen !== null && loadgen >= CLIENT_BOUND_CPU;
   const blocks = new Set(
     valid.map((s, i) => (Number.isInteger(s.block) ? s.block : `r${Number.isInteger(s.round) ? s.round : i}`)),
@@ -405,7 +407,11 @@ function summarize(config, baselineConfig = null, { marginPct } = {}) {
     // A pair's windows are at a fixed rate: both served the same requests, so the ratio of
     // requests served (the duet's shared throughput) says nothing there.
     const atRate = windows.some((w) => w.method === 'pair');
-    const method = atRate ? PAIR_METHOD : DUET_METHOD;
+    // At the autoscaler's operating point each side is read at its own rate
+    // (analysis/operating-point.js): the ratio is the per-instance throughput at the target.
+    const operating = windows.some(isPhased);
+    if (operating) d.ratio = operatingRatio(config);
+    const method = operating ? OPERATING_METHOD : atRate ? PAIR_METHOD : DUET_METHOD;
     // The windows already leave out client-bound seconds: the verdict stands.
     const judgement = judge(d.ratio, 0.05, { broken, marginPct });
     ratio = {
@@ -414,7 +420,7 @@ function summarize(config, baselineConfig = null, { marginPct } = {}) {
       paired: d.ratio.n > 0,
       quantity: 'cpu',
       method,
-      ...(atRate && { rate: windows.find((w) => w.rate)?.rate ?? null }),
+      ...(atRate && !operating && { rate: windows.find((w) => w.rate)?.rate ?? null }),
       windows: windowCounts,
       judgement,
       verdict: verdictText(judgement),

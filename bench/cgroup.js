@@ -166,7 +166,7 @@ class Cgroup {
       : path.join(this.layout.parent, this.name);
   }
 
-  create({ quotaUs, periodUs, memoryBytes }) {
+  create({ quotaUs, periodUs, memoryBytes, burstUs = 0 }) {
     live.add(this);
     if (this.layout.version === 2) enableControllers(this.layout.parent);
     for (const d of this.dirs()) {
@@ -184,7 +184,14 @@ class Cgroup {
       if (fs.existsSync(path.join(this.dir('memory'), 'memory.swap.max')))
         fs.writeFileSync(path.join(this.dir('memory'), 'memory.swap.max'), '0');
     }
-    this.limits = { quotaUs, periodUs, memoryBytes };
+    // A burst allowance (Linux >= 5.14): quota a period may carry over from idle ones.
+    if (burstUs > 0) {
+      const file = path.join(this.dir('cpu'), this.layout.version === 1 ? 'cpu.cfs_burst_us' : 'cpu.max.burst');
+      if (!fs.existsSync(file))
+        throw new CgroupError(`--cfs-burst needs the kernel's CFS burst (Linux 5.14 or later): ${file} is missing`);
+      fs.writeFileSync(file, String(burstUs));
+    }
+    this.limits = { quotaUs, periodUs, memoryBytes, burstUs };
     return this;
   }
 
@@ -360,6 +367,7 @@ function groupDelta(a, b, requests) {
   const periods = b.periods - a.periods;
   return {
     cpuUsPerRequest: requests > 0 ? (b.cpuUs - a.cpuUs) / requests : null,
+    cpuUs: b.cpuUs - a.cpuUs,
     periods,
     throttled: b.throttled - a.throttled,
     throttledShare: periods > 0 ? (b.throttled - a.throttled) / periods : null,

@@ -5,6 +5,8 @@ const { execFile } = require('node:child_process');
 const path = require('node:path');
 
 const CURL_SH = path.resolve(__dirname, '..', 'load', 'curl.sh');
+const { cpus } = require('../lib/cpus');
+const { cpuTicks, busyShare } = require('./proc-cpu');
 const CURL_REQUESTS = 1000; // when the runner asks for a duration: curl.sh counts requests
 
 // curl.sh's --json line -> the sample's load-side fields, or an Error naming what was
@@ -50,8 +52,13 @@ function parseCurlOutput(stdout) {
 
 // The App Engine study's method: xargs -P <connections> curl, a fixed number of requests.
 // script: the curl.sh to run (tests give it a stand-in that prints a known line).
+// The client's own cost is part of what it measures: each request is a curl process, and
+// xargs and curl run pinned to the load CPU, so that CPU's busy share over the burst (from
+// /proc/stat: a burst of seconds reads it to 1%) is recorded as `loadCpu` (null unpinned).
 function curlDriver({ url, path: route = '/', connections, amount }, { script = CURL_SH } = {}) {
   const n = amount || CURL_REQUESTS;
+  const pinned = cpus();
+  const before = pinned ? cpuTicks(pinned.loadgen) : null;
   return new Promise((resolve, reject) => {
     execFile(
       script,
@@ -60,7 +67,9 @@ function curlDriver({ url, path: route = '/', connections, amount }, { script = 
       (err, stdout, stderr) => {
         if (err) return reject(new Error(String(stderr).trim().split('\n')[0] || err.message));
         const result = parseCurlOutput(stdout);
-        return result instanceof Error ? reject(result) : resolve(result);
+        if (result instanceof Error) return reject(result);
+        const share = pinned ? busyShare(before, cpuTicks(pinned.loadgen)) : null;
+        return resolve(share === null ? result : { ...result, loadCpu: Math.round(share * 1000) / 1000 });
       },
     );
   });

@@ -179,7 +179,9 @@ const DROP_WARNINGS = {
 
 const encode = (h) => hdr.encodeIntoCompressedBase64(h);
 
-// Runs one pair at `rate` requests/s each. servers: [{ url, nonce }] in poll order;
+// Runs one pair at `rate` requests/s each (or `rates`, one per server, each its own).
+// servers: [{ url, nonce }] in poll order;
+// warmupWindows: { min, max } half-windows before the first measured one;
 // configs: theirs. load: { path, connections, timeout }. loadPids: the services sharing
 // the load CPU with the generator (their CPU counts in its busy share). Resolves to { warmup: [window], windows:
 // [window + counted/dropped], totals: [{ due, answered, ... } per member], lateness: {p50,p99} }; onWindow(window) is
@@ -188,6 +190,7 @@ async function measurePair({
   servers,
   configs,
   rate,
+  rates,
   load,
   windowS = 1,
   windows: wanted = 3,
@@ -195,6 +198,7 @@ async function measurePair({
   signal,
   onWindow,
   loadPids = [],
+  warmupWindows = { min: MIN_WARMUP_WINDOWS, max: MAX_WARMUP_WINDOWS },
 }) {
   const identify = (stats) => stats.forEach((s, i) => servers[i].readStats || checkIdentity(s, configs[i], servers[i]));
   identify(await Promise.all(servers.map(statsOf)));
@@ -210,7 +214,8 @@ async function measurePair({
         path: configs[i].path || '/',
         ...(load.idHeader !== undefined && { idHeader: load.idHeader }),
       })),
-      rate,
+      rate: rates ? Math.max(...rates) : rate,
+      ...(rates && { rates }),
       connections: load.connections,
       timeout,
     });
@@ -226,12 +231,8 @@ async function measurePair({
       const kept = whyDropped(w) === null;
       // A rate a server cannot keep will not be kept by warming longer: measure it as it is.
       const behind =
-        warmup.length >= MIN_WARMUP_WINDOWS && warmup.slice(-2).every((x) => whyDropped(x)?.kind === 'behind');
-      if (
-        warmup.length >= MAX_WARMUP_WINDOWS ||
-        behind ||
-        (kept && !stillWarming(warmup, { min: MIN_WARMUP_WINDOWS, max: MAX_WARMUP_WINDOWS }))
-      )
+        warmup.length >= warmupWindows.min && warmup.slice(-2).every((x) => whyDropped(x)?.kind === 'behind');
+      if (warmup.length >= warmupWindows.max || behind || (kept && !stillWarming(warmup, warmupWindows)))
         break;
     }
     // Until enough windows count, or as many in a row fell behind (the rate is not kept
@@ -271,7 +272,7 @@ async function measurePair({
 // one sample per window, kind 'window' like the duet's, with the pair's own fields: the
 // rate, both servers' schedules and latencies (hdr-histogram-js, compressed base64, so
 // analysis merges them exactly), the generator's lateness and the load CPU.
-function windowSamples(windows, { of, partner, partnerId, block, group, rate }) {
+function windowSamples(windows, { of, partner, partnerId, block, group, rate, partnerRate }) {
   return windows.map((w) => {
     const me = w.members[of];
     const other = w.members[partner];
@@ -284,6 +285,7 @@ function windowSamples(windows, { of, partner, partnerId, block, group, rate }) 
       window: w.window,
       partner: partnerId,
       rate,
+      ...(partnerRate !== undefined && partnerRate !== rate && { partnerRate }),
       wallMs: Math.round(w.wallMs * 10) / 10,
       requests: me.requests,
       cpuUsPerRequest: me.cpuUsPerRequest,

@@ -149,6 +149,8 @@ async function takeSample({
     elu: eluBetween(statsBefore, after),
     bytesPerSec: m.bytesPerSec,
     loadgenCpu: m.loadgenCpu,
+    // The curl driver: the load CPU's busy share over the burst (xargs and its curls).
+    ...(Number.isFinite(m.loadCpu) && { loadCpu: m.loadCpu }),
     // Rate mode only: the held-rate check and the exact histogram (analysis/latency.js).
     ...Object.fromEntries(RATE_FIELDS.filter((k) => m[k] !== undefined).map((k) => [k, m[k]])),
     ...(warnings.length && { warnings }),

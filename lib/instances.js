@@ -52,7 +52,7 @@ function bad(text, why) {
 // parseInstance('F1' | 'cloudrun:cpu=1,memory=512Mi,concurrency=80' | 'none', { periodUs })
 // -> null for 'none', else { name, platform, cpus, memoryBytes, requestLimit, periodUs,
 // quotaUs, mhz?, assumption? }. One clear line on anything else.
-function parseInstance(text, { periodUs = DEFAULT_PERIOD_US } = {}) {
+function parseInstance(text, { periodUs = DEFAULT_PERIOD_US, burstUs = 0 } = {}) {
   if (text === undefined || text === null || text === 'none') return null;
   const value = String(text).trim();
   const ae = APP_ENGINE[value.toUpperCase()];
@@ -69,10 +69,11 @@ function parseInstance(text, { periodUs = DEFAULT_PERIOD_US } = {}) {
         requestLimit: name.startsWith('F') ? APP_ENGINE_MAX_CONCURRENT : null,
         requestLimitSource: name.startsWith('F')
           ? `max_concurrent_requests (default ${APP_ENGINE_MAX_CONCURRENT})`
-          : 'none (basic and manual scaling have no max_concurrent_requests)',
+          : 'basic and manual scaling have no max_concurrent_requests',
         assumption: ASSUMPTION,
       },
       periodUs,
+      burstUs,
     );
   }
   const cr = /^cloudrun(?::(.*))?$/i.exec(value);
@@ -109,6 +110,7 @@ function parseInstance(text, { periodUs = DEFAULT_PERIOD_US } = {}) {
           `${given.concurrency === undefined ? ` (default ${cpus < 1 ? 1 : CLOUD_RUN.concurrency})` : ''}`,
       },
       periodUs,
+      burstUs,
     );
   }
   throw bad(
@@ -117,13 +119,20 @@ function parseInstance(text, { periodUs = DEFAULT_PERIOD_US } = {}) {
   );
 }
 
-function withQuota(instance, periodUs) {
+function withQuota(instance, periodUs, burstUs = 0) {
   if (!(Number.isInteger(periodUs) && periodUs >= 1000 && periodUs <= 1000000))
     throw new UsageError(
       `--cfs-period ${periodUs} is not valid; expected microseconds from 1000 to 1000000 (the kernel's ` +
         `default, and Kubernetes', is 100000)`,
     );
-  return { ...instance, periodUs, quotaUs: Math.round(instance.cpus * periodUs) };
+  const quotaUs = Math.round(instance.cpus * periodUs);
+  // The kernel takes a burst of at most the quota itself.
+  if (!(Number.isInteger(burstUs) && burstUs >= 0 && burstUs <= quotaUs))
+    throw new UsageError(
+      `--cfs-burst ${burstUs} is not valid; expected microseconds from 0 to the quota, ${quotaUs} ` +
+        `(${instance.name}'s ${instance.cpus} CPU of a ${periodUs}-µs period)`,
+    );
+  return { ...instance, periodUs, quotaUs, ...(burstUs > 0 && { burstUs }) };
 }
 
 // One line of what a stand-in is, for logs and pages.
@@ -131,8 +140,11 @@ function describeInstance(i) {
   if (!i) return "no instance limits (a whole CPU, the machine's memory)";
   return (
     `${i.name}: ${i.cpus} CPU (CFS quota ${i.quotaUs.toLocaleString('en-US')} µs per ` +
-    `${i.periodUs.toLocaleString('en-US')} µs), ${Math.round(i.memoryBytes / MiB)} MiB, ` +
-    `${i.requestLimit ?? 'no'} request${i.requestLimit === 1 ? '' : 's'} at once`
+    `${i.periodUs.toLocaleString('en-US')} µs${i.burstUs ? `, burst ${i.burstUs.toLocaleString('en-US')} µs` : ''}), ` +
+    `${Math.round(i.memoryBytes / MiB)} MiB, ` +
+    (i.requestLimit
+      ? `${i.requestLimit} request${i.requestLimit === 1 ? '' : 's'} at once`
+      : `no request limit${i.requestLimitSource ? ` (${i.requestLimitSource})` : ''}`)
   );
 }
 

@@ -47,6 +47,10 @@ const FIELDS = {
   loads: { type: ['array', 'null'], doc: "rate mode: shares of the baseline's capacity (or knee)" },
   instance: { type: ['object', 'null'], doc: 'the instance stand-in: class, CPU quota, period, memory, request limit' },
   slo: { type: ['object', 'null'], doc: 'the latency bound a capacity is judged against ({ key, boundMs, text })' },
+  targetCpu: {
+    type: ['number', 'null'],
+    doc: "stand-ins: the autoscaler's CPU target; each pair measured where the baseline uses this share of its quota",
+  },
   deploy: { type: 'object', doc: 'ctxbench deploy: the yamls measured ({ file, service, strategy, maxInstances })' },
   // How it is repeated and judged
   method: { type: 'string', doc: 'duet, pair, sequential or instructions' },

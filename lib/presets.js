@@ -264,6 +264,28 @@ const PRESETS = {
     precision: 2,
     maxTime: 1200,
   },
+  // Seed 004's own table on its own instance (issue 60): its method, not ctxbench's — 10,000
+  // requests, 100 at a time, xargs/curl (closed loop), mean latency per call depth — each
+  // server an App Engine F1 stand-in (a quarter of a CPU, 384 MiB), one at a time on the
+  // server CPU, `param` the baseline as in the study (docs/deploy.md).
+  'appengine-f1': {
+    title: "The App Engine study on its instance: seed 004's method on F1 stand-ins, by call depth",
+    why:
+      "seed 004's table measured its own way (10,000 requests, 100 at a time, xargs/curl, mean latency) on " +
+      'App Engine F1 stand-ins: `param` against cls-hooked and AsyncLocalStorage at depths 8 to 1024 (details: ' +
+      'results/appengine-f1.md)',
+    ...APP_ENGINE_STUDY,
+    strategies: ['param', 'cls-hooked', 'als'],
+    instance: 'F1',
+    driver: 'curl',
+    amount: 10000,
+    // Warm-up bursts of 1,000 requests (curl counts requests) until the cost per request
+    // stops falling; one sample of 10,000 per configuration and block, next to a baseline
+    // burst: cls-hooked at depth 1024 serves ~100 req/s on a quarter of a CPU, the slowest.
+    rounds: 1,
+    blocks: 3,
+    maxTime: 3000,
+  },
   libraries: {
     title: 'Libraries: the als-context benchmark (10 connections, no pipelining)',
     why:
@@ -433,15 +455,15 @@ const PRESETS = {
     maxTime: 1500,
     baseline: 'none',
   },
-  // The headline's deployment columns (issue 47): every strategy on an App Engine F1
-  // stand-in (a quarter of a CPU, 384 MiB, 10 requests at once; bench/cgroup.js), in pairs
-  // against a fresh `none` stand-in at a ladder of rates, for the capacity within p99 ≤
-  // 100 ms: the deepest and the shallowest request of the default run.
+  // The headline's deployment column (issue 60): every strategy on an App Engine F1 stand-in
+  // (a quarter of a CPU, 384 MiB, 10 requests at once; bench/cgroup.js) beside a fresh `none`
+  // stand-in at the autoscaler's operating point: the rate at which `none` uses 60% of its
+  // quota (App Engine's default target_cpu_utilization), found per block (docs/deploy.md).
   'deployment-f1': {
-    title: 'Deployments on an F1: capacity within p99 ≤ 100 ms of every strategy on an App Engine F1 stand-in',
+    title: "Deployments on an F1 at the autoscaler's target: throughput per instance and the tail at 60% CPU",
     why:
-      'what a team feels on a small instance: each strategy beside a fresh `none` on F1 stand-ins, its capacity ' +
-      'within p99 ≤ 100 ms in instances (docs/deploy.md)',
+      'what a team pays on a small instance once autoscaling has added instances: each strategy beside a fresh ' +
+      "`none` on F1 stand-ins at the rate where `none` uses 60% of its quota (details: results/deployment-f1.md)",
     node: [DEFAULT_MAJOR],
     strategies: ['none', 'param', 'als', 'otel', 'cls-hooked', 'sentry', 'datadog'],
     depths: [8, 256],
@@ -449,18 +471,20 @@ const PRESETS = {
     frameworks: ['express'],
     instance: 'F1',
     slo: 'p99=100ms',
-    // Fractions of the open-loop knee (bench/capacity.js), as `run --slo` takes by default.
-    loads: [0.25, 0.5, 0.75, 1, 1.25, 1.5],
+    targetCpu: 0.6,
     method: 'pair',
     aa: true,
-    windows: 2,
+    windows: 5,
     window: 1,
     duration: 2,
     warmup: 1,
-    blocks: 3,
+    // 14 pairs a block (6 strategies and the A/A twin, 2 depths), each warmed closed loop,
+    // its operating point searched, then 5 windows at it (and 5 at the candidate's own): ~30
+    // s a pair, ~8 min a block. Blocks are added until every ratio is within ±2 pp or the
+    // next would end after 60 minutes.
+    blocks: 6,
     rounds: 1,
-    // 14 ladders a block (6 strategies and the A/A twin × 2 depths), each a pair warmed
-    // once and sent 6 rates: ~45 s a ladder, ~11 min a block.
+    precision: 2,
     maxTime: 3600,
     baseline: 'none',
   },

@@ -60,6 +60,12 @@ const PLAN = {
 
 const LEARNED = obj('what measuring learned, beside the plan', {
   capacity: obj("rate mode: the baseline's closed-loop capacity (and open-loop knee) the rates are shares of"),
+  operatingPoints: arr(
+    "--target-cpu: per block and pair, the baseline's operating point as searched ({ block, group, baseline, " +
+      'candidate, target, base: { rate, share, converged, steps }, candidateAtBase: { cost, behind }, own?: { rate, ' +
+      'from } })',
+    obj('one pair of one block'),
+  ),
   postgres: { type: ['string', 'null'], description: 'HOP=pg: "embedded", or the --pg-url with its password as ***' },
   redis: obj('the Redis server the scenarios ran against ({ server, pid, dir })'),
   mysql: obj('the MariaDB server the scenarios ran against ({ server, pid, dir })'),

@@ -77,6 +77,19 @@ function checkRate(rate) {
   return rate;
 }
 
+// rates: undefined (every target at `rate`) or one rate per target, each in (0, rate]
+// -> each target's share of `rate`.
+function checkRates(rates, rate, n) {
+  if (rates === undefined || rates === null) return Array(n).fill(1);
+  if (!Array.isArray(rates) || rates.length !== n)
+    fail(`rates must give one rate per target (${n}), got ${JSON.stringify(rates)}`);
+  return rates.map((r) => {
+    checkRate(r);
+    if (r > rate) fail(`each of rates must be at most the schedule's rate ${rate}, got ${r}`);
+    return r / rate;
+  });
+}
+
 function checkTicker(ticker = 'worker') {
   if (!TICKERS.includes(ticker)) fail(`ticker must be ${TICKERS.join(' or ')}, got ${JSON.stringify(ticker)}`);
   return ticker;
@@ -161,12 +174,19 @@ function emptyCounts() {
 //   close(): its connections closed }.
 // latency: answers received in the cut, from each request's intended time; lateness:
 // intended time -> the generator noticed it was due, for the instants of the cut.
-async function startLocalSchedule({ targets, rate, connections, timeout, total = Infinity, ticker = 'worker' }) {
+//
+// rates (optional, one per target, each at most `rate`): a target of a lower rate is sent a
+// request at those instants k of the schedule where floor((k + 1) × its share of `rate`)
+// steps up, so each side of a pair may run at its own rate on one clock (the autoscaler's
+// operating point of each: bench/methods/pair.js); its latencies count from those instants.
+async function startLocalSchedule({ targets, rate, rates, connections, timeout, total = Infinity, ticker = 'worker' }) {
   checkRate(rate);
   checkTicker(ticker);
+  const shares = checkRates(rates, rate, targets.length);
   const interval = 1000 / rate;
   const n = targets.length;
-  const states = targets.map((t) => {
+  const states = targets.map((t, index) => {
+    const share = shares[index];
     const prefix = randomBytes(8).toString('hex');
     let counter = 0;
     const idHeader = t.idHeader ?? null;
@@ -186,6 +206,8 @@ async function startLocalSchedule({ targets, rate, connections, timeout, total =
         const x = (counter++).toString(16);
         return prefix + '0000000000000000'.slice(x.length) + x;
       },
+      // Whether this target is sent a request at instant k.
+      sendsAt: share === 1 ? () => true : (k) => Math.floor((k + 1) * share) > Math.floor(k * share),
       queue: [],
       inFlight: 0,
       total: emptyCounts(),
@@ -259,6 +281,7 @@ async function startLocalSchedule({ targets, rate, connections, timeout, total =
       // Alternate which target's request of this instant leaves first.
       for (let j = 0; j < n; j++) {
         const s = states[due % 2 === 0 ? j : n - 1 - j];
+        if (!s.sendsAt(due)) continue;
         s.total.due++;
         s.window.due++;
         unfinished++;

@@ -13,7 +13,8 @@ const appEngineDepth = {
     '`xargs -I % -P 100 curl -X GET $URL`; average latency per call depth.',
   mapping:
     '"Baseline" = parameter passing (our `param`); "Async Hooks" = the `cls-hooked` library (our `cls-hooked`). ' +
-    'Reproduce with the `depth-sweep` preset, or deployed: `load/curl.sh URL 10000 100`.',
+    'Reproduce with the `depth-sweep` preset, on its instance with the `appengine-f1` preset (its own method on ' +
+    'F1 stand-ins), or deployed: `load/curl.sh URL 10000 100`.',
   depths: [8, 16, 32, 256, 1024],
   columns: [
     'Latency (Call Depth 8)',
@@ -105,6 +106,7 @@ const platformatic = {
 // Which published study a preset reproduces.
 const byPreset = {
   'depth-sweep': ['appEngineDepth'],
+  'appengine-f1': ['appEngineDepth'],
   libraries: ['alsContext'],
   frameworks: ['platformatic'],
   default: [],

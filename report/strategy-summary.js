@@ -213,14 +213,9 @@ const COLUMN_TEXT = {
             `${f.code(l.baseline)}); "rate not held": the server or its baseline fell behind.${on(col)}`;
     },
   },
-  deployShallow: {
-    title: (summary) => `${summary.settings.deployment.instance}, depth ${summary.depths.shallow}`,
-    panel: (summary) => `${summary.settings.deployment.instance} capacity, depth ${summary.depths.shallow}`,
-    note: (summary, col) => deploymentNote(summary, col),
-  },
-  deployDeep: {
-    title: (summary) => `${summary.settings.deployment.instance}, depth ${summary.depths.deep}`,
-    panel: (summary) => `${summary.settings.deployment.instance} capacity, depth ${summary.depths.deep}`,
+  deploy: {
+    title: ({ settings: { deployment: d } }) => `${d.instance} at its autoscaling target (depth ${d.depth})`,
+    panel: (summary) => `${summary.settings.deployment.instance} at its autoscaling target`,
     note: (summary, col) => deploymentNote(summary, col),
   },
   stores: {
@@ -235,27 +230,40 @@ const COLUMN_TEXT = {
 
 function deploymentNote(summary, col) {
   const d = summary.settings.deployment;
+  const target = `${Math.round((d.targetCpu ?? 0) * 100)}%`;
+  // The tail there is the study page's: pooled over blocks, a p99 under CFS throttling is set
+  // by the stalls a block catches or not, and its interval is that wide.
+  const widths = summary.rows
+    .flatMap((r) => (r.deploy?.p99 ? [[r.deploy.p99.candidate, r.deploy.p99.candidateCi]] : []))
+    .filter(([p, ci]) => p > 0 && ci)
+    .map(([p, ci]) => Math.max(p - ci[0], ci[1] - p) / p);
+  const tail = widths.length
+    ? ` The p99 each side's users see there is on the study page, not here: pooled over the blocks its 95% ` +
+      `intervals reach ±${Math.round(Math.max(...widths) * 100)}% of the figure (a throttled period stalls a ` +
+      'server, and a block catches such stalls or not).'
+    : '';
   return (
-    `${d.instance} capacity: each strategy and a fresh ${f.code(d.baseline)} process on ${d.instance} ` +
-    `stand-ins (docs/deploy.md), the highest rate each keeps within ${d.slo}, the strategy's as % of ` +
-    `${f.code(d.baseline)}'s, paired by block; "<" or "≥" where a block's capacity lay beyond the rates ` +
-    `tried.${on(col)}`
+    `${d.instance} at its autoscaling target (depth ${d.depth}): each strategy and a fresh ${f.code(d.baseline)} ` +
+    `process on ${d.instance} stand-ins (${(d.periodUs / 1000).toLocaleString('en-US')}-ms CFS period; ` +
+    `docs/deploy.md) sent open-loop load at once, ${f.code(d.baseline)} at the rate at which it uses ${target} of ` +
+    `its quota (App Engine's default CPU target) and the strategy there or, where it cannot keep that one, at ` +
+    `its own: ${f.code(d.baseline)}'s CPU per request ÷ the strategy's in the same windows, its throughput per ` +
+    `instance at the same target, read like the depth columns [95% CI]. It is not their figure: there a ` +
+    `stand-in serves a few hundred requests a second on a quarter of a CPU and spends several times the CPU a ` +
+    `request it spends at saturation, so a strategy's extra CPU is another share of it (docs/deploy.md).` +
+    `${tail}${on(col)}`
   );
 }
 
-// A capacity ratio: "≥" or "<" where a block's capacity was a bound of the rates tried.
-function capText(cell) {
+// Throughput per instance at the target (its tail is the study page's: deploymentNote).
+function deployText(cell) {
   if (!cell) return null;
   if (cell.kind === 'baseline') return 'baseline';
-  if (cell.noCapacity) return 'no capacity within the SLO';
   if (!f.isNum(cell.estimate)) return cell.verdict ?? f.DASH;
-  return (
-    `${cell.bound === 'below' ? '< ' : cell.bound === 'above' ? '≥ ' : ''}` +
-    `${f.withCi(cell.estimate, cell.interval, f.pctOf)}`
-  );
+  return f.withCi(cell.estimate, cell.interval, f.pctOf);
 }
 
-const CELL_TEXT = { latency: msText, deployShallow: capText, deployDeep: capText };
+const CELL_TEXT = { latency: msText, deploy: deployText };
 
 // The figure columns the headline shows, in their declared order.
 const shownColumns = (summary) => (summary.columns || []).filter((c) => c.shown);
@@ -373,20 +381,7 @@ function notes(summary, { link = (name) => `${name}.md` } = {}) {
   }
   // The columns that left the headline, each for its study's page.
   const left = shownColumns({ columns: (summary.columns || []).map((c) => ({ ...c, shown: c.present && c.leaves })) });
-  const deploy = left.filter((c) => c.key.startsWith('deploy'));
-  if (deploy.length) {
-    const widest = Math.max(...deploy.map((c) => c.halfWidthPp ?? 0));
-    out.push(
-      `Capacity on ${s.deployment?.instance ?? 'the instance'} within ${s.deployment?.slo ?? 'the SLO'}: ` +
-        (deploy.some((c) => c.leaves.why === 'wide')
-          ? `not in this table, its 95% intervals reach ±${widest.toFixed(0)} pp (a % column stays only within ` +
-            `±${summary.widestPp} pp). `
-          : 'not in this table. ') +
-        `The deployment answer (capacity, instances) is on its study page, ${page(deploy[0].leaves.page)}, being ` +
-        `reworked.`,
-    );
-  }
-  for (const col of left.filter((c) => !c.key.startsWith('deploy'))) {
+  for (const col of left) {
     out.push(
       `${COLUMN_TEXT[col.key].title(summary)}: on its study page, ${page(col.leaves.page)}` +
         (col.leaves.why === 'wide'

@@ -40,8 +40,10 @@ function runSummary(run, { out, report } = {}) {
   const counted = s.method === 'instructions';
   const what = duet
     ? ' (CPU/req, duet) [95% CI]'
-    : pair
-      ? ' (CPU/req at the rate, pair) [95% CI]'
+    : pair && s.targetCpu
+      ? ` (throughput per instance at ${Math.round(s.targetCpu * 100)}% CPU) [95% CI]`
+      : pair
+        ? ' (CPU/req at the rate, pair) [95% CI]'
       : counted
         ? ' (instructions/req) [window range]'
         : ' [95% CI]';
@@ -62,7 +64,8 @@ function runSummary(run, { out, report } = {}) {
   // A strategy that fell behind the rate its baseline kept has that as its answer, not a
   // ratio from the windows it caught up in (analysis/pair.js), nor a precision.
   const cannotServe = (c) => {
-    if (!pair || !isPairConfig(c) || armOf(c) === s.baseline) return null;
+    // At the autoscaler's operating point it is measured at its own rate instead.
+    if (!pair || s.targetCpu || !isPairConfig(c) || armOf(c) === s.baseline) return null;
     const held = pairLatencySummary(c);
     return held.candidateHeld === false && held.baselineHeld ? held : null;
   };

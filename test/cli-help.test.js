@@ -24,7 +24,7 @@ const METHOD = {
   repro: /duet/,
   app: /duet/,
   overhead: /sequential/,
-  deploy: /pair at fixed rates/,
+  deploy: /pair at a fixed rate/,
   micro: /time per operation/,
 };
 

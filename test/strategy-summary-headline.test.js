@@ -111,9 +111,9 @@ test('each column\'s figures from one machine: rows measured on another read "�
 
 test('a % column whose figures are wider than ±4 pp leaves the headline for its study page; within, it stays', () => {
   const cell = (lo, hi, name = 'deployment-f1') => ({ kind: 'ratio', estimate: (lo + hi) / 2, interval: [lo, hi], intervalKind: '95% CI', source: { name } });
-  const rows = [{ strategy: 'als', io: cell(0.97, 1.03, 'io'), deployShallow: cell(0.6, 1.2) }, { strategy: 'otel', io: cell(0.95, 1.02, 'io'), deployShallow: cell(0.97, 1.0) }];
-  const cols = headlineColumns(rows, () => null, [{ key: 'io', unit: '%' }, { key: 'deployShallow', unit: '%' }]);
-  assert.deepStrictEqual(cols.map((c) => [c.key, c.shown, c.leaves]), [['io', true, null], ['deployShallow', false, { why: 'wide', page: 'deployment-f1' }]]);
+  const rows = [{ strategy: 'als', io: cell(0.97, 1.03, 'io'), deploy: cell(0.6, 1.2) }, { strategy: 'otel', io: cell(0.95, 1.02, 'io'), deploy: cell(0.97, 1.0) }];
+  const cols = headlineColumns(rows, () => null, [{ key: 'io', unit: '%' }, { key: 'deploy', unit: '%' }]);
+  assert.deepStrictEqual(cols.map((c) => [c.key, c.shown, c.leaves]), [['io', true, null], ['deploy', false, { why: 'wide', page: 'deployment-f1' }]]);
   assert.strictEqual(Math.round(cols[1].halfWidthPp), 30);
   // ±3.5 pp stays; ±4.5 leaves.
   const edge = (half) => headlineColumns([{ strategy: 'x', io: cell(1 - half, 1 + half, 'io') }], () => null, [{ key: 'io', unit: '%' }])[0].shown;

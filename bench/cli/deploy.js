@@ -1,8 +1,11 @@
 'use strict';
 // `ctxbench deploy app_baseline.yaml app_cls.yaml …`: each App Engine yaml run as a local
 // stand-in of its instance (lib/instances.js, bench/cgroup.js), measured against the first
-// yaml (the baseline) in pairs at a ladder of rates: capacity within the SLO, the p99 each
-// adds at half of the baseline's capacity, the CFS throttling, and the instances it takes.
+// yaml (the baseline) in pairs at the autoscaler's operating point (the rate at which the
+// baseline uses its target_cpu_utilization of the quota; analysis/operating-point.js): the
+// throughput per instance as % of the baseline's, instances per 1,000 req/s, the tail there
+// and the CFS throttling. `--load` measures a ladder of rates for the capacity within the
+// SLO instead (a study-page figure: docs/deploy.md).
 // The yamls are the source of what is measured (instance_class, env_variables, runtime,
 // max_concurrent_requests, max_instances), not a parallel description of them.
 const fs = require('node:fs');
@@ -14,17 +17,20 @@ const { resolveSettings, measureRun, SLO_LOADS } = require('./run');
 const { freezePlan } = require('../../lib/plan');
 const { writeReport } = require('./write-report');
 const { redactArgs } = require('../services');
-const { sloCapacity, latencySummaries } = require('../../analysis');
+const { sloCapacity, latencySummaries, operatingPoints } = require('../../analysis');
 const { latencyVerdictText } = require('../../report/verdict-text');
 const { describeInstance } = require('../../lib/instances');
 const { APP_ENGINE_MAX_CONCURRENT } = require('../../lib/instances');
 
-const DEFAULTS = { blocks: 3, maxTime: 600, slo: 'p99=100ms', windows: 2 };
-const OPTIONS = flags(['blocks', 'max-time', 'out', 'report', 'slo', 'cfs-period', 'windows', 'load']);
+// App Engine's automatic scaling holds target_cpu_utilization, 0.6 unless the yaml sets it
+// (app.yaml reference: 0.5–0.95).
+const DEFAULT_TARGET_CPU = 0.6;
+const DEFAULTS = { blocks: 3, maxTime: 600, slo: 'p99=100ms', windows: 3 };
+const OPTIONS = flags(['blocks', 'max-time', 'out', 'report', 'slo', 'cfs-period', 'windows', 'load', 'target-cpu']);
 
-const HELP = `How many instances does each App Engine deployment need within an SLO, against the first? Each
-app_*.yaml as a local stand-in of its instance, measured in a pair at fixed rates (by default a
-ladder around the baseline's knee).
+const HELP = `How many instances does each App Engine deployment need once autoscaling holds its CPU target,
+against the first? Each app_*.yaml as a local stand-in, in a pair at a fixed rate: the rate at
+which the baseline uses its target share of the CPU quota.
 
 usage: ctxbench deploy BASELINE.yaml CANDIDATE.yaml [CANDIDATE.yaml …] [options]
 
@@ -33,16 +39,20 @@ instance class's CPU quota and memory limit, its max_concurrent_requests as the 
 it serves at once (the rest wait, and the wait counts) — with the environment the yaml
 sets (STRATEGY, DEPTH, LOG, …) on the Node major of its runtime. The first yaml is the
 baseline; every other is measured beside a fresh baseline process (the pair at a fixed
-rate) at a ladder of rates around the baseline stand-ins' open-loop knee (the last rate at
-which two of them keep the SLO, found first). Prints per
-deployment its capacity within the SLO as % of the baseline's with its interval, the p99
-it adds at 50%, the share of CFS periods throttled, and what that means in instances.
-What a stand-in reproduces and what it does not: docs/deploy.md.
+rate) at the autoscaler's operating point: the rate at which the baseline stand-in uses
+the yaml's automatic_scaling.target_cpu_utilization of its quota (${DEFAULT_TARGET_CPU} when the yaml is
+silent), searched per block, or the candidate's own where it cannot keep that one. Prints
+per deployment its throughput per instance there as % of the baseline's with its interval,
+instances per 1,000 req/s for each, the p99 there (pooled over the blocks), the share of
+CFS periods throttled, the period assumed and the yaml's instance cap (printed, not
+applied). What a stand-in reproduces and what it does not: docs/deploy.md.
 
-  --slo pN=BOUND     the latency bound of the capacity (default ${DEFAULTS.slo})
+  --target-cpu SHARE the CPU target (default: the baseline yaml's, else ${DEFAULT_TARGET_CPU})
+  --slo pN=BOUND     the bound whose share of requests over it is printed (default ${DEFAULTS.slo})
   --blocks N         blocks of fresh processes (default ${DEFAULTS.blocks})
-  --windows N        counted windows per pair and rate (default ${DEFAULTS.windows})
-  --load PCTS        the ladder, as % of the knee up to 200% (default ${SLO_LOADS.map((l) => `${l * 100}%`).join(',')})
+  --windows N        counted windows per pair (default ${DEFAULTS.windows})
+  --load PCTS        a ladder of rates instead, as % of the knee up to 200%, for the capacity
+                     within the SLO (e.g. ${SLO_LOADS.map((l) => `${l * 100}%`).join(',')}; docs/deploy.md)
   --max-time S       deadline for the whole run (default ${DEFAULTS.maxTime})
   --cfs-period US    the stand-ins' CFS period in µs (default 100000)
   --out FILE         run JSON (default results/deploy.json)
@@ -81,6 +91,9 @@ function readYaml(file) {
       `${file}: basic and manual scaling are not stood in for yet: ctxbench deploy runs automatic-scaling ` +
         `services (F classes)`,
     );
+  const targetCpu = scaling.target_cpu_utilization ?? null;
+  if (targetCpu !== null && !(Number.isFinite(targetCpu) && targetCpu >= 0.5 && targetCpu <= 0.95))
+    throw new UsageError(`${file}: automatic_scaling.target_cpu_utilization ${targetCpu} is not from 0.5 to 0.95`);
   const maxConcurrent = scaling.max_concurrent_requests ?? APP_ENGINE_MAX_CONCURRENT;
   if (!(Number.isInteger(maxConcurrent) && maxConcurrent >= 1 && maxConcurrent <= 1000))
     throw new UsageError(`${file}: automatic_scaling.max_concurrent_requests ${maxConcurrent} is not from 1 to 1000`);
@@ -95,6 +108,7 @@ function readYaml(file) {
     major: runtime[1],
     instanceClass: doc.instance_class ?? 'F1',
     maxConcurrent,
+    targetCpu,
     maxInstances: scaling.max_instances ?? null,
   };
 }
@@ -104,7 +118,7 @@ function readYaml(file) {
 function checkComparable(yamls) {
   const [base, ...rest] = yamls;
   for (const y of rest) {
-    for (const k of ['depth', 'hop', 'log', 'framework', 'major', 'instanceClass', 'maxConcurrent']) {
+    for (const k of ['depth', 'hop', 'log', 'framework', 'major', 'instanceClass', 'maxConcurrent', 'targetCpu']) {
       if (y[k] !== base[k])
         throw new UsageError(
           `${y.file}: ${k} ${y[k]} differs from the baseline's (${base.file}: ${base[k]}); ctxbench deploy ` +
@@ -142,11 +156,15 @@ async function main(args) {
     slo: values.slo ?? DEFAULTS.slo,
     blocks: values.blocks ?? String(DEFAULTS.blocks),
     windows: values.windows ?? String(DEFAULTS.windows),
-    ...(values.load && { load: values.load }),
+    ...(values.load
+      ? { load: values.load }
+      : { 'target-cpu': values['target-cpu'] ?? String(base.targetCpu ?? DEFAULT_TARGET_CPU) }),
     'max-time': values['max-time'] ?? String(DEFAULTS.maxTime),
     ...(values['cfs-period'] && { 'cfs-period': values['cfs-period'] }),
   };
   number('blocks', runValues.blocks, { min: 3, max: 1000, integer: true });
+  if (values.load && values['target-cpu'])
+    throw new UsageError('--load measures a ladder of rates, --target-cpu the operating point: give one of them');
   const resolved = resolveSettings(runValues);
   // The yaml's own request limit, not the class's default.
   const instance = {
@@ -169,8 +187,11 @@ async function main(args) {
     why:
       `each App Engine yaml as a local stand-in of its instance (${describeInstance(instance)}), ` +
       `with the environment it sets (${envWords}), measured in pairs against ${base.file} ` +
-      `at rates up to the baseline stand-in's capacity: capacity within ${resolved.slo.text} ` +
-      `and what it means in instances`,
+      (resolved.targetCpu
+        ? `at the rate at which it uses ${Math.round(resolved.targetCpu * 100)}% of its quota (the autoscaler's ` +
+          `target): throughput per instance, instances and the tail there`
+        : `at rates up to the baseline stand-in's capacity: capacity within ${resolved.slo.text} ` +
+          `and what it means in instances`),
     deploy: {
       yamls: yamls.map(({ file, service, strategy, maxInstances }) => ({
         file: path.relative(process.cwd(), path.resolve(file)),
@@ -200,13 +221,26 @@ const num = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : '—');
 // the baseline's, the p99 it adds at half the baseline's capacity, its throttling, and
 // the instances sentence.
 function deploySummary(run, yamls, out) {
-  const cap = sloCapacity(run);
+  const inst = run.settings.instance;
   const lines = [
     '',
     `ctxbench deploy: ${run.status}, ${Math.round(run.measuringSeconds ?? 0)} s of measuring, ` +
-      `${run.settings.instance.name} stand-ins (${run.settings.instance.cpus} CPU each: an assumption, ` +
-      `docs/deploy.md)`,
+      `${inst.name} stand-ins (${inst.cpus} CPU each: an assumption, docs/deploy.md)`,
   ];
+  if (run.settings.targetCpu) {
+    const rows = operatingPoints(run);
+    lines.push(
+      `At the autoscaler's target: ${Math.round(run.settings.targetCpu * 100)}% of each quota, CFS period ` +
+        `${(inst.periodUs / 1000).toLocaleString('en-US')} ms (an assumption: no cloud documents it)`,
+    );
+    for (const y of yamls.slice(1)) {
+      const row = rows.find((r) => r.config.strategy === y.strategy);
+      lines.push(...(row ? operatingLines(row, y, yamls[0]) : [`${y.service} (${y.strategy}): not measured`]));
+    }
+    lines.push(`Run JSON: ${out}`, '');
+    return lines.join('\n');
+  }
+  const cap = sloCapacity(run);
   if (!cap) return `${lines.join('\n')}\n`;
   for (const y of yamls.slice(1)) {
     const row = cap.rows.find((r) => r.strategy === y.strategy);
@@ -222,6 +256,31 @@ function deploySummary(run, yamls, out) {
   }
   lines.push(`Run JSON: ${out}`, '');
   return lines.join('\n');
+}
+
+const withCi = (x, fmt) =>
+  x && Number.isFinite(x.estimate)
+    ? `${fmt(x.estimate)}${x.ci95 ? ` [${fmt(x.ci95[0])}–${fmt(x.ci95[1])}]` : ''}`
+    : '—';
+const ms = (x) => (Number.isFinite(x) ? `${num(x, x < 10 ? 2 : 1)} ms` : '—');
+
+// One deployment at the operating point (`deploy`, analysis/operating-point.js): its
+// throughput per instance against the baseline's, instances per 1,000 req/s, the p99
+// there, the throttled share and the yaml's cap.
+function operatingLines({ op }, y, base) {
+  const t = op.tails;
+  const at = op.ownBlocks ? `at its own rate in ${op.ownBlocks} of ${op.blocks} blocks` : `at ${base.strategy}'s rate`;
+  const cap = (x) => (x.maxInstances ? `max_instances ${x.maxInstances}` : 'no max_instances');
+  return [
+    `${y.service} (${y.strategy}): throughput per instance ${withCi(op.ratio, pct)} of ${base.service}'s (${at}, ` +
+      `${op.blocks} blocks); instances per 1,000 req/s: ${withCi(op.instances.candidate, (x) => num(x, 2))} ` +
+      `(${base.service}: ${withCi(op.instances.baseline, (x) => num(x, 2))})`,
+    `  there: p99 ${t ? withCi({ estimate: t.candidate.p99, ci95: t.candidate.ci95.p99 }, ms) : '—'} ` +
+      `(${base.service}: ${t ? ms(t.baseline.p99) : '—'}); CFS periods throttled ` +
+      `${Number.isFinite(op.throttled.candidate) ? pct(op.throttled.candidate) : '—'} (${base.service}: ` +
+      `${Number.isFinite(op.throttled.baseline) ? pct(op.throttled.baseline) : '—'}); the yamls' cap: ` +
+      `${cap(y)} (${base.service}: ${cap(base)}), not applied`,
+  ];
 }
 
 // One deployment against its baseline on the terminal (`deploy`, `app --instance`): its
@@ -250,13 +309,19 @@ function capacityLines(run, cap, row, { name, candidate = name, baseline }) {
     ? `; CPU per request below the knee: ${ci(row.cpuBelowKnee.ratio)} of the baseline's (a cost under the ` +
       `quota, not a capacity)`
     : '';
+  // A capacity ratio the A/A twin cannot resolve is not given (analysis/capacity.js).
+  const open = row.resolvable && !row.resolvable.ok;
+  const ratioText = open
+    ? Number.isFinite(row.resolvable.twinHalfWidthPp)
+      ? `not resolvable on this stand-in (its A/A twin reads ±${row.resolvable.twinHalfWidthPp.toFixed(0)} pp)`
+      : 'not resolvable against the baseline: no A/A twin measured'
+    : `${ci(r)} of the baseline's`;
   const lines = [
-    `${name}: capacity within ${cap.slo.text} ${num(row.capacity.estimate, 0)} req/s, ${ci(r)} of the ` +
-      `baseline's${cpu}; ` +
+    `${name}: capacity within ${cap.slo.text} ${num(row.capacity.estimate, 0)} req/s, ${ratioText}${cpu}; ` +
       `p99 added at 50%: ${addedText(added, half)}; ` +
       `CFS periods throttled at 50%: ${at50 && Number.isFinite(at50.throttledShare) ? pct(at50.throttledShare) : '—'}`,
   ];
-  if (row.instances) {
+  if (row.instances && !open) {
     const per = row.instances.per100;
     lines.push(
       `  to serve ${cap.serve.toLocaleString('en-US')} req/s within ${cap.slo.text} on ` +

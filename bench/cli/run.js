@@ -78,6 +78,8 @@ const OPTIONS = flags(
     'instance',
     'cfs-period',
     'slo',
+    'target-cpu',
+    'cfs-burst',
   ],
   { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] },
 );
@@ -191,6 +193,8 @@ turns it off)
                          server CPU run one at a time (sequential), the rest in pairs
   --cfs-period US        the stand-in's CFS period in µs (default ${DEFAULT_PERIOD_US}, the kernel's and
                          Kubernetes')
+  --cfs-burst US         the quota a period may carry over from idle ones (cpu.cfs_burst_us,
+                         cpu.max.burst; Linux 5.14 or later), at most the quota (default 0)
   --slo pN=BOUND         the latency bound a capacity is judged against (default with
                          --instance: ${DEFAULT_SLO}); in pairs the ladder's 100% is then the
                          open-loop knee (the last rate at which two baseline processes keep
@@ -198,6 +202,10 @@ turns it off)
                          200%; without --rate/--load the rates are ${SLO_LOADS.map((l) => `${l * 100}%`).join(', ')}
                          of the knee (${SEQUENTIAL_SLO_LOADS.map((l) => `${l * 100}%`).join(', ')} of the capacity \
 one at a time)
+  --target-cpu SHARE     with --instance: measure each pair at the autoscaler's operating point,
+                         the rate at which the baseline stand-in uses SHARE of its quota (e.g.
+                         0.6, App Engine's default), searched per block; the candidate beside it
+                         and, where its share there is not near SHARE, at its own (docs/deploy.md)
   --driver NAME          ${DRIVERS.join(' | ')} (default: ${DEFAULTS.driver})
   --target name=URL      drive an already-deployed server instead of spawning (repeatable)
   --baseline STRATEGY    what "% of baseline" compares with (default from preset)
@@ -230,7 +238,7 @@ function resolveSettings(values) {
   if (values.quick) preset = quick(preset);
   const custom = MATRIX_FLAGS.some((f) => values[f] !== undefined);
   const acf = acfFlag(values.acf, preset.acf);
-  const driver = values.driver ?? DEFAULTS.driver;
+  const driver = values.driver ?? preset.driver ?? DEFAULTS.driver;
   if (!DRIVERS.includes(driver))
     throw new UsageError(`--driver ${driver} is not valid; expected ${DRIVERS.join(' or ')}`);
   const depths = list('depths', values.depths)?.map((d) =>
@@ -272,7 +280,7 @@ function resolveSettings(values) {
       number('min-per-connection', values['min-per-connection'], { min: 1, max: 1e6, integer: true }) ??
       preset.minPerConnection ??
       DEFAULTS.minPerConnection,
-    amount: number('amount', values.amount, { min: 1, max: 1e8, integer: true }) ?? null,
+    amount: number('amount', values.amount, { min: 1, max: 1e8, integer: true }) ?? preset.amount ?? null,
     // A preset's precision target and time cap are budgeted for its own matrix; a custom
     // matrix sets its own with --precision and --max-time.
     precision:
@@ -296,6 +304,17 @@ function resolveSettings(values) {
     ...(preset.runtimes && !custom && !values.node && !values.acf && { runtimes: preset.runtimes }),
   };
   settings = { ...settings, ...instanceSettings(values, preset, settings) };
+  // A stand-in's period and burst are part of what a study measured: its title says them
+  // when they are not the kernel's defaults, so two such studies are told apart.
+  const inst = settings.instance;
+  if (inst && (inst.periodUs !== DEFAULT_PERIOD_US || inst.burstUs))
+    settings = {
+      ...settings,
+      title:
+        `${settings.title} (${(inst.periodUs / 1000).toLocaleString('en-US')}-ms CFS period` +
+        `${inst.burstUs ? `, a burst of ${(inst.burstUs / 1000).toLocaleString('en-US')} ms` : ''})`,
+    };
+  settings = { ...settings, ...operatingSettings(values, preset, settings) };
   settings = { ...settings, ...rateSettings(values, preset, settings) };
   settings = { ...settings, ...methodSettings(values, preset, settings) };
   if (!strategies.names.includes(settings.baseline))
@@ -394,6 +413,17 @@ function chooseMethod(values, preset, settings) {
     throw new UsageError(`--method pair cannot be used with ${alone.flag}: ${alone.why}`);
   }
   if (alone) return { method: 'sequential', why: `sequential: ${alone.flag}: ${alone.why}` };
+  // The App Engine study's own load (xargs/curl, closed loop) drives one server at a time:
+  // each stand-in alone on the server CPU, held to its quota, in adjacent bursts.
+  if (standIn && solo) {
+    if (values.method === 'pair') throw new UsageError(`--method pair cannot be used with ${solo.flag}: ${solo.why}`);
+    return {
+      method: 'sequential',
+      why:
+        `sequential: ${solo.flag} with ${standIn.flag}: a closed loop of its own drives one server at a time, ` +
+        'each stand-in alone on the server CPU, held to its quota',
+    };
+  }
   if (standIn) return { method: 'pair', why: `the pair at a fixed rate: ${standIn.flag}: ${standIn.why}` };
   const pairFor = rated ?? (waits.length ? notDuet : null);
   if (values.method !== undefined) {
@@ -475,11 +505,17 @@ function methodSettings(values, preset, settings) {
   if (method === 'pair') {
     if (!settings.configs && !settings.strategies.includes(settings.baseline))
       out.strategies = [settings.baseline, ...settings.strategies];
-    // A rate, or a share of the baseline's capacity: 50% when neither is given.
-    if (!settings.rates && !settings.loads) {
+    // A rate, or a share of the baseline's capacity: 50% when neither is given (or the
+    // autoscaler's operating point, found per block).
+    if (!settings.rates && !settings.loads && !settings.targetCpu) {
       out.loads = [PAIR_DEFAULT_LOAD];
       out.methodWhy = `${why}; at ${PAIR_DEFAULT_LOAD * 100}% of the baseline's capacity (no --rate or --load given)`;
     }
+    if (settings.targetCpu)
+      out.methodWhy =
+        `${why}; at the autoscaler's operating point: the rate at which ${settings.baseline} uses ` +
+        `${Math.round(settings.targetCpu * 100)}% of its quota, searched per block (the candidate at its own where ` +
+        'its cost differs by more than 5%)';
     out.pipelining = 1;
     out.windows =
       number('windows', values.windows, { min: 2, max: 1000, integer: true }) ?? preset.windows ?? DEFAULTS.windows;
@@ -574,16 +610,40 @@ function instructionSettings(values, preset, settings) {
 // pair at fixed rates; --slo: the latency bound capacity is judged against.
 function instanceSettings(values, preset, settings) {
   const periodUs = number('cfs-period', values['cfs-period'], { min: 1000, max: 1000000, integer: true });
-  const instance = parseInstance(values.instance ?? preset.instance, { periodUs: periodUs ?? DEFAULT_PERIOD_US });
+  const burstUs = number('cfs-burst', values['cfs-burst'], { min: 0, max: 1000000, integer: true });
+  const instance = parseInstance(values.instance ?? preset.instance, {
+    periodUs: periodUs ?? DEFAULT_PERIOD_US,
+    burstUs: burstUs ?? 0,
+  });
   if (periodUs !== undefined && !instance)
     throw new UsageError('--cfs-period is the CFS period of an --instance stand-in: give --instance');
-  const slo = parseSlo(values.slo ?? preset.slo ?? (instance ? DEFAULT_SLO : undefined));
+  if (burstUs !== undefined && !instance)
+    throw new UsageError('--cfs-burst is the CFS burst of an --instance stand-in: give --instance');
+  // The curl driver's closed loop has no rate, so no ladder to judge against a bound.
+  const slo = parseSlo(values.slo ?? preset.slo ?? (instance && settings.driver !== 'curl' ? DEFAULT_SLO : undefined));
   if (!instance) return { instance: null, ...(slo && { slo }) };
   if (values.target)
     throw new UsageError(
       '--instance runs the servers locally as stand-ins of the instance: not with --target (a deployed ' +
         'service is its own instance)',
     );
+  // The App Engine study's xargs/curl keeps its own number of requests in flight (closed
+  // loop): no limit is applied to it, and the stand-in says so. In a closed loop the mean
+  // latency is requests in flight ÷ throughput wherever the requests wait (Little's law), so
+  // App Engine's pending queue would hold the ones beyond max_concurrent_requests without
+  // changing the study's mean.
+  if (settings.driver === 'curl')
+    return {
+      instance: {
+        ...instance,
+        requestLimit: null,
+        requestLimitSource:
+          `not applied: xargs/curl keeps ${settings.connections} requests in flight (closed loop), and a closed ` +
+          `loop's mean latency does not depend on where they wait`,
+      },
+      slo,
+      connections: settings.connections,
+    };
   if (
     values.connections !== undefined &&
     instance.requestLimit &&
@@ -621,8 +681,33 @@ function kneeAnchored(values, settings) {
   return !(settings.instance && 2 * settings.instance.cpus > 1);
 }
 
+// --target-cpu SHARE (or a preset's targetCpu): the pairs of stand-ins measured at the
+// autoscaler's operating point (bench/operating-point.js), not at rates given beforehand.
+// '0.6' or '60%'; App Engine takes 0.5–0.95, a stand-in anything from 5% to 95%.
+function operatingSettings(values, preset, settings) {
+  const raw = values['target-cpu'] === undefined ? undefined : String(values['target-cpu']).trim();
+  const share = raw?.endsWith('%') ? String(Number(raw.slice(0, -1)) / 100) : raw;
+  const given = number('target-cpu', share, { min: 0.05, max: 0.95 });
+  const rated = values.rate !== undefined || values.load !== undefined;
+  const targetCpu = given ?? (rated ? undefined : preset.targetCpu) ?? null;
+  if (targetCpu === null) return { targetCpu: null };
+  const why = "--target-cpu measures each pair at the rate the autoscaler would hold";
+  if (!settings.instance)
+    throw new UsageError(`${why} on a stand-in: give --instance CLASS`);
+  if (rated) throw new UsageError(`${why}: not with --rate or --load, which give the rates beforehand`);
+  if (2 * settings.instance.cpus > 1)
+    throw new UsageError(
+      `${why}, two stand-ins at once on the server CPU: ${settings.instance.name}'s ${settings.instance.cpus} CPU ` +
+        `each do not fit (classes of at most half a CPU: F1, F2, B1, B2, cloudrun:cpu<=0.5)`,
+    );
+  if (values.method !== undefined && values.method !== 'pair')
+    throw new UsageError(`${why}: a pair of stand-ins, not --method ${values.method}`);
+  return { targetCpu };
+}
+
 // Rate mode (issue 14): --rate or --load (or the preset's loads). One line per bad value.
 function rateSettings(values, preset, settings) {
+  if (settings.targetCpu) return { rates: null, loads: null, pipelining: 1 };
   let rates = parseRates(values.rate) ?? null;
   // Judged against an SLO in a pair, a ladder's 100% is the open-loop knee (bench/capacity.js),
   // which the ladder crosses; measured one at a time, it is the closed-loop capacity.

@@ -19,6 +19,7 @@ const { summarySection, integrityNotes, failedSection } = require('./run/summary
 const { pairSummarySection } = require('./run/pair');
 const { capacitySection: sloSection, standInNote } = require('./run/capacity');
 const { capacitySection } = require('./latency');
+const { operatingSection } = require('./run/operating');
 
 async function render(run, ctx = {}) {
   const baseline = run.settings && run.settings.baseline;
@@ -91,7 +92,11 @@ async function render(run, ctx = {}) {
     if (run.command) parts.push(f.fence(run.command, 'sh'));
     if (rows.length) {
       parts.push(
-        run.settings?.method === 'pair' ? pairSummarySection(run, rows, baseline) : summarySection(run, rows, baseline),
+        run.settings?.targetCpu
+          ? operatingSection(run, { brief: true })
+          : run.settings?.method === 'pair'
+            ? pairSummarySection(run, rows, baseline)
+            : summarySection(run, rows, baseline),
       );
       const notes = integrityNotes(rows, run);
       if (notes.length) parts.push(notes.map((n) => `- ${n}`).join('\n'));
@@ -106,14 +111,22 @@ async function render(run, ctx = {}) {
   parts.push(f.heading(3, 'Results'));
   if (rows.length) {
     const pair = run.settings?.method === 'pair';
-    parts.push(pair ? pairSummarySection(run, rows, baseline) : summarySection(run, rows, baseline));
+    const operating = Boolean(run.settings?.targetCpu);
+    parts.push(
+      operating
+        ? operatingSection(run)
+        : pair
+          ? pairSummarySection(run, rows, baseline)
+          : summarySection(run, rows, baseline),
+    );
     const notes = integrityNotes(rows, run);
     if (notes.length) parts.push(notes.map((n) => `- ${n}`).join('\n'));
-    const capacity = pair ? capacitySection(run) : '';
+    if (operating) parts.push(standInNote(run.settings.instance));
+    const capacity = pair && !operating ? capacitySection(run) : '';
     if (capacity) parts.push(capacity);
     const slo = run.settings?.slo ? await sloSection(run, ctx) : '';
     if (slo) parts.push(slo);
-    else if (run.settings?.instance) parts.push(standInNote(run.settings.instance));
+    else if (run.settings?.instance && !operating) parts.push(standInNote(run.settings.instance));
     const precision = precisionSection(run, rows);
     if (precision) parts.push(precision);
     const duet = duetSection(run, rows, baseline, ctx);

@@ -19,8 +19,16 @@ const capText = (c) => {
   return `${above ? '≥ ' : below ? '< ' : ''}${f.withCi(c.estimate, c.ci95, f.int)} req/s`;
 };
 
-// Whether a capacity ratio's interval leaves 100%: only then is an instance count said.
-const differs = (r) => Boolean(r.ratio?.ci95 && (r.ratio.ci95[1] < 1 || r.ratio.ci95[0] > 1));
+// Whether a capacity ratio's interval leaves 100%, and the twin resolves it: only then is an
+// instance count said.
+const differs = (r) =>
+  Boolean(r.resolvable?.ok !== false && r.ratio?.ci95 && (r.ratio.ci95[1] < 1 || r.ratio.ci95[0] > 1));
+
+// Where the A/A twin's own capacity ratio is wider than the rule allows (analysis/capacity.js).
+const unresolved = (x) =>
+  Number.isFinite(x.twinHalfWidthPp)
+    ? `not resolvable on this stand-in (its A/A twin reads ±${x.twinHalfWidthPp.toFixed(0)} pp)`
+    : 'not resolvable: no A/A twin measured';
 
 // What the stand-in is, as every page that uses it must say.
 function standInNote(instance) {
@@ -82,7 +90,11 @@ async function capacitySection(run, ctx = {}) {
     r.depth ?? f.DASH,
     capText(r.capacity),
     capText(r.baselineCapacity),
-    r.ratio ? `${f.withCi(r.ratio.estimate, r.ratio.ci95, f.pctOf)}${r.ratio.censored ? ' *' : ''}` : f.DASH,
+    !r.ratio
+      ? f.DASH
+      : r.resolvable && !r.resolvable.ok
+        ? unresolved(r.resolvable)
+        : `${f.withCi(r.ratio.estimate, r.ratio.ci95, f.pctOf)}${r.ratio.censored ? ' *' : ''}`,
     r.cpuBelowKnee?.ratio ? f.withCi(r.cpuBelowKnee.ratio.estimate, r.cpuBelowKnee.ratio.ci95, f.pctOf) : f.DASH,
     r.instances
       ? `${r.instances.candidate}` +
@@ -127,7 +139,7 @@ async function capacitySection(run, ctx = {}) {
         `${f.code(r.strategy)}${r.depth ? ` (depth ${r.depth})` : ''}`,
     );
   const unsure = cap.rows
-    .filter((r) => r.instances && !r.aa && !differs(r))
+    .filter((r) => r.instances && !r.aa && r.resolvable?.ok !== false && !differs(r))
     .map((r) => `${f.code(r.strategy)}${r.depth ? ` (depth ${r.depth})` : ''}`);
   if (unsure.length)
     sentences.push(

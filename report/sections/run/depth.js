@@ -5,8 +5,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 const f = require('../../format');
 const { depthChart } = require('../../charts');
-const { logEffect, BROKEN, meanLatency, isControl } = require('../../../analysis');
-const { uniq, strategyOrder, nodeLabel, logOf, groupKey, groupLabel } = require('./common');
+const { logEffect, BROKEN, meanLatency, isControl, latencyImpact } = require('../../../analysis');
+const { uniq, strategyOrder, nodeLabel, logOf, groupKey, groupLabel, validSamples } = require('./common');
+
+const share = (x) => `${Math.round(x * 100)}%`;
 
 function depthGroups(rows) {
   const groups = new Map();
@@ -27,6 +29,11 @@ function depthSweepSection(run, rows, baseline) {
     '',
     'Laid out like the App Engine study (seed 004): one row per strategy, one column per call depth. ' +
       'Cells: mean latency (median across samples) · req/s (geometric mean) [its 95% CI]. ' +
+      (run.settings?.driver === 'curl'
+        ? `"Impact" rows: the study's own, the mean latency's change against ${
+            baseline ? f.code(baseline) : 'the baseline'
+          }, each sample against the adjacent baseline burst, log ratios per block, t-interval over blocks. `
+        : '') +
       `"vs ${baseline ? f.code(baseline) : 'baseline'}" rows: ` +
       (run.settings?.method === 'duet'
         ? "change in capacity (baseline CPU µs per request ÷ this one's, measured in duet)"
@@ -70,8 +77,32 @@ function depthSweepSection(run, rows, baseline) {
           }),
         ]);
       }
+      // The study's own row, where its own method measured: the mean latency's change.
+      if (s !== baseline && strategies.includes(baseline) && run.settings?.driver === 'curl') {
+        body.push([
+          `↳ Impact (mean latency) vs ${f.code(baseline)}`,
+          ...depths.map((d) => {
+            const r = at(s, d);
+            const q = r && latencyImpact(r.config, run.configs, baseline);
+            if (!q) return f.DASH;
+            if (r.summary.broken) return BROKEN;
+            const ci = q.ci95 ? ` [${f.change(q.ci95[0])}, ${f.change(q.ci95[1])}]` : '';
+            return `${f.change(q.estimate)}${ci}${q.pValue !== null && q.pValue < 0.05 ? '' : ' n.s.'}`;
+          }),
+        ]);
+      }
     }
     if (groups.length > 1) out.push(`**${groupLabel(g[0].config)}**`, '');
+    // The study's client is part of what it measured: a curl process a request.
+    const busy = g.flatMap((r) => validSamples(r.config).map((x) => x.loadCpu)).filter(f.isNum);
+    if (busy.length)
+      out.push(
+        `The client's own cost: xargs and its curl processes kept the load CPU busy ` +
+          `${share(Math.min(...busy))}–${share(Math.max(...busy))} of each measured burst (median ` +
+          `${share(busy.sort((a, b) => a - b)[busy.length >> 1])}); a closed loop sends no faster than it ` +
+          'spawns curls, so where that CPU is near 100% the figures are the client\'s as much as the server\'s.',
+        '',
+      );
     out.push(f.table(['Strategy', ...depths.map((d) => `Call depth ${d}`)], body, ['l', ...depths.map(() => 'r')]), '');
   }
   return out.join('\n').trimEnd();

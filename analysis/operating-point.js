@@ -1,0 +1,192 @@
+'use strict';
+// The deployment answer at the autoscaler's operating point (settings.targetCpu; the pair's
+// windows of bench/methods/pair.js operatingBlock, each marked with its phase). Per window
+// of a pair of fresh stand-ins, the baseline's CPU per request ÷ the candidate's, each at
+// its own operating point at once: both at the rate where the baseline used its target
+// share of the quota (phase 'base'), or, where the candidate's cost there was more than 5%
+// from the baseline's, the baseline at that rate and the candidate at the rate where its
+// share was the baseline's (phase 'own'). CPU per request is share × quota ÷ rate, so that
+// ratio is the candidate's throughput per instance at the same CPU target as % of the
+// baseline's, read like the other columns. Paired in the same windows because a window's
+// CPU per request moves by a fifth or more on both sides at once (docs/deploy.md, "How the
+// operating point is found"): a ratio across phases would carry it. Log ratios per window,
+// averaged per block, t-interval over blocks (stats.twoLevel). Instances per 1,000 req/s:
+// 1,000 × the baseline's CPU per request ÷ (quota × target), the candidate's that ÷ the
+// block's ratio. The tail each side's users see there: every request of every block pooled
+// per side, intervals by resampling blocks (analysis/pooled-tail.js).
+const hdr = require('hdr-histogram-js');
+const { twoLevel, describe, mean } = require('./stats');
+const { pooledTails } = require('./pooled-tail');
+const { newHistogram, percentiles } = require('../lib/histogram');
+
+const PER = 1000;
+const isPhased = (s) => s && s.kind === 'window' && s.method === 'pair' && typeof s.phase === 'string';
+const positive = (x) => Number.isFinite(x) && x > 0;
+
+// A window's CPU µs per request on one side: the cgroup's (what the quota counts) where the
+// stand-in had one, else the process's.
+function cpuPerRequest(w, side) {
+  const own = side === 'candidate';
+  const inst = own ? w.instance : w.partnerInstance;
+  const v = inst?.cpuUsPerRequest ?? (own ? w.cpuUsPerRequest : w.partnerCpuUsPerRequest);
+  return positive(v) ? v : null;
+}
+
+const geo = (xs) => (xs.length ? Math.exp(mean(xs.map(Math.log))) : null);
+
+function merged(windows, key) {
+  const h = newHistogram();
+  for (const w of windows) if (typeof w[key] === 'string') h.add(hdr.decodeFromCompressedBase64(w[key]));
+  return h;
+}
+
+function throttled(windows, side) {
+  let periods = 0;
+  let n = 0;
+  for (const w of windows) {
+    const inst = side === 'candidate' ? w.instance : w.partnerInstance;
+    periods += inst?.periods || 0;
+    n += inst?.throttled || 0;
+  }
+  return periods > 0 ? n / periods : null;
+}
+
+function withCi(values) {
+  const d = describe(values);
+  return d.n ? { estimate: d.mean, ci95: d.ci95 ?? null, n: values.length } : null;
+}
+
+// The blocks of one candidate configuration -> [{ block, own (the pair measured at the
+// candidate's rate), rate: { baseline, candidate }, ds (per-window log ratios of the windows
+// the figure is read from), cpu: { baseline } (geometric mean of its phase-'base' windows),
+// baseWindows, candidateWindows }]: the windows of each side at its operating point.
+function blocksOf(config) {
+  const byBlock = new Map();
+  for (const w of (config.samples || []).filter(isPhased)) {
+    if (!byBlock.has(w.block)) byBlock.set(w.block, { base: [], own: [] });
+    byBlock.get(w.block)[w.phase === 'own' ? 'own' : 'base'].push(w);
+  }
+  const paired = (w) => w.counted && positive(cpuPerRequest(w, 'baseline')) && positive(cpuPerRequest(w, 'candidate'));
+  const d = (w) => Math.log(cpuPerRequest(w, 'baseline') / cpuPerRequest(w, 'candidate'));
+  const out = [];
+  for (const [block, { base, own }] of [...byBlock].sort((a, b) => a[0] - b[0])) {
+    const candidateWindows = own.length ? own : base;
+    out.push({
+      block,
+      own: own.length > 0,
+      rate: { baseline: base[0]?.partnerRate ?? base[0]?.rate ?? null, candidate: candidateWindows[0]?.rate ?? null },
+      ds: candidateWindows.filter(paired).map(d),
+      baseDs: base.filter(paired).map(d),
+      cpu: {
+        baseline: geo(
+          [...base, ...own]
+            .filter((w) => w.counted)
+            .map((w) => cpuPerRequest(w, 'baseline'))
+            .filter(positive),
+        ),
+      },
+      // The baseline is at its operating point in both phases.
+      baseWindows: [...base, ...own],
+      candidateWindows,
+    });
+  }
+  return out;
+}
+
+// operatingPoint(config, { instance, targetCpu, slo }) -> null when the config has no phased
+// windows; else { target, blocks, ownBlocks, ratio (twoLevel: baseline ÷ candidate CPU per
+// request, each at its own operating point), sameRate (twoLevel of the phase-'base' windows
+// alone: both at the baseline's rate), rates { baseline, candidate } (mean req/s with CI),
+// instances { baseline, candidate } per PER req/s, throttled { baseline, candidate } (share
+// of CFS periods), tails (pooledTails, with the SLO's share over its bound), lateness (the
+// generator's p99 over those windows, ms), generatorLimited { baseline, candidate } }.
+// The ratio alone (the summary's: analysis/summary.js), without the tails' resampling.
+function operatingRatio(config) {
+  const blocks = blocksOf(config);
+  return blocks.length ? twoLevel(blocks.flatMap((b) => b.ds.map((d) => ({ block: b.block, d })))) : null;
+}
+
+function operatingPoint(config, { instance = null, targetCpu = null, slo = null } = {}) {
+  const blocks = blocksOf(config);
+  if (!blocks.length) return null;
+  const ratio = twoLevel(blocks.flatMap((b) => b.ds.map((d) => ({ block: b.block, d }))));
+  const sameRate = twoLevel(blocks.flatMap((b) => b.baseDs.map((d) => ({ block: b.block, d }))));
+  const usable = blocks.filter((b) => b.ds.length && positive(b.cpu.baseline));
+  const capacityUs = instance && targetCpu ? instance.cpus * 1e6 * targetCpu : null;
+  const perBase = (b) => (PER * b.cpu.baseline) / capacityUs;
+  const instances = capacityUs
+    ? {
+        baseline: withCi(usable.map(perBase)),
+        candidate: withCi(usable.map((b) => perBase(b) / Math.exp(mean(b.ds)))),
+      }
+    : { baseline: null, candidate: null };
+  const tails = pooledTails(
+    blocks.map((b) => ({
+      block: b.block,
+      baseline: merged(b.baseWindows, 'partnerHistogram'),
+      candidate: merged(b.candidateWindows, 'histogram'),
+    })),
+    { boundMs: slo?.boundMs ?? null },
+  );
+  const all = (key) => blocks.flatMap((b) => b[key]);
+  const lateness = {
+    baseline: percentiles(merged(all('baseWindows'), 'latenessHistogram')).p99 ?? null,
+    candidate: percentiles(merged(all('candidateWindows'), 'latenessHistogram')).p99 ?? null,
+  };
+  // Required here: analysis/pair.js requires summary.js, which requires this file.
+  const { LATENESS_SHARE } = require('./pair');
+  const limited = (side) =>
+    Boolean(tails && Number.isFinite(lateness[side]) && lateness[side] > LATENESS_SHARE * tails[side].p99);
+  return {
+    target: targetCpu,
+    blocks: ratio.blocks,
+    ownBlocks: blocks.filter((b) => b.own).length,
+    ratio,
+    sameRate,
+    rates: {
+      baseline: withCi(blocks.map((b) => b.rate.baseline).filter(positive)),
+      candidate: withCi(blocks.map((b) => b.rate.candidate).filter(positive)),
+    },
+    instances,
+    throttled: {
+      baseline: throttled(all('baseWindows'), 'baseline'),
+      candidate: throttled(all('candidateWindows'), 'candidate'),
+    },
+    tails,
+    lateness,
+    generatorLimited: { baseline: limited('baseline'), candidate: limited('candidate') },
+    perRequests: PER,
+  };
+}
+
+// A run at the autoscaler's operating point (settings.targetCpu): per candidate
+// configuration (the A/A twin among them) its figures there and its summary, in the run's
+// order. [] for any other run.
+// Each run's, once: the tails resample every block 2,000 times, and the headline and a
+// page ask for them per strategy.
+const pointsOf = new WeakMap();
+function operatingPoints(run) {
+  const s = run?.settings;
+  if (!s?.targetCpu) return [];
+  if (pointsOf.has(run)) return pointsOf.get(run);
+  // Required here: summary.js requires this file for the ratio.
+  const { summaryOf } = require('./summary');
+  const points = (run.configs || [])
+    .filter((c) => c.strategy !== s.baseline || c.arm === 'aa')
+    .map((config) => ({
+      config,
+      op: operatingPoint(config, { instance: s.instance, targetCpu: s.targetCpu, slo: s.slo }),
+      summary: summaryOf(config, run.configs, s.baseline),
+    }))
+    .filter((r) => r.op);
+  pointsOf.set(run, points);
+  return points;
+}
+
+const OPERATING_METHOD =
+  "the autoscaler's operating point: per window of a pair of fresh stand-ins, the baseline's CPU per request ÷ " +
+  "the candidate's, the baseline at the rate where it used its target share of the quota and the candidate " +
+  "there too, or at its own such rate where its cost differed by more than 5%; log ratios averaged per block, " +
+  't-interval over blocks';
+
+module.exports = { operatingPoint, operatingRatio, operatingPoints, blocksOf, isPhased, OPERATING_METHOD, PER };

@@ -1,0 +1,112 @@
+'use strict';
+// A run at the autoscaler's operating point (settings.targetCpu; analysis/operating-point.js):
+// per deployment its throughput per instance as % of the baseline's at the same CPU target,
+// the instances 1,000 req/s take on each side, and the tail each side's users see there,
+// pooled over the blocks.
+const f = require('../../format');
+const { operatingPoints } = require('../../../analysis');
+const { strategyCell, isAaTwin } = require('./common');
+
+const ms = (x) => (f.isNum(x) ? f.num(x) : f.DASH);
+const msCi = (x, ci) => (f.isNum(x) ? `${ms(x)}${ci ? ` [${ms(ci[0])}–${ms(ci[1])}]` : ''}` : f.DASH);
+const signed = (x) => (f.isNum(x) ? `${x > 0 ? '+' : x < 0 ? '−' : ''}${ms(Math.abs(x))}` : f.DASH);
+const share = (x) => (f.isNum(x) ? `${(x * 100).toFixed(x < 0.01 && x > 0 ? 2 : 1)}%` : f.DASH);
+const two = (x) => (f.isNum(x) ? x.toFixed(2) : f.DASH);
+const instancesText = (x) => (x && f.isNum(x.estimate) ? f.withCi(x.estimate, x.ci95, two) : f.DASH);
+
+const addedText = (a) =>
+  a ? `${signed(a.estimate)}${a.ci95 ? ` [${signed(a.ci95[0])}…${signed(a.ci95[1])}]` : ''}` : f.DASH;
+
+// Where the candidate's figure was read: at the baseline's rate in every block, at its own
+// in every block, or some of each.
+function measuredAt(op) {
+  if (!op.ownBlocks) return "the baseline's rate";
+  if (op.ownBlocks >= op.blocks) return 'its own rate';
+  return `its own rate in ${op.ownBlocks} of ${op.blocks} blocks`;
+}
+
+// The absolute tail of a side the generator's lateness could have made: marked, not dropped.
+const marked = (op, side, text) => (op.generatorLimited[side] ? `${text} (generator late)` : text);
+
+function operatingRows(rows) {
+  return rows.map(({ config: c, op, summary: s }) => {
+    const t = op.tails;
+    const addedP99 = t?.added?.p99;
+    return [
+      strategyCell(c),
+      c.depth,
+      f.withCi(op.ratio.estimate, op.ratio.ci95, f.pctOf),
+      measuredAt(op),
+      `${f.int(op.rates.baseline?.estimate)} / ${f.int(op.rates.candidate?.estimate)}`,
+      `${instancesText(op.instances.candidate)} / ${instancesText(op.instances.baseline)}`,
+      t ? marked(op, 'candidate', msCi(t.candidate.p50, t.candidate.ci95.p50)) : f.DASH,
+      t ? marked(op, 'candidate', msCi(t.candidate.p99, t.candidate.ci95.p99)) : f.DASH,
+      t ? marked(op, 'baseline', msCi(t.baseline.p99, t.baseline.ci95.p99)) : f.DASH,
+      addedText(addedP99),
+      t ? msCi(t.candidate.p99_9, t.candidate.ci95.p99_9) : f.DASH,
+      t ? `${share(t.candidate.overShare)} / ${share(t.baseline.overShare)}` : f.DASH,
+      `${share(op.throttled.candidate)} / ${share(op.throttled.baseline)}`,
+      op.blocks,
+      isAaTwin(c) || !s ? 'n/a' : s.mismatches ? `⚠ ${f.int(s.mismatches)}` : '0',
+    ].map(String);
+  });
+}
+
+// The section of a run page (and of results.md's brief): '' for any other run.
+function operatingSection(run, { brief = false } = {}) {
+  const rows = operatingPoints(run);
+  if (!rows.length) return '';
+  const s = run.settings;
+  const inst = s.instance;
+  const base = f.code(s.baseline);
+  const target = `${Math.round(s.targetCpu * 100)}%`;
+  const period = `${(inst.periodUs / 1000).toLocaleString('en-US')}-ms CFS period`;
+  const bound = s.slo ? `${s.slo.boundMs} ms` : null;
+  const header = [
+    'Strategy',
+    'Depth',
+    `Throughput per instance, % of ${base} [95% CI]`,
+    'Measured at',
+    `req/s per instance: ${base} / strategy`,
+    `Instances per 1,000 req/s: strategy / ${base} [95% CI]`,
+    'p50 ms [95% CI]',
+    'p99 ms [95% CI]',
+    `${base}'s p99 ms [95% CI]`,
+    `p99 added vs ${base} ms [95% CI]`,
+    'p99.9 ms [95% CI]',
+    `Requests over ${bound ?? 'the bound'}: strategy / ${base}`,
+    `CFS periods throttled: strategy / ${base}`,
+    'Blocks',
+    'Mismatches',
+  ];
+  const out = [f.heading(3, `At the autoscaler's target: ${target} of the ${inst.name} quota (${period})`), ''];
+  out.push(
+    `*Throughput per instance* is ${base}'s CPU per request ÷ the strategy's, per window of a pair of fresh ` +
+      `${inst.name} stand-ins sent the same open-loop rate at once: the rate at which ${base} used ${target} of ` +
+      `its quota, found per block from its cgroup's CPU (*measured at ${base}'s rate*), or, where the strategy's ` +
+      `CPU per request there was more than 10% from ${base}'s (it cannot keep ${base}'s operating point), the ` +
+      `rate at which the strategy's share would be ${base}'s (*its own rate*); log ratios averaged per block, ` +
+      `t-interval over blocks. Below 100% the strategy serves fewer requests per instance at the same CPU ` +
+      `target, so an autoscaler runs more instances of it. *Instances per 1,000 req/s*: 1,000 × CPU per request ` +
+      `÷ (quota × ${target}), without the yamls' instance cap. *The tail* is each side's at its own operating ` +
+      `point: every request of every block pooled per side, from its intended send time, intervals by resampling ` +
+      `blocks (2,000 resamples), the added p99 paired by block inside each resample; "(generator late)": the load ` +
+      `generator's own lateness p99 there was over a tenth of the figure.`,
+    '',
+    f.table(
+      header,
+      operatingRows(rows),
+      header.map((_, i) => (i === 0 || i === 3 ? 'l' : 'r')),
+    ),
+  );
+  if (!brief)
+    out.push(
+      '',
+      `The period is an assumption (no cloud documents the one that limits an instance): this run used ` +
+        `${inst.periodUs.toLocaleString('en-US')} µs; how the answer moves with it, and what the stand-in does not ` +
+        'reproduce: [docs/deploy.md](../docs/deploy.md#the-deployment-answer-at-the-autoscalers-target).',
+    );
+  return out.join('\n');
+}
+
+module.exports = { operatingSection };

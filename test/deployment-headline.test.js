@@ -1,0 +1,66 @@
+'use strict';
+// Tier: quick (the headline's deployment column on fixtures: nothing started)
+// The headline's F1 column is the deployment study at the autoscaler's target: throughput
+// per instance as % of `none`'s with the p99 there beside `none`'s, one column, and it
+// leaves for its study page while its intervals are wider than ±4 pp, as any % column does.
+const test = require('node:test');
+const assert = require('node:assert');
+const path = require('node:path');
+const { strategySummary } = require('../analysis');
+const { markdown, columns } = require('../report/strategy-summary');
+const { contradictions } = require('../report/headline-check');
+const { readResults } = require('../report');
+
+const FIXTURES = path.join(__dirname, 'fixtures', 'results');
+// deployment-f1.json: a real run at the operating point (3 blocks, depth 8: sentry,
+// cls-hooked and the A/A twin beside `none`; test/fixtures/results/README.md).
+const FILES = ['default.json', 'popular.json', 'deployment-f1.json'];
+
+let loaded;
+function summaryWith(edit) {
+  loaded ??= readResults(FIXTURES, FILES.map((name) => path.join(FIXTURES, name)));
+  return strategySummary(
+    loaded.map((r) => {
+      const name = path.basename(r.file, '.json');
+      return { ...r, name, run: name === 'deployment-f1' && edit ? edit(structuredClone(r.run)) : r.run };
+    }),
+  );
+}
+
+// Every window of a candidate read at exactly `k` times its partner's CPU per request: a
+// study whose intervals are as narrow as they come.
+const exact = (costs) => (run) => {
+  for (const c of run.configs)
+    for (const w of c.samples.filter((x) => x.kind === 'window' && x.instance && x.partnerInstance))
+      w.instance.cpuUsPerRequest = w.partnerInstance.cpuUsPerRequest * costs[c.strategy];
+  return run;
+};
+
+test('the F1 column: one column at the autoscaler\'s target, off the headline while its intervals exceed ±4 pp', () => {
+  const summary = summaryWith();
+  const col = summary.columns.find((c) => c.key === 'deploy');
+  assert.ok(col.halfWidthPp > 4, `the fixture's widest is ±${col.halfWidthPp} pp`);
+  assert.deepStrictEqual(col.leaves, { why: 'wide', page: 'deployment-f1' });
+  assert.ok(!columns(summary).some((c) => c.key === 'deploy'));
+  const md = markdown(summary, { link: (name) => `results/${name}.md` });
+  assert.match(
+    md,
+    /F1 at its autoscaling target \(depth 8\): on its study page, \[deployment-f1\]\(results\/deployment-f1\.md\) \(its 95% intervals reach ±\d+ pp; a % column stays only within ±4 pp\)\./,
+  );
+  assert.doesNotMatch(md, /capacity within p99/i, 'no capacity within the SLO in the headline');
+});
+
+test('within ±4 pp it shows: throughput per instance % of none with its interval; the p99 there, as wide as it is, on the page', () => {
+  const summary = summaryWith(exact({ sentry: 12.5, 'cls-hooked': 1.6, none: 1 }));
+  const shown = columns(summary).map((c) => c.title);
+  assert.ok(shown.includes('F1 at its autoscaling target (depth 8)'), shown.join(' | '));
+  const row = summary.rows.find((r) => r.strategy === 'sentry');
+  assert.strictEqual(row.deploy.estimate.toFixed(3), '0.080');
+  const md = markdown(summary, { link: (name) => `results/${name}.md` });
+  const line = md.split('\n').find((l) => l.startsWith('| `sentry` |'));
+  assert.match(line, /8\.0% \[8\.0%–8\.0%\]/);
+  assert.doesNotMatch(line, /p99/, 'no tail without its interval in a cell');
+  assert.match(md, /F1 at its autoscaling target \(depth 8\): each strategy and a fresh `none` process on F1 stand-ins \(100-ms CFS period/);
+  assert.match(md, /The p99 each side's users see there is on the study page, not here: pooled over the blocks its 95% intervals reach ±\d+% of the figure/);
+  assert.deepStrictEqual(contradictions(summary), []);
+});

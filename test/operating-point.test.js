@@ -1,0 +1,158 @@
+'use strict';
+// Tier: quick (synthetic steps and windows: nothing started)
+// The autoscaler's operating point: the search for the rate at which a stand-in uses its
+// target share of the quota (bench/operating-point.js), and the figures read there
+// (analysis/operating-point.js): the ratio paired in the same windows, instances per
+// 1,000 req/s, the tail at each side's own rate.
+const test = require('node:test');
+const assert = require('node:assert');
+const hdr = require('hdr-histogram-js');
+const { nextRate, searchOperatingPoint, spanShare, pairedCost, TOLERANCE } = require('../bench/operating-point');
+const { operatingPoint, operatingPoints } = require('../analysis/operating-point');
+const { summaryOf } = require('../analysis');
+const { newHistogram } = require('../lib/histogram');
+const { mulberry32 } = require('../lib/random');
+
+// Latencies come back from HDR histograms at their precision (3 significant digits).
+const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 0.01 * Math.max(1, Math.abs(b)), `${what ?? ''} ${a} vs ${b}`);
+
+// A stand-in whose share of its quota grows as the rate to the power 0.9, 60% at 1,000 req/s.
+const share = (rate) => 0.6 * (rate / 1000) ** 0.9;
+
+test('the search lands within the tolerance of the target from a guess far off, in a few steps', async () => {
+  for (const start of [200, 1000, 3000]) {
+    const r = await searchOperatingPoint({ start, target: 0.6, measure: async (rate) => ({ share: share(rate) }) });
+    assert.ok(r.converged, JSON.stringify(r));
+    assert.ok(Math.abs(r.share / 0.6 - 1) <= TOLERANCE, JSON.stringify(r));
+    assert.ok(Math.abs(r.rate / 1000 - 1) < 0.15, `rate ${r.rate} from ${start}`);
+    assert.ok(r.steps.length <= 4, `${r.steps.length} steps from ${start}`);
+  }
+});
+
+test('the search under noise a fifth wide: the line through the steps, never a wild rate', async () => {
+  const random = mulberry32(7);
+  for (let trial = 0; trial < 20; trial++) {
+    const r = await searchOperatingPoint({
+      start: 1500,
+      target: 0.6,
+      measure: async (rate) => ({ share: share(rate) * (0.8 + 0.4 * random()) }),
+    });
+    assert.ok(r.rate > 600 && r.rate < 1600, `trial ${trial}: ${r.rate} (${JSON.stringify(r.steps)})`);
+    assert.ok(r.steps.length <= 4);
+  }
+});
+
+test('nextRate: the fitted slope on the log of both, a step fallen behind backs off, no move beyond ×2', () => {
+  // Two steps on the curve: the line through them is the curve, its rate at 60% is 1,000.
+  assert.strictEqual(nextRate([{ rate: 500, share: share(500) }, { rate: 2000, share: share(2000) }], 0.6), 1000);
+  // One step: the default slope (0.9 here too).
+  assert.strictEqual(nextRate([{ rate: 800, share: share(800) }], 0.6), 1000);
+  // Far below the target: at most twice the rate.
+  assert.strictEqual(nextRate([{ rate: 100, share: 0.01 }], 0.6), 200);
+  // Fallen behind (the whole quota used): lower, whatever the line says.
+  assert.ok(nextRate([{ rate: 1000, share: 0.55 }, { rate: 2000, share: 1, behind: true }], 0.6) <= 1200);
+  assert.ok(nextRate([{ rate: 2000, share: 1, behind: true }], 0.6) < 2000);
+});
+
+// A pair window as bench/pair-windows.js windowBetween makes it: member i's cgroup CPU µs.
+const win = (wallMs, cpus) => ({ wallMs, members: cpus.map((c, i) => ({ instance: { cpuUs: c, cpuUsPerRequest: c / (i + 1) } })) });
+test('spanShare and pairedCost: CPU over wall time on the quota, and the cost ratio in the same windows', () => {
+  const inst = { cpus: 0.25 };
+  assert.strictEqual(spanShare([win(1000, [150000, 0]), win(1000, [100000, 0])], 0, inst), 0.5);
+  assert.strictEqual(spanShare([], 0, inst), null);
+  // Member 1's CPU per request is half its CPU (c / 2): the same c on both sides -> cost 0.5.
+  assert.strictEqual(pairedCost([win(1000, [100, 100]), win(1000, [300, 300])], 1, 0), 0.5);
+});
+
+// Synthetic phased windows of one candidate: per window both sides' cgroup CPU per request,
+// latencies as histograms (µs).
+function hist(ms, n) {
+  const h = newHistogram();
+  h.recordValueWithCount(Math.round(ms * 1000), n);
+  return hdr.encodeIntoCompressedBase64(h);
+}
+function phased({ block, phase, rate, base, cand, baseMs = 2, candMs = 3, counted = true }) {
+  return {
+    kind: 'window',
+    method: 'pair',
+    phase,
+    block,
+    rate,
+    counted,
+    wallMs: 1000,
+    requests: rate,
+    partnerRequests: rate,
+    cpuUsPerRequest: cand,
+    partnerCpuUsPerRequest: base,
+    instance: { cpuUsPerRequest: cand, periods: 10, throttled: 1 },
+    partnerInstance: { cpuUsPerRequest: base, periods: 10, throttled: 0 },
+    histogram: hist(candMs, 100),
+    partnerHistogram: hist(baseMs, 100),
+    latenessHistogram: hist(0.05, 100),
+  };
+}
+
+test('the ratio is paired in the same windows: a fifth of common noise between windows leaves it exact', () => {
+  // The candidate costs 1.25× the baseline in every window, while each window's level moves
+  // by ±20% on both sides at once. A ratio of means across phases would carry that.
+  const samples = [];
+  const levels = [1, 1.2, 0.8, 1.1, 0.9, 1.2];
+  for (let block = 0; block < 4; block++)
+    for (let i = 0; i < 3; i++) {
+      const L = 200 * levels[(block + i) % levels.length];
+      samples.push(phased({ block, phase: 'base', rate: 1000, base: L, cand: 1.25 * L }));
+    }
+  // A window where the candidate's CPU was not read (its partner's was, at twice the level):
+  // paired, it says nothing; a ratio of each side's own windows would read it.
+  for (let block = 0; block < 4; block++) {
+    const w = phased({ block, phase: 'base', rate: 1000, base: 400, cand: 500 });
+    w.instance.cpuUsPerRequest = null;
+    w.cpuUsPerRequest = null;
+    samples.push(w);
+  }
+  const op = operatingPoint({ id: 'c', samples }, { instance: { cpus: 0.25 }, targetCpu: 0.6 });
+  assert.ok(Math.abs(op.ratio.estimate - 0.8) < 1e-9, op.ratio.estimate);
+  assert.strictEqual(op.blocks, 4);
+  assert.strictEqual(op.ownBlocks, 0);
+  // Instances per 1,000 req/s: 1,000 × CPU per request ÷ (0.25 CPU × 1e6 µs × 0.6).
+  const basePer = [0, 1, 2, 3].map((b) => {
+    // The baseline's own CPU per request counts every window it was read in.
+    const ls = [...[0, 1, 2].map((i) => 200 * levels[(b + i) % levels.length]), 400];
+    return (1000 * Math.exp(ls.map(Math.log).reduce((a, x) => a + x) / ls.length)) / (0.25e6 * 0.6);
+  });
+  const mean = basePer.reduce((a, x) => a + x) / 4;
+  assert.ok(Math.abs(op.instances.baseline.estimate - mean) < 1e-9);
+  assert.ok(Math.abs(op.instances.candidate.estimate - mean / 0.8) < 1e-9);
+  // The tail at each side's rate: 3 ms against 2 ms in every block.
+  near(op.tails.candidate.p99, 3);
+  near(op.tails.baseline.p99, 2);
+  near(op.tails.added.p99.estimate, 1);
+  assert.strictEqual(op.throttled.candidate, 0.1);
+});
+
+test("where the candidate was measured at its own rate, its figure and its tail are read there, the baseline's at its own", () => {
+  const samples = [];
+  for (let block = 0; block < 3; block++) {
+    // At the baseline's rate it cost 2× and fell behind (60 ms); at its own, 1.6× in the same windows.
+    for (let i = 0; i < 3; i++) samples.push(phased({ block, phase: 'base', rate: 1000, base: 100, cand: 200, candMs: 60 }));
+    for (let i = 0; i < 3; i++) samples.push(phased({ block, phase: 'own', rate: 600, base: 125, cand: 200, baseMs: 1.5, candMs: 4 }));
+  }
+  const op = operatingPoint({ id: 'c', samples }, { instance: { cpus: 0.25 }, targetCpu: 0.6, slo: { boundMs: 50 } });
+  assert.ok(Math.abs(op.ratio.estimate - 0.625) < 1e-9, op.ratio.estimate);
+  assert.ok(Math.abs(op.sameRate.estimate - 0.5) < 1e-9, 'at the baseline rate it read 50%');
+  assert.strictEqual(op.ownBlocks, 3);
+  assert.deepStrictEqual([op.rates.baseline.estimate, op.rates.candidate.estimate], [1000, 600]);
+  near(op.tails.candidate.p99, 4, "the candidate's tail at its own rate");
+  near(op.tails.baseline.p99, 2, "the baseline's at its own rate, in both phases");
+  assert.strictEqual(op.tails.candidate.overShare, 0);
+  // The run's summary carries the same ratio, and operatingPoints lists the candidate.
+  const run = {
+    settings: { baseline: 'none', targetCpu: 0.6, instance: { cpus: 0.25 }, slo: null },
+    configs: [
+      { id: 'b', strategy: 'none', samples: [] },
+      { id: 'c', strategy: 'als', samples },
+    ],
+  };
+  assert.ok(Math.abs(summaryOf(run.configs[1], run.configs, 'none').ratio.estimate - 0.625) < 1e-9);
+  assert.deepStrictEqual(operatingPoints(run).map((r) => r.config.id), ['c']);
+});
