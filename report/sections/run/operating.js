@@ -82,15 +82,16 @@ function operatingSection(run, { brief = false } = {}) {
   const out = [f.heading(3, `At the autoscaler's target: ${target} of the ${inst.name} quota (${period})`), ''];
   out.push(
     `*Throughput per instance* is ${base}'s CPU per request ÷ the strategy's, per window of a pair of fresh ` +
-      `${inst.name} stand-ins sent the same open-loop rate at once: the rate at which ${base} used ${target} of ` +
-      `its quota, found per block from its cgroup's CPU (*measured at ${base}'s rate*), or, where the strategy's ` +
-      `CPU per request there was more than 10% from ${base}'s (it cannot keep ${base}'s operating point), the ` +
-      `rate at which the strategy's share would be ${base}'s (*its own rate*); log ratios averaged per block, ` +
-      `t-interval over blocks. Below 100% the strategy serves fewer requests per instance at the same CPU ` +
-      `target, so an autoscaler runs more instances of it. *Instances per 1,000 req/s*: 1,000 × CPU per request ` +
-      `÷ (quota × ${target}), without the yamls' instance cap. *The tail* is each side's at its own operating ` +
-      `point: every request of every block pooled per side, from its intended send time, intervals by resampling ` +
-      `blocks (2,000 resamples), the added p99 paired by block inside each resample; "(generator late)": the load ` +
+      `${inst.name} stand-ins loaded open loop at once: ${base} at the rate at which it used ${target} of its ` +
+      `quota, found per block from its cgroup's CPU, and the strategy at that rate too (*${base}'s rate*) or, ` +
+      `where its CPU per request there was more than 5% from ${base}'s, at the rate at which its share of the ` +
+      `quota was ${base}'s (*its own rate*); log ratios averaged per block, t-interval over blocks. CPU per ` +
+      `request is the share of the quota × the quota ÷ the rate, so below 100% the strategy serves fewer ` +
+      `requests per instance at the same CPU target, and an autoscaler runs more instances of it. *Instances ` +
+      `per 1,000 req/s*: 1,000 × CPU per request ÷ (quota × ${target}), without the yamls' instance cap. *The ` +
+      `tail* is each side's at its own operating point: every request of every block pooled per side, from its ` +
+      `intended send time, intervals by resampling blocks (2,000 resamples), the added p99 paired by block ` +
+      `inside each resample; "(generator late)": the load ` +
       `generator's own lateness p99 there was over a tenth of the figure.`,
     '',
     f.table(
