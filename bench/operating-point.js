@@ -27,13 +27,6 @@ const BEHIND_BACKOFF = 0.6;
 
 const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));
 
-// The share of its quota member i of a pair window used: cgroup CPU µs ÷ (wall µs × CPUs).
-function quotaShare(w, i, instance) {
-  const cpuUs = w?.members?.[i]?.instance?.cpuUs;
-  if (!Number.isFinite(cpuUs) || !(w.wallMs > 0) || !(instance?.cpus > 0)) return null;
-  return cpuUs / (w.wallMs * 1000 * instance.cpus);
-}
-
 // The share of its quota member i used over several windows: their CPU over their wall time.
 function spanShare(windows, i, instance) {
   let cpuUs = 0;
@@ -119,14 +112,11 @@ async function searchOperatingPoint({
 }
 
 module.exports = {
-  quotaShare,
   spanShare,
   pairedCost,
   BEHIND_BACKOFF,
   nextRate,
   searchOperatingPoint,
   TOLERANCE,
-  MAX_STEPS,
   DEFAULT_SLOPE,
-  SLOPE_RANGE,
 };
