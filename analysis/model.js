@@ -108,14 +108,23 @@ const isAaTwin = (c) => c?.arm === 'aa';
 
 // The A/A half-width (pp): the 90% half-width over blocks of a `none`-beside-`none` point's
 // share of `none`'s throughput (1 ÷ its cost per block), over `blocks` (every block it has
-// without them): what one point of the method resolves in those blocks.
-// -> { halfWidthPp, blocks } | null (no twin, or fewer than 2 blocks)
+// without them): what one point of the method resolves in those blocks. A twin that joined
+// on a held-out resume shares only the later blocks with an older point: its spread over
+// the blocks they share (at least MIN_AA_BLOCKS) is scaled to the point's count, so a
+// margin is what the method resolves with as many blocks as the verdict has, neither wider
+// for the twin's fewer blocks nor narrower.
+// -> { halfWidthPp, blocks, of } | null (no twin, or too few blocks shared)
+const MIN_AA_BLOCKS = 3;
 function aaHalfWidth(aaConfig, blocks = null) {
   if (!aaConfig) return null;
   const values = [...blockFigures(aaConfig)].filter(([b]) => !blocks || blocks.has(b)).map(([, x]) => 100 / x.cost);
   const o = overBlocks(values);
   if (o.se === null) return null;
-  return { halfWidthPp: tCritical(o.df, 0.9) * o.se, blocks: o.blocks };
+  const n = blocks ? blocks.size : o.blocks;
+  if (n === o.blocks) return { halfWidthPp: tCritical(o.df, 0.9) * o.se, blocks: o.blocks, of: n };
+  if (o.blocks < MIN_AA_BLOCKS) return null;
+  const sd = o.se * Math.sqrt(o.blocks);
+  return { halfWidthPp: (tCritical(n - 1, 0.9) * sd) / Math.sqrt(n), blocks: o.blocks, of: n };
 }
 
 // The probe counts of a run by point: Map(pointKey -> resources per request).
@@ -887,6 +896,7 @@ module.exports = {
   verdictOf,
   pointKey,
   pointName,
+  isAaTwin,
   overBlocks,
   REFERENCE,
   RIGHT_PP,

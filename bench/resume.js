@@ -14,15 +14,35 @@ const RESUMABLE = ['interrupted', 'failed', 'running'];
 const counting = (configs) => configs.filter((c) => c.samples.length > 0);
 
 // The blocks every counting configuration finished, from block 0 on: 0..n-1 -> n. A
-// configuration that joined the run on a resume (joinedBlock) counts from that block.
+// configuration that joined the run on a resume (joinedBlock) counts from that block; one
+// a held-out resume set resting (restingFrom) counts up to that block only.
 function completeBlocks(configs) {
   const live = counting(configs);
   if (!live.length) return 0;
-  const blocksOf = live.map((c) => ({ from: c.joinedBlock ?? 0, set: new Set(c.samples.map((s) => s.block)) }));
+  const blocksOf = live.map((c) => ({
+    from: c.joinedBlock ?? 0,
+    until: c.restingFrom ?? Infinity,
+    set: new Set(c.samples.map((s) => s.block)),
+  }));
+  // Every configuration resting: nothing bounds the count but the blocks they had.
+  const last = Math.max(...blocksOf.map(({ until, set }) => (until === Infinity ? Infinity : Math.max(until, ...set))));
   let n = 0;
-  while (blocksOf.every(({ from, set }) => n < from || set.has(n))) n++;
+  while (n < last && blocksOf.every(({ from, until, set }) => n < from || n >= until || set.has(n))) n++;
   return n;
 }
+
+// A held-out resume (issue 61): from `fromBlock` on only the configurations of `keep` (ids)
+// are measured; every other one rests (restingFrom), its blocks before kept as they were,
+// for good: a later resume measures the run's active configurations only. Mutates
+// run.configs -> the configurations set resting now.
+function restAllBut(run, keep, fromBlock) {
+  const rested = run.configs.filter((c) => !keep.has(c.id) && c.restingFrom === undefined);
+  for (const c of rested) c.restingFrom = fromBlock;
+  return rested;
+}
+
+// Whether a configuration is measured in `block`: joined by then and not resting.
+const measuredIn = (c, block) => (c.joinedBlock ?? 0) <= block && (c.restingFrom ?? Infinity) > block;
 
 // A preset that gained configurations since its run began (the cost model's studies gained
 // their smallest fitted points so, issue 48): on resume the run measures the new ones too,
@@ -113,4 +133,12 @@ function loadForResume(file, options) {
   return { run, resume: prepareResume(run, file, options) };
 }
 
-module.exports = { completeBlocks, prepareResume, loadForResume, relaunch, joinNewConfigs };
+module.exports = {
+  completeBlocks,
+  prepareResume,
+  loadForResume,
+  relaunch,
+  joinNewConfigs,
+  restAllBut,
+  measuredIn,
+};

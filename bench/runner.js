@@ -24,7 +24,8 @@ const METHODS = {
 
 // The progress bar's steps per block for a run's method.
 function stepsPerBlock(configs, settings) {
-  return METHODS[settings.method ?? 'sequential'].stepsPerBlock(configs, settings);
+  const active = configs.filter((c) => c.restingFrom === undefined);
+  return METHODS[settings.method ?? 'sequential'].stepsPerBlock(active, settings);
 }
 
 // Inputs of the stopping rule from the run as it stands. A strategy that lost or leaked
@@ -74,7 +75,8 @@ async function runMatrix(
     loadPids,
     instance,
     cgroups: instance ? standInLayout({ log: (line) => warnOnce(run, line, progress) }) : null,
-    excluded: new Set(),
+    // A held-out resume's resting configurations are measured no more (bench/resume.js).
+    excluded: new Set(run.configs.filter((c) => c.restingFrom !== undefined)),
     save: () => saveRun(out, run),
   };
   const noiseBefore = noise.snapshot();
@@ -104,6 +106,7 @@ async function runMatrix(
       const decision = decide({
         elapsedS,
         maxTimeS: s.precision ? s.maxTime : null,
+        budgetS: resume?.budgetS ?? null,
         nextBlockS: Math.max(0, ...blockSeconds),
         precision: s.precision,
         ratios: ratiosOf(run, ctx.excluded),

@@ -13,7 +13,18 @@
 // blocksNeeded projects the half-width shrinking with the square root of the number of
 // blocks (blocks are the independent units of the interval): b * (hw / target)^2. A
 // ratio without a half-width yet (too few blocks) is missing with blocksNeeded null.
-function decide({ elapsedS, maxTimeS = null, nextBlockS = 0, precision = null, ratios = [], blocks, minBlocks }) {
+// budgetS: a deadline no block may end after, before any minimum of blocks (a held-out
+// resume's own time, bench/held-out.js).
+function decide({
+  elapsedS,
+  maxTimeS = null,
+  budgetS = null,
+  nextBlockS = 0,
+  precision = null,
+  ratios = [],
+  blocks,
+  minBlocks,
+}) {
   const missing = precision
     ? ratios
         .filter((r) => !(Number.isFinite(r.halfWidthPct) && r.halfWidthPct <= precision))
@@ -27,6 +38,13 @@ function decide({ elapsedS, maxTimeS = null, nextBlockS = 0, precision = null, r
         }))
     : [];
   const reached = Boolean(precision) && missing.length === 0;
+  if (budgetS !== null && elapsedS + nextBlockS > budgetS)
+    return {
+      more: false,
+      reason: `time budget: another block (~${Math.round(nextBlockS)} s) would end after ${Math.round(budgetS)} s`,
+      reached,
+      missing,
+    };
   if (blocks < minBlocks) return { more: true, reason: `minimum of ${minBlocks} blocks`, reached, missing };
   if (!precision) return { more: false, reason: `${blocks} blocks measured`, reached, missing };
   if (reached) return { more: false, reason: `every ratio within ±${precision} pp`, reached, missing };

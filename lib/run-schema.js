@@ -43,6 +43,11 @@ const CONFIG = obj(
     hop: { type: ['string', 'null'], description: 'the async hop between levels' },
     node: { type: ['string', 'null'], description: 'the Node version the server ran (null: a deployed target)' },
     status: str('complete, failed or interrupted'),
+    joinedBlock: { type: 'integer', description: 'a configuration a resume added: measured from this block on' },
+    restingFrom: {
+      type: 'integer',
+      description: 'a configuration a held-out resume left out: measured up to this block, never after',
+    },
     samples: arr('what was measured, in order', SAMPLE),
     summary: {
       ...obj("the configuration's figures (analysis/summary.js)", { ratio: { ...RATIO, type: ['object', 'null'] } }),
@@ -92,6 +97,27 @@ const MEASURED = {
   settings: PLAN,
   learned: LEARNED,
   warnings: arr('lines the run printed as warnings', { type: 'string' }),
+  resumes: arr(
+    'each sitting a --resume added: when, from which block, on which commit and machine',
+    obj('one resume', {
+      fromBlock: { type: 'integer', description: 'the first block it measured (its complete blocks before)' },
+      measuredBeforeS: num('seconds of measuring the run had before it'),
+      heldOut: obj('a held-out resume (--held-out): what it measured and why (bench/held-out.js)', {
+        budgetS: num('its own time budget, seconds of measuring'),
+        pairs: arr(
+          'the strategy-runtime pairs whose word the projection said was decided by --blocks',
+          obj('one pair', {
+            runtime: str('the runtime label'),
+            strategy: str('the strategy'),
+            projected: { type: 'integer', description: 'blocks in all by which its word was projected decided' },
+            toward: str('claimed or not modelled: the word projected'),
+          }),
+        ),
+        measured: { type: 'integer', description: 'configurations measured from fromBlock on' },
+        rested: { type: 'integer', description: 'configurations set resting (restingFrom)' },
+      }),
+    }),
+  ),
 };
 
 // Each kind, declared once: its fields and the ones it must have.

@@ -68,11 +68,21 @@ test('--blocks N goes on to N blocks: a complete run with fewer resumes from its
 test('ctxbench run --resume: bad input is one line and exit 1, before anything starts', async () => {
   const complete = path.join(dir, 'complete.json');
   fs.writeFileSync(complete, JSON.stringify({ kind: 'run', status: 'complete', settings: { method: 'duet' }, configs: [] }));
+  // A complete run of three blocks without roles: it resumes, but it is no model study.
+  const withRoles = path.join(dir, 'roles.json');
+  const three = [0, 1, 2].map((block) => sample(block));
+  fs.writeFileSync(withRoles, JSON.stringify({ kind: 'run', status: 'complete', settings: { method: 'duet', baseline: 'none' }, configs: [{ id: 'a', samples: three, processes: [] }] }));
   for (const [args, pattern] of [
     [['--resume', path.join(dir, 'missing.json')], /^ctxbench: .*missing\.json: cannot read run \(ENOENT\)\n$/],
     [['--resume', complete], /^ctxbench: .*complete\.json: the run is complete, nothing to resume[^\n]*\n$/],
-    [['--resume', complete, '--depths', '8'], /^ctxbench: --resume takes every setting from the run it resumes: give no other option than --report, --blocks and --max-time \(got --depths\)\n$/],
+    [['--resume', complete, '--depths', '8'], /^ctxbench: --resume takes every setting from the run it resumes: give no other option than --report, --blocks, --max-time and --held-out \(got --depths\)\n$/],
     [['--resume', complete, '--blocks', '2'], /^ctxbench: --blocks=2 is not valid/],
+    // The held-out resume of a model study (bench/held-out.js).
+    [['--held-out', '600'], /^ctxbench: --held-out goes with --resume FILE: it resumes a model study\n$/],
+    [['--resume', complete, '--held-out', '600'], /^ctxbench: --held-out needs --blocks N: the blocks in all a projected word must decide by\n$/],
+    [['--resume', complete, '--held-out', '600', '--blocks', '9', '--max-time', '60'], /^ctxbench: --held-out S is its own time budget: give it without --max-time\n$/],
+    [['--resume', complete, '--held-out', '10', '--blocks', '9'], /^ctxbench: --held-out=10 is not valid/],
+    [['--resume', withRoles, '--held-out', '600', '--blocks', '9'], /^ctxbench: .*roles\.json: --held-out: not a model study: no configuration has a fit or held-out role\n$/],
   ]) {
     const r = await runCli(['run', ...args]);
     assert.strictEqual(r.code, 1, r.stderr);

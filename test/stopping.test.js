@@ -44,3 +44,11 @@ test('a ratio without a half-width yet is missing, with no projection', () => {
   assert.strictEqual(d.more, true);
   assert.deepStrictEqual(d.missing, [{ id: 'a', halfWidthPct: null, blocksNeeded: null }]);
 });
+
+test('a budget (a held-out resume\'s own time) stops before the minimum of blocks; the cap does not', () => {
+  const early = { ...base, blocks: 1, minBlocks: 10, elapsedS: 400, nextBlockS: 90 };
+  assert.strictEqual(decide(early).more, true, 'the minimum is the design, the cap no budget');
+  const d = decide({ ...early, budgetS: 480 });
+  assert.deepStrictEqual([d.more, d.reason], [false, 'time budget: another block (~90 s) would end after 480 s']);
+  assert.strictEqual(decide({ ...early, budgetS: 490 }).more, true, '400 + 90 fits the budget');
+});

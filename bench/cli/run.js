@@ -23,7 +23,8 @@ const { parseInstance, DEFAULT_PERIOD_US } = require('../../lib/instances');
 const { standInLayout } = require('../cgroup');
 const { cpus } = require('../../lib/cpus');
 const { profileRun } = require('../profile');
-const { loadForResume, relaunch, joinNewConfigs } = require('../resume');
+const { loadForResume, relaunch, joinNewConfigs, restAllBut } = require('../resume');
+const { heldOutPlan } = require('../held-out');
 const { probeRun, unprobed } = require('../probe-run');
 const { pointName } = require('../../analysis/model');
 const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
@@ -80,6 +81,7 @@ const OPTIONS = flags(
     'slo',
     'target-cpu',
     'cfs-burst',
+    'held-out',
   ],
   { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] },
 );
@@ -116,6 +118,9 @@ results.md. Exit 0 when complete, 1 when a configuration failed, 130 when interr
                          settings and deadline; written back to FILE (no other option
                          but --report; --blocks N goes on to at least N blocks, a
                          complete run too, and --max-time S moves its deadline)
+  --held-out S           with --resume of a model study: S seconds measuring only the pairs
+                         whose word its page projects decided by --blocks N (their open
+                         held-out points, fitted points and an A/A point); the rest rest
   --preset NAME          ${Object.keys(PRESETS).join(' | ')} (default: ${DEFAULTS.preset})
   --quick                a sub-minute smoke run of the preset (imprecise)
   --strategies a,b       ${strategies.names.join(', ')}
@@ -803,14 +808,49 @@ async function measureRun({ settings, options, out, command, title = settings.ti
   return run;
 }
 
+// A held-out resume (issue 61): the pairs whose word the page's projection says is decided
+// by `toBlocks`, their points and an A/A point measured from `fromBlock` on, every other
+// configuration resting (bench/held-out.js, bench/resume.js). Mutates run.configs ->
+// { record (for resumes[]), line (stderr) }; one line when nothing can be decided.
+function restForHeldOut(run, file, toBlocks, fromBlock) {
+  let plan;
+  try {
+    plan = heldOutPlan(run, toBlocks);
+  } catch (err) {
+    throw new UsageError(`${file}: --held-out: ${err.message}`);
+  }
+  if (!plan.pairs.length)
+    throw new UsageError(
+      `${file}: --held-out: no strategy's word is projected to be decided by ${toBlocks} blocks ` +
+        `(${plan.left.map((l) => `${l.strategy} on ${l.runtime}: ${l.why}`).join('; ')})`,
+    );
+  for (const t of plan.twins) t.joinedBlock = fromBlock;
+  run.configs.push(...plan.twins);
+  const rested = restAllBut(run, plan.keep, fromBlock);
+  const named = plan.pairs.map((p) => `${p.strategy} on ${p.runtime} (${p.toward} by ${p.projected})`);
+  return {
+    record: {
+      pairs: plan.pairs.map(({ runtime, strategy, projected, toward }) => ({ runtime, strategy, projected, toward })),
+      measured: plan.keep.size,
+      rested: rested.length,
+      ...(plan.twins.length && { added: plan.twins.map((c) => c.id) }),
+    },
+    line:
+      `ctxbench: held-out resume: ${named.join(', ')}, with their fitted points and an A/A point: ` +
+      `${plan.keep.size} configuration(s) measured from block ${fromBlock + 1} on, ${rested.length} resting\n`,
+  };
+}
+
 // `--resume FILE`: the stopped run at FILE goes on, with its own settings, configurations
 // and deadline, into FILE (bench/resume.js says what is kept).
 async function resumeRun(values, args) {
-  const others = Object.keys(values).filter((k) => !['resume', 'report', 'blocks', 'max-time'].includes(k));
+  const others = Object.keys(values).filter(
+    (k) => !['resume', 'report', 'blocks', 'max-time', 'held-out'].includes(k),
+  );
   if (others.length)
     throw new UsageError(
-      `--resume takes every setting from the run it resumes: give no other option than --report, --blocks and ` +
-        `--max-time (got --${others.join(', --')})`,
+      `--resume takes every setting from the run it resumes: give no other option than --report, --blocks, ` +
+        `--max-time and --held-out (got --${others.join(', --')})`,
     );
   const file = values.resume;
   // --blocks N: a run goes on to N blocks (a complete one too: a study too imprecise for its
@@ -819,6 +859,12 @@ async function resumeRun(values, args) {
     blocks: number('blocks', values.blocks, { min: 3, max: 1000, integer: true }),
     maxTime: number('max-time', values['max-time'], { min: 1, max: 86400 }),
   };
+  // --held-out S: a model study's held-out resume (bench/held-out.js), S seconds of its own.
+  const heldOutS = number('held-out', values['held-out'], { min: 60, max: 86400 });
+  if (heldOutS !== undefined && extend.blocks === undefined)
+    throw new UsageError('--held-out needs --blocks N: the blocks in all a projected word must decide by');
+  if (heldOutS !== undefined && extend.maxTime !== undefined)
+    throw new UsageError('--held-out S is its own time budget: give it without --max-time');
   let loaded;
   try {
     loaded = loadForResume(file, { extendTo: extend.blocks });
@@ -827,11 +873,14 @@ async function resumeRun(values, args) {
   }
   const { run: old, resume } = loaded;
   const { title, command, status, environment, warnings, configs } = old;
+  if (heldOutS !== undefined) extend.maxTime = Math.ceil(resume.measuredSeconds + heldOutS);
   const kept = {
     ...old.settings,
     ...(extend.blocks !== undefined && { blocks: extend.blocks }),
     ...(extend.maxTime !== undefined && { maxTime: extend.maxTime }),
   };
+  // Before the runtimes are resolved: its refusals are one line, and its A/A twins relaunch too.
+  const heldOut = heldOutS === undefined ? null : restForHeldOut(old, file, extend.blocks, resume.fromBlock);
   const { targets: resolved } = await resolveNodeTargets(kept.node, kept.acf);
   const nodeTargets = kept.runtimes ? resolved.filter((t) => kept.runtimes.includes(t.label)) : resolved;
   try {
@@ -842,7 +891,8 @@ async function resumeRun(values, args) {
   // A preset that lists its configurations and has gained some since the run began: the new
   // ones are measured from this block on (bench/resume.js joinNewConfigs).
   const preset = !kept.quick && Object.hasOwn(PRESETS, kept.preset) ? PRESETS[kept.preset] : null;
-  const added = preset?.configs
+  // A held-out resume measures what can decide a word, nothing the preset gained since.
+  const added = preset?.configs && !heldOut
     ? joinNewConfigs(old, expandConfigs({ ...kept, configs: preset.configs }, nodeTargets), resume.fromBlock)
     : [];
   const settings = freezePlan(added.length ? { ...kept, configs: preset.configs } : kept);
@@ -868,6 +918,7 @@ async function resumeRun(values, args) {
     command: ['ctxbench', 'run', ...redactArgs(args)].join(' '),
     fromBlock: resume.fromBlock,
     droppedSamples: resume.dropped.samples,
+    measuredBeforeS: Math.round(resume.measuredSeconds),
     status,
     commit: now.commit,
     dirty: now.dirty,
@@ -876,12 +927,14 @@ async function resumeRun(values, args) {
     ...(extend.blocks !== undefined && { blocks: extend.blocks }),
     ...(extend.maxTime !== undefined && { maxTime: extend.maxTime }),
     ...(added.length && { added: added.map((c) => c.id) }),
+    ...(heldOut && { heldOut: { budgetS: heldOutS, ...heldOut.record } }),
   };
   const part = { ...rest, resumes: [...(rest.resumes || []), record] };
   process.stderr.write(
     `ctxbench: resuming ${file} (${status}): ${resume.fromBlock} complete block(s) kept, ` +
       `${resume.dropped.samples} sample(s) of an unfinished block dropped\n`,
   );
+  if (heldOut) process.stderr.write(heldOut.line);
   if (added.length)
     process.stderr.write(
       `ctxbench: the ${settings.preset} preset has ${added.length} configuration(s) this run has not ` +
@@ -906,13 +959,16 @@ async function resumeRun(values, args) {
     environment,
     services,
     startedAt: Date.now() - resume.measuredSeconds * 1000,
-    resume: { ...resume, part },
+    // A held-out resume's own time is a budget before its blocks (bench/stopping.js).
+    resume: { ...resume, part, ...(heldOut && { budgetS: extend.maxTime }) },
   });
 }
 
 async function main(args) {
   const { values } = parse(args, OPTIONS);
   const resuming = values.resume !== undefined;
+  if (!resuming && values['held-out'] !== undefined)
+    throw new UsageError('--held-out goes with --resume FILE: it resumes a model study');
   const settings = resuming ? null : resolveSettings(values);
   const out = resuming
     ? values.resume

@@ -126,7 +126,13 @@ function toDecideSummary(points, run) {
   if (!projections.length) return null;
   const blocks = new Set(run.configs.flatMap((c) => (c.samples || []).map((x) => x.block)).filter(Number.isInteger))
     .size;
-  const perBlockS = run.measuringSeconds > 0 && blocks ? run.measuringSeconds / blocks : null;
+  // A held-out resume's blocks measure a part of the design: the pace is the whole design's.
+  const heldOut = (run.resumes || []).find((r) => r.heldOut && r.measuredBeforeS > 0 && r.fromBlock > 0);
+  const perBlockS = heldOut
+    ? heldOut.measuredBeforeS / heldOut.fromBlock
+    : run.measuringSeconds > 0 && blocks
+      ? run.measuringSeconds / blocks
+      : null;
   const finite = projections
     .map((d) => d.blocks)
     .filter((n) => n !== null)
@@ -134,7 +140,8 @@ function toDecideSummary(points, run) {
   const median = finite.length ? finite[Math.floor((finite.length - 1) / 2)] : null;
   const hours = (n) =>
     perBlockS
-      ? ` (~${((n * perBlockS) / 3600).toFixed(1)} h of measuring at this study's ${Math.round(perBlockS)} s a block)`
+      ? ` (~${((n * perBlockS) / 3600).toFixed(1)} h of measuring at ` +
+        `${heldOut ? 'the whole design' : 'this study'}'s ${Math.round(perBlockS)} s a block)`
       : '';
   const edge = projections.length - finite.length;
   return (
@@ -219,9 +226,38 @@ function aaNote(model) {
     `The A/A point at the reference configuration: ` +
     measured.map((rt) => `±${rt.aa.halfWidthPp.toFixed(1)} pp on ${f.code(rt.runtime)} (${rt.aa.blocks} blocks)`)
       .join(', ') +
-    ` over all its blocks (each point's margin takes it over the blocks that point shares)` +
+    ` over all its blocks. A point's margin takes its spread over the blocks the two share, scaled to the ` +
+    `point's own count of blocks (what one point of the method resolves with as many blocks as its verdict ` +
+    `has); a point that shares fewer than 3 blocks with it has no third term` +
     `${missing.length ? `; no A/A point measured on ${missing.join(', ')}, whose margins have no third term` : ''}.`
   );
+}
+
+// A held-out resume's blocks (bench/held-out.js): which pairs they measured, and why.
+function heldOutNote(run) {
+  const all = run.resumes || [];
+  const resumes = all.filter((r) => r.heldOut);
+  if (!resumes.length) return null;
+  const blocks = run.configs.flatMap((c) => (c.samples || []).map((x) => x.block));
+  const lastBlock = Math.max(...blocks.filter(Number.isInteger));
+  return resumes
+    .map((r) => {
+      const next = all[all.indexOf(r) + 1];
+      const end = next ? next.fromBlock : lastBlock + 1;
+      const pairs = r.heldOut.pairs.map(
+        (p) => `${f.code(p.strategy)} on ${f.code(p.runtime)} (${p.toward} at ${p.projected} blocks, if its gaps held)`,
+      );
+      const which = end > r.fromBlock + 1 ? `Blocks ${r.fromBlock + 1}–${end} are` : `Block ${end} is`;
+      return (
+        `**${which} a held-out resume** (\`--held-out\`, ` +
+        `${Math.round(r.heldOut.budgetS / 60)} min of measuring at most), measuring only the pairs whose word ` +
+        `the page's projection then said was decided by ${r.blocks} blocks — ${pairs.join(', ')} — with ` +
+        `their open held-out points, the fitted points their line is drawn through, their \`none\` partners ` +
+        `and an A/A point; the ${r.heldOut.rested} other configurations rest at their first ${r.fromBlock} ` +
+        `blocks, their verdicts read from those.`
+      );
+    })
+    .join(' ');
 }
 
 function runtimeSection(rt, model, run) {
@@ -484,6 +520,7 @@ function modelSection(run, ctx = {}) {
     '',
     aaNote(model),
     '',
+    ...(heldOutNote(run) ? [heldOutNote(run), ''] : []),
     `**Held-out: ${t.within} within, ${t.beyond} beyond, ${t.cannotTell} cannot ` +
       `tell**${t.unjudged ? `, ${t.unjudged} not measured or not predicted` : ''}, of ${t.total}. ` +
       `**Of ${words.pairs} strategy–runtime pairs, ${words.claimed} claimed, ${words.notValidated} not ` +
