@@ -56,10 +56,19 @@ function heldOutPlan(run, toBlocks) {
   const baseline = run.settings?.baseline ?? 'none';
   const pairs = [];
   const left = [];
+  const byId = new Map(run.configs.map((c) => [c.id, c]));
   for (const rt of model.runtimes)
     for (const s of rt.strategies) {
       const c = pairCase(s);
+      // Resting is for good (bench/resume.js): a pair an earlier held-out resume left out stays
+      // out (its line's points or open ones rest; a point already judged may rest).
+      const rests = s.points
+        .filter((p) => (p.role === 'fit' && p.measured) || p.verdict.outcome === 'cannot tell')
+        .map((p) => byId.get(p.id)?.restingFrom)
+        .find(Number.isInteger);
       if (c.why) left.push({ runtime: rt.runtime, strategy: s.strategy, why: c.why });
+      else if (rests !== undefined)
+        left.push({ runtime: rt.runtime, strategy: s.strategy, why: `resting since block ${rests + 1}` });
       else if (c.projected > toBlocks)
         left.push({
           runtime: rt.runtime,

@@ -572,6 +572,10 @@ test('a held-out resume measures only the pairs whose word the projection says i
   const rested = restAllBut(run, plan.keep, 3);
   assert.strictEqual(rested.length, run.configs.length - plan.keep.size);
   assert.ok(rested.every((c) => c.restingFrom === 3));
+  // Resting is for good: a later held-out resume leaves the pair out, with why.
+  const again = heldOutPlan(run, 30);
+  assert.deepStrictEqual(again.pairs.map((p) => p.strategy), ['param']);
+  assert.strictEqual(again.left.find((l) => l.strategy === 'als').why, 'resting since block 4');
   assert.strictEqual(completeBlocks(run.configs), 3);
   // (A `none` of this synthetic run holds no sample: the duet's windows are its partners'.)
   const measuring = run.configs.filter((x) => plan.keep.has(x.id) && (x.samples.length || x.joinedBlock === 3));

@@ -136,6 +136,9 @@ test('a run section says it is a single run unless a repro of its preset is comm
   // As report/index.js renders a page: the analysis finds the companions, the section formats.
   const ctx = () => ({ resultsDir: dir, companions: companionsOf(run, dir), file: 'results/libraries.json' });
   assert.match(await render(run, ctx()), /A single run: no second run of this preset is committed \(`ctxbench repro --preset libraries`/);
+  // A stand-in's period or burst changes what is measured: the repro it suggests names them.
+  const burst = { ...run, settings: { ...run.settings, preset: 'deployment-f1' }, command: 'ctxbench run --preset deployment-f1 --cfs-burst 25000 --cfs-period=100000 --blocks 6' };
+  assert.match(await render(burst, { ...ctx(), file: 'results/deployment-f1-burst.json' }), /\(`ctxbench repro --preset deployment-f1 --cfs-burst 25000 --cfs-period 100000` makes one\)/);
   fs.writeFileSync(path.join(dir, 'repro-libraries.json'), '{}');
   assert.doesNotMatch(await render(run, ctx()), /A single run/);
 });

@@ -49,8 +49,10 @@ async function render(run, ctx = {}) {
   if (preset && ctx.companions?.reproduced === false && !ctx.file?.includes('repro')) {
     // `repro` takes only the presets of lib/presets.js; a study made by another command
     // (`ctxbench deploy` records preset "deploy") is run again by its own command.
+    // A stand-in's period and burst change what is measured: the repro names them too.
+    const standIn = (run.command?.match(/--cfs-(?:period|burst)[= ]\S+/g) ?? []).map((x) => ` ${x.replace('=', ' ')}`);
     const again = Object.hasOwn(PRESETS, preset)
-      ? `\`ctxbench repro --preset ${preset}\` makes one`
+      ? `\`ctxbench repro --preset ${preset}${standIn.join('')}\` makes one`
       : run.command
         ? `running \`${run.command}\` again makes one`
         : 'running its command again makes one';
