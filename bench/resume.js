@@ -41,8 +41,6 @@ function restAllBut(run, keep, fromBlock) {
   return rested;
 }
 
-// Whether a configuration is measured in `block`: joined by then and not resting.
-const measuredIn = (c, block) => (c.joinedBlock ?? 0) <= block && (c.restingFrom ?? Infinity) > block;
 
 // A preset that gained configurations since its run began (the cost model's studies gained
 // their smallest fitted points so, issue 48): on resume the run measures the new ones too,
@@ -140,5 +138,4 @@ module.exports = {
   relaunch,
   joinNewConfigs,
   restAllBut,
-  measuredIn,
 };
