@@ -50,7 +50,9 @@ function between(before, after) {
 // Thresholds above which a run's numbers are flagged as taken on a noisy machine.
 const LIMITS = { stealPct: 5, loadavgPerCore: 1.5 };
 
-function assess(before, after) {
+// ownLoad: why the load average is the run's own (the curl driver's xargs -P N keeps N curl
+// processes runnable on the load CPU), so it is not judged and says so.
+function assess(before, after, { ownLoad = null } = {}) {
   const window = between(before, after);
   const flags = [];
   if (window && window.stealPct > LIMITS.stealPct) {
@@ -60,12 +62,12 @@ function assess(before, after) {
   }
   const cores = os.cpus().length;
   const load = Math.max(before.loadavg[0], after.loadavg[0]);
-  if (load / cores > LIMITS.loadavgPerCore) {
+  if (!ownLoad && load / cores > LIMITS.loadavgPerCore) {
     flags.push(
       `load average ${load.toFixed(2)} on ${cores} cores (> ${LIMITS.loadavgPerCore} per core): other work competed`,
     );
   }
-  return { before, after, window, flags, noisy: flags.length > 0 };
+  return { before, after, window, flags, noisy: flags.length > 0, ...(ownLoad && { loadNotJudged: ownLoad }) };
 }
 
 module.exports = { snapshot, between, assess, LIMITS };

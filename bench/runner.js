@@ -140,7 +140,11 @@ async function runMatrix(
     }
     run.measuringSeconds = (Date.now() - startedAt) / 1000;
   } finally {
-    run.environment.noise = noise.assess(noiseBefore, noise.snapshot());
+    const ownLoad =
+      s.driver === 'curl'
+        ? `the curl driver's own processes (xargs -P ${s.connections} curl) are in the load average`
+        : null;
+    run.environment.noise = noise.assess(noiseBefore, noise.snapshot(), { ownLoad });
     for (const flag of run.environment.noise.flags) warnOnce(run, `noisy machine: ${flag}`, progress);
     if (stop.requested) run.status = 'interrupted';
     else run.status = run.configs.some((c) => c.status === 'failed') ? 'failed' : 'complete';

@@ -30,7 +30,10 @@ function noiseLines(noise) {
   }
   const la = (x) => (x && Array.isArray(x.loadavg) ? x.loadavg.map((v) => v.toFixed(2)).join(' ') : null);
   if (la(noise.before) || la(noise.after))
-    parts.push(`load average ${la(noise.before) || '?'} before, ${la(noise.after) || '?'} after`);
+    parts.push(
+      `load average ${la(noise.before) || '?'} before, ${la(noise.after) || '?'} after` +
+        (noise.loadNotJudged ? ` (not judged: ${noise.loadNotJudged})` : ''),
+    );
   const mhz = (x) =>
     x && Array.isArray(x.cpuMHz) && x.cpuMHz.length
       ? Math.round(x.cpuMHz.reduce((a, b) => a + b, 0) / x.cpuMHz.length)

@@ -1,0 +1,18 @@
+'use strict';
+// bench/noise.js: a load average above 1.5 per core flags the run as noisy, unless the load is
+// the run's own (the curl driver's xargs -P N curl processes), which is said instead.
+const test = require('node:test');
+const assert = require('node:assert');
+const os = require('node:os');
+const { assess } = require('../bench/noise');
+
+const at = (load) => ({ at: 0, stat: null, loadavg: [load, load, load], cpuMHz: null });
+
+test('a load average above 1.5 per core flags the run; one the curl driver makes is not judged and says why', () => {
+  const high = 2 * os.cpus().length;
+  const flagged = assess(at(0.1), at(high));
+  assert.ok(flagged.noisy && flagged.flags.some((x) => /^load average /.test(x)), JSON.stringify(flagged.flags));
+  const own = assess(at(0.1), at(high), { ownLoad: "the curl driver's own processes" });
+  assert.deepStrictEqual([own.noisy, own.flags, own.loadNotJudged], [false, [], "the curl driver's own processes"]);
+  assert.strictEqual(assess(at(0.1), at(0.2)).noisy, false);
+});
