@@ -9,7 +9,7 @@ const { latencySummaries } = require('./latency');
 const { strategySummary } = require('./strategy-summary');
 const { PROPAGATION } = require('./registry');
 const { sloCapacity } = require('./capacity');
-const { operatingPoints } = require('./operating-point');
+const { operatingPoints, operatingPoint } = require('./operating-point');
 
 // ------------------------------------------------------------ your own service
 
@@ -53,11 +53,15 @@ function idTally(run, samples) {
   return { checked: Boolean(run.settings?.idHeader), ...counts };
 }
 
-// `ctxbench app --instance`: both sides as stand-ins, in pairs at a ladder of rates. The
-// candidate's capacity within the SLO, the baseline's beside it, the candidate's as % of
-// it (analysis/capacity.js), the pairs' windows and each side's id check.
+// `ctxbench app --instance`: both sides as stand-ins, in pairs at the autoscaler's operating
+// point (settings.targetCpu: the candidate's figures there, analysis/operating-point.js) or
+// at a ladder of rates (the candidate's capacity within the SLO, the baseline's beside it,
+// the candidate's as % of it: analysis/capacity.js); the pairs' windows and each side's id
+// check.
 function analyzeAppOnInstance(run) {
   const configs = run.configs || [];
+  const s = run.settings || {};
+  const cand = configs.find((c) => c.arm === 'candidate');
   const windows = configs.flatMap((c) => c.samples.filter((w) => w.kind === 'window'));
   const counted = windows.filter((w) => w.counted);
   const ids = {};
@@ -67,7 +71,14 @@ function analyzeAppOnInstance(run) {
   }
   return {
     method: 'pair',
-    capacity: sloCapacity(run),
+    ...(s.targetCpu
+      ? {
+          capacity: null,
+          operating: cand
+            ? operatingPoint(cand, { instance: s.instance, targetCpu: s.targetCpu, slo: s.slo ?? null })
+            : null,
+        }
+      : { capacity: sloCapacity(run) }),
     blocks: new Set(counted.map((w) => w.block)).size,
     windows: { counted: counted.length, dropped: windows.length - counted.length },
     ids,

@@ -18,6 +18,7 @@ const { Cgroup, oomOf, oomText } = require('./cgroup');
 const pair = require('./pair-windows');
 const { warmByThroughput } = require('./warmup');
 const { HELD_MIN } = require('../lib/histogram');
+const { measureAtTarget, pairSample, windowKeeper } = require('./at-target');
 
 // The requests of one side for one load: every path in turn; with an id header, a fresh
 // id per request and the answer's header checked against it (autocannon's documented
@@ -48,6 +49,20 @@ function requestsFor(paths, idHeader, counts) {
     },
   }));
 }
+
+// The two sides' configurations (duet and the operating point): the baseline's, the candidate's.
+const sideConfigs = (sides) =>
+  sides.map((side, i) => ({
+    id: `app/${side.name}`,
+    arm: i === 0 ? 'baseline' : 'candidate',
+    strategy: side.name,
+    name: side.name,
+    command: side.command,
+    userSupplied: true,
+    processes: [],
+    samples: [],
+    error: null,
+  }));
 
 const newCounts = () => ({ responses: 0, non2xx: 0, kept: 0, mismatches: 0, lost: 0, errors: 0 });
 
@@ -105,17 +120,7 @@ async function measureApp({
   onProgress = () => {},
   onBlock = () => {},
 }) {
-  const configs = sides.map((side, i) => ({
-    id: `app/${side.name}`,
-    arm: i === 0 ? 'baseline' : 'candidate',
-    strategy: side.name,
-    name: side.name,
-    command: side.command,
-    userSupplied: true,
-    processes: [],
-    samples: [],
-    error: null,
-  }));
+  const configs = sideConfigs(sides);
   const [base, cand] = configs;
   const load = {
     paths: settings.paths,
@@ -377,36 +382,19 @@ async function measureAppOnInstance({
           windows: settings.windows,
           signal: stop.signal,
           loadPids,
-          onWindow: (w) => {
-            cand.samples.push(
-              ...pair.windowSamples([w], { of, partner, partnerId: base.id, block, group: seq, rate: cand.rate }),
-            );
-            onSample();
-          },
-        });
-        const counted = result.windows.filter((w) => w.counted).length;
-        members.forEach((c, i) => {
-          const t = result.totals[i];
-          c.samples.push({
-            kind: 'pair',
+          onWindow: windowKeeper({ save: onSample }, cand, {
+            of,
+            partner,
+            partnerId: base.id,
             block,
             group: seq,
-            position: i,
-            members: members.map((m) => m.id),
             rate: cand.rate,
-            due: t.due,
-            sent: t.sent,
-            requests: t.answered,
-            errors: t.errors,
-            non2xx: t.non2xx,
-            kept: t.kept,
-            mismatches: t.mismatches,
-            lost: t.lost,
-            unchecked: t.unchecked,
-            countedWindows: counted,
-            ladder: true,
-          });
+          }),
         });
+        const counted = result.windows.filter((w) => w.counted).length;
+        members.forEach((c, i) =>
+          c.samples.push(pairSample(result, members, i, { block, group: seq, rate: cand.rate, ladder: true })),
+        );
         onPair({ block, load, rate: cand.rate, counted });
         if (result.totals.every((t) => t.due > 0 && t.sent < HELD_MIN * t.due)) {
           for (const rest of loads.filter((x) => x > load))
@@ -415,23 +403,7 @@ async function measureAppOnInstance({
         }
       }
     } catch (err) {
-      if (err instanceof AppStartError) throw Object.assign(err, { configs });
-      // Whose process died, and why: the kernel's OOM killer is named as such.
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const i = servers.findIndex((x) => !x.alive());
-      if (i < 0) throw err;
-      const c = members[i];
-      const oom = oomOf(servers[i].cgroup);
-      const exit = servers[i].exitInfo();
-      const tail = servers[i].stderrTail();
-      const why = oom ? oomText(oom) : exit?.signal ? `killed by ${exit.signal}` : `exit code ${exit?.code}`;
-      c.error = {
-        message:
-          `${c.name}: \`${c.command}\` ${oom ? 'was ' : 'exited ('}${why}${oom ? '' : ')'} at ${c.rate} req/s ` +
-          `in block ${block + 1}${tail ? `: ${tail}` : ''}`,
-        ...(oom && { oom }),
-      };
-      throw Object.assign(new AppStartError(c.error.message), { configs });
+      throw await sideFailure(err, { servers, members, configs, block, at: `at ${members[0].rate} req/s ` });
     } finally {
       await Promise.all(servers.map((x) => x.stop()));
     }
@@ -439,4 +411,89 @@ async function measureAppOnInstance({
   return { capacity, configs };
 }
 
-module.exports = { measureApp, measureAppOnInstance, requestsFor, measureWindow };
+// A side that died under load -> the AppStartError that ends the run with its reason (an OOM
+// kill named as such), carrying what was measured; any other error as it came. members: the
+// configs in the servers' order; at: where it died (a rate), before "in block N".
+async function sideFailure(err, { servers, members, configs, block, at = '' }) {
+  if (err instanceof AppStartError) return Object.assign(err, { configs });
+  // Whose process died, and why: the kernel's OOM killer is named as such.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const i = servers.findIndex((x) => !x.alive());
+  if (i < 0) return err;
+  const c = members[i];
+  const oom = oomOf(servers[i].cgroup);
+  const exit = servers[i].exitInfo();
+  const tail = servers[i].stderrTail();
+  const why = oom ? oomText(oom) : exit?.signal ? `killed by ${exit.signal}` : `exit code ${exit?.code}`;
+  c.error = {
+    message:
+      `${c.name}: \`${c.command}\` ${oom ? 'was ' : 'exited ('}${why}${oom ? '' : ')'} ${at}` +
+      `in block ${block + 1}${tail ? `: ${tail}` : ''}`,
+    ...(oom && { oom }),
+  };
+  return Object.assign(new AppStartError(c.error.message), { configs });
+}
+
+// --instance at the autoscaler's operating point (--target-cpu): per block a fresh process
+// of each side as a stand-in, in positions swapped between blocks, warmed closed loop, then
+// measured there as `deploy` measures its yamls (bench/at-target.js): the rate at which the
+// baseline uses its target share of the quota, and the candidate there or at its own.
+// points: the run's operating points, each block's appended as it starts; io: { status(text),
+// save(), warn(text), onStart(configs), onBlock({ block, point }) }. -> { configs, points }.
+async function measureAppAtTarget({
+  sides,
+  settings,
+  layout,
+  pinned,
+  stop = { requested: false },
+  loadPids = [],
+  points = [],
+  io,
+}) {
+  const configs = sideConfigs(sides);
+  const [base, cand] = configs;
+  io.onStart?.(configs);
+  for (let block = 0; block < settings.blocks && !stop.requested; block++) {
+    const members = block % 2 ? [cand, base] : [base, cand];
+    const servers = [];
+    try {
+      for (const c of members) {
+        const side = sides[configs.indexOf(c)];
+        const server = await startStandIn({ side, settings, layout, pinned, label: `b${block}-${side.name}` });
+        servers.push(server);
+        c.processes.push({ block, pid: server.pid, port: server.port, cgroup: server.cgroup.name });
+      }
+      io.status(`block ${block + 1}: ${cand.name} with ${base.name}, warming closed loop`);
+      const warm = await warmClosedLoop(servers, settings);
+      for (const c of members) c.processes.at(-1).closedLoopWarmup = warm;
+      const point = await measureAtTarget({
+        common: {
+          servers,
+          configs: members.map(() => ({ path: settings.paths[0] })),
+          load: { connections: settings.connections, timeout: 10, idHeader: settings.idHeader ?? false },
+          windowS: settings.window,
+          signal: stop.signal,
+          loadPids,
+        },
+        members,
+        base,
+        other: cand,
+        label: cand.name,
+        warm,
+        settings,
+        block,
+        group: block,
+        found: points,
+        io: { ...io, refresh: () => {}, stopped: () => stop.requested },
+      });
+      io.onBlock({ block, point });
+    } catch (err) {
+      throw await sideFailure(err, { servers, members, configs, block });
+    } finally {
+      await Promise.all(servers.map((x) => x.stop()));
+    }
+  }
+  return { configs, points };
+}
+
+module.exports = { measureApp, measureAppOnInstance, measureAppAtTarget, requestsFor, measureWindow };

@@ -146,6 +146,9 @@ test('run --instance, deploy and app --instance refuse bad input with one line',
     [[...APP, '--instance', 'F2', '--path', '/a', '--path', '/b'], /^ctxbench: --instance sends one open-loop schedule per side, of one request: give one --path/],
     [[...APP, '--instance', 'F2', '--connections', '20'], /^ctxbench: --connections 20 with --instance F2: the instance serves 10 requests at once/],
     [[...APP, '--slo', 'p99=50ms'], /^ctxbench: --slo is a setting of an --instance stand-in: give --instance/],
+    [[...APP, '--target-cpu', '0.6'], /^ctxbench: --target-cpu is a setting of an --instance stand-in: give --instance/],
+    [[...APP, '--instance', 'F1', '--load', '50%', '--target-cpu', '0.6'], /^ctxbench: --load measures a ladder of rates, --target-cpu the operating point: give one of them/],
+    [[...APP, '--instance', 'F1', '--target-cpu', '96%'], /^ctxbench: --target-cpu=0\.96 is not valid; expected a number from 0\.05 to 0\.95/],
     [[...APP, '--instance', 'F9'], /^ctxbench: --instance F9/],
   ]) {
     const r = await runCli(args);

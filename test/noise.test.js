@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (bench/noise.js on made-up snapshots: no server, no tool)
 // bench/noise.js: a load average above 1.5 per core flags the run as noisy, unless the load is
 // the run's own (the curl driver's xargs -P N curl processes), which is said instead.
 const test = require('node:test');

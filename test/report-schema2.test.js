@@ -157,3 +157,14 @@ test('a single run made by a command other than run suggests that command again,
   assert.match(md, /A single run: no second run of this preset is committed \(running `ctxbench deploy app_baseline\.yaml app_cls\.yaml` again makes one\)/);
   assert.doesNotMatch(md, /repro --preset deploy/);
 });
+
+test("the App Engine study's Impact row: a change of mean latency where either side's client was the bound is marked, not given", async (t) => {
+  const run = run2();
+  run.settings.driver = 'curl';
+  // Mean latency per burst, as curl.sh reports it: the inverse of the rate at 100 in flight.
+  for (const c of run.configs) for (const x of c.samples) x.latency = { avg: 100000 / x.rps };
+  const sweep = (await render({ 'run.json': run }, t)).split('### Depth sweep')[1].split('\n');
+  const impact = (s) => sweep[sweep.findIndex((l) => l.startsWith(`| \`${s}\` |`)) + 2];
+  assert.match(impact('als'), /^\| ↳ Impact \(mean latency\) vs `none` \| \+\d+\.\d% \[/);
+  assert.match(impact('cls-hooked'), /^\| ↳ Impact \(mean latency\) vs `none` \| ⚠ client-bound \| ⚠ client-bound \|$/);
+});

@@ -6,12 +6,13 @@ const path = require('node:path');
 const { UsageError, parse, flags, number } = require('../../lib/cli');
 const { session } = require('../session');
 const { supported } = require('../proc-cpu');
-const { measureApp, measureAppOnInstance } = require('../app');
+const { measureApp, measureAppOnInstance, measureAppAtTarget } = require('../app');
 const { parseInstance, describeInstance, DEFAULT_PERIOD_US } = require('../../lib/instances');
 const { standInLayout } = require('../cgroup');
 const { parseLoads } = require('../capacity');
-const { parseSlo, DEFAULT_SLO, SLO_LOADS } = require('./run');
-const { capacityLines } = require('./deploy');
+const { parseSlo, parseTargetCpu, DEFAULT_SLO, SLO_LOADS } = require('./run');
+const { capacityLines, operatingLines, DEFAULT_TARGET_CPU } = require('./deploy');
+const { warnOnce } = require('../block');
 const { analyzeApp } = require('../../analysis');
 const fs = require('node:fs');
 const { AppStartError, startApp } = require('../app-process');
@@ -81,17 +82,23 @@ set to a free port; it is ready when its --health path answers 2xx.
                         assumption) or cloudrun:cpu=N,memory=SIZE,concurrency=N with N up
                         to 0.5 (two stand-ins share the one server CPU); each process in
                         a cgroup of its own with the class's CPU quota and memory limit,
-                        its request limit the connections. The baseline stand-in's
-                        closed-loop capacity and open-loop knee (the last rate at which
-                        two of them keep --slo) first, then per block and rate a fresh
-                        process of each, sent the same open-loop schedule at once (the
-                        pair at a fixed rate); prints each one's capacity within --slo,
-                        the candidate's as % of the baseline's, the p99 it adds at 50%
-                        and what that means in instances (docs/deploy.md). Needs root or
-                        a delegated cgroup; one --path
-  --slo pN=BOUND        with --instance: the latency bound of the capacity (default ${DEFAULT_SLO})
-  --load PCTS           with --instance: the rates, as % of the baseline stand-in's
-                        open-loop knee, up to 200% (default ${SLO_LOADS.map((l) => `${l * 100}%`).join(',')})
+                        its request limit the connections. Per block a fresh process of
+                        each, warmed closed loop, then both sent the same open-loop
+                        schedule at once (the pair) at the autoscaler's operating point:
+                        the rate at which the baseline uses --target-cpu of its quota,
+                        searched per block, the candidate there or at its own; prints the
+                        candidate's throughput per instance as % of the baseline's,
+                        instances per 1,000 req/s, the p99 there and the CFS throttling
+                        (docs/deploy.md). Needs root or a delegated cgroup; one --path
+  --target-cpu SHARE    with --instance: the CPU target, 0.05-0.95 or a % (default
+                        ${DEFAULT_TARGET_CPU}, App Engine's target_cpu_utilization)
+  --load PCTS           with --instance, instead of --target-cpu: a ladder of rates, as %
+                        of the baseline stand-in's open-loop knee (the last rate at which
+                        two of them keep --slo, after its closed-loop capacity), up to
+                        200% (e.g. ${SLO_LOADS.map((l) => `${l * 100}%`).join(',')}): each side's capacity within
+                        --slo, the candidate's as % of the baseline's, the p99 it adds at 50%
+  --slo pN=BOUND        with --instance: the latency bound (default ${DEFAULT_SLO}): the share
+                        of requests over it at the operating point, or the ladder's capacity
   --cfs-period US       with --instance: the CFS period in µs (default ${DEFAULT_PERIOD_US})
   --with LIST           start these beside the service, on the load CPU, for the whole
                         run, and give both commands their URLs in the environment:
@@ -130,6 +137,7 @@ const OPTIONS = flags(
     'instance',
     'slo',
     'load',
+    'target-cpu',
     'cfs-period',
     'with',
   ],
@@ -224,7 +232,7 @@ function instanceSettings(values, connections) {
   const periodUs = number('cfs-period', values['cfs-period'], { min: 1000, max: 1000000, integer: true });
   const instance = parseInstance(values.instance, { periodUs: periodUs ?? DEFAULT_PERIOD_US });
   if (!instance) {
-    for (const k of ['slo', 'load', 'cfs-period'])
+    for (const k of ['slo', 'load', 'target-cpu', 'cfs-period'])
       if (values[k] !== undefined)
         throw new UsageError(`--${k} is a setting of an --instance stand-in: give --instance`);
     return { method: 'duet', connections };
@@ -248,15 +256,26 @@ function instanceSettings(values, connections) {
         `request${limit === 1 ? '' : 's'} at once (${instance.requestLimitSource}); the connections are that ` +
         `limit`,
     );
+  if (values.load !== undefined && values['target-cpu'] !== undefined)
+    throw new UsageError('--load measures a ladder of rates, --target-cpu the operating point: give one of them');
+  const slo = parseSlo(values.slo ?? DEFAULT_SLO);
+  const common = { method: 'pair', instance, slo, connections: limit ?? connections };
+  if (values.load !== undefined)
+    return {
+      ...common,
+      methodWhy:
+        `the pair at a fixed rate: --instance ${instance.name}: two stand-ins at once on the server CPU, each ` +
+        `held to its own quota, at rates up to the baseline stand-in's capacity`,
+      loads: parseLoads(values.load, { max: 2 }),
+    };
+  const targetCpu = parseTargetCpu(values['target-cpu']) ?? DEFAULT_TARGET_CPU;
   return {
-    method: 'pair',
+    ...common,
     methodWhy:
-      `the pair at a fixed rate: --instance ${instance.name}: two stand-ins at once on the server CPU, each ` +
-      `held to its own quota, at rates up to the baseline stand-in's capacity`,
-    instance,
-    slo: parseSlo(values.slo ?? DEFAULT_SLO),
-    loads: parseLoads(values.load, { max: 2 }) ?? SLO_LOADS,
-    connections: limit ?? connections,
+      `the pair at the autoscaler's operating point: --instance ${instance.name}: two stand-ins at once on the ` +
+      `server CPU, each held to its own quota, at the rate at which the baseline uses ` +
+      `${Math.round(targetCpu * 100)}% of its quota`,
+    targetCpu,
   };
 }
 
@@ -297,12 +316,21 @@ function summaryLine(run) {
 // the p99 it adds at half of the baseline's capacity, the throttling, the instances.
 function instanceSummary(run) {
   const a = run.app;
-  const [base, cand] = run.settings.names ?? ['baseline', 'candidate'];
+  const s = run.settings;
+  const [base, cand] = s.names ?? ['baseline', 'candidate'];
   const lines = [
     '',
-    `ctxbench app: ${run.status}, the pair at a fixed rate on ${run.settings.instance.name} stand-ins ` +
-      `(${describeInstance(run.settings.instance)}; docs/deploy.md), ${a?.blocks ?? 0} block(s)`,
+    `ctxbench app: ${run.status}, the pair ` +
+      `${s.targetCpu ? "at the autoscaler's operating point" : 'at a fixed rate'} on ${s.instance.name} ` +
+      `stand-ins (${describeInstance(s.instance)}; docs/deploy.md), ${a?.blocks ?? 0} block(s)`,
   ];
+  if (s.targetCpu) {
+    lines.push(
+      `At the autoscaler's target: ${Math.round(s.targetCpu * 100)}% of each quota, CFS period ` +
+        `${(s.instance.periodUs / 1000).toLocaleString('en-US')} ms (an assumption: no cloud documents it)`,
+    );
+    lines.push(...(a?.operating ? operatingLines(a.operating, { name: cand, base }) : [`${cand}: not measured`]));
+  }
   const c = run.learned?.capacity;
   if (c)
     lines.push(
@@ -318,7 +346,7 @@ function instanceSummary(run) {
     );
   if (a?.capacity?.rows?.length)
     lines.push(...capacityLines(run, a.capacity, a.capacity.rows[0], { name: cand, baseline: base }));
-  else lines.push('no capacity: too few pairs measured');
+  else if (!s.targetCpu) lines.push('no capacity: too few pairs measured');
   const ids = a?.ids;
   for (const [arm, name] of [
     ['baseline', base],
@@ -406,17 +434,12 @@ async function main(args) {
   // The model is read before anything starts: a ctxbench without it refuses in one line.
   const fits = settings.predict ? loadFits() : null;
   if (settings.instance) return measureOnInstance({ values, args, settings, commands, out });
-  const run = await session({
+  return finish(session({
     kind: 'app',
     title: hasCandidate
       ? `Your service: ${settings.names[1]} against ${settings.names[0]}`
       : `Your service: what each strategy would cost ${settings.names[0]} (predicted)`,
-    command: ['ctxbench', 'app', ...args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a))].join(' '),
-    settings: freezePlan({ ...settings, names: undefined }),
-    out,
-    part: { configs: [] },
-    pin: true,
-    services: servicesOf(settings.with),
+    ...sessionOf({ args, settings: freezePlan({ ...settings, names: undefined }), out }),
     progress: {
       total: settings.blocks * settings.windows * ((hasCandidate ? 1 : 0) + (settings.predict ? 1 : 0)),
       step: 'window',
@@ -460,7 +483,24 @@ async function main(args) {
         throw err;
       }
     },
-  }).catch((err) => {
+  }), { out, values });
+}
+
+// What every \`ctxbench app\` session has: the command, the settings, the run JSON, the servers
+// pinned, what --with starts.
+const sessionOf = ({ args, settings, out }) => ({
+  command: ['ctxbench', 'app', ...args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a))].join(' '),
+  settings,
+  out,
+  part: { configs: [] },
+  pin: true,
+  services: servicesOf(settings.with),
+});
+
+// The end of every `ctxbench app` session: a side that failed as one line naming the run
+// JSON, the summary on the terminal, the report. -> the exit code.
+async function finish(running, { out, values }) {
+  const run = await running.catch((err) => {
     throw err instanceof AppStartError
       ? new UsageError(`${err.message} (run JSON with what was measured: ${out})`)
       : err;
@@ -470,21 +510,25 @@ async function main(args) {
   return run.status === 'interrupted' ? 130 : 0;
 }
 
+// A stand-in run's failure: what it measured goes on the run (err.configs), a side that died
+// marks it failed. -> the error, to rethrow.
+function keptFrom(r, err) {
+  if (err.configs) r.configs = err.configs;
+  if (err instanceof AppStartError) r.status = 'failed';
+  return err;
+}
+
 // --instance: both sides as stand-ins, the baseline's capacity first, then the pairs at
 // the ladder of rates; the run JSON saved after every window (kind "app", method "pair").
 async function measureOnInstance({ values, args, settings, commands, out }) {
   // Cgroups that can be made, and none left by a killed run, before anything starts.
   const layout = standInLayout();
+  if (settings.targetCpu) return measureAtTarget({ values, args, settings, commands, out, layout });
   const [base, cand] = settings.names;
-  const run = await session({
+  return finish(session({
     kind: 'app',
     title: `Your service on ${settings.instance.name} stand-ins: ${cand} against ${base}`,
-    command: ['ctxbench', 'app', ...args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a))].join(' '),
-    settings,
-    out,
-    part: { configs: [] },
-    pin: true,
-    services: servicesOf(settings.with),
+    ...sessionOf({ args, settings, out }),
     progress: { total: settings.blocks * settings.loads.length, step: 'pair' },
     analyze: analyzeApp,
     async measure(r, { save, progress, stop, pinned, serverEnv, loadPids }) {
@@ -528,19 +572,63 @@ async function measureOnInstance({ values, args, settings, commands, out }) {
         r.configs = measured.configs;
         if (values.probe && !stop.requested) r.probe = await probeSides(sides, settings, progress);
       } catch (err) {
-        if (err.configs) r.configs = err.configs;
-        if (err instanceof AppStartError) r.status = 'failed';
-        throw err;
+        throw keptFrom(r, err);
       }
     },
-  }).catch((err) => {
-    throw err instanceof AppStartError
-      ? new UsageError(`${err.message} (run JSON with what was measured: ${out})`)
-      : err;
-  });
-  process.stdout.write(summaryLine(run));
-  await writeReport(out, values.report);
-  return run.status === 'interrupted' ? 130 : 0;
+  }), { out, values });
+}
+
+// --instance at the autoscaler's operating point: per block both sides as fresh stand-ins,
+// the baseline's rate at --target-cpu searched, then the pair there (bench/app.js
+// measureAppAtTarget); the run JSON saved after every window (kind "app", method "pair").
+async function measureAtTarget({ values, args, settings, commands, out, layout }) {
+  const [base, cand] = settings.names;
+  return finish(session({
+    kind: 'app',
+    title:
+      `Your service on ${settings.instance.name} stand-ins at the autoscaler's target: ${cand} against ${base}`,
+    ...sessionOf({ args, settings, out }),
+    progress: { total: settings.blocks, step: 'block' },
+    analyze: analyzeApp,
+    async measure(r, { save, progress, stop, pinned, serverEnv, loadPids }) {
+      const sides = withEnv(commands, serverEnv);
+      r.learned.operatingPoints = [];
+      try {
+        const measured = await measureAppAtTarget({
+          sides,
+          settings,
+          layout,
+          pinned,
+          stop,
+          loadPids,
+          points: r.learned.operatingPoints,
+          io: {
+            status: (text) => progress.status(text),
+            save,
+            warn: (text) => warnOnce(r, text, progress),
+            onStart: (configs) => {
+              r.configs = configs;
+              save();
+            },
+            onBlock: ({ block, point }) => {
+              r.app = analyzeApp(r);
+              save();
+              const op = r.app.operating;
+              progress.tick(
+                `block ${block + 1}/${settings.blocks} · ${base} at ${f.int(point.base?.rate)} ` +
+                  `req/s${point.own ? `, ${cand} at ${f.int(point.own.rate)}` : ''}` +
+                  (op ? ` · ${cand} ${pct(op.ratio.estimate)} of ${base}'s throughput per instance` : ''),
+              );
+            },
+          },
+        });
+        r.configs = measured.configs;
+        if (values.probe && !stop.requested) r.probe = await probeSides(sides, settings, progress);
+      } catch (err) {
+        throw keptFrom(r, err);
+      }
+    },
+  }), { out, values });
 }
 
 // The cost model's fits, shipped with ctxbench: written by `ctxbench report` from the model

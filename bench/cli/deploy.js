@@ -235,7 +235,15 @@ function deploySummary(run, yamls, out) {
     );
     for (const y of yamls.slice(1)) {
       const row = rows.find((r) => r.config.strategy === y.strategy);
-      lines.push(...(row ? operatingLines(row, y, yamls[0]) : [`${y.service} (${y.strategy}): not measured`]));
+      const name = `${y.service} (${y.strategy})`;
+      const [b] = yamls;
+      const cap = (x) => (x.maxInstances ? `max_instances ${x.maxInstances}` : 'no max_instances');
+      lines.push(
+        ...(row
+          ? operatingLines(row.op, { name, base: b.service, rateOf: b.strategy }, `the yamls' cap: ${cap(y)} ` +
+              `(${b.service}: ${cap(b)}), not applied`)
+          : [`${name}: not measured`]),
+      );
     }
     lines.push(`Run JSON: ${out}`, '');
     return lines.join('\n');
@@ -264,22 +272,21 @@ const withCi = (x, fmt) =>
     : '—';
 const ms = (x) => (Number.isFinite(x) ? `${num(x, x < 10 ? 2 : 1)} ms` : '—');
 
-// One deployment at the operating point (`deploy`, analysis/operating-point.js): its
-// throughput per instance against the baseline's, instances per 1,000 req/s, the p99
-// there, the throttled share and the yaml's cap.
-function operatingLines({ op }, y, base) {
+// One deployment at the operating point (`deploy`, `app --instance`; analysis/operating-point.js):
+// its throughput per instance against the baseline's, instances per 1,000 req/s, the p99
+// there and the throttled share. names: { name (the line's label), base (the baseline's),
+// rateOf (whose rate the baseline's is) }; cap: deploy's yamls' caps, or nothing.
+function operatingLines(op, { name, base, rateOf = base }, cap = '') {
   const t = op.tails;
-  const at = op.ownBlocks ? `at its own rate in ${op.ownBlocks} of ${op.blocks} blocks` : `at ${base.strategy}'s rate`;
-  const cap = (x) => (x.maxInstances ? `max_instances ${x.maxInstances}` : 'no max_instances');
+  const at = op.ownBlocks ? `at its own rate in ${op.ownBlocks} of ${op.blocks} blocks` : `at ${rateOf}'s rate`;
+  const share = (x) => (Number.isFinite(x) ? pct(x) : '—');
   return [
-    `${y.service} (${y.strategy}): throughput per instance ${withCi(op.ratio, pct)} of ${base.service}'s (${at}, ` +
+    `${name}: throughput per instance ${withCi(op.ratio, pct)} of ${base}'s (${at}, ` +
       `${op.blocks} blocks); instances per 1,000 req/s: ${withCi(op.instances.candidate, (x) => num(x, 2))} ` +
-      `(${base.service}: ${withCi(op.instances.baseline, (x) => num(x, 2))})`,
+      `(${base}: ${withCi(op.instances.baseline, (x) => num(x, 2))})`,
     `  there: p99 ${t ? withCi({ estimate: t.candidate.p99, ci95: t.candidate.ci95.p99 }, ms) : '—'} ` +
-      `(${base.service}: ${t ? ms(t.baseline.p99) : '—'}); CFS periods throttled ` +
-      `${Number.isFinite(op.throttled.candidate) ? pct(op.throttled.candidate) : '—'} (${base.service}: ` +
-      `${Number.isFinite(op.throttled.baseline) ? pct(op.throttled.baseline) : '—'}); the yamls' cap: ` +
-      `${cap(y)} (${base.service}: ${cap(base)}), not applied`,
+      `(${base}: ${t ? ms(t.baseline.p99) : '—'}); CFS periods throttled ${share(op.throttled.candidate)} ` +
+      `(${base}: ${share(op.throttled.baseline)})${cap ? `; ${cap}` : ''}`,
   ];
 }
 
@@ -338,4 +345,14 @@ function capacityLines(run, cap, row, { name, candidate = name, baseline }) {
   return lines;
 }
 
-module.exports = { main, help: HELP, readYaml, checkComparable, capacityLines, OPTIONS, POSITIONALS: true };
+module.exports = {
+  main,
+  help: HELP,
+  readYaml,
+  checkComparable,
+  capacityLines,
+  operatingLines,
+  DEFAULT_TARGET_CPU,
+  OPTIONS,
+  POSITIONALS: true,
+};

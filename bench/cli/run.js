@@ -686,13 +686,18 @@ function kneeAnchored(values, settings) {
   return !(settings.instance && 2 * settings.instance.cpus > 1);
 }
 
+// --target-cpu '0.6' or '60%' -> the share, undefined when not given (`run`, `app`).
+function parseTargetCpu(value) {
+  const raw = value === undefined ? undefined : String(value).trim();
+  const share = raw?.endsWith('%') ? String(Number(raw.slice(0, -1)) / 100) : raw;
+  return number('target-cpu', share, { min: 0.05, max: 0.95 });
+}
+
 // --target-cpu SHARE (or a preset's targetCpu): the pairs of stand-ins measured at the
 // autoscaler's operating point (bench/operating-point.js), not at rates given beforehand.
 // '0.6' or '60%'; App Engine takes 0.5–0.95, a stand-in anything from 5% to 95%.
 function operatingSettings(values, preset, settings) {
-  const raw = values['target-cpu'] === undefined ? undefined : String(values['target-cpu']).trim();
-  const share = raw?.endsWith('%') ? String(Number(raw.slice(0, -1)) / 100) : raw;
-  const given = number('target-cpu', share, { min: 0.05, max: 0.95 });
+  const given = parseTargetCpu(values['target-cpu']);
   const rated = values.rate !== undefined || values.load !== undefined;
   const targetCpu = given ?? (rated ? undefined : preset.targetCpu) ?? null;
   if (targetCpu === null) return { targetCpu: null };
@@ -1014,6 +1019,7 @@ module.exports = {
   resolveSettings,
   parseTargets,
   parseSlo,
+  parseTargetCpu,
   OPTIONS,
   PRESETS,
   DEFAULT_SLO,

@@ -9,12 +9,11 @@ const { positionsFor } = require('../duet-windows');
 const { duetGroups } = require('./duet');
 const { AA_ARM } = require('../matrix');
 const { percentiles, HELD_MIN } = require('../../lib/histogram');
-const { scheduleState } = require('../../analysis/pair');
 const { refreshSummaries, warnOnce, blockFailed, startMembers, stopBlock, fmtRatio } = require('../block');
 const { getDriver } = require('../drivers');
 const { warmByThroughput } = require('../warmup');
 const { deploymentOf } = require('../../analysis/capacity');
-const op = require('../operating-point');
+const { measureAtTarget, pairSample, windowKeeper } = require('../at-target');
 
 // Starts a pair's members (fresh processes in the block's positions) and warms them closed
 // loop: -> { ordered: the servers in member order, warm: the warm-up's req/s per burst }.
@@ -26,29 +25,6 @@ async function startWarmed(ctx, members, block, servers) {
   ordered.forEach((server) => Object.assign(server.record, { closedLoopWarmup: warm }));
   ctx.save();
   return { ordered, warm };
-}
-
-// A pair's totals as one sample per member (kind 'pair'): what its schedule sent and what
-// came back. extra: fields the caller adds (a ladder's mark, the phase).
-function pairSample(result, members, i, { block, group, rate, ...extra }) {
-  const t = result.totals[i];
-  return {
-    kind: 'pair',
-    block,
-    group,
-    position: i,
-    members: members.map((c) => c.id),
-    rate,
-    ...extra,
-    due: t.due,
-    sent: t.sent,
-    requests: t.answered,
-    errors: t.errors,
-    non2xx: t.non2xx,
-    mismatches: t.mismatches,
-    lost: t.lost,
-    countedWindows: result.windows.filter((w) => w.counted).length,
-  };
 }
 
 async function pairBlock(ctx, block, counters) {
@@ -76,19 +52,14 @@ async function pairBlock(ctx, block, counters) {
       progress?.status(`block ${block + 1}: ${other.id} with ${base.id} at ${rate} req/s each`);
       const baseAt = members.indexOf(base);
       const otherAt = members.indexOf(other);
-      const keepWindow = (w) => {
-        other.samples.push(
-          ...pair.windowSamples([w], {
-            of: otherAt,
-            partner: baseAt,
-            partnerId: base.id,
-            block,
-            group: groupSeq,
-            rate,
-          }),
-        );
-        ctx.save();
-      };
+      const keepWindow = windowKeeper({ save: () => ctx.save() }, other, {
+        of: otherAt,
+        partner: baseAt,
+        partnerId: base.id,
+        block,
+        group: groupSeq,
+        rate,
+      });
       const result = await pair.measurePair({
         servers: members.map((c) => servers.get(c)),
         configs: members,
@@ -180,19 +151,14 @@ async function ladderBlock(ctx, block, counters) {
           windowS: s.window,
           windows: s.windows,
           signal: stop.signal,
-          onWindow: (w) => {
-            other.samples.push(
-              ...pair.windowSamples([w], {
-                of: otherAt,
-                partner: baseAt,
-                partnerId: base.id,
-                block,
-                group: groupSeq,
-                rate,
-              }),
-            );
-            ctx.save();
-          },
+          onWindow: windowKeeper({ save: () => ctx.save() }, other, {
+            of: otherAt,
+            partner: baseAt,
+            partnerId: base.id,
+            block,
+            group: groupSeq,
+            rate,
+          }),
           loadPids: ctx.loadPids ?? [],
         });
         rateMembers.forEach((config, i) => {
@@ -225,38 +191,25 @@ async function ladderBlock(ctx, block, counters) {
   counters.round++;
 }
 
-// The autoscaler's operating point (settings.targetCpu; bench/operating-point.js): per block,
-// each candidate and a fresh baseline process started together and warmed closed loop (as
-// a ladder's pair is), then (1) the rate at which the baseline uses its target share of the
-// quota, searched in short steps of the pair, and both sent it for the measured windows
-// (phase 'base'); (2) where the candidate's share there is not within the tolerance of the
-// target, the rate at which it is, and both sent that (phase 'own': the candidate at its
-// own operating point). Every step is kept in learned.operatingPoints; the figures are
-// analysis/operating-point.js's.
-const SEARCH_WARMUP = { min: 2, max: 4 };
-// The candidate's own rate: the first guess from its cost at the baseline's, and one more.
-const OWN_ATTEMPTS = 2;
-// A cost this far from the baseline's at its rate and the candidate is measured at its own:
-// CPU per request moves with the rate (by about a tenth of a rate's change near the
-// target: docs/deploy.md), so within 5% the two rates read the same to half a point.
-const OWN_TOLERANCE = 0.05;
-// Before any pair of a run has found it: this share of the closed-loop warm-up's req/s
-// (on F1 stand-ins the baseline's operating point at 60% lay near 40% of it: docs/deploy.md).
-const FIRST_GUESS = 0.4;
-
+// The autoscaler's operating point (settings.targetCpu): per block, each candidate and a
+// fresh baseline process started together and warmed closed loop (as a ladder's pair is),
+// then measured there (bench/at-target.js).
 async function operatingBlock(ctx, block, counters) {
   const { run, progress, stop } = ctx;
   const s = run.settings;
-  const target = s.targetCpu;
   run.learned.operatingPoints ??= [];
-  const found = run.learned.operatingPoints;
+  const io = {
+    status: (text) => progress?.status(text),
+    save: () => ctx.save(),
+    warn: (text) => warnOnce(run, text, null),
+    refresh: () => refreshSummaries(run),
+    stopped: () => stop.requested,
+  };
   for (const group of duetGroups(run.configs, s.baseline, { block, size: 2, excluded: ctx.excluded })) {
     if (stop.requested) break;
     if (group.some((c) => ctx.excluded.has(c))) continue;
     const [base, other] = group;
     const members = positionsFor(block, group);
-    const baseAt = members.indexOf(base);
-    const otherAt = members.indexOf(other);
     const groupSeq = counters.group++;
     const servers = new Map();
     const label = `${other.strategy}${other.arm === AA_ARM ? ' (A/A)' : ''}`;
@@ -271,93 +224,19 @@ async function operatingBlock(ctx, block, counters) {
         signal: stop.signal,
         loadPids: ctx.loadPids ?? [],
       };
-      const step = (at, who) => async (rate) => {
-        progress?.status(`block ${block + 1}: ${label}: ${rate} req/s each, reading ${who}'s share of its quota`);
-        const r = await pair.measurePair({ ...common, rate, windows: 1, maxWindows: 1, warmupWindows: SEARCH_WARMUP });
-        const w = r.windows.at(-1);
-        // The share over the step's warm-up after its first half-window and its window: one
-        // window's share moves by a fifth from second to second (docs/deploy.md).
-        return {
-          share: op.spanShare([...r.warmup.slice(1), ...r.windows], at, s.instance),
-          // Behind on its own side (the other side falling behind says nothing of this one).
-          behind: Boolean(w) && scheduleState(w.members[at]) === 'behind',
-        };
-      };
-      const point = { block, group: groupSeq, baseline: base.id, candidate: other.id, target };
-      found.push(point);
-      const earlier = found.filter((p) => p.baseline === base.id && p.base?.rate).at(-1)?.base.rate;
-      const start = earlier ?? FIRST_GUESS * warm.at(-1);
-      point.base = await op.searchOperatingPoint({
-        start,
-        target,
-        measure: step(baseAt, base.strategy),
-        signal: stop.signal,
+      await measureAtTarget({
+        common,
+        members,
+        base,
+        other,
+        label,
+        warm,
+        settings: s,
+        block,
+        group: groupSeq,
+        found: run.learned.operatingPoints,
+        io,
       });
-      ctx.save();
-      // rates: [baseline's, candidate's]; both the same in phase 'base'.
-      const measureAt = async ([baseRate, rate], phase, again = false) => {
-        // A second try at the candidate's rate replaces the first one's windows.
-        if (again) other.samples = other.samples.filter((x) => !(x.block === block && x.phase === phase));
-        const each = baseRate === rate ? `${rate} req/s each` : `${rate} req/s, ${base.strategy} ${baseRate}`;
-        progress?.status(`block ${block + 1}: ${label} with ${base.strategy} at ${each} (${phase})`);
-        const rates = members.map((c) => (c === base ? baseRate : rate));
-        const result = await pair.measurePair({
-          ...common,
-          ...(baseRate === rate ? { rate } : { rates }),
-          windows: s.windows,
-          onWindow: (w) => {
-            other.samples.push(
-              ...pair
-                .windowSamples([w], {
-                  of: otherAt,
-                  partner: baseAt,
-                  partnerId: base.id,
-                  block,
-                  group: groupSeq,
-                  rate,
-                  partnerRate: baseRate,
-                })
-                .map((x) => ({ ...x, phase })),
-            );
-            ctx.save();
-          },
-        });
-        members.forEach((config, i) => {
-          config.samples.push(pairSample(result, members, i, { block, group: groupSeq, rate: rates[i], phase }));
-        });
-        for (const w of result.windows.filter((x) => !x.counted))
-          warnOnce(run, `pair windows dropped: ${pair.DROP_WARNINGS[w.dropKind]}`, null);
-        refreshSummaries(run);
-        return result;
-      };
-      const baseRate = point.base.rate;
-      let measured = stop.requested ? null : await measureAt([baseRate, baseRate], 'base');
-      // Whether the candidate is at its own operating point at the baseline's rate: its CPU
-      // per request ÷ the baseline's in the same windows (= its share of the quota ÷ the
-      // baseline's), paired, since both move by a fifth from window to window. Beyond
-      // OWN_TOLERANCE each side is sent its own rate at once: the baseline its operating
-      // point, the candidate the rate at which its share would be the baseline's (the
-      // search's log-log slope); again where it fell behind there or its share, paired with
-      // the baseline's in the same windows, was still beyond the search's tolerance.
-      let rate = baseRate;
-      for (let attempt = 0; measured && !stop.requested && attempt <= OWN_ATTEMPTS; attempt++) {
-        const ws = measured.windows;
-        const behind = ws.filter((w) => scheduleState(w.members[otherAt]) === 'behind').length > ws.length / 2;
-        // The candidate's share ÷ the baseline's: at the same rate its cost, at its own the
-        // shares' ratio (the rates' ratio put back).
-        const relative = op.pairedCost(ws, otherAt, baseAt) * (rate / baseRate);
-        if (attempt === 0) point.candidateAtBase = { cost: relative, behind };
-        const limit = attempt === 0 ? OWN_TOLERANCE : op.TOLERANCE;
-        if (!Number.isFinite(relative) || (!behind && Math.abs(relative - 1) <= limit) || attempt === OWN_ATTEMPTS)
-          break;
-        const from = { rate, relative, behind };
-        const backoff = behind ? op.BEHIND_BACKOFF : 1;
-        rate = Math.max(1, Math.round(rate * backoff * relative ** (-1 / op.DEFAULT_SLOPE)));
-        point.own = { rate, from };
-        ctx.save();
-        measured = await measureAt([baseRate, rate], 'own', attempt > 0);
-      }
-      ctx.save();
     } catch (err) {
       await blockFailed(ctx, err, { servers, measured: [other], block });
     } finally {

@@ -8,6 +8,7 @@ const { equivalenceText } = require('../verdict-text');
 const { AT_SATURATION } = require('../../analysis/model');
 const { environmentSection } = require('./run');
 const { capacitySection } = require('./run/capacity');
+const { operatingSection } = require('./run/operating');
 
 function idsCell(ids) {
   if (!ids) return f.DASH;
@@ -124,34 +125,52 @@ function render(run, ctx = {}) {
   return `${lines.join('\n')}\n`;
 }
 
-// `ctxbench app --instance`: the two sides as stand-ins of an instance, in pairs at a
-// ladder of rates; the capacity within the SLO leads (report/sections/run/capacity.js).
+// How an --instance run measured, at the operating point or at a ladder of rates.
+const targetHow = (s) =>
+  `Two start commands of the same service, each as a stand-in of ${s.instance?.name ?? 'an instance'}: per ` +
+  'block a fresh process of each, warmed closed loop, both sent the same open-loop schedule at once (the ' +
+  `pair) at the autoscaler's operating point, the rate at which the baseline used ${Math.round(s.targetCpu * 100)}% ` +
+  "of its quota, searched per block; every latency timed from the request's intended send time; the positions " +
+  'swapped between blocks.';
+
+const ladderHow = (s, known) =>
+  `Two start commands of the same service, each as a stand-in of ${s.instance?.name ?? 'an instance'}: ` +
+  `the baseline stand-in's closed-loop capacity${known?.knee ? ' and open-loop knee' : ''} ` +
+  `first` +
+  (known
+    ? ` (${f.int(known.rps)} req/s` +
+      (known.knee
+        ? `, knee ${known.knee.censored === 'above' ? '≥ ' : ''}${f.int(known.knee.rps)} req/s, the 100% of the rates`
+        : '') +
+      `: ${known.method})`
+    : '') +
+  `, ` +
+  'then per block and rate a fresh process of each, both sent the same open-loop schedule at once (the ' +
+  'pair at a fixed rate), ' +
+  "every latency timed from the request's intended send time; the positions swapped between blocks.";
+
+// `ctxbench app --instance`: the two sides as stand-ins of an instance, in pairs at the
+// autoscaler's operating point (report/sections/run/operating.js) or at a ladder of rates
+// (the capacity within the SLO leads: report/sections/run/capacity.js).
 async function renderOnInstance(run, ctx) {
   const a = analyzeApp(run);
   const s = run.settings || {};
   const known = run.learned?.capacity;
+  const [baseName, candName] = (run.configs || []).map((c) => c.name);
   const lines = head(run, a, ctx, {
     title: 'Your service on an instance',
     meta: ['method pair'],
-    how:
-      `Two start commands of the same service, each as a stand-in of ${s.instance?.name ?? 'an instance'}: ` +
-      `the baseline stand-in's closed-loop capacity${known?.knee ? ' and open-loop knee' : ''} ` +
-      `first` +
-      (known
-        ? ` (${f.int(known.rps)} req/s` +
-          (known.knee
-            ? `, knee ${known.knee.censored === 'above' ? '≥ ' : ''}` +
-              `${f.int(known.knee.rps)} req/s, the 100% of the rates`
-            : '') +
-          `: ${known.method})`
-        : '') +
-      `, ` +
-      'then per block and rate a fresh process of each, both sent the same open-loop schedule at once (the ' +
-      'pair at a fixed rate), ' +
-      "every latency timed from the request's intended send time; the positions swapped between blocks.",
+    how: s.targetCpu ? targetHow(s) : ladderHow(s, known),
   });
-  const cap = await capacitySection(run, { ...ctx, name: ctx.name || 'app' });
-  if (cap) lines.push(cap, '');
+  if (s.targetCpu) {
+    const candidate = (run.configs || []).find((c) => c.arm === 'candidate');
+    const op = operatingSection(run, { app: { baseline: baseName, row: { config: candidate, op: a.operating } } });
+    const none = `No figure at the operating point: too few windows of ${f.code(candName ?? 'the candidate')}.`;
+    lines.push(op || none, '');
+  } else {
+    const cap = await capacitySection(run, { ...ctx, name: ctx.name || 'app' });
+    if (cap) lines.push(cap, '');
+  }
   const sides = (run.configs || []).filter((c, i, all) => all.findIndex((x) => x.arm === c.arm) === i);
   lines.push(
     f.table(

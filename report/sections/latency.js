@@ -269,7 +269,10 @@ async function render(run, ctx = {}) {
   // within the SLO, as a pair run's page shows it.
   const slo = run.settings?.slo ? await require('./run/capacity').capacitySection(run, ctx) : '';
   if (slo) out.push(slo, '');
-  else if (run.settings?.instance) out.push(require('./run/capacity').standInNote(run.settings.instance), '');
+  else if (run.settings?.instance) {
+    const method = run.settings.method ?? 'sequential';
+    out.push(require('./run/capacity').standInNote(run.settings.instance, { method }), '');
+  }
   const study = studyTable(rows, baselineArm);
   if (study) out.push(study, '');
   out.push(loadTables(rows, label), '');

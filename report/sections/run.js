@@ -128,7 +128,8 @@ async function render(run, ctx = {}) {
     if (capacity) parts.push(capacity);
     const slo = run.settings?.slo ? await sloSection(run, ctx) : '';
     if (slo) parts.push(slo);
-    else if (run.settings?.instance && !operating) parts.push(standInNote(run.settings.instance));
+    else if (run.settings?.instance && !operating)
+      parts.push(standInNote(run.settings.instance, { method: run.settings.method ?? 'sequential' }));
     const precision = precisionSection(run, rows);
     if (precision) parts.push(precision);
     const duet = duetSection(run, rows, baseline, ctx);

@@ -1,8 +1,8 @@
 'use strict';
 // Tier: all (makes real cgroups: needs root or a delegated cgroup, as CI has; skipped with
 // the reason elsewhere). `ctxbench app --instance`: a team's service (examples/app) as F1
-// stand-ins, the baseline's capacity first, then the pair at a ladder of rates: every
-// process in its own group, the kernel's accounting and the echoed ids in every window,
+// stand-ins at the autoscaler's operating point, and with --load the baseline's capacity first,
+// then the pair at a ladder of rates: every process in its own group, the kernel's accounting and the echoed ids in every window,
 // the capacity answer on the terminal and the page, an OOM kill named as such, nothing left
 // behind. Structure only.
 const test = require('node:test');
@@ -66,6 +66,49 @@ test('app --instance F1: a team\'s service as stand-ins in pairs at two rates, t
   const page = fs.readFileSync(path.join(dir, 'results.md'), 'utf8');
   assert.match(page, /### Capacity within p99 ≤ 1 ms/);
   assert.match(page, /\*\*Stand-in:\*\* F1: 0\.25 CPU/);
+  assert.deepStrictEqual(ours(), [], 'every group removed');
+});
+
+test("app --instance F1 at the autoscaler's target: per block both sides found at the baseline's operating point, the same figures as deploy's on the terminal and the page, ids echoed, nothing left behind", { timeout: 600000 }, async (t) => {
+  if (skipWithout(t)) return;
+  // A folder of its own: the report inlines a page only where it is the folder's one run.
+  const own = path.join(dir, 'target');
+  fs.mkdirSync(own);
+  const out = path.join(own, 'app.json');
+  const r = await runCli(['app', '--baseline', node(''), '--candidate', node('CONTEXT=als '), '--names', 'plain,als-logger', '--health', '/healthz', '--id-header', 'x-request-id',
+    '--instance', 'F1', '--blocks', '3', '--windows', '2', '--window', '0.5', '--out', out, '--report', path.join(own, 'results.md')]);
+  assert.strictEqual(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^ctxbench app: complete, the pair at the autoscaler's operating point on F1 stand-ins \(F1: 0\.25 CPU.*\), 3 block\(s\)$/m);
+  assert.match(r.stdout, /^At the autoscaler's target: 60% of each quota, CFS period 100 ms \(an assumption: no cloud documents it\)$/m);
+  assert.match(r.stdout, /^als-logger: throughput per instance [\d.]+% \[[\d.]+%–[\d.]+%\] of plain's \(at (plain's rate|its own rate in \d of 3 blocks), 3 blocks\); instances per 1,000 req\/s: [\d.]+ \[[\d.]+–[\d.]+\] \(plain: [\d.]+ \[[\d.]+–[\d.]+\]\)$/m);
+  assert.match(r.stdout, /^ {2}there: p99 [\d.]+ ms \[[\d.]+ ms–[\d.]+ ms\] \(plain: [\d.]+ ms\); CFS periods throttled [\d.]+% \(plain: [\d.]+%\)$/m);
+  assert.match(r.stdout, /^ {2}als-logger: [\d,]+ ids kept, 0 mismatched, 0 lost$/m);
+  assert.doesNotMatch(r.stdout, /capacity/);
+  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+  assert.deepStrictEqual([run.kind, run.status, run.settings.method, run.settings.targetCpu, run.settings.loads ?? null], ['app', 'complete', 'pair', 0.6, null]);
+  assert.deepStrictEqual(run.configs.map((c) => [c.arm, c.name]), [['baseline', 'plain'], ['candidate', 'als-logger']]);
+  // A point per block: the baseline's search, its steps kept, the candidate's cost there.
+  const points = run.learned.operatingPoints;
+  assert.deepStrictEqual(points.map((p) => p.block), [0, 1, 2]);
+  for (const p of points) {
+    assert.ok(p.base.rate > 0 && p.base.steps.length >= 1 && p.base.steps.every((x) => x.rate > 0), JSON.stringify(p));
+    assert.ok(Number.isFinite(p.candidateAtBase?.cost), JSON.stringify(p));
+  }
+  // Each block a fresh process of each side in its own group, in swapped positions.
+  const processes = run.configs.flatMap((c) => c.processes);
+  assert.strictEqual(new Set(processes.map((p) => p.cgroup)).size, 6, 'a group per process');
+  const pairs = run.configs[1].samples.filter((x) => x.kind === 'pair');
+  assert.deepStrictEqual([...new Set(pairs.map((x) => x.block))], [0, 1, 2]);
+  assert.deepStrictEqual(pairs.filter((x) => x.phase === 'base').map((x) => x.position), [1, 0, 1]);
+  // The figure's windows: phased, both sides' cgroup accounting in each.
+  const windows = run.configs[1].samples.filter((x) => x.kind === 'window');
+  assert.ok(windows.length >= 6 && windows.every((w) => ['base', 'own'].includes(w.phase)), `${windows.length} windows`);
+  for (const w of windows.filter((x) => x.counted)) assert.ok(w.instance.cpuUsPerRequest > 0 && w.partnerInstance.cpuUsPerRequest > 0, JSON.stringify(w).slice(0, 400));
+  for (const c of run.configs) for (const p of c.samples.filter((x) => x.kind === 'pair')) assert.ok(p.kept > 0 && p.mismatches === 0 && p.lost === 0, `${c.id}: ${JSON.stringify(p)}`);
+  const page = fs.readFileSync(path.join(own, 'results.md'), 'utf8');
+  assert.match(page, /### At the autoscaler's target: 60% of the F1 quota \(100-ms CFS period\)/);
+  assert.match(page, /^\| `als-logger` \| [\d.]+% \[/m);
+  assert.doesNotMatch(page, /Capacity within/);
   assert.deepStrictEqual(ours(), [], 'every group removed');
 });
 

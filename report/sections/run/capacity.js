@@ -30,17 +30,24 @@ const unresolved = (x) =>
     ? `not resolvable on this stand-in (its A/A twin reads ±${x.twinHalfWidthPp.toFixed(0)} pp)`
     : 'not resolvable: no A/A twin measured';
 
-// What the stand-in is, as every page that uses it must say.
-function standInNote(instance) {
+// What the stand-in is, as every page that uses it must say. method: the run's (a pair's two
+// stand-ins at once, or one at a time); a request limit not applied (the curl driver's closed
+// loop) is neither reproduced nor said to queue.
+function standInNote(instance, { method = 'pair' } = {}) {
   if (!instance) return '';
   const mhz = os.cpus()[0]?.speed;
+  const limited = Boolean(instance.requestLimit);
   return [
     `**Stand-in:** ${describeInstance(instance)}. Each server ran in a cgroup of its own ` +
-      `(${instance.periodUs.toLocaleString('en-US')}-µs CFS period) on the server CPU, two at once (the pair), ` +
-      `each held to its own quota; requests beyond the request limit waited in the load generator's queue and ` +
-      `the wait counts in their latency, as in App Engine's pending queue.`,
-    `**It reproduces** the CPU quota, the memory limit, the request limit and one instance. **It does not ` +
-      `reproduce** App Engine's second-generation sandbox (gVisor), autoscaling, the network, or a cold start.`,
+      `(${instance.periodUs.toLocaleString('en-US')}-µs CFS period) on the server CPU, ` +
+      (method === 'pair' ? 'two at once (the pair), each held to its own quota' : 'one at a time, held to its quota') +
+      (limited
+        ? "; requests beyond the request limit waited in the load generator's queue and the wait counts in their " +
+          "latency, as in App Engine's pending queue."
+        : '.'),
+    `**It reproduces** the CPU quota, the memory limit${limited ? ', the request limit' : ''} and one instance. ` +
+      `**It does not reproduce** ${limited ? '' : 'the request limit, '}App Engine's second-generation sandbox ` +
+      '(gVisor), autoscaling, the network, or a cold start.',
     ...(instance.mhz
       ? [
           `**Assumption:** ${ASSUMPTION}; this machine's CPU reports ` +
@@ -76,7 +83,7 @@ async function capacitySection(run, ctx = {}) {
   const cap = sloCapacity(run);
   if (!cap) return '';
   const out = [f.heading(3, `Capacity within ${cap.slo.text}`), ''];
-  const note = standInNote(cap.instance);
+  const note = standInNote(cap.instance, { method: run.settings?.method ?? 'sequential' });
   if (note) out.push(note, '');
   const cpu = cap.cpuRule ? ` *CPU per request below the knee* is ${cpuRule(cap.cpuRule)}.` : '';
   out.push(

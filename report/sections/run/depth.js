@@ -86,6 +86,8 @@ function depthSweepSection(run, rows, baseline) {
             const q = r && latencyImpact(r.config, run.configs, baseline);
             if (!q) return f.DASH;
             if (r.summary.broken) return BROKEN;
+            // Either side's mean latency the client's queue: their change is the client's too.
+            if (r.summary.clientBound || at(baseline, d)?.summary.clientBound) return '⚠ client-bound';
             const ci = q.ci95 ? ` [${f.change(q.ci95[0])}, ${f.change(q.ci95[1])}]` : '';
             return `${f.change(q.estimate)}${ci}${q.pValue !== null && q.pValue < 0.05 ? '' : ' n.s.'}`;
           }),

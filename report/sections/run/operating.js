@@ -7,6 +7,7 @@ const f = require('../../format');
 const { operatingPoints } = require('../../../analysis');
 const { strategyCell, isAaTwin } = require('./common');
 
+const DEPLOY_DOC = '[docs/deploy.md](../docs/deploy.md#the-deployment-answer-at-the-autoscalers-target)';
 const ms = (x) => (f.isNum(x) ? f.num(x) : f.DASH);
 const msCi = (x, ci) => (f.isNum(x) ? `${ms(x)}${ci ? ` [${ms(ci[0])}–${ms(ci[1])}]` : ''}` : f.DASH);
 const signed = (x) => (f.isNum(x) ? `${x > 0 ? '+' : x < 0 ? '−' : ''}${ms(Math.abs(x))}` : f.DASH);
@@ -28,13 +29,15 @@ function measuredAt(op) {
 // The absolute tail of a side the generator's lateness could have made: marked, not dropped.
 const marked = (op, side, text) => (op.generatorLimited[side] ? `${text} (generator late)` : text);
 
-function operatingRows(rows) {
+// app: `ctxbench app --instance`'s one row, named by its command's name, without the depth and
+// the id column (its page has a table of the sides' ids).
+function operatingRows(rows, { app = false } = {}) {
   return rows.map(({ config: c, op, summary: s }) => {
     const t = op.tails;
     const addedP99 = t?.added?.p99;
-    return [
-      strategyCell(c),
-      c.depth,
+    const cells = [
+      app ? f.code(c.name) : strategyCell(c),
+      ...(app ? [] : [c.depth]),
       f.withCi(op.ratio.estimate, op.ratio.ci95, f.pctOf),
       measuredAt(op),
       `${f.int(op.rates.baseline?.estimate)} / ${f.int(op.rates.candidate?.estimate)}`,
@@ -47,57 +50,62 @@ function operatingRows(rows) {
       t ? `${share(t.candidate.overShare)} / ${share(t.baseline.overShare)}` : f.DASH,
       `${share(op.throttled.candidate)} / ${share(op.throttled.baseline)}`,
       op.blocks,
-      isAaTwin(c) || !s ? 'n/a' : s.mismatches ? `⚠ ${f.int(s.mismatches)}` : '0',
-    ].map(String);
+      ...(app ? [] : [isAaTwin(c) || !s ? 'n/a' : s.mismatches ? `⚠ ${f.int(s.mismatches)}` : '0']),
+    ];
+    return cells.map(String);
   });
 }
 
-// The section of a run page (and of results.md's brief): '' for any other run.
-function operatingSection(run, { brief = false } = {}) {
-  const rows = operatingPoints(run);
+// The section of a run page (and of results.md's brief): '' for any other run. app: `ctxbench
+// app --instance`'s page, { baseline (its name), row ({ config, op }) }: the candidate's row,
+// the sides named as the team named them.
+function operatingSection(run, { brief = false, app = null } = {}) {
+  const rows = app ? (app.row?.op ? [app.row] : []) : operatingPoints(run);
   if (!rows.length) return '';
   const s = run.settings;
   const inst = s.instance;
-  const base = f.code(s.baseline);
+  const base = f.code(app ? app.baseline : s.baseline);
+  const who = app ? 'candidate' : 'strategy';
   const target = `${Math.round(s.targetCpu * 100)}%`;
   const period = `${(inst.periodUs / 1000).toLocaleString('en-US')}-ms CFS period`;
   const bound = s.slo ? `${s.slo.boundMs} ms` : null;
   const header = [
-    'Strategy',
-    'Depth',
+    app ? 'Candidate' : 'Strategy',
+    ...(app ? [] : ['Depth']),
     `Throughput per instance, % of ${base} [95% CI]`,
     'Measured at',
-    `req/s per instance: ${base} / strategy`,
-    `Instances per 1,000 req/s: strategy / ${base} [95% CI]`,
+    `req/s per instance: ${base} / ${who}`,
+    `Instances per 1,000 req/s: ${who} / ${base} [95% CI]`,
     'p50 ms [95% CI]',
     'p99 ms [95% CI]',
     `${base}'s p99 ms [95% CI]`,
     `p99 added vs ${base} ms [95% CI]`,
     'p99.9 ms [95% CI]',
-    `Requests over ${bound ?? 'the bound'}: strategy / ${base}`,
-    `CFS periods throttled: strategy / ${base}`,
+    `Requests over ${bound ?? 'the bound'}: ${who} / ${base}`,
+    `CFS periods throttled: ${who} / ${base}`,
     'Blocks',
-    'Mismatches',
+    ...(app ? [] : ['Mismatches']),
   ];
   const out = [f.heading(3, `At the autoscaler's target: ${target} of the ${inst.name} quota (${period})`), ''];
   out.push(
-    `*Throughput per instance* is ${base}'s CPU per request ÷ the strategy's, per window of a pair of fresh ` +
+    `*Throughput per instance* is ${base}'s CPU per request ÷ the ${who}'s, per window of a pair of fresh ` +
       `${inst.name} stand-ins loaded open loop at once: ${base} at the rate at which it used ${target} of its ` +
-      `quota, found per block from its cgroup's CPU, and the strategy at that rate too (*${base}'s rate*) or, ` +
+      `quota, found per block from its cgroup's CPU, and the ${who} at that rate too (*${base}'s rate*) or, ` +
       `where its CPU per request there was more than 5% from ${base}'s, at the rate at which its share of the ` +
       `quota was ${base}'s (*its own rate*); log ratios averaged per block, t-interval over blocks. CPU per ` +
-      `request is the share of the quota × the quota ÷ the rate, so below 100% the strategy serves fewer ` +
+      `request is the share of the quota × the quota ÷ the rate, so below 100% the ${who} serves fewer ` +
       `requests per instance at the same CPU target, and an autoscaler runs more instances of it. *Instances ` +
-      `per 1,000 req/s*: 1,000 × CPU per request ÷ (quota × ${target}), without the yamls' instance cap. *The ` +
-      `tail* is each side's at its own operating point: every request of every block pooled per side, from its ` +
-      `intended send time, intervals by resampling blocks (2,000 resamples), the added p99 paired by block ` +
+      `per 1,000 req/s*: 1,000 × CPU per request ÷ (quota × ${target})` +
+      `${app ? '' : ", without the yamls' instance cap"}. ` +
+      `*The tail* is each side's at its own operating point: every request of every block pooled per side, from ` +
+      `its intended send time, intervals by resampling blocks (2,000 resamples), the added p99 paired by block ` +
       `inside each resample; "(generator late)": the load ` +
       `generator's own lateness p99 there was over a tenth of the figure.`,
     '',
     f.table(
       header,
-      operatingRows(rows),
-      header.map((_, i) => (i === 0 || i === 3 ? 'l' : 'r')),
+      operatingRows(rows, { app: Boolean(app) }),
+      header.map((h, i) => (i === 0 || h === 'Measured at' ? 'l' : 'r')),
     ),
   );
   if (!brief)
@@ -105,7 +113,7 @@ function operatingSection(run, { brief = false } = {}) {
       '',
       `The period is an assumption (no cloud documents the one that limits an instance): this run used ` +
         `${inst.periodUs.toLocaleString('en-US')} µs; how the answer moves with it, and what the stand-in does not ` +
-        'reproduce: [docs/deploy.md](../docs/deploy.md#the-deployment-answer-at-the-autoscalers-target).',
+        `reproduce: ${app ? "ctxbench's docs/deploy.md" : DEPLOY_DOC}.`,
     );
   return out.join('\n');
 }
