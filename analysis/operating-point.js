@@ -12,8 +12,9 @@
 // operating point is found"): a ratio across phases would carry it. Log ratios per window,
 // averaged per block, t-interval over blocks (stats.twoLevel). Instances per 1,000 req/s:
 // 1,000 × the baseline's CPU per request ÷ (quota × target), the candidate's that ÷ the
-// block's ratio. The tail each side's users see there: every request of every block pooled
-// per side, intervals by resampling blocks (analysis/pooled-tail.js).
+// block's ratio; geometric mean over blocks, t-interval on the log. The tail each side's
+// users see there: every request of every block pooled per side, intervals by resampling
+// blocks (analysis/pooled-tail.js).
 const hdr = require('hdr-histogram-js');
 const { twoLevel, describe, mean } = require('./stats');
 const { pooledTails } = require('./pooled-tail');
@@ -54,6 +55,15 @@ function throttled(windows, side) {
 function withCi(values) {
   const d = describe(values);
   return d.n ? { estimate: d.mean, ci95: d.ci95 ?? null, n: values.length } : null;
+}
+
+// A count of instances is positive: its mean and interval over blocks on the log (the
+// geometric mean), never an interval below zero (seen with 2 blocks on a busy machine).
+function positiveWithCi(values) {
+  const d = describe(values.filter(positive).map(Math.log));
+  return d.n
+    ? { estimate: Math.exp(d.mean), ci95: d.ci95 ? d.ci95.map(Math.exp) : null, n: d.n }
+    : null;
 }
 
 // The blocks of one candidate configuration -> [{ block, own (the pair measured at the
@@ -116,8 +126,8 @@ function operatingPoint(config, { instance = null, targetCpu = null, slo = null 
   const perBase = (b) => (PER * b.cpu.baseline) / capacityUs;
   const instances = capacityUs
     ? {
-        baseline: withCi(usable.map(perBase)),
-        candidate: withCi(usable.map((b) => perBase(b) / Math.exp(mean(b.ds)))),
+        baseline: positiveWithCi(usable.map(perBase)),
+        candidate: positiveWithCi(usable.map((b) => perBase(b) / Math.exp(mean(b.ds)))),
       }
     : { baseline: null, candidate: null };
   const tails = pooledTails(
@@ -140,7 +150,9 @@ function operatingPoint(config, { instance = null, targetCpu = null, slo = null 
   return {
     target: targetCpu,
     blocks: ratio.blocks,
-    ownBlocks: blocks.filter((b) => b.own).length,
+    // Of the blocks the figure is read from (ratio.blocks): a block without a paired window
+    // gives no figure, wherever it was measured.
+    ownBlocks: blocks.filter((b) => b.own && b.ds.length).length,
     ratio,
     sameRate,
     rates: {

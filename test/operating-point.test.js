@@ -120,9 +120,11 @@ test('the ratio is paired in the same windows: a fifth of common noise between w
     const ls = [...[0, 1, 2].map((i) => 200 * levels[(b + i) % levels.length]), 400];
     return (1000 * Math.exp(ls.map(Math.log).reduce((a, x) => a + x) / ls.length)) / (0.25e6 * 0.6);
   });
-  const mean = basePer.reduce((a, x) => a + x) / 4;
+  // Geometric mean over blocks (a count of instances is positive: its interval on the log).
+  const mean = Math.exp(basePer.map(Math.log).reduce((a, x) => a + x) / 4);
   assert.ok(Math.abs(op.instances.baseline.estimate - mean) < 1e-9);
   assert.ok(Math.abs(op.instances.candidate.estimate - mean / 0.8) < 1e-9);
+  assert.ok(op.instances.baseline.ci95[0] > 0 && op.instances.baseline.ci95[0] < mean, JSON.stringify(op.instances));
   // The tail at each side's rate: 3 ms against 2 ms in every block.
   near(op.tails.candidate.p99, 3);
   near(op.tails.baseline.p99, 2);
@@ -155,4 +157,14 @@ test("where the candidate was measured at its own rate, its figure and its tail 
   };
   assert.ok(Math.abs(summaryOf(run.configs[1], run.configs, 'none').ratio.estimate - 0.625) < 1e-9);
   assert.deepStrictEqual(operatingPoints(run).map((r) => r.config.id), ['c']);
+});
+
+test('a block measured at its own rate but without a counted window gives no figure and is not counted as own', () => {
+  const samples = [];
+  for (const block of [0, 1, 2]) {
+    samples.push(phased({ block, phase: 'base', rate: 1000, base: 400, cand: 500 }));
+    samples.push(phased({ block, phase: 'own', rate: 800, base: 400, cand: 500, counted: block < 2 }));
+  }
+  const op = operatingPoint({ id: 'c', samples }, { instance: { cpus: 0.25 }, targetCpu: 0.6 });
+  assert.deepStrictEqual([op.blocks, op.ownBlocks], [2, 2]);
 });

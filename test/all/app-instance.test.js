@@ -80,8 +80,13 @@ test("app --instance F1 at the autoscaler's target: per block both sides found a
   assert.strictEqual(r.code, 0, r.stderr);
   assert.match(r.stdout, /^ctxbench app: complete, the pair at the autoscaler's operating point on F1 stand-ins \(F1: 0\.25 CPU.*\), 3 block\(s\)$/m);
   assert.match(r.stdout, /^At the autoscaler's target: 60% of each quota, CFS period 100 ms \(an assumption: no cloud documents it\)$/m);
-  assert.match(r.stdout, /^als-logger: throughput per instance [\d.]+% \[[\d.]+%–[\d.]+%\] of plain's \(at (plain's rate|its own rate in \d of 3 blocks), 3 blocks\); instances per 1,000 req\/s: [\d.]+ \[[\d.]+–[\d.]+\] \(plain: [\d.]+ \[[\d.]+–[\d.]+\]\)$/m);
-  assert.match(r.stdout, /^ {2}there: p99 [\d.]+ ms \[[\d.]+ ms–[\d.]+ ms\] \(plain: [\d.]+ ms\); CFS periods throttled [\d.]+% \(plain: [\d.]+%\)$/m);
+  // Structure only: on a busy machine a block's windows may all be dropped (the load CPU
+  // saturated), so the figure may rest on fewer blocks, never on more than it says.
+  const line = r.stdout.match(/^als-logger: throughput per instance [\d.]+%( \[[\d.]+%–[\d.]+%\])? of plain's \(at (plain's rate|its own rate in (\d) of (\d) blocks), (\d) blocks\); instances per 1,000 req\/s: [\d.]+( \[[\d.]+–[\d.]+\])? \(plain: [\d.]+( \[[\d.]+–[\d.]+\])?\)$/m);
+  assert.ok(line, r.stdout);
+  const [ownN, of, blocks] = [line[3], line[4], line[5]].map(Number);
+  assert.ok(blocks >= 1 && blocks <= 3 && (line[3] === undefined || (ownN <= of && of === blocks)), line[0]);
+  assert.match(r.stdout, /^ {2}there: p99 [\d.]+ ms( \[[\d.]+ ms–[\d.]+ ms\])? \(plain: [\d.]+ ms\); CFS periods throttled [\d.]+% \(plain: [\d.]+%\)$/m);
   assert.match(r.stdout, /^ {2}als-logger: [\d,]+ ids kept, 0 mismatched, 0 lost$/m);
   assert.doesNotMatch(r.stdout, /capacity/);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
