@@ -512,6 +512,23 @@ const PRESETS = {
   },
 };
 
+// The deployment study on Cloud Run below 1 vCPU (issue 60 item 5): half a CPU, 512 MiB and
+// one request at a time (Cloud Run requires concurrency 1 there), at the 60% CPU target its
+// autoscaler holds; depth 8 only: 7 pairs a block, ~4 min, blocks added until every ratio is
+// within ±2 pp or the next would end after 40 minutes. At 1 vCPU two stand-ins cannot share
+// this machine's one server CPU: the latency preset's full-CPU pair stands in (docs/deploy.md).
+PRESETS['deployment-cloudrun'] = {
+  ...PRESETS['deployment-f1'],
+  title: "Deployments on Cloud Run at half a vCPU at the autoscaler's target: throughput per instance and the tail",
+  why:
+    'what a team pays on Cloud Run below 1 vCPU once autoscaling has added instances: each strategy beside a ' +
+    'fresh `none` on `cloudrun:cpu=0.5` stand-ins (one request at a time) at the rate where `none` uses 60% ' +
+    'of its quota (details: results/deployment-cloudrun.md)',
+  instance: 'cloudrun:cpu=0.5',
+  depths: [8],
+  maxTime: 2400,
+};
+
 // Shrinks any preset to a smoke run: same shape, first depth only, short bursts, the
 // minimum 3 blocks of one round, no precision target. Numbers from it are not precise
 // and the report says so.

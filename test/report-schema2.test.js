@@ -141,6 +141,17 @@ test('a run section says it is a single run unless a repro of its preset is comm
   assert.match(await render(burst, { ...ctx(), file: 'results/deployment-f1-burst.json' }), /\(`ctxbench repro --preset deployment-f1 --cfs-burst 25000 --cfs-period 100000` makes one\)/);
   fs.writeFileSync(path.join(dir, 'repro-libraries.json'), '{}');
   assert.doesNotMatch(await render(run, ctx()), /A single run/);
+  // A preset's variants (another CFS period, a burst) are pages of their own: a repro that
+  // names the files it compared is the second run of those only.
+  const f1 = { ...run, settings: { ...run.settings, preset: 'deployment-f1' } };
+  const compared = ['results/deployment-f1.json', 'results/runs/deployment-f1-second.json'];
+  fs.writeFileSync(path.join(dir, 'repro-deployment-f1.json'), JSON.stringify({ kind: 'repro', files: compared }));
+  const page = (name) =>
+    render(f1, { resultsDir: dir, companions: companionsOf(f1, dir, name), file: `results/${name}.json` });
+  assert.doesNotMatch(await page('deployment-f1'), /A single run/);
+  assert.match(await page('deployment-f1-burst'), /A single run/);
+  fs.writeFileSync(path.join(dir, 'repro-deployment-f1-burst.json'), '{}');
+  assert.doesNotMatch(await page('deployment-f1-burst'), /A single run/);
 });
 
 // `ctxbench deploy` records preset "deploy", which `repro` refuses: its page suggests the

@@ -195,7 +195,9 @@ turns it off)
                          F1, F2, F4, F4_1G, B1, B2, B4, B4_1G, B8 (App Engine; an MHz ÷ 2,400
                          share of one CPU, an assumption), cloudrun[:cpu=1,memory=512Mi,
                          concurrency=80], none (default); classes above half of the
-                         server CPU run one at a time (sequential), the rest in pairs
+                         server CPU run one at a time (sequential: --rate, --load), the rest
+                         in pairs (Cloud Run at 1 vCPU: the latency preset's full-CPU pair
+                         is its stand-in; cloudrun:cpu=0.5 pairs, docs/deploy.md)
   --cfs-period US        the stand-in's CFS period in µs (default ${DEFAULT_PERIOD_US}, the kernel's and
                          Kubernetes')
   --cfs-burst US         the quota a period may carry over from idle ones (cpu.cfs_burst_us,
