@@ -19,6 +19,7 @@ const hdr = require('hdr-histogram-js');
 const { twoLevel, describe, mean } = require('./stats');
 const { pooledTails } = require('./pooled-tail');
 const { newHistogram, percentiles } = require('../lib/histogram');
+const { CONCURRENCY_TARGET } = require('../lib/instances');
 
 const PER = 1000;
 const isPhased = (s) => s && s.kind === 'window' && s.method === 'pair' && typeof s.phase === 'string';
@@ -50,6 +51,22 @@ function throttled(windows, side) {
     n += inst?.throttled || 0;
   }
   return periods > 0 ? n / periods : null;
+}
+
+// Requests in flight on average over a side's windows (Little's law: its answers × their mean
+// latency from intended send times ÷ the wall time), which the autoscaler's concurrency target
+// is on; null without a latency.
+function inFlight(windows, key) {
+  let busyUs = 0;
+  let wallUs = 0;
+  for (const w of windows) {
+    if (typeof w[key] !== 'string' || !positive(w.wallMs)) continue;
+    const h = hdr.decodeFromCompressedBase64(w[key]);
+    if (!h.totalCount) continue;
+    busyUs += h.totalCount * h.mean;
+    wallUs += w.wallMs * 1000;
+  }
+  return wallUs > 0 ? busyUs / wallUs : null;
 }
 
 function withCi(values) {
@@ -108,8 +125,10 @@ function blocksOf(config) {
 // request, each at its own operating point), sameRate (twoLevel of the phase-'base' windows
 // alone: both at the baseline's rate), rates { baseline, candidate } (mean req/s with CI),
 // instances { baseline, candidate } per PER req/s, throttled { baseline, candidate } (share
-// of CFS periods), tails (pooledTails, with the SLO's share over its bound), lateness (the
-// generator's p99 over those windows, ms), generatorLimited { baseline, candidate } }.
+// of CFS periods), tails (pooledTails, with the SLO's share over its bound), inFlight
+// { baseline, candidate } (requests in flight there) and concurrencyAllowed (the request limit
+// × the concurrency target), lateness (the generator's p99 over those windows, ms),
+// generatorLimited { baseline, candidate } }.
 // The ratio alone (the summary's: analysis/summary.js), without the tails' resampling.
 function operatingRatio(config) {
   const blocks = blocksOf(config);
@@ -139,6 +158,9 @@ function operatingPoint(config, { instance = null, targetCpu = null, slo = null 
     { boundMs: slo?.boundMs ?? null },
   );
   const all = (key) => blocks.flatMap((b) => b[key]);
+  // The autoscaler's concurrency target (runs before it was recorded: the platforms' 0.6).
+  const limit = instance?.requestLimit;
+  const concurrencyAllowed = limit ? limit * (instance.concurrencyTarget ?? CONCURRENCY_TARGET) : null;
   const lateness = {
     baseline: percentiles(merged(all('baseWindows'), 'latenessHistogram')).p99 ?? null,
     candidate: percentiles(merged(all('candidateWindows'), 'latenessHistogram')).p99 ?? null,
@@ -165,6 +187,13 @@ function operatingPoint(config, { instance = null, targetCpu = null, slo = null 
       candidate: throttled(all('candidateWindows'), 'candidate'),
     },
     tails,
+    // Per side, geometric mean over blocks; above concurrencyAllowed, that target and not the
+    // CPU's decides the instance count, and the instances above are a lower bound.
+    inFlight: {
+      baseline: positiveWithCi(blocks.map((b) => inFlight(b.baseWindows, 'partnerHistogram')).filter(positive)),
+      candidate: positiveWithCi(blocks.map((b) => inFlight(b.candidateWindows, 'histogram')).filter(positive)),
+    },
+    concurrencyAllowed,
     lateness,
     generatorLimited: { baseline: limited('baseline'), candidate: limited('candidate') },
     perRequests: PER,

@@ -30,6 +30,10 @@ const APP_ENGINE = {
   B8: { memoryMiB: 3072, mhz: 4800 },
 };
 const APP_ENGINE_MAX_CONCURRENT = 10;
+// The autoscalers' other target: requests in flight per instance held at this share of the
+// request limit (App Engine's target_throughput_utilization, default 0.6; Cloud Run's
+// concurrency target, default 60%: its "Configure custom scaling controls" page).
+const CONCURRENCY_TARGET = 0.6;
 const CLOUD_RUN = { cpu: 1, memory: '512Mi', concurrency: 80 };
 const DEFAULT_PERIOD_US = 100000;
 
@@ -70,6 +74,10 @@ function parseInstance(text, { periodUs = DEFAULT_PERIOD_US, burstUs = 0 } = {})
         requestLimitSource: name.startsWith('F')
           ? `max_concurrent_requests (default ${APP_ENGINE_MAX_CONCURRENT})`
           : 'basic and manual scaling have no max_concurrent_requests',
+        ...(name.startsWith('F') && {
+          concurrencyTarget: CONCURRENCY_TARGET,
+          concurrencyTargetSource: `target_throughput_utilization (default ${CONCURRENCY_TARGET})`,
+        }),
         assumption: ASSUMPTION,
       },
       periodUs,
@@ -108,6 +116,8 @@ function parseInstance(text, { periodUs = DEFAULT_PERIOD_US, burstUs = 0 } = {})
         requestLimitSource:
           `concurrency` +
           `${given.concurrency === undefined ? ` (default ${cpus < 1 ? 1 : CLOUD_RUN.concurrency})` : ''}`,
+        concurrencyTarget: CONCURRENCY_TARGET,
+        concurrencyTargetSource: `the concurrency target (default ${CONCURRENCY_TARGET * 100}%)`,
       },
       periodUs,
       burstUs,
@@ -158,4 +168,5 @@ module.exports = {
   DEFAULT_PERIOD_US,
   ASSUMPTION,
   APP_ENGINE_MAX_CONCURRENT,
+  CONCURRENCY_TARGET,
 };

@@ -157,3 +157,21 @@ test('run --instance, deploy and app --instance refuse bad input with one line',
     assert.match(r.stderr, want);
   }
 });
+
+// The autoscaler's concurrency target is the yaml's when it sets one (analysis/operating-point.js
+// concurrencyAllowed), so a value App Engine refuses is refused here too.
+test("deploy takes the yaml's target_throughput_utilization, refusing one App Engine would not", async () => {
+  const dir = tempDir('ctxbench-throughput-');
+  const root = path.join(__dirname, '..');
+  const yaml = (name, value) => {
+    const text = fs.readFileSync(path.join(root, name), 'utf8');
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, text.replace('automatic_scaling:\n', `automatic_scaling:\n  target_throughput_utilization: ${value}\n`));
+    return file;
+  };
+  const r = await runCli(['deploy', yaml('app_baseline.yaml', 1.2), path.join(root, 'app_als.yaml')]);
+  assert.strictEqual(r.code, 1, r.stderr);
+  assert.deepStrictEqual(r.stderr.trim().split('\n'), [
+    `ctxbench: ${path.join(dir, 'app_baseline.yaml')}: automatic_scaling.target_throughput_utilization 1.2 is not from 0.5 to 0.95`,
+  ]);
+});

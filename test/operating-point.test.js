@@ -168,3 +168,37 @@ test('a block measured at its own rate but without a counted window gives no fig
   const op = operatingPoint({ id: 'c', samples }, { instance: { cpus: 0.25 }, targetCpu: 0.6 });
   assert.deepStrictEqual([op.blocks, op.ownBlocks], [2, 2]);
 });
+
+// Little's law at each side's operating point: answers × mean latency ÷ wall time; the
+// autoscalers' concurrency target (the request limit × 0.6) decides where it is above.
+test('requests in flight there, and the concurrency target marked where a candidate is above it', () => {
+  const { operatingSection } = require('../report/sections/run/operating');
+  const samples = [];
+  // 100 answers a 1-s window: the candidate's at 8 ms (0.8 in flight), the baseline's at 2 ms (0.2).
+  for (let block = 0; block < 3; block++)
+    for (let i = 0; i < 3; i++)
+      samples.push(phased({ block, phase: 'base', rate: 100, base: 100, cand: 120, candMs: 8 }));
+  const instance = { name: 'cloudrun:cpu=0.5', cpus: 0.5, periodUs: 100000, requestLimit: 1 };
+  const op = operatingPoint({ id: 'c', samples }, { instance, targetCpu: 0.6 });
+  near(op.inFlight.candidate.estimate, 0.8, 'candidate in flight');
+  near(op.inFlight.baseline.estimate, 0.2, 'baseline in flight');
+  assert.strictEqual(op.concurrencyAllowed, 0.6);
+  const unlimited = operatingPoint({ id: 'c', samples }, { instance: { cpus: 0.5 }, targetCpu: 0.6 });
+  assert.strictEqual(unlimited.concurrencyAllowed, null);
+  const run = {
+    settings: { baseline: 'none', targetCpu: 0.6, instance, slo: null },
+    configs: [
+      { id: 'b', strategy: 'none', depth: 8, samples: [] },
+      { id: 'c', strategy: 'als', depth: 8, samples },
+    ],
+  };
+  const md = operatingSection(run);
+  assert.match(md, /Requests in flight: strategy \/ `none` \(target 0\.60\)/);
+  assert.match(md, /\| ⚠ 0\.80 \/ 0\.20 \|/);
+  assert.match(md, /The concurrency target binds first\*\* for `als` at depth 8/);
+  // At 8 requests at once (target 4.8) the same figures are under it: no mark.
+  const roomy = { ...run, settings: { ...run.settings, instance: { ...instance, requestLimit: 8 } } };
+  const md8 = operatingSection(roomy);
+  assert.match(md8, /\| 0\.80 \/ 0\.20 \|/);
+  assert.doesNotMatch(md8, /binds first/);
+});

@@ -179,3 +179,16 @@ test("the App Engine study's Impact row: a change of mean latency where either s
   assert.match(impact('als'), /^\| ↳ Impact \(mean latency\) vs `none` \| \+\d+\.\d% \[/);
   assert.match(impact('cls-hooked'), /^\| ↳ Impact \(mean latency\) vs `none` \| ⚠ client-bound \| ⚠ client-bound \|$/);
 });
+
+// A page says what its run's machine was, never the one regenerating it (results/appengine-f1.md
+// once named the next day's CPU).
+test("a stand-in page's clock assumption reads the run's machine, not the machine writing the page", () => {
+  const { standInNote } = require('../report/sections/run/capacity');
+  const { parseInstance } = require('../lib/instances');
+  const instance = parseInstance('F1');
+  const environment = { cpuModel: 'Recorded CPU 9000', cpuFrequency: null, noise: { before: { cpuMHz: [2100, 2100] } } };
+  const note = standInNote(instance, { environment });
+  assert.match(note, /the CPU it ran on reports 2,100 MHz \(Recorded CPU 9000\), so F1's 600 MHz is taken as 0\.25/);
+  assert.doesNotMatch(note, new RegExp(require('node:os').cpus()[0]?.model.replace(/[()]/g, '.') ?? '^$'));
+  assert.match(standInNote(instance, {}), /reports no clock \(its model not recorded\)/);
+});

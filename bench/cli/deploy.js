@@ -44,7 +44,9 @@ the yaml's automatic_scaling.target_cpu_utilization of its quota (${DEFAULT_TARG
 silent), searched per block, or the candidate's own where it cannot keep that one. Prints
 per deployment its throughput per instance there as % of the baseline's with its interval,
 instances per 1,000 req/s for each, the p99 there (pooled over the blocks), the share of
-CFS periods throttled, the period assumed and the yaml's instance cap (printed, not
+CFS periods throttled, the requests in flight beside the yaml's concurrency target
+(target_throughput_utilization × max_concurrent_requests: above it, latency and not CPU
+sets the instance count), the period assumed and the yaml's instance cap (printed, not
 applied). What a stand-in reproduces and what it does not: docs/deploy.md.
 
   --target-cpu SHARE the CPU target (default: the baseline yaml's, else ${DEFAULT_TARGET_CPU})
@@ -97,6 +99,12 @@ function readYaml(file) {
   const maxConcurrent = scaling.max_concurrent_requests ?? APP_ENGINE_MAX_CONCURRENT;
   if (!(Number.isInteger(maxConcurrent) && maxConcurrent >= 1 && maxConcurrent <= 1000))
     throw new UsageError(`${file}: automatic_scaling.max_concurrent_requests ${maxConcurrent} is not from 1 to 1000`);
+  const targetThroughput = scaling.target_throughput_utilization ?? null;
+  const inRange = (x) => Number.isFinite(x) && x >= 0.5 && x <= 0.95;
+  if (targetThroughput !== null && !inRange(targetThroughput))
+    throw new UsageError(
+      `${file}: automatic_scaling.target_throughput_utilization ${targetThroughput} is not from 0.5 to 0.95`,
+    );
   return {
     file,
     service: doc.service ?? 'default',
@@ -109,6 +117,7 @@ function readYaml(file) {
     instanceClass: doc.instance_class ?? 'F1',
     maxConcurrent,
     targetCpu,
+    targetThroughput,
     maxInstances: scaling.max_instances ?? null,
   };
 }
@@ -171,6 +180,10 @@ async function main(args) {
     ...resolved.instance,
     requestLimit: base.maxConcurrent,
     requestLimitSource: `max_concurrent_requests ${base.maxConcurrent} (${base.file})`,
+    ...(base.targetThroughput !== null && {
+      concurrencyTarget: base.targetThroughput,
+      concurrencyTargetSource: `target_throughput_utilization ${base.targetThroughput} (${base.file})`,
+    }),
   };
   const envWords = Object.entries({ DEPTH: base.depth, HOP: base.hop, LOG: base.log })
     .map(([k, v]) => `${k}=${v}`)
@@ -280,13 +293,24 @@ function operatingLines(op, { name, base, rateOf = base }, cap = '') {
   const t = op.tails;
   const at = op.ownBlocks ? `at its own rate in ${op.ownBlocks} of ${op.blocks} blocks` : `at ${rateOf}'s rate`;
   const share = (x) => (Number.isFinite(x) ? pct(x) : '—');
+  const flight = (side) => (Number.isFinite(op.inFlight?.[side]?.estimate) ? num(op.inFlight[side].estimate, 2) : '—');
+  const allowed = op.concurrencyAllowed;
+  const over = Number.isFinite(allowed) && op.inFlight?.candidate?.estimate > allowed;
   return [
     `${name}: throughput per instance ${withCi(op.ratio, pct)} of ${base}'s (${at}, ` +
       `${op.blocks} blocks); instances per 1,000 req/s: ${withCi(op.instances.candidate, (x) => num(x, 2))} ` +
       `(${base}: ${withCi(op.instances.baseline, (x) => num(x, 2))})`,
     `  there: p99 ${t ? withCi({ estimate: t.candidate.p99, ci95: t.candidate.ci95.p99 }, ms) : '—'} ` +
       `(${base}: ${t ? ms(t.baseline.p99) : '—'}); CFS periods throttled ${share(op.throttled.candidate)} ` +
-      `(${base}: ${share(op.throttled.baseline)})${cap ? `; ${cap}` : ''}`,
+      `(${base}: ${share(op.throttled.baseline)}); requests in flight ${flight('candidate')} (${base}: ` +
+      `${flight('baseline')}${Number.isFinite(allowed) ? `; the concurrency target ${num(allowed, 2)}` : ''})` +
+      `${cap ? `; ${cap}` : ''}`,
+    ...(over
+      ? [
+          `  ⚠ above the concurrency target: its latency, not its CPU, sets the instances an autoscaler runs, ` +
+            `so the instances above are a lower bound`,
+        ]
+      : []),
   ];
 }
 

@@ -271,7 +271,8 @@ async function render(run, ctx = {}) {
   if (slo) out.push(slo, '');
   else if (run.settings?.instance) {
     const method = run.settings.method ?? 'sequential';
-    out.push(require('./run/capacity').standInNote(run.settings.instance, { method }), '');
+    const { standInNote } = require('./run/capacity');
+    out.push(standInNote(run.settings.instance, { method, environment: run.environment }), '');
   }
   const study = studyTable(rows, baselineArm);
   if (study) out.push(study, '');

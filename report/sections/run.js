@@ -123,13 +123,18 @@ async function render(run, ctx = {}) {
     );
     const notes = integrityNotes(rows, run);
     if (notes.length) parts.push(notes.map((n) => `- ${n}`).join('\n'));
-    if (operating) parts.push(standInNote(run.settings.instance));
+    if (operating) parts.push(standInNote(run.settings.instance, { environment: run.environment }));
     const capacity = pair && !operating ? capacitySection(run) : '';
     if (capacity) parts.push(capacity);
     const slo = run.settings?.slo ? await sloSection(run, ctx) : '';
     if (slo) parts.push(slo);
     else if (run.settings?.instance && !operating)
-      parts.push(standInNote(run.settings.instance, { method: run.settings.method ?? 'sequential' }));
+      parts.push(
+        standInNote(run.settings.instance, {
+          method: run.settings.method ?? 'sequential',
+          environment: run.environment,
+        }),
+      );
     const precision = precisionSection(run, rows);
     if (precision) parts.push(precision);
     const duet = duetSection(run, rows, baseline, ctx);

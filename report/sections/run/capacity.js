@@ -6,7 +6,6 @@
 // what it does not.
 const fs = require('node:fs');
 const path = require('node:path');
-const os = require('node:os');
 const f = require('../../format');
 const { sloCapacity } = require('../../../analysis');
 const { describeInstance, ASSUMPTION } = require('../../../lib/instances');
@@ -33,9 +32,11 @@ const unresolved = (x) =>
 // What the stand-in is, as every page that uses it must say. method: the run's (a pair's two
 // stand-ins at once, or one at a time); a request limit not applied (the curl driver's closed
 // loop) is neither reproduced nor said to queue.
-function standInNote(instance, { method = 'pair' } = {}) {
+function standInNote(instance, { method = 'pair', environment = null } = {}) {
   if (!instance) return '';
-  const mhz = os.cpus()[0]?.speed;
+  // The clock of the machine that ran it (its run file), never of the one writing the page.
+  const mhz = environment?.noise?.before?.cpuMHz?.[0];
+  const clock = environment?.cpuFrequency ?? (Number.isFinite(mhz) && mhz > 0 ? `${f.int(mhz)} MHz` : null);
   const limited = Boolean(instance.requestLimit);
   return [
     `**Stand-in:** ${describeInstance(instance)}. Each server ran in a cgroup of its own ` +
@@ -50,8 +51,8 @@ function standInNote(instance, { method = 'pair' } = {}) {
       '(gVisor), autoscaling, the network, or a cold start.',
     ...(instance.mhz
       ? [
-          `**Assumption:** ${ASSUMPTION}; this machine's CPU reports ` +
-            `${mhz ? `${mhz.toLocaleString('en-US')} MHz` : 'no clock'} (${os.cpus()[0]?.model ?? '?'}), so ` +
+          `**Assumption:** ${ASSUMPTION}; the CPU it ran on reports ` +
+            `${clock ?? 'no clock'} (${environment?.cpuModel ?? 'its model not recorded'}), so ` +
             `${instance.name}'s ${instance.mhz.toLocaleString('en-US')} MHz is taken as ` +
             `${instance.cpus} of one of its CPUs.`,
         ]
@@ -83,7 +84,10 @@ async function capacitySection(run, ctx = {}) {
   const cap = sloCapacity(run);
   if (!cap) return '';
   const out = [f.heading(3, `Capacity within ${cap.slo.text}`), ''];
-  const note = standInNote(cap.instance, { method: run.settings?.method ?? 'sequential' });
+  const note = standInNote(cap.instance, {
+    method: run.settings?.method ?? 'sequential',
+    environment: run.environment,
+  });
   if (note) out.push(note, '');
   const cpu = cap.cpuRule ? ` *CPU per request below the knee* is ${cpuRule(cap.cpuRule)}.` : '';
   out.push(

@@ -26,6 +26,16 @@ function measuredAt(op) {
   return `its own rate in ${op.ownBlocks} of ${op.blocks} blocks`;
 }
 
+// Requests in flight, and a ⚠ where the candidate's are above what the autoscaler's
+// concurrency target allows (that target then decides the instance count).
+function inFlightCell(op) {
+  const x = op.inFlight?.candidate?.estimate;
+  const y = op.inFlight?.baseline?.estimate;
+  if (!f.isNum(x) && !f.isNum(y)) return f.DASH;
+  const over = f.isNum(op.concurrencyAllowed) && f.isNum(x) && x > op.concurrencyAllowed;
+  return `${over ? '⚠ ' : ''}${two(x)} / ${two(y)}`;
+}
+
 // The absolute tail of a side the generator's lateness could have made: marked, not dropped.
 const marked = (op, side, text) => (op.generatorLimited[side] ? `${text} (generator late)` : text);
 
@@ -49,6 +59,7 @@ function operatingRows(rows, { app = false } = {}) {
       t ? msCi(t.candidate.p99_9, t.candidate.ci95.p99_9) : f.DASH,
       t ? `${share(t.candidate.overShare)} / ${share(t.baseline.overShare)}` : f.DASH,
       `${share(op.throttled.candidate)} / ${share(op.throttled.baseline)}`,
+      inFlightCell(op),
       op.blocks,
       ...(app ? [] : [isAaTwin(c) || !s ? 'n/a' : s.mismatches ? `⚠ ${f.int(s.mismatches)}` : '0']),
     ];
@@ -69,6 +80,9 @@ function operatingSection(run, { brief = false, app = null } = {}) {
   const target = `${Math.round(s.targetCpu * 100)}%`;
   const period = `${(inst.periodUs / 1000).toLocaleString('en-US')}-ms CFS period`;
   const bound = s.slo ? `${s.slo.boundMs} ms` : null;
+  const allowed = rows.map((r) => r.op.concurrencyAllowed).find(f.isNum) ?? null;
+  const named = (c) => (app ? f.code(c.name) : `${strategyCell(c)} at depth ${c.depth}`);
+  const over = rows.filter((r) => r.op.inFlight?.candidate?.estimate > (r.op.concurrencyAllowed ?? Infinity));
   const header = [
     app ? 'Candidate' : 'Strategy',
     ...(app ? [] : ['Depth']),
@@ -83,6 +97,7 @@ function operatingSection(run, { brief = false, app = null } = {}) {
     'p99.9 ms [95% CI]',
     `Requests over ${bound ?? 'the bound'}: ${who} / ${base}`,
     `CFS periods throttled: ${who} / ${base}`,
+    `Requests in flight: ${who} / ${base}${allowed ? ` (target ${two(allowed)})` : ''}`,
     'Blocks',
     ...(app ? [] : ['Mismatches']),
   ];
@@ -100,7 +115,23 @@ function operatingSection(run, { brief = false, app = null } = {}) {
       `*The tail* is each side's at its own operating point: every request of every block pooled per side, from ` +
       `its intended send time, intervals by resampling blocks (2,000 resamples), the added p99 paired by block ` +
       `inside each resample; "(generator late)": the load ` +
-      `generator's own lateness p99 there was over a tenth of the figure.`,
+      `generator's own lateness p99 there was over a tenth of the figure. *Requests in flight*: each side's ` +
+      `answers × their mean latency ÷ the wall time (Little's law), geometric mean over blocks` +
+      (allowed
+        ? `; the autoscaler also adds instances to hold them at ${two(allowed)} (${inst.requestLimit} at once × ` +
+          `${inst.concurrencyTargetSource ?? 'its concurrency target, 0.6'}), so where a ${who}'s are above it ` +
+          `(⚠) that target, not the CPU's, decides how many instances it takes, and its instance figures here ` +
+          `are a lower bound`
+        : '') +
+      '.',
+    ...(over.length
+      ? [
+          '',
+          `> ⚠ **The concurrency target binds first** for ${over.map(({ config: c }) => named(c)).join(', ')}: ` +
+            `at its CPU target it held more requests in flight than the ${two(allowed)} an autoscaler allows an ` +
+            `instance, so its instance count there is set by its latency, and the instances above understate it.`,
+        ]
+      : []),
     '',
     f.table(
       header,
