@@ -86,7 +86,7 @@ test("app --instance F1 at the autoscaler's target: per block both sides found a
   assert.ok(line, r.stdout);
   const [ownN, of, blocks] = [line[3], line[4], line[5]].map(Number);
   assert.ok(blocks >= 1 && blocks <= 3 && (line[3] === undefined || (ownN <= of && of === blocks)), line[0]);
-  assert.match(r.stdout, /^ {2}there: p99 [\d.]+ ms( \[[\d.]+ ms–[\d.]+ ms\])? \(plain: [\d.]+ ms\); CFS periods throttled [\d.]+% \(plain: [\d.]+%\)$/m);
+  assert.match(r.stdout, /^ {2}there: p99 [\d.]+ ms( \[[\d.]+ ms–[\d.]+ ms\])? \(plain: [\d.]+ ms\); CFS periods throttled [\d.]+% \(plain: [\d.]+%\); requests in flight [\d.]+ \(plain: [\d.]+; the concurrency target 6\.00\)$/m);
   assert.match(r.stdout, /^ {2}als-logger: [\d,]+ ids kept, 0 mismatched, 0 lost$/m);
   assert.doesNotMatch(r.stdout, /capacity/);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
