@@ -55,18 +55,10 @@ function throttled(windows, side) {
 
 // Requests in flight on average over a side's windows (Little's law: its answers × their mean
 // latency from intended send times ÷ the wall time), which the autoscaler's concurrency target
-// is on; null without a latency.
-function inFlight(windows, key) {
-  let busyUs = 0;
-  let wallUs = 0;
-  for (const w of windows) {
-    if (typeof w[key] !== 'string' || !positive(w.wallMs)) continue;
-    const h = hdr.decodeFromCompressedBase64(w[key]);
-    if (!h.totalCount) continue;
-    busyUs += h.totalCount * h.mean;
-    wallUs += w.wallMs * 1000;
-  }
-  return wallUs > 0 ? busyUs / wallUs : null;
+// is on; h: those windows' merged latency histogram (the tail's); null without a latency.
+function inFlight(h, windows, key) {
+  const wallUs = windows.filter((w) => typeof w[key] === 'string').reduce((a, w) => a + (w.wallMs || 0) * 1000, 0);
+  return h.totalCount && wallUs > 0 ? (h.totalCount * h.mean) / wallUs : null;
 }
 
 function withCi(values) {
@@ -127,8 +119,8 @@ function blocksOf(config) {
 // instances { baseline, candidate } per PER req/s, throttled { baseline, candidate } (share
 // of CFS periods), tails (pooledTails, with the SLO's share over its bound), inFlight
 // { baseline, candidate } (requests in flight there) and concurrencyAllowed (the request limit
-// × the concurrency target), lateness (the generator's p99 over those windows, ms),
-// generatorLimited { baseline, candidate } }.
+// × the concurrency target), concurrencyBound (the candidate's above it), lateness (the
+// generator's p99 over those windows, ms), generatorLimited { baseline, candidate } }.
 // The ratio alone (the summary's: analysis/summary.js), without the tails' resampling.
 function operatingRatio(config) {
   const blocks = blocksOf(config);
@@ -149,14 +141,19 @@ function operatingPoint(config, { instance = null, targetCpu = null, slo = null 
         candidate: positiveWithCi(usable.map((b) => perBase(b) / Math.exp(mean(b.ds)))),
       }
     : { baseline: null, candidate: null };
-  const tails = pooledTails(
-    blocks.map((b) => ({
-      block: b.block,
-      baseline: merged(b.baseWindows, 'partnerHistogram'),
-      candidate: merged(b.candidateWindows, 'histogram'),
-    })),
-    { boundMs: slo?.boundMs ?? null },
-  );
+  // Each block's latencies per side, merged once: the pooled tail and the requests in flight.
+  const latencies = blocks.map((b) => ({
+    block: b.block,
+    baseline: merged(b.baseWindows, 'partnerHistogram'),
+    candidate: merged(b.candidateWindows, 'histogram'),
+  }));
+  const tails = pooledTails(latencies, { boundMs: slo?.boundMs ?? null });
+  const flights = (side, key, windows) =>
+    positiveWithCi(blocks.map((b, i) => inFlight(latencies[i][side], b[windows], key)).filter(positive));
+  const inFlights = {
+    baseline: flights('baseline', 'partnerHistogram', 'baseWindows'),
+    candidate: flights('candidate', 'histogram', 'candidateWindows'),
+  };
   const all = (key) => blocks.flatMap((b) => b[key]);
   // The autoscaler's concurrency target (runs before it was recorded: the platforms' 0.6).
   const limit = instance?.requestLimit;
@@ -187,13 +184,12 @@ function operatingPoint(config, { instance = null, targetCpu = null, slo = null 
       candidate: throttled(all('candidateWindows'), 'candidate'),
     },
     tails,
-    // Per side, geometric mean over blocks; above concurrencyAllowed, that target and not the
-    // CPU's decides the instance count, and the instances above are a lower bound.
-    inFlight: {
-      baseline: positiveWithCi(blocks.map((b) => inFlight(b.baseWindows, 'partnerHistogram')).filter(positive)),
-      candidate: positiveWithCi(blocks.map((b) => inFlight(b.candidateWindows, 'histogram')).filter(positive)),
-    },
+    // Per side, geometric mean over blocks; the candidate's above concurrencyAllowed
+    // (concurrencyBound): that target and not the CPU's decides the instance count, and the
+    // instances above are a lower bound.
+    inFlight: inFlights,
     concurrencyAllowed,
+    concurrencyBound: concurrencyAllowed !== null && inFlights.candidate?.estimate > concurrencyAllowed,
     lateness,
     generatorLimited: { baseline: limited('baseline'), candidate: limited('candidate') },
     perRequests: PER,

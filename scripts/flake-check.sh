@@ -41,7 +41,8 @@ echo "flake-check: $n fresh clones of ${commit:0:7}, npm run $tier${busy:+, CPU 
   const { fingerprint } = require('./bench/fingerprint');
   resolveNode(DEFAULT_MAJOR)
     .then((n) => fingerprint({ launch: { nodePath: n.path } }))
-    .then((f) => console.log('machine: ' + f.cpuUsPerRequest.toFixed(0) + ' µs of server CPU a request (' + f.what + ')'))
+    .then((f) => console.log('machine: ' + f.cpuUsPerRequest.toFixed(0) + ' µs of server CPU a request ('
+      + f.what + ')'))
     .catch((e) => console.log('machine: no fingerprint (' + e.message.split('\\n')[0] + ')'));
 " ) || true
 failed=0

@@ -169,7 +169,9 @@ test("deploy takes the yaml's target_throughput_utilization, refusing one App En
     fs.writeFileSync(file, text.replace('automatic_scaling:\n', `automatic_scaling:\n  target_throughput_utilization: ${value}\n`));
     return file;
   };
-  const r = await runCli(['deploy', yaml('app_baseline.yaml', 1.2), path.join(root, 'app_als.yaml')]);
+  // --out and --report: were the refusal gone, the run would not write the committed results.
+  const out = ['--out', path.join(dir, 'deploy.json'), '--report', 'none', '--max-time', '1'];
+  const r = await runCli(['deploy', yaml('app_baseline.yaml', 1.2), path.join(root, 'app_als.yaml'), ...out]);
   assert.strictEqual(r.code, 1, r.stderr);
   assert.deepStrictEqual(r.stderr.trim().split('\n'), [
     `ctxbench: ${path.join(dir, 'app_baseline.yaml')}: automatic_scaling.target_throughput_utilization 1.2 is not from 0.5 to 0.95`,

@@ -295,7 +295,6 @@ function operatingLines(op, { name, base, rateOf = base }, cap = '') {
   const share = (x) => (Number.isFinite(x) ? pct(x) : '—');
   const flight = (side) => (Number.isFinite(op.inFlight?.[side]?.estimate) ? num(op.inFlight[side].estimate, 2) : '—');
   const allowed = op.concurrencyAllowed;
-  const over = Number.isFinite(allowed) && op.inFlight?.candidate?.estimate > allowed;
   return [
     `${name}: throughput per instance ${withCi(op.ratio, pct)} of ${base}'s (${at}, ` +
       `${op.blocks} blocks); instances per 1,000 req/s: ${withCi(op.instances.candidate, (x) => num(x, 2))} ` +
@@ -305,7 +304,7 @@ function operatingLines(op, { name, base, rateOf = base }, cap = '') {
       `(${base}: ${share(op.throttled.baseline)}); requests in flight ${flight('candidate')} (${base}: ` +
       `${flight('baseline')}${Number.isFinite(allowed) ? `; the concurrency target ${num(allowed, 2)}` : ''})` +
       `${cap ? `; ${cap}` : ''}`,
-    ...(over
+    ...(op.concurrencyBound
       ? [
           `  ⚠ above the concurrency target: its latency, not its CPU, sets the instances an autoscaler runs, ` +
             `so the instances above are a lower bound`,

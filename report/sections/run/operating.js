@@ -32,8 +32,7 @@ function inFlightCell(op) {
   const x = op.inFlight?.candidate?.estimate;
   const y = op.inFlight?.baseline?.estimate;
   if (!f.isNum(x) && !f.isNum(y)) return f.DASH;
-  const over = f.isNum(op.concurrencyAllowed) && f.isNum(x) && x > op.concurrencyAllowed;
-  return `${over ? '⚠ ' : ''}${two(x)} / ${two(y)}`;
+  return `${op.concurrencyBound ? '⚠ ' : ''}${two(x)} / ${two(y)}`;
 }
 
 // The absolute tail of a side the generator's lateness could have made: marked, not dropped.
@@ -82,7 +81,7 @@ function operatingSection(run, { brief = false, app = null } = {}) {
   const bound = s.slo ? `${s.slo.boundMs} ms` : null;
   const allowed = rows.map((r) => r.op.concurrencyAllowed).find(f.isNum) ?? null;
   const named = (c) => (app ? f.code(c.name) : `${strategyCell(c)} at depth ${c.depth}`);
-  const over = rows.filter((r) => r.op.inFlight?.candidate?.estimate > (r.op.concurrencyAllowed ?? Infinity));
+  const over = rows.filter((r) => r.op.concurrencyBound);
   const header = [
     app ? 'Candidate' : 'Strategy',
     ...(app ? [] : ['Depth']),
