@@ -16,7 +16,8 @@
 // users see there: every request of every block pooled per side, intervals by resampling
 // blocks (analysis/pooled-tail.js).
 const hdr = require('hdr-histogram-js');
-const { twoLevel, describe, mean } = require('./stats');
+const ss = require('simple-statistics');
+const { twoLevel, describe, mean, tPValue } = require('./stats');
 const { pooledTails } = require('./pooled-tail');
 const { newHistogram, percentiles } = require('../lib/histogram');
 const { CONCURRENCY_TARGET } = require('../lib/instances');
@@ -59,6 +60,36 @@ function throttled(windows, side) {
 function inFlight(h, windows, key) {
   const wallUs = windows.filter((w) => typeof w[key] === 'string').reduce((a, w) => a + (w.wallMs || 0) * 1000, 0);
   return h.totalCount && wallUs > 0 ? (h.totalCount * h.mean) / wallUs : null;
+}
+
+// What the ratio rests on: the baseline's CPU per request at its operating point per block
+// (its geometric mean over blocks, and their range), and whether the candidate's block ratios
+// moved with it (Pearson's r of the log ratio on the log cost over blocks, two-sided t-test;
+// elasticity: the slope, d ln ratio / d ln cost). A stand-in's cost of a lightly loaded request
+// is the machine's state: on one host it moved fivefold between one run's blocks and the dearer
+// strategies' ratios followed it (docs/deploy.md, "What the ratio rests on"), so such a ratio's
+// interval holds for that run's mix of states, not for the next run's.
+// A ratio "moves with the base" where that test gives p < BASE_ALPHA and the slope moves it by
+// at least BASE_MOVE over the blocks' range of the baseline's cost (a twin's r can be significant
+// with a slope of 0.03: nothing a reader should act on).
+const BASE_ALPHA = 0.05;
+const BASE_MOVE = 0.05;
+function baseOf(blocks) {
+  const pts = blocks.filter((b) => b.ds.length && positive(b.cpu.baseline));
+  const costs = pts.map((b) => b.cpu.baseline);
+  const n = pts.length;
+  const out = { cpu: positiveWithCi(costs), range: n ? [Math.min(...costs), Math.max(...costs)] : null };
+  const xs = costs.map(Math.log);
+  const ys = pts.map((b) => mean(b.ds));
+  if (n < 4 || ss.variance(xs) === 0 || ss.variance(ys) === 0) return { ...out, dependence: null };
+  const r = ss.sampleCorrelation(xs, ys);
+  // |r| = 1: an infinite t, p 0.
+  const pValue = tPValue((r * Math.sqrt(n - 2)) / Math.sqrt(Math.max(0, 1 - r * r)), n - 2);
+  const elasticity = ss.linearRegression(xs.map((x, i) => [x, ys[i]])).m;
+  // The ratio's move over the range: × (max ÷ min) ^ elasticity.
+  const move = (out.range[1] / out.range[0]) ** elasticity - 1;
+  const moves = pValue < BASE_ALPHA && Math.abs(move) >= BASE_MOVE;
+  return { ...out, dependence: { r, elasticity, pValue, n, move, moves } };
 }
 
 function withCi(values) {
@@ -116,7 +147,9 @@ function blocksOf(config) {
 // windows; else { target, blocks, ownBlocks, ratio (twoLevel: baseline ÷ candidate CPU per
 // request, each at its own operating point), sameRate (twoLevel of the phase-'base' windows
 // alone: both at the baseline's rate), rates { baseline, candidate } (mean req/s with CI),
-// instances { baseline, candidate } per PER req/s, throttled { baseline, candidate } (share
+// instances { baseline, candidate } per PER req/s, base { cpu, range, dependence } (the
+// baseline's CPU µs per request there and whether the ratio moved with it: baseOf),
+// throttled { baseline, candidate } (share
 // of CFS periods), tails (pooledTails, with the SLO's share over its bound), inFlight
 // { baseline, candidate } (requests in flight there) and concurrencyAllowed (the request limit
 // × the concurrency target), concurrencyBound (the candidate's above it), lateness (the
@@ -179,6 +212,7 @@ function operatingPoint(config, { instance = null, targetCpu = null, slo = null 
       candidate: withCi(blocks.map((b) => b.rate.candidate).filter(positive)),
     },
     instances,
+    base: baseOf(blocks),
     throttled: {
       baseline: throttled(all('baseWindows'), 'baseline'),
       candidate: throttled(all('candidateWindows'), 'candidate'),
@@ -226,4 +260,14 @@ const OPERATING_METHOD =
   "there too, or at its own such rate where its cost differed by more than 5%; log ratios averaged per block, " +
   't-interval over blocks';
 
-module.exports = { operatingPoint, operatingRatio, operatingPoints, blocksOf, isPhased, OPERATING_METHOD, PER };
+module.exports = {
+  operatingPoint,
+  operatingRatio,
+  operatingPoints,
+  blocksOf,
+  isPhased,
+  OPERATING_METHOD,
+  PER,
+  BASE_ALPHA,
+  BASE_MOVE,
+};

@@ -18,6 +18,7 @@ const summary = require('./summary');
 const { baselineFor } = require('./comparable');
 const { compareCounts } = require('./micro');
 const { pairLatencySummary, isPairConfig } = require('./pair');
+const { operatingPoints } = require('./operating-point');
 
 const isMicroCount = (run) => run?.kind === 'micro' && run?.settings?.method === 'instructions';
 
@@ -146,6 +147,27 @@ function addedP99Rows(pa, pb) {
 
 const covers = (ci, x) => Boolean(ci) && ci[0] <= x && x <= ci[1];
 
+// Runs at the autoscaler's operating point: per depth, the baseline's CPU µs per request there in
+// each run (the geometric mean of its candidates' figures: analysis/operating-point.js baseOf),
+// what a ratio that moves with it rests on. -> [{ depth, a, b }] ([] for other runs).
+function baseCosts(runA, runB) {
+  const byDepth = (run) => {
+    const m = new Map();
+    for (const { config, op } of operatingPoints(run)) {
+      const x = op.base?.cpu?.estimate;
+      if (!(x > 0)) continue;
+      if (!m.has(config.depth)) m.set(config.depth, []);
+      m.get(config.depth).push(Math.log(x));
+    }
+    return new Map([...m].map(([d, xs]) => [d, Math.exp(stats.mean(xs))]));
+  };
+  const [a, b] = [byDepth(runA), byDepth(runB)];
+  return [...a]
+    .filter(([d]) => b.has(d))
+    .sort((x, y) => x[0] - y[0])
+    .map(([depth, x]) => ({ depth, a: x, b: b.get(depth) }));
+}
+
 // { se, df } of a ratio's log estimate, from its 95% interval and block count.
 function logSe(r) {
   if (!r.ci95 || !(r.blocks >= 2) || !(r.ci95[0] > 0)) return null;
@@ -207,6 +229,15 @@ function machineDifferences(a, b) {
     .map(([k, label]) => `${label} ${x[k] ?? '?'} → ${y[k] ?? '?'}`);
 }
 
+// Each run's machine-speed fingerprint (environment.fingerprint, µs a request) and their ratio:
+// beside the machine's name, since one name can stand for hosts of very different speed (one
+// read 3.7× apart six hours later: docs/deploy.md, "What the ratio rests on").
+function speedsOf(a, b) {
+  const us = (run) => run?.environment?.fingerprint?.cpuUsPerRequest ?? null;
+  const [x, y] = [us(a), us(b)];
+  return { a: x, b: y, ratio: x > 0 && y > 0 ? Math.max(x, y) / Math.min(x, y) : null };
+}
+
 function reproCompare(a, b) {
   const [runA, runB] = [a, b];
   const counted = runA?.settings?.method === 'instructions' && runB?.settings?.method === 'instructions';
@@ -242,6 +273,7 @@ function reproCompare(a, b) {
   const pairsB = counted ? [] : pairSummaries(runB);
   const served = servedRows(pairsA, pairsB);
   const addedP99 = addedP99Rows(pairsA, pairsB);
+  const base = counted ? [] : baseCosts(runA, runB);
   return {
     a: typeof a === 'string' ? a : (runA && runA.title) || 'a',
     b: typeof b === 'string' ? b : (runB && runB.title) || 'b',
@@ -251,6 +283,7 @@ function reproCompare(a, b) {
       b: machineOf(runB),
       same: sameMachine(runA, runB),
       differences: machineDifferences(runA, runB),
+      speeds: speedsOf(runA, runB),
     },
     ...(counted && instructionAgreement(rows, runA, runB, micro)),
     rows,
@@ -264,6 +297,7 @@ function reproCompare(a, b) {
     onlyInOne: onlyInOne.filter((id) => !served.some((r) => r.id === id)),
     ...(served.length && { served }),
     ...(addedP99.length && { addedP99 }),
+    ...(base.length && { baseCosts: base }),
   };
 }
 

@@ -52,6 +52,11 @@ function reproText(r) {
     const both = r.served.filter((x) => x.agree).length;
     lines.push(`${both} of ${r.served.length} "cannot serve" answers given by both runs.`);
   }
+  if (r.baseCosts) {
+    lines.push(`The baseline's CPU per request at its operating point: ` +
+      r.baseCosts.map((x) => `a ${x.a.toFixed(0)} µs, b ${x.b.toFixed(0)} µs at depth ${x.depth}`).join('; ') +
+      ' (the machine\'s cost of a lightly loaded request: ratios that move with it differ where it does).');
+  }
   if (r.addedP99) {
     const added = r.addedP99;
     lines.push(`${added.filter((x) => x.consistent).length} of ${added.length} added p99s consistent, ` +

@@ -251,8 +251,9 @@ function deploymentNote(summary, col) {
     `instance at the same target, read like the depth columns [95% CI]. It is not their figure: there a ` +
     `stand-in serves a few hundred requests a second on a quarter of a CPU and spends several times the CPU a ` +
     `request it spends at saturation, so a strategy's extra CPU is another share of it (docs/deploy.md). That ` +
-    'share depends on the machine too: what a lightly loaded request costs differs between machines, so the ' +
-    'figure holds on the machine named here, not on every one (docs/deploy.md).' +
+    'share depends on the machine too: what a lightly loaded request costs differs between machines and, on ' +
+    "some, from block to block, and the dearer strategies' figures move with it (the study page marks where), " +
+    'so the figure holds on the machine named here, not on every one (docs/deploy.md).' +
     `${tail}${on(col)}`
   );
 }

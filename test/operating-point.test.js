@@ -169,6 +169,74 @@ test('a block measured at its own rate but without a counted window gives no fig
   assert.deepStrictEqual([op.blocks, op.ownBlocks], [2, 2]);
 });
 
+// A stand-in's cost of a lightly loaded request is the machine's state: 118–684 µs over one run's
+// blocks (docs/deploy.md, "What the ratio rests on"). A strategy whose CPU adds to it moves with it.
+const runAt = (bases, candOf, { depth = 8 } = {}) => {
+  const samples = (cand) => {
+    const out = [];
+    bases.forEach((L, block) => {
+      for (let i = 0; i < 3; i++) {
+        const b = L * (1 + 0.05 * (i - 1));
+        out.push(phased({ block, phase: 'own', rate: 500, base: b, cand: cand(b, block, i) }));
+      }
+    });
+    return out;
+  };
+  return {
+    settings: { baseline: 'none', targetCpu: 0.6, instance: { name: 'F1', cpus: 0.25, periodUs: 100000 } },
+    configs: [
+      { id: 'b', framework: 'express', strategy: 'none', depth, samples: [] },
+      { id: 'c', framework: 'express', strategy: 'cls-hooked', depth, samples: samples(candOf) },
+      // The twin's ratio leans on the base too, but by 2% over a threefold range (a real twin's r
+      // read −0.83 with a slope of −0.03): significant, and nothing to act on.
+      { id: 't', framework: 'express', strategy: 'none', arm: 'aa', depth, samples: samples((b) => b * (1 - 0.02 * Math.log(b / 200))) },
+    ],
+  };
+};
+
+test('a ratio that followed the baseline\'s cost from block to block is marked, a twin\'s and a proportional one\'s are not', () => {
+  const { operatingSection } = require('../report/sections/run/operating');
+  const bases = [200, 300, 450, 600, 250, 500];
+  // cls-hooked adds 150 µs a request, whatever the base: its ratio is base ÷ (base + 150).
+  const run = runAt(bases, (b, k, i) => b + 150 + 3 * (i - 1));
+  const [c, twin] = operatingPoints(run).map((r) => r.op);
+  // Each block's the geometric mean of its windows (0.95, 1, 1.05 × the base).
+  near(c.base.range[0], 200 * 0.99917);
+  near(c.base.range[1], 600 * 0.99917);
+  assert.ok(c.base.dependence.r > 0.95 && c.base.dependence.pValue < 0.01, JSON.stringify(c.base.dependence));
+  assert.strictEqual(c.base.dependence.moves, true);
+  // From 57% at 200 µs to 80% at 600: about +40% across the range.
+  assert.ok(c.base.dependence.move > 0.3 && c.base.dependence.move < 0.5, JSON.stringify(c.base.dependence));
+  assert.ok(twin.base.dependence.pValue < 0.05, JSON.stringify(twin.base));
+  assert.strictEqual(twin.base.dependence.moves, false, JSON.stringify(twin.base));
+  const md = operatingSection(run);
+  assert.match(md, /\*What the ratio rests on:\* `none`'s CPU per request at its operating point ranged \d+–\d+ µs at depth 8 over the blocks/, md);
+  assert.match(md, /> ⚠ \*\*Moved with `none`'s cost of a lightly loaded request:\*\* `cls-hooked` at depth 8 \(r = [01]\.\d\d over 6 blocks, p < 0\.001; \+\d+% across the blocks' range\)\./, md);
+  // A strategy that costs 1.5× the base in every block: the same ratio whatever the base.
+  const prop = operatingPoints(runAt(bases, (b, k, i) => 1.5 * b * (1 + 0.01 * (((k + i) % 3) - 1)))).map((r) => r.op);
+  assert.strictEqual(prop[0].base.dependence?.moves ?? false, false, JSON.stringify(prop[0].base));
+  assert.doesNotMatch(operatingSection(runAt(bases, (b) => 1.5 * b)), /Moved with/);
+});
+
+test('repro of runs at the operating point says what the baseline\'s lightly loaded request cost in each', () => {
+  const { reproCompare } = require('../analysis/repro');
+  const { render } = require('../report/sections/repro');
+  const add = (b, k, i) => b + 150 + 4 * (((k * 3 + i) % 5) - 2);
+  const on = (run, us) => ({ ...run, environment: { cpuModel: 'AMD EPYC', cores: 2, kernel: 'k', fingerprint: { cpuUsPerRequest: us } } });
+  const r = reproCompare(on(runAt([200, 210, 190, 205], add), 220), on(runAt([300, 310, 290, 305], add), 59));
+  assert.strictEqual(r.baseCosts.length, 1);
+  assert.strictEqual(r.baseCosts[0].depth, 8);
+  assert.ok(Math.abs(r.baseCosts[0].a / 201 - 1) < 0.02 && Math.abs(r.baseCosts[0].b / 301 - 1) < 0.02, JSON.stringify(r.baseCosts));
+  // The ratio moved with it, beyond both runs' noise.
+  assert.strictEqual(r.rows.find((x) => x.id === 'c').consistent, false);
+  const md = render({ title: 'r', repro: r });
+  assert.match(md, /\*\*The baseline's CPU per request at its operating point:\*\* run a 20\d µs, run b 30\d µs at depth 8/);
+  // One machine's name, two speeds: the page says so beside the name.
+  assert.match(md, /Both runs on the same machine: AMD EPYC × 2, kernel k\. Machine-speed fingerprint: run a 220, run b 59 µs a request — 3\.7× apart: the same name, not necessarily the same host/, md);
+  const near2 = reproCompare(on(runAt([200, 210, 190, 205], add), 45), on(runAt([200, 210, 190, 205], add), 43));
+  assert.match(render({ title: 'r', repro: near2 }), /run a 45, run b 43 µs a request\.\n/);
+});
+
 // Little's law at each side's operating point: answers × mean latency ÷ wall time; the
 // autoscalers' concurrency target (the request limit × 0.6) decides where it is above.
 test('requests in flight there, and the concurrency target marked where a candidate is above it', () => {

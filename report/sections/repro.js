@@ -125,6 +125,23 @@ function addedLines(rows, lines) {
   );
 }
 
+// Runs at the autoscaler's operating point: what the baseline's lightly loaded request cost in each.
+function baseLines(rows, lines) {
+  const us = (x) => `${f.int(x)} µs`;
+  lines.push(
+    '',
+    `**The baseline's CPU per request at its operating point:** ` +
+      rows.map((x) => `run a ${us(x.a)}, run b ${us(x.b)} at depth ${x.depth}`).join('; ') +
+      " (geometric means over each run's blocks). It is the machine's cost of a lightly loaded request, its " +
+      'state more than its kind; where it differs, the ratios that move with it (marked ⚠ on the run pages) ' +
+      'differ beyond either interval (docs/deploy.md, "What the ratio rests on").',
+  );
+}
+
+// Fingerprints this far apart are more than one host's drift from hour to hour (docs/testing.md
+// and docs/deploy.md give the readings).
+const SPEED_APART = 1.5;
+
 function render(run, ctx = {}) {
   // Recomputed from the two runs' samples when the file holds them, so a result saved by
   // an older ctxbench is judged by today's rules (the difference test came later).
@@ -145,7 +162,16 @@ function render(run, ctx = {}) {
       '',
     );
   } else if (m?.same) {
-    lines.push(`Both runs on the same machine: ${m.a.cpuModel} × ${m.a.cores}, kernel ${m.a.kernel}.`, '');
+    const v = m.speeds;
+    const speeds =
+      v?.ratio > 0
+        ? ` Machine-speed fingerprint: run a ${f.int(v.a)}, run b ${f.int(v.b)} µs a request` +
+          (v.ratio >= SPEED_APART
+            ? ` — ${v.ratio.toFixed(1)}× apart: the same name, not necessarily the same host, and a figure that ` +
+              'moves with the machine\'s speed moves between these runs.'
+            : '.')
+        : '';
+    lines.push(`Both runs on the same machine: ${m.a.cpuModel} × ${m.a.cores}, kernel ${m.a.kernel}.${speeds}`, '');
   }
   if (!r || !r.compared) {
     lines.push('No ratio could be compared between the two runs.');
@@ -210,6 +236,7 @@ function render(run, ctx = {}) {
   );
   if (r.served) servedLines(r.served, lines);
   if (r.addedP99) addedLines(r.addedP99, lines);
+  if (r.baseCosts) baseLines(r.baseCosts, lines);
   return lines.join('\n');
 }
 

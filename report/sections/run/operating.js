@@ -8,6 +8,7 @@ const { operatingPoints } = require('../../../analysis');
 const { strategyCell, isAaTwin } = require('./common');
 
 const DEPLOY_DOC = '[docs/deploy.md](../docs/deploy.md#the-deployment-answer-at-the-autoscalers-target)';
+const DEPLOY_DOC_BASE = '[docs/deploy.md](../docs/deploy.md#what-the-ratio-rests-on)';
 const ms = (x) => (f.isNum(x) ? f.num(x) : f.DASH);
 const msCi = (x, ci) => (f.isNum(x) ? `${ms(x)}${ci ? ` [${ms(ci[0])}–${ms(ci[1])}]` : ''}` : f.DASH);
 const signed = (x) => (f.isNum(x) ? `${x > 0 ? '+' : x < 0 ? '−' : ''}${ms(Math.abs(x))}` : f.DASH);
@@ -64,6 +65,51 @@ function operatingRows(rows, { app = false } = {}) {
     ];
     return cells.map(String);
   });
+}
+
+// What the ratio rests on (analysis/operating-point.js baseOf): per depth, the baseline's CPU per
+// request at its operating point over the blocks, and a ⚠ for the ratios that moved with it.
+function baseLines(rows, { base, named, app, brief }) {
+  const us = (x) => f.int(x);
+  const depths = [...new Set(rows.map((r) => r.config.depth))];
+  const per = depths
+    .map((d) => {
+      const at = rows.filter((r) => r.config.depth === d && r.op.base?.range);
+      if (!at.length) return null;
+      const lo = Math.min(...at.map((r) => r.op.base.range[0]));
+      const hi = Math.max(...at.map((r) => r.op.base.range[1]));
+      return `${us(lo)}–${us(hi)} µs${app ? '' : ` at depth ${d}`}`;
+    })
+    .filter(Boolean);
+  const moved = rows.filter((r) => r.op.base?.dependence?.moves);
+  const out = [];
+  if (per.length && !brief)
+    out.push(
+      '',
+      `*What the ratio rests on:* ${base}'s CPU per request at its operating point ranged ` +
+        `${per.join(' and ')} over the blocks (each block's mean, in its pairs' ${base} processes). That is the ` +
+        `machine's cost of a lightly loaded request, which moves with the machine's state, not the strategy's: ` +
+        `where a ratio moved with it from block to block, a run whose blocks see other states reads it ` +
+        `otherwise, beyond this run's interval (${app ? "ctxbench's docs/deploy.md" : DEPLOY_DOC_BASE}).`,
+    );
+  if (moved.length)
+    out.push(
+      '',
+      `> ⚠ **Moved with ${base}'s cost of a lightly loaded request:** ` +
+        moved
+          .map(({ config: c, op }) => {
+            const d = op.base.dependence;
+            return (
+              `${named(c)} (r = ${d.r.toFixed(2)} over ${d.n} blocks, ` +
+              `p ${d.pValue < 0.001 ? '< 0.001' : `= ${d.pValue.toFixed(3)}`}; ` +
+              `${d.move > 0 ? '+' : '−'}${Math.round(Math.abs(d.move) * 100)}% across the blocks' range)`
+            );
+          })
+          .join(', ') +
+        `. Their blocks' ratios followed ${base}'s CPU per request there, so their intervals hold for this ` +
+        `run's mix of machine states; a second run on a machine in another state moves them.`,
+    );
+  return out;
 }
 
 // The section of a run page (and of results.md's brief): '' for any other run. app: `ctxbench
@@ -138,6 +184,7 @@ function operatingSection(run, { brief = false, app = null } = {}) {
       header.map((h, i) => (i === 0 || h === 'Measured at' ? 'l' : 'r')),
     ),
   );
+  out.push(...baseLines(rows, { base, named, app, brief }));
   if (!brief)
     out.push(
       '',
