@@ -292,6 +292,9 @@ function operatingCell(source, strategy, depth) {
     significant: Boolean(op.ratio.ci95 && (op.ratio.ci95[1] < 1 || op.ratio.ci95[0] > 1)),
     blocks: op.ratio.blocks,
     ownRate: op.ownBlocks > 0,
+    // Its block ratios followed the baseline's cost there (the machine's state): its interval
+    // holds for this run's mix of states (analysis/operating-point.js baseOf).
+    movesWithBase: Boolean(op.base?.dependence?.moves),
     p99: op.tails
       ? {
           candidate: op.tails.candidate.p99,

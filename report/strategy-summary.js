@@ -66,7 +66,7 @@ function ratioText(cell) {
   if (cell.kind === 'baseline') return 'baseline';
   if (cell.cannotServe) return cannotServeText(cell.cannotServe);
   if (!f.isNum(cell.estimate)) return cell.verdict ?? f.DASH;
-  return f.withCi(cell.estimate, cell.interval, f.pctOf);
+  return `${f.withCi(cell.estimate, cell.interval, f.pctOf)}${cell.movesWithBase ? ' ⚠' : ''}`;
 }
 
 function msText(cell) {
@@ -242,6 +242,12 @@ function deploymentNote(summary, col) {
       `intervals reach ±${Math.round(Math.max(...widths) * 100)}% of the figure (a throttled period stalls a ` +
       'server, and a block catches such stalls or not).'
     : '';
+  const moved = summary.rows.filter((r) => r.deploy?.movesWithBase).map((r) => f.code(r.strategy));
+  const marked = moved.length
+    ? ` ⚠ (${moved.join(', ')}): its blocks' figures followed ${f.code(d.baseline)}'s CPU per request there ` +
+      "from block to block, so its interval holds for this run's mix of machine states, not for every run " +
+      'on this machine (the study page gives the slope).'
+    : '';
   return (
     `${d.instance} at its autoscaling target (depth ${d.depth}): each strategy and a fresh ${f.code(d.baseline)} ` +
     `process on ${d.instance} stand-ins (${(d.periodUs / 1000).toLocaleString('en-US')}-ms CFS period; ` +
@@ -254,7 +260,7 @@ function deploymentNote(summary, col) {
     'share depends on the machine too: what a lightly loaded request costs differs between machines and, on ' +
     "some, from block to block, and the dearer strategies' figures move with it (the study page marks where), " +
     'so the figure holds on the machine named here, not on every one (docs/deploy.md).' +
-    `${tail}${on(col)}`
+    `${marked}${tail}${on(col)}`
   );
 }
 
@@ -263,7 +269,7 @@ function deployText(cell) {
   if (!cell) return null;
   if (cell.kind === 'baseline') return 'baseline';
   if (!f.isNum(cell.estimate)) return cell.verdict ?? f.DASH;
-  return f.withCi(cell.estimate, cell.interval, f.pctOf);
+  return `${f.withCi(cell.estimate, cell.interval, f.pctOf)}${cell.movesWithBase ? ' ⚠' : ''}`;
 }
 
 const CELL_TEXT = { latency: msText, deploy: deployText };

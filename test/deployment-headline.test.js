@@ -64,3 +64,33 @@ test('within ±4 pp it shows: throughput per instance % of none with its interva
   assert.match(md, /The p99 each side's users see there is on the study page, not here: pooled over the blocks its 95% intervals reach ±\d+% of the figure/);
   assert.deepStrictEqual(contradictions(summary), []);
 });
+
+// Six blocks whose `none` costs 200–600 µs a request there (a machine's state moving, as on one
+// host: docs/deploy.md, "What the ratio rests on"): Sentry adds 20 µs whatever the base, so its
+// ratio follows the base; cls-hooked costs 1.6× it in every block, so its ratio does not.
+const moving = (run) => {
+  const levels = [200, 300, 450, 600, 250, 500];
+  for (const c of run.configs) {
+    const ws = c.samples.filter((x) => x.kind === 'window' && x.instance && x.partnerInstance);
+    c.samples.push(...ws.map((w) => ({ ...structuredClone(w), block: w.block + 3 })));
+    for (const w of c.samples.filter((x) => x.kind === 'window' && x.instance && x.partnerInstance)) {
+      const base = levels[w.block] * (1 + 0.01 * ((w.window ?? 0) % 3));
+      w.partnerInstance.cpuUsPerRequest = base;
+      w.instance.cpuUsPerRequest = c.strategy === 'sentry' ? base + 20 : c.strategy === 'cls-hooked' ? 1.6 * base : base;
+    }
+  }
+  return run;
+};
+
+test('a headline F1 figure whose blocks followed none\'s cost there carries a ⚠ and the note says what it means', () => {
+  const summary = summaryWith(moving);
+  const md = markdown(summary, { link: (name) => `results/${name}.md` });
+  // The strategy's headline row.
+  const cell = (name) => md.split('\n').find((l) => l.startsWith(`| \`${name}\` |`));
+  assert.ok(columns(summary).some((c) => c.key === 'deploy'), 'the column shows (within ±4 pp)');
+  assert.match(cell('sentry'), /9\d\.\d% \[[\d.]+%–[\d.]+%\] ⚠/, cell('sentry'));
+  assert.doesNotMatch(cell('cls-hooked'), /⚠/, cell('cls-hooked'));
+  assert.match(md, / ⚠ \(`sentry`\): its blocks' figures followed `none`'s CPU per request there from block to block, so its interval holds for this run's mix of machine states/);
+  assert.deepStrictEqual(contradictions(summary), []);
+});
+
