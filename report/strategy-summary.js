@@ -66,7 +66,7 @@ function ratioText(cell) {
   if (cell.kind === 'baseline') return 'baseline';
   if (cell.cannotServe) return cannotServeText(cell.cannotServe);
   if (!f.isNum(cell.estimate)) return cell.verdict ?? f.DASH;
-  return `${f.withCi(cell.estimate, cell.interval, f.pctOf)}${cell.movesWithBase ? ' ⚠' : ''}`;
+  return f.withCi(cell.estimate, cell.interval, f.pctOf);
 }
 
 function msText(cell) {
