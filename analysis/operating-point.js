@@ -268,6 +268,4 @@ module.exports = {
   isPhased,
   OPERATING_METHOD,
   PER,
-  BASE_ALPHA,
-  BASE_MOVE,
 };

@@ -244,9 +244,10 @@ function deploymentNote(summary, col) {
     : '';
   const moved = summary.rows.filter((r) => r.deploy?.movesWithBase).map((r) => f.code(r.strategy));
   const marked = moved.length
-    ? ` ⚠ (${moved.join(', ')}): its blocks' figures followed ${f.code(d.baseline)}'s CPU per request there ` +
-      "from block to block, so its interval holds for this run's mix of machine states, not for every run " +
-      'on this machine (the study page gives the slope).'
+    ? ` ⚠ (${moved.join(', ')}): ${moved.length > 1 ? 'their' : 'its'} blocks' figures followed ` +
+      `${f.code(d.baseline)}'s CPU per request there from block to block, so ${moved.length > 1 ? 'their' : 'its'} ` +
+      "interval holds for this run's mix of machine states, not for every run on this machine (the study page " +
+      'gives the slope).'
     : '';
   return (
     `${d.instance} at its autoscaling target (depth ${d.depth}): each strategy and a fresh ${f.code(d.baseline)} ` +

@@ -229,6 +229,8 @@ test('repro of runs at the operating point says what the baseline\'s lightly loa
   assert.ok(Math.abs(r.baseCosts[0].a / 201 - 1) < 0.02 && Math.abs(r.baseCosts[0].b / 301 - 1) < 0.02, JSON.stringify(r.baseCosts));
   // The ratio moved with it, beyond both runs' noise.
   assert.strictEqual(r.rows.find((x) => x.id === 'c').consistent, false);
+  const { reproText } = require('../report/repro-text');
+  assert.match(reproText(r), /^The baseline's CPU per request at its operating point: a 20\d µs, b 30\d µs at depth 8 /m);
   const md = render({ title: 'r', repro: r });
   assert.match(md, /\*\*The baseline's CPU per request at its operating point:\*\* run a 20\d µs, run b 30\d µs at depth 8/);
   // One machine's name, two speeds: the page says so beside the name.

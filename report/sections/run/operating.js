@@ -70,7 +70,6 @@ function operatingRows(rows, { app = false } = {}) {
 // What the ratio rests on (analysis/operating-point.js baseOf): per depth, the baseline's CPU per
 // request at its operating point over the blocks, and a ⚠ for the ratios that moved with it.
 function baseLines(rows, { base, named, app, brief }) {
-  const us = (x) => f.int(x);
   const depths = [...new Set(rows.map((r) => r.config.depth))];
   const per = depths
     .map((d) => {
@@ -78,7 +77,7 @@ function baseLines(rows, { base, named, app, brief }) {
       if (!at.length) return null;
       const lo = Math.min(...at.map((r) => r.op.base.range[0]));
       const hi = Math.max(...at.map((r) => r.op.base.range[1]));
-      return `${us(lo)}–${us(hi)} µs${app ? '' : ` at depth ${d}`}`;
+      return `${f.int(lo)}–${f.int(hi)} µs${app ? '' : ` at depth ${d}`}`;
     })
     .filter(Boolean);
   const moved = rows.filter((r) => r.op.base?.dependence?.moves);
