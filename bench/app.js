@@ -8,7 +8,7 @@
 // With --id-header, every request carries its own id in that header and every answer is
 // checked for it.
 const { randomBytes } = require('node:crypto');
-const autocannon = require('autocannon');
+const { autocannon } = require('../load/autocannon'); // required lazily there
 const { startApp, AppStartError } = require('./app-process');
 const { treeCpuUs } = require('./proc-cpu');
 const { judgeWindow } = require('./duet-windows');

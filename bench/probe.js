@@ -13,7 +13,7 @@
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const autocannon = require('autocannon');
+const { autocannon } = require('../load/autocannon'); // required lazily there
 
 const HOOK = path.join(__dirname, 'probe-hook.js');
 const WAIT_MS = 10000;
