@@ -64,3 +64,12 @@ test('CTXBENCH_CPUS: two different CPUs of this machine, load generator first, o
   assert.match(r.stderr, /^ctxbench: CTXBENCH_CPUS=1,1 is not valid[^\n]*\n$/);
   assert.ok(!fs.existsSync(out), 'nothing written');
 });
+
+test('a command that refuses bad input has not loaded autocannon (most of a CLI start, required at a burst)', () => {
+  const r = require('node:child_process').spawnSync(process.execPath, ['-e',
+    "for (const c of ['run', 'app', 'deploy', 'repro']) require('./bench/cli/' + c);" +
+    "process.stdout.write(String(Object.keys(require.cache).some((k) => k.includes('/node_modules/autocannon/'))))"],
+  { cwd: path.join(__dirname, '..'), encoding: 'utf8' });
+  assert.strictEqual(r.status, 0, r.stderr);
+  assert.strictEqual(r.stdout, 'false', 'autocannon loaded at start-up');
+});
