@@ -157,6 +157,6 @@ module.exports = [
   {
     files: ['**/*.js'],
     ignores: ['test/**'],
-    rules: { 'max-len': ['error', { code: 120, ignoreUrls: true, ignoreRegExpLiterals: true }] },
+    rules: { 'max-len': ['error', { code: 120 }] },
   },
 ];

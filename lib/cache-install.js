@@ -8,8 +8,11 @@
 const { execFile } = require('node:child_process');
 const fs = require('node:fs');
 
-const NETWORK_CODES =
-  /E(NOTFOUND|AI_AGAIN|CONNREFUSED|CONNRESET|TIMEDOUT|NETUNREACH|HOSTUNREACH|SOCKETTIMEOUT)|network|timed out|FETCH_ERROR/i;
+const NETWORK_CODES = new RegExp(
+  'E(NOTFOUND|AI_AGAIN|CONNREFUSED|CONNRESET|TIMEDOUT|NETUNREACH|HOSTUNREACH|SOCKETTIMEOUT)' +
+    '|network|timed out|FETCH_ERROR',
+  'i',
+);
 
 function oneLineError(message) {
   const err = new Error(

@@ -61,7 +61,8 @@ function reworded(err, options) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
       return `unknown option ${flag}${suggestion(name, options)}; \`--help\` lists the options`;
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
-      return `unexpected argument ${/'([^']*)'/.exec(message)?.[1] ?? ''}: this command takes only options (see --help)`;
+      return `unexpected argument ${/'([^']*)'/.exec(message)?.[1] ?? ''}: this command takes only options` +
+        ' (see --help)';
     case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
       if (/does not take an argument/.test(message)) return `${flag} takes no value`;
       if (/ambiguous/.test(message)) return `${flag} needs a value; one that starts with '-' is written ${flag}=VALUE`;

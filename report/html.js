@@ -56,7 +56,8 @@ function tableHtml({ header, rows, align = [] }, opts) {
             const data = key === null || key === undefined ? '' : ` data-sort="${escapeHtml(key)}"`;
             // A figure's interval wraps as one piece, below its figure, never at its dash.
             const html = inline(text ?? '—', opts);
-            const cell = align[i] === 'r' ? html.replace(/\[[^\]<>]*\]/g, (ci) => `<span class="ci">${ci}</span>`) : html;
+            const wrap = (ci) => `<span class="ci">${ci}</span>`;
+            const cell = align[i] === 'r' ? html.replace(/\[[^\]<>]*\]/g, wrap) : html;
             return `<td class="${align[i] === 'r' ? 'r' : ''}"${data}>${cell}</td>`;
           })
           .join('')}</tr>`,

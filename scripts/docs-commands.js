@@ -70,7 +70,9 @@ function invocations(line) {
     if (!/^(\S*\/)?ctxbench(\.js)?$/.test(ws[0] ?? '') || ws.length < 2) continue;
     const [, command, ...args] = ws;
     if (isPlaceholder(command)) found.push({ command: null, args });
-    else if (/^[a-z][a-z-]*$/.test(command)) found.push({ command, args: args.map((a) => a.replace(/(\S)(…|\.\.\.)$/, '$1')) });
+    // `--flag…` in prose: the ellipsis is not part of the flag.
+    else if (/^[a-z][a-z-]*$/.test(command))
+      found.push({ command, args: args.map((a) => a.replace(/(\S)(…|\.\.\.)$/, '$1')) });
   }
   return found;
 }

@@ -44,13 +44,16 @@ function defaultHost(env) {
 // requests in flight, so that requests wait for a client as they do in production).
 function ioConfig(env, hop) {
   const pgUrl = env.PG_URL || null;
-  if (pgUrl && !/^postgres(ql)?:\/\/\S+$/.test(pgUrl)) throw bad('PG_URL', '(hidden)', 'a postgres://user:password@host:port/database URL');
+  if (pgUrl && !/^postgres(ql)?:\/\/\S+$/.test(pgUrl))
+    throw bad('PG_URL', '(hidden)', 'a postgres://user:password@host:port/database URL');
   const mysqlUrl = env.MYSQL_URL || null;
-  if (mysqlUrl && !/^mysql:\/\/[^\s/]+\/?$/.test(mysqlUrl)) throw bad('MYSQL_URL', '(hidden)', 'mysql://user[:password]@host:port');
+  if (mysqlUrl && !/^mysql:\/\/[^\s/]+\/?$/.test(mysqlUrl))
+    throw bad('MYSQL_URL', '(hidden)', 'mysql://user[:password]@host:port');
   const redisUrl = env.REDIS_URL || null;
   if (redisUrl && !/^redis:\/\/[^\s/]+\/?$/.test(redisUrl)) throw bad('REDIS_URL', redisUrl, 'redis://host:port');
   const downstreamUrl = env.DOWNSTREAM_URL || null;
-  if (downstreamUrl && !/^https?:\/\/[^\s/]+\/?$/.test(downstreamUrl)) throw bad('DOWNSTREAM_URL', downstreamUrl, 'http://host:port');
+  if (downstreamUrl && !/^https?:\/\/[^\s/]+\/?$/.test(downstreamUrl))
+    throw bad('DOWNSTREAM_URL', downstreamUrl, 'http://host:port');
   const needs = (h, what, started) =>
     new ConfigError(`HOP=${h} needs ${what}; \`ctxbench run\` starts ${started} and sets it`);
   if (hop === 'pg' && !pgUrl) throw needs('pg', 'PG_URL (postgres://user:password@host:port/database)', 'a PostgreSQL');
@@ -73,9 +76,13 @@ function ioConfig(env, hop) {
 // default one (Sentry: none; dd-trace: localhost:8126) and measure that instead.
 function sinkUrl(env, strategy) {
   const url = env.SINK_URL || null;
-  if (url && !/^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+\/?$/.test(url)) throw bad('SINK_URL', url, 'http://127.0.0.1:port (a sink on this machine: nothing an agent sends may leave it)');
+  if (url && !/^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+\/?$/.test(url))
+    throw bad('SINK_URL', url, 'http://127.0.0.1:port (a sink on this machine: nothing an agent sends may leave it)');
   if (!url && strategies.info(strategy).agent) {
-    throw new ConfigError(`STRATEGY=${strategy} needs SINK_URL (http://127.0.0.1:port of \`node bench/agent-sink.js\`); ctxbench's commands start one and set it`);
+    throw new ConfigError(
+      `STRATEGY=${strategy} needs SINK_URL (http://127.0.0.1:port of \`node bench/agent-sink.js\`);` +
+        " ctxbench's commands start one and set it",
+    );
   }
   return url && url.replace(/\/$/, '');
 }

@@ -44,6 +44,9 @@ const DEFAULTS = {
 // Where it is checked: the cheapest request, and the default preset's two depths.
 const DEFAULT_AT = `1/sync,${PRESETS.default.depths.map((d) => `${d}/${PRESETS.default.hops[0]}`).join(',')}`;
 const DEFAULT_BURNS = '0,50,100,200';
+// single's --depth and --hop lines, which calibrate reads as one point of --at.
+const ONE_POINT = / {2}--depth N[^\n]*\n {2}--hop NAME[^\n]*\n/;
+const ONE_POINT_HELP = '  --depth N, --hop NAME   one point only (same as --at N/NAME)\n';
 const HELP = `Does the harness see a known cost? Servers that burn a known BURN_US per request, in duet by
 default (each level beside a fresh burn0 process): the extra CPU per request seen must match it.
 
@@ -66,7 +69,7 @@ Exit 0 pass, 1 fail (or a failed server), 2 cannot tell, 130 interrupted.
                            burn0 process, extra CPU µs per request per window; pair: the
                            same at --rate requests/s each (HOP=pg, http, timeout, mixed);
                            sequential: adjacent bursts, 1/throughput
-${DUET_HELP}${singleHelp(DEFAULTS).replace(/ {2}--depth N[^\n]*\n {2}--hop NAME[^\n]*\n/, '  --depth N, --hop NAME   one point only (same as --at N/NAME)\n')}`;
+${DUET_HELP}${singleHelp(DEFAULTS).replace(ONE_POINT, ONE_POINT_HELP)}`;
 
 function points(values) {
   if (values.at !== undefined && (values.depth !== undefined || values.hop !== undefined))
