@@ -14,7 +14,7 @@ const QUANTILES = { p50: 50, p99: 99, p99_9: 99.9 };
 const RESAMPLES = 2000;
 
 // Histograms -> one grid of the values any of them recorded and, per histogram, its counts on
-// it: resampling then sums small arrays instead of merging histograms.
+// it: resampling then reads small arrays instead of merging histograms.
 function onGrid(histograms) {
   const perHistogram = histograms.map((h) => {
     const m = new Map();
@@ -37,40 +37,45 @@ function onGrid(histograms) {
   return { values, counts };
 }
 
+// A resample is a weight per block (how many times it was drawn); its pooled distribution is
+// read through each block's cumulative counts on the grid: cumulative(j) = Σ w_i · cum_i[j].
+// Counts are integers, so the sums are exact in any order and a quantile is found by
+// bisection, O(blocks · log grid) where summing the counts was O(blocks · grid).
+function cumulative(counts) {
+  const c = new Float64Array(counts.length);
+  let run = 0;
+  for (let j = 0; j < counts.length; j++) c[j] = run += counts[j];
+  return c;
+}
+function at(cums, weights, j) {
+  let s = 0;
+  for (let i = 0; i < cums.length; i++) if (weights[i]) s += weights[i] * cums[i][j];
+  return s;
+}
+
 // As HdrHistogram's getValueAtPercentile: the value at which the cumulative count first
 // reaches round(q% of the total), at least 1.
-function quantile(values, counts, total, q) {
+function quantile(values, cums, weights, total, q) {
   const want = Math.max(1, Math.floor((q / 100) * total + 0.5));
-  let seen = 0;
-  for (let i = 0; i < values.length; i++) {
-    seen += counts[i];
-    if (seen >= want) return values[i];
+  let lo = 0;
+  let hi = values.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (at(cums, weights, mid) >= want) hi = mid;
+    else lo = mid + 1;
   }
-  return values[values.length - 1];
+  return values[lo];
 }
 
-// One side's figures from summed counts: quantiles (ms) and the share over the bound.
-function figures(values, counts, boundUs) {
-  let total = 0;
-  let over = 0;
-  for (let i = 0; i < values.length; i++) {
-    total += counts[i];
-    if (boundUs !== null && values[i] > boundUs) over += counts[i];
-  }
+// One side's figures for a resample: quantiles (ms) and the share over the bound. below: the
+// grid index of the last value within the bound (-1 when none is), null without a bound.
+function figures(values, cums, weights, below) {
+  const total = at(cums, weights, values.length - 1);
   if (!total) return null;
   const out = { count: total };
-  for (const [k, q] of Object.entries(QUANTILES)) out[k] = quantile(values, counts, total, q) / 1000;
-  out.overShare = boundUs === null ? null : over / total;
+  for (const [k, q] of Object.entries(QUANTILES)) out[k] = quantile(values, cums, weights, total, q) / 1000;
+  out.overShare = below === null ? null : (total - (below < 0 ? 0 : at(cums, weights, below))) / total;
   return out;
-}
-
-function sum(counts, picks, length) {
-  const s = new Float64Array(length);
-  for (const i of picks) {
-    const c = counts[i];
-    for (let j = 0; j < length; j++) s[j] += c[j];
-  }
-  return s;
 }
 
 // 2.5th and 97.5th percentiles of the resampled figures (the percentile bootstrap).
@@ -91,23 +96,25 @@ function pooledTails(blocks, { boundMs = null, resamples = RESAMPLES, seed = 1 }
   if (paired.length < 2) return null;
   const n = paired.length;
   const grid = onGrid(paired.flatMap((b) => [b.baseline, b.candidate]));
-  const L = grid.values.length;
-  const side = (k) => paired.map((_, i) => grid.counts[2 * i + k]);
+  const side = (k) => paired.map((_, i) => cumulative(grid.counts[2 * i + k]));
   const [base, cand] = [side(0), side(1)];
   const boundUs = boundMs === null ? null : boundMs * 1000;
-  const all = [...Array(n).keys()];
+  let below = boundUs === null ? null : -1;
+  if (boundUs !== null) while (below + 1 < grid.values.length && grid.values[below + 1] <= boundUs) below++;
+  const all = new Float64Array(n).fill(1);
   const point = {
-    baseline: figures(grid.values, sum(base, all, L), boundUs),
-    candidate: figures(grid.values, sum(cand, all, L), boundUs),
+    baseline: figures(grid.values, base, all, below),
+    candidate: figures(grid.values, cand, all, below),
   };
   const keys = [...Object.keys(QUANTILES), 'overShare'];
   const lists = (names) => Object.fromEntries(names.map((k) => [k, []]));
   const draws = { baseline: lists(keys), candidate: lists(keys), added: lists(Object.keys(QUANTILES)) };
   const random = prng(seed);
   for (let r = 0; r < resamples; r++) {
-    const picks = Array.from({ length: n }, () => Math.floor(random() * n));
-    const b = figures(grid.values, sum(base, picks, L), boundUs);
-    const c = figures(grid.values, sum(cand, picks, L), boundUs);
+    const weights = new Float64Array(n);
+    for (let i = 0; i < n; i++) weights[Math.floor(random() * n)]++;
+    const b = figures(grid.values, base, weights, below);
+    const c = figures(grid.values, cand, weights, below);
     for (const k of keys) {
       draws.baseline[k].push(b[k]);
       draws.candidate[k].push(c[k]);

@@ -16,20 +16,44 @@ function newHistogram() {
 
 const round3 = (x) => Math.round(x * 1000) / 1000;
 
+// The histogram's mean and standard deviation, the same floating-point sums in the same
+// order as hdr-histogram-js's `mean` and `stdDeviation` (so the same bits), over its counts
+// array directly: the library walks it with an iterator that copies eight fields per value,
+// and computes the mean twice; that was most of the CPU of a report.
+function moments(h) {
+  const total = h.totalCount;
+  const values = [];
+  const counts = [];
+  for (let i = 0, seen = 0; seen < total && i < h.countsArrayLength; i++) {
+    const c = h.getCountAtIndex(i);
+    if (c === 0) continue;
+    values.push(h.medianEquivalentValue(h.highestEquivalentValue(h.valueFromIndex(i))));
+    counts.push(c);
+    seen += c;
+  }
+  let sum = 0;
+  for (let k = 0; k < values.length; k++) sum += values[k] * counts[k];
+  const mean = sum / total;
+  let squares = 0;
+  for (let k = 0; k < values.length; k++) squares += (values[k] - mean) * (values[k] - mean) * counts[k];
+  return { mean, stdev: Math.sqrt(squares / total) };
+}
+
 // Percentiles (ms) of a histogram of µs, in the names the run JSON uses.
 function percentiles(h) {
   if (h.totalCount === 0) return { p50: null, p90: null, p99: null, p99_9: null, avg: null, max: null, count: 0 };
   const ms = (x) => round3(x / 1000);
+  const { mean, stdev } = moments(h);
   return {
     p50: ms(h.getValueAtPercentile(50)),
     p90: ms(h.getValueAtPercentile(90)),
     p99: ms(h.getValueAtPercentile(99)),
     p99_9: ms(h.getValueAtPercentile(99.9)),
-    avg: ms(h.mean),
-    stdev: ms(h.stdDeviation),
+    avg: ms(mean),
+    stdev: ms(stdev),
     max: ms(h.maxValue),
     count: h.totalCount,
   };
 }
 
-module.exports = { newHistogram, percentiles, HELD_MIN, HIST };
+module.exports = { newHistogram, percentiles, moments, HELD_MIN, HIST };
