@@ -45,6 +45,10 @@ test('a duet run of two start commands: fresh processes per block, every window 
     assert.ok(ws.filter((w) => w.counted).length === 2 || ws.length === 6, `block ${b}: ${ws.length} windows`);
   }
   for (const w of windows) assert.ok(w.cpuUsPerRequest > 0 && w.partnerCpuUsPerRequest > 0 && w.requests > 0 && w.partnerRequests > 0, JSON.stringify(w));
+  // A window lasts its --window (0.2 s), not until autocannon's next whole-second tick (which
+  // made every one of them at least 1,000 ms): the median of them, with room for a busy machine.
+  const walls = windows.map((w) => w.wallMs).sort((x, y) => x - y);
+  assert.ok(walls[Math.floor(walls.length / 2)] < 1000, `windows of ${walls.join(', ')} ms for --window 0.2`);
   const a = run.app;
   checkRatio(a.ratio, windows, 'traced');
   // Every answer was checked, on both sides, in every window.
