@@ -19,7 +19,7 @@ const { operatingPoints, operatingPoint } = require('./operating-point');
 function analyzeApp(run) {
   if (run.settings?.method === 'pair') return analyzeAppOnInstance(run);
   const [base, cand] = run.configs || [];
-  if (!base || !cand) return { ratio: null, blocks: 0, windows: { counted: 0, dropped: 0 }, ids: {} };
+  if (!base || !cand) return { ratio: null, blocks: 0, blocksRun: 0, windows: { counted: 0, dropped: 0 }, ids: {} };
   const s = summaries.summarize(cand, base, { marginPct: run.settings?.margin });
   const windows = cand.samples.filter((w) => w.kind === 'window');
   const counted = windows.filter((w) => w.counted);
@@ -30,6 +30,7 @@ function analyzeApp(run) {
   return {
     ratio: s.ratio,
     blocks: new Set(counted.map((w) => w.block)).size,
+    blocksRun: new Set(windows.map((w) => w.block)).size,
     windows: { counted: counted.length, dropped: windows.length - counted.length },
     cpuUsPerRequest: {
       baseline: stats.median(counted.map((w) => w.partnerCpuUsPerRequest)),
@@ -80,6 +81,8 @@ function analyzeAppOnInstance(run) {
         }
       : { capacity: sloCapacity(run) }),
     blocks: new Set(counted.map((w) => w.block)).size,
+    // Every block run, counted windows or not: on a busy machine a block's may all be dropped.
+    blocksRun: new Set(windows.map((w) => w.block)).size,
     windows: { counted: counted.length, dropped: windows.length - counted.length },
     ids,
     broken: Object.values(ids).some((x) => x.checked && x.mismatches + x.lost > 0),

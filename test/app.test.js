@@ -135,3 +135,19 @@ test('bad input: a command that dies, a health path never ready, missing or bad 
   const failed = JSON.parse(fs.readFileSync(path.join(dir, 'x.json'), 'utf8'));
   assert.strictEqual(failed.status, 'failed');
 });
+
+test('the summary names every block run, and in how many the windows were counted when a busy machine dropped the rest', () => {
+  const { analyzeApp } = require('../analysis');
+  const { summaryLine } = require('../bench/cli/app');
+  const { parseInstance } = require('../lib/instances');
+  // Three blocks; the windows of blocks 1 and 2 all dropped (the load CPU busy), as CI's test:all saw.
+  const windows = [0, 1, 2].map((block) => ({ kind: 'window', block, counted: block === 0, ...(block && { dropped: 'loadgen' }) }));
+  const configs = ['baseline', 'candidate'].map((arm) => ({ arm, name: arm, samples: windows }));
+  const run = { status: 'complete', settings: { method: 'pair', targetCpu: 0.6, instance: parseInstance('F1'), names: ['plain', 'als'] }, configs };
+  run.app = analyzeApp(run);
+  assert.deepStrictEqual([run.app.blocksRun, run.app.blocks], [3, 1]);
+  assert.match(summaryLine(run), /, 3 block\(s\) \(windows counted in 1: the rest dropped, see the warnings\)\n/);
+  for (const w of windows) w.counted = true;
+  run.app = analyzeApp(run);
+  assert.match(summaryLine(run), /, 3 block\(s\)\n/);
+});

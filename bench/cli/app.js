@@ -286,7 +286,10 @@ function summaryLine(run) {
   const [base, cand] = run.configs;
   const lines = [''];
   if (cand) {
-    lines.push(`ctxbench app: ${run.status}, duet, ${a?.blocks ?? 0} block(s)`);
+    lines.push(
+      `ctxbench app: ${run.status}, duet, ${a?.blocksRun ?? 0} block(s)` +
+        (a && a.blocks < a.blocksRun ? ` (windows counted in ${a.blocks}: the rest dropped, see the warnings)` : ''),
+    );
     if (r && Number.isFinite(r.estimate)) {
       const eq = a.broken ? null : r.judgement?.equivalence;
       lines.push(
@@ -322,7 +325,8 @@ function instanceSummary(run) {
     '',
     `ctxbench app: ${run.status}, the pair ` +
       `${s.targetCpu ? "at the autoscaler's operating point" : 'at a fixed rate'} on ${s.instance.name} ` +
-      `stand-ins (${describeInstance(s.instance)}; docs/deploy.md), ${a?.blocks ?? 0} block(s)`,
+      `stand-ins (${describeInstance(s.instance)}; docs/deploy.md), ${a?.blocksRun ?? 0} block(s)` +
+      (a && a.blocks < a.blocksRun ? ` (windows counted in ${a.blocks}: the rest dropped, see the warnings)` : ''),
   ];
   if (s.targetCpu) {
     lines.push(
@@ -782,4 +786,4 @@ async function probeSides(sides, settings, progress) {
 // The start commands with the URLs of what --with started (the same for both sides).
 const withEnv = (commands, serverEnv) => commands.map((c) => ({ ...c, env: { ...serverEnv } }));
 
-module.exports = { main, help: HELP, settingsOf, OPTIONS, predictLines };
+module.exports = { main, help: HELP, settingsOf, OPTIONS, predictLines, summaryLine };

@@ -24,7 +24,7 @@ function head(run, a, ctx, { title = 'Your service', meta: extra, how }) {
   const meta = ['kind `app`', ...extra];
   if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
   meta.push(
-    `${a.blocks} block(s) of fresh processes`,
+    `${a.blocksRun} block(s) of fresh processes` + (a.blocks < a.blocksRun ? ` (windows counted in ${a.blocks})` : ''),
     `${a.windows.counted} windows counted${a.windows.dropped ? `, ${a.windows.dropped} dropped` : ''}`,
   );
   if (run.status) meta.push(`status ${run.status}`);

@@ -78,7 +78,10 @@ test("app --instance F1 at the autoscaler's target: per block both sides found a
   const r = await runCli(['app', '--baseline', node(''), '--candidate', node('CONTEXT=als '), '--names', 'plain,als-logger', '--health', '/healthz', '--id-header', 'x-request-id',
     '--instance', 'F1', '--blocks', '3', '--windows', '2', '--window', '0.5', '--out', out, '--report', path.join(own, 'results.md')]);
   assert.strictEqual(r.code, 0, r.stderr);
-  assert.match(r.stdout, /^ctxbench app: complete, the pair at the autoscaler's operating point on F1 stand-ins \(F1: 0\.25 CPU.*\), 3 block\(s\)$/m);
+  // Every block run is named; on a busy machine (CI's test:all beside the suite) a block's
+  // windows may all be dropped, and the header then says in how many they were counted.
+  const head = r.stdout.match(/^ctxbench app: complete, the pair at the autoscaler's operating point on F1 stand-ins \(F1: 0\.25 CPU.*\), 3 block\(s\)(?: \(windows counted in ([12]): the rest dropped, see the warnings\))?$/m);
+  assert.ok(head, r.stdout);
   assert.match(r.stdout, /^At the autoscaler's target: 60% of each quota, CFS period 100 ms \(an assumption: no cloud documents it\)$/m);
   // Structure only: on a busy machine a block's windows may all be dropped (the load CPU
   // saturated), so the figure may rest on fewer blocks, never on more than it says.
@@ -86,6 +89,7 @@ test("app --instance F1 at the autoscaler's target: per block both sides found a
   assert.ok(line, r.stdout);
   const [ownN, of, blocks] = [line[3], line[4], line[5]].map(Number);
   assert.ok(blocks >= 1 && blocks <= 3 && (line[3] === undefined || (ownN <= of && of === blocks)), line[0]);
+  assert.ok(Number(head[1] ?? 3) >= blocks, "the figure rests on no block whose windows the header did not count");
   assert.match(r.stdout, /^ {2}there: p99 [\d.]+ ms( \[[\d.]+ ms–[\d.]+ ms\])? \(plain: [\d.]+ ms\); CFS periods throttled [\d.]+% \(plain: [\d.]+%\); requests in flight [\d.]+ \(plain: [\d.]+; the concurrency target 6\.00\)$/m);
   assert.match(r.stdout, /^ {2}als-logger: [\d,]+ ids kept, 0 mismatched, 0 lost$/m);
   assert.doesNotMatch(r.stdout, /capacity/);
