@@ -238,6 +238,37 @@ function speedsOf(a, b) {
   return { a: x, b: y, ratio: x > 0 && y > 0 ? Math.max(x, y) / Math.min(x, y) : null };
 }
 
+// What a ratio measures beyond the matrix: the method, the stand-in's class, CPU share, quota
+// period and burst, the CPU target. Two runs that differ in one compare two settings, never a
+// second reading of one figure (the 10-ms study read against the 100-ms one as a repro would
+// have called the period's effect, or its absence, noise). -> ["CFS period 100,000 → 10,000 µs"].
+function settingDifferences(a, b) {
+  const of = (run) => {
+    const s = run?.settings || {};
+    const i = s.instance || null;
+    return {
+      method: s.method ?? null,
+      instance: i?.name ?? null,
+      cpus: i?.cpus ?? null,
+      periodUs: i?.periodUs ?? null,
+      burstUs: i ? (i.burstUs ?? 0) : null,
+      targetCpu: s.targetCpu ?? null,
+    };
+  };
+  const [x, y] = [of(a), of(b)];
+  const text = (v) => (v === null ? '?' : typeof v === 'number' ? v.toLocaleString('en-US') : String(v));
+  return [
+    ['method', 'method'],
+    ['instance', 'instance'],
+    ['cpus', 'CPU share'],
+    ['periodUs', 'CFS period', ' µs'],
+    ['burstUs', 'CFS burst', ' µs'],
+    ['targetCpu', 'CPU target'],
+  ]
+    .filter(([k]) => x[k] !== y[k])
+    .map(([k, label, unit = '']) => `${label} ${text(x[k])} → ${text(y[k])}${unit}`);
+}
+
 function reproCompare(a, b) {
   const [runA, runB] = [a, b];
   const counted = runA?.settings?.method === 'instructions' && runB?.settings?.method === 'instructions';
@@ -285,6 +316,7 @@ function reproCompare(a, b) {
       differences: machineDifferences(runA, runB),
       speeds: speedsOf(runA, runB),
     },
+    settings: settingDifferences(runA, runB),
     ...(counted && instructionAgreement(rows, runA, runB, micro)),
     rows,
     compared: rows.length,

@@ -28,6 +28,8 @@ function reproText(r) {
     lines.push(`ACROSS MACHINES (${r.machines.differences.join(', ')}): a comparison of two machines, ` +
       'not a second reading of one');
   }
+  if (r.settings?.length)
+    lines.push(`SETTINGS DIFFER (${r.settings.join(', ')}): a comparison of two settings, not a second reading of one`);
   lines.push('');
   if (r.instructions) return instructionLines(r, lines);
   for (const row of r.rows) {

@@ -78,6 +78,20 @@ test('a shifted ratio in the second run is a disagreement, named in the text', (
   assert.match(reproText(r), /2 of 3 ratios consistent/);
 });
 
+test('two runs of different stand-in settings are named as such, on the terminal and the page, never as a second reading', () => {
+  const { render } = require('../report/sections/repro');
+  const on = (periodUs, seed) => {
+    const run = makeRun2({ seed, strategies });
+    run.settings = { ...run.settings, method: 'pair', targetCpu: 0.6, instance: { name: 'F1', cpus: 0.25, periodUs } };
+    return run;
+  };
+  assert.deepStrictEqual(reproCompare(on(100000, 35), on(100000, 36)).settings, []);
+  const r = reproCompare(on(100000, 35), on(10000, 36));
+  assert.deepStrictEqual(r.settings, ['CFS period 100,000 → 10,000 µs']);
+  assert.match(reproText(r), /^SETTINGS DIFFER \(CFS period 100,000 → 10,000 µs\): a comparison of two settings, not a second reading of one$/m);
+  assert.match(render({ title: 'x', repro: r }), /> ⚠ \*\*Settings differ\*\* \(CFS period 100,000 → 10,000 µs\)/);
+});
+
 test('the repro section says whether the consistent share reaches the bar, names the misses and how often chance alone misses', () => {
   const { render } = require('../report/sections/repro');
   const row = (id, consistent) => ({ id, a: { estimate: 1, ci95: [0.9, 1.1] }, b: { estimate: 1, ci95: [0.9, 1.1] }, differencePp: 0, aCoversB: true, bCoversA: true, agree: true, consistent });

@@ -153,6 +153,12 @@ function render(run, ctx = {}) {
   if (run.status && run.status !== 'complete') meta.push(`⚠ status ${run.status}`);
   if (meta.length) lines.push(`*${meta.join(' · ')}*`, '');
   if (run.command) lines.push(f.fence(run.command, 'sh'), '');
+  if (r?.settings?.length)
+    lines.push(
+      `> ⚠ **Settings differ** (${r.settings.join(', ')}): a comparison of two settings, not a second reading ` +
+        'of one. Where the two differ, both can hold.',
+      '',
+    );
   const m = r?.machines;
   if (m?.same === false) {
     lines.push(
