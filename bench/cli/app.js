@@ -279,6 +279,12 @@ function instanceSettings(values, connections) {
   };
 }
 
+// Every block run, and in how many the windows counted where a busy machine dropped the rest.
+function blocksText(a) {
+  if (!(a && a.blocks < a.blocksRun)) return `${a?.blocksRun ?? 0} block(s)`;
+  return `${a.blocksRun} block(s) (windows counted in ${a.blocks}: the rest dropped, see the warnings)`;
+}
+
 function summaryLine(run) {
   if (run.settings?.method === 'pair') return instanceSummary(run);
   const a = run.app;
@@ -286,10 +292,7 @@ function summaryLine(run) {
   const [base, cand] = run.configs;
   const lines = [''];
   if (cand) {
-    lines.push(
-      `ctxbench app: ${run.status}, duet, ${a?.blocksRun ?? 0} block(s)` +
-        (a && a.blocks < a.blocksRun ? ` (windows counted in ${a.blocks}: the rest dropped, see the warnings)` : ''),
-    );
+    lines.push(`ctxbench app: ${run.status}, duet, ${blocksText(a)}`);
     if (r && Number.isFinite(r.estimate)) {
       const eq = a.broken ? null : r.judgement?.equivalence;
       lines.push(
@@ -325,8 +328,7 @@ function instanceSummary(run) {
     '',
     `ctxbench app: ${run.status}, the pair ` +
       `${s.targetCpu ? "at the autoscaler's operating point" : 'at a fixed rate'} on ${s.instance.name} ` +
-      `stand-ins (${describeInstance(s.instance)}; docs/deploy.md), ${a?.blocksRun ?? 0} block(s)` +
-      (a && a.blocks < a.blocksRun ? ` (windows counted in ${a.blocks}: the rest dropped, see the warnings)` : ''),
+      `stand-ins (${describeInstance(s.instance)}; docs/deploy.md), ${blocksText(a)}`,
   ];
   if (s.targetCpu) {
     lines.push(
