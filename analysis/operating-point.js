@@ -20,7 +20,7 @@ const ss = require('simple-statistics');
 const { twoLevel, describe, mean, tPValue } = require('./stats');
 const { pooledTails } = require('./pooled-tail');
 const { newHistogram, percentiles } = require('../lib/histogram');
-const { CONCURRENCY_TARGET } = require('../lib/instances');
+const { concurrencyAllowed: allowedOf } = require('../lib/instances');
 
 const PER = 1000;
 const isPhased = (s) => s && s.kind === 'window' && s.method === 'pair' && typeof s.phase === 'string';
@@ -34,6 +34,15 @@ function cpuPerRequest(w, side) {
   const v = inst?.cpuUsPerRequest ?? (own ? w.cpuUsPerRequest : w.partnerCpuUsPerRequest);
   return positive(v) ? v : null;
 }
+
+// A window's µs of an instance per request on one side at whichever of the autoscaler's
+// targets bound first, as the run recorded it (bench/at-target.js); runs before it was
+// recorded: the CPU per request (the ratio is the same where the CPU binds on both sides).
+function costPerRequest(w, side) {
+  const v = side === 'candidate' ? w.instanceUsPerRequest : w.partnerInstanceUsPerRequest;
+  return positive(v) ? v : cpuPerRequest(w, side);
+}
+const boundOf = (w, side) => (side === 'candidate' ? w.bound : w.partnerBound);
 
 const geo = (xs) => (xs.length ? Math.exp(mean(xs.map(Math.log))) : null);
 
@@ -54,12 +63,28 @@ function throttled(windows, side) {
   return periods > 0 ? n / periods : null;
 }
 
-// Requests in flight on average over a side's windows (Little's law: its answers × their mean
-// latency from intended send times ÷ the wall time), which the autoscaler's concurrency target
-// is on; h: those windows' merged latency histogram (the tail's); null without a latency.
-function inFlight(h, windows, key) {
+// Requests in flight on average over a side's windows, which the autoscaler's concurrency
+// target is on: the time its answers held a connection ÷ the wall time, where the run recorded
+// it (from 2026-12-05); before, Little's law on the latencies from intended send times (their
+// waits in the generator's queue included, so above the instance's own); h: those windows'
+// merged latency histogram (the tail's); null without either.
+function inFlight(h, windows, key, side) {
+  const busy = side === 'candidate' ? 'busyUsPerRequest' : 'partnerBusyUsPerRequest';
+  const schedule = side === 'candidate' ? 'schedule' : 'partnerSchedule';
+  const held = windows.filter((w) => Number.isFinite(w[busy]) && w[schedule]?.answered > 0 && w.wallMs > 0);
+  if (held.length)
+    return (
+      held.reduce((a, w) => a + w[busy] * w[schedule].answered, 0) / held.reduce((a, w) => a + w.wallMs * 1000, 0)
+    );
   const wallUs = windows.filter((w) => typeof w[key] === 'string').reduce((a, w) => a + (w.wallMs || 0) * 1000, 0);
   return h.totalCount && wallUs > 0 ? (h.totalCount * h.mean) / wallUs : null;
+}
+
+// The share of a side's counted windows whose instance count the concurrency target set
+// (null where the run recorded no bound).
+function boundShare(windows, side) {
+  const known = windows.filter((w) => w.counted && boundOf(w, side));
+  return known.length ? known.filter((w) => boundOf(w, side) === 'concurrency').length / known.length : null;
 }
 
 // What the ratio rests on: the baseline's CPU per request at its operating point per block
@@ -116,8 +141,9 @@ function blocksOf(config) {
     if (!byBlock.has(w.block)) byBlock.set(w.block, { base: [], own: [] });
     byBlock.get(w.block)[w.phase === 'own' ? 'own' : 'base'].push(w);
   }
-  const paired = (w) => w.counted && positive(cpuPerRequest(w, 'baseline')) && positive(cpuPerRequest(w, 'candidate'));
-  const d = (w) => Math.log(cpuPerRequest(w, 'baseline') / cpuPerRequest(w, 'candidate'));
+  const paired = (w) =>
+    w.counted && positive(costPerRequest(w, 'baseline')) && positive(costPerRequest(w, 'candidate'));
+  const d = (w) => Math.log(costPerRequest(w, 'baseline') / costPerRequest(w, 'candidate'));
   const out = [];
   for (const [block, { base, own }] of [...byBlock].sort((a, b) => a[0] - b[0])) {
     const candidateWindows = own.length ? own : base;
@@ -132,6 +158,15 @@ function blocksOf(config) {
           [...base, ...own]
             .filter((w) => w.counted)
             .map((w) => cpuPerRequest(w, 'baseline'))
+            .filter(positive),
+        ),
+      },
+      // µs of an instance per request at the targets, where the run recorded it.
+      instanceUs: {
+        baseline: geo(
+          [...base, ...own]
+            .filter((w) => w.counted)
+            .map((w) => w.partnerInstanceUsPerRequest)
             .filter(positive),
         ),
       },
@@ -167,7 +202,10 @@ function operatingPoint(config, { instance = null, targetCpu = null, slo = null 
   const sameRate = twoLevel(blocks.flatMap((b) => b.baseDs.map((d) => ({ block: b.block, d }))));
   const usable = blocks.filter((b) => b.ds.length && positive(b.cpu.baseline));
   const capacityUs = instance && targetCpu ? instance.cpus * 1e6 * targetCpu : null;
-  const perBase = (b) => (PER * b.cpu.baseline) / capacityUs;
+  // Where the run recorded each window's µs of an instance: those (at whichever target bound);
+  // before: the CPU target's.
+  const perBase = (b) =>
+    b.instanceUs.baseline ? (PER * b.instanceUs.baseline) / 1e6 : (PER * b.cpu.baseline) / capacityUs;
   const instances = capacityUs
     ? {
         baseline: positiveWithCi(usable.map(perBase)),
@@ -182,15 +220,18 @@ function operatingPoint(config, { instance = null, targetCpu = null, slo = null 
   }));
   const tails = pooledTails(latencies, { boundMs: slo?.boundMs ?? null });
   const flights = (side, key, windows) =>
-    positiveWithCi(blocks.map((b, i) => inFlight(latencies[i][side], b[windows], key)).filter(positive));
+    positiveWithCi(blocks.map((b, i) => inFlight(latencies[i][side], b[windows], key, side)).filter(positive));
   const inFlights = {
     baseline: flights('baseline', 'partnerHistogram', 'baseWindows'),
     candidate: flights('candidate', 'histogram', 'candidateWindows'),
   };
   const all = (key) => blocks.flatMap((b) => b[key]);
   // The autoscaler's concurrency target (runs before it was recorded: the platforms' 0.6).
-  const limit = instance?.requestLimit;
-  const concurrencyAllowed = limit ? limit * (instance.concurrencyTarget ?? CONCURRENCY_TARGET) : null;
+  const concurrencyAllowed = allowedOf(instance);
+  const boundBy = {
+    baseline: boundShare(all('baseWindows'), 'baseline'),
+    candidate: boundShare(all('candidateWindows'), 'candidate'),
+  };
   const lateness = {
     baseline: percentiles(merged(all('baseWindows'), 'latenessHistogram')).p99 ?? null,
     candidate: percentiles(merged(all('candidateWindows'), 'latenessHistogram')).p99 ?? null,
@@ -218,12 +259,16 @@ function operatingPoint(config, { instance = null, targetCpu = null, slo = null 
       candidate: throttled(all('candidateWindows'), 'candidate'),
     },
     tails,
-    // Per side, geometric mean over blocks; the candidate's above concurrencyAllowed
-    // (concurrencyBound): that target and not the CPU's decides the instance count, and the
-    // instances above are a lower bound.
+    // Per side, geometric mean over blocks.
     inFlight: inFlights,
     concurrencyAllowed,
-    concurrencyBound: concurrencyAllowed !== null && inFlights.candidate?.estimate > concurrencyAllowed,
+    // Per side, the share of its counted windows whose instance count the concurrency target
+    // set (the figure is read there); null for runs that recorded no bound.
+    boundBy,
+    // A run that recorded no bound, with the candidate above concurrencyAllowed: that target,
+    // not the CPU's, decides its instance count, and the instances above are a lower bound.
+    concurrencyBound:
+      boundBy.candidate === null && concurrencyAllowed !== null && inFlights.candidate?.estimate > concurrencyAllowed,
     lateness,
     generatorLimited: { baseline: limited('baseline'), candidate: limited('candidate') },
     perRequests: PER,

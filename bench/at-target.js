@@ -3,7 +3,8 @@
 // docs/deploy.md, "The deployment answer at the autoscaler's target"), the same for `run`
 // and `deploy` (bench/methods/pair.js) and for `app --instance` (bench/app.js): both started
 // and warmed closed loop by the caller, then (1) the rate at which the baseline uses its
-// target share of the quota, searched in short steps of the pair (bench/operating-point.js),
+// target share of the quota (or its requests in flight the concurrency target, where that
+// binds first), searched in short steps of the pair (bench/operating-point.js),
 // and both sent it for the measured windows (phase 'base'); (2) where the candidate's cost
 // there is not within OWN_TOLERANCE of the baseline's, the rate at which its share is the
 // baseline's, and both sides sent their own (phase 'own'). Every step goes on the point,
@@ -11,6 +12,7 @@
 const pair = require('./pair-windows');
 const op = require('./operating-point');
 const { scheduleState } = require('../analysis/pair');
+const { instanceUsPerRequest } = require('../lib/instances');
 
 const SEARCH_WARMUP = { min: 2, max: 4 };
 // The candidate's own rate: the first guess from its cost at the baseline's, and one more.
@@ -48,10 +50,30 @@ function pairSample(result, members, i, { block, group, rate, ...extra }) {
 }
 
 // The onWindow callback of a pair: each window's samples go on the candidate's record as they
-// come, and the record is saved, so an interrupted run keeps them.
-function windowKeeper(io, other, at, phase) {
+// come, and the record is saved, so an interrupted run keeps them. At a target (settings with
+// instance and targetCpu), each side's µs of an instance per request at whichever of the
+// autoscaler's targets binds first, and which (lib/instances.js instanceUsPerRequest): what
+// analysis/operating-point.js reads the figure from.
+function windowKeeper(io, other, at, phase, settings = null) {
+  const atTarget = (x) => {
+    const cost = (side) =>
+      instanceUsPerRequest(
+        side === 'candidate'
+          ? { cpuUs: x.instance?.cpuUsPerRequest, busyUs: x.busyUsPerRequest }
+          : { cpuUs: x.partnerInstance?.cpuUsPerRequest, busyUs: x.partnerBusyUsPerRequest },
+        settings.instance,
+        settings.targetCpu,
+      );
+    const [me, partner] = [cost('candidate'), cost('baseline')];
+    return {
+      ...x,
+      ...(me && { instanceUsPerRequest: Math.round(me.us * 10) / 10, bound: me.bound }),
+      ...(partner && { partnerInstanceUsPerRequest: Math.round(partner.us * 10) / 10, partnerBound: partner.bound }),
+    };
+  };
   return (w) => {
-    const samples = pair.windowSamples([w], at);
+    let samples = pair.windowSamples([w], at);
+    if (settings?.instance && settings.targetCpu) samples = samples.map(atTarget);
     other.samples.push(...(phase ? samples.map((x) => ({ ...x, phase })) : samples));
     io.save();
   };
@@ -73,9 +95,12 @@ async function measureAtTarget({ common, members, base, other, label, warm, sett
     const r = await pair.measurePair({ ...common, rate, windows: 1, maxWindows: 1, warmupWindows: SEARCH_WARMUP });
     const w = r.windows.at(-1);
     // The share over the step's warm-up after its first half-window and its window: one
-    // window's share moves by a fifth from second to second (docs/deploy.md).
+    // window's share moves by a fifth from second to second (docs/deploy.md). The share of
+    // the CPU target or of the concurrency target, whichever binds first.
+    const load = op.spanLoad([...r.warmup.slice(1), ...r.windows], at, s.instance, target);
     return {
-      share: op.spanShare([...r.warmup.slice(1), ...r.windows], at, s.instance),
+      share: load?.share ?? null,
+      bound: load?.bound,
       // Behind on its own side (the other side falling behind says nothing of this one).
       behind: Boolean(w) && scheduleState(w.members[at]) === 'behind',
     };
@@ -102,7 +127,7 @@ async function measureAtTarget({ common, members, base, other, label, warm, sett
       ...common,
       ...(baseRate === rate ? { rate } : { rates }),
       windows: s.windows,
-      onWindow: windowKeeper(io, other, at, phase),
+      onWindow: windowKeeper(io, other, at, phase, s),
     });
     members.forEach((config, i) => {
       config.samples.push(pairSample(result, members, i, { block, group, rate: rates[i], phase }));
@@ -127,7 +152,7 @@ async function measureAtTarget({ common, members, base, other, label, warm, sett
     const behind = ws.filter((w) => scheduleState(w.members[otherAt]) === 'behind').length > ws.length / 2;
     // The candidate's share ÷ the baseline's: at the same rate its cost, at its own the
     // shares' ratio (the rates' ratio put back).
-    const relative = op.pairedCost(ws, otherAt, baseAt) * (rate / baseRate);
+    const relative = op.pairedCost(ws, otherAt, baseAt, s.instance, target) * (rate / baseRate);
     if (attempt === 0) point.candidateAtBase = { cost: relative, behind };
     const limit = attempt === 0 ? OWN_TOLERANCE : op.TOLERANCE;
     if (!Number.isFinite(relative) || (!behind && Math.abs(relative - 1) <= limit) || attempt === OWN_ATTEMPTS)

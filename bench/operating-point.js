@@ -6,7 +6,8 @@
 // the knee, where a throttled period stalls a server inside the SLO's bound.
 //
 // The search: short steps of the pair at one rate (both sides sent it), each read as the
-// share of the quota one side used; the next rate from a line through the steps on the log
+// share of the quota one side used (or, where it binds first, the share of the requests in
+// flight an autoscaler allows, times the CPU target: spanLoad); the next rate from a line through the steps on the log
 // of both (a server spends less CPU a request the more it is sent, so the share grows more
 // slowly than the rate), until a step lands within TOLERANCE of the target.
 
@@ -25,6 +26,8 @@ const MAX_FACTOR = 2;
 // share of it.
 const BEHIND_BACKOFF = 0.6;
 
+const { concurrencyAllowed, instanceUsPerRequest } = require('../lib/instances');
+
 const clamp = (x, lo, hi) => Math.min(hi, Math.max(lo, x));
 
 // The share of its quota member i used over several windows: their CPU over their wall time.
@@ -40,14 +43,47 @@ function spanShare(windows, i, instance) {
   return wallMs > 0 && instance?.cpus > 0 ? cpuUs / (wallMs * 1000 * instance.cpus) : null;
 }
 
-// A candidate's CPU per request ÷ its partner's over pair windows (member indices of and
+// How loaded member i was over several windows, against the autoscaler's two targets (CPU
+// share `target`, requests in flight concurrencyAllowed): { share: target × the larger of
+// (its CPU share ÷ target) and (its requests in flight ÷ those allowed), so the search
+// aims at `target` either way; cpuShare; concurrency (mean requests holding a connection);
+// bound: 'cpu' or 'concurrency' }. A stand-in without a request limit, or windows without
+// busy times: the CPU share alone. null without a CPU reading.
+function spanLoad(windows, i, instance, target) {
+  const cpuShare = spanShare(windows, i, instance);
+  if (cpuShare === null) return null;
+  let busyUs = 0;
+  let wallMs = 0;
+  for (const w of windows) {
+    const b = w?.members?.[i]?.busyUs;
+    if (!Number.isFinite(b) || !(w.wallMs > 0)) continue;
+    busyUs += b;
+    wallMs += w.wallMs;
+  }
+  const allowed = concurrencyAllowed(instance);
+  const concurrency = wallMs > 0 ? busyUs / (wallMs * 1000) : null;
+  const held = allowed && concurrency !== null ? (target * concurrency) / allowed : 0;
+  return held > cpuShare
+    ? { share: held, cpuShare, concurrency, bound: 'concurrency' }
+    : { share: cpuShare, cpuShare, concurrency, bound: 'cpu' };
+}
+
+// A candidate's cost per request ÷ its partner's over pair windows (member indices of and
 // partner): the geometric mean of the per-window ratios, from every window with both (one
-// that fell behind too: it still served what it could with all its quota).
-function pairedCost(windows, of, partner) {
+// that fell behind too: it still served what it could with all its quota). The cost is the
+// cgroup's CPU per request; with an instance and a CPU target, the instance's µs per request
+// at whichever target binds first (lib/instances.js instanceUsPerRequest), which is that CPU
+// ratio wherever the CPU binds on both sides.
+function pairedCost(windows, of, partner, instance = null, target = null) {
+  const cost = (m) =>
+    instance
+      ? instanceUsPerRequest({ cpuUs: m?.instance?.cpuUsPerRequest, busyUs: m?.busyUsPerRequest }, instance, target)
+          ?.us
+      : m?.instance?.cpuUsPerRequest;
   const logs = [];
   for (const w of windows) {
-    const a = w?.members?.[of]?.instance?.cpuUsPerRequest;
-    const b = w?.members?.[partner]?.instance?.cpuUsPerRequest;
+    const a = cost(w?.members?.[of]);
+    const b = cost(w?.members?.[partner]);
     if (a > 0 && b > 0) logs.push(Math.log(a / b));
   }
   return logs.length ? Math.exp(logs.reduce((x, y) => x + y, 0) / logs.length) : null;
@@ -79,7 +115,7 @@ function nextRate(steps, target) {
 const within = (s, target, tolerance) => !s.behind && s.share > 0 && Math.abs(s.share / target - 1) <= tolerance;
 
 // searchOperatingPoint({ start, target, measure, tolerance, maxSteps, signal }): measure(rate)
-// -> { share, behind } for one step. -> { rate, share, converged, steps }: the first step
+// -> { share, behind, bound? } for one step. -> { rate, share, converged, steps }: the first step
 // within the tolerance; else (maxSteps, or interrupted) the step that came nearest, not
 // converged. A step with no share (no cgroup reading) ends the search.
 async function searchOperatingPoint({
@@ -95,7 +131,7 @@ async function searchOperatingPoint({
   let rate = Math.max(1, Math.round(start));
   while (steps.length < maxSteps && !signal?.aborted) {
     const m = await measure(rate);
-    steps.push({ rate, share: m.share ?? null, behind: Boolean(m.behind) });
+    steps.push({ rate, share: m.share ?? null, behind: Boolean(m.behind), ...(m.bound && { bound: m.bound }) });
     if (!Number.isFinite(m.share)) break;
     if (within(steps.at(-1), target, tolerance)) return { rate, share: m.share, converged: true, steps };
     const next = nextRate(steps, target);
@@ -113,6 +149,7 @@ async function searchOperatingPoint({
 
 module.exports = {
   spanShare,
+  spanLoad,
   pairedCost,
   BEHIND_BACKOFF,
   nextRate,

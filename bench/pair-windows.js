@@ -117,6 +117,10 @@ function windowBetween(before, after) {
         lost: t.lost,
         backlog: t.backlog,
         inFlight: t.inFlight,
+        // Send to answer on a connection, per answer: requests in flight at the instance are
+        // this × the rate (an autoscaler's concurrency target is on them).
+        busyUs: Number.isFinite(t.busyUs) ? t.busyUs : null,
+        busyUsPerRequest: t.answered > 0 && Number.isFinite(t.busyUs) ? t.busyUs / t.answered : null,
         latency: t.latency,
       };
     }),
@@ -293,6 +297,10 @@ function windowSamples(windows, { of, partner, partnerId, block, group, rate, pa
       elu: me.elu,
       wakeupsPerRequest: me.wakeupsPerRequest,
       partnerWakeupsPerRequest: other.wakeupsPerRequest,
+      ...(Number.isFinite(me.busyUsPerRequest) && {
+        busyUsPerRequest: round3(me.busyUsPerRequest),
+        partnerBusyUsPerRequest: round3(other.busyUsPerRequest),
+      }),
       rssMB: Number.isFinite(me.rssMB) ? Math.round(me.rssMB * 10) / 10 : null,
       ...(me.instance && { instance: me.instance, partnerInstance: other.instance }),
       schedule: scheduleOf(me),

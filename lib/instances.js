@@ -158,8 +158,31 @@ function describeInstance(i) {
   );
 }
 
+// The request limit × the concurrency target: the requests in flight an autoscaler lets an
+// instance hold (null without a request limit: no such target).
+function concurrencyAllowed(instance) {
+  const limit = instance?.requestLimit;
+  return limit ? limit * (instance.concurrencyTarget ?? CONCURRENCY_TARGET) : null;
+}
+
+// instanceUsPerRequest({ cpuUs, busyUs }, instance, targetCpu) -> { us, bound } | null: µs of
+// an instance at the autoscaler's targets one request takes, at whichever target binds first
+// (it adds instances until neither is passed): its CPU µs ÷ (the instance's CPUs × the CPU
+// target), or the µs it held a connection ÷ the requests in flight allowed (concurrencyAllowed).
+// bound: 'cpu' or 'concurrency'. Instances per request/s = us ÷ 1e6. No CPU reading: null; no
+// busy time (runs before 2026-12-05) or no request limit: the CPU's.
+function instanceUsPerRequest({ cpuUs, busyUs }, instance, targetCpu) {
+  if (!(cpuUs > 0 && instance?.cpus > 0 && targetCpu > 0)) return null;
+  const cpu = cpuUs / (instance.cpus * targetCpu);
+  const allowed = concurrencyAllowed(instance);
+  const held = allowed && busyUs > 0 ? busyUs / allowed : 0;
+  return held > cpu ? { us: held, bound: 'concurrency' } : { us: cpu, bound: 'cpu' };
+}
+
 module.exports = {
   parseInstance,
+  concurrencyAllowed,
+  instanceUsPerRequest,
   describeInstance,
   memoryBytes,
   APP_ENGINE,

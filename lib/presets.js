@@ -522,8 +522,9 @@ PRESETS['deployment-cloudrun'] = {
   title: "Deployments on Cloud Run at half a vCPU at the autoscaler's target: throughput per instance and the tail",
   why:
     'what a team pays on Cloud Run below 1 vCPU once autoscaling has added instances: each strategy beside a ' +
-    'fresh `none` on `cloudrun:cpu=0.5` stand-ins (one request at a time) at the rate where `none` uses 60% ' +
-    'of its quota (details: results/deployment-cloudrun.md)',
+    'fresh `none` on `cloudrun:cpu=0.5` stand-ins (one request at a time) at the rate where `none` reaches the ' +
+    'first of the autoscaler\'s targets, 60% of its quota or 0.6 requests in flight (details: ' +
+    'results/deployment-cloudrun.md)',
   instance: 'cloudrun:cpu=0.5',
   depths: [8],
   maxTime: 2400,

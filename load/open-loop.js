@@ -168,7 +168,7 @@ function emptyCounts() {
 // team's service, `ctxbench app --id-header`) gets the id in that header and must echo it
 // there; with `idHeader: false` no id is checked (answered 2xx counts as `unchecked`). -> {
 //   cut() -> { wallMs, lateness: histogram, cpuUs, targets: [{ ...counts, backlog,
-//             inFlight, latency: histogram }] }: what happened since the last cut;
+//             inFlight, busyUs, latency: histogram }] }: what happened since the last cut;
 //   counts: the running totals per target; stop(): no more sends; done: resolves when
 //   every request sent has been answered (or failed) after stop() or `total`;
 //   close(): its connections closed }.
@@ -210,6 +210,9 @@ async function startLocalSchedule({ targets, rate, rates, connections, timeout, 
       sendsAt: share === 1 ? () => true : (k) => Math.floor((k + 1) * share) > Math.floor(k * share),
       queue: [],
       inFlight: 0,
+      // µs requests held a connection (send to answer) in the window: the instance's
+      // concurrency, which an autoscaler holds to a target (bench/operating-point.js).
+      busyUs: 0,
       total: emptyCounts(),
       window: emptyCounts(),
       latency: newHistogram(),
@@ -235,12 +238,14 @@ async function startLocalSchedule({ targets, rate, rates, connections, timeout, 
     s.window.sent++;
     if (performance.now() <= windowEnd) s.total.sent++;
     s.inFlight++;
+    const sentAt = performance.now();
     s.sender.send(
       s.path,
       s.echoed ? `${s.header}: ${id}\r\n` : `${s.header}: ${id}/1;o=1\r\n`,
       (err, statusCode, body, echoed) => {
         s.inFlight--;
         unfinished--;
+        s.busyUs += (performance.now() - sentAt) * 1000;
         if (err) {
           s.total.errors++;
           s.window.errors++;
@@ -323,8 +328,15 @@ async function startLocalSchedule({ targets, rate, rates, connections, timeout, 
         cpuUs: cpu.user + cpu.system,
         lateness,
         targets: states.map((s) => {
-          const t = { ...s.window, backlog: s.queue.length, inFlight: s.inFlight, latency: s.latency };
+          const t = {
+            ...s.window,
+            backlog: s.queue.length,
+            inFlight: s.inFlight,
+            busyUs: s.busyUs,
+            latency: s.latency,
+          };
           s.window = emptyCounts();
+          s.busyUs = 0;
           s.latency = newHistogram();
           return t;
         }),

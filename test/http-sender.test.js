@@ -185,3 +185,27 @@ test('one schedule, each target at its own rate: a target at a quarter of the ra
   await assert.rejects(() => startSchedule({ thread: 'main', targets: [{ url: origin, path: '/' }], rate: 100, rates: [200], connections: 1, timeout: 5, total: 1 }), /each of rates must be at most the schedule's rate 100, got 200/);
   await assert.rejects(() => startSchedule({ thread: 'main', targets: [{ url: origin, path: '/' }], rate: 100, rates: [50, 50], connections: 1, timeout: 5, total: 1 }), /rates must give one rate per target \(1\)/);
 });
+
+// An autoscaler's concurrency target is on the requests an instance holds: from when a request
+// leaves on a connection to its answer (bench/operating-point.js spanLoad), not its wait in the
+// generator's queue for a connection, which its latency from the intended time includes.
+test("a schedule's cut reports the time its answers held a connection, without their wait in its queue", async (t) => {
+  const { startSchedule } = require('../load/open-loop');
+  const HOLD_MS = 20;
+  const server = http.createServer((req, res) => setTimeout(() => res.end('ok'), HOLD_MS));
+  t.after(() => server.close());
+  const origin = await listen(server);
+  for (const thread of ['main', 'worker']) {
+    // 10 requests due 10 ms apart on one connection, each held 20 ms: they queue behind it.
+    const schedule = await startSchedule({ thread, targets: [{ url: origin, path: '/', idHeader: false }], rate: 100, connections: 1, timeout: 5, total: 10 });
+    await schedule.done;
+    const cut = await schedule.cut();
+    await schedule.close();
+    const [target] = cut.targets;
+    assert.strictEqual(target.answered, 10, thread);
+    const heldMs = target.busyUs / 1000 / target.answered;
+    assert.ok(heldMs >= HOLD_MS - 1, `${thread}: held ${heldMs} ms a request, the server holds each ${HOLD_MS}`);
+    // The last waited ~90 ms for the connection: the latencies' mean is well above the time held.
+    assert.ok(target.latency.mean / 1000 > heldMs + 20, `${thread}: latency ${target.latency.mean / 1000} ms, held ${heldMs}`);
+  }
+});

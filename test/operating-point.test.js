@@ -272,3 +272,116 @@ test('requests in flight there, and the concurrency target marked where a candid
   assert.match(md8, /\| 0\.80 \/ 0\.20 \|/);
   assert.doesNotMatch(md8, /binds first/);
 });
+
+// The autoscaler's other target: an instance holds at most its request limit × 0.6 requests in
+// flight, so a request takes of an instance the larger of its CPU ÷ (quota × CPU target) and
+// the time it held its connection ÷ that (lib/instances.js instanceUsPerRequest). At one
+// request at a time (Cloud Run below 1 vCPU) the connection's time binds long before the CPU.
+test('the concurrency target: a request takes the larger of its CPU and its connection time of an instance', () => {
+  const { instanceUsPerRequest } = require('../lib/instances');
+  const cr = { cpus: 0.5, requestLimit: 1, concurrencyTarget: 0.6 };
+  // 200 µs of CPU at 60% of half a CPU: 667 µs; 1,000 µs on its one connection at 0.6: 1,667.
+  const held = instanceUsPerRequest({ cpuUs: 200, busyUs: 1000 }, cr, 0.6);
+  assert.strictEqual(held.bound, 'concurrency');
+  near(held.us, 1000 / 0.6);
+  // A dear request (3 ms of CPU, 4 ms held): its CPU binds.
+  assert.deepStrictEqual(instanceUsPerRequest({ cpuUs: 3000, busyUs: 4000 }, cr, 0.6), { us: 10000, bound: 'cpu' });
+  // No request limit, or no busy time recorded: the CPU's.
+  assert.strictEqual(instanceUsPerRequest({ cpuUs: 200, busyUs: 1000 }, { cpus: 0.5 }, 0.6).bound, 'cpu');
+  assert.strictEqual(instanceUsPerRequest({ cpuUs: 200 }, cr, 0.6).bound, 'cpu');
+  assert.strictEqual(instanceUsPerRequest({ cpuUs: null, busyUs: 1000 }, cr, 0.6), null);
+
+  // The search reads a step at whichever binds first, as a share aimed at the CPU target: 0.9
+  // requests in flight against 0.6 allowed is 1.5 × the target, whatever the CPU says.
+  const { spanLoad } = require('../bench/operating-point');
+  const step = [{ wallMs: 1000, members: [{ instance: { cpuUs: 100000 }, busyUs: 900000 }] }];
+  const load = spanLoad(step, 0, cr, 0.6);
+  assert.strictEqual(load.bound, 'concurrency');
+  near(load.share, 0.9, 'share');
+  near(load.cpuShare, 0.2, 'CPU share');
+  // An F1 (10 at once: 6 allowed) with the same windows: the CPU's share.
+  assert.strictEqual(spanLoad(step, 0, { cpus: 0.25, requestLimit: 10 }, 0.6).bound, 'cpu');
+  // The candidate's cost ÷ the baseline's where both are held by their connections: the ratio
+  // of the connection times (1,200 ÷ 1,000), not of their CPU (300 ÷ 200).
+  const both = [
+    {
+      wallMs: 1000,
+      members: [
+        { instance: { cpuUsPerRequest: 200 }, busyUsPerRequest: 1000 },
+        { instance: { cpuUsPerRequest: 300 }, busyUsPerRequest: 1200 },
+      ],
+    },
+  ];
+  near(pairedCost(both, 1, 0, cr, 0.6), 1.2, 'paired cost at the concurrency target');
+  near(pairedCost(both, 1, 0), 1.5, 'paired CPU cost');
+});
+
+test("the figures at whichever target bound: the ratio, the instances, the requests held and the page's column", () => {
+  const { operatingSection } = require('../report/sections/run/operating');
+  const { windowKeeper } = require('../bench/at-target');
+  const instance = { name: 'cloudrun:cpu=0.5', cpus: 0.5, periodUs: 100000, quotaUs: 50000, requestLimit: 1 };
+  const settings = { instance, targetCpu: 0.6 };
+  // Windows as the pair keeps them at a target (bench/at-target.js windowKeeper): 500 answers a
+  // second, the baseline's held 1,000 µs each (0.5 in flight) and the candidate's 1,200 (0.6).
+  const other = { samples: [] };
+  const latency = (ms) => {
+    const h = newHistogram();
+    h.recordValueWithCount(ms * 1000, 500);
+    return h;
+  };
+  const member = (cpu, busy) => ({
+    requests: 500,
+    cpuUsPerRequest: cpu,
+    instance: { cpuUs: cpu * 500, cpuUsPerRequest: cpu, periods: 10, throttled: 0 },
+    due: 500,
+    sent: 500,
+    answered: 500,
+    errors: 0,
+    mismatches: 0,
+    lost: 0,
+    backlog: 0,
+    inFlight: 0,
+    busyUs: busy * 500,
+    busyUsPerRequest: busy,
+    latency: latency(busy / 1000),
+  });
+  for (let block = 0; block < 3; block++) {
+    const keep = windowKeeper({ save() {} }, other, { of: 1, partner: 0, partnerId: 'b', block, rate: 500 }, 'base', settings);
+    for (let i = 0; i < 3; i++)
+      keep({
+        window: i,
+        wallMs: 1000,
+        counted: true,
+        lateness: latency(0.05),
+        members: [member(200, 1000), member(300 * (1 + 0.01 * i), 1200)],
+      });
+  }
+  assert.deepStrictEqual(
+    [other.samples[0].bound, other.samples[0].partnerBound, other.samples[0].partnerInstanceUsPerRequest],
+    ['concurrency', 'concurrency', 1666.7],
+  );
+  const op = operatingPoint({ id: 'c', samples: other.samples }, { instance, targetCpu: 0.6 });
+  near(op.ratio.estimate, 1000 / 1200, 'throughput per instance');
+  near(op.instances.baseline.estimate, 1.667, 'baseline instances per 1,000 req/s');
+  near(op.instances.candidate.estimate, 2, 'candidate instances per 1,000 req/s');
+  near(op.inFlight.baseline.estimate, 0.5, 'baseline in flight');
+  near(op.inFlight.candidate.estimate, 0.6, 'candidate in flight');
+  assert.deepStrictEqual([op.boundBy.candidate, op.boundBy.baseline, op.concurrencyBound], [1, 1, false]);
+  // The CPU alone (the windows without the recorded bound) reads 66.7%: the wrong target.
+  const bare = other.samples.map((w) => ({ ...w, instanceUsPerRequest: undefined, partnerInstanceUsPerRequest: undefined }));
+  near(operatingPoint({ id: 'c', samples: bare }, { instance, targetCpu: 0.6 }).ratio.estimate, 200 / 301, 'CPU only');
+  const run = {
+    settings: { baseline: 'none', targetCpu: 0.6, instance, slo: null },
+    configs: [
+      { id: 'b', strategy: 'none', depth: 8, samples: [] },
+      { id: 'c', strategy: 'als', depth: 8, samples: other.samples },
+    ],
+  };
+  const md = operatingSection(run);
+  assert.match(md, /\| Target that set them: strategy \/ `none` \|/);
+  assert.match(md, /\| 2\.00 \[[\d.]+–[\d.]+\] \/ 1\.67 \[[\d.]+–[\d.]+\] \| in flight \/ in flight \|/);
+  assert.match(md, /the time it held its connection ÷ 0\.60, whichever is more/);
+  assert.doesNotMatch(md, /binds first/);
+  // The summary's ratio (the headline's) is the same figure.
+  near(summaryOf(run.configs[1], run.configs, 'none').ratio.estimate, 1000 / 1200, 'summary');
+});

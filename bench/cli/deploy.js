@@ -295,10 +295,14 @@ function operatingLines(op, { name, base, rateOf = base }, cap = '') {
   const share = (x) => (Number.isFinite(x) ? pct(x) : '—');
   const flight = (side) => (Number.isFinite(op.inFlight?.[side]?.estimate) ? num(op.inFlight[side].estimate, 2) : '—');
   const allowed = op.concurrencyAllowed;
+  // Which target set the instances (analysis/operating-point.js boundBy), where the run recorded it.
+  const by = (x) => (x === 0 ? 'its CPU' : x === 1 ? 'its requests in flight' : `its requests in flight in ${pct(x)}`);
+  const theirs = Number.isFinite(op.boundBy?.baseline) ? ` (${base}: ${by(op.boundBy.baseline)})` : '';
+  const bound = Number.isFinite(op.boundBy?.candidate) ? `; set by ${by(op.boundBy.candidate)}${theirs}` : '';
   return [
     `${name}: throughput per instance ${withCi(op.ratio, pct)} of ${base}'s (${at}, ` +
       `${op.blocks} blocks); instances per 1,000 req/s: ${withCi(op.instances.candidate, (x) => num(x, 2))} ` +
-      `(${base}: ${withCi(op.instances.baseline, (x) => num(x, 2))})`,
+      `(${base}: ${withCi(op.instances.baseline, (x) => num(x, 2))})${bound}`,
     `  there: p99 ${t ? withCi({ estimate: t.candidate.p99, ci95: t.candidate.ci95.p99 }, ms) : '—'} ` +
       `(${base}: ${t ? ms(t.baseline.p99) : '—'}); CFS periods throttled ${share(op.throttled.candidate)} ` +
       `(${base}: ${share(op.throttled.baseline)}); requests in flight ${flight('candidate')} (${base}: ` +

@@ -36,12 +36,22 @@ function inFlightCell(op) {
   return `${op.concurrencyBound ? '⚠ ' : ''}${two(x)} / ${two(y)}`;
 }
 
+// Which of the autoscaler's targets set a side's instance count (analysis/operating-point.js
+// boundBy: the share of its windows the concurrency target did); '—' where the run recorded none.
+function boundText(x) {
+  if (!f.isNum(x)) return f.DASH;
+  if (x === 0) return 'CPU';
+  if (x === 1) return 'in flight';
+  return `in flight in ${Math.round(x * 100)}%`;
+}
+
 // The absolute tail of a side the generator's lateness could have made: marked, not dropped.
 const marked = (op, side, text) => (op.generatorLimited[side] ? `${text} (generator late)` : text);
 
 // app: `ctxbench app --instance`'s one row, named by its command's name, without the depth and
 // the id column (its page has a table of the sides' ids).
-function operatingRows(rows, { app = false } = {}) {
+// bound: the run recorded which target bound (a column for it).
+function operatingRows(rows, { app = false, bound = false } = {}) {
   return rows.map(({ config: c, op, summary: s }) => {
     const t = op.tails;
     const addedP99 = t?.added?.p99;
@@ -52,6 +62,7 @@ function operatingRows(rows, { app = false } = {}) {
       measuredAt(op),
       `${f.int(op.rates.baseline?.estimate)} / ${f.int(op.rates.candidate?.estimate)}`,
       `${instancesText(op.instances.candidate)} / ${instancesText(op.instances.baseline)}`,
+      ...(bound ? [`${boundText(op.boundBy?.candidate)} / ${boundText(op.boundBy?.baseline)}`] : []),
       t ? marked(op, 'candidate', msCi(t.candidate.p50, t.candidate.ci95.p50)) : f.DASH,
       t ? marked(op, 'candidate', msCi(t.candidate.p99, t.candidate.ci95.p99)) : f.DASH,
       t ? marked(op, 'baseline', msCi(t.baseline.p99, t.baseline.ci95.p99)) : f.DASH,
@@ -127,6 +138,9 @@ function operatingSection(run, { brief = false, app = null } = {}) {
   const allowed = rows.map((r) => r.op.concurrencyAllowed).find(f.isNum) ?? null;
   const named = (c) => (app ? f.code(c.name) : `${strategyCell(c)} at depth ${c.depth}`);
   const over = rows.filter((r) => r.op.concurrencyBound);
+  // The run recorded per window which target bound: the figures are read at whichever did.
+  const both = Boolean(allowed) && rows.some((r) => f.isNum(r.op.boundBy?.candidate));
+  const anyHeld = rows.some((r) => r.op.boundBy?.candidate > 0 || r.op.boundBy?.baseline > 0);
   const header = [
     app ? 'Candidate' : 'Strategy',
     ...(app ? [] : ['Depth']),
@@ -134,6 +148,7 @@ function operatingSection(run, { brief = false, app = null } = {}) {
     'Measured at',
     `req/s per instance: ${base} / ${who}`,
     `Instances per 1,000 req/s: ${who} / ${base} [95% CI]`,
+    ...(both ? [`Target that set them: ${who} / ${base}`] : []),
     'p50 ms [95% CI]',
     'p99 ms [95% CI]',
     `${base}'s p99 ms [95% CI]`,
@@ -146,8 +161,20 @@ function operatingSection(run, { brief = false, app = null } = {}) {
     ...(app ? [] : ['Mismatches']),
   ];
   const out = [f.heading(3, `At the autoscaler's target: ${target} of the ${inst.name} quota (${period})`), ''];
-  out.push(
-    `*Throughput per instance* is ${base}'s CPU per request ÷ the ${who}'s, per window of a pair of fresh ` +
+  const intro = both
+    ? `*Throughput per instance* is ${base}'s µs of an instance per request ÷ the ${who}'s, per window of a ` +
+      `pair of fresh ${inst.name} stand-ins loaded open loop at once. An autoscaler adds instances until each ` +
+      `holds both its targets, ${target} of the CPU quota and ${two(allowed)} requests in flight ` +
+      `(${inst.requestLimit} at once × ${inst.concurrencyTargetSource ?? 'its concurrency target, 0.6'}), so a ` +
+      `request takes its CPU ÷ (quota × ${target}) of an instance, or the time it held its connection ÷ ` +
+      `${two(allowed)}, whichever is more (*Target that set them*). ${base} at the rate at which it reached ` +
+      `the first of its targets, found per block from its cgroup's CPU and its connections, and the ${who} at ` +
+      `that rate too (*${base}'s rate*) or, where its cost there was more than 5% from ${base}'s, at the rate ` +
+      `at which it reached its own (*its own rate*); log ratios averaged per block, t-interval over blocks. ` +
+      `Below 100% the ${who} serves fewer requests per instance at the same targets, and an autoscaler runs ` +
+      `more instances of it. *Instances per 1,000 req/s*: 1,000 × those µs ÷ 1,000,000` +
+      `${app ? '' : ", without the yamls' instance cap"}. `
+    : `*Throughput per instance* is ${base}'s CPU per request ÷ the ${who}'s, per window of a pair of fresh ` +
       `${inst.name} stand-ins loaded open loop at once: ${base} at the rate at which it used ${target} of its ` +
       `quota, found per block from its cgroup's CPU, and the ${who} at that rate too (*${base}'s rate*) or, ` +
       `where its CPU per request there was more than 5% from ${base}'s, at the rate at which its share of the ` +
@@ -155,18 +182,26 @@ function operatingSection(run, { brief = false, app = null } = {}) {
       `request is the share of the quota × the quota ÷ the rate, so below 100% the ${who} serves fewer ` +
       `requests per instance at the same CPU target, and an autoscaler runs more instances of it. *Instances ` +
       `per 1,000 req/s*: 1,000 × CPU per request ÷ (quota × ${target})` +
-      `${app ? '' : ", without the yamls' instance cap"}. ` +
-      `*The tail* is each side's at its own operating point: every request of every block pooled per side, from ` +
-      `its intended send time, intervals by resampling blocks (2,000 resamples), the added p99 paired by block ` +
-      `inside each resample; "(generator late)": the load ` +
-      `generator's own lateness p99 there was over a tenth of the figure. *Requests in flight*: each side's ` +
+      `${app ? '' : ", without the yamls' instance cap"}. `;
+  const flightText = both
+    ? `*Requests in flight*: the time each side's answers held a connection (send to answer, on the load ` +
+      `generator's clock, so the loopback's round trip is in it) ÷ the wall time, geometric mean over blocks` +
+      (anyHeld ? '' : `; every side reached ${target} of its CPU first`)
+    : `*Requests in flight*: each side's ` +
       `answers × their mean latency ÷ the wall time (Little's law), geometric mean over blocks` +
       (allowed
         ? `; the autoscaler also adds instances to hold them at ${two(allowed)} (${inst.requestLimit} at once × ` +
           `${inst.concurrencyTargetSource ?? 'its concurrency target, 0.6'}), so where a ${who}'s are above it ` +
           `(⚠) that target, not the CPU's, decides how many instances it takes, and its instance figures here ` +
           `are a lower bound`
-        : '') +
+        : '');
+  out.push(
+    intro +
+      `*The tail* is each side's at its own operating point: every request of every block pooled per side, from ` +
+      `its intended send time, intervals by resampling blocks (2,000 resamples), the added p99 paired by block ` +
+      `inside each resample; "(generator late)": the load ` +
+      `generator's own lateness p99 there was over a tenth of the figure. ` +
+      flightText +
       '.',
     ...(over.length
       ? [
@@ -179,7 +214,7 @@ function operatingSection(run, { brief = false, app = null } = {}) {
     '',
     f.table(
       header,
-      operatingRows(rows, { app: Boolean(app) }),
+      operatingRows(rows, { app: Boolean(app), bound: both }),
       header.map((h, i) => (i === 0 || h === 'Measured at' ? 'l' : 'r')),
     ),
   );
