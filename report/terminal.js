@@ -41,7 +41,8 @@ function runSummary(run, { out, report } = {}) {
   const what = duet
     ? ' (CPU/req, duet) [95% CI]'
     : pair && s.targetCpu
-      ? ` (throughput per instance at ${Math.round(s.targetCpu * 100)}% CPU) [95% CI]`
+      ? ` (throughput per instance at ${Math.round(s.targetCpu * 100)}% CPU` +
+        `${s.instance?.requestLimit ? ' or the concurrency target' : ''}) [95% CI]`
       : pair
         ? ' (CPU/req at the rate, pair) [95% CI]'
       : counted

@@ -41,13 +41,13 @@ sets (STRATEGY, DEPTH, LOG, …) on the Node major of its runtime. The first yam
 baseline; every other is measured beside a fresh baseline process (the pair at a fixed
 rate) at the autoscaler's operating point: the rate at which the baseline stand-in uses
 the yaml's automatic_scaling.target_cpu_utilization of its quota (${DEFAULT_TARGET_CPU} when the yaml is
-silent), searched per block, or the candidate's own where it cannot keep that one. Prints
-per deployment its throughput per instance there as % of the baseline's with its interval,
-instances per 1,000 req/s for each, the p99 there (pooled over the blocks), the share of
-CFS periods throttled, the requests in flight beside the yaml's concurrency target
-(target_throughput_utilization × max_concurrent_requests: above it, latency and not CPU
-sets the instance count), the period assumed and the yaml's instance cap (printed, not
-applied). What a stand-in reproduces and what it does not: docs/deploy.md.
+silent) or holds target_throughput_utilization × max_concurrent_requests in flight,
+whichever comes first, searched per block, or the candidate's own where it cannot keep
+that one. Prints per deployment its throughput per instance there as % of the baseline's
+with its interval, instances per 1,000 req/s for each, the p99 there (pooled over the
+blocks), the share of CFS periods throttled, the requests in flight beside the yaml's
+concurrency target and which target set the instance count, the period assumed and the
+yaml's instance cap (printed, not applied). What a stand-in reproduces and what it does not: docs/deploy.md.
 
   --target-cpu SHARE the CPU target (default: the baseline yaml's, else ${DEFAULT_TARGET_CPU})
   --slo pN=BOUND     the bound whose share of requests over it is printed (default ${DEFAULTS.slo})
@@ -201,8 +201,9 @@ async function main(args) {
       `each App Engine yaml as a local stand-in of its instance (${describeInstance(instance)}), ` +
       `with the environment it sets (${envWords}), measured in pairs against ${base.file} ` +
       (resolved.targetCpu
-        ? `at the rate at which it uses ${Math.round(resolved.targetCpu * 100)}% of its quota (the autoscaler's ` +
-          `target): throughput per instance, instances and the tail there`
+        ? `at the rate at which it uses ${Math.round(resolved.targetCpu * 100)}% of its quota or holds the ` +
+          `requests in flight its concurrency target allows, whichever comes first (the autoscaler's targets): ` +
+          `throughput per instance, instances and the tail there`
         : `at rates up to the baseline stand-in's capacity: capacity within ${resolved.slo.text} ` +
           `and what it means in instances`),
     deploy: {

@@ -211,8 +211,10 @@ turns it off)
 one at a time)
   --target-cpu SHARE     with --instance: measure each pair at the autoscaler's operating point,
                          the rate at which the baseline stand-in uses SHARE of its quota (e.g.
-                         0.6, App Engine's default), searched per block; the candidate beside it
-                         and, where its share there is not near SHARE, at its own (docs/deploy.md)
+                         0.6, App Engine's default) or, where that comes first, holds 0.6 of its
+                         request limit in flight, searched per block; the candidate beside it
+                         and, where its cost there is not near the baseline's, at its own
+                         (docs/deploy.md)
   --driver NAME          ${DRIVERS.join(' | ')} (default: ${DEFAULTS.driver})
   --target name=URL      drive an already-deployed server instead of spawning (repeatable)
   --baseline STRATEGY    what "% of baseline" compares with (default from preset)
@@ -521,8 +523,11 @@ function methodSettings(values, preset, settings) {
     if (settings.targetCpu)
       out.methodWhy =
         `${why}; at the autoscaler's operating point: the rate at which ${settings.baseline} uses ` +
-        `${Math.round(settings.targetCpu * 100)}% of its quota, searched per block (the candidate at its own where ` +
-        'its cost differs by more than 5%)';
+        `${Math.round(settings.targetCpu * 100)}% of its quota` +
+        (settings.instance?.requestLimit
+          ? ' or holds the requests in flight its concurrency target allows, whichever comes first'
+          : '') +
+        ', searched per block (the candidate at its own where its cost differs by more than 5%)';
     out.pipelining = 1;
     out.windows =
       number('windows', values.windows, { min: 2, max: 1000, integer: true }) ?? preset.windows ?? DEFAULTS.windows;

@@ -130,7 +130,8 @@ const targetHow = (s) =>
   `Two start commands of the same service, each as a stand-in of ${s.instance?.name ?? 'an instance'}: per ` +
   'block a fresh process of each, warmed closed loop, both sent the same open-loop schedule at once (the ' +
   `pair) at the autoscaler's operating point, the rate at which the baseline used ${Math.round(s.targetCpu * 100)}% ` +
-  "of its quota, searched per block; every latency timed from the request's intended send time; the positions " +
+  'of its quota (or held the requests in flight its concurrency target allows, where that came first), searched ' +
+  "per block; every latency timed from the request's intended send time; the positions " +
   'swapped between blocks.';
 
 const ladderHow = (s, known) =>
