@@ -67,8 +67,9 @@ const LEARNED = obj('what measuring learned, beside the plan', {
   capacity: obj("rate mode: the baseline's closed-loop capacity (and open-loop knee) the rates are shares of"),
   operatingPoints: arr(
     "--target-cpu: per block and pair, the baseline's operating point as searched ({ block, group, baseline, " +
-      'candidate, target, base: { rate, share, converged, steps }, candidateAtBase: { cost, behind }, own?: { rate, ' +
-      'from } })',
+      'candidate, target, base: { rate, share, converged, steps: [{ rate, share, behind, bound }] }, ' +
+      "candidateAtBase: { cost, behind }, own?: { rate, from } }); share: the step's load as a share of the CPU " +
+      "target, bound: the target it reached first ('cpu' or 'concurrency')",
     obj('one pair of one block'),
   ),
   postgres: { type: ['string', 'null'], description: 'HOP=pg: "embedded", or the --pg-url with its password as ***' },

@@ -85,7 +85,7 @@ test("app --instance F1 at the autoscaler's target: per block both sides found a
   assert.match(r.stdout, /^At the autoscaler's target: 60% of each quota, CFS period 100 ms \(an assumption: no cloud documents it\)$/m);
   // Structure only: on a busy machine a block's windows may all be dropped (the load CPU
   // saturated), so the figure may rest on fewer blocks, never on more than it says.
-  const line = r.stdout.match(/^als-logger: throughput per instance [\d.]+%( \[[\d.]+%–[\d.]+%\])? of plain's \(at (plain's rate|its own rate in (\d) of (\d) blocks), (\d) blocks\); instances per 1,000 req\/s: [\d.]+( \[[\d.]+–[\d.]+\])? \(plain: [\d.]+( \[[\d.]+–[\d.]+\])?\)$/m);
+  const line = r.stdout.match(/^als-logger: throughput per instance [\d.]+%( \[[\d.]+%–[\d.]+%\])? of plain's \(at (plain's rate|its own rate in (\d) of (\d) blocks), (\d) blocks\); instances per 1,000 req\/s: [\d.]+( \[[\d.]+–[\d.]+\])? \(plain: [\d.]+( \[[\d.]+–[\d.]+\])?\); set by its (CPU|requests in flight( in [\d.]+%)?) \(plain: its (CPU|requests in flight( in [\d.]+%)?)\)$/m);
   assert.ok(line, r.stdout);
   const [ownN, of, blocks] = [line[3], line[4], line[5]].map(Number);
   assert.ok(blocks >= 1 && blocks <= 3 && (line[3] === undefined || (ownN <= of && of === blocks)), line[0]);

@@ -25,7 +25,7 @@ test('ctxbench deploy: the yamls as F1 stand-ins at the autoscaler\'s target, a 
   assert.match(r.stdout, /^ctxbench deploy: complete, \d+ s of measuring, F1 stand-ins \(0\.25 CPU each: an assumption, docs\/deploy\.md\)$/m);
   assert.match(r.stdout, /^At the autoscaler's target: 60% of each quota, CFS period 100 ms \(an assumption: no cloud documents it\)$/m);
   // Its one candidate's lines say the figures, whatever they are.
-  assert.match(r.stdout, /^als \(als\): throughput per instance [\d.]+% (\[.*\] )?of default's \(at (param's rate|its own rate in \d of \d blocks), \d blocks\); instances per 1,000 req\/s: .* \(default: .*\)$/m);
+  assert.match(r.stdout, /^als \(als\): throughput per instance [\d.]+% (\[.*\] )?of default's \(at (param's rate|its own rate in \d of \d blocks), \d blocks\); instances per 1,000 req\/s: .* \(default: .*\); set by its (CPU|requests in flight( in [\d.]+%)?) \(default: its (CPU|requests in flight( in [\d.]+%)?)\)$/m);
   assert.match(r.stdout, /^ {2}there: p99 .* \(default: .*\); CFS periods throttled .* \(default: .*\); requests in flight [\d.—]+ \(default: [\d.—]+; the concurrency target 6\.00\); the yamls' cap: max_instances 1 \(default: max_instances 1\), not applied$/m);
   // The operating point was searched per block from the baseline's cgroup, and recorded.
   assert.strictEqual(run.settings.targetCpu, 0.6);
