@@ -115,7 +115,7 @@ test("app --instance F1 at the autoscaler's target: per block both sides found a
   for (const w of windows.filter((x) => x.counted)) assert.ok(w.instance.cpuUsPerRequest > 0 && w.partnerInstance.cpuUsPerRequest > 0, JSON.stringify(w).slice(0, 400));
   for (const c of run.configs) for (const p of c.samples.filter((x) => x.kind === 'pair')) assert.ok(p.kept > 0 && p.mismatches === 0 && p.lost === 0, `${c.id}: ${JSON.stringify(p)}`);
   const page = fs.readFileSync(path.join(own, 'results.md'), 'utf8');
-  assert.match(page, /### At the autoscaler's target: 60% of the F1 quota \(100-ms CFS period\)/);
+  assert.match(page, /### At the autoscaler's targets: 60% of the F1 quota or 6\.00 requests in flight \(100-ms CFS period\)/);
   assert.match(page, /^\| `als-logger` \| [\d.]+% \[/m);
   assert.doesNotMatch(page, /Capacity within/);
   assert.deepStrictEqual(ours(), [], 'every group removed');

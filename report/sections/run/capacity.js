@@ -38,17 +38,22 @@ function standInNote(instance, { method = 'pair', environment = null } = {}) {
   const mhz = environment?.noise?.before?.cpuMHz?.[0];
   const clock = environment?.cpuFrequency ?? (Number.isFinite(mhz) && mhz > 0 ? `${f.int(mhz)} MHz` : null);
   const limited = Boolean(instance.requestLimit);
+  const cloudRun = instance.platform === 'Cloud Run';
+  // Below 1 vCPU Cloud Run runs the first-generation environment (docs/deploy.md, "Cloud Run").
+  const sandbox = cloudRun
+    ? `Cloud Run's ${instance.cpus < 1 ? 'first-generation execution environment (gVisor)' : 'execution environment'}`
+    : "App Engine's second-generation sandbox (gVisor)";
   return [
     `**Stand-in:** ${describeInstance(instance)}. Each server ran in a cgroup of its own ` +
       `(${instance.periodUs.toLocaleString('en-US')}-µs CFS period) on the server CPU, ` +
       (method === 'pair' ? 'two at once (the pair), each held to its own quota' : 'one at a time, held to its quota') +
       (limited
         ? "; requests beyond the request limit waited in the load generator's queue and the wait counts in their " +
-          "latency, as in App Engine's pending queue."
+          `latency, as in ${cloudRun ? "Cloud Run's request queue" : "App Engine's pending queue"}.`
         : '.'),
     `**It reproduces** the CPU quota, the memory limit${limited ? ', the request limit' : ''} and one instance. ` +
-      `**It does not reproduce** ${limited ? '' : 'the request limit, '}App Engine's second-generation sandbox ` +
-      '(gVisor), autoscaling, the network, or a cold start.',
+      `**It does not reproduce** ${limited ? '' : 'the request limit, '}${sandbox}, autoscaling, the network, ` +
+      'or a cold start.',
     ...(instance.mhz
       ? [
           `**Assumption:** ${ASSUMPTION}; the CPU it ran on reports ` +

@@ -160,7 +160,11 @@ function operatingSection(run, { brief = false, app = null } = {}) {
     'Blocks',
     ...(app ? [] : ['Mismatches']),
   ];
-  const out = [f.heading(3, `At the autoscaler's target: ${target} of the ${inst.name} quota (${period})`), ''];
+  const heading = both
+    ? `At the autoscaler's targets: ${target} of the ${inst.name} quota or ${two(allowed)} requests in flight ` +
+      `(${period})`
+    : `At the autoscaler's target: ${target} of the ${inst.name} quota (${period})`;
+  const out = [f.heading(3, heading), ''];
   const intro = both
     ? `*Throughput per instance* is ${base}'s µs of an instance per request ÷ the ${who}'s, per window of a ` +
       `pair of fresh ${inst.name} stand-ins loaded open loop at once. An autoscaler adds instances until each ` +
