@@ -3,8 +3,8 @@
 // docs/deploy.md, "The deployment answer at the autoscaler's target"), the same for `run`
 // and `deploy` (bench/methods/pair.js) and for `app --instance` (bench/app.js): both started
 // and warmed closed loop by the caller, then (1) the rate at which the baseline uses its
-// target share of the quota (or its requests in flight the concurrency target, where that
-// binds first), searched in short steps of the pair (bench/operating-point.js),
+// target share of the quota (or holds the requests in flight its concurrency target allows,
+// where that comes first), searched in short steps of the pair (bench/operating-point.js),
 // and both sent it for the measured windows (phase 'base'); (2) where the candidate's cost
 // there is not within OWN_TOLERANCE of the baseline's, the rate at which its share is the
 // baseline's, and both sides sent their own (phase 'own'). Every step goes on the point,

@@ -47,7 +47,8 @@ that one. Prints per deployment its throughput per instance there as % of the ba
 with its interval, instances per 1,000 req/s for each, the p99 there (pooled over the
 blocks), the share of CFS periods throttled, the requests in flight beside the yaml's
 concurrency target and which target set the instance count, the period assumed and the
-yaml's instance cap (printed, not applied). What a stand-in reproduces and what it does not: docs/deploy.md.
+yaml's instance cap (printed, not applied). What a stand-in reproduces and what it does
+not: docs/deploy.md.
 
   --target-cpu SHARE the CPU target (default: the baseline yaml's, else ${DEFAULT_TARGET_CPU})
   --slo pN=BOUND     the bound whose share of requests over it is printed (default ${DEFAULTS.slo})
