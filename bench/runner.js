@@ -8,7 +8,7 @@
 // process got by luck (JIT decisions, heap layout) is a level of variation inside every
 // interval. The run JSON is rewritten atomically after every sample.
 const { saveRun } = require('../lib/run-file');
-const { decide } = require('./stopping');
+const { decide, nextBlockSeconds } = require('./stopping');
 const { fingerprint } = require('./fingerprint');
 const noise = require('./noise');
 const { refreshSummaries, warnOnce } = require('./block');
@@ -107,7 +107,7 @@ async function runMatrix(
         elapsedS,
         maxTimeS: s.precision ? s.maxTime : null,
         budgetS: resume?.budgetS ?? null,
-        nextBlockS: Math.max(0, ...blockSeconds),
+        nextBlockS: nextBlockSeconds(blockSeconds),
         precision: s.precision,
         ratios: ratiosOf(run, ctx.excluded),
         blocks: block,

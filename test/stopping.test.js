@@ -52,3 +52,13 @@ test('a budget (a held-out resume\'s own time) stops before the minimum of block
   assert.deepStrictEqual([d.more, d.reason], [false, 'time budget: another block (~90 s) would end after 480 s']);
   assert.strictEqual(decide({ ...early, budgetS: 490 }).more, true, '400 + 90 fits the budget');
 });
+
+test('the next block is reckoned as the longest so far plus their spread, so a longer one still fits the cap', () => {
+  const { nextBlockSeconds } = require('../bench/stopping');
+  assert.strictEqual(nextBlockSeconds([]), 0);
+  assert.strictEqual(nextBlockSeconds([500]), 500);
+  assert.strictEqual(nextBlockSeconds([480, 520, 500]), 560, '520 + (520 - 480)');
+  const ratios = [{ id: 'a', halfWidthPct: 4, blocks: 5 }];
+  const d = decide({ ...base, ratios, maxTimeS: 3600, elapsedS: 3060, nextBlockS: nextBlockSeconds([480, 520]) });
+  assert.strictEqual(d.more, false, '3,060 + 560 would end after 3,600 s, though 3,060 + 520 would not');
+});
