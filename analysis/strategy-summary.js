@@ -449,8 +449,9 @@ function disagreements(row) {
 
 // The CPU profile (`ctxbench run --profile`) that explains a strategy's cost: its config at
 // the deep end, and the package that grew most over its baseline's share of busy time.
-// Whether a figure of the default run held in a second run: the repro comparisons that
-// name the default run's file, their row for this configuration.
+// Whether a figure of a study (the default run's, the deployment study's) held in a second run
+// on the same machine: the repro comparisons that name the study's file, their row for this
+// configuration.
 function reproOf(repros, def, id) {
   const mine = path.resolve(def.file);
   for (const r of repros) {
@@ -609,6 +610,8 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
     row.profile = profileOf(own, strategy, deepDepth ?? shallowDepth);
     for (const cell of [row.shallow, row.deep])
       if (cell && cell.kind === 'ratio') cell.repro = reproOf(sources.repro, own, cell.source.id);
+    if (row.deploy?.kind === 'ratio')
+      row.deploy.repro = reproOf(sources.repro, sources.deployment, row.deploy.source.id);
     return row;
   });
   // Each column's figures from one machine, and only columns narrow enough for a headline;

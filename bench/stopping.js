@@ -61,7 +61,7 @@ function decide({
 
 // nextBlockSeconds(blockSeconds): how long the next block may take, for the deadline. The
 // longest block so far is not enough: deployment-f1's seventh block ran past every earlier
-// one and its run ended 16 s after its 3,600-s cap (docs/how-it-measures.md, "Stops when
+// one and its run ended 16 s past its 3,600-s cap (docs/how-it-measures.md, "Stops when
 // precise"). So the longest plus the spread seen so far (longest − shortest).
 function nextBlockSeconds(blockSeconds) {
   if (blockSeconds.length === 0) return 0;

@@ -249,6 +249,10 @@ function deploymentNote(summary, col) {
       "interval holds for this run's mix of machine states, not for every run on this machine (the study page " +
       'gives the slope).'
     : '';
+  const unheld = summary.rows.some((r) => r.deploy?.repro && !r.deploy.repro.consistent)
+    ? ' "not reproduced": the study\'s second run on the same machine read the figure given, a difference ' +
+      "beyond what both runs' noise explains (the study's repro page)."
+    : '';
   return (
     `${d.instance} at its autoscaling target (depth ${d.depth}): each strategy and a fresh ${f.code(d.baseline)} ` +
     `process on ${d.instance} stand-ins (${(d.periodUs / 1000).toLocaleString('en-US')}-ms CFS period; ` +
@@ -261,7 +265,7 @@ function deploymentNote(summary, col) {
     'share depends on the machine too: what a lightly loaded request costs differs between machines and, on ' +
     "some, from block to block, and the dearer strategies' figures move with it (the study page marks where), " +
     'so the figure holds on the machine named here, not on every one (docs/deploy.md).' +
-    `${marked}${tail}${on(col)}`
+    `${marked}${unheld}${tail}${on(col)}`
   );
 }
 
@@ -270,7 +274,8 @@ function deployText(cell) {
   if (!cell) return null;
   if (cell.kind === 'baseline') return 'baseline';
   if (!f.isNum(cell.estimate)) return cell.verdict ?? f.DASH;
-  return `${f.withCi(cell.estimate, cell.interval, f.pctOf)}${cell.movesWithBase ? ' ⚠' : ''}`;
+  const held = cell.repro && !cell.repro.consistent ? ` (not reproduced: ${f.pctOf(cell.repro.otherEstimate)})` : '';
+  return `${f.withCi(cell.estimate, cell.interval, f.pctOf)}${cell.movesWithBase ? ' ⚠' : ''}${held}`;
 }
 
 const CELL_TEXT = { latency: msText, deploy: deployText };

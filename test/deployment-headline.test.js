@@ -17,14 +17,15 @@ const FIXTURES = path.join(__dirname, 'fixtures', 'results');
 const FILES = ['default.json', 'popular.json', 'deployment-f1.json'];
 
 let loaded;
-function summaryWith(edit) {
+function summaryWith(edit, extra = []) {
   loaded ??= readResults(FIXTURES, FILES.map((name) => path.join(FIXTURES, name)));
-  return strategySummary(
-    loaded.map((r) => {
+  return strategySummary([
+    ...loaded.map((r) => {
       const name = path.basename(r.file, '.json');
       return { ...r, name, run: name === 'deployment-f1' && edit ? edit(structuredClone(r.run)) : r.run };
     }),
-  );
+    ...extra,
+  ]);
 }
 
 // Every window of a candidate read at exactly `k` times its partner's CPU per request: a
@@ -94,3 +95,26 @@ test('a headline F1 figure whose blocks followed none\'s cost there carries a âš
   assert.deepStrictEqual(contradictions(summary), []);
 });
 
+
+test('an F1 figure its second run on the same machine did not reproduce says so in its cell; one that held, or one '
+  + 'compared across machines, does not', () => {
+  const study = path.join(FIXTURES, 'deployment-f1.json');
+  const id = (strategy) => loaded.find((r) => r.file === study).run.configs
+    .find((c) => c.strategy === strategy && c.depth === 8 && c.arm !== 'aa').id;
+  const repro = (same) => ({ file: 'results/repro-deployment-f1.json', name: 'repro-deployment-f1', run: {
+    schema: 2, kind: 'repro', title: 'repro (synthetic)', files: [study, 'results/runs/other.json'],
+    repro: { machines: { same }, rows: [
+      { id: id('sentry'), a: { estimate: 0.08 }, b: { estimate: 0.097 }, consistent: false },
+      { id: id('cls-hooked'), a: { estimate: 0.625 }, b: { estimate: 0.63 }, consistent: true },
+    ] } } });
+  const cell = (summary, name) => markdown(summary, { link: (n) => `results/${n}.md` }).split('\n')
+    .find((l) => l.startsWith(`| \`${name}\` |`));
+  const costs = exact({ sentry: 12.5, 'cls-hooked': 1.6, none: 1 });
+  const summary = summaryWith(costs, [repro(true)]);
+  assert.match(cell(summary, 'sentry'), /8\.0% \[8\.0%â€“8\.0%\] \(not reproduced: 9\.7%\)/);
+  assert.doesNotMatch(cell(summary, 'cls-hooked'), /not reproduced/);
+  assert.match(markdown(summary), /"not reproduced": the study's second run on the same machine read the figure given/);
+  assert.deepStrictEqual(contradictions(summary), []);
+  const across = summaryWith(costs, [repro(false)]);
+  assert.doesNotMatch(cell(across, 'sentry'), /not reproduced/, 'another machine is a comparison, not a second reading');
+});
