@@ -95,7 +95,6 @@ test('a headline F1 figure whose blocks followed none\'s cost there carries a âš
   assert.deepStrictEqual(contradictions(summary), []);
 });
 
-
 test('an F1 figure its second run on the same machine did not reproduce says so in its cell; one that held, or one '
   + 'compared across machines, does not', () => {
   const study = path.join(FIXTURES, 'deployment-f1.json');
