@@ -162,7 +162,7 @@ function pickSources(results) {
     ),
     instructions: named(byPreset('instructions')),
     'depth-sweep': named(byPreset('depth-sweep')),
-    // Second runs of the default run (`ctxbench repro --compare … results/default.json`).
+    // Second runs of a study (`ctxbench repro --compare …`): the default run's, the deployment study's.
     repro: results.filter(({ run }) => run.kind === 'repro' && Array.isArray(run.files) && run.repro?.rows).map(named),
   };
 }
@@ -447,8 +447,6 @@ function disagreements(row) {
   return out;
 }
 
-// The CPU profile (`ctxbench run --profile`) that explains a strategy's cost: its config at
-// the deep end, and the package that grew most over its baseline's share of busy time.
 // Whether a figure of a study (the default run's, the deployment study's) held in a second run
 // on the same machine: the repro comparisons that name the study's file, their row for this
 // configuration.
@@ -471,6 +469,8 @@ function reproOf(repros, def, id) {
   return null;
 }
 
+// The CPU profile (`ctxbench run --profile`) that explains a strategy's cost: its config at
+// the deep end, and the package that grew most over its baseline's share of busy time.
 // Profile paths in a run file are relative to the run file's folder.
 function profileOf(source, strategy, depth) {
   const run = source.run;
