@@ -44,6 +44,7 @@ const FIELDS = {
   warmup: { type: 'number', doc: 'seconds of unmeasured load on every fresh process' },
   amount: { type: ['integer', 'null'], doc: 'fixed requests per burst (curl driver)' },
   rates: { type: ['array', 'null'], doc: 'rate mode: open-loop rates in req/s' },
+  rate: { type: 'number', doc: 'aa, calibrate with --method pair: the rate sent to each server of a pair, req/s' },
   loads: { type: ['array', 'null'], doc: "rate mode: shares of the baseline's capacity (or knee)" },
   instance: { type: ['object', 'null'], doc: 'the instance stand-in: class, CPU quota, period, memory, request limit' },
   slo: { type: ['object', 'null'], doc: 'the latency bound a capacity is judged against ({ key, boundMs, text })' },

@@ -5,65 +5,35 @@
 // that does not match is refused in one line naming the file and the field.
 // docs/run-json.md's field reference is generated from these declarations
 // (scripts/docs-run-json.js; test/run-schema.test.js fails when it is stale).
-// The declarations hold the fields tools may rely on and their types; a run may carry more.
+// Every object whose shape is known is closed: a field it does not declare is refused.
 const { FIELDS, LEARNED_BEFORE } = require('./plan');
+const { CONFIG, ENVIRONMENT, closed } = require('./run-fields');
 
 // The version of the file format. 1: one warm process per configuration (no blocks);
 // 2: blocks of fresh processes; 3: the plan (settings) frozen, what measuring learned in
-// `learned`. Readers that ask `schema >= 2` mean "measured in blocks", which 3 still is.
-const VERSION = 3;
+// `learned`; 4: the record closed (every object whose shape is known refuses a field it
+// does not declare) and `settings.method` and `settings.baseline` always present.
+// Readers that ask `schema >= 2` mean "measured in blocks", which 3 and 4 still are.
+const VERSION = 4;
 
 const num = (doc) => ({ type: ['number', 'null'], description: doc });
 const str = (doc) => ({ type: 'string', description: doc });
 const obj = (doc, properties = {}, required = []) => ({ type: 'object', description: doc, properties, required });
 const arr = (doc, items) => ({ type: 'array', description: doc, ...(items && { items }) });
 
-const RATIO = obj('a ratio to the baseline (1 = same cost)', {
-  estimate: num('the point estimate'),
-  ci95: { type: ['array', 'null'], description: 'its 95% interval [low, high]', items: { type: ['number', 'null'] } },
-  verdict: str("the reader's sentence, written by one function from the judgement beside it"),
-});
-
-const SAMPLE = obj('one measured sample: a burst, a duet or pair window, or a count window', {
-  rps: num('requests per second over the sample'),
-  mismatches: { type: 'integer', description: "responses whose id was not the request's" },
-  lost: { type: 'integer', description: 'requests whose id was lost' },
-  errors: { type: 'integer', description: 'failed requests' },
-  block: { type: 'integer', description: 'the block of fresh processes it belongs to' },
-  window: { type: 'integer', description: 'duet, pair: the window within its block' },
-});
-
-const CONFIG = obj(
-  'one configuration of the matrix',
+// Fields of plans written before a rule was withdrawn: declared so that those files still read.
+const PLAN_BEFORE = {
+  extendUnsettled: { type: 'boolean', description: 'withdrawn: instructions runs of 2026-11-25 only' },
+};
+const PLAN = closed(
+  'the plan: what the command was asked to measure, resolved once and frozen (lib/plan.js)',
   {
-    id: str('unique within the run, e.g. express/als/d8/await/node24'),
-    framework: { type: ['string', 'null'], description: 'express, http or fastify' },
-    strategy: { type: ['string', 'null'], description: "the context strategy (null: a command of a team's own)" },
-    depth: { type: ['integer', 'null'], description: 'the call depth' },
-    hop: { type: ['string', 'null'], description: 'the async hop between levels' },
-    node: { type: ['string', 'null'], description: 'the Node version the server ran (null: a deployed target)' },
-    status: str('complete, failed or interrupted'),
-    joinedBlock: { type: 'integer', description: 'a configuration a resume added: measured from this block on' },
-    restingFrom: {
-      type: 'integer',
-      description: 'a configuration a held-out resume left out: measured up to this block, never after',
-    },
-    samples: arr('what was measured, in order', SAMPLE),
-    summary: {
-      ...obj("the configuration's figures (analysis/summary.js)", { ratio: { ...RATIO, type: ['object', 'null'] } }),
-      type: ['object', 'null'],
-    },
+    ...Object.fromEntries(Object.entries(FIELDS).map(([k, f]) => [k, { type: f.type, description: f.doc }])),
+    ...PLAN_BEFORE,
   },
-  ['id', 'samples'],
 );
 
-const PLAN = {
-  type: 'object',
-  description: 'the plan: what the command was asked to measure, resolved once and frozen (lib/plan.js)',
-  properties: Object.fromEntries(Object.entries(FIELDS).map(([k, f]) => [k, { type: f.type, description: f.doc }])),
-};
-
-const LEARNED = obj('what measuring learned, beside the plan', {
+const LEARNED = closed('what measuring learned, beside the plan', {
   capacity: obj("rate mode: the baseline's closed-loop capacity (and open-loop knee) the rates are shares of"),
   operatingPoints: arr(
     "--target-cpu: per block and pair, the baseline's operating point as searched ({ block, group, baseline, " +
@@ -77,17 +47,40 @@ const LEARNED = obj('what measuring learned, beside the plan', {
   mysql: obj('the MariaDB server the scenarios ran against ({ server, pid, dir })'),
 });
 
-const ENVIRONMENT = obj('the machine and the code (bench/environment.js)', {
-  node: str('the Node version of ctxbench itself'),
-  cpuModel: str('the CPU model'),
-  cores: { type: 'integer', description: 'CPU cores' },
-  date: str('when the run began (ISO 8601)'),
-  commit: { type: ['string', 'null'], description: 'the ctxbench commit' },
+const RESUME = closed('one resume', {
+  at: str('when it began (ISO 8601)'),
+  command: str('the command as typed'),
+  fromBlock: { type: 'integer', description: 'the first block it measured (its complete blocks before)' },
+  droppedSamples: { type: 'integer', description: 'samples of the interrupted block left out' },
+  measuredBeforeS: num('seconds of measuring the run had before it'),
+  status: str('what the run was before it: interrupted, running, failed'),
+  commit: { type: ['string', 'null'], description: 'the ctxbench commit it ran' },
+  dirty: { type: ['boolean', 'null'], description: 'the work tree had uncommitted changes' },
+  node: str('the Node version of ctxbench'),
+  machine: obj('the machine it ran on ({ cpuModel, cores, kernel })'),
+  blocks: { type: 'integer', description: '--blocks as the resume asked' },
+  maxTime: num('--max-time as the resume asked'),
+  added: arr('configurations the preset had gained since (they carry joinedBlock)', { type: 'string' }),
+  heldOut: obj('a held-out resume (--held-out): what it measured and why (bench/held-out.js)', {
+    budgetS: num('its own time budget, seconds of measuring'),
+    pairs: arr(
+      'the strategy-runtime pairs whose word the projection said was decided by --blocks',
+      obj('one pair', {
+        runtime: str('the runtime label'),
+        strategy: str('the strategy'),
+        projected: { type: 'integer', description: 'blocks in all by which its word was projected decided' },
+        toward: str('claimed or not modelled: the word projected'),
+      }),
+    ),
+    measured: { type: 'integer', description: 'configurations measured from fromBlock on' },
+    rested: { type: 'integer', description: 'configurations set resting (restingFrom)' },
+    added: arr('configurations it added', { type: 'string' }),
+  }),
 });
 
 const COMMON = {
   schema: { type: 'integer', minimum: 1, description: `the file format's version (now ${VERSION})` },
-  kind: str('what wrote it: run, micro, integrity, calibrate, aa, overhead, app, repro or compare'),
+  kind: str('what wrote it: run, micro, integrity, calibrate, aa, overhead, app, repro, compare or model-fit'),
   title: str('the section heading in results.md'),
   command: str('the command as typed (passwords redacted)'),
   status: str('running, complete, failed or interrupted'),
@@ -98,56 +91,48 @@ const MEASURED = {
   settings: PLAN,
   learned: LEARNED,
   warnings: arr('lines the run printed as warnings', { type: 'string' }),
-  resumes: arr(
-    'each sitting a --resume added: when, from which block, on which commit and machine',
-    obj('one resume', {
-      fromBlock: { type: 'integer', description: 'the first block it measured (its complete blocks before)' },
-      measuredBeforeS: num('seconds of measuring the run had before it'),
-      heldOut: obj('a held-out resume (--held-out): what it measured and why (bench/held-out.js)', {
-        budgetS: num('its own time budget, seconds of measuring'),
-        pairs: arr(
-          'the strategy-runtime pairs whose word the projection said was decided by --blocks',
-          obj('one pair', {
-            runtime: str('the runtime label'),
-            strategy: str('the strategy'),
-            projected: { type: 'integer', description: 'blocks in all by which its word was projected decided' },
-            toward: str('claimed or not modelled: the word projected'),
-          }),
-        ),
-        measured: { type: 'integer', description: 'configurations measured from fromBlock on' },
-        rested: { type: 'integer', description: 'configurations set resting (restingFrom)' },
-      }),
-    }),
-  ),
+  resumes: arr('each sitting a --resume added: when, from which block, on which commit and machine', RESUME),
+  measuringSeconds: num('seconds spent measuring (blocks), set-up and services apart'),
+  precision: obj('with --precision: { target, reached, elapsedS, maxTimeS, blocks, missing: [{ id, halfWidthPct, ' +
+    'blocksNeeded }] }'),
+  profiles: obj('with --profile (bench/profile.js): { dir, seconds, configs: { id: { file, requests, summary, ' +
+    'overBaseline } }, errors }, paths relative to the file'),
+  probes: arr('model presets, `ctxbench probe`: async resources per request, per point (bench/probe-run.js)', obj(
+    'one point: { nodeLabel, node, framework, depth, hop, stores, strategy, requests, concurrency, perRequest: ' +
+      '{ total, byType }, pid, runtime }',
+  )),
+  agentSink: obj('the local sink the agents exported to (bench/agent-sink.js): { pid, counts }, warm-ups included'),
 };
+const configs = (doc) => ({ type: 'array', description: doc, items: CONFIG });
 
-// Each kind, declared once: its fields and the ones it must have.
+// Each kind, declared once: its fields and the ones it must have. Every kind is closed.
 const KINDS = {
   run: {
     doc: '`ctxbench run`, `deploy`, and each run inside a repro',
-    properties: { ...MEASURED, configs: arr('the configurations', CONFIG) },
+    properties: { ...MEASURED, configs: configs('the configurations') },
     required: ['kind', 'configs'],
   },
   aa: {
     doc: '`ctxbench aa`',
-    properties: { ...MEASURED, configs: arr('A and B', CONFIG), aa: obj('the A/A trials') },
+    properties: { ...MEASURED, configs: configs('A and B'), aa: obj('the A/A trials') },
     required: ['kind', 'configs'],
   },
   calibrate: {
     doc: '`ctxbench calibrate`',
-    properties: { ...MEASURED, configs: arr('one per planted cost', CONFIG), calibrate: obj('what was recovered') },
+    properties: { ...MEASURED, configs: configs('one per planted cost'), calibrate: obj('what was recovered') },
     required: ['kind', 'configs'],
   },
   overhead: {
     doc: '`ctxbench overhead`',
-    properties: { ...MEASURED, configs: arr('ctxbench and the hello-world', CONFIG), overhead: obj('the comparison') },
+    properties: { ...MEASURED, configs: configs('ctxbench and the hello-world'), overhead: obj('the comparison') },
     required: ['kind', 'configs'],
   },
   app: {
     doc: '`ctxbench app`',
     properties: {
       ...MEASURED,
-      configs: arr('the sides', CONFIG),
+      configs: configs('the sides'),
+      app: obj("the answer (analysis/index.js analyzeApp): { ratio, blocks, windows, ids, broken, … }"),
       predict: obj("--predict: each strategy's predicted cost"),
     },
     required: ['kind', 'configs'],
@@ -180,8 +165,23 @@ const KINDS = {
   },
   compare: {
     doc: '`ctxbench compare --out`',
-    properties: { ...COMMON, files: arr('the two files', { type: 'string' }), compare: obj("the gate's judgement") },
+    properties: {
+      ...COMMON,
+      files: arr('the two files', { type: 'string' }),
+      maxRegression: num('--max-regression, percent'),
+      runs: arr('the two runs compared'),
+      compare: obj("the gate's judgement"),
+    },
     required: ['kind', 'compare'],
+  },
+  'model-fit': {
+    doc: "the cost model's fits that `ctxbench app --predict` applies (results/model-fit.json, written by `report`)",
+    properties: {
+      kind: str('model-fit'),
+      generated: str('what wrote it'),
+      runtimes: obj('per runtime: the fit (analysis/model.js exportFit)'),
+    },
+    required: ['kind', 'runtimes'],
   },
 };
 
@@ -193,27 +193,42 @@ function validatorOf(kind) {
   if (!compiled.has(kind)) {
     ajv ??= new (require('ajv'))({ allErrors: false, strict: false });
     const { properties, required } = KINDS[kind];
-    compiled.set(kind, ajv.compile({ type: 'object', properties, required }));
+    compiled.set(kind, ajv.compile({ type: 'object', properties, required, additionalProperties: false }));
   }
   return compiled.get(kind);
 }
 
 // Older files ctxbench wrote become today's shape; the file on disk is not changed.
 // 1 and 2 → 3: what measuring learned moves out of the plan into `learned`.
+// → 4: a measured run's plan names its method and baseline (before, readers took a
+// missing method for sequential and a missing baseline for none; now only this does).
+const PLANS_MEASURED = new Set(['run', 'aa', 'calibrate', 'overhead', 'app']);
 function migrate(run) {
   if (run?.kind === 'repro' && Array.isArray(run.runs)) return { ...run, runs: run.runs.map(migrate) };
-  if (!run || typeof run !== 'object' || !run.settings || run.learned) return run;
-  const learned = Object.fromEntries(
-    LEARNED_BEFORE.filter((k) => Object.hasOwn(run.settings, k)).map((k) => [k, run.settings[k]]),
-  );
-  const settings = Object.fromEntries(Object.entries(run.settings).filter(([k]) => !LEARNED_BEFORE.includes(k)));
-  return { ...run, settings, learned };
+  if (!run || typeof run !== 'object' || !run.settings) return run;
+  let out = run;
+  if (!run.learned) {
+    const learned = Object.fromEntries(
+      LEARNED_BEFORE.filter((k) => Object.hasOwn(run.settings, k)).map((k) => [k, run.settings[k]]),
+    );
+    const settings = Object.fromEntries(Object.entries(run.settings).filter(([k]) => !LEARNED_BEFORE.includes(k)));
+    out = { ...run, settings, learned };
+  }
+  if (PLANS_MEASURED.has(run.kind) && !(out.settings.method && out.settings.baseline)) {
+    out = { ...out, settings: { method: 'sequential', baseline: 'none', ...out.settings } };
+  }
+  return out;
 }
 
 // The one line that names what is wrong: file, field (as a JSON path) and what it should be.
 function problem(file, err) {
   const where = err.instancePath ? err.instancePath.slice(1).replace(/\//g, '.') : 'the top level';
-  const what = err.keyword === 'required' ? `has no "${err.params.missingProperty}"` : err.message;
+  const what =
+    err.keyword === 'required'
+      ? `has no "${err.params.missingProperty}"`
+      : err.keyword === 'additionalProperties'
+        ? `has a field "${err.params.additionalProperty}" that is not declared (misspelt, or a writer's bug)`
+        : err.message;
   return `${file}: not a ctxbench result as docs/run-json.md declares it: ${where} ${what}`;
 }
 

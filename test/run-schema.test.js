@@ -62,6 +62,54 @@ test('a malformed run is refused in one line naming the file and the field', () 
   assert.strictEqual(checkRun(good).kind, 'run');
 });
 
+// Quick tier. The record is closed (schema 4): a field no declaration names is refused at
+// every level, where Ajv's open objects let a misspelt one through before.
+test('a misspelt field is refused in one line naming it, at every level of the record', async () => {
+  const good = { ...makeRun2({ seed: 6 }), schema: VERSION, environment: {} };
+  const planted = [
+    [(r) => { r.configs[1].samples[0].rsp = 1; }, 'configs.1.samples.0', 'rsp'],
+    [(r) => { r.configs[0].sumary = {}; }, 'configs.0', 'sumary'],
+    [(r) => { r.settings.blokcs = 3; }, 'settings', 'blokcs'],
+    [(r) => { r.learned = { capacty: {} }; }, 'learned', 'capacty'],
+    [(r) => { r.environment.cpumodel = 'x'; }, 'environment', 'cpumodel'],
+    [(r) => { r.measuringSecs = 1; }, 'the top level', 'measuringSecs'],
+  ];
+  for (const [plant, where, field] of planted) {
+    const run = structuredClone(good);
+    plant(run);
+    const line = new RegExp(`^Error: m\\.json: .* ${where.replace(/\./g, '\\.')} has a field "${field}" that is not`);
+    assert.throws(() => checkRun(run, { file: 'm.json' }), line);
+  }
+  // What commands write beside the plan is declared: these are not refused.
+  const written = { ...structuredClone(good), measuringSeconds: 12, precision: { target: 2 }, agentSink: {} };
+  assert.strictEqual(checkRun(written).kind, 'run');
+  // The report refuses the file in one line too.
+  const dir = tempDir('ctxbench-closed-');
+  const run = structuredClone(good);
+  run.configs[0].samples[0].lsot = 0;
+  fs.writeFileSync(path.join(dir, 'typo.json'), JSON.stringify(run));
+  const r = await runCli(['report', path.join(dir, 'typo.json'), '--out', path.join(dir, 'r.md')]);
+  assert.notStrictEqual(r.code, 0);
+  assert.match(r.stderr.trim(), /^ctxbench: .*typo\.json: .*configs\.0\.samples\.0 has a field "lsot"[^\n]*$/);
+});
+
+test('schema 4: a measured run without method or baseline reads as sequential against none', () => {
+  const old = { ...makeRun2({ seed: 7 }), schema: 2, environment: {} };
+  delete old.settings.method;
+  delete old.settings.baseline;
+  const run = checkRun(old, { file: 'old.json' });
+  assert.strictEqual(run.settings.method, 'sequential');
+  assert.strictEqual(run.settings.baseline, 'none');
+  assert.ok(!('method' in old.settings), 'the object read is not changed');
+  // A plan that names them keeps them; an integrity run has no baseline to fill.
+  const duet = checkRun({ ...old, settings: { ...old.settings, method: 'duet', baseline: 'param' } });
+  assert.deepStrictEqual([duet.settings.method, duet.settings.baseline], ['duet', 'param']);
+  const integrity = migrate({ kind: 'integrity', schema: 1, settings: {}, integrity: { cells: [] } });
+  assert.ok(!('baseline' in integrity.settings));
+  // aa and calibrate with --method pair put the pair's rate in the plan.
+  assert.strictEqual(freezePlan({ method: 'pair', rate: 600 }).rate, 600);
+});
+
 test('report, compare, repro --compare and run --resume refuse a malformed run in one line', async () => {
   const dir = tempDir('ctxbench-schema-');
   const good = path.join(dir, 'good.json');

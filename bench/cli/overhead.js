@@ -75,6 +75,7 @@ async function main(args) {
     pipelining: number('pipelining', values.pipelining, { min: 1, max: 100, integer: true }) ?? DEFAULTS.pipelining,
     minPerConnection: 30,
     driver: 'autocannon',
+    method: 'sequential',
     baseline: 'hello-world',
   });
   const out = values.out ?? path.join('results', 'overhead.json');
