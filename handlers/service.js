@@ -14,6 +14,8 @@ const { createScenarios } = require('./scenarios');
 const { makeStores } = require('./stores');
 
 const DEPTH_PARAM = /^\d{1,4}$/;
+// The 400 body of /depth/:n, built from the bound the servers' config checks DEPTH against.
+const BAD_DEPTH = `depth must be an integer from 1 to ${MAX_DEPTH}\n`;
 
 function createService(config) {
   const acf = detectAsyncContextFrame();
@@ -38,6 +40,7 @@ function createService(config) {
   return {
     config,
     strategy,
+    badDepth: BAD_DEPTH,
 
     // Middleware body: opens the request's context and continues inside it. req goes
     // along for strategies that enter through a library's own middleware (cls-rtracer).

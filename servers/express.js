@@ -20,7 +20,7 @@ function createServer(service) {
   app.get('/', enter, async (req, res) => reply(res, await service.run(req, service.config.depth)));
   app.get('/depth/:n', (req, res, next) => {
     const depth = service.parseDepth(req.params.n);
-    if (depth === undefined) return res.status(400).type('text').send('depth must be an integer from 1 to 1024\n');
+    if (depth === undefined) return res.status(400).type('text').send(service.badDepth);
     req.depth = depth;
     next();
   }, enter, async (req, res) => reply(res, await service.run(req, req.depth)));

@@ -10,7 +10,6 @@
 const Fastify = require('fastify');
 
 const TEXT = 'text/plain; charset=utf-8';
-const BAD_DEPTH = 'depth must be an integer from 1 to 1024\n';
 
 function createServer(service) {
   const app = Fastify({ logger: false });
@@ -48,7 +47,7 @@ function createServer(service) {
   });
   app.get('/depth/:n', (request, reply) => {
     const depth = service.parseDepth(request.params.n);
-    if (depth === undefined) reply.code(400).header('content-type', TEXT).send(BAD_DEPTH);
+    if (depth === undefined) reply.code(400).header('content-type', TEXT).send(service.badDepth);
     else answer(request, reply, depth);
   });
 

@@ -50,7 +50,7 @@ function createServer(service) {
     if (url === '/') return answer(req, res, service.config.depth);
     if (url.startsWith('/depth/')) {
       const depth = service.parseDepth(url.slice(7));
-      if (depth === undefined) return send(res, 400, 'depth must be an integer from 1 to 1024\n');
+      if (depth === undefined) return send(res, 400, service.badDepth);
       return answer(req, res, depth);
     }
     if (url === '/healthz') return send(res, 200, 'ok');
