@@ -4,28 +4,22 @@
 const { freezePlan } = require('../../lib/plan');
 const path = require('node:path');
 const { UsageError, parse, flags, number } = require('../../lib/cli');
-const { session } = require('../session');
+const { PROBE } = require('../app-sides');
 const { supported } = require('../proc-cpu');
-const { measureApp, measureAppOnInstance, measureAppAtTarget } = require('../app');
+const { appSession } = require('../app');
 const { parseInstance, describeInstance, DEFAULT_PERIOD_US } = require('../../lib/instances');
-const { standInLayout } = require('../cgroup');
+const { loadFits } = require('../app-predict');
 const { parseLoads } = require('../capacity');
-const { parseSlo, parseTargetCpu, DEFAULT_SLO, SLO_LOADS } = require('./run');
-const { capacityLines, operatingLines, DEFAULT_TARGET_CPU } = require('./deploy');
-const { warnOnce } = require('../block');
-const { analyzeApp } = require('../../analysis');
-const fs = require('node:fs');
-const { AppStartError, startApp } = require('../app-process');
-const { probeEnv, countResources, makeDir } = require('../probe');
+const { parseSlo, parseTargetCpu, DEFAULT_SLO, SLO_LOADS, DEFAULT_TARGET_CPU } = require('./slo');
+const { capacityLines, operatingLines } = require('./deployment-lines');
+const { AppStartError } = require('../app-process');
 const { writeReport } = require('./write-report');
 const { probeText, resourceMix, fittedRange, wordText } = require('../../report/sections/app');
 const f = require('../../report/format');
 const { DEFAULTS: RUN_DEFAULTS, MODEL_STRATEGIES } = require('../../lib/presets');
-const { acfArgs, labelOfRuntime } = require('../../lib/node-versions');
-const { predictService, judgeAgainst, AT_SATURATION } = require('../../analysis/model');
+const { AT_SATURATION } = require('../../analysis/model');
 const { equivalenceText } = require('../../report/verdict-text');
 
-const PROBE = { requests: 2000, warmup: 500 };
 const DEFAULTS = {
   names: 'baseline,candidate',
   health: '/',
@@ -226,8 +220,8 @@ function settingsOf(values) {
   };
 }
 
-// --instance CLASS: the pair at a fixed rate on stand-ins (bench/app.js
-// measureAppOnInstance); without it, the duet at saturation. -> the settings that differ.
+// --instance CLASS: the pair on stand-ins, at a fixed rate (bench/app-ladder.js) or at the
+// autoscaler's target (bench/app-target.js); without it, the duet at saturation. -> the settings that differ.
 function instanceSettings(values, connections) {
   const periodUs = number('cfs-period', values['cfs-period'], { min: 1000, max: 1000000, integer: true });
   const instance = parseInstance(values.instance, { periodUs: periodUs ?? DEFAULT_PERIOD_US });
@@ -439,57 +433,10 @@ async function main(args) {
     .map((name, i) => ({ name, command: i === 0 ? values.baseline : values.candidate }));
   // The model is read before anything starts: a ctxbench without it refuses in one line.
   const fits = settings.predict ? loadFits() : null;
-  if (settings.instance) return measureOnInstance({ values, args, settings, commands, out });
-  return finish(session({
-    kind: 'app',
-    title: hasCandidate
-      ? `Your service: ${settings.names[1]} against ${settings.names[0]}`
-      : `Your service: what each strategy would cost ${settings.names[0]} (predicted)`,
-    ...sessionOf({ args, settings: freezePlan({ ...settings, names: undefined }), out }),
-    progress: {
-      total: settings.blocks * settings.windows * ((hasCandidate ? 1 : 0) + (settings.predict ? 1 : 0)),
-      step: 'window',
-    },
-    analyze: analyzeApp,
-    async measure(r, { save, progress, stop, pinned, serverEnv }) {
-      const sides = withEnv(commands, serverEnv);
-      try {
-        if (hasCandidate) {
-          r.configs = await measureApp({
-            sides,
-            settings,
-            pinned,
-            stop,
-            onBlock: (configs) => {
-              r.configs = configs;
-              r.app = analyzeApp(r);
-              save();
-            },
-            onProgress: (p) => {
-              const what = `block ${p.block + 1}/${settings.blocks} window ${p.window + 1}`;
-              if (p.dropped) progress.log(`${what} dropped: ${p.dropped}`);
-              else
-                progress.tick(
-                  `${what}${p.ratio ? ` · ${sides[1].name} ${(100 * p.ratio).toFixed(1)}% of ${sides[0].name}` : ''}`,
-                );
-            },
-          });
-        }
-        if (settings.predict && !stop.requested)
-          await predictInto(r, { side: sides[0], settings, fits, pinned, stop, save, progress });
-        // Inside the session, so that what --with started still serves the probe processes.
-        if (values.probe && hasCandidate && !stop.requested) r.probe = await probeSides(sides, settings, progress);
-      } catch (err) {
-        // Nothing measured is lost: the run JSON keeps every window taken before a failure.
-        if (err instanceof AppStartError) {
-          if (err.configs && !err.reference) r.configs = err.configs;
-          r.status = 'failed';
-          r.app = analyzeApp(r);
-        }
-        throw err;
-      }
-    },
-  }), { out, values });
+  // A stand-in run's summary reads its names from the settings; a duet's from its configs.
+  const saved = settings.instance ? settings : freezePlan({ ...settings, names: undefined });
+  const common = sessionOf({ args, settings: saved, out });
+  return finish(appSession({ common, settings, commands, fits, probe: values.probe }), { out, values });
 }
 
 // What every \`ctxbench app\` session has: the command, the settings, the run JSON, the servers
@@ -515,277 +462,5 @@ async function finish(running, { out, values }) {
   await writeReport(out, values.report);
   return run.status === 'interrupted' ? 130 : 0;
 }
-
-// A stand-in run's failure: what it measured goes on the run (err.configs), a side that died
-// marks it failed. -> the error, to rethrow.
-function keptFrom(r, err) {
-  if (err.configs) r.configs = err.configs;
-  if (err instanceof AppStartError) r.status = 'failed';
-  return err;
-}
-
-// --instance: both sides as stand-ins, the baseline's capacity first, then the pairs at
-// the ladder of rates; the run JSON saved after every window (kind "app", method "pair").
-async function measureOnInstance({ values, args, settings, commands, out }) {
-  // Cgroups that can be made, and none left by a killed run, before anything starts.
-  const layout = standInLayout();
-  if (settings.targetCpu) return measureAtTarget({ values, args, settings, commands, out, layout });
-  const [base, cand] = settings.names;
-  return finish(session({
-    kind: 'app',
-    title: `Your service on ${settings.instance.name} stand-ins: ${cand} against ${base}`,
-    ...sessionOf({ args, settings, out }),
-    progress: { total: settings.blocks * settings.loads.length, step: 'pair' },
-    analyze: analyzeApp,
-    async measure(r, { save, progress, stop, pinned, serverEnv, loadPids }) {
-      const sides = withEnv(commands, serverEnv);
-      progress.log(
-        `measuring the capacity of ${base} as a ${settings.instance.name} stand-in (closed loop, two ` +
-          `processes at once; then its open-loop knee)`,
-      );
-      try {
-        const measured = await measureAppOnInstance({
-          sides,
-          settings,
-          layout,
-          pinned,
-          stop,
-          loadPids,
-          log: (line) => progress.log(line),
-          onCapacity: (capacity, configs) => {
-            r.learned.capacity = capacity;
-            r.configs = configs;
-            progress.log(
-              `${base}'s capacity: ${capacity.rps.toLocaleString('en-US')} req/s closed loop (bursts ` +
-                `${capacity.bursts.join(', ')}); open-loop knee ${capacity.knee.rps.toLocaleString('en-US')} ` +
-                `req/s, the ladder's 100%`,
-            );
-            save();
-          },
-          onSample: save,
-          onPair: (p) => {
-            r.app = analyzeApp(r);
-            save();
-            progress.tick(
-              p.skipped
-                ? `block ${p.block + 1}/${settings.blocks} · ${Math.round(p.load * 100)}%: not sent (both fell ` +
-                    `behind a lower rate)`
-                : `block ${p.block + 1}/${settings.blocks} · ${Math.round(p.load * 100)}% ` +
-                    `(${p.rate.toLocaleString('en-US')} req/s): ${p.counted}/${settings.windows} windows counted`,
-            );
-          },
-        });
-        r.configs = measured.configs;
-        if (values.probe && !stop.requested) r.probe = await probeSides(sides, settings, progress);
-      } catch (err) {
-        throw keptFrom(r, err);
-      }
-    },
-  }), { out, values });
-}
-
-// --instance at the autoscaler's operating point: per block both sides as fresh stand-ins,
-// the baseline's rate at --target-cpu searched, then the pair there (bench/app.js
-// measureAppAtTarget); the run JSON saved after every window (kind "app", method "pair").
-async function measureAtTarget({ values, args, settings, commands, out, layout }) {
-  const [base, cand] = settings.names;
-  return finish(session({
-    kind: 'app',
-    title:
-      `Your service on ${settings.instance.name} stand-ins at the autoscaler's target: ${cand} against ${base}`,
-    ...sessionOf({ args, settings, out }),
-    progress: { total: settings.blocks, step: 'block' },
-    analyze: analyzeApp,
-    async measure(r, { save, progress, stop, pinned, serverEnv, loadPids }) {
-      const sides = withEnv(commands, serverEnv);
-      r.learned.operatingPoints = [];
-      try {
-        const measured = await measureAppAtTarget({
-          sides,
-          settings,
-          layout,
-          pinned,
-          stop,
-          loadPids,
-          points: r.learned.operatingPoints,
-          io: {
-            status: (text) => progress.status(text),
-            save,
-            warn: (text) => warnOnce(r, text, progress),
-            onStart: (configs) => {
-              r.configs = configs;
-              save();
-            },
-            onBlock: ({ block, point }) => {
-              r.app = analyzeApp(r);
-              save();
-              const op = r.app.operating;
-              progress.tick(
-                `block ${block + 1}/${settings.blocks} · ${base} at ${f.int(point.base?.rate)} ` +
-                  `req/s${point.own ? `, ${cand} at ${f.int(point.own.rate)}` : ''}` +
-                  (op ? ` · ${cand} ${pct(op.ratio.estimate)} of ${base}'s throughput per instance` : ''),
-              );
-            },
-          },
-        });
-        r.configs = measured.configs;
-        if (values.probe && !stop.requested) r.probe = await probeSides(sides, settings, progress);
-      } catch (err) {
-        throw keptFrom(r, err);
-      }
-    },
-  }), { out, values });
-}
-
-// The cost model's fits, shipped with ctxbench: written by `ctxbench report` from the model
-// studies (report/index.js modelFit), per runtime.
-const ROOT = path.join(__dirname, '..', '..');
-const MODEL_FIT = path.join(ROOT, 'results', 'model-fit.json');
-
-function loadFits() {
-  let fit;
-  try {
-    fit = JSON.parse(fs.readFileSync(MODEL_FIT, 'utf8'));
-  } catch (err) {
-    throw new UsageError(
-      `--predict needs the cost model's fits (${MODEL_FIT}): ` +
-        (err.code === 'ENOENT'
-          ? 'not there; `ctxbench report` writes it from the model studies'
-          : String(err.message).split('\n')[0]),
-    );
-  }
-  const fits = new Map(Object.entries(fit.runtimes || {}));
-  if (!fits.size) throw new UsageError(`--predict: ${MODEL_FIT} has no runtime's fit`);
-  return fits;
-}
-
-// The reference server: ctxbench's own app at the model's reference point, on the node
-// binary and AsyncContextFrame mode that serve the team's service.
-const REFERENCE_ENV = {
-  STRATEGY: 'none',
-  DEPTH: '8',
-  HOP: 'immediate',
-  FRAMEWORK: 'express',
-  LOG: 'none',
-  STORES: '0',
-  HOST: '127.0.0.1',
-};
-function referenceCommand(runtime) {
-  const major = String(runtime.node).replace(/^v/, '').split('.')[0];
-  const flags = acfArgs(major, runtime.acf ? 'on' : 'off', runtime.node).args;
-  return [runtime.execPath, ...flags, path.join(ROOT, 'app.js')].map((a) => JSON.stringify(a)).join(' ');
-}
-
-// --predict: the service's async resources per request and runtime (a probe process), its
-// CPU per request beside the reference server in duet, and the model's prediction for
-// every strategy; stored as run.predict, saved after every step.
-async function predictInto(r, { side, settings, fits, pinned, stop, save, progress }) {
-  progress.log(`probing ${side.name}: async resources per request and its runtime (a probe process, not measured)`);
-  const probe = await probeSide(side, settings);
-  const runtime = labelOfRuntime(probe.runtime.node, probe.runtime.acf);
-  r.predict = { runtime, probe, model: null, reference: null, prediction: null };
-  save();
-  const fit = fits.get(runtime);
-  if (!fit) {
-    r.predict.error =
-      `no cost model for ${runtime} (${probe.runtime.node}, AsyncContextFrame ` +
-      `${probe.runtime.acf ? 'on' : 'off'}): the model's studies cover ${[...fits.keys()].join(', ')}`;
-    progress.log(r.predict.error);
-    save();
-    return;
-  }
-  const ranges = Object.values(fit.strategies)
-    .map((t) => t.rangeR)
-    .filter(Array.isArray);
-  r.predict.model = {
-    runtime,
-    source: fit.source,
-    reference: fit.reference,
-    rangeR: ranges.length ? [Math.min(...ranges.map((x) => x[0])), Math.max(...ranges.map((x) => x[1]))] : null,
-  };
-  const reference = {
-    name: 'reference',
-    command: referenceCommand(probe.runtime),
-    paths: ['/'],
-    health: '/healthz',
-    env: REFERENCE_ENV,
-  };
-  let configs;
-  try {
-    configs = await measureApp({
-      sides: [side, reference],
-      settings: { ...settings, idHeader: null },
-      pinned,
-      stop,
-      onBlock: (measured) => {
-        r.predict.reference = { command: reference.command, env: REFERENCE_ENV, configs: measured };
-        save();
-      },
-      onProgress: (p) => {
-        const what = `reference block ${p.block + 1}/${settings.blocks} window ${p.window + 1}`;
-        if (p.dropped) progress.log(`${what} dropped: ${p.dropped}`);
-        else progress.tick(what);
-      },
-    });
-  } catch (err) {
-    if (err.configs) r.predict.reference = { command: reference.command, env: REFERENCE_ENV, configs: err.configs };
-    throw Object.assign(err, { reference: true });
-  }
-  r.predict.reference = { command: reference.command, env: REFERENCE_ENV, configs };
-  if (stop.requested) return;
-  r.predict.prediction = predictService(fit, probe.perRequest.total, configs[1]);
-  if (settings.strategy && r.configs.length === 2) {
-    const row = r.predict.prediction.rows?.find((x) => x.strategy === settings.strategy);
-    const measured = analyzeApp(r).ratio;
-    r.predict.candidate = {
-      strategy: settings.strategy,
-      predicted: row ? { estimate: row.estimate, ci95: row.ci95, df: row.df } : null,
-      measured: measured && { estimate: measured.estimate, ci95: measured.ci95, df: measured.df },
-      judgement: judgeAgainst(row, measured),
-    };
-  }
-  save();
-}
-
-// One side once more, in a probe process, for its async resources per request.
-async function probeSide(side, settings) {
-  const dir = makeDir();
-  const app = await startApp({
-    name: side.name,
-    command: side.command,
-    health: settings.health,
-    timeoutMs: settings.startupTimeout * 1000,
-    env: { ...side.env, ...probeEnv(dir) },
-  });
-  try {
-    const counted = await countResources({
-      url: `${app.url}${settings.paths[0]}`,
-      dir,
-      requests: PROBE.requests,
-      concurrency: settings.connections,
-      warmup: PROBE.warmup,
-    });
-    return { name: side.name, command: side.command, path: settings.paths[0], ...counted };
-  } finally {
-    await app.stop();
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-// --probe: each side once more, in a probe process, for its async resources per request.
-async function probeSides(sides, settings, progress) {
-  const probes = [];
-  for (const side of sides) {
-    progress.log(
-      `probing ${side.name}: async resources per request (${PROBE.requests} requests at ` +
-        `${settings.connections} in flight, a probe process)`,
-    );
-    probes.push(await probeSide(side, settings));
-  }
-  return { sides: probes };
-}
-
-// The start commands with the URLs of what --with started (the same for both sides).
-const withEnv = (commands, serverEnv) => commands.map((c) => ({ ...c, env: { ...serverEnv } }));
 
 module.exports = { main, help: HELP, settingsOf, OPTIONS, predictLines, summaryLine };
