@@ -111,7 +111,7 @@ const LAYERS = [
             'app comes through analysis/registry.js)',
         ),
         forbid(
-          String.raw`/^(\.\.\/)+analysis\/(stats|summary|pairing)(\.js)?$/`,
+          String.raw`/^(\.\.\/)+analysis\/(stats|summary|summary-ratios|summary-windows|pairing)(\.js)?$/`,
           'report/ does not compute: it takes figures from analysis/ functions, not from analysis/stats, ' +
             'summary or pairing',
         ),
