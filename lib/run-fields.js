@@ -58,7 +58,7 @@ const SAMPLE = closed(
     burnUsPerRequest: ['num', 'BURN_US servers: the burn the server timed, µs per request'],
     rssMB: ['num', "the server's resident memory, MB"],
     elu: ['num', 'event-loop utilisation over the sample'],
-    bytesPerSec: ['int', 'bytes read per second'],
+    bytesPerSec: ['num', 'bytes read per second'],
     loadgenCpu: ['num', "the load generator's own CPU, share of one core"],
     loadCpu: ['num', "pair: the generator's and the services' CPU, share of one CPU"],
     share: ['num', "duet: this server's share of the server CPU(s)"],

@@ -134,6 +134,7 @@ const KINDS = {
       configs: configs('the sides'),
       app: obj("the answer (analysis/index.js analyzeApp): { ratio, blocks, windows, ids, broken, … }"),
       predict: obj("--predict: each strategy's predicted cost"),
+      probe: obj("--probe: each side's async resources per request ({ sides: [{ perRequest, runtime, … }] })"),
     },
     required: ['kind', 'configs'],
   },

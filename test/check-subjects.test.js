@@ -1,5 +1,6 @@
 'use strict';
-// Quick tier. Commit subjects fit a log line (scripts/check-subjects.js, run by .ci/run):
+// Tier: quick (a temporary git repository, no server)
+// Commit subjects fit a log line (scripts/check-subjects.js, run by .ci/run):
 // a real repository in a temporary folder, a commit over the limit and one within it.
 const test = require('node:test');
 const assert = require('node:assert');

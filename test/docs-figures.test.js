@@ -1,5 +1,6 @@
 'use strict';
-// Quick tier. A measured figure in README or docs/ outside generated blocks and dated records
+// Tier: quick (text in, lines out; no server)
+// A measured figure in README or docs/ outside generated blocks and dated records
 // is found, naming file and line (scripts/check-docs-figures.js, run by .ci/run over the
 // committed docs); settings, fenced code, generated blocks and dated records pass.
 const test = require('node:test');

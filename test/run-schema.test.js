@@ -62,7 +62,7 @@ test('a malformed run is refused in one line naming the file and the field', () 
   assert.strictEqual(checkRun(good).kind, 'run');
 });
 
-// Quick tier. The record is closed (schema 4): a field no declaration names is refused at
+// The record is closed (schema 4): a field no declaration names is refused at
 // every level, where Ajv's open objects let a misspelt one through before.
 test('a misspelt field is refused in one line naming it, at every level of the record', async () => {
   const good = { ...makeRun2({ seed: 6 }), schema: VERSION, environment: {} };
