@@ -17,7 +17,12 @@ async function stopAndReadLine(server) {
   const closed = once(server.child, 'close');
   await server.stop();
   await closed;
-  return server.stderr().split('\n').find((l) => /^ctxbench: Node v\d+/.test(l)) ?? '(no runtime line)';
+  return (
+    server
+      .stderr()
+      .split('\n')
+      .find((l) => /^ctxbench: Node v\d+/.test(l)) ?? '(no runtime line)'
+  );
 }
 
 async function check(t, nodePath, args = []) {
@@ -32,8 +37,13 @@ async function check(t, nodePath, args = []) {
     assert.strictEqual(/async_hooks/.test(line), false, line);
     if (node.startsWith(`v${DEFAULT_MAJOR}.`)) assert.match(line, /the runtime of the headline figures/);
   } else {
-    assert.match(line, new RegExp(`uses async_hooks here, not AsyncContextFrame, so figures differ from the ` +
-      `headline's \\(Node ${DEFAULT_MAJOR}, AsyncContextFrame`));
+    assert.match(
+      line,
+      new RegExp(
+        `uses async_hooks here, not AsyncContextFrame, so figures differ from the ` +
+          `headline's \\(Node ${DEFAULT_MAJOR}, AsyncContextFrame`,
+      ),
+    );
   }
   return { node, acf, line };
 }

@@ -34,13 +34,33 @@ const SERVICES = {
 
 // Top-level app.yaml elements App Engine standard (second generation) accepts.
 const TOP_LEVEL = new Set([
-  'runtime', 'service', 'instance_class', 'automatic_scaling', 'basic_scaling', 'manual_scaling',
-  'env_variables', 'build_env_variables', 'entrypoint', 'handlers', 'inbound_services',
-  'default_expiration', 'error_handlers', 'app_engine_apis', 'service_account', 'vpc_access_connector',
+  'runtime',
+  'service',
+  'instance_class',
+  'automatic_scaling',
+  'basic_scaling',
+  'manual_scaling',
+  'env_variables',
+  'build_env_variables',
+  'entrypoint',
+  'handlers',
+  'inbound_services',
+  'default_expiration',
+  'error_handlers',
+  'app_engine_apis',
+  'service_account',
+  'vpc_access_connector',
 ]);
 const AUTOMATIC_SCALING = new Set([
-  'max_instances', 'min_instances', 'max_idle_instances', 'min_idle_instances', 'target_cpu_utilization',
-  'target_throughput_utilization', 'max_concurrent_requests', 'max_pending_latency', 'min_pending_latency',
+  'max_instances',
+  'min_instances',
+  'max_idle_instances',
+  'min_idle_instances',
+  'target_cpu_utilization',
+  'target_throughput_utilization',
+  'max_concurrent_requests',
+  'max_pending_latency',
+  'min_pending_latency',
 ]);
 // Instance classes for automatic scaling (B classes are for basic/manual scaling).
 const F_CLASSES = ['F1', 'F2', 'F4', 'F4_1G'];
@@ -60,7 +80,10 @@ function readYaml(file) {
 }
 
 test('the app_*.yaml files are exactly the services README and docs/deploy.md name', () => {
-  const files = fs.readdirSync(ROOT).filter((f) => /^app_.*\.ya?ml$/.test(f)).sort();
+  const files = fs
+    .readdirSync(ROOT)
+    .filter((f) => /^app_.*\.ya?ml$/.test(f))
+    .sort();
   assert.deepStrictEqual(files, Object.keys(SERVICES).sort());
 });
 
@@ -110,7 +133,7 @@ for (const [file, want] of Object.entries(SERVICES)) {
 
     // The server accepts this environment as App Engine gives it.
     const config = loadConfig({ ...env, GAE_SERVICE: app.service, GOOGLE_CLOUD_PROJECT: 'demo', PORT: '8081' });
-    assert.strictEqual(config.host, '0.0.0.0', 'reachable from App Engine\'s front end');
+    assert.strictEqual(config.host, '0.0.0.0', "reachable from App Engine's front end");
     assert.strictEqual(config.strategy, want.strategy);
   });
 }
@@ -153,14 +176,17 @@ test('package-lock.json is in step with package.json, so `npm ci` (App Engine, t
 for (const [file, want] of Object.entries(SERVICES)) {
   test(`${file}: deploy rehearsal answers as the yaml says`, { timeout: 600000 }, async (t) => {
     const app = readYaml(file);
-    const server = await startServer({
-      ...app.env_variables,
-      GAE_SERVICE: app.service,
-      GOOGLE_CLOUD_PROJECT: 'demo',
-      PORT: '0',
-      // With GAE_SERVICE set the server would bind 0.0.0.0; keep the rehearsal on loopback.
-      HOST: '127.0.0.1',
-    }, { timeoutMs: 300000 });
+    const server = await startServer(
+      {
+        ...app.env_variables,
+        GAE_SERVICE: app.service,
+        GOOGLE_CLOUD_PROJECT: 'demo',
+        PORT: '0',
+        // With GAE_SERVICE set the server would bind 0.0.0.0; keep the rehearsal on loopback.
+        HOST: '127.0.0.1',
+      },
+      { timeoutMs: 300000 },
+    );
     const stdout = [];
     server.child.stdout.on('data', (d) => stdout.push(d));
     t.after(() => server.stop());
@@ -186,7 +212,11 @@ for (const [file, want] of Object.entries(SERVICES)) {
     const closed = once(server.child, 'close');
     await server.stop();
     await closed;
-    const lines = stdout.join('').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const lines = stdout
+      .join('')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const depth = Number(app.env_variables.DEPTH);
     assert.strictEqual(lines.filter((l) => 'depth' in l).length, depth);
     const trace = `projects/demo/traces/${id}`;
@@ -208,10 +238,18 @@ test('Dockerfile and App Engine run the Node major the benchmark measures on, wi
   const image = /^FROM\s+node:(\d+)(?:-(?:slim|alpine))?$/i.exec(from[0]);
   assert.ok(image, `official node image: ${from[0]}`);
   const major = Number(image[1]);
-  assert.strictEqual(major, Number(DEFAULT_MAJOR), 'the image runs what the benchmark measures (lib/node-versions.js DEFAULT_MAJOR)');
+  assert.strictEqual(
+    major,
+    Number(DEFAULT_MAJOR),
+    'the image runs what the benchmark measures (lib/node-versions.js DEFAULT_MAJOR)',
+  );
   assert.ok(major >= engineMajor);
-  for (const file of Object.keys(SERVICES)) assert.strictEqual(readYaml(file).runtime, `nodejs${major}`, `${file} runs what the image runs`);
-  assert.ok(lines.some((l) => /^RUN\s.*\bnpm ci --omit=dev\b/.test(l)), 'npm ci --omit=dev');
+  for (const file of Object.keys(SERVICES))
+    assert.strictEqual(readYaml(file).runtime, `nodejs${major}`, `${file} runs what the image runs`);
+  assert.ok(
+    lines.some((l) => /^RUN\s.*\bnpm ci --omit=dev\b/.test(l)),
+    'npm ci --omit=dev',
+  );
   const cmd = lines.filter((l) => /^CMD\s/i.test(l));
   assert.strictEqual(cmd.length, 1);
   assert.match(cmd[0], /^CMD\s+(\["npm",\s*"start"\]|npm start)$/);

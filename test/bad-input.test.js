@@ -19,12 +19,19 @@ test('report, compare and repro --compare: a missing, a truncated and an empty J
   fs.writeFileSync(empty, '{}');
   const good = path.join(__dirname, 'fixtures', 'results', 'default.json');
   for (const file of [missing, truncated, empty]) {
-    for (const args of [['report', file, '--out', path.join(dir, 'r.md')], ['compare', good, file], ['repro', '--compare', good, file]]) {
+    for (const args of [
+      ['report', file, '--out', path.join(dir, 'r.md')],
+      ['compare', good, file],
+      ['repro', '--compare', good, file],
+    ]) {
       const r = await runCli(args);
       const lines = r.stderr.trim().split('\n');
       assert.notStrictEqual(r.code, 0, `${args.join(' ')}: ${r.stderr}`);
       assert.strictEqual(lines.length, 1, `${args.join(' ')}: one line, got ${r.stderr}`);
-      assert.ok(lines[0].includes(path.basename(file)) && !/internal error|\n\s+at /.test(r.stderr), `${args.join(' ')}: ${r.stderr}`);
+      assert.ok(
+        lines[0].includes(path.basename(file)) && !/internal error|\n\s+at /.test(r.stderr),
+        `${args.join(' ')}: ${r.stderr}`,
+      );
     }
   }
 });
@@ -34,8 +41,14 @@ test('every command: an unknown flag and a bad flag value are one line and a non
   assert.ok(commands.length >= 10 && commands.includes('app') && commands.includes('run'), commands.join());
   // A value no command accepts for the flag it has.
   const good = path.join(__dirname, 'fixtures', 'results', 'default.json');
-  const badValue = { compare: [good, good, '--max-regression', 'lots'], report: ['--csv'], repro: ['--compare', 'only-one.json'], integrity: ['--concurrency', '0'],
-    micro: ['--time', '-1'], app: ['--baseline', 'a', '--candidate', 'b', '--connections', '0'] };
+  const badValue = {
+    compare: [good, good, '--max-regression', 'lots'],
+    report: ['--csv'],
+    repro: ['--compare', 'only-one.json'],
+    integrity: ['--concurrency', '0'],
+    micro: ['--time', '-1'],
+    app: ['--baseline', 'a', '--candidate', 'b', '--connections', '0'],
+  };
   for (const command of commands) {
     for (const args of [['--no-such-flag'], badValue[command] ?? ['--connections', '0']]) {
       const r = await runCli([command, ...args], { timeoutMs: 300000 });
@@ -56,20 +69,29 @@ test('CTXBENCH_CPUS: two different CPUs of this machine, load generator first, o
   assert.deepStrictEqual(readCpus('', 2), { loadgen: 0, server: 1 });
   assert.deepStrictEqual(readCpus('1,0', 2), { loadgen: 1, server: 0 });
   assert.strictEqual(readCpus('none', 2), null, 'none: nothing pinned');
-  for (const bad of ['1,1', '0,2', '0', 'a,b', '0,1,2']) assert.throws(() => readCpus(bad, 2), /CTXBENCH_CPUS=.* is not valid/);
+  for (const bad of ['1,1', '0,2', '0', 'a,b', '0,1,2'])
+    assert.throws(() => readCpus(bad, 2), /CTXBENCH_CPUS=.* is not valid/);
   const dir = tempDir('ctxbench-cpus-');
   const out = path.join(dir, 'x.json');
-  const r = await runCli(['run', '--strategies', 'none', '--depths', '8', '--method', 'sequential', '--out', out, '--report', 'none'], { env: { CTXBENCH_CPUS: '1,1' } });
+  const r = await runCli(
+    ['run', '--strategies', 'none', '--depths', '8', '--method', 'sequential', '--out', out, '--report', 'none'],
+    { env: { CTXBENCH_CPUS: '1,1' } },
+  );
   assert.strictEqual(r.code, 1, r.stderr);
   assert.match(r.stderr, /^ctxbench: CTXBENCH_CPUS=1,1 is not valid[^\n]*\n$/);
   assert.ok(!fs.existsSync(out), 'nothing written');
 });
 
 test('a command that refuses bad input has not loaded autocannon (most of a CLI start, required at a burst)', () => {
-  const r = require('node:child_process').spawnSync(process.execPath, ['-e',
-    "for (const c of ['run', 'app', 'deploy', 'repro']) require('./bench/cli/' + c);" +
-    "process.stdout.write(String(Object.keys(require.cache).some((k) => k.includes('/node_modules/autocannon/'))))"],
-  { cwd: path.join(__dirname, '..'), encoding: 'utf8' });
+  const r = require('node:child_process').spawnSync(
+    process.execPath,
+    [
+      '-e',
+      "for (const c of ['run', 'app', 'deploy', 'repro']) require('./bench/cli/' + c);" +
+        "process.stdout.write(String(Object.keys(require.cache).some((k) => k.includes('/node_modules/autocannon/'))))",
+    ],
+    { cwd: path.join(__dirname, '..'), encoding: 'utf8' },
+  );
   assert.strictEqual(r.status, 0, r.stderr);
   assert.strictEqual(r.stdout, 'false', 'autocannon loaded at start-up');
 });

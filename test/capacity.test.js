@@ -40,12 +40,23 @@ function pairRun({ crossing, cpu }) {
     BASE_CAPS.forEach((capB, block) => {
       for (let window = 0; window < 2; window++) {
         samples.push({
-          kind: 'window', method: 'pair', block, window, rate, partner: id('none', load), counted: true,
-          cpuUsPerRequest: 100 * cpu(load) * (1 + 0.01 * (block - 1)), partnerCpuUsPerRequest: 100,
+          kind: 'window',
+          method: 'pair',
+          block,
+          window,
+          rate,
+          partner: id('none', load),
+          counted: true,
+          cpuUsPerRequest: 100 * cpu(load) * (1 + 0.01 * (block - 1)),
+          partnerCpuUsPerRequest: 100,
           // From the knee up both are throttled in most CFS periods.
-          instance: { periods: 10, throttled: load >= 1 ? 9 : 1 }, partnerInstance: { periods: 10, throttled: load >= 1 ? 9 : 0 },
-          schedule: { due: 1000, sent: 1000 }, partnerSchedule: { due: 1000, sent: 1000 },
-          histogram: histogramAt(rate, capB * crossing[block]), partnerHistogram: histogramAt(rate, capB), latenessHistogram: lateness,
+          instance: { periods: 10, throttled: load >= 1 ? 9 : 1 },
+          partnerInstance: { periods: 10, throttled: load >= 1 ? 9 : 0 },
+          schedule: { due: 1000, sent: 1000 },
+          partnerSchedule: { due: 1000, sent: 1000 },
+          histogram: histogramAt(rate, capB * crossing[block]),
+          partnerHistogram: histogramAt(rate, capB),
+          latenessHistogram: lateness,
         });
       }
     });
@@ -60,14 +71,19 @@ test('the capacity is the SLO crossing per block; the CPU per request below the 
   const cap = sloCapacity(pairRun({ crossing: [0.74, 0.86, 0.8], cpu: (load) => (load >= 1 ? 1 : 1.25) }));
   const row = cap.rows.find((r) => r.strategy === 'otel');
   assert.ok(Math.abs(row.ratio.estimate - 0.8) < 0.02, JSON.stringify(row.ratio));
-  assert.ok(Math.abs(row.capacity.estimate / row.baselineCapacity.estimate - row.ratio.estimate) < 0.05, `${row.capacity.estimate} vs ${row.baselineCapacity.estimate}`);
+  assert.ok(
+    Math.abs(row.capacity.estimate / row.baselineCapacity.estimate - row.ratio.estimate) < 0.05,
+    `${row.capacity.estimate} vs ${row.baselineCapacity.estimate}`,
+  );
   assert.deepStrictEqual(row.cpuBelowKnee.rungs, [0.5]);
   assert.ok(Math.abs(row.cpuBelowKnee.ratio.estimate - 0.8) < 0.01, JSON.stringify(row.cpuBelowKnee));
   assert.ok(Math.abs(row.instances.per100.estimate - 100 / row.ratio.estimate) < 1e-9, JSON.stringify(row.instances));
   assert.deepStrictEqual(cap.cpuRule, { kneeLoad: 1, quotaBinds: 0.5 });
   // A candidate as dear in CPU whose SLO crossing is the baseline's: its capacity is the
   // crossing's (100%), not the 80% its CPU would suggest.
-  const same = sloCapacity(pairRun({ crossing: [0.99, 1.01, 1.0], cpu: () => 1.25 })).rows.find((r) => r.strategy === 'otel');
+  const same = sloCapacity(pairRun({ crossing: [0.99, 1.01, 1.0], cpu: () => 1.25 })).rows.find(
+    (r) => r.strategy === 'otel',
+  );
   assert.ok(Math.abs(same.ratio.estimate - 1) < 0.02, JSON.stringify(same.ratio));
   assert.ok(Math.abs(same.cpuBelowKnee.ratio.estimate - 0.8) < 0.01);
 });

@@ -25,7 +25,9 @@ test('check-subjects: a subject over 72 characters since the base fails in one l
   const long = commit(`${'z'.repeat(70)}éé…`); // 73 characters, more bytes
   const r = run();
   assert.strictEqual(r.status, 1);
-  assert.deepStrictEqual(r.stderr.trim().split('\n'), [`check-subjects: ${long}'s subject has 73 characters (at most 72)`]);
+  assert.deepStrictEqual(r.stderr.trim().split('\n'), [
+    `check-subjects: ${long}'s subject has 73 characters (at most 72)`,
+  ]);
   // A base the clone does not have checks nothing and says so.
   const shallow = spawnSync(process.execPath, [SCRIPT, '--since', 'deadbeef'], { cwd: dir, encoding: 'utf8' });
   assert.strictEqual(shallow.status, 0);

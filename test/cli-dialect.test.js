@@ -21,24 +21,40 @@ const said = (args, options, extra) => {
 };
 
 test('a list flag and its singular are one flag, whichever the command has', () => {
-  assert.deepStrictEqual({ ...parse(['--depth', '8', '--hop=immediate'], RUN).values }, { depths: '8', hops: 'immediate' });
-  assert.deepStrictEqual({ ...parse(['--depths', '8', '--strategies', 'als'], SINGLE).values }, { depth: '8', strategy: 'als' });
+  assert.deepStrictEqual(
+    { ...parse(['--depth', '8', '--hop=immediate'], RUN).values },
+    { depths: '8', hops: 'immediate' },
+  );
+  assert.deepStrictEqual(
+    { ...parse(['--depths', '8', '--strategies', 'als'], SINGLE).values },
+    { depth: '8', strategy: 'als' },
+  );
   assert.deepStrictEqual({ ...parse(['--depths', '8'], RUN).values }, { depths: '8' });
 });
 
 test('a near miss is named with what was meant; a far one points to --help', () => {
-  assert.strictEqual(said(['--bloks', '3'], RUN), 'unknown option --bloks (did you mean --blocks?); `--help` lists the options');
+  assert.strictEqual(
+    said(['--bloks', '3'], RUN),
+    'unknown option --bloks (did you mean --blocks?); `--help` lists the options',
+  );
   assert.match(said(['--max-regresion', '5'], RUN), /did you mean --max-regression\?/);
   assert.match(said(['--dephts', '8'], RUN), /did you mean --depths\?/);
   assert.strictEqual(said(['--bogus'], RUN), 'unknown option --bogus; `--help` lists the options');
 });
 
-test('Node\'s parser errors become one line of ctxbench\'s own', () => {
+test("Node's parser errors become one line of ctxbench's own", () => {
   assert.strictEqual(said(['--blocks'], RUN), '--blocks needs a value');
-  assert.strictEqual(said(['--blocks', '-3'], RUN), '--blocks needs a value; one that starts with \'-\' is written --blocks=VALUE');
+  assert.strictEqual(
+    said(['--blocks', '-3'], RUN),
+    "--blocks needs a value; one that starts with '-' is written --blocks=VALUE",
+  );
   assert.strictEqual(said(['--quick=yes'], RUN), '--quick takes no value');
   assert.strictEqual(said(['extra'], RUN), 'unexpected argument extra: this command takes only options (see --help)');
   for (const args of [['--bogus'], ['--blocks'], ['--blocks', '-3'], ['extra']]) {
-    assert.doesNotMatch(said(args, RUN), /To specify|positional argument starting|ambiguous|Did you forget/, args.join(' '));
+    assert.doesNotMatch(
+      said(args, RUN),
+      /To specify|positional argument starting|ambiguous|Did you forget/,
+      args.join(' '),
+    );
   }
 });

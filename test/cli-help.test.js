@@ -38,7 +38,10 @@ test('every --help opens with a line or two of what the command answers, not a u
     const lines = opening(text).split('\n');
     assert.ok(!NOT_A_DESCRIPTION.test(lines[0]), `${what} opens with: ${lines[0]}`);
     assert.ok(lines.length <= 3, `${what}: ${lines.length} lines before the first blank one`);
-    assert.ok(lines.every((l) => !NOT_A_DESCRIPTION.test(l)), `${what}: ${lines.join(' / ')}`);
+    assert.ok(
+      lines.every((l) => !NOT_A_DESCRIPTION.test(l)),
+      `${what}: ${lines.join(' / ')}`,
+    );
     assert.match(text, /usage: ctxbench/, what);
   }
 });

@@ -19,10 +19,25 @@ function rng(seed) {
 function makeRun(seed, rounds = 8) {
   const normal = rng(seed);
   const configs = [];
-  for (const [strategy, base] of [['none', 12000], ['als', 11000], ['cls-hooked', 6000]]) {
+  for (const [strategy, base] of [
+    ['none', 12000],
+    ['als', 11000],
+    ['cls-hooked', 6000],
+  ]) {
     configs.push({
-      id: `express/${strategy}/d8/await/node20`, framework: 'express', strategy, depth: 8, hop: 'await', node: 'v20.20.2', acf: false,
-      samples: Array.from({ length: rounds }, (_, round) => ({ round, rps: base * Math.exp(0.04 * normal()), mismatches: 0, lost: 0 })),
+      id: `express/${strategy}/d8/await/node20`,
+      framework: 'express',
+      strategy,
+      depth: 8,
+      hop: 'await',
+      node: 'v20.20.2',
+      acf: false,
+      samples: Array.from({ length: rounds }, (_, round) => ({
+        round,
+        rps: base * Math.exp(0.04 * normal()),
+        mismatches: 0,
+        lost: 0,
+      })),
       error: null,
     });
   }
@@ -85,7 +100,9 @@ test('the CLI exits 1 when every rps of b is halved, 2 when it cannot tell, 0 on
   };
   const exit = (a, b, extra = []) => {
     try {
-      execFileSync(process.execPath, [path.join(__dirname, '..', 'bin', 'ctxbench.js'), 'compare', a, b, ...extra], { stdio: 'pipe' });
+      execFileSync(process.execPath, [path.join(__dirname, '..', 'bin', 'ctxbench.js'), 'compare', a, b, ...extra], {
+        stdio: 'pipe',
+      });
       return { code: 0, out: '' };
     } catch (err) {
       return { code: err.status, out: String(err.stdout) };
@@ -133,7 +150,10 @@ test('independent runs of the same code: unpaired Welch test on per-round units 
     const cb = b.configs.find((c) => c.id === r.id);
     // Welch, unpaired: the same numbers as a Welch test on the two runs' log rps, and
     // different from the paired test a matching of rounds would give.
-    const w = stats.welch(cb.samples.map((s) => Math.log(s.rps)), ca.samples.map((s) => Math.log(s.rps)));
+    const w = stats.welch(
+      cb.samples.map((s) => Math.log(s.rps)),
+      ca.samples.map((s) => Math.log(s.rps)),
+    );
     assert.ok(Math.abs(r.pValue - w.pValue) < 1e-12, 'Welch p');
     assert.ok(Math.abs(r.welch.df - w.df) < 1e-9, 'Welch–Satterthwaite df');
     const paired = stats.oneSample(cb.samples.map((s, i) => Math.log(s.rps) - Math.log(ca.samples[i].rps)));
@@ -174,14 +194,23 @@ test('configs in only one file are listed; a config with no data in b is inconcl
     'express/cls-hooked/d8/await/node20': 'only-in-a',
     'express/otel/d8/await/node20': 'only-in-b',
   });
-  assert.deepStrictEqual(result.regressions.map((r) => r.id), ['express/none/d8/await/node20']);
-  assert.deepStrictEqual(result.inconclusive.map((r) => r.id), ['express/als/d8/await/node20']);
+  assert.deepStrictEqual(
+    result.regressions.map((r) => r.id),
+    ['express/none/d8/await/node20'],
+  );
+  assert.deepStrictEqual(
+    result.inconclusive.map((r) => r.id),
+    ['express/als/d8/await/node20'],
+  );
   const text = compareText(result);
   assert.match(text, /only in the first file/);
   assert.match(text, /only in the second file/);
   assert.match(text, /server exited with code 1/);
   fs.writeFileSync(pb, '{ not json');
-  assert.throws(() => loadRun(pb, 'second run'), (err) => err.message.startsWith(`${pb}: not valid JSON`));
+  assert.throws(
+    () => loadRun(pb, 'second run'),
+    (err) => err.message.startsWith(`${pb}: not valid JSON`),
+  );
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -189,18 +218,45 @@ test('configs in only one file are listed; a config with no data in b is inconcl
 // baseline process, plus a 0.5-s solo burst per config whose req/s is noisy.
 function duetRun(seed, { alsCost = 1.05, soloNoise = 0.3 } = {}) {
   const normal = rng(seed);
-  const configs = [['none', 1], ['als', alsCost], ['cls-hooked', 2.3]].map(([strategy, cost]) => {
+  const configs = [
+    ['none', 1],
+    ['als', alsCost],
+    ['cls-hooked', 2.3],
+  ].map(([strategy, cost]) => {
     const samples = [];
     for (let block = 0; block < 5; block++) {
-      samples.push({ kind: 'solo', block, rps: 10000 / cost * Math.exp(soloNoise * normal()), mismatches: 0, lost: 0 });
+      samples.push({
+        kind: 'solo',
+        block,
+        rps: (10000 / cost) * Math.exp(soloNoise * normal()),
+        mismatches: 0,
+        lost: 0,
+      });
       if (strategy === 'none') continue;
       const processEffect = Math.exp(0.01 * normal());
       for (let window = 0; window < 3; window++) {
         const base = 50 * Math.exp(0.01 * normal());
-        samples.push({ kind: 'window', block, window, counted: true, cpuUsPerRequest: base * cost * processEffect, partnerCpuUsPerRequest: base, requests: 1000, partnerRequests: 1000 });
+        samples.push({
+          kind: 'window',
+          block,
+          window,
+          counted: true,
+          cpuUsPerRequest: base * cost * processEffect,
+          partnerCpuUsPerRequest: base,
+          requests: 1000,
+          partnerRequests: 1000,
+        });
       }
     }
-    return { id: `express/${strategy}/d8/immediate/node24`, framework: 'express', strategy, depth: 8, hop: 'immediate', samples, error: null };
+    return {
+      id: `express/${strategy}/d8/immediate/node24`,
+      framework: 'express',
+      strategy,
+      depth: 8,
+      hop: 'immediate',
+      samples,
+      error: null,
+    };
   });
   return { schema: 2, kind: 'run', title: 'synthetic duet', settings: { method: 'duet', baseline: 'none' }, configs };
 }
@@ -218,7 +274,10 @@ test('duet runs are gated on each ratio to the baseline, not on their solo burst
   const b = duetRun(13, { alsCost: 1.05 * 1.1 });
   const gated = compare(a, b, { maxRegression: 5 });
   assert.strictEqual(gated.exitCode, 1, compareText(gated));
-  assert.deepStrictEqual(gated.regressions.map((r) => r.id), ['express/als/d8/immediate/node24']);
+  assert.deepStrictEqual(
+    gated.regressions.map((r) => r.id),
+    ['express/als/d8/immediate/node24'],
+  );
   assert.ok(Math.abs(gated.regressions[0].changePct + 100 * (1 - 1 / 1.1)) < 2);
 
   assert.throws(() => compare(a, makeRun(3)), /cannot compare a duet run with a sequential run/);

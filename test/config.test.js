@@ -38,7 +38,16 @@ const BAD = [
 ];
 
 // Everything else valid and explicit, so the test does not depend on the caller's env.
-const GOOD = { STRATEGY: 'param', HOP: 'await', FRAMEWORK: 'express', LOG: 'none', DEPTH: '8', BURN_US: '0', PORT: '0', HOST: '127.0.0.1' };
+const GOOD = {
+  STRATEGY: 'param',
+  HOP: 'await',
+  FRAMEWORK: 'express',
+  LOG: 'none',
+  DEPTH: '8',
+  BURN_US: '0',
+  PORT: '0',
+  HOST: '127.0.0.1',
+};
 
 for (const [variable, value, valid] of BAD) {
   test(`${variable}=${JSON.stringify(value)} stops start-up with one clear line`, async () => {
@@ -74,9 +83,18 @@ test('every valid name of every list is accepted by loadConfig', () => {
   // A framework's own plugin (fastify-request-context) is valid on that framework only.
   // An APM agent's spans need their sink (test/agents.test.js: without it, one line).
   const sink = (s) => (strategies.info(s).agent ? { SINK_URL: 'http://127.0.0.1:1' } : {});
-  for (const s of strategies.names) assert.strictEqual(loadConfig({ STRATEGY: s, FRAMEWORK: strategies.info(s).frameworks?.[0], ...sink(s) }).strategy, s);
+  for (const s of strategies.names)
+    assert.strictEqual(
+      loadConfig({ STRATEGY: s, FRAMEWORK: strategies.info(s).frameworks?.[0], ...sink(s) }).strategy,
+      s,
+    );
   // HOP=pg, mysql, redis and http need where to go (test/io.test.js: without it, one line).
-  const io = { PG_URL: 'postgres://u:p@127.0.0.1:5432/d', MYSQL_URL: 'mysql://root@127.0.0.1:3306', REDIS_URL: 'redis://127.0.0.1:6379', DOWNSTREAM_URL: 'http://127.0.0.1:1' };
+  const io = {
+    PG_URL: 'postgres://u:p@127.0.0.1:5432/d',
+    MYSQL_URL: 'mysql://root@127.0.0.1:3306',
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    DOWNSTREAM_URL: 'http://127.0.0.1:1',
+  };
   for (const h of hops.names) assert.strictEqual(loadConfig({ HOP: h, ...io }).hop, h);
   assert.strictEqual(loadConfig({}).pgPoolSize, 10);
   assert.strictEqual(loadConfig({ PG_POOL_SIZE: '3' }).pgPoolSize, 3);

@@ -47,7 +47,10 @@ test('curl driver against a real server: requests, rps, latency and errors map t
   assert.ok(r.durationS > 0);
   // rps is requests over the measured window (curl.sh rounds rps to 0.1 req/s and the
   // window to 1 ms, whose relative error is 0.0005 / durationS).
-  assert.ok(Math.abs(r.rps - r.requests / r.durationS) <= 0.05 + (r.rps * 0.0005) / r.durationS, `${r.rps} vs ${r.requests}/${r.durationS}`);
+  assert.ok(
+    Math.abs(r.rps - r.requests / r.durationS) <= 0.05 + (r.rps * 0.0005) / r.durationS,
+    `${r.rps} vs ${r.requests}/${r.durationS}`,
+  );
   for (const k of ['p50', 'p99', 'avg']) assert.ok(Number.isFinite(r.latency[k]) && r.latency[k] > 0, k);
   assert.ok(r.latency.p50 <= r.latency.p99);
   for (const k of ['p2_5', 'p97_5', 'stdev', 'max']) assert.strictEqual(r.latency[k], null, `curl.sh has no ${k}`);
@@ -55,9 +58,24 @@ test('curl driver against a real server: requests, rps, latency and errors map t
 });
 
 test('curl driver maps curl.sh fields exactly (ms stay ms, rps and requests are the 2xx ones)', async () => {
-  const line = JSON.stringify({ url: 'x', count: 100, ok: 90, concurrency: 4, errors: 10, non2xx: 6, mismatches: 2, lost: 1, kept: 87,
-    latency: { avg: 12.5, p50: 10.25, p90: 20, p99: 31.75 }, durationS: 3, rps: 30 });
-  const r = await curlDriver({ url: 'http://127.0.0.1:1', connections: 4, amount: 100 }, { script: fakeCurl('exact.sh', line) });
+  const line = JSON.stringify({
+    url: 'x',
+    count: 100,
+    ok: 90,
+    concurrency: 4,
+    errors: 10,
+    non2xx: 6,
+    mismatches: 2,
+    lost: 1,
+    kept: 87,
+    latency: { avg: 12.5, p50: 10.25, p90: 20, p99: 31.75 },
+    durationS: 3,
+    rps: 30,
+  });
+  const r = await curlDriver(
+    { url: 'http://127.0.0.1:1', connections: 4, amount: 100 },
+    { script: fakeCurl('exact.sh', line) },
+  );
   assert.deepStrictEqual(r, {
     rps: 30,
     requests: 90,
@@ -74,24 +92,44 @@ test('curl driver maps curl.sh fields exactly (ms stay ms, rps and requests are 
 
 test('curl driver: garbage, empty or incomplete output is one rejected promise with one clear line', async () => {
   const cases = [
-    ['garbage.sh', 'curl: (7) something odd <html>', /^load\/curl\.sh printed no JSON result \(got "curl: \(7\) something odd <html>"\)$/],
+    [
+      'garbage.sh',
+      'curl: (7) something odd <html>',
+      /^load\/curl\.sh printed no JSON result \(got "curl: \(7\) something odd <html>"\)$/,
+    ],
     ['empty.sh', '', /^load\/curl\.sh printed no JSON result \(no output\)$/],
-    ['partial.sh', '{"count": 10, "ok": 10}', /^load\/curl\.sh's result lacks errors, non2xx, mismatches, lost, durationS, rps, latency/],
+    [
+      'partial.sh',
+      '{"count": 10, "ok": 10}',
+      /^load\/curl\.sh's result lacks errors, non2xx, mismatches, lost, durationS, rps, latency/,
+    ],
   ];
   for (const [name, output, pattern] of cases) {
-    await assert.rejects(curlDriver({ url: 'http://127.0.0.1:1', connections: 1, amount: 1 }, { script: fakeCurl(name, output) }), (err) => {
-      assert.match(err.message, pattern, name);
-      assert.doesNotMatch(err.message, /\n/);
-      return true;
-    });
+    await assert.rejects(
+      curlDriver({ url: 'http://127.0.0.1:1', connections: 1, amount: 1 }, { script: fakeCurl(name, output) }),
+      (err) => {
+        assert.match(err.message, pattern, name);
+        assert.doesNotMatch(err.message, /\n/);
+        return true;
+      },
+    );
   }
   assert.ok(parseCurlOutput('null') instanceof Error);
 });
 
 test('curl driver: curl.sh failing is a rejection carrying its first stderr line', async () => {
   const file = path.join(tmp, 'dies.sh');
-  fs.writeFileSync(file, '#!/bin/sh\necho "curl.sh: no response from http://x/ (refused)" >&2\necho second line >&2\nexit 1\n', { mode: 0o755 });
-  await assert.rejects(curlDriver({ url: 'http://x', connections: 1, amount: 1 }, { script: file }), { message: 'curl.sh: no response from http://x/ (refused)' });
+  fs.writeFileSync(
+    file,
+    '#!/bin/sh\necho "curl.sh: no response from http://x/ (refused)" >&2\necho second line >&2\nexit 1\n',
+    { mode: 0o755 },
+  );
+  await assert.rejects(curlDriver({ url: 'http://x', connections: 1, amount: 1 }, { script: file }), {
+    message: 'curl.sh: no response from http://x/ (refused)',
+  });
   // The real script against a closed port says so in one line.
-  await assert.rejects(curlDriver({ url: 'http://127.0.0.1:1', connections: 1, amount: 2 }), /^Error: curl\.sh: no response from http:\/\/127\.0\.0\.1:1\//);
+  await assert.rejects(
+    curlDriver({ url: 'http://127.0.0.1:1', connections: 1, amount: 2 }),
+    /^Error: curl\.sh: no response from http:\/\/127\.0\.0\.1:1\//,
+  );
 });

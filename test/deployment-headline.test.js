@@ -18,7 +18,10 @@ const FILES = ['default.json', 'popular.json', 'deployment-f1.json'];
 
 let loaded;
 function summaryWith(edit, extra = []) {
-  loaded ??= readResults(FIXTURES, FILES.map((name) => path.join(FIXTURES, name)));
+  loaded ??= readResults(
+    FIXTURES,
+    FILES.map((name) => path.join(FIXTURES, name)),
+  );
   return strategySummary([
     ...loaded.map((r) => {
       const name = path.basename(r.file, '.json');
@@ -37,7 +40,7 @@ const exact = (costs) => (run) => {
   return run;
 };
 
-test('the F1 column: one column at the autoscaler\'s target, off the headline while its intervals exceed ±4 pp', () => {
+test("the F1 column: one column at the autoscaler's target, off the headline while its intervals exceed ±4 pp", () => {
   const summary = summaryWith();
   const col = summary.columns.find((c) => c.key === 'deploy');
   assert.ok(col.halfWidthPp > 4, `the fixture's widest is ±${col.halfWidthPp} pp`);
@@ -61,8 +64,14 @@ test('within ±4 pp it shows: throughput per instance % of none with its interva
   const line = md.split('\n').find((l) => l.startsWith('| `sentry` |'));
   assert.match(line, /8\.0% \[8\.0%–8\.0%\]/);
   assert.doesNotMatch(line, /p99/, 'no tail without its interval in a cell');
-  assert.match(md, /F1 at its autoscaling target \(depth 8\): each strategy and a fresh `none` process on F1 stand-ins \(100-ms CFS period/);
-  assert.match(md, /The p99 each side's users see there is on the study page, not here: pooled over the blocks its 95% intervals reach ±\d+% of the figure/);
+  assert.match(
+    md,
+    /F1 at its autoscaling target \(depth 8\): each strategy and a fresh `none` process on F1 stand-ins \(100-ms CFS period/,
+  );
+  assert.match(
+    md,
+    /The p99 each side's users see there is on the study page, not here: pooled over the blocks its 95% intervals reach ±\d+% of the figure/,
+  );
   assert.deepStrictEqual(contradictions(summary), []);
 });
 
@@ -77,43 +86,75 @@ const moving = (run) => {
     for (const w of c.samples.filter((x) => x.kind === 'window' && x.instance && x.partnerInstance)) {
       const base = levels[w.block] * (1 + 0.01 * ((w.window ?? 0) % 3));
       w.partnerInstance.cpuUsPerRequest = base;
-      w.instance.cpuUsPerRequest = c.strategy === 'sentry' ? base + 20 : c.strategy === 'cls-hooked' ? 1.6 * base : base;
+      w.instance.cpuUsPerRequest =
+        c.strategy === 'sentry' ? base + 20 : c.strategy === 'cls-hooked' ? 1.6 * base : base;
     }
   }
   return run;
 };
 
-test('a headline F1 figure whose blocks followed none\'s cost there carries a ⚠ and the note says what it means', () => {
+test("a headline F1 figure whose blocks followed none's cost there carries a ⚠ and the note says what it means", () => {
   const summary = summaryWith(moving);
   const md = markdown(summary, { link: (name) => `results/${name}.md` });
   // The strategy's headline row.
   const cell = (name) => md.split('\n').find((l) => l.startsWith(`| \`${name}\` |`));
-  assert.ok(columns(summary).some((c) => c.key === 'deploy'), 'the column shows (within ±4 pp)');
+  assert.ok(
+    columns(summary).some((c) => c.key === 'deploy'),
+    'the column shows (within ±4 pp)',
+  );
   assert.match(cell('sentry'), /9\d\.\d% \[[\d.]+%–[\d.]+%\] ⚠/, cell('sentry'));
   assert.doesNotMatch(cell('cls-hooked'), /⚠/, cell('cls-hooked'));
-  assert.match(md, / ⚠ \(`sentry`\): its blocks' figures followed `none`'s CPU per request there from block to block, so its interval holds for this run's mix of machine states/);
+  assert.match(
+    md,
+    / ⚠ \(`sentry`\): its blocks' figures followed `none`'s CPU per request there from block to block, so its interval holds for this run's mix of machine states/,
+  );
   assert.deepStrictEqual(contradictions(summary), []);
 });
 
-test('an F1 figure its second run on the same machine did not reproduce says so in its cell; one that held, or one '
-  + 'compared across machines, does not', () => {
-  const study = path.join(FIXTURES, 'deployment-f1.json');
-  const id = (strategy) => loaded.find((r) => r.file === study).run.configs
-    .find((c) => c.strategy === strategy && c.depth === 8 && c.arm !== 'aa').id;
-  const repro = (same) => ({ file: 'results/repro-deployment-f1.json', name: 'repro-deployment-f1', run: {
-    schema: 2, kind: 'repro', title: 'repro (synthetic)', files: [study, 'results/runs/other.json'],
-    repro: { machines: { same }, rows: [
-      { id: id('sentry'), a: { estimate: 0.08 }, b: { estimate: 0.097 }, consistent: false },
-      { id: id('cls-hooked'), a: { estimate: 0.625 }, b: { estimate: 0.63 }, consistent: true },
-    ] } } });
-  const cell = (summary, name) => markdown(summary, { link: (n) => `results/${n}.md` }).split('\n')
-    .find((l) => l.startsWith(`| \`${name}\` |`));
-  const costs = exact({ sentry: 12.5, 'cls-hooked': 1.6, none: 1 });
-  const summary = summaryWith(costs, [repro(true)]);
-  assert.match(cell(summary, 'sentry'), /8\.0% \[8\.0%–8\.0%\] \(not reproduced: 9\.7%\)/);
-  assert.doesNotMatch(cell(summary, 'cls-hooked'), /not reproduced/);
-  assert.match(markdown(summary), /"not reproduced": the study's second run on the same machine read the figure given/);
-  assert.deepStrictEqual(contradictions(summary), []);
-  const across = summaryWith(costs, [repro(false)]);
-  assert.doesNotMatch(cell(across, 'sentry'), /not reproduced/, 'another machine is a comparison, not a second reading');
-});
+test(
+  'an F1 figure its second run on the same machine did not reproduce says so in its cell; one that held, or one ' +
+    'compared across machines, does not',
+  () => {
+    const study = path.join(FIXTURES, 'deployment-f1.json');
+    const id = (strategy) =>
+      loaded
+        .find((r) => r.file === study)
+        .run.configs.find((c) => c.strategy === strategy && c.depth === 8 && c.arm !== 'aa').id;
+    const repro = (same) => ({
+      file: 'results/repro-deployment-f1.json',
+      name: 'repro-deployment-f1',
+      run: {
+        schema: 2,
+        kind: 'repro',
+        title: 'repro (synthetic)',
+        files: [study, 'results/runs/other.json'],
+        repro: {
+          machines: { same },
+          rows: [
+            { id: id('sentry'), a: { estimate: 0.08 }, b: { estimate: 0.097 }, consistent: false },
+            { id: id('cls-hooked'), a: { estimate: 0.625 }, b: { estimate: 0.63 }, consistent: true },
+          ],
+        },
+      },
+    });
+    const cell = (summary, name) =>
+      markdown(summary, { link: (n) => `results/${n}.md` })
+        .split('\n')
+        .find((l) => l.startsWith(`| \`${name}\` |`));
+    const costs = exact({ sentry: 12.5, 'cls-hooked': 1.6, none: 1 });
+    const summary = summaryWith(costs, [repro(true)]);
+    assert.match(cell(summary, 'sentry'), /8\.0% \[8\.0%–8\.0%\] \(not reproduced: 9\.7%\)/);
+    assert.doesNotMatch(cell(summary, 'cls-hooked'), /not reproduced/);
+    assert.match(
+      markdown(summary),
+      /"not reproduced": the study's second run on the same machine read the figure given/,
+    );
+    assert.deepStrictEqual(contradictions(summary), []);
+    const across = summaryWith(costs, [repro(false)]);
+    assert.doesNotMatch(
+      cell(across, 'sentry'),
+      /not reproduced/,
+      'another machine is a comparison, not a second reading',
+    );
+  },
+);

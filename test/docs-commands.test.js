@@ -21,13 +21,19 @@ test('every ctxbench command README.md and docs/ suggest is accepted by the CLI'
   assert.deepStrictEqual(refusedCommands(docsPages()), []);
 });
 
-test('every ctxbench command the report\'s pages suggest is accepted (rendered from the fixtures)', async () => {
+test("every ctxbench command the report's pages suggest is accepted (rendered from the fixtures)", async () => {
   const dir = tempDir('ctxbench-doc-commands-');
   const out = path.join(dir, 'results.md');
   const r = await runCli(['report', '--results', FIXTURES, '--out', out, '--no-html']);
   assert.strictEqual(r.code, 0, r.stderr);
   const pagesDir = path.join(dir, 'results');
-  const pages = [out, ...fs.readdirSync(pagesDir).filter((n) => n.endsWith('.md')).map((n) => path.join(pagesDir, n))];
+  const pages = [
+    out,
+    ...fs
+      .readdirSync(pagesDir)
+      .filter((n) => n.endsWith('.md'))
+      .map((n) => path.join(pagesDir, n)),
+  ];
   const found = pages.flatMap((p) => commandsIn(fs.readFileSync(p, 'utf8')));
   assert.ok(found.length > 5, `only ${found.length} commands found in the rendered report`);
   assert.deepStrictEqual(refusedCommands(pages), []);
@@ -64,7 +70,7 @@ test('a page suggesting a command the CLI refuses is caught, line by line', () =
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-test('placeholders, usage syntax, output lines and shell around a command are tolerated (the script\'s rules)', () => {
+test("placeholders, usage syntax, output lines and shell around a command are tolerated (the script's rules)", () => {
   const page = [
     '`ctxbench <command> --help` and `ctxbench CMD`',
     '`ctxbench run --resume` names the option; `ctxbench run --preset NAME`; `ctxbench run --preset io|latency`',
@@ -73,7 +79,7 @@ test('placeholders, usage syntax, output lines and shell around a command are to
     '       ctxbench repro --compare a.json b.json [--out FILE]',
     'ctxbench: unknown option --bogus',
     'ctxbench default: complete, duet, 312 s of measuring',
-    '                        ctxbench app), ci/ (a CI gate\'s workflow)',
+    "                        ctxbench app), ci/ (a CI gate's workflow)",
     '```',
     '```sh',
     '$ CTXBENCH_CPUS=none npx ctxbench run --strategy-file … --strategies none,mine > out.txt 2>&1',
@@ -84,9 +90,10 @@ test('placeholders, usage syntax, output lines and shell around a command are to
     '```',
   ].join('\n');
   const found = commandsIn(page);
-  assert.deepStrictEqual(found.map((c) => c.command), [
-    null, null, 'run', 'run', 'run', 'repro', 'run', 'run', 'report', 'compare', 'app',
-  ]);
+  assert.deepStrictEqual(
+    found.map((c) => c.command),
+    [null, null, 'run', 'run', 'run', 'repro', 'run', 'run', 'report', 'compare', 'app'],
+  );
   assert.deepStrictEqual(found.map(refusal).filter(Boolean), []);
   // The rules loosen only what they say: a trailing option without its value passes in inline
   // code (it names the option), not on a code line, and a preset alternative is checked.

@@ -18,6 +18,9 @@ test('the check sees a heading with code in it, and a missing one', () => {
   const dir = tempDir('ctxbench-links-');
   fs.writeFileSync(path.join(dir, 'a.md'), '# A page\n\n## Real I/O (HOP=pg)\n\n## `ctxbench app`: yours\n');
   fs.writeFileSync(path.join(dir, 'b.md'), '# B\n');
-  assert.ok(anchorsOf(path.join(dir, 'a.md')).has('real-io-hoppg') && anchorsOf(path.join(dir, 'a.md')).has('ctxbench-app-yours'));
+  assert.ok(
+    anchorsOf(path.join(dir, 'a.md')).has('real-io-hoppg') &&
+      anchorsOf(path.join(dir, 'a.md')).has('ctxbench-app-yours'),
+  );
   assert.ok(!anchorsOf(path.join(dir, 'b.md')).has('real-io-hoppg'));
 });

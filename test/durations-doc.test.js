@@ -73,7 +73,11 @@ function bounds(text) {
   const start = text.indexOf(`\n${SECTION}\n`);
   assert.ok(start >= 0, `${HOME} has the section "${SECTION}"`);
   // Its first table: the history below it has tables of its own.
-  const table = text.slice(start + 1).split(/\n#{2,3} /)[0].split(/\n\n(?=\|)/)[1].split('\n\n')[0];
+  const table = text
+    .slice(start + 1)
+    .split(/\n#{2,3} /)[0]
+    .split(/\n\n(?=\|)/)[1]
+    .split('\n\n')[0];
   const out = {};
   for (const row of table.split('\n').filter((l) => /^\| `npm /.test(l))) {
     const cells = row.split('|').map((c) => c.trim());
@@ -84,7 +88,10 @@ function bounds(text) {
 
 const read = (file) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 const docPages = () =>
-  fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
+  fs
+    .readdirSync(path.join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`);
 
 test('the home table bounds each of the three commands', () => {
   const b = bounds(read(HOME));
@@ -105,7 +112,10 @@ test('no page but the home section states how long the tiers or npm run bench ta
 test("README states only the home table's bounds", () => {
   const b = bounds(read(HOME));
   const wrong = durationStatements(read('README.md')).filter((s) => !b[s.command] || !s.unit.includes(b[s.command]));
-  assert.deepStrictEqual(wrong.map((s) => `${s.command}: ${s.unit}`), []);
+  assert.deepStrictEqual(
+    wrong.map((s) => `${s.command}: ${s.unit}`),
+    [],
+  );
 });
 
 test('the check sees a duration in prose, a table row and a code line, and not another command', () => {
@@ -123,9 +133,10 @@ test('the check sees a duration in prose, a table row and a code line, and not a
     '',
     'A duet block takes 107 s. `npm test` checks structure.',
   ].join('\n');
-  assert.deepStrictEqual(durationStatements(page).map((s) => s.command), [
-    'npm run bench', 'npm test', 'npm run test:all', 'npm run bench',
-  ]);
+  assert.deepStrictEqual(
+    durationStatements(page).map((s) => s.command),
+    ['npm run bench', 'npm test', 'npm run test:all', 'npm run bench'],
+  );
   const home = `# T\n\n${SECTION}\n\n| \`npm test\` | x | under 2 minutes | 116 s |\n\n## Next\n`;
   assert.deepStrictEqual(durationStatements(home, { skipHome: true }), []);
   assert.deepStrictEqual(bounds(home), { 'npm test': 'under 2 minutes' });

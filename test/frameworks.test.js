@@ -65,14 +65,28 @@ test('express, http and fastify answer /, /depth/:n and /healthz identically, an
     assert.strictEqual(stats.strategy, 'als');
 
     const counts = await fireConcurrent(server.url + '/', { total: 2000, concurrency: 200 });
-    assert.deepStrictEqual(counts, { kept: 2000, leaked: 0, lost: 0, errors: 0 }, `${framework}: als must keep every id`);
+    assert.deepStrictEqual(
+      counts,
+      { kept: 2000, leaked: 0, lost: 0, errors: 0 },
+      `${framework}: als must keep every id`,
+    );
     await server.stop();
   }
 
   // The reference answers, spelled out once so a change in all three is still caught.
   const express = answers.express;
-  assert.deepStrictEqual(express[0], { status: 200, body: ID, 'x-trace-id': ID, 'content-type': 'text/plain; charset=utf-8' });
-  assert.deepStrictEqual(express[2], { status: 200, body: 'req-42', 'x-trace-id': 'req-42', 'content-type': 'text/plain; charset=utf-8' });
+  assert.deepStrictEqual(express[0], {
+    status: 200,
+    body: ID,
+    'x-trace-id': ID,
+    'content-type': 'text/plain; charset=utf-8',
+  });
+  assert.deepStrictEqual(express[2], {
+    status: 200,
+    body: 'req-42',
+    'x-trace-id': 'req-42',
+    'content-type': 'text/plain; charset=utf-8',
+  });
   for (const i of [4, 5, 6, 7]) {
     assert.deepStrictEqual(express[i], {
       status: 400,
@@ -81,8 +95,18 @@ test('express, http and fastify answer /, /depth/:n and /healthz identically, an
       'content-type': 'text/plain; charset=utf-8',
     });
   }
-  assert.deepStrictEqual(express[8], { status: 200, body: 'ok', 'x-trace-id': undefined, 'content-type': 'text/plain; charset=utf-8' });
-  assert.deepStrictEqual(express[9], { status: 200, body: ID, 'x-trace-id': ID, 'content-type': 'text/plain; charset=utf-8' });
+  assert.deepStrictEqual(express[8], {
+    status: 200,
+    body: 'ok',
+    'x-trace-id': undefined,
+    'content-type': 'text/plain; charset=utf-8',
+  });
+  assert.deepStrictEqual(express[9], {
+    status: 200,
+    body: ID,
+    'x-trace-id': ID,
+    'content-type': 'text/plain; charset=utf-8',
+  });
   assert.deepStrictEqual(express[10].status, 404);
   assert.deepStrictEqual(express[11], express[9], 'POST /scenario/body-bound keeps the id');
   const labels = [...REQUESTS.map((r) => `GET ${r.path}`), 'POST /scenario/body-bound'];

@@ -19,7 +19,11 @@ async function listen(server) {
 }
 
 const send = (sender, path, id) =>
-  new Promise((resolve) => sender.send(path, `X-Cloud-Trace-Context: ${id}/1;o=1\r\n`, (err, statusCode, body) => resolve({ err, statusCode, body })));
+  new Promise((resolve) =>
+    sender.send(path, `X-Cloud-Trace-Context: ${id}/1;o=1\r\n`, (err, statusCode, body) =>
+      resolve({ err, statusCode, body }),
+    ),
+  );
 
 // Echoes the request's id; the path chooses how the answer is framed.
 function echoServer() {
@@ -74,7 +78,14 @@ test('an answer framed by the end of its connection (no length, not chunked) is 
   const sender = createSender({ origin: await listen(server), connections: 2 });
   t.after(() => sender.destroy());
   const answers = await Promise.all(['e1', 'e2', 'e3'].map((id) => send(sender, '/', id)));
-  assert.deepStrictEqual(answers.map((a) => [a.err?.message ?? null, a.statusCode, a.body]), [[null, 200, 'e1'], [null, 200, 'e2'], [null, 200, 'e3']]);
+  assert.deepStrictEqual(
+    answers.map((a) => [a.err?.message ?? null, a.statusCode, a.body]),
+    [
+      [null, 200, 'e1'],
+      [null, 200, 'e2'],
+      [null, 200, 'e3'],
+    ],
+  );
 });
 
 test('at most `connections` requests are on the wire at once; the rest wait for a free one', async (t) => {
@@ -91,31 +102,38 @@ test('at most `connections` requests are on the wire at once; the rest wait for 
   const sender = createSender({ origin: await listen(server), connections: 3 });
   t.after(() => sender.destroy());
   const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => send(sender, '/', `w${i}`)));
-  assert.deepStrictEqual(answers.map((a) => a.body), Array.from({ length: 30 }, (_, i) => `w${i}`));
+  assert.deepStrictEqual(
+    answers.map((a) => a.body),
+    Array.from({ length: 30 }, (_, i) => `w${i}`),
+  );
   assert.strictEqual(most, 3);
 });
 
-test('a server that never answers fails the request at its timeout; one that hangs up fails it at once', { timeout: 20000 }, async (t) => {
-  const silent = net.createServer(() => {});
-  t.after(() => silent.close());
-  const sender = createSender({ origin: await listen(silent), connections: 1, timeout: 0.3 });
-  t.after(() => sender.destroy());
-  const late = await send(sender, '/', 'a');
-  assert.strictEqual(late.err?.code, 'UND_ERR_HEADERS_TIMEOUT');
+test(
+  'a server that never answers fails the request at its timeout; one that hangs up fails it at once',
+  { timeout: 20000 },
+  async (t) => {
+    const silent = net.createServer(() => {});
+    t.after(() => silent.close());
+    const sender = createSender({ origin: await listen(silent), connections: 1, timeout: 0.3 });
+    t.after(() => sender.destroy());
+    const late = await send(sender, '/', 'a');
+    assert.strictEqual(late.err?.code, 'UND_ERR_HEADERS_TIMEOUT');
 
-  const rude = net.createServer((socket) => socket.destroy());
-  t.after(() => rude.close());
-  const hungUp = createSender({ origin: await listen(rude), connections: 1 });
-  t.after(() => hungUp.destroy());
-  const reset = await send(hungUp, '/', 'b');
-  assert.ok(reset.err, 'a closed connection is an error, not an answer');
+    const rude = net.createServer((socket) => socket.destroy());
+    t.after(() => rude.close());
+    const hungUp = createSender({ origin: await listen(rude), connections: 1 });
+    t.after(() => hungUp.destroy());
+    const reset = await send(hungUp, '/', 'b');
+    assert.ok(reset.err, 'a closed connection is an error, not an answer');
 
-  const garbage = net.createServer((socket) => socket.end('this is not HTTP\r\n\r\n'));
-  t.after(() => garbage.close());
-  const confused = createSender({ origin: await listen(garbage), connections: 1 });
-  t.after(() => confused.destroy());
-  assert.ok((await send(confused, '/', 'c')).err, 'an unparseable answer is an error');
-});
+    const garbage = net.createServer((socket) => socket.end('this is not HTTP\r\n\r\n'));
+    t.after(() => garbage.close());
+    const confused = createSender({ origin: await listen(garbage), connections: 1 });
+    t.after(() => confused.destroy());
+    assert.ok((await send(confused, '/', 'c')).err, 'an unparseable answer is an error');
+  },
+);
 
 test('nothing to connect to fails at once with the reason; a closed sender fails what waits', async (t) => {
   const probe = net.createServer();
@@ -155,19 +173,63 @@ test('an echoed header reaches the request that sent it; a schedule checks ids t
   const origin = await listen(server);
   const sender = createSender({ origin, connections: 2, echoHeader: 'X-Request-Id' });
   t.after(() => sender.destroy());
-  const answers = await Promise.all(['a1', 'a2', 'a3'].map((id) => new Promise((resolve) => sender.send('/', `x-request-id: ${id}\r\n`, (err, statusCode, body, echoed) => resolve([err, statusCode, body, echoed])))));
-  assert.deepStrictEqual(answers, [[null, 200, 'ok', 'a1'], [null, 200, 'ok', 'a2'], [null, 200, 'ok', 'a3']]);
+  const answers = await Promise.all(
+    ['a1', 'a2', 'a3'].map(
+      (id) =>
+        new Promise((resolve) =>
+          sender.send('/', `x-request-id: ${id}\r\n`, (err, statusCode, body, echoed) =>
+            resolve([err, statusCode, body, echoed]),
+          ),
+        ),
+    ),
+  );
+  assert.deepStrictEqual(answers, [
+    [null, 200, 'ok', 'a1'],
+    [null, 200, 'ok', 'a2'],
+    [null, 200, 'ok', 'a3'],
+  ]);
   const counts = async (path, idHeader) => {
-    const schedule = await startSchedule({ thread: 'main', targets: [{ url: origin, path, idHeader }], rate: 200, connections: 1, timeout: 5, total: 20 });
+    const schedule = await startSchedule({
+      thread: 'main',
+      targets: [{ url: origin, path, idHeader }],
+      rate: 200,
+      connections: 1,
+      timeout: 5,
+      total: 20,
+    });
     await schedule.done;
     await schedule.close();
     const { answered, kept, mismatches, lost, unchecked } = schedule.counts[0];
     return { answered, kept, mismatches, lost, unchecked };
   };
-  assert.deepStrictEqual(await counts('/', 'x-request-id'), { answered: 20, kept: 20, mismatches: 0, lost: 0, unchecked: 0 });
-  assert.deepStrictEqual(await counts('/leak', 'x-request-id'), { answered: 20, kept: 1, mismatches: 19, lost: 0, unchecked: 0 });
-  assert.deepStrictEqual(await counts('/none', 'x-request-id'), { answered: 20, kept: 0, mismatches: 0, lost: 20, unchecked: 0 });
-  assert.deepStrictEqual(await counts('/none', false), { answered: 20, kept: 0, mismatches: 0, lost: 0, unchecked: 20 });
+  assert.deepStrictEqual(await counts('/', 'x-request-id'), {
+    answered: 20,
+    kept: 20,
+    mismatches: 0,
+    lost: 0,
+    unchecked: 0,
+  });
+  assert.deepStrictEqual(await counts('/leak', 'x-request-id'), {
+    answered: 20,
+    kept: 1,
+    mismatches: 19,
+    lost: 0,
+    unchecked: 0,
+  });
+  assert.deepStrictEqual(await counts('/none', 'x-request-id'), {
+    answered: 20,
+    kept: 0,
+    mismatches: 0,
+    lost: 20,
+    unchecked: 0,
+  });
+  assert.deepStrictEqual(await counts('/none', false), {
+    answered: 20,
+    kept: 0,
+    mismatches: 0,
+    lost: 0,
+    unchecked: 20,
+  });
 });
 
 test('one schedule, each target at its own rate: a target at a quarter of the rate is sent every fourth instant, in the thread too', async (t) => {
@@ -176,14 +238,56 @@ test('one schedule, each target at its own rate: a target at a quarter of the ra
   t.after(() => server.close());
   const origin = await listen(server);
   for (const thread of ['main', 'worker']) {
-    const schedule = await startSchedule({ thread, targets: [{ url: origin, path: '/' }, { url: origin, path: '/' }], rate: 400, rates: [400, 100], connections: 2, timeout: 5, total: 40 });
+    const schedule = await startSchedule({
+      thread,
+      targets: [
+        { url: origin, path: '/' },
+        { url: origin, path: '/' },
+      ],
+      rate: 400,
+      rates: [400, 100],
+      connections: 2,
+      timeout: 5,
+      total: 40,
+    });
     await schedule.done;
     const counts = await schedule.refresh();
     await schedule.close();
-    assert.deepStrictEqual(counts.map((c) => [c.due, c.answered, c.kept]), [[40, 40, 40], [10, 10, 10]], thread);
+    assert.deepStrictEqual(
+      counts.map((c) => [c.due, c.answered, c.kept]),
+      [
+        [40, 40, 40],
+        [10, 10, 10],
+      ],
+      thread,
+    );
   }
-  await assert.rejects(() => startSchedule({ thread: 'main', targets: [{ url: origin, path: '/' }], rate: 100, rates: [200], connections: 1, timeout: 5, total: 1 }), /each of rates must be at most the schedule's rate 100, got 200/);
-  await assert.rejects(() => startSchedule({ thread: 'main', targets: [{ url: origin, path: '/' }], rate: 100, rates: [50, 50], connections: 1, timeout: 5, total: 1 }), /rates must give one rate per target \(1\)/);
+  await assert.rejects(
+    () =>
+      startSchedule({
+        thread: 'main',
+        targets: [{ url: origin, path: '/' }],
+        rate: 100,
+        rates: [200],
+        connections: 1,
+        timeout: 5,
+        total: 1,
+      }),
+    /each of rates must be at most the schedule's rate 100, got 200/,
+  );
+  await assert.rejects(
+    () =>
+      startSchedule({
+        thread: 'main',
+        targets: [{ url: origin, path: '/' }],
+        rate: 100,
+        rates: [50, 50],
+        connections: 1,
+        timeout: 5,
+        total: 1,
+      }),
+    /rates must give one rate per target \(1\)/,
+  );
 });
 
 // An autoscaler's concurrency target is on the requests an instance holds: from when a request
@@ -197,7 +301,14 @@ test("a schedule's cut reports the time its answers held a connection, without t
   const origin = await listen(server);
   for (const thread of ['main', 'worker']) {
     // 10 requests due 10 ms apart on one connection, each held 20 ms: they queue behind it.
-    const schedule = await startSchedule({ thread, targets: [{ url: origin, path: '/', idHeader: false }], rate: 100, connections: 1, timeout: 5, total: 10 });
+    const schedule = await startSchedule({
+      thread,
+      targets: [{ url: origin, path: '/', idHeader: false }],
+      rate: 100,
+      connections: 1,
+      timeout: 5,
+      total: 10,
+    });
     await schedule.done;
     const cut = await schedule.cut();
     await schedule.close();
@@ -206,6 +317,9 @@ test("a schedule's cut reports the time its answers held a connection, without t
     const heldMs = target.busyUs / 1000 / target.answered;
     assert.ok(heldMs >= HOLD_MS - 1, `${thread}: held ${heldMs} ms a request, the server holds each ${HOLD_MS}`);
     // The last waited ~90 ms for the connection: the latencies' mean is well above the time held.
-    assert.ok(target.latency.mean / 1000 > heldMs + 20, `${thread}: latency ${target.latency.mean / 1000} ms, held ${heldMs}`);
+    assert.ok(
+      target.latency.mean / 1000 > heldMs + 20,
+      `${thread}: latency ${target.latency.mean / 1000} ms, held ${heldMs}`,
+    );
   }
 });

@@ -34,7 +34,6 @@ async function measure(strategy, names, { env, framework = 'express' } = {}) {
   }
 }
 
-
 function get(url) {
   return new Promise((resolve, reject) => {
     http
@@ -80,7 +79,14 @@ describe('real servers under 200 concurrent requests', () => {
   after(() => fs.rmSync(path.dirname(planted), { recursive: true, force: true }));
 
   test('global (the control) leaks wherever requests interleave, and only there', async () => {
-    const { cells } = await measure('global', ['chain-await', 'chain-immediate', 'fanout', 'pool-bound', 'nested', 'keepalive']);
+    const { cells } = await measure('global', [
+      'chain-await',
+      'chain-immediate',
+      'fanout',
+      'pool-bound',
+      'nested',
+      'keepalive',
+    ]);
     // Microtask-only hops: each request ends before the next is parsed, nothing interleaves.
     assert.strictEqual(cells['chain-await'].kept, SETTINGS.requests);
     for (const name of ['chain-immediate', 'fanout', 'pool-bound', 'nested', 'keepalive']) {
@@ -158,10 +164,23 @@ describe('ctxbench integrity (CLI)', () => {
     const out = path.join(dir, 'integrity.json');
     const sentinel = '# committed report\n';
     fs.writeFileSync(path.join(dir, 'results.md'), sentinel);
-    const r = await runCli([
-      'integrity', '--quick', '--strategies', 'als,global,none', '--scenarios', 'chain-immediate,emitter,soak',
-      '--requests', '300', '--soak-requests', '600', '--out', out,
-    ], { cwd: dir });
+    const r = await runCli(
+      [
+        'integrity',
+        '--quick',
+        '--strategies',
+        'als,global,none',
+        '--scenarios',
+        'chain-immediate,emitter,soak',
+        '--requests',
+        '300',
+        '--soak-requests',
+        '600',
+        '--out',
+        out,
+      ],
+      { cwd: dir },
+    );
     assert.strictEqual(r.code, 0, r.stderr);
     assert.strictEqual(fs.readFileSync(path.join(dir, 'results.md'), 'utf8'), sentinel, 'results.md not rewritten');
     assert.match(r.stderr, /global: chain-immediate leaked, emitter leaked/);
@@ -199,7 +218,19 @@ describe('ctxbench integrity (CLI)', () => {
     let sent = false;
     // As soon as the first cell is saved, interrupt.
     const r = await runCli(
-      ['integrity', '--strategies', 'als,global', '--scenarios', 'chain-immediate,fanout,nested,pool', '--requests', '3000', '--out', out, '--report', 'none'],
+      [
+        'integrity',
+        '--strategies',
+        'als,global',
+        '--scenarios',
+        'chain-immediate,fanout,nested,pool',
+        '--requests',
+        '3000',
+        '--out',
+        out,
+        '--report',
+        'none',
+      ],
       {
         onSpawn: (child) => {
           const poll = setInterval(() => {

@@ -9,7 +9,15 @@ const assert = require('node:assert');
 const strategies = require('../context');
 const hops = require('../handlers/hops');
 const { startServer, fireConcurrent, get } = require('./helpers/server');
-const { TOTAL, CONCURRENCY, DEPTH, COLUMNS, EXPECTED, ALSCONTEXT_CLS_DEFECT, assertOutcome } = require('./helpers/integrity-table');
+const {
+  TOTAL,
+  CONCURRENCY,
+  DEPTH,
+  COLUMNS,
+  EXPECTED,
+  ALSCONTEXT_CLS_DEFECT,
+  assertOutcome,
+} = require('./helpers/integrity-table');
 
 // `none` carries no context at all: it answers the all-zero id to everybody.
 const NO_ID = '0'.repeat(32);
@@ -18,7 +26,9 @@ test('the tables cover every registered strategy (but none) and every hop', () =
   // The real I/O hops (pg, http) need PostgreSQL and the downstream: test/all/io.test.js.
   assert.deepStrictEqual([...COLUMNS].sort(), hops.names.filter((h) => !hops.IO.includes(h)).sort());
   // The APM agents need their cache install and their sink: test/all/agents.test.js.
-  const registered = strategies.names.filter((s) => s !== 'none' && !strategies.info(s).testOnly && !strategies.info(s).agent);
+  const registered = strategies.names.filter(
+    (s) => s !== 'none' && !strategies.info(s).testOnly && !strategies.info(s).agent,
+  );
   assert.deepStrictEqual(Object.keys(EXPECTED).sort(), registered.sort());
   for (const row of Object.values(EXPECTED)) assert.strictEqual(row.length, COLUMNS.length);
   for (const hop of ALSCONTEXT_CLS_DEFECT.lostOnHops) {

@@ -23,14 +23,45 @@ after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 describe('services: an embedded PostgreSQL and the downstream, started and removed', () => {
   test('--pg-url is checked with one query, and its password never reaches the recorded command', async () => {
-    const r = await runCli(['integrity', '--strategies', 'als', '--scenarios', 'pg-callback', '--pg-url', 'postgres://u:secret@127.0.0.1:1/db', '--out', path.join(dir, 'bad.json'), '--report', 'none']);
+    const r = await runCli([
+      'integrity',
+      '--strategies',
+      'als',
+      '--scenarios',
+      'pg-callback',
+      '--pg-url',
+      'postgres://u:secret@127.0.0.1:1/db',
+      '--out',
+      path.join(dir, 'bad.json'),
+      '--report',
+      'none',
+    ]);
     assert.strictEqual(r.code, 1);
-    assert.match(r.stderr, /^ctxbench: --pg-url: cannot query PostgreSQL at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/db \(ECONNREFUSED\)\n$/);
-    assert.deepStrictEqual(redactArgs(['--pg-url', 'postgres://u:secret@h:1/d', '--pg-url=postgres://u:secret@h:1/d']), ['--pg-url', 'postgres://u:***@h:1/d', '--pg-url=postgres://u:***@h:1/d']);
+    assert.match(
+      r.stderr,
+      /^ctxbench: --pg-url: cannot query PostgreSQL at postgres:\/\/u:\*\*\*@127\.0\.0\.1:1\/db \(ECONNREFUSED\)\n$/,
+    );
+    assert.deepStrictEqual(
+      redactArgs(['--pg-url', 'postgres://u:secret@h:1/d', '--pg-url=postgres://u:secret@h:1/d']),
+      ['--pg-url', 'postgres://u:***@h:1/d', '--pg-url=postgres://u:***@h:1/d'],
+    );
   });
 
   test('an embedded PostgreSQL that cannot start is one line and exit 1', async () => {
-    const r = await runCli(['integrity', '--strategies', 'als', '--scenarios', 'pg-callback', '--out', path.join(dir, 'nopg.json'), '--report', 'none'], { env: { TMPDIR: path.join(dir, 'missing') } });
+    const r = await runCli(
+      [
+        'integrity',
+        '--strategies',
+        'als',
+        '--scenarios',
+        'pg-callback',
+        '--out',
+        path.join(dir, 'nopg.json'),
+        '--report',
+        'none',
+      ],
+      { env: { TMPDIR: path.join(dir, 'missing') } },
+    );
     assert.strictEqual(r.code, 1);
     assert.match(r.stderr, /^ctxbench: embedded PostgreSQL could not start: ENOENT[^\n]*mkdtemp[^\n]*\n$/);
   });
@@ -41,7 +72,12 @@ describe('HOP=pg and HOP=http: a real query and a real downstream call per level
     const other = 'ee'.repeat(16);
     const liar = http.createServer((req, res) => res.end(other));
     await new Promise((resolve) => liar.listen(0, '127.0.0.1', resolve));
-    const server = await startServer({ STRATEGY: 'als', DEPTH: '4', HOP: 'http', DOWNSTREAM_URL: `http://127.0.0.1:${liar.address().port}` });
+    const server = await startServer({
+      STRATEGY: 'als',
+      DEPTH: '4',
+      HOP: 'http',
+      DOWNSTREAM_URL: `http://127.0.0.1:${liar.address().port}`,
+    });
     try {
       const own = traceId(1);
       const res = await get(`${server.url}/`, { headers: { 'x-cloud-trace-context': `${own}/1;o=1` } });
@@ -52,7 +88,10 @@ describe('HOP=pg and HOP=http: a real query and a real downstream call per level
     }
   });
 
-  for (const [hop, variable] of [['pg', 'PG_URL'], ['http', 'DOWNSTREAM_URL']]) {
+  for (const [hop, variable] of [
+    ['pg', 'PG_URL'],
+    ['http', 'DOWNSTREAM_URL'],
+  ]) {
     test(`HOP=${hop} without ${variable}: one line, exit 1`, async () => {
       const env = { STRATEGY: 'als', HOP: hop, PG_URL: '', DOWNSTREAM_URL: '' };
       const r = await runToExit(env);
@@ -69,12 +108,20 @@ describe('HOP=pg and HOP=http: a real query and a real downstream call per level
   });
 });
 
-test('the io preset: the strategies and agents through every real client (pg, mysql2, ioredis, a downstream), as pairs at half of none\'s capacity, more requests in flight than pool clients', () => {
+test("the io preset: the strategies and agents through every real client (pg, mysql2, ioredis, a downstream), as pairs at half of none's capacity, more requests in flight than pool clients", () => {
   const { PRESETS } = require('../lib/presets');
   const { loadConfig } = require('../servers/config');
   const { resolveSettings } = require('../bench/cli/run');
   const io = PRESETS.io;
-  assert.deepStrictEqual([io.strategies, io.depths, io.hops, io.baseline], [['none', 'param', 'als', 'cls-hooked', 'otel', 'sentry', 'datadog'], [8], ['pg', 'mysql', 'redis', 'http'], 'none']);
+  assert.deepStrictEqual(
+    [io.strategies, io.depths, io.hops, io.baseline],
+    [
+      ['none', 'param', 'als', 'cls-hooked', 'otel', 'sentry', 'datadog'],
+      [8],
+      ['pg', 'mysql', 'redis', 'http'],
+      'none',
+    ],
+  );
   assert.ok(io.connections > loadConfig({}).pgPoolSize, 'requests must wait for a pool client');
   const s = resolveSettings({ preset: 'io' });
   assert.deepStrictEqual([s.method, s.loads, s.aa, s.precision], ['pair', [0.5], true, 2]);

@@ -17,7 +17,14 @@ const openLoop = require('../load/open-loop');
 const { newHistogram } = require('../lib/histogram');
 const { latencySummary, mergeByUnit } = require('../analysis/latency');
 const { latencyVerdictText } = require('../report/verdict-text');
-const { parseLoads, parseRates, expandRates, measureCapacity, settledBursts, kneeSearch } = require('../bench/capacity');
+const {
+  parseLoads,
+  parseRates,
+  expandRates,
+  measureCapacity,
+  settledBursts,
+  kneeSearch,
+} = require('../bench/capacity');
 const { baselineFor } = require('../analysis/comparable');
 const latencySection = require('../report/sections/latency');
 const { tempDir } = require('./helpers/tmp');
@@ -26,12 +33,20 @@ const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
 
 function cli(args) {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: ROOT, env: { CTXBENCH_FINGERPRINT: '0', ...process.env }, timeout: 600000 }, (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }));
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd: ROOT, env: { CTXBENCH_FINGERPRINT: '0', ...process.env }, timeout: 600000 },
+      (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }),
+    );
   });
 }
 
 test('the open-loop driver checks every id against a real ctxbench server and catches the broken control', async () => {
-  const [als, global] = await Promise.all([startServer({ STRATEGY: 'als', HOP: 'immediate' }), startServer({ STRATEGY: 'global', HOP: 'timeout' })]);
+  const [als, global] = await Promise.all([
+    startServer({ STRATEGY: 'als', HOP: 'immediate' }),
+    startServer({ STRATEGY: 'global', HOP: 'timeout' }),
+  ]);
   try {
     const ok = await openLoop.measure({ url: als.url, path: '/depth/8', rate: 300, duration: 1 });
     assert.strictEqual(ok.mismatches + ok.lost + ok.non2xx + ok.errors, 0);
@@ -62,7 +77,21 @@ function sample(round, values, extra = {}) {
   const h = newHistogram();
   for (const v of values) h.recordValue(Math.round(v * 1000));
   const n = values.length;
-  return { round, rps: n, requests: n, errors: 0, non2xx: 0, mismatches: 0, lost: 0, rate: n, scheduled: n, sent: n, heldRate: { held: true, sentRatio: 1, achievedRatio: 1 }, histogram: hdr.encodeIntoCompressedBase64(h), ...extra };
+  return {
+    round,
+    rps: n,
+    requests: n,
+    errors: 0,
+    non2xx: 0,
+    mismatches: 0,
+    lost: 0,
+    rate: n,
+    scheduled: n,
+    sent: n,
+    heldRate: { held: true, sentRatio: 1, achievedRatio: 1 },
+    histogram: hdr.encodeIntoCompressedBase64(h),
+    ...extra,
+  };
 }
 const repeat = (v, n) => Array.from({ length: n }, () => v);
 
@@ -72,7 +101,12 @@ test('percentiles come from histograms merged per unit, not from averaged percen
   const config = {
     id: 'x',
     strategy: 'als',
-    samples: [sample(0, repeat(1, 990), { block: 0 }), sample(1, repeat(100, 10), { block: 0 }), sample(2, repeat(1, 990), { block: 1 }), sample(3, repeat(100, 10), { block: 1 })],
+    samples: [
+      sample(0, repeat(1, 990), { block: 0 }),
+      sample(1, repeat(100, 10), { block: 0 }),
+      sample(2, repeat(1, 990), { block: 1 }),
+      sample(3, repeat(100, 10), { block: 1 }),
+    ],
   };
   const units = mergeByUnit(config.samples);
   assert.deepStrictEqual([...units.keys()], [0, 1]);
@@ -84,17 +118,31 @@ test('percentiles come from histograms merged per unit, not from averaged percen
   assert.ok(Math.abs(s.percentiles.p50.estimate - 1) < 0.01);
   // Across units: a geometric mean whose interval stays above zero, even from two very
   // different rounds (an arithmetic t-interval would reach far below 0 ms).
-  const wild = latencySummary({ id: 'w', strategy: 'als', samples: [sample(0, repeat(1, 100)), sample(1, repeat(300, 100))] }, null);
+  const wild = latencySummary(
+    { id: 'w', strategy: 'als', samples: [sample(0, repeat(1, 100)), sample(1, repeat(300, 100))] },
+    null,
+  );
   assert.strictEqual(wild.unit, 'round');
-  assert.ok(Math.abs(wild.percentiles.p99.estimate - Math.sqrt(300)) < 0.5, `geometric mean ${wild.percentiles.p99.estimate}`);
+  assert.ok(
+    Math.abs(wild.percentiles.p99.estimate - Math.sqrt(300)) < 0.5,
+    `geometric mean ${wild.percentiles.p99.estimate}`,
+  );
   assert.ok(wild.percentiles.p99.ci95[0] >= 0 && wild.percentiles.p99.ci95[1] > 300);
 });
 
 test('added latency is paired with the baseline at the same load and gets a verdict', () => {
   const jitter = (base, r) => Array.from({ length: 200 }, (_, i) => base + ((i * 7 + r * 13) % 10) / 10);
   const base = { id: 'b', strategy: 'none', samples: [0, 1, 2, 3, 4].map((r) => sample(r, jitter(2 + r * 0.3, r))) };
-  const slow = { id: 's', strategy: 'als', samples: [0, 1, 2, 3, 4].map((r) => sample(r, jitter(7 + r * 0.3 + (r % 2) * 0.1, r))) };
-  const same = { id: 'q', strategy: 'param', samples: [0, 1, 2, 3, 4].map((r) => sample(r, jitter(2 + r * 0.3 + (r % 2 ? 0.05 : -0.05), r))) };
+  const slow = {
+    id: 's',
+    strategy: 'als',
+    samples: [0, 1, 2, 3, 4].map((r) => sample(r, jitter(7 + r * 0.3 + (r % 2) * 0.1, r))),
+  };
+  const same = {
+    id: 'q',
+    strategy: 'param',
+    samples: [0, 1, 2, 3, 4].map((r) => sample(r, jitter(2 + r * 0.3 + (r % 2 ? 0.05 : -0.05), r))),
+  };
   const s = latencySummary(slow, base);
   assert.ok(Math.abs(s.added.p99.estimate - 5) < 0.3, `added p99 ${s.added.p99.estimate}`);
   assert.match(latencyVerdictText(s.judgement), /^adds 5\.\d\d ms, significant$/);
@@ -106,7 +154,10 @@ test('added latency is paired with the baseline at the same load and gets a verd
   assert.strictEqual(latencySummary({ ...broken, strategy: 'none' }, null).broken, false);
   assert.strictEqual(latencySummary({ ...broken, strategy: 'global' }, null).broken, false);
   // A baseline that did not hold its rate gives no comparison.
-  const baseNotHeld = { ...base, samples: base.samples.map((x) => ({ ...x, heldRate: { held: false, sentRatio: 0.5, achievedRatio: 0.5 } })) };
+  const baseNotHeld = {
+    ...base,
+    samples: base.samples.map((x) => ({ ...x, heldRate: { held: false, sentRatio: 0.5, achievedRatio: 0.5 } })),
+  };
   assert.match(latencyVerdictText(latencySummary(slow, baseNotHeld).judgement), /baseline did not hold/);
   // Closed-loop samples are not rate-mode: no latency summary.
   assert.strictEqual(latencySummary({ id: 'c', samples: [{ round: 0, rps: 1, latency: {} }] }), null);
@@ -120,7 +171,15 @@ test('--rate and --load values are parsed or refused with one line', () => {
 });
 
 test('loads expand into one config per load, each compared with the baseline at the same load', async () => {
-  const configs = ['none', 'als'].map((strategy) => ({ id: `express/${strategy}/d8`, framework: 'express', strategy, depth: 8, hop: 'await', nodeLabel: 'node24', samples: [] }));
+  const configs = ['none', 'als'].map((strategy) => ({
+    id: `express/${strategy}/d8`,
+    framework: 'express',
+    strategy,
+    depth: 8,
+    hop: 'await',
+    nodeLabel: 'node24',
+    samples: [],
+  }));
   Object.defineProperty(configs[0], 'launch', { value: { nodePath: 'x' }, enumerable: false });
   const calls = [];
   const settings = { baseline: 'none', connections: 10, pipelining: 1, duration: 1, warmup: 0 };
@@ -130,17 +189,26 @@ test('loads expand into one config per load, each compared with the baseline at 
   });
   assert.strictEqual(calls.length, 3, 'three closed-loop bursts of the baseline');
   assert.ok(calls.every((o) => o.rate === undefined));
-  assert.deepStrictEqual(capacity.groups.map((g) => [g.baseline, g.rps]), [['express/none/d8', 1002]]);
+  assert.deepStrictEqual(
+    capacity.groups.map((g) => [g.baseline, g.rps]),
+    [['express/none/d8', 1002]],
+  );
   const out = expandRates(configs, { loads: [0.25, 0.5], capacity });
-  assert.deepStrictEqual(out.map((c) => [c.id, c.rate]), [
-    ['express/none/d8/load25', 251],
-    ['express/none/d8/load50', 501],
-    ['express/als/d8/load25', 251],
-    ['express/als/d8/load50', 501],
-  ]);
+  assert.deepStrictEqual(
+    out.map((c) => [c.id, c.rate]),
+    [
+      ['express/none/d8/load25', 251],
+      ['express/none/d8/load50', 501],
+      ['express/als/d8/load25', 251],
+      ['express/als/d8/load50', 501],
+    ],
+  );
   assert.strictEqual(out[0].launch.nodePath, 'x', 'the launch recipe survives the copy');
   assert.strictEqual(baselineFor(out[3], out, 'none').id, 'express/none/d8/load50');
-  await assert.rejects(measureCapacity([configs[1]], settings, { driver: async () => ({}), launch: async () => ({}) }), /baseline strategy none/);
+  await assert.rejects(
+    measureCapacity([configs[1]], settings, { driver: async () => ({}), launch: async () => ({}) }),
+    /baseline strategy none/,
+  );
 });
 
 test('ctxbench run refuses bad rate-mode flags with one line and exit 1', async () => {
@@ -153,7 +221,10 @@ test('ctxbench run refuses bad rate-mode flags with one line and exit 1', async 
     [['--load', '50%', '--amount', '100'], /--amount cannot be used/],
     // A fixed rate is measured as a pair, whose CPU ratio has an interval to narrow; one
     // server at a time has none.
-    [['--rate', '100', '--precision', '3', '--method', 'sequential'], /--precision cannot be used with --rate\/--load and --method sequential/],
+    [
+      ['--rate', '100', '--precision', '3', '--method', 'sequential'],
+      /--precision cannot be used with --rate\/--load and --method sequential/,
+    ],
   ]) {
     const r = await cli(['run', '--report', 'none', '--out', path.join(os.tmpdir(), 'ctxbench-never.json'), ...args]);
     assert.strictEqual(r.code, 1, `${args.join(' ')}: ${r.stderr}`);
@@ -169,13 +240,29 @@ test('the latency section lays out the study table, per-load tables and a p99-vs
       for (const depth of [8, 256]) {
         const ms = (strategy === 'param' ? 2 : 3) + depth / 100 + load * 4;
         const clientLag = { p50: 0.5, p99: depth === 8 ? 3.5 : 0.5, max: 4 };
-        configs.push({ id: `${strategy}/d${depth}/load${load * 100}`, framework: 'express', strategy, depth, hop: 'await', variant: `load${load * 100}`, load, rate: 1000 * load, samples: [0, 1, 2].map((r) => sample(r, repeat(ms + r * 0.1, 300), { clientLag })) });
+        configs.push({
+          id: `${strategy}/d${depth}/load${load * 100}`,
+          framework: 'express',
+          strategy,
+          depth,
+          hop: 'await',
+          variant: `load${load * 100}`,
+          load,
+          rate: 1000 * load,
+          samples: [0, 1, 2].map((r) => sample(r, repeat(ms + r * 0.1, 300), { clientLag })),
+        });
       }
     }
   }
   const dir = tempDir('ctxbench-latency-');
   try {
-    const run = { kind: 'run', title: 'Latency', settings: { loads: [0.25, 0.5], baseline: 'param' }, learned: { capacity: { method: 'closed loop', groups: [{ baseline: 'param/d8', rps: 1000, bursts: [1000] }] } }, configs };
+    const run = {
+      kind: 'run',
+      title: 'Latency',
+      settings: { loads: [0.25, 0.5], baseline: 'param' },
+      learned: { capacity: { method: 'closed loop', groups: [{ baseline: 'param/d8', rps: 1000, bursts: [1000] }] } },
+      configs,
+    };
     assert.ok(latencySection.isRateRun(run));
     assert.ok(!latencySection.isRateRun({ kind: 'run', settings: {}, configs: [{ samples: [{ rps: 1 }] }] }));
     const md = await latencySection.render(run, { chartsDir: dir, name: 'latency', written: [] });
@@ -201,21 +288,61 @@ test('ctxbench run --rate --method sequential drives real servers open loop end 
   try {
     const out = path.join(dir, 'rate.json');
     const report = path.join(dir, 'results.md');
-    const r = await cli(['run', '--strategies', 'none,als', '--depths', '8', '--hops', 'immediate', '--baseline', 'none', '--rate', '200', '--method', 'sequential', '--duration', '0.5', '--warmup', '0', '--blocks', '3', '--rounds', '1', '--out', out, '--report', report]);
+    const r = await cli([
+      'run',
+      '--strategies',
+      'none,als',
+      '--depths',
+      '8',
+      '--hops',
+      'immediate',
+      '--baseline',
+      'none',
+      '--rate',
+      '200',
+      '--method',
+      'sequential',
+      '--duration',
+      '0.5',
+      '--warmup',
+      '0',
+      '--blocks',
+      '3',
+      '--rounds',
+      '1',
+      '--out',
+      out,
+      '--report',
+      report,
+    ]);
     assert.strictEqual(r.code, 0, r.stderr);
     const run = JSON.parse(fs.readFileSync(out, 'utf8'));
     assert.deepStrictEqual(run.settings.rates, [200]);
-    assert.deepStrictEqual(run.configs.map((c) => [c.strategy, c.rate, c.variant]), [['none', 200, 'r200'], ['als', 200, 'r200']]);
+    assert.deepStrictEqual(
+      run.configs.map((c) => [c.strategy, c.rate, c.variant]),
+      [
+        ['none', 200, 'r200'],
+        ['als', 200, 'r200'],
+      ],
+    );
     for (const c of run.configs) {
-      assert.deepStrictEqual(c.samples.map((s) => s.block), [0, 1, 2], 'one sample in each of 3 blocks of fresh processes');
+      assert.deepStrictEqual(
+        c.samples.map((s) => s.block),
+        [0, 1, 2],
+        'one sample in each of 3 blocks of fresh processes',
+      );
       for (const s of c.samples) {
         assert.strictEqual(s.scheduled, 100);
         assert.strictEqual(typeof s.heldRate.held, 'boolean');
-        assert.strictEqual(typeof s.clientLag.p99, 'number', 'the client\'s own lateness is recorded');
+        assert.strictEqual(typeof s.clientLag.p99, 'number', "the client's own lateness is recorded");
         assert.strictEqual(hdr.decodeFromCompressedBase64(s.histogram).totalCount, s.requests);
       }
     }
-    assert.strictEqual(run.configs[1].samples.reduce((a, s) => a + s.mismatches + s.lost, 0), 0, 'als keeps every id');
+    assert.strictEqual(
+      run.configs[1].samples.reduce((a, s) => a + s.mismatches + s.lost, 0),
+      0,
+      'als keeps every id',
+    );
     const md = fs.readFileSync(report, 'utf8');
     assert.match(md, /\*\*Rate mode \(open loop\)\.\*\*/);
     assert.match(md, /### Latency at 200 req\/s/);
@@ -241,7 +368,13 @@ test('two rate runs of one matrix by different drivers get a side-by-side sectio
       depth: 8,
       hop: 'await',
       rate: 200,
-      samples: [0, 1, 2].map((r) => sample(r, Array.from({ length: 300 }, (_, i) => ms + ((i * 7 + r * 13) % 10) / 10), held ? {} : { heldRate: { held: false, sentRatio: 0.5, achievedRatio: 0.5 } })),
+      samples: [0, 1, 2].map((r) =>
+        sample(
+          r,
+          Array.from({ length: 300 }, (_, i) => ms + ((i * 7 + r * 13) % 10) / 10),
+          held ? {} : { heldRate: { held: false, sentRatio: 0.5, achievedRatio: 0.5 } },
+        ),
+      ),
     })),
   });
   const dir = tempDir('ctxbench-drivers-');
@@ -266,8 +399,15 @@ test('two rate runs of one matrix by different drivers get a side-by-side sectio
     assert.match(section, /^# Drivers compared: autocannon and artillery on the same configurations/);
     assert.match(section, /\| `express\/als\/d8\/await\/node24\/r200` \|[^\n]*\| ✅ both: adds \|/);
     assert.match(section, /\| `express\/cls-hooked\/d8\/await\/node24\/r200` \|[^\n]*\| not held \|[^\n]*\| — \|\n/);
-    assert.match(section, /\\\* fewer requests per block than ~10 beyond that percentile/, 'the thin-percentile mark is explained');
-    assert.match(section, /Verdicts on the added p99 agree in 1 of 1 configuration both drivers could judge; artillery's p99 is 1\.00× autocannon's/);
+    assert.match(
+      section,
+      /\\\* fewer requests per block than ~10 beyond that percentile/,
+      'the thin-percentile mark is explained',
+    );
+    assert.match(
+      section,
+      /Verdicts on the added p99 agree in 1 of 1 configuration both drivers could judge; artillery's p99 is 1\.00× autocannon's/,
+    );
     // In the index, the pair follows the later of its two runs.
     const order = [...md.matchAll(/^\| \[[^\]]*\]\(results\/([^)]*)\.md\)/gm)].map((m) => m[1]);
     const pair = pages[0].replace(/\.md$/, '');
@@ -282,8 +422,15 @@ test('two rate runs of one matrix by different drivers get a side-by-side sectio
 test('a preset may fix its rates (the engine pair); --rate or --load on the command line replaces them', () => {
   const { resolveSettings } = require('../bench/cli/run');
   const engine = resolveSettings({ preset: 'engine' });
-  assert.deepStrictEqual([engine.rates, engine.loads, engine.pipelining, engine.baseline], [[200, 500], null, 1, 'param']);
-  assert.deepStrictEqual(resolveSettings({ preset: 'engine', driver: 'artillery' }).rates, [200, 500], 'artillery needs a rate: the preset gives it');
+  assert.deepStrictEqual(
+    [engine.rates, engine.loads, engine.pipelining, engine.baseline],
+    [[200, 500], null, 1, 'param'],
+  );
+  assert.deepStrictEqual(
+    resolveSettings({ preset: 'engine', driver: 'artillery' }).rates,
+    [200, 500],
+    'artillery needs a rate: the preset gives it',
+  );
   assert.deepStrictEqual(resolveSettings({ preset: 'engine', rate: '100' }).rates, [100]);
   const byLoad = resolveSettings({ preset: 'engine', load: '50%' });
   assert.deepStrictEqual([byLoad.rates, byLoad.loads], [null, [0.5]]);
@@ -297,11 +444,23 @@ test('a capacity is measured once its bursts settle: bursts go on until the last
     return async () => values[i++];
   };
   // A stand-in still warming its JIT (F1, measured: 2,088, 2,018, 4,788 after 1 s): more bursts.
-  assert.deepStrictEqual(await settledBursts(from([474, 874, 1636, 1700, 1650, 9999])), { rps: 1650, bursts: [474, 874, 1636, 1700, 1650], settled: true });
-  assert.deepStrictEqual(await settledBursts(from([1000, 1050, 960])), { rps: 1000, bursts: [1000, 1050, 960], settled: true });
+  assert.deepStrictEqual(await settledBursts(from([474, 874, 1636, 1700, 1650, 9999])), {
+    rps: 1650,
+    bursts: [474, 874, 1636, 1700, 1650],
+    settled: true,
+  });
+  assert.deepStrictEqual(await settledBursts(from([1000, 1050, 960])), {
+    rps: 1000,
+    bursts: [1000, 1050, 960],
+    settled: true,
+  });
   // Never settling: ten bursts, the median of the last three, said so.
   const swinging = [100, 300, 100, 300, 100, 300, 100, 300, 100, 300, 100];
-  assert.deepStrictEqual(await settledBursts(from(swinging)), { rps: 300, bursts: swinging.slice(0, 10), settled: false });
+  assert.deepStrictEqual(await settledBursts(from(swinging)), {
+    rps: 300,
+    bursts: swinging.slice(0, 10),
+    settled: false,
+  });
 });
 
 test('an SLO ladder is anchored on the open-loop knee: rates rise ×1.25 from 10% of the closed loop until two in a row miss the SLO, one stall forgiven; its rates are fractions of the knee', async () => {
@@ -311,15 +470,37 @@ test('an SLO ladder is anchored on the open-loop knee: rates rise ×1.25 from 10
   };
   // One rate over the SLO (a quota's stall) between rates within it is not the knee.
   const knee = await kneeSearch(1000, steps([true, true, false, true, false, false]));
-  assert.deepStrictEqual(knee.steps.map((s) => s.rate), [100, 125, 156, 195, 244, 305]);
+  assert.deepStrictEqual(
+    knee.steps.map((s) => s.rate),
+    [100, 125, 156, 195, 244, 305],
+  );
   assert.deepStrictEqual([knee.rps, knee.censored], [195, null]);
-  assert.deepStrictEqual(await kneeSearch(1000, steps([false, false])).then((k) => [k.rps, k.censored, k.steps.length]), [100, 'below', 2]);
+  assert.deepStrictEqual(
+    await kneeSearch(1000, steps([false, false])).then((k) => [k.rps, k.censored, k.steps.length]),
+    [100, 'below', 2],
+  );
   const always = await kneeSearch(1000, async () => ({ ok: true }));
-  assert.deepStrictEqual([always.censored, always.steps.at(-1).rate <= 1500, always.steps.at(-1).rate * 1.25 > 1500], ['above', true, true]);
+  assert.deepStrictEqual(
+    [always.censored, always.steps.at(-1).rate <= 1500, always.steps.at(-1).rate * 1.25 > 1500],
+    ['above', true, true],
+  );
   // The ladder: fractions of the knee, not of the closed-loop capacity.
-  const configs = [{ id: 'express/none/d8', framework: 'express', strategy: 'none', depth: 8, hop: 'await', nodeLabel: 'node24', samples: [] }];
+  const configs = [
+    {
+      id: 'express/none/d8',
+      framework: 'express',
+      strategy: 'none',
+      depth: 8,
+      hop: 'await',
+      nodeLabel: 'node24',
+      samples: [],
+    },
+  ];
   const [group] = [...require('../analysis/comparable').groupConfigs(configs).keys()];
-  const rates = expandRates(configs, { loads: [0.5, 1.5], capacity: { groups: [{ group, rps: 6742, knee: { rps: 2000 } }] } }).map((c) => c.rate);
+  const rates = expandRates(configs, {
+    loads: [0.5, 1.5],
+    capacity: { groups: [{ group, rps: 6742, knee: { rps: 2000 } }] },
+  }).map((c) => c.rate);
   assert.deepStrictEqual(rates, [1000, 3000]);
   assert.deepStrictEqual(parseLoads('150%', { max: 2 }), [1.5]);
 });

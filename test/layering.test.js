@@ -27,9 +27,21 @@ test('upward requires are lint errors; the allowed directions are not', async ()
     ['bench/x.js', "require('../report');", /bench\/ does not require report\/ or bench\/cli\//],
     ['bench/x.js', "require('./cli/run');", /bench\/ does not require report\/ or bench\/cli\//],
     ['micro/x.js', "require('../bench/matrix');", /micro\/ does not require bench\/ or report\//],
-    ['analysis/x.js', "require('../bench/runner');", /analysis\/ does not require bench\/, report\/, micro\/ or load\//],
-    ['analysis/x.js', "require('../micro/scenarios');", /analysis\/ does not require bench\/, report\/, micro\/ or load\//],
-    ['analysis/x.js', "require('../load/open-loop');", /analysis\/ does not require bench\/, report\/, micro\/ or load\//],
+    [
+      'analysis/x.js',
+      "require('../bench/runner');",
+      /analysis\/ does not require bench\/, report\/, micro\/ or load\//,
+    ],
+    [
+      'analysis/x.js',
+      "require('../micro/scenarios');",
+      /analysis\/ does not require bench\/, report\/, micro\/ or load\//,
+    ],
+    [
+      'analysis/x.js',
+      "require('../load/open-loop');",
+      /analysis\/ does not require bench\/, report\/, micro\/ or load\//,
+    ],
     ['load/x.js', "require('../analysis/stats');", /load\/ does not require/],
     ['load/x.js', "require('../bench/node-versions');", /load\/ does not require/],
     ['lib/x.js', "require('../context');", /lib\/ requires only lib\//],
@@ -43,9 +55,15 @@ test('upward requires are lint errors; the allowed directions are not', async ()
     assert.match(errors[0], message);
   }
   const allowed = [
-    ['bench/cli/x.js', "require('../../report');"], ['report/x.js', "require('../analysis');"], ['report/x.js', "require('../lib/format');"],
-    ['bench/x.js', "require('../context');"], ['bench/x.js', "require('../analysis/summary');"], ['micro/x.js', "require('../analysis/micro');"],
-    ['analysis/x.js', "require('../lib/histogram');"], ['analysis/x.js', "require('../context');"], ['lib/x.js', "require('./format');"],
+    ['bench/cli/x.js', "require('../../report');"],
+    ['report/x.js', "require('../analysis');"],
+    ['report/x.js', "require('../lib/format');"],
+    ['bench/x.js', "require('../context');"],
+    ['bench/x.js', "require('../analysis/summary');"],
+    ['micro/x.js', "require('../analysis/micro');"],
+    ['analysis/x.js', "require('../lib/histogram');"],
+    ['analysis/x.js', "require('../context');"],
+    ['lib/x.js', "require('./format');"],
   ];
   for (const [file, code] of allowed) {
     assert.deepStrictEqual(await layeringErrors(file, code), [], `${file}: ${code} is allowed`);
@@ -68,8 +86,10 @@ test('the plan is frozen: writing into settings outside lib/plan.js is a lint er
     assert.match(errors[0], /the plan \(settings\) is frozen once resolved/);
   }
   // Reading it, and recording what was learned, are not writes into the plan.
-  for (const [file, code] of [['bench/x.js', 'function f(run, settings) { run.learned.capacity = settings.blocks; }'],
-    ['bench/cli/x.js', 'function f(settings) { return { ...settings, blocks: 4 }; }']]) {
+  for (const [file, code] of [
+    ['bench/x.js', 'function f(run, settings) { run.learned.capacity = settings.blocks; }'],
+    ['bench/cli/x.js', 'function f(settings) { return { ...settings, blocks: 4 }; }'],
+  ]) {
     assert.deepStrictEqual(await layeringErrors(file, code), [], `${file}: ${code} is allowed`);
   }
 });

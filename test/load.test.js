@@ -14,7 +14,19 @@ const { startServer, ROOT } = require('./helpers/server');
 const { measure } = require('../load/autocannon');
 
 const CURL_SH = path.join(ROOT, 'load', 'curl.sh');
-const FIELDS = ['rps', 'latency', 'requests', 'errors', 'non2xx', 'mismatches', 'lost', 'bytesPerSec', 'loadgenCpu', 'durationS', 'finishLagS'];
+const FIELDS = [
+  'rps',
+  'latency',
+  'requests',
+  'errors',
+  'non2xx',
+  'mismatches',
+  'lost',
+  'bytesPerSec',
+  'loadgenCpu',
+  'durationS',
+  'finishLagS',
+];
 const LATENCY = ['p2_5', 'p50', 'p97_5', 'p99', 'avg', 'stdev', 'max'];
 
 const servers = {};
@@ -76,7 +88,10 @@ test('measure(): amount counts exactly that many requests, warm-up excluded', as
   assert.strictEqual(r.requests, 500);
   // Not a speed claim: with autocannon's default 1-s sample tick this ~20 ms burst would
   // resolve ~1 s after its last answer; the tick the driver sets ends it within ~20 ms.
-  assert.ok(r.finishLagS < 0.5, `the burst ends soon after its last answer, not at a whole-second tick (lag ${r.finishLagS} s)`);
+  assert.ok(
+    r.finishLagS < 0.5,
+    `the burst ends soon after its last answer, not at a whole-second tick (lag ${r.finishLagS} s)`,
+  );
   assert.strictEqual(r.mismatches, 0);
   assert.strictEqual(r.lost, 0);
 });
@@ -153,7 +168,8 @@ test('curl.sh runs as a command: no URL is one usage line and exit 1', async () 
 // pin in package.json must be exact and match what is installed, and the members it
 // replaces must exist, or an upgrade would silently change what is measured.
 test('autocannon is pinned to the exact version the driver was written for, and its internals are there', async () => {
-  const pinned = require('../package.json').devDependencies?.autocannon ?? require('../package.json').dependencies?.autocannon;
+  const pinned =
+    require('../package.json').devDependencies?.autocannon ?? require('../package.json').dependencies?.autocannon;
   assert.match(pinned, /^\d+\.\d+\.\d+$/, `package.json must pin autocannon exactly, not ${pinned}`);
   assert.strictEqual(require('autocannon/package.json').version, pinned, 'installed autocannon differs from the pin');
   const seen = [];
@@ -161,9 +177,22 @@ test('autocannon is pinned to the exact version the driver was written for, and 
   assert.strictEqual(r.requests, 20);
   const autocannon = require('autocannon');
   await new Promise((resolve, reject) => {
-    const inst = autocannon({ url: servers.als.url, connections: 1, amount: 1, setupClient: (client) => {
-      seen.push(typeof client._connect, typeof client.requestIterator?.nextRequest, typeof client.requestIterator?.recordBody, typeof client.reqsMade);
-    } }, (err) => (err ? reject(err) : resolve()));
+    const inst = autocannon(
+      {
+        url: servers.als.url,
+        connections: 1,
+        amount: 1,
+        setupClient: (client) => {
+          seen.push(
+            typeof client._connect,
+            typeof client.requestIterator?.nextRequest,
+            typeof client.requestIterator?.recordBody,
+            typeof client.reqsMade,
+          );
+        },
+      },
+      (err) => (err ? reject(err) : resolve()),
+    );
     void inst;
   });
   assert.deepStrictEqual(seen, ['function', 'function', 'function', 'number']);

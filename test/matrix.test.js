@@ -28,7 +28,10 @@ function checkAdjacent(bursts, baseline, unpaired = []) {
       assert.strictEqual(b.partner, null, 'a baseline burst has no partner');
       return;
     }
-    assert.ok(Math.abs(b.partner - i) === 1, `${b.config.id} at ${i} is paired with burst ${b.partner}, not a neighbour`);
+    assert.ok(
+      Math.abs(b.partner - i) === 1,
+      `${b.config.id} at ${i} is paired with burst ${b.partner}, not a neighbour`,
+    );
     const p = bursts[b.partner].config;
     assert.strictEqual(armOf(p), baseline, `${b.config.id}'s partner is a baseline burst`);
     assert.strictEqual(groupKey(p), groupKey(b.config), 'of the same group');
@@ -74,22 +77,37 @@ test('expandConfigs: a preset with a configs list measures exactly that list, at
     p.configs.map((c) => `${c.framework}/${c.strategy}`),
   );
   assert.ok(configs.every((c) => c.depth === p.depths[0] && c.hop === p.hops[0]));
-  const burn = expandConfigs({ ...p, configs: [{ framework: 'express', strategy: 'none', burnUs: 100, variant: 'A' }] }, [NODE20]);
+  const burn = expandConfigs(
+    { ...p, configs: [{ framework: 'express', strategy: 'none', burnUs: 100, variant: 'A' }] },
+    [NODE20],
+  );
   assert.strictEqual(burn[0].id, 'express/none/d1/sync/node20/burn100/A');
   assert.strictEqual(burn[0].burnUs, 100);
 });
 
-test('the model presets record each configuration\'s role before anything is measured: every strategy and `none` at every fitted and held-out point, the held-out ones apart', () => {
+test("the model presets record each configuration's role before anything is measured: every strategy and `none` at every fitted and held-out point, the held-out ones apart", () => {
   const configs = expandConfigs(PRESETS.model, [NODE24]);
   const fit = configs.filter((c) => c.role === 'fit');
   const held = configs.filter((c) => c.role === 'held-out');
   assert.strictEqual(fit.length + held.length, configs.length);
-  const points = (cs) => [...new Set(cs.map((c) => `d${c.depth}/${c.hop}${c.stores ? `/stores${c.stores}` : ''}`))].sort();
-  assert.deepStrictEqual(points(fit), ['d1/immediate', 'd2/immediate', 'd256/immediate', 'd64/immediate', 'd64/nexttick', 'd8/immediate']);
+  const points = (cs) =>
+    [...new Set(cs.map((c) => `d${c.depth}/${c.hop}${c.stores ? `/stores${c.stores}` : ''}`))].sort();
+  assert.deepStrictEqual(points(fit), [
+    'd1/immediate',
+    'd2/immediate',
+    'd256/immediate',
+    'd64/immediate',
+    'd64/nexttick',
+    'd8/immediate',
+  ]);
   assert.deepStrictEqual(points(held), ['d32/immediate', 'd64/await', 'd64/immediate/stores10', 'd64/mixed']);
   // A held-out point is never a fitted one, and each point has its `none` to be measured against.
   for (const c of held) assert.ok(!fit.some((x) => groupKey(x) === groupKey(c)), c.id);
-  for (const key of new Set(configs.map(groupKey))) assert.ok(configs.some((c) => groupKey(c) === key && c.strategy === 'none'), key);
+  for (const key of new Set(configs.map(groupKey)))
+    assert.ok(
+      configs.some((c) => groupKey(c) === key && c.strategy === 'none'),
+      key,
+    );
   assert.strictEqual(new Set(configs.map((c) => c.strategy)).size, PRESETS.model.strategies.length);
   assert.ok(PRESETS['model-runtimes'].configs.every((c) => ['fit', 'held-out'].includes(c.role)));
 });
@@ -100,7 +118,10 @@ test('the model preset is measured in duet, every point, and says why; a custom 
   const { resolveSettings } = require('../bench/cli/run');
   const s = resolveSettings({ preset: 'model' });
   assert.strictEqual(s.method, 'duet');
-  assert.match(s.methodWhy, /^the model preset's method, for every point: its fit is of duet ratios at saturation; the HOP=mixed held-out point/);
+  assert.match(
+    s.methodWhy,
+    /^the model preset's method, for every point: its fit is of duet ratios at saturation; the HOP=mixed held-out point/,
+  );
   const custom = resolveSettings({ preset: 'model', hops: 'mixed' });
   assert.strictEqual(custom.method, 'pair', custom.methodWhy);
 });
@@ -110,7 +131,9 @@ test('measurementOrder: every non-baseline burst is next to a baseline burst of 
   for (let round = 0; round < 10; round++) {
     const bursts = measurementOrder(configs, round, 'none');
     checkAdjacent(bursts, 'none');
-    for (const c of configs) if (c.strategy !== 'none') assert.strictEqual(bursts.filter((b) => b.config === c).length, 1, `${c.id} once per round`);
+    for (const c of configs)
+      if (c.strategy !== 'none')
+        assert.strictEqual(bursts.filter((b) => b.config === c).length, 1, `${c.id} once per round`);
     // 7 others per depth -> 4 baseline bursts per depth.
     assert.strictEqual(bursts.filter((b) => b.config.strategy === 'none').length, 8);
   }
@@ -125,14 +148,17 @@ test('measurementOrder: the configs sharing a baseline burst change from round t
       for (const m of mates) seen.get(id).add(m);
     }
   }
-  for (const [id, mates] of seen) assert.ok(mates.size >= 2, `${id} shared a baseline burst with ${[...mates].join(', ')} only`);
+  for (const [id, mates] of seen)
+    assert.ok(mates.size >= 2, `${id} shared a baseline burst with ${[...mates].join(', ')} only`);
   // And a config is sometimes before, sometimes after its baseline.
   const als = configs.find((c) => c.id === 'express/als/d8/immediate/node20');
-  const sides = new Set([0, 1, 2, 3, 4, 5, 6].map((r) => {
-    const bursts = measurementOrder(configs, r, 'none');
-    const i = bursts.findIndex((b) => b.config === als);
-    return Math.sign(bursts[i].partner - i);
-  }));
+  const sides = new Set(
+    [0, 1, 2, 3, 4, 5, 6].map((r) => {
+      const bursts = measurementOrder(configs, r, 'none');
+      const i = bursts.findIndex((b) => b.config === als);
+      return Math.sign(bursts[i].partner - i);
+    }),
+  );
   assert.deepStrictEqual([...sides].sort(), [-1, 1]);
 });
 
@@ -147,7 +173,8 @@ test('measurementOrder: groups come from analysis/comparable (arms and explicit 
 
 test('roundOrder: the one rotation puts every item in every position once per cycle', () => {
   const names = ['a', 'b', 'c', 'd'];
-  for (const n of names) assert.deepStrictEqual([0, 1, 2, 3].map((r) => roundOrder(names, r).indexOf(n)).sort(), [0, 1, 2, 3]);
+  for (const n of names)
+    assert.deepStrictEqual([0, 1, 2, 3].map((r) => roundOrder(names, r).indexOf(n)).sort(), [0, 1, 2, 3]);
   assert.deepStrictEqual(roundOrder(names, 5), ['b', 'c', 'd', 'a']);
   assert.strictEqual(require('../micro').roundOrder, roundOrder, 'micro uses the same function');
 });

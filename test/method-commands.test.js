@@ -22,7 +22,11 @@ test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 function ctxbench(args) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { CTXBENCH_FINGERPRINT: '0', ...process.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: ROOT,
+      env: { CTXBENCH_FINGERPRINT: '0', ...process.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -49,20 +53,41 @@ function checkPairing(config, base) {
 
 test('calibrate end to end: arms and group set, verdicts follow from the intervals, exit code from the verdict', async () => {
   const out = path.join(tmp, 'calibrate.json');
-  const r = await ctxbench(['calibrate', '--method', 'sequential', '--at', '1/sync', '--burns', '100', '--blocks', '3', '--rounds', '2', '--out', out, ...TINY]);
+  const r = await ctxbench([
+    'calibrate',
+    '--method',
+    'sequential',
+    '--at',
+    '1/sync',
+    '--burns',
+    '100',
+    '--blocks',
+    '3',
+    '--rounds',
+    '2',
+    '--out',
+    out,
+    ...TINY,
+  ]);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.kind, 'calibrate');
   assert.strictEqual(run.status, 'complete', r.stderr);
   assert.strictEqual(run.settings.baseline, 'burn0');
   assert.deepStrictEqual(run.settings.at, [{ depth: 1, hop: 'sync' }]);
-  assert.deepStrictEqual(run.configs.map((c) => [c.arm, c.group, c.burnUs, c.depth, c.hop]), [
-    ['burn0', 'calibrate/d1/sync', 0, 1, 'sync'],
-    ['burn100', 'calibrate/d1/sync', 100, 1, 'sync'],
-  ]);
+  assert.deepStrictEqual(
+    run.configs.map((c) => [c.arm, c.group, c.burnUs, c.depth, c.hop]),
+    [
+      ['burn0', 'calibrate/d1/sync', 0, 1, 'sync'],
+      ['burn100', 'calibrate/d1/sync', 100, 1, 'sync'],
+    ],
+  );
   const [base, burn] = run.configs;
   for (const c of run.configs) assert.strictEqual(c.error, null, c.id);
   assert.ok(base.samples.every((s) => s.burnUsPerRequest === 0));
-  assert.ok(burn.samples.every((s) => s.burnUsPerRequest > 0), 'the server timed its burn');
+  assert.ok(
+    burn.samples.every((s) => s.burnUsPerRequest > 0),
+    'the server timed its burn',
+  );
   const p = checkPairing(burn, base);
 
   const c = run.calibrate;
@@ -83,12 +108,35 @@ test('calibrate end to end: arms and group set, verdicts follow from the interva
 
 test('aa end to end: arms A and B in one group, each trial tested, pass by the binomial tail, exit code from it', async () => {
   const out = path.join(tmp, 'aa.json');
-  const r = await ctxbench(['aa', '--method', 'sequential', '--depth', '1', '--hop', 'sync', '--trials', '1', '--blocks-per-trial', '2', '--rounds', '2', '--out', out, ...TINY]);
+  const r = await ctxbench([
+    'aa',
+    '--method',
+    'sequential',
+    '--depth',
+    '1',
+    '--hop',
+    'sync',
+    '--trials',
+    '1',
+    '--blocks-per-trial',
+    '2',
+    '--rounds',
+    '2',
+    '--out',
+    out,
+    ...TINY,
+  ]);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.kind, 'aa');
   assert.strictEqual(run.status, 'complete', r.stderr);
   assert.strictEqual(run.settings.baseline, 'A');
-  assert.deepStrictEqual(run.configs.map((c) => [c.arm, c.group]), [['A', 'aa'], ['B', 'aa']]);
+  assert.deepStrictEqual(
+    run.configs.map((c) => [c.arm, c.group]),
+    [
+      ['A', 'aa'],
+      ['B', 'aa'],
+    ],
+  );
   checkPairing(run.configs[1], run.configs[0]);
   const a = run.aa;
   // A trial without an interval (too few pairs for the statistics) is not counted.
@@ -113,7 +161,10 @@ test('calibrate and aa: bad flags are one line and exit 1, before any server sta
     [['calibrate', '--at', '8/immediate', '--depth', '3'], /--at and --depth\/--hop/],
     [['calibrate', '--blocks', '2'], /--blocks=2 is not valid/],
     [['aa', '--blocks-per-trial', '1'], /--blocks-per-trial=1 is not valid/],
-    [['aa', '--method', 'sequential', '--windows', '2'], /--windows and --window are duet and pair settings: not with --method sequential/],
+    [
+      ['aa', '--method', 'sequential', '--windows', '2'],
+      /--windows and --window are duet and pair settings: not with --method sequential/,
+    ],
     [['calibrate', '--window', '0.1'], /--window=0.1 is not valid/],
   ];
   for (const [args, pattern] of cases) {

@@ -22,11 +22,29 @@ const schema1 = (s) => Object.fromEntries(Object.entries(s).filter(([k]) => !['b
 // `blocks` blocks of `rounds` rounds; in each round the burn levels of a point sit
 // next to a burn0 burst (pairSeq). Every block has its own process level, every round
 // its drift, shared by the pair. noise: independent per-burst noise (fraction).
-function calibrationRun({ at = [{ depth: 1, hop: 'sync' }], burns = [0, 100, 200], blocks = 6, rounds = 4, baseUs = 100, seenFactor = 1, noise = 0.005, seed = 1 }) {
+function calibrationRun({
+  at = [{ depth: 1, hop: 'sync' }],
+  burns = [0, 100, 200],
+  blocks = 6,
+  rounds = 4,
+  baseUs = 100,
+  seenFactor = 1,
+  noise = 0.005,
+  seed = 1,
+}) {
   const { normal } = rng(seed);
-  const configs = at.flatMap(({ depth, hop }) => burns.map((burnUs) => ({
-    id: `d${depth}/${hop}/burn${burnUs}`, group: `calibrate/d${depth}/${hop}`, arm: `burn${burnUs}`, strategy: 'none', depth, hop, burnUs, samples: [],
-  })));
+  const configs = at.flatMap(({ depth, hop }) =>
+    burns.map((burnUs) => ({
+      id: `d${depth}/${hop}/burn${burnUs}`,
+      group: `calibrate/d${depth}/${hop}`,
+      arm: `burn${burnUs}`,
+      strategy: 'none',
+      depth,
+      hop,
+      burnUs,
+      samples: [],
+    })),
+  );
   let seq = 0;
   let round = 0;
   for (let block = 0; block < blocks; block++) {
@@ -39,12 +57,27 @@ function calibrationRun({ at = [{ depth: 1, hop: 'sync' }], burns = [0, 100, 200
         c.samples.push({ ...base, rps: 1e6 / cost, cpuUsPerRequest: baseUs, burnUsPerRequest: 0 });
         for (const x of configs.filter((o) => o.group === c.group && o.burnUs > 0)) {
           const xCost = (baseUs + x.burnUs * seenFactor) * drift * (1 + noise * normal());
-          x.samples.push({ block, round, seq: seq++, pairSeq: base.seq, rps: 1e6 / xCost, cpuUsPerRequest: baseUs + x.burnUs, burnUsPerRequest: x.burnUs });
+          x.samples.push({
+            block,
+            round,
+            seq: seq++,
+            pairSeq: base.seq,
+            rps: 1e6 / xCost,
+            cpuUsPerRequest: baseUs + x.burnUs,
+            burnUsPerRequest: x.burnUs,
+          });
         }
       }
     }
   }
-  return { schema: 2, kind: 'calibrate', status: 'complete', environment: ENV, settings: { strategy: 'none', at, connections: 100, pipelining: 1, blocks, rounds, baseline: 'burn0' }, configs };
+  return {
+    schema: 2,
+    kind: 'calibrate',
+    status: 'complete',
+    environment: ENV,
+    settings: { strategy: 'none', at, connections: 100, pipelining: 1, blocks, rounds, baseline: 'burn0' },
+    configs,
+  };
 }
 
 test('calibrate: judged by interval: inside 1 ± 10% passes, outside fails, across an edge is inconclusive', () => {
@@ -61,13 +94,27 @@ test('calibrate: judged by interval: inside 1 ± 10% passes, outside fails, acro
 });
 
 test('calibrate: a harness that sees the true cost passes at every point, with a fit of slope 1', () => {
-  const at = [{ depth: 1, hop: 'sync' }, { depth: 8, hop: 'immediate' }, { depth: 256, hop: 'immediate' }];
+  const at = [
+    { depth: 1, hop: 'sync' },
+    { depth: 8, hop: 'immediate' },
+    { depth: 256, hop: 'immediate' },
+  ];
   const result = calibrate.analyze(calibrationRun({ at, burns: [0, 50, 100, 200] }));
-  assert.deepStrictEqual(result.points.map((p) => [p.depth, p.hop]), [[1, 'sync'], [8, 'immediate'], [256, 'immediate']]);
+  assert.deepStrictEqual(
+    result.points.map((p) => [p.depth, p.hop]),
+    [
+      [1, 'sync'],
+      [8, 'immediate'],
+      [256, 'immediate'],
+    ],
+  );
   for (const p of result.points) {
     assert.strictEqual(p.verdict, 'pass', p.group);
     assert.strictEqual(p.cpuVerdict, 'pass');
-    assert.deepStrictEqual(p.levels.filter((l) => l.checked).map((l) => l.burnUs), [100, 200]);
+    assert.deepStrictEqual(
+      p.levels.filter((l) => l.checked).map((l) => l.burnUs),
+      [100, 200],
+    );
     for (const l of p.levels) {
       assert.strictEqual(l.pairs, 24);
       assert.strictEqual(l.seenRatio.blocks, 6, 'the interval is over the blocks');
@@ -83,22 +130,78 @@ test('calibrate: a harness that sees the true cost passes at every point, with a
 
 // A duet calibration: each burn level beside a fresh burn0 process, per window the CPU
 // µs per request of both; each process's solo burst with the burn time it measured.
-function duetCalibrationRun({ burns = [0, 100, 200], blocks = 5, windows = 3, baseUs = 100, extraFactor = 1, noise = 0.005, seed = 2 }) {
+function duetCalibrationRun({
+  burns = [0, 100, 200],
+  blocks = 5,
+  windows = 3,
+  baseUs = 100,
+  extraFactor = 1,
+  noise = 0.005,
+  seed = 2,
+}) {
   const { normal } = rng(seed);
-  const configs = burns.map((burnUs) => ({ id: `d8/burn${burnUs}`, group: 'calibrate/d8/immediate', arm: `burn${burnUs}`, strategy: 'none', depth: 8, hop: 'immediate', burnUs, samples: [] }));
+  const configs = burns.map((burnUs) => ({
+    id: `d8/burn${burnUs}`,
+    group: 'calibrate/d8/immediate',
+    arm: `burn${burnUs}`,
+    strategy: 'none',
+    depth: 8,
+    hop: 'immediate',
+    burnUs,
+    samples: [],
+  }));
   const [base, ...levels] = configs;
   for (let block = 0; block < blocks; block++) {
-    base.samples.push({ kind: 'solo', block, rps: 1e6 / baseUs, cpuUsPerRequest: baseUs, burnUsPerRequest: 0, pairSeq: null });
+    base.samples.push({
+      kind: 'solo',
+      block,
+      rps: 1e6 / baseUs,
+      cpuUsPerRequest: baseUs,
+      burnUsPerRequest: 0,
+      pairSeq: null,
+    });
     for (const x of levels) {
       const episode = 1 + 0.3 * Math.abs(normal()); // slow seconds hit both servers of the pair
       for (let window = 0; window < windows; window++) {
         const b = baseUs * episode * (1 + noise * normal());
-        x.samples.push({ kind: 'window', block, window, counted: true, partner: base.id, cpuUsPerRequest: b + x.burnUs * extraFactor * (1 + noise * normal()), partnerCpuUsPerRequest: b, requests: 1000, partnerRequests: 1000 });
+        x.samples.push({
+          kind: 'window',
+          block,
+          window,
+          counted: true,
+          partner: base.id,
+          cpuUsPerRequest: b + x.burnUs * extraFactor * (1 + noise * normal()),
+          partnerCpuUsPerRequest: b,
+          requests: 1000,
+          partnerRequests: 1000,
+        });
       }
-      x.samples.push({ kind: 'solo', block, rps: 1e6 / (baseUs + x.burnUs), cpuUsPerRequest: baseUs + x.burnUs * extraFactor, burnUsPerRequest: x.burnUs, pairSeq: null });
+      x.samples.push({
+        kind: 'solo',
+        block,
+        rps: 1e6 / (baseUs + x.burnUs),
+        cpuUsPerRequest: baseUs + x.burnUs * extraFactor,
+        burnUsPerRequest: x.burnUs,
+        pairSeq: null,
+      });
     }
   }
-  return { schema: 2, kind: 'calibrate', status: 'complete', environment: ENV, settings: { method: 'duet', strategy: 'none', at: [{ depth: 8, hop: 'immediate' }], connections: 10, pipelining: 1, blocks, baseline: 'burn0' }, configs };
+  return {
+    schema: 2,
+    kind: 'calibrate',
+    status: 'complete',
+    environment: ENV,
+    settings: {
+      method: 'duet',
+      strategy: 'none',
+      at: [{ depth: 8, hop: 'immediate' }],
+      connections: 10,
+      pipelining: 1,
+      blocks,
+      baseline: 'burn0',
+    },
+    configs,
+  };
 }
 
 test('calibrate in duet: the extra CPU per request beside the baseline, over the burn the solo burst timed; held to ±5%', () => {
@@ -109,7 +212,10 @@ test('calibrate in duet: the extra CPU per request beside the baseline, over the
   for (const l of p.levels) {
     assert.strictEqual(l.pairs, 15, 'every counted window');
     assert.strictEqual(l.seenRatio.blocks, 5, 'the interval is over the blocks');
-    assert.ok(Math.abs(l.seenRatio.mean - 1) < 0.01 && l.seenRatio.ci95[1] - l.seenRatio.ci95[0] < 0.02, `burn ${l.burnUs}: ${l.seenRatio.ci95}`);
+    assert.ok(
+      Math.abs(l.seenRatio.mean - 1) < 0.01 && l.seenRatio.ci95[1] - l.seenRatio.ci95[0] < 0.02,
+      `burn ${l.burnUs}: ${l.seenRatio.ci95}`,
+    );
     assert.ok(Math.abs(l.actualUs - l.burnUs) < 1e-9, 'the burn the solo burst timed');
   }
   // Episodes that slow both servers of a pair cancel in the window difference: without
@@ -121,7 +227,9 @@ test('calibrate in duet: the extra CPU per request beside the baseline, over the
   assert.strictEqual(narrow, 'pass', 'the sequential band would have passed it');
   // Dropped windows do not count.
   const run = duetCalibrationRun({});
-  for (const c of run.configs) for (const w of c.samples) if (w.kind === 'window' && w.window === 0) Object.assign(w, { counted: false, cpuUsPerRequest: 1e6 });
+  for (const c of run.configs)
+    for (const w of c.samples)
+      if (w.kind === 'window' && w.window === 0) Object.assign(w, { counted: false, cpuUsPerRequest: 1e6 });
   assert.strictEqual(calibrate.analyze(run).verdict, 'pass');
 });
 
@@ -136,7 +244,8 @@ test('calibrate: 1.4× the measured cost seen from outside fails; its server CPU
 test('calibrate: noise the run cannot resolve is inconclusive, not a pass', () => {
   const result = calibrate.analyze(calibrationRun({ noise: 0.3, blocks: 3, rounds: 2, seed: 3 }));
   assert.strictEqual(result.verdict, 'inconclusive');
-  for (const l of result.points[0].levels) assert.ok(l.seenRatio.ci95[1] - l.seenRatio.ci95[0] > 0.2, 'wider than the band');
+  for (const l of result.points[0].levels)
+    assert.ok(l.seenRatio.ci95[1] - l.seenRatio.ci95[0] > 0.2, 'wider than the band');
 });
 
 test('calibrate: schema 2 pairs through pairSeq, not round; schema 1 by round', () => {
@@ -174,21 +283,33 @@ test('calibrate: a run recorded before arms and blocks (schema 1) still analyses
 });
 
 test('calibrate section: every point, both estimates with intervals, the rule and what a ratio above 1 means', () => {
-  const at = [{ depth: 1, hop: 'sync' }, { depth: 8, hop: 'immediate' }];
+  const at = [
+    { depth: 1, hop: 'sync' },
+    { depth: 8, hop: 'immediate' },
+  ];
   const run = calibrationRun({ at, seenFactor: 1.4 });
   const md = sections.calibrate.render(run, { file: 'results/calibrate.json' });
   assert.match(md, /^## Method: calibration/);
   assert.match(md, /### DEPTH=1 HOP=sync: ❌ fail \(server CPU: ✅ pass\)/);
   assert.match(md, /### DEPTH=8 HOP=immediate: ❌ fail/);
-  assert.match(md, /\| 100 \| 100 \| \d+\.\d \[\d+\.\d–\d+\.\d\] \| 1\.\d\d \[1\.\d\d–1\.\d\d\] ❌ fail \| 100\.0 \[100\.0–100\.0\] \| 1\.00 \[1\.00–1\.00\] ✅ pass \|/);
+  assert.match(
+    md,
+    /\| 100 \| 100 \| \d+\.\d \[\d+\.\d–\d+\.\d\] \| 1\.\d\d \[1\.\d\d–1\.\d\d\] ❌ fail \| 100\.0 \[100\.0–100\.0\] \| 1\.00 \[1\.00–1\.00\] ✅ pass \|/,
+  );
   assert.match(md, /1\.2–1\.65× what the server timed/);
   assert.match(md, /per-block means/);
   assert.doesNotMatch(md, /missed its target/);
   // A burner far off its target (Node 24's LCG burned 324 µs for 100) is flagged.
   const off = calibrationRun({ at, seenFactor: 1 });
   for (const c of off.configs) for (const x of c.samples) if (x.burnUsPerRequest) x.burnUsPerRequest *= 3.2;
-  assert.match(sections.calibrate.render(off, {}), /⚠ \*\*The burner missed its target\*\* at BURN_US=\d+ \(\d+(\.\d+)? µs\)/);
-  const incomplete = sections.calibrate.render({ kind: 'calibrate', status: 'interrupted', environment: ENV, settings: {}, configs: [] }, {});
+  assert.match(
+    sections.calibrate.render(off, {}),
+    /⚠ \*\*The burner missed its target\*\* at BURN_US=\d+ \(\d+(\.\d+)? µs\)/,
+  );
+  const incomplete = sections.calibrate.render(
+    { kind: 'calibrate', status: 'interrupted', environment: ENV, settings: {}, configs: [] },
+    {},
+  );
   assert.match(incomplete, /No analysis/);
 });
 
@@ -221,8 +342,18 @@ function aaRun({ trials, blocksPerTrial = 3, rounds = 2, difference = 1, seed = 
       b.samples.push(sb);
     }
   }
-  const settings = { strategy: 'none', depth: 8, hop: 'await', duration: 1, trials, rounds, baseline: 'A', ...(schema === 2 ? { blocksPerTrial } : { roundsPerTrial: blocksPerTrial * rounds }) };
-  if (schema === 1) for (const s of [...a.samples, ...b.samples]) for (const k of ['block', 'seq', 'pairSeq']) delete s[k];
+  const settings = {
+    strategy: 'none',
+    depth: 8,
+    hop: 'await',
+    duration: 1,
+    trials,
+    rounds,
+    baseline: 'A',
+    ...(schema === 2 ? { blocksPerTrial } : { roundsPerTrial: blocksPerTrial * rounds }),
+  };
+  if (schema === 1)
+    for (const s of [...a.samples, ...b.samples]) for (const k of ['block', 'seq', 'pairSeq']) delete s[k];
   return { schema, kind: 'aa', status: 'complete', environment: ENV, settings, configs: [a, b] };
 }
 
@@ -255,11 +386,35 @@ test('aa: the false-positive rate gets its exact interval, and the section says 
   const { rateInterval } = require('../analysis/method');
   // Clopper–Pearson 3/45 (tabulated): [1.40%, 18.27%].
   const [lo, hi] = rateInterval(3, 45);
-  assert.ok(Math.abs(lo - 0.0140) < 1e-4 && Math.abs(hi - 0.1827) < 1e-4, `${lo} ${hi}`);
-  assert.deepStrictEqual(rateInterval(0, 10).map((x) => Math.round(x * 1e4) / 1e4), [0, 0.3085]);
+  assert.ok(Math.abs(lo - 0.014) < 1e-4 && Math.abs(hi - 0.1827) < 1e-4, `${lo} ${hi}`);
+  assert.deepStrictEqual(
+    rateInterval(0, 10).map((x) => Math.round(x * 1e4) / 1e4),
+    [0, 0.3085],
+  );
   assert.ok(rateInterval(8, 160)[1] < 0.1, '160 trials at 5% tell it from 10%');
   assert.strictEqual(rateInterval(0, 0), null);
-  const md = sections.aa.render({ kind: 'aa', status: 'complete', environment: ENV, settings: { trials: 45, blocksPerTrial: 3, rounds: 2, strategy: 'none', depth: 8, hop: 'immediate' },
-    aa: { completedTrials: 45, significant: 3, falsePositiveRate: 3 / 45, tailP: 0.39, pass: true, allowed: 5, alpha: 0.05, trials: [], rateCi95: rateInterval(3, 45) } }, {});
-  assert.match(md, /exact 95% interval \(Clopper–Pearson\) is \[1\.4%–18\.3%\]: reaches 10% or more: this many trials cannot tell a calibrated 5% from a doubled 10%/);
+  const md = sections.aa.render(
+    {
+      kind: 'aa',
+      status: 'complete',
+      environment: ENV,
+      settings: { trials: 45, blocksPerTrial: 3, rounds: 2, strategy: 'none', depth: 8, hop: 'immediate' },
+      aa: {
+        completedTrials: 45,
+        significant: 3,
+        falsePositiveRate: 3 / 45,
+        tailP: 0.39,
+        pass: true,
+        allowed: 5,
+        alpha: 0.05,
+        trials: [],
+        rateCi95: rateInterval(3, 45),
+      },
+    },
+    {},
+  );
+  assert.match(
+    md,
+    /exact 95% interval \(Clopper–Pearson\) is \[1\.4%–18\.3%\]: reaches 10% or more: this many trials cannot tell a calibrated 5% from a doubled 10%/,
+  );
 });

@@ -32,7 +32,10 @@ test('repro --compare on two micro count runs: a ratio moved by 1% is beyond 0.5
   const r = reproCompare(a, b);
   assert.strictEqual(r.instructions.unit, 'operation');
   const row = (id) => r.rows.find((x) => x.id === id);
-  assert.ok(row('node24/als/run').differencePct > 0.9 && row('node24/als/run').differencePct < 1.1, String(row('node24/als/run').differencePct));
+  assert.ok(
+    row('node24/als/run').differencePct > 0.9 && row('node24/als/run').differencePct < 1.1,
+    String(row('node24/als/run').differencePct),
+  );
   assert.strictEqual(row('node24/als/current').differencePct, 0);
   assert.ok(!r.rows.some((x) => x.id.startsWith('node24/none/')), 'the baseline is no ratio');
   assert.strictEqual(r.instructions.within, r.compared - 1);
@@ -45,7 +48,10 @@ test('compare refuses a micro run in one line; repro --compare takes it', async 
   const file = path.join(__dirname, 'fixtures', 'results', 'micro-instructions.json');
   const gate = await runCli(['compare', file, file]);
   assert.strictEqual(gate.code, 3);
-  assert.match(gate.stderr, /^ctxbench: compare gates server runs \(ctxbench run\); micro runs are compared with ctxbench repro --compare/);
+  assert.match(
+    gate.stderr,
+    /^ctxbench: compare gates server runs \(ctxbench run\); micro runs are compared with ctxbench repro --compare/,
+  );
   const repro = await runCli(['repro', '--compare', file, file]);
   assert.strictEqual(repro.code, 0, repro.stderr);
   assert.match(repro.stdout, /ratios within 0\.5% of each other/);

@@ -20,7 +20,6 @@ const scenarios = require('../micro/scenarios');
 const { roundOrder } = require('../micro');
 const { tempDir } = require('./helpers/tmp');
 
-
 const tmp = tempDir('ctxbench-micro-');
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -28,7 +27,9 @@ test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 // otherwise correct (the id travels on the request, as with `param`). Loaded through the
 // test-only CTXBENCH_MICRO_EXTRA hook (micro/strategies.js).
 const PLANTED = path.join(tmp, 'planted-slow.js');
-fs.writeFileSync(PLANTED, `'use strict';
+fs.writeFileSync(
+  PLANTED,
+  `'use strict';
 const BURN_NS = 20000n;
 module.exports = {
   run: (id, fn) => fn(),
@@ -38,12 +39,14 @@ module.exports = {
     return req.traceId;
   },
 };
-`);
+`,
+);
 const ROUNDS = 3;
 const STRATEGIES = ['none', 'planted-slow', 'global'];
 
 // The planted strategy exists only with its environment variable; { env: process.env } runs without it.
-const ctxbench = (args, { env = { CTXBENCH_MICRO_EXTRA: PLANTED }, ...options } = {}) => runCli(args, { env, ...options });
+const ctxbench = (args, { env = { CTXBENCH_MICRO_EXTRA: PLANTED }, ...options } = {}) =>
+  runCli(args, { env, ...options });
 
 let planted;
 const out = path.join(tmp, 'micro.json');
@@ -53,13 +56,20 @@ test('quick run with a planted slow strategy and the global control', async () =
   // Run from a folder with its own results.md: a run written outside results/ leaves it alone.
   const sentinel = '# committed report\n';
   fs.writeFileSync(path.join(tmp, 'results.md'), sentinel);
-  const r = await ctxbench(['micro', '--strategies', 'planted-slow,global', '--quick', '--rounds', String(ROUNDS), '--out', out], { cwd: tmp });
+  const r = await ctxbench(
+    ['micro', '--strategies', 'planted-slow,global', '--quick', '--rounds', String(ROUNDS), '--out', out],
+    { cwd: tmp },
+  );
   assert.strictEqual(r.code, 0, r.stderr);
   assert.strictEqual(fs.readFileSync(path.join(tmp, 'results.md'), 'utf8'), sentinel, 'results.md not rewritten');
   planted = JSON.parse(fs.readFileSync(out, 'utf8'));
   // One progress line per process on stderr.
   const n = ROUNDS * STRATEGIES.length;
-  assert.strictEqual((r.stderr.match(new RegExp(`^(?:ctxbench micro: )?micro \\[\\d+/${n}\\] round \\d/${ROUNDS} `, 'gm')) || []).length, n, r.stderr);
+  assert.strictEqual(
+    (r.stderr.match(new RegExp(`^(?:ctxbench micro: )?micro \\[\\d+/${n}\\] round \\d/${ROUNDS} `, 'gm')) || []).length,
+    n,
+    r.stderr,
+  );
 });
 
 test('the run: one fresh process per strategy per round, figures derived from the rounds', () => {
@@ -70,12 +80,18 @@ test('the run: one fresh process per strategy per round, figures derived from th
   assert.deepStrictEqual(Object.keys(run.settings.extra), ['planted-slow'], 'test-only modules are recorded');
   const m = run.micro;
   assert.strictEqual(m.roundsDone, ROUNDS);
-  assert.deepStrictEqual(m.results.map((e) => e.strategy), STRATEGIES);
+  assert.deepStrictEqual(
+    m.results.map((e) => e.strategy),
+    STRATEGIES,
+  );
   const pids = new Set();
   for (const e of m.results) {
     assert.strictEqual(e.error, null, `${e.strategy}: ${JSON.stringify(e.error)}`);
     assert.strictEqual(e.carriesContext, e.strategy !== 'none');
-    assert.deepStrictEqual(e.rounds.map((r) => r.round), [...Array(ROUNDS).keys()]);
+    assert.deepStrictEqual(
+      e.rounds.map((r) => r.round),
+      [...Array(ROUNDS).keys()],
+    );
     for (const r of e.rounds) {
       assert.ok(Number.isInteger(r.pid) && !pids.has(r.pid), `${e.strategy} round ${r.round}: a fresh process`);
       pids.add(r.pid);
@@ -91,8 +107,14 @@ test('the run: one fresh process per strategy per round, figures derived from th
     for (const [key, sc] of Object.entries(e.scenarios)) {
       // Summaries are medians and sums over the rounds' values.
       assert.strictEqual(sc.meanUs, median(e.rounds.map((r) => r.scenarios[key].meanUs)), `${e.strategy}.${key} mean`);
-      assert.strictEqual(sc.reads, e.rounds.reduce((a, r) => a + r.scenarios[key].reads, 0));
-      assert.strictEqual(sc.failures, e.rounds.reduce((a, r) => a + r.scenarios[key].failures, 0));
+      assert.strictEqual(
+        sc.reads,
+        e.rounds.reduce((a, r) => a + r.scenarios[key].reads, 0),
+      );
+      assert.strictEqual(
+        sc.failures,
+        e.rounds.reduce((a, r) => a + r.scenarios[key].failures, 0),
+      );
       if (e.strategy === 'none') {
         assert.strictEqual(sc.overhead, null);
         continue;
@@ -131,11 +153,13 @@ test('the planted 20 µs current() reads right in every scenario and passes the 
 
 test('the global control is caught leaking where contexts nest, not where they are sequential', () => {
   const e = planted.micro.results.find((x) => x.strategy === 'global');
-  for (const key of ['nested2', 'nested5', 'realworld']) assert.ok(e.scenarios[key].failures > 0, `${key} must show wrong reads`);
+  for (const key of ['nested2', 'nested5', 'realworld'])
+    assert.ok(e.scenarios[key].failures > 0, `${key} must show wrong reads`);
   for (const key of ['sync', 'async', 'current']) assert.strictEqual(e.scenarios[key].failures, 0, key);
   assert.strictEqual(e.targets.correct.status, 'FAIL');
   // Where it read wrong, its cost gets no verdict.
-  for (const key of ['nested2', 'nested5', 'realworld']) assert.strictEqual(e.scenarios[key].overhead.verdict, BROKEN, key);
+  for (const key of ['nested2', 'nested5', 'realworld'])
+    assert.strictEqual(e.scenarios[key].overhead.verdict, BROKEN, key);
   assert.strictEqual(e.targets.realWorldOverhead.status, 'BROKEN');
   assert.strictEqual(e.targets.nestedP99.status, 'BROKEN');
   assert.match(render(planted), /⛔ context broken, cost not comparable/);
@@ -158,13 +182,31 @@ test('the report renders every scenario, the targets and the labelled published 
   assert.doesNotMatch(md, /Welch/);
   const ref = md.slice(md.indexOf('### Published reference (not our measurement)'));
   assert.ok(ref.length > 50, 'reference block present');
-  for (const figure of ['1,715,792', '329,452', '5.21x', '| 718 |', '| 706 |', '1.7%', '48,257', '36,221', '0.0435', '17,566', '14,177', '19.3%', 'v22.22.0', 'macOS', 'Vitest v4.0.18']) {
+  for (const figure of [
+    '1,715,792',
+    '329,452',
+    '5.21x',
+    '| 718 |',
+    '| 706 |',
+    '1.7%',
+    '48,257',
+    '36,221',
+    '0.0435',
+    '17,566',
+    '14,177',
+    '19.3%',
+    'v22.22.0',
+    'macOS',
+    'Vitest v4.0.18',
+  ]) {
     assert.ok(ref.includes(figure), `reference quotes ${figure}`);
   }
 });
 
 test('bad --strategies: one line, exit 1', async () => {
-  const r = await ctxbench(['micro', '--strategies', 'als,bogus', '--out', path.join(tmp, 'never.json')], { env: process.env });
+  const r = await ctxbench(['micro', '--strategies', 'als,bogus', '--out', path.join(tmp, 'never.json')], {
+    env: process.env,
+  });
   assert.strictEqual(r.code, 1);
   assert.strictEqual(r.stderr.trim().split('\n').length, 1, r.stderr);
   assert.match(r.stderr, /--strategies: unknown bogus/);
@@ -176,7 +218,14 @@ test('bad --strategies: one line, exit 1', async () => {
 });
 
 test('other bad flags: one line, exit 1', async () => {
-  for (const args of [['--acf', 'maybe'], ['--time', 'soon'], ['--node', 'twenty'], ['--rounds', '1'], ['--rounds', 'many'], ['--bogus']]) {
+  for (const args of [
+    ['--acf', 'maybe'],
+    ['--time', 'soon'],
+    ['--node', 'twenty'],
+    ['--rounds', '1'],
+    ['--rounds', 'many'],
+    ['--bogus'],
+  ]) {
     const r = await ctxbench(['micro', ...args], { env: process.env });
     assert.strictEqual(r.code, 1, args.join(' '));
     assert.strictEqual(r.stderr.trim().split('\n').length, 1, r.stderr);
@@ -184,8 +233,21 @@ test('other bad flags: one line, exit 1', async () => {
 });
 
 // Synthetic per-round values (not measurements): the statistics the verdicts rest on.
-const sc = (meanUs, extra = {}) => ({ meanUs, p50Us: meanUs, p99Us: 2 * meanUs, minUs: meanUs / 2, maxUs: 3 * meanUs, rme: 1, samples: 100, reads: 10, failures: 0, checked: true, ...extra });
-const roundsOf = (values, extra) => values.map((v, round) => ({ round, error: null, scenarios: { sync: sc(v, extra && extra[round]) } }));
+const sc = (meanUs, extra = {}) => ({
+  meanUs,
+  p50Us: meanUs,
+  p99Us: 2 * meanUs,
+  minUs: meanUs / 2,
+  maxUs: 3 * meanUs,
+  rme: 1,
+  samples: 100,
+  reads: 10,
+  failures: 0,
+  checked: true,
+  ...extra,
+});
+const roundsOf = (values, extra) =>
+  values.map((v, round) => ({ round, error: null, scenarios: { sync: sc(v, extra && extra[round]) } }));
 
 test('statistics: per-round values paired by round, n = rounds', () => {
   // The machine drifts by 3x between rounds; in each round the strategy is 10% slower.
@@ -214,7 +276,10 @@ test('statistics: per-round values paired by round, n = rounds', () => {
   const one = overhead(slower.slice(0, 1), base.slice(0, 1), 'sync');
   assert.strictEqual(one.ci95, null);
   assert.strictEqual(one.verdict, 'not enough rounds');
-  const t = targets({ strategy: 'x', scenarios: { async: { overhead: one }, realworld: { overhead: { ...one, pct: 1000 } } } });
+  const t = targets({
+    strategy: 'x',
+    scenarios: { async: { overhead: one }, realworld: { overhead: { ...one, pct: 1000 } } },
+  });
   assert.strictEqual(t.asyncOverhead.status, 'INCONCLUSIVE');
   assert.strictEqual(t.realWorldOverhead.status, 'INCONCLUSIVE');
 });
@@ -244,12 +309,18 @@ test('statistics: summaries over rounds, correctness summed, rotating order', ()
 
 test('statistics: the unpaired (Welch) fallback reports the Welch–Satterthwaite df of the log values its interval uses', () => {
   // No round in common: ratio() falls back to Welch's test on log(1e6 / meanUs).
-  const cfg = [{ round: 0, error: null, scenarios: { sync: sc(2) } }, { round: 1, error: null, scenarios: { sync: sc(4) } }];
+  const cfg = [
+    { round: 0, error: null, scenarios: { sync: sc(2) } },
+    { round: 1, error: null, scenarios: { sync: sc(4) } },
+  ];
   const base = [5, 6, 7].map((round, i) => ({ round, error: null, scenarios: { sync: sc([1, 1.5, 3][i]) } }));
   const ov = overhead(cfg, base, 'sync');
   assert.strictEqual(ov.paired, false);
   // By hand: x = ln 2, ln 4; y = ln 1, ln 1.5, ln 3 (the sign of the log does not change a variance).
-  const v = (xs) => { const m = xs.reduce((a, b) => a + b) / xs.length; return xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1); };
+  const v = (xs) => {
+    const m = xs.reduce((a, b) => a + b) / xs.length;
+    return xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1);
+  };
   const a = v([Math.log(2), Math.log(4)]) / 2;
   const b = v([0, Math.log(1.5), Math.log(3)]) / 3;
   const df = (a + b) ** 2 / (a ** 2 / 1 + b ** 2 / 2);
@@ -259,11 +330,23 @@ test('statistics: the unpaired (Welch) fallback reports the Welch–Satterthwait
 
 test('targets: a scenario with wrong reads gets "context broken", not PASS/FAIL/INCONCLUSIVE', () => {
   const drift = [1, 3, 1.5, 2.5, 1.2];
-  const base = drift.map((d, round) => ({ round, error: null, scenarios: { async: sc(d), realworld: sc(d), sync: sc(d), nested5: sc(d) } }));
+  const base = drift.map((d, round) => ({
+    round,
+    error: null,
+    scenarios: { async: sc(d), realworld: sc(d), sync: sc(d), nested5: sc(d) },
+  }));
   // Cheap (1% slower) but with one wrong read in realworld and in sync: without the rule
   // realworld would PASS its < 50% target.
-  const leaky = drift.map((d, round) => ({ round, error: null, scenarios: {
-    async: sc(d * 1.01), realworld: sc(d * 1.01, { failures: round === 2 ? 1 : 0 }), sync: sc(d * 1.01, { failures: round === 0 ? 1 : 0 }), nested5: sc(d, { failures: 1 }) } }));
+  const leaky = drift.map((d, round) => ({
+    round,
+    error: null,
+    scenarios: {
+      async: sc(d * 1.01),
+      realworld: sc(d * 1.01, { failures: round === 2 ? 1 : 0 }),
+      sync: sc(d * 1.01, { failures: round === 0 ? 1 : 0 }),
+      nested5: sc(d, { failures: 1 }),
+    },
+  }));
   const entry = { strategy: 'leaky', scenarios: {} };
   for (const key of ['async', 'realworld', 'sync', 'nested5']) {
     entry.scenarios[key] = summarize(leaky, key);
@@ -293,7 +376,8 @@ test('statistics: a sample shorter than a few timer resolutions gets no ratio an
   const entry = { strategy: 'x', scenarios: { async: { overhead: ov } } };
   assert.strictEqual(targets(entry).asyncOverhead.status, 'n/a');
   // Ten resolutions is timeable.
-  const slow = (k) => [1, 1.2, 1.1].map((us, round) => ({ round, error: null, scenarios: { sync: sc(us * k, timer(us * k)) } }));
+  const slow = (k) =>
+    [1, 1.2, 1.1].map((us, round) => ({ round, error: null, scenarios: { sync: sc(us * k, timer(us * k)) } }));
   assert.strictEqual(overhead(slow(2), slow(1), 'sync').unresolved, false);
 });
 

@@ -8,7 +8,16 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const { acfArgs, resolveNode, resolveTargets, cacheDirectory, packageName, latestPublished, nodeLabel, DEFAULT_MAJOR } = require('../lib/node-versions');
+const {
+  acfArgs,
+  resolveNode,
+  resolveTargets,
+  cacheDirectory,
+  packageName,
+  latestPublished,
+  nodeLabel,
+  DEFAULT_MAJOR,
+} = require('../lib/node-versions');
 const { startServer, get } = require('./helpers/server');
 
 const CURRENT = Number(process.versions.node.split('.')[0]);
@@ -41,13 +50,17 @@ test('acfArgs: flags and expectation per major and mode', () => {
     [26, 'default', { args: [], expected: true }],
     [26, 'off', { args: ['--no-async-context-frame'], expected: false }],
   ];
-  for (const [major, mode, expected] of table) assert.deepStrictEqual(acfArgs(major, mode), expected, `${major} ${mode}`);
+  for (const [major, mode, expected] of table)
+    assert.deepStrictEqual(acfArgs(major, mode), expected, `${major} ${mode}`);
   // 22 before 22.7.0 has no flag: said, not failed.
   const old = acfArgs(22, 'on', 'v22.5.1');
   assert.deepStrictEqual(old.args, []);
   assert.strictEqual(old.expected, false);
   assert.match(old.unsupported, /22\.5\.1/);
-  assert.throws(() => acfArgs(24, 'sideways'), (err) => assertOneLine(err, /--acf "sideways"/));
+  assert.throws(
+    () => acfArgs(24, 'sideways'),
+    (err) => assertOneLine(err, /--acf "sideways"/),
+  );
 });
 
 test('cacheDirectory: CTXBENCH_CACHE, else XDG_CACHE_HOME/ctxbench, else ~/.cache/ctxbench', () => {
@@ -73,7 +86,9 @@ test('resolveNode: malformed, nonexistent and broken majors fail with one line',
   const bin = path.join(cacheDir, `node-${major}`, 'node_modules', packageName(), 'bin', 'node');
   fs.mkdirSync(path.dirname(bin), { recursive: true });
   fs.writeFileSync(bin, '#!/bin/sh\necho v1.2.3\n', { mode: 0o755 });
-  await assert.rejects(resolveNode(major, { cacheDir }), (err) => assertOneLine(err, /broken.*v1\.2\.3.*expected v\d+\.x/));
+  await assert.rejects(resolveNode(major, { cacheDir }), (err) =>
+    assertOneLine(err, /broken.*v1\.2\.3.*expected v\d+\.x/),
+  );
 });
 
 // Network: whether the registry answers is found out first (one `npm view` of the default
@@ -96,7 +111,9 @@ test('resolveNode: a major the registry does not have is named as such; an unrea
   // An unreachable registry (a closed loopback port) is reported as unreachable, never as absent.
   const saved = process.env.npm_config_registry;
   process.env.npm_config_registry = 'http://127.0.0.1:9/';
-  t.after(() => (saved === undefined ? delete process.env.npm_config_registry : (process.env.npm_config_registry = saved)));
+  t.after(() =>
+    saved === undefined ? delete process.env.npm_config_registry : (process.env.npm_config_registry = saved),
+  );
   await assert.rejects(resolveNode(3, { cacheDir: tempDir(t), timeoutMs: 30000 }), (err) =>
     assertOneLine(err, /^cannot reach the npm registry to look up node-\S+@3 /),
   );
@@ -122,16 +139,27 @@ test('the default run, integrity and custom runs measure on DEFAULT_MAJOR; --nod
   // The per-runtime matrix: Node 20 (end-of-life), the default major both ways, and 26.
   const runtimes = integrity.resolveSettings({ preset: 'runtimes' });
   assert.deepStrictEqual([runtimes.node, runtimes.acf], [['20', DEFAULT_MAJOR, '26'], 'both']);
-  assert.throws(() => integrity.resolveSettings({ preset: 'everything' }), /--preset everything is unknown \(valid: runtimes, upgrade\)/);
+  assert.throws(
+    () => integrity.resolveSettings({ preset: 'everything' }),
+    /--preset everything is unknown \(valid: runtimes, upgrade\)/,
+  );
 });
 
 test('every preset names its runtimes, and without --node the servers of every command run on DEFAULT_MAJOR (not the node running ctxbench)', async (t) => {
   const { PRESETS } = require('../lib/presets');
-  for (const [name, preset] of Object.entries(PRESETS)) assert.ok(Array.isArray(preset.node) && preset.node.length > 0, `preset ${name} names its node majors`);
+  for (const [name, preset] of Object.entries(PRESETS))
+    assert.ok(Array.isArray(preset.node) && preset.node.length > 0, `preset ${name} names its node majors`);
   const { resolveSettings } = require('../bench/cli/run');
   assert.deepStrictEqual(resolveSettings({ preset: 'io' }).node, [DEFAULT_MAJOR]);
   // A preset may name its AsyncContextFrame mode; --acf still wins.
-  assert.deepStrictEqual([resolveSettings({ preset: 'stores' }).acf, resolveSettings({ preset: 'stores', acf: 'on' }).acf, resolveSettings({}).acf], ['both', 'on', 'default']);
+  assert.deepStrictEqual(
+    [
+      resolveSettings({ preset: 'stores' }).acf,
+      resolveSettings({ preset: 'stores', acf: 'on' }).acf,
+      resolveSettings({}).acf,
+    ],
+    ['both', 'on', 'default'],
+  );
   // The io run of 2026-11-23 ran on Node 20 because its preset named no node and "no
   // node" meant this process's own: resolveNodeTargets(null) is the default runtime now.
   const { resolveNodeTargets } = require('../bench/targets');
@@ -142,7 +170,10 @@ test('every preset names its runtimes, and without --node the servers of every c
     t.skip(`Node ${DEFAULT_MAJOR} is not cached and could not be installed: ${err.message}`);
     return;
   }
-  assert.deepStrictEqual(resolved.targets.map((x) => [x.label, x.version.split('.')[0]]), [[`node${DEFAULT_MAJOR}`, `v${DEFAULT_MAJOR}`]]);
+  assert.deepStrictEqual(
+    resolved.targets.map((x) => [x.label, x.version.split('.')[0]]),
+    [[`node${DEFAULT_MAJOR}`, `v${DEFAULT_MAJOR}`]],
+  );
 });
 
 test('resolveTargets: labels, flags and per-major errors', async (t) => {
@@ -175,7 +206,9 @@ async function otherMajors() {
     await resolveNode(major, { timeoutMs: 45000 });
     return { majors: [major] };
   } catch (err) {
-    return { skip: `Node ${major} is not cached in ${cacheDirectory()} and could not be installed quickly: ${err.message}` };
+    return {
+      skip: `Node ${major} is not cached in ${cacheDirectory()} and could not be installed quickly: ${err.message}`,
+    };
   }
 }
 
@@ -190,7 +223,10 @@ async function acfAsTheFlagsSay(t, majors) {
   assert.deepStrictEqual(errors, []);
   assert.ok(targets.some((x) => x.expectAcf) && targets.some((x) => !x.expectAcf), 'both ACF states covered');
   for (const target of targets) {
-    const server = await startServer({ STRATEGY: 'als', HOP: 'immediate' }, { nodePath: target.path, args: target.args });
+    const server = await startServer(
+      { STRATEGY: 'als', HOP: 'immediate' },
+      { nodePath: target.path, args: target.args },
+    );
     t.after(() => server.stop());
     const stats = JSON.parse((await get(server.url + '/__stats')).body);
     assert.strictEqual(stats.node, target.version, target.label);

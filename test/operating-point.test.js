@@ -14,7 +14,8 @@ const { newHistogram } = require('../lib/histogram');
 const { mulberry32 } = require('../lib/random');
 
 // Latencies come back from HDR histograms at their precision (3 significant digits).
-const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 0.01 * Math.max(1, Math.abs(b)), `${what ?? ''} ${a} vs ${b}`);
+const near = (a, b, what) =>
+  assert.ok(Math.abs(a - b) <= 0.01 * Math.max(1, Math.abs(b)), `${what ?? ''} ${a} vs ${b}`);
 
 // A stand-in whose share of its quota grows as the rate to the power 0.9, 60% at 1,000 req/s.
 const share = (rate) => 0.6 * (rate / 1000) ** 0.9;
@@ -44,18 +45,38 @@ test('the search under noise a fifth wide: the line through the steps, never a w
 
 test('nextRate: the fitted slope on the log of both, a step fallen behind backs off, no move beyond ×2', () => {
   // Two steps on the curve: the line through them is the curve, its rate at 60% is 1,000.
-  assert.strictEqual(nextRate([{ rate: 500, share: share(500) }, { rate: 2000, share: share(2000) }], 0.6), 1000);
+  assert.strictEqual(
+    nextRate(
+      [
+        { rate: 500, share: share(500) },
+        { rate: 2000, share: share(2000) },
+      ],
+      0.6,
+    ),
+    1000,
+  );
   // One step: the default slope (0.9 here too).
   assert.strictEqual(nextRate([{ rate: 800, share: share(800) }], 0.6), 1000);
   // Far below the target: at most twice the rate.
   assert.strictEqual(nextRate([{ rate: 100, share: 0.01 }], 0.6), 200);
   // Fallen behind (the whole quota used): lower, whatever the line says.
-  assert.ok(nextRate([{ rate: 1000, share: 0.55 }, { rate: 2000, share: 1, behind: true }], 0.6) <= 1200);
+  assert.ok(
+    nextRate(
+      [
+        { rate: 1000, share: 0.55 },
+        { rate: 2000, share: 1, behind: true },
+      ],
+      0.6,
+    ) <= 1200,
+  );
   assert.ok(nextRate([{ rate: 2000, share: 1, behind: true }], 0.6) < 2000);
 });
 
 // A pair window as bench/pair-windows.js windowBetween makes it: member i's cgroup CPU µs.
-const win = (wallMs, cpus) => ({ wallMs, members: cpus.map((c, i) => ({ instance: { cpuUs: c, cpuUsPerRequest: c / (i + 1) } })) });
+const win = (wallMs, cpus) => ({
+  wallMs,
+  members: cpus.map((c, i) => ({ instance: { cpuUs: c, cpuUsPerRequest: c / (i + 1) } })),
+});
 test('spanShare and pairedCost: CPU over wall time on the quota, and the cost ratio in the same windows', () => {
   const inst = { cpus: 0.25 };
   assert.strictEqual(spanShare([win(1000, [150000, 0]), win(1000, [100000, 0])], 0, inst), 0.5);
@@ -136,8 +157,10 @@ test("where the candidate was measured at its own rate, its figure and its tail 
   const samples = [];
   for (let block = 0; block < 3; block++) {
     // At the baseline's rate it cost 2× and fell behind (60 ms); at its own, 1.6× in the same windows.
-    for (let i = 0; i < 3; i++) samples.push(phased({ block, phase: 'base', rate: 1000, base: 100, cand: 200, candMs: 60 }));
-    for (let i = 0; i < 3; i++) samples.push(phased({ block, phase: 'own', rate: 600, base: 125, cand: 200, baseMs: 1.5, candMs: 4 }));
+    for (let i = 0; i < 3; i++)
+      samples.push(phased({ block, phase: 'base', rate: 1000, base: 100, cand: 200, candMs: 60 }));
+    for (let i = 0; i < 3; i++)
+      samples.push(phased({ block, phase: 'own', rate: 600, base: 125, cand: 200, baseMs: 1.5, candMs: 4 }));
   }
   const op = operatingPoint({ id: 'c', samples }, { instance: { cpus: 0.25 }, targetCpu: 0.6, slo: { boundMs: 50 } });
   assert.ok(Math.abs(op.ratio.estimate - 0.625) < 1e-9, op.ratio.estimate);
@@ -156,7 +179,10 @@ test("where the candidate was measured at its own rate, its figure and its tail 
     ],
   };
   assert.ok(Math.abs(summaryOf(run.configs[1], run.configs, 'none').ratio.estimate - 0.625) < 1e-9);
-  assert.deepStrictEqual(operatingPoints(run).map((r) => r.config.id), ['c']);
+  assert.deepStrictEqual(
+    operatingPoints(run).map((r) => r.config.id),
+    ['c'],
+  );
 });
 
 test('a block measured at its own rate but without a counted window gives no figure and is not counted as own', () => {
@@ -189,12 +215,19 @@ const runAt = (bases, candOf, { depth = 8 } = {}) => {
       { id: 'c', framework: 'express', strategy: 'cls-hooked', depth, samples: samples(candOf) },
       // The twin's ratio leans on the base too, but by 2% over a threefold range (a real twin's r
       // read −0.83 with a slope of −0.03): significant, and nothing to act on.
-      { id: 't', framework: 'express', strategy: 'none', arm: 'aa', depth, samples: samples((b) => b * (1 - 0.02 * Math.log(b / 200))) },
+      {
+        id: 't',
+        framework: 'express',
+        strategy: 'none',
+        arm: 'aa',
+        depth,
+        samples: samples((b) => b * (1 - 0.02 * Math.log(b / 200))),
+      },
     ],
   };
 };
 
-test('a ratio that followed the baseline\'s cost from block to block is marked, a twin\'s and a proportional one\'s are not', () => {
+test("a ratio that followed the baseline's cost from block to block is marked, a twin's and a proportional one's are not", () => {
   const { operatingSection } = require('../report/sections/run/operating');
   const bases = [200, 300, 450, 600, 250, 500];
   // cls-hooked adds 150 µs a request, whatever the base: its ratio is base ÷ (base + 150).
@@ -210,31 +243,55 @@ test('a ratio that followed the baseline\'s cost from block to block is marked, 
   assert.ok(twin.base.dependence.pValue < 0.05, JSON.stringify(twin.base));
   assert.strictEqual(twin.base.dependence.moves, false, JSON.stringify(twin.base));
   const md = operatingSection(run);
-  assert.match(md, /\*What the ratio rests on:\* `none`'s CPU per request at its operating point ranged \d+–\d+ µs at depth 8 over the blocks/, md);
-  assert.match(md, /> ⚠ \*\*Moved with `none`'s cost of a lightly loaded request:\*\* `cls-hooked` at depth 8 \(r = [01]\.\d\d over 6 blocks, p < 0\.001; \+\d+% across the blocks' range\)\./, md);
+  assert.match(
+    md,
+    /\*What the ratio rests on:\* `none`'s CPU per request at its operating point ranged \d+–\d+ µs at depth 8 over the blocks/,
+    md,
+  );
+  assert.match(
+    md,
+    /> ⚠ \*\*Moved with `none`'s cost of a lightly loaded request:\*\* `cls-hooked` at depth 8 \(r = [01]\.\d\d over 6 blocks, p < 0\.001; \+\d+% across the blocks' range\)\./,
+    md,
+  );
   // A strategy that costs 1.5× the base in every block: the same ratio whatever the base.
   const prop = operatingPoints(runAt(bases, (b, k, i) => 1.5 * b * (1 + 0.01 * (((k + i) % 3) - 1)))).map((r) => r.op);
   assert.strictEqual(prop[0].base.dependence?.moves ?? false, false, JSON.stringify(prop[0].base));
   assert.doesNotMatch(operatingSection(runAt(bases, (b) => 1.5 * b)), /Moved with/);
 });
 
-test('repro of runs at the operating point says what the baseline\'s lightly loaded request cost in each', () => {
+test("repro of runs at the operating point says what the baseline's lightly loaded request cost in each", () => {
   const { reproCompare } = require('../analysis/repro');
   const { render } = require('../report/sections/repro');
   const add = (b, k, i) => b + 150 + 4 * (((k * 3 + i) % 5) - 2);
-  const on = (run, us) => ({ ...run, environment: { cpuModel: 'AMD EPYC', cores: 2, kernel: 'k', fingerprint: { cpuUsPerRequest: us } } });
+  const on = (run, us) => ({
+    ...run,
+    environment: { cpuModel: 'AMD EPYC', cores: 2, kernel: 'k', fingerprint: { cpuUsPerRequest: us } },
+  });
   const r = reproCompare(on(runAt([200, 210, 190, 205], add), 220), on(runAt([300, 310, 290, 305], add), 59));
   assert.strictEqual(r.baseCosts.length, 1);
   assert.strictEqual(r.baseCosts[0].depth, 8);
-  assert.ok(Math.abs(r.baseCosts[0].a / 201 - 1) < 0.02 && Math.abs(r.baseCosts[0].b / 301 - 1) < 0.02, JSON.stringify(r.baseCosts));
+  assert.ok(
+    Math.abs(r.baseCosts[0].a / 201 - 1) < 0.02 && Math.abs(r.baseCosts[0].b / 301 - 1) < 0.02,
+    JSON.stringify(r.baseCosts),
+  );
   // The ratio moved with it, beyond both runs' noise.
   assert.strictEqual(r.rows.find((x) => x.id === 'c').consistent, false);
   const { reproText } = require('../report/repro-text');
-  assert.match(reproText(r), /^The baseline's CPU per request at its operating point: a 20\d µs, b 30\d µs at depth 8 /m);
+  assert.match(
+    reproText(r),
+    /^The baseline's CPU per request at its operating point: a 20\d µs, b 30\d µs at depth 8 /m,
+  );
   const md = render({ title: 'r', repro: r });
-  assert.match(md, /\*\*The baseline's CPU per request at its operating point:\*\* run a 20\d µs, run b 30\d µs at depth 8/);
+  assert.match(
+    md,
+    /\*\*The baseline's CPU per request at its operating point:\*\* run a 20\d µs, run b 30\d µs at depth 8/,
+  );
   // One machine's name, two speeds: the page says so beside the name.
-  assert.match(md, /Both runs on the same machine: AMD EPYC × 2, kernel k\. Machine-speed fingerprint: run a 220, run b 59 µs a request — 3\.7× apart: the same name, not necessarily the same host/, md);
+  assert.match(
+    md,
+    /Both runs on the same machine: AMD EPYC × 2, kernel k\. Machine-speed fingerprint: run a 220, run b 59 µs a request — 3\.7× apart: the same name, not necessarily the same host/,
+    md,
+  );
   const near2 = reproCompare(on(runAt([200, 210, 190, 205], add), 45), on(runAt([200, 210, 190, 205], add), 43));
   assert.match(render({ title: 'r', repro: near2 }), /run a 45, run b 43 µs a request\.\n/);
 });
@@ -346,7 +403,13 @@ test("the figures at whichever target bound: the ratio, the instances, the reque
     latency: latency(busy / 1000),
   });
   for (let block = 0; block < 3; block++) {
-    const keep = windowKeeper({ save() {} }, other, { of: 1, partner: 0, partnerId: 'b', block, rate: 500 }, 'base', settings);
+    const keep = windowKeeper(
+      { save() {} },
+      other,
+      { of: 1, partner: 0, partnerId: 'b', block, rate: 500 },
+      'base',
+      settings,
+    );
     for (let i = 0; i < 3; i++)
       keep({
         window: i,
@@ -368,7 +431,11 @@ test("the figures at whichever target bound: the ratio, the instances, the reque
   near(op.inFlight.candidate.estimate, 0.6, 'candidate in flight');
   assert.deepStrictEqual([op.boundBy.candidate, op.boundBy.baseline, op.concurrencyBound], [1, 1, false]);
   // The CPU alone (the windows without the recorded bound) reads 66.7%: the wrong target.
-  const bare = other.samples.map((w) => ({ ...w, instanceUsPerRequest: undefined, partnerInstanceUsPerRequest: undefined }));
+  const bare = other.samples.map((w) => ({
+    ...w,
+    instanceUsPerRequest: undefined,
+    partnerInstanceUsPerRequest: undefined,
+  }));
   near(operatingPoint({ id: 'c', samples: bare }, { instance, targetCpu: 0.6 }).ratio.estimate, 200 / 301, 'CPU only');
   const run = {
     settings: { baseline: 'none', targetCpu: 0.6, instance, slo: null },

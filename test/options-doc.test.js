@@ -13,14 +13,30 @@ const { resolveSettings, help: RUN_HELP } = require('../bench/cli/run');
 
 const ROOT = path.join(__dirname, '..');
 
-test('docs/options.md is what every command\'s --help prints today (npm run docs:options)', () => {
-  assert.ok(fs.readFileSync(FILE, 'utf8') === optionsPage(), 'docs/options.md is stale: run `npm run docs:options` and commit it');
+test("docs/options.md is what every command's --help prints today (npm run docs:options)", () => {
+  assert.ok(
+    fs.readFileSync(FILE, 'utf8') === optionsPage(),
+    'docs/options.md is stale: run `npm run docs:options` and commit it',
+  );
 });
 
 test('ctxbench run with no flags measures the default preset, and its --help says so', () => {
   const s = resolveSettings({});
   const preset = PRESETS[DEFAULTS.preset];
-  for (const key of ['blocks', 'minPerConnection', 'precision', 'maxTime', 'windows', 'window', 'soloDuration', 'connections', 'pipelining', 'method', 'aa', 'baseline']) {
+  for (const key of [
+    'blocks',
+    'minPerConnection',
+    'precision',
+    'maxTime',
+    'windows',
+    'window',
+    'soloDuration',
+    'connections',
+    'pipelining',
+    'method',
+    'aa',
+    'baseline',
+  ]) {
     assert.deepStrictEqual(s[key], preset[key], key);
   }
   assert.strictEqual(s.driver, DEFAULTS.driver);
@@ -29,7 +45,11 @@ test('ctxbench run with no flags measures the default preset, and its --help say
   assert.strictEqual(said(/default preset: ([\d.]+)\), none for a custom one/), preset.precision, '--precision');
   assert.strictEqual(said(/--max-time S[^\n]*\(default preset: (\d+);/), preset.maxTime, '--max-time');
   assert.strictEqual(said(/--window S +duet, pair: seconds per window \(default ([\d.]+)\)/), s.window, '--window');
-  assert.strictEqual(said(/--windows N +duet, pair: counted windows per pair of processes \(default (\d+)\)/), s.windows, '--windows');
+  assert.strictEqual(
+    said(/--windows N +duet, pair: counted windows per pair of processes \(default (\d+)\)/),
+    s.windows,
+    '--windows',
+  );
   assert.strictEqual(said(/--min-per-connection N[^\n]*\(default (\d+)\)/), s.minPerConnection, '--min-per-connection');
   // A custom matrix keeps the preset's method settings and no precision target.
   const custom = resolveSettings({ strategies: 'none,als', precision: '2' });

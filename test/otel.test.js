@@ -105,12 +105,16 @@ function probe(env) {
   });
 }
 
-test('each request gets a SERVER span whose trace id is the traceparent\'s, and the chain echoes it', async () => {
+test("each request gets a SERVER span whose trace id is the traceparent's, and the chain echoes it", async () => {
   const SERVER = 1; // SpanKind.SERVER
   const CLIENT = 2;
   for (const [strategy, framework] of CASES) {
     const id = traceId(7, 'feed');
-    const { body, spans } = await probe({ STRATEGY: strategy, FRAMEWORK: framework, PROBE_TRACEPARENT: traceparent(id) });
+    const { body, spans } = await probe({
+      STRATEGY: strategy,
+      FRAMEWORK: framework,
+      PROBE_TRACEPARENT: traceparent(id),
+    });
     assert.strictEqual(body, id, `${strategy}/${framework}: chain answer`);
     const server = spans.filter((s) => s.kind === SERVER);
     assert.strictEqual(server.length, 1, `${strategy}/${framework}: one server span, got ${JSON.stringify(spans)}`);
@@ -118,13 +122,21 @@ test('each request gets a SERVER span whose trace id is the traceparent\'s, and 
     // Server-side spans only: otel-full also traces the dns.lookup that listen() makes.
     const serverSide = spans.filter((s) => s.kind !== CLIENT);
     assert.ok(serverSide.length >= 2, `${strategy}/${framework}: framework spans under the server span`);
-    assert.ok(serverSide.every((s) => s.traceId === id), `${strategy}/${framework}: every span in the request's trace`);
+    assert.ok(
+      serverSide.every((s) => s.traceId === id),
+      `${strategy}/${framework}: every span in the request's trace`,
+    );
   }
 });
 
 test('OTEL_EXPORTER=none creates spans and exports none; otlp-unreachable exports none either', async (t) => {
   for (const exporter of ['none', 'otlp-unreachable']) {
-    const server = await startServer({ STRATEGY: 'otel-selective', FRAMEWORK: 'fastify', OTEL_EXPORTER: exporter, ...FAST_BATCH });
+    const server = await startServer({
+      STRATEGY: 'otel-selective',
+      FRAMEWORK: 'fastify',
+      OTEL_EXPORTER: exporter,
+      ...FAST_BATCH,
+    });
     t.after(() => server.stop());
     const id = traceId(1, 'beef');
     const res = await get(server.url + '/', { headers: { traceparent: traceparent(id) } });
@@ -146,7 +158,11 @@ test('other strategies report no span fields', async (t) => {
 });
 
 test('OTEL_EXPORTER=bogus stops start-up with exit 1 and one line', async () => {
-  const { code, stdout, stderr } = await runToExit({ STRATEGY: 'otel-full', FRAMEWORK: 'fastify', OTEL_EXPORTER: 'bogus' });
+  const { code, stdout, stderr } = await runToExit({
+    STRATEGY: 'otel-full',
+    FRAMEWORK: 'fastify',
+    OTEL_EXPORTER: 'bogus',
+  });
   assert.strictEqual(code, 1);
   assert.strictEqual(stdout, '');
   const lines = stderr.split('\n').filter(Boolean);

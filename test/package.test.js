@@ -21,7 +21,12 @@ const ONE_MB = 1024 * 1024;
 
 function run(command, args, { cwd, env = {}, timeoutMs = 300000 } = {}) {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, env: { ...process.env, ...env }, timeout: timeoutMs, maxBuffer: 64 * ONE_MB }, (err, stdout, stderr) => resolve({ code: err ? (err.code ?? 1) : 0, stdout, stderr }));
+    execFile(
+      command,
+      args,
+      { cwd, env: { ...process.env, ...env }, timeout: timeoutMs, maxBuffer: 64 * ONE_MB },
+      (err, stdout, stderr) => resolve({ code: err ? (err.code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -34,13 +39,22 @@ test.before(async () => {
   packed = { ...info, tarball: path.join(dir, info.filename) };
 });
 
-test('the package holds the committed file list (no results but the cost model\'s fits, no tests, docs or profiles) and stays under 1 MB', () => {
+test("the package holds the committed file list (no results but the cost model's fits, no tests, docs or profiles) and stays under 1 MB", () => {
   const want = fs.readFileSync(FILES, 'utf8').trim().split('\n');
   const got = packed.files.map((f) => f.path).sort();
-  assert.deepStrictEqual(got, want, `the packed files changed: if that is meant, write the new list to test/fixtures/package-files.txt (npm pack --dry-run --json)`);
+  assert.deepStrictEqual(
+    got,
+    want,
+    `the packed files changed: if that is meant, write the new list to test/fixtures/package-files.txt (npm pack --dry-run --json)`,
+  );
   // One derived file of results ships: the cost model's fitted terms, which `ctxbench app
   // --predict` applies in a team's project (the studies' run files stay out).
-  assert.ok(!got.some((f) => (/^(results|test|docs|scripts)\//.test(f) && f !== 'results/model-fit.json') || f.endsWith('.cpuprofile')), 'nothing measured, tested or written up ships but the model\'s fits');
+  assert.ok(
+    !got.some(
+      (f) => (/^(results|test|docs|scripts)\//.test(f) && f !== 'results/model-fit.json') || f.endsWith('.cpuprofile'),
+    ),
+    "nothing measured, tested or written up ships but the model's fits",
+  );
   assert.ok(packed.size < ONE_MB, `${packed.size} bytes packed`);
 });
 
@@ -53,9 +67,12 @@ test('ready to publish: not private, a bin, engines, a license file, and every m
   // The tool's own packages are peers (npm 7+ installs them with ctxbench) and, for this
   // repository's own install, devDependencies of the same range: a production install of
   // the repository (a deploy) does not get them.
-  for (const [name, range] of Object.entries(pkg.peerDependencies)) assert.strictEqual(pkg.devDependencies[name], range, `${name}: the same range as a peer and a devDependency`);
+  for (const [name, range] of Object.entries(pkg.peerDependencies))
+    assert.strictEqual(pkg.devDependencies[name], range, `${name}: the same range as a peer and a devDependency`);
   const provided = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies)]);
-  const optional = new Set(Object.keys(pkg.peerDependenciesMeta ?? {}).filter((n) => pkg.peerDependenciesMeta[n].optional));
+  const optional = new Set(
+    Object.keys(pkg.peerDependenciesMeta ?? {}).filter((n) => pkg.peerDependenciesMeta[n].optional),
+  );
   const builtins = new Set(builtinModules);
   const missing = [];
   for (const file of packed.files.map((f) => f.path).filter((f) => f.endsWith('.js'))) {
@@ -64,7 +81,8 @@ test('ready to publish: not private, a bin, engines, a license file, and every m
       const name = m[1].startsWith('@') ? m[1].split('/').slice(0, 2).join('/') : m[1].split('/')[0];
       if (name.startsWith('node:') || builtins.has(name) || name.includes('${')) continue;
       if (!provided.has(name)) missing.push(`${name} (${file})`);
-      else if (optional.has(name) && m[0].startsWith('require(')) missing.push(`${name} is an optional peer but ${file} requires it unconditionally`);
+      else if (optional.has(name) && m[0].startsWith('require('))
+        missing.push(`${name} is an optional peer but ${file} requires it unconditionally`);
     }
   }
   assert.deepStrictEqual(missing, []);

@@ -27,7 +27,14 @@ test('extra blocks grow the total; the ETA stays >= 0 and within the time cap', 
     p.plan({ block: 0, minBlocks: 1, precision: 3, missing: [], elapsedS: 0, maxTimeS: 100 });
     p.tick('a');
     p.tick('b');
-    p.plan({ block: 1, minBlocks: 1, precision: 3, missing: [{ id: 'x', halfWidthPct: 4.2 }], elapsedS: 50, maxTimeS: 100 });
+    p.plan({
+      block: 1,
+      minBlocks: 1,
+      precision: 3,
+      missing: [{ id: 'x', halfWidthPct: 4.2 }],
+      elapsedS: 50,
+      maxTimeS: 100,
+    });
     p.tick('c');
     p.tick('d');
     p.tick('e');
@@ -42,12 +49,20 @@ test('extra blocks grow the total; the ETA stays >= 0 and within the time cap', 
 });
 
 test('a ratio with no interval yet (one block, too few windows) shows as unknown, not as precise, beside the worst of the others', () => {
-  const plan = (missing) => capture(() => {
-    const p = createProgress({ total: 2, perBlock: 2, label: 't' });
-    p.plan({ block: 1, minBlocks: 3, precision: 3, missing, elapsedS: 5, maxTimeS: 100 });
-    p.tick('a');
-    p.log('done');
-  }).at(-1);
-  assert.match(plan([{ id: 'x', halfWidthPct: null }, { id: 'y', halfWidthPct: 1 }, { id: 'z', halfWidthPct: 4.5 }]), /block 2\/3 · worst ±4\.5 pp, 1 without an interval → ±3/);
+  const plan = (missing) =>
+    capture(() => {
+      const p = createProgress({ total: 2, perBlock: 2, label: 't' });
+      p.plan({ block: 1, minBlocks: 3, precision: 3, missing, elapsedS: 5, maxTimeS: 100 });
+      p.tick('a');
+      p.log('done');
+    }).at(-1);
+  assert.match(
+    plan([
+      { id: 'x', halfWidthPct: null },
+      { id: 'y', halfWidthPct: 1 },
+      { id: 'z', halfWidthPct: 4.5 },
+    ]),
+    /block 2\/3 · worst ±4\.5 pp, 1 without an interval → ±3/,
+  );
   assert.match(plan([{ id: 'x', halfWidthPct: null }]), /block 2\/3 · worst ±\? pp → ±3/);
 });

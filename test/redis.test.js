@@ -13,16 +13,39 @@ const { tempDir } = require('./helpers/tmp');
 const dir = tempDir('ctxbench-redis-test-');
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-test('ctxbench integrity without redis-server: the Redis scenarios are skipped in one line naming the package, the others run', { timeout: 600000 }, async () => {
-  const out = path.join(dir, 'none.json');
-  // A PATH without redis-server (node itself is called by its full path).
-  const bin = path.join(dir, 'bin');
-  fs.mkdirSync(bin, { recursive: true });
-  const r = await runCli(['integrity', '--strategies', 'als', '--scenarios', 'ioredis-promise,chain-immediate', '--quick', '--out', out, '--report', 'none'],
-    { env: { PATH: bin } });
-  assert.strictEqual(r.code, 0, r.stderr);
-  assert.match(r.stderr, /^ctxbench: 1 Redis scenario\(s\) skipped: redis is not installed \(the Redis driver scenarios \(a real Redis server\)\): apt-get install -y redis-server$/m);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  assert.deepStrictEqual(run.integrity.cells.map((c) => c.scenario), ['chain-immediate']);
-  assert.ok(run.warnings.some((w) => w.includes('apt-get install -y redis-server')));
-});
+test(
+  'ctxbench integrity without redis-server: the Redis scenarios are skipped in one line naming the package, the others run',
+  { timeout: 600000 },
+  async () => {
+    const out = path.join(dir, 'none.json');
+    // A PATH without redis-server (node itself is called by its full path).
+    const bin = path.join(dir, 'bin');
+    fs.mkdirSync(bin, { recursive: true });
+    const r = await runCli(
+      [
+        'integrity',
+        '--strategies',
+        'als',
+        '--scenarios',
+        'ioredis-promise,chain-immediate',
+        '--quick',
+        '--out',
+        out,
+        '--report',
+        'none',
+      ],
+      { env: { PATH: bin } },
+    );
+    assert.strictEqual(r.code, 0, r.stderr);
+    assert.match(
+      r.stderr,
+      /^ctxbench: 1 Redis scenario\(s\) skipped: redis is not installed \(the Redis driver scenarios \(a real Redis server\)\): apt-get install -y redis-server$/m,
+    );
+    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    assert.deepStrictEqual(
+      run.integrity.cells.map((c) => c.scenario),
+      ['chain-immediate'],
+    );
+    assert.ok(run.warnings.some((w) => w.includes('apt-get install -y redis-server')));
+  },
+);

@@ -13,7 +13,11 @@ const { render } = require('../report/sections/run');
 // The earlier design's default run (commit e25c213), kept as a fixture: its `none` d8
 // baseline split into two levels (~5.3k vs ~8k req/s) in rounds 0-8.
 const committed = path.join(__dirname, 'fixtures', 'default-schema1-e25c213.json');
-const byRound = (c) => c.samples.slice().sort((a, b) => a.round - b.round).map((s) => s.rps);
+const byRound = (c) =>
+  c.samples
+    .slice()
+    .sort((a, b) => a.round - b.round)
+    .map((s) => s.rps);
 
 test('the committed default run: a shift in none d8, none in none d256', () => {
   const run = JSON.parse(fs.readFileSync(committed, 'utf8'));
@@ -21,7 +25,10 @@ test('the committed default run: a shift in none d8, none in none d256', () => {
   assert.ok(d8, 'shift flagged');
   assert.strictEqual(d8.at, 8);
   assert.ok(d8.before < 6500 && d8.after > 7500, `${d8.before} -> ${d8.after}`);
-  assert.strictEqual(stats.levelShift(byRound(run.configs.find((c) => c.id === 'express/none/d256/immediate/node20'))), null);
+  assert.strictEqual(
+    stats.levelShift(byRound(run.configs.find((c) => c.id === 'express/none/d256/immediate/node20'))),
+    null,
+  );
 });
 
 test('levelShift finds a planted shift where it is and rarely flags a steady series', () => {
@@ -35,7 +42,8 @@ test('levelShift finds a planted shift where it is and rarely flags a steady ser
   // the Bonferroni-corrected scan keeps false flags near alpha = 5%; uncorrected it flags ~19%.
   const steady = random.rng(78).normal;
   let flagged = 0;
-  for (let i = 0; i < 200; i++) if (stats.levelShift(Array.from({ length: 18 }, () => 8000 * Math.exp(0.1 * steady())))) flagged++;
+  for (let i = 0; i < 200; i++)
+    if (stats.levelShift(Array.from({ length: 18 }, () => 8000 * Math.exp(0.1 * steady())))) flagged++;
   assert.ok(flagged <= 20, `${flagged} of 200 steady series flagged`);
   assert.strictEqual(stats.levelShift([1, 2, 3]), null);
 });
@@ -45,7 +53,10 @@ test('the report flags the shift and shows each ratio per regime', async () => {
   const md = await render(run, {});
   const section = md.slice(md.indexOf('### Regime shifts'));
   assert.ok(md.includes('### Regime shifts'));
-  assert.match(section, /Regime shift in `express\/none\/d8\/immediate\/node20`:\*\* rounds 0–7 ran at [\d,]+ req\/s, rounds 8–17/);
+  assert.match(
+    section,
+    /Regime shift in `express\/none\/d8\/immediate\/node20`:\*\* rounds 0–7 ran at [\d,]+ req\/s, rounds 8–17/,
+  );
   const als = section.split('\n').find((l) => l.startsWith('| `als` |'));
   const cells = als.split('|').map((c) => c.trim());
   // first regime, second regime, whole run: three different intervals, the whole run's the familiar 79.8%.

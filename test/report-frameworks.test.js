@@ -17,7 +17,8 @@ const { tempDir } = require('./helpers/tmp');
 // The study's figures for one Node version and scenario, as the references module holds them
 // (checked against the seed by the last test of this file).
 function published(version, label) {
-  return references.platformatic.tables.find((tb) => tb.node.includes(version)).rows.find((r) => r.label === label).cells;
+  return references.platformatic.tables.find((tb) => tb.node.includes(version)).rows.find((r) => r.label === label)
+    .cells;
 }
 
 // Deterministic pseudo-noise in [-0.5, 0.5).
@@ -27,15 +28,29 @@ function noise(seed) {
 }
 
 const SCENARIOS = [
-  ['http', 'none'], ['http', 'als'], ['fastify', 'none'], ['fastify', 'otel-full'], ['fastify', 'otel-selective'],
-  ['express', 'none'], ['express', 'als'], ['express', 'otel-full'], ['express', 'otel-selective'],
+  ['http', 'none'],
+  ['http', 'als'],
+  ['fastify', 'none'],
+  ['fastify', 'otel-full'],
+  ['fastify', 'otel-selective'],
+  ['express', 'none'],
+  ['express', 'als'],
+  ['express', 'otel-full'],
+  ['express', 'otel-selective'],
 ];
 // Throughput relative to http/none. fastify/none (110%) and express/none (80%) differ from
 // the http baseline so a per-framework baseline would show different percentages:
 // express/als is 72% of http/none but 90% of express/none.
 const LEVEL = {
-  'http/none': 1, 'http/als': 0.9, 'fastify/none': 1.1, 'fastify/otel-full': 0.2, 'fastify/otel-selective': 0.36,
-  'express/none': 0.8, 'express/als': 0.72, 'express/otel-full': 0.15, 'express/otel-selective': 0.3,
+  'http/none': 1,
+  'http/als': 0.9,
+  'fastify/none': 1.1,
+  'fastify/otel-full': 0.2,
+  'fastify/otel-selective': 0.36,
+  'express/none': 0.8,
+  'express/als': 0.72,
+  'express/otel-full': 0.15,
+  'express/otel-selective': 0.3,
 };
 const VERSIONS = { 20: 'v20.19.5', 22: 'v22.17.1', 24: 'v24.4.1' };
 
@@ -50,11 +65,31 @@ function frameworksRun({ majors = [22, 24], rounds = 3, failed = [], noData = []
       const key = `${framework}/${strategy}`;
       const id = `${framework}/${strategy}/d1/sync/node${major}`;
       const base = {
-        id, framework, strategy, depth: 1, hop: 'sync', node: VERSIONS[major], nodeLabel: `node${major}`,
-        acf: major >= 24, expectAcf: null, target: null, control: false, summary: null, error: null,
+        id,
+        framework,
+        strategy,
+        depth: 1,
+        hop: 'sync',
+        node: VERSIONS[major],
+        nodeLabel: `node${major}`,
+        acf: major >= 24,
+        expectAcf: null,
+        target: null,
+        control: false,
+        summary: null,
+        error: null,
       };
       if (failed.includes(id)) {
-        configs.push({ ...base, acf: null, samples: [], error: { message: 'server exited with code 1 before listening: Cannot find module @opentelemetry/auto-instrumentations-node', stderrTail: '' } });
+        configs.push({
+          ...base,
+          acf: null,
+          samples: [],
+          error: {
+            message:
+              'server exited with code 1 before listening: Cannot find module @opentelemetry/auto-instrumentations-node',
+            stderrTail: '',
+          },
+        });
         continue;
       }
       if (noData.includes(id)) {
@@ -65,22 +100,52 @@ function frameworksRun({ majors = [22, 24], rounds = 3, failed = [], noData = []
       for (let round = 0; round < rounds; round++) {
         const rps = 50000 * LEVEL[key] * (major === 24 ? 1.1 : 1) * drifts[round] * (1 + 0.004 * rnd());
         samples.push({
-          round, rps,
+          round,
+          rps,
           latency: { p2_5: 5, p50: 10, p97_5: 25, p99: 20 / LEVEL[key] + round, avg: 12, stdev: 4, max: 300 },
-          requests: Math.round(rps * 10), errors: 0, non2xx: 0, mismatches: 0, lost: 0,
-          cpuUsPerRequest: 40 / LEVEL[key], rssMB: 70, bytesPerSec: rps * 180, loadgenCpu: 0.7,
+          requests: Math.round(rps * 10),
+          errors: 0,
+          non2xx: 0,
+          mismatches: 0,
+          lost: 0,
+          cpuUsPerRequest: 40 / LEVEL[key],
+          rssMB: 70,
+          bytesPerSec: rps * 180,
+          loadgenCpu: 0.7,
         });
       }
       configs.push({ ...base, samples });
     }
   }
   return {
-    schema: 1, kind: 'run', title: `Frameworks (synthetic, ${preset})`, command: `ctxbench run --preset ${preset}`, status: 'complete',
-    environment: { node: 'v20.20.2', os: 'linux', platform: 'linux', cpuModel: 'Test CPU', cores: 4, date: '2026-11-21T19:40:00.000Z' },
+    schema: 1,
+    kind: 'run',
+    title: `Frameworks (synthetic, ${preset})`,
+    command: `ctxbench run --preset ${preset}`,
+    status: 'complete',
+    environment: {
+      node: 'v20.20.2',
+      os: 'linux',
+      platform: 'linux',
+      cpuModel: 'Test CPU',
+      cores: 4,
+      date: '2026-11-21T19:40:00.000Z',
+    },
     settings: {
-      preset, node: majors.map(String), depths: [1], hops: ['sync'], frameworks: ['http', 'fastify', 'express'],
-      strategies: ['none', 'als', 'otel-full', 'otel-selective'], acf: 'default',
-      connections: 100, pipelining: 10, duration: 10, warmup: 5, rounds, driver: 'autocannon', baseline: 'none',
+      preset,
+      node: majors.map(String),
+      depths: [1],
+      hops: ['sync'],
+      frameworks: ['http', 'fastify', 'express'],
+      strategies: ['none', 'als', 'otel-full', 'otel-selective'],
+      acf: 'default',
+      connections: 100,
+      pipelining: 10,
+      duration: 10,
+      warmup: 5,
+      rounds,
+      driver: 'autocannon',
+      baseline: 'none',
     },
     configs,
     warnings: [],
@@ -108,7 +173,10 @@ function between(md, start, end) {
 function row(text, name) {
   const line = text.split('\n').find((l) => l.startsWith(`| ${name} |`));
   assert.ok(line, `row ${name}`);
-  return line.split('|').slice(1, -1).map((c) => c.trim());
+  return line
+    .split('|')
+    .slice(1, -1)
+    .map((c) => c.trim());
 }
 
 const PCT = (lo, hi) => (cell) => {
@@ -133,12 +201,27 @@ test('frameworks preset: per-version tables against http/none, the version compa
   // One table per major, in the configs' order.
   const n22 = between(perVersion, '#### Node 22 (v22.17.1)', '#### Node 24');
   const n24 = between(perVersion, '#### Node 24 (v24.4.1)', '### ');
-  assert.match(n22, /\| Scenario \| req\/s geo\. mean \[95% CI\] \| p99 ms \| % of baseline \[95% CI\] \| Verdict \| Study req\/s avg \(published\) \| Study p99 \(published\) \| Study vs baseline \(published\) \|/);
-  const names = ['Baseline (node:http)', 'AsyncLocalStorage (node:http)', 'Fastify base', 'Fastify + full OTel', 'Fastify + selective OTel',
-    'Express base', 'Express + AsyncLocalStorage', 'Express + full OTel', 'Express + selective OTel'];
+  assert.match(
+    n22,
+    /\| Scenario \| req\/s geo\. mean \[95% CI\] \| p99 ms \| % of baseline \[95% CI\] \| Verdict \| Study req\/s avg \(published\) \| Study p99 \(published\) \| Study vs baseline \(published\) \|/,
+  );
+  const names = [
+    'Baseline (node:http)',
+    'AsyncLocalStorage (node:http)',
+    'Fastify base',
+    'Fastify + full OTel',
+    'Fastify + selective OTel',
+    'Express base',
+    'Express + AsyncLocalStorage',
+    'Express + full OTel',
+    'Express + selective OTel',
+  ];
   for (const section of [n22, n24]) {
     const order = names.map((n) => section.indexOf(`| ${n} |`));
-    assert.ok(order.every((i, k) => i > 0 && (k === 0 || i > order[k - 1])), `scenario rows in the study's order: ${order}`);
+    assert.ok(
+      order.every((i, k) => i > 0 && (k === 0 || i > order[k - 1])),
+      `scenario rows in the study's order: ${order}`,
+    );
   }
 
   // The baseline is http/none of the same version: ALS 90%, Fastify 110%, Express 80%,
@@ -160,7 +243,10 @@ test('frameworks preset: per-version tables against http/none, the version compa
 
   // The failed config: a "failed: message" row, on Node 22 only.
   const failedRow = row(n22, 'Express + full OTel');
-  assert.strictEqual(failedRow[1], 'failed: server exited with code 1 before listening: Cannot find module @opentelemetry/auto-instrumentations-node');
+  assert.strictEqual(
+    failedRow[1],
+    'failed: server exited with code 1 before listening: Cannot find module @opentelemetry/auto-instrumentations-node',
+  );
   assert.deepStrictEqual(failedRow.slice(2, 5), ['—', '—', '—']);
   PCT(14, 16)(row(n24, 'Express + full OTel')[3]);
 
@@ -172,13 +258,19 @@ test('frameworks preset: per-version tables against http/none, the version compa
   assert.deepStrictEqual(row(n24, 'Baseline (node:http)').slice(5), published('v24', 'Baseline'));
   assert.deepStrictEqual(row(n22, 'Fastify + full OTel').slice(5), published('v22', 'Fastify + Full OTel'));
   assert.deepStrictEqual(row(n24, 'Express base').slice(5), ['—', '—', '—']);
-  assert.match(n24, /single run on Node\.js v24\.4\.1 \(seed `001_ed13693b7bd7bacc\.txt`\), quoted verbatim — not our measurements/);
+  assert.match(
+    n24,
+    /single run on Node\.js v24\.4\.1 \(seed `001_ed13693b7bd7bacc\.txt`\), quoted verbatim — not our measurements/,
+  );
   assert.match(n22, /AsyncLocalStorage implementation: async_hooks/);
   assert.match(n24, /AsyncLocalStorage implementation: AsyncContextFrame/);
 
   // Version comparison: the planted 10% gain, paired by round, significant; published gains labelled.
   assert.match(comparison, /#### Node 22 → Node 24/);
-  assert.match(comparison, /\| Scenario \| Node 22 req\/s median \| Node 24 req\/s median \| Gain, Node 24 vs 22 \[95% CI\] \| Verdict \| Study Node 22 \(published\) \| Study Node 24 \(published\) \| Study gain \(published\) \|/);
+  assert.match(
+    comparison,
+    /\| Scenario \| Node 22 req\/s median \| Node 24 req\/s median \| Gain, Node 24 vs 22 \[95% CI\] \| Verdict \| Study Node 22 \(published\) \| Study Node 24 \(published\) \| Study gain \(published\) \|/,
+  );
   for (const name of names.filter((n) => n !== 'Express + full OTel')) {
     const r = row(comparison, name);
     const m = /^\+(\d+\.\d)% \[\+(\d+\.\d)%, \+(\d+\.\d)%\]$/.exec(r[3]);
@@ -188,7 +280,10 @@ test('frameworks preset: per-version tables against http/none, the version compa
     assert.match(r[4], /^\d+\.\d% faster on 24, significant$/);
     assert.ok(Number(r[2].replace(/,/g, '')) > Number(r[1].replace(/,/g, '')));
   }
-  const gain = (label) => { const g = PUBLISHED_GAIN.rows[label]; return [g.v22, g.v24, g.gain]; };
+  const gain = (label) => {
+    const g = PUBLISHED_GAIN.rows[label];
+    return [g.v22, g.v24, g.gain];
+  };
   assert.deepStrictEqual(row(comparison, 'AsyncLocalStorage (node:http)').slice(5), gain('AsyncLocalStorage'));
   assert.deepStrictEqual(row(comparison, 'Fastify base').slice(5), gain('Fastify Base'));
   // The published gain is consistent with the published per-version figures it sits beside.
@@ -215,8 +310,15 @@ test('frameworks preset: per-version tables against http/none, the version compa
   assert.strictEqual(row(n22, 'Baseline (node:http)')[1].split(' ')[0], Math.round(geo).toLocaleString('en-US'));
 
   // The note on what differs.
-  for (const re of [/same body/, /request's id/, /in-memory span exporter/, /OTEL_EXPORTER/, /interleaved rounds/,
-    /Node 22 \(v22\.17\.1\): async_hooks/, /Node 24 \(v24\.4\.1\): AsyncContextFrame/]) {
+  for (const re of [
+    /same body/,
+    /request's id/,
+    /in-memory span exporter/,
+    /OTEL_EXPORTER/,
+    /interleaved rounds/,
+    /Node 22 \(v22\.17\.1\): async_hooks/,
+    /Node 24 \(v24\.4\.1\): AsyncContextFrame/,
+  ]) {
     assert.match(differs, re);
   }
 
@@ -252,36 +354,48 @@ test('other presets get no frameworks tables', async (t) => {
   assert.doesNotMatch(md, /### Frameworks:/);
 });
 
-test('the published version gains and per-version figures are quoted from the seed verbatim', { skip: seeds.dir ? false : seeds.MISSING }, () => {
-  const text = seeds.read(PUBLISHED_GAIN.seed);
-  // Per-version tables: each row sits under its own version's heading in the seed.
-  const lines = text.split('\n');
-  for (const tb of references.platformatic.tables) {
-    const start = lines.findIndex((l) => l.startsWith('### ') && l.includes(tb.node));
-    assert.ok(start >= 0, `heading for ${tb.node}`);
-    const end = lines.findIndex((l, i) => i > start && l.startsWith('#'));
-    const section = seeds.rows(lines.slice(start, end).join('\n'));
-    for (const r of tb.rows) {
-      assert.ok(section.some((x) => x.cells[0] === r.label && r.cells.every((c, j) => x.cells[j + 1].startsWith(c))), `${tb.node} ${r.label}: ${r.cells}`);
+test(
+  'the published version gains and per-version figures are quoted from the seed verbatim',
+  { skip: seeds.dir ? false : seeds.MISSING },
+  () => {
+    const text = seeds.read(PUBLISHED_GAIN.seed);
+    // Per-version tables: each row sits under its own version's heading in the seed.
+    const lines = text.split('\n');
+    for (const tb of references.platformatic.tables) {
+      const start = lines.findIndex((l) => l.startsWith('### ') && l.includes(tb.node));
+      assert.ok(start >= 0, `heading for ${tb.node}`);
+      const end = lines.findIndex((l, i) => i > start && l.startsWith('#'));
+      const section = seeds.rows(lines.slice(start, end).join('\n'));
+      for (const r of tb.rows) {
+        assert.ok(
+          section.some((x) => x.cells[0] === r.label && r.cells.every((c, j) => x.cells[j + 1].startsWith(c))),
+          `${tb.node} ${r.label}: ${r.cells}`,
+        );
+      }
     }
-  }
-  for (const [label, r] of Object.entries(PUBLISHED_GAIN.rows)) {
-    const line = text.split('\n').find((l) => l.startsWith(`| **${label}** | ${r.v22} | ${r.v24} |`));
-    assert.ok(line, `${label} row in the seed`);
-    assert.ok(line.replace(/\\-/g, '-').includes(r.gain), `${label}: ${r.gain}`);
-  }
-});
+    for (const [label, r] of Object.entries(PUBLISHED_GAIN.rows)) {
+      const line = text.split('\n').find((l) => l.startsWith(`| **${label}** | ${r.v22} | ${r.v24} |`));
+      assert.ok(line, `${label} row in the seed`);
+      assert.ok(line.replace(/\\-/g, '-').includes(r.gain), `${label}: ${r.gain}`);
+    }
+  },
+);
 
 test('every per-version cell has a figure or says why: frameworks not paired with http/none get a per-block ratio, marked ‡', async (t) => {
   // Blocks of fresh processes, where only same-framework configs sit in adjacent pairs.
   const blocked = (run) => {
     let seq = 0;
-    for (const c of run.configs) for (const s of c.samples) Object.assign(s, { block: s.round, seq: seq++, pairSeq: null });
+    for (const c of run.configs)
+      for (const s of c.samples) Object.assign(s, { block: s.round, seq: seq++, pairSeq: null });
     return { ...run, schema: 2 };
   };
   const md = await report(blocked(frameworksRun({ majors: [24] })), t);
   const section = between(md, '#### Node 24 (v24.4.1)', '### ');
-  for (const [name, lo, hi] of [['Fastify base', 109, 111], ['Express + AsyncLocalStorage', 71, 73], ['Fastify + full OTel', 19, 21]]) {
+  for (const [name, lo, hi] of [
+    ['Fastify base', 109, 111],
+    ['Express + AsyncLocalStorage', 71, 73],
+    ['Fastify + full OTel', 19, 21],
+  ]) {
     const cells = row(section, name);
     assert.match(cells[3], / ‡$/, `${name}: marked as a per-block ratio`);
     PCT(lo, hi)(cells[3].replace(/ ‡$/, ''));

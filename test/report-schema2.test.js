@@ -13,14 +13,22 @@ const { makeRun2 } = require('./helpers/run2');
 const { tempDir } = require('./helpers/tmp');
 
 function run2() {
-  const opts = { strategies: { als: 0.8, alscontext: 0.7, 'cls-hooked': 0.6, global: 0.99 },
-    extra: { alscontext: { lost: 40 }, global: { mismatches: 3 }, 'cls-hooked': { loadgenCpu: 0.93 } } };
+  const opts = {
+    strategies: { als: 0.8, alscontext: 0.7, 'cls-hooked': 0.6, global: 0.99 },
+    extra: { alscontext: { lost: 40 }, global: { mismatches: 3 }, 'cls-hooked': { loadgenCpu: 0.93 } },
+  };
   const run = makeRun2({ seed: 9, depth: 8, ...opts });
   run.configs.push(...makeRun2({ seed: 10, depth: 256, ...opts }).configs);
   run.title = 'Schema 2 (synthetic)';
   run.settings.preset = 'default';
-  run.precision = { target: 3, reached: false, elapsedS: 600, maxTimeS: 600, blocks: 4,
-    missing: [{ id: 'express/als/d8/immediate/node24', halfWidthPct: 4.2, blocksNeeded: 8 }] };
+  run.precision = {
+    target: 3,
+    reached: false,
+    elapsedS: 600,
+    maxTimeS: 600,
+    blocks: 4,
+    missing: [{ id: 'express/als/d8/immediate/node24', halfWidthPct: 4.2, blocksNeeded: 8 }],
+  };
   return run;
 }
 
@@ -53,7 +61,10 @@ test('schema 2: broken and client-bound configs get no cost verdict, in the tabl
   const sweep = md.slice(md.indexOf('### Depth sweep'));
   const rows = sweep.split('\n');
   const vs = (s) => rows[rows.findIndex((l) => l.startsWith(`| \`${s}\` |`)) + 1];
-  assert.match(vs('alscontext'), /^\| ↳ vs `none` \| context broken, cost not comparable \| context broken, cost not comparable \|$/);
+  assert.match(
+    vs('alscontext'),
+    /^\| ↳ vs `none` \| context broken, cost not comparable \| context broken, cost not comparable \|$/,
+  );
   assert.match(vs('cls-hooked'), /client-bound, no verdict/);
   assert.match(vs('als'), /−\d+\.\d% \[/);
 });
@@ -69,17 +80,35 @@ test('schema 2: precision.missing with the blocks needed, and variance component
 test('a repro result renders both estimates, coverage, the difference test, the shares agreeing and consistent and the median half-width', async (t) => {
   const a = makeRun2({ seed: 41, strategies: { als: 0.9, cls: 0.6 } });
   const b = makeRun2({ seed: 42, strategies: { als: 0.9, cls: 0.75 } });
-  const md = await render({ 'repro-x.json': { schema: 2, kind: 'repro', title: 'Reproducibility (synthetic)', status: 'complete', runs: [a, b], repro: reproCompare(a, b) } }, t);
+  const md = await render(
+    {
+      'repro-x.json': {
+        schema: 2,
+        kind: 'repro',
+        title: 'Reproducibility (synthetic)',
+        status: 'complete',
+        runs: [a, b],
+        repro: reproCompare(a, b),
+      },
+    },
+    t,
+  );
   assert.match(md, /## Reproducibility \(synthetic\)/);
   assert.match(md, /\*\*\d of 2 ratios agree\*\* \(\d+%\)/);
   assert.match(md, /Median ratio half-width: \*\*±[\d.]+ pp\*\*/);
-  assert.match(line(md, '| `express/cls/d8/immediate/node24` |'), /\| \d+\.\d% \[[\d.]+%–[\d.]+%\] \| \d+\.\d% \[[\d.]+%–[\d.]+%\] \| \+1\d\.\d pp \| no \| no \| ❌ disagree \| ❌ inconsistent \|$/);
+  assert.match(
+    line(md, '| `express/cls/d8/immediate/node24` |'),
+    /\| \d+\.\d% \[[\d.]+%–[\d.]+%\] \| \d+\.\d% \[[\d.]+%–[\d.]+%\] \| \+1\d\.\d pp \| no \| no \| ❌ disagree \| ❌ inconsistent \|$/,
+  );
   assert.match(md, /\*\*\d of 2 ratios are consistent\*\* \(\d+%\)/);
 });
 
 test('in-run A/A: param doing the same work as none but measured 15% slower warns that the run is biased; measured equal, no warning', async (t) => {
   const biased = makeRun2({ seed: 21, strategies: { param: 0.85, als: 0.9 } });
-  assert.match(await render({ 'run.json': biased }, t), /In-run A\/A check failed:\*\* `express\/param\/d8\/immediate\/node24` 8\d\.\d%/);
+  assert.match(
+    await render({ 'run.json': biased }, t),
+    /In-run A\/A check failed:\*\* `express\/param\/d8\/immediate\/node24` 8\d\.\d%/,
+  );
   const honest = makeRun2({ seed: 21, strategies: { param: 1, als: 0.9 } });
   assert.doesNotMatch(await render({ 'run.json': honest }, t), /In-run A\/A check failed/);
 });
@@ -87,8 +116,15 @@ test('in-run A/A: param doing the same work as none but measured 15% slower warn
 test('the settings say how the warm-up went: bursts until steady, with the bursts per process; a fixed warm-up stays a number of seconds', async (t) => {
   const run = makeRun2({ seed: 51, strategies: { als: 0.9 } });
   run.settings.warmup = 1;
-  run.configs.forEach((c, i) => c.processes.forEach((p, j) => { p.warmup = Array.from({ length: 3 + ((i + j) % 3) }, () => ({ rps: 1000, cpuUsPerRequest: 50 })); }));
-  assert.match(await render({ 'run.json': run }, t), /warmup bursts of 1 s until the cost per request stops falling: 3–5 per process \(median 4\)/);
+  run.configs.forEach((c, i) =>
+    c.processes.forEach((p, j) => {
+      p.warmup = Array.from({ length: 3 + ((i + j) % 3) }, () => ({ rps: 1000, cpuUsPerRequest: 50 }));
+    }),
+  );
+  assert.match(
+    await render({ 'run.json': run }, t),
+    /warmup bursts of 1 s until the cost per request stops falling: 3–5 per process \(median 4\)/,
+  );
   for (const c of run.configs) for (const p of c.processes) delete p.warmup;
   const fixed = await render({ 'run.json': run }, t);
   assert.match(fixed, /warmup 1 s ·/);
@@ -106,7 +142,10 @@ test('a p99 of 0 from autocannon (whole milliseconds) reads "< 1", not 0.00, in 
   assert.strictEqual(cells[3], '< 1', 'the p99 column');
   assert.match(md, /autocannon records in whole milliseconds: "< 1" is under a millisecond/);
   const detail = md.slice(md.indexOf('**`express/als/d8/'));
-  assert.match(detail.split('\n').find((l) => l.startsWith('| Latency (ms) |')), /^\| Latency \(ms\) \| < 1 \| < 1 \| < 1 \| < 1 \|/);
+  assert.match(
+    detail.split('\n').find((l) => l.startsWith('| Latency (ms) |')),
+    /^\| Latency \(ms\) \| < 1 \| < 1 \| < 1 \| < 1 \|/,
+  );
   // The note names autocannon only where autocannon measured.
   const byCurl = run2();
   byCurl.settings.driver = 'curl';
@@ -123,7 +162,10 @@ test('the table note says its verdicts are not corrected for each other, with ho
   const table = md.slice(md.indexOf('| Strategy |'), md.indexOf('*req/s* is each'));
   const tested = table.split('\n').filter((l) => /significant/.test(l)).length;
   assert.strictEqual(tested, 4, 'als, global at two depths');
-  assert.match(md, /not corrected for the other 3 in the table: where nothing differs, about 1 in 20 reads "significant" by chance/);
+  assert.match(
+    md,
+    /not corrected for the other 3 in the table: where nothing differs, about 1 in 20 reads "significant" by chance/,
+  );
 });
 
 test('a run section says it is a single run unless a repro of its preset is committed beside it', async () => {
@@ -132,13 +174,30 @@ test('a run section says it is a single run unless a repro of its preset is comm
   const { render } = require('../report/sections/run');
   const { companionsOf } = require('../report/companions');
   const dir = tempDir('ctxbench-single-');
-  const run = { schema: 2, kind: 'run', status: 'complete', environment: {}, settings: { preset: 'libraries', baseline: 'param' }, configs: [] };
+  const run = {
+    schema: 2,
+    kind: 'run',
+    status: 'complete',
+    environment: {},
+    settings: { preset: 'libraries', baseline: 'param' },
+    configs: [],
+  };
   // As report/index.js renders a page: the analysis finds the companions, the section formats.
   const ctx = () => ({ resultsDir: dir, companions: companionsOf(run, dir), file: 'results/libraries.json' });
-  assert.match(await render(run, ctx()), /A single run: no second run of this preset is committed \(`ctxbench repro --preset libraries`/);
+  assert.match(
+    await render(run, ctx()),
+    /A single run: no second run of this preset is committed \(`ctxbench repro --preset libraries`/,
+  );
   // A stand-in's period or burst changes what is measured: the repro it suggests names them.
-  const burst = { ...run, settings: { ...run.settings, preset: 'deployment-f1' }, command: 'ctxbench run --preset deployment-f1 --cfs-burst 25000 --cfs-period=100000 --blocks 6' };
-  assert.match(await render(burst, { ...ctx(), file: 'results/deployment-f1-burst.json' }), /\(`ctxbench repro --preset deployment-f1 --cfs-burst 25000 --cfs-period 100000` makes one\)/);
+  const burst = {
+    ...run,
+    settings: { ...run.settings, preset: 'deployment-f1' },
+    command: 'ctxbench run --preset deployment-f1 --cfs-burst 25000 --cfs-period=100000 --blocks 6',
+  };
+  assert.match(
+    await render(burst, { ...ctx(), file: 'results/deployment-f1-burst.json' }),
+    /\(`ctxbench repro --preset deployment-f1 --cfs-burst 25000 --cfs-period 100000` makes one\)/,
+  );
   fs.writeFileSync(path.join(dir, 'repro-libraries.json'), '{}');
   assert.doesNotMatch(await render(run, ctx()), /A single run/);
   // A preset's variants (another CFS period, a burst) are pages of their own: a repro that
@@ -162,10 +221,21 @@ test('a single run made by a command other than run suggests that command again,
   const { PRESETS } = require('../lib/presets');
   const dir = tempDir('ctxbench-single-deploy-');
   const command = 'ctxbench deploy app_baseline.yaml app_cls.yaml';
-  const run = { schema: 2, kind: 'run', status: 'complete', command, environment: {}, settings: { preset: 'deploy', baseline: 'default' }, configs: [] };
+  const run = {
+    schema: 2,
+    kind: 'run',
+    status: 'complete',
+    command,
+    environment: {},
+    settings: { preset: 'deploy', baseline: 'default' },
+    configs: [],
+  };
   assert.ok(!Object.hasOwn(PRESETS, 'deploy'), 'deploy is no preset of run/repro');
   const md = await render(run, { resultsDir: dir, companions: companionsOf(run, dir), file: 'results/deploy.json' });
-  assert.match(md, /A single run: no second run of this preset is committed \(running `ctxbench deploy app_baseline\.yaml app_cls\.yaml` again makes one\)/);
+  assert.match(
+    md,
+    /A single run: no second run of this preset is committed \(running `ctxbench deploy app_baseline\.yaml app_cls\.yaml` again makes one\)/,
+  );
   assert.doesNotMatch(md, /repro --preset deploy/);
 });
 
@@ -186,7 +256,11 @@ test("a stand-in page's clock assumption reads the run's machine, not the machin
   const { standInNote } = require('../report/sections/run/capacity');
   const { parseInstance } = require('../lib/instances');
   const instance = parseInstance('F1');
-  const environment = { cpuModel: 'Recorded CPU 9000', cpuFrequency: null, noise: { before: { cpuMHz: [2100, 2100] } } };
+  const environment = {
+    cpuModel: 'Recorded CPU 9000',
+    cpuFrequency: null,
+    noise: { before: { cpuMHz: [2100, 2100] } },
+  };
   const note = standInNote(instance, { environment });
   assert.match(note, /the CPU it ran on reports 2,100 MHz \(Recorded CPU 9000\), so F1's 600 MHz is taken as 0\.25/);
   assert.doesNotMatch(note, new RegExp(require('node:os').cpus()[0]?.model.replace(/[()]/g, '.') ?? '^$'));

@@ -34,41 +34,103 @@ function fixtureRun({ preset = 'default', title = 'Default run (synthetic)' } = 
         const drift = drifts[round];
         const rps = base[strategy] * depthFactor[depth] * drift * (1 + 0.01 * rnd());
         samples.push({
-          round, rps,
-          latency: { p2_5: 4, p50: 8 / depthFactor[depth], p97_5: 18, p99: 21 / depthFactor[depth] + round, avg: 8.8 / depthFactor[depth], stdev: 3.1, max: 90 },
-          requests: Math.round(rps * 3), errors: 0, non2xx: 0,
+          round,
+          rps,
+          latency: {
+            p2_5: 4,
+            p50: 8 / depthFactor[depth],
+            p97_5: 18,
+            p99: 21 / depthFactor[depth] + round,
+            avg: 8.8 / depthFactor[depth],
+            stdev: 3.1,
+            max: 90,
+          },
+          requests: Math.round(rps * 3),
+          errors: 0,
+          non2xx: 0,
           mismatches: strategy === 'global' ? 1200 + round : 0,
           lost: strategy === 'global' ? 3 : 0,
-          cpuUsPerRequest: (80 + depth / 10) * (base.none / base[strategy]), rssMB: 61.3, bytesPerSec: rps * 210, loadgenCpu: 0.6,
+          cpuUsPerRequest: (80 + depth / 10) * (base.none / base[strategy]),
+          rssMB: 61.3,
+          bytesPerSec: rps * 210,
+          loadgenCpu: 0.6,
         });
       }
       configs.push({
-        id: `express/${strategy}/d${depth}/immediate/node20`, framework: 'express', strategy, depth, hop: 'immediate',
-        node: 'v20.20.2', acf: false, target: null, samples, summary: null, error: null,
+        id: `express/${strategy}/d${depth}/immediate/node20`,
+        framework: 'express',
+        strategy,
+        depth,
+        hop: 'immediate',
+        node: 'v20.20.2',
+        acf: false,
+        target: null,
+        samples,
+        summary: null,
+        error: null,
       });
     }
   }
   configs.push({
-    id: 'express/cls-hooked/d8/immediate/node20', framework: 'express', strategy: 'cls-hooked', depth: 8, hop: 'immediate',
-    node: 'v20.20.2', acf: false, target: null, samples: [], summary: null,
-    error: { message: 'server exited with code 1 before listening: EADDRINUSE', stderrTail: 'Error: listen EADDRINUSE 127.0.0.1:8080' },
+    id: 'express/cls-hooked/d8/immediate/node20',
+    framework: 'express',
+    strategy: 'cls-hooked',
+    depth: 8,
+    hop: 'immediate',
+    node: 'v20.20.2',
+    acf: false,
+    target: null,
+    samples: [],
+    summary: null,
+    error: {
+      message: 'server exited with code 1 before listening: EADDRINUSE',
+      stderrTail: 'Error: listen EADDRINUSE 127.0.0.1:8080',
+    },
   });
   return {
-    schema: 1, kind: 'run', title, command: `ctxbench run --preset ${preset} --rounds 3`, status: 'complete',
+    schema: 1,
+    kind: 'run',
+    title,
+    command: `ctxbench run --preset ${preset} --rounds 3`,
+    status: 'complete',
     environment: {
-      node: 'v20.20.2', os: 'Linux 6.1.0-test', platform: 'linux', kernel: '6.1.0-test', cpuModel: 'Test CPU @ 2.00GHz', cores: 2,
-      memoryBytes: 8 * 2 ** 30, date: '2026-11-21T19:40:00.000Z', commit: 'abc1234', dirty: false, taskset: true,
+      node: 'v20.20.2',
+      os: 'Linux 6.1.0-test',
+      platform: 'linux',
+      kernel: '6.1.0-test',
+      cpuModel: 'Test CPU @ 2.00GHz',
+      cores: 2,
+      memoryBytes: 8 * 2 ** 30,
+      date: '2026-11-21T19:40:00.000Z',
+      commit: 'abc1234',
+      dirty: false,
+      taskset: true,
       noise: {
-        before: { at: 0, loadavg: [0.5, 0.4, 0.3], cpuMHz: [2000, 2000] }, after: { at: 60000, loadavg: [1.9, 1.1, 0.6], cpuMHz: [2100, 1900] },
-        window: { seconds: 60, stealPct: 0.4, idlePct: 10, busyPct: 90 }, flags: [], noisy: false,
+        before: { at: 0, loadavg: [0.5, 0.4, 0.3], cpuMHz: [2000, 2000] },
+        after: { at: 60000, loadavg: [1.9, 1.1, 0.6], cpuMHz: [2100, 1900] },
+        window: { seconds: 60, stealPct: 0.4, idlePct: 10, busyPct: 90 },
+        flags: [],
+        noisy: false,
       },
     },
     settings: {
-      preset, strategies: ['none', 'als', 'cls-hooked', 'global'], depths: [8, 256], hops: ['immediate'], frameworks: ['express'],
-      node: ['20'], acf: 'default', connections: 100, pipelining: 10, duration: 3, warmup: 2, rounds, driver: 'autocannon', baseline: 'none',
+      preset,
+      strategies: ['none', 'als', 'cls-hooked', 'global'],
+      depths: [8, 256],
+      hops: ['immediate'],
+      frameworks: ['express'],
+      node: ['20'],
+      acf: 'default',
+      connections: 100,
+      pipelining: 10,
+      duration: 3,
+      warmup: 2,
+      rounds,
+      driver: 'autocannon',
+      baseline: 'none',
     },
     configs,
-    warnings: ['load generator CPU reached 97% in 1 sample: throughput may be the client\'s limit'],
+    warnings: ["load generator CPU reached 97% in 1 sample: throughput may be the client's limit"],
   };
 }
 
@@ -83,8 +145,20 @@ test('buildReport writes results.md with summary, leaks, failures, depth sweep, 
   const { dir, resultsDir, out } = tempResults();
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   fs.writeFileSync(path.join(resultsDir, 'run.json'), JSON.stringify(fixtureRun()));
-  fs.writeFileSync(path.join(resultsDir, 'libs.json'), JSON.stringify(fixtureRun({ preset: 'libraries', title: 'Libraries (synthetic)' })));
-  fs.writeFileSync(path.join(resultsDir, 'odd.json'), JSON.stringify({ schema: 1, kind: 'zz-experimental', title: 'An unknown kind', command: 'ctxbench zz', status: 'complete' }));
+  fs.writeFileSync(
+    path.join(resultsDir, 'libs.json'),
+    JSON.stringify(fixtureRun({ preset: 'libraries', title: 'Libraries (synthetic)' })),
+  );
+  fs.writeFileSync(
+    path.join(resultsDir, 'odd.json'),
+    JSON.stringify({
+      schema: 1,
+      kind: 'zz-experimental',
+      title: 'An unknown kind',
+      command: 'ctxbench zz',
+      status: 'complete',
+    }),
+  );
   fs.writeFileSync(path.join(resultsDir, 'half.json.tmp'), '{ "kind": "run", trunc');
 
   const result = await buildReport({ resultsDir, out });
@@ -97,7 +171,12 @@ test('buildReport writes results.md with summary, leaks, failures, depth sweep, 
   assert.match(md, /Generated by `ctxbench report` from `results\/\*\.json`/);
   assert.match(md, /Do not edit by hand/);
   const heads = md.split('\n').filter((l) => l.startsWith('## '));
-  assert.deepStrictEqual(heads, ['## What each strategy costs', '## How these were measured', '## Default run (synthetic)', '## Every study']);
+  assert.deepStrictEqual(heads, [
+    '## What each strategy costs',
+    '## How these were measured',
+    '## Default run (synthetic)',
+    '## Every study',
+  ]);
   assert.match(md, /\[its own page\]\(results\/run\.md\)/);
   assert.match(md, /\[how to read the tables\]\(results\/how-to-read\.md\)/);
   assert.match(page('how-to-read'), /^# How to read these results/);
@@ -107,7 +186,10 @@ test('buildReport writes results.md with summary, leaks, failures, depth sweep, 
   const index = md.slice(md.indexOf('## Every study'));
   const order = ['(results/run.md)', '(results/libs.md)', '(results/odd.md)'].map((h) => index.indexOf(h));
   assert.ok(order.every((i) => i > 0) && order[0] < order[1] && order[1] < order[2], `index order ${order}`);
-  assert.deepStrictEqual(result.sections.map((s) => path.basename(s.file)), ['run.json', 'libs.json', 'odd.json']);
+  assert.deepStrictEqual(
+    result.sections.map((s) => path.basename(s.file)),
+    ['run.json', 'libs.json', 'odd.json'],
+  );
   assert.match(page('odd'), /no renderer for `zz-experimental` results yet/);
   // Each page links back to results.md and stands alone.
   for (const name of ['run', 'libs', 'odd']) {
@@ -117,14 +199,25 @@ test('buildReport writes results.md with summary, leaks, failures, depth sweep, 
 
   const section = page('run');
   // Environment the way the seeds list it, and the exact command.
-  for (const re of [/\*\*OS:\*\* Linux 6\.1\.0-test/, /\*\*CPU:\*\* Test CPU @ 2\.00GHz — 2 cores/, /\*\*Memory:\*\* 8\.0 GiB/,
-    /\*\*Node\.js:\*\* v20\.20\.2/, /\*\*Date:\*\* 2026-11-21 19:40:00 UTC/, /\*\*ctxbench commit:\*\* `abc1234`/, /taskset/, /CPU steal 0\.4%/]) {
+  for (const re of [
+    /\*\*OS:\*\* Linux 6\.1\.0-test/,
+    /\*\*CPU:\*\* Test CPU @ 2\.00GHz — 2 cores/,
+    /\*\*Memory:\*\* 8\.0 GiB/,
+    /\*\*Node\.js:\*\* v20\.20\.2/,
+    /\*\*Date:\*\* 2026-11-21 19:40:00 UTC/,
+    /\*\*ctxbench commit:\*\* `abc1234`/,
+    /taskset/,
+    /CPU steal 0\.4%/,
+  ]) {
     assert.match(section, re);
   }
   assert.match(section, /```sh\nctxbench run --preset default --rounds 3\n```/);
 
   // The summary table, with uncertainty on req/s and the ratio.
-  assert.match(section, /\| Strategy \| Depth \| req\/s geo\. mean \[95% CI\] \| p99 ms \| % of `none` \[95% CI\] \| Verdict \| CPU\/req vs `none` \[95% CI\] \| CPU µs\/req \| Mismatches \| Lost \|/);
+  assert.match(
+    section,
+    /\| Strategy \| Depth \| req\/s geo\. mean \[95% CI\] \| p99 ms \| % of `none` \[95% CI\] \| Verdict \| CPU\/req vs `none` \[95% CI\] \| CPU µs\/req \| Mismatches \| Lost \|/,
+  );
   // Schema 1: labelled as the earlier design; the line under the table says why % of baseline is not the quotient.
   assert.match(section, /Measured with the earlier design/);
   assert.match(section, /\*% of baseline\* is not the ratio of two req\/s figures/);
@@ -143,11 +236,17 @@ test('buildReport writes results.md with summary, leaks, failures, depth sweep, 
   assert.doesNotMatch(section, /❌/);
   // The failed config, in the table and with its error message.
   assert.match(section, /\| `cls-hooked` \| 8 \| failed \(see below\) \|/);
-  assert.match(section, /### Failed configurations\n\n- `express\/cls-hooked\/d8\/immediate\/node20`: server exited with code 1 before listening: EADDRINUSE/);
+  assert.match(
+    section,
+    /### Failed configurations\n\n- `express\/cls-hooked\/d8\/immediate\/node20`: server exited with code 1 before listening: EADDRINUSE/,
+  );
   // Depth sweep in the App Engine layout, with the impact row and its CI.
   assert.match(section, /### Depth sweep/);
   assert.match(section, /\| Strategy \| Call depth 8 \| Call depth 256 \|/);
-  assert.match(section, /\| `als` \| [\d.]+ ms · [\d,]+ \[[\d,]+–[\d,]+\] req\/s \| [\d.]+ ms · [\d,]+ \[[\d,]+–[\d,]+\] req\/s \|/);
+  assert.match(
+    section,
+    /\| `als` \| [\d.]+ ms · [\d,]+ \[[\d,]+–[\d,]+\] req\/s \| [\d.]+ ms · [\d,]+ \[[\d,]+–[\d,]+\] req\/s \|/,
+  );
   assert.match(section, /\| ↳ vs `none` \| [−+]\d+\.\d% \[[−+]?\d+\.\d%, [−+]?\d+\.\d%\]( n\.s\.)? \|/);
   // Per-config tables in the autocannon layout.
   assert.match(section, /\| Stat \| 2\.5% \| 50% \| 97\.5% \| 99% \| Avg \| Stdev \| Max \|/);
@@ -193,12 +292,18 @@ test('buildReport writes results.md with summary, leaks, failures, depth sweep, 
 test('the depth-sweep preset quotes the App Engine table exactly', async (t) => {
   const { dir, resultsDir, out } = tempResults();
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  fs.writeFileSync(path.join(resultsDir, 'depth.json'), JSON.stringify(fixtureRun({ preset: 'depth-sweep', title: 'Depth sweep (synthetic)' })));
+  fs.writeFileSync(
+    path.join(resultsDir, 'depth.json'),
+    JSON.stringify(fixtureRun({ preset: 'depth-sweep', title: 'Depth sweep (synthetic)' })),
+  );
   await buildReport({ resultsDir, out });
   const md = reportText(out, resultsDir);
   // Each row of the reference, cell for cell and in order, under a header of its depths.
-  assert.ok(md.includes(`| ${references.appEngineDepth.depths.map((d) => `${d}`).join(' | ')} |`) ||
-    references.appEngineDepth.depths.every((d) => md.includes(String(d))), 'depth header');
+  assert.ok(
+    md.includes(`| ${references.appEngineDepth.depths.map((d) => `${d}`).join(' | ')} |`) ||
+      references.appEngineDepth.depths.every((d) => md.includes(String(d))),
+    'depth header',
+  );
   for (const r of references.appEngineDepth.rows) {
     assert.ok(md.includes(`| ${r.label} | ${r.cells.join(' | ')} |`), `${r.label} row`);
   }
@@ -240,7 +345,10 @@ test('a malformed JSON file stops the report with one line naming the file', asy
   });
   assert.ok(!fs.existsSync(out), 'no half-written results.md');
   fs.writeFileSync(bad, '[1, 2]');
-  await assert.rejects(buildReport({ resultsDir, out }), new RegExp(`^Error: ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not a ctxbench result`));
+  await assert.rejects(
+    buildReport({ resultsDir, out }),
+    new RegExp(`^Error: ${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not a ctxbench result`),
+  );
 });
 
 test('a report written outside the results folder takes its pages and charts with it and leaves results/ alone', async (t) => {
@@ -263,7 +371,10 @@ test('a page whose results file is gone is removed when the whole folder is repo
   const { dir, resultsDir, out } = tempResults();
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   fs.writeFileSync(path.join(resultsDir, 'run.json'), JSON.stringify(fixtureRun()));
-  fs.writeFileSync(path.join(resultsDir, 'libs.json'), JSON.stringify(fixtureRun({ preset: 'libraries', title: 'Libraries (synthetic)' })));
+  fs.writeFileSync(
+    path.join(resultsDir, 'libs.json'),
+    JSON.stringify(fixtureRun({ preset: 'libraries', title: 'Libraries (synthetic)' })),
+  );
   fs.writeFileSync(path.join(resultsDir, 'NOTES.md'), '# notes of my own\n');
   await buildReport({ resultsDir, out });
   assert.ok(fs.existsSync(path.join(resultsDir, 'libs.md')));
@@ -282,14 +393,31 @@ test('a page whose results file is gone is removed when the whole folder is repo
 test('study index: repro pages are linked beside the study they reproduce, not listed as studies', () => {
   const { studyIndex } = require('../report');
   const sec = (name, kind) => ({ name, kind, title: name });
-  const sections = [sec('default', 'run'), sec('instructions', 'run'), sec('micro', 'micro'), sec('micro-instructions', 'micro'), sec('repro-default', 'repro'),
-    sec('repro-default-rerun', 'repro'), sec('repro-instructions-54d8581', 'repro'), sec('repro-micro-instructions', 'repro'), sec('repro-nothing', 'repro')];
+  const sections = [
+    sec('default', 'run'),
+    sec('instructions', 'run'),
+    sec('micro', 'micro'),
+    sec('micro-instructions', 'micro'),
+    sec('repro-default', 'repro'),
+    sec('repro-default-rerun', 'repro'),
+    sec('repro-instructions-54d8581', 'repro'),
+    sec('repro-micro-instructions', 'repro'),
+    sec('repro-nothing', 'repro'),
+  ];
   const { studies, reproducedBy } = studyIndex(sections);
-  assert.deepStrictEqual(studies.map((s) => s.name), ['default', 'instructions', 'micro', 'micro-instructions', 'repro-nothing']);
-  const of = (name) => (reproducedBy.get(sections.find((s) => s.name === name)) ?? []).map((r) => `${r.section.name}:${r.label}`);
+  assert.deepStrictEqual(
+    studies.map((s) => s.name),
+    ['default', 'instructions', 'micro', 'micro-instructions', 'repro-nothing'],
+  );
+  const of = (name) =>
+    (reproducedBy.get(sections.find((s) => s.name === name)) ?? []).map((r) => `${r.section.name}:${r.label}`);
   assert.deepStrictEqual(of('default'), ['repro-default:second run', 'repro-default-rerun:rerun']);
   assert.deepStrictEqual(of('instructions'), ['repro-instructions-54d8581:54d8581']);
-  assert.deepStrictEqual(of('micro-instructions'), ['repro-micro-instructions:second run'], 'the longest study name wins');
+  assert.deepStrictEqual(
+    of('micro-instructions'),
+    ['repro-micro-instructions:second run'],
+    'the longest study name wins',
+  );
   assert.deepStrictEqual(of('micro'), []);
 });
 
@@ -301,9 +429,16 @@ test('a preset that lists its configurations has its settings line name the poin
     { framework: 'express', strategy: 'none', depth: 64, hop: 'await' },
     { framework: 'express', strategy: 'none', depth: 64, hop: 'immediate', stores: 10 },
   ];
-  const listed = settingsSection({ settings: { preset: 'model', depths: [8], hops: ['immediate'], frameworks: ['express'], configs } });
-  assert.match(listed, /configurations 4, listed by the preset · depths 8, 64 · hops immediate, await · stores 0, 10 · frameworks express/);
-  const product = settingsSection({ settings: { preset: 'default', depths: [8, 256], hops: ['immediate'], frameworks: ['express'] } });
+  const listed = settingsSection({
+    settings: { preset: 'model', depths: [8], hops: ['immediate'], frameworks: ['express'], configs },
+  });
+  assert.match(
+    listed,
+    /configurations 4, listed by the preset · depths 8, 64 · hops immediate, await · stores 0, 10 · frameworks express/,
+  );
+  const product = settingsSection({
+    settings: { preset: 'default', depths: [8, 256], hops: ['immediate'], frameworks: ['express'] },
+  });
   assert.match(product, /depths 8, 256 · hops immediate · frameworks express/);
   assert.doesNotMatch(product, /configurations|stores/);
 });

@@ -17,8 +17,16 @@ test('two runs of the same truth agree: each interval covers the other estimate'
   const r = reproCompare(makeRun2({ seed: 31, strategies }), makeRun2({ seed: 32, strategies }));
   assert.strictEqual(r.compared, 3);
   for (const row of r.rows) {
-    assert.strictEqual(row.aCoversB, row.a.ci95[0] <= row.b.estimate && row.b.estimate <= row.a.ci95[1], `${row.id}: a covers b`);
-    assert.strictEqual(row.bCoversA, row.b.ci95[0] <= row.a.estimate && row.a.estimate <= row.b.ci95[1], `${row.id}: b covers a`);
+    assert.strictEqual(
+      row.aCoversB,
+      row.a.ci95[0] <= row.b.estimate && row.b.estimate <= row.a.ci95[1],
+      `${row.id}: a covers b`,
+    );
+    assert.strictEqual(
+      row.bCoversA,
+      row.b.ci95[0] <= row.a.estimate && row.a.estimate <= row.b.ci95[1],
+      `${row.id}: b covers a`,
+    );
     assert.strictEqual(row.agree, row.aCoversB && row.bCoversA);
     assert.ok(Math.abs(row.differencePp - (row.b.estimate - row.a.estimate) * 100) < 1e-9);
   }
@@ -61,12 +69,18 @@ test('consistent: a real shift is caught, an interval-less ratio is not judged',
   assert.strictEqual(consistent(a, { estimate: 0.91, ci95: [0.88, 0.94], blocks: 3 }), true);
   assert.strictEqual(consistent(a, { estimate: 0.8, ci95: [0.77, 0.83], blocks: 3 }), false);
   // Wide intervals explain a large difference: consistent, and the half-width says why.
-  assert.strictEqual(consistent({ estimate: 0.9, ci95: [0.6, 1.35], blocks: 3 }, { estimate: 0.75, ci95: [0.5, 1.12], blocks: 3 }), true);
+  assert.strictEqual(
+    consistent({ estimate: 0.9, ci95: [0.6, 1.35], blocks: 3 }, { estimate: 0.75, ci95: [0.5, 1.12], blocks: 3 }),
+    true,
+  );
   assert.strictEqual(consistent(a, { estimate: 0.9, ci95: null, blocks: 1 }), null);
 });
 
 test('a shifted ratio in the second run is a disagreement, named in the text', () => {
-  const r = reproCompare(makeRun2({ seed: 33, strategies }), makeRun2({ seed: 34, strategies: { ...strategies, cls: 0.8 } }));
+  const r = reproCompare(
+    makeRun2({ seed: 33, strategies }),
+    makeRun2({ seed: 34, strategies: { ...strategies, cls: 0.8 } }),
+  );
   const cls = r.rows.find((row) => row.id.includes('/cls/'));
   assert.strictEqual(cls.agree, false);
   assert.ok(cls.differencePp > 10);
@@ -88,21 +102,55 @@ test('two runs of different stand-in settings are named as such, on the terminal
   assert.deepStrictEqual(reproCompare(on(100000, 35), on(100000, 36)).settings, []);
   const r = reproCompare(on(100000, 35), on(10000, 36));
   assert.deepStrictEqual(r.settings, ['CFS period 100,000 → 10,000 µs']);
-  assert.match(reproText(r), /^SETTINGS DIFFER \(CFS period 100,000 → 10,000 µs\): a comparison of two settings, not a second reading of one$/m);
+  assert.match(
+    reproText(r),
+    /^SETTINGS DIFFER \(CFS period 100,000 → 10,000 µs\): a comparison of two settings, not a second reading of one$/m,
+  );
   assert.match(render({ title: 'x', repro: r }), /> ⚠ \*\*Settings differ\*\* \(CFS period 100,000 → 10,000 µs\)/);
 });
 
 test('the repro section says whether the consistent share reaches the bar, names the misses and how often chance alone misses', () => {
   const { render } = require('../report/sections/repro');
-  const row = (id, consistent) => ({ id, a: { estimate: 1, ci95: [0.9, 1.1] }, b: { estimate: 1, ci95: [0.9, 1.1] }, differencePp: 0, aCoversB: true, bCoversA: true, agree: true, consistent });
-  const repro = (flags) => ({ rows: flags.map((c, i) => row(`r${i}`, c)), compared: flags.length, agreeing: flags.length, shareAgreeing: 1, medianHalfWidthPct: 5,
-    judged: flags.length, consistent: flags.filter(Boolean).length, shareConsistent: flags.filter(Boolean).length / flags.length, schemas: [2, 2] });
+  const row = (id, consistent) => ({
+    id,
+    a: { estimate: 1, ci95: [0.9, 1.1] },
+    b: { estimate: 1, ci95: [0.9, 1.1] },
+    differencePp: 0,
+    aCoversB: true,
+    bCoversA: true,
+    agree: true,
+    consistent,
+  });
+  const repro = (flags) => ({
+    rows: flags.map((c, i) => row(`r${i}`, c)),
+    compared: flags.length,
+    agreeing: flags.length,
+    shareAgreeing: 1,
+    medianHalfWidthPct: 5,
+    judged: flags.length,
+    consistent: flags.filter(Boolean).length,
+    shareConsistent: flags.filter(Boolean).length / flags.length,
+    schemas: [2, 2],
+  });
   const six = render({ title: 'R', repro: repro([true, true, true, false, true, true]) });
-  assert.match(six, /⚠ \*\*Below the bar:\*\* `r3` differs by more than both runs' noise explains\. With 6 ratios, an honest method gives at least one such miss in 26% of run pairs \(1 − 0\.95\^6\), so one miss here is weak evidence/);
+  assert.match(
+    six,
+    /⚠ \*\*Below the bar:\*\* `r3` differs by more than both runs' noise explains\. With 6 ratios, an honest method gives at least one such miss in 26% of run pairs \(1 − 0\.95\^6\), so one miss here is weak evidence/,
+  );
   const two = render({ title: 'R', repro: repro([false, false, true, true, true, true, true, true, true, true]) });
   assert.match(two, /Below the bar:\*\* `r0`, `r1` differ by/);
   assert.doesNotMatch(two, /weak evidence/, 'two misses are not waved away');
-  assert.match(render({ title: 'R', repro: repro(Array(10).fill(true).map((x, i) => i !== 4)) }), /✅ At or above the bar \(9 of 10\)/);
+  assert.match(
+    render({
+      title: 'R',
+      repro: repro(
+        Array(10)
+          .fill(true)
+          .map((x, i) => i !== 4),
+      ),
+    }),
+    /✅ At or above the bar \(9 of 10\)/,
+  );
 });
 
 test('ctxbench repro --compare compares two files and writes a repro result', () => {
@@ -113,14 +161,20 @@ test('ctxbench repro --compare compares two files and writes a repro result', ()
     const out = path.join(dir, 'repro.json');
     fs.writeFileSync(pa, JSON.stringify(makeRun2({ seed: 35, strategies })));
     fs.writeFileSync(pb, JSON.stringify(makeRun2({ seed: 36, strategies })));
-    const text = execFileSync(process.execPath, [path.join(__dirname, '..', 'bin', 'ctxbench.js'), 'repro', '--compare', pa, pb, '--out', out], { encoding: 'utf8' });
+    const text = execFileSync(
+      process.execPath,
+      [path.join(__dirname, '..', 'bin', 'ctxbench.js'), 'repro', '--compare', pa, pb, '--out', out],
+      { encoding: 'utf8' },
+    );
     assert.match(text, /\d of 3 ratios agree/);
     const saved = JSON.parse(fs.readFileSync(out, 'utf8'));
     assert.strictEqual(saved.kind, 'repro');
     assert.strictEqual(saved.repro.compared, 3);
     let err = null;
     try {
-      execFileSync(process.execPath, [path.join(__dirname, '..', 'bin', 'ctxbench.js'), 'repro', '--compare', pa], { stdio: 'pipe' });
+      execFileSync(process.execPath, [path.join(__dirname, '..', 'bin', 'ctxbench.js'), 'repro', '--compare', pa], {
+        stdio: 'pipe',
+      });
     } catch (e) {
       err = e;
     }

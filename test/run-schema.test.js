@@ -17,7 +17,7 @@ const { tempDir } = require('./helpers/tmp');
 
 const SCHEMA1 = path.join(__dirname, 'fixtures', 'default-schema1-e25c213.json');
 
-test('docs/run-json.md\'s field reference is what lib/run-schema.js declares today (npm run docs:run-json)', () => {
+test("docs/run-json.md's field reference is what lib/run-schema.js declares today (npm run docs:run-json)", () => {
   const text = fs.readFileSync(FILE, 'utf8');
   assert.ok(text === runJsonPage(text), 'docs/run-json.md is stale: run `npm run docs:run-json` and commit it');
 });
@@ -25,8 +25,12 @@ test('docs/run-json.md\'s field reference is what lib/run-schema.js declares tod
 test('the plan: every field declared, frozen all the way down; a write into it throws', () => {
   assert.throws(() => freezePlan({ blocks: 3, capacityGuess: 1 }), /not declared in lib\/plan\.js: capacityGuess/);
   const plan = freezePlan({ blocks: 3, instance: { name: 'F1', cpus: 0.25 }, strategies: ['none'] });
-  assert.throws(() => { plan.blocks = 4; }, TypeError);
-  assert.throws(() => { plan.instance.cpus = 1; }, TypeError);
+  assert.throws(() => {
+    plan.blocks = 4;
+  }, TypeError);
+  assert.throws(() => {
+    plan.instance.cpus = 1;
+  }, TypeError);
   assert.throws(() => plan.strategies.push('als'), TypeError);
   // What run resolves is such a plan, each of its fields declared.
   const s = resolveSettings({ strategies: 'none,als', depths: '8', rate: '100', instance: 'F1' });
@@ -53,12 +57,55 @@ test('a run of schema 2 is migrated on read: what was learned moves out of setti
 
 test('a malformed run is refused in one line naming the file and the field', () => {
   const good = { ...makeRun2({ seed: 4 }), schema: VERSION, environment: {} };
-  const broken = (f) => { const r = structuredClone(good); f(r); return r; };
-  assert.throws(() => checkRun(broken((r) => { delete r.configs; }), { file: 'a.json' }), /^Error: a\.json: not a ctxbench result .* the top level has no "configs"$/);
-  assert.throws(() => checkRun(broken((r) => { r.configs[1].samples = 'many'; }), { file: 'b.json' }), /^Error: b\.json: .* configs\.1\.samples must be array$/);
-  assert.throws(() => checkRun(broken((r) => { r.settings.blocks = 'four'; }), { file: 'c.json' }), /c\.json: .* settings\.blocks must be integer$/);
-  assert.throws(() => checkRun(broken((r) => { r.kind = 'weather'; }), { file: 'd.json' }), /d\.json: .*kind "weather" is not one of run/);
-  assert.throws(() => checkRun({ ...good, kind: 'micro', micro: { results: [] } }, { file: 'e.json', kinds: ['run'] }), /^Error: e\.json: a micro run, not a `ctxbench run`$/);
+  const broken = (f) => {
+    const r = structuredClone(good);
+    f(r);
+    return r;
+  };
+  assert.throws(
+    () =>
+      checkRun(
+        broken((r) => {
+          delete r.configs;
+        }),
+        { file: 'a.json' },
+      ),
+    /^Error: a\.json: not a ctxbench result .* the top level has no "configs"$/,
+  );
+  assert.throws(
+    () =>
+      checkRun(
+        broken((r) => {
+          r.configs[1].samples = 'many';
+        }),
+        { file: 'b.json' },
+      ),
+    /^Error: b\.json: .* configs\.1\.samples must be array$/,
+  );
+  assert.throws(
+    () =>
+      checkRun(
+        broken((r) => {
+          r.settings.blocks = 'four';
+        }),
+        { file: 'c.json' },
+      ),
+    /c\.json: .* settings\.blocks must be integer$/,
+  );
+  assert.throws(
+    () =>
+      checkRun(
+        broken((r) => {
+          r.kind = 'weather';
+        }),
+        { file: 'd.json' },
+      ),
+    /d\.json: .*kind "weather" is not one of run/,
+  );
+  assert.throws(
+    () => checkRun({ ...good, kind: 'micro', micro: { results: [] } }, { file: 'e.json', kinds: ['run'] }),
+    /^Error: e\.json: a micro run, not a `ctxbench run`$/,
+  );
   assert.strictEqual(checkRun(good).kind, 'run');
 });
 
@@ -67,12 +114,48 @@ test('a malformed run is refused in one line naming the file and the field', () 
 test('a misspelt field is refused in one line naming it, at every level of the record', async () => {
   const good = { ...makeRun2({ seed: 6 }), schema: VERSION, environment: {} };
   const planted = [
-    [(r) => { r.configs[1].samples[0].rsp = 1; }, 'configs.1.samples.0', 'rsp'],
-    [(r) => { r.configs[0].sumary = {}; }, 'configs.0', 'sumary'],
-    [(r) => { r.settings.blokcs = 3; }, 'settings', 'blokcs'],
-    [(r) => { r.learned = { capacty: {} }; }, 'learned', 'capacty'],
-    [(r) => { r.environment.cpumodel = 'x'; }, 'environment', 'cpumodel'],
-    [(r) => { r.measuringSecs = 1; }, 'the top level', 'measuringSecs'],
+    [
+      (r) => {
+        r.configs[1].samples[0].rsp = 1;
+      },
+      'configs.1.samples.0',
+      'rsp',
+    ],
+    [
+      (r) => {
+        r.configs[0].sumary = {};
+      },
+      'configs.0',
+      'sumary',
+    ],
+    [
+      (r) => {
+        r.settings.blokcs = 3;
+      },
+      'settings',
+      'blokcs',
+    ],
+    [
+      (r) => {
+        r.learned = { capacty: {} };
+      },
+      'learned',
+      'capacty',
+    ],
+    [
+      (r) => {
+        r.environment.cpumodel = 'x';
+      },
+      'environment',
+      'cpumodel',
+    ],
+    [
+      (r) => {
+        r.measuringSecs = 1;
+      },
+      'the top level',
+      'measuringSecs',
+    ],
   ];
   for (const [plant, where, field] of planted) {
     const run = structuredClone(good);

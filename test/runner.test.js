@@ -16,7 +16,11 @@ const { tempDir } = require('./helpers/tmp');
 const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
 
 function ctxbench(args, { onStderr, cwd = ROOT, env = {} } = {}) {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { CTXBENCH_FINGERPRINT: '0', ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd,
+    env: { CTXBENCH_FINGERPRINT: '0', ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -35,14 +39,42 @@ function tmpdir() {
 test('--precision: the run stops at the time cap after the minimum blocks and lists the ratio that missed, with the blocks it needs', async () => {
   const out = path.join(tmpdir(), 'precise.json');
   const { code, stderr } = await ctxbench([
-    'run', '--method', 'sequential', '--strategies', 'none,als', '--depths', '8', '--hops', 'immediate', '--duration', '0.5', '--warmup', '0',
-    '--blocks', '3', '--rounds', '1', '--connections', '10', '--precision', '0.1', '--max-time', '1', '--out', out, '--report', 'none',
+    'run',
+    '--method',
+    'sequential',
+    '--strategies',
+    'none,als',
+    '--depths',
+    '8',
+    '--hops',
+    'immediate',
+    '--duration',
+    '0.5',
+    '--warmup',
+    '0',
+    '--blocks',
+    '3',
+    '--rounds',
+    '1',
+    '--connections',
+    '10',
+    '--precision',
+    '0.1',
+    '--max-time',
+    '1',
+    '--out',
+    out,
+    '--report',
+    'none',
   ]).done;
   assert.strictEqual(code, 0, stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   const p = run.precision;
   assert.deepStrictEqual([p.target, p.reached, p.maxTimeS, p.blocks], [0.1, false, 1, 3], JSON.stringify(p));
-  assert.ok(run.configs.every((c) => c.processes.length === 3), 'the minimum blocks are measured whatever the cap');
+  assert.ok(
+    run.configs.every((c) => c.processes.length === 3),
+    'the minimum blocks are measured whatever the cap',
+  );
   assert.strictEqual(p.missing.length, 1);
   assert.strictEqual(p.missing[0].id, run.configs.find((c) => c.strategy === 'als').id);
   assert.ok(p.missing[0].blocksNeeded > 3, 'a 0.1 pp target needs more blocks than were measured');
@@ -55,9 +87,25 @@ test('a dead --target fails alone; the healthy target is measured', async (t) =>
   const dir = tmpdir();
   const out = path.join(dir, 'remote.json');
   const { done } = ctxbench([
-    'run', '--target', `als=${server.url}`, '--target', 'dead=http://127.0.0.1:9',
-    '--duration', '0.5', '--warmup', '0', '--rounds', '1', '--connections', '10', '--pipelining', '1',
-    '--out', out, '--report', 'none',
+    'run',
+    '--target',
+    `als=${server.url}`,
+    '--target',
+    'dead=http://127.0.0.1:9',
+    '--duration',
+    '0.5',
+    '--warmup',
+    '0',
+    '--rounds',
+    '1',
+    '--connections',
+    '10',
+    '--pipelining',
+    '1',
+    '--out',
+    out,
+    '--report',
+    'none',
   ]);
   const { code, stderr } = await done;
   assert.strictEqual(code, 1, `a failed configuration fails the run: ${stderr}`);
@@ -80,7 +128,21 @@ test('a target that reports another strategy than its name is refused', async (t
   const server = await startServer({ STRATEGY: 'param' });
   t.after(() => server.stop());
   const out = path.join(tmpdir(), 'wrong.json');
-  const { code } = await ctxbench(['run', '--target', `als=${server.url}`, '--duration', '0.5', '--warmup', '0', '--rounds', '1', '--out', out, '--report', 'none']).done;
+  const { code } = await ctxbench([
+    'run',
+    '--target',
+    `als=${server.url}`,
+    '--duration',
+    '0.5',
+    '--warmup',
+    '0',
+    '--rounds',
+    '1',
+    '--out',
+    out,
+    '--report',
+    'none',
+  ]).done;
   assert.strictEqual(code, 1, 'nothing could be measured');
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.match(run.configs[0].error.message, /reports strategy param/);
@@ -97,7 +159,10 @@ test('bad input: one line, exit 1, nothing started', async () => {
     [['run', '--blocks', '2'], /--blocks=2 is not valid/],
     [['run', '--min-per-connection', '0'], /--min-per-connection=0 is not valid/],
     [['run', '--bogus'], /unknown option --bogus/],
-    [['run', '--node', '3', '--out', path.join(tmpdir(), 'n.json')], /no Node version could be resolved \(.*Node 3.*\); nothing to measure/],
+    [
+      ['run', '--node', '3', '--out', path.join(tmpdir(), 'n.json')],
+      /no Node version could be resolved \(.*Node 3.*\); nothing to measure/,
+    ],
     [['nope'], /unknown command 'nope'/],
   ];
   for (const [args, pattern] of cases) {
@@ -118,7 +183,25 @@ test('Ctrl-C while rate mode measures the baseline capacity: exit 130, one line,
   const mark = `CTXBENCH_TEST_MARK=${process.pid}-${Date.now()}`;
   let sent = false;
   const { code, stderr } = await ctxbench(
-    ['run', '--strategies', 'none,als', '--depths', '8', '--load', '50%', '--duration', '2', '--warmup', '2', '--connections', '10', '--out', out, '--report', 'none'],
+    [
+      'run',
+      '--strategies',
+      'none,als',
+      '--depths',
+      '8',
+      '--load',
+      '50%',
+      '--duration',
+      '2',
+      '--warmup',
+      '2',
+      '--connections',
+      '10',
+      '--out',
+      out,
+      '--report',
+      'none',
+    ],
     {
       env: { CTXBENCH_TEST_MARK: mark.split('=')[1] },
       onStderr: (text, child) => {
@@ -134,13 +217,17 @@ test('Ctrl-C while rate mode measures the baseline capacity: exit 130, one line,
   assert.match(stderr, /interrupted while measuring the baseline capacity: nothing was measured/);
   assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
   // The servers it started inherit its environment: none may still carry the mark.
-  const left = () => fs.readdirSync('/proc').filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/environ`, 'latin1').includes(mark);
-    } catch {
-      return false;
-    }
-  });
+  const left = () =>
+    fs
+      .readdirSync('/proc')
+      .filter((pid) => /^\d+$/.test(pid))
+      .filter((pid) => {
+        try {
+          return fs.readFileSync(`/proc/${pid}/environ`, 'latin1').includes(mark);
+        } catch {
+          return false;
+        }
+      });
   for (let i = 0; i < 400 && left().length; i++) await new Promise((r) => setTimeout(r, 50));
   assert.deepStrictEqual(left(), [], 'no server left running');
 });

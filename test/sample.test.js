@@ -13,7 +13,10 @@ const { getJson } = require('../bench/http-client');
 
 const servers = {};
 test.before(async () => {
-  const [als, param] = await Promise.all([startServer({ STRATEGY: 'als', HOP: 'immediate' }), startServer({ STRATEGY: 'param', HOP: 'immediate' })]);
+  const [als, param] = await Promise.all([
+    startServer({ STRATEGY: 'als', HOP: 'immediate' }),
+    startServer({ STRATEGY: 'param', HOP: 'immediate' }),
+  ]);
   Object.assign(servers, { als, param });
   for (const s of Object.values(servers)) s.nonce = (await getJson(`${s.url}/__stats`)).nonce;
 });
@@ -28,7 +31,11 @@ test('burstAmount: at least minPerConnection per connection, else what the last 
   assert.strictEqual(burstAmount(settings, 1000), 500, 'fast: 1000 req/s x 0.5 s');
   assert.strictEqual(burstAmount(settings, null), null, 'no rate yet: a timed sizing burst first');
   assert.strictEqual(burstAmount({ ...settings, amount: 77 }, 1000), 77, '--amount wins');
-  assert.strictEqual(burstAmount({ ...settings, pipelining: 10 }, 10), (30 + 9) * 5, 'slack for the answers pipelining leaves uncounted');
+  assert.strictEqual(
+    burstAmount({ ...settings, pipelining: 10 }, 10),
+    (30 + 9) * 5,
+    'slack for the answers pipelining leaves uncounted',
+  );
 });
 
 test('a burst sized from a known rate completes exactly its requests; rps is requests over the window', async () => {
@@ -57,14 +64,33 @@ test('a timed burst that completed too little is replaced by one sized to the fl
 });
 
 test('a server whose nonce changed (it restarted) is refused', async () => {
-  await assert.rejects(takeSample({ config: als, server: server(servers.als, { nonce: 'another-process' }), driver: measure, settings, rate: 1 }), /restarted \(its nonce changed\)/);
+  await assert.rejects(
+    takeSample({
+      config: als,
+      server: server(servers.als, { nonce: 'another-process' }),
+      driver: measure,
+      settings,
+      rate: 1,
+    }),
+    /restarted \(its nonce changed\)/,
+  );
 });
 
 test('a server that reports another strategy is refused', async () => {
-  await assert.rejects(takeSample({ config: als, server: server(servers.param), driver: measure, settings, rate: 1 }), /reports strategy param, expected als/);
+  await assert.rejects(
+    takeSample({ config: als, server: server(servers.param), driver: measure, settings, rate: 1 }),
+    /reports strategy param, expected als/,
+  );
 });
 
 test('a server still busy at the settle deadline is a warning on the sample', async () => {
-  const s = await takeSample({ config: als, server: server(servers.als), driver: measure, settings, rate: 1, settleTimeoutMs: 1 });
+  const s = await takeSample({
+    config: als,
+    server: server(servers.als),
+    driver: measure,
+    settings,
+    rate: 1,
+    settleTimeoutMs: 1,
+  });
   assert.match(s.warnings.join('\n'), /still busy/);
 });

@@ -40,7 +40,14 @@ for (const framework of frameworks.names) {
   describe(`FRAMEWORK=${framework}`, { timeout: 300000 }, () => {
     let server;
     before(async () => {
-      server = await startServer({ FRAMEWORK: framework, STRATEGY: 'als', HOP: 'await', DEPTH: '8', BURN_US: '0', LOG: 'none' });
+      server = await startServer({
+        FRAMEWORK: framework,
+        STRATEGY: 'als',
+        HOP: 'await',
+        DEPTH: '8',
+        BURN_US: '0',
+        LOG: 'none',
+      });
     });
     after(() => server.stop());
 
@@ -102,7 +109,10 @@ for (const framework of frameworks.names) {
       }
       assert.ok(s.cpuUs > 0 && s.rssBytes > 0 && s.heapUsedBytes > 0);
       assert.ok(s.elu >= 0 && s.elu <= 1, `elu = ${s.elu}`);
-      assert.ok(s.eluIdleMs >= 0 && s.eluActiveMs > 0 && Math.abs(s.eluActiveMs / (s.eluActiveMs + s.eluIdleMs) - s.elu) < 0.01, 'elu from its parts');
+      assert.ok(
+        s.eluIdleMs >= 0 && s.eluActiveMs > 0 && Math.abs(s.eluActiveMs / (s.eluActiveMs + s.eluIdleMs) - s.elu) < 0.01,
+        'elu from its parts',
+      );
       assert.strictEqual(s.burnUs, 0, 'BURN_US=0 burns nothing');
     });
 
@@ -198,22 +208,26 @@ for (const framework of frameworks.names) {
       assert.strictEqual(code, 0);
     });
 
-    test('SIGTERM with nothing in flight exits 0 promptly, keep-alive sockets included', { timeout: 600000 }, async (t) => {
-      const idle = await startServer({ FRAMEWORK: framework, STRATEGY: 'param' });
-      t.after(() => idle.stop());
-      const exited = once(idle.child, 'exit');
-      const agent = new http.Agent({ keepAlive: true });
-      for (let i = 0; i < 3; i++) assert.strictEqual((await get(idle.url + '/', { agent })).status, 200);
-      const t0 = Date.now();
-      idle.child.kill('SIGTERM');
-      const [code, signal] = await exited;
-      agent.destroy();
-      assert.strictEqual(signal, null);
-      assert.strictEqual(code, 0);
-      // Idle keep-alive sockets are closed at once, so the graceful path ends the process,
-      // not the 10 s forced exit (which also exits 0, so only the time tells them apart).
-      assert.ok(Date.now() - t0 < 9000, `exit took ${Date.now() - t0} ms`);
-    });
+    test(
+      'SIGTERM with nothing in flight exits 0 promptly, keep-alive sockets included',
+      { timeout: 600000 },
+      async (t) => {
+        const idle = await startServer({ FRAMEWORK: framework, STRATEGY: 'param' });
+        t.after(() => idle.stop());
+        const exited = once(idle.child, 'exit');
+        const agent = new http.Agent({ keepAlive: true });
+        for (let i = 0; i < 3; i++) assert.strictEqual((await get(idle.url + '/', { agent })).status, 200);
+        const t0 = Date.now();
+        idle.child.kill('SIGTERM');
+        const [code, signal] = await exited;
+        agent.destroy();
+        assert.strictEqual(signal, null);
+        assert.strictEqual(code, 0);
+        // Idle keep-alive sockets are closed at once, so the graceful path ends the process,
+        // not the 10 s forced exit (which also exits 0, so only the time tells them apart).
+        assert.ok(Date.now() - t0 < 9000, `exit took ${Date.now() - t0} ms`);
+      },
+    );
   });
 }
 

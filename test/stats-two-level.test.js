@@ -21,15 +21,27 @@ const close = (a, b, tol, what) => assert.ok(Math.abs(a - b) <= tol, `${what}: $
 // (df 3, MSW 0.01); F = 1.166667; for df1 = 2, P(F > f) = (1 + 2f/3)^(-3/2) = 0.421875.
 // Components: within = MSW = 0.01; between = (MSB - MSW) / 2 = 0.000833333.
 function worked() {
-  const d = [[-0.1, -0.2], [-0.1, 0.0], [-0.3, -0.1]];
+  const d = [
+    [-0.1, -0.2],
+    [-0.1, 0.0],
+    [-0.3, -0.1],
+  ];
   const base = { id: 'b', strategy: 'none', samples: [] };
   const cfg = { id: 'x', strategy: 'als', samples: [] };
   let seq = 0;
-  d.forEach((ds, block) => ds.forEach((x) => {
-    const b = { block, seq: seq++, pairSeq: null, rps: 1000, cpuUsPerRequest: 100 };
-    base.samples.push(b);
-    cfg.samples.push({ block, seq: seq++, pairSeq: b.seq, rps: 1000 * Math.exp(x), cpuUsPerRequest: 100 / Math.exp(x) });
-  }));
+  d.forEach((ds, block) =>
+    ds.forEach((x) => {
+      const b = { block, seq: seq++, pairSeq: null, rps: 1000, cpuUsPerRequest: 100 };
+      base.samples.push(b);
+      cfg.samples.push({
+        block,
+        seq: seq++,
+        pairSeq: b.seq,
+        rps: 1000 * Math.exp(x),
+        cpuUsPerRequest: 100 / Math.exp(x),
+      });
+    }),
+  );
   return { base, cfg };
 }
 
@@ -38,9 +50,9 @@ test('two-level ratio matches the worked example by hand', () => {
   const s = summary.summarize(cfg, base);
   const r = s.ratio;
   close(r.estimate, 0.875173, 1e-6, 'estimate');
-  close(r.ci95[0], 0.723920, 1e-5, 'ci lo');
+  close(r.ci95[0], 0.72392, 1e-5, 'ci lo');
   close(r.ci95[1], 1.058014, 1e-5, 'ci hi');
-  close(r.pValue, 0.094180, 1e-5, 'p');
+  close(r.pValue, 0.09418, 1e-5, 'p');
   assert.strictEqual(r.blocks, 3);
   assert.strictEqual(r.n, 6);
   close(r.components.withinBlocks, 0.01, 1e-12, 'within');
@@ -80,7 +92,11 @@ test('throughput and CPU ratios that tell different stories are flagged', () => 
 });
 
 test('a strategy that lost ids gets no cost verdict; the global control and none still do', () => {
-  const run = makeRun2({ seed: 2, strategies: { als: 0.8, global: 0.95 }, extra: { als: { lost: 3 }, global: { mismatches: 9 } } });
+  const run = makeRun2({
+    seed: 2,
+    strategies: { als: 0.8, global: 0.95 },
+    extra: { als: { lost: 3 }, global: { mismatches: 9 } },
+  });
   const [base, als, glob] = run.configs;
   const a = summary.summarize(als, base);
   assert.strictEqual(a.broken, true);
@@ -117,10 +133,28 @@ test('formatPct is signed on request and never prints a tiny change as 0.0', () 
 
 test('pairs follow the recorded pairSeq, whether the baseline burst came before or after, never a nearer burst', () => {
   // Order in one block: B0 X1 X2 B3 — X1 was paired with B0 (before), X2 with B3 (after).
-  const base = { samples: [{ block: 0, seq: 0, pairSeq: null, rps: 1000 }, { block: 0, seq: 3, pairSeq: null, rps: 500 }] };
-  const cfg = { samples: [{ block: 0, seq: 1, pairSeq: 0, rps: 900 }, { block: 0, seq: 2, pairSeq: 3, rps: 450 }, { block: 0, seq: 4, pairSeq: 9, rps: 1 }] };
+  const base = {
+    samples: [
+      { block: 0, seq: 0, pairSeq: null, rps: 1000 },
+      { block: 0, seq: 3, pairSeq: null, rps: 500 },
+    ],
+  };
+  const cfg = {
+    samples: [
+      { block: 0, seq: 1, pairSeq: 0, rps: 900 },
+      { block: 0, seq: 2, pairSeq: 3, rps: 450 },
+      { block: 0, seq: 4, pairSeq: 9, rps: 1 },
+    ],
+  };
   const ps = summary.samplePairs(cfg.samples, base.samples);
-  assert.deepStrictEqual(ps.map((p) => [p.sample.seq, p.base.seq, p.unit]), [[1, 0, 0], [2, 3, 0]], 'a pairSeq with no baseline sample pairs with nothing');
+  assert.deepStrictEqual(
+    ps.map((p) => [p.sample.seq, p.base.seq, p.unit]),
+    [
+      [1, 0, 0],
+      [2, 3, 0],
+    ],
+    'a pairSeq with no baseline sample pairs with nothing',
+  );
   const d = summary.pairs(cfg.samples, base.samples).map((p) => p.d);
   close(d[0], Math.log(0.9), 1e-12, 'X1/B0');
   close(d[1], Math.log(0.9), 1e-12, 'X2/B3');
@@ -135,11 +169,27 @@ test('blockLogMeans: the mean log of a key per block, skipping samples without a
     { block: 1, rps: 0, cpuUsPerRequest: e ** 4 },
     { block: 1, rps: e ** 5, cpuUsPerRequest: null },
   ];
-  const rounded = (m, want) => assert.deepStrictEqual([...m].map(([b, x]) => [b, Math.round(x * 1e9) / 1e9]), want);
-  rounded(blockLogMeans(samples, 'rps'), [[0, 2], [1, 5]]);
-  rounded(blockLogMeans(samples, 'cpuUsPerRequest'), [[0, 2], [1, 4]]);
+  const rounded = (m, want) =>
+    assert.deepStrictEqual(
+      [...m].map(([b, x]) => [b, Math.round(x * 1e9) / 1e9]),
+      want,
+    );
+  rounded(blockLogMeans(samples, 'rps'), [
+    [0, 2],
+    [1, 5],
+  ]);
+  rounded(blockLogMeans(samples, 'cpuUsPerRequest'), [
+    [0, 2],
+    [1, 4],
+  ]);
   // Schema 1: the round is the block.
-  rounded(blockLogMeans([{ round: 3, rps: e }, { round: 3, rps: e ** 3 }]), [[3, 2]]);
+  rounded(
+    blockLogMeans([
+      { round: 3, rps: e },
+      { round: 3, rps: e ** 3 },
+    ]),
+    [[3, 2]],
+  );
 });
 
 test('sameRunRatio: two configs of a schema-2 run (another Node version, the other ACF mode) are compared per block of processes, a schema-1 run per round', () => {

@@ -24,7 +24,6 @@ function close(actual, expected, tol, what) {
   assert.ok(Math.abs(actual - expected) <= tol, `${what}: ${actual} not within ${tol} of ${expected}`);
 }
 
-
 test('welch() matches R on the sleep data (t, Welch–Satterthwaite df, p)', () => {
   const w = stats.welch(sleep1, sleep2);
   close(w.t, -1.8608, 5e-5, 't');
@@ -113,7 +112,16 @@ test('ratio: exact answers on tiny hand-made data', () => {
   assert.strictEqual(r.pValue, 0);
   assert.strictEqual(summaries.verdict(r), '20.0% slower, significant');
   // Only rounds present in both are paired; a single shared round falls back to Welch.
-  const partial = summaries.ratio([{ round: 0, rps: 1 }, { round: 5, rps: 2 }], [{ round: 0, rps: 1 }, { round: 1, rps: 2 }]);
+  const partial = summaries.ratio(
+    [
+      { round: 0, rps: 1 },
+      { round: 5, rps: 2 },
+    ],
+    [
+      { round: 0, rps: 1 },
+      { round: 1, rps: 2 },
+    ],
+  );
   assert.strictEqual(partial.paired, false);
   assert.strictEqual(partial.n, 2);
   // Bare numbers work too (round = index).
@@ -128,7 +136,10 @@ test('verdict strings', () => {
   assert.strictEqual(summaries.verdict({ estimate: 0.97, pValue: 0.2, n: 6 }), 'no significant difference');
   assert.strictEqual(summaries.verdict({ estimate: 0.97, pValue: 0.03, n: 6 }, 0.01), 'no significant difference');
   assert.strictEqual(summaries.verdict({ estimate: 0.5, pValue: null, n: 1 }), 'not enough samples');
-  assert.strictEqual(summaries.verdict(summaries.ratio([{ round: 0, rps: 5 }], [{ round: 0, rps: 9 }])), 'not enough samples');
+  assert.strictEqual(
+    summaries.verdict(summaries.ratio([{ round: 0, rps: 5 }], [{ round: 0, rps: 9 }])),
+    'not enough samples',
+  );
   assert.strictEqual(summaries.verdict(null), 'not enough samples');
 });
 
@@ -150,17 +161,30 @@ test('A vs A is called significant in 3–7% of 2000 trials (paired and Welch)',
 
 function sample(round, rps, extra = {}) {
   return {
-    round, rps, requests: rps * 3, errors: 0, non2xx: 0, mismatches: 0, lost: 0,
+    round,
+    rps,
+    requests: rps * 3,
+    errors: 0,
+    non2xx: 0,
+    mismatches: 0,
+    lost: 0,
     latency: { p2_5: 1, p50: 9, p97_5: 20, p99: 20 + round, avg: 9.8, stdev: 3.1, max: 80 },
-    cpuUsPerRequest: 90 + round, rssMB: 60, ...extra,
+    cpuUsPerRequest: 90 + round,
+    rssMB: 60,
+    ...extra,
   };
 }
 
 test('summarize() builds the run-json summary, matching samples by round', () => {
-  const base = { id: 'express/none/d8/await/node20', strategy: 'none', samples: [sample(0, 1000), sample(1, 1100), sample(2, 900)] };
+  const base = {
+    id: 'express/none/d8/await/node20',
+    strategy: 'none',
+    samples: [sample(0, 1000), sample(1, 1100), sample(2, 900)],
+  };
   // Stored out of order: matching is by `round`, not by position.
   const cfg = {
-    id: 'express/global/d8/await/node20', strategy: 'global',
+    id: 'express/global/d8/await/node20',
+    strategy: 'global',
     samples: [sample(2, 810, { mismatches: 5 }), sample(0, 900, { lost: 1 }), sample(1, 990, { mismatches: 7 })],
   };
   const s = summaries.summarize(cfg, base);
@@ -186,9 +210,22 @@ test('summarize() builds the run-json summary, matching samples by round', () =>
 test('baselineFor() picks the same framework/depth/hop/node/acf with the baseline strategy', () => {
   const mk = (strategy, depth, extra = {}) => ({
     id: `express/${strategy}/d${depth}/await/node20${extra.acf ? '/acf' : ''}`,
-    framework: 'express', strategy, depth, hop: 'await', node: 'v20.20.2', acf: false, ...extra,
+    framework: 'express',
+    strategy,
+    depth,
+    hop: 'await',
+    node: 'v20.20.2',
+    acf: false,
+    ...extra,
   });
-  const configs = [mk('none', 8), mk('none', 256), mk('als', 8), mk('als', 256), mk('none', 8, { acf: true }), mk('als', 8, { acf: true })];
+  const configs = [
+    mk('none', 8),
+    mk('none', 256),
+    mk('als', 8),
+    mk('als', 256),
+    mk('none', 8, { acf: true }),
+    mk('als', 8, { acf: true }),
+  ];
   assert.strictEqual(baselineFor(configs[2], configs, 'none'), configs[0]);
   assert.strictEqual(baselineFor(configs[3], configs, 'none'), configs[1]);
   assert.strictEqual(baselineFor(configs[5], configs, 'none'), configs[4]);

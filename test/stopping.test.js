@@ -18,12 +18,24 @@ test('without a precision target the run stops at the minimum', () => {
 });
 
 test('every ratio within the target: stop, reached', () => {
-  const d = decide({ ...base, ratios: [{ id: 'a', halfWidthPct: 2.9, blocks: 3 }, { id: 'b', halfWidthPct: 3, blocks: 3 }] });
+  const d = decide({
+    ...base,
+    ratios: [
+      { id: 'a', halfWidthPct: 2.9, blocks: 3 },
+      { id: 'b', halfWidthPct: 3, blocks: 3 },
+    ],
+  });
   assert.deepStrictEqual([d.more, d.reached, d.missing], [false, true, []]);
 });
 
 test('a ratio above the target buys another block while one fits before the cap', () => {
-  const d = decide({ ...base, ratios: [{ id: 'a', halfWidthPct: 6, blocks: 3 }, { id: 'b', halfWidthPct: 2, blocks: 3 }] });
+  const d = decide({
+    ...base,
+    ratios: [
+      { id: 'a', halfWidthPct: 6, blocks: 3 },
+      { id: 'b', halfWidthPct: 2, blocks: 3 },
+    ],
+  });
   assert.strictEqual(d.more, true);
   // half-width shrinks with sqrt(blocks): 6 pp at 3 blocks -> 3 * (6/3)^2 = 12 blocks.
   assert.deepStrictEqual(d.missing, [{ id: 'a', halfWidthPct: 6, blocksNeeded: 12 }]);
@@ -31,7 +43,11 @@ test('a ratio above the target buys another block while one fits before the cap'
 
 test('the cap is a deadline for the whole run: no block that would end after it', () => {
   const ratios = [{ id: 'a', halfWidthPct: 4, blocks: 5 }];
-  assert.strictEqual(decide({ ...base, ratios, elapsedS: 390, nextBlockS: 90 }).more, true, '390 + 90 = 480 still fits');
+  assert.strictEqual(
+    decide({ ...base, ratios, elapsedS: 390, nextBlockS: 90 }).more,
+    true,
+    '390 + 90 = 480 still fits',
+  );
   const d = decide({ ...base, ratios, elapsedS: 391, nextBlockS: 90 });
   assert.strictEqual(d.more, false);
   assert.strictEqual(d.reached, false);
@@ -45,7 +61,7 @@ test('a ratio without a half-width yet is missing, with no projection', () => {
   assert.deepStrictEqual(d.missing, [{ id: 'a', halfWidthPct: null, blocksNeeded: null }]);
 });
 
-test('a budget (a held-out resume\'s own time) stops before the minimum of blocks; the cap does not', () => {
+test("a budget (a held-out resume's own time) stops before the minimum of blocks; the cap does not", () => {
   const early = { ...base, blocks: 1, minBlocks: 10, elapsedS: 400, nextBlockS: 90 };
   assert.strictEqual(decide(early).more, true, 'the minimum is the design, the cap no budget');
   const d = decide({ ...early, budgetS: 480 });

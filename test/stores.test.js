@@ -24,27 +24,35 @@ for (const stores of [0, 100]) {
   });
 }
 
-const ACF_SKIP = detectAsyncContextFrame() && 'this node runs AsyncContextFrame: store values are not visible on the async resource';
+const ACF_SKIP =
+  detectAsyncContextFrame() && 'this node runs AsyncContextFrame: store values are not visible on the async resource';
 
-test('STORES=100: every extra store is live at the deepest level, holding the request\'s own id', { skip: ACF_SKIP }, async (t) => {
-  const server = await startServer({
-    STRATEGY: 'test-extra',
-    CTXBENCH_EXTRA_STRATEGY: PLANTED,
-    EXPECT_STORES: '100',
-    STORES: '100',
-    HOP: 'immediate',
-    DEPTH: '8',
-  });
-  t.after(() => server.stop());
-  const counts = await fireConcurrent(server.url, { total: 600, concurrency: 200 });
-  assert.deepStrictEqual(counts, { kept: 600, leaked: 0, lost: 0, errors: 0 });
-});
+test(
+  "STORES=100: every extra store is live at the deepest level, holding the request's own id",
+  { skip: ACF_SKIP },
+  async (t) => {
+    const server = await startServer({
+      STRATEGY: 'test-extra',
+      CTXBENCH_EXTRA_STRATEGY: PLANTED,
+      EXPECT_STORES: '100',
+      STORES: '100',
+      HOP: 'immediate',
+      DEPTH: '8',
+    });
+    t.after(() => server.stop());
+    const counts = await fireConcurrent(server.url, { total: 600, concurrency: 200 });
+    assert.deepStrictEqual(counts, { kept: 600, leaked: 0, lost: 0, errors: 0 });
+  },
+);
 
 test('STORES out of range or not a number stops start-up with one line', async () => {
   for (const value of ['-1', '1001', 'many']) {
     const r = await runToExit({ STORES: value });
     assert.strictEqual(r.code, 1, value);
-    assert.match(r.stderr.trim(), new RegExp(`^[^\\n]*STORES="${value}" is not valid; expected an integer from 0 to 1000[^\\n]*$`));
+    assert.match(
+      r.stderr.trim(),
+      new RegExp(`^[^\\n]*STORES="${value}" is not valid; expected an integer from 0 to 1000[^\\n]*$`),
+    );
   }
 });
 
@@ -52,7 +60,14 @@ test('a config with `stores` gets its own id and a server started with that many
   const { expandConfigs } = require('../bench/matrix');
   const { startServer: startBenchServer } = require('../bench/server-process');
   const target = { label: 'nodeX', version: process.version, path: process.execPath, args: [] };
-  const settings = { configs: [{ framework: 'express', strategy: 'als', stores: 0 }, { framework: 'express', strategy: 'als', stores: 10 }], depths: [8], hops: ['immediate'] };
+  const settings = {
+    configs: [
+      { framework: 'express', strategy: 'als', stores: 0 },
+      { framework: 'express', strategy: 'als', stores: 10 },
+    ],
+    depths: [8],
+    hops: ['immediate'],
+  };
   const [zero, ten] = expandConfigs(settings, [target]);
   assert.notStrictEqual(zero.id, ten.id);
   assert.strictEqual(ten.stores, 10);

@@ -35,12 +35,17 @@ function copyFixtures(edit = {}, prefix = 'ctxbench-headline-') {
 // built from them, an edited run from a deep copy (strategySummary does not change its runs).
 let loaded;
 function summaryFrom(edit = {}) {
-  loaded ??= readResults(FIXTURES, HEADLINE_FILES.map((name) => path.join(FIXTURES, name)));
-  return strategySummary(loaded.map((r) => {
-    const name = path.basename(r.file, '.json');
-    const change = edit[`${name}.json`];
-    return { ...r, name, run: change ? change(structuredClone(r.run)) : r.run };
-  }));
+  loaded ??= readResults(
+    FIXTURES,
+    HEADLINE_FILES.map((name) => path.join(FIXTURES, name)),
+  );
+  return strategySummary(
+    loaded.map((r) => {
+      const name = path.basename(r.file, '.json');
+      const change = edit[`${name}.json`];
+      return { ...r, name, run: change ? change(structuredClone(r.run)) : r.run };
+    }),
+  );
 }
 const summaryOf = (root) => {
   const dir = path.join(root, 'results');
@@ -52,7 +57,10 @@ const onXeon = (run) => ({ ...run, environment: { ...run.environment, cpuModel: 
 
 test('the headline: Strategy, Keeps the id?, Depth 8, Depth 256, Real I/O, p99 added, Reading; live stores on its page', () => {
   const summary = summaryFrom();
-  assert.deepStrictEqual(columns(summary).map((c) => c.title), ['Strategy', 'Keeps the id?', 'Depth 8', 'Depth 256', 'Real I/O', 'p99 added', 'Reading']);
+  assert.deepStrictEqual(
+    columns(summary).map((c) => c.title),
+    ['Strategy', 'Keeps the id?', 'Depth 8', 'Depth 256', 'Real I/O', 'p99 added', 'Reading'],
+  );
   assert.deepStrictEqual(summary.columns.find((c) => c.key === 'stores').leaves, { why: 'page', page: 'stores' });
   const md = markdown(summary, { link: (name) => `results/${name}.md` });
   assert.match(md, /\| Strategy \| Keeps the id\? \| Depth 8 \| Depth 256 \| Real I\/O \| p99 added \| Reading \|/);
@@ -69,12 +77,16 @@ test('the headline: Strategy, Keeps the id?, Depth 8, Depth 256, Real I/O, p99 a
 test('every cell of the headline is at most about 100 characters; a per-runtime id answer too long for it is said in short', () => {
   const summary = summaryFrom({ 'popular.json': onXeon });
   for (const { row, text } of rendered(summary)) {
-    for (const [key, t] of Object.entries(text)) assert.ok(!t || t.length <= 110, `${row.strategy} ${key}: ${t?.length} ${t}`);
+    for (const [key, t] of Object.entries(text))
+      assert.ok(!t || t.length <= 110, `${row.strategy} ${key}: ${t?.length} ${t}`);
   }
   // datadog's answer: many scenarios lost on each of four runtimes, differently.
   const failing = ['nested', 'chain-await', 'fanout', 'keepalive', 'body', 'timer', 'emitter-bound', 'worker'];
   const runtimes = ['node24', 'node24-noacf (async_hooks)', 'node26', 'node26-noacf (async_hooks)'].map((label, i) => ({
-    label, failing: failing.slice(0, 6 + (i % 2)), propagation: ['nested', 'chain-await', 'fanout', 'keepalive'], own: [],
+    label,
+    failing: failing.slice(0, 6 + (i % 2)),
+    propagation: ['nested', 'chain-await', 'fanout', 'keepalive'],
+    own: [],
   }));
   const ids = { verdict: 'broken', runtimes, uniform: false, common: [], nodeDependent: [], source: { file: 'x' } };
   const text = idsText(ids);
@@ -99,8 +111,14 @@ test('each column\'s figures from one machine: rows measured on another read "�
   assert.deepStrictEqual(Object.keys(sentry.offMachine), ['shallow', 'deep']);
   assert.strictEqual(summary.columns.find((c) => c.key === 'shallow').machine, `${XEON} × 2`);
   const md = markdown(summary, { link: (name) => `results/${name}.md` });
-  assert.match(md.split('\n').find((l) => l.startsWith('| `sentry` |')), /^\| `sentry` \| [^|]+ \| — \| — \|/);
-  assert.match(md, /`cls-rtracer`, `express-http-context`, `sentry`, `datadog`: "—" in Depth 8, Depth 256: measured on AMD EPYC × 2, not on the column's Intel\(R\) Xeon\(R\) Processor × 2; their figures are on their study page, \[popular\]\(results\/popular\.md\)\./);
+  assert.match(
+    md.split('\n').find((l) => l.startsWith('| `sentry` |')),
+    /^\| `sentry` \| [^|]+ \| — \| — \|/,
+  );
+  assert.match(
+    md,
+    /`cls-rtracer`, `express-http-context`, `sentry`, `datadog`: "—" in Depth 8, Depth 256: measured on AMD EPYC × 2, not on the column's Intel\(R\) Xeon\(R\) Processor × 2; their figures are on their study page, \[popular\]\(results\/popular\.md\)\./,
+  );
   assert.doesNotMatch(rendered(summary).find((x) => x.row.strategy === 'sentry').text.reading, /\d%/);
   // Measured again on the same machine: the rows are back in the columns.
   const same = summaryFrom({ 'popular.json': onXeon });
@@ -110,20 +128,40 @@ test('each column\'s figures from one machine: rows measured on another read "�
 });
 
 test('a % column whose figures are wider than ±4 pp leaves the headline for its study page; within, it stays', () => {
-  const cell = (lo, hi, name = 'deployment-f1') => ({ kind: 'ratio', estimate: (lo + hi) / 2, interval: [lo, hi], intervalKind: '95% CI', source: { name } });
-  const rows = [{ strategy: 'als', io: cell(0.97, 1.03, 'io'), deploy: cell(0.6, 1.2) }, { strategy: 'otel', io: cell(0.95, 1.02, 'io'), deploy: cell(0.97, 1.0) }];
-  const cols = headlineColumns(rows, () => null, [{ key: 'io', unit: '%' }, { key: 'deploy', unit: '%' }]);
-  assert.deepStrictEqual(cols.map((c) => [c.key, c.shown, c.leaves]), [['io', true, null], ['deploy', false, { why: 'wide', page: 'deployment-f1' }]]);
+  const cell = (lo, hi, name = 'deployment-f1') => ({
+    kind: 'ratio',
+    estimate: (lo + hi) / 2,
+    interval: [lo, hi],
+    intervalKind: '95% CI',
+    source: { name },
+  });
+  const rows = [
+    { strategy: 'als', io: cell(0.97, 1.03, 'io'), deploy: cell(0.6, 1.2) },
+    { strategy: 'otel', io: cell(0.95, 1.02, 'io'), deploy: cell(0.97, 1.0) },
+  ];
+  const cols = headlineColumns(rows, () => null, [
+    { key: 'io', unit: '%' },
+    { key: 'deploy', unit: '%' },
+  ]);
+  assert.deepStrictEqual(
+    cols.map((c) => [c.key, c.shown, c.leaves]),
+    [
+      ['io', true, null],
+      ['deploy', false, { why: 'wide', page: 'deployment-f1' }],
+    ],
+  );
   assert.strictEqual(Math.round(cols[1].halfWidthPp), 30);
   // ±3.5 pp stays; ±4.5 leaves.
-  const edge = (half) => headlineColumns([{ strategy: 'x', io: cell(1 - half, 1 + half, 'io') }], () => null, [{ key: 'io', unit: '%' }])[0].shown;
+  const edge = (half) =>
+    headlineColumns([{ strategy: 'x', io: cell(1 - half, 1 + half, 'io') }], () => null, [{ key: 'io', unit: '%' }])[0]
+      .shown;
   assert.strictEqual(edge(0.035), true);
   assert.strictEqual(edge(0.045), false);
 });
 
 // Each kind of contradiction planted in a headline built from the fixtures (the generator
 // never writes one, so each is planted in the built rows or their text) and seen red.
-test('the headline check: each planted contradiction is one line naming it; the fixtures\' headline has none', () => {
+test("the headline check: each planted contradiction is one line naming it; the fixtures' headline has none", () => {
   const fresh = () => summaryFrom({ 'popular.json': onXeon });
   // change(summary, row): the built rows changed first, then rendered; row(strategy) -> its
   // rendered { row, text } to change what a cell says.
@@ -139,12 +177,17 @@ test('the headline check: each planted contradiction is one line naming it; the 
   const every = plant((s, row) => {
     row('als').text.reading = 'Costs 2.1% at depth 8; keeps the id in every propagation pattern.';
   });
-  assert.deepStrictEqual(every, ['als: the Reading says "every propagation pattern" while Keeps the id? lists ✗ body, emitter-bound, pg-callback']);
+  assert.deepStrictEqual(every, [
+    'als: the Reading says "every propagation pattern" while Keeps the id? lists ✗ body, emitter-bound, pg-callback',
+  ]);
   // The Reading says it keeps the id while an everyday pattern is ✗.
   const everyday = plant((s, row) => {
     row('otel').text.ids = '✓ · ✗ chain-await';
   });
-  assert.match(everyday.join('\n'), /^otel: the Reading says it keeps the id while Keeps the id\? lists ✗ chain-await, everyday patterns$/);
+  assert.match(
+    everyday.join('\n'),
+    /^otel: the Reading says it keeps the id while Keeps the id\? lists ✗ chain-await, everyday patterns$/,
+  );
   // "cannot tell" and "≥ 100%" beside a cost beyond the margin, unsupported by their own interval.
   const tell = plant((s, row) => {
     row('cls-hooked').text.io = 'cannot tell from `none`';
@@ -152,29 +195,44 @@ test('the headline check: each planted contradiction is one line naming it; the 
     row('cls-hooked').text.reading = 'Costs 59.8% at depth 8 (cannot tell within ±2%); keeps the id in everyday code.';
   });
   assert.strictEqual(tell.length, 3, tell.join('\n'));
-  assert.match(tell[0], /^cls-hooked: Real I\/O says "cannot tell" while Depth 8, Depth 256(, Real I\/O)? say it costs more than ±2%$/);
+  assert.match(
+    tell[0],
+    /^cls-hooked: Real I\/O says "cannot tell" while Depth 8, Depth 256(, Real I\/O)? say it costs more than ±2%$/,
+  );
   assert.match(tell[1], /^cls-hooked: p99 added says "≥ 112\.3%"/);
   assert.match(tell[2], /^cls-hooked: the Reading says "Costs 59\.8% at depth 8 \(cannot tell within ±2%\)"/);
   // "cannot serve" beside a figure for the same rate.
   const serve = plant((s) => {
     const sentry = rowOf(s, 'sentry');
-    assert.ok(sentry.io.cannotServe, 'the fixtures\' sentry cannot serve the I/O rate');
-    sentry.latency = { kind: 'ms', estimate: 1.2, interval: [0.5, 1.9], source: { name: 'latency' }, settings: { ...sentry.io.settings, load: sentry.io.cannotServe.load } };
+    assert.ok(sentry.io.cannotServe, "the fixtures' sentry cannot serve the I/O rate");
+    sentry.latency = {
+      kind: 'ms',
+      estimate: 1.2,
+      interval: [0.5, 1.9],
+      source: { name: 'latency' },
+      settings: { ...sentry.io.settings, load: sentry.io.cannotServe.load },
+    };
   });
-  assert.deepStrictEqual(serve, ['sentry: Real I/O says "cannot serve 50% of none\'s capacity" while p99 added has a figure at the same rate (+1.20 ms [+0.50…+1.90])']);
+  assert.deepStrictEqual(serve, [
+    'sentry: Real I/O says "cannot serve 50% of none\'s capacity" while p99 added has a figure at the same rate (+1.20 ms [+0.50…+1.90])',
+  ]);
   // A % figure wider than ±4 pp.
   const wide = plant((s) => {
     rowOf(s, 'param').io.interval = [0.9, 1.1];
   });
-  assert.deepStrictEqual(wide, ['param: Real I/O shows 99.4% [90.0%–110.0%], ±10.0 pp wide (the headline keeps a % figure within ±4 pp)']);
+  assert.deepStrictEqual(wide, [
+    'param: Real I/O shows 99.4% [90.0%–110.0%], ±10.0 pp wide (the headline keeps a % figure within ±4 pp)',
+  ]);
   // A column mixing machines.
   const mixed = plant((s) => {
     rowOf(s, 'sentry').shallow.machine = 'AMD EPYC × 2';
   });
-  assert.deepStrictEqual(mixed, [`Depth 8: figures from 2 machines (none, param, als, alscontext-als, otel, cls-hooked, alscontext, global, cls-rtracer, express-http-context, datadog on ${XEON} × 2; sentry on AMD EPYC × 2)`]);
+  assert.deepStrictEqual(mixed, [
+    `Depth 8: figures from 2 machines (none, param, als, alscontext-als, otel, cls-hooked, alscontext, global, cls-rtracer, express-http-context, datadog on ${XEON} × 2; sentry on AMD EPYC × 2)`,
+  ]);
 });
 
-test('README\'s answer block: written between the markers by the committed report, README without them untouched; CI\'s check compares it', async () => {
+test("README's answer block: written between the markers by the committed report, README without them untouched; CI's check compares it", async () => {
   const root = copyFixtures({ 'popular.json': onXeon }, 'ctxbench-answer-');
   const readme = `# ctxbench\n\nWhat it costs:\n\n${START}\nold\n${END}\n\nThe rest.\n`;
   fs.writeFileSync(path.join(root, 'README.md'), readme);
@@ -183,9 +241,15 @@ test('README\'s answer block: written between the markers by the committed repor
   assert.ok(text.startsWith(`# ctxbench\n\nWhat it costs:\n\n${START}\n`) && text.endsWith(`${END}\n\nThe rest.\n`));
   const block = text.slice(text.indexOf(START), text.indexOf(END));
   assert.match(block, /\| Strategy \| Keeps the id\? \| Depth 8 \| Depth 256 \| p99 added \|/);
-  const rows = block.split('\n').filter((l) => /^\| `/.test(l)).map((l) => l.split('|')[1].trim());
+  const rows = block
+    .split('\n')
+    .filter((l) => /^\| `/.test(l))
+    .map((l) => l.split('|')[1].trim());
   assert.deepStrictEqual(rows, ['`param`', '`als`', '`otel`', '`cls-hooked`', '`sentry`', '`datadog`']);
-  assert.match(block, /Node v24\.\d+\.\d+ on Intel\(R\) Xeon\(R\) Processor × 2\. Every strategy and how each column was measured: \[results\.md\]\(results\.md\) · \[results\/index\.html\]\(results\/index\.html\)\./);
+  assert.match(
+    block,
+    /Node v24\.\d+\.\d+ on Intel\(R\) Xeon\(R\) Processor × 2\. Every strategy and how each column was measured: \[results\.md\]\(results\.md\) · \[results\/index\.html\]\(results\/index\.html\)\./,
+  );
   assert.deepStrictEqual(check(root), []);
   // A block that is not the report's own fails the CI check.
   fs.writeFileSync(path.join(root, 'README.md'), text.replace('`param`', '`param2`'));
@@ -215,7 +279,10 @@ test('the study list tells studies of one title apart: the setting that differs,
   const all = [
     section('integrity', 'Context integrity', { preset: 'runtimes', strategies: ['none', 'param', 'als', 'otel'] }),
     section('integrity-agents', 'Context integrity', { preset: 'runtimes', strategies: ['sentry', 'datadog'] }),
-    section('integrity-upgrade', 'Context integrity', { preset: 'upgrade', strategies: ['none', 'param', 'als', 'otel'] }),
+    section('integrity-upgrade', 'Context integrity', {
+      preset: 'upgrade',
+      strategies: ['none', 'param', 'als', 'otel'],
+    }),
     section('app', 'Your service: als-logger against param', { paths: ['/'] }),
     section('app-predict', 'Your service: als-logger against param', { paths: ['/'] }),
     section('default', 'Default run', { preset: 'default' }),
@@ -240,15 +307,43 @@ test('`ctxbench report` refuses to write a headline that contradicts itself: one
   const behind = (run) => {
     const param = run.configs.find((c) => c.strategy === 'param' && c.hop === 'pg');
     const first = Math.min(...param.samples.filter((s) => s.kind === 'window').map((s) => s.block));
-    param.samples = param.samples.map((s) => (s.kind === 'window' && s.block === first ? { ...s, counted: false, schedule: { ...s.schedule, sent: Math.floor(s.schedule.due / 2) } } : s));
+    param.samples = param.samples.map((s) =>
+      s.kind === 'window' && s.block === first
+        ? { ...s, counted: false, schedule: { ...s.schedule, sent: Math.floor(s.schedule.due / 2) } }
+        : s,
+    );
     return run;
   };
   const asLatency = (run) => ({ ...run, configs: run.configs.map((c) => ({ ...c, hop: 'pg' })) });
-  const root = copyFixtures({ 'io.json': behind, 'latency.json': asLatency, 'popular.json': onXeon }, 'ctxbench-refuse-');
-  const r = spawnSync(process.execPath, [path.join(__dirname, '..', 'bin', 'ctxbench.js'), 'report', '--results', path.join(root, 'results'), '--out', path.join(root, 'results.md'), '--no-html'], { encoding: 'utf8' });
+  const root = copyFixtures(
+    { 'io.json': behind, 'latency.json': asLatency, 'popular.json': onXeon },
+    'ctxbench-refuse-',
+  );
+  const r = spawnSync(
+    process.execPath,
+    [
+      path.join(__dirname, '..', 'bin', 'ctxbench.js'),
+      'report',
+      '--results',
+      path.join(root, 'results'),
+      '--out',
+      path.join(root, 'results.md'),
+      '--no-html',
+    ],
+    { encoding: 'utf8' },
+  );
   assert.strictEqual(r.status, 1, r.stderr);
   const lines = r.stderr.trim().split('\n');
   assert.strictEqual(lines[0], 'ctxbench: the headline contradicts itself, results.md not written:');
-  assert.ok(lines.slice(1).some((l) => /^ {2}param: Real I\/O says "cannot serve 50% of none's capacity" while p99 added has a figure at the same rate \(/.test(l)), r.stderr);
+  assert.ok(
+    lines
+      .slice(1)
+      .some((l) =>
+        /^ {2}param: Real I\/O says "cannot serve 50% of none's capacity" while p99 added has a figure at the same rate \(/.test(
+          l,
+        ),
+      ),
+    r.stderr,
+  );
   assert.ok(!fs.existsSync(path.join(root, 'results.md')));
 });

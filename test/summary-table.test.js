@@ -21,8 +21,14 @@ function parseCsvLine(line) {
   let quoted = false;
   for (let i = 0; i < line.length; i++) {
     const ch = line[i];
-    if (quoted && ch === '"' && line[i + 1] === '"') { cur += '"'; i++; } else if (ch === '"') quoted = !quoted;
-    else if (ch === ',' && !quoted) { cells.push(cur); cur = ''; } else cur += ch;
+    if (quoted && ch === '"' && line[i + 1] === '"') {
+      cur += '"';
+      i++;
+    } else if (ch === '"') quoted = !quoted;
+    else if (ch === ',' && !quoted) {
+      cells.push(cur);
+      cur = '';
+    } else cur += ch;
   }
   return [...cells, cur];
 }
@@ -39,7 +45,8 @@ test('report --csv and --json: one row per configuration of the committed defaul
   assert.deepStrictEqual(lines[0].split(','), COLUMNS);
   assert.strictEqual(lines.length - 1, run.configs.length);
   const rows = lines.slice(1).map((l) => Object.fromEntries(parseCsvLine(l).map((v, i) => [COLUMNS[i], v])));
-  for (const row of rows) assert.strictEqual(Object.keys(row).length, COLUMNS.length, 'no cell split by a comma inside it');
+  for (const row of rows)
+    assert.strictEqual(Object.keys(row).length, COLUMNS.length, 'no cell split by a comma inside it');
   const als = rows.find((x) => x.strategy === 'als' && x.depth === '8');
   const config = run.configs.find((c) => c.id === als.id);
   assert.ok(Math.abs(Number(als.ratio) - config.summary.ratio.estimate) < 1e-5);
@@ -48,14 +55,21 @@ test('report --csv and --json: one row per configuration of the committed defaul
   assert.strictEqual(als.method, 'duet');
   assert.strictEqual(rows.find((x) => x.id.endsWith('/aa')).aa_twin, 'true');
   assert.strictEqual(rows.find((x) => x.id === run.configs[0].id).verdict, 'baseline');
-  assert.ok(Number(rows.find((x) => x.strategy === 'global').mismatches) > 0, 'the control\'s leak is in the table');
+  assert.ok(Number(rows.find((x) => x.strategy === 'global').mismatches) > 0, "the control's leak is in the table");
   const doc = JSON.parse(fs.readFileSync(json, 'utf8'));
   assert.deepStrictEqual([doc.kind, doc.columns, doc.rows.length], ['summary', COLUMNS, run.configs.length]);
   assert.strictEqual(doc.rows.find((x) => x.id === als.id).ratio, config.summary.ratio.estimate);
 });
 
 test('report --csv of files without a run: one line, exit 1', async () => {
-  const r = await runCli(['report', path.join(RESULTS, 'integrity.json'), '--out', path.join(os.tmpdir(), 'x.md'), '--csv', path.join(os.tmpdir(), 'x.csv')]);
+  const r = await runCli([
+    'report',
+    path.join(RESULTS, 'integrity.json'),
+    '--out',
+    path.join(os.tmpdir(), 'x.md'),
+    '--csv',
+    path.join(os.tmpdir(), 'x.csv'),
+  ]);
   assert.strictEqual(r.code, 1);
   assert.match(r.stderr, /--csv\/--json: none of the files is a run/);
 });

@@ -6,7 +6,12 @@ const test = require('node:test');
 const assert = require('node:assert');
 const { runSummary } = require('../report/terminal');
 
-const summary = (estimate, ci95, verdict, counts = {}) => ({ ratio: estimate === null ? null : { estimate, ci95, halfWidthPct: ((ci95[1] - ci95[0]) / 2) * 100, verdict }, mismatches: 0, lost: 0, ...counts });
+const summary = (estimate, ci95, verdict, counts = {}) => ({
+  ratio: estimate === null ? null : { estimate, ci95, halfWidthPct: ((ci95[1] - ci95[0]) / 2) * 100, verdict },
+  mismatches: 0,
+  lost: 0,
+  ...counts,
+});
 
 test('runSummary: a row per configuration with ratio, interval, verdict and the id check; a broken strategy and the leaking control are named', () => {
   const run = {
@@ -16,9 +21,22 @@ test('runSummary: a row per configuration with ratio, interval, verdict and the 
     configs: [
       { strategy: 'none', depth: 8, summary: summary(null, null, null, { lost: 100 }) },
       { strategy: 'als', depth: 8, summary: summary(0.97, [0.96, 0.98], '3.0% slower, significant') },
-      { strategy: 'global', depth: 8, summary: summary(1.0, [0.99, 1.01], 'no significant difference', { mismatches: 42 }) },
-      { strategy: 'cls-hooked', depth: 8, summary: summary(0.4, [0.39, 0.41], 'context broken, cost not comparable', { lost: 3 }) },
-      { strategy: 'none', arm: 'aa', depth: 8, summary: summary(1.0, [0.98, 1.02], 'no significant difference', { lost: 100 }) },
+      {
+        strategy: 'global',
+        depth: 8,
+        summary: summary(1.0, [0.99, 1.01], 'no significant difference', { mismatches: 42 }),
+      },
+      {
+        strategy: 'cls-hooked',
+        depth: 8,
+        summary: summary(0.4, [0.39, 0.41], 'context broken, cost not comparable', { lost: 3 }),
+      },
+      {
+        strategy: 'none',
+        arm: 'aa',
+        depth: 8,
+        summary: summary(1.0, [0.98, 1.02], 'no significant difference', { lost: 100 }),
+      },
       { strategy: 'otel', depth: 8, summary: null, error: { message: 'server exited (code 1) before listening' } },
     ],
   };
@@ -32,7 +50,10 @@ test('runSummary: a row per configuration with ratio, interval, verdict and the 
   assert.match(line('none (A/A twin)'), /100\.0% \[98\.0%–102\.0%\]/);
   assert.match(line('otel'), /not measured\s+server exited \(code 1\) before listening/);
   assert.match(text, /Precision: median ±1\.00 pp, worst ±2\.00 pp/);
-  assert.match(text, /Full report: results\.md; run JSON: results\/default\.json\nHTML report \(charts, sortable tables; open it in a browser\): results\/index\.html\n/);
+  assert.match(
+    text,
+    /Full report: results\.md; run JSON: results\/default\.json\nHTML report \(charts, sortable tables; open it in a browser\): results\/index\.html\n/,
+  );
   assert.match(runSummary(run, { out: 'x.json', report: 'none' }), /Full report: \(none written\)/);
   assert.doesNotMatch(runSummary(run, { out: 'x.json', report: 'none' }), /HTML report/);
 });
@@ -45,6 +66,14 @@ test('runSummary of a pair run: a strategy that fell behind the rate its baselin
   assert.match(sentry, /cannot serve [\d,]+ req\/s\s+fell behind the rate its baseline kept \(in \d of \d blocks\)/);
   // The precision line counts the figures shown: a run whose every candidate kept its rate
   // and the same run without the strategies that did not differ only by those.
-  const held = { ...run, configs: run.configs.filter((c) => !text.split('\n').some((l) => l.startsWith(`${c.strategy} `) && l.includes(`${c.hop} `) && l.includes('cannot serve'))) };
+  const held = {
+    ...run,
+    configs: run.configs.filter(
+      (c) =>
+        !text
+          .split('\n')
+          .some((l) => l.startsWith(`${c.strategy} `) && l.includes(`${c.hop} `) && l.includes('cannot serve')),
+    ),
+  };
   assert.strictEqual(runSummary(held, { out: 'x' }).match(/^Precision: .*$/m)[0], text.match(/^Precision: .*$/m)[0]);
 });

@@ -10,14 +10,27 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const TEST = __dirname;
-const files = (dir) => fs.readdirSync(dir).filter((n) => n.endsWith('.test.js')).sort();
+const files = (dir) =>
+  fs
+    .readdirSync(dir)
+    .filter((n) => n.endsWith('.test.js'))
+    .sort();
 
-test('every test file names its tier and why on its first line after \'use strict\': quick in test/, all in test/all/', () => {
+test("every test file names its tier and why on its first line after 'use strict': quick in test/, all in test/all/", () => {
   const wrong = [];
-  for (const [dir, tier] of [[TEST, 'quick'], [path.join(TEST, 'all'), 'all']]) {
+  for (const [dir, tier] of [
+    [TEST, 'quick'],
+    [path.join(TEST, 'all'), 'all'],
+  ]) {
     for (const name of files(dir)) {
-      const first = fs.readFileSync(path.join(dir, name), 'utf8').split('\n').find((l) => l.trim() !== "'use strict';");
-      if (!new RegExp(`^// Tier: ${tier} \\(\\S`).test(first)) wrong.push(`${path.relative(TEST, path.join(dir, name))}: ${JSON.stringify(first)}, expected "// Tier: ${tier} (why)"`);
+      const first = fs
+        .readFileSync(path.join(dir, name), 'utf8')
+        .split('\n')
+        .find((l) => l.trim() !== "'use strict';");
+      if (!new RegExp(`^// Tier: ${tier} \\(\\S`).test(first))
+        wrong.push(
+          `${path.relative(TEST, path.join(dir, name))}: ${JSON.stringify(first)}, expected "// Tier: ${tier} (why)"`,
+        );
     }
   }
   assert.deepStrictEqual(wrong, []);
@@ -32,5 +45,6 @@ test('npm test runs the quick tier and npm run test:all both tiers, by shell glo
   const runner = (script) => script.replace(/--test-concurrency=\d+ /, '');
   assert.strictEqual(runner(scripts['test:all']), `${runner(scripts.test)} test/all/*.test.js`);
   // Helpers and fixtures are required by the tests, never run as tests themselves.
-  for (const dir of ['helpers', 'fixtures']) assert.deepStrictEqual(files(path.join(TEST, dir)), [], `test/${dir}/ holds no *.test.js`);
+  for (const dir of ['helpers', 'fixtures'])
+    assert.deepStrictEqual(files(path.join(TEST, dir)), [], `test/${dir}/ holds no *.test.js`);
 });

@@ -128,7 +128,10 @@ test('precedence: X-Cloud-Trace-Context > traceparent > x-request-id > generated
 
 test('precedence: an invalid higher source falls through to the next valid one', () => {
   assert.strictEqual(traceIdOf({ 'x-cloud-trace-context': cloud(ZERO), traceparent: parent(T2) }), T2);
-  assert.strictEqual(traceIdOf({ 'x-cloud-trace-context': 'junk', traceparent: parent(T2, { version: 'ff' }), 'x-request-id': 'req-8' }), 'req-8');
+  assert.strictEqual(
+    traceIdOf({ 'x-cloud-trace-context': 'junk', traceparent: parent(T2, { version: 'ff' }), 'x-request-id': 'req-8' }),
+    'req-8',
+  );
   for (const hostile of HOSTILE) {
     const id = traceIdOf({ 'x-cloud-trace-context': hostile, traceparent: hostile, 'x-request-id': hostile });
     assert.match(id, HEX32, JSON.stringify(hostile));
@@ -144,7 +147,9 @@ async function rawGet(port, path, headerLines) {
   await once(socket, 'connect');
   const chunks = [];
   socket.on('data', (c) => chunks.push(c));
-  socket.write(Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${headerLines}\r\n`, 'latin1'));
+  socket.write(
+    Buffer.from(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${headerLines}\r\n`, 'latin1'),
+  );
   await once(socket, 'close');
   const raw = Buffer.concat(chunks).toString('latin1');
   const [head, ...rest] = raw.split('\r\n\r\n');
@@ -172,46 +177,50 @@ const RAW_HOSTILE = [
 ];
 
 for (const framework of frameworks.names) {
-  test(`${framework}: hostile headers are never reflected raw in the body or x-trace-id`, { timeout: 600000 }, async (t) => {
-    const server = await startServer({ STRATEGY: 'als', HOP: 'immediate', FRAMEWORK: framework, DEPTH: '3' });
-    t.after(() => server.stop());
-    for (const value of RAW_HOSTILE) {
-      for (const name of ['x-cloud-trace-context', 'traceparent', 'x-request-id']) {
-        const res = await rawGet(server.port, '/', `${name}: ${value}\r\n`);
-        const what = `${name}: ${JSON.stringify(value)}`;
-        // The parser may refuse the request outright (400); if it answers, it answers
-        // with a fresh id of its own.
-        if (res.status === 200) {
-          assert.match(res.body, HEX32, what);
-          assert.strictEqual(res.headers['x-trace-id'], res.body, what);
-        } else {
-          assert.strictEqual(res.status, 400, what);
+  test(
+    `${framework}: hostile headers are never reflected raw in the body or x-trace-id`,
+    { timeout: 600000 },
+    async (t) => {
+      const server = await startServer({ STRATEGY: 'als', HOP: 'immediate', FRAMEWORK: framework, DEPTH: '3' });
+      t.after(() => server.stop());
+      for (const value of RAW_HOSTILE) {
+        for (const name of ['x-cloud-trace-context', 'traceparent', 'x-request-id']) {
+          const res = await rawGet(server.port, '/', `${name}: ${value}\r\n`);
+          const what = `${name}: ${JSON.stringify(value)}`;
+          // The parser may refuse the request outright (400); if it answers, it answers
+          // with a fresh id of its own.
+          if (res.status === 200) {
+            assert.match(res.body, HEX32, what);
+            assert.strictEqual(res.headers['x-trace-id'], res.body, what);
+          } else {
+            assert.strictEqual(res.status, 400, what);
+          }
+          assert.ok(!res.raw.includes(value), `reflected raw: ${what}`);
+          assert.ok(!/x-evil|injected|EMERGENCY|<script>/i.test(res.raw), what);
         }
-        assert.ok(!res.raw.includes(value), `reflected raw: ${what}`);
-        assert.ok(!/x-evil|injected|EMERGENCY|<script>/i.test(res.raw), what);
       }
-    }
-    // Well-formed but invalid trace headers: never their trace id, a fresh one instead.
-    for (const [name, value, notId] of [
-      ['x-cloud-trace-context', `${ZERO}/1;o=1`, ZERO],
-      ['x-cloud-trace-context', `${T1}/b7ad6b7169203331;o=1`, T1],
-      ['traceparent', `ff-${T2}-b7ad6b7169203331-01`, T2],
-      ['traceparent', `00-${T2}-${'0'.repeat(16)}-01`, T2],
-    ]) {
-      const res = await rawGet(server.port, '/', `${name}: ${value}\r\n`);
+      // Well-formed but invalid trace headers: never their trace id, a fresh one instead.
+      for (const [name, value, notId] of [
+        ['x-cloud-trace-context', `${ZERO}/1;o=1`, ZERO],
+        ['x-cloud-trace-context', `${T1}/b7ad6b7169203331;o=1`, T1],
+        ['traceparent', `ff-${T2}-b7ad6b7169203331-01`, T2],
+        ['traceparent', `00-${T2}-${'0'.repeat(16)}-01`, T2],
+      ]) {
+        const res = await rawGet(server.port, '/', `${name}: ${value}\r\n`);
+        assert.strictEqual(res.status, 200);
+        assert.match(res.body, HEX32);
+        assert.notStrictEqual(res.body, notId, `${name}: ${value}`);
+        assert.notStrictEqual(res.body, ZERO);
+      }
+      // Header injection: a CRLF in the value ends the header as far as HTTP is concerned;
+      // the "injected" header must not reach the response.
+      const res = await rawGet(server.port, '/', 'x-request-id: abc\r\nx-evil: 1\r\n');
       assert.strictEqual(res.status, 200);
-      assert.match(res.body, HEX32);
-      assert.notStrictEqual(res.body, notId, `${name}: ${value}`);
-      assert.notStrictEqual(res.body, ZERO);
-    }
-    // Header injection: a CRLF in the value ends the header as far as HTTP is concerned;
-    // the "injected" header must not reach the response.
-    const res = await rawGet(server.port, '/', 'x-request-id: abc\r\nx-evil: 1\r\n');
-    assert.strictEqual(res.status, 200);
-    assert.strictEqual(res.body, 'abc');
-    assert.strictEqual(res.headers['x-evil'], undefined);
-    assert.ok(!/x-evil/i.test(res.raw));
-  });
+      assert.strictEqual(res.body, 'abc');
+      assert.strictEqual(res.headers['x-evil'], undefined);
+      assert.ok(!/x-evil/i.test(res.raw));
+    },
+  );
 
   test(`${framework}: precedence holds end to end`, { timeout: 600000 }, async (t) => {
     const server = await startServer({ STRATEGY: 'cls-hooked', HOP: 'timeout', FRAMEWORK: framework, DEPTH: '3' });
@@ -260,7 +269,14 @@ for (const framework of frameworks.names) {
   test(`${framework}: LOG=stdout writes one valid Cloud Logging JSON line per level`, { timeout: 600000 }, async () => {
     const ids = Array.from({ length: 40 }, (_, i) => (i + 1).toString(16).padStart(32, 'a'));
     const output = await withStdout(
-      { STRATEGY: 'als', HOP: 'immediate', DEPTH: '4', LOG: 'stdout', FRAMEWORK: framework, GOOGLE_CLOUD_PROJECT: PROJECT },
+      {
+        STRATEGY: 'als',
+        HOP: 'immediate',
+        DEPTH: '4',
+        LOG: 'stdout',
+        FRAMEWORK: framework,
+        GOOGLE_CLOUD_PROJECT: PROJECT,
+      },
       async (server) => {
         const answers = await Promise.all(
           ids.map((id) => get(server.url + '/', { headers: { 'x-cloud-trace-context': `${id}/42;o=1` } })),
@@ -291,7 +307,10 @@ for (const framework of frameworks.names) {
     for (const id of ids) {
       assert.deepStrictEqual(byTrace.get(id)?.sort(), [1, 2, 3, 4], `four lines, one per level, for ${id}`);
     }
-    assert.deepStrictEqual(byTrace.get('deep-one').sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7]);
+    assert.deepStrictEqual(
+      byTrace.get('deep-one').sort((a, b) => a - b),
+      [1, 2, 3, 4, 5, 6, 7],
+    );
     // 40 requests x 4 + hostile requests the parser accepted x 4 + 7.
     const others = [...byTrace.keys()].filter((id) => !ids.includes(id) && id !== 'deep-one');
     for (const id of others) {

@@ -7,7 +7,15 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { judge, judgeInstructions, judgementOf, verdictText, verdict, BROKEN, CLIENT_BOUND } = require('../analysis/summary');
+const {
+  judge,
+  judgeInstructions,
+  judgementOf,
+  verdictText,
+  verdict,
+  BROKEN,
+  CLIENT_BOUND,
+} = require('../analysis/summary');
 const { strategySummary } = require('../analysis');
 const { readingText } = require('../report/strategy-summary');
 
@@ -15,34 +23,62 @@ const ROOT = path.join(__dirname, '..');
 
 test('judge: significance, direction and reason as data; verdictText writes the one sentence from it', () => {
   const slower = judge({ estimate: 0.93, pValue: 0.001, n: 3 });
-  assert.deepStrictEqual({ ...slower, changePct: Math.round(slower.changePct * 10) / 10 }, { significant: true, direction: 'slower', changePct: -7, reason: 'significant', equivalence: null }, 'no interval given: no equivalence');
+  assert.deepStrictEqual(
+    { ...slower, changePct: Math.round(slower.changePct * 10) / 10 },
+    { significant: true, direction: 'slower', changePct: -7, reason: 'significant', equivalence: null },
+    'no interval given: no equivalence',
+  );
   assert.strictEqual(verdictText(slower), '7.0% slower, significant');
   assert.strictEqual(verdictText(slower, { on: '24' }), '7.0% slower on 24, significant');
   const faster = judge({ estimate: 1.031, pValue: 0.01, n: 3 });
   assert.deepStrictEqual([faster.direction, verdictText(faster)], ['faster', '3.1% faster, significant']);
   const same = judge({ estimate: 0.99, pValue: 0.4, n: 3 });
-  assert.deepStrictEqual([same.significant, same.direction, same.reason, verdictText(same)], [false, null, 'no difference', 'no significant difference']);
-  assert.deepStrictEqual([judge({ estimate: 0.9, pValue: null, n: 1 }).reason, verdict({ estimate: 0.9, pValue: null, n: 1 })], ['too few samples', 'not enough samples']);
-  assert.deepStrictEqual([judge({ estimate: 0.5, pValue: 0.001, n: 3 }, 0.05, { broken: true }).significant, verdict({ estimate: 0.5, pValue: 0.001, n: 3 }, 0.05, { broken: true })], [false, BROKEN]);
+  assert.deepStrictEqual(
+    [same.significant, same.direction, same.reason, verdictText(same)],
+    [false, null, 'no difference', 'no significant difference'],
+  );
+  assert.deepStrictEqual(
+    [judge({ estimate: 0.9, pValue: null, n: 1 }).reason, verdict({ estimate: 0.9, pValue: null, n: 1 })],
+    ['too few samples', 'not enough samples'],
+  );
+  assert.deepStrictEqual(
+    [
+      judge({ estimate: 0.5, pValue: 0.001, n: 3 }, 0.05, { broken: true }).significant,
+      verdict({ estimate: 0.5, pValue: 0.001, n: 3 }, 0.05, { broken: true }),
+    ],
+    [false, BROKEN],
+  );
   assert.strictEqual(verdict({ estimate: 0.5, pValue: 0.001, n: 3 }, 0.05, { clientBound: true }), CLIENT_BOUND);
   // Micro: a cost in percent of a time ratio (positive = slower).
   assert.strictEqual(judge({ estimate: 1.2, pValue: 0.001, n: 3 }, 0.05, { costPct: 20 }).direction, 'slower');
   // Counts: a direction only when every window ratio lies on one side of 100%.
   const more = judgeInstructions({ estimate: 0.98, range: [0.979, 0.981] });
-  assert.deepStrictEqual([more.significant, more.direction, verdictText(more, { quantity: 'instructions' })], [true, 'slower', '2.0% more instructions']);
+  assert.deepStrictEqual(
+    [more.significant, more.direction, verdictText(more, { quantity: 'instructions' })],
+    [true, 'slower', '2.0% more instructions'],
+  );
   const even = judgeInstructions({ estimate: 0.999, range: [0.998, 1.001] });
-  assert.deepStrictEqual([even.significant, verdictText(even, { quantity: 'instructions' })], [false, 'no difference in instructions']);
+  assert.deepStrictEqual(
+    [even.significant, verdictText(even, { quantity: 'instructions' })],
+    [false, 'no difference in instructions'],
+  );
 });
 
 test('judgementOf: a stored judgement is the answer; a ratio saved before judgements were kept is judged from its figures, never its sentence', () => {
-  const kept = { estimate: 0.9, pValue: 0.5, n: 3, judgement: { significant: true, direction: 'slower', changePct: -10, reason: 'significant' }, verdict: 'anything at all' };
+  const kept = {
+    estimate: 0.9,
+    pValue: 0.5,
+    n: 3,
+    judgement: { significant: true, direction: 'slower', changePct: -10, reason: 'significant' },
+    verdict: 'anything at all',
+  };
   assert.strictEqual(judgementOf(kept).significant, true);
   const legacy = { estimate: 0.9, pValue: 0.001, n: 3, verdict: 'no significant difference' };
   assert.deepStrictEqual([judgementOf(legacy).significant, judgementOf(legacy).direction], [true, 'slower']);
   assert.strictEqual(judgementOf(legacy, { broken: true }).significant, false);
 });
 
-test('the summary\'s reading follows the judgement: every verdict sentence reworded, the same conclusions', () => {
+test("the summary's reading follows the judgement: every verdict sentence reworded, the same conclusions", () => {
   // The stored summaries alone (samples dropped): what the analysis reads of a stored
   // ratio when it cannot recompute it. Then every stored sentence reworded.
   const run = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'results', 'default.json'), 'utf8'));
@@ -53,25 +89,43 @@ test('the summary\'s reading follows the judgement: every verdict sentence rewor
     for (const k of ['ratio', 'cpuRatio', 'sharedRatio']) if (c.summary?.[k]) c.summary[k].verdict = 'REWORDED';
   }
   const after = strategySummary([{ file: 'results/default.json', run: reworded }]);
-  const conclusions = (s) => s.rows.map((r) => [r.strategy, readingText(r.findings), r.shallow?.significant, r.deep?.significant]);
+  const conclusions = (s) =>
+    s.rows.map((r) => [r.strategy, readingText(r.findings), r.shallow?.significant, r.deep?.significant]);
   assert.deepStrictEqual(conclusions(after), conclusions(before));
-  assert.ok(before.rows.some((r) => r.shallow?.significant), 'some figure of the default run is significant');
+  assert.ok(
+    before.rows.some((r) => r.shallow?.significant),
+    'some figure of the default run is significant',
+  );
 });
 
 // The "Done when" of issue 36, as a check on the source: no regular expression, no
 // startsWith/endsWith/includes/match/replace applied to a verdict or a note.
 test('no code reads a verdict or a note back from its sentence', () => {
   const dirs = ['analysis', 'report', 'bench', 'lib', 'bin'];
-  const files = dirs.flatMap((d) => fs.readdirSync(path.join(ROOT, d), { recursive: true }).filter((f) => f.endsWith('.js')).map((f) => path.join(d, f)));
+  const files = dirs.flatMap((d) =>
+    fs
+      .readdirSync(path.join(ROOT, d), { recursive: true })
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => path.join(d, f)),
+  );
   const parsing = [
     /\b(verdict|note|reason|dropped)s?\??\.(startsWith|endsWith|includes|match|replace|search)\(/,
     /\/[^/\n]+\/[gimsuy]*\.test\([^)\n]*\b(verdict|note)s?\b/,
   ];
-  const hits = files.flatMap((f) => fs.readFileSync(path.join(ROOT, f), 'utf8').split('\n').map((line, i) => ({ f, i: i + 1, line }))
-    .filter(({ line }) => parsing.some((re) => re.test(line))))
+  const hits = files
+    .flatMap((f) =>
+      fs
+        .readFileSync(path.join(ROOT, f), 'utf8')
+        .split('\n')
+        .map((line, i) => ({ f, i: i + 1, line }))
+        .filter(({ line }) => parsing.some((re) => re.test(line))),
+    )
     // analysis/method.js combines pass/fail/inconclusive values, an enum, not sentences.
     .filter(({ line }) => !/verdicts\.includes\('fail'\)/.test(line));
-  assert.deepStrictEqual(hits.map(({ f, i, line }) => `${f}:${i}: ${line.trim()}`), []);
+  assert.deepStrictEqual(
+    hits.map(({ f, i, line }) => `${f}:${i}: ${line.trim()}`),
+    [],
+  );
 });
 
 // Equivalence (two one-sided tests at 5%): "no significant difference" is never read as
@@ -103,7 +157,10 @@ test('equivalence: the 90% interval of the ratio against 100% ± M, three outcom
       const config = run.configs.find((c) => c.id === cell.source.id);
       const byBlock = new Map();
       for (const w of config.samples.filter((s) => s.kind === 'window' && s.counted)) {
-        byBlock.set(w.block, [...(byBlock.get(w.block) ?? []), Math.log(w.partnerCpuUsPerRequest) - Math.log(w.cpuUsPerRequest)]);
+        byBlock.set(w.block, [
+          ...(byBlock.get(w.block) ?? []),
+          Math.log(w.partnerCpuUsPerRequest) - Math.log(w.cpuUsPerRequest),
+        ]);
       }
       const means = [...byBlock.values()].map((xs) => xs.reduce((a, b) => a + b, 0) / xs.length);
       const k = means.length;
@@ -113,7 +170,10 @@ test('equivalence: the 90% interval of the ratio against 100% ± M, three outcom
       const [lo, hi] = [Math.exp(m - t), Math.exp(m + t)];
       const want = lo >= 0.98 && hi <= 1.02 ? 'equivalent' : lo > 1.02 || hi < 0.98 ? 'beyond' : 'cannot tell';
       assert.strictEqual(cell.equivalence.outcome, want, `${cell.source.id}: 90% [${lo}, ${hi}]`);
-      assert.ok(Math.abs(cell.equivalence.ci90[0] - lo) < 1e-9 && Math.abs(cell.equivalence.ci90[1] - hi) < 1e-9, cell.source.id);
+      assert.ok(
+        Math.abs(cell.equivalence.ci90[0] - lo) < 1e-9 && Math.abs(cell.equivalence.ci90[1] - hi) < 1e-9,
+        cell.source.id,
+      );
       checked++;
     }
   }

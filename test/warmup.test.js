@@ -23,9 +23,17 @@ test('warm-up takes at least three bursts, then goes on while a burst is more th
 
 test('warm-up stops at its limit and says it was still getting faster', () => {
   const falling = Array.from({ length: MAX_WARMUP_BURSTS }, (_, i) => 100 * 0.8 ** i);
-  assert.deepStrictEqual(warmMore(falling), { more: false, atLimit: true, reason: 'still getting faster at the limit' });
+  assert.deepStrictEqual(warmMore(falling), {
+    more: false,
+    atLimit: true,
+    reason: 'still getting faster at the limit',
+  });
   assert.strictEqual(warmMore(falling.slice(0, -1)).more, true);
-  assert.deepStrictEqual(warmMore([100, 80, 60], { maxBursts: 3 }), { more: false, atLimit: true, reason: 'still getting faster at the limit' });
+  assert.deepStrictEqual(warmMore([100, 80, 60], { maxBursts: 3 }), {
+    more: false,
+    atLimit: true,
+    reason: 'still getting faster at the limit',
+  });
 });
 
 test('a burst costs its server CPU per request, or the client-seen time per request without one', () => {

@@ -36,7 +36,12 @@ function ignoreMatcher(text) {
       if (p.startsWith('/')) p = p.slice(1);
       const body = p
         .split('**')
-        .map((part) => part.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*').replace(/\?/g, '[^/]'))
+        .map((part) =>
+          part
+            .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+            .replace(/\*/g, '[^/]*')
+            .replace(/\?/g, '[^/]'),
+        )
         .join('.*');
       const re = new RegExp(`^${anchored ? '' : '(?:.*/)?'}${body}$`);
       return { negate, dirOnly, re };
@@ -69,14 +74,20 @@ async function filesTheServerLoads() {
       ' JSON.stringify(Object.keys(require.cache))));\n',
   );
   const runs = [
-    ...deployable.map((strategy) => ({ STRATEGY: strategy, FRAMEWORK: strategies.info(strategy).frameworks?.[0] ?? 'express' })),
+    ...deployable.map((strategy) => ({
+      STRATEGY: strategy,
+      FRAMEWORK: strategies.info(strategy).frameworks?.[0] ?? 'express',
+    })),
     ...frameworks.names.map((framework) => ({ STRATEGY: 'param', FRAMEWORK: framework })),
   ].map((env) => ({ ...env, LOG: 'stdout', BURN_US: '10', HOST: '127.0.0.1' }));
   const files = new Set();
   try {
     for (const [i, env] of runs.entries()) {
       const log = path.join(dir, `run-${i}.json`);
-      const server = await startServer({ ...env, CTXBENCH_REQUIRE_LOG: log }, { args: ['--require', recorder], timeoutMs: 300000 });
+      const server = await startServer(
+        { ...env, CTXBENCH_REQUIRE_LOG: log },
+        { args: ['--require', recorder], timeoutMs: 300000 },
+      );
       try {
         await get(server.url + '/');
         await get(server.url + '/depth/2');
@@ -98,31 +109,45 @@ async function filesTheServerLoads() {
   return [...files].sort();
 }
 
-test('.gcloudignore and the Dockerfile ship every file `npm start` loads, and nothing heavy', { timeout: 600000 }, async () => {
-  const ignored = ignoreMatcher(fs.readFileSync(path.join(ROOT, '.gcloudignore'), 'utf8'));
-  const dockerfile = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
-  const copied = dockerfile
-    .split('\n')
-    .filter((l) => /^COPY\s/i.test(l))
-    .flatMap((l) => l.trim().split(/\s+/).slice(1, -1))
-    .map((src) => src.replace(/^\.\//, '').replace(/\/$/, ''));
-  for (const src of copied) assert.ok(fs.existsSync(path.join(ROOT, src)), `Dockerfile copies missing ${src}`);
-  const inImage = (file) => copied.some((src) => file === src || file.startsWith(src + '/'));
+test(
+  '.gcloudignore and the Dockerfile ship every file `npm start` loads, and nothing heavy',
+  { timeout: 600000 },
+  async () => {
+    const ignored = ignoreMatcher(fs.readFileSync(path.join(ROOT, '.gcloudignore'), 'utf8'));
+    const dockerfile = fs.readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+    const copied = dockerfile
+      .split('\n')
+      .filter((l) => /^COPY\s/i.test(l))
+      .flatMap((l) => l.trim().split(/\s+/).slice(1, -1))
+      .map((src) => src.replace(/^\.\//, '').replace(/\/$/, ''));
+    for (const src of copied) assert.ok(fs.existsSync(path.join(ROOT, src)), `Dockerfile copies missing ${src}`);
+    const inImage = (file) => copied.some((src) => file === src || file.startsWith(src + '/'));
 
-  const loaded = await filesTheServerLoads();
-  for (const f of ['app.js', 'servers/config.js', 'context/index.js', 'handlers/chain.js', 'servers/express.js']) {
-    assert.ok(loaded.includes(f), `recorder saw ${f}`);
-  }
-  for (const file of [...loaded, 'package.json', 'package-lock.json']) {
-    assert.ok(!ignored(file), `.gcloudignore leaves out ${file}, which npm start needs`);
-    assert.ok(inImage(file), `the Dockerfile does not copy ${file}, which npm start needs`);
-  }
-  assert.ok(!ignored('Dockerfile'), 'Cloud Run source deploys need the Dockerfile');
+    const loaded = await filesTheServerLoads();
+    for (const f of ['app.js', 'servers/config.js', 'context/index.js', 'handlers/chain.js', 'servers/express.js']) {
+      assert.ok(loaded.includes(f), `recorder saw ${f}`);
+    }
+    for (const file of [...loaded, 'package.json', 'package-lock.json']) {
+      assert.ok(!ignored(file), `.gcloudignore leaves out ${file}, which npm start needs`);
+      assert.ok(inImage(file), `the Dockerfile does not copy ${file}, which npm start needs`);
+    }
+    assert.ok(!ignored('Dockerfile'), 'Cloud Run source deploys need the Dockerfile');
 
-  for (const file of ['node_modules/express/index.js', 'results/run.json', 'results.md', 'test/smoke.test.js', '.git/HEAD', 'micro/x.js', 'analysis/stats.js', 'load/curl.sh', 'a/b/c.tmp']) {
-    assert.ok(ignored(file), `.gcloudignore should leave out ${file}`);
-  }
-});
+    for (const file of [
+      'node_modules/express/index.js',
+      'results/run.json',
+      'results.md',
+      'test/smoke.test.js',
+      '.git/HEAD',
+      'micro/x.js',
+      'analysis/stats.js',
+      'load/curl.sh',
+      'a/b/c.tmp',
+    ]) {
+      assert.ok(ignored(file), `.gcloudignore should leave out ${file}`);
+    }
+  },
+);
 
 // What ships is what runs: `npm ci --omit=dev` (the image, App Engine's install) leaves out
 // every package the lock file marks dev. Rebuilt here without the network: a copy of the
@@ -137,7 +162,9 @@ function productionTree(t) {
   for (const top of ['app.js', 'package.json', 'lib', 'context', 'handlers', 'servers']) {
     if (!ignored(top)) fs.cpSync(path.join(ROOT, top), path.join(dir, top), { recursive: true });
   }
-  const shipped = Object.entries(lock.packages).filter(([p, e]) => p.startsWith('node_modules/') && !e.dev && !p.includes('/node_modules/', 'node_modules/'.length));
+  const shipped = Object.entries(lock.packages).filter(
+    ([p, e]) => p.startsWith('node_modules/') && !e.dev && !p.includes('/node_modules/', 'node_modules/'.length),
+  );
   for (const [p] of shipped) {
     const real = path.join(ROOT, p);
     if (!fs.existsSync(real)) continue; // optional, platform-specific packages
@@ -147,24 +174,31 @@ function productionTree(t) {
   return { dir, dev: Object.keys(lock.packages).filter((p) => lock.packages[p].dev) };
 }
 
-test('the server starts and answers with production dependencies only (as after npm ci --omit=dev)', { timeout: 600000 }, async (t) => {
-  const { dir, dev } = productionTree(t);
-  assert.ok(dev.includes('node_modules/autocannon'), 'the lock marks bench-only packages dev');
-  assert.ok(!fs.existsSync(path.join(dir, 'node_modules', 'autocannon')), 'dev packages are not linked');
-  const runs = [
-    ...deployable.map((strategy) => ({ STRATEGY: strategy, FRAMEWORK: strategies.info(strategy).frameworks?.[0] ?? 'express' })),
-    ...frameworks.names.map((framework) => ({ STRATEGY: 'param', FRAMEWORK: framework })),
-  ];
-  for (const env of runs) {
-    const server = await startServer(
-      { ...env, HOST: '127.0.0.1', OTEL_EXPORTER: 'otlp-unreachable' },
-      { args: ['--preserve-symlinks'], cwd: dir, app: path.join(dir, 'app.js'), timeoutMs: 300000 },
-    );
-    try {
-      const res = await get(server.url + '/', { headers: { 'x-request-id': 'shipped' } });
-      assert.strictEqual(res.status, 200, `${env.STRATEGY} on ${env.FRAMEWORK}`);
-    } finally {
-      await server.stop();
+test(
+  'the server starts and answers with production dependencies only (as after npm ci --omit=dev)',
+  { timeout: 600000 },
+  async (t) => {
+    const { dir, dev } = productionTree(t);
+    assert.ok(dev.includes('node_modules/autocannon'), 'the lock marks bench-only packages dev');
+    assert.ok(!fs.existsSync(path.join(dir, 'node_modules', 'autocannon')), 'dev packages are not linked');
+    const runs = [
+      ...deployable.map((strategy) => ({
+        STRATEGY: strategy,
+        FRAMEWORK: strategies.info(strategy).frameworks?.[0] ?? 'express',
+      })),
+      ...frameworks.names.map((framework) => ({ STRATEGY: 'param', FRAMEWORK: framework })),
+    ];
+    for (const env of runs) {
+      const server = await startServer(
+        { ...env, HOST: '127.0.0.1', OTEL_EXPORTER: 'otlp-unreachable' },
+        { args: ['--preserve-symlinks'], cwd: dir, app: path.join(dir, 'app.js'), timeoutMs: 300000 },
+      );
+      try {
+        const res = await get(server.url + '/', { headers: { 'x-request-id': 'shipped' } });
+        assert.strictEqual(res.status, 200, `${env.STRATEGY} on ${env.FRAMEWORK}`);
+      } finally {
+        await server.stop();
+      }
     }
-  }
-});
+  },
+);

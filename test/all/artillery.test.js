@@ -27,22 +27,41 @@ test('artillery runs locally against ctxbench with every id checked, and counts 
 });
 
 async function againstServers() {
-  const [als, none] = await Promise.all([startServer({ STRATEGY: 'als', HOP: 'immediate' }), startServer({ STRATEGY: 'none' })]);
+  const [als, none] = await Promise.all([
+    startServer({ STRATEGY: 'als', HOP: 'immediate' }),
+    startServer({ STRATEGY: 'none' }),
+  ]);
   try {
-    const ok = await artillery.measure({ url: als.url, path: '/depth/8', rate: 50, duration: 2, connections: 100, pipelining: 1 });
+    const ok = await artillery.measure({
+      url: als.url,
+      path: '/depth/8',
+      rate: 50,
+      duration: 2,
+      connections: 100,
+      pipelining: 1,
+    });
     assert.strictEqual(ok.scheduled, 100);
     assert.strictEqual(ok.engine.vusersCreated, 100);
     assert.strictEqual(ok.requests, 100);
     assert.strictEqual(ok.engine.kept, ok.requests, 'every answer was checked and carried its own id');
     assert.strictEqual(ok.mismatches + ok.lost + ok.non2xx + ok.errors, 0);
-    assert.strictEqual(typeof ok.heldRate.held, 'boolean', 'the held-rate check was made (whether it held is the machine\'s)');
+    assert.strictEqual(
+      typeof ok.heldRate.held,
+      'boolean',
+      "the held-rate check was made (whether it held is the machine's)",
+    );
     assert.strictEqual(hdr.decodeFromCompressedBase64(ok.histogram).totalCount, ok.requests);
     assert.ok(ok.latency.p99 > 0 && ok.engine.responseTime.count === ok.requests);
     // Timed on a µs clock, not Artillery's whole milliseconds (which made most loopback
     // requests read 0 ms): the recorded latencies are not all whole milliseconds.
     const h = hdr.decodeFromCompressedBase64(ok.histogram);
-    const fractional = [0.1, 0.25, 0.5, 0.75, 0.9].map((q) => h.getValueAtPercentile(q * 100)).filter((us) => us % 1000 > 5 && us % 1000 < 995);
-    assert.ok(fractional.length >= 3, `latencies should not be whole milliseconds: ${[10, 25, 50, 75, 90].map((q) => h.getValueAtPercentile(q)).join(', ')} µs`);
+    const fractional = [0.1, 0.25, 0.5, 0.75, 0.9]
+      .map((q) => h.getValueAtPercentile(q * 100))
+      .filter((us) => us % 1000 > 5 && us % 1000 < 995);
+    assert.ok(
+      fractional.length >= 3,
+      `latencies should not be whole milliseconds: ${[10, 25, 50, 75, 90].map((q) => h.getValueAtPercentile(q)).join(', ')} µs`,
+    );
 
     // `none` answers without the request's id: every answer must count as lost.
     const lost = await artillery.measure({ url: none.url, path: '/', rate: 20, duration: 1 });

@@ -16,30 +16,70 @@ const { ours, skipWithout } = require('../helpers/cgroups');
 const dir = tempDir('ctxbench-deploy-');
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-test('ctxbench deploy: the yamls as F1 stand-ins at the autoscaler\'s target, a line per deployment, the yamls recorded in the run JSON, nothing left behind', { timeout: 600000 }, async (t) => {
-  if (skipWithout(t)) return;
-  const out = path.join(dir, 'deploy.json');
-  const r = await runCli(['deploy', 'app_baseline.yaml', 'app_als.yaml', '--blocks', '3', '--windows', '2', '--max-time', '300', '--out', out, '--report', 'none']);
-  assert.strictEqual(r.code, 0, r.stderr);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  assert.match(r.stdout, /^ctxbench deploy: complete, \d+ s of measuring, F1 stand-ins \(0\.25 CPU each: an assumption, docs\/deploy\.md\)$/m);
-  assert.match(r.stdout, /^At the autoscaler's target: 60% of each quota, CFS period 100 ms \(an assumption: no cloud documents it\)$/m);
-  // Its one candidate's lines say the figures, whatever they are.
-  assert.match(r.stdout, /^als \(als\): throughput per instance [\d.]+% (\[.*\] )?of default's \(at (param's rate|its own rate in \d of \d blocks), \d blocks\); instances per 1,000 req\/s: .* \(default: .*\); set by its (CPU|requests in flight( in [\d.]+%)?) \(default: its (CPU|requests in flight( in [\d.]+%)?)\)$/m);
-  assert.match(r.stdout, /^ {2}there: p99 .* \(default: .*\); CFS periods throttled .* \(default: .*\); requests in flight [\d.—]+ \(default: [\d.—]+; the concurrency target 6\.00\); the yamls' cap: max_instances 1 \(default: max_instances 1\), not applied$/m);
-  // The operating point was searched per block from the baseline's cgroup, and recorded.
-  assert.strictEqual(run.settings.targetCpu, 0.6);
-  assert.strictEqual(run.learned.operatingPoints.length, 3, JSON.stringify(run.learned.operatingPoints));
-  for (const p of run.learned.operatingPoints) assert.ok(p.base.steps.length >= 1 && p.base.rate > 0, JSON.stringify(p));
-  const als = run.configs.find((x) => x.strategy === 'als');
-  assert.strictEqual(als.processes.length, 3, 'one als process a block');
-  for (const p of als.processes) assert.ok(p.closedLoopWarmup?.length >= 3, JSON.stringify(p));
-  assert.ok(als.samples.some((s) => s.kind === 'window' && s.phase === 'base' && s.instance), 'als measured in windows at the baseline\'s rate');
-  assert.match(r.stdout, new RegExp(`^Run JSON: ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
-  assert.deepStrictEqual(run.settings.deploy.yamls.map((y) => [y.file, y.strategy]), [['app_baseline.yaml', 'param'], ['app_als.yaml', 'als']]);
-  assert.strictEqual(run.settings.method, 'pair');
-  assert.strictEqual(run.settings.instance.name, 'F1');
-  // Every yaml's environment reached its servers (LOG=stdout, DEPTH=8).
-  for (const c of run.configs) assert.deepStrictEqual([c.depth, c.log], [8, 'stdout'], c.id);
-  assert.deepStrictEqual(ours(), [], 'every group removed');
-});
+test(
+  "ctxbench deploy: the yamls as F1 stand-ins at the autoscaler's target, a line per deployment, the yamls recorded in the run JSON, nothing left behind",
+  { timeout: 600000 },
+  async (t) => {
+    if (skipWithout(t)) return;
+    const out = path.join(dir, 'deploy.json');
+    const r = await runCli([
+      'deploy',
+      'app_baseline.yaml',
+      'app_als.yaml',
+      '--blocks',
+      '3',
+      '--windows',
+      '2',
+      '--max-time',
+      '300',
+      '--out',
+      out,
+      '--report',
+      'none',
+    ]);
+    assert.strictEqual(r.code, 0, r.stderr);
+    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    assert.match(
+      r.stdout,
+      /^ctxbench deploy: complete, \d+ s of measuring, F1 stand-ins \(0\.25 CPU each: an assumption, docs\/deploy\.md\)$/m,
+    );
+    assert.match(
+      r.stdout,
+      /^At the autoscaler's target: 60% of each quota, CFS period 100 ms \(an assumption: no cloud documents it\)$/m,
+    );
+    // Its one candidate's lines say the figures, whatever they are.
+    assert.match(
+      r.stdout,
+      /^als \(als\): throughput per instance [\d.]+% (\[.*\] )?of default's \(at (param's rate|its own rate in \d of \d blocks), \d blocks\); instances per 1,000 req\/s: .* \(default: .*\); set by its (CPU|requests in flight( in [\d.]+%)?) \(default: its (CPU|requests in flight( in [\d.]+%)?)\)$/m,
+    );
+    assert.match(
+      r.stdout,
+      /^ {2}there: p99 .* \(default: .*\); CFS periods throttled .* \(default: .*\); requests in flight [\d.—]+ \(default: [\d.—]+; the concurrency target 6\.00\); the yamls' cap: max_instances 1 \(default: max_instances 1\), not applied$/m,
+    );
+    // The operating point was searched per block from the baseline's cgroup, and recorded.
+    assert.strictEqual(run.settings.targetCpu, 0.6);
+    assert.strictEqual(run.learned.operatingPoints.length, 3, JSON.stringify(run.learned.operatingPoints));
+    for (const p of run.learned.operatingPoints)
+      assert.ok(p.base.steps.length >= 1 && p.base.rate > 0, JSON.stringify(p));
+    const als = run.configs.find((x) => x.strategy === 'als');
+    assert.strictEqual(als.processes.length, 3, 'one als process a block');
+    for (const p of als.processes) assert.ok(p.closedLoopWarmup?.length >= 3, JSON.stringify(p));
+    assert.ok(
+      als.samples.some((s) => s.kind === 'window' && s.phase === 'base' && s.instance),
+      "als measured in windows at the baseline's rate",
+    );
+    assert.match(r.stdout, new RegExp(`^Run JSON: ${out.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
+    assert.deepStrictEqual(
+      run.settings.deploy.yamls.map((y) => [y.file, y.strategy]),
+      [
+        ['app_baseline.yaml', 'param'],
+        ['app_als.yaml', 'als'],
+      ],
+    );
+    assert.strictEqual(run.settings.method, 'pair');
+    assert.strictEqual(run.settings.instance.name, 'F1');
+    // Every yaml's environment reached its servers (LOG=stdout, DEPTH=8).
+    for (const c of run.configs) assert.deepStrictEqual([c.depth, c.log], [8, 'stdout'], c.id);
+    assert.deepStrictEqual(ours(), [], 'every group removed');
+  },
+);

@@ -23,8 +23,35 @@ test('a duet run: windows per pair of fresh processes, solo bursts apart, the A/
   const dir = tempDir('ctxbench-duet-');
   const out = path.join(dir, 'duet.json');
   const report = path.join(dir, 'duet.md');
-  const { code, stdout, stderr } = await runCli(['run', '--method', 'duet', '--strategies', 'none,als,global', '--strategy-file', EXAMPLE, '--depths', '8', '--hops', 'immediate',
-    '--connections', '5', '--windows', '2', '--window', '0.2', '--blocks', '3', '--aa', '--out', out, '--report', report], { timeoutMs: 600000 });
+  const { code, stdout, stderr } = await runCli(
+    [
+      'run',
+      '--method',
+      'duet',
+      '--strategies',
+      'none,als,global',
+      '--strategy-file',
+      EXAMPLE,
+      '--depths',
+      '8',
+      '--hops',
+      'immediate',
+      '--connections',
+      '5',
+      '--windows',
+      '2',
+      '--window',
+      '0.2',
+      '--blocks',
+      '3',
+      '--aa',
+      '--out',
+      out,
+      '--report',
+      report,
+    ],
+    { timeoutMs: 600000 },
+  );
   assert.strictEqual(code, 0, stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.settings.method, 'duet');
@@ -36,15 +63,25 @@ test('a duet run: windows per pair of fresh processes, solo bursts apart, the A/
     assert.deepStrictEqual([...new Set(windows.map((w) => w.block))], [0, 1, 2], `${key}: windows in every block`);
     for (const w of windows) {
       assert.strictEqual(w.partner, by.none.id, 'measured against the baseline');
-      assert.ok(w.cpuUsPerRequest > 0 && w.partnerCpuUsPerRequest > 0 && w.requests > 0 && w.partnerRequests > 0, JSON.stringify(w));
+      assert.ok(
+        w.cpuUsPerRequest > 0 && w.partnerCpuUsPerRequest > 0 && w.requests > 0 && w.partnerRequests > 0,
+        JSON.stringify(w),
+      );
       // Whether a window counts depends on what else the machine ran (npm test runs two
       // files at once): each one either counted or says why not.
-      assert.ok(w.counted ? w.dropped === undefined : /not busy|not saturated|load generator|served no request/.test(w.dropped), JSON.stringify(w));
+      assert.ok(
+        w.counted ? w.dropped === undefined : /not busy|not saturated|load generator|served no request/.test(w.dropped),
+        JSON.stringify(w),
+      );
       assert.strictEqual(w.rps, undefined, 'a window is not a solo sample');
       assert.ok(w.elu > 0 && w.elu <= 1, `event-loop utilization of the window: ${w.elu}`);
     }
     const perBlock = [0, 1, 2].map((b) => windows.filter((w) => w.block === b));
-    for (const ws of perBlock) assert.ok(ws.filter((w) => w.counted).length === 2 || ws.length === 6, `${key}: 2 counted windows, or 3x as many taken`);
+    for (const ws of perBlock)
+      assert.ok(
+        ws.filter((w) => w.counted).length === 2 || ws.length === 6,
+        `${key}: 2 counted windows, or 3x as many taken`,
+      );
     assert.strictEqual(c.processes.length, 3, `${key}: a fresh process per block`);
     const solo = c.samples.filter((s) => s.kind === 'solo');
     assert.strictEqual(solo.length, 3, `${key}: a solo burst per block`);
@@ -58,22 +95,37 @@ test('a duet run: windows per pair of fresh processes, solo bursts apart, the A/
   assert.strictEqual(by.none.processes.length, 12);
   assert.strictEqual(by.none.samples.filter((s) => s.kind === 'solo').length, 3);
   assert.strictEqual(new Set(by.none.processes.map((p) => p.pid)).size, 12);
-  assert.strictEqual(new Set(run.configs.flatMap((c) => c.processes.map((p) => p.pid))).size, 24, 'every process fresh');
+  assert.strictEqual(
+    new Set(run.configs.flatMap((c) => c.processes.map((p) => p.pid))).size,
+    24,
+    'every process fresh',
+  );
   assert.strictEqual(by.none.summary.ratio, null);
   // Positions: the baseline was started first in some blocks and second in others.
   const firsts = by.als.samples.filter((s) => s.kind === 'duet').map((s) => s.position);
   assert.deepStrictEqual([...new Set(firsts)].sort(), [0, 1], 'the arm took both positions');
-  assert.strictEqual(by.als.summary.mismatches + by.als.summary.lost, 0, 'AsyncLocalStorage kept every id under duet load');
+  assert.strictEqual(
+    by.als.summary.mismatches + by.als.summary.lost,
+    0,
+    'AsyncLocalStorage kept every id under duet load',
+  );
   assert.ok(by.global.summary.mismatches > 0, 'the global control must be caught leaking');
   assert.strictEqual(by.aa.summary.mismatches, 0);
   assert.strictEqual(by.aa.strategy, 'none', 'the A/A twin is a second none process');
   // The team's strategy file: registered after the built-ins, marked user-supplied, every
   // id kept, named so in the report and the terminal summary.
   assert.deepStrictEqual(run.settings.strategies, ['none', 'als', 'global', 'als-logger']);
-  assert.deepStrictEqual(run.settings.strategyFiles.map((x) => x.name), ['als-logger']);
+  assert.deepStrictEqual(
+    run.settings.strategyFiles.map((x) => x.name),
+    ['als-logger'],
+  );
   assert.strictEqual(by['als-logger'].userSupplied, true);
   assert.strictEqual(by.als.userSupplied, undefined);
-  assert.strictEqual(by['als-logger'].summary.mismatches + by['als-logger'].summary.lost, 0, 'the example keeps every id');
+  assert.strictEqual(
+    by['als-logger'].summary.mismatches + by['als-logger'].summary.lost,
+    0,
+    'the example keeps every id',
+  );
   assert.match(fs.readFileSync(report, 'utf8'), /\| `als-logger` \(user-supplied\) \|/);
   assert.match(stdout, /als-logger \(user-supplied\)/, 'the terminal summary names it too');
 });
@@ -82,23 +134,47 @@ test('a server SIGKILLed during its duet is named dead with its signal, the next
   const dir = tempDir('ctxbench-duet-kill-');
   const out = path.join(dir, 'kill.json');
   let killed = null;
-  const { code, stderr } = await runCli(['run', '--method', 'duet', '--strategies', 'none,als', '--depths', '8', '--hops', 'immediate',
-    '--connections', '5', '--windows', '2', '--window', '0.2', '--blocks', '3', '--out', out, '--report', 'none'], {
-    timeoutMs: 600000,
-    onSpawn: (child) => {
-      // Killed once the run has saved its first pair as started: whether the group is then
-      // warming up or measuring, the death is the arm's, in block 1.
-      const timer = setInterval(() => {
-        const als = readRunSoFar(out)?.configs.find((c) => c.strategy === 'als');
-        if (als?.processes.length) {
-          clearInterval(timer);
-          killed = als.processes[0].pid;
-          process.kill(killed, 'SIGKILL');
-        }
-      }, 50);
-      child.once('exit', () => clearInterval(timer));
+  const { code, stderr } = await runCli(
+    [
+      'run',
+      '--method',
+      'duet',
+      '--strategies',
+      'none,als',
+      '--depths',
+      '8',
+      '--hops',
+      'immediate',
+      '--connections',
+      '5',
+      '--windows',
+      '2',
+      '--window',
+      '0.2',
+      '--blocks',
+      '3',
+      '--out',
+      out,
+      '--report',
+      'none',
+    ],
+    {
+      timeoutMs: 600000,
+      onSpawn: (child) => {
+        // Killed once the run has saved its first pair as started: whether the group is then
+        // warming up or measuring, the death is the arm's, in block 1.
+        const timer = setInterval(() => {
+          const als = readRunSoFar(out)?.configs.find((c) => c.strategy === 'als');
+          if (als?.processes.length) {
+            clearInterval(timer);
+            killed = als.processes[0].pid;
+            process.kill(killed, 'SIGKILL');
+          }
+        }, 50);
+        child.once('exit', () => clearInterval(timer));
+      },
     },
-  });
+  );
   assert.ok(killed, stderr);
   assert.strictEqual(code, 1, stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
@@ -108,7 +184,14 @@ test('a server SIGKILLed during its duet is named dead with its signal, the next
   assert.match(als.error.message, new RegExp(`server process ${killed} died \\(killed by SIGKILL\\) \\(block 1\\)`));
   const dead = als.processes.find((p) => p.pid === killed);
   assert.strictEqual(dead.dead, true);
-  assert.deepStrictEqual(als.processes.map((p) => p.block), [0, 1, 2], 'fresh processes in the next blocks');
-  assert.ok(als.samples.some((s) => s.kind === 'window' && s.block === 2), 'measured again after the death');
+  assert.deepStrictEqual(
+    als.processes.map((p) => p.block),
+    [0, 1, 2],
+    'fresh processes in the next blocks',
+  );
+  assert.ok(
+    als.samples.some((s) => s.kind === 'window' && s.block === 2),
+    'measured again after the death',
+  );
   assert.match(stderr, /FAILED express\/als/);
 });

@@ -7,7 +7,15 @@
 const { describe, test } = require('node:test');
 const strategies = require('../../context');
 const { startServer, fireConcurrent } = require('../helpers/server');
-const { TOTAL, CONCURRENCY, DEPTH, COLUMNS, EXPECTED, ALSCONTEXT_CLS_DEFECT, assertOutcome } = require('../helpers/integrity-table');
+const {
+  TOTAL,
+  CONCURRENCY,
+  DEPTH,
+  COLUMNS,
+  EXPECTED,
+  ALSCONTEXT_CLS_DEFECT,
+  assertOutcome,
+} = require('../helpers/integrity-table');
 
 // Cells run two at a time (a server each): the file must stay near 90 s on 2 cores.
 const CELL_CONCURRENCY = 2;
@@ -18,7 +26,13 @@ describe('every strategy x every hop', { concurrency: CELL_CONCURRENCY }, () => 
       const expected = row[i];
       test(`STRATEGY=${strategy} HOP=${hop}: ${expected}`, { timeout: 600000 }, async (t) => {
         const server = await startServer(
-          { STRATEGY: strategy, HOP: hop, DEPTH: String(DEPTH), LOG: 'none', FRAMEWORK: strategies.info(strategy).frameworks?.[0] ?? 'express' },
+          {
+            STRATEGY: strategy,
+            HOP: hop,
+            DEPTH: String(DEPTH),
+            LOG: 'none',
+            FRAMEWORK: strategies.info(strategy).frameworks?.[0] ?? 'express',
+          },
           { timeoutMs: 300000 },
         );
         t.after(() => server.stop());
@@ -27,7 +41,10 @@ describe('every strategy x every hop', { concurrency: CELL_CONCURRENCY }, () => 
 
         if (strategy === ALSCONTEXT_CLS_DEFECT.strategy && ALSCONTEXT_CLS_DEFECT.lostOnHops.includes(hop)) {
           for (const depth of ALSCONTEXT_CLS_DEFECT.keptAtDepths) {
-            const shallow = await fireConcurrent(`${server.url}/depth/${depth}`, { total: TOTAL, concurrency: CONCURRENCY });
+            const shallow = await fireConcurrent(`${server.url}/depth/${depth}`, {
+              total: TOTAL,
+              concurrency: CONCURRENCY,
+            });
             assertOutcome('kept', shallow, `${strategy} ${hop} depth ${depth}`);
           }
         }

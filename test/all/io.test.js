@@ -61,7 +61,13 @@ const processesUsing = (dir) => {
 // The PostgreSQL folders in a temporary folder. A run under test gets a TMPDIR of its own
 // (privateTmp): other test files run at the same time and start PostgreSQL in the shared
 // one, and a folder of theirs, alive, is not this run's leftover (CI read one as such).
-const ourTempDirs = (tmp = os.tmpdir()) => new Set(fs.readdirSync(tmp).filter((n) => n.startsWith(TMP_PREFIX)).map((n) => path.join(tmp, n)));
+const ourTempDirs = (tmp = os.tmpdir()) =>
+  new Set(
+    fs
+      .readdirSync(tmp)
+      .filter((n) => n.startsWith(TMP_PREFIX))
+      .map((n) => path.join(tmp, n)),
+  );
 function privateTmp() {
   const tmp = tempDir('ctxbench-io-tmp-');
   // PostgreSQL runs as the user postgres and must reach its folder inside.
@@ -87,8 +93,12 @@ describe('services: an embedded PostgreSQL and the downstream, started and remov
     assert.ok(services.pg.dir.startsWith(path.join(os.tmpdir(), TMP_PREFIX)), services.pg.dir);
     assert.ok(fs.existsSync(path.join(services.pg.dir, 'data', 'PG_VERSION')));
     const owner = fs.statSync(path.join(services.pg.dir, 'data')).uid;
-    if (process.getuid() === 0) assert.notStrictEqual(owner, 0, 'the data directory belongs to the postgres user, not root');
-    assert.ok(processesUsing(services.pg.dir).includes(services.pg.pid), 'the postgres process runs with our data directory');
+    if (process.getuid() === 0)
+      assert.notStrictEqual(owner, 0, 'the data directory belongs to the postgres user, not root');
+    assert.ok(
+      processesUsing(services.pg.dir).includes(services.pg.pid),
+      'the postgres process runs with our data directory',
+    );
     const { Client } = require('pg');
     const c = new Client(services.env.PG_URL);
     await c.connect();
@@ -97,7 +107,9 @@ describe('services: an embedded PostgreSQL and the downstream, started and remov
     } finally {
       await c.end();
     }
-    const answer = await get(`${services.env.DOWNSTREAM_URL}/`, { headers: { traceparent: `00-${'ab'.repeat(16)}-00f067aa0ba902b7-01` } });
+    const answer = await get(`${services.env.DOWNSTREAM_URL}/`, {
+      headers: { traceparent: `00-${'ab'.repeat(16)}-00f067aa0ba902b7-01` },
+    });
     assert.strictEqual(answer.body, 'ab'.repeat(16));
   });
 
@@ -119,7 +131,11 @@ describe('HOP=pg and HOP=http: a real query and a real downstream call per level
       const server = await startServer({ STRATEGY: 'als', DEPTH: '8', HOP: hop, PG_POOL_SIZE: '4', ...services.env });
       try {
         const counts = await fireConcurrent(`${server.url}/`, { total: 400, concurrency: 100 });
-        assert.deepStrictEqual({ errors: counts.errors, kept: counts.kept }, { errors: 0, kept: 400 }, JSON.stringify(counts));
+        assert.deepStrictEqual(
+          { errors: counts.errors, kept: counts.kept },
+          { errors: 0, kept: 400 },
+          JSON.stringify(counts),
+        );
         const stats = JSON.parse((await get(`${server.url}/__stats`)).body);
         assert.strictEqual(stats.hop, hop);
       } finally {
@@ -130,13 +146,25 @@ describe('HOP=pg and HOP=http: a real query and a real downstream call per level
 
   test('otel-selective, HOP=http: the span check counts every client span only with CTXBENCH_SPAN_CHECK=1', async () => {
     for (const check of ['1', '']) {
-      const server = await startServer({ STRATEGY: 'otel-selective', DEPTH: '4', HOP: 'http', CTXBENCH_SPAN_CHECK: check, ...services.env });
+      const server = await startServer({
+        STRATEGY: 'otel-selective',
+        DEPTH: '4',
+        HOP: 'http',
+        CTXBENCH_SPAN_CHECK: check,
+        ...services.env,
+      });
       try {
         const counts = await fireConcurrent(`${server.url}/`, { total: 20, concurrency: 5 });
         assert.strictEqual(counts.kept, 20, JSON.stringify(counts));
         const stats = JSON.parse((await get(`${server.url}/__stats`)).body);
-        if (check) assert.deepStrictEqual([stats.spansChecked, stats.spansForeignTrace, stats.spansDetached], [20 * 3, 0, 0]);
-        else assert.strictEqual(stats.spansChecked, undefined, 'no span bookkeeping on the request path of a measured server');
+        if (check)
+          assert.deepStrictEqual([stats.spansChecked, stats.spansForeignTrace, stats.spansDetached], [20 * 3, 0, 0]);
+        else
+          assert.strictEqual(
+            stats.spansChecked,
+            undefined,
+            'no span bookkeeping on the request path of a measured server',
+          );
       } finally {
         await server.stop();
       }
@@ -148,24 +176,64 @@ test('`ctxbench run` with HOP=pg and HOP=http starts its own PostgreSQL and down
   const tmp = privateTmp();
   const out = path.join(dir, 'run.json');
   // No --method: the default preset's duet does not fit a server that waits on I/O.
-  const r = await runCli(['run', '--strategies', 'als', '--hops', 'pg,http', '--depths', '4', '--blocks', '3', '--windows', '2', '--window', '0.2', '--connections', '10', '--out', out, '--report', 'none'], { env: { TMPDIR: tmp } });
+  const r = await runCli(
+    [
+      'run',
+      '--strategies',
+      'als',
+      '--hops',
+      'pg,http',
+      '--depths',
+      '4',
+      '--blocks',
+      '3',
+      '--windows',
+      '2',
+      '--window',
+      '0.2',
+      '--connections',
+      '10',
+      '--out',
+      out,
+      '--report',
+      'none',
+    ],
+    { env: { TMPDIR: tmp } },
+  );
   assert.strictEqual(r.code, 0, r.stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.settings.method, 'pair');
-  assert.match(run.settings.methodWhy, /^the pair at a fixed rate, not the default preset's duet: HOP=pg,http: a server waiting on I\/O or timers is idle part of every window/);
-  assert.match(r.stderr, /ctxbench: measuring pair: the pair at a fixed rate, not the default preset's duet: HOP=pg,http/);
-  assert.match(r.stdout, /complete, pair at a fixed rate, .*\nMethod: the pair at a fixed rate, not the default preset's duet: HOP=pg,http/);
+  assert.match(
+    run.settings.methodWhy,
+    /^the pair at a fixed rate, not the default preset's duet: HOP=pg,http: a server waiting on I\/O or timers is idle part of every window/,
+  );
+  assert.match(
+    r.stderr,
+    /ctxbench: measuring pair: the pair at a fixed rate, not the default preset's duet: HOP=pg,http/,
+  );
+  assert.match(
+    r.stdout,
+    /complete, pair at a fixed rate, .*\nMethod: the pair at a fixed rate, not the default preset's duet: HOP=pg,http/,
+  );
   assert.strictEqual(run.learned.postgres, 'embedded');
   // Each hop's candidate beside a `none` baseline of the same hop, at one rate per hop.
   const als = run.configs.filter((c) => c.strategy === 'als');
-  assert.deepStrictEqual(als.map((c) => c.hop), ['pg', 'http']);
+  assert.deepStrictEqual(
+    als.map((c) => c.hop),
+    ['pg', 'http'],
+  );
   for (const c of als) {
     assert.strictEqual(c.error, null, JSON.stringify(c.error));
     const windows = c.samples.filter((s) => s.kind === 'window');
-    assert.ok(windows.length > 0 && windows.every((w) => w.method === 'pair' && w.partner.startsWith('express/none/d4/' + c.hop + '/')), c.id);
+    assert.ok(
+      windows.length > 0 &&
+        windows.every((w) => w.method === 'pair' && w.partner.startsWith('express/none/d4/' + c.hop + '/')),
+      c.id,
+    );
     const blocks = c.samples.filter((s) => s.kind === 'pair');
     assert.strictEqual(blocks.length, 3, c.id);
-    for (const b of blocks) assert.deepStrictEqual([b.requests > 0, b.errors, b.mismatches, b.lost], [true, 0, 0, 0], c.id);
+    for (const b of blocks)
+      assert.deepStrictEqual([b.requests > 0, b.errors, b.mismatches, b.lost], [true, 0, 0, 0], c.id);
   }
   assert.deepStrictEqual([...ourTempDirs(tmp)], [], 'the run left its PostgreSQL folder');
   fs.rmSync(tmp, { recursive: true, force: true });
@@ -176,17 +244,43 @@ describe('integrity with real libraries', () => {
   // changes fails the test: fix the cause or re-measure, never loosen the table.
   const EXPECTED = {
     als: {
-      'pg-callback': 'leaked', 'pg-callback-bound': 'kept', 'pg-promise': 'kept', 'pg-promise-bound': 'kept',
-      'generic-pool': 'kept', 'generic-pool-bound': 'kept', 'dataloader-fn': 'leaked', dataloader: 'kept', 'dataloader-bound': 'kept',
-      bluebird: 'leaked', 'bluebird-bound': 'kept', 'query-builder': 'kept', 'query-builder-bound': 'kept',
-      undici: 'kept', 'undici-bound': 'kept', interval: 'leaked', 'interval-bound': 'kept', worker: 'lost', 'worker-bound': 'kept',
+      'pg-callback': 'leaked',
+      'pg-callback-bound': 'kept',
+      'pg-promise': 'kept',
+      'pg-promise-bound': 'kept',
+      'generic-pool': 'kept',
+      'generic-pool-bound': 'kept',
+      'dataloader-fn': 'leaked',
+      dataloader: 'kept',
+      'dataloader-bound': 'kept',
+      bluebird: 'leaked',
+      'bluebird-bound': 'kept',
+      'query-builder': 'kept',
+      'query-builder-bound': 'kept',
+      undici: 'kept',
+      'undici-bound': 'kept',
+      interval: 'leaked',
+      'interval-bound': 'kept',
+      worker: 'lost',
+      'worker-bound': 'kept',
       // Redis (test/all/redis.test.js has the rest): results come back through promises, a
       // pub/sub message on the subscriber's socket.
-      'ioredis-callback': 'kept', 'ioredis-callback-bound': 'kept', 'ioredis-promise': 'kept', 'ioredis-multi': 'kept', 'ioredis-multi-bound': 'kept',
-      'ioredis-pubsub': 'lost', 'ioredis-pubsub-bound': 'kept', 'redis-promise': 'kept', 'redis-multi': 'kept',
+      'ioredis-callback': 'kept',
+      'ioredis-callback-bound': 'kept',
+      'ioredis-promise': 'kept',
+      'ioredis-multi': 'kept',
+      'ioredis-multi-bound': 'kept',
+      'ioredis-pubsub': 'lost',
+      'ioredis-pubsub-bound': 'kept',
+      'redis-promise': 'kept',
+      'redis-multi': 'kept',
       // MariaDB through mysql2 (test/all/mysql.test.js): a waiting getConnection() is called
       // back from another request's release().
-      'mysql-callback': 'leaked', 'mysql-callback-bound': 'kept', 'mysql-query': 'leaked', 'mysql-query-bound': 'kept', 'mysql-promise': 'kept',
+      'mysql-callback': 'leaked',
+      'mysql-callback-bound': 'kept',
+      'mysql-query': 'leaked',
+      'mysql-query-bound': 'kept',
+      'mysql-promise': 'kept',
     },
     // The OpenTelemetry pg instrumentation binds the pool's callbacks itself; the undici
     // one creates the client span when undici dispatches a queued request, inside the
@@ -196,14 +290,36 @@ describe('integrity with real libraries', () => {
   let run;
   before(async () => {
     const out = path.join(dir, 'libraries.json');
-    const r = await runCli(['integrity', '--strategies', 'als,otel-selective,global', '--scenarios', 'libraries', '--requests', '200', '--concurrency', '100', '--pg-url', services.env.PG_URL, '--out', out, '--report', 'none'], { timeoutMs: 600000 });
+    const r = await runCli(
+      [
+        'integrity',
+        '--strategies',
+        'als,otel-selective,global',
+        '--scenarios',
+        'libraries',
+        '--requests',
+        '200',
+        '--concurrency',
+        '100',
+        '--pg-url',
+        services.env.PG_URL,
+        '--out',
+        out,
+        '--report',
+        'none',
+      ],
+      { timeoutMs: 600000 },
+    );
     assert.strictEqual(r.code, 0, r.stderr);
     run = JSON.parse(fs.readFileSync(out, 'utf8'));
   });
-  const cell = (strategy, scenario) => run.integrity.cells.find((c) => c.strategy === strategy && c.scenario === scenario);
+  const cell = (strategy, scenario) =>
+    run.integrity.cells.find((c) => c.strategy === strategy && c.scenario === scenario);
 
   // Without redis-server or mariadbd their scenarios are skipped (in one line; test/redis.test.js).
-  const ran = (s) => (s.needs !== 'redis' || Boolean(systemTools.find('redis'))) && (s.needs !== 'mysql' || Boolean(systemTools.find('mariadb')));
+  const ran = (s) =>
+    (s.needs !== 'redis' || Boolean(systemTools.find('redis'))) &&
+    (s.needs !== 'mysql' || Boolean(systemTools.find('mariadb')));
   test('every library scenario ran for every strategy, without errors', () => {
     const all = require('../../handlers/scenarios').LIBRARY_SCENARIOS;
     assert.deepStrictEqual(Object.keys(EXPECTED.als).sort(), all.map((s) => s.name).sort());
@@ -227,7 +343,10 @@ describe('integrity with real libraries', () => {
         if (!c && !ran(require('../../handlers/scenarios').LIBRARY_SCENARIOS.find((s) => s.name === name))) continue;
         assert.strictEqual(c.verdict, verdict, `${strategy} ${name}: ${JSON.stringify(c)}`);
         if (verdict !== 'kept') {
-          assert.ok(c.explanation && !/no recorded explanation/.test(c.explanation), `${strategy} ${name} unexplained: ${c.explanation}`);
+          assert.ok(
+            c.explanation && !/no recorded explanation/.test(c.explanation),
+            `${strategy} ${name} unexplained: ${c.explanation}`,
+          );
         }
       }
     }
@@ -240,7 +359,7 @@ describe('integrity with real libraries', () => {
     }
   });
 
-  test('the span check: pg spans stay in their request\'s trace, queued undici spans land in another request\'s', () => {
+  test("the span check: pg spans stay in their request's trace, queued undici spans land in another request's", () => {
     const pg = cell('otel-selective', 'pg-callback');
     assert.strictEqual(pg.spans.checked, pg.requests);
     assert.deepStrictEqual([pg.spans.foreignTrace, pg.spans.detached], [0, 0]);
@@ -266,14 +385,33 @@ describe('nothing outlives an interrupted run', () => {
     test(`${signal} to \`ctxbench integrity\` with the pg and undici scenarios: no postgres, no folder, no downstream left`, async () => {
       const tmp = privateTmp();
       let child;
-      const args = ['integrity', '--strategies', 'als', '--scenarios', 'pg-callback,undici', '--requests', '10000000', '--concurrency', '20', '--out', path.join(dir, `${signal}.json`), '--report', 'none'];
+      const args = [
+        'integrity',
+        '--strategies',
+        'als',
+        '--scenarios',
+        'pg-callback,undici',
+        '--requests',
+        '10000000',
+        '--concurrency',
+        '20',
+        '--out',
+        path.join(dir, `${signal}.json`),
+        '--report',
+        'none',
+      ];
       const done = runCli(args, { env: { TMPDIR: tmp }, onSpawn: (c) => (child = c) });
       // Running: a new folder with a live postgres in it, and the downstream.
       let pgDir;
       assert.ok(
         await waitFor(() => {
           [pgDir] = [...ourTempDirs(tmp)];
-          return pgDir && processesUsing(pgDir).length > 0 && childrenOf(child.pid).some((c) => c.args.includes('downstream.js')) && childrenOf(child.pid).some((c) => c.args.includes('app.js'));
+          return (
+            pgDir &&
+            processesUsing(pgDir).length > 0 &&
+            childrenOf(child.pid).some((c) => c.args.includes('downstream.js')) &&
+            childrenOf(child.pid).some((c) => c.args.includes('app.js'))
+          );
         }, 120000),
         'the run did not start its PostgreSQL, downstream and integrity server',
       );
@@ -284,14 +422,23 @@ describe('nothing outlives an interrupted run', () => {
       assert.ok(servers.length >= 1, 'the integrity server is running');
       const postgresPids = processesUsing(pgDir);
       // Requests in flight: the integrity server holds at least the 20 client connections.
-      assert.ok(await waitFor(() => servers.some((sv) => socketsOf(sv.pid) >= 20), 120000), 'the load never reached the integrity server');
+      assert.ok(
+        await waitFor(() => servers.some((sv) => socketsOf(sv.pid) >= 20), 120000),
+        'the load never reached the integrity server',
+      );
       child.kill(signal);
       const r = await done;
       if (signal === 'SIGINT') assert.strictEqual(r.code, 130, r.stderr);
       // After SIGINT the runner stopped them itself before exiting; after SIGKILL the
       // keeper and the downstream see their stdin close and go on their own.
-      const clean = () => !fs.existsSync(pgDir) && processesUsing(pgDir).length === 0 && [...kids.map((k) => k.pid), ...servers.map((k) => k.pid), ...postgresPids].every((pid) => !alive(pid));
-      assert.ok(signal === 'SIGINT' ? clean() : await waitFor(clean, 120000), `left behind: dir ${fs.existsSync(pgDir)}, processes ${processesUsing(pgDir)}, children ${[...kids, ...servers].filter((k) => alive(k.pid)).map((k) => k.args)}`);
+      const clean = () =>
+        !fs.existsSync(pgDir) &&
+        processesUsing(pgDir).length === 0 &&
+        [...kids.map((k) => k.pid), ...servers.map((k) => k.pid), ...postgresPids].every((pid) => !alive(pid));
+      assert.ok(
+        signal === 'SIGINT' ? clean() : await waitFor(clean, 120000),
+        `left behind: dir ${fs.existsSync(pgDir)}, processes ${processesUsing(pgDir)}, children ${[...kids, ...servers].filter((k) => alive(k.pid)).map((k) => k.args)}`,
+      );
       fs.rmSync(tmp, { recursive: true, force: true });
     });
   }

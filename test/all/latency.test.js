@@ -29,9 +29,17 @@ test('open loop against a stalling server: every scheduled request answered or c
     const open = await openLoop.measure({ url: server.url, rate: 200, duration: 1, connections: 2 });
     assert.strictEqual(open.scheduled, 200);
     assert.ok(open.sent <= open.scheduled);
-    assert.strictEqual(open.requests + open.errors, open.scheduled, 'every scheduled request is answered or counted as an error');
+    assert.strictEqual(
+      open.requests + open.errors,
+      open.scheduled,
+      'every scheduled request is answered or counted as an error',
+    );
     assert.strictEqual(open.mismatches + open.lost, 0);
-    assert.strictEqual(hdr.decodeFromCompressedBase64(open.histogram).totalCount, open.requests, 'the serialised histogram holds every answered request');
+    assert.strictEqual(
+      hdr.decodeFromCompressedBase64(open.histogram).totalCount,
+      open.requests,
+      'the serialised histogram holds every answered request',
+    );
     for (const k of ['p50', 'p90', 'p99']) assert.ok(open.latency[k] > 0, k);
     assert.ok(open.latency.p50 <= open.latency.p90 && open.latency.p90 <= open.latency.p99, 'percentiles are ordered');
 
@@ -59,7 +67,10 @@ test('a server that cannot keep the rate fails the held-rate check and gets no l
     assert.strictEqual(s.held.held, false);
     assert.strictEqual(s.percentiles, null);
     assert.deepStrictEqual(s.judgement, { reason: 'rate not held' });
-    const md = await latencySection.render({ kind: 'run', title: 't', settings: { rates: [400], baseline: 'none' }, configs: [config] }, {});
+    const md = await latencySection.render(
+      { kind: 'run', title: 't', settings: { rates: [400], baseline: 'none' }, configs: [config] },
+      {},
+    );
     assert.match(md, /Rate not held/);
     assert.match(md, /\| als \| — \| rate not held \|/);
   } finally {

@@ -22,7 +22,19 @@ test.before(async () => {
 test.after(() => Promise.all(Object.values(servers).map((s) => s.stop())));
 
 const CURL_SH = path.join(ROOT, 'load', 'curl.sh');
-const FIELDS = ['rps', 'latency', 'requests', 'errors', 'non2xx', 'mismatches', 'lost', 'bytesPerSec', 'loadgenCpu', 'durationS', 'finishLagS'];
+const FIELDS = [
+  'rps',
+  'latency',
+  'requests',
+  'errors',
+  'non2xx',
+  'mismatches',
+  'lost',
+  'bytesPerSec',
+  'loadgenCpu',
+  'durationS',
+  'finishLagS',
+];
 const LATENCY = ['p2_5', 'p50', 'p97_5', 'p99', 'avg', 'stdev', 'max'];
 
 function assertShape(r) {

@@ -19,7 +19,11 @@ test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 function ctxbench(args) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: { CTXBENCH_FINGERPRINT: '0', ...process.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: ROOT,
+      env: { CTXBENCH_FINGERPRINT: '0', ...process.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -30,17 +34,42 @@ function ctxbench(args) {
 
 test('aa in duet (its default, as npm run bench measures): B beside A in pairs of fresh processes, each trial a duet ratio', async () => {
   const out = path.join(tmp, 'aa-duet.json');
-  const r = await ctxbench(['aa', '--depth', '1', '--hop', 'sync', '--trials', '1', '--blocks-per-trial', '2', '--windows', '2', '--window', '0.3', '--out', out, '--report', 'none']);
+  const r = await ctxbench([
+    'aa',
+    '--depth',
+    '1',
+    '--hop',
+    'sync',
+    '--trials',
+    '1',
+    '--blocks-per-trial',
+    '2',
+    '--windows',
+    '2',
+    '--window',
+    '0.3',
+    '--out',
+    out,
+    '--report',
+    'none',
+  ]);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.status, 'complete', r.stderr);
-  assert.deepStrictEqual([run.settings.method, run.settings.connections, run.settings.pipelining, run.settings.windows, run.settings.window], ['duet', 10, 1, 2, 0.3]);
+  assert.deepStrictEqual(
+    [run.settings.method, run.settings.connections, run.settings.pipelining, run.settings.windows, run.settings.window],
+    ['duet', 10, 1, 2, 0.3],
+  );
   const [a, b] = run.configs;
   const windows = b.samples.filter((s) => s.kind === 'window');
   assert.deepStrictEqual([...new Set(windows.map((w) => w.block))], [0, 1]);
   assert.ok(windows.every((w) => w.partner === a.id));
   // The trial's ratio is the one B's windows give against A (its width is the machine's).
   checkRatio(b.summary.ratio, windows, 'B');
-  assert.strictEqual(a.samples.filter((s) => s.kind === 'window').length, 0, 'the baseline arm has no windows of its own');
+  assert.strictEqual(
+    a.samples.filter((s) => s.kind === 'window').length,
+    0,
+    'the baseline arm has no windows of its own',
+  );
   for (const t of run.aa.trials) assert.strictEqual(t.significant, t.pValue < 0.05);
   assert.strictEqual(r.code, run.aa.completedTrials === 0 ? 2 : run.aa.pass ? 0 : 1, r.stderr);
 });

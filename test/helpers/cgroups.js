@@ -24,10 +24,13 @@ const alive = (pid) => {
     return err.code === 'EPERM';
   }
 };
-const groups = (keep) => parents().flatMap((p) => fs.readdirSync(p).filter((n) => {
-  const m = /^ctxbench-(\d+)-/.exec(n);
-  return m && Number(m[1]) !== process.pid && keep(Number(m[1]));
-}));
+const groups = (keep) =>
+  parents().flatMap((p) =>
+    fs.readdirSync(p).filter((n) => {
+      const m = /^ctxbench-(\d+)-/.exec(n);
+      return m && Number(m[1]) !== process.pid && keep(Number(m[1]));
+    }),
+  );
 // The groups process `pid` (a ctxbench run under way) has made.
 const made = (pid) => groups((owner) => owner === pid);
 // Groups left behind: made by a ctxbench process this file ran (runCli) that is gone. Another

@@ -4,7 +4,10 @@
 const { spawn } = require('node:child_process');
 
 function startScript(file, env = {}, { timeoutMs = 60000 } = {}) {
-  const child = spawn(process.execPath, [file], { env: { ...process.env, PORT: '0', CTXBENCH_STALL_SERVER: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [file], {
+    env: { ...process.env, PORT: '0', CTXBENCH_STALL_SERVER: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr.on('data', (d) => (err += d));

@@ -15,7 +15,11 @@ const spawned = new Set();
 // but the runner's reads) unless env asks for it.
 function runCli(args, { env = {}, cwd = ROOT, timeoutMs = 600000, onSpawn } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd, env: { CTXBENCH_FINGERPRINT: '0', ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd,
+      env: { CTXBENCH_FINGERPRINT: '0', ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     spawned.add(child.pid);
     let stdout = '';
     let stderr = '';
@@ -65,7 +69,10 @@ async function runCliInterrupted(args, { when, signal = 'SIGINT', ...options }) 
 // A server process a run started and recorded ({ pid, dir }): stopped, its folder removed.
 function assertServerGone(server, what) {
   const assert = require('node:assert');
-  assert.ok(server && Number.isInteger(server.pid) && typeof server.dir === 'string', `${what}: ${JSON.stringify(server)}`);
+  assert.ok(
+    server && Number.isInteger(server.pid) && typeof server.dir === 'string',
+    `${what}: ${JSON.stringify(server)}`,
+  );
   assert.throws(() => process.kill(server.pid, 0), /ESRCH/, `${what} ${server.pid} is still running`);
   assert.ok(!require('node:fs').existsSync(server.dir), `${server.dir} was not removed`);
 }

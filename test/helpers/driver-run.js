@@ -13,8 +13,26 @@ async function runDriverScenarios({ dir, scenarios, total, name }) {
   const file = path.join(dir, 'promise-only.js');
   fs.writeFileSync(file, PROMISE_ONLY);
   const out = path.join(dir, `${name}.json`);
-  const r = await runCli(['integrity', '--strategy-file', file, '--strategies', 'als,global', '--scenarios', scenarios.join(','),
-    '--requests', String(total), '--concurrency', '100', '--out', out, '--report', 'none'], { timeoutMs: 600000 });
+  const r = await runCli(
+    [
+      'integrity',
+      '--strategy-file',
+      file,
+      '--strategies',
+      'als,global',
+      '--scenarios',
+      scenarios.join(','),
+      '--requests',
+      String(total),
+      '--concurrency',
+      '100',
+      '--out',
+      out,
+      '--report',
+      'none',
+    ],
+    { timeoutMs: 600000 },
+  );
   assert.strictEqual(r.code, 0, r.stderr);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.status, 'complete');

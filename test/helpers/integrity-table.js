@@ -18,22 +18,22 @@ const DEPTH = 8;
 const COLUMNS = ['await', 'sync', 'nexttick', 'immediate', 'timeout', 'emitter', 'thenable', 'mixed'];
 const EXPECTED = {
   //                await   sync    nexttick immediate timeout emitter thenable mixed
-  param:            ['kept', 'kept', 'kept',  'kept',   'kept', 'kept', 'kept',  'kept'],
-  'cls-hooked':     ['kept', 'kept', 'kept',  'kept',   'kept', 'kept', 'kept',  'kept'],
-  alscontext:       ['lost', 'kept', 'kept',  'kept',   'kept', 'kept', 'kept',  'lost'], // see ALSCONTEXT_CLS_DEFECT
-  'alscontext-als': ['kept', 'kept', 'kept',  'kept',   'kept', 'kept', 'kept',  'kept'],
-  als:              ['kept', 'kept', 'kept',  'kept',   'kept', 'kept', 'kept',  'kept'],
-  otel:             ['kept', 'kept', 'kept',  'kept',   'kept', 'kept', 'kept',  'kept'],
-  'otel-selective': ['kept', 'kept', 'kept',  'kept',   'kept', 'kept', 'kept',  'kept'],
-  'otel-full':      ['kept', 'kept', 'kept',  'kept',   'kept', 'kept', 'kept',  'kept'],
-  'cls-rtracer':    ['kept', 'kept', 'kept',  'kept',   'kept', 'kept', 'kept',  'kept'],
+  param: ['kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept'],
+  'cls-hooked': ['kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept'],
+  alscontext: ['lost', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'lost'], // see ALSCONTEXT_CLS_DEFECT
+  'alscontext-als': ['kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept'],
+  als: ['kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept'],
+  otel: ['kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept'],
+  'otel-selective': ['kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept'],
+  'otel-full': ['kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept'],
+  'cls-rtracer': ['kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept'],
   'express-http-context': ['kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept'],
   // A Fastify plugin: measured on FRAMEWORK=fastify (the others on Express).
   'fastify-request-context': ['kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept', 'kept'],
   // The control. It "keeps" on await/sync/nexttick only because those hops never leave
   // the microtask queue: a request runs to the end before the next is parsed, so requests
   // never interleave. Every macrotask hop exposes it.
-  global:           ['kept', 'kept', 'kept',  'leaks',  'leaks', 'leaks', 'leaks', 'leaks'],
+  global: ['kept', 'kept', 'kept', 'leaks', 'leaks', 'leaks', 'leaks', 'leaks'],
 };
 
 // A defect of the alscontext package's CLS part (0.0.3), not of ctxbench. Its init hook

@@ -8,7 +8,8 @@
 const assert = require('node:assert');
 const { jStat } = require('jstat');
 
-const DROP_REASONS = /^(server \d+ served no request|load generator at \d+% of a core|server CPU not saturated \(\d+% used\)|server \d+ not busy throughout \(\d+% of the CPU\))$/;
+const DROP_REASONS =
+  /^(server \d+ served no request|load generator at \d+% of a core|server CPU not saturated \(\d+% used\)|server \d+ not busy throughout \(\d+% of the CPU\))$/;
 
 function checkWindows(windows, label = '') {
   for (const w of windows) {
@@ -36,7 +37,12 @@ function overBlocks(pairs) {
 }
 
 // Duet: the partner's CPU per request ÷ this one's, per counted window.
-const expectedRatio = (windows) => overBlocks(windows.filter((w) => w.counted).map((w) => ({ block: w.block, d: Math.log(w.partnerCpuUsPerRequest / w.cpuUsPerRequest) })));
+const expectedRatio = (windows) =>
+  overBlocks(
+    windows
+      .filter((w) => w.counted)
+      .map((w) => ({ block: w.block, d: Math.log(w.partnerCpuUsPerRequest / w.cpuUsPerRequest) })),
+  );
 
 const close = (a, b) => Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b));
 
@@ -45,9 +51,16 @@ function checkAgainst(ratio, want, label) {
     assert.strictEqual(ratio.estimate, null, `${label}: nothing to compare, no estimate`);
     return want;
   }
-  assert.ok(close(ratio.estimate, want.estimate), `${label}: estimate ${ratio.estimate}, its samples give ${want.estimate}`);
+  assert.ok(
+    close(ratio.estimate, want.estimate),
+    `${label}: estimate ${ratio.estimate}, its samples give ${want.estimate}`,
+  );
   if (want.ci95 === null) assert.strictEqual(ratio.ci95, null, `${label}: one block, no interval`);
-  else assert.ok(ratio.ci95 && close(ratio.ci95[0], want.ci95[0]) && close(ratio.ci95[1], want.ci95[1]), `${label}: interval ${JSON.stringify(ratio.ci95)}, its samples give ${JSON.stringify(want.ci95)}`);
+  else
+    assert.ok(
+      ratio.ci95 && close(ratio.ci95[0], want.ci95[0]) && close(ratio.ci95[1], want.ci95[1]),
+      `${label}: interval ${JSON.stringify(ratio.ci95)}, its samples give ${JSON.stringify(want.ci95)}`,
+    );
   return want;
 }
 
@@ -64,7 +77,9 @@ function checkRatio(ratio, windows, label = '') {
 // burst next to it (pairSeq), per block.
 function checkSequentialRatio(ratio, samples, baseSamples, label = '') {
   const bySeq = new Map(baseSamples.map((s) => [s.seq, s]));
-  const pairs = samples.filter((s) => s.rps > 0 && bySeq.get(s.pairSeq)?.rps > 0).map((s) => ({ block: s.block, d: Math.log(s.rps / bySeq.get(s.pairSeq).rps) }));
+  const pairs = samples
+    .filter((s) => s.rps > 0 && bySeq.get(s.pairSeq)?.rps > 0)
+    .map((s) => ({ block: s.block, d: Math.log(s.rps / bySeq.get(s.pairSeq).rps) }));
   assert.ok(pairs.length > 0, `${label}: paired samples`);
   return checkAgainst(ratio, overBlocks(pairs), label);
 }

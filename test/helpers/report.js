@@ -7,7 +7,13 @@ const { pagesDirFor } = require('../../report');
 
 function reportText(out, resultsDir = path.join(path.dirname(out), 'results')) {
   const dir = pagesDirFor({ resultsDir, out });
-  const pages = fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.endsWith('.md')).sort().map((n) => fs.readFileSync(path.join(dir, n), 'utf8')) : [];
+  const pages = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((n) => n.endsWith('.md'))
+        .sort()
+        .map((n) => fs.readFileSync(path.join(dir, n), 'utf8'))
+    : [];
   return [fs.readFileSync(out, 'utf8'), ...pages].join('\n\n');
 }
 

@@ -10,10 +10,17 @@ const ROOT = path.resolve(__dirname, '..', '..');
 // Starts app.js with env; resolves once it printed its listening line (the runner's own
 // spawn helper, so tests start servers exactly as the benchmark does).
 // cwd and app: another copy of the server (a production-only tree in appengine.test.js).
-async function startServer(env = {}, { args = [], nodePath = process.execPath, timeoutMs = 60000, cwd = ROOT, app = path.join(ROOT, 'app.js') } = {}) {
+async function startServer(
+  env = {},
+  { args = [], nodePath = process.execPath, timeoutMs = 60000, cwd = ROOT, app = path.join(ROOT, 'app.js') } = {},
+) {
   let proc;
   try {
-    proc = await spawnListening(nodePath, [...args, app], { cwd, env: { ...process.env, PORT: '0', ...env }, timeoutMs });
+    proc = await spawnListening(nodePath, [...args, app], {
+      cwd,
+      env: { ...process.env, PORT: '0', ...env },
+      timeoutMs,
+    });
   } catch (err) {
     throw new Error(`${err.message}; stderr: ${err.stderrTail}`, { cause: err });
   }
