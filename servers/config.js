@@ -87,21 +87,51 @@ function sinkUrl(env, strategy) {
   return url && url.replace(/\/$/, '');
 }
 
+// What a configuration of the matrix sets in a server's environment, and its checks: the
+// one declaration of these variables' names, defaults and bounds. loadConfig reads them at
+// start-up, envOf writes them for a server ctxbench starts, and `deploy` checks a yaml's
+// env_variables with the same function, so a bad DEPTH reads the same wherever it is set.
+function serverSettings(env) {
+  return {
+    strategy: oneOf(env, 'STRATEGY', strategies.names, 'param'),
+    depth: integer(env, 'DEPTH', 8, 1, MAX_DEPTH),
+    hop: oneOf(env, 'HOP', hops.names, 'await'),
+    framework: oneOf(env, 'FRAMEWORK', frameworks.names, 'express'),
+    log: oneOf(env, 'LOG', logs.names, 'none'),
+    burnUs: integer(env, 'BURN_US', 0, 0, 1e6),
+    stores: integer(env, 'STORES', 0, 0, MAX_STORES),
+  };
+}
+
+// A configuration -> the variables serverSettings reads (every one given: a server started
+// by ctxbench never falls back to a default the run did not record).
+function envOf({ strategy, depth, hop, framework, log, burnUs, stores }) {
+  return {
+    STRATEGY: strategy,
+    DEPTH: String(depth),
+    HOP: hop,
+    FRAMEWORK: framework,
+    LOG: log || 'none',
+    BURN_US: String(burnUs || 0),
+    STORES: String(stores || 0),
+  };
+}
+
 function loadConfig(env = process.env) {
   const host = env.HOST ?? defaultHost(env);
   if (!/^[\w.:-]{1,253}$/.test(host)) throw bad('HOST', host, 'a host name or IP address');
-  const hop = oneOf(env, 'HOP', hops.names, 'await');
+  const { strategy, depth, hop, framework, log, burnUs, stores } = serverSettings(env);
   const config = {
-    strategy: oneOf(env, 'STRATEGY', strategies.names, 'param'),
-    depth: integer(env, 'DEPTH', 8, 1, MAX_DEPTH),
+    strategy,
+    depth,
     hop,
     ...ioConfig(env, hop),
-    framework: oneOf(env, 'FRAMEWORK', frameworks.names, 'express'),
-    log: oneOf(env, 'LOG', logs.names, 'none'),
+    framework,
+    log,
     // Where the otel-selective / otel-full strategies send spans (ignored by the others).
     otelExporter: oneOf(env, 'OTEL_EXPORTER', OTEL_EXPORTERS, 'memory'),
-    burnUs: integer(env, 'BURN_US', 0, 0, 1e6),
-    stores: integer(env, 'STORES', 0, 0, MAX_STORES),
+    burnUs,
+    stores,
     port: integer(env, 'PORT', 8080, 0, 65535),
     host,
     project: env.GOOGLE_CLOUD_PROJECT || 'local',
@@ -112,4 +142,4 @@ function loadConfig(env = process.env) {
   return config;
 }
 
-module.exports = { loadConfig, ConfigError, MAX_DEPTH, MAX_STORES, OTEL_EXPORTERS };
+module.exports = { loadConfig, serverSettings, envOf, ConfigError, MAX_DEPTH, MAX_STORES, OTEL_EXPORTERS };

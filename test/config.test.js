@@ -6,7 +6,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const net = require('node:net');
 const { runToExit } = require('./helpers/server');
-const { loadConfig, ConfigError, MAX_DEPTH, OTEL_EXPORTERS } = require('../servers/config');
+const { loadConfig, serverSettings, envOf, ConfigError, MAX_DEPTH, OTEL_EXPORTERS } = require('../servers/config');
 const strategies = require('../context');
 const hops = require('../handlers/hops');
 const frameworks = require('../servers');
@@ -146,4 +146,20 @@ test('loadConfig throws a ConfigError whose message is the single line', () => {
   }
   assert.throws(() => loadConfig({ HOST: 'a b' }), ConfigError);
   assert.throws(() => loadConfig({ HOST: 'evil\nhost' }), ConfigError);
+});
+
+test('envOf writes the variables serverSettings reads: a configuration survives the round trip', () => {
+  const configs = [
+    { strategy: 'als', depth: 256, hop: 'immediate', framework: 'fastify', log: 'stdout', burnUs: 40, stores: 10 },
+    { strategy: 'none', depth: 1, hop: 'sync', framework: 'http', log: 'none', burnUs: 0, stores: 0 },
+    ...hops.names.map((hop) => ({ strategy: 'param', depth: MAX_DEPTH, hop, framework: 'express' })),
+  ];
+  for (const c of configs) {
+    const back = serverSettings(envOf(c));
+    assert.deepStrictEqual(back, { log: 'none', burnUs: 0, stores: 0, ...c });
+  }
+  // Its checks are loadConfig's: one line naming the variable.
+  assert.throws(() => serverSettings({ DEPTH: '2000' }), {
+    message: `DEPTH="2000" is not valid; expected an integer from 1 to ${MAX_DEPTH}`,
+  });
 });
