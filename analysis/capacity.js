@@ -228,6 +228,111 @@ function cellsOf(run) {
   return out;
 }
 
+// One deployment's capacity at each block, each side (the highest rate within the SLO), and
+// the candidate's over the baseline's where both are positive.
+function blockCapacities(blocks, rates, at, slo) {
+  const capacities = { candidate: [], baseline: [] };
+  const ratios = [];
+  for (const b of blocks) {
+    const caps = {};
+    for (const side of ['candidate', 'baseline']) {
+      const pts = rates.map((rate) => ({ rate, point: at(b, rate, side) })).filter((x) => x.point);
+      caps[side] = capacityOf(pts, slo);
+      if (caps[side]) capacities[side].push({ block: b, ...caps[side] });
+    }
+    if (caps.candidate?.rate > 0 && caps.baseline?.rate > 0)
+      ratios.push({
+        block: b,
+        value: caps.candidate.rate / caps.baseline.rate,
+        censored: caps.candidate.censored || caps.baseline.censored,
+      });
+  }
+  return { capacities, ratios };
+}
+
+// One side's figures at each rate of the ladder, over the blocks.
+function ratesOf(cells, blocks, rates, at, side) {
+  return rates.map((rate) => {
+    const pts = blocks.map((b) => at(b, rate, side)).filter(Boolean);
+    const pick = (k) =>
+      overBlocks(pts.filter((p) => p.held && Number.isFinite(p.p[k]) && p.p[k] > 0).map((p) => p.p[k]));
+    const inst = pts.map((p) => p.instance).filter(Boolean);
+    return {
+      rate,
+      load: cells.find((x) => x.rate === rate)?.load ?? null,
+      held: pts.every((p) => p.held),
+      heldBlocks: pts.filter((p) => p.held).length,
+      blocks: pts.length,
+      p50: pick('p50'),
+      p90: pick('p90'),
+      p99: pick('p99'),
+      p99_9: pick('p99_9'),
+      latenessP99: Math.max(...pts.map((p) => p.lateness.p99 ?? 0)),
+      ...(inst.length && {
+        cpuUsPerRequest: mean(inst.map((x) => x.cpuUsPerRequest).filter(Number.isFinite)),
+        throttledShare: mean(inst.map((x) => x.throttledShare).filter(Number.isFinite)),
+        throttledMsPerS: mean(inst.map((x) => x.throttledMsPerS).filter(Number.isFinite)),
+        memoryPeakMB: Math.max(...inst.map((x) => x.memoryPeakMB)),
+        oomKills: Math.max(...inst.map((x) => x.oomKills)),
+      }),
+    };
+  });
+}
+
+const summarizeCaps = (list) => ({
+  ...(overBlocks(list.filter((x) => x.rate > 0).map((x) => x.rate)) ?? { estimate: null, ci95: null, n: 0 }),
+  censored: list.filter((x) => x.censored).map((x) => ({ block: x.block, censored: x.censored })),
+});
+
+// One deployment's row (without instances and resolvable, which read the other rows or the
+// load to serve), and its baseline's capacities at each block.
+function capacityRow(run, deployment, { config: first, baselineId, cells }, slo) {
+  const blocks = [...new Set(cells.map((x) => x.block))].sort((a, b) => a - b);
+  const rates = [...new Set(cells.map((x) => x.rate))].sort((a, b) => a - b);
+  const at = (block, rate, side) => cells.find((x) => x.block === block && x.rate === rate)?.[side] ?? null;
+  const { capacities, ratios } = blockCapacities(blocks, rates, at, slo);
+  const row = {
+    deployment,
+    strategy: first.strategy,
+    depth: first.depth,
+    hop: first.hop,
+    aa: first.arm === 'aa',
+    baselineId,
+    capacity: summarizeCaps(capacities.candidate),
+    baselineCapacity: summarizeCaps(capacities.baseline),
+    ratio: ratios.length
+      ? { ...overBlocks(ratios.map((x) => x.value)), censored: ratios.filter((x) => x.censored).length }
+      : null,
+    cpuBelowKnee: run.settings.method === 'pair' ? cpuBelowKnee(cells, blocks) : null,
+    rates: ratesOf(cells, blocks, rates, at, 'candidate'),
+    baselineRates: ratesOf(cells, blocks, rates, at, 'baseline'),
+  };
+  return { row, baselineCaps: capacities.baseline };
+}
+
+// The instances a row's deployment needs to serve `serve` requests a second, and its baseline's.
+function instancesOf(r, serve) {
+  const n = (cap) => (cap > 0 ? Math.ceil(serve / cap) : null);
+  // Rounded up at one load, a few % of cost is often no instance at all: per 100 of the
+  // baseline's (100 ÷ the ratio, its interval the ratio's) is the scale a fleet reads.
+  const per100 =
+    r.ratio?.estimate > 0
+      ? {
+          estimate: 100 / r.ratio.estimate,
+          ci95: r.ratio.ci95 ? [100 / r.ratio.ci95[1], 100 / r.ratio.ci95[0]] : null,
+        }
+      : null;
+  return r.capacity.estimate && r.baselineCapacity.estimate
+    ? {
+        serve,
+        candidate: n(r.capacity.estimate),
+        baseline: n(r.baselineCapacity.estimate),
+        candidateRange: r.capacity.ci95 ? [n(r.capacity.ci95[1]), n(r.capacity.ci95[0])] : null,
+        per100,
+      }
+    : null;
+}
+
 // sloCapacity(run, { serve }) -> null unless the run has settings.slo and rate-mode
 // figures (pair or sequential); else { slo, instance, serve, rule, rows: [{ deployment,
 // strategy, depth, hop, baselineId, capacity: { estimate, ci95, n, censored: [...] },
@@ -239,97 +344,13 @@ function sloCapacity(run, { serve = SERVE_RPS } = {}) {
   if (!slo || !['pair', 'sequential'].includes(run.settings.method) || run.settings.targetCpu) return null;
   const rows = [];
   const baselines = new Map();
-  for (const [deployment, { config: first, baselineId, cells }] of cellsOf(run)) {
-    const blocks = [...new Set(cells.map((x) => x.block))].sort((a, b) => a - b);
-    const rates = [...new Set(cells.map((x) => x.rate))].sort((a, b) => a - b);
-    const at = (block, rate, side) => cells.find((x) => x.block === block && x.rate === rate)?.[side] ?? null;
-    const capacities = { candidate: [], baseline: [] };
-    const ratios = [];
-    for (const b of blocks) {
-      const caps = {};
-      for (const side of ['candidate', 'baseline']) {
-        const pts = rates.map((rate) => ({ rate, point: at(b, rate, side) })).filter((x) => x.point);
-        caps[side] = capacityOf(pts, slo);
-        if (caps[side]) capacities[side].push({ block: b, ...caps[side] });
-      }
-      if (caps.candidate?.rate > 0 && caps.baseline?.rate > 0)
-        ratios.push({
-          block: b,
-          value: caps.candidate.rate / caps.baseline.rate,
-          censored: caps.candidate.censored || caps.baseline.censored,
-        });
-    }
-    const perRate = (side) =>
-      rates.map((rate) => {
-        const pts = blocks.map((b) => at(b, rate, side)).filter(Boolean);
-        const pick = (k) =>
-          overBlocks(pts.filter((p) => p.held && Number.isFinite(p.p[k]) && p.p[k] > 0).map((p) => p.p[k]));
-        const inst = pts.map((p) => p.instance).filter(Boolean);
-        return {
-          rate,
-          load: cells.find((x) => x.rate === rate)?.load ?? null,
-          held: pts.every((p) => p.held),
-          heldBlocks: pts.filter((p) => p.held).length,
-          blocks: pts.length,
-          p50: pick('p50'),
-          p90: pick('p90'),
-          p99: pick('p99'),
-          p99_9: pick('p99_9'),
-          latenessP99: Math.max(...pts.map((p) => p.lateness.p99 ?? 0)),
-          ...(inst.length && {
-            cpuUsPerRequest: mean(inst.map((x) => x.cpuUsPerRequest).filter(Number.isFinite)),
-            throttledShare: mean(inst.map((x) => x.throttledShare).filter(Number.isFinite)),
-            throttledMsPerS: mean(inst.map((x) => x.throttledMsPerS).filter(Number.isFinite)),
-            memoryPeakMB: Math.max(...inst.map((x) => x.memoryPeakMB)),
-            oomKills: Math.max(...inst.map((x) => x.oomKills)),
-          }),
-        };
-      });
-    const summarizeCaps = (list) => ({
-      ...(overBlocks(list.filter((x) => x.rate > 0).map((x) => x.rate)) ?? { estimate: null, ci95: null, n: 0 }),
-      censored: list.filter((x) => x.censored).map((x) => ({ block: x.block, censored: x.censored })),
-    });
-    rows.push({
-      deployment,
-      strategy: first.strategy,
-      depth: first.depth,
-      hop: first.hop,
-      aa: first.arm === 'aa',
-      baselineId,
-      capacity: summarizeCaps(capacities.candidate),
-      baselineCapacity: summarizeCaps(capacities.baseline),
-      ratio: ratios.length
-        ? { ...overBlocks(ratios.map((x) => x.value)), censored: ratios.filter((x) => x.censored).length }
-        : null,
-      cpuBelowKnee: run.settings.method === 'pair' ? cpuBelowKnee(cells, blocks) : null,
-      rates: perRate('candidate'),
-      baselineRates: perRate('baseline'),
-    });
-    if (!baselines.has(baselineId)) baselines.set(baselineId, []);
-    baselines.get(baselineId).push(...capacities.baseline);
+  for (const [deployment, entry] of cellsOf(run)) {
+    const { row, baselineCaps } = capacityRow(run, deployment, entry, slo);
+    rows.push(row);
+    if (!baselines.has(row.baselineId)) baselines.set(row.baselineId, []);
+    baselines.get(row.baselineId).push(...baselineCaps);
   }
-  for (const r of rows) {
-    const n = (cap) => (cap > 0 ? Math.ceil(serve / cap) : null);
-    // Rounded up at one load, a few % of cost is often no instance at all: per 100 of the
-    // baseline's (100 ÷ the ratio, its interval the ratio's) is the scale a fleet reads.
-    const per100 =
-      r.ratio?.estimate > 0
-        ? {
-            estimate: 100 / r.ratio.estimate,
-            ci95: r.ratio.ci95 ? [100 / r.ratio.ci95[1], 100 / r.ratio.ci95[0]] : null,
-          }
-        : null;
-    r.instances =
-      r.capacity.estimate && r.baselineCapacity.estimate
-        ? {
-            serve,
-            candidate: n(r.capacity.estimate),
-            baseline: n(r.baselineCapacity.estimate),
-            candidateRange: r.capacity.ci95 ? [n(r.capacity.ci95[1]), n(r.capacity.ci95[0])] : null,
-            per100,
-          }
-        : null;
-  }
+  for (const r of rows) r.instances = instancesOf(r, serve);
   // A capacity is published only where the A/A twin's (a baseline against a baseline, at
   // the same depth) is within RESOLVES_PP of 100%: on an F1 stand-in it read ±60–170 pp
   // (docs/deploy.md, "Capacity within an SLO"), and a figure that wide decides nothing.

@@ -127,22 +127,14 @@ function unitsNeeded(w, logLimit, n) {
   return Number.isFinite(need) ? Math.max(need, n + 1) : null;
 }
 
-// compare(a, b, { maxRegression = 5, alpha = 0.05 }) -> { rows, regressions, inconclusive,
-//   failed, exitCode, ... }. a, b: run JSON objects (the command reads the files). Each row:
-//   { id, status: 'compared' | 'only-in-a' | 'only-in-b' | 'no-data' | 'baseline', unit, a: { n, units, median },
-//     b: {...}, estimate, changePct, ci95 (ratio b/a), pValue, pRegression (Holm), pPass,
-//     outcome: 'ok' | 'regression' | 'inconclusive' | null, unitsNeeded, judgement, verdict (its
-//     sentence, verdictText), regression; no-data: missing 'a' | 'b' | 'both', error }.
-//   Its text (the table, the outcome): report/compare-text.js.
-function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA } = {}) {
-  const [runA, runB] = [a, b];
+// Throws unless a and b are server runs of kinds that compare: both counted or both timed,
+// both duets or neither. -> { counted, duet }
+function comparableKinds(runA, runB) {
   if (!Array.isArray(runA.configs) || !Array.isArray(runB.configs)) {
     throw new Error(
       'compare gates server runs (ctxbench run); micro runs are compared with ctxbench repro --compare a.json b.json',
     );
   }
-  const limit = maxRegression === null || maxRegression === undefined ? DEFAULT_MAX_REGRESSION : Number(maxRegression);
-  const logLimit = Math.log(1 - limit / 100);
   const counted = isInstructionRun(runA);
   if (counted !== isInstructionRun(runB)) {
     throw new Error('cannot compare an instruction-count run with a timed run: give two runs of the same --method');
@@ -155,105 +147,108 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
         `same --method`,
     );
   }
-  const configsA = (runA && runA.configs) || [];
-  const configsB = (runB && runB.configs) || [];
-  const byIdB = new Map(configsB.map((c) => [c.id, c]));
-  const idsA = new Set(configsA.map((c) => c.id));
-  const rows = [];
+  return { counted, duet };
+}
 
-  for (const ca of configsA) {
-    const cb = byIdB.get(ca.id);
-    if (!cb) {
-      rows.push({ id: ca.id, status: 'only-in-a', outcome: null });
-      continue;
-    }
-    if (duet && (armOf(ca) === runA.settings?.baseline || armOf(cb) === runB.settings?.baseline)) {
-      rows.push({ id: ca.id, status: 'baseline', outcome: null });
-      continue;
-    }
-    const sa = counted ? instructionUnits(ca) : duet ? duetUnits(ca) : validRps(ca);
-    const sb = counted ? instructionUnits(cb) : duet ? duetUnits(cb) : validRps(cb);
-    const row = {
-      id: ca.id,
-      status: 'compared',
-      unit: null,
-      a: { n: sa.length, units: 0, median: stats.median(sa.map((s) => (counted ? s.perRequest : s.rps))) },
-      b: { n: sb.length, units: 0, median: stats.median(sb.map((s) => (counted ? s.perRequest : s.rps))) },
-      estimate: null,
-      changePct: null,
-      ci95: null,
-      pValue: null,
-      pRegression: null,
-      pPass: null,
-      outcome: null,
-      unitsNeeded: null,
-      welch: null,
-      judgement: NO_JUDGEMENT,
-      verdict: summary.verdictText(NO_JUDGEMENT),
-      regression: false,
-    };
-    if (sa.length === 0 || sb.length === 0) {
-      row.status = 'no-data';
-      row.missing = sa.length === 0 && sb.length === 0 ? 'both' : sa.length === 0 ? 'a' : 'b';
-      const failed = (sb.length === 0 && cb.error?.message) || (sa.length === 0 && ca.error?.message);
-      row.error = failed || null;
-      if (sa.length > 0) row.outcome = 'inconclusive';
-      rows.push(row);
-      continue;
-    }
-    const ua = units(sa);
-    const ub = units(sb);
-    row.unit = ua.unit === ub.unit ? ua.unit : 'block/round';
-    row.a.units = ua.logs.length;
-    row.b.units = ub.logs.length;
-    const w = stats.welch(ub.logs, ua.logs);
-    row.estimate = Math.exp(w.diff);
-    row.changePct = (row.estimate - 1) * 100;
-    row.pValue = w.pValue;
-    row.welch = { diff: w.diff, se: w.se, df: w.df };
-    const spreads = counted ? [processSpread(sa), processSpread(sb)] : null;
-    if (counted && Math.max(...spreads) <= summary.INSTRUCTION_SPREAD_OK) {
-      // Deterministic enough to read directly: the change in instructions per request
-      // against the threshold, with each run's own repeatability as the margin.
-      const growth = (row.a.median > 0 ? row.b.median / row.a.median - 1 : 0) * 100;
-      const unsteady = [...sa, ...sb].some((u) => !u.settled);
-      const margin = Math.max(unsteady ? UNSTEADY_MARGIN : INSTRUCTION_REPEATABILITY, ...spreads);
-      row.ci95 = null;
-      row.instructions = { growthPct: growth, marginPct: margin, spreads, unsteady };
-      // A change beyond the margin is a difference in instructions (more = slower, as judgeInstructions has it).
-      const differs = Math.abs(growth) > margin;
-      row.judgement = {
-        significant: differs,
-        direction: differs ? (growth > 0 ? 'slower' : 'faster') : null,
-        changePct: growth,
-        reason: differs ? 'significant' : 'no difference',
-      };
-      row.verdict = summary.verdictText(row.judgement, { quantity: 'instructions' });
-      row.outcome = growth > limit + margin ? 'regression' : growth < limit - margin ? 'ok' : 'inconclusive';
-      row.regression = row.outcome === 'regression';
-      rows.push(row);
-      continue;
-    }
-    if (w.se === null) {
-      row.outcome = 'inconclusive';
-      row.unitsNeeded = 2;
-    } else {
-      const half = w.se === 0 ? 0 : stats.tCritical(w.df) * w.se;
-      row.ci95 = [Math.exp(w.diff - half), Math.exp(w.diff + half)];
-      const n = Math.min(ua.logs.length, ub.logs.length);
-      row.judgement = summary.judge({ estimate: row.estimate, pValue: w.pValue, n }, alpha);
-      row.verdict = summary.verdictText(row.judgement);
-      const tl = w.se === 0 ? (w.diff - logLimit) * Infinity : (w.diff - logLimit) / w.se;
-      const cdf = (t) => (t === Infinity ? 1 : t === -Infinity ? 0 : jStat.studentt.cdf(t, w.df));
-      row.pRegression = w.diff === logLimit ? 1 : cdf(tl);
-      row.pPass = w.diff === logLimit ? 1 : 1 - cdf(tl);
-    }
-    rows.push(row);
-  }
-  for (const cb of configsB) {
-    if (!idsA.has(cb.id)) rows.push({ id: cb.id, status: 'only-in-b', outcome: null });
-  }
+// A compared row before any test: its units' counts and medians, no outcome yet.
+function newRow(id, sa, sb, counted) {
+  return {
+    id,
+    status: 'compared',
+    unit: null,
+    a: { n: sa.length, units: 0, median: stats.median(sa.map((s) => (counted ? s.perRequest : s.rps))) },
+    b: { n: sb.length, units: 0, median: stats.median(sb.map((s) => (counted ? s.perRequest : s.rps))) },
+    estimate: null,
+    changePct: null,
+    ci95: null,
+    pValue: null,
+    pRegression: null,
+    pPass: null,
+    outcome: null,
+    unitsNeeded: null,
+    welch: null,
+    judgement: NO_JUDGEMENT,
+    verdict: summary.verdictText(NO_JUDGEMENT),
+    regression: false,
+  };
+}
 
+// An instruction-count row whose processes repeat closely enough to be read directly.
+function judgeDirect(row, sa, sb, spreads, limit) {
+  // Deterministic enough to read directly: the change in instructions per request
+  // against the threshold, with each run's own repeatability as the margin.
+  const growth = (row.a.median > 0 ? row.b.median / row.a.median - 1 : 0) * 100;
+  const unsteady = [...sa, ...sb].some((u) => !u.settled);
+  const margin = Math.max(unsteady ? UNSTEADY_MARGIN : INSTRUCTION_REPEATABILITY, ...spreads);
+  row.ci95 = null;
+  row.instructions = { growthPct: growth, marginPct: margin, spreads, unsteady };
+  // A change beyond the margin is a difference in instructions (more = slower, as judgeInstructions has it).
+  const differs = Math.abs(growth) > margin;
+  row.judgement = {
+    significant: differs,
+    direction: differs ? (growth > 0 ? 'slower' : 'faster') : null,
+    changePct: growth,
+    reason: differs ? 'significant' : 'no difference',
+  };
+  row.verdict = summary.verdictText(row.judgement, { quantity: 'instructions' });
+  row.outcome = growth > limit + margin ? 'regression' : growth < limit - margin ? 'ok' : 'inconclusive';
+  row.regression = row.outcome === 'regression';
+}
+
+// A row's interval and its two one-sided p-values against log L (the regression's is
+// Holm-corrected later, across configs).
+function judgeWelch(row, w, ua, ub, logLimit, alpha) {
+  if (w.se === null) {
+    row.outcome = 'inconclusive';
+    row.unitsNeeded = 2;
+    return;
+  }
+  const half = w.se === 0 ? 0 : stats.tCritical(w.df) * w.se;
+  row.ci95 = [Math.exp(w.diff - half), Math.exp(w.diff + half)];
+  const n = Math.min(ua.logs.length, ub.logs.length);
+  row.judgement = summary.judge({ estimate: row.estimate, pValue: w.pValue, n }, alpha);
+  row.verdict = summary.verdictText(row.judgement);
+  const tl = w.se === 0 ? (w.diff - logLimit) * Infinity : (w.diff - logLimit) / w.se;
+  const cdf = (t) => (t === Infinity ? 1 : t === -Infinity ? 0 : jStat.studentt.cdf(t, w.df));
+  row.pRegression = w.diff === logLimit ? 1 : cdf(tl);
+  row.pPass = w.diff === logLimit ? 1 : 1 - cdf(tl);
+}
+
+// One config present in both runs -> its row. `kinds`: { runA, runB, counted, duet, limit,
+// logLimit, alpha }.
+function compareConfig(ca, cb, { runA, runB, counted, duet, limit, logLimit, alpha }) {
+  if (duet && (armOf(ca) === runA.settings?.baseline || armOf(cb) === runB.settings?.baseline)) {
+    return { id: ca.id, status: 'baseline', outcome: null };
+  }
+  const sa = counted ? instructionUnits(ca) : duet ? duetUnits(ca) : validRps(ca);
+  const sb = counted ? instructionUnits(cb) : duet ? duetUnits(cb) : validRps(cb);
+  const row = newRow(ca.id, sa, sb, counted);
+  if (sa.length === 0 || sb.length === 0) {
+    row.status = 'no-data';
+    row.missing = sa.length === 0 && sb.length === 0 ? 'both' : sa.length === 0 ? 'a' : 'b';
+    const failed = (sb.length === 0 && cb.error?.message) || (sa.length === 0 && ca.error?.message);
+    row.error = failed || null;
+    if (sa.length > 0) row.outcome = 'inconclusive';
+    return row;
+  }
+  const ua = units(sa);
+  const ub = units(sb);
+  row.unit = ua.unit === ub.unit ? ua.unit : 'block/round';
+  row.a.units = ua.logs.length;
+  row.b.units = ub.logs.length;
+  const w = stats.welch(ub.logs, ua.logs);
+  row.estimate = Math.exp(w.diff);
+  row.changePct = (row.estimate - 1) * 100;
+  row.pValue = w.pValue;
+  row.welch = { diff: w.diff, se: w.se, df: w.df };
+  const spreads = counted ? [processSpread(sa), processSpread(sb)] : null;
+  if (counted && Math.max(...spreads) <= summary.INSTRUCTION_SPREAD_OK) judgeDirect(row, sa, sb, spreads, limit);
+  else judgeWelch(row, w, ua, ub, logLimit, alpha);
+  return row;
+}
+
+// The tested rows' outcomes once their regression p-values are Holm-corrected together.
+function decide(rows, alpha, logLimit) {
   const tested = rows.filter((r) => r.pRegression !== null && r.pRegression !== undefined);
   const adjusted = holm(tested.map((r) => r.pRegression));
   tested.forEach((r, i) => {
@@ -268,6 +263,34 @@ function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA }
       r.unitsNeeded = unitsNeeded(r.welch, logLimit, Math.min(r.a.units, r.b.units));
     }
   });
+}
+
+// compare(a, b, { maxRegression = 5, alpha = 0.05 }) -> { rows, regressions, inconclusive,
+//   failed, exitCode, ... }. a, b: run JSON objects (the command reads the files). Each row:
+//   { id, status: 'compared' | 'only-in-a' | 'only-in-b' | 'no-data' | 'baseline', unit, a: { n, units, median },
+//     b: {...}, estimate, changePct, ci95 (ratio b/a), pValue, pRegression (Holm), pPass,
+//     outcome: 'ok' | 'regression' | 'inconclusive' | null, unitsNeeded, judgement, verdict (its
+//     sentence, verdictText), regression; no-data: missing 'a' | 'b' | 'both', error }.
+//   Its text (the table, the outcome): report/compare-text.js.
+function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA } = {}) {
+  const [runA, runB] = [a, b];
+  const { counted, duet } = comparableKinds(runA, runB);
+  const limit = maxRegression === null || maxRegression === undefined ? DEFAULT_MAX_REGRESSION : Number(maxRegression);
+  const logLimit = Math.log(1 - limit / 100);
+  const configsA = (runA && runA.configs) || [];
+  const configsB = (runB && runB.configs) || [];
+  const byIdB = new Map(configsB.map((c) => [c.id, c]));
+  const idsA = new Set(configsA.map((c) => c.id));
+  const rows = [];
+  const kinds = { runA, runB, counted, duet, limit, logLimit, alpha };
+  for (const ca of configsA) {
+    const cb = byIdB.get(ca.id);
+    rows.push(cb ? compareConfig(ca, cb, kinds) : { id: ca.id, status: 'only-in-a', outcome: null });
+  }
+  for (const cb of configsB) {
+    if (!idsA.has(cb.id)) rows.push({ id: cb.id, status: 'only-in-b', outcome: null });
+  }
+  decide(rows, alpha, logLimit);
 
   const regressions = rows.filter((r) => r.outcome === 'regression');
   const direct = rows.filter((r) => r.instructions);

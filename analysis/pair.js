@@ -181,18 +181,7 @@ function pairLatencySummary(config, baselineConfig = null) {
     mismatches,
     lost,
     broken: false,
-    generator: {
-      latenessP50: late.length ? round3(mean(late.map((l) => l.p50))) : null,
-      latenessP99: late.length ? round3(Math.max(...late.map((l) => l.p99))) : null,
-      rule:
-        `a server's own percentile when the generator's lateness at it is at most ${LATENESS_SHARE * 100}% of ` +
-        `the baseline's; the added latency when the generator's lateness p99 is at most ` +
-        `${ADDED_LATENESS_P99_MS} ms`,
-      absoluteBound: Object.fromEntries(
-        KEYS.map((k) => [k, blocks.filter((b) => b.counted && !b.absoluteOk[k]).length]),
-      ),
-      addedBound: blocks.filter((b) => b.counted && !b.addedOk).length,
-    },
+    generator: generatorOf(blocks, late),
     percentiles: null,
     baselinePercentiles: null,
     added: null,
@@ -211,36 +200,62 @@ function pairLatencySummary(config, baselineConfig = null) {
   // over the blocks that pass would be a mean over the slow ones (docs/how-it-measures.md,
   // "The load generator is part of the measurement").
   const counted = blocks.filter((b) => b.counted);
-  const fig = (side) =>
-    Object.fromEntries(
-      KEYS.map((k) => {
-        const ok = counted.filter((b) => b.absoluteOk[k] && Number.isFinite(b[side][k]) && b[side][k] > 0);
-        const l = ok.length === counted.length ? level(ok.map((b) => b[side][k])) : null;
-        return [k, l ? { ...l, thin: false, generatorBound: 0 } : null];
-      }),
-    );
-  out.percentiles = fig('candidate');
-  out.baselinePercentiles = fig('baseline');
+  out.percentiles = ownPercentiles(counted, 'candidate');
+  out.baselinePercentiles = ownPercentiles(counted, 'baseline');
   if (baselineConfig) {
-    const usable = blocks.filter((b) => b.addedOk);
-    out.added = {
-      baseline: baselineConfig.id ?? null,
-      held: base.held,
-      ...Object.fromEntries(
-        KEYS.map((k) => {
-          const diffs = usable.map((b) => b.candidate[k] - b.baseline[k]);
-          const t = oneSample(diffs);
-          const d = describe(diffs);
-          return [
-            k,
-            { estimate: round3(d.mean), ci95: d.ci95 ? d.ci95.map(round3) : null, pValue: t.pValue, n: diffs.length },
-          ];
-        }),
-      ),
-    };
+    out.added = addedLatency(blocks, baselineConfig, base);
     out.judgement = addedJudgement(out);
   }
   return out;
+}
+
+// The generator's lateness over the counted blocks (`late`) and how many blocks each rule left out.
+function generatorOf(blocks, late) {
+  return {
+    latenessP50: late.length ? round3(mean(late.map((l) => l.p50))) : null,
+    latenessP99: late.length ? round3(Math.max(...late.map((l) => l.p99))) : null,
+    rule:
+      `a server's own percentile when the generator's lateness at it is at most ${LATENESS_SHARE * 100}% of ` +
+      `the baseline's; the added latency when the generator's lateness p99 is at most ` +
+      `${ADDED_LATENESS_P99_MS} ms`,
+    absoluteBound: Object.fromEntries(
+      KEYS.map((k) => [k, blocks.filter((b) => b.counted && !b.absoluteOk[k]).length]),
+    ),
+    addedBound: blocks.filter((b) => b.counted && !b.addedOk).length,
+  };
+}
+
+// One side's percentiles over the counted blocks: each only where every block passes the
+// generator's rule for it.
+function ownPercentiles(counted, side) {
+  return Object.fromEntries(
+    KEYS.map((k) => {
+      const ok = counted.filter((b) => b.absoluteOk[k] && Number.isFinite(b[side][k]) && b[side][k] > 0);
+      const l = ok.length === counted.length ? level(ok.map((b) => b[side][k])) : null;
+      return [k, l ? { ...l, thin: false, generatorBound: 0 } : null];
+    }),
+  );
+}
+
+// The added latency (candidate minus baseline, paired by block) over the blocks where the
+// generator kept its schedule.
+function addedLatency(blocks, baselineConfig, base) {
+  const usable = blocks.filter((b) => b.addedOk);
+  return {
+    baseline: baselineConfig.id ?? null,
+    held: base.held,
+    ...Object.fromEntries(
+      KEYS.map((k) => {
+        const diffs = usable.map((b) => b.candidate[k] - b.baseline[k]);
+        const t = oneSample(diffs);
+        const d = describe(diffs);
+        return [
+          k,
+          { estimate: round3(d.mean), ci95: d.ci95 ? d.ci95.map(round3) : null, pValue: t.pValue, n: diffs.length },
+        ];
+      }),
+    ),
+  };
 }
 
 // The judgement of the added latency at percentile k (as analysis/latency.js judges it).

@@ -72,33 +72,38 @@ function createService(config) {
     // node --expose-gc, and then the servers do not even register /__gc.
     gc: scenarios.gc,
 
-    stats() {
-      const cpu = process.cpuUsage();
-      const mem = process.memoryUsage();
-      const elu = performance.eventLoopUtilization(startElu);
-      return {
-        strategy: config.strategy,
-        depth: config.depth,
-        hop: config.hop,
-        framework: config.framework,
-        stores: config.stores || 0,
-        log: config.log,
-        pid: process.pid,
-        nonce,
-        node: process.version,
-        acf,
-        requests: counters.requests,
-        cpuUs: cpu.user + cpu.system,
-        burnUs: Number(counters.burnNs / 1000n),
-        rssBytes: mem.rss,
-        heapUsedBytes: mem.heapUsed,
-        elu: elu.utilization,
-        // Milliseconds since start: the runner takes the share of one window from two readings.
-        eluIdleMs: elu.idle,
-        eluActiveMs: elu.active,
-        ...(strategyStats && strategyStats()),
-      };
-    },
+    stats: statsOf({ config, acf, nonce, counters, startElu, strategyStats }),
+  };
+}
+
+// The /__stats handler: the process's figures since start-up (not on the measured path).
+function statsOf({ config, acf, nonce, counters, startElu, strategyStats }) {
+  return function stats() {
+    const cpu = process.cpuUsage();
+    const mem = process.memoryUsage();
+    const elu = performance.eventLoopUtilization(startElu);
+    return {
+      strategy: config.strategy,
+      depth: config.depth,
+      hop: config.hop,
+      framework: config.framework,
+      stores: config.stores || 0,
+      log: config.log,
+      pid: process.pid,
+      nonce,
+      node: process.version,
+      acf,
+      requests: counters.requests,
+      cpuUs: cpu.user + cpu.system,
+      burnUs: Number(counters.burnNs / 1000n),
+      rssBytes: mem.rss,
+      heapUsedBytes: mem.heapUsed,
+      elu: elu.utilization,
+      // Milliseconds since start: the runner takes the share of one window from two readings.
+      eluIdleMs: elu.idle,
+      eluActiveMs: elu.active,
+      ...(strategyStats && strategyStats()),
+    };
   };
 }
 

@@ -173,7 +173,40 @@ function round(value, digits) {
 async function measure(options) {
   const o = normalizeOptions(options);
   await probe(o.target, Math.min(o.timeout, 10));
+  const { state, setupClient } = clientSetup(o);
+  const opts = autocannonOptions(o, setupClient);
 
+  const startedAt = process.hrtime.bigint();
+  // No callback: only autocannon's promise form runs its `warmup`.
+  const instance = autocannon(opts);
+  // signal: ends the run early (a duet's loads run until its windows are taken); what
+  // was answered until then is the burst.
+  const onAbort = () => instance.stop();
+  if (o.signal?.aborted) onAbort();
+  else o.signal?.addEventListener('abort', onAbort, { once: true });
+  const progress = o.onProgress ? reportProgress(o, instance, state, startedAt) : {};
+  let result;
+  try {
+    result = await instance;
+  } catch (err) {
+    throw state.setupError || err;
+  } finally {
+    clearInterval(progress.timer);
+    o.signal?.removeEventListener('abort', onAbort);
+  }
+
+  const resolvedAt = process.hrtime.bigint();
+  const end = state.mainEnd ?? { hr: resolvedAt, cpu: process.cpuUsage() };
+  if (progress.error) throw progress.error;
+  if (state.setupError) throw state.setupError;
+  if (state.mainStart === undefined) throw new Error(`the run against ${o.target} never started`);
+  return burstResult(o, result, state.main, state.mainStart, end, resolvedAt);
+}
+
+// The client set-up of one measure: `setupClient` for autocannon, and `state`, what it
+// learns per client (the counts, when the measured clients started and ended, an error).
+// The ids and the request counter live in this scope, as the send path reads them.
+function clientSetup(o) {
   // Ids: 16 hex of a per-measure random prefix + a 16-hex counter. A 32-hex body with
   // this prefix that is not the request's own id is another request's: a leak.
   const prefix = randomBytes(8).toString('hex');
@@ -181,40 +214,22 @@ async function measure(options) {
   const ZEROS = '0000000000000000';
 
   const makeCounts = () => ({ responses: 0, kept: 0, mismatches: 0, lost: 0, errors: 0 });
-  const warm = makeCounts();
-  const main = makeCounts();
-  const warmupClients = o.warmup > 0 ? o.connections : 0;
-  let created = 0;
-  let mainRunning = 0;
-  let mainStart;
-  let mainEnd;
-  let setupError;
+  const state = {
+    warm: makeCounts(),
+    main: makeCounts(),
+    warmupClients: o.warmup > 0 ? o.connections : 0,
+    created: 0,
+    mainRunning: 0,
+    mainStart: undefined,
+    mainEnd: undefined,
+    setupError: undefined,
+  };
 
   function setupClient(client) {
     const iterator = client.requestIterator;
     const connect = client._connect;
-    const ok =
-      iterator &&
-      typeof connect === 'function' &&
-      typeof client.reqsMade === 'number' &&
-      ['setRequests', 'nextRequest', 'recordBody'].every((m) => typeof iterator[m] === 'function');
-    if (!ok) {
-      setupError = new Error(
-        'the installed autocannon lacks the client internals load/autocannon.js uses (written for 9.0)',
-      );
-      throw setupError;
-    }
-    const isMain = created++ >= warmupClients;
-    const counts = isMain ? main : warm;
-    if (isMain) {
-      if (mainStart === undefined) {
-        mainStart = { hr: process.hrtime.bigint(), cpu: process.cpuUsage() };
-      }
-      mainRunning++;
-      client.once('done', () => {
-        if (--mainRunning === 0) mainEnd = { hr: process.hrtime.bigint(), cpu: process.cpuUsage() };
-      });
-    }
+    checkInternals(client, state);
+    const counts = countsFor(client, state);
     client.on('connError', () => counts.errors++);
     client.on('timeout', () => counts.errors++);
 
@@ -242,8 +257,8 @@ async function measure(options) {
     const current = iterator.currentRequest;
     const [head, tail] = current.requestBuffer.toString('latin1').split(MARK);
     if (tail === undefined) {
-      setupError = new Error('autocannon did not build the request template load/autocannon.js expects');
-      throw setupError;
+      state.setupError = new Error('autocannon did not build the request template load/autocannon.js expects');
+      throw state.setupError;
     }
     iterator.nextRequest = function nextRequest() {
       const n = (counter++).toString(16);
@@ -254,7 +269,42 @@ async function measure(options) {
     };
     iterator.nextRequest();
   }
+  return { state, setupClient };
+}
 
+// Throws (and records in state) unless the client has the autocannon 9 internals used here.
+function checkInternals(client, state) {
+  const iterator = client.requestIterator;
+  const ok =
+    iterator &&
+    typeof client._connect === 'function' &&
+    typeof client.reqsMade === 'number' &&
+    ['setRequests', 'nextRequest', 'recordBody'].every((m) => typeof iterator[m] === 'function');
+  if (!ok) {
+    state.setupError = new Error(
+      'the installed autocannon lacks the client internals load/autocannon.js uses (written for 9.0)',
+    );
+    throw state.setupError;
+  }
+}
+
+// A new client's counts (the warm-up's or the measured ones'); a measured client's start
+// and end time the burst: from the first one created to the last one done.
+function countsFor(client, state) {
+  const isMain = state.created++ >= state.warmupClients;
+  if (isMain) {
+    if (state.mainStart === undefined) {
+      state.mainStart = { hr: process.hrtime.bigint(), cpu: process.cpuUsage() };
+    }
+    state.mainRunning++;
+    client.once('done', () => {
+      if (--state.mainRunning === 0) state.mainEnd = { hr: process.hrtime.bigint(), cpu: process.cpuUsage() };
+    });
+  }
+  return isMain ? state.main : state.warm;
+}
+
+function autocannonOptions(o, setupClient) {
   const opts = {
     url: o.target,
     connections: o.connections,
@@ -272,60 +322,44 @@ async function measure(options) {
   else opts.duration = o.duration;
   // autocannon's warmup inherits every option, amount included: run it by time only.
   if (o.warmup > 0) opts.warmup = { duration: o.warmup, amount: undefined };
+  return opts;
+}
 
-  let progressTimer;
-  let progressError;
-  const startedAt = process.hrtime.bigint();
-  // No callback: only autocannon's promise form runs its `warmup`.
-  const instance = autocannon(opts);
-  // signal: ends the run early (a duet's loads run until its windows are taken); what
-  // was answered until then is the burst.
-  const onAbort = () => instance.stop();
-  if (o.signal?.aborted) onAbort();
-  else o.signal?.addEventListener('abort', onAbort, { once: true });
-  if (o.onProgress) {
-    let lastPhase = 'warmup';
-    let lastCount = 0;
-    progressTimer = setInterval(() => {
-      const phase = mainStart === undefined ? 'warmup' : 'measure';
-      const c = phase === 'measure' ? main : warm;
-      if (phase !== lastPhase) lastCount = 0;
-      const since = phase === 'measure' ? mainStart.hr : startedAt;
-      try {
-        o.onProgress({
-          phase,
-          elapsedS: round(Number(process.hrtime.bigint() - since) / 1e9, 3),
-          requests: c.responses,
-          rps: c.responses - lastCount,
-          errors: c.errors,
-          mismatches: c.mismatches,
-          lost: c.lost,
-        });
-      } catch (err) {
-        progressError = err;
-        clearInterval(progressTimer);
-        if (typeof instance.stop === 'function') instance.stop();
-      }
-      lastPhase = phase;
-      lastCount = c.responses;
-    }, 1000);
-    progressTimer.unref();
-  }
-  let result;
-  try {
-    result = await instance;
-  } catch (err) {
-    throw setupError || err;
-  } finally {
-    clearInterval(progressTimer);
-    o.signal?.removeEventListener('abort', onAbort);
-  }
+// o.onProgress every second; -> { timer, error }: an error onProgress threw stops the run
+// and is thrown by measure once autocannon resolved.
+function reportProgress(o, instance, state, startedAt) {
+  const progress = { timer: undefined, error: undefined };
+  let lastPhase = 'warmup';
+  let lastCount = 0;
+  progress.timer = setInterval(() => {
+    const phase = state.mainStart === undefined ? 'warmup' : 'measure';
+    const c = phase === 'measure' ? state.main : state.warm;
+    if (phase !== lastPhase) lastCount = 0;
+    const since = phase === 'measure' ? state.mainStart.hr : startedAt;
+    try {
+      o.onProgress({
+        phase,
+        elapsedS: round(Number(process.hrtime.bigint() - since) / 1e9, 3),
+        requests: c.responses,
+        rps: c.responses - lastCount,
+        errors: c.errors,
+        mismatches: c.mismatches,
+        lost: c.lost,
+      });
+    } catch (err) {
+      progress.error = err;
+      clearInterval(progress.timer);
+      if (typeof instance.stop === 'function') instance.stop();
+    }
+    lastPhase = phase;
+    lastCount = c.responses;
+  }, 1000);
+  progress.timer.unref();
+  return progress;
+}
 
-  const resolvedAt = process.hrtime.bigint();
-  const end = mainEnd ?? { hr: resolvedAt, cpu: process.cpuUsage() };
-  if (progressError) throw progressError;
-  if (setupError) throw setupError;
-  if (mainStart === undefined) throw new Error(`the run against ${o.target} never started`);
+// What measure resolves to, from autocannon's result and the measured clients' counts and span.
+function burstResult(o, result, main, mainStart, end, resolvedAt) {
   const cpuUs = end.cpu.user + end.cpu.system - mainStart.cpu.user - mainStart.cpu.system;
   const wallUs = Number(end.hr - mainStart.hr) / 1000;
   const durationS = wallUs / 1e6;

@@ -25,6 +25,82 @@ function requestError(code, message) {
   return err;
 }
 
+// Where the sender connects, and the header lines it writes once per request.
+function targetOf(origin, echoHeader) {
+  const url = new URL(origin);
+  if (url.protocol !== 'http:') fail(`the open-loop generator sends plain http://, got ${url.protocol}//`);
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(url.port || 80),
+    hostHeader: `Host: ${url.host}\r\n`,
+    echoName: echoHeader ? echoHeader.toLowerCase() : null,
+  };
+}
+
+// A new connection's parser callbacks: an answer's status, keep-alive, echoed id and body,
+// handed to its request's `done` once complete. Called once per connection opened (none per
+// request); the callbacks read conn, echoName, retire and release from this scope.
+function parseAnswers(parser, conn, echoName, retire, release) {
+  parser[HTTPParser.kOnHeadersComplete] = (info) => {
+    conn.statusCode = info.statusCode;
+    conn.keepAlive = info.shouldKeepAlive;
+    if (echoName) {
+      const at = info.headers.findIndex((h, i) => i % 2 === 0 && h.toLowerCase() === echoName);
+      conn.echoed = at >= 0 ? info.headers[at + 1] : null;
+    }
+  };
+  parser[HTTPParser.kOnBody] = (chunk, start, length) => {
+    conn.body += chunk.toString('latin1', start, start + length);
+  };
+  parser[HTTPParser.kOnMessageComplete] = () => {
+    const { current, statusCode, body, echoed } = conn;
+    conn.current = null;
+    conn.body = '';
+    conn.echoed = null;
+    if (!conn.keepAlive) retire(conn, null);
+    else release(conn);
+    current?.(null, statusCode, body, echoed);
+  };
+}
+
+// A new connection's socket events: its bytes to the parser; a connect timeout, a bad answer,
+// an error or a close retire it. Called once per connection opened, as parseAnswers.
+function watchSocket(socket, parser, conn, origin, connectTimeout, retire) {
+  socket.setTimeout(connectTimeout * 1000, () => {
+    if (!conn.connected) retire(conn, requestError('UND_ERR_CONNECT_TIMEOUT', `connecting to ${origin} timed out`));
+  });
+  socket.once('connect', () => {
+    conn.connected = true;
+    socket.setTimeout(0);
+  });
+  socket.on('data', (data) => {
+    const err = parser.execute(data);
+    if (err instanceof Error)
+      retire(conn, requestError('HPE_INVALID', `bad HTTP answer from ${origin}: ${err.message}`));
+  });
+  // An answer framed by the end of the connection (no length, not chunked) completes here.
+  socket.on('end', () => {
+    const err = parser.finish();
+    if (err instanceof Error)
+      retire(conn, requestError('HPE_INVALID', `bad HTTP answer from ${origin}: ${err.message}`));
+  });
+  socket.on('error', (err) => retire(conn, err));
+  socket.on('close', () => retire(conn, requestError('ECONNRESET', `${origin} closed the connection`)));
+}
+
+// Requests past their timeout fail and take their socket with them.
+function watchTimeouts(all, retire, timeout, origin) {
+  const timer = setInterval(() => {
+    const limit = Date.now() - timeout * 1000;
+    for (const conn of all) {
+      if (conn.current && conn.since < limit)
+        retire(conn, requestError('UND_ERR_HEADERS_TIMEOUT', `no answer from ${origin} within ${timeout} s`));
+    }
+  }, TIMEOUT_CHECK_MS);
+  timer.unref();
+  return timer;
+}
+
 // createSender({ origin, connections, timeout (s per request), connectTimeout (s), echoHeader })
 //   -> {
 //   send(path, headerLines, done(err, statusCode, body, echoed)): one GET; headerLines is the raw
@@ -35,13 +111,9 @@ function requestError(code, message) {
 // team's service echoes its request id there, not in the body: `ctxbench app --id-header`).
 // A socket is opened on first need and kept while the server keeps it alive; an answer the
 // server marks `Connection: close`, a parse error, a timeout or a socket error retires it.
+// send, dispatch, release and retire share this scope's variables: the send path.
 function createSender({ origin, connections, timeout = 10, connectTimeout = 10, echoHeader = null }) {
-  const url = new URL(origin);
-  if (url.protocol !== 'http:') fail(`the open-loop generator sends plain http://, got ${url.protocol}//`);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const port = Number(url.port || 80);
-  const hostHeader = `Host: ${url.host}\r\n`;
-  const echoName = echoHeader ? echoHeader.toLowerCase() : null;
+  const { host, port, hostHeader, echoName } = targetOf(origin, echoHeader);
   const free = [];
   const waiting = [];
   const all = new Set();
@@ -62,46 +134,8 @@ function createSender({ origin, connections, timeout = 10, connectTimeout = 10, 
       connected: false,
     };
     all.add(conn);
-    parser[HTTPParser.kOnHeadersComplete] = (info) => {
-      conn.statusCode = info.statusCode;
-      conn.keepAlive = info.shouldKeepAlive;
-      if (echoName) {
-        const at = info.headers.findIndex((h, i) => i % 2 === 0 && h.toLowerCase() === echoName);
-        conn.echoed = at >= 0 ? info.headers[at + 1] : null;
-      }
-    };
-    parser[HTTPParser.kOnBody] = (chunk, start, length) => {
-      conn.body += chunk.toString('latin1', start, start + length);
-    };
-    parser[HTTPParser.kOnMessageComplete] = () => {
-      const { current, statusCode, body, echoed } = conn;
-      conn.current = null;
-      conn.body = '';
-      conn.echoed = null;
-      if (!conn.keepAlive) retire(conn, null);
-      else release(conn);
-      current?.(null, statusCode, body, echoed);
-    };
-    socket.setTimeout(connectTimeout * 1000, () => {
-      if (!conn.connected) retire(conn, requestError('UND_ERR_CONNECT_TIMEOUT', `connecting to ${origin} timed out`));
-    });
-    socket.once('connect', () => {
-      conn.connected = true;
-      socket.setTimeout(0);
-    });
-    socket.on('data', (data) => {
-      const err = parser.execute(data);
-      if (err instanceof Error)
-        retire(conn, requestError('HPE_INVALID', `bad HTTP answer from ${origin}: ${err.message}`));
-    });
-    // An answer framed by the end of the connection (no length, not chunked) completes here.
-    socket.on('end', () => {
-      const err = parser.finish();
-      if (err instanceof Error)
-        retire(conn, requestError('HPE_INVALID', `bad HTTP answer from ${origin}: ${err.message}`));
-    });
-    socket.on('error', (err) => retire(conn, err));
-    socket.on('close', () => retire(conn, requestError('ECONNRESET', `${origin} closed the connection`)));
+    parseAnswers(parser, conn, echoName, retire, release);
+    watchSocket(socket, parser, conn, origin, connectTimeout, retire);
     return conn;
   }
 
@@ -129,15 +163,7 @@ function createSender({ origin, connections, timeout = 10, connectTimeout = 10, 
     conn.socket.write(`GET ${path} HTTP/1.1\r\n${hostHeader}${headerLines}\r\n`, 'latin1');
   }
 
-  // Requests past their timeout fail and take their socket with them.
-  const timer = setInterval(() => {
-    const limit = Date.now() - timeout * 1000;
-    for (const conn of all) {
-      if (conn.current && conn.since < limit)
-        retire(conn, requestError('UND_ERR_HEADERS_TIMEOUT', `no answer from ${origin} within ${timeout} s`));
-    }
-  }, TIMEOUT_CHECK_MS);
-  timer.unref();
+  const timer = watchTimeouts(all, retire, timeout, origin);
 
   return {
     send(path, headerLines, done) {

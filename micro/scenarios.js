@@ -82,6 +82,140 @@ const SCENARIOS = [
   },
 ];
 
+// The scenario families below each take `ops`: { run, current, within, check, nextRoot, now }
+// from build(), and take what they use into their own constants, as the tasks read them.
+
+// 1. Sync: one context, 100 reads.
+// 2. Async: one context, 100 awaited macrotask hops, a read after each.
+function contextTasks({ within, check, current, nextRoot }, counters) {
+  const cSync = counters.sync;
+  function sync() {
+    const span = nextRoot();
+    const req = { traceId: span };
+    within(span, () => {
+      for (let i = 0; i < SYNC_OPS; i++) check(cSync, current(req), span);
+    });
+  }
+
+  const cAsync = counters.async;
+  function async_() {
+    const span = nextRoot();
+    const req = { traceId: span };
+    return within(span, async () => {
+      for (let i = 0; i < ASYNC_OPS; i++) {
+        await immediate();
+        check(cAsync, current(req), span);
+      }
+    });
+  }
+  return { sync, async: async_ };
+}
+
+// 3. Nested: a run inside a run down to `depth`, each level a new span with ids
+//    generated as a tracer would. Each level reads its own span on entry, the
+//    innermost one checks it reads its own, and every level reads again after its
+//    child has returned (the context must be restored, not left at the child's).
+function nested({ within, check, current }, depth, counter) {
+  function level(parent, n) {
+    const span = n === 1 ? rootSpan() : childSpan(parent);
+    const req = { traceId: span };
+    return within(span, async () => {
+      check(counter, current(req), span);
+      if (n < depth) {
+        await level(current(req), n + 1);
+        check(counter, current(req), span);
+      }
+      return span.spanId;
+    });
+  }
+  return () => level(null, 1);
+}
+
+// 4. Real-world handler: four traced operations inside the request's context. A
+//    traced operation reads the parent span, opens a child span with a new id, reads
+//    it inside, and the handler reads its own span again after each operation.
+function realworldTask({ within, check, current }, counters) {
+  const cReal = counters.realworld;
+  function traced(req, fn) {
+    const parent = current(req);
+    const span = childSpan(parent);
+    const childReq = { traceId: span, body: req.body };
+    return within(span, async () => {
+      const result = await fn(childReq);
+      check(cReal, current(childReq), span);
+      return result;
+    });
+  }
+  const validate = (r) => {
+    const b = r.body;
+    if (typeof b.user !== 'string' || !Number.isInteger(b.amount) || b.amount <= 0) throw new Error('invalid');
+    return true;
+  };
+  const dbQuery = async (r) => {
+    await immediate(); // the driver's round trip: a macrotask hop
+    return [
+      { id: 1, user: r.body.user, balance: 100 },
+      { id: 2, user: r.body.user, balance: 250 },
+    ];
+  };
+  const logic = (rows, amount) => {
+    let total = 0;
+    for (const row of rows) total += row.balance;
+    return { total, ok: total >= amount, fee: Math.round(amount * 0.015 * 100) / 100 };
+  };
+  return function realworld() {
+    const span = rootSpan();
+    const req = { traceId: span, body: { user: 'alice', amount: 120 } };
+    return within(span, async () => {
+      await traced(req, (r) => validate(r));
+      check(cReal, current(req), span);
+      const rows = await traced(req, (r) => dbQuery(r));
+      check(cReal, current(req), span);
+      const outcome = await traced(req, (r) => logic(rows, r.body.amount));
+      check(cReal, current(req), span);
+      const body = await traced(req, (r) => JSON.stringify({ traceId: current(r).traceId, ...outcome }));
+      check(cReal, current(req), span);
+      return body;
+    });
+  };
+}
+
+// 5. run() alone: ALONE_OPS calls of run(id, noop). The check: noop really ran.
+//    Every call's result goes to a different slot of `sink`, an array the module
+//    exports: with `none`, run() inlines to nothing, and a loop whose results nobody
+//    can see is folded away by the optimiser (it timed ~1 ns a call, the loop alone).
+//    Stores to an escaped array at changing indices cannot be dropped.
+// 6. current() alone: ALONE_OPS reads inside one context; only the reads are timed.
+function aloneTasks({ run, current, within, check, nextRoot, now }, counters) {
+  const cRun = counters.run;
+  let calls = 0;
+  const noop = () => calls++;
+  function runAlone() {
+    const span = nextRoot();
+    const before = calls;
+    const t0 = now();
+    for (let i = 0; i < ALONE_OPS; i++) sink[i] = run(span, noop);
+    const elapsed = now() - t0;
+    cRun.reads += ALONE_OPS;
+    cRun.failures += ALONE_OPS - (calls - before);
+    return { overriddenDuration: elapsed / ALONE_OPS, overriddenIterationCost: elapsed };
+  }
+
+  const cCur = counters.current;
+  function currentAlone() {
+    const span = nextRoot();
+    const req = { traceId: span };
+    let elapsed = 0;
+    within(span, () => {
+      const t0 = now();
+      for (let i = 0; i < ALONE_OPS; i++) check(cCur, current(req), span);
+      elapsed = now() - t0;
+    });
+    return { overriddenDuration: elapsed / ALONE_OPS, overriddenIterationCost: elapsed };
+  }
+  return { run: runAlone, current: currentAlone };
+}
+
 // build(strategy, now) -> { counters, tasks: { [key]: fn } }
 //   strategy: { run(id, fn), current(req) }; now: () => ms (the bench clock).
 //   Each fn is one tinybench iteration. perCall tasks time their own batch and return
@@ -117,137 +251,17 @@ function build(strategy, now) {
         if (value !== expected) counter.failures++;
       };
 
-  // 1. Sync: one context, 100 reads.
-  const cSync = counters.sync;
-  function sync() {
-    const span = nextRoot();
-    const req = { traceId: span };
-    within(span, () => {
-      for (let i = 0; i < SYNC_OPS; i++) check(cSync, current(req), span);
-    });
-  }
-
-  // 2. Async: one context, 100 awaited macrotask hops, a read after each.
-  const cAsync = counters.async;
-  function async_() {
-    const span = nextRoot();
-    const req = { traceId: span };
-    return within(span, async () => {
-      for (let i = 0; i < ASYNC_OPS; i++) {
-        await immediate();
-        check(cAsync, current(req), span);
-      }
-    });
-  }
-
-  // 3. Nested: a run inside a run down to `depth`, each level a new span with ids
-  //    generated as a tracer would. Each level reads its own span on entry, the
-  //    innermost one checks it reads its own, and every level reads again after its
-  //    child has returned (the context must be restored, not left at the child's).
-  function nested(depth, counter) {
-    function level(parent, n) {
-      const span = n === 1 ? rootSpan() : childSpan(parent);
-      const req = { traceId: span };
-      return within(span, async () => {
-        check(counter, current(req), span);
-        if (n < depth) {
-          await level(current(req), n + 1);
-          check(counter, current(req), span);
-        }
-        return span.spanId;
-      });
-    }
-    return () => level(null, 1);
-  }
-
-  // 4. Real-world handler: four traced operations inside the request's context. A
-  //    traced operation reads the parent span, opens a child span with a new id, reads
-  //    it inside, and the handler reads its own span again after each operation.
-  const cReal = counters.realworld;
-  function traced(req, fn) {
-    const parent = current(req);
-    const span = childSpan(parent);
-    const childReq = { traceId: span, body: req.body };
-    return within(span, async () => {
-      const result = await fn(childReq);
-      check(cReal, current(childReq), span);
-      return result;
-    });
-  }
-  const validate = (r) => {
-    const b = r.body;
-    if (typeof b.user !== 'string' || !Number.isInteger(b.amount) || b.amount <= 0) throw new Error('invalid');
-    return true;
-  };
-  const dbQuery = async (r) => {
-    await immediate(); // the driver's round trip: a macrotask hop
-    return [
-      { id: 1, user: r.body.user, balance: 100 },
-      { id: 2, user: r.body.user, balance: 250 },
-    ];
-  };
-  const logic = (rows, amount) => {
-    let total = 0;
-    for (const row of rows) total += row.balance;
-    return { total, ok: total >= amount, fee: Math.round(amount * 0.015 * 100) / 100 };
-  };
-  function realworld() {
-    const span = rootSpan();
-    const req = { traceId: span, body: { user: 'alice', amount: 120 } };
-    return within(span, async () => {
-      await traced(req, (r) => validate(r));
-      check(cReal, current(req), span);
-      const rows = await traced(req, (r) => dbQuery(r));
-      check(cReal, current(req), span);
-      const outcome = await traced(req, (r) => logic(rows, r.body.amount));
-      check(cReal, current(req), span);
-      const body = await traced(req, (r) => JSON.stringify({ traceId: current(r).traceId, ...outcome }));
-      check(cReal, current(req), span);
-      return body;
-    });
-  }
-
-  // 5. run() alone: ALONE_OPS calls of run(id, noop). The check: noop really ran.
-  //    Every call's result goes to a different slot of `sink`, an array the module
-  //    exports: with `none`, run() inlines to nothing, and a loop whose results nobody
-  //    can see is folded away by the optimiser (it timed ~1 ns a call, the loop alone).
-  //    Stores to an escaped array at changing indices cannot be dropped.
-  const cRun = counters.run;
-  let calls = 0;
-  const noop = () => calls++;
-  function runAlone() {
-    const span = nextRoot();
-    const before = calls;
-    const t0 = now();
-    for (let i = 0; i < ALONE_OPS; i++) sink[i] = run(span, noop);
-    const elapsed = now() - t0;
-    cRun.reads += ALONE_OPS;
-    cRun.failures += ALONE_OPS - (calls - before);
-    return { overriddenDuration: elapsed / ALONE_OPS, overriddenIterationCost: elapsed };
-  }
-
-  // 6. current() alone: ALONE_OPS reads inside one context; only the reads are timed.
-  const cCur = counters.current;
-  function currentAlone() {
-    const span = nextRoot();
-    const req = { traceId: span };
-    let elapsed = 0;
-    within(span, () => {
-      const t0 = now();
-      for (let i = 0; i < ALONE_OPS; i++) check(cCur, current(req), span);
-      elapsed = now() - t0;
-    });
-    return { overriddenDuration: elapsed / ALONE_OPS, overriddenIterationCost: elapsed };
-  }
-
+  const ops = { run, current, within, check, nextRoot, now };
+  const { sync, async } = contextTasks(ops, counters);
+  const alone = aloneTasks(ops, counters);
   const tasks = {
     sync,
-    async: async_,
-    nested2: nested(2, counters.nested2),
-    nested5: nested(5, counters.nested5),
-    realworld,
-    run: runAlone,
-    current: currentAlone,
+    async,
+    nested2: nested(ops, 2, counters.nested2),
+    nested5: nested(ops, 5, counters.nested5),
+    realworld: realworldTask(ops, counters),
+    run: alone.run,
+    current: alone.current,
   };
   return { counters, tasks };
 }

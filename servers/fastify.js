@@ -89,8 +89,12 @@ function createServer(service) {
     reply.code(404).header('content-type', TEXT).send('not found\n');
   });
 
-  // app.js drives a plain http.Server (listen, close, closeIdleConnections). Fastify
-  // only routes once its plugins have loaded, so listen() waits for ready().
+  return serverOf(app);
+}
+
+// app.js drives a plain http.Server (listen, close, closeIdleConnections). Fastify
+// only routes once its plugins have loaded, so listen() waits for ready().
+function serverOf(app) {
   const server = app.server;
   const listen = server.listen;
   server.listen = function listenWhenReady(...args) {

@@ -15,19 +15,22 @@ const SIZE = 2;
 const SQL = 'SELECT ? AS id';
 const NAMES = ['mysql-callback', 'mysql-callback-bound', 'mysql-query', 'mysql-query-bound', 'mysql-promise'];
 
+// Without MYSQL_URL every scenario fails with the reason.
+function unavailable() {
+  const missing = () =>
+    Promise.reject(
+      new Error(
+        'MYSQL_URL is not set: the MySQL scenarios need a MySQL or MariaDB server (ctxbench integrity starts one)',
+      ),
+    );
+  return Object.fromEntries(NAMES.map((n) => [n, missing]));
+}
+
 function create({ strategy, config = {} }) {
   const { current } = strategy;
   const bind = strategy.bind || ((fn) => fn);
   const same = (fn) => fn;
-  if (!config.mysqlUrl) {
-    const missing = () =>
-      Promise.reject(
-        new Error(
-          'MYSQL_URL is not set: the MySQL scenarios need a MySQL or MariaDB server (ctxbench integrity starts one)',
-        ),
-      );
-    return Object.fromEntries(NAMES.map((n) => [n, missing]));
-  }
+  if (!config.mysqlUrl) return unavailable();
   const mysql = require('mysql2');
   // One pool per style, each opened at start-up outside any request.
   const open = () => {

@@ -21,33 +21,19 @@ const missing = () =>
     new Error('REDIS_URL is not set: the Redis scenarios need a Redis server (ctxbench integrity starts one)'),
   );
 
-function create({ strategy, config = {} }) {
-  const { current } = strategy;
-  const bind = strategy.bind || ((fn) => fn);
-  const same = (fn) => fn;
-  if (!config.redisUrl) {
-    const names = [
-      'ioredis-callback',
-      'ioredis-callback-bound',
-      'ioredis-promise',
-      'ioredis-multi',
-      'ioredis-multi-bound',
-      'ioredis-pubsub',
-      'ioredis-pubsub-bound',
-      'redis-promise',
-      'redis-multi',
-    ];
-    return Object.fromEntries(names.map((n) => [n, missing]));
-  }
-  // Opened at start-up, outside any request, as a service opens its clients.
+// The steps below run once, at start-up; each keeps the variables its request closures read
+// in its own scope (as create's were), so a request reads them no farther away than before.
+
+// The ioredis connections: a client, a publisher, and a subscriber with its one listener for
+// every request, registered once (the usual way): it resolves the request the reply is for,
+// reading the context it runs in.
+function openIoredis(url, current) {
   const Redis = require('ioredis');
   const options = { maxRetriesPerRequest: 1, enableOfflineQueue: true };
-  const client = new Redis(config.redisUrl, options);
-  const publisher = new Redis(config.redisUrl, options);
-  const subscriber = new Redis(config.redisUrl, options);
+  const client = new Redis(url, options);
+  const publisher = new Redis(url, options);
+  const subscriber = new Redis(url, options);
   for (const c of [client, publisher, subscriber]) c.on('error', () => {});
-  // One listener for every request, registered once (the usual way): it resolves the
-  // request the reply is for, reading the context it runs in.
   const waiting = new Map();
   subscriber.setMaxListeners(0);
   const subscribed = subscriber.psubscribe(CHANNELS);
@@ -60,11 +46,11 @@ function create({ strategy, config = {} }) {
       ['the message received', message],
     ]);
   });
-  const { createClient } = require('redis');
-  const node = createClient({ url: config.redisUrl });
-  node.on('error', () => {});
-  const nodeReady = node.connect();
+  return { client, publisher, subscriber, waiting, subscribed };
+}
 
+// ioredis's commands on the shared client: callbacks, promises, MULTI/EXEC.
+function ioredisCommands(client, current) {
   const key = (req) => `ctxbench:${req.traceId}`;
 
   const callbackStyle = (wrap) => (req) =>
@@ -113,8 +99,13 @@ function create({ strategy, config = {} }) {
           }),
         );
     });
+  return { callbackStyle, promiseStyle, multiStyle };
+}
 
-  const pubsub = (bound) => async (req) => {
+// A publish per request, its reply read in the subscriber's shared listener, or (bound) in a
+// listener of its own.
+function ioredisPubsub({ publisher, subscriber, waiting, subscribed }, current, bind) {
+  return (bound) => async (req) => {
     await subscribed;
     const channel = `ctxbench:reply:${req.traceId}`;
     const reads = new Promise((resolve) => {
@@ -135,6 +126,16 @@ function create({ strategy, config = {} }) {
     await publisher.publish(channel, req.traceId);
     return firstWrong(req, await reads);
   };
+}
+
+// node-redis (`redis`): one client, promises and MULTI/EXEC.
+function nodeRedis(url, current) {
+  const { createClient } = require('redis');
+  const node = createClient({ url });
+  node.on('error', () => {});
+  const nodeReady = node.connect();
+
+  const key = (req) => `ctxbench:${req.traceId}`;
 
   const nodePromise = async (req) => {
     await nodeReady;
@@ -153,6 +154,20 @@ function create({ strategy, config = {} }) {
       ['the value read back', results[1]],
     ]);
   };
+  return { nodePromise, nodeMulti };
+}
+
+function create({ strategy, config = {} }) {
+  const { current } = strategy;
+  const bind = strategy.bind || ((fn) => fn);
+  const same = (fn) => fn;
+  // Without REDIS_URL every scenario (SCENARIOS, below) fails with the reason.
+  if (!config.redisUrl) return Object.fromEntries(SCENARIOS.map((x) => [x.name, missing]));
+  // Opened at start-up, outside any request, as a service opens its clients.
+  const io = openIoredis(config.redisUrl, current);
+  const { callbackStyle, promiseStyle, multiStyle } = ioredisCommands(io.client, current);
+  const pubsub = ioredisPubsub(io, current, bind);
+  const { nodePromise, nodeMulti } = nodeRedis(config.redisUrl, current);
 
   return {
     'ioredis-callback': callbackStyle(same),

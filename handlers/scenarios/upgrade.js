@@ -96,26 +96,32 @@ function create({ strategy }) {
     },
     // Timers created inside a child run(): they fire after run() returned and must see
     // the child; the request itself sees its own id again.
-    'timer-in-run': async (req) => {
-      const fired = await new Promise((resolve) => {
-        const reads = [];
-        const read = (label) => {
-          reads.push([label, expectChild(req, current(req))]);
-          if (reads.length === 3) resolve(reads);
-        };
-        strategy.run(childOf(req), () => {
-          setTimeout(() => read('in a setTimeout created inside run(child)'), 1);
-          setImmediate(() => read('in a setImmediate created inside run(child)'));
-          let ticks = 0;
-          const interval = setInterval(() => {
-            if (++ticks < 2) return;
-            clearInterval(interval);
-            read('in the second tick of a setInterval created inside run(child)');
-          }, 1);
-        });
+    'timer-in-run': timerInRun(strategy, current),
+  };
+}
+
+// timer-in-run's request handler, built at start-up: its closure reads `strategy` and
+// `current` from this scope as the others read them from create's.
+function timerInRun(strategy, current) {
+  return async (req) => {
+    const fired = await new Promise((resolve) => {
+      const reads = [];
+      const read = (label) => {
+        reads.push([label, expectChild(req, current(req))]);
+        if (reads.length === 3) resolve(reads);
+      };
+      strategy.run(childOf(req), () => {
+        setTimeout(() => read('in a setTimeout created inside run(child)'), 1);
+        setImmediate(() => read('in a setImmediate created inside run(child)'));
+        let ticks = 0;
+        const interval = setInterval(() => {
+          if (++ticks < 2) return;
+          clearInterval(interval);
+          read('in the second tick of a setInterval created inside run(child)');
+        }, 1);
       });
-      return firstWrong(req, [...fired, ['after run(child) returned and its timers fired', current(req)]]);
-    },
+    });
+    return firstWrong(req, [...fired, ['after run(child) returned and its timers fired', current(req)]]);
   };
 }
 
