@@ -30,7 +30,9 @@ function emptyAgentCounts() {
   return { posts: 0, spans: 0, requestSpans: 0, checked: 0, foreignTrace: 0, detached: 0, undecodable: 0 };
 }
 
-function createSink() {
+// The span book behind the sink: the counts, the owners, and see(agent, span) that files
+// each decoded span (createSink's server feeds it).
+function spanBook() {
   const counts = { sentry: emptyAgentCounts(), datadog: emptyAgentCounts(), unexpected: { requests: 0, paths: {} } };
   // request id -> its trace, per agent; the oldest forgotten first.
   const traces = { sentry: new Map(), datadog: new Map() };
@@ -83,48 +85,58 @@ function createSink() {
     if (pending[agent].size > KEEP_IDS) pending[agent].delete(pending[agent].keys().next().value);
   }
 
+  return { counts, owners, see };
+}
+
+function createSink() {
+  const book = spanBook();
+  const { counts } = book;
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on('data', (d) => chunks.push(d));
-    req.on('end', () => {
-      const path = req.url.split('?')[0];
-      let body = Buffer.concat(chunks);
-      try {
-        if (req.headers['content-encoding'] === 'gzip') body = zlib.gunzipSync(body);
-        if (req.method === 'GET' && path === '/__counts') return json(res, 200, counts);
-        if (req.method === 'GET' && path === '/__owners') {
-          const prefix = new URL(req.url, 'http://x').searchParams.get('prefix') || '';
-          return json(
-            res,
-            200,
-            Object.fromEntries([...owners].filter(([owner]) => prefix && owner.startsWith(prefix))),
-          );
-        }
-        if (req.method === 'GET' && path === '/healthz') return json(res, 200, { ok: true });
-        if (req.method === 'POST' && /^\/api\/\d+\/envelope\/?$/.test(path)) {
-          counts.sentry.posts++;
-          for (const span of sentrySpans(body)) see('sentry', span);
-          return json(res, 200, {});
-        }
-        if ((req.method === 'PUT' || req.method === 'POST') && /^\/v0\.[45]\/traces$/.test(path)) {
-          counts.datadog.posts++;
-          for (const span of datadogSpans(body, path)) see('datadog', span);
-          return json(res, 200, { rate_by_service: {} });
-        }
-      } catch {
-        const agent = path.startsWith('/api/') ? 'sentry' : 'datadog';
-        counts[agent].undecodable++;
-        return json(res, 400, { error: 'undecodable' });
-      }
-      counts.unexpected.requests++;
-      const key = `${req.method} ${path}`;
-      counts.unexpected.paths[key] = (counts.unexpected.paths[key] || 0) + 1;
-      return json(res, 404, {});
-    });
+    req.on('end', () => answer(book, req, res, chunks));
   });
   server.keepAliveTimeout = 10000;
   server.counts = () => counts;
   return server;
+}
+
+// One request to the sink, once its body is in: the counts, a payload decoded into the
+// book, or 404 counted by path.
+function answer({ counts, owners, see }, req, res, chunks) {
+  const path = req.url.split('?')[0];
+  let body = Buffer.concat(chunks);
+  try {
+    if (req.headers['content-encoding'] === 'gzip') body = zlib.gunzipSync(body);
+    if (req.method === 'GET' && path === '/__counts') return json(res, 200, counts);
+    if (req.method === 'GET' && path === '/__owners') {
+      const prefix = new URL(req.url, 'http://x').searchParams.get('prefix') || '';
+      return json(
+        res,
+        200,
+        Object.fromEntries([...owners].filter(([owner]) => prefix && owner.startsWith(prefix))),
+      );
+    }
+    if (req.method === 'GET' && path === '/healthz') return json(res, 200, { ok: true });
+    if (req.method === 'POST' && /^\/api\/\d+\/envelope\/?$/.test(path)) {
+      counts.sentry.posts++;
+      for (const span of sentrySpans(body)) see('sentry', span);
+      return json(res, 200, {});
+    }
+    if ((req.method === 'PUT' || req.method === 'POST') && /^\/v0\.[45]\/traces$/.test(path)) {
+      counts.datadog.posts++;
+      for (const span of datadogSpans(body, path)) see('datadog', span);
+      return json(res, 200, { rate_by_service: {} });
+    }
+  } catch {
+    const agent = path.startsWith('/api/') ? 'sentry' : 'datadog';
+    counts[agent].undecodable++;
+    return json(res, 400, { error: 'undecodable' });
+  }
+  counts.unexpected.requests++;
+  const key = `${req.method} ${path}`;
+  counts.unexpected.paths[key] = (counts.unexpected.paths[key] || 0) + 1;
+  return json(res, 404, {});
 }
 
 function json(res, status, value) {

@@ -79,18 +79,11 @@ function windowKeeper(io, other, at, phase, settings = null) {
   };
 }
 
-// measureAtTarget({ common, members, base, other, label, warm, settings, block, group,
-// found, io }) -> the point. common: measurePair's arguments for this pair (servers in
-// member order, configs, load, windowS, signal, loadPids); label: the candidate as the
-// progress line names it; warm: the closed-loop warm-up's req/s per burst (the first guess
-// when found has no earlier point of this baseline); found: the run's operating points,
-// this pair's appended; io: { status(text), save(), warn(text), refresh(), stopped() }.
-// The samples go on base's and other's records.
-async function measureAtTarget({ common, members, base, other, label, warm, settings: s, block, group, found, io }) {
+// One step of the operating point's search (op.searchOperatingPoint's measure): the pair at
+// `rate` for a short warm-up and one window -> the share of the quota side `at` used there.
+function searchStep({ common, settings: s, io, block, label }, at, who) {
   const target = s.targetCpu;
-  const baseAt = members.indexOf(base);
-  const otherAt = members.indexOf(other);
-  const step = (at, who) => async (rate) => {
+  return async (rate) => {
     io.status(`block ${block + 1}: ${label}: ${rate} req/s each, reading ${who}'s share of its quota`);
     const r = await pair.measurePair({ ...common, rate, windows: 1, maxWindows: 1, warmupWindows: SEARCH_WARMUP });
     const w = r.windows.at(-1);
@@ -105,13 +98,26 @@ async function measureAtTarget({ common, members, base, other, label, warm, sett
       behind: Boolean(w) && scheduleState(w.members[at]) === 'behind',
     };
   };
+}
+
+// measureAtTarget({ common, members, base, other, label, warm, settings, block, group,
+// found, io }) -> the point. common: measurePair's arguments for this pair (servers in
+// member order, configs, load, windowS, signal, loadPids); label: the candidate as the
+// progress line names it; warm: the closed-loop warm-up's req/s per burst (the first guess
+// when found has no earlier point of this baseline); found: the run's operating points,
+// this pair's appended; io: { status(text), save(), warn(text), refresh(), stopped() }.
+// The samples go on base's and other's records.
+async function measureAtTarget({ common, members, base, other, label, warm, settings: s, block, group, found, io }) {
+  const target = s.targetCpu;
+  const baseAt = members.indexOf(base);
+  const otherAt = members.indexOf(other);
   const point = { block, group, baseline: base.id, candidate: other.id, target };
   found.push(point);
   const earlier = found.filter((p) => p.baseline === base.id && p.base?.rate).at(-1)?.base.rate;
   point.base = await op.searchOperatingPoint({
     start: earlier ?? FIRST_GUESS * warm.at(-1),
     target,
-    measure: step(baseAt, base.strategy ?? base.name),
+    measure: searchStep({ common, settings: s, io, block, label }, baseAt, base.strategy ?? base.name),
     signal: common.signal,
   });
   io.save();

@@ -183,6 +183,25 @@ const DROP_WARNINGS = {
 
 const encode = (h) => hdr.encodeIntoCompressedBase64(h);
 
+// Warm-up, its half-windows pushed on `warmup`: until both servers' cost per request has
+// settled (the duet's rule) and the last half-window was kept by both. -> the last reading.
+async function warmUp(servers, schedule, loadPids, warmup, { windowS, signal, warmupWindows }) {
+  let previous = await poll(servers, schedule, loadPids);
+  while (!signal?.aborted) {
+    await sleep((windowS * 1000) / 2);
+    const current = await poll(servers, schedule, loadPids);
+    const w = windowBetween(previous, current);
+    previous = current;
+    warmup.push(w);
+    const kept = whyDropped(w) === null;
+    // A rate a server cannot keep will not be kept by warming longer: measure it as it is.
+    const behind =
+      warmup.length >= warmupWindows.min && warmup.slice(-2).every((x) => whyDropped(x)?.kind === 'behind');
+    if (warmup.length >= warmupWindows.max || behind || (kept && !stillWarming(warmup, warmupWindows))) break;
+  }
+  return previous;
+}
+
 // Runs one pair at `rate` requests/s each (or `rates`, one per server, each its own).
 // servers: [{ url, nonce }] in poll order;
 // warmupWindows: { min, max } half-windows before the first measured one;
@@ -223,22 +242,7 @@ async function measurePair({
       connections: load.connections,
       timeout,
     });
-    let previous = await poll(servers, schedule, loadPids);
-    // Warm-up: until both servers' cost per request has settled (the duet's rule) and
-    // the last half-window was kept by both.
-    while (!signal?.aborted) {
-      await sleep((windowS * 1000) / 2);
-      const current = await poll(servers, schedule, loadPids);
-      const w = windowBetween(previous, current);
-      previous = current;
-      warmup.push(w);
-      const kept = whyDropped(w) === null;
-      // A rate a server cannot keep will not be kept by warming longer: measure it as it is.
-      const behind =
-        warmup.length >= warmupWindows.min && warmup.slice(-2).every((x) => whyDropped(x)?.kind === 'behind');
-      if (warmup.length >= warmupWindows.max || behind || (kept && !stillWarming(warmup, warmupWindows)))
-        break;
-    }
+    const previous = await warmUp(servers, schedule, loadPids, warmup, { windowS, signal, warmupWindows });
     // Until enough windows count, or as many in a row fell behind (the rate is not kept
     // there, which is the answer), or the cap.
     const fellBehind = () =>

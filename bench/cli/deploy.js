@@ -152,6 +152,23 @@ async function main(args) {
     );
   const yamls = positionals.map(readYaml);
   checkComparable(yamls);
+  const settings = deploySettings(yamls, values);
+  const out = values.out ?? path.join('results', 'deploy.json');
+  const run = await measureRun({
+    settings,
+    options: {},
+    out,
+    command: ['ctxbench', 'deploy', ...redactArgs(args)].join(' '),
+  });
+  await writeReport(out, values.report);
+  process.stdout.write(deploySummary(run, yamls, out));
+  if (run.status === 'interrupted') return 130;
+  return run.status === 'failed' ? 1 : 0;
+}
+
+// The plan of a deploy, frozen: `run`'s settings resolved from the baseline yaml's values,
+// with the yaml's own request limit and the deployments it names.
+function deploySettings(yamls, values) {
   const [base] = yamls;
   const runValues = {
     strategies: yamls.map((y) => y.strategy).join(','),
@@ -188,7 +205,7 @@ async function main(args) {
   const envWords = Object.entries({ DEPTH: base.depth, HOP: base.hop, LOG: base.log })
     .map(([k, v]) => `${k}=${v}`)
     .join(', ');
-  const settings = freezePlan({
+  return freezePlan({
     ...resolved,
     instance,
     connections: base.maxConcurrent,
@@ -215,17 +232,6 @@ async function main(args) {
       })),
     },
   });
-  const out = values.out ?? path.join('results', 'deploy.json');
-  const run = await measureRun({
-    settings,
-    options: {},
-    out,
-    command: ['ctxbench', 'deploy', ...redactArgs(args)].join(' '),
-  });
-  await writeReport(out, values.report);
-  process.stdout.write(deploySummary(run, yamls, out));
-  if (run.status === 'interrupted') return 130;
-  return run.status === 'failed' ? 1 : 0;
 }
 
 // The end of a deploy in the terminal: per deployment, its capacity within the SLO against

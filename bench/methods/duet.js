@@ -79,27 +79,7 @@ async function duetBlock(ctx, block, counters) {
         signal: stop.signal,
         onWindow: keepWindow,
       });
-      members.forEach((config, i) => {
-        servers.get(config).record.warmup = result.warmup.map((w) => ({
-          cpuUsPerRequest: w.members[i].cpuUsPerRequest,
-          requests: w.members[i].requests,
-        }));
-        const load = result.loads[i];
-        config.samples.push({
-          kind: 'duet',
-          block,
-          group: groupSeq,
-          position: i,
-          members: members.map((c) => c.id),
-          requests: load.requests,
-          errors: load.errors,
-          non2xx: load.non2xx,
-          mismatches: load.mismatches,
-          lost: load.lost,
-          loadgenCpu: load.loadgenCpu,
-          durationS: load.durationS,
-        });
-      });
+      keepLoads(result, members, servers, block, groupSeq);
       // One warning per kind of reason (the window records keep the exact figures).
       for (const w of result.windows.filter((x) => !x.counted))
         warnOnce(run, `duet windows dropped: ${duet.DROP_WARNINGS[w.dropKind]}`, null);
@@ -110,35 +90,7 @@ async function duetBlock(ctx, block, counters) {
           progress,
         );
       }
-      // Solo bursts: each configuration's own req/s and latency, with the CPU to itself,
-      // sized from its rate in the group (it had 1/n of the CPU there).
-      for (const config of soloMembers(group, groups)) {
-        if (stop.requested) break;
-        const i = members.indexOf(config);
-        const seconds = result.windows.reduce((a, w) => a + w.wallMs, 0) / 1000;
-        const rate =
-          seconds > 0
-            ? (result.windows.reduce((a, w) => a + w.members[i].requests, 0) / seconds) * members.length
-            : null;
-        const sample = await takeSample({
-          config,
-          server: servers.get(config),
-          driver: ctx.driver,
-          settings: { ...s, duration: s.soloDuration },
-          rate,
-          signal: stop.signal,
-        });
-        config.samples.push({
-          kind: 'solo',
-          block,
-          round: counters.round,
-          seq: counters.seq++,
-          pairSeq: null,
-          ...sample,
-        });
-        if (sample.errors > 0 || sample.non2xx > 0)
-          warnOnce(run, `${config.id} had errors or non-2xx responses (block ${block + 1})`, progress);
-      }
+      await soloBursts(ctx, block, counters, { solo: soloMembers(group, groups), members, servers, result });
       refreshSummaries(run);
     } catch (err) {
       await blockFailed(ctx, err, { servers, measured: others, block });
@@ -151,6 +103,66 @@ async function duetBlock(ctx, block, counters) {
     );
   }
   counters.round++;
+}
+
+// Each member's load in the group as a sample (kind 'duet'), and its warm-up on its process record.
+function keepLoads(result, members, servers, block, groupSeq) {
+  members.forEach((config, i) => {
+    servers.get(config).record.warmup = result.warmup.map((w) => ({
+      cpuUsPerRequest: w.members[i].cpuUsPerRequest,
+      requests: w.members[i].requests,
+    }));
+    const load = result.loads[i];
+    config.samples.push({
+      kind: 'duet',
+      block,
+      group: groupSeq,
+      position: i,
+      members: members.map((c) => c.id),
+      requests: load.requests,
+      errors: load.errors,
+      non2xx: load.non2xx,
+      mismatches: load.mismatches,
+      lost: load.lost,
+      loadgenCpu: load.loadgenCpu,
+      durationS: load.durationS,
+    });
+  });
+}
+
+// Solo bursts: each configuration's own req/s and latency, with the CPU to itself,
+// sized from its rate in the group (it had 1/n of the CPU there). solo: whose bursts
+// (soloMembers); members: the group in its positions, as measureGroup had it.
+async function soloBursts(ctx, block, counters, { solo, members, servers, result }) {
+  const { run, progress, stop } = ctx;
+  const s = run.settings;
+  for (const config of solo) {
+    if (stop.requested) break;
+    const i = members.indexOf(config);
+    const seconds = result.windows.reduce((a, w) => a + w.wallMs, 0) / 1000;
+    const rate =
+      seconds > 0
+        ? (result.windows.reduce((a, w) => a + w.members[i].requests, 0) / seconds) * members.length
+        : null;
+    const sample = await takeSample({
+      config,
+      server: servers.get(config),
+      driver: ctx.driver,
+      settings: { ...s, duration: s.soloDuration },
+      rate,
+      signal: stop.signal,
+    });
+    config.samples.push({
+      kind: 'solo',
+      block,
+      round: counters.round,
+      seq: counters.seq++,
+      pairSeq: null,
+      ...sample,
+    });
+    if (sample.errors > 0 || sample.non2xx > 0)
+      warnOnce(run, `${config.id} had errors or non-2xx responses (block ${block + 1})`, progress);
+  }
 }
 
 // The progress bar's steps per block: one per group.

@@ -65,53 +65,9 @@ async function instructionsBlock(ctx, block) {
         maxWarmupWindows: s.maxWarmupWindows ?? maxWarmupWindowsFor(requests),
         minWarmupWindows: baselineWarmup(config, run, block),
         signal: stop.signal,
-        onWindow(phase, index, w, planned, cap) {
-          const perRequest = w.perRequest === null ? '-' : `${Math.round(w.perRequest / 1000)}k`;
-          if (phase === 'warmup') {
-            warmup.push({ requests: w.requests, perRequest: w.perRequest });
-            progress?.status(
-              `block ${block + 1}: warming ${config.id} under Valgrind (window ${index}: ${perRequest} ` +
-                `instructions/request)`,
-            );
-          } else {
-            config.samples.push({ kind: 'instructions', block, window: index - 1, ...w });
-            progress?.status(
-              `block ${block + 1}: ${config.id} window ` +
-                `${index}/${planned}` +
-                (cap > planned && index >= planned
-                  ? ` (until one window's swing is within ${s.unsettledBound}% of the mean, at most ${cap})`
-                  : '') +
-                `: ` +
-                `${perRequest} instructions/request`,
-            );
-            if (w.errors > 0 || w.non2xx > 0)
-              warnOnce(run, `${config.id} had errors or non-2xx responses (block ${block + 1})`, progress);
-            refreshSummaries(run);
-          }
-          ctx.save();
-        },
+        onWindow: windowRecorder(ctx, config, block, warmup),
       });
-      server.record.settled = result.settled;
-      if (result.stepPct !== null) {
-        server.record.windowStepPct = result.stepPct;
-        if (result.stepPct > s.unsettledBound && !stop.requested) {
-          warnOnce(
-            run,
-            `${config.id}: after ${result.windows.length} windows one window's swing is still ` +
-              `${result.stepPct.toFixed(2)}% of the mean (block ${block + 1}; bound ${s.unsettledBound}%): a ` +
-              `repro of its ratio may miss by that much`,
-            progress,
-          );
-        }
-      }
-      if (!result.settled && !stop.requested) {
-        warnOnce(
-          run,
-          `${config.id}: instructions per request still changing after ${result.warmup.length} warm-up ` +
-            `windows (block ${block + 1}); its windows are comparable at the same request index only`,
-          progress,
-        );
-      }
+      recordSettling(ctx, config, block, server, result);
     } catch (err) {
       if (!server) fail(ctx, config, err.message, { stderrTail: err.stderrTail || '', final: true });
       else {
@@ -128,6 +84,66 @@ async function instructionsBlock(ctx, block) {
     progress?.tick(`${config.id}${level ? ` ${Math.round(level / 1000)}k instructions/request` : ''}`);
   }
   refreshSummaries(run);
+}
+
+// measureProcess's onWindow for one process: a warm-up window goes on its process record,
+// a measured one on the configuration's samples (saved at once, so a stopped run keeps it).
+function windowRecorder(ctx, config, block, warmup) {
+  const { run, progress } = ctx;
+  const s = run.settings;
+  return function onWindow(phase, index, w, planned, cap) {
+    const perRequest = w.perRequest === null ? '-' : `${Math.round(w.perRequest / 1000)}k`;
+    if (phase === 'warmup') {
+      warmup.push({ requests: w.requests, perRequest: w.perRequest });
+      progress?.status(
+        `block ${block + 1}: warming ${config.id} under Valgrind (window ${index}: ${perRequest} ` +
+          `instructions/request)`,
+      );
+    } else {
+      config.samples.push({ kind: 'instructions', block, window: index - 1, ...w });
+      progress?.status(
+        `block ${block + 1}: ${config.id} window ` +
+          `${index}/${planned}` +
+          (cap > planned && index >= planned
+            ? ` (until one window's swing is within ${s.unsettledBound}% of the mean, at most ${cap})`
+            : '') +
+          `: ` +
+          `${perRequest} instructions/request`,
+      );
+      if (w.errors > 0 || w.non2xx > 0)
+        warnOnce(run, `${config.id} had errors or non-2xx responses (block ${block + 1})`, progress);
+      refreshSummaries(run);
+    }
+    ctx.save();
+  };
+}
+
+// Whether the process's count settled, on its record, and a warning where it did not or
+// its windows still swing beyond settings.unsettledBound.
+function recordSettling(ctx, config, block, server, result) {
+  const { run, progress, stop } = ctx;
+  const s = run.settings;
+  server.record.settled = result.settled;
+  if (result.stepPct !== null) {
+    server.record.windowStepPct = result.stepPct;
+    if (result.stepPct > s.unsettledBound && !stop.requested) {
+      warnOnce(
+        run,
+        `${config.id}: after ${result.windows.length} windows one window's swing is still ` +
+          `${result.stepPct.toFixed(2)}% of the mean (block ${block + 1}; bound ${s.unsettledBound}%): a ` +
+          `repro of its ratio may miss by that much`,
+        progress,
+      );
+    }
+  }
+  if (!result.settled && !stop.requested) {
+    warnOnce(
+      run,
+      `${config.id}: instructions per request still changing after ${result.warmup.length} warm-up ` +
+        `windows (block ${block + 1}); its windows are comparable at the same request index only`,
+      progress,
+    );
+  }
 }
 
 // Warm-up windows of the block's baseline process for config (0 for a baseline, or when
