@@ -135,6 +135,112 @@ function layoutWidth(spec) {
   }
 }
 
+// The points with what is drawn of their intervals: each end clipped to its panel's axis,
+// and whether it was (an arrow marks a clipped end).
+function pictureValues(points, axes) {
+  const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
+  return points.map((p) => {
+    const [from, to] = axes[p.panel];
+    const ci = isNum(p.lo) && isNum(p.hi);
+    return {
+      ...p,
+      shownLo: ci ? Math.max(p.lo, from) : null,
+      shownHi: ci ? Math.min(p.hi, to) : null,
+      clipLo: ci && p.lo < from,
+      clipHi: ci && p.hi > to,
+    };
+  });
+}
+
+// The picture's compiled vega spec with its panels in `columns` columns, each `width` px.
+function compilePicture({ values, panels, strategies, baseline, axes, title }, columns, width) {
+  const clipped = values.some((v) => v.clipLo || v.clipHi);
+  const tooltip = [
+    { field: 'strategy', type: 'nominal' },
+    { field: 'panel', type: 'nominal', title: 'column' },
+    { field: 'estimate', type: 'quantitative', title: `% of ${baseline}`, format: '.1f' },
+    { field: 'lo', type: 'quantitative', title: '95% CI low', format: '.1f' },
+    { field: 'hi', type: 'quantitative', title: '95% CI high', format: '.1f' },
+  ];
+  const x = (field, panel) => ({
+    field,
+    type: 'quantitative',
+    title: `% of ${baseline}`,
+    scale: { domain: axes[panel], nice: false, zero: false },
+  });
+  // Names on the first panel of each row; faint lines carry each row across the others.
+  const y = (i) => ({
+    field: 'strategy',
+    type: 'nominal',
+    sort: strategies,
+    scale: { domain: strategies },
+    title: null,
+    axis: { labels: i % columns === 0, ticks: i % columns === 0, domain: false, grid: true, gridColor: '#eef1f4' },
+  });
+  const arrow = (flag, field, shape, panel, i) => ({
+    transform: [{ filter: `datum.${flag}` }],
+    mark: { type: 'point', shape, filled: true, size: 60, color: '#4c78a8' },
+    encoding: { y: y(i), x: x(field, panel), tooltip },
+  });
+  return vl.compile({
+    $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
+    title: {
+      text: title,
+      anchor: 'start',
+      ...(clipped ? { subtitle: "▸ an interval that runs past its panel's axis (its ends are in the table)" } : {}),
+    },
+    background: 'white',
+    data: { values },
+    columns,
+    spacing: PICTURE.gap,
+    concat: panels.map((panel, i) => ({
+      title: { text: panel, fontSize: 12, fontWeight: 'normal', limit: width },
+      width,
+      height: { step: PICTURE.step },
+      transform: [{ filter: { field: 'panel', equal: panel } }],
+      layer: [
+        {
+          mark: { type: 'rule', color: '#8c959f', strokeDash: [4, 3] },
+          encoding: { x: { datum: 100, type: 'quantitative', scale: { domain: axes[panel], nice: false } } },
+        },
+        {
+          transform: [{ filter: 'isValid(datum.shownLo) && isValid(datum.shownHi)' }],
+          mark: { type: 'rule', strokeWidth: 2, color: '#4c78a8' },
+          encoding: { y: y(i), x: x('shownLo', panel), x2: { field: 'shownHi' } },
+        },
+        // The points before the arrows: the first symbol a reader (or the browser test) hovers is a figure.
+        {
+          mark: { type: 'point', filled: true, size: 45, color: '#1f4e79' },
+          encoding: { y: y(i), x: x('estimate', panel), tooltip },
+        },
+        arrow('clipLo', 'shownLo', 'triangle-left', panel, i),
+        arrow('clipHi', 'shownHi', 'triangle-right', panel, i),
+      ],
+    })),
+    config: { font: 'Helvetica, Arial, sans-serif' },
+  }).spec;
+}
+
+// Laid out, not estimated: all panels in a row at max px each, narrowed by what the
+// layout overflows (the names and axis labels take what vega measures), wrapped a
+// column at a time while a panel would be narrower than min px.
+function fitPicture(picture) {
+  const { panels } = picture;
+  let spec = null;
+  for (let columns = panels.length; columns >= 1 && !spec; columns--) {
+    let width = PICTURE.max;
+    for (let tries = 0; tries < 3 && width >= PICTURE.min; tries++) {
+      const candidate = compilePicture(picture, columns, width);
+      const over = layoutWidth(candidate) - PICTURE.width;
+      if (over <= 0) spec = candidate;
+      if (over <= 0) break;
+      width -= Math.ceil(over / columns);
+    }
+  }
+  spec ??= compilePicture(picture, 1, PICTURE.min);
+  return spec;
+}
+
 // costPicture({ points, panels, strategies, baseline }) -> { spec, title, axes, svg() } —
 // the report's opening picture: one panel per headline column, each strategy a row, its
 // figure (% of the baseline) as a point with its 95% interval, and 100% (the baseline) as
@@ -146,101 +252,9 @@ function costPicture({ points, panels, strategies, baseline }) {
   const axes = Object.fromEntries(
     panels.map((panel) => [panel, pictureAxis(points.filter((p) => p.panel === panel).map((p) => p.estimate))]),
   );
-  const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
-  const values = points.map((p) => {
-    const [from, to] = axes[p.panel];
-    const ci = isNum(p.lo) && isNum(p.hi);
-    return {
-      ...p,
-      shownLo: ci ? Math.max(p.lo, from) : null,
-      shownHi: ci ? Math.min(p.hi, to) : null,
-      clipLo: ci && p.lo < from,
-      clipHi: ci && p.hi > to,
-    };
-  });
-  const clipped = values.some((v) => v.clipLo || v.clipHi);
-  const tooltip = [
-    { field: 'strategy', type: 'nominal' },
-    { field: 'panel', type: 'nominal', title: 'column' },
-    { field: 'estimate', type: 'quantitative', title: `% of ${baseline}`, format: '.1f' },
-    { field: 'lo', type: 'quantitative', title: '95% CI low', format: '.1f' },
-    { field: 'hi', type: 'quantitative', title: '95% CI high', format: '.1f' },
-  ];
+  const values = pictureValues(points, axes);
   const title = `What each strategy costs: % of ${baseline}, with 95% intervals (below 100% costs more)`;
-  const compile = (columns, width) => {
-    const x = (field, panel) => ({
-      field,
-      type: 'quantitative',
-      title: `% of ${baseline}`,
-      scale: { domain: axes[panel], nice: false, zero: false },
-    });
-    // Names on the first panel of each row; faint lines carry each row across the others.
-    const y = (i) => ({
-      field: 'strategy',
-      type: 'nominal',
-      sort: strategies,
-      scale: { domain: strategies },
-      title: null,
-      axis: { labels: i % columns === 0, ticks: i % columns === 0, domain: false, grid: true, gridColor: '#eef1f4' },
-    });
-    const arrow = (flag, field, shape, panel, i) => ({
-      transform: [{ filter: `datum.${flag}` }],
-      mark: { type: 'point', shape, filled: true, size: 60, color: '#4c78a8' },
-      encoding: { y: y(i), x: x(field, panel), tooltip },
-    });
-    return vl.compile({
-      $schema: 'https://vega.github.io/schema/vega-lite/v5.json',
-      title: {
-        text: title,
-        anchor: 'start',
-        ...(clipped ? { subtitle: "▸ an interval that runs past its panel's axis (its ends are in the table)" } : {}),
-      },
-      background: 'white',
-      data: { values },
-      columns,
-      spacing: PICTURE.gap,
-      concat: panels.map((panel, i) => ({
-        title: { text: panel, fontSize: 12, fontWeight: 'normal', limit: width },
-        width,
-        height: { step: PICTURE.step },
-        transform: [{ filter: { field: 'panel', equal: panel } }],
-        layer: [
-          {
-            mark: { type: 'rule', color: '#8c959f', strokeDash: [4, 3] },
-            encoding: { x: { datum: 100, type: 'quantitative', scale: { domain: axes[panel], nice: false } } },
-          },
-          {
-            transform: [{ filter: 'isValid(datum.shownLo) && isValid(datum.shownHi)' }],
-            mark: { type: 'rule', strokeWidth: 2, color: '#4c78a8' },
-            encoding: { y: y(i), x: x('shownLo', panel), x2: { field: 'shownHi' } },
-          },
-          // The points before the arrows: the first symbol a reader (or the browser test) hovers is a figure.
-          {
-            mark: { type: 'point', filled: true, size: 45, color: '#1f4e79' },
-            encoding: { y: y(i), x: x('estimate', panel), tooltip },
-          },
-          arrow('clipLo', 'shownLo', 'triangle-left', panel, i),
-          arrow('clipHi', 'shownHi', 'triangle-right', panel, i),
-        ],
-      })),
-      config: { font: 'Helvetica, Arial, sans-serif' },
-    }).spec;
-  };
-  // Laid out, not estimated: all panels in a row at max px each, narrowed by what the
-  // layout overflows (the names and axis labels take what vega measures), wrapped a
-  // column at a time while a panel would be narrower than min px.
-  let spec = null;
-  for (let columns = panels.length; columns >= 1 && !spec; columns--) {
-    let width = PICTURE.max;
-    for (let tries = 0; tries < 3 && width >= PICTURE.min; tries++) {
-      const candidate = compile(columns, width);
-      const over = layoutWidth(candidate) - PICTURE.width;
-      if (over <= 0) spec = candidate;
-      if (over <= 0) break;
-      width -= Math.ceil(over / columns);
-    }
-  }
-  spec ??= compile(1, PICTURE.min);
+  const spec = fitPicture({ values, panels, strategies, baseline, axes, title });
   return {
     spec,
     title,

@@ -66,76 +66,88 @@ const cannotServe = (cell) =>
   Boolean(cell?.cannotServe) || (cell?.kind === 'ms' && cell.candidateHeld === false && cell.baselineHeld);
 const hasFigure = (cell) => cell && cell.kind !== 'baseline' && Number.isFinite(cell.estimate);
 
-// contradictions(summary, texts = rendered(summary)) -> [string]: one line per contradiction.
-function contradictions(summary, texts = rendered(summary)) {
+// 1. The Reading's id verdict against the Keeps the id? cell.
+function idContradictions(name, reading, text) {
   const out = [];
-  const margin = (summary.settings?.marginPct ?? 2) / 100;
-  const shown = (summary.columns || []).filter((c) => c.shown);
-  const titleOf = new Map(columns(summary).map((c) => [c.key, c.title]));
-  for (const { row, text } of texts) {
-    const name = row.strategy;
-    const reading = plain(text.reading);
-    // 1. The Reading's id verdict against the Keeps the id? cell.
-    const x = crossed(text.ids);
-    if (/keeps the id/i.test(reading)) {
-      const every = /\bevery\s+(?:\w+\s+)?patterns?\b/i.exec(reading);
-      const everyday = x.filter((sc) => PROPAGATION.test(sc));
-      if (every && x.length)
-        out.push(`${name}: the Reading says "${every[0]}" while Keeps the id? lists ✗ ${x.join(', ')}`);
-      else if (everyday.length)
+  const x = crossed(text.ids);
+  if (/keeps the id/i.test(reading)) {
+    const every = /\bevery\s+(?:\w+\s+)?patterns?\b/i.exec(reading);
+    const everyday = x.filter((sc) => PROPAGATION.test(sc));
+    if (every && x.length)
+      out.push(`${name}: the Reading says "${every[0]}" while Keeps the id? lists ✗ ${x.join(', ')}`);
+    else if (everyday.length)
+      out.push(
+        `${name}: the Reading says it keeps the id while Keeps the id? lists ✗ ${everyday.join(', ')}, ` +
+          `everyday patterns`,
+      );
+  }
+  return out;
+}
+
+// 2. "cannot tell" or "≥ 100%" beside a cost beyond the margin, unless its own interval says so.
+function marginContradictions({ summary, margin, shown, titleOf }, name, reading, row, text) {
+  const out = [];
+  const beyond = shown.filter((c) => c.unit === '%' && costsBeyond(row[c.key], margin)).map((c) => c.key);
+  if (beyond.length) {
+    const costs =
+      `${beyond.map((k) => titleOf.get(k)).join(', ')} say${beyond.length === 1 ? 's' : ''} it costs more`;
+    for (const c of shown) {
+      const t = plain(text[c.key]);
+      const cell = row[c.key];
+      const others = beyond.filter((k) => k !== c.key);
+      if (!others.length) continue;
+      const atLeast = /^≥\s*([\d.]+)%/.exec(t);
+      if (/cannot tell/i.test(t) && !ownCannotTell(cell, margin))
+        out.push(`${name}: ${titleOf.get(c.key)} says "cannot tell" while ${costs} than ±${margin * 100}%`);
+      if (atLeast && Number(atLeast[1]) >= 100 && !(cell?.interval?.[0] >= 1))
+        out.push(`${name}: ${titleOf.get(c.key)} says "${atLeast[0]}" while ${costs} than ±${margin * 100}%`);
+    }
+    // The Reading's "cannot tell" belongs to the depth it names.
+    for (const clause of reading.split(/[;,]/).filter((cl) => /cannot tell/i.test(cl))) {
+      const depth = Number(/depth (\d+)/.exec(clause)?.[1]);
+      const key = ['shallow', 'deep'].find((k) => summary.depths?.[k] === depth);
+      if (!(key && ownCannotTell(row[key], margin)))
+        out.push(`${name}: the Reading says "${clause.trim()}" while ${costs} than ±${margin * 100}%`);
+    }
+  }
+  return out;
+}
+
+// 3. "cannot serve" beside a figure for the same rate.
+function rateContradictions({ shown, titleOf }, name, row, text) {
+  const out = [];
+  const cells = shown.map((c) => [c.key, row[c.key]]).filter(([, cell]) => cell);
+  for (const [k1, a] of cells.filter(([, cell]) => cannotServe(cell))) {
+    const keys = rateKeys(a);
+    for (const [k2, b] of cells.filter(([k, cell]) => k !== k1 && hasFigure(cell))) {
+      if (rateKeys(b).some((k) => keys.includes(k)))
         out.push(
-          `${name}: the Reading says it keeps the id while Keeps the id? lists ✗ ${everyday.join(', ')}, ` +
-            `everyday patterns`,
-        );
-    }
-    // 2. "cannot tell" or "≥ 100%" beside a cost beyond the margin, unless its own interval says so.
-    const beyond = shown.filter((c) => c.unit === '%' && costsBeyond(row[c.key], margin)).map((c) => c.key);
-    if (beyond.length) {
-      const costs =
-        `${beyond.map((k) => titleOf.get(k)).join(', ')} say${beyond.length === 1 ? 's' : ''} it costs more`;
-      for (const c of shown) {
-        const t = plain(text[c.key]);
-        const cell = row[c.key];
-        const others = beyond.filter((k) => k !== c.key);
-        if (!others.length) continue;
-        const atLeast = /^≥\s*([\d.]+)%/.exec(t);
-        if (/cannot tell/i.test(t) && !ownCannotTell(cell, margin))
-          out.push(`${name}: ${titleOf.get(c.key)} says "cannot tell" while ${costs} than ±${margin * 100}%`);
-        if (atLeast && Number(atLeast[1]) >= 100 && !(cell?.interval?.[0] >= 1))
-          out.push(`${name}: ${titleOf.get(c.key)} says "${atLeast[0]}" while ${costs} than ±${margin * 100}%`);
-      }
-      // The Reading's "cannot tell" belongs to the depth it names.
-      for (const clause of reading.split(/[;,]/).filter((cl) => /cannot tell/i.test(cl))) {
-        const depth = Number(/depth (\d+)/.exec(clause)?.[1]);
-        const key = ['shallow', 'deep'].find((k) => summary.depths?.[k] === depth);
-        if (!(key && ownCannotTell(row[key], margin)))
-          out.push(`${name}: the Reading says "${clause.trim()}" while ${costs} than ±${margin * 100}%`);
-      }
-    }
-    // 3. "cannot serve" beside a figure for the same rate.
-    const cells = shown.map((c) => [c.key, row[c.key]]).filter(([, cell]) => cell);
-    for (const [k1, a] of cells.filter(([, cell]) => cannotServe(cell))) {
-      const keys = rateKeys(a);
-      for (const [k2, b] of cells.filter(([k, cell]) => k !== k1 && hasFigure(cell))) {
-        if (rateKeys(b).some((k) => keys.includes(k)))
-          out.push(
-            `${name}: ${titleOf.get(k1)} says "${plain(text[k1])}" while ${titleOf.get(k2)} has a figure at the ` +
-              `same rate (${plain(text[k2])})`,
-          );
-      }
-    }
-    // 4. A % figure wider than the headline allows.
-    for (const c of shown.filter((col) => col.unit === '%')) {
-      const i = row[c.key]?.interval;
-      const half = Array.isArray(i) && row[c.key].intervalKind !== 'window range' ? ((i[1] - i[0]) / 2) * 100 : 0;
-      if (half > WIDEST(summary))
-        out.push(
-          `${name}: ${titleOf.get(c.key)} shows ${plain(text[c.key])}, ±${half.toFixed(1)} pp wide (the headline ` +
-            `keeps a % figure within ±${WIDEST(summary)} pp)`,
+          `${name}: ${titleOf.get(k1)} says "${plain(text[k1])}" while ${titleOf.get(k2)} has a figure at the ` +
+            `same rate (${plain(text[k2])})`,
         );
     }
   }
-  // 5. A column whose figures come from more than one machine.
+  return out;
+}
+
+// 4. A % figure wider than the headline allows.
+function widthContradictions({ summary, shown, titleOf }, name, row, text) {
+  const out = [];
+  for (const c of shown.filter((col) => col.unit === '%')) {
+    const i = row[c.key]?.interval;
+    const half = Array.isArray(i) && row[c.key].intervalKind !== 'window range' ? ((i[1] - i[0]) / 2) * 100 : 0;
+    if (half > WIDEST(summary))
+      out.push(
+        `${name}: ${titleOf.get(c.key)} shows ${plain(text[c.key])}, ±${half.toFixed(1)} pp wide (the headline ` +
+          `keeps a % figure within ±${WIDEST(summary)} pp)`,
+      );
+  }
+  return out;
+}
+
+// 5. A column whose figures come from more than one machine.
+function machineContradictions({ summary, shown, titleOf }) {
+  const out = [];
   for (const c of shown) {
     const by = new Map();
     for (const row of summary.rows) {
@@ -150,6 +162,27 @@ function contradictions(summary, texts = rendered(summary)) {
           `${[...by].map(([m, st]) => `${st.join(', ')} on ${m}`).join('; ')})`,
       );
   }
+  return out;
+}
+
+// contradictions(summary, texts = rendered(summary)) -> [string]: one line per contradiction.
+function contradictions(summary, texts = rendered(summary)) {
+  const out = [];
+  const margin = (summary.settings?.marginPct ?? 2) / 100;
+  const shown = (summary.columns || []).filter((c) => c.shown);
+  const titleOf = new Map(columns(summary).map((c) => [c.key, c.title]));
+  const ctx = { summary, margin, shown, titleOf };
+  for (const { row, text } of texts) {
+    const name = row.strategy;
+    const reading = plain(text.reading);
+    out.push(
+      ...idContradictions(name, reading, text),
+      ...marginContradictions(ctx, name, reading, row, text),
+      ...rateContradictions(ctx, name, row, text),
+      ...widthContradictions(ctx, name, row, text),
+    );
+  }
+  out.push(...machineContradictions(ctx));
   return out;
 }
 

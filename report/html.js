@@ -95,49 +95,36 @@ function summaryHtml(summary, link, linkFile, picture = null) {
   );
 }
 
-// renderHtml({ title, intro, summary, sections: [{ id, title, page, file, blocks }] }) -> string
-// linkFile(path from the working directory) -> href from the page (profiles, for one).
-// The page's summary place when the results hold no default run.
-const NO_SUMMARY = '<p>No default run in these results: <code>npm run bench</code> makes one.</p>';
-
-function renderHtml({ title = 'ctxbench results', intro = '', summary = null, sections = [], linkFile = null }) {
-  const charts = [];
-  const link = (name) => `#${name}`;
-  // The page opens with the picture, the table below it.
-  const picture = summary ? costPicture(summaryFormat.picturePoints(summary)) : null;
-  if (picture) charts.push(picture.spec);
-  const nav = sections.map((s) => `<li><a href="#${escapeHtml(s.id)}">${inline(s.title)}</a></li>`).join('\n');
-  const parts = sections.map((s) => {
-    const out = [
-      `<section class="study" id="${escapeHtml(s.id)}"><h2>${inline(s.title)}</h2>`,
-      `<p class="meta">From ` +
-        `<code>${escapeHtml(s.file ?? '')}</code>` +
-        (s.page
-          ? ` · the full text (method, notes, references): <a href="${escapeHtml(s.page)}">${escapeHtml(s.page)}</a>`
-          : '') +
-        `</p>`,
-    ];
-    for (const b of s.blocks) {
-      if (b.type === 'heading' && b.level > 2)
-        out.push(`<h${Math.min(b.level, 5)}>${inline(b.text)}</h${Math.min(b.level, 5)}>`);
-      else if (b.type === 'table') out.push(`<div class="scroll">${tableHtml(b)}</div>`);
-      else if (b.type === 'chart') {
-        charts.push(b.spec);
-        out.push(
-          `<div class="chart" data-chart="${charts.length - 1}" ` +
-            `aria-label="${escapeHtml(b.title?.text ?? b.title ?? 'chart')}"></div>`,
-        );
-      }
+// One study's section: its headings, tables and charts; a chart's spec goes into `charts`,
+// which the page's script draws from by index.
+function studyHtml(s, charts) {
+  const out = [
+    `<section class="study" id="${escapeHtml(s.id)}"><h2>${inline(s.title)}</h2>`,
+    `<p class="meta">From ` +
+      `<code>${escapeHtml(s.file ?? '')}</code>` +
+      (s.page
+        ? ` · the full text (method, notes, references): <a href="${escapeHtml(s.page)}">${escapeHtml(s.page)}</a>`
+        : '') +
+      `</p>`,
+  ];
+  for (const b of s.blocks) {
+    if (b.type === 'heading' && b.level > 2)
+      out.push(`<h${Math.min(b.level, 5)}>${inline(b.text)}</h${Math.min(b.level, 5)}>`);
+    else if (b.type === 'table') out.push(`<div class="scroll">${tableHtml(b)}</div>`);
+    else if (b.type === 'chart') {
+      charts.push(b.spec);
+      out.push(
+        `<div class="chart" data-chart="${charts.length - 1}" ` +
+          `aria-label="${escapeHtml(b.title?.text ?? b.title ?? 'chart')}"></div>`,
+      );
     }
-    out.push('</section>');
-    return out.join('\n');
-  });
-  // "</script" inside the embedded JSON or library would end the script element early.
-  const safe = (js) => js.replace(/<\/script/gi, '<\\/script');
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<style>
+  }
+  out.push('</section>');
+  return out.join('\n');
+}
+
+// The page's style sheet, inline: the page opens without a network.
+const STYLE = `<style>
 body{font:14px/1.45 -apple-system,Helvetica,Arial,sans-serif;margin:0 auto;max-width:1280px;padding:.4em \
 2em;color:#1b1f24;box-sizing:border-box}
 h1{font-size:1.6em;margin:.3em 0}body>p{margin:.4em 0}#summary h2{margin:.5em 0 .2em}.ci{white-space:nowrap}
@@ -152,13 +139,14 @@ td.r,th.r{text-align:right}td.r{white-space:nowrap}code{background:#f6f8fa;paddi
 .chart{margin:1em 0;min-height:40px;max-width:100%;overflow-x:auto}nav ul{columns:2}
 #picture{margin:.3em 0}#picture svg{max-width:100%;height:auto}
 #summary table{width:100%}#summary td.r{white-space:normal;min-width:6.5em}#summary td:last-child{min-width:16em}
-</style></head><body>
-<h1>${escapeHtml(title)}</h1>
-${intro}
-${summary ? summaryHtml(summary, link, linkFile, picture ? 0 : null) : NO_SUMMARY}
-<nav><h2>Every study</h2><ul>${nav}</ul></nav>
-${parts.join('\n')}
-<script>${safe(VEGA)}</script>
+</style>`;
+
+// "</script" inside the embedded JSON or library would end the script element early.
+const safe = (js) => js.replace(/<\/script/gi, '<\\/script');
+
+// The page's scripts: vega itself, then drawing each chart and sorting the tables.
+function scriptsHtml(charts) {
+  return `<script>${safe(VEGA)}</script>
 <script>
 const CHARTS = ${safe(JSON.stringify(charts))};
 for (const el of document.querySelectorAll('.chart')) {
@@ -185,7 +173,32 @@ y : String(x).localeCompare(String(y))) * dir; });
   th.addEventListener('click', sort);
   th.addEventListener('keydown', (e) => { if (e.key === 'Enter') sort(); });
 }
-</script>
+</script>`;
+}
+
+// renderHtml({ title, intro, summary, sections: [{ id, title, page, file, blocks }] }) -> string
+// linkFile(path from the working directory) -> href from the page (profiles, for one).
+// The page's summary place when the results hold no default run.
+const NO_SUMMARY = '<p>No default run in these results: <code>npm run bench</code> makes one.</p>';
+
+function renderHtml({ title = 'ctxbench results', intro = '', summary = null, sections = [], linkFile = null }) {
+  const charts = [];
+  const link = (name) => `#${name}`;
+  // The page opens with the picture, the table below it.
+  const picture = summary ? costPicture(summaryFormat.picturePoints(summary)) : null;
+  if (picture) charts.push(picture.spec);
+  const nav = sections.map((s) => `<li><a href="#${escapeHtml(s.id)}">${inline(s.title)}</a></li>`).join('\n');
+  const parts = sections.map((s) => studyHtml(s, charts));
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+${STYLE}</head><body>
+<h1>${escapeHtml(title)}</h1>
+${intro}
+${summary ? summaryHtml(summary, link, linkFile, picture ? 0 : null) : NO_SUMMARY}
+<nav><h2>Every study</h2><ul>${nav}</ul></nav>
+${parts.join('\n')}
+${scriptsHtml(charts)}
 </body></html>
 `;
 }

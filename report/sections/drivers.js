@@ -58,13 +58,9 @@ function addedCell(s) {
   return s.added ? latencySection.addedCell(s) : 'baseline';
 }
 
-// [{ file, run }, { file, run }] -> markdown
-function render([a, b], ctx = {}) {
-  const nameA = driverOf(a.run);
-  const nameB = driverOf(b.run);
-  const sa = summaries(a.run);
-  const sb = summaries(b.run);
-  const file = (x) => f.code(ctx.relative ? ctx.relative(x.file) : x.file);
+// A row per configuration of the first run, with whether both drivers' verdicts on the
+// added p99 agree, and each configuration's ratio of the two drivers' p99.
+function comparisonRows(sa, sb, nameA, nameB) {
   const rows = [];
   let agree = 0;
   let judged = 0;
@@ -93,6 +89,17 @@ function render([a, b], ctx = {}) {
       same,
     ]);
   }
+  return { rows, agree, judged, ratios };
+}
+
+// [{ file, run }, { file, run }] -> markdown
+function render([a, b], ctx = {}) {
+  const nameA = driverOf(a.run);
+  const nameB = driverOf(b.run);
+  const sa = summaries(a.run);
+  const sb = summaries(b.run);
+  const file = (x) => f.code(ctx.relative ? ctx.relative(x.file) : x.file);
+  const { rows, agree, judged, ratios } = comparisonRows(sa, sb, nameA, nameB);
   const thin = [sa, sb].some((m) =>
     [...m.values()].some(({ s }) => s.percentiles && Object.values(s.percentiles).some((p) => p.thin)),
   );

@@ -54,11 +54,10 @@ function warmupLine(run) {
   );
 }
 
-function render(run, ctx = {}) {
+// The section's heading, what it is and where it ran: everything above the results.
+function headerParts(run, ctx, rows) {
   const s = run.settings || {};
-  const baseline = s.baseline;
   const configs = run.configs || [];
-  const rows = sortConfigs(run).map((config) => ({ config, summary: summaryOf(config, configs, baseline) }));
   const parts = [f.heading(2, run.title || 'Instruction counts')];
   const meta = [];
   if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
@@ -91,10 +90,10 @@ function render(run, ctx = {}) {
     settings: { ...s, warmup: undefined, duration: undefined, rounds: undefined, minPerConnection: undefined },
   });
   if (settings) parts.push(settings);
+  return parts;
+}
 
-  const twin = ctx.companions?.timed ?? null;
-  const { compared, disagreements } = againstTime(rows, twin?.run ?? null);
-  const base = baseline ? f.code(baseline) : 'baseline';
+function resultsHeader(base, twin) {
   const header = [
     'Strategy',
     'Depth',
@@ -105,39 +104,45 @@ function render(run, ctx = {}) {
   ];
   if (twin) header.push(`% of ${base}: CPU/req in duet [95% CI]`, 'same story?');
   header.push('Mismatches', 'Lost');
-  const body = rows.map(({ config: c, summary: sum }, index) => {
-    const isBase = armOf(c) === baseline;
-    const i = sum.instructions;
-    const r = sum.ratio;
-    const cells = [
-      f.code(c.strategy) + (c.userSupplied ? ' (user-supplied)' : ''),
-      c.depth,
-      i ? f.int(i.median) : 'not measured',
-      i ? (i.processes > 1 ? `±${(i.spreadPct / 2).toFixed(2)}% (${i.processes})` : '1 process') : f.DASH,
-      isBase ? 'baseline' : r && f.isNum(r.estimate) ? f.withCi(r.estimate, r.range, pct2) : f.DASH,
-      isBase ? '' : (r?.verdict ?? (c.error ? `failed: ${c.error.message.split('\n')[0]}` : '')),
-    ];
-    if (twin) {
-      const { timed: t, agree } = compared[index];
-      if (isBase) cells.push('baseline', '');
-      else if (agree === null)
-        cells.push(t && f.isNum(t.estimate) ? f.withCi(t.estimate, t.ci95, f.pctOf) : f.DASH, f.DASH);
-      else cells.push(f.withCi(t.estimate, t.ci95, f.pctOf), agree ? 'yes' : '⚠ no');
-    }
-    const leak = (n) =>
-      c.strategy === 'none'
-        ? 'n/a'
-        : f.isNum(n)
-          ? n === 0
-            ? '0'
-            : `${c.strategy === 'global' ? '⚠' : '❌'} ${f.int(n)}`
-          : f.DASH;
-    cells.push(leak(sum.mismatches), leak(sum.lost));
-    return cells;
-  });
-  parts.push(f.heading(3, 'Results'));
-  parts.push(f.table(header, body, ['l', 'r', 'r', 'r', 'r', 'l', ...(twin ? ['r', 'l'] : []), 'r', 'r']));
-  parts.push(
+  return header;
+}
+
+// One configuration's row: its count, the ratio to the baseline, the duet run's figure
+// beside it (with a twin) and the ids it lost.
+function resultRow({ config: c, summary: sum }, { baseline, twin, compared }, index) {
+  const isBase = armOf(c) === baseline;
+  const i = sum.instructions;
+  const r = sum.ratio;
+  const cells = [
+    f.code(c.strategy) + (c.userSupplied ? ' (user-supplied)' : ''),
+    c.depth,
+    i ? f.int(i.median) : 'not measured',
+    i ? (i.processes > 1 ? `±${(i.spreadPct / 2).toFixed(2)}% (${i.processes})` : '1 process') : f.DASH,
+    isBase ? 'baseline' : r && f.isNum(r.estimate) ? f.withCi(r.estimate, r.range, pct2) : f.DASH,
+    isBase ? '' : (r?.verdict ?? (c.error ? `failed: ${c.error.message.split('\n')[0]}` : '')),
+  ];
+  if (twin) {
+    const { timed: t, agree } = compared[index];
+    if (isBase) cells.push('baseline', '');
+    else if (agree === null)
+      cells.push(t && f.isNum(t.estimate) ? f.withCi(t.estimate, t.ci95, f.pctOf) : f.DASH, f.DASH);
+    else cells.push(f.withCi(t.estimate, t.ci95, f.pctOf), agree ? 'yes' : '⚠ no');
+  }
+  const leak = (n) =>
+    c.strategy === 'none'
+      ? 'n/a'
+      : f.isNum(n)
+        ? n === 0
+          ? '0'
+          : `${c.strategy === 'global' ? '⚠' : '❌'} ${f.int(n)}`
+        : f.DASH;
+  cells.push(leak(sum.mismatches), leak(sum.lost));
+  return cells;
+}
+
+// What the columns mean, under the table.
+function resultsLegend(base, twin, ctx) {
+  return (
     `*instructions/req* is what one request executed (callgrind's Ir: every guest instruction of the server ` +
       `process, JIT-compiled code, garbage collection and the kernel-call wrappers; not the kernel itself), the ` +
       `median over processes of each process's measured windows; *between processes* is half the range of those ` +
@@ -154,8 +159,13 @@ function render(run, ctx = {}) {
         ? ` *CPU/req in duet* is the default run's ` +
           `(${f.code(ctx.relativeChartPath ? ctx.relativeChartPath(twin.file) : twin.file)}): "same story?" = ` +
           `the window range and that interval overlap.`
-        : ''),
+        : '')
   );
+}
+
+// The notes under the table: the warm-up, where the count and CPU time disagree, and
+// which strategies warmed up apart from their baseline or broke the ids.
+function notesOf(run, rows, disagreements) {
   const notes = [warmupLine(run)];
   if (disagreements.length) {
     notes.push(
@@ -190,7 +200,25 @@ function render(run, ctx = {}) {
     notes.push(
       `- ❌ ${broken.map((r) => f.code(r.config.strategy)).join(', ')} lost or mixed up ids: no cost verdict.`,
     );
-  parts.push(notes.filter(Boolean).join('\n'));
+  return notes.filter(Boolean).join('\n');
+}
+
+function render(run, ctx = {}) {
+  const s = run.settings || {};
+  const baseline = s.baseline;
+  const configs = run.configs || [];
+  const rows = sortConfigs(run).map((config) => ({ config, summary: summaryOf(config, configs, baseline) }));
+  const parts = headerParts(run, ctx, rows);
+
+  const twin = ctx.companions?.timed ?? null;
+  const { compared, disagreements } = againstTime(rows, twin?.run ?? null);
+  const base = baseline ? f.code(baseline) : 'baseline';
+  const header = resultsHeader(base, twin);
+  const body = rows.map((row, index) => resultRow(row, { baseline, twin, compared }, index));
+  parts.push(f.heading(3, 'Results'));
+  parts.push(f.table(header, body, ['l', 'r', 'r', 'r', 'r', 'l', ...(twin ? ['r', 'l'] : []), 'r', 'r']));
+  parts.push(resultsLegend(base, twin, ctx));
+  parts.push(notesOf(run, rows, disagreements));
   if (Array.isArray(run.warnings) && run.warnings.length)
     parts.push(
       [f.heading(3, 'Warnings'), '', ...run.warnings.map((w) => `- ⚠ ${String(w).replace(/\n/g, ' ')}`)].join('\n'),

@@ -267,9 +267,8 @@ function verdicts(cells, strats) {
   return lines;
 }
 
-function render(run, ctx = {}) {
-  const data = run.integrity || {};
-  const cells = Array.isArray(data.cells) ? data.cells : [];
+// The section's heading, where the run came from, what each cell is and the machine.
+function headerLines(run, ctx) {
   const s = run.settings || {};
   const lines = [f.heading(2, run.title || 'Context integrity'), ''];
   const meta = ['kind `integrity`'];
@@ -293,6 +292,34 @@ function render(run, ctx = {}) {
   );
   if (run.status === 'interrupted')
     lines.push('> ⚠ This run was interrupted: the cells below are what it measured before it stopped.', '');
+  return lines;
+}
+
+// The memory soak: what was run, and its table.
+function soakLines(s, soak) {
+  const limit = s.soakGrowthLimitPct ?? 20;
+  return [
+    f.heading(3, 'Memory soak'),
+    '',
+    `${f.int(s.soakRequests)} requests of the mixed chain per strategy (` +
+      `${f.int(s.concurrency)} in flight), in a fresh server ` +
+      `started with \`--expose-gc\`; memory read after a forced GC following a warm-up, and again at the ` +
+      `end. Growth ` +
+      `over ${limit}% is flagged. Heap used is the leak signal; RSS also moves with how much heap V8 keeps ` +
+      `reserved ` +
+      'after a busy spell, so an RSS flag alone, with heap growth within the limit, is not a leak.',
+    '',
+    soakTable(soak, limit),
+    '',
+  ];
+}
+
+function render(run, ctx = {}) {
+  const data = run.integrity || {};
+  const cells = Array.isArray(data.cells) ? data.cells : [];
+  const s = run.settings || {};
+  const lines = headerLines(run, ctx);
+  const e = run.environment || {};
 
   const scenarioOrder = uniq([...(data.scenarios || []).map((x) => x.name), ...cells.map((c) => c.scenario)]).filter(
     (n) => n !== 'soak' || cells.some((c) => c.scenario === 'soak'),
@@ -317,23 +344,7 @@ function render(run, ctx = {}) {
   if (rem) lines.push(f.heading(3, 'Remedies used by the `*-bound` scenarios'), '', rem, '');
 
   const soak = Array.isArray(data.soak) ? data.soak : [];
-  if (soak.length) {
-    const limit = s.soakGrowthLimitPct ?? 20;
-    lines.push(
-      f.heading(3, 'Memory soak'),
-      '',
-      `${f.int(s.soakRequests)} requests of the mixed chain per strategy (` +
-        `${f.int(s.concurrency)} in flight), in a fresh server ` +
-        `started with \`--expose-gc\`; memory read after a forced GC following a warm-up, and again at the ` +
-        `end. Growth ` +
-        `over ${limit}% is flagged. Heap used is the leak signal; RSS also moves with how much heap V8 keeps ` +
-        `reserved ` +
-        'after a busy spell, so an RSS flag alone, with heap growth within the limit, is not a leak.',
-      '',
-      soakTable(soak, limit),
-      '',
-    );
-  }
+  if (soak.length) lines.push(...soakLines(s, soak));
 
   const scen = (data.scenarios || []).filter((x) => x.describe);
   if (scen.length)

@@ -142,11 +142,9 @@ function baseLines(rows, lines) {
 // and docs/deploy.md give the readings).
 const SPEED_APART = 1.5;
 
-function render(run, ctx = {}) {
-  // Recomputed from the two runs' samples when the file holds them, so a result saved by
-  // an older ctxbench is judged by today's rules (the difference test came later).
-  const r =
-    Array.isArray(run.runs) && run.runs.length === 2 ? reproCompare(run.runs[0], run.runs[1]) : run.repro || null;
+// The section's heading and where it came from, then whether the two runs share their
+// settings and their machine: what kind of comparison the rest is.
+function headerLines(run, ctx, r) {
   const lines = [f.heading(2, run.title || 'Reproducibility'), ''];
   const meta = [];
   if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
@@ -179,11 +177,11 @@ function render(run, ctx = {}) {
         : '';
     lines.push(`Both runs on the same machine: ${m.a.cpuModel} × ${m.a.cores}, kernel ${m.a.kernel}.${speeds}`, '');
   }
-  if (!r || !r.compared) {
-    lines.push('No ratio could be compared between the two runs.');
-    return lines.join('\n');
-  }
-  if (r.instructions) return instructionLines(r, lines);
+  return lines;
+}
+
+// How many ratios agree and how many pass the difference test, against the bar.
+function agreementLines(r, lines) {
   lines.push(
     `**${r.agreeing} of ${r.compared} ratios agree** (` +
       `${(r.shareAgreeing * 100).toFixed(0)}%): each run's 95% interval covers ` +
@@ -214,6 +212,10 @@ function render(run, ctx = {}) {
       '',
     );
   }
+}
+
+// Per ratio: both runs' estimates, the difference, and which interval covers which.
+function ratioTable(r) {
   const body = r.rows.map((x) => [
     f.code(x.id),
     f.withCi(x.a.estimate, x.a.ci95, f.pctOf),
@@ -224,22 +226,35 @@ function render(run, ctx = {}) {
     x.agree ? '✅ agree' : '❌ disagree',
     x.consistent == null ? '—' : x.consistent ? '✅ consistent' : '❌ inconsistent',
   ]);
-  lines.push(
-    f.table(
-      [
-        'Ratio',
-        'run a [95% CI]',
-        'run b [95% CI]',
-        'b − a',
-        'a covers b',
-        'b covers a',
-        'both cover',
-        'difference test',
-      ],
-      body,
-      ['l', 'r', 'r', 'r', 'l', 'l', 'l', 'l'],
-    ),
+  return f.table(
+    [
+      'Ratio',
+      'run a [95% CI]',
+      'run b [95% CI]',
+      'b − a',
+      'a covers b',
+      'b covers a',
+      'both cover',
+      'difference test',
+    ],
+    body,
+    ['l', 'r', 'r', 'r', 'l', 'l', 'l', 'l'],
   );
+}
+
+function render(run, ctx = {}) {
+  // Recomputed from the two runs' samples when the file holds them, so a result saved by
+  // an older ctxbench is judged by today's rules (the difference test came later).
+  const r =
+    Array.isArray(run.runs) && run.runs.length === 2 ? reproCompare(run.runs[0], run.runs[1]) : run.repro || null;
+  const lines = headerLines(run, ctx, r);
+  if (!r || !r.compared) {
+    lines.push('No ratio could be compared between the two runs.');
+    return lines.join('\n');
+  }
+  if (r.instructions) return instructionLines(r, lines);
+  agreementLines(r, lines);
+  lines.push(ratioTable(r));
   if (r.served) servedLines(r.served, lines);
   if (r.addedP99) addedLines(r.addedP99, lines);
   if (r.baseCosts) baseLines(r.baseCosts, lines);

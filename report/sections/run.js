@@ -21,13 +21,9 @@ const { capacitySection: sloSection, standInNote } = require('./run/capacity');
 const { capacitySection } = require('./latency');
 const { operatingSection } = require('./run/operating');
 
-async function render(run, ctx = {}) {
-  const baseline = run.settings && run.settings.baseline;
+// The line under the title: where from, how many configurations, blocks and rounds.
+function metaLine(run, ctx, rows) {
   const configs = run.configs || [];
-  const rows = sortConfigs(run).map((config) => ({ config, summary: summaryOf(config, configs, baseline) }));
-  const title = run.title || (run.settings && run.settings.preset ? `${run.settings.preset} preset` : 'ctxbench run');
-  const parts = [f.heading(2, title)];
-
   const meta = [];
   if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
   meta.push(`${configs.length} configuration${configs.length === 1 ? '' : 's'}`);
@@ -42,25 +38,37 @@ async function render(run, ctx = {}) {
     meta.push(
       `${rounds.length === 1 ? rounds[0] : `${Math.min(...rounds)}–${Math.max(...rounds)}`} interleaved rounds each`,
     );
-  parts.push(`*${meta.join(' · ')}*`);
-  if (run.settings && run.settings.why) parts.push(`**What this run is:** ${run.settings.why}.`);
-  // A published study has a second run (repro) or says it is a single run.
+  return `*${meta.join(' · ')}*`;
+}
+
+// A published study has a second run (repro) or says it is a single run.
+function singleRunNote(run, ctx) {
   const preset = run.settings?.preset;
-  if (preset && ctx.companions?.reproduced === false && !ctx.file?.includes('repro')) {
-    // `repro` takes only the presets of lib/presets.js; a study made by another command
-    // (`ctxbench deploy` records preset "deploy") is run again by its own command.
-    // A stand-in's period and burst change what is measured: the repro names them too.
-    const standIn = (run.command?.match(/--cfs-(?:period|burst)[= ]\S+/g) ?? []).map((x) => ` ${x.replace('=', ' ')}`);
-    const again = Object.hasOwn(PRESETS, preset)
-      ? `\`ctxbench repro --preset ${preset}${standIn.join('')}\` makes one`
-      : run.command
-        ? `running \`${run.command}\` again makes one`
-        : 'running its command again makes one';
-    parts.push(
-      `*A single run: no second run of this preset is committed (${again}); its intervals are over blocks of ` +
-        `fresh processes within the run.*`,
-    );
-  }
+  if (!(preset && ctx.companions?.reproduced === false && !ctx.file?.includes('repro'))) return '';
+  // `repro` takes only the presets of lib/presets.js; a study made by another command
+  // (`ctxbench deploy` records preset "deploy") is run again by its own command.
+  // A stand-in's period and burst change what is measured: the repro names them too.
+  const standIn = (run.command?.match(/--cfs-(?:period|burst)[= ]\S+/g) ?? []).map((x) => ` ${x.replace('=', ' ')}`);
+  const again = Object.hasOwn(PRESETS, preset)
+    ? `\`ctxbench repro --preset ${preset}${standIn.join('')}\` makes one`
+    : run.command
+      ? `running \`${run.command}\` again makes one`
+      : 'running its command again makes one';
+  return (
+    `*A single run: no second run of this preset is committed (${again}); its intervals are over blocks of ` +
+      `fresh processes within the run.*`
+  );
+}
+
+// Above the results: the title, what the run is, and what limits it (status, a quick run,
+// the earlier design).
+function headerParts(run, ctx, rows) {
+  const title = run.title || (run.settings && run.settings.preset ? `${run.settings.preset} preset` : 'ctxbench run');
+  const parts = [f.heading(2, title)];
+  parts.push(metaLine(run, ctx, rows));
+  if (run.settings && run.settings.why) parts.push(`**What this run is:** ${run.settings.why}.`);
+  const single = singleRunNote(run, ctx);
+  if (single) parts.push(single);
   if (run.status && run.status !== 'complete') {
     parts.push(
       `> ⚠ **Status: ${run.status}.** ` +
@@ -82,35 +90,36 @@ async function render(run, ctx = {}) {
         'heap layout), so they may be narrower than the run-to-run spread.',
     );
   }
+  return parts;
+}
 
-  // results.md shows the lead run briefly (its table and what the table needs); its own
-  // page has everything.
-  if (ctx.brief) {
-    if (ctx.fullPage)
-      parts.push(
-        `The whole run — environment, precision, how the duet ratios were measured, charts, per-configuration ` +
-          `detail, references — is on [its own page](${ctx.fullPage}).`,
-      );
-    if (run.command) parts.push(f.fence(run.command, 'sh'));
-    if (rows.length) {
-      parts.push(
-        run.settings?.targetCpu
-          ? operatingSection(run, { brief: true })
-          : run.settings?.method === 'pair'
-            ? pairSummarySection(run, rows, baseline)
-            : summarySection(run, rows, baseline),
-      );
-      const notes = integrityNotes(rows, run);
-      if (notes.length) parts.push(notes.map((n) => `- ${n}`).join('\n'));
-    }
-    return parts.join('\n\n').replace(/\n{3,}/g, '\n\n') + '\n';
+// results.md shows the lead run briefly (its table and what the table needs); its own
+// page has everything.
+function briefParts(run, ctx, rows, baseline) {
+  const parts = [];
+  if (ctx.fullPage)
+    parts.push(
+      `The whole run — environment, precision, how the duet ratios were measured, charts, per-configuration ` +
+        `detail, references — is on [its own page](${ctx.fullPage}).`,
+    );
+  if (run.command) parts.push(f.fence(run.command, 'sh'));
+  if (rows.length) {
+    parts.push(
+      run.settings?.targetCpu
+        ? operatingSection(run, { brief: true })
+        : run.settings?.method === 'pair'
+          ? pairSummarySection(run, rows, baseline)
+          : summarySection(run, rows, baseline),
+    );
+    const notes = integrityNotes(rows, run);
+    if (notes.length) parts.push(notes.map((n) => `- ${n}`).join('\n'));
   }
-  parts.push(environmentSection(run));
-  if (run.command) parts.push([f.heading(3, 'Command'), '', f.fence(run.command, 'sh')].join('\n'));
-  const settings = settingsSection(run);
-  if (settings) parts.push(settings);
+  return parts;
+}
 
-  parts.push(f.heading(3, 'Results'));
+// The results table by method, then the notes and sections that qualify its figures.
+async function resultsParts(run, ctx, rows, baseline) {
+  const parts = [];
   if (rows.length) {
     const pair = run.settings?.method === 'pair';
     const operating = Boolean(run.settings?.targetCpu);
@@ -144,6 +153,27 @@ async function render(run, ctx = {}) {
   } else {
     parts.push('No configuration was measured.');
   }
+  return parts;
+}
+
+async function render(run, ctx = {}) {
+  const baseline = run.settings && run.settings.baseline;
+  const configs = run.configs || [];
+  const rows = sortConfigs(run).map((config) => ({ config, summary: summaryOf(config, configs, baseline) }));
+  const parts = headerParts(run, ctx, rows);
+  const preset = run.settings?.preset;
+
+  if (ctx.brief) {
+    parts.push(...briefParts(run, ctx, rows, baseline));
+    return parts.join('\n\n').replace(/\n{3,}/g, '\n\n') + '\n';
+  }
+  parts.push(environmentSection(run));
+  if (run.command) parts.push([f.heading(3, 'Command'), '', f.fence(run.command, 'sh')].join('\n'));
+  const settings = settingsSection(run);
+  if (settings) parts.push(settings);
+
+  parts.push(f.heading(3, 'Results'));
+  parts.push(...(await resultsParts(run, ctx, rows, baseline)));
   for (const piece of [
     failedSection(run),
     depthSweepSection(run, rows, baseline),

@@ -85,22 +85,9 @@ function cpuRule({ kneeLoad, quotaBinds }) {
   );
 }
 
-async function capacitySection(run, ctx = {}) {
-  const cap = sloCapacity(run);
-  if (!cap) return '';
-  const out = [f.heading(3, `Capacity within ${cap.slo.text}`), ''];
-  const note = standInNote(cap.instance, {
-    method: run.settings?.method ?? 'sequential',
-    environment: run.environment,
-  });
-  if (note) out.push(note, '');
-  const cpu = cap.cpuRule ? ` *CPU per request below the knee* is ${cpuRule(cap.cpuRule)}.` : '';
-  out.push(
-    `*Capacity* is ${capacityRule(cap)}.${cpu} *Instances* serve ${f.int(cap.serve)} req/s at that ` +
-      "capacity each (one instance per capacity, rounded up; autoscaling's target utilisation would add more); " +
-      '*per 100* is how many the deployment needs where the baseline needs 100.',
-    '',
-  );
+// Per deployment: its capacity, the baseline's beside it, the ratio, the CPU below the
+// knee and the instances it takes.
+function capacityTable(cap) {
   const body = cap.rows.map((r) => [
     f.code(r.strategy) + (r.aa ? ' (A/A twin)' : ''),
     r.depth ?? f.DASH,
@@ -122,29 +109,25 @@ async function capacitySection(run, ctx = {}) {
       : f.DASH,
     r.instances?.per100 ? f.withCi(r.instances.per100.estimate, r.instances.per100.ci95, (x) => x.toFixed(0)) : f.DASH,
   ]);
-  out.push(
-    f.table(
-      [
-        'Deployment',
-        'Depth',
-        `Capacity within ${cap.slo.text} [95% CI]`,
-        'Baseline beside it',
-        '% of the baseline [95% CI]',
-        'CPU per request below the knee, % of the baseline [95% CI]',
-        `Instances for ${f.int(cap.serve)} req/s (vs baseline)`,
-        "Per 100 of the baseline's",
-      ],
-      body,
-      ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
-    ),
-    '',
+  return f.table(
+    [
+      'Deployment',
+      'Depth',
+      `Capacity within ${cap.slo.text} [95% CI]`,
+      'Baseline beside it',
+      '% of the baseline [95% CI]',
+      'CPU per request below the knee, % of the baseline [95% CI]',
+      `Instances for ${f.int(cap.serve)} req/s (vs baseline)`,
+      "Per 100 of the baseline's",
+    ],
+    body,
+    ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
   );
-  if (cap.rows.some((r) => r.ratio?.censored))
-    out.push(
-      '\\* a block where a deployment kept the SLO at every rate tried (≥) or missed it at the lowest: its ' +
-        'capacity is a bound, not a crossing.',
-      '',
-    );
+}
+
+// A sentence per deployment whose instance count differs from the baseline's, and one for
+// those that cannot tell.
+function instanceSentences(cap) {
   const sentences = cap.rows
     .filter((r) => r.instances && !r.aa && differs(r))
     .map(
@@ -161,8 +144,11 @@ async function capacitySection(run, ctx = {}) {
     sentences.push(
       `${unsure.join(', ')}: cannot tell from the baseline in instances (the capacity ratio's interval spans 100%)`,
     );
-  if (sentences.length) out.push(sentences.map((x) => `- ${x[0].toUpperCase()}${x.slice(1)}.`).join('\n'), '');
-  // Per rate: the deployment's own figures, the kernel's throttling beside them.
+  return sentences;
+}
+
+// Per rate: the deployment's own figures, the kernel's throttling beside them.
+function perRateLines(run, cap) {
   const rateRows = cap.rows.flatMap((r) =>
     r.rates.map((x) => [
       f.code(r.strategy) + (r.aa ? ' (A/A)' : ''),
@@ -178,7 +164,7 @@ async function capacitySection(run, ctx = {}) {
         : f.DASH,
     ]),
   );
-  out.push(
+  return [
     f.heading(4, 'Per rate'),
     '',
     f.table(
@@ -200,7 +186,35 @@ async function capacitySection(run, ctx = {}) {
       ['l', 'r', 'r', 'l', 'r', 'r', 'r', 'r', 'r', 'r', 'r'],
     ),
     '',
+  ];
+}
+
+async function capacitySection(run, ctx = {}) {
+  const cap = sloCapacity(run);
+  if (!cap) return '';
+  const out = [f.heading(3, `Capacity within ${cap.slo.text}`), ''];
+  const note = standInNote(cap.instance, {
+    method: run.settings?.method ?? 'sequential',
+    environment: run.environment,
+  });
+  if (note) out.push(note, '');
+  const cpu = cap.cpuRule ? ` *CPU per request below the knee* is ${cpuRule(cap.cpuRule)}.` : '';
+  out.push(
+    `*Capacity* is ${capacityRule(cap)}.${cpu} *Instances* serve ${f.int(cap.serve)} req/s at that ` +
+      "capacity each (one instance per capacity, rounded up; autoscaling's target utilisation would add more); " +
+      '*per 100* is how many the deployment needs where the baseline needs 100.',
+    '',
   );
+  out.push(capacityTable(cap), '');
+  if (cap.rows.some((r) => r.ratio?.censored))
+    out.push(
+      '\\* a block where a deployment kept the SLO at every rate tried (≥) or missed it at the lowest: its ' +
+        'capacity is a bound, not a crossing.',
+      '',
+    );
+  const sentences = instanceSentences(cap);
+  if (sentences.length) out.push(sentences.map((x) => `- ${x[0].toUpperCase()}${x.slice(1)}.`).join('\n'), '');
+  out.push(...perRateLines(run, cap));
   const chart = await curveChart(cap, ctx);
   if (chart) out.push(chart, '');
   return out.join('\n').trimEnd();

@@ -20,6 +20,63 @@ function depthGroups(rows) {
   return [...groups.values()].filter((g) => uniq(g.map((r) => r.config.depth)).length >= 2);
 }
 
+// One group's table rows: per strategy its latency and req/s at each depth, then its
+// change against the baseline and (the study's curl client) the mean latency's.
+function sweepRows(run, g, baseline, strat) {
+  const depths = uniq(g.map((r) => r.config.depth)).sort((a, b) => a - b);
+  const strategies = uniq(g.map((r) => r.config.strategy)).sort((a, b) => strat(a) - strat(b));
+  const at = (s, d) => g.find((r) => r.config.strategy === s && r.config.depth === d);
+  const body = [];
+  for (const s of strategies) {
+    body.push([
+      f.code(s) + (isControl(s) ? ' (control)' : ''),
+      ...depths.map((d) => {
+        const r = at(s, d);
+        if (!r || !r.summary.n) return r && r.config.error ? 'failed' : f.DASH;
+        const lat = meanLatency(r.config);
+        const { estimate, ci95 } = r.summary.rps;
+        const pm = ci95 && estimate ? ` [${f.int(ci95[0])}–${f.int(ci95[1])}]` : '';
+        return `${f.num(lat)} ms · ${f.int(estimate)}${pm} req/s`;
+      }),
+    ]);
+    const hasRatio = depths.some(
+      (d) => at(s, d) && at(s, d).summary.ratio && f.isNum(at(s, d).summary.ratio.estimate),
+    );
+    if (s !== baseline && strategies.includes(baseline) && hasRatio) {
+      body.push([
+        `↳ vs ${f.code(baseline)}`,
+        ...depths.map((d) => {
+          const r = at(s, d);
+          const q = r && r.summary.ratio;
+          if (!q || !f.isNum(q.estimate)) return f.DASH;
+          if (r.summary.broken) return BROKEN;
+          if (r.summary.clientBound) return '⚠ client-bound, no verdict';
+          const ci = q.ci95 ? ` [${f.change(q.ci95[0])}, ${f.change(q.ci95[1])}]` : '';
+          const sig = q.pValue !== null && q.pValue < 0.05 ? '' : ' n.s.';
+          return `${f.change(q.estimate)}${ci}${sig}`;
+        }),
+      ]);
+    }
+    // The study's own row, where its own method measured: the mean latency's change.
+    if (s !== baseline && strategies.includes(baseline) && run.settings?.driver === 'curl') {
+      body.push([
+        `↳ Impact (mean latency) vs ${f.code(baseline)}`,
+        ...depths.map((d) => {
+          const r = at(s, d);
+          const q = r && latencyImpact(r.config, run.configs, baseline);
+          if (!q) return f.DASH;
+          if (r.summary.broken) return BROKEN;
+          // Either side's mean latency the client's queue: their change is the client's too.
+          if (r.summary.clientBound || at(baseline, d)?.summary.clientBound) return '⚠ client-bound';
+          const ci = q.ci95 ? ` [${f.change(q.ci95[0])}, ${f.change(q.ci95[1])}]` : '';
+          return `${f.change(q.estimate)}${ci}${q.pValue !== null && q.pValue < 0.05 ? '' : ' n.s.'}`;
+        }),
+      ]);
+    }
+  }
+  return { depths, body };
+}
+
 function depthSweepSection(run, rows, baseline) {
   const groups = depthGroups(rows);
   if (!groups.length) return '';
@@ -43,57 +100,7 @@ function depthSweepSection(run, rows, baseline) {
     '',
   ];
   for (const g of groups) {
-    const depths = uniq(g.map((r) => r.config.depth)).sort((a, b) => a - b);
-    const strategies = uniq(g.map((r) => r.config.strategy)).sort((a, b) => strat(a) - strat(b));
-    const at = (s, d) => g.find((r) => r.config.strategy === s && r.config.depth === d);
-    const body = [];
-    for (const s of strategies) {
-      body.push([
-        f.code(s) + (isControl(s) ? ' (control)' : ''),
-        ...depths.map((d) => {
-          const r = at(s, d);
-          if (!r || !r.summary.n) return r && r.config.error ? 'failed' : f.DASH;
-          const lat = meanLatency(r.config);
-          const { estimate, ci95 } = r.summary.rps;
-          const pm = ci95 && estimate ? ` [${f.int(ci95[0])}–${f.int(ci95[1])}]` : '';
-          return `${f.num(lat)} ms · ${f.int(estimate)}${pm} req/s`;
-        }),
-      ]);
-      const hasRatio = depths.some(
-        (d) => at(s, d) && at(s, d).summary.ratio && f.isNum(at(s, d).summary.ratio.estimate),
-      );
-      if (s !== baseline && strategies.includes(baseline) && hasRatio) {
-        body.push([
-          `↳ vs ${f.code(baseline)}`,
-          ...depths.map((d) => {
-            const r = at(s, d);
-            const q = r && r.summary.ratio;
-            if (!q || !f.isNum(q.estimate)) return f.DASH;
-            if (r.summary.broken) return BROKEN;
-            if (r.summary.clientBound) return '⚠ client-bound, no verdict';
-            const ci = q.ci95 ? ` [${f.change(q.ci95[0])}, ${f.change(q.ci95[1])}]` : '';
-            const sig = q.pValue !== null && q.pValue < 0.05 ? '' : ' n.s.';
-            return `${f.change(q.estimate)}${ci}${sig}`;
-          }),
-        ]);
-      }
-      // The study's own row, where its own method measured: the mean latency's change.
-      if (s !== baseline && strategies.includes(baseline) && run.settings?.driver === 'curl') {
-        body.push([
-          `↳ Impact (mean latency) vs ${f.code(baseline)}`,
-          ...depths.map((d) => {
-            const r = at(s, d);
-            const q = r && latencyImpact(r.config, run.configs, baseline);
-            if (!q) return f.DASH;
-            if (r.summary.broken) return BROKEN;
-            // Either side's mean latency the client's queue: their change is the client's too.
-            if (r.summary.clientBound || at(baseline, d)?.summary.clientBound) return '⚠ client-bound';
-            const ci = q.ci95 ? ` [${f.change(q.ci95[0])}, ${f.change(q.ci95[1])}]` : '';
-            return `${f.change(q.estimate)}${ci}${q.pValue !== null && q.pValue < 0.05 ? '' : ' n.s.'}`;
-          }),
-        ]);
-      }
-    }
+    const { depths, body } = sweepRows(run, g, baseline, strat);
     if (groups.length > 1) out.push(`**${groupLabel(g[0].config)}**`, '');
     // The study's client is part of what it measured: a curl process a request.
     const busy = g.flatMap((r) => validSamples(r.config).map((x) => x.loadCpu)).filter(f.isNum);

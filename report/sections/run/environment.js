@@ -61,6 +61,41 @@ function joinedPoints(run, ids) {
   return uniq(points).join(', ');
 }
 
+// The runner's Node.js, the versions the servers ran on, and which AsyncLocalStorage each had.
+function nodeLineOf(e, configs) {
+  const measured = uniq(configs.map((c) => c.node).filter(Boolean));
+  const impl = (c) => (c.acf ? 'AsyncContextFrame' : 'async_hooks');
+  const acf = uniq(configs.filter((c) => typeof c.acf === 'boolean').map((c) => `${c.node}: ${impl(c)}`));
+  let nodeLine = `- **Node.js:** ${e.node || '?'}`;
+  if (measured.length && !(measured.length === 1 && measured[0] === e.node))
+    nodeLine += ` (runner); servers ran on ${measured.map((v) => versionLabel(v, e.date)).join(', ')}`;
+  if (acf.length === 1)
+    nodeLine += ` — AsyncLocalStorage implementation: ${acf[0].split(': ')[1]} (detected at run time)`;
+  else if (acf.length > 1) nodeLine += ` — AsyncLocalStorage implementation (detected at run time): ${acf.join(', ')}`;
+  return nodeLine;
+}
+
+// A run that went on with --resume: each sitting's commit and the block it went on from.
+function resumeLines(run) {
+  const lines = [];
+  for (const r of run.resumes || []) {
+    lines.push(
+      `- **Resumed:** ${String(r.at || '?')
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC')}, from block ${r.fromBlock + 1} ` +
+        `(${r.fromBlock} complete block${r.fromBlock === 1 ? '' : 's'} kept, ` +
+        `${r.droppedSamples} sample${r.droppedSamples === 1 ? '' : 's'} of an unfinished one dropped; ` +
+        `the run was ${r.status}), ctxbench ${r.commit ? f.code(r.commit) : 'not from a checkout'}` +
+        `${r.dirty ? ' (with uncommitted changes)' : ''}, Node ${r.node}${machineChange(run, r)}` +
+        (r.added?.length
+          ? `; ${r.added.length} configuration${r.added.length === 1 ? '' : 's'} the preset gained since joined ` +
+            `from this block on (${joinedPoints(run, r.added)})`
+          : ''),
+    );
+  }
+  return lines;
+}
+
 function environmentSection(run) {
   const e = run.environment || {};
   const configs = run.configs || [];
@@ -76,16 +111,7 @@ function environmentSection(run) {
     );
   }
   if (f.isNum(e.memoryBytes)) lines.push(`- **Memory:** ${f.gib(e.memoryBytes)}`);
-  const measured = uniq(configs.map((c) => c.node).filter(Boolean));
-  const impl = (c) => (c.acf ? 'AsyncContextFrame' : 'async_hooks');
-  const acf = uniq(configs.filter((c) => typeof c.acf === 'boolean').map((c) => `${c.node}: ${impl(c)}`));
-  let nodeLine = `- **Node.js:** ${e.node || '?'}`;
-  if (measured.length && !(measured.length === 1 && measured[0] === e.node))
-    nodeLine += ` (runner); servers ran on ${measured.map((v) => versionLabel(v, e.date)).join(', ')}`;
-  if (acf.length === 1)
-    nodeLine += ` — AsyncLocalStorage implementation: ${acf[0].split(': ')[1]} (detected at run time)`;
-  else if (acf.length > 1) nodeLine += ` — AsyncLocalStorage implementation (detected at run time): ${acf.join(', ')}`;
-  lines.push(nodeLine);
+  lines.push(nodeLineOf(e, configs));
   if (e.date)
     lines.push(
       `- **Date:** ${String(e.date)
@@ -104,22 +130,7 @@ function environmentSection(run) {
         `${e.dirty ? ' (with uncommitted changes)' : ''}`,
     );
   }
-  // A run that went on with --resume: each sitting's commit and the block it went on from.
-  for (const r of run.resumes || []) {
-    lines.push(
-      `- **Resumed:** ${String(r.at || '?')
-        .replace('T', ' ')
-        .replace(/\.\d+Z$/, ' UTC')}, from block ${r.fromBlock + 1} ` +
-        `(${r.fromBlock} complete block${r.fromBlock === 1 ? '' : 's'} kept, ` +
-        `${r.droppedSamples} sample${r.droppedSamples === 1 ? '' : 's'} of an unfinished one dropped; ` +
-        `the run was ${r.status}), ctxbench ${r.commit ? f.code(r.commit) : 'not from a checkout'}` +
-        `${r.dirty ? ' (with uncommitted changes)' : ''}, Node ${r.node}${machineChange(run, r)}` +
-        (r.added?.length
-          ? `; ${r.added.length} configuration${r.added.length === 1 ? '' : 's'} the preset gained since joined ` +
-            `from this block on (${joinedPoints(run, r.added)})`
-          : ''),
-    );
-  }
+  lines.push(...resumeLines(run));
   if (e.taskset === true)
     lines.push('- **CPU pinning:** server and load generator pinned to different CPUs with `taskset`');
   else if (e.taskset === false)

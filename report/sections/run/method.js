@@ -80,6 +80,60 @@ function precisionSection(run, rows) {
   return lines.join('\n');
 }
 
+// Where shared-CPU req/s and CPU per request disagree, and why (the kernel splits a CPU
+// between threads).
+function differLine(d) {
+  return (
+    `- **Shared-CPU req/s and CPU/req differ** for ` +
+      d.differ
+        .map(
+          (r) =>
+            `${f.code(r.config.strategy)} d${r.config.depth} (its server took ${f.num(r.share * 100)}% of ` +
+            `the pair's CPU)`,
+        )
+        .join(', ') +
+      `. ` +
+      (d.uneven
+        ? 'Both servers were busy, but the kernel splits a CPU between threads, not processes: a strategy ' +
+          "that allocates more keeps V8's worker threads " +
+          '(concurrent garbage collection) busier, so its process gets more than half of the CPU and serves ' +
+          'more requests than its cost per request alone would allow. ' +
+          'Measured per thread from /proc for `none` beside `cls-hooked` at depth 8 (docs/method.md): main ' +
+          'threads 48.2% and 48.3% of the CPU, V8 worker threads 0.5% and 2.6%. '
+        : 'Both servers had even shares of the CPU, so the split of the CPU does not explain it here. ') +
+      'CPU per request does not depend on the share a process got, so the verdict is on it; the shared-CPU ' +
+      'figure is shown beside it as a second method.'
+  );
+}
+
+// The same preset measured one after the other, when kept (results/runs/<preset>-sequential.json).
+function sequentialLines(run, twin, ctx) {
+  const body = twin.rows.map(({ config, sequential: a, duet: b }) => [
+    f.code(config.strategy),
+    config.depth,
+    f.withCi(a.estimate, a.ci95, f.pctOf),
+    `±${f.num(a.halfWidthPct)}`,
+    f.withCi(b.estimate, b.ci95, f.pctOf),
+    `±${f.num(b.halfWidthPct)}`,
+  ]);
+  return [
+    '',
+    `**The same configurations measured one after the other** ` +
+      `(${f.code(ctx.relativeChartPath ? ctx.relativeChartPath(twin.file) : twin.file)}: ` +
+      `${twin.blocks || '?'} blocks of adjacent 1-s bursts, throughput ratio, ` +
+      `${Math.round(twin.measuringSeconds || 0)} s; ctxbench commit ${f.code(twin.commit ?? '?')}) ` +
+      `against this duet run (${Math.round(run.measuringSeconds || 0)} s): median half-width ` +
+      `±${f.num(twin.medianHalfWidth.sequential)} pp one after the other, ` +
+      `±${f.num(twin.medianHalfWidth.duet)} pp in duet.`,
+    '',
+    f.table(
+      ['Strategy', 'Depth', 'one after the other [95% CI]', '±pp', 'duet [95% CI]', '±pp'],
+      body,
+      ['l', 'r', 'r', 'r', 'r', 'r'],
+    ),
+  ];
+}
+
 // How a duet run measured its ratios, with the numbers that justify the method: windows
 // counted and dropped (and why), the CPU share each server got, the A/A twin, and the
 // same configurations measured one after the other when such a run is kept.
@@ -127,60 +181,9 @@ function duetSection(run, rows, baseline, ctx = {}) {
             'every ratio of this run with that in mind.'),
     );
   }
-  if (d.differ.length) {
-    lines.push(
-      `- **Shared-CPU req/s and CPU/req differ** for ` +
-        d.differ
-          .map(
-            (r) =>
-              `${f.code(r.config.strategy)} d${r.config.depth} (its server took ${f.num(r.share * 100)}% of ` +
-              `the pair's CPU)`,
-          )
-          .join(', ') +
-        `. ` +
-        (d.uneven
-          ? 'Both servers were busy, but the kernel splits a CPU between threads, not processes: a strategy ' +
-            "that allocates more keeps V8's worker threads " +
-            '(concurrent garbage collection) busier, so its process gets more than half of the CPU and serves ' +
-            'more requests than its cost per request alone would allow. ' +
-            'Measured per thread from /proc for `none` beside `cls-hooked` at depth 8 (docs/method.md): main ' +
-            'threads 48.2% and 48.3% of the CPU, V8 worker threads 0.5% and 2.6%. '
-          : 'Both servers had even shares of the CPU, so the split of the CPU does not explain it here. ') +
-        'CPU per request does not depend on the share a process got, so the verdict is on it; the shared-CPU ' +
-        'figure is shown beside it as a second method.',
-    );
-  }
-  // The same preset measured one after the other, when kept (results/runs/<preset>-sequential.json).
+  if (d.differ.length) lines.push(differLine(d));
   const twin = d.sequential;
-  if (twin) {
-    const body = twin.rows.map(({ config, sequential: a, duet: b }) => [
-      f.code(config.strategy),
-      config.depth,
-      f.withCi(a.estimate, a.ci95, f.pctOf),
-      `±${f.num(a.halfWidthPct)}`,
-      f.withCi(b.estimate, b.ci95, f.pctOf),
-      `±${f.num(b.halfWidthPct)}`,
-    ]);
-    lines.push(
-      '',
-      `**The same configurations measured one after the other** ` +
-        `(${f.code(ctx.relativeChartPath ? ctx.relativeChartPath(twin.file) : twin.file)}: ` +
-        `${twin.blocks || '?'} blocks of adjacent 1-s bursts, throughput ratio, ` +
-        `${Math.round(twin.measuringSeconds || 0)} s; ctxbench commit ${f.code(twin.commit ?? '?')}) ` +
-        `against this duet run (${Math.round(run.measuringSeconds || 0)} s): median half-width ` +
-        `±${f.num(twin.medianHalfWidth.sequential)} pp one after the other, ` +
-        `±${f.num(twin.medianHalfWidth.duet)} pp in duet.`,
-      '',
-      f.table(['Strategy', 'Depth', 'one after the other [95% CI]', '±pp', 'duet [95% CI]', '±pp'], body, [
-        'l',
-        'r',
-        'r',
-        'r',
-        'r',
-        'r',
-      ]),
-    );
-  }
+  if (twin) lines.push(...sequentialLines(run, twin, ctx));
   return lines.join('\n');
 }
 

@@ -122,26 +122,10 @@ function baseLines(rows, { base, named, app, brief }) {
   return out;
 }
 
-// The section of a run page (and of results.md's brief): '' for any other run. app: `ctxbench
-// app --instance`'s page, { baseline (its name), row ({ config, op }) }: the candidate's row,
-// the sides named as the team named them.
-function operatingSection(run, { brief = false, app = null } = {}) {
-  const rows = app ? (app.row?.op ? [app.row] : []) : operatingPoints(run);
-  if (!rows.length) return '';
-  const s = run.settings;
-  const inst = s.instance;
-  const base = f.code(app ? app.baseline : s.baseline);
-  const who = app ? 'candidate' : 'strategy';
-  const target = `${Math.round(s.targetCpu * 100)}%`;
-  const period = `${(inst.periodUs / 1000).toLocaleString('en-US')}-ms CFS period`;
-  const bound = s.slo ? `${s.slo.boundMs} ms` : null;
-  const allowed = rows.map((r) => r.op.concurrencyAllowed).find(f.isNum) ?? null;
-  const named = (c) => (app ? f.code(c.name) : `${strategyCell(c)} at depth ${c.depth}`);
-  const over = rows.filter((r) => r.op.concurrencyBound);
-  // The run recorded per window which target bound: the figures are read at whichever did.
-  const both = Boolean(allowed) && rows.some((r) => f.isNum(r.op.boundBy?.candidate));
-  const anyHeld = rows.some((r) => r.op.boundBy?.candidate > 0 || r.op.boundBy?.baseline > 0);
-  const header = [
+// The table's header: the candidate's figures beside the baseline's, the target that set
+// them only when the run recorded which did.
+function operatingHeader({ app, base, who, both, bound, allowed }) {
+  return [
     app ? 'Candidate' : 'Strategy',
     ...(app ? [] : ['Depth']),
     `Throughput per instance, % of ${base} [95% CI]`,
@@ -160,12 +144,12 @@ function operatingSection(run, { brief = false, app = null } = {}) {
     'Blocks',
     ...(app ? [] : ['Mismatches']),
   ];
-  const heading = both
-    ? `At the autoscaler's targets: ${target} of the ${inst.name} quota or ${two(allowed)} requests in flight ` +
-      `(${period})`
-    : `At the autoscaler's target: ${target} of the ${inst.name} quota (${period})`;
-  const out = [f.heading(3, heading), ''];
-  const intro = both
+}
+
+// What *Throughput per instance* is: at the CPU target alone, or at whichever of the
+// CPU and concurrency targets an instance reached first.
+function introText({ app, base, who, both, inst, target, allowed }) {
+  return both
     ? `*Throughput per instance* is ${base}'s µs of an instance per request ÷ the ${who}'s, per window of a ` +
       `pair of fresh ${inst.name} stand-ins loaded open loop at once. An autoscaler adds instances until each ` +
       `holds both its targets, ${target} of the CPU quota and ${two(allowed)} requests in flight ` +
@@ -187,7 +171,11 @@ function operatingSection(run, { brief = false, app = null } = {}) {
       `requests per instance at the same CPU target, and an autoscaler runs more instances of it. *Instances ` +
       `per 1,000 req/s*: 1,000 × CPU per request ÷ (quota × ${target})` +
       `${app ? '' : ", without the yamls' instance cap"}. `;
-  const flightText = both
+}
+
+// What *Requests in flight* is, as measured by the targets the run had.
+function flightTextOf({ who, both, inst, target, allowed, anyHeld }) {
+  return both
     ? `*Requests in flight*: the time each side's answers held a connection (send to answer, on the load ` +
       `generator's clock, so the loopback's round trip is in it) ÷ the wall time, geometric mean over blocks` +
       (anyHeld ? '' : `; every side reached ${target} of its CPU first`)
@@ -199,6 +187,36 @@ function operatingSection(run, { brief = false, app = null } = {}) {
           `(⚠) that target, not the CPU's, decides how many instances it takes, and its instance figures here ` +
           `are a lower bound`
         : '');
+}
+
+// The section of a run page (and of results.md's brief): '' for any other run. app: `ctxbench
+// app --instance`'s page, { baseline (its name), row ({ config, op }) }: the candidate's row,
+// the sides named as the team named them.
+function operatingSection(run, { brief = false, app = null } = {}) {
+  const rows = app ? (app.row?.op ? [app.row] : []) : operatingPoints(run);
+  if (!rows.length) return '';
+  const s = run.settings;
+  const inst = s.instance;
+  const base = f.code(app ? app.baseline : s.baseline);
+  const who = app ? 'candidate' : 'strategy';
+  const target = `${Math.round(s.targetCpu * 100)}%`;
+  const period = `${(inst.periodUs / 1000).toLocaleString('en-US')}-ms CFS period`;
+  const bound = s.slo ? `${s.slo.boundMs} ms` : null;
+  const allowed = rows.map((r) => r.op.concurrencyAllowed).find(f.isNum) ?? null;
+  const named = (c) => (app ? f.code(c.name) : `${strategyCell(c)} at depth ${c.depth}`);
+  const over = rows.filter((r) => r.op.concurrencyBound);
+  // The run recorded per window which target bound: the figures are read at whichever did.
+  const both = Boolean(allowed) && rows.some((r) => f.isNum(r.op.boundBy?.candidate));
+  const anyHeld = rows.some((r) => r.op.boundBy?.candidate > 0 || r.op.boundBy?.baseline > 0);
+  const terms = { app, base, who, both, bound, inst, target, allowed, anyHeld };
+  const header = operatingHeader(terms);
+  const heading = both
+    ? `At the autoscaler's targets: ${target} of the ${inst.name} quota or ${two(allowed)} requests in flight ` +
+      `(${period})`
+    : `At the autoscaler's target: ${target} of the ${inst.name} quota (${period})`;
+  const out = [f.heading(3, heading), ''];
+  const intro = introText(terms);
+  const flightText = flightTextOf(terms);
   out.push(
     intro +
       `*The tail* is each side's at its own operating point: every request of every block pooled per side, from ` +

@@ -34,14 +34,8 @@ function rateCell(c) {
   return `${f.int(c.rate)}${load}`;
 }
 
-// rows: [{ config, summary }] of the run (analysis summaries).
-function pairSummarySection(run, rows, baseline) {
-  const latency = new Map(latencySummaries(run).map(({ config, s }) => [config, s]));
-  const configs = rows.map((r) => r.config);
-  const varies = (k) => uniq(configs.map((c) => (k === 'node' ? nodeLabel(c) : c[k]))).length > 1;
-  const showHop = varies('hop');
-  const showNode = varies('node');
-  const base = baseline ? f.code(baseline) : 'baseline';
+// The table's columns and their alignment; hop and Node only where they vary.
+function pairColumns(base, showHop, showNode) {
   const header = [
     'Strategy',
     'Depth',
@@ -74,55 +68,77 @@ function pairSummarySection(run, rows, baseline) {
     'r',
     'r',
   ];
-  const body = rows.map(({ config: c, summary: s }) => {
-    const l = latency.get(c);
-    const isBase = isBaselineRow(c, baseline);
-    const notHeld =
-      l && !isBase && l.candidateHeld === false
-        ? `cannot serve ${f.int(c.rate)} req/s (fell ` +
-          `behind${l.blocksNotServed ? ` in ${l.blocksNotServed} of ${l.units} blocks` : ''}; ${base} kept it)`
-        : null;
-    const cpuPerReq = (c.samples || []).filter((x) => x.kind === 'window' && x.counted).map((x) => x.cpuUsPerRequest);
-    const baseCpu = configs
-      .filter((o) => o !== c)
-      .flatMap((o) =>
-        (o.samples || [])
-          .filter((x) => x.kind === 'window' && x.counted && x.partner === c.id)
-          .map((x) => x.partnerCpuUsPerRequest),
-      );
-    const cpu = (isBase ? baseCpu : cpuPerReq).filter(f.isNum).sort((a, b) => a - b);
-    const carries = !['none'].includes(c.strategy);
-    return [
-      strategyCell(c),
-      c.depth,
-      ...(showHop ? [c.hop] : []),
-      ...(showNode ? [nodeLabel(c)] : []),
-      rateCell(c),
-      isBase
-        ? 'baseline'
-        : (notHeld ??
-          (s.ratio && f.isNum(s.ratio.estimate) ? f.withCi(s.ratio.estimate, s.ratio.ci95, f.pctOf) : f.DASH)),
-      isBase ? '' : notHeld ? '' : verdictCell(s),
-      msCell(l?.percentiles?.p50 ?? (isBase ? null : null), l?.percentiles ? 'generator-bound' : f.DASH),
-      msCell(l?.percentiles?.p99, l?.percentiles ? 'generator-bound' : f.DASH),
-      isBase ? 'baseline' : notHeld ? f.DASH : addedCell(l),
-      l?.generator
-        ? `${f.num(l.generator.latenessP50)} / ${f.num(l.generator.latenessP99)}`
-        : f.isNum(l?.held?.clientLagP99)
-          ? `— / ${f.num(l.held.clientLagP99)}`
-          : f.DASH,
-      cpu.length ? f.num(cpu[cpu.length >> 1]) : f.DASH,
-      leakCell(c, s.mismatches, carries),
-      leakCell(c, s.lost, carries),
-    ];
-  });
-  const out = [];
+  return { header, align };
+}
+
+// One configuration's row: its CPU ratio at the rate (or that it could not serve it), its
+// latencies, the generator's lateness and the ids it lost.
+function pairRow({ config: c, summary: s }, { latency, configs, baseline, base, showHop, showNode }) {
+  const l = latency.get(c);
+  const isBase = isBaselineRow(c, baseline);
+  const notHeld =
+    l && !isBase && l.candidateHeld === false
+      ? `cannot serve ${f.int(c.rate)} req/s (fell ` +
+        `behind${l.blocksNotServed ? ` in ${l.blocksNotServed} of ${l.units} blocks` : ''}; ${base} kept it)`
+      : null;
+  const cpuPerReq = (c.samples || []).filter((x) => x.kind === 'window' && x.counted).map((x) => x.cpuUsPerRequest);
+  const baseCpu = configs
+    .filter((o) => o !== c)
+    .flatMap((o) =>
+      (o.samples || [])
+        .filter((x) => x.kind === 'window' && x.counted && x.partner === c.id)
+        .map((x) => x.partnerCpuUsPerRequest),
+    );
+  const cpu = (isBase ? baseCpu : cpuPerReq).filter(f.isNum).sort((a, b) => a - b);
+  const carries = !['none'].includes(c.strategy);
+  return [
+    strategyCell(c),
+    c.depth,
+    ...(showHop ? [c.hop] : []),
+    ...(showNode ? [nodeLabel(c)] : []),
+    rateCell(c),
+    isBase
+      ? 'baseline'
+      : (notHeld ??
+        (s.ratio && f.isNum(s.ratio.estimate) ? f.withCi(s.ratio.estimate, s.ratio.ci95, f.pctOf) : f.DASH)),
+    isBase ? '' : notHeld ? '' : verdictCell(s),
+    msCell(l?.percentiles?.p50 ?? (isBase ? null : null), l?.percentiles ? 'generator-bound' : f.DASH),
+    msCell(l?.percentiles?.p99, l?.percentiles ? 'generator-bound' : f.DASH),
+    isBase ? 'baseline' : notHeld ? f.DASH : addedCell(l),
+    l?.generator
+      ? `${f.num(l.generator.latenessP50)} / ${f.num(l.generator.latenessP99)}`
+      : f.isNum(l?.held?.clientLagP99)
+        ? `— / ${f.num(l.held.clientLagP99)}`
+        : f.DASH,
+    cpu.length ? f.num(cpu[cpu.length >> 1]) : f.DASH,
+    leakCell(c, s.mismatches, carries),
+    leakCell(c, s.lost, carries),
+  ];
+}
+
+// What every configuration shares, said once above the table.
+function commonLine(configs, showHop, showNode) {
   const common = [];
   if (configs.length) common.push(`framework ${f.code(configs[0].framework)}`);
   if (!showHop && configs.length) common.push(`hop ${f.code(configs[0].hop)}`);
   if (configs.length && logOf(configs[0]) !== 'none') common.push(f.code(`LOG=${logOf(configs[0])}`));
   if (!showNode && configs.length) common.push(`Node ${nodeLabel(configs[0])}`);
-  if (common.length) out.push(`All configurations: ${common.join(', ')}.`, '');
+  return common.length ? `All configurations: ${common.join(', ')}.` : '';
+}
+
+// rows: [{ config, summary }] of the run (analysis summaries).
+function pairSummarySection(run, rows, baseline) {
+  const latency = new Map(latencySummaries(run).map(({ config, s }) => [config, s]));
+  const configs = rows.map((r) => r.config);
+  const varies = (k) => uniq(configs.map((c) => (k === 'node' ? nodeLabel(c) : c[k]))).length > 1;
+  const showHop = varies('hop');
+  const showNode = varies('node');
+  const base = baseline ? f.code(baseline) : 'baseline';
+  const { header, align } = pairColumns(base, showHop, showNode);
+  const body = rows.map((row) => pairRow(row, { latency, configs, baseline, base, showHop, showNode }));
+  const out = [];
+  const common = commonLine(configs, showHop, showNode);
+  if (common) out.push(common, '');
   out.push(f.table(header, body, align), '', pairNote(run));
   const early = catchingUpCounted(run);
   if (early.catching)

@@ -12,14 +12,9 @@ function leakCell(config, count) {
   return `${isControl(config.strategy) ? '⚠' : '❌'} ${f.int(count)}`;
 }
 
-function summarySection(run, rows, baseline) {
-  const configs = rows.map((r) => r.config);
-  const varies = (k) =>
-    uniq(configs.map((c) => (k === 'node' ? nodeLabel(c) : k === 'log' ? logOf(c) : c[k]))).length > 1;
-  const showFw = varies('framework');
-  const showHop = varies('hop');
-  const showLog = varies('log');
-  const showNode = varies('node');
+// The table's columns and their alignment: framework, hop, LOG and Node only where they
+// vary, ELU only where it was measured.
+function summaryColumns(rows, baseline, { showFw, showHop, showLog, showNode, duet }) {
   const header = [];
   const align = [];
   const add = (h, a = 'l') => {
@@ -32,7 +27,6 @@ function summarySection(run, rows, baseline) {
   if (showHop) add('Hop');
   if (showLog) add('LOG');
   if (showNode) add('Node');
-  const duet = run.settings?.method === 'duet';
   const base = baseline ? f.code(baseline) : 'baseline';
   add(duet ? 'solo req/s geo. mean [95% CI]' : 'req/s geo. mean [95% CI]', 'r');
   add(duet ? 'solo p99 ms' : 'p99 ms', 'r');
@@ -44,41 +38,57 @@ function summarySection(run, rows, baseline) {
   if (showElu) add('ELU', 'r');
   add('Mismatches', 'r');
   add('Lost', 'r');
+  return { header, align, showElu };
+}
 
-  const body = rows.map(({ config: c, summary: s }) => {
-    const cells = [];
-    if (showFw) cells.push(c.framework);
-    cells.push(strategyCell(c));
-    cells.push(c.depth);
-    if (showHop) cells.push(c.hop);
-    if (showLog) cells.push(logOf(c));
-    if (showNode) cells.push(nodeLabel(c));
-    const failed = c.error && !s.n;
-    if (failed) {
-      cells.push('failed (see below)', f.DASH, f.DASH, f.DASH, f.DASH, f.DASH);
-      if (showElu) cells.push(f.DASH);
-    } else {
-      cells.push(withN(f.withCi(s.rps.estimate, s.rps.ci95), s.n));
-      cells.push(f.wholeMs(s.p99 && s.p99.median));
-      const isBase = isBaselineRow(c, baseline);
-      if (isBase) cells.push('baseline');
-      else if (s.ratio && f.isNum(s.ratio.estimate)) cells.push(f.withCi(s.ratio.estimate, s.ratio.ci95, f.pctOf));
-      else cells.push(f.DASH);
-      cells.push(isBase ? '' : verdictCell(s, duet));
-      const third = duet ? s.sharedRatio : s.cpuRatio;
-      cells.push(
-        isBase || !third || !f.isNum(third.estimate)
-          ? isBase
-            ? 'baseline'
-            : f.DASH
-          : f.withCi(third.estimate, third.ci95, f.pctOf),
-      );
-      cells.push(f.num(s.cpuUsPerRequest && s.cpuUsPerRequest.median));
-      if (showElu) cells.push(f.isNum(s.elu?.median) ? s.elu.median.toFixed(2) : f.DASH);
-    }
-    cells.push(leakCell(c, s.mismatches), leakCell(c, s.lost));
-    return cells;
-  });
+// One configuration's row; a configuration that failed has dashes where its figures would be.
+function summaryRow({ config: c, summary: s }, { showFw, showHop, showLog, showNode, showElu, baseline, duet }) {
+  const cells = [];
+  if (showFw) cells.push(c.framework);
+  cells.push(strategyCell(c));
+  cells.push(c.depth);
+  if (showHop) cells.push(c.hop);
+  if (showLog) cells.push(logOf(c));
+  if (showNode) cells.push(nodeLabel(c));
+  const failed = c.error && !s.n;
+  if (failed) {
+    cells.push('failed (see below)', f.DASH, f.DASH, f.DASH, f.DASH, f.DASH);
+    if (showElu) cells.push(f.DASH);
+  } else {
+    cells.push(withN(f.withCi(s.rps.estimate, s.rps.ci95), s.n));
+    cells.push(f.wholeMs(s.p99 && s.p99.median));
+    const isBase = isBaselineRow(c, baseline);
+    if (isBase) cells.push('baseline');
+    else if (s.ratio && f.isNum(s.ratio.estimate)) cells.push(f.withCi(s.ratio.estimate, s.ratio.ci95, f.pctOf));
+    else cells.push(f.DASH);
+    cells.push(isBase ? '' : verdictCell(s, duet));
+    const third = duet ? s.sharedRatio : s.cpuRatio;
+    cells.push(
+      isBase || !third || !f.isNum(third.estimate)
+        ? isBase
+          ? 'baseline'
+          : f.DASH
+        : f.withCi(third.estimate, third.ci95, f.pctOf),
+    );
+    cells.push(f.num(s.cpuUsPerRequest && s.cpuUsPerRequest.median));
+    if (showElu) cells.push(f.isNum(s.elu?.median) ? s.elu.median.toFixed(2) : f.DASH);
+  }
+  cells.push(leakCell(c, s.mismatches), leakCell(c, s.lost));
+  return cells;
+}
+
+function summarySection(run, rows, baseline) {
+  const configs = rows.map((r) => r.config);
+  const varies = (k) =>
+    uniq(configs.map((c) => (k === 'node' ? nodeLabel(c) : k === 'log' ? logOf(c) : c[k]))).length > 1;
+  const showFw = varies('framework');
+  const showHop = varies('hop');
+  const showLog = varies('log');
+  const showNode = varies('node');
+  const duet = run.settings?.method === 'duet';
+  const { header, align, showElu } = summaryColumns(rows, baseline, { showFw, showHop, showLog, showNode, duet });
+  const shown = { showFw, showHop, showLog, showNode, showElu, baseline, duet };
+  const body = rows.map((row) => summaryRow(row, shown));
 
   const out = [];
   const common = [];
