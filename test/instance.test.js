@@ -15,48 +15,55 @@ const { tempDir } = require('./helpers/tmp');
 
 const MiB = 2 ** 20;
 
-test('the instance classes: App Engine F and B classes as MHz ÷ 2,400 of a CPU with their memory and request limit; Cloud Run by its flags', () => {
-  const f1 = parseInstance('F1');
-  assert.deepStrictEqual(
-    [f1.cpus, f1.memoryBytes, f1.requestLimit, f1.quotaUs, f1.periodUs],
-    [0.25, 384 * MiB, 10, 25000, 100000],
-  );
-  assert.deepStrictEqual(
-    ['F2', 'F4', 'F4_1G', 'B8'].map((c) => [parseInstance(c).cpus, parseInstance(c).memoryBytes / MiB]),
-    [
-      [0.5, 768],
-      [1, 1536],
-      [1, 3072],
-      [2, 3072],
-    ],
-  );
-  assert.strictEqual(parseInstance('b2').requestLimit, null, 'basic scaling has no max_concurrent_requests');
-  assert.match(f1.assumption, /MHz ÷ 2,400/);
-  const cr = parseInstance('cloudrun');
-  assert.deepStrictEqual([cr.cpus, cr.memoryBytes, cr.requestLimit], [1, 512 * MiB, 80]);
-  const small = parseInstance('cloudrun:cpu=0.5,memory=1Gi');
-  assert.deepStrictEqual([small.cpus, small.memoryBytes, small.requestLimit, small.quotaUs], [0.5, 2 ** 30, 1, 50000]);
-  assert.strictEqual(parseInstance('F1', { periodUs: 20000 }).quotaUs, 5000);
-  assert.strictEqual(parseInstance('none'), null);
-  assert.match(
-    describeInstance(f1),
-    /^F1: 0\.25 CPU \(CFS quota 25,000 µs per 100,000 µs\), 384 MiB, 10 requests at once$/,
-  );
-  for (const [bad, why] of [
-    ['F3', /expected one of F1/],
-    ['cloudrun:cpu=0.01', /cpu is from 0\.08/],
-    ['cloudrun:cpu=0.5,concurrency=4', /concurrency must be 1/],
-    ['cloudrun:memory=12', /memory is from 128Mi/],
-    ['cloudrun:gpu=1', /expected cloudrun:cpu=N/],
-  ]) {
-    assert.throws(
-      () => parseInstance(bad),
-      (err) => why.test(err.message) && !err.message.includes('\n'),
-      bad,
+test(
+  'the instance classes: App Engine F and B classes as MHz ÷ 2,400 of ' +
+    'a CPU with their memory and request limit; Cloud Run by its flags',
+  () => {
+    const f1 = parseInstance('F1');
+    assert.deepStrictEqual(
+      [f1.cpus, f1.memoryBytes, f1.requestLimit, f1.quotaUs, f1.periodUs],
+      [0.25, 384 * MiB, 10, 25000, 100000],
     );
-  }
-  assert.throws(() => parseInstance('F1', { periodUs: 10 }), /--cfs-period 10 is not valid/);
-});
+    assert.deepStrictEqual(
+      ['F2', 'F4', 'F4_1G', 'B8'].map((c) => [parseInstance(c).cpus, parseInstance(c).memoryBytes / MiB]),
+      [
+        [0.5, 768],
+        [1, 1536],
+        [1, 3072],
+        [2, 3072],
+      ],
+    );
+    assert.strictEqual(parseInstance('b2').requestLimit, null, 'basic scaling has no max_concurrent_requests');
+    assert.match(f1.assumption, /MHz ÷ 2,400/);
+    const cr = parseInstance('cloudrun');
+    assert.deepStrictEqual([cr.cpus, cr.memoryBytes, cr.requestLimit], [1, 512 * MiB, 80]);
+    const small = parseInstance('cloudrun:cpu=0.5,memory=1Gi');
+    assert.deepStrictEqual(
+      [small.cpus, small.memoryBytes, small.requestLimit, small.quotaUs],
+      [0.5, 2 ** 30, 1, 50000],
+    );
+    assert.strictEqual(parseInstance('F1', { periodUs: 20000 }).quotaUs, 5000);
+    assert.strictEqual(parseInstance('none'), null);
+    assert.match(
+      describeInstance(f1),
+      /^F1: 0\.25 CPU \(CFS quota 25,000 µs per 100,000 µs\), 384 MiB, 10 requests at once$/,
+    );
+    for (const [bad, why] of [
+      ['F3', /expected one of F1/],
+      ['cloudrun:cpu=0.01', /cpu is from 0\.08/],
+      ['cloudrun:cpu=0.5,concurrency=4', /concurrency must be 1/],
+      ['cloudrun:memory=12', /memory is from 128Mi/],
+      ['cloudrun:gpu=1', /expected cloudrun:cpu=N/],
+    ]) {
+      assert.throws(
+        () => parseInstance(bad),
+        (err) => why.test(err.message) && !err.message.includes('\n'),
+        bad,
+      );
+    }
+    assert.throws(() => parseInstance('F1', { periodUs: 10 }), /--cfs-period 10 is not valid/);
+  },
+);
 
 function fakeV1() {
   const dir = tempDir('ctxbench-cg1-');
@@ -65,66 +72,73 @@ function fakeV1() {
   return { dir, layout: { version: 1, parents } };
 }
 
-test('cgroup v1: the quota and period in the cpu group, the limit in the memory group, the accounting read back', () => {
-  const { dir, layout } = fakeV1();
-  const g = new Cgroup(layout, 'b0-als').create({ quotaUs: 25000, periodUs: 100000, memoryBytes: 384 * MiB });
-  assert.match(g.name, new RegExp(`^ctxbench-${process.pid}-b0-als-\\d+$`));
-  const cpu = path.join(layout.parents.cpu, g.name);
-  assert.strictEqual(fs.readFileSync(path.join(cpu, 'cpu.cfs_period_us'), 'utf8'), '100000');
-  assert.strictEqual(fs.readFileSync(path.join(cpu, 'cpu.cfs_quota_us'), 'utf8'), '25000');
-  const mem = path.join(layout.parents.memory, g.name);
-  assert.strictEqual(fs.readFileSync(path.join(mem, 'memory.limit_in_bytes'), 'utf8'), String(384 * MiB));
-  fs.writeFileSync(path.join(cpu, 'cpu.stat'), 'nr_periods 40\nnr_throttled 10\nthrottled_time 250000000\n');
-  fs.writeFileSync(path.join(layout.parents.cpuacct, g.name, 'cpuacct.usage'), '1500000000\n');
-  fs.writeFileSync(path.join(mem, 'memory.max_usage_in_bytes'), String(391 * MiB));
-  fs.writeFileSync(path.join(mem, 'memory.oom_control'), 'oom_kill_disable 0\nunder_oom 0\noom_kill 1\n');
-  assert.deepStrictEqual(g.read(), {
-    cpuUs: 1500000,
-    periods: 40,
-    throttled: 10,
-    throttledUs: 250000,
-    memoryPeakBytes: 391 * MiB,
-    oomKills: 1,
-  });
-  // A server joins every folder before its first instruction.
-  const join = joinCommand(g);
-  assert.deepStrictEqual(
-    join.env.CTXBENCH_CGROUP_DIRS.split(':'),
-    ['cpu', 'cpuacct', 'memory'].map((c) => path.join(layout.parents[c], g.name)),
-  );
-  assert.deepStrictEqual(join.wrap.slice(0, 2), ['sh', '-c']);
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+test(
+  'cgroup v1: the quota and period in the cpu group, ' + 'the limit in the memory group, the accounting read back',
+  () => {
+    const { dir, layout } = fakeV1();
+    const g = new Cgroup(layout, 'b0-als').create({ quotaUs: 25000, periodUs: 100000, memoryBytes: 384 * MiB });
+    assert.match(g.name, new RegExp(`^ctxbench-${process.pid}-b0-als-\\d+$`));
+    const cpu = path.join(layout.parents.cpu, g.name);
+    assert.strictEqual(fs.readFileSync(path.join(cpu, 'cpu.cfs_period_us'), 'utf8'), '100000');
+    assert.strictEqual(fs.readFileSync(path.join(cpu, 'cpu.cfs_quota_us'), 'utf8'), '25000');
+    const mem = path.join(layout.parents.memory, g.name);
+    assert.strictEqual(fs.readFileSync(path.join(mem, 'memory.limit_in_bytes'), 'utf8'), String(384 * MiB));
+    fs.writeFileSync(path.join(cpu, 'cpu.stat'), 'nr_periods 40\nnr_throttled 10\nthrottled_time 250000000\n');
+    fs.writeFileSync(path.join(layout.parents.cpuacct, g.name, 'cpuacct.usage'), '1500000000\n');
+    fs.writeFileSync(path.join(mem, 'memory.max_usage_in_bytes'), String(391 * MiB));
+    fs.writeFileSync(path.join(mem, 'memory.oom_control'), 'oom_kill_disable 0\nunder_oom 0\noom_kill 1\n');
+    assert.deepStrictEqual(g.read(), {
+      cpuUs: 1500000,
+      periods: 40,
+      throttled: 10,
+      throttledUs: 250000,
+      memoryPeakBytes: 391 * MiB,
+      oomKills: 1,
+    });
+    // A server joins every folder before its first instruction.
+    const join = joinCommand(g);
+    assert.deepStrictEqual(
+      join.env.CTXBENCH_CGROUP_DIRS.split(':'),
+      ['cpu', 'cpuacct', 'memory'].map((c) => path.join(layout.parents[c], g.name)),
+    );
+    assert.deepStrictEqual(join.wrap.slice(0, 2), ['sh', '-c']);
+    fs.rmSync(dir, { recursive: true, force: true });
+  },
+);
 
-test('cgroup v2: cpu.max as "quota period", memory.max, the controllers enabled in the parent, the accounting read back', () => {
-  const parent = tempDir('ctxbench-cg2-');
-  fs.writeFileSync(path.join(parent, 'cgroup.controllers'), 'cpuset cpu io memory pids\n');
-  fs.writeFileSync(path.join(parent, 'cgroup.subtree_control'), '');
-  const g = new Cgroup({ version: 2, parent }, 'b1-none').create({
-    quotaUs: 50000,
-    periodUs: 100000,
-    memoryBytes: 768 * MiB,
-  });
-  const d = path.join(parent, g.name);
-  assert.strictEqual(fs.readFileSync(path.join(d, 'cpu.max'), 'utf8'), '50000 100000');
-  assert.strictEqual(fs.readFileSync(path.join(d, 'memory.max'), 'utf8'), String(768 * MiB));
-  assert.strictEqual(fs.readFileSync(path.join(parent, 'cgroup.subtree_control'), 'utf8'), '+cpu +memory');
-  fs.writeFileSync(
-    path.join(d, 'cpu.stat'),
-    'usage_usec 900000\nuser_usec 800000\nsystem_usec 100000\nnr_periods 12\nnr_throttled 3\nthrottled_usec 40000\n',
-  );
-  fs.writeFileSync(path.join(d, 'memory.peak'), String(100 * MiB));
-  fs.writeFileSync(path.join(d, 'memory.events'), 'low 0\nhigh 0\nmax 2\noom 1\noom_kill 0\n');
-  assert.deepStrictEqual(g.read(), {
-    cpuUs: 900000,
-    periods: 12,
-    throttled: 3,
-    throttledUs: 40000,
-    memoryPeakBytes: 100 * MiB,
-    oomKills: 0,
-  });
-  fs.rmSync(parent, { recursive: true, force: true });
-});
+test(
+  'cgroup v2: cpu.max as "quota period", memory.max, ' +
+    'the controllers enabled in the parent, the accounting read back',
+  () => {
+    const parent = tempDir('ctxbench-cg2-');
+    fs.writeFileSync(path.join(parent, 'cgroup.controllers'), 'cpuset cpu io memory pids\n');
+    fs.writeFileSync(path.join(parent, 'cgroup.subtree_control'), '');
+    const g = new Cgroup({ version: 2, parent }, 'b1-none').create({
+      quotaUs: 50000,
+      periodUs: 100000,
+      memoryBytes: 768 * MiB,
+    });
+    const d = path.join(parent, g.name);
+    assert.strictEqual(fs.readFileSync(path.join(d, 'cpu.max'), 'utf8'), '50000 100000');
+    assert.strictEqual(fs.readFileSync(path.join(d, 'memory.max'), 'utf8'), String(768 * MiB));
+    assert.strictEqual(fs.readFileSync(path.join(parent, 'cgroup.subtree_control'), 'utf8'), '+cpu +memory');
+    fs.writeFileSync(
+      path.join(d, 'cpu.stat'),
+      'usage_usec 900000\nuser_usec 800000\nsystem_usec 100000\nnr_periods 12\nnr_throttled 3\nthrottled_usec 40000\n',
+    );
+    fs.writeFileSync(path.join(d, 'memory.peak'), String(100 * MiB));
+    fs.writeFileSync(path.join(d, 'memory.events'), 'low 0\nhigh 0\nmax 2\noom 1\noom_kill 0\n');
+    assert.deepStrictEqual(g.read(), {
+      cpuUs: 900000,
+      periods: 12,
+      throttled: 3,
+      throttledUs: 40000,
+      memoryPeakBytes: 100 * MiB,
+      oomKills: 0,
+    });
+    fs.rmSync(parent, { recursive: true, force: true });
+  },
+);
 
 test("a group left by a killed run (its pid gone) is removed and named; this run's and a live run's are kept", () => {
   const { dir, layout } = fakeV1();
@@ -179,7 +193,10 @@ test('where no cgroup can be made, one line says what is missing, before any ser
   assert.deepStrictEqual(ownGroups('4:memory:/a/b\n2:cpu,cpuacct:/\n0::/'), { memory: '/a/b', cpu: '/', cpuacct: '/' });
   assert.throws(
     () => detectCgroups({ mounts: '', self: '', env: {}, probe: false }),
-    /^Error: --instance needs a cgroup it can create with a CPU quota and a memory limit: no cgroup filesystem is mounted; run as root, or point CTXBENCH_CGROUP_ROOT/,
+    new RegExp(
+      String.raw`^Error: --instance needs a cgroup it can create with a CPU quota and a memory limit: ` +
+        String.raw`no cgroup filesystem is mounted; run as root, or point CTXBENCH_CGROUP_ROOT`,
+    ),
   );
   const notCgroup = tempDir('ctxbench-nocg-');
   assert.throws(
@@ -236,7 +253,10 @@ test('run --instance, deploy and app --instance refuse bad input with one line',
     ],
     [
       ['run', '--target-cpu', '0.6'],
-      /^ctxbench: --target-cpu measures each pair at the rate the autoscaler would hold on a stand-in: give --instance CLASS\n?$/,
+      new RegExp(
+        String.raw`^ctxbench: --target-cpu measures each pair at the rate the ` +
+          String.raw`autoscaler would hold on a stand-in: give --instance CLASS\n?$`,
+      ),
     ],
     [
       ['run', '--instance', 'F1', '--target-cpu', '0.6', '--rate', '500'],
@@ -254,8 +274,9 @@ test('run --instance, deploy and app --instance refuse bad input with one line',
     [['deploy', 'app_baseline.yaml'], /^ctxbench: deploy needs at least two app\.yaml files/],
     [
       ['deploy', 'app_baseline.yaml', 'app_baseline.yaml'],
-      /^ctxbench: app_baseline\.yaml: STRATEGY param is the baseline's own/,
+      /^ctxbench: app_baseline\.yaml \(STRATEGY=param\) and app_baseline\.yaml \(STRATEGY=param\) are both baselines/,
     ],
+    [['deploy', 'app_cls.yaml', 'app_als.yaml'], /^ctxbench: no yaml runs STRATEGY=param or none/],
     [['deploy', 'app_baseline.yaml', 'missing.yaml'], /^ctxbench: missing\.yaml: no such file/],
     [
       [...APP, '--instance', 'F4'],
@@ -318,6 +339,7 @@ test("deploy takes the yaml's target_throughput_utilization, refusing one App En
   const r = await runCli(['deploy', yaml('app_baseline.yaml', 1.2), path.join(root, 'app_als.yaml'), ...out]);
   assert.strictEqual(r.code, 1, r.stderr);
   assert.deepStrictEqual(r.stderr.trim().split('\n'), [
-    `ctxbench: ${path.join(dir, 'app_baseline.yaml')}: automatic_scaling.target_throughput_utilization 1.2 is not from 0.5 to 0.95`,
+    `ctxbench: ${path.join(dir, 'app_baseline.yaml')}: ` +
+      `automatic_scaling.target_throughput_utilization 1.2 is not from 0.5 to 0.95`,
   ]);
 });

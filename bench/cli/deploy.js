@@ -1,8 +1,9 @@
 'use strict';
 // `ctxbench deploy app_baseline.yaml app_cls.yaml …`: each App Engine yaml run as a local
-// stand-in of its instance (lib/instances.js, bench/cgroup.js), measured against the first
-// yaml (the baseline) in pairs at the autoscaler's operating point (the rate at which the
-// baseline uses its target_cpu_utilization of the quota; analysis/operating-point.js): the
+// stand-in of its instance (lib/instances.js, bench/cgroup.js), measured against the yaml
+// whose STRATEGY is param or none (the baseline, whatever the order given) in pairs at the
+// autoscaler's operating point (the rate at which the baseline uses its target_cpu_utilization
+// of the quota; analysis/operating-point.js): the
 // throughput per instance as % of the baseline's, instances per 1,000 req/s, the tail there
 // and the CFS throttling. `--load` measures a ladder of rates for the capacity within the
 // SLO instead (a study-page figure: docs/deploy.md).
@@ -11,7 +12,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const YAML = require('yaml');
-const strategies = require('../../context');
+const { serverSettings, ConfigError } = require('../../servers/config');
+const { loadRun } = require('../../lib/run-file');
 const { UsageError, parse, flags, number } = require('../../lib/cli');
 const { resolveSettings } = require('./run-plan');
 const { measureRun } = require('../measure-run');
@@ -28,22 +30,23 @@ const DEFAULTS = { blocks: 3, maxTime: 600, slo: 'p99=100ms', windows: 3 };
 const OPTIONS = flags(['blocks', 'max-time', 'out', 'report', 'slo', 'cfs-period', 'windows', 'load', 'target-cpu']);
 
 const HELP = `How many instances does each App Engine deployment need once autoscaling holds its CPU target,
-against the first? Each app_*.yaml as a local stand-in, in a pair at a fixed rate: the rate at
-which the baseline uses its target share of the CPU quota.
+against the baseline's? Each app_*.yaml as a local stand-in, in a pair at a fixed rate: the
+rate at which the baseline uses its target share of the CPU quota.
 
 usage: ctxbench deploy BASELINE.yaml CANDIDATE.yaml [CANDIDATE.yaml …] [options]
+       (the baseline is the yaml whose STRATEGY is param or none, in any position)
 
 Runs each App Engine yaml as a local stand-in of its instance — its own cgroup with the
 instance class's CPU quota and memory limit, its max_concurrent_requests as the requests
 it serves at once (the rest wait, and the wait counts) — with the environment the yaml
-sets (STRATEGY, DEPTH, LOG, …) on the Node major of its runtime. The first yaml is the
-baseline; every other is measured beside a fresh baseline process (the pair at a fixed
-rate) at the autoscaler's operating point: the rate at which the baseline stand-in uses
-the yaml's automatic_scaling.target_cpu_utilization of its quota (${DEFAULT_TARGET_CPU} when the yaml is
-silent) or holds target_throughput_utilization × max_concurrent_requests in flight,
-whichever comes first, searched per block, or the candidate's own where it cannot keep
-that one. Prints per deployment its throughput per instance there as % of the baseline's
-with its interval, instances per 1,000 req/s for each, the p99 there (pooled over the
+sets (STRATEGY, DEPTH, LOG, …) on the Node major of its runtime. The yaml that runs param
+or none is the baseline; every other is measured beside a fresh baseline process (the
+pair at a fixed rate) at the autoscaler's operating point: the rate at which the baseline
+stand-in uses the yaml's automatic_scaling.target_cpu_utilization of its quota (${DEFAULT_TARGET_CPU}
+when the yaml is silent) or holds target_throughput_utilization × max_concurrent_requests
+in flight, whichever comes first, searched per block, or the candidate's own where it
+cannot keep that one. Prints per deployment its throughput per instance there as % of the
+baseline's with its interval, instances per 1,000 req/s for each, the p99 there (pooled over the
 blocks), the share of CFS periods throttled, the requests in flight beside the yaml's
 concurrency target and which target set the instance count, the period assumed and the
 yaml's instance cap (printed, not applied). What a stand-in reproduces and what it does
@@ -81,12 +84,14 @@ function readYaml(file) {
       `${file}: runtime ${JSON.stringify(doc.runtime ?? null)} is not a Node.js runtime of App Engine ` +
         `standard (nodejs20, nodejs22, nodejs24)`,
     );
-  const env = doc.env_variables ?? {};
-  const strategy = env.STRATEGY ?? 'param';
-  if (!strategies.names.includes(strategy))
-    throw new UsageError(
-      `${file}: STRATEGY=${strategy} is not a strategy of this ctxbench (valid: ${strategies.names.join(', ')})`,
-    );
+  // The server's own checks (servers/config.js): a bad DEPTH reads as it would at start-up.
+  let server;
+  try {
+    server = serverSettings(doc.env_variables ?? {});
+  } catch (err) {
+    if (err instanceof ConfigError) throw new UsageError(`${file}: ${err.message}`);
+    throw err;
+  }
   const scaling = doc.automatic_scaling ?? {};
   if (doc.basic_scaling || doc.manual_scaling)
     throw new UsageError(
@@ -108,11 +113,11 @@ function readYaml(file) {
   return {
     file,
     service: doc.service ?? 'default',
-    strategy,
-    depth: env.DEPTH !== undefined ? Number(env.DEPTH) : 8,
-    hop: env.HOP ?? 'await',
-    log: env.LOG ?? 'none',
-    framework: env.FRAMEWORK ?? 'express',
+    strategy: server.strategy,
+    depth: server.depth,
+    hop: server.hop,
+    log: server.log,
+    framework: server.framework,
     major: runtime[1],
     instanceClass: doc.instance_class ?? 'F1',
     maxConcurrent,
@@ -122,7 +127,25 @@ function readYaml(file) {
   };
 }
 
-// Every yaml after the first must be the baseline's service with another strategy: one
+// The baseline is what the yamls run, not the order they are given in (a shell sorts a glob):
+// the one yaml whose STRATEGY is param (the App Engine study's baseline) or none. -> the yamls,
+// the baseline first and the others in the order given.
+const BASELINES = ['param', 'none'];
+function baselineFirst(yamls) {
+  const bases = yamls.filter((y) => BASELINES.includes(y.strategy));
+  if (bases.length === 0)
+    throw new UsageError(
+      `no yaml runs STRATEGY=param or none: deploy measures every service against that baseline ` +
+        `(app_baseline.yaml runs param)`,
+    );
+  if (bases.length > 1)
+    throw new UsageError(
+      `${bases.map((y) => `${y.file} (STRATEGY=${y.strategy})`).join(' and ')} are both baselines: give one`,
+    );
+  return [bases[0], ...yamls.filter((y) => y !== bases[0])];
+}
+
+// Every yaml after the baseline must be the baseline's service with another strategy: one
 // comparison, one instance class (the pair runs them at once).
 function checkComparable(yamls) {
   const [base, ...rest] = yamls;
@@ -134,13 +157,41 @@ function checkComparable(yamls) {
             `compares services that differ in STRATEGY only`,
         );
     }
-    if (y.strategy === base.strategy)
-      throw new UsageError(`${y.file}: STRATEGY ${y.strategy} is the baseline's own (${base.file})`);
   }
   const seen = new Set();
   for (const y of yamls) {
     if (seen.has(y.strategy)) throw new UsageError(`${y.file}: STRATEGY ${y.strategy} is in two yamls`);
     seen.add(y.strategy);
+  }
+}
+
+// A yaml whose strategy the integrity results (results/integrity.json, where a run left one)
+// show losing the id in the chain at its own HOP on its Node major: measured, with one line
+// naming the pattern, since its cost is not the cost of carrying a context it lost.
+function idWarnings(yamls, integrity) {
+  const cells = integrity?.integrity?.cells ?? [];
+  return yamls.flatMap((y) => {
+    const scenario = `chain-${y.hop}`;
+    const lost = cells.find(
+      (c) =>
+        c.strategy === y.strategy &&
+        c.scenario === scenario &&
+        String(c.runtime ?? '') === `node${y.major}` &&
+        ['lost', 'leaked'].includes(c.verdict),
+    );
+    return lost
+      ? [`${y.file}: ${y.strategy} ${lost.verdict} the id in ${scenario} (HOP=${y.hop}) on node${y.major} in the ` +
+          `integrity results: measured, but its cost is not that of a context it kept`]
+      : [];
+  });
+}
+
+function integrityResults(file = path.join('results', 'integrity.json')) {
+  if (!fs.existsSync(file)) return null;
+  try {
+    return loadRun(file, 'integrity results', { kinds: ['integrity'], measured: false });
+  } catch {
+    return null; // an unreadable file warns of nothing; the run itself is what deploy measures
   }
 }
 
@@ -150,8 +201,9 @@ async function main(args) {
     throw new UsageError(
       'deploy needs at least two app.yaml files: the baseline first, then the services to measure against it',
     );
-  const yamls = positionals.map(readYaml);
+  const yamls = baselineFirst(positionals.map(readYaml));
   checkComparable(yamls);
+  for (const line of idWarnings(yamls, integrityResults())) process.stderr.write(`ctxbench: warning: ${line}\n`);
   const settings = deploySettings(yamls, values);
   const out = values.out ?? path.join('results', 'deploy.json');
   const run = await measureRun({
@@ -287,7 +339,9 @@ module.exports = {
   main,
   help: HELP,
   readYaml,
+  baselineFirst,
   checkComparable,
+  idWarnings,
   OPTIONS,
   POSITIONALS: true,
 };

@@ -1,0 +1,65 @@
+'use strict';
+// Tier: quick (the yamls read and ordered, nothing started)
+// `ctxbench deploy` takes its baseline from what the yamls run, not from the order a shell
+// sorted a glob into; a yaml's server variables are checked as the server checks them; a
+// yaml whose strategy lost the id at its own HOP in the integrity results is named.
+const test = require('node:test');
+const assert = require('node:assert');
+const fs = require('node:fs');
+const path = require('node:path');
+const { readYaml, baselineFirst, idWarnings } = require('../bench/cli/deploy');
+const { tempDir } = require('./helpers/tmp');
+
+const ROOT = path.join(__dirname, '..');
+const YAMLS = ['app_als.yaml', 'app_alscontext.yaml', 'app_baseline.yaml', 'app_cls.yaml', 'app_otel.yaml'];
+
+test('deploy: the yaml that runs param is the baseline in any position; none or two are refused', () => {
+  const read = (names) => names.map((n) => readYaml(path.join(ROOT, n)));
+  for (const order of [YAMLS, [...YAMLS].reverse(), [YAMLS[3], YAMLS[2], YAMLS[0]]]) {
+    const ordered = baselineFirst(read(order));
+    assert.strictEqual(ordered[0].strategy, 'param', order.join(' '));
+    const rest = order.filter((n) => n !== 'app_baseline.yaml').map((n) => path.join(ROOT, n));
+    assert.deepStrictEqual(
+      ordered.slice(1).map((y) => y.file),
+      rest,
+      'the others keep the order given',
+    );
+  }
+  assert.throws(() => baselineFirst(read(['app_cls.yaml', 'app_als.yaml'])), /no yaml runs STRATEGY=param or none/);
+  const dir = tempDir('ctxbench-yamls-');
+  const none = path.join(dir, 'app_none.yaml');
+  fs.writeFileSync(none, fs.readFileSync(path.join(ROOT, 'app_als.yaml'), 'utf8').replace("'als'", "'none'"));
+  assert.throws(
+    () => baselineFirst([...read(['app_baseline.yaml']), readYaml(none)]),
+    /app_baseline\.yaml \(STRATEGY=param\) and .*app_none\.yaml \(STRATEGY=none\) are both baselines/,
+  );
+  assert.strictEqual(baselineFirst([...read(['app_cls.yaml']), readYaml(none)])[0].strategy, 'none');
+});
+
+test("deploy: a yaml's DEPTH is checked with the server's own bounds, in the server's words", () => {
+  const dir = tempDir('ctxbench-yamls-');
+  const file = path.join(dir, 'app_cls.yaml');
+  fs.writeFileSync(file, fs.readFileSync(path.join(ROOT, 'app_cls.yaml'), 'utf8').replace("DEPTH: '8'", "DEPTH: '0'"));
+  assert.throws(() => readYaml(file), {
+    message: `${file}: DEPTH="0" is not valid; expected an integer from 1 to 1024`,
+  });
+});
+
+test('deploy: a strategy that lost the id at its own HOP on its Node major is named in one line', () => {
+  const yamls = baselineFirst(YAMLS.map((n) => readYaml(path.join(ROOT, n))));
+  const cell = (strategy, scenario, runtime, verdict) => ({ strategy, scenario, runtime, verdict });
+  const integrity = {
+    integrity: {
+      cells: [
+        cell('alscontext', 'chain-await', 'node24', 'lost'),
+        cell('alscontext', 'chain-await', 'node20', 'lost'),
+        cell('cls-hooked', 'chain-await', 'node24', 'kept'),
+        cell('als', 'chain-immediate', 'node24', 'lost'),
+      ],
+    },
+  };
+  const lines = idWarnings(yamls, integrity);
+  assert.strictEqual(lines.length, 1, lines.join('\n'));
+  assert.match(lines[0], /app_alscontext\.yaml: alscontext lost the id in chain-await \(HOP=await\) on node24/);
+  assert.deepStrictEqual(idWarnings(yamls, null), [], 'no integrity results: nothing to name');
+});
