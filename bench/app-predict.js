@@ -11,6 +11,7 @@ const { analyzeApp } = require('../analysis');
 const { predictService, judgeAgainst } = require('../analysis/model');
 const { measureApp } = require('./app-duet');
 const { probeSide } = require('./app-sides');
+const { envOf } = require('../servers/config');
 
 // The cost model's fits, shipped with ctxbench: written by `ctxbench report` from the model
 // studies (report/index.js modelFit), per runtime.
@@ -37,12 +38,7 @@ function loadFits() {
 // The reference server: ctxbench's own app at the model's reference point, on the node
 // binary and AsyncContextFrame mode that serve the team's service.
 const REFERENCE_ENV = {
-  STRATEGY: 'none',
-  DEPTH: '8',
-  HOP: 'immediate',
-  FRAMEWORK: 'express',
-  LOG: 'none',
-  STORES: '0',
+  ...envOf({ strategy: 'none', depth: 8, hop: 'immediate', framework: 'express' }),
   HOST: '127.0.0.1',
 };
 function referenceCommand(runtime) {

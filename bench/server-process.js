@@ -10,6 +10,7 @@ const { freePort } = require('../lib/free-port');
 const path = require('node:path');
 const { getJson, getText } = require('./http-client');
 const strategies = require('../context');
+const { envOf } = require('../servers/config');
 const { ensureAgent } = require('../lib/agents');
 const { joinCommand, JOIN_FAILED } = require('./cgroup');
 
@@ -240,15 +241,7 @@ async function startServer(
       ...env,
       PORT: '0',
       HOST: '127.0.0.1',
-      ...(!script && {
-        STRATEGY: config.strategy,
-        DEPTH: String(config.depth),
-        HOP: config.hop,
-        FRAMEWORK: config.framework,
-        LOG: config.log || 'none',
-        BURN_US: String(config.burnUs || 0),
-        STORES: String(config.stores || 0),
-      }),
+      ...(!script && envOf(config)),
     },
   });
   try {
