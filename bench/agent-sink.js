@@ -1,10 +1,12 @@
 'use strict';
-// The local endpoint the APM agent strategies send to (SINK_URL): Sentry's envelope
-// API (POST /api/<project>/envelope/, JSON lines, gzip or not) and the Datadog agent's
-// trace API (PUT /v0.4/traces and /v0.5/traces, MessagePack). It decodes what it
-// receives, so a run can say how many spans arrived and whether each client span sits in
-// its own request's trace; anything else an agent asks for is answered 404 and counted
-// by path (`unexpected`), so a run shows what it tried.
+// The local endpoint the strategies with one send to (SINK_URL): Sentry's envelope API
+// (POST /api/<project>/envelope/, JSON lines, gzip or not), the Datadog agent's trace API
+// (PUT /v0.4/traces and /v0.5/traces, MessagePack) and an OTLP/HTTP receiver (POST
+// /v1/traces, /v1/metrics, /v1/logs). It decodes what the agents send, so a run can say
+// how many spans arrived and whether each client span sits in its own request's trace;
+// OTLP it answers as a collector does and only counts (posts and bytes per signal, under
+// `otlp`). Anything else is answered 404 and counted by path (`unexpected`), so a run
+// shows what was tried.
 //
 // The span check, per agent. A request's span carries `ctxbench.id` (the strategies set
 // it on the span they open or find at run()), which names the request and its trace. A
@@ -26,6 +28,8 @@ const { requestNamedBy } = require('../handlers/scenarios/reads');
 
 const KEEP_IDS = 50000;
 
+const OTLP_SIGNALS = ['traces', 'metrics', 'logs'];
+
 function emptyAgentCounts() {
   return { posts: 0, spans: 0, requestSpans: 0, checked: 0, foreignTrace: 0, detached: 0, undecodable: 0 };
 }
@@ -33,7 +37,12 @@ function emptyAgentCounts() {
 // The span book behind the sink: the counts, the owners, and see(agent, span) that files
 // each decoded span (createSink's server feeds it).
 function spanBook() {
-  const counts = { sentry: emptyAgentCounts(), datadog: emptyAgentCounts(), unexpected: { requests: 0, paths: {} } };
+  const counts = {
+    sentry: emptyAgentCounts(),
+    datadog: emptyAgentCounts(),
+    otlp: Object.fromEntries(OTLP_SIGNALS.map((signal) => [signal, { posts: 0, bytes: 0 }])),
+    unexpected: { requests: 0, paths: {} },
+  };
   // request id -> its trace, per agent; the oldest forgotten first.
   const traces = { sentry: new Map(), datadog: new Map() };
   const requestTraces = { sentry: new Set(), datadog: new Set() };
@@ -102,10 +111,12 @@ function createSink() {
 }
 
 // One request to the sink, once its body is in: the counts, a payload decoded into the
-// book, or 404 counted by path.
+// book, an OTLP export counted, or 404 counted by path.
 function answer({ counts, owners, see }, req, res, chunks) {
   const path = req.url.split('?')[0];
   let body = Buffer.concat(chunks);
+  const signal = req.method === 'POST' && /^\/v1\/(traces|metrics|logs)$/.exec(path)?.[1];
+  if (signal) return otlp(counts, signal, req, res, body.length);
   try {
     if (req.headers['content-encoding'] === 'gzip') body = zlib.gunzipSync(body);
     if (req.method === 'GET' && path === '/__counts') return json(res, 200, counts);
@@ -137,6 +148,24 @@ function answer({ counts, owners, see }, req, res, chunks) {
   const key = `${req.method} ${path}`;
   counts.unexpected.paths[key] = (counts.unexpected.paths[key] || 0) + 1;
   return json(res, 404, {});
+}
+
+// An OTLP/HTTP export, answered as a collector does: 200 and an empty Export*ServiceResponse,
+// which is zero bytes in protobuf and `{}` in JSON. Not decoded: counted (bytes as sent,
+// compressed or not). Another content type: 415, as a collector answers, counted unexpected.
+function otlp(counts, signal, req, res, bytes) {
+  const type = String(req.headers['content-type'] || '').split(';')[0].trim();
+  if (type !== 'application/json' && type !== 'application/x-protobuf') {
+    counts.unexpected.requests++;
+    const key = `POST /v1/${signal} (${type.slice(0, 60) || 'no content-type'})`;
+    counts.unexpected.paths[key] = (counts.unexpected.paths[key] || 0) + 1;
+    return json(res, 415, {});
+  }
+  counts.otlp[signal].posts++;
+  counts.otlp[signal].bytes += bytes;
+  if (type === 'application/json') return json(res, 200, {});
+  res.writeHead(200, { 'content-type': 'application/x-protobuf', 'content-length': 0 });
+  return res.end();
 }
 
 function json(res, status, value) {

@@ -27,6 +27,11 @@ function infoOf(strategy) {
 // The APM agent a strategy runs under (lib/agents.js), or null.
 const agentOf = (strategy) => infoOf(strategy)?.agent || null;
 
+// Whether the client sends a strategy's requests a sampled W3C parent: not to a head-sampled
+// row (the registry's sampleRate below 1), whose sampler would then trace every request;
+// most requests reach a service without one.
+const sampledParentFor = (strategy) => !((infoOf(strategy)?.sampleRate ?? 1) < 1);
+
 function cellOf({ target, strategy, name, tally, serverAcf }) {
   const verdict = verdictOf(strategy, tally);
   const spec = byName.get(name);
@@ -94,4 +99,4 @@ function pick(obj, keys) {
   return Object.fromEntries(keys.filter((k) => obj[k] !== undefined).map((k) => [k, obj[k]]));
 }
 
-module.exports = { verdictOf, infoOf, agentOf, cellOf, naCell, notRun, missingOperations, pick };
+module.exports = { verdictOf, infoOf, agentOf, sampledParentFor, cellOf, naCell, notRun, missingOperations, pick };

@@ -17,8 +17,9 @@ const CHILD = 'child-';
 const FAILED_READ = 'x-ctxbench-failed-read';
 
 // Issues distinct 32-hex trace ids (random per checker, so nothing from an earlier run
-// can match) and classifies answers against every id issued so far.
-function createChecker() {
+// can match) and classifies answers against every id issued so far. sampledParent: whether
+// its requests carry the id as a sampled W3C traceparent too (see traceHeader).
+function createChecker({ sampledParent = true } = {}) {
   const prefix = randomBytes(4).toString('hex');
   const issued = new Set();
   let n = 0;
@@ -39,6 +40,7 @@ function createChecker() {
     },
     // Ids are prefix + a counter: the n-th id issued names its scenario by where n falls.
     prefix,
+    sampledParent,
     indexOf: (id) => (typeof id === 'string' && id.startsWith(prefix) ? parseInt(id.slice(prefix.length), 16) : -1),
   };
 }
@@ -78,12 +80,16 @@ function mergeTallies(parts) {
 
 // The same id as a W3C traceparent too: the OpenTelemetry SDK strategies' server span
 // then continues the request's own trace, so a span found in another request's trace
-// (the span check, otel-sdk.js) is plainly that request's.
-const traceHeader = (id) => ({ 'x-cloud-trace-context': `${id}/1;o=1`, traceparent: `00-${id}-00f067aa0ba902b7-01` });
+// (the span check, otel-sdk.js) is plainly that request's. Not to a head-sampled row
+// (sampledParent false): a sampled parent would make its sampler trace every request.
+const traceHeader = (id, sampledParent = true) => ({
+  'x-cloud-trace-context': `${id}/1;o=1`,
+  ...(sampledParent && { traceparent: `00-${id}-00f067aa0ba902b7-01` }),
+});
 const { setTimeout: sleep } = require('node:timers/promises');
 
 // One request on agent; body: undefined for GET, else an array of pieces sent gapMs apart.
-function request(url, { agent, id, method = 'GET', pieces, gapMs = 20 }) {
+function request(url, { agent, id, method = 'GET', pieces, gapMs = 20, sampledParent = true }) {
   return new Promise((resolve) => {
     let settled = false;
     const done = (r) => {
@@ -92,7 +98,7 @@ function request(url, { agent, id, method = 'GET', pieces, gapMs = 20 }) {
         resolve(r);
       }
     };
-    const headers = { ...traceHeader(id), ...(pieces ? { 'content-type': 'text/plain' } : {}) };
+    const headers = { ...traceHeader(id, sampledParent), ...(pieces ? { 'content-type': 'text/plain' } : {}) };
     const req = http.request(url, { method, agent, headers, timeout: REQUEST_TIMEOUT_MS }, (res) => {
       let body = '';
       res.setEncoding('utf8');
@@ -127,7 +133,8 @@ async function fire(base, path, { checker, total, concurrency, method = 'GET', p
     while (next < total && !stop?.requested) {
       next++;
       const id = checker.issue();
-      const res = await request(base + path, { agent, id, method, pieces, gapMs });
+      const { sampledParent } = checker;
+      const res = await request(base + path, { agent, id, method, pieces, gapMs, sampledParent });
       if (res.reused) reused++;
       record(tally, checker, id, res);
       if (onProgress && tally.requests % 1000 === 0) onProgress(tally.requests, total);
@@ -184,9 +191,8 @@ function pipelinedSocket({ host, port, path, count, pipeline, checker, tally, st
       for (let i = 0; i < n; i++) {
         const id = checker.issue();
         pending.push(id);
-        text +=
-          `GET ${path} HTTP/1.1\r\nhost: ${host}:${port}\r\nx-cloud-trace-context: ${id}/1;o=1\r\ntraceparent: ` +
-          `${traceHeader(id).traceparent}\r\n\r\n`;
+        const headers = Object.entries(traceHeader(id, checker.sampledParent)).map(([k, v]) => `${k}: ${v}\r\n`);
+        text += `GET ${path} HTTP/1.1\r\nhost: ${host}:${port}\r\n${headers.join('')}\r\n`;
       }
       sent += n;
       socket.write(text);

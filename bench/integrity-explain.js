@@ -17,10 +17,14 @@ const FAMILY = {
   otel: 'als',
   'otel-selective': 'als',
   'otel-full': 'als',
+  'otel-sdk-otlp': 'als',
+  'otel-sdk-otlp-10': 'als',
   'cls-rtracer': 'als',
   'express-http-context': 'als',
   'fastify-request-context': 'als',
   sentry: 'als',
+  'sentry-errors': 'als',
+  'sentry-10': 'als',
   datadog: 'als',
 };
 
@@ -175,10 +179,14 @@ const BIND = {
   otel: 'context.bind(context.active(), fn)',
   'otel-selective': 'context.bind(context.active(), fn)',
   'otel-full': 'context.bind(context.active(), fn)',
+  'otel-sdk-otlp': 'context.bind(context.active(), fn)',
+  'otel-sdk-otlp-10': 'context.bind(context.active(), fn)',
   'cls-rtracer': "AsyncResource.bind(fn) (Node's; the library has none)",
   'express-http-context': "AsyncResource.bind(fn) (Node's; the library has none)",
   'fastify-request-context': "AsyncResource.bind(fn) (Node's; the library has none)",
   sentry: "AsyncResource.bind(fn) (Node's; the SDK has none)",
+  'sentry-errors': "AsyncResource.bind(fn) (Node's; the SDK has none)",
+  'sentry-10': "AsyncResource.bind(fn) (Node's; the SDK has none)",
   datadog: 'tracer.scope().bind(fn)',
 };
 const CLS_HOOKED = { body: 'ns.bindEmitter(req)', emitter: 'ns.bindEmitter(emitter)', pool: 'ns.bind(callback)' };

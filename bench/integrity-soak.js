@@ -3,7 +3,7 @@
 // (--expose-gc), and memory after a forced GC before and after.
 const { signedPctText } = require('../lib/format');
 const client = require('./integrity-client');
-const { cellOf, pick } = require('./integrity-cells');
+const { cellOf, pick, sampledParentFor } = require('./integrity-cells');
 const { startFor, failServer } = require('./integrity-servers');
 
 const SOAK_GROWTH_LIMIT_PCT = 20;
@@ -58,7 +58,7 @@ async function runSoak(ctx, target, strategy) {
   try {
     progress?.status(`${target.label} ${strategy}: soak (${settings.soakRequests} requests)`);
     server = await startFor(target, strategy, settings, { soak: true, env: serverEnv });
-    const checker = client.createChecker();
+    const checker = client.createChecker({ sampledParent: sampledParentFor(strategy) });
     const onProgress = (done, total) => progress?.status(`${target.label} ${strategy}: soak ${done}/${total}`);
     const soak = await measureSoak(server.url, settings, { checker, stop, onProgress });
     const cell = cellOf({ target, strategy, name: 'soak', tally: soak.tally, serverAcf: server.first.acf });

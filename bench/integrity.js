@@ -15,7 +15,15 @@ const client = require('./integrity-client');
 const { ensureAgent, runtimeProblem } = require('../lib/agents');
 const { sinkCounts, sinkOwners } = require('./services');
 const scenarios = require('./integrity-scenarios');
-const { verdictOf, agentOf, cellOf, naCell, notRun, missingOperations } = require('./integrity-cells');
+const {
+  verdictOf,
+  agentOf,
+  sampledParentFor,
+  cellOf,
+  naCell,
+  notRun,
+  missingOperations,
+} = require('./integrity-cells');
 const { explain, remedyOf } = require('./integrity-explain');
 const { currentTarget, startFor, failServer } = require('./integrity-servers');
 const { SOAK_GROWTH_LIMIT_PCT, measureSoak, runSoak } = require('./integrity-soak');
@@ -114,7 +122,8 @@ async function runScenarios(ctx, target, strategy, names) {
   try {
     progress?.status(`${target.label} ${strategy}: starting`);
     server = await startFor(target, strategy, settings, { soak: false, env: serverEnv });
-    const on = { target, strategy, server, checker: client.createChecker(), summary: [], ranges: [], agentCells: [] };
+    const checker = client.createChecker({ sampledParent: sampledParentFor(strategy) });
+    const on = { target, strategy, server, checker, summary: [], ranges: [], agentCells: [] };
     for (const name of names) {
       if (stop.requested) break;
       if (!(await runScenario(ctx, on, name))) break;

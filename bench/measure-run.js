@@ -19,7 +19,8 @@ const { heldOutPlan } = require('./held-out');
 const { pointName } = require('../analysis/model');
 
 // HOP=pg / mysql / redis / http: PostgreSQL, MariaDB, Redis and the downstream service
-// for the whole run (and for the capacity probe before it); the sink when an APM agent runs.
+// for the whole run (and for the capacity probe before it); the sink when a strategy sends
+// to one (an APM agent, an OTLP row).
 function servicesOf(configs, pgUrl) {
   return {
     need: needsOf(

@@ -55,6 +55,12 @@ async function startHelper(script, what, { cpu = null } = {}) {
 const startDownstream = (options) => startHelper(DOWNSTREAM, 'the downstream service', options);
 const startSink = (options) => startHelper(SINK, 'the agent sink', options);
 
+// Whether a strategy sends to the local sink (the registry's `sink`); false for a name this
+// tree does not know (a remote target's).
+function needsSink(name) {
+  return strategies.names.includes(name) && Boolean(strategies.info(name).sink);
+}
+
 // What the agents' sink received so far (bench/agent-sink.js), or null if it cannot say.
 function sinkCounts(url) {
   return getJson(`${url}/__counts`).catch(() => null);
@@ -197,16 +203,17 @@ function redactArgs(args) {
 }
 
 // Which services a list of hops (and integrity scenarios) needs.
-// What a run's servers need: by their hops, and the agents' sink when an APM agent runs.
+// What a run's servers need: by their hops, and the sink when a strategy sends to one (the
+// APM agents, the OTLP rows: the registry's `sink`).
 function needsOf(hopNames, strategyNames = []) {
   // A remote target's configurations name no strategy of this tree (null).
-  const agent = strategyNames.some((name) => strategies.names.includes(name) && Boolean(strategies.info(name).agent));
+  const sink = strategyNames.some((name) => needsSink(name));
   return {
     pg: hopNames.includes('pg'),
     http: hopNames.includes('http'),
     redis: hopNames.includes('redis'),
     mysql: hopNames.includes('mysql'),
-    sink: agent,
+    sink,
   };
 }
 
@@ -219,6 +226,7 @@ module.exports = {
   sinkOwners,
   checkPostgres,
   needsOf,
+  needsSink,
   redact,
   redactArgs,
 };

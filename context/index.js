@@ -67,19 +67,59 @@ const STRATEGIES = {
     carriesContext: true,
     frameworks: ['fastify'],
   },
+  // The rows as teams deploy them. `sink`: which of the local sink's APIs the row sends to
+  // (bench/agent-sink.js); a row with one needs SINK_URL, and ctxbench starts the sink for it.
+  // `sampleRate`: a head-sampled row's ratio, for requests without a sampled parent (the
+  // integrity client then sends none: a sampled W3C parent would trace every request).
+  'otel-sdk-otlp': {
+    describe:
+      'OpenTelemetry NodeSDK as teams deploy it: auto-instrumentations-node and SDK defaults (parent-based ' +
+      'always-on; traces, metrics and logs over OTLP http/protobuf to a local receiver), id in a context key',
+    carriesContext: true,
+    otel: true,
+    sink: 'otlp',
+  },
+  'otel-sdk-otlp-10': {
+    describe:
+      'otel-sdk-otlp with a parent-based 10% trace-id ratio sampler (OTEL_TRACES_SAMPLER=parentbased_traceidratio, ' +
+      'OTEL_TRACES_SAMPLER_ARG=0.1)',
+    carriesContext: true,
+    otel: true,
+    sink: 'otlp',
+    sampleRate: 0.1,
+  },
   sentry: {
     describe:
-      "@sentry/node 11 (OpenTelemetry inside), tracing on, spans to a local sink: the id on the request's " +
-      'isolation scope, read back from it',
+      '@sentry/node 11 tracing every request (tracesSampleRate 1), envelopes to a local sink: the id on the ' +
+      "request's isolation scope, read back from it",
     carriesContext: true,
     agent: 'sentry',
+    sink: 'sentry',
+  },
+  'sentry-errors': {
+    describe:
+      "@sentry/node 11 at its default, errors only (no tracesSampleRate or tracesSampler), request isolation on: the " +
+      "id on the request's isolation scope",
+    carriesContext: true,
+    agent: 'sentry',
+    sink: 'sentry',
+  },
+  'sentry-10': {
+    describe:
+      '@sentry/node 11 tracing 10% of requests without a sampled parent (tracesSampleRate 0.1), envelopes to a ' +
+      "local sink: the id on the request's isolation scope",
+    carriesContext: true,
+    agent: 'sentry',
+    sink: 'sentry',
+    sampleRate: 0.1,
   },
   datadog: {
     describe:
-      'dd-trace 6 (Datadog APM), traces to a local sink: the id in the baggage of a span per request, read ' +
-      'from the active span',
+      'dd-trace 6 (Datadog APM), tracing on, its network features off, traces to a local sink: the id in ' +
+      "dd-trace's baggage (setBaggageItem), read back with getBaggageItem",
     carriesContext: true,
     agent: 'datadog',
+    sink: 'datadog',
     operations: ['enter'],
   },
   global: {
@@ -106,7 +146,11 @@ const MODULES = {
   'cls-rtracer': () => require('./cls-rtracer'),
   'express-http-context': () => require('./express-http-context'),
   'fastify-request-context': () => require('./fastify-request-context'),
+  'otel-sdk-otlp': () => require('./otel-sdk-otlp'),
+  'otel-sdk-otlp-10': () => require('./otel-sdk-otlp-10'),
   sentry: () => require('./sentry'),
+  'sentry-errors': () => require('./sentry-errors'),
+  'sentry-10': () => require('./sentry-10'),
   datadog: () => require('./datadog'),
   global: () => require('./global'),
 };

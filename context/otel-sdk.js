@@ -1,6 +1,8 @@
 'use strict';
 // The OpenTelemetry SDK set-up shared by otel-selective and otel-full. They differ only
-// in which instrumentations they register; everything else is here.
+// in which instrumentations they register; everything else is here. The rows as teams
+// deploy them (otel-sdk-otlp, otel-sdk-otlp-10) configure nothing of the below in code
+// and share only the request context and the span check: createOtlpStrategy.
 //
 // - NodeSDK, always-on sampling, W3C trace-context propagation (a request's server span
 //   takes the trace id of its `traceparent`), the SDK's AsyncLocalStorage context manager.
@@ -178,6 +180,29 @@ function startSdk(exporterName, instrumentations) {
   return active;
 }
 
+// What every OpenTelemetry SDK strategy shares: the id in a context key on the active
+// context, and under the span check, run() notes which trace each request's server span
+// opened (the span-check processor judges client spans against it).
+const requestContext = {
+  run: SPAN_CHECK
+    ? (id, fn) => {
+        const span = trace.getActiveSpan();
+        if (span) {
+          const traceId = span.spanContext().traceId;
+          remember(owners, String(id), traceId);
+          remember(requestTraces, traceId, true);
+        }
+        return context.with(context.active().setValue(ID, id), fn);
+      }
+    : (id, fn) => context.with(context.active().setValue(ID, id), fn),
+  current: () => context.active().getValue(ID),
+  bind: (fn) => context.bind(context.active(), fn),
+};
+
+// The span check's counts for /__stats (only under CTXBENCH_SPAN_CHECK=1).
+const spanCheckStats = (counts) =>
+  SPAN_CHECK ? { spansChecked: counts.checked, spansForeignTrace: counts.foreign, spansDetached: counts.detached } : {};
+
 // The strategy module for one flavour. instrumentationsFor(framework) returns the
 // instrumentation instances to register (required lazily, inside the call).
 function createOtelStrategy(strategyName, instrumentationsFor) {
@@ -190,19 +215,7 @@ function createOtelStrategy(strategyName, instrumentationsFor) {
       }
       startSdk(config.otelExporter || 'memory', instrumentations);
     },
-    run: SPAN_CHECK
-      ? (id, fn) => {
-          const span = trace.getActiveSpan();
-          if (span) {
-            const traceId = span.spanContext().traceId;
-            remember(owners, String(id), traceId);
-            remember(requestTraces, traceId, true);
-          }
-          return context.with(context.active().setValue(ID, id), fn);
-        }
-      : (id, fn) => context.with(context.active().setValue(ID, id), fn),
-    current: () => context.active().getValue(ID),
-    bind: (fn) => context.bind(context.active(), fn),
+    ...requestContext,
     // Merged into /__stats; read only when /__stats is asked for.
     stats() {
       if (!active) return {};
@@ -212,14 +225,48 @@ function createOtelStrategy(strategyName, instrumentationsFor) {
         spansEnded: counts.ended,
         spansExported: counts.exported,
         spansDropped: processor.dropCounting() ? counts.queueDropped + counts.failed : null,
-        ...(SPAN_CHECK && {
-          spansChecked: counts.checked,
-          spansForeignTrace: counts.foreign,
-          spansDetached: counts.detached,
-        }),
+        ...spanCheckStats(counts),
       };
     },
   };
+}
+
+// A row as teams deploy it: NodeSDK with getNodeAutoInstrumentations() and nothing set in
+// code, so the SDK builds everything from the environment and its defaults (parent-based
+// always-on sampler, BatchSpanProcessor, metrics and logs, all OTLP http/protobuf). The
+// environment is the row's own: every inherited OTEL_* variable is dropped (a stray
+// sampler or protocol in the shell would change what the row runs), then the endpoint,
+// ctxbench's sink, and rowEnv (a sampled row's sampler) are set.
+function createOtlpStrategy(strategyName, rowEnv = {}) {
+  return {
+    start(config) {
+      if (active) throw new Error('the OpenTelemetry SDK is already started in this process');
+      if (!config.sinkUrl) throw new Error(`${strategyName} needs SINK_URL, the local OTLP receiver`);
+      for (const name of Object.keys(process.env)) if (name.startsWith('OTEL_')) delete process.env[name];
+      Object.assign(process.env, { OTEL_EXPORTER_OTLP_ENDPOINT: config.sinkUrl, ...rowEnv });
+      const { NodeSDK } = require('@opentelemetry/sdk-node');
+      const { getNodeAutoInstrumentations } = require('@opentelemetry/auto-instrumentations-node');
+      const counts = counters();
+      const sdk = new NodeSDK({
+        instrumentations: [getNodeAutoInstrumentations()],
+        // The span check (integrity only) goes before the processors NodeSDK would make.
+        ...(SPAN_CHECK && { spanProcessors: [spanCheckProcessor(counts), ...sdkSpanProcessors()] }),
+      });
+      sdk.start();
+      active = { sdk, counts, exporterName: 'otlp' };
+    },
+    ...requestContext,
+    stats: () => (active ? { otelExporter: 'otlp', ...spanCheckStats(active.counts) } : {}),
+  };
+}
+
+// The span processors NodeSDK makes from the environment when given none, by its own
+// function (not exported from its index): the span check adds one beside them.
+function sdkSpanProcessors() {
+  const { getSpanProcessorsFromEnv } = require('@opentelemetry/sdk-node/build/src/utils');
+  if (typeof getSpanProcessorsFromEnv !== 'function')
+    throw new Error('the span check needs getSpanProcessorsFromEnv in @opentelemetry/sdk-node/build/src/utils');
+  return getSpanProcessorsFromEnv();
 }
 
 // For tests and debugging: the spans the memory exporter still holds (most recent last),
@@ -229,7 +276,7 @@ function recentSpans() {
 }
 
 function forceFlush() {
-  return active ? active.processor.forceFlush() : Promise.resolve();
+  return active?.processor ? active.processor.forceFlush() : Promise.resolve();
 }
 
 // The client instrumentations of the I/O ctxbench does (HOP=pg, HOP=http, the pg and
@@ -242,6 +289,7 @@ function ioInstrumentations() {
 
 module.exports = {
   createOtelStrategy,
+  createOtlpStrategy,
   ioInstrumentations,
   recentSpans,
   forceFlush,

@@ -123,7 +123,7 @@ async function main() {
   const names = values.strategies.split(',');
   const unknown = names.find((s) => !strategies.names.includes(s));
   if (unknown) throw new Error(`unknown strategy ${unknown}`);
-  const needsSink = names.some((s) => strategies.info(s).agent);
+  const needsSink = names.some((s) => strategies.info(s).sink);
   const services = needsSink ? await startServices({ need: { sink: true }, pinned: Boolean(cpus()) }) : null;
   const all = [];
   try {

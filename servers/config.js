@@ -71,14 +71,15 @@ function ioConfig(env, hop) {
   };
 }
 
-// SINK_URL: where the APM agent strategies send their spans, ctxbench's local sink
-// (bench/agent-sink.js). Required by them: an agent without its endpoint would retry a
-// default one (Sentry: none; dd-trace: localhost:8126) and measure that instead.
+// SINK_URL: where the strategies with an endpoint send (the APM agents' spans, the OTLP
+// rows' traces, metrics and logs), ctxbench's local sink (bench/agent-sink.js): required by
+// each row the registry gives a `sink`. Without it an SDK would retry a default endpoint
+// (Sentry: none; dd-trace: localhost:8126; OTLP: localhost:4318) and measure that instead.
 function sinkUrl(env, strategy) {
   const url = env.SINK_URL || null;
   if (url && !/^http:\/\/(127\.\d+\.\d+\.\d+|localhost|\[::1\]):\d+\/?$/.test(url))
     throw bad('SINK_URL', url, 'http://127.0.0.1:port (a sink on this machine: nothing an agent sends may leave it)');
-  if (!url && strategies.info(strategy).agent) {
+  if (!url && strategies.info(strategy).sink) {
     throw new ConfigError(
       `STRATEGY=${strategy} needs SINK_URL (http://127.0.0.1:port of \`node bench/agent-sink.js\`);` +
         " ctxbench's commands start one and set it",

@@ -26,7 +26,7 @@ const PRESETS = {
     out: path.join('results', 'integrity-upgrade.json'),
   },
 };
-const { redactArgs } = require('../services');
+const { redactArgs, needsSink } = require('../services');
 const { writeReport } = require('./write-report');
 const systemTools = require('../../lib/system-tools');
 
@@ -187,14 +187,14 @@ async function main(args) {
     },
     warnings,
     // PostgreSQL, MariaDB, Redis and the downstream service, when a selected scenario needs them.
-    // The agents' sink when an APM agent strategy runs.
+    // The sink when a strategy sends to one (the APM agents, the OTLP rows).
     services: {
       need: {
         pg: needs.has('pg'),
         http: needs.has('http'),
         redis: needs.has('redis'),
         mysql: needs.has('mysql'),
-        sink: settings.strategies.some((n) => Boolean(strategies.info(n).agent)),
+        sink: settings.strategies.some(needsSink),
       },
       pgUrl: values['pg-url'] ?? null,
     },
