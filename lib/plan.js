@@ -7,7 +7,9 @@
 // it means; docs/run-json.md is generated from this table (scripts/docs-run-json.js).
 
 // type: a JSON Schema type or list of types. default: the value a command takes when
-// neither its flag nor its preset sets one (what autocannon's defaultOptions.js is for it).
+// neither its flag nor its preset sets one (what autocannon's defaultOptions.js is for it);
+// a setting with a flag has its default where its bounds are, in lib/settings.js.
+const { PLAN_DEFAULTS } = require('./settings');
 const FIELDS = {
   // What is measured
   preset: {
@@ -56,17 +58,17 @@ const FIELDS = {
   // How it is repeated and judged
   method: { type: 'string', doc: 'duet, pair, sequential or instructions' },
   methodWhy: { type: 'string', doc: 'why the run uses its method' },
-  blocks: { type: 'integer', default: 3, doc: 'minimum blocks of fresh processes' },
+  blocks: { type: 'integer', doc: 'minimum blocks of fresh processes' },
   rounds: { type: 'integer', doc: 'rounds per block' },
-  minPerConnection: { type: 'integer', default: 30, doc: 'completed requests per connection a sample must hold' },
+  minPerConnection: { type: 'integer', doc: 'completed requests per connection a sample must hold' },
   precision: { type: ['number', 'null'], doc: "pp: add blocks until every ratio's CI half-width is within it" },
-  maxTime: { type: 'number', default: 120, doc: 's: no block may end later than this after the run began' },
-  margin: { type: 'number', default: 2, doc: 'the equivalence margin in percent (two one-sided tests at 5%)' },
+  maxTime: { type: 'number', doc: 's: no block may end later than this after the run began' },
+  margin: { type: 'number', doc: 'the equivalence margin in percent (two one-sided tests at 5%)' },
   aa: { type: 'boolean', doc: 'an A/A twin: a second baseline process measured against the first' },
-  windows: { type: 'integer', default: 3, doc: 'duet, pair: counted windows per pair; instructions: per process' },
-  window: { type: 'number', default: 1, doc: 'duet, pair: seconds per window' },
-  soloDuration: { type: 'number', default: 0.5, doc: "duet: seconds of each server's solo burst (req/s, p99)" },
-  groupSize: { type: 'integer', default: 2, doc: 'duet: servers loaded at once' },
+  windows: { type: 'integer', doc: 'duet, pair: counted windows per pair; instructions: per process' },
+  window: { type: 'number', doc: 'duet, pair: seconds per window' },
+  soloDuration: { type: 'number', doc: "duet: seconds of each server's solo burst (req/s, p99)" },
+  groupSize: { type: 'integer', doc: 'duet: servers loaded at once' },
   trials: { type: 'integer', doc: 'aa: trials, each a group of blocks' },
   blocksPerTrial: { type: 'integer', doc: 'aa: blocks per trial' },
   otelExporter: { type: 'string', doc: 'where OpenTelemetry spans went (memory by default)' },
@@ -109,11 +111,14 @@ const FIELDS = {
 const LEARNED_BEFORE = ['capacity', 'postgres', 'redis', 'mysql'];
 
 // The fallbacks, from FIELDS: { blocks: 3, … }.
-const DEFAULTS = Object.fromEntries(
-  Object.entries(FIELDS)
-    .filter(([, f]) => 'default' in f)
-    .map(([k, f]) => [k, f.default]),
-);
+const DEFAULTS = {
+  ...Object.fromEntries(
+    Object.entries(FIELDS)
+      .filter(([, f]) => 'default' in f)
+      .map(([k, f]) => [k, f.default]),
+  ),
+  ...PLAN_DEFAULTS,
+};
 
 function deepFreeze(x) {
   if (x && typeof x === 'object' && !Object.isFrozen(x)) {

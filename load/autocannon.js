@@ -30,6 +30,7 @@
 // (so no per-connection FIFO survives pipelining) and halves the load generator's
 // req/s per core, which on a 2-core machine would make the client the bottleneck.
 const { randomBytes } = require('node:crypto');
+const { defaultOf } = require('../lib/settings');
 const HEADER = 'X-Cloud-Trace-Context';
 // autocannon notices that a burst is over only at its next sample tick (`sampleInt`, 1000 ms
 // by default), so a 0.2-s duration ran for a second and an `amount` to the next whole one.
@@ -39,13 +40,14 @@ const SAMPLE_TICK_MS = 20;
 // which a command refusing bad input never needs (test/bad-input.test.js). Every burst ends on
 // time: the short tick unless a caller sets its own.
 const autocannon = (opts, ...rest) => require('autocannon')({ sampleInt: SAMPLE_TICK_MS, ...opts }, ...rest);
+// The load settings' defaults are declared with their bounds (lib/settings.js, 'autocannon').
 const DEFAULTS = {
   path: undefined, // the URL's own path (usually '/')
-  connections: 100,
-  pipelining: 1,
-  duration: 10,
+  connections: defaultOf('connections', 'autocannon'),
+  pipelining: defaultOf('pipelining', 'autocannon'),
+  duration: defaultOf('duration', 'autocannon'),
   amount: undefined,
-  warmup: 0,
+  warmup: defaultOf('warmup', 'autocannon'),
   timeout: 10,
   onProgress: undefined,
   signal: undefined,

@@ -6,7 +6,7 @@ const hops = require('../handlers/hops');
 const logs = require('../handlers/log');
 const frameworks = require('./index');
 
-const MAX_DEPTH = 1024;
+const { MAX_DEPTH, SETTINGS } = require('../lib/settings');
 // STORES: extra live AsyncLocalStorage instances per request (handlers/stores.js).
 const MAX_STORES = 1000;
 // OTEL_EXPORTER: memory (bounded in-memory), none (spans made, never exported),
@@ -95,7 +95,7 @@ function sinkUrl(env, strategy) {
 function serverSettings(env) {
   return {
     strategy: oneOf(env, 'STRATEGY', strategies.names, 'param'),
-    depth: integer(env, 'DEPTH', 8, 1, MAX_DEPTH),
+    depth: integer(env, 'DEPTH', SETTINGS.depth.default.server, SETTINGS.depth.min, MAX_DEPTH),
     hop: oneOf(env, 'HOP', hops.names, 'await'),
     framework: oneOf(env, 'FRAMEWORK', frameworks.names, 'express'),
     log: oneOf(env, 'LOG', logs.names, 'none'),

@@ -7,7 +7,8 @@
 // explains: P(X >= k) < 0.05 for X ~ Binomial(n, 0.05).
 const { freezePlan, DEFAULTS: PLAN_DEFAULTS } = require('../../lib/plan');
 const path = require('node:path');
-const { UsageError, parse, number } = require('../../lib/cli');
+const { UsageError, parse } = require('../../lib/cli');
+const { setting, defaultOf } = require('../../lib/settings');
 const { analyzeAa: analyze, atLeast, binomialRule, allowedOf, ALPHA } = require('../../analysis/method');
 const {
   PAIRED_METHODS,
@@ -28,27 +29,21 @@ const { needsOf } = require('../services');
 
 // The default run's own setup: HOP=immediate at depth 8, its connections, measured the
 // way it measures (duet pairs of fresh processes, 3 windows of 1 s).
-const DEFAULTS = {
-  ...singleDefaults({ kind: 'aa', depth: 8, hop: PRESETS.default.hops[0], duration: 1 }),
-  trials: 20,
-  blocksPerTrial: 3,
-  rounds: 2,
-  method: 'duet',
-};
+const SINGLE = singleDefaults({ kind: 'aa', depth: 8, hop: PRESETS.default.hops[0], duration: 1 });
 const HELP = `How often does the method call a difference where there is none? One configuration against
 itself (arms A and B) in --trials comparisons, in duet by default as \`ctxbench run\` measures;
 it fails when more trials are significant at p < 0.05 than chance explains.
 
 usage: ctxbench aa [options]
 
-  --trials N               comparisons to make (default ${DEFAULTS.trials})
-  --blocks-per-trial N     blocks of fresh processes per comparison (default ${DEFAULTS.blocksPerTrial})
-  --rounds N               adjacent bursts per server per block, sequential (default ${DEFAULTS.rounds})
+  --trials N               comparisons to make (default ${defaultOf('trials', 'aa')})
+  --blocks-per-trial N     blocks of fresh processes per comparison (default ${defaultOf('blocks-per-trial', 'aa')})
+  --rounds N               adjacent bursts per server per block, sequential (default ${defaultOf('rounds', 'aa')})
   --method duet|pair|sequential
-                           how a trial's ratio is measured (default ${DEFAULTS.method}, as npm run
+                           how a trial's ratio is measured (default ${defaultOf('method', 'aa')}, as npm run
                            bench; pair: both at --rate, for HOP=pg, http, timeout, mixed)
 ${DUET_HELP}Exit 0 pass, 1 fail (or a failed server), 2 no comparison completed, 130 interrupted.
-${singleHelp(DEFAULTS)}`;
+${singleHelp(SINGLE)}`;
 
 const OPTIONS = {
   ...SINGLE_OPTIONS,
@@ -61,16 +56,15 @@ const OPTIONS = {
 
 async function main(args) {
   const { values } = parse(args, OPTIONS);
-  const single = resolveSingle(values, DEFAULTS);
-  const method = values.method ?? DEFAULTS.method;
+  const single = resolveSingle(values, SINGLE);
+  const method = values.method ?? defaultOf('method', 'aa');
   if (![...PAIRED_METHODS, 'sequential'].includes(method))
     throw new UsageError(`--method ${method} is not valid; expected duet, pair or sequential`);
   const duet = duetSettings(values, method);
-  const trials = number('trials', values.trials, { min: 1, max: 1000, integer: true }) ?? DEFAULTS.trials;
+  const trials = setting('trials', values.trials, { command: 'aa' });
   const blocksPerTrial =
-    number('blocks-per-trial', values['blocks-per-trial'], { min: 2, max: 100, integer: true }) ??
-    DEFAULTS.blocksPerTrial;
-  const rounds = number('rounds', values.rounds, { min: 1, max: 1000, integer: true }) ?? DEFAULTS.rounds;
+    setting('blocks-per-trial', values['blocks-per-trial'], { command: 'aa' });
+  const rounds = setting('rounds', values.rounds, { command: 'aa' });
   const settings = freezePlan({
     ...single,
     method,

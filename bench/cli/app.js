@@ -3,7 +3,8 @@
 // service (bench/app.js). Writes the run JSON (kind "app") and its report section.
 const { freezePlan } = require('../../lib/plan');
 const path = require('node:path');
-const { UsageError, parse, flags, number } = require('../../lib/cli');
+const { UsageError, parse, flags } = require('../../lib/cli');
+const { setting, defaultOf } = require('../../lib/settings');
 const { PROBE } = require('../app-sides');
 const { supported } = require('../proc-cpu');
 const { appSession } = require('../app');
@@ -13,21 +14,10 @@ const { parseLoads } = require('../capacity');
 const { parseSlo, parseTargetCpu, DEFAULT_SLO, SLO_LOADS, DEFAULT_TARGET_CPU } = require('./slo');
 const { AppStartError } = require('../app-process');
 const { writeReport } = require('./write-report');
-const { DEFAULTS: RUN_DEFAULTS, MODEL_STRATEGIES } = require('../../lib/presets');
+const { MODEL_STRATEGIES } = require('../../lib/presets');
 // The summary on the terminal (app-lines.js), re-exported below: the tests require it here.
 const { summaryLine, predictLines } = require('./app-lines');
 
-const DEFAULTS = {
-  names: 'baseline,candidate',
-  health: '/',
-  connections: 10,
-  blocks: 5,
-  windows: 3,
-  window: 1,
-  warmup: 3,
-  startupTimeout: 30,
-  margin: RUN_DEFAULTS.margin,
-};
 
 const HELP = `What does your service's change cost, and does every request keep its id? Two start commands
 of your own service measured side by side, in duet by default (--instance: a pair at fixed rates on
@@ -44,19 +34,19 @@ set to a free port; it is ready when its --health path answers 2xx.
 
   --baseline CMD        the service as it is (e.g. "node server.js")
   --candidate CMD       the service with the change (e.g. "TRACING=1 node server.js")
-  --names A,B           names for the two (default ${DEFAULTS.names})
-  --health PATH         readiness path, must answer 2xx (default ${DEFAULTS.health})
+  --names A,B           names for the two (default ${defaultOf('names', 'app')})
+  --health PATH         readiness path, must answer 2xx (default ${defaultOf('health', 'app')})
   --path PATH           a path to load (repeatable; default /); GET, in turn
   --id-header NAME      send a distinct id per request in this header and check that
                         every answer echoes it (mismatched: another request's id; lost: none)
-  --connections N       concurrent connections per side (default ${DEFAULTS.connections})
-  --blocks N            blocks of fresh processes, >= 3 (default ${DEFAULTS.blocks})
-  --windows N           measured windows per block (default ${DEFAULTS.windows})
-  --window S            seconds per window (default ${DEFAULTS.window})
-  --warmup S            unmeasured seconds of load per block first (default ${DEFAULTS.warmup})
-  --startup-timeout S   how long a command may take to answer --health (default ${DEFAULTS.startupTimeout})
+  --connections N       concurrent connections per side (default ${defaultOf('connections', 'app')})
+  --blocks N            blocks of fresh processes, >= 3 (default ${defaultOf('blocks', 'app')})
+  --windows N           measured windows per block (default ${defaultOf('windows', 'app')})
+  --window S            seconds per window (default ${defaultOf('window', 'app')})
+  --warmup S            unmeasured seconds of load per block first (default ${defaultOf('warmup', 'app')})
+  --startup-timeout S   how long a command may take to answer --health (default ${defaultOf('startup-timeout', 'app')})
   --margin PCT          equivalence margin M: the candidate is "equivalent" when the 90%
-                        interval of its ratio lies within 100% ± M (default ${DEFAULTS.margin})
+                        interval of its ratio lies within 100% ± M (default ${defaultOf('margin', 'app')})
   --predict             predict, before measuring a candidate, what each strategy of the
                         cost model would cost this service (docs/model.md): its async
                         resources per request counted in a probe process (which also
@@ -189,27 +179,27 @@ function settingsOf(values) {
         `--strategy ${values.strategy} is not a strategy of the cost model (valid: ${MODEL_STRATEGIES.join(', ')})`,
       );
   }
-  const names = (values.names ?? DEFAULTS.names).split(',').map((s) => s.trim());
+  const names = (values.names ?? defaultOf('names', 'app')).split(',').map((s) => s.trim());
   if (names.length !== 2 || names.some((n) => !/^[a-z0-9][a-z0-9._-]*$/i.test(n)) || names[0] === names[1]) {
     throw new UsageError(`--names ${values.names}: two different names (letters, digits, . _ -), comma-separated`);
   }
   if (values['id-header'] !== undefined && !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(values['id-header']))
     throw new UsageError(`--id-header ${values['id-header']} is not an HTTP header name`);
   const connections =
-    number('connections', values.connections, { min: 1, max: 1000, integer: true }) ?? DEFAULTS.connections;
+    setting('connections', values.connections, { command: 'app' });
   return {
     ...instanceSettings(values, connections),
     names,
-    health: urlPath('health', values.health ?? DEFAULTS.health),
+    health: urlPath('health', values.health ?? defaultOf('health', 'app')),
     paths: (values.path ?? ['/']).map((p) => urlPath('path', p)),
     idHeader: values['id-header'] ?? null,
-    blocks: number('blocks', values.blocks, { min: 3, max: 1000, integer: true }) ?? DEFAULTS.blocks,
-    windows: number('windows', values.windows, { min: 1, max: 100, integer: true }) ?? DEFAULTS.windows,
-    window: number('window', values.window, { min: 0.2, max: 60 }) ?? DEFAULTS.window,
-    warmup: number('warmup', values.warmup, { min: 0, max: 600 }) ?? DEFAULTS.warmup,
+    blocks: setting('blocks', values.blocks, { command: 'app' }),
+    windows: setting('windows', values.windows, { command: 'app' }),
+    window: setting('window', values.window, { command: 'app' }),
+    warmup: setting('warmup', values.warmup, { command: 'app' }),
     startupTimeout:
-      number('startup-timeout', values['startup-timeout'], { min: 1, max: 600 }) ?? DEFAULTS.startupTimeout,
-    margin: number('margin', values.margin, { min: 0.1, max: 50 }) ?? DEFAULTS.margin,
+      setting('startup-timeout', values['startup-timeout'], { command: 'app' }),
+    margin: setting('margin', values.margin, { command: 'app' }),
     predict: Boolean(values.predict),
     with: withList(values.with),
     ...(values.strategy && { strategy: values.strategy }),
@@ -220,7 +210,7 @@ function settingsOf(values) {
 // --instance CLASS: the pair on stand-ins, at a fixed rate (bench/app-ladder.js) or at the
 // autoscaler's target (bench/app-target.js); without it, the duet at saturation. -> the settings that differ.
 function instanceSettings(values, connections) {
-  const periodUs = number('cfs-period', values['cfs-period'], { min: 1000, max: 1000000, integer: true });
+  const periodUs = setting('cfs-period', values['cfs-period']);
   const instance = parseInstance(values.instance, { periodUs: periodUs ?? DEFAULT_PERIOD_US });
   if (!instance) {
     for (const k of ['slo', 'load', 'target-cpu', 'cfs-period'])

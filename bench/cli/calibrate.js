@@ -8,8 +8,8 @@
 // depth 1 HOP=sync, the cheapest request.
 const { freezePlan, DEFAULTS: PLAN_DEFAULTS } = require('../../lib/plan');
 const path = require('node:path');
-const { UsageError, parse, list, number } = require('../../lib/cli');
-const { MAX_DEPTH } = require('../../servers/config');
+const { UsageError, parse, list } = require('../../lib/cli');
+const { setting, defaultOf, MAX_DEPTH } = require('../../lib/settings');
 const hops = require('../../handlers/hops');
 const { PRESETS } = require('../../lib/presets');
 const {
@@ -35,12 +35,7 @@ const { expandConfigs } = require('../matrix');
 const { measureSession } = require('../session');
 const { needsOf } = require('../services');
 
-const DEFAULTS = {
-  ...singleDefaults({ kind: 'calibrate', depth: 1, hop: 'sync', duration: 2 }),
-  blocks: 5,
-  rounds: 3,
-  method: 'duet',
-};
+const SINGLE = singleDefaults({ kind: 'calibrate', depth: 1, hop: 'sync', duration: 2 });
 // Where it is checked: the cheapest request, and the default preset's two depths.
 const DEFAULT_AT = `1/sync,${PRESETS.default.depths.map((d) => `${d}/${PRESETS.default.hops[0]}`).join(',')}`;
 const DEFAULT_BURNS = '0,50,100,200';
@@ -62,14 +57,15 @@ Exit 0 pass, 1 fail (or a failed server), 2 cannot tell, 130 interrupted.
 
   --at 1/sync,8/immediate  depth/hop points (default ${DEFAULT_AT})
   --burns 0,50,100,200     burn levels in µs (0, the reference, is always added)
-  --blocks N               blocks of fresh processes (default ${DEFAULTS.blocks})
-  --rounds N               adjacent bursts per server per block, sequential (default ${DEFAULTS.rounds})
+  --blocks N               blocks of fresh processes (default ${defaultOf('blocks', 'calibrate')})
+  --rounds N               adjacent bursts per server per block, sequential (default \
+${defaultOf('rounds', 'calibrate')})
   --method duet|pair|sequential
                            duet (default, as npm run bench): each level beside a fresh
                            burn0 process, extra CPU µs per request per window; pair: the
                            same at --rate requests/s each (HOP=pg, http, timeout, mixed);
                            sequential: adjacent bursts, 1/throughput
-${DUET_HELP}${singleHelp(DEFAULTS).replace(ONE_POINT, ONE_POINT_HELP)}`;
+${DUET_HELP}${singleHelp(SINGLE).replace(ONE_POINT, ONE_POINT_HELP)}`;
 
 function points(values) {
   if (values.at !== undefined && (values.depth !== undefined || values.hop !== undefined))
@@ -101,14 +97,14 @@ const OPTIONS = {
 
 async function main(args) {
   const { values } = parse(args, OPTIONS);
-  const method = values.method ?? DEFAULTS.method;
+  const method = values.method ?? defaultOf('method', 'calibrate');
   if (![...PAIRED_METHODS, 'sequential'].includes(method))
     throw new UsageError(`--method ${method} is not valid; expected duet, pair or sequential`);
   const duet = duetSettings(values, method);
-  const single = resolveSingle(values, DEFAULTS);
+  const single = resolveSingle(values, SINGLE);
   const at = points(values) ?? [{ depth: single.depth, hop: single.hop }];
   const burns = list('burns', values.burns ?? DEFAULT_BURNS).map((b) =>
-    number('burns', b, { min: 0, max: 100000, integer: true }),
+    setting('burns', b),
   );
   if (!burns.includes(0)) burns.unshift(0);
   // The points are `at`: the single configuration's depth and hop are not the plan's.
@@ -116,8 +112,8 @@ async function main(args) {
     ...Object.fromEntries(Object.entries(single).filter(([k]) => k !== 'depth' && k !== 'hop')),
     at,
     burns,
-    blocks: number('blocks', values.blocks, { min: 3, max: 1000, integer: true }) ?? DEFAULTS.blocks,
-    rounds: number('rounds', values.rounds, { min: 1, max: 1000, integer: true }) ?? DEFAULTS.rounds,
+    blocks: setting('blocks', values.blocks, { command: 'calibrate' }),
+    rounds: setting('rounds', values.rounds, { command: 'calibrate' }),
     baseline: BASELINE_ARM,
     method,
     ...duet,

@@ -4,8 +4,8 @@
 const strategies = require('../../context');
 const hops = require('../../handlers/hops');
 const frameworks = require('../../servers');
-const { UsageError, flags, number } = require('../../lib/cli');
-const { MAX_DEPTH } = require('../../servers/config');
+const { UsageError, flags } = require('../../lib/cli');
+const { setting } = require('../../lib/settings');
 const { resolveNodeTargets } = require('../targets');
 const { PRESETS } = require('../../lib/presets');
 const strategyFile = require('../../context/strategy-file');
@@ -65,14 +65,14 @@ function oneOf(flag, value, valid, fallback) {
 function resolveSingle(values, defaults) {
   return {
     strategy: oneOf('strategy', values.strategy, strategies.names, defaults.strategy),
-    depth: number('depth', values.depth, { min: 1, max: MAX_DEPTH, integer: true }) ?? defaults.depth,
+    depth: setting('depth', values.depth) ?? defaults.depth,
     hop: oneOf('hop', values.hop, hops.names, defaults.hop),
     framework: oneOf('framework', values.framework, frameworks.names, defaults.framework),
     connections:
-      number('connections', values.connections, { min: 1, max: 10000, integer: true }) ?? defaults.connections,
-    pipelining: number('pipelining', values.pipelining, { min: 1, max: 100, integer: true }) ?? defaults.pipelining,
-    duration: number('duration', values.duration, { min: 0.5, max: 3600 }) ?? defaults.duration,
-    warmup: number('warmup', values.warmup, { min: 0, max: 3600 }) ?? defaults.warmup,
+      setting('connections', values.connections) ?? defaults.connections,
+    pipelining: setting('pipelining', values.pipelining) ?? defaults.pipelining,
+    duration: setting('duration', values.duration) ?? defaults.duration,
+    warmup: setting('warmup', values.warmup) ?? defaults.warmup,
     driver: 'autocannon',
     acf: 'default',
   };
@@ -101,13 +101,13 @@ function duetSettings(values, method) {
     return {};
   }
   const windows = {
-    windows: number('windows', values.windows, { min: 2, max: 1000, integer: true }) ?? PRESETS.default.windows,
-    window: number('window', values.window, { min: 0.2, max: 60 }) ?? PRESETS.default.window,
+    windows: setting('windows', values.windows, { method: 'duet' }) ?? PRESETS.default.windows,
+    window: setting('window', values.window) ?? PRESETS.default.window,
   };
   if (method === 'pair') {
     if (values.rate === undefined)
       throw new UsageError('--method pair needs --rate R: the requests per second sent to each server of a pair');
-    return { ...windows, rate: number('rate', values.rate, { min: 1, max: 1e6 }), pipelining: 1 };
+    return { ...windows, rate: setting('rate', values.rate), pipelining: 1 };
   }
   return { ...windows, soloDuration: PRESETS.default.soloDuration, groupSize: 2 };
 }

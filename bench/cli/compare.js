@@ -4,7 +4,8 @@
 // when the input is bad (so a CI script can tell "slower" from "not compared").
 const { saveRun } = require('../../lib/run-file');
 const { VERSION } = require('../../lib/run-schema');
-const { parse, flags, number, UsageError } = require('../../lib/cli');
+const { parse, flags, UsageError } = require('../../lib/cli');
+const { setting } = require('../../lib/settings');
 const { loadRun } = require('../../lib/run-file');
 const { compare, DEFAULT_MAX_REGRESSION } = require('../../analysis/compare');
 const { compareText } = require('../../report/compare-text');
@@ -46,7 +47,7 @@ async function gate(args) {
   if (positionals.length !== 2)
     throw new UsageError('compare needs exactly two run JSON files: ctxbench compare a.json b.json');
   const maxRegression =
-    number('max-regression', values['max-regression'], { min: 0, max: 100 }) ?? DEFAULT_MAX_REGRESSION;
+    setting('max-regression', values['max-regression']) ?? DEFAULT_MAX_REGRESSION;
   let result;
   try {
     result = compare(loadRun(positionals[0], 'first run'), loadRun(positionals[1], 'second run'), { maxRegression });

@@ -14,7 +14,8 @@ const path = require('node:path');
 const YAML = require('yaml');
 const { serverSettings, ConfigError } = require('../../servers/config');
 const { loadRun } = require('../../lib/run-file');
-const { UsageError, parse, flags, number } = require('../../lib/cli');
+const { UsageError, parse, flags } = require('../../lib/cli');
+const { setting, defaultOf } = require('../../lib/settings');
 const { resolveSettings } = require('./run-plan');
 const { measureRun } = require('../measure-run');
 const { SLO_LOADS, DEFAULT_TARGET_CPU } = require('./slo');
@@ -26,7 +27,6 @@ const { sloCapacity, operatingPoints } = require('../../analysis');
 const { describeInstance } = require('../../lib/instances');
 const { APP_ENGINE_MAX_CONCURRENT } = require('../../lib/instances');
 
-const DEFAULTS = { blocks: 3, maxTime: 600, slo: 'p99=100ms', windows: 3 };
 const OPTIONS = flags(['blocks', 'max-time', 'out', 'report', 'slo', 'cfs-period', 'windows', 'load', 'target-cpu']);
 
 const HELP = `How many instances does each App Engine deployment need once autoscaling holds its CPU target,
@@ -53,12 +53,12 @@ yaml's instance cap (printed, not applied). What a stand-in reproduces and what 
 not: docs/deploy.md.
 
   --target-cpu SHARE the CPU target (default: the baseline yaml's, else ${DEFAULT_TARGET_CPU})
-  --slo pN=BOUND     the bound whose share of requests over it is printed (default ${DEFAULTS.slo})
-  --blocks N         blocks of fresh processes (default ${DEFAULTS.blocks})
-  --windows N        counted windows per pair (default ${DEFAULTS.windows})
+  --slo pN=BOUND     the bound whose share of requests over it is printed (default ${defaultOf('slo', 'deploy')})
+  --blocks N         blocks of fresh processes (default ${defaultOf('blocks', 'deploy')})
+  --windows N        counted windows per pair (default ${defaultOf('windows', 'deploy')})
   --load PCTS        a ladder of rates instead, as % of the knee up to 200%, for the capacity
                      within the SLO (e.g. ${SLO_LOADS.map((l) => `${l * 100}%`).join(',')}; docs/deploy.md)
-  --max-time S       deadline for the whole run (default ${DEFAULTS.maxTime})
+  --max-time S       deadline for the whole run (default ${defaultOf('max-time', 'deploy')})
   --cfs-period US    the stand-ins' CFS period in µs (default 100000)
   --out FILE         run JSON (default results/deploy.json)
   --report FILE      results.md to regenerate (default results.md when --out is in
@@ -231,16 +231,16 @@ function deploySettings(yamls, values) {
     frameworks: base.framework,
     node: base.major,
     instance: base.instanceClass,
-    slo: values.slo ?? DEFAULTS.slo,
-    blocks: values.blocks ?? String(DEFAULTS.blocks),
-    windows: values.windows ?? String(DEFAULTS.windows),
+    slo: values.slo ?? defaultOf('slo', 'deploy'),
+    blocks: values.blocks ?? String(defaultOf('blocks', 'deploy')),
+    windows: values.windows ?? String(defaultOf('windows', 'deploy')),
     ...(values.load
       ? { load: values.load }
       : { 'target-cpu': values['target-cpu'] ?? String(base.targetCpu ?? DEFAULT_TARGET_CPU) }),
-    'max-time': values['max-time'] ?? String(DEFAULTS.maxTime),
+    'max-time': values['max-time'] ?? String(defaultOf('max-time', 'deploy')),
     ...(values['cfs-period'] && { 'cfs-period': values['cfs-period'] }),
   };
-  number('blocks', runValues.blocks, { min: 3, max: 1000, integer: true });
+  setting('blocks', runValues.blocks);
   if (values.load && values['target-cpu'])
     throw new UsageError('--load measures a ladder of rates, --target-cpu the operating point: give one of them');
   const resolved = resolveSettings(runValues);

@@ -6,7 +6,8 @@ const strategies = require('../../context');
 const { loadStrategyFiles } = require('./common');
 const frameworks = require('../../servers');
 const { freezePlan } = require('../../lib/plan');
-const { UsageError, parse, flags, list, number, acfFlag, presetNamed } = require('../../lib/cli');
+const { UsageError, parse, flags, list, acfFlag, presetNamed } = require('../../lib/cli');
+const { setting } = require('../../lib/settings');
 const { session } = require('../session');
 const { resolveNodeTargets } = require('../targets');
 const integrity = require('../integrity');
@@ -110,17 +111,17 @@ function resolveSettings(values) {
     scenarios: integrity.expandScenarios(scenarios ?? preset.scenarios ?? ['all']),
     preset: values.preset ?? null,
     node:
-      list('node', values.node)?.map((n) => String(number('node', n, { min: 0, max: 99, integer: true }))) ??
+      list('node', values.node)?.map((n) => String(setting('node', n))) ??
       preset.node,
     acf,
     framework,
     requests:
-      number('requests', values.requests, { min: 1, max: 1e7, integer: true }) ??
+      setting('requests', values.requests) ??
       (quick ? QUICK.requests : DEFAULTS.requests),
     concurrency:
-      number('concurrency', values.concurrency, { min: 1, max: 10000, integer: true }) ?? DEFAULTS.concurrency,
+      setting('concurrency', values.concurrency) ?? DEFAULTS.concurrency,
     soakRequests:
-      number('soak-requests', values['soak-requests'], { min: 1, max: 1e8, integer: true }) ??
+      setting('soak-requests', values['soak-requests']) ??
       (quick ? QUICK.soakRequests : DEFAULTS.soakRequests),
     pipeline: DEFAULTS.pipeline,
     body: { pieces: DEFAULTS.pieces, gapMs: DEFAULTS.gapMs },

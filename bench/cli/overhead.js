@@ -9,7 +9,8 @@
 const { freezePlan } = require('../../lib/plan');
 const path = require('node:path');
 const { resolveNodeTargets } = require('../targets');
-const { parse, flags, number } = require('../../lib/cli');
+const { parse, flags } = require('../../lib/cli');
+const { setting, defaultOf } = require('../../lib/settings');
 const { measureSession } = require('../session');
 const { localConfig } = require('../matrix');
 const { writeReport } = require('./write-report');
@@ -25,7 +26,6 @@ const VERDICT_WORDS = {
   'not met': 'NOT MET',
   'cannot tell': 'CANNOT TELL (the interval straddles it; run more --blocks)',
 };
-const DEFAULTS = { blocks: 6, rounds: 4, duration: 2, warmup: 1, connections: 100, pipelining: 10 };
 
 const HELP = `Does the server's request path add anything but the strategy? STRATEGY=none DEPTH=1 against a
 10-line Express hello-world, sequentially (adjacent bursts in blocks of fresh processes): its
@@ -33,11 +33,12 @@ throughput must reach ${REQUIRED * 100}% of the hello-world's.
 
 usage: ctxbench overhead [options]
 
-  --blocks N        blocks of fresh processes (>= 3, default ${DEFAULTS.blocks})
-  --rounds N        adjacent bursts per server per block (default ${DEFAULTS.rounds})
-  --duration S      target seconds per burst (default ${DEFAULTS.duration})
-  --warmup S        seconds per unmeasured warm-up burst, until steady (default ${DEFAULTS.warmup})
-  --connections N   (default ${DEFAULTS.connections})   --pipelining N (default ${DEFAULTS.pipelining})
+  --blocks N        blocks of fresh processes (>= 3, default ${defaultOf('blocks', 'overhead')})
+  --rounds N        adjacent bursts per server per block (default ${defaultOf('rounds', 'overhead')})
+  --duration S      target seconds per burst (default ${defaultOf('duration', 'overhead')})
+  --warmup S        seconds per unmeasured warm-up burst, until steady (default ${defaultOf('warmup', 'overhead')})
+  --connections N   (default ${defaultOf('connections', 'overhead')})   \
+--pipelining N (default ${defaultOf('pipelining', 'overhead')})
   --out FILE        JSON (default results/overhead.json)
   --report FILE     results.md to regenerate ("none" to skip; default results.md when
                     --out is in results/, else none)
@@ -66,13 +67,13 @@ async function main(args) {
   const { values } = parse(args, OPTIONS);
   const startedAt = Date.now();
   const settings = freezePlan({
-    blocks: number('blocks', values.blocks, { min: 3, max: 1000, integer: true }) ?? DEFAULTS.blocks,
-    rounds: number('rounds', values.rounds, { min: 1, max: 1000, integer: true }) ?? DEFAULTS.rounds,
-    duration: number('duration', values.duration, { min: 0.5, max: 600 }) ?? DEFAULTS.duration,
-    warmup: number('warmup', values.warmup, { min: 0, max: 600 }) ?? DEFAULTS.warmup,
+    blocks: setting('blocks', values.blocks, { command: 'overhead' }),
+    rounds: setting('rounds', values.rounds, { command: 'overhead' }),
+    duration: setting('duration', values.duration, { command: 'overhead' }),
+    warmup: setting('warmup', values.warmup, { command: 'overhead' }),
     connections:
-      number('connections', values.connections, { min: 1, max: 10000, integer: true }) ?? DEFAULTS.connections,
-    pipelining: number('pipelining', values.pipelining, { min: 1, max: 100, integer: true }) ?? DEFAULTS.pipelining,
+      setting('connections', values.connections, { command: 'overhead' }),
+    pipelining: setting('pipelining', values.pipelining, { command: 'overhead' }),
     minPerConnection: 30,
     driver: 'autocannon',
     method: 'sequential',

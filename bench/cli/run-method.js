@@ -3,7 +3,8 @@
 // not the preset's name) and the settings that method takes from the flags and preset.
 const hops = require('../../handlers/hops');
 const { DEFAULTS } = require('../../lib/presets');
-const { UsageError, number } = require('../../lib/cli');
+const { UsageError } = require('../../lib/cli');
+const { setting } = require('../../lib/settings');
 const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
 const { UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT } = require('../instruction-windows');
 
@@ -219,10 +220,10 @@ function methodSettings(values, preset, settings) {
         ', searched per block (the candidate at its own where its cost differs by more than 5%)';
     out.pipelining = 1;
     out.windows =
-      number('windows', values.windows, { min: 2, max: 1000, integer: true }) ?? preset.windows ?? DEFAULTS.windows;
-    out.window = number('window', values.window, { min: 0.2, max: 60 }) ?? preset.window ?? DEFAULTS.window;
+      setting('windows', values.windows, { method: 'duet' }) ?? preset.windows ?? DEFAULTS.windows;
+    out.window = setting('window', values.window) ?? preset.window ?? DEFAULTS.window;
     out.precision =
-      number('precision', values.precision, { min: 0.1, max: 100 }) ??
+      setting('precision', values.precision) ??
       (settings.preset === 'custom' ? null : preset.precision) ??
       null;
     if (values['group-size'] !== undefined)
@@ -232,11 +233,11 @@ function methodSettings(values, preset, settings) {
     if (!settings.configs && !settings.strategies.includes(settings.baseline))
       out.strategies = [settings.baseline, ...settings.strategies];
     out.windows =
-      number('windows', values.windows, { min: 2, max: 1000, integer: true }) ?? preset.windows ?? DEFAULTS.windows;
-    out.window = number('window', values.window, { min: 0.2, max: 60 }) ?? preset.window ?? DEFAULTS.window;
+      setting('windows', values.windows, { method: 'duet' }) ?? preset.windows ?? DEFAULTS.windows;
+    out.window = setting('window', values.window) ?? preset.window ?? DEFAULTS.window;
     out.soloDuration = preset.soloDuration ?? DEFAULTS.soloDuration;
     out.groupSize =
-      number('group-size', values['group-size'], { min: 2, max: 8, integer: true }) ??
+      setting('group-size', values['group-size']) ??
       preset.groupSize ??
       DEFAULTS.groupSize;
   } else if (['windows', 'window', 'group-size'].some((k) => values[k] !== undefined)) {
@@ -258,7 +259,7 @@ function instructionSettings(values, preset, settings) {
       '--precision cannot be used with --method instructions: a count has no interval to narrow (its spread is shown)',
     );
   const windows =
-    number('windows', values.windows, { min: 1, max: 1000, integer: true }) ?? preset.windows ?? DEFAULTS.windows;
+    setting('windows', values.windows) ?? preset.windows ?? DEFAULTS.windows;
   return {
     // A ratio needs its baseline: measured whether named or not.
     ...(!settings.configs &&
@@ -278,16 +279,16 @@ function instructionSettings(values, preset, settings) {
     windows,
     // A count still moving at the end of the warm-up is measured longer (bench/instruction-windows.js).
     unsettledWindows:
-      number('unsettled-windows', values['unsettled-windows'], { min: 1, max: 1000, integer: true }) ??
+      setting('unsettled-windows', values['unsettled-windows']) ??
       windows * UNSETTLED_WINDOW_FACTOR,
-    unsettledBound: number('unsettled-bound', values['unsettled-bound'], { min: 0, max: 100 }) ?? UNSETTLED_BOUND_PCT,
+    unsettledBound: setting('unsettled-bound', values['unsettled-bound']) ?? UNSETTLED_BOUND_PCT,
     windowRequests:
-      number('window-requests', values['window-requests'], { min: 10, max: 1e7, integer: true }) ??
+      setting('window-requests', values['window-requests']) ??
       preset.windowRequests ??
       null,
     // null: by window size (bench/instruction-windows.js maxWarmupWindowsFor).
     maxWarmupWindows:
-      number('max-warmup-windows', values['max-warmup-windows'], { min: 0, max: 1000, integer: true }) ??
+      setting('max-warmup-windows', values['max-warmup-windows']) ??
       preset.maxWarmupWindows ??
       null,
     warmup: 0,

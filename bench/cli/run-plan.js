@@ -10,8 +10,8 @@ const { PRESETS, DEFAULTS, quick } = require('../../lib/presets');
 const { DRIVERS } = require('../drivers');
 const { parseRates, parseLoads } = require('../capacity');
 const { freezePlan } = require('../../lib/plan');
-const { UsageError, flags, list, number, acfFlag, presetNamed } = require('../../lib/cli');
-const { MAX_DEPTH } = require('../../servers/config');
+const { UsageError, flags, list, acfFlag, presetNamed } = require('../../lib/cli');
+const { setting } = require('../../lib/settings');
 const { loadStrategyFiles } = require('./common');
 const { parseInstance, DEFAULT_PERIOD_US } = require('../../lib/instances');
 const { parseSlo, parseTargetCpu, DEFAULT_SLO, SLO_LOADS, SEQUENTIAL_SLO_LOADS } = require('./slo');
@@ -90,7 +90,7 @@ function resolveSettings(values) {
   if (!DRIVERS.includes(driver))
     throw new UsageError(`--driver ${driver} is not valid; expected ${DRIVERS.join(' or ')}`);
   const depths = list('depths', values.depths)?.map((d) =>
-    number('depths', d, { min: 1, max: MAX_DEPTH, integer: true }),
+    setting('depths', d),
   );
   const targets = parseTargets(values.target);
   let settings = {
@@ -107,7 +107,7 @@ function resolveSettings(values) {
     // The App Engine study's baseline service runs `param` (app_baseline.yaml).
     baseline: values.baseline ?? (targets.length ? 'param' : preset.baseline),
     ...(targets.length && { targets }),
-    margin: number('margin', values.margin, { min: 0.1, max: 50 }) ?? DEFAULTS.margin,
+    margin: setting('margin', values.margin) ?? DEFAULTS.margin,
     ...(own.length && {
       strategyFiles: own.map(({ name, file }) => ({ name, file: path.relative(process.cwd(), file) || file })),
     }),
@@ -144,7 +144,7 @@ function matrixSettings(values, preset, { own, depths, custom, acf }) {
     ...logSettings(values, preset),
     configs: custom ? undefined : preset.configs,
     node:
-      list('node', values.node)?.map((n) => String(number('node', n, { min: 0, max: 99, integer: true }))) ??
+      list('node', values.node)?.map((n) => String(setting('node', n))) ??
       preset.node ??
       null,
     acf,
@@ -154,23 +154,23 @@ function matrixSettings(values, preset, { own, depths, custom, acf }) {
 // How each block loads the servers, and for how long the run goes on adding blocks.
 function measuringSettings(values, preset, custom) {
   return {
-    connections: number('connections', values.connections, { min: 1, max: 10000, integer: true }) ?? preset.connections,
-    pipelining: number('pipelining', values.pipelining, { min: 1, max: 100, integer: true }) ?? preset.pipelining,
-    duration: number('duration', values.duration, { min: 0.5, max: 3600 }) ?? preset.duration,
-    warmup: number('warmup', values.warmup, { min: 0, max: 3600 }) ?? preset.warmup,
-    rounds: number('rounds', values.rounds, { min: 1, max: 1000, integer: true }) ?? preset.rounds,
-    blocks: number('blocks', values.blocks, { min: 1, max: 1000, integer: true }) ?? preset.blocks ?? DEFAULTS.blocks,
+    connections: setting('connections', values.connections) ?? preset.connections,
+    pipelining: setting('pipelining', values.pipelining) ?? preset.pipelining,
+    duration: setting('duration', values.duration) ?? preset.duration,
+    warmup: setting('warmup', values.warmup) ?? preset.warmup,
+    rounds: setting('rounds', values.rounds) ?? preset.rounds,
+    blocks: setting('blocks', values.blocks, { method: 'instructions' }) ?? preset.blocks ?? DEFAULTS.blocks,
     minPerConnection:
-      number('min-per-connection', values['min-per-connection'], { min: 1, max: 1e6, integer: true }) ??
+      setting('min-per-connection', values['min-per-connection']) ??
       preset.minPerConnection ??
       DEFAULTS.minPerConnection,
-    amount: number('amount', values.amount, { min: 1, max: 1e8, integer: true }) ?? preset.amount ?? null,
+    amount: setting('amount', values.amount) ?? preset.amount ?? null,
     // A preset's precision target and time cap are budgeted for its own matrix; a custom
     // matrix sets its own with --precision and --max-time.
     precision:
-      number('precision', values.precision, { min: 0.1, max: 100 }) ?? (custom ? null : preset.precision) ?? null,
+      setting('precision', values.precision) ?? (custom ? null : preset.precision) ?? null,
     maxTime:
-      number('max-time', values['max-time'], { min: 1, max: 86400 }) ??
+      setting('max-time', values['max-time']) ??
       (custom ? null : preset.maxTime) ??
       DEFAULTS.maxTime,
   };
@@ -212,8 +212,8 @@ function logSettings(values, preset) {
 // (lib/instances.js, bench/cgroup.js), its request limit the connections per server, in a
 // pair at fixed rates; --slo: the latency bound capacity is judged against.
 function instanceSettings(values, preset, settings) {
-  const periodUs = number('cfs-period', values['cfs-period'], { min: 1000, max: 1000000, integer: true });
-  const burstUs = number('cfs-burst', values['cfs-burst'], { min: 0, max: 1000000, integer: true });
+  const periodUs = setting('cfs-period', values['cfs-period']);
+  const burstUs = setting('cfs-burst', values['cfs-burst']);
   const instance = parseInstance(values.instance ?? preset.instance, {
     periodUs: periodUs ?? DEFAULT_PERIOD_US,
     burstUs: burstUs ?? 0,

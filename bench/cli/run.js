@@ -9,8 +9,8 @@ const frameworks = require('../../servers');
 const { PRESETS, DEFAULTS } = require('../../lib/presets');
 const { writeReport } = require('./write-report');
 const { DRIVERS, CURL_REQUESTS } = require('../drivers');
-const { UsageError, parse, number } = require('../../lib/cli');
-const { MAX_DEPTH } = require('../../servers/config');
+const { UsageError, parse } = require('../../lib/cli');
+const { setting, MAX_DEPTH } = require('../../lib/settings');
 const { redactArgs } = require('../services');
 const { DEFAULT_PERIOD_US } = require('../../lib/instances');
 const { probeRun, unprobed } = require('../probe-run');
@@ -175,11 +175,11 @@ function resumeRequest(values) {
   // --blocks N: a run goes on to N blocks (a complete one too: a study too imprecise for its
   // purpose gets more blocks of the same design); --max-time S moves its deadline.
   const extend = {
-    blocks: number('blocks', values.blocks, { min: 3, max: 1000, integer: true }),
-    maxTime: number('max-time', values['max-time'], { min: 1, max: 86400 }),
+    blocks: setting('blocks', values.blocks),
+    maxTime: setting('max-time', values['max-time']),
   };
   // --held-out S: a model study's held-out resume (bench/held-out.js), S seconds of its own.
-  const heldOutS = number('held-out', values['held-out'], { min: 60, max: 86400 });
+  const heldOutS = setting('held-out', values['held-out']);
   if (heldOutS !== undefined && extend.blocks === undefined)
     throw new UsageError('--held-out needs --blocks N: the blocks in all a projected word must decide by');
   if (heldOutS !== undefined && extend.maxTime !== undefined)

@@ -1,7 +1,8 @@
 'use strict';
 // The latency bound and CPU target of a stand-in, as `run`, `deploy` and `app` take them
 // (--slo, --target-cpu, the SLO ladders): one parser each, so the commands read them alike.
-const { UsageError, number } = require('../../lib/cli');
+const { UsageError } = require('../../lib/cli');
+const { setting } = require('../../lib/settings');
 
 const DEFAULT_SLO = 'p99=100ms';
 // Where a capacity within the SLO is looked for when no --load or --rate is given: these
@@ -33,7 +34,7 @@ function parseSlo(value) {
 function parseTargetCpu(value) {
   const raw = value === undefined ? undefined : String(value).trim();
   const share = raw?.endsWith('%') ? String(Number(raw.slice(0, -1)) / 100) : raw;
-  return number('target-cpu', share, { min: 0.05, max: 0.95 });
+  return setting('target-cpu', share);
 }
 
 module.exports = { DEFAULT_SLO, SLO_LOADS, SEQUENTIAL_SLO_LOADS, DEFAULT_TARGET_CPU, parseSlo, parseTargetCpu };
