@@ -14,6 +14,15 @@ const forbid = (pattern, why) => ({
 const ROOM = (names) => String.raw`/^(\.\.\/)+(${names})(\/|$)/`;
 // The same from the repository's root (app.js): `./bench/…` is another room there.
 const ROOM_FROM_ROOT = (names) => String.raw`/^(\.\/|(\.\.\/)+)(${names})(\/|$)/`;
+// Analysis returns codes and numbers; report/ words them (issue 77). A string of four or more
+// words is a sentence: one in analysis/ belongs in report/ (an Error's message aside).
+const SENTENCE = String.raw`/(\S+\s+){3}\S/`;
+const OUTSIDE_ERRORS = ':not(NewExpression[callee.name=/Error$/] *):not(ThrowStatement *)';
+const PROSE = [`Literal[value=${SENTENCE}]`, `TemplateElement[value.cooked=${SENTENCE}]`].map((node) => ({
+  selector: `${node}${OUTSIDE_ERRORS}`,
+  message:
+    'analysis/ returns codes and numbers: a sentence belongs in report/ (report/words.js, report/verdict-text.js)',
+}));
 const LAYERS = [
   {
     // Shared helpers with no knowledge of the rooms above: run files, Node binaries, presets.
@@ -74,6 +83,7 @@ const LAYERS = [
           'analysis/ does not require bench/, report/, micro/ or load/ (it computes over what they recorded; ' +
             'shared helpers live in lib/)',
         ),
+        ...PROSE,
       ],
     },
   },
@@ -152,11 +162,21 @@ module.exports = [
       'no-restricted-syntax': ['error', ...(layer.rules?.['no-restricted-syntax']?.slice(1) ?? []), ...PLAN_WRITES],
     },
   })),
-  // Lines of at most 120 characters outside the tests (issue 59). A literal that must stay
-  // one token carries `// eslint-disable-line max-len -- <reason>`.
+  // Rooms a person can hold in mind (issue 77): at most 400 lines a file and 80 lines a
+  // function outside the tests. An exception says why where it stands:
+  // `// eslint-disable-next-line max-lines-per-function -- <reason>`.
   {
     files: ['**/*.js'],
     ignores: ['test/**'],
+    rules: {
+      'max-lines': ['error', { max: 400 }],
+      'max-lines-per-function': ['error', { max: 80 }],
+    },
+  },
+  // Lines of at most 120 characters, the tests' too (issue 59). A literal that must stay
+  // one token carries `// eslint-disable-line max-len -- <reason>`.
+  {
+    files: ['**/*.js'],
     rules: { 'max-len': ['error', { code: 120 }] },
   },
 ];

@@ -168,7 +168,6 @@ function newRow(id, sa, sb, counted) {
     unitsNeeded: null,
     welch: null,
     judgement: NO_JUDGEMENT,
-    verdict: summary.verdictText(NO_JUDGEMENT),
     regression: false,
   };
 }
@@ -190,7 +189,6 @@ function judgeDirect(row, sa, sb, spreads, limit) {
     changePct: growth,
     reason: differs ? 'significant' : 'no difference',
   };
-  row.verdict = summary.verdictText(row.judgement, { quantity: 'instructions' });
   row.outcome = growth > limit + margin ? 'regression' : growth < limit - margin ? 'ok' : 'inconclusive';
   row.regression = row.outcome === 'regression';
 }
@@ -207,7 +205,6 @@ function judgeWelch(row, w, ua, ub, logLimit, alpha) {
   row.ci95 = [Math.exp(w.diff - half), Math.exp(w.diff + half)];
   const n = Math.min(ua.logs.length, ub.logs.length);
   row.judgement = summary.judge({ estimate: row.estimate, pValue: w.pValue, n }, alpha);
-  row.verdict = summary.verdictText(row.judgement);
   const tl = w.se === 0 ? (w.diff - logLimit) * Infinity : (w.diff - logLimit) / w.se;
   const cdf = (t) => (t === Infinity ? 1 : t === -Infinity ? 0 : jStat.studentt.cdf(t, w.df));
   row.pRegression = w.diff === logLimit ? 1 : cdf(tl);
@@ -269,8 +266,8 @@ function decide(rows, alpha, logLimit) {
 //   failed, exitCode, ... }. a, b: run JSON objects (the command reads the files). Each row:
 //   { id, status: 'compared' | 'only-in-a' | 'only-in-b' | 'no-data' | 'baseline', unit, a: { n, units, median },
 //     b: {...}, estimate, changePct, ci95 (ratio b/a), pValue, pRegression (Holm), pPass,
-//     outcome: 'ok' | 'regression' | 'inconclusive' | null, unitsNeeded, judgement, verdict (its
-//     sentence, verdictText), regression; no-data: missing 'a' | 'b' | 'both', error }.
+//     outcome: 'ok' | 'regression' | 'inconclusive' | null, unitsNeeded, judgement (its words:
+//     report/verdict-text.js verdictText), regression; no-data: missing 'a' | 'b' | 'both', error }.
 //   Its text (the table, the outcome): report/compare-text.js.
 function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA } = {}) {
   const [runA, runB] = [a, b];

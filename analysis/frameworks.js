@@ -3,7 +3,7 @@
 // each scenario's throughput level, medians of its samples, its ratio to http/none and
 // the version and ACF comparisons, per block of fresh processes (per round in schema 1).
 const { median, isNum } = require('./stats');
-const { summarize, rpsLevel, blockRatio, sameRunRatio, verdict, judge, verdictText, isSchema2 } = require('./summary');
+const { summarize, rpsLevel, blockRatio, sameRunRatio, judge, isSchema2 } = require('./summary');
 
 const validSamples = (c) => (c.samples || []).filter((s) => s && isNum(s.rps) && s.rps > 0);
 
@@ -14,25 +14,24 @@ const medianP99 = (c) => median(validSamples(c).map((s) => s.latency && s.latenc
 const medianCpuPerRequest = (c) => median(validSamples(c).map((s) => s.cpuUsPerRequest));
 
 // c against http/none: the paired ratio where they were measured in adjacent pairs; else
-// (another framework) per block of fresh processes, { paired: false }, its verdict only
-// with an interval.
+// (another framework) per block of fresh processes, { paired: false }, its judgement only
+// with an interval (null without).
 function ratioToBase(c, base) {
   const r = summarize(c, base).ratio;
-  if (r && isNum(r.estimate)) return { paired: true, ratio: r, verdict: r.verdict };
+  if (r && isNum(r.estimate)) return { paired: true, ratio: r, judgement: r.judgement };
   const b = blockRatio(validSamples(c), validSamples(base));
   return {
     paired: false,
     ratio: b,
-    verdict: isNum(b.estimate) && b.ci95 ? verdict(b, 0.05, { broken: summarize(c, null).broken }) : null,
+    judgement: isNum(b.estimate) && b.ci95 ? judge(b, 0.05, { broken: summarize(c, null).broken }) : null,
   };
 }
 
-// The same scenario on two runtimes (two majors, or ACF flipped) in one run: `to` ÷ `from`.
-// on: the runtime `to` runs, named in the sentence ("7.0% faster on 24, significant").
-function runtimeGain(to, from, { on = null } = {}) {
+// The same scenario on two runtimes (two majors, or ACF flipped) in one run: `to` ÷ `from`,
+// with its judgement (the report names the runtime in its words: "7.0% faster on 24").
+function runtimeGain(to, from) {
   const r = sameRunRatio(validSamples(to), validSamples(from));
-  const judgement = judge(r);
-  return { ...r, judgement, verdict: verdictText(judgement, { on }) };
+  return { ...r, judgement: judge(r) };
 }
 
 const measuredInBlocks = (configs) => configs.some((c) => isSchema2(c.samples));

@@ -277,7 +277,6 @@ function analyzeStores(run) {
 // run page, the frameworks tables and the instruction-count page.
 module.exports = {
   summaryOf,
-  BROKEN: summaries.BROKEN,
   latencySummaries,
   sloCapacity,
   operatingPoints,

@@ -6,6 +6,7 @@ const { pairLatencySummary, isPairConfig } = require('./pair');
 const { jStat } = require('jstat');
 const { linearRegression, rSquared } = require('simple-statistics');
 const { summarize } = require('./summary');
+const { judge } = require('./verdict');
 const { groupConfigs, baselineFor } = require('./comparable');
 const { pairs, pairedMean } = require('./pairing');
 
@@ -76,7 +77,8 @@ function analyzeAa(run) {
   const rule = binomialRule(significant, results.length);
   return {
     alpha: ALPHA,
-    rule: `fail only if P(X >= k) < ${TAIL} for X ~ Binomial(n, ${ALPHA})`,
+    // Fail only if P(X >= k) < tail for X ~ Binomial(n, alpha), k the significant trials.
+    rule: { code: 'binomial-tail', tail: TAIL },
     trials: results,
     completedTrials: results.length,
     significant,
@@ -239,9 +241,9 @@ function analyzeCalibration(run) {
   return {
     tolerance,
     checkedLevels: CHECKED,
-    rule:
-      `95% CI of seen ÷ measured within 1 ± ${tolerance}: pass; entirely outside: fail; across an edge: ` +
-      `inconclusive`,
+    // The 95% CI of seen ÷ measured within 1 ± tolerance: pass; wholly outside: fail; across
+    // an edge: inconclusive (judgeInterval).
+    rule: 'interval-in-tolerance',
     points: out,
     verdict,
     cpuVerdict: combine(out.map((p) => p.cpuVerdict)),
@@ -252,7 +254,6 @@ function analyzeCalibration(run) {
 // ---------------------------------------------------------------- overhead
 
 const REQUIRED = 0.9;
-const SIDES = { ctxbench: 'ctxbench none depth 1', 'hello-world': 'express hello-world' };
 
 // The 95% CI of the ratio against the required floor: 'met' (all at or above it), 'not
 // met' (all below), 'cannot tell' (across it), 'not shown' (no interval).
@@ -274,14 +275,15 @@ function analyzeOverhead(run) {
   const verdict = verdictOf(r?.ci95, REQUIRED);
   return {
     required: REQUIRED,
-    rule:
-      'met: lower end of the 95% CI of the throughput ratio >= required; not met: upper end < required; else ' +
-      'cannot tell',
+    // Met: the 95% CI's lower end >= required; not met: its upper end < required; else
+    // cannot tell (verdictOf).
+    rule: 'interval-over-required',
+    // By code: report/words.js names each server (a file before issue 77 keyed them by name).
     sides: {
-      [SIDES.ctxbench]: { rps: rps(ours), samples: ours.samples.length },
-      [SIDES['hello-world']]: { rps: rps(hello), samples: hello.samples.length },
+      ctxbench: { rps: rps(ours), samples: ours.samples.length },
+      'hello-world': { rps: rps(hello), samples: hello.samples.length },
     },
-    ratio: r ? { ...r } : { estimate: null, ci95: null, halfWidthPct: null, verdict: 'not enough samples to judge' },
+    ratio: r ? { ...r } : { estimate: null, ci95: null, halfWidthPct: null, judgement: judge(null) },
     verdict,
     pass: verdict === 'met',
   };
@@ -308,5 +310,4 @@ module.exports = {
   analyzeOverhead,
   verdictOf,
   REQUIRED,
-  SIDES,
 };

@@ -139,9 +139,8 @@ function predictRatio(fit, R, baselineUs) {
       estimate: null,
       ci95: null,
       extraUs: extra,
-      why:
-        'the fitted terms take CPU off a request (a fit from before terms were constrained to costs): refit ' +
-        'with `ctxbench report`',
+      // The terms take CPU off a request (a fit from before terms were constrained to costs).
+      why: { code: 'negative-terms' },
     };
   const estimate = 1 / (1 + f);
   if (extra.se === null) return { estimate, ci95: null, extraUs: extra };

@@ -77,7 +77,7 @@ function judgePrediction(predicted, measured) {
   const inside = predicted.ci95
     ? measured.estimate >= predicted.ci95[0] && measured.estimate <= predicted.ci95[1]
     : null;
-  if (half > JUDGEABLE_PP) return { outcome: 'too wide to judge', gapPp, halfWidthPp: half, inside };
+  if (half > JUDGEABLE_PP) return { outcome: 'too wide', gapPp, halfWidthPp: half, inside };
   return { outcome: Math.abs(gapPp) <= RIGHT_PP ? 'right' : 'miss', gapPp, halfWidthPp: half, inside };
 }
 
@@ -176,19 +176,12 @@ function wordOf(fit, why, points) {
       : validation.judged >= CLAIM_MIN_POINTS && validation.within >= CLAIM_SHARE_WITHIN * validation.judged
         ? 'claimed'
         : 'not validated';
+  // Why it is not modelled, as data (report/words.js notModelledText words it): fitOf's
+  // reason where there is no line, else the held-out points its line misses beyond the margin.
   const notModelled = !fit
     ? why
     : beyond.length
-      ? `its line is wrong at ${beyond.length} held-out point${beyond.length === 1 ? '' : 's'} ` +
-        `(` +
-        beyond
-          .map(
-            (p) =>
-              `${pointName(p)} by ${p.gapPp.estimate >= 0 ? '+' : '−'}${Math.abs(p.gapPp.estimate).toFixed(1)} pp`,
-          )
-          .join(', ') +
-        `, ` +
-        `beyond the margin)`
+      ? { code: 'line-wrong', points: beyond.map((p) => ({ point: pointName(p), gapPp: p.gapPp.estimate })) }
       : null;
   return { word, validation, notModelled };
 }
@@ -206,7 +199,7 @@ function tally(points) {
   const count = (o) => held.filter((p) => p.judgement.outcome === o).length;
   const right = count('right');
   const miss = count('miss');
-  const wide = count('too wide to judge');
+  const wide = count('too wide');
   const { within, beyond, cannotTell } = verdictCounts(held, (p) => p.verdict?.outcome);
   return {
     right,

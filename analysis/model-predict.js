@@ -21,7 +21,8 @@ function exportFit(model, source) {
             rt.strategies.map((s) => [
               s.strategy,
               // The word travels with the terms (`app --predict` prints it beside the figure);
-              // a pair not modelled ships its reason and no terms.
+              // a pair not modelled ships its reason (a code: report/model-fit.js words it in the
+              // file) and no terms.
               s.word !== 'not modelled'
                 ? {
                     word: s.word,
@@ -46,16 +47,6 @@ function exportFit(model, source) {
 // call out pays a span's cost per call more (measured on examples/orders: docs/model.md,
 // "What the studies found").
 const isAgent = (strategy) => Boolean(strategies.names.includes(strategy) && strategies.info(strategy).agent);
-// What every prediction is a share of: the model's lines are fitted from duet windows, both
-// servers saturated. At a fixed load below it a strategy's CPU per request is not the
-// saturated one (the method check, measured: scripts/method-check.sh), so the prediction
-// says which it is.
-const AT_SATURATION =
-  "each a share at saturation (the duet's measure): at a fixed load below it some strategies cost a request " +
-  'more CPU than this and some less (docs/model.md, "The method check")';
-const AGENT_CAVEAT =
-  'fitted on requests that make no database, cache or HTTP client call: the agent spans each such call, which ' +
-  'the model does not count, so a service that makes them pays more than this';
 
 // Each block's line in the µs of the model's reference level: a block measured on a CPU
 // faster than the study's mean (a sitting on another machine) has its line scaled by the
@@ -78,13 +69,15 @@ function onReferenceScale(terms, reference) {
 // through the reference server measured beside it in duet (referenceConfig: the reference's
 // windows against the service as partner; cost = reference ÷ service per block), then each
 // strategy's terms at the service's R. -> { baselineUs, rows: [{ strategy, estimate, ci95,
-// extraUs }] } or { error } when the runtime has no reference level.
+// extraUs }] } or { error } when it cannot: a code (report/words.js predictErrorText),
+// 'no-reference-level' (the runtime has none) or 'no-reference-window' (no window of the
+// service beside the reference server counted). A row without a figure says why, a code too.
 function predictService(fit, R, referenceConfig) {
   const ref = fit.reference?.cpuUsPerRequest;
-  if (!ref || !positive(ref.estimate)) return { error: 'the model has no reference level for this runtime' };
+  if (!ref || !positive(ref.estimate)) return { error: 'no-reference-level' };
   const perBlock = [...blockFigures(referenceConfig).values()].map((x) => ref.estimate / x.cost);
   const level = overBlocks(perBlock);
-  if (!positive(level.estimate)) return { error: 'no window of the service beside the reference server counted' };
+  if (!positive(level.estimate)) return { error: 'no-reference-window' };
   // The reference level's own uncertainty, relative, added to the service's.
   const rel = ref.se ? ref.se / ref.estimate : 0;
   const se = level.se === null ? null : Math.sqrt(level.se ** 2 + (level.estimate * rel) ** 2);
@@ -92,27 +85,18 @@ function predictService(fit, R, referenceConfig) {
   const half = se !== null && df ? tCritical(df) * se : null;
   const baselineUs = { ...level, se, df, ci95: half === null ? null : [level.estimate - half, level.estimate + half] };
   const rows = Object.entries(fit.strategies).map(([strategy, terms]) => {
-    const measureIt = `measure it with \`ctxbench app --candidate ${strategy}\``;
     // A fit written before the words (issue 61) has none: its rows say nothing of validation.
     const word = terms.word ?? (terms.notModelled ? 'not modelled' : null);
     const said = { word, ...(terms.validation && { validation: terms.validation }) };
     // A row without a figure: what it is instead, and why.
     const refused = (instead) => ({ strategy, ...said, estimate: null, ci95: null, extraUs: null, ...instead });
+    // notModelled: the fit's reason (model-fit.json holds it in words), or none.
     if (terms.notModelled || !terms.blocks)
-      return refused({
-        notModelled: true,
-        why: `not modelled: ${terms.notModelled ?? 'no terms'}; ${measureIt}`,
-      });
+      return refused({ notModelled: true, why: { code: 'not-modelled', notModelled: terms.notModelled ?? null } });
     // Outside the resource counts the terms were fitted on, the line was never tested:
     // refused with the reason, never printed as a figure.
     if (Array.isArray(terms.rangeR) && (R < terms.rangeR[0] || R > terms.rangeR[1])) {
-      return refused({
-        outside: true,
-        rangeR: terms.rangeR,
-        why:
-          `outside the fitted range: ${R.toFixed(1)} async resources per request, the terms were fitted on ` +
-          `${terms.rangeR.map((x) => x.toFixed(0)).join('–')}; ${measureIt}`,
-      });
+      return refused({ outside: true, rangeR: terms.rangeR, why: { code: 'outside-range', R, rangeR: terms.rangeR } });
     }
     const p = predictRatio(onReferenceScale(terms, fit.reference), R, baselineUs);
     return {
@@ -123,10 +107,12 @@ function predictService(fit, R, referenceConfig) {
       df: p.df ?? null,
       extraUs: p.extraUs.estimate,
       ...(p.why && { why: p.why }),
-      ...(isAgent(strategy) && p.estimate !== null && { caveat: AGENT_CAVEAT }),
+      // The model's requests make no database, cache or HTTP client call, which an agent spans
+      // and the model does not count: a caveat, a code (report/words.js caveatText).
+      ...(isAgent(strategy) && p.estimate !== null && { caveat: { code: 'agent-io' } }),
     };
   });
   return { baselineUs, rows };
 }
 
-module.exports = { AT_SATURATION, AGENT_CAVEAT, isAgent, exportFit, onReferenceScale, predictService };
+module.exports = { isAgent, exportFit, onReferenceScale, predictService };

@@ -93,7 +93,10 @@ function pointModel(r, fit, aaConfig) {
   };
 }
 
-// The line through a strategy's 'fit' points, or null and why there is none.
+// The line through a strategy's 'fit' points, or null and why there is none, a code
+// (report/words.js fitWhyText): { code: 'unfitted-points', count } (fitted points without a
+// probe count or a measured window) or { code: 'too-few-points' } (fewer than two with
+// different resource counts).
 function fitOf(rows) {
   // A fitted point that joined on a resume and has no counted window yet is not in the
   // fit yet (the run goes on); one of the study's first design without one stops it.
@@ -103,8 +106,8 @@ function fitOf(rows) {
   const why = fit
     ? null
     : fitRows.length > usable.length
-      ? `${fitRows.length - usable.length} fitted point(s) without a probe count or a measured window`
-      : 'fewer than two fitted points with different resource counts';
+      ? { code: 'unfitted-points', count: fitRows.length - usable.length }
+      : { code: 'too-few-points' };
   return { fit, why };
 }
 

@@ -299,18 +299,11 @@ function operatingPoints(run) {
   return points;
 }
 
-const OPERATING_METHOD =
-  "the autoscaler's operating point: per window of a pair of fresh stand-ins, the baseline's CPU per request ÷ " +
-  "the candidate's, the baseline at the rate where it used its target share of the quota and the candidate " +
-  "there too, or at its own such rate where its cost differed by more than 5%; log ratios averaged per block, " +
-  't-interval over blocks';
-
 module.exports = {
   operatingPoint,
   operatingRatio,
   operatingPoints,
   blocksOf,
   isPhased,
-  OPERATING_METHOD,
   PER,
 };

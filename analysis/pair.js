@@ -214,10 +214,10 @@ function generatorOf(blocks, late) {
   return {
     latenessP50: late.length ? round3(mean(late.map((l) => l.p50))) : null,
     latenessP99: late.length ? round3(Math.max(...late.map((l) => l.p99))) : null,
-    rule:
-      `a server's own percentile when the generator's lateness at it is at most ${LATENESS_SHARE * 100}% of ` +
-      `the baseline's; the added latency when the generator's lateness p99 is at most ` +
-      `${ADDED_LATENESS_P99_MS} ms`,
+    // The rule's numbers: a server's own percentile where the generator's lateness at it is at
+    // most latenessShare of the baseline's; the added latency where its lateness p99 is at most
+    // addedLatenessP99Ms.
+    rule: { latenessShare: LATENESS_SHARE, addedLatenessP99Ms: ADDED_LATENESS_P99_MS },
     absoluteBound: Object.fromEntries(
       KEYS.map((k) => [k, blocks.filter((b) => b.counted && !b.absoluteOk[k]).length]),
     ),

@@ -24,7 +24,8 @@ function pairs(config, baseline) {
 // With pairs from two or more blocks (fresh processes), the interval is the t-interval
 // over the per-block means (blocks - 1 df; Kalibera & Jones' two-level design: whatever
 // a process got by luck is inside it). Otherwise (runs of the earlier design, or one
-// block only) over the pairs, and `method` says so.
+// block only) over the pairs, and `method` says so: 'per-block means', 'one-process pairs'
+// or 'pairs'.
 function pairedMean(items) {
   const ok = items.filter((i) => Number.isFinite(i.value));
   const byBlock = new Map();
@@ -38,7 +39,7 @@ function pairedMean(items) {
     return { n: ok.length, blocks: means.length, ...tInterval(means), method: 'per-block means' };
   }
   const values = ok.map((i) => i.value);
-  const method = byBlock.size === 1 ? 'pairs of one process' : 'pairs';
+  const method = byBlock.size === 1 ? 'one-process pairs' : 'pairs';
   if (values.length < 2)
     return { n: values.length, blocks: byBlock.size, mean: values.length ? values[0] : null, ci95: null, method };
   return { n: values.length, blocks: byBlock.size, ...tInterval(values), method };

@@ -32,7 +32,8 @@ function ratioCell(source, config, configs) {
   if (!r || !Number.isFinite(r.estimate)) return null;
   const counted = r.quantity === 'instructions';
   const interval = counted ? (r.range ?? null) : (r.ci95 ?? null);
-  const significant = Boolean(summaries.judgementOf(r, { broken: s.broken })?.significant);
+  const judgement = summaries.judgementOf(r, { broken: s.broken });
+  const significant = Boolean(judgement?.significant);
   // Equivalence at the run's margin (two one-sided tests; a count has no interval for it).
   const equivalence = counted || s.broken ? null : equivalenceOf(r, run.settings?.margin ?? DEFAULTS.margin);
   return {
@@ -40,7 +41,7 @@ function ratioCell(source, config, configs) {
     estimate: r.estimate,
     interval,
     intervalKind: counted ? 'window range' : '95% CI',
-    verdict: r.verdict ?? null,
+    judgement,
     significant,
     equivalence,
     blocks: r.blocks ?? s.blocks ?? null,

@@ -126,18 +126,12 @@ function pairs(cfgSamples, baseSamples, key = 'rps') {
 }
 
 // pairedRatio(cfgSamples, baseSamples, key) -> twoLevel on the recorded pairs, plus the
-// method in words.
+// method's code (docs/run-json.md): 'adjacent-pairs' (log ratio averaged per block,
+// t-interval over blocks) or, schema 1, 'rounds' (pairs by round in one warm process per
+// config: each round a unit, restarts not in the interval).
 function pairedRatio(cfgSamples, baseSamples, key = 'rps') {
-  const two = isSchema2(cfgSamples);
   const r = twoLevel(pairs(cfgSamples, baseSamples, key));
-  return {
-    ...r,
-    paired: r.n > 0,
-    method: two
-      ? 'adjacent pairs, log ratio averaged per block, t-interval over blocks (df = blocks - 1)'
-      : 'pairs by round in one warm process per config (schema 1): each round is a unit; restarts are not in ' +
-        'the interval',
-  };
+  return { ...r, paired: r.n > 0, method: isSchema2(cfgSamples) ? 'adjacent-pairs' : 'rounds' };
 }
 
 // blockLogMeans(samples, key) -> Map(block -> mean of log sample[key]): the per-process
@@ -184,14 +178,13 @@ function sameRunRatio(cfgSamples, baseSamples) {
 
 // The level of a run's throughput: per block, the geometric mean of its samples; the
 // estimate is the geometric mean over blocks and its interval the t-interval over the
-// block log-means, so the figure and its interval are of the same statistic. Schema 1:
-// each round is its own block.
+// block log-means, so the figure and its interval are of the same statistic, whose code
+// is `statistic`: 'block-geomeans' (the geometric mean over blocks of per-block geometric
+// means) or, schema 1, where each round is its own block, 'round-geomean'.
 function rpsLevel(samples) {
   const means = [...blockLogMeans(samples, 'rps').values()];
   if (!means.length) return { estimate: null, ci95: null, statistic: null };
-  const statistic = isSchema2(samples)
-    ? 'geometric mean over blocks of per-block geometric means'
-    : 'geometric mean of rounds';
+  const statistic = isSchema2(samples) ? 'block-geomeans' : 'round-geomean';
   const m = mean(means);
   if (means.length < 2) return { estimate: Math.exp(m), ci95: null, statistic };
   const half = tCritical(means.length - 1) * Math.sqrt(variance(means) / means.length);

@@ -60,12 +60,6 @@ function instructionLevel(samples) {
 // fall within it needs no interval to be read.
 const INSTRUCTION_SPREAD_OK = 0.5;
 
-const INSTRUCTION_METHOD =
-  'instruction count (callgrind, one request in flight, node flags as in settings.nodeFlags): per window of N ' +
-  "requests at the same request index, the baseline process's instructions per request ÷ this one's; log " +
-  'ratios averaged per block (pair of processes), t-interval over blocks; range = lowest and highest window ' +
-  'ratio';
-
 // A config's warm-up length per block (its process records): windows of the same index
 // are at the same request index only in processes with the same warm-up.
 function warmupSchedule(config) {
@@ -108,22 +102,11 @@ function instructionRatio(cfgSamples, baseSamples, { cfgSchedule = new Map(), ba
   return { ...r, range, spreadPct: ((range[1] - range[0]) / 2 / r.estimate) * 100, sameSchedule };
 }
 
-const DUET_METHOD =
-  'duet: both servers under load at once on one CPU; per window the ratio of server CPU µs per request, log ' +
-  'ratios averaged per block (pair of fresh processes), t-interval over blocks (df = blocks - 1)';
-const PAIR_METHOD =
-  'pair at a fixed rate: both servers sent the same open-loop schedule at once, on one CPU; per window the ' +
-  'ratio of server CPU µs per request, log ratios averaged per block (pair of fresh processes), t-interval ' +
-  'over blocks (df = blocks - 1)';
-
 module.exports = {
   duetRatios,
   instructionProcesses,
   instructionLevel,
   INSTRUCTION_SPREAD_OK,
-  INSTRUCTION_METHOD,
   warmupSchedule,
   instructionRatio,
-  DUET_METHOD,
-  PAIR_METHOD,
 };

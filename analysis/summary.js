@@ -8,14 +8,13 @@
 
 const { median, overlap, positive } = require('./stats');
 const { baselineFor } = require('./comparable');
-const { operatingRatio, isPhased, OPERATING_METHOD } = require('./operating-point');
+const { operatingRatio, isPhased } = require('./operating-point');
 const { isControl, carriesContext } = require('./registry');
-const { BROKEN, CLIENT_BOUND, judge, judgeInstructions, verdictText, verdict, judgementOf } = require('./verdict');
+const { judge, judgeInstructions, judgementOf } = require('./verdict');
 const ratios = require('./summary-ratios');
 const windowRatios = require('./summary-windows');
 const { pairedRatio, rpsLevel } = ratios;
 const { duetRatios, instructionLevel, instructionRatio, warmupSchedule } = windowRatios;
-const { INSTRUCTION_METHOD, DUET_METHOD, PAIR_METHOD } = windowRatios;
 
 const CLIENT_BOUND_CPU = 0.85;
 
@@ -55,9 +54,8 @@ function instructionSummary(config, baselineConfig, all, { broken }) {
     ...r,
     paired: r.n > 0,
     quantity: 'instructions',
-    method: INSTRUCTION_METHOD,
+    method: 'instructions',
     judgement,
-    verdict: verdictText(judgement, { quantity: 'instructions' }),
   };
   return { ratio, cpuRatio: null, sharedRatio: null, disagree: false };
 }
@@ -73,7 +71,8 @@ function windowSummary(config, baselineConfig, windows, { broken, marginPct }) {
   // (analysis/operating-point.js): the ratio is the per-instance throughput at the target.
   const operating = windows.some(isPhased);
   if (operating) d.ratio = operatingRatio(config);
-  const method = operating ? OPERATING_METHOD : atRate ? PAIR_METHOD : DUET_METHOD;
+  // The method's code (docs/run-json.md says what each measures).
+  const method = operating ? 'operating-point' : atRate ? 'pair' : 'duet';
   // The windows already leave out client-bound seconds: the verdict stands.
   const judgement = judge(d.ratio, 0.05, { broken, marginPct });
   const ratio = {
@@ -85,7 +84,6 @@ function windowSummary(config, baselineConfig, windows, { broken, marginPct }) {
     ...(atRate && !operating && { rate: windows.find((w) => w.rate)?.rate ?? null }),
     windows: windowCounts,
     judgement,
-    verdict: verdictText(judgement),
   };
   const cpuRatio = {
     baseline: baselineConfig.id,
@@ -93,7 +91,6 @@ function windowSummary(config, baselineConfig, windows, { broken, marginPct }) {
     paired: d.ratio.n > 0,
     method,
     judgement,
-    verdict: ratio.verdict,
   };
   if (atRate) return { ratio, cpuRatio, sharedRatio: null, disagree: false };
   const shared = judge(d.shared, 0.05, { broken, marginPct });
@@ -102,7 +99,6 @@ function windowSummary(config, baselineConfig, windows, { broken, marginPct }) {
     ...d.shared,
     quantity: 'shared throughput',
     judgement: shared,
-    verdict: verdictText(shared),
   };
   const disagree = Boolean(ratio.ci95 && sharedRatio.ci95 && !overlap(ratio.ci95, sharedRatio.ci95));
   return { ratio, cpuRatio, sharedRatio, disagree };
@@ -113,14 +109,12 @@ function soloSummary(baselineConfig, valid, samples, { broken, clientBound, marg
   const base = (baselineConfig.samples || []).filter(isSolo);
   const q = pairedRatio(valid, base, 'rps');
   const judgement = judge(q, 0.05, { broken, clientBound, marginPct });
-  const ratio = { baseline: baselineConfig.id, ...q, judgement, verdict: verdictText(judgement) };
+  const ratio = { baseline: baselineConfig.id, ...q, judgement };
   const c = pairedRatio(samples, base, 'cpuUsPerRequest');
   // CPU per request rises when a strategy costs more: its ratio reads the other way
   // round from throughput, so the verdict is on base/cfg to keep "slower" meaning cost.
   const cpuJudgement = judge(invert(c), 0.05, { broken, clientBound, marginPct });
-  const cpuRatio = c.n
-    ? { baseline: baselineConfig.id, ...c, judgement: cpuJudgement, verdict: verdictText(cpuJudgement) }
-    : null;
+  const cpuRatio = c.n ? { baseline: baselineConfig.id, ...c, judgement: cpuJudgement } : null;
   // Throughput ratio r and CPU ratio c tell the same story when r ≈ 1/c: disagree when
   // the throughput interval and the inverted CPU interval do not overlap.
   const disagree = Boolean(
@@ -197,14 +191,10 @@ module.exports = {
   ...ratios,
   ...windowRatios,
   summaryOf,
-  BROKEN,
-  CLIENT_BOUND,
   CLIENT_BOUND_CPU,
   judge,
   judgeInstructions,
   judgementOf,
-  verdictText,
-  verdict,
   summarize,
   isSolo,
 };

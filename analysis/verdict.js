@@ -1,22 +1,13 @@
 'use strict';
-// Verdicts: judge() decides one as data, verdictText() writes its sentence. The one place
-// verdict sentences are written (analysis/summary.js puts both on every ratio it
-// computes; compare, micro and the frameworks tables judge their own ratios here too).
-// Every other sentence of a judgement is the report's (report/verdict-text.js).
-const { formatPct } = require('../lib/format');
+// Verdicts as data: judge() decides one, judgeInstructions() for a count, judgementOf() reads
+// a stored one (analysis/summary.js puts a judgement on every ratio it computes; compare,
+// micro and the frameworks tables judge their own ratios here too). Their sentences are the
+// report's (report/verdict-text.js): analysis/ returns codes and numbers (issue 77).
 const { DEFAULTS } = require('../lib/presets');
 const { tCritical } = require('./stats');
 
-const BROKEN = 'context broken, cost not comparable';
-
-const CLIENT_BOUND = 'load generator client-bound (≥ 85% of a core), no verdict';
-
-// A micro sample too short for the timer: no ratio to judge (analysis/micro.js).
-const UNRESOLVED = 'below timer resolution, not comparable';
-
-// A verdict is data: judge() decides it, verdictText() writes its sentence (the one
-// writer of verdict sentences; the run JSON keeps the sentence for readers). No code reads
-// a sentence back: what it needs is in the judgement.
+// A verdict is data: judge() decides it; the run JSON keeps the judgement and no sentence
+// (report/verdict-text.js verdictText words it), so no code can read a sentence back.
 //   judge(ratio, alpha = 0.05, { broken, clientBound, costPct, marginPct }) ->
 //     { significant, direction: 'slower' | 'faster' | null, changePct, reason, equivalence }
 //   reason: 'broken' | 'client-bound' | 'too few samples' | 'no difference' | 'significant'
@@ -97,45 +88,18 @@ function judgeInstructions(r, { broken = false } = {}) {
   return { significant: true, direction: change > 0 ? 'slower' : 'faster', changePct: change, reason: 'significant' };
 }
 
-// The sentence of a judgement: "7.0% slower, significant" | "3.1% faster, significant" |
-// "no significant difference" | "not enough samples" | "context broken, cost not
-// comparable" | the client-bound warning | "below timer resolution, not comparable" (micro);
-// for counts "2.0% more instructions" | "no difference in instructions". on: a runtime the
-// change is on ("slower on 24"); units: what too few of were counted ("not enough rounds").
-// The one sentence analysis/ writes (issue 59): a ratio's verdict is saved in the run JSON for its readers.
-function verdictText(j, { quantity = null, on = null, units = 'samples' } = {}) {
-  if (j.reason === 'broken') return BROKEN;
-  if (j.reason === 'client-bound') return CLIENT_BOUND;
-  if (j.reason === 'unresolved') return UNRESOLVED;
-  if (j.reason === 'too few samples') return `not enough ${units}`;
-  if (quantity === 'instructions') {
-    if (!j.significant) return 'no difference in instructions';
-    return `${formatPct(Math.abs(j.changePct))}% ${j.direction === 'slower' ? 'more' : 'fewer'} instructions`;
-  }
-  if (!j.significant) return 'no significant difference';
-  return `${formatPct(j.changePct)}% ${j.direction}${on ? ` on ${on}` : ''}, significant`;
-}
-
-// verdict(ratio, alpha, options) -> the sentence of judge(ratio, alpha, options).
-function verdict(r, alpha = 0.05, options = {}) {
-  return verdictText(judge(r, alpha, options));
-}
-
 // The judgement of a ratio as stored: its own, or for a ratio saved before judgements
-// were kept, judged again from its figures (never from its sentence).
-function judgementOf(r, { broken = false } = {}) {
+// were kept, judged again from its figures (never from a sentence: lib/run-schema.js
+// migrate drops the ones old files saved). broken, clientBound: its summary's.
+function judgementOf(r, { broken = false, clientBound = false } = {}) {
   if (!r) return null;
   if (r.judgement) return r.judgement;
-  return r.quantity === 'instructions' ? judgeInstructions(r, { broken }) : judge(r, 0.05, { broken });
+  return r.quantity === 'instructions' ? judgeInstructions(r, { broken }) : judge(r, 0.05, { broken, clientBound });
 }
 
 module.exports = {
-  BROKEN,
-  CLIENT_BOUND,
   judge,
   judgeInstructions,
-  verdictText,
-  verdict,
   judgementOf,
   equivalence,
   tost,

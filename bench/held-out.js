@@ -17,13 +17,19 @@ const { deriveConfig, AA_ARM } = require('./matrix');
 
 const JUDGED = ['within', 'beyond', 'cannot tell'];
 
+// Why a pair is not modelled, in short (analysis/model.js wordOf gives it as data; the page
+// says it in full, report/words.js): the held-out points its line is wrong at, or no line.
+const notModelledBrief = (x) =>
+  x?.code === 'line-wrong' ? `its line is wrong at ${x.points.map((p) => p.point).join(', ')}` : 'no line';
+
 // One pair's case: the blocks in all after which its word would be decided if each open
 // point's gap held (the projection of the page): 'claimed' once enough of them are within,
 // 'not modelled' once one is beyond, whichever comes first; or why blocks cannot move it.
 // -> { projected, toward, open } | { why }
 function pairCase(s) {
   if (s.word === 'claimed') return { why: 'claimed already' };
-  if (s.word === 'not modelled') return { why: `not modelled (${s.notModelled ?? 'no line'}): no block undoes it` };
+  if (s.word === 'not modelled')
+    return { why: `not modelled (${notModelledBrief(s.notModelled)}): no block undoes it` };
   const held = s.points.filter((p) => p.role === 'held-out');
   const judged = held.filter((p) => JUDGED.includes(p.verdict.outcome));
   if (judged.length < CLAIM_MIN_POINTS)

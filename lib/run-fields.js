@@ -124,7 +124,24 @@ const PROCESS = closed(
 const RATIO_FIELDS = {
   estimate: { type: T.num, description: 'the point estimate' },
   ci95: { type: T.arr, description: 'its 95% interval [low, high]', items: { type: T.num } },
-  verdict: { type: 'string', description: "the reader's sentence, written by one function from the judgement" },
+  method: {
+    type: T.str,
+    description:
+      "how it was measured, a code (a sentence before issue 77): 'adjacent-pairs' (adjacent bursts, log ratio " +
+      "averaged per block, t-interval over blocks), 'rounds' (schema 1: paired by round), 'duet', 'pair' (at a " +
+      "fixed rate), 'operating-point' (at the autoscaler's CPU target), 'instructions' (counted windows)",
+  },
+  judgement: {
+    type: T.obj,
+    description: 'the verdict as data (analysis/verdict.js judge): { significant, direction, changePct, reason, ' +
+      'equivalence }',
+  },
+  verdict: {
+    type: 'string',
+    description:
+      'files written before schema 4 only: the judgement in words, dropped on read (lib/run-schema.js ' +
+      'migrate); readers word the judgement (report/verdict-text.js)',
+  },
 };
 const RATIO = {
   type: T.obj,
@@ -138,7 +155,11 @@ const SUMMARY = {
     fields({
       n: ['int', 'samples'],
       blocks: ['int', 'blocks (server processes)'],
-      rps: ['obj', '{ estimate, ci95, statistic, median }: req/s'],
+      rps: [
+        'obj',
+        "{ estimate, ci95, statistic, median }: req/s; statistic, a code: 'block-geomeans' (the geometric mean " +
+          "over blocks of per-block geometric means) or 'round-geomean' (schema 1)",
+      ],
       p99: ['obj', '{ median }: ms'],
       cpuUsPerRequest: ['obj', '{ median }: µs'],
       elu: ['obj', '{ median }'],

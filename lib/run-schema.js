@@ -199,21 +199,49 @@ function validatorOf(kind) {
   return compiled.get(kind);
 }
 
+// A saved ratio without its sentence: a summary's ratios, and the ratio of an app's answer,
+// an overhead run's and the A/A trials' overall one (copies of a summary's ratio).
+const RATIO_KEYS = ['ratio', 'cpuRatio', 'sharedRatio'];
+const ANSWERS = [
+  ['app', 'ratio'],
+  ['overhead', 'ratio'],
+  ['aa', 'overall'],
+];
+const withoutVerdict = (r) =>
+  r && Object.hasOwn(r, 'verdict') ? Object.fromEntries(Object.entries(r).filter(([k]) => k !== 'verdict')) : r;
+const summaryWithout = (s) =>
+  s && { ...s, ...Object.fromEntries(RATIO_KEYS.filter((k) => s[k]).map((k) => [k, withoutVerdict(s[k])])) };
+function withoutVerdicts(run) {
+  const answers = ANSWERS.filter(([kind, key]) => run[kind]?.[key]).map(([kind, key]) => [
+    kind,
+    { ...run[kind], [key]: withoutVerdict(run[kind][key]) },
+  ]);
+  return {
+    ...run,
+    ...(Array.isArray(run.configs) && {
+      configs: run.configs.map((c) => (c?.summary ? { ...c, summary: summaryWithout(c.summary) } : c)),
+    }),
+    ...Object.fromEntries(answers),
+  };
+}
+
 // Older files ctxbench wrote become today's shape; the file on disk is not changed.
 // 1 and 2 → 3: what measuring learned moves out of the plan into `learned`.
 // → 4: a measured run's plan names its method and baseline (before, readers took a
-// missing method for sequential and a missing baseline for none; now only this does).
+// missing method for sequential and a missing baseline for none; now only this does), and
+// a ratio's saved verdict sentence is dropped, so no reader can use it (the report words the
+// judgement; judgementOf rebuilds one from the figures of a ratio saved before judgements).
 const PLANS_MEASURED = new Set(['run', 'aa', 'calibrate', 'overhead', 'app']);
 function migrate(run) {
   if (run?.kind === 'repro' && Array.isArray(run.runs)) return { ...run, runs: run.runs.map(migrate) };
   if (!run || typeof run !== 'object' || !run.settings) return run;
-  let out = run;
+  let out = withoutVerdicts(run);
   if (!run.learned) {
     const learned = Object.fromEntries(
       LEARNED_BEFORE.filter((k) => Object.hasOwn(run.settings, k)).map((k) => [k, run.settings[k]]),
     );
     const settings = Object.fromEntries(Object.entries(run.settings).filter(([k]) => !LEARNED_BEFORE.includes(k)));
-    out = { ...run, settings, learned };
+    out = { ...out, settings, learned };
   }
   if (PLANS_MEASURED.has(run.kind) && !(out.settings.method && out.settings.baseline)) {
     out = { ...out, settings: { method: 'sequential', baseline: 'none', ...out.settings } };

@@ -3,6 +3,7 @@
 // table and the outcome with its exit code, from what analysis/compare.js decided.
 const { ratioPct, signedPctText } = require('../lib/format');
 const { INSTRUCTION_SPREAD_OK, INSTRUCTION_REPEATABILITY, UNSTEADY_MARGIN } = require('../analysis/compare');
+const { verdictText } = require('./verdict-text');
 
 const fmtPct = (x) => signedPctText(x);
 
@@ -67,6 +68,9 @@ const METHOD_LINES = {
   ],
 };
 
+// A compared row's verdict: its judgement in words (a row read direct is a count's).
+const verdictOf = (r, quantity = null) => (r.judgement ? verdictText(r.judgement, { quantity }) : '—');
+
 function rowCells(r, result) {
   const value = result.duet ? (x) => ratioPct(x) : fmtInt;
   const note = noteOf(r);
@@ -77,14 +81,15 @@ function rowCells(r, result) {
   if (r.instructions) {
     const i = r.instructions;
     const margin = `±${i.marginPct.toFixed(2)}% (${i.unsteady ? 'not steady' : 'repeatability'})`;
-    return [r.id, fmtInt(r.a.median), fmtInt(r.b.median), `${fmtPct(i.growthPct)} instr`, margin, '—', r.verdict,
+    return [r.id, fmtInt(r.a.median), fmtInt(r.b.median), `${fmtPct(i.growthPct)} instr`, margin, '—',
+      verdictOf(r, 'instructions'),
       OUTCOME[r.outcome] + (note ? ` (${note})` : '')];
   }
   const ci = r.ci95 ? `${fmtPct((r.ci95[0] - 1) * 100)} .. ${fmtPct((r.ci95[1] - 1) * 100)}` : '—';
   const units = (n) => `~${n} ${r.unit === 'round' ? 'rounds' : 'blocks'} per run`;
   const need = r.outcome === 'inconclusive'
     ? ` (${r.unitsNeeded ? `${units(r.unitsNeeded)} would settle it` : 'estimate at the threshold'})` : '';
-  return [r.id, value(r.a.median), value(r.b.median), fmtPct(r.changePct), ci, fmtP(r.pValue), r.verdict,
+  return [r.id, value(r.a.median), value(r.b.median), fmtPct(r.changePct), ci, fmtP(r.pValue), verdictOf(r),
     OUTCOME[r.outcome] + need];
 }
 

@@ -2,7 +2,7 @@
 // The cells of "What each strategy costs" (report/strategy-summary.js): the id verdict, a
 // ratio, the p99 added, the deployment figure and the one-line Reading, each as text.
 const f = require('./format');
-const { cannotServeText, latencyVerdictText } = require('./verdict-text');
+const { cannotServeText, latencyVerdictText, verdictText } = require('./verdict-text');
 
 // At most this many scenarios are named in a cell; the rest are counted ("+3 more") and
 // named on the integrity study's page the cell links to.
@@ -46,7 +46,8 @@ function ratioText(cell) {
   if (!cell) return null;
   if (cell.kind === 'baseline') return 'baseline';
   if (cell.cannotServe) return cannotServeText(cell.cannotServe);
-  if (!f.isNum(cell.estimate)) return cell.verdict ?? f.DASH;
+  if (!f.isNum(cell.estimate))
+    return cell.judgement ? verdictText(cell.judgement, { quantity: cell.settings?.quantity }) : f.DASH;
   return f.withCi(cell.estimate, cell.interval, f.pctOf);
 }
 
@@ -135,7 +136,8 @@ function readingText(fd, marginPct = null) {
 function deployText(cell) {
   if (!cell) return null;
   if (cell.kind === 'baseline') return 'baseline';
-  if (!f.isNum(cell.estimate)) return cell.verdict ?? f.DASH;
+  // An operating point's cell has a figure or none (analysis/strategy-cells.js operatingCell).
+  if (!f.isNum(cell.estimate)) return f.DASH;
   const held = cell.repro && !cell.repro.consistent ? ` (not reproduced: ${f.pctOf(cell.repro.otherEstimate)})` : '';
   return `${f.withCi(cell.estimate, cell.interval, f.pctOf)}${cell.movesWithBase ? ' ⚠' : ''}${held}`;
 }

@@ -2,6 +2,17 @@
 // The cost model in the report: model-fit.json beside the pages, and results.md's pointer
 // to the model studies.
 const { analyzeModel, tally, wordTally, fitsByRuntime } = require('../analysis/model');
+const { notModelledText } = require('./words');
+
+// A runtime's fit as model-fit.json holds it: a pair not modelled carries its reason in
+// words (the file is the report's; `app --predict` shows that reason as it stands).
+const worded = (fit) => ({
+  ...fit,
+  strategies: Object.fromEntries(
+    Object.entries(fit.strategies).map(([s, t]) =>
+      [s, t.notModelled ? { ...t, notModelled: notModelledText(t.notModelled) } : t]),
+  ),
+});
 
 // The cost model's fits, written beside the pages (model-fit.json) from the model studies:
 // what `ctxbench app --predict` applies, shipped in the package instead of the studies'
@@ -17,7 +28,7 @@ function modelFit(results, relative) {
   return {
     kind: MODEL_FIT_KIND,
     generated: 'ctxbench report, from the model studies (analysis/model.js exportFit); do not edit by hand',
-    runtimes: Object.fromEntries(fits),
+    runtimes: Object.fromEntries([...fits].map(([runtime, fit]) => [runtime, worded(fit)])),
   };
 }
 

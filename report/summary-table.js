@@ -3,6 +3,7 @@
 // (a spreadsheet) or as a JSON document (other tools). Columns: docs/run-json.md.
 const { summaryOf } = require('../analysis');
 const { armOf } = require('../analysis/comparable');
+const { ratioVerdictText } = require('./verdict-text');
 
 const COLUMNS = [
   'file',
@@ -66,7 +67,7 @@ function rows(results) {
         ratio_ci95_low: r?.ci95?.[0] ?? null,
         ratio_ci95_high: r?.ci95?.[1] ?? null,
         ratio_quantity: r ? (QUANTITY[r.quantity] ?? 'throughput / baseline throughput') : null,
-        verdict: isBase ? 'baseline' : (r?.verdict ?? null),
+        verdict: isBase ? 'baseline' : ratioVerdictText(r, s),
         blocks: r?.blocks ?? s.blocks ?? null,
         cpu_us_per_request: s.cpuUsPerRequest?.median ?? null,
         solo_rps: s.rps?.estimate ?? null,

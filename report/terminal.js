@@ -8,7 +8,7 @@ const { pagesDirFor } = require('.');
 const { displayPath } = require('../lib/cli');
 const { armOf } = require('../analysis/comparable');
 const { widthSummary, strategyInfo: info } = require('../analysis');
-const { equivalenceText, latencyVerdictText } = require('./verdict-text');
+const { equivalenceText, latencyVerdictText, ratioVerdictText } = require('./verdict-text');
 const { pairLatencySummary, pairBaselineSummary, generatorLateness, isPairConfig } = require('../analysis/pair');
 
 function idCell(config, s) {
@@ -136,7 +136,11 @@ function configRow(c, { s, pair, counted, extra, cannotServe, baselineBehind }, 
     c.depth ?? '',
     ...extra.map((k) => c[k] ?? ''),
     ratio,
-    base ? '' : noBaseline ? latencyVerdictText({ reason: 'baseline not held' }) : (sum.ratio?.verdict ?? ''),
+    base
+      ? ''
+      : noBaseline
+        ? latencyVerdictText({ reason: 'baseline not held' })
+        : (ratioVerdictText(sum.ratio, sum) ?? ''),
     eq ? equivalenceText(eq) : '',
     idCell(c, sum),
   ];

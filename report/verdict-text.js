@@ -1,7 +1,45 @@
 'use strict';
-// The sentences of judgements analysis/ makes as data while a run is read (the verdict of
-// a ratio stored in the run JSON is written by analysis/verdict.js verdictText, the one
-// writer of those): equivalence, added latency, a strategy that cannot serve a rate.
+// The sentences of the judgements analysis/ makes as data (issue 77: analysis returns codes
+// and numbers, report/ words them): a ratio's verdict, equivalence, added latency, a
+// strategy that cannot serve a rate. Run files keep the judgement, never its sentence.
+const { formatPct } = require('../lib/format');
+const { judgementOf } = require('../analysis/verdict');
+
+const BROKEN = 'context broken, cost not comparable';
+
+const CLIENT_BOUND = 'load generator client-bound (≥ 85% of a core), no verdict';
+
+// A micro sample too short for the timer: no ratio to judge (analysis/micro.js).
+const UNRESOLVED = 'below timer resolution, not comparable';
+
+// The sentence of a judgement (analysis/verdict.js judge): "7.0% slower, significant" |
+// "3.1% faster, significant" | "no significant difference" | "not enough samples" | BROKEN |
+// CLIENT_BOUND | UNRESOLVED (micro); for counts "2.0% more instructions" | "no difference in
+// instructions". on: a runtime the change is on ("slower on 24"); units: what too few of
+// were counted ("not enough rounds").
+function verdictText(j, { quantity = null, on = null, units = 'samples' } = {}) {
+  if (j.reason === 'broken') return BROKEN;
+  if (j.reason === 'client-bound') return CLIENT_BOUND;
+  if (j.reason === 'unresolved') return UNRESOLVED;
+  if (j.reason === 'too few samples') return `not enough ${units}`;
+  if (quantity === 'instructions') {
+    if (!j.significant) return 'no difference in instructions';
+    return `${formatPct(Math.abs(j.changePct))}% ${j.direction === 'slower' ? 'more' : 'fewer'} instructions`;
+  }
+  if (!j.significant) return 'no significant difference';
+  return `${formatPct(j.changePct)}% ${j.direction}${on ? ` on ${on}` : ''}, significant`;
+}
+
+// A ratio's verdict (analysis/summary.js): its judgement in words, a count's as a count.
+// A ratio read from a file saved before judgements were kept is judged from its figures
+// (judgementOf; s: its summary, for broken and clientBound), never from a sentence. Windows
+// leave client-bound seconds out already: only a throughput ratio (no quantity) is withheld.
+// null without a ratio.
+function ratioVerdictText(r, s = {}) {
+  if (!r) return null;
+  const j = judgementOf(r, { broken: Boolean(s.broken), clientBound: !r.quantity && Boolean(s.clientBound) });
+  return verdictText(j, { quantity: r.quantity });
+}
 
 // The equivalence outcome in words: "equivalent within ±2%", "beyond the ±2% margin",
 // "cannot tell within ±2%".
@@ -42,4 +80,13 @@ function cannotServeText(c) {
   return `cannot serve ${what}`;
 }
 
-module.exports = { equivalenceText, latencyVerdictText, cannotServeText };
+module.exports = {
+  BROKEN,
+  CLIENT_BOUND,
+  UNRESOLVED,
+  verdictText,
+  ratioVerdictText,
+  equivalenceText,
+  latencyVerdictText,
+  cannotServeText,
+};

@@ -12,6 +12,7 @@ const path = require('node:path');
 const { runCli } = require('./helpers/cli');
 const { checkRatio } = require('./helpers/ratio-check');
 const { tempDir } = require('./helpers/tmp');
+const { ratioVerdictText } = require('../report/verdict-text');
 
 const APP = path.join(__dirname, 'fixtures', 'work-app.js');
 const node = (env) => `${env} ${JSON.stringify(process.execPath)} ${JSON.stringify(APP)}`;
@@ -36,7 +37,8 @@ const SHORT = [
 // found in duet is `ctxbench calibrate`'s question (npm run check:method); that it is found
 // at all, deterministically, is the instruction-count test's (test/all/instructions.test.js).
 test(
-  'a duet run of two start commands: fresh processes per block, every window counted or dropped with its reason, the ratio its windows give, every id checked, the report shows it',
+  'a duet run of two start commands: fresh processes per block, every window counted or ' +
+    'dropped with its reason, the ratio its windows give, every id checked, the report shows it',
   { timeout: 600000 },
   async () => {
     const dir = tmp();
@@ -106,7 +108,8 @@ test(
     if (a.ratio.ci95) {
       assert.ok(
         r.stdout.includes(
-          `traced at ${pct(a.ratio.estimate)}% [${pct(a.ratio.ci95[0])}%–${pct(a.ratio.ci95[1])}%] of plain's throughput on one CPU (CPU per request in duet): ${a.ratio.verdict}`,
+          `traced at ${pct(a.ratio.estimate)}% [${pct(a.ratio.ci95[0])}%–${pct(a.ratio.ci95[1])}%] ` +
+            `of plain's throughput on one CPU (CPU per request in duet): ${ratioVerdictText(a.ratio, a)}`,
         ),
         r.stdout,
       );
@@ -122,7 +125,7 @@ test(
           : eq.ci90[0] > 1.03 || eq.ci90[1] < 0.97
             ? 'beyond the ±3% margin'
             : 'cannot tell within ±3%';
-      assert.ok(r.stdout.includes(`${a.ratio.verdict}; ${want}`), r.stdout);
+      assert.ok(r.stdout.includes(`${ratioVerdictText(a.ratio, a)}; ${want}`), r.stdout);
     }
     const report = path.join(dir, 'results.md');
     const rep = await runCli(['report', out, '--out', report, '--no-html']);
@@ -141,7 +144,8 @@ test(
             : 'cannot tell within ±3%';
       assert.ok(
         row.includes(
-          `| ${pct(a.ratio.estimate)}% [${pct(a.ratio.ci95[0])}%–${pct(a.ratio.ci95[1])}%] | ${a.ratio.verdict} | ${said} (90% CI ${pct(eq.ci90[0])}%–${pct(eq.ci90[1])}%) |`,
+          `| ${pct(a.ratio.estimate)}% [${pct(a.ratio.ci95[0])}%–${pct(a.ratio.ci95[1])}%] |` +
+            ` ${ratioVerdictText(a.ratio, a)} | ${said} (90% CI ${pct(eq.ci90[0])}%–${pct(eq.ci90[1])}%) |`,
         ),
         row,
       );
@@ -156,7 +160,8 @@ test(
 // --with sink: ctxbench's local sink runs for the whole run, both commands get its URL, the
 // probe processes too (--probe runs while it still serves), and nothing is left after.
 test(
-  "--with sink: every process of both sides, the probe's included, reaches the sink it started; the run keeps what the sink counted; the sink is gone after",
+  "--with sink: every process of both sides, the probe's included, " +
+    'reaches the sink it started; the run keeps what the sink counted; the sink is gone after',
   { timeout: 600000 },
   async () => {
     const dir = tmp();
@@ -189,7 +194,11 @@ test(
     assert.strictEqual(rep.code, 0, rep.stderr);
     assert.match(
       fs.readFileSync(report, 'utf8'),
-      /^Beside the service \(`--with`, on the load CPU, for the whole run, warm-ups included\): ctxbench's agent sink\.$/m,
+      new RegExp(
+        '^Beside the service \\(`--with`, on the load CPU, ' +
+          String.raw`for the whole run, warm-ups included\): ctxbench's agent sink\.$`,
+        'm',
+      ),
     );
   },
 );
@@ -202,7 +211,10 @@ test(
     const cases = [
       [
         ['--baseline', 'echo "cannot find module ./server" >&2; exit 3', '--candidate', node('')],
-        /^ctxbench: baseline: `echo .*` exited \(exit code 3\) before \/healthz answered: cannot find module \.\/server \(run JSON with what was measured: /,
+        new RegExp(
+          '^ctxbench: baseline: `echo .*` exited \\(exit code 3\\) before /healthz answered: ' +
+            String.raw`cannot find module \./server \(run JSON with what was measured: `,
+        ),
       ],
       [
         ['--baseline', node(''), '--candidate', node(''), '--health', '/unready', '--startup-timeout', '1'],
@@ -217,7 +229,10 @@ test(
       ],
       [
         ['--baseline', 'a', '--candidate', 'b', '--with', 'sink,kafka'],
-        /^ctxbench: --with sink,kafka: kafka is not a service ctxbench starts \(valid: sink, postgres, mariadb, redis, downstream\)/,
+        new RegExp(
+          String.raw`^ctxbench: --with sink,kafka: kafka is not a service ctxbench ` +
+            String.raw`starts \(valid: sink, postgres, mariadb, redis, downstream\)`,
+        ),
       ],
     ];
     for (const [args, message] of cases) {
@@ -257,7 +272,10 @@ test(
     assert.strictEqual(crash.code, 1, crash.stderr);
     assert.match(
       crash.stderr,
-      /^ctxbench: candidate: `.*DIE_AFTER=300.*` exited \(exit code 1\) under load in block 1: crashed after 300 requests \(run JSON with what was measured: /,
+      new RegExp(
+        '^ctxbench: candidate: `.*DIE_AFTER=300.*` exited \\(exit code 1\\) under load ' +
+          String.raw`in block 1: crashed after 300 requests \(run JSON with what was measured: `,
+      ),
     );
     assert.strictEqual(
       crash.stderr
@@ -273,27 +291,31 @@ test(
   },
 );
 
-test('the summary names every block run, and in how many the windows were counted when a busy machine dropped the rest', () => {
-  const { analyzeApp } = require('../analysis');
-  const { summaryLine } = require('../bench/cli/app');
-  const { parseInstance } = require('../lib/instances');
-  // Three blocks; the windows of blocks 1 and 2 all dropped (the load CPU busy), as CI's test:all saw.
-  const windows = [0, 1, 2].map((block) => ({
-    kind: 'window',
-    block,
-    counted: block === 0,
-    ...(block && { dropped: 'loadgen' }),
-  }));
-  const configs = ['baseline', 'candidate'].map((arm) => ({ arm, name: arm, samples: windows }));
-  const run = {
-    status: 'complete',
-    settings: { method: 'pair', targetCpu: 0.6, instance: parseInstance('F1'), names: ['plain', 'als'] },
-    configs,
-  };
-  run.app = analyzeApp(run);
-  assert.deepStrictEqual([run.app.blocksRun, run.app.blocks], [3, 1]);
-  assert.match(summaryLine(run), /, 3 block\(s\) \(windows counted in 1: the rest dropped, see the warnings\)\n/);
-  for (const w of windows) w.counted = true;
-  run.app = analyzeApp(run);
-  assert.match(summaryLine(run), /, 3 block\(s\)\n/);
-});
+test(
+  'the summary names every block run, and in how many the ' +
+    'windows were counted when a busy machine dropped the rest',
+  () => {
+    const { analyzeApp } = require('../analysis');
+    const { summaryLine } = require('../bench/cli/app');
+    const { parseInstance } = require('../lib/instances');
+    // Three blocks; the windows of blocks 1 and 2 all dropped (the load CPU busy), as CI's test:all saw.
+    const windows = [0, 1, 2].map((block) => ({
+      kind: 'window',
+      block,
+      counted: block === 0,
+      ...(block && { dropped: 'loadgen' }),
+    }));
+    const configs = ['baseline', 'candidate'].map((arm) => ({ arm, name: arm, samples: windows }));
+    const run = {
+      status: 'complete',
+      settings: { method: 'pair', targetCpu: 0.6, instance: parseInstance('F1'), names: ['plain', 'als'] },
+      configs,
+    };
+    run.app = analyzeApp(run);
+    assert.deepStrictEqual([run.app.blocksRun, run.app.blocks], [3, 1]);
+    assert.match(summaryLine(run), /, 3 block\(s\) \(windows counted in 1: the rest dropped, see the warnings\)\n/);
+    for (const w of windows) w.counted = true;
+    run.app = analyzeApp(run);
+    assert.match(summaryLine(run), /, 3 block\(s\)\n/);
+  },
+);

@@ -8,6 +8,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { compare } = require('../analysis/compare');
 const { compareText } = require('../report/compare-text');
+const { verdictText } = require('../report/verdict-text');
 const { loadRun } = require('../lib/run-file');
 const { tempDir } = require('./helpers/tmp');
 
@@ -66,7 +67,7 @@ test('a run compared with itself passes the gate (exit 0)', () => {
   for (const r of result.rows) {
     assert.strictEqual(r.status, 'compared');
     assert.ok(Math.abs(r.estimate - 1) < 1e-12);
-    assert.strictEqual(r.verdict, 'no significant difference');
+    assert.strictEqual(verdictText(r.judgement), 'no significant difference');
     assert.strictEqual(r.outcome, 'ok');
   }
   assert.match(compareText(result), /^OK \(exit 0\)/m);
@@ -81,7 +82,7 @@ test('a planted 20% slower copy fails with --max-regression 5 and passes with 50
   for (const r of strict.rows) {
     assert.ok(Math.abs(r.changePct + 20) < 1e-9, `change ${r.changePct}`);
     assert.ok(r.pRegression < 0.05);
-    assert.strictEqual(r.verdict, '20.0% slower, significant');
+    assert.strictEqual(verdictText(r.judgement), '20.0% slower, significant');
   }
   const text = compareText(strict);
   assert.match(text, /^FAIL \(exit 1\): 3 config\(s\)/m);

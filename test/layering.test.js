@@ -93,3 +93,27 @@ test('the plan is frozen: writing into settings outside lib/plan.js is a lint er
     assert.deepStrictEqual(await layeringErrors(file, code), [], `${file}: ${code} is allowed`);
   }
 });
+
+test('analysis/ returns codes: a sentence of four words or more there is a lint error (an Error aside)', async () => {
+  const prose = /analysis\/ returns codes and numbers: a sentence belongs in report\//;
+  const sentences = [
+    "const why = 'the model has no reference level';",
+    'const why = (n) => `${n} fitted point(s) without a probe count`;',
+    "function f(r) { return { ...r, verdict: 'no significant difference here' }; }",
+  ];
+  for (const code of sentences) {
+    const errors = await layeringErrors('analysis/x.js', code);
+    assert.strictEqual(errors.length, 1, `${code}: ${errors}`);
+    assert.match(errors[0], prose);
+  }
+  // Codes, an Error's message and comments are not sentences; nor is a sentence in report/.
+  for (const [file, code] of [
+    ['analysis/x.js', "const why = { code: 'too-few-points', reason: 'too few samples' };"],
+    ['analysis/x.js', "function f(n) { throw new Error(`not a model study: ${n} has no fit or role`); }"],
+    ['analysis/x.js', "function f() { return new RangeError('the margin must be above zero'); }"],
+    ['analysis/x.js', '// the model has no reference level for this runtime\nconst a = 1;'],
+    ['report/x.js', "const why = 'the model has no reference level';"],
+  ]) {
+    assert.deepStrictEqual(await layeringErrors(file, code), [], `${file}: ${code} is allowed`);
+  }
+});

@@ -14,7 +14,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { runCli } = require('./helpers/cli');
 const { render, targetCell } = require('../report/sections/micro');
-const { judge, overhead, summarize, targets, BROKEN } = require('../analysis/micro');
+const { judge, overhead, summarize, targets } = require('../analysis/micro');
+const { verdictText, BROKEN } = require('../report/verdict-text');
+// An overhead's verdict as the report words it (rounds are what too few of were counted).
+const words = (ov) => verdictText(ov.judgement, { units: 'rounds' });
 const { median } = require('../analysis/stats');
 const scenarios = require('../micro/scenarios');
 const { roundOrder } = require('../micro');
@@ -147,7 +150,7 @@ test('the planted 20 µs current() reads right in every scenario and passes the 
   }
   for (const key of ['sync', 'async', 'nested2', 'nested5', 'realworld', 'current']) {
     const ov = e.scenarios[key].overhead;
-    if (ov.unresolved) assert.match(ov.verdict, /below timer resolution/, key);
+    if (ov.unresolved) assert.match(words(ov), /below timer resolution/, key);
   }
 });
 
@@ -159,7 +162,7 @@ test('the global control is caught leaking where contexts nest, not where they a
   assert.strictEqual(e.targets.correct.status, 'FAIL');
   // Where it read wrong, its cost gets no verdict.
   for (const key of ['nested2', 'nested5', 'realworld'])
-    assert.strictEqual(e.scenarios[key].overhead.verdict, BROKEN, key);
+    assert.strictEqual(words(e.scenarios[key].overhead), BROKEN, key);
   assert.strictEqual(e.targets.realWorldOverhead.status, 'BROKEN');
   assert.strictEqual(e.targets.nestedP99.status, 'BROKEN');
   assert.match(render(planted), /⛔ context broken, cost not comparable/);
@@ -259,7 +262,7 @@ test('statistics: per-round values paired by round, n = rounds', () => {
   assert.strictEqual(ov.paired, true);
   assert.strictEqual(ov.df, 4);
   assert.ok(ov.significant, 'pairing takes the shared drift out');
-  assert.match(ov.verdict, /slower, significant/);
+  assert.match(words(ov), /slower, significant/);
   assert.ok(ov.ci95[0] > 0 && ov.ci95[0] < ov.pct && ov.pct < ov.ci95[1]);
   assert.ok(Math.abs(ov.halfWidthPct - (ov.ci95[1] - ov.ci95[0]) / 2) < 1e-9);
   // The same values, with the rounds shuffled, are no longer paired with their drift.
@@ -268,14 +271,14 @@ test('statistics: per-round values paired by round, n = rounds', () => {
   // Noise in both directions: no significant difference, the interval holds 0.
   const aa = overhead(roundsOf([1.05, 0.9, 1.1, 0.97, 1.0]), roundsOf([1, 1, 1, 1, 1]), 'sync');
   assert.strictEqual(aa.significant, false);
-  assert.strictEqual(aa.verdict, 'no significant difference');
+  assert.strictEqual(words(aa), 'no significant difference');
   assert.ok(aa.ci95[0] < 0 && aa.ci95[1] > 0);
   // Rounds missing on one side are left out of the pairing.
   assert.strictEqual(overhead(slower.slice(0, 3), base, 'sync').n, 3);
   // One round: an estimate, no interval, no verdict; the targets cannot PASS or FAIL on it.
   const one = overhead(slower.slice(0, 1), base.slice(0, 1), 'sync');
   assert.strictEqual(one.ci95, null);
-  assert.strictEqual(one.verdict, 'not enough rounds');
+  assert.strictEqual(words(one), 'not enough rounds');
   const t = targets({
     strategy: 'x',
     scenarios: { async: { overhead: one }, realworld: { overhead: { ...one, pct: 1000 } } },
@@ -307,26 +310,30 @@ test('statistics: summaries over rounds, correctness summed, rotating order', ()
   assert.strictEqual(judge(120, null, 100), 'FAIL');
 });
 
-test('statistics: the unpaired (Welch) fallback reports the Welch–Satterthwaite df of the log values its interval uses', () => {
-  // No round in common: ratio() falls back to Welch's test on log(1e6 / meanUs).
-  const cfg = [
-    { round: 0, error: null, scenarios: { sync: sc(2) } },
-    { round: 1, error: null, scenarios: { sync: sc(4) } },
-  ];
-  const base = [5, 6, 7].map((round, i) => ({ round, error: null, scenarios: { sync: sc([1, 1.5, 3][i]) } }));
-  const ov = overhead(cfg, base, 'sync');
-  assert.strictEqual(ov.paired, false);
-  // By hand: x = ln 2, ln 4; y = ln 1, ln 1.5, ln 3 (the sign of the log does not change a variance).
-  const v = (xs) => {
-    const m = xs.reduce((a, b) => a + b) / xs.length;
-    return xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1);
-  };
-  const a = v([Math.log(2), Math.log(4)]) / 2;
-  const b = v([0, Math.log(1.5), Math.log(3)]) / 3;
-  const df = (a + b) ** 2 / (a ** 2 / 1 + b ** 2 / 2);
-  assert.ok(Math.abs(df - 2.5217) < 1e-3, `hand-computed df ${df}`);
-  assert.ok(Math.abs(ov.df - df) < 1e-9, `reported df ${ov.df}, Welch–Satterthwaite on the logs ${df}`);
-});
+test(
+  'statistics: the unpaired (Welch) fallback reports the ' +
+    'Welch–Satterthwaite df of the log values its interval uses',
+  () => {
+    // No round in common: ratio() falls back to Welch's test on log(1e6 / meanUs).
+    const cfg = [
+      { round: 0, error: null, scenarios: { sync: sc(2) } },
+      { round: 1, error: null, scenarios: { sync: sc(4) } },
+    ];
+    const base = [5, 6, 7].map((round, i) => ({ round, error: null, scenarios: { sync: sc([1, 1.5, 3][i]) } }));
+    const ov = overhead(cfg, base, 'sync');
+    assert.strictEqual(ov.paired, false);
+    // By hand: x = ln 2, ln 4; y = ln 1, ln 1.5, ln 3 (the sign of the log does not change a variance).
+    const v = (xs) => {
+      const m = xs.reduce((a, b) => a + b) / xs.length;
+      return xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length - 1);
+    };
+    const a = v([Math.log(2), Math.log(4)]) / 2;
+    const b = v([0, Math.log(1.5), Math.log(3)]) / 3;
+    const df = (a + b) ** 2 / (a ** 2 / 1 + b ** 2 / 2);
+    assert.ok(Math.abs(df - 2.5217) < 1e-3, `hand-computed df ${df}`);
+    assert.ok(Math.abs(ov.df - df) < 1e-9, `reported df ${ov.df}, Welch–Satterthwaite on the logs ${df}`);
+  },
+);
 
 test('targets: a scenario with wrong reads gets "context broken", not PASS/FAIL/INCONCLUSIVE', () => {
   const drift = [1, 3, 1.5, 2.5, 1.2];
@@ -354,7 +361,7 @@ test('targets: a scenario with wrong reads gets "context broken", not PASS/FAIL/
   }
   entry.scenarios.sync.perOpOverheadUs = { us: 0.001, ci95: [0, 0.002] };
   entry.scenarios.async.perOpOverheadUs = { us: 0.001, ci95: [0, 0.002] };
-  assert.strictEqual(entry.scenarios.realworld.overhead.verdict, BROKEN);
+  assert.strictEqual(words(entry.scenarios.realworld.overhead), BROKEN);
   assert.strictEqual(entry.scenarios.realworld.overhead.significant, false);
   const t = targets(entry);
   assert.strictEqual(t.realWorldOverhead.status, 'BROKEN');
@@ -372,7 +379,7 @@ test('statistics: a sample shorter than a few timer resolutions gets no ratio an
   const ov = overhead(cfg, base, 'sync');
   assert.strictEqual(ov.unresolved, true, 'none took ~2 timer resolutions');
   assert.strictEqual(ov.significant, false);
-  assert.match(ov.verdict, /below timer resolution/);
+  assert.match(words(ov), /below timer resolution/);
   const entry = { strategy: 'x', scenarios: { async: { overhead: ov } } };
   assert.strictEqual(targets(entry).asyncOverhead.status, 'n/a');
   // Ten resolutions is timeable.

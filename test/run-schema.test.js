@@ -12,6 +12,8 @@ const { checkRun, migrate, VERSION } = require('../lib/run-schema');
 const { runJsonPage, FILE } = require('../scripts/docs-run-json');
 const { resolveSettings } = require('../bench/cli/run');
 const { makeRun2 } = require('./helpers/run2');
+const { summarize } = require('../analysis/summary');
+const { ratioVerdictText } = require('../report/verdict-text');
 const { runCli } = require('./helpers/cli');
 const { tempDir } = require('./helpers/tmp');
 
@@ -191,6 +193,32 @@ test('schema 4: a measured run without method or baseline reads as sequential ag
   assert.ok(!('baseline' in integrity.settings));
   // aa and calibrate with --method pair put the pair's rate in the plan.
   assert.strictEqual(freezePlan({ method: 'pair', rate: 600 }).rate, 600);
+});
+
+test("issue 77: an old file's saved verdict sentences are dropped on read; the report words the judgement", () => {
+  const old = { ...makeRun2({ seed: 8, strategies: { als: 0.9 } }), schema: 3, environment: {} };
+  const als = old.configs.find((c) => c.strategy === 'als');
+  const base = old.configs.find((c) => c.strategy === 'none');
+  // As a file written before issue 77 holds it: each ratio with its sentence, one of them
+  // (a ratio saved before judgements were kept) with no judgement at all.
+  const bare = summarize(als, base).ratio;
+  delete bare.judgement;
+  als.summary = {
+    ...summarize(als, base),
+    ratio: { ...bare, verdict: 'SENTENCE' },
+    sharedRatio: { estimate: 1, verdict: 'SENTENCE' },
+  };
+  als.summary.cpuRatio = { ...als.summary.cpuRatio, verdict: 'SENTENCE' };
+  const app = { ratio: { estimate: 0.9, verdict: 'SENTENCE' } };
+  const run = checkRun({ ...old, kind: 'run' }, { file: 'old.json' });
+  const summary = run.configs.find((c) => c.strategy === 'als').summary;
+  for (const k of ['ratio', 'cpuRatio', 'sharedRatio']) assert.ok(!('verdict' in summary[k]), k);
+  assert.strictEqual(als.summary.ratio.verdict, 'SENTENCE', 'the object read is not changed');
+  assert.ok(!('verdict' in migrate({ ...old, kind: 'app', app }).app.ratio), "an app's answer too");
+  assert.ok(!('verdict' in migrate({ ...old, kind: 'aa', aa: { overall: app.ratio } }).aa.overall), 'A/A trials too');
+  assert.ok(!('verdict' in migrate({ kind: 'repro', runs: [old] }).runs[0].configs[1].summary.ratio), 'a repro too');
+  // The words come from the figures (judged again: no judgement was saved), never the sentence.
+  assert.match(ratioVerdictText(summary.ratio, summary), /^\d+\.\d% slower, significant$/);
 });
 
 test('report, compare, repro --compare and run --resume refuse a malformed run in one line', async () => {

@@ -6,6 +6,7 @@ const { rng } = require('./helpers/random');
 const assert = require('node:assert');
 const stats = require('../analysis/stats');
 const summaries = require('../analysis/summary');
+const { verdictText } = require('../report/verdict-text');
 const { baselineFor } = require('../analysis/comparable');
 
 // Reference data: R's built-in `sleep` data set (Student, 1908), extra hours of sleep
@@ -17,6 +18,9 @@ const { baselineFor } = require('../analysis/comparable');
 //   with(sleep, t.test(extra[group == 1], extra[group == 2], paired = TRUE))
 //     Paired t-test: t = -4.0621, df = 9, p-value = 0.002833
 //   t.test(sleep$extra[1:10])   mean of x 0.75, 95 percent CI: -0.5297804  2.0297804
+// A ratio's verdict in words: analysis judges it, the report words it.
+const verdict = (r, alpha, options) => verdictText(summaries.judge(r, alpha, options));
+
 const sleep1 = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0];
 const sleep2 = [1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4];
 
@@ -96,7 +100,7 @@ test('paired ratio recovers a planted 10% slowdown despite 15% round-to-round dr
   assert.ok(r.ci95[0] < 0.9 && 0.9 < r.ci95[1], `CI ${r.ci95} covers 0.9`);
   assert.ok(r.pValue < 0.001, `p ${r.pValue}`);
   close(r.halfWidthPct, ((r.ci95[1] - r.ci95[0]) / 2) * 100, 1e-9, 'halfWidthPct');
-  assert.match(summaries.verdict(r), /^\d+\.\d% slower, significant$/);
+  assert.match(verdict(r), /^\d+\.\d% slower, significant$/);
   // The same data unpaired: the drift swamps the effect, the interval is much wider.
   const w = summaries.ratio(a, b, { paired: false });
   assert.strictEqual(w.paired, false);
@@ -110,7 +114,7 @@ test('ratio: exact answers on tiny hand-made data', () => {
   const r = summaries.ratio(cfg, base);
   close(r.estimate, 0.8, 1e-12, 'estimate');
   assert.strictEqual(r.pValue, 0);
-  assert.strictEqual(summaries.verdict(r), '20.0% slower, significant');
+  assert.strictEqual(verdict(r), '20.0% slower, significant');
   // Only rounds present in both are paired; a single shared round falls back to Welch.
   const partial = summaries.ratio(
     [
@@ -131,16 +135,16 @@ test('ratio: exact answers on tiny hand-made data', () => {
 });
 
 test('verdict strings', () => {
-  assert.strictEqual(summaries.verdict({ estimate: 0.93, pValue: 0.0004, n: 6 }), '7.0% slower, significant');
-  assert.strictEqual(summaries.verdict({ estimate: 1.031, pValue: 0.01, n: 6 }), '3.1% faster, significant');
-  assert.strictEqual(summaries.verdict({ estimate: 0.97, pValue: 0.2, n: 6 }), 'no significant difference');
-  assert.strictEqual(summaries.verdict({ estimate: 0.97, pValue: 0.03, n: 6 }, 0.01), 'no significant difference');
-  assert.strictEqual(summaries.verdict({ estimate: 0.5, pValue: null, n: 1 }), 'not enough samples');
+  assert.strictEqual(verdict({ estimate: 0.93, pValue: 0.0004, n: 6 }), '7.0% slower, significant');
+  assert.strictEqual(verdict({ estimate: 1.031, pValue: 0.01, n: 6 }), '3.1% faster, significant');
+  assert.strictEqual(verdict({ estimate: 0.97, pValue: 0.2, n: 6 }), 'no significant difference');
+  assert.strictEqual(verdict({ estimate: 0.97, pValue: 0.03, n: 6 }, 0.01), 'no significant difference');
+  assert.strictEqual(verdict({ estimate: 0.5, pValue: null, n: 1 }), 'not enough samples');
   assert.strictEqual(
-    summaries.verdict(summaries.ratio([{ round: 0, rps: 5 }], [{ round: 0, rps: 9 }])),
+    verdict(summaries.ratio([{ round: 0, rps: 5 }], [{ round: 0, rps: 9 }])),
     'not enough samples',
   );
-  assert.strictEqual(summaries.verdict(null), 'not enough samples');
+  assert.strictEqual(verdict(null), 'not enough samples');
 });
 
 test('A vs A is called significant in 3–7% of 2000 trials (paired and Welch)', () => {
@@ -150,10 +154,10 @@ test('A vs A is called significant in 3–7% of 2000 trials (paired and Welch)',
   let welchHits = 0;
   for (let i = 0; i < trials; i++) {
     const { a, b } = interleaved(r, { rounds: 6, factor: 1 });
-    if (summaries.verdict(summaries.ratio(a, b, { paired: true })) !== 'no significant difference') pairedHits++;
+    if (verdict(summaries.ratio(a, b, { paired: true })) !== 'no significant difference') pairedHits++;
     const x = Array.from({ length: 6 }, (_, round) => ({ round, rps: 10000 * Math.exp(0.2 * r.normal()) }));
     const y = Array.from({ length: 6 }, (_, round) => ({ round, rps: 10000 * Math.exp(0.2 * r.normal()) }));
-    if (summaries.verdict(summaries.ratio(x, y, { paired: false })) !== 'no significant difference') welchHits++;
+    if (verdict(summaries.ratio(x, y, { paired: false })) !== 'no significant difference') welchHits++;
   }
   assert.ok(pairedHits / trials >= 0.03 && pairedHits / trials <= 0.07, `paired rate ${pairedHits / trials}`);
   assert.ok(welchHits / trials >= 0.03 && welchHits / trials <= 0.07, `Welch rate ${welchHits / trials}`);
@@ -199,7 +203,8 @@ test('summarize() builds the run-json summary, matching samples by round', () =>
   assert.strictEqual(s.ratio.baseline, base.id);
   assert.strictEqual(s.ratio.paired, true);
   close(s.ratio.estimate, 0.9, 1e-12, 'paired estimate');
-  assert.strictEqual(s.ratio.verdict, '10.0% slower, significant');
+  assert.strictEqual(verdictText(s.ratio.judgement), '10.0% slower, significant');
+  assert.ok(!('verdict' in s.ratio), 'a judgement, no sentence');
   for (const k of ['ci95', 'halfWidthPct', 'pValue']) assert.ok(k in s.ratio, k);
   assert.strictEqual(summaries.summarize(base, null).ratio, null);
   const none = summaries.summarize({ id: 'x', samples: [] }, null);

@@ -5,8 +5,8 @@ const { describeInstance } = require('../../lib/instances');
 const { capacityLines, operatingLines } = require('./deployment-lines');
 const { probeText, resourceMix, fittedRange, wordText } = require('../../report/sections/app');
 const f = require('../../report/format');
-const { AT_SATURATION } = require('../../analysis/model');
-const { equivalenceText } = require('../../report/verdict-text');
+const { AT_SATURATION, caveatText, predictErrorText, predictWhyText } = require('../../report/words');
+const { equivalenceText, ratioVerdictText } = require('../../report/verdict-text');
 
 // Every block run, and in how many the windows counted where a busy machine dropped the rest.
 function blocksText(a) {
@@ -27,7 +27,7 @@ function summaryLine(run) {
       lines.push(
         `${cand.name} at ${pct(r.estimate)}${r.ci95 ? ` [${pct(r.ci95[0])}–${pct(r.ci95[1])}]` : ''} of ` +
           `${base.name}'s throughput on one CPU (CPU per request in duet): ` +
-          `${r.verdict}${eq ? `; ${equivalenceText(eq)}` : ''}`,
+          `${ratioVerdictText(r, a)}${eq ? `; ${equivalenceText(eq)}` : ''}`,
       );
     } else lines.push('no ratio: too few windows measured');
     for (const c of run.configs) {
@@ -117,7 +117,7 @@ function predictLines(p) {
   if (p.error) return [...lines, `no prediction: ${p.error}`];
   const pr = p.prediction;
   if (!pr) return [...lines, 'no prediction: the reference measurement did not finish'];
-  if (pr.error) return [...lines, `no prediction: ${pr.error}`];
+  if (pr.error) return [...lines, `no prediction: ${predictErrorText(pr.error)}`];
   lines.push(
     `CPU per request on the model's scale: ${pr.baselineUs.estimate.toFixed(1)} µs (beside ctxbench's ` +
       `reference server in duet; model from ` +
@@ -132,13 +132,14 @@ function predictLines(p) {
     const word = wordText(row);
     lines.push(
       `  ${row.strategy.padEnd(width)}  ` +
-        `${row.why ? `no prediction: ${row.why}` : withCi(row)}` +
+        `${row.why ? `no prediction: ${predictWhyText(row)}` : withCi(row)}` +
         `${word && row.word !== 'not modelled' ? `  ${word}` : ''}` +
         `${Number.isFinite(row.extraUs) ? `  (+${row.extraUs.toFixed(1)} µs per request)` : ''}`,
     );
   }
   const caveated = rows.filter((x) => x.caveat);
-  if (caveated.length) lines.push(`  ${caveated.map((x) => x.strategy).join(', ')}: ${caveated[0].caveat}`);
+  if (caveated.length)
+    lines.push(`  ${caveated.map((x) => x.strategy).join(', ')}: ${caveatText(caveated[0].caveat)}`);
   lines.push(`  ${AT_SATURATION[0].toUpperCase()}${AT_SATURATION.slice(1)}.`);
   if (p.candidate) {
     const j = p.candidate.judgement;

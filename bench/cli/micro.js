@@ -5,7 +5,8 @@
 const { freezePlan } = require('../../lib/plan');
 const path = require('node:path');
 const fs = require('node:fs');
-const { UsageError, parse, flags, list, number, acfFlag } = require('../../lib/cli');
+const { UsageError, parse, flags, list, acfFlag } = require('../../lib/cli');
+const { setting } = require('../../lib/settings');
 const { session } = require('../session');
 const { writeReport } = require('./write-report');
 const { resolveNodeTargets } = require('../targets');
@@ -88,7 +89,7 @@ function resolveSettings(values) {
     }
     profile.time = t;
   }
-  const rounds = number('rounds', values.rounds, { min: 2, max: 100, integer: true });
+  const rounds = setting('rounds', values.rounds, { method: 'micro' });
   if (rounds !== undefined) profile.rounds = rounds;
   const extra = strategies.extraModules();
   const method = values.method ?? 'time';
@@ -130,10 +131,10 @@ function countSettings(values) {
     valgrind: found.version,
     nodeFlags: NODE_ARGS,
     maxWarmup:
-      number('max-warmup-windows', values['max-warmup-windows'], { min: 0, max: 1000, integer: true }) ??
+      setting('max-warmup-windows', values['max-warmup-windows']) ??
       (values.quick ? 6 : DEFAULTS.maxWarmup),
     windows:
-      number('windows', values.windows, { min: 1, max: 100, integer: true }) ?? (values.quick ? 2 : DEFAULTS.windows),
+      setting('windows', values.windows) ?? (values.quick ? 2 : DEFAULTS.windows),
   };
 }
 
@@ -175,7 +176,7 @@ async function main(args) {
   const run = await microSession(args, settings, targets, warnings, out, {
     title: `Micro benchmarks of context operations${settings.quick ? ' (quick)' : ''}`,
     extra: {
-      criteria: micro.TARGETS.map(({ key, title, threshold, unit }) => ({ key, title, threshold, unit })),
+      criteria: micro.TARGETS.map(({ key, threshold, unit }) => ({ key, threshold, unit })),
       rounds: settings.rounds,
       roundsDone: 0, // rounds in which every process has finished
     },

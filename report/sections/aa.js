@@ -4,6 +4,7 @@
 const f = require('../format');
 const { header } = require('./method');
 const { analyzeAa } = require('../../analysis/method');
+const { ratioVerdictText } = require('../verdict-text');
 
 // The analysis by the current rules (the binomial tail): recomputed from the samples when
 // the run has them, so a run recorded under the earlier floor(n·0.05) rule is re-judged.
@@ -65,7 +66,7 @@ function render(run, ctx = {}) {
   if (o)
     parts.push(
       `All samples together: B ÷ A = ${f.pctOf(o.estimate)} [95% CI ` +
-        `${f.pctOf(o.ci95 && o.ci95[0])}–${f.pctOf(o.ci95 && o.ci95[1])}], ${o.verdict}.`,
+        `${f.pctOf(o.ci95 && o.ci95[0])}–${f.pctOf(o.ci95 && o.ci95[1])}], ${ratioVerdictText(o)}.`,
     );
   const rows = a.trials.map((t) => [
     t.trial + 1,

@@ -4,8 +4,8 @@
 // pairs at fixed rates. Formats analysis/index.js analyzeApp().
 const f = require('../format');
 const { analyzeApp } = require('../../analysis');
-const { equivalenceText } = require('../verdict-text');
-const { AT_SATURATION } = require('../../analysis/model');
+const { equivalenceText, ratioVerdictText } = require('../verdict-text');
+const { AT_SATURATION, caveatText, predictErrorText, predictWhyText } = require('../words');
 const { environmentSection } = require('./run');
 const { capacitySection } = require('./run/capacity');
 const { operatingSection } = require('./run/operating');
@@ -75,7 +75,7 @@ function render(run, ctx = {}) {
       f.code(c.name),
       f.code(c.command),
       ratio,
-      isBase ? '' : (r?.verdict ?? 'not enough windows'),
+      isBase ? '' : (ratioVerdictText(r, a) ?? 'not enough windows'),
       eq ? `${equivalenceText(eq)} (90% CI ${f.pctOf(eq.ci90[0])}–${f.pctOf(eq.ci90[1])})` : '',
       f.num(a.cpuUsPerRequest?.[c.arm]),
       f.int(a.requestsPerWindow?.[c.arm]),
@@ -255,6 +255,14 @@ function referenceEnv(p) {
     .join(' ');
 }
 
+// The strategies whose prediction carries a caveat (an agent's), with it in words.
+function caveatLines(rows) {
+  const caveated = rows.filter((x) => x.caveat);
+  if (!caveated.length) return [];
+  const who = caveated.map((x) => f.code(x.strategy)).join(', ');
+  return ['', `${who}: ${caveatText(caveated[0].caveat)} (docs/model.md).`];
+}
+
 function predictSection(p) {
   const out = [f.heading(4, 'Predicted by the cost model'), ''];
   const rt = p.probe?.runtime;
@@ -270,8 +278,10 @@ function predictSection(p) {
   );
   if (p.error) return [...out, '', `No prediction: ${p.error}.`].join('\n');
   const pr = p.prediction;
-  if (!pr || pr.error)
-    return [...out, '', `No prediction: ${pr?.error ?? 'the reference measurement did not finish'}.`].join('\n');
+  if (!pr || pr.error) {
+    const why = pr ? predictErrorText(pr.error) : 'the reference measurement did not finish';
+    return [...out, '', `No prediction: ${why}.`].join('\n');
+  }
   out.push(
     '',
     `Its CPU per request on the model's scale: ${f.withCi(pr.baselineUs.estimate, pr.baselineUs.ci95, f.num)} µs, ` +
@@ -287,7 +297,7 @@ function predictSection(p) {
     .sort((x, y) => (y.estimate ?? 0) - (x.estimate ?? 0))
     .map((x) => [
       f.code(x.strategy),
-      x.why ? `no prediction: ${x.why}` : ci(x),
+      x.why ? `no prediction: ${predictWhyText(x)}` : ci(x),
       f.isNum(x.extraUs) ? `+${f.num(x.extraUs)}` : f.DASH,
       ...(worded ? [wordText(x) || f.DASH] : []),
     ]);
@@ -310,10 +320,7 @@ function predictSection(p) {
         '*not validated* (a figure all the same, not shown right by enough points) or *not modelled* (its line ' +
         'is shown wrong somewhere: no figure).',
     );
-  const caveated = pr.rows.filter((x) => x.caveat);
-  if (caveated.length)
-    out.push('', `${caveated.map((x) => f.code(x.strategy)).join(', ')}: ${caveated[0].caveat} (docs/model.md).`);
-  out.push('', `Predicted figures are ${AT_SATURATION}.`);
+  out.push(...caveatLines(pr.rows), '', `Predicted figures are ${AT_SATURATION}.`);
   if (p.candidate) {
     const j = p.candidate.judgement;
     out.push(

@@ -4,6 +4,7 @@
 // AsyncContextFrame on vs off.
 const { medianRps, medianP99, ratioToBase, runtimeGain, measuredInBlocks } = require('../../analysis');
 const f = require('../format');
+const { verdictText } = require('../verdict-text');
 const references = require('../references');
 const { PRESETS } = require('../../lib/presets');
 const {
@@ -53,7 +54,8 @@ function versionTable(g) {
           `no baseline (http/none ${baseMissing === 'not run' ? 'not run' : baseMissing.split(':')[0]})`,
         );
       } else {
-        const { paired, ratio: r, verdict } = ratioToBase(c, base);
+        const { paired, ratio: r, judgement } = ratioToBase(c, base);
+        const verdict = judgement && verdictText(judgement, { quantity: r.quantity });
         if (paired) cells.push(f.withCi(r.estimate, r.ci95, f.pctOf), verdict);
         // Another framework is not measured in adjacent pairs with http/none: the figure
         // is per block (both measured in each block of fresh processes), and says so.
@@ -132,8 +134,8 @@ function comparisonTable(older, newer) {
     if (missing(a) || missing(b)) {
       cells.push(f.DASH, 'not compared');
     } else {
-      const r = runtimeGain(b, a, { on: newer.major });
-      cells.push(gainCell(r), r.verdict);
+      const r = runtimeGain(b, a);
+      cells.push(gainCell(r), verdictText(r.judgement, { on: newer.major }));
     }
     if (published) {
       const p = sc.ref && PUBLISHED_GAIN.rows[sc.ref];
@@ -215,7 +217,7 @@ function acfSection(groups) {
         const med = (c) => missing(c) || f.int(medianRps(c));
         if (missing(a) || missing(b)) return [scenarioOf(a).name, med(a), med(b), f.DASH, 'not compared'];
         const r = runtimeGain(b, a);
-        return [scenarioOf(a).name, med(a), med(b), gainCell(r), r.verdict];
+        return [scenarioOf(a).name, med(a), med(b), gainCell(r), verdictText(r.judgement)];
       });
     if (!rows.length) continue;
     out.push(f.heading(4, `Node ${major}: ${acfStatus(def)} (default) vs ${flippedName}`), '');

@@ -5,6 +5,7 @@
 // ratio of the default run (duet) for the same configuration, flagged where the two
 // disagree beyond their intervals.
 const f = require('../format');
+const { ratioVerdictText } = require('../verdict-text');
 const { armOf } = require('../../analysis/comparable');
 const { sortConfigs, environmentSection, settingsSection } = require('./run');
 const { summaryOf, instructionWarmup, againstTime } = require('../../analysis');
@@ -119,7 +120,7 @@ function resultRow({ config: c, summary: sum }, { baseline, twin, compared }, in
     i ? f.int(i.median) : 'not measured',
     i ? (i.processes > 1 ? `±${(i.spreadPct / 2).toFixed(2)}% (${i.processes})` : '1 process') : f.DASH,
     isBase ? 'baseline' : r && f.isNum(r.estimate) ? f.withCi(r.estimate, r.range, pct2) : f.DASH,
-    isBase ? '' : (r?.verdict ?? (c.error ? `failed: ${c.error.message.split('\n')[0]}` : '')),
+    isBase ? '' : (ratioVerdictText(r, sum) ?? (c.error ? `failed: ${c.error.message.split('\n')[0]}` : '')),
   ];
   if (twin) {
     const { timed: t, agree } = compared[index];

@@ -3,7 +3,9 @@
 // scenario's table, the achieved precision, the study's targets per strategy, the settings
 // line, and the environment line and strategy label the timed and the counted page share.
 const f = require('../format');
-const { BROKEN, RESOLUTION_FACTOR, unresolved, achievedPrecision } = require('../../analysis/micro');
+const { RESOLUTION_FACTOR, unresolved, achievedPrecision } = require('../../analysis/micro');
+const { BROKEN, verdictText } = require('../verdict-text');
+const { targetReasonText } = require('../words');
 const { formatUs } = require('../../lib/format');
 
 const DASH = f.DASH;
@@ -133,7 +135,7 @@ function scenarioTable(key, entries, baseline) {
           : 'baseline'
         : overheadCell(ov, s, baseEntry && baseEntry.scenarios && baseEntry.scenarios[key]),
       base ? DASH : halfWidthCell(ov),
-      base ? DASH : ov ? ov.verdict : 'no baseline',
+      base ? DASH : ov ? verdictText(ov.judgement, { units: 'rounds' }) : 'no baseline',
       readsCell(s, e),
     ];
   });
@@ -168,7 +170,7 @@ function targetFigure(t) {
 
 function targetCell(t) {
   if (!t) return DASH;
-  if (t.status === 'n/a') return t.reason ? `n/a (${t.reason})` : 'n/a';
+  if (t.status === 'n/a') return t.reason ? `n/a (${targetReasonText(t.reason)})` : 'n/a';
   if (t.status === 'BROKEN') return `⛔ ${BROKEN}`;
   const mark = t.status === 'PASS' ? '✅ PASS' : t.status === 'FAIL' ? '❌ FAIL' : '❔ INCONCLUSIVE';
   return `${mark} ${targetFigure(t)}`.trim();

@@ -5,7 +5,8 @@
 // The tables are report/sections/micro-tables.js, the reference micro-reference.js, an
 // instruction-count run's page micro-counts.js.
 const f = require('../format');
-const { BROKEN, RESOLUTION_FACTOR, aggregate, scenariosOf } = require('../../analysis/micro');
+const { RESOLUTION_FACTOR, aggregate, scenariosOf } = require('../../analysis/micro');
+const { BROKEN } = require('../verdict-text');
 const { REFERENCE, referenceBlock } = require('./micro-reference');
 const { countsSection } = require('./micro-counts');
 const {

@@ -4,6 +4,7 @@
 const f = require('../format');
 const { header } = require('./method');
 const { verdictOf } = require('../../analysis/method');
+const { sideName } = require('../words');
 
 const VERDICT = {
   met: '✅ met (the whole interval is at or above it)',
@@ -34,8 +35,8 @@ function render(run, ctx = {}) {
   // The figure beside an interval is the statistic the interval is of (runs before the
   // geometric mean was recorded here carry only a median, and say so).
   const geo = Object.values(o.sides).every((side) => f.isNum(side.rps.estimate));
-  const rows = Object.entries(o.sides).map(([name, side]) => [
-    name,
+  const rows = Object.entries(o.sides).map(([code, side]) => [
+    sideName(code),
     geo ? f.withCi(side.rps.estimate, side.rps.ci95) : f.withCi(side.rps.median, side.rps.ci95),
   ]);
   parts.push(f.table(['server', geo ? 'req/s geo. mean [95% CI]' : 'req/s median [95% CI]'], rows, ['l', 'r']));

@@ -5,7 +5,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const f = require('../../format');
 const { depthChart } = require('../../charts');
-const { logEffect, BROKEN, meanLatency, isControl, latencyImpact } = require('../../../analysis');
+const { logEffect, meanLatency, isControl, latencyImpact } = require('../../../analysis');
+const { BROKEN } = require('../../verdict-text');
 const { uniq, strategyOrder, nodeLabel, logOf, groupKey, groupLabel, validSamples } = require('./common');
 
 const share = (x) => `${Math.round(x * 100)}%`;

@@ -13,6 +13,7 @@ const {
   CLAIM_MIN_POINTS,
   CLAIM_SHARE_WITHIN,
 } = require('../../../analysis/model');
+const { fitWhyText, notModelledText } = require('../../words');
 
 // Nanoseconds with a true minus sign, so that a range reads [−1,482–468].
 const ns = (us) =>
@@ -25,7 +26,7 @@ const signedPp = (x) => (f.isNum(x) ? `${x >= 0 ? '+' : '−'}${Math.abs(x).toFi
 // What the line does at the fitted points: the ones it misses, or, where none is shown off
 // it, its largest gap and whether that point's own interval could tell.
 function lineCell(s) {
-  if (!s.fit) return `no fit: ${s.why}`;
+  if (!s.fit) return `no fit: ${fitWhyText(s.why)}`;
   const fitted = s.points.filter((p) => p.role === 'fit');
   const off = fitted.filter((p) => p.offLine);
   if (off.length)
@@ -123,7 +124,7 @@ const judgedText = (v) =>
   `${v.within} of ${v.judged} judged held-out point${v.judged === 1 ? '' : 's'} within` +
   `${v.cannotTell ? `, ${v.cannotTell} cannot tell` : ''}`;
 function claimCell(s) {
-  if (s.word === 'not modelled') return `**not modelled**: ${s.notModelled}`;
+  if (s.word === 'not modelled') return `**not modelled**: ${notModelledText(s.notModelled)}`;
   if (s.word === 'claimed') return `**claimed** (${judgedText(s.validation)})`;
   return (
     `**not validated**: ${judgedText(s.validation)} (claimed needs at least ${CLAIM_MIN_POINTS}, ` +

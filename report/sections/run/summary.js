@@ -2,6 +2,7 @@
 // A run page's summary table and the notes read beside it (the control, leaks, the
 // in-run A/A check, failures).
 const f = require('../../format');
+const { ratioVerdictText } = require('../../verdict-text');
 const { strategyInfo, isControl, carriesContext } = require('../../../analysis');
 const { isBaselineRow, isAaTwin, strategyCell, uniq, validSamples, nodeLabel, logOf } = require('./common');
 
@@ -136,7 +137,7 @@ function verdictCell(s, duet = false) {
     s.disagree && !s.broken && !(s.clientBound && !duet)
       ? ` ⚠ ${duet ? 'shared-CPU req/s and CPU/req differ' : 'throughput and CPU/req disagree'}`
       : '';
-  return `${flags.length ? `${flags.join(' ')} ` : ''}${s.ratio.verdict}${disagree}`;
+  return `${flags.length ? `${flags.join(' ')} ` : ''}${ratioVerdictText(s.ratio, s)}${disagree}`;
 }
 
 // Verdicts are per configuration at 5%: with a dozen of them a chance "significant" is to
