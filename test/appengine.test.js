@@ -1,5 +1,6 @@
 'use strict';
-// Tier: quick (the yamls App Engine reads, their deploy rehearsals, npm start, the lock file and the Dockerfile's Node; starting every strategy to record what ships is in test/all/appengine.test.js)
+// Tier: quick (the yamls App Engine reads, their deploy rehearsals, npm start, the lock file and the
+// Dockerfile's Node; starting every strategy to record what ships is in test/all/appengine.test.js)
 // App Engine / Cloud Run packaging: every app_*.yaml is one App Engine standard service
 // whose fields App Engine accepts, and a "deploy rehearsal" runs what App Engine runs
 // (npm start's command with that yaml's env_variables and App Engine's own variables)
@@ -226,32 +227,35 @@ for (const [file, want] of Object.entries(SERVICES)) {
   });
 }
 
-test('Dockerfile and App Engine run the Node major the benchmark measures on, with production dependencies only', () => {
-  const lines = fs
-    .readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8')
-    .split('\n')
-    .map((l) => l.trim())
-    .filter((l) => l && !l.startsWith('#'));
-  const from = lines.filter((l) => /^FROM\s/i.test(l));
-  assert.strictEqual(from.length, 1);
-  // The official image of that major (a -slim or -alpine variant of it is the same Node).
-  const image = /^FROM\s+node:(\d+)(?:-(?:slim|alpine))?$/i.exec(from[0]);
-  assert.ok(image, `official node image: ${from[0]}`);
-  const major = Number(image[1]);
-  assert.strictEqual(
-    major,
-    Number(DEFAULT_MAJOR),
-    'the image runs what the benchmark measures (lib/node-versions.js DEFAULT_MAJOR)',
-  );
-  assert.ok(major >= engineMajor);
-  for (const file of Object.keys(SERVICES))
-    assert.strictEqual(readYaml(file).runtime, `nodejs${major}`, `${file} runs what the image runs`);
-  assert.ok(
-    lines.some((l) => /^RUN\s.*\bnpm ci --omit=dev\b/.test(l)),
-    'npm ci --omit=dev',
-  );
-  const cmd = lines.filter((l) => /^CMD\s/i.test(l));
-  assert.strictEqual(cmd.length, 1);
-  assert.match(cmd[0], /^CMD\s+(\["npm",\s*"start"\]|npm start)$/);
-  assert.ok(!lines.some((l) => /^ENV\s+PORT\b/.test(l)), 'PORT is left to the platform (default 8080)');
-});
+test(
+  'Dockerfile and App Engine run the Node major the ' + 'benchmark measures on, with production dependencies only',
+  () => {
+    const lines = fs
+      .readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#'));
+    const from = lines.filter((l) => /^FROM\s/i.test(l));
+    assert.strictEqual(from.length, 1);
+    // The official image of that major (a -slim or -alpine variant of it is the same Node).
+    const image = /^FROM\s+node:(\d+)(?:-(?:slim|alpine))?$/i.exec(from[0]);
+    assert.ok(image, `official node image: ${from[0]}`);
+    const major = Number(image[1]);
+    assert.strictEqual(
+      major,
+      Number(DEFAULT_MAJOR),
+      'the image runs what the benchmark measures (lib/node-versions.js DEFAULT_MAJOR)',
+    );
+    assert.ok(major >= engineMajor);
+    for (const file of Object.keys(SERVICES))
+      assert.strictEqual(readYaml(file).runtime, `nodejs${major}`, `${file} runs what the image runs`);
+    assert.ok(
+      lines.some((l) => /^RUN\s.*\bnpm ci --omit=dev\b/.test(l)),
+      'npm ci --omit=dev',
+    );
+    const cmd = lines.filter((l) => /^CMD\s/i.test(l));
+    assert.strictEqual(cmd.length, 1);
+    assert.match(cmd[0], /^CMD\s+(\["npm",\s*"start"\]|npm start)$/);
+    assert.ok(!lines.some((l) => /^ENV\s+PORT\b/.test(l)), 'PORT is left to the platform (default 8080)');
+  },
+);

@@ -65,25 +65,29 @@ function pairRun({ crossing, cpu }) {
   return { settings: { method: 'pair', baseline: 'none', slo: SLO, instance: { name: 'F1' } }, configs };
 }
 
-test('the capacity is the SLO crossing per block; the CPU per request below the knee beside it, read only where the quota did not bind, and never taken for a capacity', () => {
-  // Where both are throttled in most CFS periods (the knee, 100%) each uses its whole quota
-  // and the CPU ratio reads 1 whatever the cost; past the knee (150%) likewise: neither is read.
-  const cap = sloCapacity(pairRun({ crossing: [0.74, 0.86, 0.8], cpu: (load) => (load >= 1 ? 1 : 1.25) }));
-  const row = cap.rows.find((r) => r.strategy === 'otel');
-  assert.ok(Math.abs(row.ratio.estimate - 0.8) < 0.02, JSON.stringify(row.ratio));
-  assert.ok(
-    Math.abs(row.capacity.estimate / row.baselineCapacity.estimate - row.ratio.estimate) < 0.05,
-    `${row.capacity.estimate} vs ${row.baselineCapacity.estimate}`,
-  );
-  assert.deepStrictEqual(row.cpuBelowKnee.rungs, [0.5]);
-  assert.ok(Math.abs(row.cpuBelowKnee.ratio.estimate - 0.8) < 0.01, JSON.stringify(row.cpuBelowKnee));
-  assert.ok(Math.abs(row.instances.per100.estimate - 100 / row.ratio.estimate) < 1e-9, JSON.stringify(row.instances));
-  assert.deepStrictEqual(cap.cpuRule, { kneeLoad: 1, quotaBinds: 0.5 });
-  // A candidate as dear in CPU whose SLO crossing is the baseline's: its capacity is the
-  // crossing's (100%), not the 80% its CPU would suggest.
-  const same = sloCapacity(pairRun({ crossing: [0.99, 1.01, 1.0], cpu: () => 1.25 })).rows.find(
-    (r) => r.strategy === 'otel',
-  );
-  assert.ok(Math.abs(same.ratio.estimate - 1) < 0.02, JSON.stringify(same.ratio));
-  assert.ok(Math.abs(same.cpuBelowKnee.ratio.estimate - 0.8) < 0.01);
-});
+test(
+  'the capacity is the SLO crossing per block; the CPU per request below the knee beside it, ' +
+    'read only where the quota did not bind, and never taken for a capacity',
+  () => {
+    // Where both are throttled in most CFS periods (the knee, 100%) each uses its whole quota
+    // and the CPU ratio reads 1 whatever the cost; past the knee (150%) likewise: neither is read.
+    const cap = sloCapacity(pairRun({ crossing: [0.74, 0.86, 0.8], cpu: (load) => (load >= 1 ? 1 : 1.25) }));
+    const row = cap.rows.find((r) => r.strategy === 'otel');
+    assert.ok(Math.abs(row.ratio.estimate - 0.8) < 0.02, JSON.stringify(row.ratio));
+    assert.ok(
+      Math.abs(row.capacity.estimate / row.baselineCapacity.estimate - row.ratio.estimate) < 0.05,
+      `${row.capacity.estimate} vs ${row.baselineCapacity.estimate}`,
+    );
+    assert.deepStrictEqual(row.cpuBelowKnee.rungs, [0.5]);
+    assert.ok(Math.abs(row.cpuBelowKnee.ratio.estimate - 0.8) < 0.01, JSON.stringify(row.cpuBelowKnee));
+    assert.ok(Math.abs(row.instances.per100.estimate - 100 / row.ratio.estimate) < 1e-9, JSON.stringify(row.instances));
+    assert.deepStrictEqual(cap.cpuRule, { kneeLoad: 1, quotaBinds: 0.5 });
+    // A candidate as dear in CPU whose SLO crossing is the baseline's: its capacity is the
+    // crossing's (100%), not the 80% its CPU would suggest.
+    const same = sloCapacity(pairRun({ crossing: [0.99, 1.01, 1.0], cpu: () => 1.25 })).rows.find(
+      (r) => r.strategy === 'otel',
+    );
+    assert.ok(Math.abs(same.ratio.estimate - 1) < 0.02, JSON.stringify(same.ratio));
+    assert.ok(Math.abs(same.cpuBelowKnee.ratio.estimate - 0.8) < 0.01);
+  },
+);

@@ -81,8 +81,9 @@ test('a PORT already in use stops start-up with one line naming PORT, exit 1', a
 
 test('every valid name of every list is accepted by loadConfig', () => {
   // A framework's own plugin (fastify-request-context) is valid on that framework only.
-  // An APM agent's spans need their sink (test/agents.test.js: without it, one line).
-  const sink = (s) => (strategies.info(s).agent ? { SINK_URL: 'http://127.0.0.1:1' } : {});
+  // A row with an endpoint (an APM agent, an OTLP row) needs the sink (test/agents.test.js,
+  // test/deployed-rows.test.js: without it, one line).
+  const sink = (s) => (strategies.info(s).sink ? { SINK_URL: 'http://127.0.0.1:1' } : {});
   for (const s of strategies.names)
     assert.strictEqual(
       loadConfig({ STRATEGY: s, FRAMEWORK: strategies.info(s).frameworks?.[0], ...sink(s) }).strategy,

@@ -49,31 +49,45 @@ test("the F1 column: one column at the autoscaler's target, off the headline whi
   const md = markdown(summary, { link: (name) => `results/${name}.md` });
   assert.match(
     md,
-    /F1 at its autoscaling target \(depth 8\): on its study page, \[deployment-f1\]\(results\/deployment-f1\.md\) \(its 95% intervals reach ±\d+ pp; a % column stays only within ±4 pp\)\./,
+    new RegExp(
+      String.raw`F1 at its autoscaling target \(depth 8\): on its study page, ` +
+        String.raw`\[deployment-f1\]\(results/deployment-f1\.md\) \(its 95% ` +
+        String.raw`intervals reach ±\d+ pp; a % column stays only within ±4 pp\)\.`,
+    ),
   );
   assert.doesNotMatch(md, /capacity within p99/i, 'no capacity within the SLO in the headline');
 });
 
-test('within ±4 pp it shows: throughput per instance % of none with its interval; the p99 there, as wide as it is, on the page', () => {
-  const summary = summaryWith(exact({ sentry: 12.5, 'cls-hooked': 1.6, none: 1 }));
-  const shown = columns(summary).map((c) => c.title);
-  assert.ok(shown.includes('F1 at its autoscaling target (depth 8)'), shown.join(' | '));
-  const row = summary.rows.find((r) => r.strategy === 'sentry');
-  assert.strictEqual(row.deploy.estimate.toFixed(3), '0.080');
-  const md = markdown(summary, { link: (name) => `results/${name}.md` });
-  const line = md.split('\n').find((l) => l.startsWith('| `sentry` |'));
-  assert.match(line, /8\.0% \[8\.0%–8\.0%\]/);
-  assert.doesNotMatch(line, /p99/, 'no tail without its interval in a cell');
-  assert.match(
-    md,
-    /F1 at its autoscaling target \(depth 8\): each strategy and a fresh `none` process on F1 stand-ins \(100-ms CFS period/,
-  );
-  assert.match(
-    md,
-    /The p99 each side's users see there is on the study page, not here: pooled over the blocks its 95% intervals reach ±\d+% of the figure/,
-  );
-  assert.deepStrictEqual(contradictions(summary), []);
-});
+test(
+  'within ±4 pp it shows: throughput per instance % of none with ' +
+    'its interval; the p99 there, as wide as it is, on the page',
+  () => {
+    const summary = summaryWith(exact({ sentry: 12.5, 'cls-hooked': 1.6, none: 1 }));
+    const shown = columns(summary).map((c) => c.title);
+    assert.ok(shown.includes('F1 at its autoscaling target (depth 8)'), shown.join(' | '));
+    const row = summary.rows.find((r) => r.strategy === 'sentry');
+    assert.strictEqual(row.deploy.estimate.toFixed(3), '0.080');
+    const md = markdown(summary, { link: (name) => `results/${name}.md` });
+    const line = md.split('\n').find((l) => l.startsWith('| `sentry` |'));
+    assert.match(line, /8\.0% \[8\.0%–8\.0%\]/);
+    assert.doesNotMatch(line, /p99/, 'no tail without its interval in a cell');
+    assert.match(
+      md,
+      new RegExp(
+        String.raw`F1 at its autoscaling target \(depth 8\): each strategy and ` +
+          'a fresh `none` process on F1 stand-ins \\(100-ms CFS period',
+      ),
+    );
+    assert.match(
+      md,
+      new RegExp(
+        String.raw`The p99 each side's users see there is on the study page, not here: ` +
+          String.raw`pooled over the blocks its 95% intervals reach ±\d+% of the figure`,
+      ),
+    );
+    assert.deepStrictEqual(contradictions(summary), []);
+  },
+);
 
 // Six blocks whose `none` costs 200–600 µs a request there (a machine's state moving, as on one
 // host: docs/deploy.md, "What the ratio rests on"): Sentry adds 20 µs whatever the base, so its
@@ -93,23 +107,29 @@ const moving = (run) => {
   return run;
 };
 
-test("a headline F1 figure whose blocks followed none's cost there carries a ⚠ and the note says what it means", () => {
-  const summary = summaryWith(moving);
-  const md = markdown(summary, { link: (name) => `results/${name}.md` });
-  // The strategy's headline row.
-  const cell = (name) => md.split('\n').find((l) => l.startsWith(`| \`${name}\` |`));
-  assert.ok(
-    columns(summary).some((c) => c.key === 'deploy'),
-    'the column shows (within ±4 pp)',
-  );
-  assert.match(cell('sentry'), /9\d\.\d% \[[\d.]+%–[\d.]+%\] ⚠/, cell('sentry'));
-  assert.doesNotMatch(cell('cls-hooked'), /⚠/, cell('cls-hooked'));
-  assert.match(
-    md,
-    / ⚠ \(`sentry`\): its blocks' figures followed `none`'s CPU per request there from block to block, so its interval holds for this run's mix of machine states/,
-  );
-  assert.deepStrictEqual(contradictions(summary), []);
-});
+test(
+  "a headline F1 figure whose blocks followed none's cost " + 'there carries a ⚠ and the note says what it means',
+  () => {
+    const summary = summaryWith(moving);
+    const md = markdown(summary, { link: (name) => `results/${name}.md` });
+    // The strategy's headline row.
+    const cell = (name) => md.split('\n').find((l) => l.startsWith(`| \`${name}\` |`));
+    assert.ok(
+      columns(summary).some((c) => c.key === 'deploy'),
+      'the column shows (within ±4 pp)',
+    );
+    assert.match(cell('sentry'), /9\d\.\d% \[[\d.]+%–[\d.]+%\] ⚠/, cell('sentry'));
+    assert.doesNotMatch(cell('cls-hooked'), /⚠/, cell('cls-hooked'));
+    assert.match(
+      md,
+      new RegExp(
+        " ⚠ \\(`sentry`\\): its blocks' figures followed `none`'s CPU per request there " +
+          String.raw`from block to block, so its interval holds for this run's mix of machine states`,
+      ),
+    );
+    assert.deepStrictEqual(contradictions(summary), []);
+  },
+);
 
 test(
   'an F1 figure its second run on the same machine did not reproduce says so in its cell; one that held, or one ' +

@@ -61,11 +61,15 @@ test('a page suggesting a command the CLI refuses is caught, line by line', () =
   const refused = refusedCommands([page]).map((l) => l.replace(/^.*deploy\.md:/, ''));
   assert.deepStrictEqual(refused, [
     `3: \`ctxbench repro --preset deploy\`: --preset deploy is unknown (valid: ${Object.keys(PRESETS).join(', ')})`,
-    '6: `npx ctxbench run --preset io --bloks 3`: unknown option --bloks (did you mean --blocks?); `--help` lists the options',
-    '7: `ctxbench aa --blocks 3`: unknown option --blocks (did you mean --blocks-per-trial?); `--help` lists the options',
-    "8: `ctxbench bench --quick`: unknown command 'bench' (valid: run, report, compare, micro, integrity, calibrate, aa, " +
+    '6: `npx ctxbench run --preset io --bloks 3`: unknown option ' +
+      '--bloks (did you mean --blocks?); `--help` lists the options',
+    '7: `ctxbench aa --blocks 3`: unknown option --blocks (did ' +
+      'you mean --blocks-per-trial?); `--help` lists the options',
+    "8: `ctxbench bench --quick`: unknown command 'bench' (valid: " +
+      'run, report, compare, micro, integrity, calibrate, aa, ' +
       'overhead, repro, probe, deploy, app)',
-    '9: `ctxbench run results/x.json`: unexpected argument results/x.json: this command takes only options (see --help)',
+    '9: `ctxbench run results/x.json`: unexpected argument ' +
+      'results/x.json: this command takes only options (see --help)',
   ]);
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -22,7 +22,9 @@ const COMMANDS = [
 ];
 const UNIT = String.raw`(?:s|sec|seconds?|min|minutes?|h|hours?)\b`;
 const DIGITS = String.raw`\d+(?:[.,]\d+)?(?:\s*[–-]\s*\d+(?:[.,]\d+)?)?[\s-]*${UNIT}`;
-const WORDS = String.raw`\b(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten)[\s-]+(?:seconds?|minutes?|hours?)\b`;
+const WORDS =
+  String.raw`\b(?:a|an|one|two|three|four|five|six|seven|eight|` +
+  String.raw`nine|ten)[\s-]+(?:seconds?|minutes?|hours?)\b`;
 const DURATION = new RegExp(String.raw`(?:^|[^\w.])${DIGITS}|${WORDS}`, 'i');
 
 // Text -> units a statement lives in: each line of a code block or a table row, else a

@@ -50,70 +50,75 @@ function shape(res) {
   };
 }
 
-test('express, http and fastify answer /, /depth/:n and /healthz identically, and als keeps every id under load', async (t) => {
-  const answers = {};
-  for (const framework of FRAMEWORKS) {
-    const server = await startServer({ FRAMEWORK: framework, STRATEGY: 'als', HOP: 'immediate', DEPTH: '4' });
-    t.after(() => server.stop());
-    answers[framework] = [];
-    for (const r of REQUESTS) answers[framework].push(shape(await get(server.url + r.path, { headers: r.headers })));
-    const headers = { 'x-cloud-trace-context': `${ID}/7;o=1` };
-    answers[framework].push(shape(await post(server.url + '/scenario/body-bound', headers, ['piece 1;', 'piece 2;'])));
+test(
+  'express, http and fastify answer /, ' + '/depth/:n and /healthz identically, and als keeps every id under load',
+  async (t) => {
+    const answers = {};
+    for (const framework of FRAMEWORKS) {
+      const server = await startServer({ FRAMEWORK: framework, STRATEGY: 'als', HOP: 'immediate', DEPTH: '4' });
+      t.after(() => server.stop());
+      answers[framework] = [];
+      for (const r of REQUESTS) answers[framework].push(shape(await get(server.url + r.path, { headers: r.headers })));
+      const headers = { 'x-cloud-trace-context': `${ID}/7;o=1` };
+      answers[framework].push(
+        shape(await post(server.url + '/scenario/body-bound', headers, ['piece 1;', 'piece 2;'])),
+      );
 
-    const stats = JSON.parse((await get(server.url + '/__stats')).body);
-    assert.strictEqual(stats.framework, framework);
-    assert.strictEqual(stats.strategy, 'als');
+      const stats = JSON.parse((await get(server.url + '/__stats')).body);
+      assert.strictEqual(stats.framework, framework);
+      assert.strictEqual(stats.strategy, 'als');
 
-    const counts = await fireConcurrent(server.url + '/', { total: 2000, concurrency: 200 });
-    assert.deepStrictEqual(
-      counts,
-      { kept: 2000, leaked: 0, lost: 0, errors: 0 },
-      `${framework}: als must keep every id`,
-    );
-    await server.stop();
-  }
+      const counts = await fireConcurrent(server.url + '/', { total: 2000, concurrency: 200 });
+      assert.deepStrictEqual(
+        counts,
+        { kept: 2000, leaked: 0, lost: 0, errors: 0 },
+        `${framework}: als must keep every id`,
+      );
+      await server.stop();
+    }
 
-  // The reference answers, spelled out once so a change in all three is still caught.
-  const express = answers.express;
-  assert.deepStrictEqual(express[0], {
-    status: 200,
-    body: ID,
-    'x-trace-id': ID,
-    'content-type': 'text/plain; charset=utf-8',
-  });
-  assert.deepStrictEqual(express[2], {
-    status: 200,
-    body: 'req-42',
-    'x-trace-id': 'req-42',
-    'content-type': 'text/plain; charset=utf-8',
-  });
-  for (const i of [4, 5, 6, 7]) {
-    assert.deepStrictEqual(express[i], {
-      status: 400,
-      body: 'depth must be an integer from 1 to 1024\n',
+    // The reference answers, spelled out once so a change in all three is still caught.
+    const express = answers.express;
+    assert.deepStrictEqual(express[0], {
+      status: 200,
+      body: ID,
+      'x-trace-id': ID,
+      'content-type': 'text/plain; charset=utf-8',
+    });
+    assert.deepStrictEqual(express[2], {
+      status: 200,
+      body: 'req-42',
+      'x-trace-id': 'req-42',
+      'content-type': 'text/plain; charset=utf-8',
+    });
+    for (const i of [4, 5, 6, 7]) {
+      assert.deepStrictEqual(express[i], {
+        status: 400,
+        body: 'depth must be an integer from 1 to 1024\n',
+        'x-trace-id': undefined,
+        'content-type': 'text/plain; charset=utf-8',
+      });
+    }
+    assert.deepStrictEqual(express[8], {
+      status: 200,
+      body: 'ok',
       'x-trace-id': undefined,
       'content-type': 'text/plain; charset=utf-8',
     });
-  }
-  assert.deepStrictEqual(express[8], {
-    status: 200,
-    body: 'ok',
-    'x-trace-id': undefined,
-    'content-type': 'text/plain; charset=utf-8',
-  });
-  assert.deepStrictEqual(express[9], {
-    status: 200,
-    body: ID,
-    'x-trace-id': ID,
-    'content-type': 'text/plain; charset=utf-8',
-  });
-  assert.deepStrictEqual(express[10].status, 404);
-  assert.deepStrictEqual(express[11], express[9], 'POST /scenario/body-bound keeps the id');
-  const labels = [...REQUESTS.map((r) => `GET ${r.path}`), 'POST /scenario/body-bound'];
-  for (const framework of ['http', 'fastify']) {
-    labels.forEach((label, i) => assert.deepStrictEqual(answers[framework][i], express[i], `${framework} ${label}`));
-  }
-});
+    assert.deepStrictEqual(express[9], {
+      status: 200,
+      body: ID,
+      'x-trace-id': ID,
+      'content-type': 'text/plain; charset=utf-8',
+    });
+    assert.deepStrictEqual(express[10].status, 404);
+    assert.deepStrictEqual(express[11], express[9], 'POST /scenario/body-bound keeps the id');
+    const labels = [...REQUESTS.map((r) => `GET ${r.path}`), 'POST /scenario/body-bound'];
+    for (const framework of ['http', 'fastify']) {
+      labels.forEach((label, i) => assert.deepStrictEqual(answers[framework][i], express[i], `${framework} ${label}`));
+    }
+  },
+);
 
 test('the global control leaks under concurrency on every framework', async (t) => {
   for (const framework of FRAMEWORKS) {

@@ -232,63 +232,67 @@ test('an echoed header reaches the request that sent it; a schedule checks ids t
   });
 });
 
-test('one schedule, each target at its own rate: a target at a quarter of the rate is sent every fourth instant, in the thread too', async (t) => {
-  const { startSchedule } = require('../load/open-loop');
-  const server = http.createServer((req, res) => res.end(String(req.headers[ID_HEADER] ?? '').split('/')[0]));
-  t.after(() => server.close());
-  const origin = await listen(server);
-  for (const thread of ['main', 'worker']) {
-    const schedule = await startSchedule({
-      thread,
-      targets: [
-        { url: origin, path: '/' },
-        { url: origin, path: '/' },
-      ],
-      rate: 400,
-      rates: [400, 100],
-      connections: 2,
-      timeout: 5,
-      total: 40,
-    });
-    await schedule.done;
-    const counts = await schedule.refresh();
-    await schedule.close();
-    assert.deepStrictEqual(
-      counts.map((c) => [c.due, c.answered, c.kept]),
-      [
-        [40, 40, 40],
-        [10, 10, 10],
-      ],
-      thread,
+test(
+  'one schedule, each target at its own rate: a target at a quarter ' +
+    'of the rate is sent every fourth instant, in the thread too',
+  async (t) => {
+    const { startSchedule } = require('../load/open-loop');
+    const server = http.createServer((req, res) => res.end(String(req.headers[ID_HEADER] ?? '').split('/')[0]));
+    t.after(() => server.close());
+    const origin = await listen(server);
+    for (const thread of ['main', 'worker']) {
+      const schedule = await startSchedule({
+        thread,
+        targets: [
+          { url: origin, path: '/' },
+          { url: origin, path: '/' },
+        ],
+        rate: 400,
+        rates: [400, 100],
+        connections: 2,
+        timeout: 5,
+        total: 40,
+      });
+      await schedule.done;
+      const counts = await schedule.refresh();
+      await schedule.close();
+      assert.deepStrictEqual(
+        counts.map((c) => [c.due, c.answered, c.kept]),
+        [
+          [40, 40, 40],
+          [10, 10, 10],
+        ],
+        thread,
+      );
+    }
+    await assert.rejects(
+      () =>
+        startSchedule({
+          thread: 'main',
+          targets: [{ url: origin, path: '/' }],
+          rate: 100,
+          rates: [200],
+          connections: 1,
+          timeout: 5,
+          total: 1,
+        }),
+      /each of rates must be at most the schedule's rate 100, got 200/,
     );
-  }
-  await assert.rejects(
-    () =>
-      startSchedule({
-        thread: 'main',
-        targets: [{ url: origin, path: '/' }],
-        rate: 100,
-        rates: [200],
-        connections: 1,
-        timeout: 5,
-        total: 1,
-      }),
-    /each of rates must be at most the schedule's rate 100, got 200/,
-  );
-  await assert.rejects(
-    () =>
-      startSchedule({
-        thread: 'main',
-        targets: [{ url: origin, path: '/' }],
-        rate: 100,
-        rates: [50, 50],
-        connections: 1,
-        timeout: 5,
-        total: 1,
-      }),
-    /rates must give one rate per target \(1\)/,
-  );
-});
+    await assert.rejects(
+      () =>
+        startSchedule({
+          thread: 'main',
+          targets: [{ url: origin, path: '/' }],
+          rate: 100,
+          rates: [50, 50],
+          connections: 1,
+          timeout: 5,
+          total: 1,
+        }),
+      /rates must give one rate per target \(1\)/,
+    );
+  },
+);
 
 // An autoscaler's concurrency target is on the requests an instance holds: from when a request
 // leaves on a connection to its answer (bench/operating-point.js spanLoad), not its wait in the

@@ -1,5 +1,6 @@
 'use strict';
-// Tier: quick (the integrity checker and integrity's one end-to-end run on real servers, the global control caught leaking)
+// Tier: quick (the integrity checker and integrity's one end-to-end
+// run on real servers, the global control caught leaking)
 // `ctxbench integrity` against real servers: the checker tells kept, lost and leaked
 // apart (the `global` control leaks, `none` is n/a, a planted strategy that returns
 // nothing is lost), native AsyncLocalStorage keeps what it is known to keep, and the
@@ -160,58 +161,62 @@ describe('ctxbench integrity (CLI)', () => {
     assert.ok(!fs.existsSync(path.join(dir, 'bad.json')));
   });
 
-  test('a quick run writes valid JSON with the matrix and the soak, and it renders; written outside results/ it leaves ./results.md alone', async () => {
-    const out = path.join(dir, 'integrity.json');
-    const sentinel = '# committed report\n';
-    fs.writeFileSync(path.join(dir, 'results.md'), sentinel);
-    const r = await runCli(
-      [
-        'integrity',
-        '--quick',
-        '--strategies',
-        'als,global,none',
-        '--scenarios',
-        'chain-immediate,emitter,soak',
-        '--requests',
-        '300',
-        '--soak-requests',
-        '600',
-        '--out',
-        out,
-      ],
-      { cwd: dir },
-    );
-    assert.strictEqual(r.code, 0, r.stderr);
-    assert.strictEqual(fs.readFileSync(path.join(dir, 'results.md'), 'utf8'), sentinel, 'results.md not rewritten');
-    assert.match(r.stderr, /global: chain-immediate leaked, emitter leaked/);
-    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-    assert.strictEqual(run.kind, 'integrity');
-    assert.strictEqual(run.schema, 1);
-    assert.strictEqual(run.status, 'complete');
-    assert.ok(run.environment.node && run.settings.requests === 300 && run.settings.concurrency === 200);
-    assert.deepStrictEqual(run.settings.scenarios, ['chain-immediate', 'emitter', 'soak']);
-    const cells = run.integrity.cells;
-    assert.strictEqual(cells.length, 9);
-    for (const c of cells) {
-      assert.strictEqual(c.kept + c.lost + c.leaked + c.errors, c.requests, JSON.stringify(c));
-      assert.strictEqual(Boolean(c.explanation), ['lost', 'leaked', 'errors'].includes(c.verdict));
-    }
-    const cell = (st, sc) => cells.find((c) => c.strategy === st && c.scenario === sc);
-    assert.strictEqual(cell('als', 'chain-immediate').verdict, 'kept');
-    assert.strictEqual(cell('als', 'emitter').verdict, 'kept');
-    assert.strictEqual(cell('global', 'emitter').verdict, 'leaked');
-    assert.strictEqual(cell('none', 'emitter').verdict, 'n/a');
-    assert.strictEqual(run.integrity.soak.length, 3);
-    for (const s of run.integrity.soak) {
-      assert.strictEqual(s.requests, 600);
-      assert.ok(s.before.heapUsedBytes > 0 && s.after.rssBytes > 0);
-      assert.strictEqual(typeof s.growth.heapUsedPct, 'number');
-    }
-    const md = render(run, { file: 'results/integrity.json' });
-    assert.match(md, /\| `chain-immediate` \| kept 300 \| LEAKED \d+\/300 \| n\/a \|/);
-    assert.match(md, /### Why the failing cells fail/);
-    assert.match(md, /### Memory soak/);
-  });
+  test(
+    'a quick run writes valid JSON with the matrix and the soak, ' +
+      'and it renders; written outside results/ it leaves ./results.md alone',
+    async () => {
+      const out = path.join(dir, 'integrity.json');
+      const sentinel = '# committed report\n';
+      fs.writeFileSync(path.join(dir, 'results.md'), sentinel);
+      const r = await runCli(
+        [
+          'integrity',
+          '--quick',
+          '--strategies',
+          'als,global,none',
+          '--scenarios',
+          'chain-immediate,emitter,soak',
+          '--requests',
+          '300',
+          '--soak-requests',
+          '600',
+          '--out',
+          out,
+        ],
+        { cwd: dir },
+      );
+      assert.strictEqual(r.code, 0, r.stderr);
+      assert.strictEqual(fs.readFileSync(path.join(dir, 'results.md'), 'utf8'), sentinel, 'results.md not rewritten');
+      assert.match(r.stderr, /global: chain-immediate leaked, emitter leaked/);
+      const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+      assert.strictEqual(run.kind, 'integrity');
+      assert.strictEqual(run.schema, 1);
+      assert.strictEqual(run.status, 'complete');
+      assert.ok(run.environment.node && run.settings.requests === 300 && run.settings.concurrency === 200);
+      assert.deepStrictEqual(run.settings.scenarios, ['chain-immediate', 'emitter', 'soak']);
+      const cells = run.integrity.cells;
+      assert.strictEqual(cells.length, 9);
+      for (const c of cells) {
+        assert.strictEqual(c.kept + c.lost + c.leaked + c.errors, c.requests, JSON.stringify(c));
+        assert.strictEqual(Boolean(c.explanation), ['lost', 'leaked', 'errors'].includes(c.verdict));
+      }
+      const cell = (st, sc) => cells.find((c) => c.strategy === st && c.scenario === sc);
+      assert.strictEqual(cell('als', 'chain-immediate').verdict, 'kept');
+      assert.strictEqual(cell('als', 'emitter').verdict, 'kept');
+      assert.strictEqual(cell('global', 'emitter').verdict, 'leaked');
+      assert.strictEqual(cell('none', 'emitter').verdict, 'n/a');
+      assert.strictEqual(run.integrity.soak.length, 3);
+      for (const s of run.integrity.soak) {
+        assert.strictEqual(s.requests, 600);
+        assert.ok(s.before.heapUsedBytes > 0 && s.after.rssBytes > 0);
+        assert.strictEqual(typeof s.growth.heapUsedPct, 'number');
+      }
+      const md = render(run, { file: 'results/integrity.json' });
+      assert.match(md, /\| `chain-immediate` \| kept 300 \| LEAKED \d+\/300 \| n\/a \|/);
+      assert.match(md, /### Why the failing cells fail/);
+      assert.match(md, /### Memory soak/);
+    },
+  );
 
   test('SIGINT stops after the current scenario and keeps what it measured, status interrupted', async () => {
     const out = path.join(dir, 'interrupted.json');

@@ -1,5 +1,6 @@
 'use strict';
-// Tier: quick (the matrix's table checked against the registry, and none on a real server; the matrix itself is in test/all/integrity.test.js)
+// Tier: quick (the matrix's table checked against the registry, and none
+// on a real server; the matrix itself is in test/all/integrity.test.js)
 // Context integrity under concurrency (the matrix, every strategy x every hop on real
 // servers: test/all/integrity.test.js). Here: the measured table (test/helpers/
 // integrity-table.js) covers every registered strategy and hop, and `none` answers the
@@ -25,9 +26,10 @@ const NO_ID = '0'.repeat(32);
 test('the tables cover every registered strategy (but none) and every hop', () => {
   // The real I/O hops (pg, http) need PostgreSQL and the downstream: test/all/io.test.js.
   assert.deepStrictEqual([...COLUMNS].sort(), hops.names.filter((h) => !hops.IO.includes(h)).sort());
-  // The APM agents need their cache install and their sink: test/all/agents.test.js.
+  // The rows with an endpoint need their sink (and the APM agents their cache install):
+  // test/all/agents.test.js, test/deployed-rows.test.js.
   const registered = strategies.names.filter(
-    (s) => s !== 'none' && !strategies.info(s).testOnly && !strategies.info(s).agent,
+    (s) => s !== 'none' && !strategies.info(s).testOnly && !strategies.info(s).sink,
   );
   assert.deepStrictEqual(Object.keys(EXPECTED).sort(), registered.sort());
   for (const row of Object.values(EXPECTED)) assert.strictEqual(row.length, COLUMNS.length);

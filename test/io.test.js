@@ -1,5 +1,6 @@
 'use strict';
-// Tier: quick (the refusals of HOP=pg, HOP=http and --pg-url, which start no PostgreSQL; everything against a real PostgreSQL is in test/all/io.test.js)
+// Tier: quick (the refusals of HOP=pg, HOP=http and --pg-url, which start no
+// PostgreSQL; everything against a real PostgreSQL is in test/all/io.test.js)
 // Real I/O (issue 12) without a PostgreSQL: start-up refuses HOP=pg/http without their
 // URLs (and a PG_URL that is not one, without echoing it), --pg-url is checked with one
 // query, an embedded PostgreSQL that cannot start is one line, and a downstream that
@@ -108,22 +109,26 @@ describe('HOP=pg and HOP=http: a real query and a real downstream call per level
   });
 });
 
-test("the io preset: the strategies and agents through every real client (pg, mysql2, ioredis, a downstream), as pairs at half of none's capacity, more requests in flight than pool clients", () => {
-  const { PRESETS } = require('../lib/presets');
-  const { loadConfig } = require('../servers/config');
-  const { resolveSettings } = require('../bench/cli/run');
-  const io = PRESETS.io;
-  assert.deepStrictEqual(
-    [io.strategies, io.depths, io.hops, io.baseline],
-    [
-      ['none', 'param', 'als', 'cls-hooked', 'otel', 'sentry', 'datadog'],
-      [8],
-      ['pg', 'mysql', 'redis', 'http'],
-      'none',
-    ],
-  );
-  assert.ok(io.connections > loadConfig({}).pgPoolSize, 'requests must wait for a pool client');
-  const s = resolveSettings({ preset: 'io' });
-  assert.deepStrictEqual([s.method, s.loads, s.aa, s.precision], ['pair', [0.5], true, 2]);
-  assert.match(s.methodWhy, /the io preset's method/);
-});
+test(
+  'the io preset: the strategies and agents through every real client (pg, mysql2, ioredis, ' +
+    "a downstream), as pairs at half of none's capacity, more requests in flight than pool clients",
+  () => {
+    const { PRESETS } = require('../lib/presets');
+    const { loadConfig } = require('../servers/config');
+    const { resolveSettings } = require('../bench/cli/run');
+    const io = PRESETS.io;
+    assert.deepStrictEqual(
+      [io.strategies, io.depths, io.hops, io.baseline],
+      [
+        ['none', 'param', 'als', 'cls-hooked', 'otel', 'sentry', 'datadog'],
+        [8],
+        ['pg', 'mysql', 'redis', 'http'],
+        'none',
+      ],
+    );
+    assert.ok(io.connections > loadConfig({}).pgPoolSize, 'requests must wait for a pool client');
+    const s = resolveSettings({ preset: 'io' });
+    assert.deepStrictEqual([s.method, s.loads, s.aa, s.precision], ['pair', [0.5], true, 2]);
+    assert.match(s.methodWhy, /the io preset's method/);
+  },
+);

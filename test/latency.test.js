@@ -1,5 +1,6 @@
 'use strict';
-// Tier: quick (rate mode's statistics, refusals and report, the open-loop driver on a real server, and run --rate's one end-to-end run)
+// Tier: quick (rate mode's statistics, refusals and report, the open-loop
+// driver on a real server, and run --rate's one end-to-end run)
 // Rate mode (issue 14): the open-loop driver against a real app.js (the planted stall and
 // a server that cannot keep the rate: test/all/latency.test.js), the latency statistics
 // on HDR histograms, rates from --rate/--load, the report section, and `ctxbench run
@@ -283,141 +284,157 @@ test('the latency section lays out the study table, per-load tables and a p99-vs
   }
 });
 
-test('ctxbench run --rate --method sequential drives real servers open loop end to end, one at a time, and results.md shows the latency section', async () => {
-  const dir = tempDir('ctxbench-rate-run-');
-  try {
-    const out = path.join(dir, 'rate.json');
-    const report = path.join(dir, 'results.md');
-    const r = await cli([
-      'run',
-      '--strategies',
-      'none,als',
-      '--depths',
-      '8',
-      '--hops',
-      'immediate',
-      '--baseline',
-      'none',
-      '--rate',
-      '200',
-      '--method',
-      'sequential',
-      '--duration',
-      '0.5',
-      '--warmup',
-      '0',
-      '--blocks',
-      '3',
-      '--rounds',
-      '1',
-      '--out',
-      out,
-      '--report',
-      report,
-    ]);
-    assert.strictEqual(r.code, 0, r.stderr);
-    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-    assert.deepStrictEqual(run.settings.rates, [200]);
-    assert.deepStrictEqual(
-      run.configs.map((c) => [c.strategy, c.rate, c.variant]),
-      [
-        ['none', 200, 'r200'],
-        ['als', 200, 'r200'],
-      ],
-    );
-    for (const c of run.configs) {
+test(
+  'ctxbench run --rate --method sequential drives real servers open loop ' +
+    'end to end, one at a time, and results.md shows the latency section',
+  async () => {
+    const dir = tempDir('ctxbench-rate-run-');
+    try {
+      const out = path.join(dir, 'rate.json');
+      const report = path.join(dir, 'results.md');
+      const r = await cli([
+        'run',
+        '--strategies',
+        'none,als',
+        '--depths',
+        '8',
+        '--hops',
+        'immediate',
+        '--baseline',
+        'none',
+        '--rate',
+        '200',
+        '--method',
+        'sequential',
+        '--duration',
+        '0.5',
+        '--warmup',
+        '0',
+        '--blocks',
+        '3',
+        '--rounds',
+        '1',
+        '--out',
+        out,
+        '--report',
+        report,
+      ]);
+      assert.strictEqual(r.code, 0, r.stderr);
+      const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+      assert.deepStrictEqual(run.settings.rates, [200]);
       assert.deepStrictEqual(
-        c.samples.map((s) => s.block),
-        [0, 1, 2],
-        'one sample in each of 3 blocks of fresh processes',
+        run.configs.map((c) => [c.strategy, c.rate, c.variant]),
+        [
+          ['none', 200, 'r200'],
+          ['als', 200, 'r200'],
+        ],
       );
-      for (const s of c.samples) {
-        assert.strictEqual(s.scheduled, 100);
-        assert.strictEqual(typeof s.heldRate.held, 'boolean');
-        assert.strictEqual(typeof s.clientLag.p99, 'number', "the client's own lateness is recorded");
-        assert.strictEqual(hdr.decodeFromCompressedBase64(s.histogram).totalCount, s.requests);
+      for (const c of run.configs) {
+        assert.deepStrictEqual(
+          c.samples.map((s) => s.block),
+          [0, 1, 2],
+          'one sample in each of 3 blocks of fresh processes',
+        );
+        for (const s of c.samples) {
+          assert.strictEqual(s.scheduled, 100);
+          assert.strictEqual(typeof s.heldRate.held, 'boolean');
+          assert.strictEqual(typeof s.clientLag.p99, 'number', "the client's own lateness is recorded");
+          assert.strictEqual(hdr.decodeFromCompressedBase64(s.histogram).totalCount, s.requests);
+        }
       }
+      assert.strictEqual(
+        run.configs[1].samples.reduce((a, s) => a + s.mismatches + s.lost, 0),
+        0,
+        'als keeps every id',
+      );
+      const md = fs.readFileSync(report, 'utf8');
+      assert.match(md, /\*\*Rate mode \(open loop\)\.\*\*/);
+      assert.match(md, /### Latency at 200 req\/s/);
+      assert.match(md, /\| als \| 8 \|/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
-    assert.strictEqual(
-      run.configs[1].samples.reduce((a, s) => a + s.mismatches + s.lost, 0),
-      0,
-      'als keeps every id',
-    );
-    const md = fs.readFileSync(report, 'utf8');
-    assert.match(md, /\*\*Rate mode \(open loop\)\.\*\*/);
-    assert.match(md, /### Latency at 200 req\/s/);
-    assert.match(md, /\| als \| 8 \|/);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-});
+  },
+);
 
-test('two rate runs of one matrix by different drivers get a side-by-side section that says whether their verdicts agree', async () => {
-  const run = (driver, alsMs, clsMs) => ({
-    kind: 'run',
-    title: 'Engine pair',
-    settings: { driver, rates: [200], baseline: 'param' },
-    configs: [
-      ['param', 2, true],
-      ['als', alsMs, true],
-      ['cls-hooked', clsMs, driver === 'autocannon'],
-    ].map(([strategy, ms, held]) => ({
-      id: `express/${strategy}/d8/await/node24/r200`,
-      framework: 'express',
-      strategy,
-      depth: 8,
-      hop: 'await',
-      rate: 200,
-      samples: [0, 1, 2].map((r) =>
-        sample(
-          r,
-          Array.from({ length: 300 }, (_, i) => ms + ((i * 7 + r * 13) % 10) / 10),
-          held ? {} : { heldRate: { held: false, sentRatio: 0.5, achievedRatio: 0.5 } },
+test(
+  'two rate runs of one matrix by different drivers get a ' +
+    'side-by-side section that says whether their verdicts agree',
+  async () => {
+    const run = (driver, alsMs, clsMs) => ({
+      kind: 'run',
+      title: 'Engine pair',
+      settings: { driver, rates: [200], baseline: 'param' },
+      configs: [
+        ['param', 2, true],
+        ['als', alsMs, true],
+        ['cls-hooked', clsMs, driver === 'autocannon'],
+      ].map(([strategy, ms, held]) => ({
+        id: `express/${strategy}/d8/await/node24/r200`,
+        framework: 'express',
+        strategy,
+        depth: 8,
+        hop: 'await',
+        rate: 200,
+        samples: [0, 1, 2].map((r) =>
+          sample(
+            r,
+            Array.from({ length: 300 }, (_, i) => ms + ((i * 7 + r * 13) % 10) / 10),
+            held ? {} : { heldRate: { held: false, sentRatio: 0.5, achievedRatio: 0.5 } },
+          ),
         ),
-      ),
-    })),
-  });
-  const dir = tempDir('ctxbench-drivers-');
-  try {
-    const results = path.join(dir, 'results');
-    fs.mkdirSync(results);
-    // als: both drivers see +3 ms; cls-hooked: only autocannon held the rate.
-    fs.writeFileSync(path.join(results, 'engine-artillery.json'), JSON.stringify(run('artillery', 5, 9)));
-    fs.writeFileSync(path.join(results, 'engine-autocannon.json'), JSON.stringify(run('autocannon', 5, 9)));
-    // Same driver twice, or another matrix: no pair.
-    const other = run('autocannon', 5, 9);
-    other.configs.pop();
-    fs.writeFileSync(path.join(results, 'a-other.json'), JSON.stringify(other));
-    fs.writeFileSync(path.join(results, 'b-same-driver.json'), JSON.stringify(run('artillery', 5, 9)));
-    const { buildReport } = require('../report');
-    const out = path.join(dir, 'results.md');
-    await buildReport({ resultsDir: results, out });
-    const md = fs.readFileSync(out, 'utf8');
-    const pages = fs.readdirSync(results).filter((n) => n.startsWith('drivers-'));
-    assert.strictEqual(pages.length, 1, `one pair, one page: ${pages}`);
-    const section = fs.readFileSync(path.join(results, pages[0]), 'utf8');
-    assert.match(section, /^# Drivers compared: autocannon and artillery on the same configurations/);
-    assert.match(section, /\| `express\/als\/d8\/await\/node24\/r200` \|[^\n]*\| ✅ both: adds \|/);
-    assert.match(section, /\| `express\/cls-hooked\/d8\/await\/node24\/r200` \|[^\n]*\| not held \|[^\n]*\| — \|\n/);
-    assert.match(
-      section,
-      /\\\* fewer requests per block than ~10 beyond that percentile/,
-      'the thin-percentile mark is explained',
-    );
-    assert.match(
-      section,
-      /Verdicts on the added p99 agree in 1 of 1 configuration both drivers could judge; artillery's p99 is 1\.00× autocannon's/,
-    );
-    // In the index, the pair follows the later of its two runs.
-    const order = [...md.matchAll(/^\| \[[^\]]*\]\(results\/([^)]*)\.md\)/gm)].map((m) => m[1]);
-    const pair = pages[0].replace(/\.md$/, '');
-    const members = order.filter((n) => n !== pair && pair.includes(n));
-    assert.strictEqual(members.length, 2, `${pair} names its two runs`);
-    for (const m of members) assert.ok(order.indexOf(pair) > order.indexOf(m), `${order.join()} (${m})`);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-});
+      })),
+    });
+    const dir = tempDir('ctxbench-drivers-');
+    try {
+      const results = path.join(dir, 'results');
+      fs.mkdirSync(results);
+      // als: both drivers see +3 ms; cls-hooked: only autocannon held the rate.
+      fs.writeFileSync(path.join(results, 'engine-artillery.json'), JSON.stringify(run('artillery', 5, 9)));
+      fs.writeFileSync(path.join(results, 'engine-autocannon.json'), JSON.stringify(run('autocannon', 5, 9)));
+      // Same driver twice, or another matrix: no pair.
+      const other = run('autocannon', 5, 9);
+      other.configs.pop();
+      fs.writeFileSync(path.join(results, 'a-other.json'), JSON.stringify(other));
+      fs.writeFileSync(path.join(results, 'b-same-driver.json'), JSON.stringify(run('artillery', 5, 9)));
+      const { buildReport } = require('../report');
+      const out = path.join(dir, 'results.md');
+      await buildReport({ resultsDir: results, out });
+      const md = fs.readFileSync(out, 'utf8');
+      const pages = fs.readdirSync(results).filter((n) => n.startsWith('drivers-'));
+      assert.strictEqual(pages.length, 1, `one pair, one page: ${pages}`);
+      const section = fs.readFileSync(path.join(results, pages[0]), 'utf8');
+      assert.match(section, /^# Drivers compared: autocannon and artillery on the same configurations/);
+      assert.match(section, /\| `express\/als\/d8\/await\/node24\/r200` \|[^\n]*\| ✅ both: adds \|/);
+      assert.match(
+        section,
+        new RegExp(
+          '\\| `express/cls-hooked/d8/await/node24/r200` ' + String.raw`\|[^\n]*\| not held \|[^\n]*\| — \|\n`,
+        ),
+      );
+      assert.match(
+        section,
+        /\\\* fewer requests per block than ~10 beyond that percentile/,
+        'the thin-percentile mark is explained',
+      );
+      assert.match(
+        section,
+        new RegExp(
+          String.raw`Verdicts on the added p99 agree in 1 of 1 configuration both ` +
+            String.raw`drivers could judge; artillery's p99 is 1\.00× autocannon's`,
+        ),
+      );
+      // In the index, the pair follows the later of its two runs.
+      const order = [...md.matchAll(/^\| \[[^\]]*\]\(results\/([^)]*)\.md\)/gm)].map((m) => m[1]);
+      const pair = pages[0].replace(/\.md$/, '');
+      const members = order.filter((n) => n !== pair && pair.includes(n));
+      assert.strictEqual(members.length, 2, `${pair} names its two runs`);
+      for (const m of members) assert.ok(order.indexOf(pair) > order.indexOf(m), `${order.join()} (${m})`);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  },
+);
 
 test('a preset may fix its rates (the engine pair); --rate or --load on the command line replaces them', () => {
   const { resolveSettings } = require('../bench/cli/run');
@@ -438,72 +455,80 @@ test('a preset may fix its rates (the engine pair); --rate or --load on the comm
   assert.deepStrictEqual([resolveSettings({}).rates, resolveSettings({}).loads], [null, null]);
 });
 
-test('a capacity is measured once its bursts settle: bursts go on until the last three are within 10% of their median, at most ten', async () => {
-  const from = (values) => {
-    let i = 0;
-    return async () => values[i++];
-  };
-  // A stand-in still warming its JIT (F1, measured: 2,088, 2,018, 4,788 after 1 s): more bursts.
-  assert.deepStrictEqual(await settledBursts(from([474, 874, 1636, 1700, 1650, 9999])), {
-    rps: 1650,
-    bursts: [474, 874, 1636, 1700, 1650],
-    settled: true,
-  });
-  assert.deepStrictEqual(await settledBursts(from([1000, 1050, 960])), {
-    rps: 1000,
-    bursts: [1000, 1050, 960],
-    settled: true,
-  });
-  // Never settling: ten bursts, the median of the last three, said so.
-  const swinging = [100, 300, 100, 300, 100, 300, 100, 300, 100, 300, 100];
-  assert.deepStrictEqual(await settledBursts(from(swinging)), {
-    rps: 300,
-    bursts: swinging.slice(0, 10),
-    settled: false,
-  });
-});
+test(
+  'a capacity is measured once its bursts settle: bursts go on ' +
+    'until the last three are within 10% of their median, at most ten',
+  async () => {
+    const from = (values) => {
+      let i = 0;
+      return async () => values[i++];
+    };
+    // A stand-in still warming its JIT (F1, measured: 2,088, 2,018, 4,788 after 1 s): more bursts.
+    assert.deepStrictEqual(await settledBursts(from([474, 874, 1636, 1700, 1650, 9999])), {
+      rps: 1650,
+      bursts: [474, 874, 1636, 1700, 1650],
+      settled: true,
+    });
+    assert.deepStrictEqual(await settledBursts(from([1000, 1050, 960])), {
+      rps: 1000,
+      bursts: [1000, 1050, 960],
+      settled: true,
+    });
+    // Never settling: ten bursts, the median of the last three, said so.
+    const swinging = [100, 300, 100, 300, 100, 300, 100, 300, 100, 300, 100];
+    assert.deepStrictEqual(await settledBursts(from(swinging)), {
+      rps: 300,
+      bursts: swinging.slice(0, 10),
+      settled: false,
+    });
+  },
+);
 
-test('an SLO ladder is anchored on the open-loop knee: rates rise ×1.25 from 10% of the closed loop until two in a row miss the SLO, one stall forgiven; its rates are fractions of the knee', async () => {
-  const steps = (oks) => {
-    let i = 0;
-    return async () => ({ ok: oks[i++] ?? false });
-  };
-  // One rate over the SLO (a quota's stall) between rates within it is not the knee.
-  const knee = await kneeSearch(1000, steps([true, true, false, true, false, false]));
-  assert.deepStrictEqual(
-    knee.steps.map((s) => s.rate),
-    [100, 125, 156, 195, 244, 305],
-  );
-  assert.deepStrictEqual([knee.rps, knee.censored], [195, null]);
-  assert.deepStrictEqual(
-    await kneeSearch(1000, steps([false, false])).then((k) => [k.rps, k.censored, k.steps.length]),
-    [100, 'below', 2],
-  );
-  const always = await kneeSearch(1000, async () => ({ ok: true }));
-  assert.deepStrictEqual(
-    [always.censored, always.steps.at(-1).rate <= 1500, always.steps.at(-1).rate * 1.25 > 1500],
-    ['above', true, true],
-  );
-  // The ladder: fractions of the knee, not of the closed-loop capacity.
-  const configs = [
-    {
-      id: 'express/none/d8',
-      framework: 'express',
-      strategy: 'none',
-      depth: 8,
-      hop: 'await',
-      nodeLabel: 'node24',
-      samples: [],
-    },
-  ];
-  const [group] = [...require('../analysis/comparable').groupConfigs(configs).keys()];
-  const rates = expandRates(configs, {
-    loads: [0.5, 1.5],
-    capacity: { groups: [{ group, rps: 6742, knee: { rps: 2000 } }] },
-  }).map((c) => c.rate);
-  assert.deepStrictEqual(rates, [1000, 3000]);
-  assert.deepStrictEqual(parseLoads('150%', { max: 2 }), [1.5]);
-});
+test(
+  'an SLO ladder is anchored on the open-loop knee: rates rise ×1.25 from 10% of the closed ' +
+    'loop until two in a row miss the SLO, one stall forgiven; its rates are fractions of the knee',
+  async () => {
+    const steps = (oks) => {
+      let i = 0;
+      return async () => ({ ok: oks[i++] ?? false });
+    };
+    // One rate over the SLO (a quota's stall) between rates within it is not the knee.
+    const knee = await kneeSearch(1000, steps([true, true, false, true, false, false]));
+    assert.deepStrictEqual(
+      knee.steps.map((s) => s.rate),
+      [100, 125, 156, 195, 244, 305],
+    );
+    assert.deepStrictEqual([knee.rps, knee.censored], [195, null]);
+    assert.deepStrictEqual(
+      await kneeSearch(1000, steps([false, false])).then((k) => [k.rps, k.censored, k.steps.length]),
+      [100, 'below', 2],
+    );
+    const always = await kneeSearch(1000, async () => ({ ok: true }));
+    assert.deepStrictEqual(
+      [always.censored, always.steps.at(-1).rate <= 1500, always.steps.at(-1).rate * 1.25 > 1500],
+      ['above', true, true],
+    );
+    // The ladder: fractions of the knee, not of the closed-loop capacity.
+    const configs = [
+      {
+        id: 'express/none/d8',
+        framework: 'express',
+        strategy: 'none',
+        depth: 8,
+        hop: 'await',
+        nodeLabel: 'node24',
+        samples: [],
+      },
+    ];
+    const [group] = [...require('../analysis/comparable').groupConfigs(configs).keys()];
+    const rates = expandRates(configs, {
+      loads: [0.5, 1.5],
+      capacity: { groups: [{ group, rps: 6742, knee: { rps: 2000 } }] },
+    }).map((c) => c.rate);
+    assert.deepStrictEqual(rates, [1000, 3000]);
+    assert.deepStrictEqual(parseLoads('150%', { max: 2 }), [1.5]);
+  },
+);
 
 test('a knee search ended by its top rate is "at least" only when that rate kept the SLO', async () => {
   const seq = (oks) => {

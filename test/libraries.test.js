@@ -37,20 +37,24 @@ const CASES = [
 ];
 
 for (const c of CASES) {
-  test(`${c.strategy} on ${c.framework}: keeps every id through chains and fan-out; nested ${c.nested}, body ${c.body}`, async () => {
-    const v = await verdicts(c.strategy, c.framework, ['chain-mixed', 'fanout', 'keepalive', 'nested', 'body']);
-    for (const name of ['chain-mixed', 'fanout', 'keepalive']) {
-      assert.strictEqual(v[name].verdict, 'kept', `${name}: ${JSON.stringify(v[name].tally)}`);
-      assert.strictEqual(v[name].tally.kept, SETTINGS.requests);
-    }
-    assert.strictEqual(v.nested.verdict, c.nested, JSON.stringify(v.nested.tally));
-    assert.strictEqual(v.body.verdict, c.body, JSON.stringify(v.body.tally));
-    if (c.nested === 'leaked') {
-      // The report's explanation names the cause users run into: an active store is reused.
-      assert.match(v.nested.explanation, /opens a store only when none is active/);
-      assert.match(v.nested.explanation, /overwrote the parent's id/);
-    }
-  });
+  test(
+    `${c.strategy} on ${c.framework}: keeps every id through ` +
+      `chains and fan-out; nested ${c.nested}, body ${c.body}`,
+    async () => {
+      const v = await verdicts(c.strategy, c.framework, ['chain-mixed', 'fanout', 'keepalive', 'nested', 'body']);
+      for (const name of ['chain-mixed', 'fanout', 'keepalive']) {
+        assert.strictEqual(v[name].verdict, 'kept', `${name}: ${JSON.stringify(v[name].tally)}`);
+        assert.strictEqual(v[name].tally.kept, SETTINGS.requests);
+      }
+      assert.strictEqual(v.nested.verdict, c.nested, JSON.stringify(v.nested.tally));
+      assert.strictEqual(v.body.verdict, c.body, JSON.stringify(v.body.tally));
+      if (c.nested === 'leaked') {
+        // The report's explanation names the cause users run into: an active store is reused.
+        assert.match(v.nested.explanation, /opens a store only when none is active/);
+        assert.match(v.nested.explanation, /overwrote the parent's id/);
+      }
+    },
+  );
 }
 
 test('fastify-request-context on another framework stops start-up with one line', async () => {

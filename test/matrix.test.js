@@ -85,46 +85,56 @@ test('expandConfigs: a preset with a configs list measures exactly that list, at
   assert.strictEqual(burn[0].burnUs, 100);
 });
 
-test("the model presets record each configuration's role before anything is measured: every strategy and `none` at every fitted and held-out point, the held-out ones apart", () => {
-  const configs = expandConfigs(PRESETS.model, [NODE24]);
-  const fit = configs.filter((c) => c.role === 'fit');
-  const held = configs.filter((c) => c.role === 'held-out');
-  assert.strictEqual(fit.length + held.length, configs.length);
-  const points = (cs) =>
-    [...new Set(cs.map((c) => `d${c.depth}/${c.hop}${c.stores ? `/stores${c.stores}` : ''}`))].sort();
-  assert.deepStrictEqual(points(fit), [
-    'd1/immediate',
-    'd2/immediate',
-    'd256/immediate',
-    'd64/immediate',
-    'd64/nexttick',
-    'd8/immediate',
-  ]);
-  assert.deepStrictEqual(points(held), ['d32/immediate', 'd64/await', 'd64/immediate/stores10', 'd64/mixed']);
-  // A held-out point is never a fitted one, and each point has its `none` to be measured against.
-  for (const c of held) assert.ok(!fit.some((x) => groupKey(x) === groupKey(c)), c.id);
-  for (const key of new Set(configs.map(groupKey)))
-    assert.ok(
-      configs.some((c) => groupKey(c) === key && c.strategy === 'none'),
-      key,
-    );
-  assert.strictEqual(new Set(configs.map((c) => c.strategy)).size, PRESETS.model.strategies.length);
-  assert.ok(PRESETS['model-runtimes'].configs.every((c) => ['fit', 'held-out'].includes(c.role)));
-});
+test(
+  "the model presets record each configuration's role before anything is measured: " +
+    'every strategy and `none` at every fitted and held-out point, the held-out ones apart',
+  () => {
+    const configs = expandConfigs(PRESETS.model, [NODE24]);
+    const fit = configs.filter((c) => c.role === 'fit');
+    const held = configs.filter((c) => c.role === 'held-out');
+    assert.strictEqual(fit.length + held.length, configs.length);
+    const points = (cs) =>
+      [...new Set(cs.map((c) => `d${c.depth}/${c.hop}${c.stores ? `/stores${c.stores}` : ''}`))].sort();
+    assert.deepStrictEqual(points(fit), [
+      'd1/immediate',
+      'd2/immediate',
+      'd256/immediate',
+      'd64/immediate',
+      'd64/nexttick',
+      'd8/immediate',
+    ]);
+    assert.deepStrictEqual(points(held), ['d32/immediate', 'd64/await', 'd64/immediate/stores10', 'd64/mixed']);
+    // A held-out point is never a fitted one, and each point has its `none` to be measured against.
+    for (const c of held) assert.ok(!fit.some((x) => groupKey(x) === groupKey(c)), c.id);
+    for (const key of new Set(configs.map(groupKey)))
+      assert.ok(
+        configs.some((c) => groupKey(c) === key && c.strategy === 'none'),
+        key,
+      );
+    assert.strictEqual(new Set(configs.map((c) => c.strategy)).size, PRESETS.model.strategies.length);
+    assert.ok(PRESETS['model-runtimes'].configs.every((c) => ['fit', 'held-out'].includes(c.role)));
+  },
+);
 
 // The committed model study was measured in duet; a fresh run of the preset must measure as
 // it does (one of its held-out points waits on timers, which alone would choose the pair).
-test('the model preset is measured in duet, every point, and says why; a custom matrix from it follows its points', () => {
-  const { resolveSettings } = require('../bench/cli/run');
-  const s = resolveSettings({ preset: 'model' });
-  assert.strictEqual(s.method, 'duet');
-  assert.match(
-    s.methodWhy,
-    /^the model preset's method, for every point: its fit is of duet ratios at saturation; the HOP=mixed held-out point/,
-  );
-  const custom = resolveSettings({ preset: 'model', hops: 'mixed' });
-  assert.strictEqual(custom.method, 'pair', custom.methodWhy);
-});
+test(
+  'the model preset is measured in duet, every point, ' + 'and says why; a custom matrix from it follows its points',
+  () => {
+    const { resolveSettings } = require('../bench/cli/run');
+    const s = resolveSettings({ preset: 'model' });
+    assert.strictEqual(s.method, 'duet');
+    assert.match(
+      s.methodWhy,
+      new RegExp(
+        String.raw`^the model preset's method, for every point: ` +
+          String.raw`its fit is of duet ratios at saturation; the HOP=mixed held-out point`,
+      ),
+    );
+    const custom = resolveSettings({ preset: 'model', hops: 'mixed' });
+    assert.strictEqual(custom.method, 'pair', custom.methodWhy);
+  },
+);
 
 test('measurementOrder: every non-baseline burst is next to a baseline burst of its group, every round', () => {
   const configs = defaults();
@@ -162,14 +172,21 @@ test('measurementOrder: the configs sharing a baseline burst change from round t
   assert.deepStrictEqual([...sides].sort(), [-1, 1]);
 });
 
-test('measurementOrder: groups come from analysis/comparable (arms and explicit groups); no baseline, no pairing', () => {
-  const mk = (id, arm, group) => ({ id, arm, group, strategy: 'none' });
-  const configs = [mk('a1', 'ctxbench', 'g'), mk('h', 'hello-world', 'g'), mk('x', 'ctxbench', 'other')];
-  const bursts = measurementOrder(configs, 0, 'hello-world');
-  checkAdjacent(bursts, 'hello-world', ['x']);
-  assert.strictEqual(bursts.find((b) => b.config.id === 'x').partner, null, 'a group without a baseline is not paired');
-  assert.strictEqual(bursts.length, 3);
-});
+test(
+  'measurementOrder: groups come from analysis/comparable ' + '(arms and explicit groups); no baseline, no pairing',
+  () => {
+    const mk = (id, arm, group) => ({ id, arm, group, strategy: 'none' });
+    const configs = [mk('a1', 'ctxbench', 'g'), mk('h', 'hello-world', 'g'), mk('x', 'ctxbench', 'other')];
+    const bursts = measurementOrder(configs, 0, 'hello-world');
+    checkAdjacent(bursts, 'hello-world', ['x']);
+    assert.strictEqual(
+      bursts.find((b) => b.config.id === 'x').partner,
+      null,
+      'a group without a baseline is not paired',
+    );
+    assert.strictEqual(bursts.length, 3);
+  },
+);
 
 test('roundOrder: the one rotation puts every item in every position once per cycle', () => {
   const names = ['a', 'b', 'c', 'd'];

@@ -51,102 +51,108 @@ function checkPairing(config, base) {
   return p;
 }
 
-test('calibrate end to end: arms and group set, verdicts follow from the intervals, exit code from the verdict', async () => {
-  const out = path.join(tmp, 'calibrate.json');
-  const r = await ctxbench([
-    'calibrate',
-    '--method',
-    'sequential',
-    '--at',
-    '1/sync',
-    '--burns',
-    '100',
-    '--blocks',
-    '3',
-    '--rounds',
-    '2',
-    '--out',
-    out,
-    ...TINY,
-  ]);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  assert.strictEqual(run.kind, 'calibrate');
-  assert.strictEqual(run.status, 'complete', r.stderr);
-  assert.strictEqual(run.settings.baseline, 'burn0');
-  assert.deepStrictEqual(run.settings.at, [{ depth: 1, hop: 'sync' }]);
-  assert.deepStrictEqual(
-    run.configs.map((c) => [c.arm, c.group, c.burnUs, c.depth, c.hop]),
-    [
-      ['burn0', 'calibrate/d1/sync', 0, 1, 'sync'],
-      ['burn100', 'calibrate/d1/sync', 100, 1, 'sync'],
-    ],
-  );
-  const [base, burn] = run.configs;
-  for (const c of run.configs) assert.strictEqual(c.error, null, c.id);
-  assert.ok(base.samples.every((s) => s.burnUsPerRequest === 0));
-  assert.ok(
-    burn.samples.every((s) => s.burnUsPerRequest > 0),
-    'the server timed its burn',
-  );
-  const p = checkPairing(burn, base);
+test(
+  'calibrate end to end: arms and group set, ' + 'verdicts follow from the intervals, exit code from the verdict',
+  async () => {
+    const out = path.join(tmp, 'calibrate.json');
+    const r = await ctxbench([
+      'calibrate',
+      '--method',
+      'sequential',
+      '--at',
+      '1/sync',
+      '--burns',
+      '100',
+      '--blocks',
+      '3',
+      '--rounds',
+      '2',
+      '--out',
+      out,
+      ...TINY,
+    ]);
+    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    assert.strictEqual(run.kind, 'calibrate');
+    assert.strictEqual(run.status, 'complete', r.stderr);
+    assert.strictEqual(run.settings.baseline, 'burn0');
+    assert.deepStrictEqual(run.settings.at, [{ depth: 1, hop: 'sync' }]);
+    assert.deepStrictEqual(
+      run.configs.map((c) => [c.arm, c.group, c.burnUs, c.depth, c.hop]),
+      [
+        ['burn0', 'calibrate/d1/sync', 0, 1, 'sync'],
+        ['burn100', 'calibrate/d1/sync', 100, 1, 'sync'],
+      ],
+    );
+    const [base, burn] = run.configs;
+    for (const c of run.configs) assert.strictEqual(c.error, null, c.id);
+    assert.ok(base.samples.every((s) => s.burnUsPerRequest === 0));
+    assert.ok(
+      burn.samples.every((s) => s.burnUsPerRequest > 0),
+      'the server timed its burn',
+    );
+    const p = checkPairing(burn, base);
 
-  const c = run.calibrate;
-  assert.strictEqual(c.points.length, 1);
-  const [level] = c.points[0].levels;
-  assert.strictEqual(level.burnUs, 100);
-  assert.strictEqual(level.checked, true);
-  assert.strictEqual(level.pairs, p.length);
-  assert.strictEqual(level.verdict, calibrate.judgeInterval(level.seenRatio.ci95));
-  assert.strictEqual(level.cpuVerdict, calibrate.judgeInterval(level.cpuRatio.ci95));
-  assert.strictEqual(c.points[0].verdict, level.verdict);
-  assert.strictEqual(c.verdict, level.verdict);
-  assert.strictEqual(c.pass, c.verdict === 'pass');
-  assert.strictEqual(r.code, EXIT[c.verdict], r.stderr);
-  assert.match(r.stderr, new RegExp(`DEPTH=1 HOP=sync: ${c.verdict.toUpperCase()}`));
-  assert.match(sections.calibrate.render(run, {}), new RegExp(`### DEPTH=1 HOP=sync: .* ${c.verdict}`));
-});
+    const c = run.calibrate;
+    assert.strictEqual(c.points.length, 1);
+    const [level] = c.points[0].levels;
+    assert.strictEqual(level.burnUs, 100);
+    assert.strictEqual(level.checked, true);
+    assert.strictEqual(level.pairs, p.length);
+    assert.strictEqual(level.verdict, calibrate.judgeInterval(level.seenRatio.ci95));
+    assert.strictEqual(level.cpuVerdict, calibrate.judgeInterval(level.cpuRatio.ci95));
+    assert.strictEqual(c.points[0].verdict, level.verdict);
+    assert.strictEqual(c.verdict, level.verdict);
+    assert.strictEqual(c.pass, c.verdict === 'pass');
+    assert.strictEqual(r.code, EXIT[c.verdict], r.stderr);
+    assert.match(r.stderr, new RegExp(`DEPTH=1 HOP=sync: ${c.verdict.toUpperCase()}`));
+    assert.match(sections.calibrate.render(run, {}), new RegExp(`### DEPTH=1 HOP=sync: .* ${c.verdict}`));
+  },
+);
 
-test('aa end to end: arms A and B in one group, each trial tested, pass by the binomial tail, exit code from it', async () => {
-  const out = path.join(tmp, 'aa.json');
-  const r = await ctxbench([
-    'aa',
-    '--method',
-    'sequential',
-    '--depth',
-    '1',
-    '--hop',
-    'sync',
-    '--trials',
-    '1',
-    '--blocks-per-trial',
-    '2',
-    '--rounds',
-    '2',
-    '--out',
-    out,
-    ...TINY,
-  ]);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  assert.strictEqual(run.kind, 'aa');
-  assert.strictEqual(run.status, 'complete', r.stderr);
-  assert.strictEqual(run.settings.baseline, 'A');
-  assert.deepStrictEqual(
-    run.configs.map((c) => [c.arm, c.group]),
-    [
-      ['A', 'aa'],
-      ['B', 'aa'],
-    ],
-  );
-  checkPairing(run.configs[1], run.configs[0]);
-  const a = run.aa;
-  // A trial without an interval (too few pairs for the statistics) is not counted.
-  assert.ok(a.completedTrials <= 1, `${a.completedTrials} trials`);
-  for (const t of a.trials) assert.strictEqual(t.significant, t.pValue < 0.05);
-  assert.strictEqual(a.significant, a.trials.filter((t) => t.significant).length);
-  assert.deepStrictEqual({ tailP: a.tailP, pass: a.pass }, aa.binomialRule(a.significant, a.completedTrials));
-  assert.strictEqual(r.code, a.completedTrials === 0 ? 2 : a.pass ? 0 : 1, r.stderr);
-  assert.match(sections.aa.render(run, {}), new RegExp(`\\*\\*${a.significant} of ${a.completedTrials}\\*\\*`));
-});
+test(
+  'aa end to end: arms A and B in one group, each trial tested, ' + 'pass by the binomial tail, exit code from it',
+  async () => {
+    const out = path.join(tmp, 'aa.json');
+    const r = await ctxbench([
+      'aa',
+      '--method',
+      'sequential',
+      '--depth',
+      '1',
+      '--hop',
+      'sync',
+      '--trials',
+      '1',
+      '--blocks-per-trial',
+      '2',
+      '--rounds',
+      '2',
+      '--out',
+      out,
+      ...TINY,
+    ]);
+    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    assert.strictEqual(run.kind, 'aa');
+    assert.strictEqual(run.status, 'complete', r.stderr);
+    assert.strictEqual(run.settings.baseline, 'A');
+    assert.deepStrictEqual(
+      run.configs.map((c) => [c.arm, c.group]),
+      [
+        ['A', 'aa'],
+        ['B', 'aa'],
+      ],
+    );
+    checkPairing(run.configs[1], run.configs[0]);
+    const a = run.aa;
+    // A trial without an interval (too few pairs for the statistics) is not counted.
+    assert.ok(a.completedTrials <= 1, `${a.completedTrials} trials`);
+    for (const t of a.trials) assert.strictEqual(t.significant, t.pValue < 0.05);
+    assert.strictEqual(a.significant, a.trials.filter((t) => t.significant).length);
+    assert.deepStrictEqual({ tailP: a.tailP, pass: a.pass }, aa.binomialRule(a.significant, a.completedTrials));
+    assert.strictEqual(r.code, a.completedTrials === 0 ? 2 : a.pass ? 0 : 1, r.stderr);
+    assert.match(sections.aa.render(run, {}), new RegExp(`\\*\\*${a.significant} of ${a.completedTrials}\\*\\*`));
+  },
+);
 
 test('calibrate and aa: bad flags are one line and exit 1, before any server starts', async () => {
   const cases = [

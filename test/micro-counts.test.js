@@ -1,5 +1,6 @@
 'use strict';
-// Tier: quick (micro --method instructions' refusals and the comparison of committed count runs; the count under Valgrind is in test/all/micro-counts.test.js)
+// Tier: quick (micro --method instructions' refusals and the comparison of committed
+// count runs; the count under Valgrind is in test/all/micro-counts.test.js)
 // `ctxbench micro --method instructions` without Valgrind's run: its bad settings, and
 // count runs (a real one, test/fixtures/results/micro-instructions.json) compared by repro --compare
 // and refused by compare. The planted loop counted under Valgrind:

@@ -145,36 +145,40 @@ test('the default run, integrity and custom runs measure on DEFAULT_MAJOR; --nod
   );
 });
 
-test('every preset names its runtimes, and without --node the servers of every command run on DEFAULT_MAJOR (not the node running ctxbench)', async (t) => {
-  const { PRESETS } = require('../lib/presets');
-  for (const [name, preset] of Object.entries(PRESETS))
-    assert.ok(Array.isArray(preset.node) && preset.node.length > 0, `preset ${name} names its node majors`);
-  const { resolveSettings } = require('../bench/cli/run');
-  assert.deepStrictEqual(resolveSettings({ preset: 'io' }).node, [DEFAULT_MAJOR]);
-  // A preset may name its AsyncContextFrame mode; --acf still wins.
-  assert.deepStrictEqual(
-    [
-      resolveSettings({ preset: 'stores' }).acf,
-      resolveSettings({ preset: 'stores', acf: 'on' }).acf,
-      resolveSettings({}).acf,
-    ],
-    ['both', 'on', 'default'],
-  );
-  // The io run of 2026-11-23 ran on Node 20 because its preset named no node and "no
-  // node" meant this process's own: resolveNodeTargets(null) is the default runtime now.
-  const { resolveNodeTargets } = require('../bench/targets');
-  let resolved;
-  try {
-    resolved = await resolveNodeTargets(null, 'default');
-  } catch (err) {
-    t.skip(`Node ${DEFAULT_MAJOR} is not cached and could not be installed: ${err.message}`);
-    return;
-  }
-  assert.deepStrictEqual(
-    resolved.targets.map((x) => [x.label, x.version.split('.')[0]]),
-    [[`node${DEFAULT_MAJOR}`, `v${DEFAULT_MAJOR}`]],
-  );
-});
+test(
+  'every preset names its runtimes, and without --node the servers of ' +
+    'every command run on DEFAULT_MAJOR (not the node running ctxbench)',
+  async (t) => {
+    const { PRESETS } = require('../lib/presets');
+    for (const [name, preset] of Object.entries(PRESETS))
+      assert.ok(Array.isArray(preset.node) && preset.node.length > 0, `preset ${name} names its node majors`);
+    const { resolveSettings } = require('../bench/cli/run');
+    assert.deepStrictEqual(resolveSettings({ preset: 'io' }).node, [DEFAULT_MAJOR]);
+    // A preset may name its AsyncContextFrame mode; --acf still wins.
+    assert.deepStrictEqual(
+      [
+        resolveSettings({ preset: 'stores' }).acf,
+        resolveSettings({ preset: 'stores', acf: 'on' }).acf,
+        resolveSettings({}).acf,
+      ],
+      ['both', 'on', 'default'],
+    );
+    // The io run of 2026-11-23 ran on Node 20 because its preset named no node and "no
+    // node" meant this process's own: resolveNodeTargets(null) is the default runtime now.
+    const { resolveNodeTargets } = require('../bench/targets');
+    let resolved;
+    try {
+      resolved = await resolveNodeTargets(null, 'default');
+    } catch (err) {
+      t.skip(`Node ${DEFAULT_MAJOR} is not cached and could not be installed: ${err.message}`);
+      return;
+    }
+    assert.deepStrictEqual(
+      resolved.targets.map((x) => [x.label, x.version.split('.')[0]]),
+      [[`node${DEFAULT_MAJOR}`, `v${DEFAULT_MAJOR}`]],
+    );
+  },
+);
 
 test('resolveTargets: labels, flags and per-major errors', async (t) => {
   const { targets, errors } = await resolveTargets([CURRENT, 'x', CURRENT], 'both', { cacheDir: tempDir(t) });

@@ -18,13 +18,17 @@ test('a load average above 1.5 per core flags the run; one the curl driver makes
   assert.strictEqual(assess(at(0.1), at(0.2)).noisy, false);
 });
 
-test("the load average judged is the run's own minutes: a busy minute before a long run is not flagged, a busy five within it are", () => {
-  const high = 2 * os.cpus().length;
-  const read = (t, loadavg) => ({ at: t * 1000, stat: null, loadavg, cpuMHz: null });
-  // 56 minutes: a suite that had just ended before it, a quiet machine during it.
-  assert.strictEqual(assess(read(0, [high, high, 1]), read(3360, [0.8, 0.8, 0.9])).noisy, false);
-  // Busy for five minutes in it, quiet in its last one.
-  assert.strictEqual(assess(read(0, [0.1, 0.1, 0.1]), read(3360, [0.8, high, 1])).noisy, true);
-  // Shorter than a minute: the only reading there is, the last minute's.
-  assert.strictEqual(assess(read(0, [0.1, 0.1, 0.1]), read(30, [high, 1, 1])).noisy, true);
-});
+test(
+  "the load average judged is the run's own minutes: " +
+    'a busy minute before a long run is not flagged, a busy five within it are',
+  () => {
+    const high = 2 * os.cpus().length;
+    const read = (t, loadavg) => ({ at: t * 1000, stat: null, loadavg, cpuMHz: null });
+    // 56 minutes: a suite that had just ended before it, a quiet machine during it.
+    assert.strictEqual(assess(read(0, [high, high, 1]), read(3360, [0.8, 0.8, 0.9])).noisy, false);
+    // Busy for five minutes in it, quiet in its last one.
+    assert.strictEqual(assess(read(0, [0.1, 0.1, 0.1]), read(3360, [0.8, high, 1])).noisy, true);
+    // Shorter than a minute: the only reading there is, the last minute's.
+    assert.strictEqual(assess(read(0, [0.1, 0.1, 0.1]), read(30, [high, 1, 1])).noisy, true);
+  },
+);

@@ -153,37 +153,41 @@ test('the ratio is paired in the same windows: a fifth of common noise between w
   assert.strictEqual(op.throttled.candidate, 0.1);
 });
 
-test("where the candidate was measured at its own rate, its figure and its tail are read there, the baseline's at its own", () => {
-  const samples = [];
-  for (let block = 0; block < 3; block++) {
-    // At the baseline's rate it cost 2× and fell behind (60 ms); at its own, 1.6× in the same windows.
-    for (let i = 0; i < 3; i++)
-      samples.push(phased({ block, phase: 'base', rate: 1000, base: 100, cand: 200, candMs: 60 }));
-    for (let i = 0; i < 3; i++)
-      samples.push(phased({ block, phase: 'own', rate: 600, base: 125, cand: 200, baseMs: 1.5, candMs: 4 }));
-  }
-  const op = operatingPoint({ id: 'c', samples }, { instance: { cpus: 0.25 }, targetCpu: 0.6, slo: { boundMs: 50 } });
-  assert.ok(Math.abs(op.ratio.estimate - 0.625) < 1e-9, op.ratio.estimate);
-  assert.ok(Math.abs(op.sameRate.estimate - 0.5) < 1e-9, 'at the baseline rate it read 50%');
-  assert.strictEqual(op.ownBlocks, 3);
-  assert.deepStrictEqual([op.rates.baseline.estimate, op.rates.candidate.estimate], [1000, 600]);
-  near(op.tails.candidate.p99, 4, "the candidate's tail at its own rate");
-  near(op.tails.baseline.p99, 2, "the baseline's at its own rate, in both phases");
-  assert.strictEqual(op.tails.candidate.overShare, 0);
-  // The run's summary carries the same ratio, and operatingPoints lists the candidate.
-  const run = {
-    settings: { baseline: 'none', targetCpu: 0.6, instance: { cpus: 0.25 }, slo: null },
-    configs: [
-      { id: 'b', strategy: 'none', samples: [] },
-      { id: 'c', strategy: 'als', samples },
-    ],
-  };
-  assert.ok(Math.abs(summaryOf(run.configs[1], run.configs, 'none').ratio.estimate - 0.625) < 1e-9);
-  assert.deepStrictEqual(
-    operatingPoints(run).map((r) => r.config.id),
-    ['c'],
-  );
-});
+test(
+  'where the candidate was measured at its own rate, ' +
+    "its figure and its tail are read there, the baseline's at its own",
+  () => {
+    const samples = [];
+    for (let block = 0; block < 3; block++) {
+      // At the baseline's rate it cost 2× and fell behind (60 ms); at its own, 1.6× in the same windows.
+      for (let i = 0; i < 3; i++)
+        samples.push(phased({ block, phase: 'base', rate: 1000, base: 100, cand: 200, candMs: 60 }));
+      for (let i = 0; i < 3; i++)
+        samples.push(phased({ block, phase: 'own', rate: 600, base: 125, cand: 200, baseMs: 1.5, candMs: 4 }));
+    }
+    const op = operatingPoint({ id: 'c', samples }, { instance: { cpus: 0.25 }, targetCpu: 0.6, slo: { boundMs: 50 } });
+    assert.ok(Math.abs(op.ratio.estimate - 0.625) < 1e-9, op.ratio.estimate);
+    assert.ok(Math.abs(op.sameRate.estimate - 0.5) < 1e-9, 'at the baseline rate it read 50%');
+    assert.strictEqual(op.ownBlocks, 3);
+    assert.deepStrictEqual([op.rates.baseline.estimate, op.rates.candidate.estimate], [1000, 600]);
+    near(op.tails.candidate.p99, 4, "the candidate's tail at its own rate");
+    near(op.tails.baseline.p99, 2, "the baseline's at its own rate, in both phases");
+    assert.strictEqual(op.tails.candidate.overShare, 0);
+    // The run's summary carries the same ratio, and operatingPoints lists the candidate.
+    const run = {
+      settings: { baseline: 'none', targetCpu: 0.6, instance: { cpus: 0.25 }, slo: null },
+      configs: [
+        { id: 'b', strategy: 'none', samples: [] },
+        { id: 'c', strategy: 'als', samples },
+      ],
+    };
+    assert.ok(Math.abs(summaryOf(run.configs[1], run.configs, 'none').ratio.estimate - 0.625) < 1e-9);
+    assert.deepStrictEqual(
+      operatingPoints(run).map((r) => r.config.id),
+      ['c'],
+    );
+  },
+);
 
 test('a block measured at its own rate but without a counted window gives no figure and is not counted as own', () => {
   const samples = [];
@@ -227,37 +231,50 @@ const runAt = (bases, candOf, { depth = 8 } = {}) => {
   };
 };
 
-test("a ratio that followed the baseline's cost from block to block is marked, a twin's and a proportional one's are not", () => {
-  const { operatingSection } = require('../report/sections/run/operating');
-  const bases = [200, 300, 450, 600, 250, 500];
-  // cls-hooked adds 150 µs a request, whatever the base: its ratio is base ÷ (base + 150).
-  const run = runAt(bases, (b, k, i) => b + 150 + 3 * (i - 1));
-  const [c, twin] = operatingPoints(run).map((r) => r.op);
-  // Each block's the geometric mean of its windows (0.95, 1, 1.05 × the base).
-  near(c.base.range[0], 200 * 0.99917);
-  near(c.base.range[1], 600 * 0.99917);
-  assert.ok(c.base.dependence.r > 0.95 && c.base.dependence.pValue < 0.01, JSON.stringify(c.base.dependence));
-  assert.strictEqual(c.base.dependence.moves, true);
-  // From 57% at 200 µs to 80% at 600: about +40% across the range.
-  assert.ok(c.base.dependence.move > 0.3 && c.base.dependence.move < 0.5, JSON.stringify(c.base.dependence));
-  assert.ok(twin.base.dependence.pValue < 0.05, JSON.stringify(twin.base));
-  assert.strictEqual(twin.base.dependence.moves, false, JSON.stringify(twin.base));
-  const md = operatingSection(run);
-  assert.match(
-    md,
-    /\*What the ratio rests on:\* `none`'s CPU per request at its operating point ranged \d+–\d+ µs at depth 8 over the blocks/,
-    md,
-  );
-  assert.match(
-    md,
-    /> ⚠ \*\*Moved with `none`'s cost of a lightly loaded request:\*\* `cls-hooked` at depth 8 \(r = [01]\.\d\d over 6 blocks, p < 0\.001; \+\d+% across the blocks' range\)\./,
-    md,
-  );
-  // A strategy that costs 1.5× the base in every block: the same ratio whatever the base.
-  const prop = operatingPoints(runAt(bases, (b, k, i) => 1.5 * b * (1 + 0.01 * (((k + i) % 3) - 1)))).map((r) => r.op);
-  assert.strictEqual(prop[0].base.dependence?.moves ?? false, false, JSON.stringify(prop[0].base));
-  assert.doesNotMatch(operatingSection(runAt(bases, (b) => 1.5 * b)), /Moved with/);
-});
+test(
+  "a ratio that followed the baseline's cost from block to " +
+    "block is marked, a twin's and a proportional one's are not",
+  () => {
+    const { operatingSection } = require('../report/sections/run/operating');
+    const bases = [200, 300, 450, 600, 250, 500];
+    // cls-hooked adds 150 µs a request, whatever the base: its ratio is base ÷ (base + 150).
+    const run = runAt(bases, (b, k, i) => b + 150 + 3 * (i - 1));
+    const [c, twin] = operatingPoints(run).map((r) => r.op);
+    // Each block's the geometric mean of its windows (0.95, 1, 1.05 × the base).
+    near(c.base.range[0], 200 * 0.99917);
+    near(c.base.range[1], 600 * 0.99917);
+    assert.ok(c.base.dependence.r > 0.95 && c.base.dependence.pValue < 0.01, JSON.stringify(c.base.dependence));
+    assert.strictEqual(c.base.dependence.moves, true);
+    // From 57% at 200 µs to 80% at 600: about +40% across the range.
+    assert.ok(c.base.dependence.move > 0.3 && c.base.dependence.move < 0.5, JSON.stringify(c.base.dependence));
+    assert.ok(twin.base.dependence.pValue < 0.05, JSON.stringify(twin.base));
+    assert.strictEqual(twin.base.dependence.moves, false, JSON.stringify(twin.base));
+    const md = operatingSection(run);
+    assert.match(
+      md,
+      new RegExp(
+        "\\*What the ratio rests on:\\* `none`'s CPU per request at its " +
+          String.raw`operating point ranged \d+–\d+ µs at depth 8 over the blocks`,
+      ),
+      md,
+    );
+    assert.match(
+      md,
+      new RegExp(
+        "> ⚠ \\*\\*Moved with `none`'s cost of a lightly loaded " +
+          'request:\\*\\* `cls-hooked` at depth 8 \\(r = [01]\\.\\d\\d over 6 blocks, ' +
+          String.raw`p < 0\.001; \+\d+% across the blocks' range\)\.`,
+      ),
+      md,
+    );
+    // A strategy that costs 1.5× the base in every block: the same ratio whatever the base.
+    const prop = operatingPoints(runAt(bases, (b, k, i) => 1.5 * b * (1 + 0.01 * (((k + i) % 3) - 1)))).map(
+      (r) => r.op,
+    );
+    assert.strictEqual(prop[0].base.dependence?.moves ?? false, false, JSON.stringify(prop[0].base));
+    assert.doesNotMatch(operatingSection(runAt(bases, (b) => 1.5 * b)), /Moved with/);
+  },
+);
 
 test("repro of runs at the operating point says what the baseline's lightly loaded request cost in each", () => {
   const { reproCompare } = require('../analysis/repro');
@@ -289,7 +306,11 @@ test("repro of runs at the operating point says what the baseline's lightly load
   // One machine's name, two speeds: the page says so beside the name.
   assert.match(
     md,
-    /Both runs on the same machine: AMD EPYC × 2, kernel k\. Machine-speed fingerprint: run a 220, run b 59 µs a request — 3\.7× apart: the same name, not necessarily the same host/,
+    new RegExp(
+      String.raw`Both runs on the same machine: AMD EPYC × 2, ` +
+        String.raw`kernel k\. Machine-speed fingerprint: run a 220, run b 59 µs ` +
+        String.raw`a request — 3\.7× apart: the same name, not necessarily the same host`,
+    ),
     md,
   );
   const near2 = reproCompare(on(runAt([200, 210, 190, 205], add), 45), on(runAt([200, 210, 190, 205], add), 43));

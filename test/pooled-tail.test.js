@@ -87,51 +87,54 @@ test('deterministic, and no figure from fewer than two blocks with both sides me
 
 // The resamples are read through cumulative counts by bisection (analysis/pooled-tail.js):
 // each must give what merging its drawn blocks' histograms gives, bit for bit.
-test("every figure, pooled and resampled, is the merged histogram's own: quantiles and the share over the bound", () => {
-  const { mulberry32 } = require('./helpers/random');
-  const uniform = mulberry32(62);
-  const random = (n) => {
-    const h = newHistogram();
-    for (let i = 0; i < n; i++) h.recordValue(50 + Math.floor(Math.exp(uniform() * Math.log(4e5))));
-    return h;
-  };
-  const blocks = [0, 1, 2, 3, 4].map((block) => ({
-    block,
-    baseline: random(400 + 300 * block),
-    candidate: random(900),
-  }));
-  const boundMs = 20;
-  const seed = 5;
-  const t = pooledTails(blocks, { boundMs, resamples: 2, seed });
-  const figures = (picks, side) => {
-    const m = newHistogram();
-    for (const i of picks) m.add(blocks[i][side]);
-    let over = 0;
-    const it = m.recordedValuesIterator;
-    it.reset();
-    while (it.hasNext()) {
-      const v = it.next();
-      if (v.valueIteratedTo > boundMs * 1000) over += v.countAtValueIteratedTo;
-    }
-    return {
-      p50: m.getValueAtPercentile(50) / 1000,
-      p99: m.getValueAtPercentile(99) / 1000,
-      p99_9: m.getValueAtPercentile(99.9) / 1000,
-      overShare: over / m.totalCount,
+test(
+  "every figure, pooled and resampled, is the merged histogram's own: " + 'quantiles and the share over the bound',
+  () => {
+    const { mulberry32 } = require('./helpers/random');
+    const uniform = mulberry32(62);
+    const random = (n) => {
+      const h = newHistogram();
+      for (let i = 0; i < n; i++) h.recordValue(50 + Math.floor(Math.exp(uniform() * Math.log(4e5))));
+      return h;
     };
-  };
-  for (const side of ['baseline', 'candidate']) {
-    const whole = figures([0, 1, 2, 3, 4], side);
-    for (const k of Object.keys(whole)) assert.strictEqual(t[side][k], whole[k], `${side} ${k}`);
-  }
-  // The same draws as the analysis (mulberry32(seed), five per resample); with two resamples
-  // the interval is their lower and higher figure.
-  const draw = mulberry32(seed);
-  const resampled = [0, 1].map(() => Array.from({ length: 5 }, () => Math.floor(draw() * 5)));
-  for (const side of ['baseline', 'candidate']) {
-    const [a, b] = resampled.map((picks) => figures(picks, side));
-    for (const k of Object.keys(a)) {
-      assert.deepStrictEqual(t[side].ci95[k], [Math.min(a[k], b[k]), Math.max(a[k], b[k])], `${side} ${k} resampled`);
+    const blocks = [0, 1, 2, 3, 4].map((block) => ({
+      block,
+      baseline: random(400 + 300 * block),
+      candidate: random(900),
+    }));
+    const boundMs = 20;
+    const seed = 5;
+    const t = pooledTails(blocks, { boundMs, resamples: 2, seed });
+    const figures = (picks, side) => {
+      const m = newHistogram();
+      for (const i of picks) m.add(blocks[i][side]);
+      let over = 0;
+      const it = m.recordedValuesIterator;
+      it.reset();
+      while (it.hasNext()) {
+        const v = it.next();
+        if (v.valueIteratedTo > boundMs * 1000) over += v.countAtValueIteratedTo;
+      }
+      return {
+        p50: m.getValueAtPercentile(50) / 1000,
+        p99: m.getValueAtPercentile(99) / 1000,
+        p99_9: m.getValueAtPercentile(99.9) / 1000,
+        overShare: over / m.totalCount,
+      };
+    };
+    for (const side of ['baseline', 'candidate']) {
+      const whole = figures([0, 1, 2, 3, 4], side);
+      for (const k of Object.keys(whole)) assert.strictEqual(t[side][k], whole[k], `${side} ${k}`);
     }
-  }
-});
+    // The same draws as the analysis (mulberry32(seed), five per resample); with two resamples
+    // the interval is their lower and higher figure.
+    const draw = mulberry32(seed);
+    const resampled = [0, 1].map(() => Array.from({ length: 5 }, () => Math.floor(draw() * 5)));
+    for (const side of ['baseline', 'candidate']) {
+      const [a, b] = resampled.map((picks) => figures(picks, side));
+      for (const k of Object.keys(a)) {
+        assert.deepStrictEqual(t[side].ci95[k], [Math.min(a[k], b[k]), Math.max(a[k], b[k])], `${side} ${k} resampled`);
+      }
+    }
+  },
+);

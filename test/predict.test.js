@@ -1,5 +1,6 @@
 'use strict';
-// Tier: quick (probe's one end-to-end run, and both cost-model commands' refusals; app --predict's long run is in test/all/predict.test.js)
+// Tier: quick (probe's one end-to-end run, and both cost-model commands'
+// refusals; app --predict's long run is in test/all/predict.test.js)
 // The cost model's two commands with real servers: `ctxbench probe` counts a run's points
 // in probe processes and writes them into the run JSON; `ctxbench app --predict` probes a
 // service whose async resources per request are known, measures it beside the reference
@@ -49,7 +50,8 @@ function runAt(points) {
 }
 
 test(
-  'ctxbench probe counts every point of a run in a probe process of its baseline: 8 more HOP=immediate levels read as 8 more Immediate per request',
+  'ctxbench probe counts every point of a run in a probe process of its baseline: ' +
+    '8 more HOP=immediate levels read as 8 more Immediate per request',
   { timeout: 300000 },
   async (t) => {
     const dir = tempDir(t);

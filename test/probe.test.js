@@ -29,7 +29,8 @@ async function probe(t, command, { route = '/', health = '/', env = {} } = {}) {
 }
 
 test(
-  'the probe counts what a request creates: 5 setImmediate more per request read as 5 Immediate more; the total is the sum of the types',
+  'the probe counts what a request creates: 5 setImmediate more per ' +
+    'request read as 5 Immediate more; the total is the sum of the types',
   { timeout: 120000 },
   async (t) => {
     const none = await probe(t, `"${process.execPath}" "${FIXTURE}"`, { env: { IMMEDIATES: '0' } });

@@ -48,21 +48,25 @@ test('extra blocks grow the total; the ETA stays >= 0 and within the time cap', 
   assert.match(last, /extra block 2 · worst ±4\.2 pp → ±3 · 0m50s\/1m40s/);
 });
 
-test('a ratio with no interval yet (one block, too few windows) shows as unknown, not as precise, beside the worst of the others', () => {
-  const plan = (missing) =>
-    capture(() => {
-      const p = createProgress({ total: 2, perBlock: 2, label: 't' });
-      p.plan({ block: 1, minBlocks: 3, precision: 3, missing, elapsedS: 5, maxTimeS: 100 });
-      p.tick('a');
-      p.log('done');
-    }).at(-1);
-  assert.match(
-    plan([
-      { id: 'x', halfWidthPct: null },
-      { id: 'y', halfWidthPct: 1 },
-      { id: 'z', halfWidthPct: 4.5 },
-    ]),
-    /block 2\/3 · worst ±4\.5 pp, 1 without an interval → ±3/,
-  );
-  assert.match(plan([{ id: 'x', halfWidthPct: null }]), /block 2\/3 · worst ±\? pp → ±3/);
-});
+test(
+  'a ratio with no interval yet (one block, too few windows) ' +
+    'shows as unknown, not as precise, beside the worst of the others',
+  () => {
+    const plan = (missing) =>
+      capture(() => {
+        const p = createProgress({ total: 2, perBlock: 2, label: 't' });
+        p.plan({ block: 1, minBlocks: 3, precision: 3, missing, elapsedS: 5, maxTimeS: 100 });
+        p.tick('a');
+        p.log('done');
+      }).at(-1);
+    assert.match(
+      plan([
+        { id: 'x', halfWidthPct: null },
+        { id: 'y', halfWidthPct: 1 },
+        { id: 'z', halfWidthPct: 4.5 },
+      ]),
+      /block 2\/3 · worst ±4\.5 pp, 1 without an interval → ±3/,
+    );
+    assert.match(plan([{ id: 'x', halfWidthPct: null }]), /block 2\/3 · worst ±\? pp → ±3/);
+  },
+);

@@ -1,5 +1,6 @@
 'use strict';
-// Tier: quick (without redis-server, the one line that skips the Redis scenarios; against a real Redis: test/all/redis.test.js)
+// Tier: quick (without redis-server, the one line that skips the
+// Redis scenarios; against a real Redis: test/all/redis.test.js)
 // The Redis driver scenarios (handlers/scenarios/redis.js) need a real redis-server,
 // which `ctxbench integrity` starts itself: without one, those scenarios are skipped in one
 // line naming the package and the others run. Against a real Redis: test/all/redis.test.js.
@@ -14,7 +15,8 @@ const dir = tempDir('ctxbench-redis-test-');
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 test(
-  'ctxbench integrity without redis-server: the Redis scenarios are skipped in one line naming the package, the others run',
+  'ctxbench integrity without redis-server: the Redis scenarios ' +
+    'are skipped in one line naming the package, the others run',
   { timeout: 600000 },
   async () => {
     const out = path.join(dir, 'none.json');
@@ -39,7 +41,11 @@ test(
     assert.strictEqual(r.code, 0, r.stderr);
     assert.match(
       r.stderr,
-      /^ctxbench: 1 Redis scenario\(s\) skipped: redis is not installed \(the Redis driver scenarios \(a real Redis server\)\): apt-get install -y redis-server$/m,
+      new RegExp(
+        String.raw`^ctxbench: 1 Redis scenario\(s\) skipped: redis is not installed \(the Redis ` +
+          String.raw`driver scenarios \(a real Redis server\)\): apt-get install -y redis-server$`,
+        'm',
+      ),
     );
     const run = JSON.parse(fs.readFileSync(out, 'utf8'));
     assert.deepStrictEqual(

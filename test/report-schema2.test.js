@@ -77,82 +77,102 @@ test('schema 2: precision.missing with the blocks needed, and variance component
   assert.match(md, /\| `express\/als\/d8\/immediate\/node24` \| 4 \| [\d.]+% \| [\d.]+% \| [\d.]+ \| [01]\.\d{3} \|/);
 });
 
-test('a repro result renders both estimates, coverage, the difference test, the shares agreeing and consistent and the median half-width', async (t) => {
-  const a = makeRun2({ seed: 41, strategies: { als: 0.9, cls: 0.6 } });
-  const b = makeRun2({ seed: 42, strategies: { als: 0.9, cls: 0.75 } });
-  const md = await render(
-    {
-      'repro-x.json': {
-        schema: 2,
-        kind: 'repro',
-        title: 'Reproducibility (synthetic)',
-        status: 'complete',
-        runs: [a, b],
-        repro: reproCompare(a, b),
+test(
+  'a repro result renders both estimates, coverage, the difference test, ' +
+    'the shares agreeing and consistent and the median half-width',
+  async (t) => {
+    const a = makeRun2({ seed: 41, strategies: { als: 0.9, cls: 0.6 } });
+    const b = makeRun2({ seed: 42, strategies: { als: 0.9, cls: 0.75 } });
+    const md = await render(
+      {
+        'repro-x.json': {
+          schema: 2,
+          kind: 'repro',
+          title: 'Reproducibility (synthetic)',
+          status: 'complete',
+          runs: [a, b],
+          repro: reproCompare(a, b),
+        },
       },
-    },
-    t,
-  );
-  assert.match(md, /## Reproducibility \(synthetic\)/);
-  assert.match(md, /\*\*\d of 2 ratios agree\*\* \(\d+%\)/);
-  assert.match(md, /Median ratio half-width: \*\*±[\d.]+ pp\*\*/);
-  assert.match(
-    line(md, '| `express/cls/d8/immediate/node24` |'),
-    /\| \d+\.\d% \[[\d.]+%–[\d.]+%\] \| \d+\.\d% \[[\d.]+%–[\d.]+%\] \| \+1\d\.\d pp \| no \| no \| ❌ disagree \| ❌ inconsistent \|$/,
-  );
-  assert.match(md, /\*\*\d of 2 ratios are consistent\*\* \(\d+%\)/);
-});
+      t,
+    );
+    assert.match(md, /## Reproducibility \(synthetic\)/);
+    assert.match(md, /\*\*\d of 2 ratios agree\*\* \(\d+%\)/);
+    assert.match(md, /Median ratio half-width: \*\*±[\d.]+ pp\*\*/);
+    assert.match(
+      line(md, '| `express/cls/d8/immediate/node24` |'),
+      new RegExp(
+        String.raw`\| \d+\.\d% \[[\d.]+%–[\d.]+%\] \| \d+\.\d% \[[\d.]+%–[\d.]+%\] ` +
+          String.raw`\| \+1\d\.\d pp \| no \| no \| ❌ disagree \| ❌ inconsistent \|$`,
+      ),
+    );
+    assert.match(md, /\*\*\d of 2 ratios are consistent\*\* \(\d+%\)/);
+  },
+);
 
-test('in-run A/A: param doing the same work as none but measured 15% slower warns that the run is biased; measured equal, no warning', async (t) => {
-  const biased = makeRun2({ seed: 21, strategies: { param: 0.85, als: 0.9 } });
-  assert.match(
-    await render({ 'run.json': biased }, t),
-    /In-run A\/A check failed:\*\* `express\/param\/d8\/immediate\/node24` 8\d\.\d%/,
-  );
-  const honest = makeRun2({ seed: 21, strategies: { param: 1, als: 0.9 } });
-  assert.doesNotMatch(await render({ 'run.json': honest }, t), /In-run A\/A check failed/);
-});
+test(
+  'in-run A/A: param doing the same work as none but measured 15% ' +
+    'slower warns that the run is biased; measured equal, no warning',
+  async (t) => {
+    const biased = makeRun2({ seed: 21, strategies: { param: 0.85, als: 0.9 } });
+    assert.match(
+      await render({ 'run.json': biased }, t),
+      /In-run A\/A check failed:\*\* `express\/param\/d8\/immediate\/node24` 8\d\.\d%/,
+    );
+    const honest = makeRun2({ seed: 21, strategies: { param: 1, als: 0.9 } });
+    assert.doesNotMatch(await render({ 'run.json': honest }, t), /In-run A\/A check failed/);
+  },
+);
 
-test('the settings say how the warm-up went: bursts until steady, with the bursts per process; a fixed warm-up stays a number of seconds', async (t) => {
-  const run = makeRun2({ seed: 51, strategies: { als: 0.9 } });
-  run.settings.warmup = 1;
-  run.configs.forEach((c, i) =>
-    c.processes.forEach((p, j) => {
-      p.warmup = Array.from({ length: 3 + ((i + j) % 3) }, () => ({ rps: 1000, cpuUsPerRequest: 50 }));
-    }),
-  );
-  assert.match(
-    await render({ 'run.json': run }, t),
-    /warmup bursts of 1 s until the cost per request stops falling: 3–5 per process \(median 4\)/,
-  );
-  for (const c of run.configs) for (const p of c.processes) delete p.warmup;
-  const fixed = await render({ 'run.json': run }, t);
-  assert.match(fixed, /warmup 1 s ·/);
-  assert.doesNotMatch(fixed, /until the cost per request/);
-});
+test(
+  'the settings say how the warm-up went: bursts until steady, ' +
+    'with the bursts per process; a fixed warm-up stays a number of seconds',
+  async (t) => {
+    const run = makeRun2({ seed: 51, strategies: { als: 0.9 } });
+    run.settings.warmup = 1;
+    run.configs.forEach((c, i) =>
+      c.processes.forEach((p, j) => {
+        p.warmup = Array.from({ length: 3 + ((i + j) % 3) }, () => ({ rps: 1000, cpuUsPerRequest: 50 }));
+      }),
+    );
+    assert.match(
+      await render({ 'run.json': run }, t),
+      /warmup bursts of 1 s until the cost per request stops falling: 3–5 per process \(median 4\)/,
+    );
+    for (const c of run.configs) for (const p of c.processes) delete p.warmup;
+    const fixed = await render({ 'run.json': run }, t);
+    assert.match(fixed, /warmup 1 s ·/);
+    assert.doesNotMatch(fixed, /until the cost per request/);
+  },
+);
 
-test('a p99 of 0 from autocannon (whole milliseconds) reads "< 1", not 0.00, in the table and the per-configuration detail', async (t) => {
-  const run = run2();
-  for (const c of run.configs) {
-    const ms = c.strategy === 'als' ? 0 : 3;
-    for (const s of c.samples) s.latency = { p2_5: ms, p50: ms, p97_5: ms, p99: ms, avg: ms / 2, stdev: 0.1, max: ms };
-  }
-  const md = await render({ 'run.json': run }, t);
-  const cells = line(md, '| `als` | 8 |').split(' | ');
-  assert.strictEqual(cells[3], '< 1', 'the p99 column');
-  assert.match(md, /autocannon records in whole milliseconds: "< 1" is under a millisecond/);
-  const detail = md.slice(md.indexOf('**`express/als/d8/'));
-  assert.match(
-    detail.split('\n').find((l) => l.startsWith('| Latency (ms) |')),
-    /^\| Latency \(ms\) \| < 1 \| < 1 \| < 1 \| < 1 \|/,
-  );
-  // The note names autocannon only where autocannon measured.
-  const byCurl = run2();
-  byCurl.settings.driver = 'curl';
-  assert.doesNotMatch(await render({ 'run.json': byCurl }, t), /autocannon records in whole milliseconds/);
-  // Anything else keeps its figure.
-  assert.strictEqual(line(md, '| `none` | 8 |').split(' | ')[3], '3.00');
-});
+test(
+  'a p99 of 0 from autocannon (whole milliseconds) reads "< 1", ' +
+    'not 0.00, in the table and the per-configuration detail',
+  async (t) => {
+    const run = run2();
+    for (const c of run.configs) {
+      const ms = c.strategy === 'als' ? 0 : 3;
+      for (const s of c.samples)
+        s.latency = { p2_5: ms, p50: ms, p97_5: ms, p99: ms, avg: ms / 2, stdev: 0.1, max: ms };
+    }
+    const md = await render({ 'run.json': run }, t);
+    const cells = line(md, '| `als` | 8 |').split(' | ');
+    assert.strictEqual(cells[3], '< 1', 'the p99 column');
+    assert.match(md, /autocannon records in whole milliseconds: "< 1" is under a millisecond/);
+    const detail = md.slice(md.indexOf('**`express/als/d8/'));
+    assert.match(
+      detail.split('\n').find((l) => l.startsWith('| Latency (ms) |')),
+      /^\| Latency \(ms\) \| < 1 \| < 1 \| < 1 \| < 1 \|/,
+    );
+    // The note names autocannon only where autocannon measured.
+    const byCurl = run2();
+    byCurl.settings.driver = 'curl';
+    assert.doesNotMatch(await render({ 'run.json': byCurl }, t), /autocannon records in whole milliseconds/);
+    // Anything else keeps its figure.
+    assert.strictEqual(line(md, '| `none` | 8 |').split(' | ')[3], '3.00');
+  },
+);
 
 test('the table note says its verdicts are not corrected for each other, with how many there are', async (t) => {
   const run = run2();
@@ -215,40 +235,57 @@ test('a run section says it is a single run unless a repro of its preset is comm
 
 // `ctxbench deploy` records preset "deploy", which `repro` refuses: its page suggests the
 // command that made it instead (issue 62).
-test('a single run made by a command other than run suggests that command again, never a preset repro refuses', async () => {
-  const { render } = require('../report/sections/run');
-  const { companionsOf } = require('../report/companions');
-  const { PRESETS } = require('../lib/presets');
-  const dir = tempDir('ctxbench-single-deploy-');
-  const command = 'ctxbench deploy app_baseline.yaml app_cls.yaml';
-  const run = {
-    schema: 2,
-    kind: 'run',
-    status: 'complete',
-    command,
-    environment: {},
-    settings: { preset: 'deploy', baseline: 'default' },
-    configs: [],
-  };
-  assert.ok(!Object.hasOwn(PRESETS, 'deploy'), 'deploy is no preset of run/repro');
-  const md = await render(run, { resultsDir: dir, companions: companionsOf(run, dir), file: 'results/deploy.json' });
-  assert.match(
-    md,
-    /A single run: no second run of this preset is committed \(running `ctxbench deploy app_baseline\.yaml app_cls\.yaml` again makes one\)/,
-  );
-  assert.doesNotMatch(md, /repro --preset deploy/);
-});
+test(
+  'a single run made by a command other than run suggests ' + 'that command again, never a preset repro refuses',
+  async () => {
+    const { render } = require('../report/sections/run');
+    const { companionsOf } = require('../report/companions');
+    const { PRESETS } = require('../lib/presets');
+    const dir = tempDir('ctxbench-single-deploy-');
+    const command = 'ctxbench deploy app_baseline.yaml app_cls.yaml';
+    const run = {
+      schema: 2,
+      kind: 'run',
+      status: 'complete',
+      command,
+      environment: {},
+      settings: { preset: 'deploy', baseline: 'default' },
+      configs: [],
+    };
+    assert.ok(!Object.hasOwn(PRESETS, 'deploy'), 'deploy is no preset of run/repro');
+    const md = await render(run, { resultsDir: dir, companions: companionsOf(run, dir), file: 'results/deploy.json' });
+    assert.match(
+      md,
+      new RegExp(
+        String.raw`A single run: no second run of this preset is committed \(running ` +
+          '`ctxbench deploy app_baseline\\.yaml app_cls\\.yaml` again makes one\\)',
+      ),
+    );
+    assert.doesNotMatch(md, /repro --preset deploy/);
+  },
+);
 
-test("the App Engine study's Impact row: a change of mean latency where either side's client was the bound is marked, not given", async (t) => {
-  const run = run2();
-  run.settings.driver = 'curl';
-  // Mean latency per burst, as curl.sh reports it: the inverse of the rate at 100 in flight.
-  for (const c of run.configs) for (const x of c.samples) x.latency = { avg: 100000 / x.rps };
-  const sweep = (await render({ 'run.json': run }, t)).split('### Depth sweep')[1].split('\n');
-  const impact = (s) => sweep[sweep.findIndex((l) => l.startsWith(`| \`${s}\` |`)) + 2];
-  assert.match(impact('als'), /^\| ↳ Impact \(mean latency\) vs `none` \| \+\d+\.\d% \[/);
-  assert.match(impact('cls-hooked'), /^\| ↳ Impact \(mean latency\) vs `none` \| ⚠ client-bound \| ⚠ client-bound \|$/);
-});
+test(
+  "the App Engine study's Impact row: a change of mean latency " +
+    "where either side's client was the bound is marked, not given",
+  async (t) => {
+    const run = run2();
+    run.settings.driver = 'curl';
+    // Mean latency per burst, as curl.sh reports it: the inverse of the rate at 100 in flight.
+    for (const c of run.configs) for (const x of c.samples) x.latency = { avg: 100000 / x.rps };
+    const sweep = (await render({ 'run.json': run }, t)).split('### Depth sweep')[1].split('\n');
+    const impact = (s) => sweep[sweep.findIndex((l) => l.startsWith(`| \`${s}\` |`)) + 2];
+    assert.match(impact('als'), /^\| ↳ Impact \(mean latency\) vs `none` \| \+\d+\.\d% \[/);
+    assert.match(
+      impact('cls-hooked'),
+      new RegExp(
+        '^\\| ↳ Impact \\(mean latency\\) vs `none` ' +
+          String.raw`\| ⚠ client-bound \| ` +
+          String.raw`⚠ client-bound \|$`,
+      ),
+    );
+  },
+);
 
 // A page says what its run's machine was, never the one regenerating it (results/appengine-f1.md
 // once named the next day's CPU).

@@ -216,7 +216,10 @@ test('buildReport writes results.md with summary, leaks, failures, depth sweep, 
   // The summary table, with uncertainty on req/s and the ratio.
   assert.match(
     section,
-    /\| Strategy \| Depth \| req\/s geo\. mean \[95% CI\] \| p99 ms \| % of `none` \[95% CI\] \| Verdict \| CPU\/req vs `none` \[95% CI\] \| CPU µs\/req \| Mismatches \| Lost \|/,
+    new RegExp(
+      '\\| Strategy \\| Depth \\| req/s geo\\. mean \\[95% CI\\] \\| p99 ms \\| % of `none` \\[95% ' +
+        'CI\\] \\| Verdict \\| CPU/req vs `none` \\[95% CI\\] \\| CPU µs/req \\| Mismatches \\| Lost \\|',
+    ),
   );
   // Schema 1: labelled as the earlier design; the line under the table says why % of baseline is not the quotient.
   assert.match(section, /Measured with the earlier design/);
@@ -238,7 +241,10 @@ test('buildReport writes results.md with summary, leaks, failures, depth sweep, 
   assert.match(section, /\| `cls-hooked` \| 8 \| failed \(see below\) \|/);
   assert.match(
     section,
-    /### Failed configurations\n\n- `express\/cls-hooked\/d8\/immediate\/node20`: server exited with code 1 before listening: EADDRINUSE/,
+    new RegExp(
+      '### Failed configurations\\n\\n- `express/cls-hooked/d8/immediate/node20`: ' +
+        String.raw`server exited with code 1 before listening: EADDRINUSE`,
+    ),
   );
   // Depth sweep in the App Engine layout, with the impact row and its CI.
   assert.match(section, /### Depth sweep/);
@@ -351,42 +357,48 @@ test('a malformed JSON file stops the report with one line naming the file', asy
   );
 });
 
-test('a report written outside the results folder takes its pages and charts with it and leaves results/ alone', async (t) => {
-  const { dir, resultsDir } = tempResults();
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  fs.writeFileSync(path.join(resultsDir, 'run.json'), JSON.stringify(fixtureRun()));
-  const out = path.join(dir, 'scratch', 'report.md');
-  const result = await buildReport({ resultsDir, out });
-  assert.deepStrictEqual(fs.readdirSync(resultsDir), ['run.json'], 'results/ untouched');
-  assert.ok(result.charts.length >= 2);
-  const page = fs.readFileSync(path.join(dir, 'scratch', 'report', 'run.md'), 'utf8');
-  for (const name of ['run-throughput.svg', 'run-p99.svg']) {
-    assert.ok(fs.existsSync(path.join(dir, 'scratch', 'report', 'charts', name)), name);
-    assert.ok(page.includes(`](charts/${name})`), `link to ${name}`);
-  }
-  assert.ok(fs.existsSync(path.join(dir, 'scratch', 'report', 'index.html')));
-});
+test(
+  'a report written outside the results folder takes ' + 'its pages and charts with it and leaves results/ alone',
+  async (t) => {
+    const { dir, resultsDir } = tempResults();
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    fs.writeFileSync(path.join(resultsDir, 'run.json'), JSON.stringify(fixtureRun()));
+    const out = path.join(dir, 'scratch', 'report.md');
+    const result = await buildReport({ resultsDir, out });
+    assert.deepStrictEqual(fs.readdirSync(resultsDir), ['run.json'], 'results/ untouched');
+    assert.ok(result.charts.length >= 2);
+    const page = fs.readFileSync(path.join(dir, 'scratch', 'report', 'run.md'), 'utf8');
+    for (const name of ['run-throughput.svg', 'run-p99.svg']) {
+      assert.ok(fs.existsSync(path.join(dir, 'scratch', 'report', 'charts', name)), name);
+      assert.ok(page.includes(`](charts/${name})`), `link to ${name}`);
+    }
+    assert.ok(fs.existsSync(path.join(dir, 'scratch', 'report', 'index.html')));
+  },
+);
 
-test('a page whose results file is gone is removed when the whole folder is reported; other markdown stays', async (t) => {
-  const { dir, resultsDir, out } = tempResults();
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  fs.writeFileSync(path.join(resultsDir, 'run.json'), JSON.stringify(fixtureRun()));
-  fs.writeFileSync(
-    path.join(resultsDir, 'libs.json'),
-    JSON.stringify(fixtureRun({ preset: 'libraries', title: 'Libraries (synthetic)' })),
-  );
-  fs.writeFileSync(path.join(resultsDir, 'NOTES.md'), '# notes of my own\n');
-  await buildReport({ resultsDir, out });
-  assert.ok(fs.existsSync(path.join(resultsDir, 'libs.md')));
-  fs.rmSync(path.join(resultsDir, 'libs.json'));
-  // Naming files renders those alone and removes nothing.
-  await buildReport({ resultsDir, out, files: [path.join(resultsDir, 'run.json')] });
-  assert.ok(fs.existsSync(path.join(resultsDir, 'libs.md')));
-  await buildReport({ resultsDir, out });
-  assert.ok(!fs.existsSync(path.join(resultsDir, 'libs.md')), 'stale page removed');
-  assert.ok(fs.existsSync(path.join(resultsDir, 'NOTES.md')), 'a hand-written file stays');
-  assert.doesNotMatch(fs.readFileSync(out, 'utf8'), /libs\.md/);
-});
+test(
+  'a page whose results file is gone is removed when ' + 'the whole folder is reported; other markdown stays',
+  async (t) => {
+    const { dir, resultsDir, out } = tempResults();
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    fs.writeFileSync(path.join(resultsDir, 'run.json'), JSON.stringify(fixtureRun()));
+    fs.writeFileSync(
+      path.join(resultsDir, 'libs.json'),
+      JSON.stringify(fixtureRun({ preset: 'libraries', title: 'Libraries (synthetic)' })),
+    );
+    fs.writeFileSync(path.join(resultsDir, 'NOTES.md'), '# notes of my own\n');
+    await buildReport({ resultsDir, out });
+    assert.ok(fs.existsSync(path.join(resultsDir, 'libs.md')));
+    fs.rmSync(path.join(resultsDir, 'libs.json'));
+    // Naming files renders those alone and removes nothing.
+    await buildReport({ resultsDir, out, files: [path.join(resultsDir, 'run.json')] });
+    assert.ok(fs.existsSync(path.join(resultsDir, 'libs.md')));
+    await buildReport({ resultsDir, out });
+    assert.ok(!fs.existsSync(path.join(resultsDir, 'libs.md')), 'stale page removed');
+    assert.ok(fs.existsSync(path.join(resultsDir, 'NOTES.md')), 'a hand-written file stays');
+    assert.doesNotMatch(fs.readFileSync(out, 'utf8'), /libs\.md/);
+  },
+);
 
 // The study index lists studies; a reproducibility page hangs under the study it
 // reproduces (repro-<name> is its second run, repro-<name>-<what> a named one).
@@ -421,24 +433,31 @@ test('study index: repro pages are linked beside the study they reproduce, not l
   assert.deepStrictEqual(of('micro'), []);
 });
 
-test('a preset that lists its configurations has its settings line name the points it measured, not its default depths and hops', () => {
-  const { settingsSection } = require('../report/sections/run/environment');
-  const configs = [
-    { framework: 'express', strategy: 'none', depth: 64, hop: 'immediate' },
-    { framework: 'express', strategy: 'none', depth: 8, hop: 'immediate' },
-    { framework: 'express', strategy: 'none', depth: 64, hop: 'await' },
-    { framework: 'express', strategy: 'none', depth: 64, hop: 'immediate', stores: 10 },
-  ];
-  const listed = settingsSection({
-    settings: { preset: 'model', depths: [8], hops: ['immediate'], frameworks: ['express'], configs },
-  });
-  assert.match(
-    listed,
-    /configurations 4, listed by the preset · depths 8, 64 · hops immediate, await · stores 0, 10 · frameworks express/,
-  );
-  const product = settingsSection({
-    settings: { preset: 'default', depths: [8, 256], hops: ['immediate'], frameworks: ['express'] },
-  });
-  assert.match(product, /depths 8, 256 · hops immediate · frameworks express/);
-  assert.doesNotMatch(product, /configurations|stores/);
-});
+test(
+  'a preset that lists its configurations has its settings line ' +
+    'name the points it measured, not its default depths and hops',
+  () => {
+    const { settingsSection } = require('../report/sections/run/environment');
+    const configs = [
+      { framework: 'express', strategy: 'none', depth: 64, hop: 'immediate' },
+      { framework: 'express', strategy: 'none', depth: 8, hop: 'immediate' },
+      { framework: 'express', strategy: 'none', depth: 64, hop: 'await' },
+      { framework: 'express', strategy: 'none', depth: 64, hop: 'immediate', stores: 10 },
+    ];
+    const listed = settingsSection({
+      settings: { preset: 'model', depths: [8], hops: ['immediate'], frameworks: ['express'], configs },
+    });
+    assert.match(
+      listed,
+      new RegExp(
+        String.raw`configurations 4, listed by the preset · depths 8, ` +
+          String.raw`64 · hops immediate, await · stores 0, 10 · frameworks express`,
+      ),
+    );
+    const product = settingsSection({
+      settings: { preset: 'default', depths: [8, 256], hops: ['immediate'], frameworks: ['express'] },
+    });
+    assert.match(product, /depths 8, 256 · hops immediate · frameworks express/);
+    assert.doesNotMatch(product, /configurations|stores/);
+  },
+);

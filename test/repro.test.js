@@ -1,5 +1,6 @@
 'use strict';
-// Tier: quick (repro's statistics on synthetic runs and repro --compare end to end; its measuring run needs PostgreSQL: test/all/repro.test.js)
+// Tier: quick (repro's statistics on synthetic runs and repro --compare
+// end to end; its measuring run needs PostgreSQL: test/all/repro.test.js)
 // analysis/repro.js and `ctxbench repro --compare` on synthetic schema-2 runs.
 const test = require('node:test');
 const assert = require('node:assert');
@@ -49,19 +50,23 @@ test('honest intervals: two runs agree about 83% of the time, not always', () =>
   assert.ok(share > 0.7 && share < 0.95, `share ${share}`);
 });
 
-test('consistent: honest runs of the same truth pass the difference test about 95% of the time, so 9 in 10 is a fair bar', () => {
-  let consistent = 0;
-  let judged = 0;
-  for (let seed = 101; seed < 241; seed += 2) {
-    const r = reproCompare(makeRun2({ seed, strategies }), makeRun2({ seed: seed + 1, strategies }));
-    consistent += r.consistent;
-    judged += r.judged;
-    assert.strictEqual(r.shareConsistent, r.consistent / r.judged);
-  }
-  assert.strictEqual(judged, 210);
-  const share = consistent / judged;
-  assert.ok(share > 0.9 && share < 0.99, `share ${share}`);
-});
+test(
+  'consistent: honest runs of the same truth pass the difference ' +
+    'test about 95% of the time, so 9 in 10 is a fair bar',
+  () => {
+    let consistent = 0;
+    let judged = 0;
+    for (let seed = 101; seed < 241; seed += 2) {
+      const r = reproCompare(makeRun2({ seed, strategies }), makeRun2({ seed: seed + 1, strategies }));
+      consistent += r.consistent;
+      judged += r.judged;
+      assert.strictEqual(r.shareConsistent, r.consistent / r.judged);
+    }
+    assert.strictEqual(judged, 210);
+    const share = consistent / judged;
+    assert.ok(share > 0.9 && share < 0.99, `share ${share}`);
+  },
+);
 
 test('consistent: a real shift is caught, an interval-less ratio is not judged', () => {
   const { consistent } = require('../analysis/repro');
@@ -92,66 +97,90 @@ test('a shifted ratio in the second run is a disagreement, named in the text', (
   assert.match(reproText(r), /2 of 3 ratios consistent/);
 });
 
-test('two runs of different stand-in settings are named as such, on the terminal and the page, never as a second reading', () => {
-  const { render } = require('../report/sections/repro');
-  const on = (periodUs, seed) => {
-    const run = makeRun2({ seed, strategies });
-    run.settings = { ...run.settings, method: 'pair', targetCpu: 0.6, instance: { name: 'F1', cpus: 0.25, periodUs } };
-    return run;
-  };
-  assert.deepStrictEqual(reproCompare(on(100000, 35), on(100000, 36)).settings, []);
-  const r = reproCompare(on(100000, 35), on(10000, 36));
-  assert.deepStrictEqual(r.settings, ['CFS period 100,000 → 10,000 µs']);
-  assert.match(
-    reproText(r),
-    /^SETTINGS DIFFER \(CFS period 100,000 → 10,000 µs\): a comparison of two settings, not a second reading of one$/m,
-  );
-  assert.match(render({ title: 'x', repro: r }), /> ⚠ \*\*Settings differ\*\* \(CFS period 100,000 → 10,000 µs\)/);
-});
-
-test('the repro section says whether the consistent share reaches the bar, names the misses and how often chance alone misses', () => {
-  const { render } = require('../report/sections/repro');
-  const row = (id, consistent) => ({
-    id,
-    a: { estimate: 1, ci95: [0.9, 1.1] },
-    b: { estimate: 1, ci95: [0.9, 1.1] },
-    differencePp: 0,
-    aCoversB: true,
-    bCoversA: true,
-    agree: true,
-    consistent,
-  });
-  const repro = (flags) => ({
-    rows: flags.map((c, i) => row(`r${i}`, c)),
-    compared: flags.length,
-    agreeing: flags.length,
-    shareAgreeing: 1,
-    medianHalfWidthPct: 5,
-    judged: flags.length,
-    consistent: flags.filter(Boolean).length,
-    shareConsistent: flags.filter(Boolean).length / flags.length,
-    schemas: [2, 2],
-  });
-  const six = render({ title: 'R', repro: repro([true, true, true, false, true, true]) });
-  assert.match(
-    six,
-    /⚠ \*\*Below the bar:\*\* `r3` differs by more than both runs' noise explains\. With 6 ratios, an honest method gives at least one such miss in 26% of run pairs \(1 − 0\.95\^6\), so one miss here is weak evidence/,
-  );
-  const two = render({ title: 'R', repro: repro([false, false, true, true, true, true, true, true, true, true]) });
-  assert.match(two, /Below the bar:\*\* `r0`, `r1` differ by/);
-  assert.doesNotMatch(two, /weak evidence/, 'two misses are not waved away');
-  assert.match(
-    render({
-      title: 'R',
-      repro: repro(
-        Array(10)
-          .fill(true)
-          .map((x, i) => i !== 4),
+test(
+  'two runs of different stand-in settings are named as such, ' +
+    'on the terminal and the page, never as a second reading',
+  () => {
+    const { render } = require('../report/sections/repro');
+    const on = (periodUs, seed) => {
+      const run = makeRun2({ seed, strategies });
+      run.settings = {
+        ...run.settings,
+        method: 'pair',
+        targetCpu: 0.6,
+        instance: { name: 'F1', cpus: 0.25, periodUs },
+      };
+      return run;
+    };
+    assert.deepStrictEqual(reproCompare(on(100000, 35), on(100000, 36)).settings, []);
+    const r = reproCompare(on(100000, 35), on(10000, 36));
+    assert.deepStrictEqual(r.settings, ['CFS period 100,000 → 10,000 µs']);
+    assert.match(
+      reproText(r),
+      new RegExp(
+        String.raw`^SETTINGS DIFFER \(CFS period 100,000 → 10,000 µs\): ` +
+          String.raw`a comparison of two settings, not a second reading of one$`,
+        'm',
       ),
-    }),
-    /✅ At or above the bar \(9 of 10\)/,
-  );
-});
+    );
+    assert.match(
+      render({ title: 'x', repro: r }),
+      new RegExp(String.raw`> ⚠ \*\*Settings differ\*\* \(CFS ` + String.raw`period 100,000 → 10,000 µs\)`),
+    );
+  },
+);
+
+test(
+  'the repro section says whether the consistent share reaches the bar, ' +
+    'names the misses and how often chance alone misses',
+  () => {
+    const { render } = require('../report/sections/repro');
+    const row = (id, consistent) => ({
+      id,
+      a: { estimate: 1, ci95: [0.9, 1.1] },
+      b: { estimate: 1, ci95: [0.9, 1.1] },
+      differencePp: 0,
+      aCoversB: true,
+      bCoversA: true,
+      agree: true,
+      consistent,
+    });
+    const repro = (flags) => ({
+      rows: flags.map((c, i) => row(`r${i}`, c)),
+      compared: flags.length,
+      agreeing: flags.length,
+      shareAgreeing: 1,
+      medianHalfWidthPct: 5,
+      judged: flags.length,
+      consistent: flags.filter(Boolean).length,
+      shareConsistent: flags.filter(Boolean).length / flags.length,
+      schemas: [2, 2],
+    });
+    const six = render({ title: 'R', repro: repro([true, true, true, false, true, true]) });
+    assert.match(
+      six,
+      new RegExp(
+        "⚠ \\*\\*Below the bar:\\*\\* `r3` differs by more than both runs' noise " +
+          String.raw`explains\. With 6 ratios, an honest method gives at least one such miss ` +
+          String.raw`in 26% of run pairs \(1 − 0\.95\^6\), so one miss here is weak evidence`,
+      ),
+    );
+    const two = render({ title: 'R', repro: repro([false, false, true, true, true, true, true, true, true, true]) });
+    assert.match(two, /Below the bar:\*\* `r0`, `r1` differ by/);
+    assert.doesNotMatch(two, /weak evidence/, 'two misses are not waved away');
+    assert.match(
+      render({
+        title: 'R',
+        repro: repro(
+          Array(10)
+            .fill(true)
+            .map((x, i) => i !== 4),
+        ),
+      }),
+      /✅ At or above the bar \(9 of 10\)/,
+    );
+  },
+);
 
 test('ctxbench repro --compare compares two files and writes a repro result', () => {
   const dir = tempDir('ctxbench-repro-');

@@ -46,43 +46,46 @@ test('the blocks kept are those every configuration finished; a configuration wi
   assert.strictEqual(completeBlocks([{ samples: [sample(1)] }]), 0, 'block 0 missing: nothing kept');
 });
 
-test('a configuration the preset gained joins at the block the run goes on at, and counts its blocks from there', () => {
-  const old = () => ({ id: 'a', samples: [sample(0), sample(1), sample(2)], processes: [] });
-  const run = { kind: 'run', status: 'complete', settings: { method: 'duet' }, configs: [old()] };
-  const r = prepareResume(run, 'x.json', { extendTo: 5 });
-  const added = joinNewConfigs(
-    run,
-    [
-      { id: 'a', samples: [] },
-      { id: 'new', samples: [], processes: [] },
-    ],
-    r.fromBlock,
-  );
-  assert.deepStrictEqual(
-    added.map((c) => c.id),
-    ['new'],
-    "compared by id: the run's own are kept as they are",
-  );
-  assert.deepStrictEqual(
-    run.configs.map((c) => [c.id, c.joinedBlock]),
-    [
-      ['a', undefined],
-      ['new', 3],
-    ],
-  );
-  // Measured in block 3 only: block 3 is complete, blocks 0-2 are not held back by it.
-  run.configs[0].samples.push(sample(3));
-  run.configs[1].samples.push(sample(3));
-  assert.strictEqual(completeBlocks(run.configs), 4);
-  // Stopped inside block 4 with the new one measured there and the old one not: 4 kept.
-  run.configs[1].samples.push(sample(4));
-  assert.strictEqual(completeBlocks(run.configs), 4);
-  assert.strictEqual(
-    completeBlocks([old(), { id: 'new', samples: [sample(3)] }]),
-    0,
-    'without joinedBlock a configuration missing block 0 holds every block back',
-  );
-});
+test(
+  'a configuration the preset gained joins at the block ' + 'the run goes on at, and counts its blocks from there',
+  () => {
+    const old = () => ({ id: 'a', samples: [sample(0), sample(1), sample(2)], processes: [] });
+    const run = { kind: 'run', status: 'complete', settings: { method: 'duet' }, configs: [old()] };
+    const r = prepareResume(run, 'x.json', { extendTo: 5 });
+    const added = joinNewConfigs(
+      run,
+      [
+        { id: 'a', samples: [] },
+        { id: 'new', samples: [], processes: [] },
+      ],
+      r.fromBlock,
+    );
+    assert.deepStrictEqual(
+      added.map((c) => c.id),
+      ['new'],
+      "compared by id: the run's own are kept as they are",
+    );
+    assert.deepStrictEqual(
+      run.configs.map((c) => [c.id, c.joinedBlock]),
+      [
+        ['a', undefined],
+        ['new', 3],
+      ],
+    );
+    // Measured in block 3 only: block 3 is complete, blocks 0-2 are not held back by it.
+    run.configs[0].samples.push(sample(3));
+    run.configs[1].samples.push(sample(3));
+    assert.strictEqual(completeBlocks(run.configs), 4);
+    // Stopped inside block 4 with the new one measured there and the old one not: 4 kept.
+    run.configs[1].samples.push(sample(4));
+    assert.strictEqual(completeBlocks(run.configs), 4);
+    assert.strictEqual(
+      completeBlocks([old(), { id: 'new', samples: [sample(3)] }]),
+      0,
+      'without joinedBlock a configuration missing block 0 holds every block back',
+    );
+  },
+);
 
 test('what cannot resume says why in one line', () => {
   const base = { kind: 'run', status: 'interrupted', settings: { method: 'duet' }, configs: [] };
@@ -94,19 +97,23 @@ test('what cannot resume says why in one line', () => {
     assert.throws(() => prepareResume(run, 'x.json'), { message: pattern });
 });
 
-test('--blocks N goes on to N blocks: a complete run with fewer resumes from its last complete block, one with as many adds none', () => {
-  const configs = () => [
-    { id: 'a', samples: [sample(0), sample(1), sample(2)], processes: [{ block: 0 }, { block: 1 }, { block: 2 }] },
-  ];
-  const run = { kind: 'run', status: 'complete', settings: { method: 'duet' }, configs: configs() };
-  assert.strictEqual(prepareResume(run, 'x.json', { extendTo: 6 }).fromBlock, 3);
-  assert.throws(() => prepareResume({ ...run, configs: configs() }, 'x.json', { extendTo: 3 }), {
-    message: /^x\.json: the run already has 3 complete blocks; --blocks 3 adds none/,
-  });
-  assert.throws(() => prepareResume({ ...run, configs: configs() }, 'x.json'), {
-    message: /nothing to resume .*--blocks N adds blocks to a complete one/,
-  });
-});
+test(
+  '--blocks N goes on to N blocks: a complete run with fewer ' +
+    'resumes from its last complete block, one with as many adds none',
+  () => {
+    const configs = () => [
+      { id: 'a', samples: [sample(0), sample(1), sample(2)], processes: [{ block: 0 }, { block: 1 }, { block: 2 }] },
+    ];
+    const run = { kind: 'run', status: 'complete', settings: { method: 'duet' }, configs: configs() };
+    assert.strictEqual(prepareResume(run, 'x.json', { extendTo: 6 }).fromBlock, 3);
+    assert.throws(() => prepareResume({ ...run, configs: configs() }, 'x.json', { extendTo: 3 }), {
+      message: /^x\.json: the run already has 3 complete blocks; --blocks 3 adds none/,
+    });
+    assert.throws(() => prepareResume({ ...run, configs: configs() }, 'x.json'), {
+      message: /nothing to resume .*--blocks N adds blocks to a complete one/,
+    });
+  },
+);
 
 test('ctxbench run --resume: bad input is one line and exit 1, before anything starts', async () => {
   const complete = path.join(dir, 'complete.json');
@@ -131,7 +138,10 @@ test('ctxbench run --resume: bad input is one line and exit 1, before anything s
     [['--resume', complete], /^ctxbench: .*complete\.json: the run is complete, nothing to resume[^\n]*\n$/],
     [
       ['--resume', complete, '--depths', '8'],
-      /^ctxbench: --resume takes every setting from the run it resumes: give no other option than --report, --blocks, --max-time and --held-out \(got --depths\)\n$/,
+      new RegExp(
+        String.raw`^ctxbench: --resume takes every setting from the run it resumes: give no other ` +
+          String.raw`option than --report, --blocks, --max-time and --held-out \(got --depths\)\n$`,
+      ),
     ],
     [['--resume', complete, '--blocks', '2'], /^ctxbench: --blocks=2 is not valid/],
     // The held-out resume of a model study (bench/held-out.js).
@@ -200,7 +210,10 @@ test(
     assert.strictEqual(resumed.code, 0, resumed.stderr);
     assert.match(
       resumed.stderr,
-      /ctxbench: resuming .*run\.json \(interrupted\): [12] complete block\(s\) kept, \d+ sample\(s\) of an unfinished block dropped/,
+      new RegExp(
+        String.raw`ctxbench: resuming .*run\.json \(interrupted\): [12] complete ` +
+          String.raw`block\(s\) kept, \d+ sample\(s\) of an unfinished block dropped`,
+      ),
     );
     const after = JSON.parse(fs.readFileSync(out, 'utf8'));
     assert.strictEqual(after.status, 'complete');
@@ -227,7 +240,9 @@ test(
     assert.match(
       environmentSection(after),
       new RegExp(
-        `- \\*\\*Resumed:\\*\\* [^\\n]*, from block ${after.resumes[0].fromBlock + 1} \\(${after.resumes[0].fromBlock} complete block`,
+        `- \\*\\*Resumed:\\*\\* [^\\n]*, ` +
+          `from block ${after.resumes[0].fromBlock + 1} \\(` +
+          `${after.resumes[0].fromBlock} complete block`,
       ),
     );
     // Each sitting names its machine; the page says so only when it is another one (a fit's

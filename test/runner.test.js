@@ -1,5 +1,6 @@
 'use strict';
-// Tier: quick (the run command's cheapest complete sequential run, the targets' failures and refusals, bad input, Ctrl-C while rate mode measures the capacity)
+// Tier: quick (the run command's cheapest complete sequential run, the targets'
+// failures and refusals, bad input, Ctrl-C while rate mode measures the capacity)
 // The runner end to end, on real servers: a sequential run stops at its precision
 // target's time cap with what it measured, failures stay local to their config, bad input
 // is one line, and Ctrl-C while rate mode measures the capacity quits. The tiny run of
@@ -36,50 +37,54 @@ function tmpdir() {
   return tempDir('ctxbench-runner-');
 }
 
-test('--precision: the run stops at the time cap after the minimum blocks and lists the ratio that missed, with the blocks it needs', async () => {
-  const out = path.join(tmpdir(), 'precise.json');
-  const { code, stderr } = await ctxbench([
-    'run',
-    '--method',
-    'sequential',
-    '--strategies',
-    'none,als',
-    '--depths',
-    '8',
-    '--hops',
-    'immediate',
-    '--duration',
-    '0.5',
-    '--warmup',
-    '0',
-    '--blocks',
-    '3',
-    '--rounds',
-    '1',
-    '--connections',
-    '10',
-    '--precision',
-    '0.1',
-    '--max-time',
-    '1',
-    '--out',
-    out,
-    '--report',
-    'none',
-  ]).done;
-  assert.strictEqual(code, 0, stderr);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  const p = run.precision;
-  assert.deepStrictEqual([p.target, p.reached, p.maxTimeS, p.blocks], [0.1, false, 1, 3], JSON.stringify(p));
-  assert.ok(
-    run.configs.every((c) => c.processes.length === 3),
-    'the minimum blocks are measured whatever the cap',
-  );
-  assert.strictEqual(p.missing.length, 1);
-  assert.strictEqual(p.missing[0].id, run.configs.find((c) => c.strategy === 'als').id);
-  assert.ok(p.missing[0].blocksNeeded > 3, 'a 0.1 pp target needs more blocks than were measured');
-  assert.match(stderr, /stopping \(time cap/);
-});
+test(
+  '--precision: the run stops at the time cap after the minimum ' +
+    'blocks and lists the ratio that missed, with the blocks it needs',
+  async () => {
+    const out = path.join(tmpdir(), 'precise.json');
+    const { code, stderr } = await ctxbench([
+      'run',
+      '--method',
+      'sequential',
+      '--strategies',
+      'none,als',
+      '--depths',
+      '8',
+      '--hops',
+      'immediate',
+      '--duration',
+      '0.5',
+      '--warmup',
+      '0',
+      '--blocks',
+      '3',
+      '--rounds',
+      '1',
+      '--connections',
+      '10',
+      '--precision',
+      '0.1',
+      '--max-time',
+      '1',
+      '--out',
+      out,
+      '--report',
+      'none',
+    ]).done;
+    assert.strictEqual(code, 0, stderr);
+    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    const p = run.precision;
+    assert.deepStrictEqual([p.target, p.reached, p.maxTimeS, p.blocks], [0.1, false, 1, 3], JSON.stringify(p));
+    assert.ok(
+      run.configs.every((c) => c.processes.length === 3),
+      'the minimum blocks are measured whatever the cap',
+    );
+    assert.strictEqual(p.missing.length, 1);
+    assert.strictEqual(p.missing[0].id, run.configs.find((c) => c.strategy === 'als').id);
+    assert.ok(p.missing[0].blocksNeeded > 3, 'a 0.1 pp target needs more blocks than were measured');
+    assert.match(stderr, /stopping \(time cap/);
+  },
+);
 
 test('a dead --target fails alone; the healthy target is measured', async (t) => {
   const server = await startServer({ STRATEGY: 'als', HOP: 'immediate' });

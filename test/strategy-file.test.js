@@ -107,30 +107,34 @@ test('ctxbench run and integrity: a bad strategy file is one line and exit 1, be
 // Measured in duet beside the built-ins: test/all/duet.test.js's end-to-end run includes
 // examples/als-logger.js (one run of fresh pairs serves both files' claims).
 
-test('ctxbench integrity --strategy-file: the example keeps the id in the chain scenarios, beside the leaking control', async () => {
-  const out = path.join(dir, 'integrity.json');
-  const r = await runCli(
-    [
-      'integrity',
-      '--strategy-file',
-      EXAMPLE,
-      '--strategies',
-      'global',
-      '--scenarios',
-      'chain-immediate,chain-timeout',
-      '--quick',
-      '--out',
-      out,
-      '--report',
-      'none',
-    ],
-    { timeoutMs: 600000 },
-  );
-  assert.ok([0, 1].includes(r.code), r.stderr);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  const cells = run.integrity.cells.filter((c) => c.strategy === 'als-logger');
-  assert.deepStrictEqual(cells.map((c) => c.scenario).sort(), ['chain-immediate', 'chain-timeout']);
-  for (const c of cells) assert.strictEqual(c.verdict, 'kept', JSON.stringify(c));
-  const control = run.integrity.cells.find((c) => c.strategy === 'global' && c.scenario === 'chain-immediate');
-  assert.strictEqual(control.verdict, 'leaked', 'the control leaks beside it');
-});
+test(
+  'ctxbench integrity --strategy-file: the example keeps ' +
+    'the id in the chain scenarios, beside the leaking control',
+  async () => {
+    const out = path.join(dir, 'integrity.json');
+    const r = await runCli(
+      [
+        'integrity',
+        '--strategy-file',
+        EXAMPLE,
+        '--strategies',
+        'global',
+        '--scenarios',
+        'chain-immediate,chain-timeout',
+        '--quick',
+        '--out',
+        out,
+        '--report',
+        'none',
+      ],
+      { timeoutMs: 600000 },
+    );
+    assert.ok([0, 1].includes(r.code), r.stderr);
+    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    const cells = run.integrity.cells.filter((c) => c.strategy === 'als-logger');
+    assert.deepStrictEqual(cells.map((c) => c.scenario).sort(), ['chain-immediate', 'chain-timeout']);
+    for (const c of cells) assert.strictEqual(c.verdict, 'kept', JSON.stringify(c));
+    const control = run.integrity.cells.find((c) => c.strategy === 'global' && c.scenario === 'chain-immediate');
+    assert.strictEqual(control.verdict, 'leaked', 'the control leaks beside it');
+  },
+);

@@ -55,77 +55,100 @@ const rowOf = (summary, strategy) => summary.rows.find((r) => r.strategy === str
 const XEON = 'Intel(R) Xeon(R) Processor';
 const onXeon = (run) => ({ ...run, environment: { ...run.environment, cpuModel: XEON } });
 
-test('the headline: Strategy, Keeps the id?, Depth 8, Depth 256, Real I/O, p99 added, Reading; live stores on its page', () => {
-  const summary = summaryFrom();
-  assert.deepStrictEqual(
-    columns(summary).map((c) => c.title),
-    ['Strategy', 'Keeps the id?', 'Depth 8', 'Depth 256', 'Real I/O', 'p99 added', 'Reading'],
-  );
-  assert.deepStrictEqual(summary.columns.find((c) => c.key === 'stores').leaves, { why: 'page', page: 'stores' });
-  const md = markdown(summary, { link: (name) => `results/${name}.md` });
-  assert.match(md, /\| Strategy \| Keeps the id\? \| Depth 8 \| Depth 256 \| Real I\/O \| p99 added \| Reading \|/);
-  assert.match(md, /10 live stores: on its study page, \[stores\]\(results\/stores\.md\)\./);
-  // One note per column, each naming the machine its figures were measured on.
-  for (const start of ['Keeps the id?:', 'Depth 8:', 'Depth 256:', 'Real I/O:', 'p99 added (ms):']) {
-    const note = md.split('\n').find((l) => l.startsWith(`- ${start}`));
-    assert.ok(note, start);
-    assert.match(note, /Measured on (Intel|AMD)/, start);
-  }
-  assert.match(md, /^- Reading: written by rules/m);
-});
+test(
+  'the headline: Strategy, Keeps the id?, Depth 8, Depth 256, ' +
+    'Real I/O, p99 added, Reading; live stores on its page',
+  () => {
+    const summary = summaryFrom();
+    assert.deepStrictEqual(
+      columns(summary).map((c) => c.title),
+      ['Strategy', 'Keeps the id?', 'Depth 8', 'Depth 256', 'Real I/O', 'p99 added', 'Reading'],
+    );
+    assert.deepStrictEqual(summary.columns.find((c) => c.key === 'stores').leaves, { why: 'page', page: 'stores' });
+    const md = markdown(summary, { link: (name) => `results/${name}.md` });
+    assert.match(md, /\| Strategy \| Keeps the id\? \| Depth 8 \| Depth 256 \| Real I\/O \| p99 added \| Reading \|/);
+    assert.match(md, /10 live stores: on its study page, \[stores\]\(results\/stores\.md\)\./);
+    // One note per column, each naming the machine its figures were measured on.
+    for (const start of ['Keeps the id?:', 'Depth 8:', 'Depth 256:', 'Real I/O:', 'p99 added (ms):']) {
+      const note = md.split('\n').find((l) => l.startsWith(`- ${start}`));
+      assert.ok(note, start);
+      assert.match(note, /Measured on (Intel|AMD)/, start);
+    }
+    assert.match(md, /^- Reading: written by rules/m);
+  },
+);
 
-test('every cell of the headline is at most about 100 characters; a per-runtime id answer too long for it is said in short', () => {
-  const summary = summaryFrom({ 'popular.json': onXeon });
-  for (const { row, text } of rendered(summary)) {
-    for (const [key, t] of Object.entries(text))
-      assert.ok(!t || t.length <= 110, `${row.strategy} ${key}: ${t?.length} ${t}`);
-  }
-  // datadog's answer: many scenarios lost on each of four runtimes, differently.
-  const failing = ['nested', 'chain-await', 'fanout', 'keepalive', 'body', 'timer', 'emitter-bound', 'worker'];
-  const runtimes = ['node24', 'node24-noacf (async_hooks)', 'node26', 'node26-noacf (async_hooks)'].map((label, i) => ({
-    label,
-    failing: failing.slice(0, 6 + (i % 2)),
-    propagation: ['nested', 'chain-await', 'fanout', 'keepalive'],
-    own: [],
-  }));
-  const ids = { verdict: 'broken', runtimes, uniform: false, common: [], nodeDependent: [], source: { file: 'x' } };
-  const text = idsText(ids);
-  assert.ok(text.length <= 100, text);
-  assert.strictEqual(text, '✗ nested, chain-await, fanout (+4 more) · differs by runtime');
-});
+test(
+  'every cell of the headline is at most about 100 characters; ' +
+    'a per-runtime id answer too long for it is said in short',
+  () => {
+    const summary = summaryFrom({ 'popular.json': onXeon });
+    for (const { row, text } of rendered(summary)) {
+      for (const [key, t] of Object.entries(text))
+        assert.ok(!t || t.length <= 110, `${row.strategy} ${key}: ${t?.length} ${t}`);
+    }
+    // datadog's answer: many scenarios lost on each of four runtimes, differently.
+    const failing = ['nested', 'chain-await', 'fanout', 'keepalive', 'body', 'timer', 'emitter-bound', 'worker'];
+    const runtimes = ['node24', 'node24-noacf (async_hooks)', 'node26', 'node26-noacf (async_hooks)'].map(
+      (label, i) => ({
+        label,
+        failing: failing.slice(0, 6 + (i % 2)),
+        propagation: ['nested', 'chain-await', 'fanout', 'keepalive'],
+        own: [],
+      }),
+    );
+    const ids = { verdict: 'broken', runtimes, uniform: false, common: [], nodeDependent: [], source: { file: 'x' } };
+    const text = idsText(ids);
+    assert.ok(text.length <= 100, text);
+    assert.strictEqual(text, '✗ nested, chain-await, fanout (+4 more) · differs by runtime');
+  },
+);
 
-test('the Reading follows the ✓ definition: "everyday code", never "every propagation pattern", beside ✗ patterns', () => {
-  const summary = summaryFrom();
-  const als = rendered(summary).find((x) => x.row.strategy === 'als');
-  assert.match(als.text.ids, /^✓ · ✗ /);
-  assert.match(als.text.reading, /keeps the id in everyday code\.$/);
-  for (const { text } of rendered(summary)) assert.doesNotMatch(text.reading, /every (propagation )?pattern/);
-  assert.deepStrictEqual(contradictions(summary), []);
-});
+test(
+  'the Reading follows the ✓ definition: ' +
+    '"everyday code", ' +
+    'never "every propagation pattern", beside ✗ patterns',
+  () => {
+    const summary = summaryFrom();
+    const als = rendered(summary).find((x) => x.row.strategy === 'als');
+    assert.match(als.text.ids, /^✓ · ✗ /);
+    assert.match(als.text.reading, /keeps the id in everyday code\.$/);
+    for (const { text } of rendered(summary)) assert.doesNotMatch(text.reading, /every (propagation )?pattern/);
+    assert.deepStrictEqual(contradictions(summary), []);
+  },
+);
 
-test('each column\'s figures from one machine: rows measured on another read "—" there, with a note saying where they are', () => {
-  // The fixtures' popular study ran on an AMD EPYC, the default run on an Intel Xeon.
-  const summary = summaryFrom();
-  const sentry = rowOf(summary, 'sentry');
-  assert.strictEqual(sentry.shallow, null);
-  assert.deepStrictEqual(Object.keys(sentry.offMachine), ['shallow', 'deep']);
-  assert.strictEqual(summary.columns.find((c) => c.key === 'shallow').machine, `${XEON} × 2`);
-  const md = markdown(summary, { link: (name) => `results/${name}.md` });
-  assert.match(
-    md.split('\n').find((l) => l.startsWith('| `sentry` |')),
-    /^\| `sentry` \| [^|]+ \| — \| — \|/,
-  );
-  assert.match(
-    md,
-    /`cls-rtracer`, `express-http-context`, `sentry`, `datadog`: "—" in Depth 8, Depth 256: measured on AMD EPYC × 2, not on the column's Intel\(R\) Xeon\(R\) Processor × 2; their figures are on their study page, \[popular\]\(results\/popular\.md\)\./,
-  );
-  assert.doesNotMatch(rendered(summary).find((x) => x.row.strategy === 'sentry').text.reading, /\d%/);
-  // Measured again on the same machine: the rows are back in the columns.
-  const same = summaryFrom({ 'popular.json': onXeon });
-  assert.ok(Number.isFinite(rowOf(same, 'sentry').shallow.estimate));
-  assert.match(rendered(same).find((x) => x.row.strategy === 'sentry').text.reading, /^Expensive: costs \d/);
-  assert.deepStrictEqual(contradictions(same), []);
-});
+test(
+  "each column's figures from one machine: rows measured on " +
+    'another read "—" there, with a note saying where they are',
+  () => {
+    // The fixtures' popular study ran on an AMD EPYC, the default run on an Intel Xeon.
+    const summary = summaryFrom();
+    const sentry = rowOf(summary, 'sentry');
+    assert.strictEqual(sentry.shallow, null);
+    assert.deepStrictEqual(Object.keys(sentry.offMachine), ['shallow', 'deep']);
+    assert.strictEqual(summary.columns.find((c) => c.key === 'shallow').machine, `${XEON} × 2`);
+    const md = markdown(summary, { link: (name) => `results/${name}.md` });
+    assert.match(
+      md.split('\n').find((l) => l.startsWith('| `sentry` |')),
+      /^\| `sentry` \| [^|]+ \| — \| — \|/,
+    );
+    assert.match(
+      md,
+      new RegExp(
+        '`cls-rtracer`, `express-http-context`, `sentry`, `datadog`: "—" in Depth 8, ' +
+          String.raw`Depth 256: measured on AMD EPYC × 2, not on the column's Intel\(R\) Xeon\(R\) Processor × 2; ` +
+          String.raw`their figures are on their study page, \[popular\]\(results/popular\.md\)\.`,
+      ),
+    );
+    assert.doesNotMatch(rendered(summary).find((x) => x.row.strategy === 'sentry').text.reading, /\d%/);
+    // Measured again on the same machine: the rows are back in the columns.
+    const same = summaryFrom({ 'popular.json': onXeon });
+    assert.ok(Number.isFinite(rowOf(same, 'sentry').shallow.estimate));
+    assert.match(rendered(same).find((x) => x.row.strategy === 'sentry').text.reading, /^Expensive: costs \d/);
+    assert.deepStrictEqual(contradictions(same), []);
+  },
+);
 
 test('a % column whose figures are wider than ±4 pp leaves the headline for its study page; within, it stays', () => {
   const cell = (lo, hi, name = 'deployment-f1') => ({
@@ -214,7 +237,8 @@ test("the headline check: each planted contradiction is one line naming it; the 
     };
   });
   assert.deepStrictEqual(serve, [
-    'sentry: Real I/O says "cannot serve 50% of none\'s capacity" while p99 added has a figure at the same rate (+1.20 ms [+0.50…+1.90])',
+    'sentry: Real I/O says "cannot serve 50% of none\'s capacity" while ' +
+      'p99 added has a figure at the same rate (+1.20 ms [+0.50…+1.90])',
   ]);
   // A % figure wider than ±4 pp.
   const wide = plant((s) => {
@@ -228,51 +252,66 @@ test("the headline check: each planted contradiction is one line naming it; the 
     rowOf(s, 'sentry').shallow.machine = 'AMD EPYC × 2';
   });
   assert.deepStrictEqual(mixed, [
-    `Depth 8: figures from 2 machines (none, param, als, alscontext-als, otel, cls-hooked, alscontext, global, cls-rtracer, express-http-context, datadog on ${XEON} × 2; sentry on AMD EPYC × 2)`,
+    `Depth 8: figures from 2 machines (none, param, als, alscontext-als, otel, cls-hooked, alscontext, ` +
+      `global, cls-rtracer, express-http-context, datadog on ${XEON} × 2; sentry on AMD EPYC × 2)`,
   ]);
 });
 
-test("README's answer block: written between the markers by the committed report, README without them untouched; CI's check compares it", async () => {
-  const root = copyFixtures({ 'popular.json': onXeon }, 'ctxbench-answer-');
-  const readme = `# ctxbench\n\nWhat it costs:\n\n${START}\nold\n${END}\n\nThe rest.\n`;
-  fs.writeFileSync(path.join(root, 'README.md'), readme);
-  await buildReport({ resultsDir: path.join(root, 'results'), out: path.join(root, 'results.md') });
-  const text = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
-  assert.ok(text.startsWith(`# ctxbench\n\nWhat it costs:\n\n${START}\n`) && text.endsWith(`${END}\n\nThe rest.\n`));
-  const block = text.slice(text.indexOf(START), text.indexOf(END));
-  assert.match(block, /\| Strategy \| Keeps the id\? \| Depth 8 \| Depth 256 \| p99 added \|/);
-  const rows = block
-    .split('\n')
-    .filter((l) => /^\| `/.test(l))
-    .map((l) => l.split('|')[1].trim());
-  assert.deepStrictEqual(rows, ['`param`', '`als`', '`otel`', '`cls-hooked`', '`sentry`', '`datadog`']);
-  assert.match(
-    block,
-    /Node v24\.\d+\.\d+ on Intel\(R\) Xeon\(R\) Processor × 2\. Every strategy and how each column was measured: \[results\.md\]\(results\.md\) · \[results\/index\.html\]\(results\/index\.html\)\./,
-  );
-  assert.deepStrictEqual(check(root), []);
-  // A block that is not the report's own fails the CI check.
-  fs.writeFileSync(path.join(root, 'README.md'), text.replace('`param`', '`param2`'));
-  assert.deepStrictEqual(check(root), ['README.md: the answer block differs from the headline; run `ctxbench report`']);
-  // Without the markers: untouched, byte for byte. A layout of the default run alone (its
-  // headline has rows too) makes the reports below quick.
-  const small = tempDir('ctxbench-answer-small-');
-  fs.mkdirSync(path.join(small, 'results'));
-  fs.copyFileSync(path.join(FIXTURES, 'default.json'), path.join(small, 'results', 'default.json'));
-  const plain = '# ctxbench\n\nNo markers here.\n';
-  fs.writeFileSync(path.join(small, 'README.md'), plain);
-  await buildReport({ resultsDir: path.join(small, 'results'), out: path.join(small, 'results.md'), html: false });
-  assert.strictEqual(fs.readFileSync(path.join(small, 'README.md'), 'utf8'), plain);
-  // A report written elsewhere never touches README.
-  fs.writeFileSync(path.join(small, 'README.md'), readme);
-  await buildReport({ resultsDir: path.join(small, 'results'), out: path.join(small, 'scratch', 'r.md'), html: false });
-  assert.strictEqual(fs.readFileSync(path.join(small, 'README.md'), 'utf8'), readme);
-  // The same layout written where the committed report goes does get its block: the two
-  // above were left alone for their reasons, not because this layout writes none.
-  await buildReport({ resultsDir: path.join(small, 'results'), out: path.join(small, 'results.md'), html: false });
-  assert.notStrictEqual(fs.readFileSync(path.join(small, 'README.md'), 'utf8'), readme);
-  assert.strictEqual(answerBlock(summaryOf(root)).includes('`param`'), true);
-});
+test(
+  "README's answer block: written between the markers by the committed report, " +
+    "README without them untouched; CI's check compares it",
+  async () => {
+    const root = copyFixtures({ 'popular.json': onXeon }, 'ctxbench-answer-');
+    const readme = `# ctxbench\n\nWhat it costs:\n\n${START}\nold\n${END}\n\nThe rest.\n`;
+    fs.writeFileSync(path.join(root, 'README.md'), readme);
+    await buildReport({ resultsDir: path.join(root, 'results'), out: path.join(root, 'results.md') });
+    const text = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+    assert.ok(text.startsWith(`# ctxbench\n\nWhat it costs:\n\n${START}\n`) && text.endsWith(`${END}\n\nThe rest.\n`));
+    const block = text.slice(text.indexOf(START), text.indexOf(END));
+    assert.match(block, /\| Strategy \| Keeps the id\? \| Depth 8 \| Depth 256 \| p99 added \|/);
+    const rows = block
+      .split('\n')
+      .filter((l) => /^\| `/.test(l))
+      .map((l) => l.split('|')[1].trim());
+    assert.deepStrictEqual(rows, ['`param`', '`als`', '`otel`', '`cls-hooked`', '`sentry`', '`datadog`']);
+    assert.match(
+      block,
+      new RegExp(
+        String.raw`Node v24\.\d+\.\d+ on Intel\(R\) Xeon\(R\) Processor × 2\. Every ` +
+          String.raw`strategy and how each column was measured: \[results\.md\]\(results\.md\) ` +
+          String.raw`· \[results/index\.html\]\(results/index\.html\)\.`,
+      ),
+    );
+    assert.deepStrictEqual(check(root), []);
+    // A block that is not the report's own fails the CI check.
+    fs.writeFileSync(path.join(root, 'README.md'), text.replace('`param`', '`param2`'));
+    assert.deepStrictEqual(check(root), [
+      'README.md: the answer block differs from the headline; run `ctxbench report`',
+    ]);
+    // Without the markers: untouched, byte for byte. A layout of the default run alone (its
+    // headline has rows too) makes the reports below quick.
+    const small = tempDir('ctxbench-answer-small-');
+    fs.mkdirSync(path.join(small, 'results'));
+    fs.copyFileSync(path.join(FIXTURES, 'default.json'), path.join(small, 'results', 'default.json'));
+    const plain = '# ctxbench\n\nNo markers here.\n';
+    fs.writeFileSync(path.join(small, 'README.md'), plain);
+    await buildReport({ resultsDir: path.join(small, 'results'), out: path.join(small, 'results.md'), html: false });
+    assert.strictEqual(fs.readFileSync(path.join(small, 'README.md'), 'utf8'), plain);
+    // A report written elsewhere never touches README.
+    fs.writeFileSync(path.join(small, 'README.md'), readme);
+    await buildReport({
+      resultsDir: path.join(small, 'results'),
+      out: path.join(small, 'scratch', 'r.md'),
+      html: false,
+    });
+    assert.strictEqual(fs.readFileSync(path.join(small, 'README.md'), 'utf8'), readme);
+    // The same layout written where the committed report goes does get its block: the two
+    // above were left alone for their reasons, not because this layout writes none.
+    await buildReport({ resultsDir: path.join(small, 'results'), out: path.join(small, 'results.md'), html: false });
+    assert.notStrictEqual(fs.readFileSync(path.join(small, 'README.md'), 'utf8'), readme);
+    assert.strictEqual(answerBlock(summaryOf(root)).includes('`param`'), true);
+  },
+);
 
 test('the study list tells studies of one title apart: the setting that differs, else the file', () => {
   const section = (name, title, settings) => ({ name, title, run: { settings } });
@@ -302,48 +341,52 @@ test('the study list tells studies of one title apart: the setting that differs,
 // Planted in the run files: the I/O study's `param` falls behind its `none` in one block
 // (so it "cannot serve" the rate at HOP=pg), and the latency study's configurations are
 // relabelled HOP=pg (so `param` has a p99 figure at that same rate).
-test('`ctxbench report` refuses to write a headline that contradicts itself: one line per contradiction, exit 1', () => {
-  const { spawnSync } = require('node:child_process');
-  const behind = (run) => {
-    const param = run.configs.find((c) => c.strategy === 'param' && c.hop === 'pg');
-    const first = Math.min(...param.samples.filter((s) => s.kind === 'window').map((s) => s.block));
-    param.samples = param.samples.map((s) =>
-      s.kind === 'window' && s.block === first
-        ? { ...s, counted: false, schedule: { ...s.schedule, sent: Math.floor(s.schedule.due / 2) } }
-        : s,
+test(
+  '`ctxbench report` refuses to write a headline that ' + 'contradicts itself: one line per contradiction, exit 1',
+  () => {
+    const { spawnSync } = require('node:child_process');
+    const behind = (run) => {
+      const param = run.configs.find((c) => c.strategy === 'param' && c.hop === 'pg');
+      const first = Math.min(...param.samples.filter((s) => s.kind === 'window').map((s) => s.block));
+      param.samples = param.samples.map((s) =>
+        s.kind === 'window' && s.block === first
+          ? { ...s, counted: false, schedule: { ...s.schedule, sent: Math.floor(s.schedule.due / 2) } }
+          : s,
+      );
+      return run;
+    };
+    const asLatency = (run) => ({ ...run, configs: run.configs.map((c) => ({ ...c, hop: 'pg' })) });
+    const root = copyFixtures(
+      { 'io.json': behind, 'latency.json': asLatency, 'popular.json': onXeon },
+      'ctxbench-refuse-',
     );
-    return run;
-  };
-  const asLatency = (run) => ({ ...run, configs: run.configs.map((c) => ({ ...c, hop: 'pg' })) });
-  const root = copyFixtures(
-    { 'io.json': behind, 'latency.json': asLatency, 'popular.json': onXeon },
-    'ctxbench-refuse-',
-  );
-  const r = spawnSync(
-    process.execPath,
-    [
-      path.join(__dirname, '..', 'bin', 'ctxbench.js'),
-      'report',
-      '--results',
-      path.join(root, 'results'),
-      '--out',
-      path.join(root, 'results.md'),
-      '--no-html',
-    ],
-    { encoding: 'utf8' },
-  );
-  assert.strictEqual(r.status, 1, r.stderr);
-  const lines = r.stderr.trim().split('\n');
-  assert.strictEqual(lines[0], 'ctxbench: the headline contradicts itself, results.md not written:');
-  assert.ok(
-    lines
-      .slice(1)
-      .some((l) =>
-        /^ {2}param: Real I\/O says "cannot serve 50% of none's capacity" while p99 added has a figure at the same rate \(/.test(
-          l,
+    const r = spawnSync(
+      process.execPath,
+      [
+        path.join(__dirname, '..', 'bin', 'ctxbench.js'),
+        'report',
+        '--results',
+        path.join(root, 'results'),
+        '--out',
+        path.join(root, 'results.md'),
+        '--no-html',
+      ],
+      { encoding: 'utf8' },
+    );
+    assert.strictEqual(r.status, 1, r.stderr);
+    const lines = r.stderr.trim().split('\n');
+    assert.strictEqual(lines[0], 'ctxbench: the headline contradicts itself, results.md not written:');
+    assert.ok(
+      lines
+        .slice(1)
+        .some((l) =>
+          new RegExp(
+            String.raw`^ {2}param: Real I/O says "cannot serve 50% of none's ` +
+              String.raw`capacity" while p99 added has a figure at the same rate \(`,
+          ).test(l),
         ),
-      ),
-    r.stderr,
-  );
-  assert.ok(!fs.existsSync(path.join(root, 'results.md')));
-});
+      r.stderr,
+    );
+    assert.ok(!fs.existsSync(path.join(root, 'results.md')));
+  },
+);

@@ -147,7 +147,10 @@ test('the reading is derived from the figures: cost per depth, growth with depth
   const summary = strategySummary(results());
   assert.match(
     reading(rowOf(summary, 'als')),
-    /^Costs (9|10|11)\.\d% at depth 8, (19|20|21)\.\d% at depth 256, growing with depth; keeps the id in everyday code\.$/,
+    new RegExp(
+      String.raw`^Costs (9|10|11)\.\d% at depth 8, (19|20|21)\.\d% at depth 256, ` +
+        String.raw`growing with depth; keeps the id in everyday code\.$`,
+    ),
   );
   // No measurable cost, and (two one-sided tests) equivalent within the default ±2%.
   assert.match(
@@ -176,27 +179,34 @@ test('a strategy that loses ids is called unsafe whatever it costs; the control 
   );
 });
 
-test('ids: ✓ or ✗ with the patterns, per runtime where they differ; patterns that fail for everyone named once', () => {
-  const extraRun = defaultRun();
-  extraRun.configs.push(...makeRun2({ seed: 6, strategies: { alscontext: 0.95 }, depth: 8 }).configs.slice(1));
-  const summary = strategySummary([
-    { file: 'results/default.json', run: extraRun },
-    { file: 'results/integrity.json', run: integrityRun() },
-  ]);
-  assert.strictEqual(idsText(rowOf(summary, 'param').ids), '✓');
-  assert.strictEqual(idsText(rowOf(summary, 'als').ids), 'node20: ✓; node24: ✓ · ✗ body');
-  assert.strictEqual(rowOf(summary, 'alscontext').ids.verdict, 'broken');
-  assert.strictEqual(idsText(rowOf(summary, 'alscontext').ids), '✗ chain-await');
-  assert.match(reading(rowOf(summary, 'alscontext')), /^Loses or leaks the id in everyday code \(chain-await\)/);
-  assert.deepStrictEqual(summary.commonFailures, ['pool']);
-  assert.ok(markdown(summary).includes('`pool` fail for every context strategy'));
-});
+test(
+  'ids: ✓ or ✗ with the patterns, per runtime where they differ; ' + 'patterns that fail for everyone named once',
+  () => {
+    const extraRun = defaultRun();
+    extraRun.configs.push(...makeRun2({ seed: 6, strategies: { alscontext: 0.95 }, depth: 8 }).configs.slice(1));
+    const summary = strategySummary([
+      { file: 'results/default.json', run: extraRun },
+      { file: 'results/integrity.json', run: integrityRun() },
+    ]);
+    assert.strictEqual(idsText(rowOf(summary, 'param').ids), '✓');
+    assert.strictEqual(idsText(rowOf(summary, 'als').ids), 'node20: ✓; node24: ✓ · ✗ body');
+    assert.strictEqual(rowOf(summary, 'alscontext').ids.verdict, 'broken');
+    assert.strictEqual(idsText(rowOf(summary, 'alscontext').ids), '✗ chain-await');
+    assert.match(reading(rowOf(summary, 'alscontext')), /^Loses or leaks the id in everyday code \(chain-await\)/);
+    assert.deepStrictEqual(summary.commonFailures, ['pool']);
+    assert.ok(markdown(summary).includes('`pool` fail for every context strategy'));
+  },
+);
 
 test('two studies that seem to disagree: the notes say which settings differ; missing studies are named', () => {
   const without = markdown(strategySummary(results()));
   assert.match(
     without,
-    /Not in these results: `ctxbench run --preset popular`, `ctxbench run --preset io`, `ctxbench run --preset latency`, `ctxbench run --preset stores`, `ctxbench run --preset deployment-f1`, `ctxbench run --preset instructions` fill the empty columns\./,
+    new RegExp(
+      'Not in these results: `ctxbench run --preset popular`, `ctxbench run --preset io`, ' +
+        '`ctxbench run --preset latency`, `ctxbench run --preset stores`, `ctxbench run ' +
+        '--preset deployment-f1`, `ctxbench run --preset instructions` fill the empty columns\\.',
+    ),
   );
   const summary = strategySummary(results([{ file: 'results/io.json', run: ioRun() }]));
   const als = rowOf(summary, 'als');
@@ -219,7 +229,11 @@ test('two studies that seem to disagree: the notes say which settings differ; mi
   assert.deepStrictEqual(rowOf(summary, 'param').disagreements, []);
   assert.match(
     markdown(summary),
-    /The default run and io disagree \(intervals apart\) for `als` at depth 8 \((89|90|91)\.\d% vs (99|100|101)\.\d%\); both can hold, the settings differ: hop immediate → pg\./,
+    new RegExp(
+      String.raw`The default run and io disagree \(intervals apart\) for ` +
+        '`als` at depth 8 \\((89|90|91)\\.\\d% vs (99|100|101)\\.\\d%\\); ' +
+        String.raw`both can hold, the settings differ: hop immediate → pg\.`,
+    ),
   );
 });
 
@@ -251,33 +265,37 @@ function popularRun({ hop = 'immediate' } = {}) {
   };
 }
 
-test("rows from the popular study: after the default run's, each figure from that study; not drawn when its settings differ", () => {
-  const summary = strategySummary(results([{ file: 'results/popular.json', run: popularRun() }]));
-  assert.deepStrictEqual(
-    summary.rows.map((r) => r.strategy),
-    ['none', 'param', 'als', 'cls-hooked', 'global', 'sentry', 'datadog'],
-  );
-  assert.deepStrictEqual(summary.popularRows, ['sentry', 'datadog']);
-  const sentry = rowOf(summary, 'sentry');
-  assert.strictEqual(sentry.study, 'popular');
-  assert.ok(Math.abs(sentry.shallow.estimate - 0.1) < 0.01 && Math.abs(sentry.deep.estimate - 0.05) < 0.01);
-  assert.deepStrictEqual(sentry.shallow.source, {
-    name: 'popular',
-    file: 'results/popular.json',
-    id: 'express/sentry/d8/immediate/node24',
-  });
-  assert.strictEqual(rowOf(summary, 'als').study, 'default');
-  const md = markdown(summary, { link: (name) => `results/${name}.md` });
-  assert.match(
-    md.split('\n').find((l) => l.startsWith('| `sentry` |')),
-    /\| \[\d+\.\d% \[[^\]]+\]\]\(results\/popular\.md\) \|/,
-  );
-  assert.match(md, /`sentry`, `datadog`: their depth figures come from the popular study \(Popular \(synthetic\)\)/);
-  // Another hop is another measurement: no rows from it.
-  const other = strategySummary(results([{ file: 'results/popular.json', run: popularRun({ hop: 'await' }) }]));
-  assert.deepStrictEqual(other.popularRows, []);
-  assert.ok(!other.rows.some((r) => r.strategy === 'sentry'));
-});
+test(
+  "rows from the popular study: after the default run's, " +
+    'each figure from that study; not drawn when its settings differ',
+  () => {
+    const summary = strategySummary(results([{ file: 'results/popular.json', run: popularRun() }]));
+    assert.deepStrictEqual(
+      summary.rows.map((r) => r.strategy),
+      ['none', 'param', 'als', 'cls-hooked', 'global', 'sentry', 'datadog'],
+    );
+    assert.deepStrictEqual(summary.popularRows, ['sentry', 'datadog']);
+    const sentry = rowOf(summary, 'sentry');
+    assert.strictEqual(sentry.study, 'popular');
+    assert.ok(Math.abs(sentry.shallow.estimate - 0.1) < 0.01 && Math.abs(sentry.deep.estimate - 0.05) < 0.01);
+    assert.deepStrictEqual(sentry.shallow.source, {
+      name: 'popular',
+      file: 'results/popular.json',
+      id: 'express/sentry/d8/immediate/node24',
+    });
+    assert.strictEqual(rowOf(summary, 'als').study, 'default');
+    const md = markdown(summary, { link: (name) => `results/${name}.md` });
+    assert.match(
+      md.split('\n').find((l) => l.startsWith('| `sentry` |')),
+      /\| \[\d+\.\d% \[[^\]]+\]\]\(results\/popular\.md\) \|/,
+    );
+    assert.match(md, /`sentry`, `datadog`: their depth figures come from the popular study \(Popular \(synthetic\)\)/);
+    // Another hop is another measurement: no rows from it.
+    const other = strategySummary(results([{ file: 'results/popular.json', run: popularRun({ hop: 'await' }) }]));
+    assert.deepStrictEqual(other.popularRows, []);
+    assert.ok(!other.rows.some((r) => r.strategy === 'sentry'));
+  },
+);
 
 test('Keeps the id: each strategy reads the widest integrity study that ran it', () => {
   const narrow = {
@@ -347,7 +365,11 @@ test('Keeps the id: an answer that depends on the Node version is said, with whe
   const md = markdown(summary, { link: (name) => `results/${name}.md` });
   assert.match(
     md,
-    /"depends on Node": [^\n]*`exit-enter` fails on async_hooks \(Node 20; 22, 24 and 26 with AsyncContextFrame off\), kept with AsyncContextFrame for `als`; `timer-in-run` fails on some runtimes, not split by AsyncContextFrame for `cls-hooked`/,
+    new RegExp(
+      '"depends on Node": [^\\n]*`exit-enter` fails on async_hooks \\(Node 20; 22, ' +
+        '24 and 26 with AsyncContextFrame off\\), kept with AsyncContextFrame for `als`; ' +
+        '`timer-in-run` fails on some runtimes, not split by AsyncContextFrame for `cls-hooked`',
+    ),
   );
 });
 
@@ -368,31 +390,35 @@ test('the committed results: every default-run strategy has a row, and `global` 
   assert.match(reading(global), /must leak \(it did: [\d,]+ answers carried another request's id\)/);
 });
 
-test('with CPU profiles (run --profile), the row knows the profile that explains the cost; the headline leaves it to the study page', () => {
-  const run = defaultRun();
-  const als = run.configs.find((c) => c.strategy === 'als' && c.depth === 256);
-  run.profiles = {
-    dir: 'profiles/default',
-    seconds: 3,
-    errors: [],
-    configs: {
-      [als.id]: {
-        file: 'profiles/default/als.cpuprofile',
-        summary: { packages: [{ name: 'node', share: 0.5 }] },
-        overBaseline: { packages: [{ name: 'node', share: 0.5, baselineShare: 0.42, growthPp: 8 }], functions: [] },
+test(
+  'with CPU profiles (run --profile), the row knows the profile ' +
+    'that explains the cost; the headline leaves it to the study page',
+  () => {
+    const run = defaultRun();
+    const als = run.configs.find((c) => c.strategy === 'als' && c.depth === 256);
+    run.profiles = {
+      dir: 'profiles/default',
+      seconds: 3,
+      errors: [],
+      configs: {
+        [als.id]: {
+          file: 'profiles/default/als.cpuprofile',
+          summary: { packages: [{ name: 'node', share: 0.5 }] },
+          overBaseline: { packages: [{ name: 'node', share: 0.5, baselineShare: 0.42, growthPp: 8 }], functions: [] },
+        },
       },
-    },
-  };
-  const summary = strategySummary([{ file: 'results/default.json', run }]);
-  assert.deepStrictEqual(rowOf(summary, 'als').profile.grew, { name: 'node', share: 0.5, baselineShare: 0.42 });
-  assert.strictEqual(rowOf(summary, 'param').profile, null);
-  assert.doesNotMatch(
-    markdown(summary)
-      .split('\n')
-      .find((l) => l.startsWith('| `als` |')),
-    /Profile|cpuprofile/,
-  );
-});
+    };
+    const summary = strategySummary([{ file: 'results/default.json', run }]);
+    assert.deepStrictEqual(rowOf(summary, 'als').profile.grew, { name: 'node', share: 0.5, baselineShare: 0.42 });
+    assert.strictEqual(rowOf(summary, 'param').profile, null);
+    assert.doesNotMatch(
+      markdown(summary)
+        .split('\n')
+        .find((l) => l.startsWith('| `als` |')),
+      /Profile|cpuprofile/,
+    );
+  },
+);
 
 test('a figure a second run did not reproduce is said to be so; one that held is not flagged', () => {
   const base = results();
@@ -450,115 +476,132 @@ test('a depth-sweep cell whose strategy lost its ids makes no disagreement note'
   assert.deepStrictEqual(lost.disagreements, []);
 });
 
-test('the committed latency study: the p99 each strategy adds is a figure where the generator kept its schedule; where it was late past the rule in every block, "generator-bound" with the lateness, never a figure', () => {
-  const files = ['default.json', 'integrity.json', 'latency.json'].map((n) => path.join(RESULTS, n));
-  const results = readResults(RESULTS, files);
-  const figures = strategySummary(results).rows.filter((r) => r.latency && Number.isFinite(r.latency.estimate));
-  assert.ok(figures.length > 0, 'the committed latency study has added-p99 figures');
-  // The same windows with the generator 3 ms late at p99 in every one of them.
-  const late = hdr.build(HIST);
-  late.recordValueWithCount(100, 980);
-  late.recordValueWithCount(3000, 20);
-  const lateB64 = hdr.encodeIntoCompressedBase64(late);
-  const study = results.find((r) => path.basename(r.file) === 'latency.json');
-  const onTime = hdr.build(HIST);
-  onTime.recordValueWithCount(100, 1000);
-  const onTimeB64 = hdr.encodeIntoCompressedBase64(onTime);
-  // lateIn(w) -> whether window w's generator is made late.
-  const withLateness = (lateIn) => {
-    const run = {
-      ...study.run,
-      configs: study.run.configs.map((c) => ({
-        ...c,
-        samples: (c.samples || []).map((w) =>
-          w.latenessHistogram ? { ...w, latenessHistogram: lateIn(w) ? lateB64 : onTimeB64 } : w,
-        ),
-      })),
+test(
+  'the committed latency study: the p99 each strategy adds is a figure ' +
+    'where the generator kept its schedule; where it was late past the rule ' +
+    'in every block, "generator-bound" with the lateness, never a figure',
+  () => {
+    const files = ['default.json', 'integrity.json', 'latency.json'].map((n) => path.join(RESULTS, n));
+    const results = readResults(RESULTS, files);
+    const figures = strategySummary(results).rows.filter((r) => r.latency && Number.isFinite(r.latency.estimate));
+    assert.ok(figures.length > 0, 'the committed latency study has added-p99 figures');
+    // The same windows with the generator 3 ms late at p99 in every one of them.
+    const late = hdr.build(HIST);
+    late.recordValueWithCount(100, 980);
+    late.recordValueWithCount(3000, 20);
+    const lateB64 = hdr.encodeIntoCompressedBase64(late);
+    const study = results.find((r) => path.basename(r.file) === 'latency.json');
+    const onTime = hdr.build(HIST);
+    onTime.recordValueWithCount(100, 1000);
+    const onTimeB64 = hdr.encodeIntoCompressedBase64(onTime);
+    // lateIn(w) -> whether window w's generator is made late.
+    const withLateness = (lateIn) => {
+      const run = {
+        ...study.run,
+        configs: study.run.configs.map((c) => ({
+          ...c,
+          samples: (c.samples || []).map((w) =>
+            w.latenessHistogram ? { ...w, latenessHistogram: lateIn(w) ? lateB64 : onTimeB64 } : w,
+          ),
+        })),
+      };
+      return strategySummary(results.map((r) => (r === study ? { ...r, run } : r)));
     };
-    return strategySummary(results.map((r) => (r === study ? { ...r, run } : r)));
-  };
-  // On time in one block only: no figure from one block, and the cell says why.
-  const few = withLateness((w) => w.block !== 0);
-  for (const r of figures) {
-    const row = few.rows.find((x) => x.strategy === r.strategy);
-    assert.strictEqual(row.latency.estimate, null, r.strategy);
-    assert.strictEqual(row.latency.fewBlocks?.n, 1, r.strategy);
-  }
-  assert.match(markdown(few, { link: (x) => x }), /too few blocks \(1 of \d+ with the generator on time\)/);
-  const summary = withLateness(() => true);
-  const bound = summary.rows.filter((r) => r.latency?.generatorBound);
-  for (const r of figures)
-    assert.ok(
-      bound.some((x) => x.strategy === r.strategy),
-      `${r.strategy}: every strategy with a figure becomes generator-bound`,
-    );
-  for (const row of bound) {
-    assert.strictEqual(row.latency.estimate, null, row.strategy);
-    assert.ok(row.latency.latenessP99 > 1, `${row.strategy}: ${row.latency.latenessP99}`);
-  }
-  const table = markdown(summary, { link: (x) => x });
-  assert.match(table, /generator-bound \(\d+\.\d+ ms late at p99\)/);
-});
-
-test('the committed io study: a strategy that fell behind the rate its `none` kept reads "cannot serve", not an empty cell', () => {
-  const files = ['default.json', 'integrity.json', 'io.json', 'popular.json'].map((n) => path.join(RESULTS, n));
-  const summary = strategySummary(readResults(RESULTS, files));
-  const behind = summary.rows.filter((r) => r.io && r.io.kind === 'ratio' && r.io.estimate === null);
-  assert.ok(behind.length > 0, 'the committed io study has a strategy that cannot serve its rate (sentry)');
-  const half = /^cannot serve 50% of `none`'s capacity$/;
-  for (const row of behind) assert.match(cannotServeText(row.io.cannotServe), half, row.strategy);
-  assert.match(markdown(summary, { link: (x) => x }), /cannot serve 50% of `none`'s capacity\]\(io\)/);
-});
-
-test('a strategy that fell behind its `none` in one block of the pair reads "cannot serve", not the ratio of the windows it caught up in', () => {
-  const files = ['default.json', 'integrity.json', 'io.json', 'popular.json'].map((n) => path.join(RESULTS, n));
-  const results = readResults(RESULTS, files);
-  const io = results.find((r) => path.basename(r.file) === 'io.json');
-  const param = io.run.configs.find((c) => c.strategy === 'param' && c.hop === 'pg');
-  assert.ok(
-    Number.isFinite(strategySummary(results).rows.find((r) => r.strategy === 'param').io.estimate),
-    'the committed `param` at HOP=pg has a ratio',
-  );
-  // Its first block made one the candidate could not serve: every window behind, none counted.
-  const first = Math.min(...param.samples.filter((s) => s.kind === 'window').map((s) => s.block));
-  param.samples = param.samples.map((s) =>
-    s.kind === 'window' && s.block === first
-      ? { ...s, counted: false, schedule: { ...s.schedule, sent: Math.floor(s.schedule.due / 2) } }
-      : s,
-  );
-  const row = strategySummary(results).rows.find((r) => r.strategy === 'param');
-  assert.strictEqual(row.io.estimate, null);
-  assert.match(cannotServeText(row.io.cannotServe), /^cannot serve 50% of `none`'s capacity$/);
-});
-
-test("the opening picture: every figure of a % column the headline shows is a point of its column's panel, nothing else is", () => {
-  const files = ['default.json', 'integrity.json', 'io.json', 'popular.json', 'stores.json'].map((n) =>
-    path.join(RESULTS, n),
-  );
-  const summary = strategySummary(readResults(RESULTS, files));
-  const { points, panels, strategies } = picturePoints(summary);
-  assert.deepStrictEqual(panels, [
-    `CPU, depth ${summary.depths.shallow}`,
-    `CPU, depth ${summary.depths.deep}`,
-    'Real I/O (pg), CPU',
-  ]);
-  const expected = [];
-  for (const r of summary.rows) {
-    for (const [key, cell] of Object.entries({ shallow: r.shallow, deep: r.deep, io: r.io })) {
-      if (cell && cell.kind !== 'baseline' && Number.isFinite(cell.estimate))
-        expected.push(`${r.strategy} ${key} ${Math.round(cell.estimate * 1000) / 10}`);
+    // On time in one block only: no figure from one block, and the cell says why.
+    const few = withLateness((w) => w.block !== 0);
+    for (const r of figures) {
+      const row = few.rows.find((x) => x.strategy === r.strategy);
+      assert.strictEqual(row.latency.estimate, null, r.strategy);
+      assert.strictEqual(row.latency.fewBlocks?.n, 1, r.strategy);
     }
-  }
-  const key = (p) => `${p.strategy} ${['shallow', 'deep', 'io'][panels.indexOf(p.panel)]} ${p.estimate}`;
-  assert.deepStrictEqual(points.map(key).sort(), expected.sort());
-  for (const p of points) if (p.lo !== null) assert.ok(p.lo <= p.estimate && p.estimate <= p.hi, JSON.stringify(p));
-  // A strategy that cannot serve the I/O rate has no point there (sentry in the io study);
-  // live stores is no headline column, so no panel.
-  assert.ok(!points.some((p) => p.strategy === 'sentry' && p.panel.startsWith('Real I/O')));
-  assert.ok(rowOf(summary, 'als').stores, 'the stores study is read');
-  assert.ok(!panels.some((p) => /live stores/.test(p)));
-  assert.deepStrictEqual(
-    strategies,
-    summary.rows.map((r) => r.strategy).filter((s) => points.some((p) => p.strategy === s)),
-  );
-});
+    assert.match(markdown(few, { link: (x) => x }), /too few blocks \(1 of \d+ with the generator on time\)/);
+    const summary = withLateness(() => true);
+    const bound = summary.rows.filter((r) => r.latency?.generatorBound);
+    for (const r of figures)
+      assert.ok(
+        bound.some((x) => x.strategy === r.strategy),
+        `${r.strategy}: every strategy with a figure becomes generator-bound`,
+      );
+    for (const row of bound) {
+      assert.strictEqual(row.latency.estimate, null, row.strategy);
+      assert.ok(row.latency.latenessP99 > 1, `${row.strategy}: ${row.latency.latenessP99}`);
+    }
+    const table = markdown(summary, { link: (x) => x });
+    assert.match(table, /generator-bound \(\d+\.\d+ ms late at p99\)/);
+  },
+);
+
+test(
+  'the committed io study: a strategy that fell behind the ' +
+    'rate its `none` kept reads "cannot serve", not an empty cell',
+  () => {
+    const files = ['default.json', 'integrity.json', 'io.json', 'popular.json'].map((n) => path.join(RESULTS, n));
+    const summary = strategySummary(readResults(RESULTS, files));
+    const behind = summary.rows.filter((r) => r.io && r.io.kind === 'ratio' && r.io.estimate === null);
+    assert.ok(behind.length > 0, 'the committed io study has a strategy that cannot serve its rate (sentry)');
+    const half = /^cannot serve 50% of `none`'s capacity$/;
+    for (const row of behind) assert.match(cannotServeText(row.io.cannotServe), half, row.strategy);
+    assert.match(markdown(summary, { link: (x) => x }), /cannot serve 50% of `none`'s capacity\]\(io\)/);
+  },
+);
+
+test(
+  'a strategy that fell behind its `none` in one block of the pair ' +
+    'reads "cannot serve", not the ratio of the windows it caught up in',
+  () => {
+    const files = ['default.json', 'integrity.json', 'io.json', 'popular.json'].map((n) => path.join(RESULTS, n));
+    const results = readResults(RESULTS, files);
+    const io = results.find((r) => path.basename(r.file) === 'io.json');
+    const param = io.run.configs.find((c) => c.strategy === 'param' && c.hop === 'pg');
+    assert.ok(
+      Number.isFinite(strategySummary(results).rows.find((r) => r.strategy === 'param').io.estimate),
+      'the committed `param` at HOP=pg has a ratio',
+    );
+    // Its first block made one the candidate could not serve: every window behind, none counted.
+    const first = Math.min(...param.samples.filter((s) => s.kind === 'window').map((s) => s.block));
+    param.samples = param.samples.map((s) =>
+      s.kind === 'window' && s.block === first
+        ? { ...s, counted: false, schedule: { ...s.schedule, sent: Math.floor(s.schedule.due / 2) } }
+        : s,
+    );
+    const row = strategySummary(results).rows.find((r) => r.strategy === 'param');
+    assert.strictEqual(row.io.estimate, null);
+    assert.match(cannotServeText(row.io.cannotServe), /^cannot serve 50% of `none`'s capacity$/);
+  },
+);
+
+test(
+  'the opening picture: every figure of a % column the headline ' +
+    "shows is a point of its column's panel, nothing else is",
+  () => {
+    const files = ['default.json', 'integrity.json', 'io.json', 'popular.json', 'stores.json'].map((n) =>
+      path.join(RESULTS, n),
+    );
+    const summary = strategySummary(readResults(RESULTS, files));
+    const { points, panels, strategies } = picturePoints(summary);
+    assert.deepStrictEqual(panels, [
+      `CPU, depth ${summary.depths.shallow}`,
+      `CPU, depth ${summary.depths.deep}`,
+      'Real I/O (pg), CPU',
+    ]);
+    const expected = [];
+    for (const r of summary.rows) {
+      for (const [key, cell] of Object.entries({ shallow: r.shallow, deep: r.deep, io: r.io })) {
+        if (cell && cell.kind !== 'baseline' && Number.isFinite(cell.estimate))
+          expected.push(`${r.strategy} ${key} ${Math.round(cell.estimate * 1000) / 10}`);
+      }
+    }
+    const key = (p) => `${p.strategy} ${['shallow', 'deep', 'io'][panels.indexOf(p.panel)]} ${p.estimate}`;
+    assert.deepStrictEqual(points.map(key).sort(), expected.sort());
+    for (const p of points) if (p.lo !== null) assert.ok(p.lo <= p.estimate && p.estimate <= p.hi, JSON.stringify(p));
+    // A strategy that cannot serve the I/O rate has no point there (sentry in the io study);
+    // live stores is no headline column, so no panel.
+    assert.ok(!points.some((p) => p.strategy === 'sentry' && p.panel.startsWith('Real I/O')));
+    assert.ok(rowOf(summary, 'als').stores, 'the stores study is read');
+    assert.ok(!panels.some((p) => /live stores/.test(p)));
+    assert.deepStrictEqual(
+      strategies,
+      summary.rows.map((r) => r.strategy).filter((s) => points.some((p) => p.strategy === s)),
+    );
+  },
+);

@@ -16,26 +16,29 @@ const files = (dir) =>
     .filter((n) => n.endsWith('.test.js'))
     .sort();
 
-test("every test file names its tier and why on its first line after 'use strict': quick in test/, all in test/all/", () => {
-  const wrong = [];
-  for (const [dir, tier] of [
-    [TEST, 'quick'],
-    [path.join(TEST, 'all'), 'all'],
-  ]) {
-    for (const name of files(dir)) {
-      const first = fs
-        .readFileSync(path.join(dir, name), 'utf8')
-        .split('\n')
-        .find((l) => l.trim() !== "'use strict';");
-      if (!new RegExp(`^// Tier: ${tier} \\(\\S`).test(first))
-        wrong.push(
-          `${path.relative(TEST, path.join(dir, name))}: ${JSON.stringify(first)}, expected "// Tier: ${tier} (why)"`,
-        );
+test(
+  'every test file names its tier and why on its first line ' + "after 'use strict': quick in test/, all in test/all/",
+  () => {
+    const wrong = [];
+    for (const [dir, tier] of [
+      [TEST, 'quick'],
+      [path.join(TEST, 'all'), 'all'],
+    ]) {
+      for (const name of files(dir)) {
+        const first = fs
+          .readFileSync(path.join(dir, name), 'utf8')
+          .split('\n')
+          .find((l) => l.trim() !== "'use strict';");
+        if (!new RegExp(`^// Tier: ${tier} \\(\\S`).test(first))
+          wrong.push(
+            `${path.relative(TEST, path.join(dir, name))}: ${JSON.stringify(first)}, expected "// Tier: ${tier} (why)"`,
+          );
+      }
     }
-  }
-  assert.deepStrictEqual(wrong, []);
-  assert.ok(files(path.join(TEST, 'all')).length > 0, 'the all tier has its files');
-});
+    assert.deepStrictEqual(wrong, []);
+    assert.ok(files(path.join(TEST, 'all')).length > 0, 'the all tier has its files');
+  },
+);
 
 test('npm test runs the quick tier and npm run test:all both tiers, by shell glob, test files only', () => {
   const { scripts } = JSON.parse(fs.readFileSync(path.join(TEST, '..', 'package.json'), 'utf8'));

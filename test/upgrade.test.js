@@ -16,7 +16,10 @@ const SCENARIOS = [
   'timer-in-run',
 ];
 
-test('--preset upgrade: the group upgrade on Node 20, 22, 24 and 26, AsyncContextFrame off and on, into its own file', () => {
-  const s = resolveSettings({ preset: 'upgrade' });
-  assert.deepStrictEqual([s.node, s.acf, s.scenarios], [['20', '22', '24', '26'], 'both', SCENARIOS]);
-});
+test(
+  '--preset upgrade: the group upgrade on Node 20, 22, ' + '24 and 26, AsyncContextFrame off and on, into its own file',
+  () => {
+    const s = resolveSettings({ preset: 'upgrade' });
+    assert.deepStrictEqual([s.node, s.acf, s.scenarios], [['20', '22', '24', '26'], 'both', SCENARIOS]);
+  },
+);

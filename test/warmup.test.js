@@ -4,22 +4,26 @@ const test = require('node:test');
 const assert = require('node:assert');
 const { warmMore, burstCost, MIN_WARMUP_BURSTS, MAX_WARMUP_BURSTS } = require('../bench/warmup');
 
-test('warm-up takes at least three bursts, then goes on while a burst is more than 5% cheaper than the cheapest before it', () => {
-  assert.strictEqual(MIN_WARMUP_BURSTS, 3);
-  assert.deepStrictEqual(warmMore([]), { more: true, reason: 'too few bursts to judge' });
-  // A noisy second burst no cheaper than the first does not end the warm-up.
-  assert.strictEqual(warmMore([192, 194]).more, true);
-  // Seen in the first run with burst-to-burst judging (otel d256): the third burst fell further.
-  assert.deepStrictEqual(warmMore([192, 194, 150]), { more: true, reason: 'still getting faster' });
-  assert.deepStrictEqual(warmMore([181, 158, 126, 126]), { more: false, reason: 'steady' });
-  // Judged against the cheapest so far: 127 after 116 is steady, not a fall from 154.
-  assert.strictEqual(warmMore([161, 154, 116, 127]).more, false);
-  // A slower burst (noise) is steady too: warm-up stops, it does not chase noise.
-  assert.strictEqual(warmMore([43, 28, 30]).more, false);
-  // Just past the 5% line is still falling; just inside it is steady.
-  assert.strictEqual(warmMore([200, 100, 94.9]).more, true);
-  assert.strictEqual(warmMore([200, 100, 95.1]).more, false);
-});
+test(
+  'warm-up takes at least three bursts, then goes on while a ' +
+    'burst is more than 5% cheaper than the cheapest before it',
+  () => {
+    assert.strictEqual(MIN_WARMUP_BURSTS, 3);
+    assert.deepStrictEqual(warmMore([]), { more: true, reason: 'too few bursts to judge' });
+    // A noisy second burst no cheaper than the first does not end the warm-up.
+    assert.strictEqual(warmMore([192, 194]).more, true);
+    // Seen in the first run with burst-to-burst judging (otel d256): the third burst fell further.
+    assert.deepStrictEqual(warmMore([192, 194, 150]), { more: true, reason: 'still getting faster' });
+    assert.deepStrictEqual(warmMore([181, 158, 126, 126]), { more: false, reason: 'steady' });
+    // Judged against the cheapest so far: 127 after 116 is steady, not a fall from 154.
+    assert.strictEqual(warmMore([161, 154, 116, 127]).more, false);
+    // A slower burst (noise) is steady too: warm-up stops, it does not chase noise.
+    assert.strictEqual(warmMore([43, 28, 30]).more, false);
+    // Just past the 5% line is still falling; just inside it is steady.
+    assert.strictEqual(warmMore([200, 100, 94.9]).more, true);
+    assert.strictEqual(warmMore([200, 100, 95.1]).more, false);
+  },
+);
 
 test('warm-up stops at its limit and says it was still getting faster', () => {
   const falling = Array.from({ length: MAX_WARMUP_BURSTS }, (_, i) => 100 * 0.8 ** i);

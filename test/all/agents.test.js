@@ -1,5 +1,6 @@
 'use strict';
-// Tier: all (the real APM agents: installed into the cache on first use, their spans to the sink, a network namespace under strace)
+// Tier: all (the real APM agents: installed into the cache on first
+// use, their spans to the sink, a network namespace under strace)
 // The APM agent strategies (context/sentry.js, context/datadog.js) with the real agents
 // (installed on first use into the cache, lib/agents.js) and ctxbench's local sink
 // (bench/agent-sink.js): the id check proves each agent's own context holds, each client
@@ -40,7 +41,8 @@ const EXPECTED = {
 };
 
 test(
-  'ctxbench integrity with the real agents: each keeps the id through its own context, spans reach the local sink, nothing else is asked for',
+  'ctxbench integrity with the real agents: each keeps the id through ' +
+    'its own context, spans reach the local sink, nothing else is asked for',
   { timeout: 600000 },
   async (t) => {
     if (!(await agentsOrSkip(t))) return;
@@ -64,7 +66,9 @@ test(
     assert.strictEqual(r.code, 0, r.stderr);
     const run = JSON.parse(fs.readFileSync(out, 'utf8'));
     for (const c of run.integrity.cells) {
-      const detail = `${c.strategy} ${c.scenario}: ${JSON.stringify({ kept: c.kept, lost: c.lost, leaked: c.leaked, errors: c.errors })}`;
+      const detail =
+        `${c.strategy} ${c.scenario}: ` +
+        `${JSON.stringify({ kept: c.kept, lost: c.lost, leaked: c.leaked, errors: c.errors })}`;
       assert.strictEqual(c.verdict, EXPECTED[c.strategy][c.scenario], detail);
       if (c.verdict !== 'kept')
         assert.ok(c.explanation && !/no recorded explanation/.test(c.explanation), `${detail}: ${c.explanation}`);
@@ -173,7 +177,10 @@ test(
     assert.deepStrictEqual(why.length, 1, why.join('\n'));
     assert.match(
       why[0],
-      /^- datadog: n\/a on node20[^,]*, every scenario \(not run\): dd-trace@6\.21\.0 supports Node >=22, not v20\.\d+\.\d+\.$/,
+      new RegExp(
+        String.raw`^- datadog: n/a on node20[^,]*, every scenario \(not run\): ` +
+          String.raw`dd-trace@6\.21\.0 supports Node >=22, not v20\.\d+\.\d+\.$`,
+      ),
     );
   },
 );
@@ -297,7 +304,8 @@ test(
     // 192.0.2.1 (TEST-NET-1) is never routed; in the namespace the connect fails at once,
     // and so does the lookup (its name server is 192.0.2.53, unreachable there).
     const script =
-      "require('net').connect(80, '192.0.2.1').on('error', (e) => console.log(e.code)); require('dns').lookup('example.com', (e) => console.log(e && e.code))";
+      "require('net').connect(80, '192.0.2.1').on('error', (e) => console.log(e.code)); " +
+      "require('dns').lookup('example.com', (e) => console.log(e && e.code))";
     const r = inNamespace(t, [process.execPath, '-e', script], trace);
     assert.match(r.stdout, /ENETUNREACH/);
     const { outside } = attemptsOutsideLoopback(trace);
@@ -356,11 +364,13 @@ test(
 // file first, the id on the isolation scope its http instrumentation forks per request,
 // every envelope to the sink `ctxbench app --with sink` starts.
 test(
-  "examples/app with Sentry under ctxbench app --with sink: every id kept through Sentry's scope, its envelopes reach the sink, nothing else asked for",
+  'examples/app with Sentry under ctxbench app --with sink: every id kept ' +
+    "through Sentry's scope, its envelopes reach the sink, nothing else asked for",
   { timeout: 600000 },
   async (t) => {
     if (!(await agentsOrSkip(t))) return;
-    const server = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(ROOT, 'examples', 'app', 'server.js'))}`;
+    const server =
+      `${JSON.stringify(process.execPath)} ` + `${JSON.stringify(path.join(ROOT, 'examples', 'app', 'server.js'))}`;
     const out = path.join(dir, 'app-sentry.json');
     const r = await runCli([
       'app',

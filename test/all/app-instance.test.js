@@ -2,9 +2,9 @@
 // Tier: all (makes real cgroups: needs root or a delegated cgroup, as CI has; skipped with
 // the reason elsewhere). `ctxbench app --instance`: a team's service (examples/app) as F1
 // stand-ins at the autoscaler's operating point, and with --load the baseline's capacity first,
-// then the pair at a ladder of rates: every process in its own group, the kernel's accounting and the echoed ids in every window,
-// the capacity answer on the terminal and the page, an OOM kill named as such, nothing left
-// behind. Structure only.
+// then the pair at a ladder of rates: every process in its own group, the kernel's accounting
+// and the echoed ids in every window, the capacity answer on the terminal and the page, an OOM
+// kill named as such, nothing left behind. Structure only.
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
@@ -21,7 +21,8 @@ const dir = tempDir('ctxbench-app-instance-');
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 test(
-  "app --instance F1: a team's service as stand-ins in pairs at two rates, the capacity answer, ids echoed, nothing left behind",
+  "app --instance F1: a team's service as stand-ins in pairs at two rates, " +
+    'the capacity answer, ids echoed, nothing left behind',
   { timeout: 600000 },
   async (t) => {
     if (skipWithout(t)) return;
@@ -62,12 +63,22 @@ test(
     // A bound no stand-in keeps ends the knee search after its first rates (structure only: the tier's time).
     assert.match(
       r.stdout,
-      /^plain stand-in's closed-loop capacity: [\d,]+ req\/s; its open-loop knee within p99 ≤ 1 ms: (at least )?[\d,]+ req\/s; rates 25%, 50% of the knee$/m,
+      new RegExp(
+        String.raw`^plain stand-in's closed-loop capacity: [\d,]+ req/s; its open-loop knee ` +
+          String.raw`within p99 ≤ 1 ms: (at least )?[\d,]+ req/s; rates 25%, 50% of the knee$`,
+        'm',
+      ),
     );
     // Without an A/A twin no capacity ratio is resolvable (analysis/capacity.js): said so instead.
     assert.match(
       r.stdout,
-      /^als-logger: capacity within p99 ≤ 1 ms \S+ req\/s, (.* of the baseline's|not resolvable [^;]*)(; CPU per request below the knee: .* of the baseline's \(a cost under the quota, not a capacity\))?; p99 added at 50%: .*; CFS periods throttled at 50%: .*$/m,
+      new RegExp(
+        String.raw`^als-logger: capacity within p99 ≤ 1 ms \S+ req/s, ` +
+          String.raw`(.* of the baseline's|not resolvable [^;]*)(; CPU per request ` +
+          String.raw`below the knee: .* of the baseline's \(a cost under the quota, ` +
+          String.raw`not a capacity\))?; p99 added at 50%: .*; CFS periods throttled at 50%: .*$`,
+        'm',
+      ),
     );
     assert.match(r.stdout, /^ {2}als-logger: [\d,]+ ids kept, 0 mismatched, 0 lost$/m);
     const run = JSON.parse(fs.readFileSync(out, 'utf8'));
@@ -109,7 +120,8 @@ test(
       assert.match(p.cgroup, /^ctxbench-\d+-b\d-(plain|als-logger)-\d+$/);
       assert.ok(p.closedLoopWarmup?.length >= 3, JSON.stringify(p));
     }
-    // Every window: the candidate's and its partner's CPU from /proc and the kernel's accounting, the answers' latencies.
+    // Every window: the candidate's and its partner's CPU from
+    // /proc and the kernel's accounting, the answers' latencies.
     const windows = run.configs.flatMap((c) => c.samples.filter((s) => s.kind === 'window'));
     assert.ok(windows.length >= 6, `${windows.length} windows`);
     // A window in which a server answered nothing is dropped, not counted (seen once: both
@@ -138,7 +150,9 @@ test(
 );
 
 test(
-  "app --instance F1 at the autoscaler's target: per block both sides found at the baseline's operating point, the same figures as deploy's on the terminal and the page, ids echoed, nothing left behind",
+  "app --instance F1 at the autoscaler's target: per block both sides " +
+    "found at the baseline's operating point, the same figures as deploy's " +
+    'on the terminal and the page, ids echoed, nothing left behind',
   { timeout: 600000 },
   async (t) => {
     if (skipWithout(t)) return;
@@ -175,7 +189,12 @@ test(
     // Every block run is named; on a busy machine (CI's test:all beside the suite) a block's
     // windows may all be dropped, and the header then says in how many they were counted.
     const head = r.stdout.match(
-      /^ctxbench app: complete, the pair at the autoscaler's operating point on F1 stand-ins \(F1: 0\.25 CPU.*\), 3 block\(s\)(?: \(windows counted in ([12]): the rest dropped, see the warnings\))?$/m,
+      new RegExp(
+        String.raw`^ctxbench app: complete, the pair at the autoscaler's operating ` +
+          String.raw`point on F1 stand-ins \(F1: 0\.25 CPU.*\), 3 block\(s\)(?: ` +
+          String.raw`\(windows counted in ([12]): the rest dropped, see the warnings\))?$`,
+        'm',
+      ),
     );
     assert.ok(head, r.stdout);
     assert.match(
@@ -185,7 +204,14 @@ test(
     // Structure only: on a busy machine a block's windows may all be dropped (the load CPU
     // saturated), so the figure may rest on fewer blocks, never on more than it says.
     const line = r.stdout.match(
-      /^als-logger: throughput per instance [\d.]+%( \[[\d.]+%–[\d.]+%\])? of plain's \(at (plain's rate|its own rate in (\d) of (\d) blocks), (\d) blocks\); instances per 1,000 req\/s: [\d.]+( \[[\d.]+–[\d.]+\])? \(plain: [\d.]+( \[[\d.]+–[\d.]+\])?\); set by its (CPU|requests in flight( in [\d.]+%)?) \(plain: its (CPU|requests in flight( in [\d.]+%)?)\)$/m,
+      new RegExp(
+        String.raw`^als-logger: throughput per instance [\d.]+%( \[[\d.]+%–[\d.]+%\])? of ` +
+          String.raw`plain's \(at (plain's rate|its own rate in (\d) of (\d) blocks), ` +
+          String.raw`(\d) blocks\); instances per 1,000 req/s: [\d.]+( \[[\d.]+–[\d.]+\])? \(plain: ` +
+          String.raw`[\d.]+( \[[\d.]+–[\d.]+\])?\); set by its (CPU|requests in flight( in ` +
+          String.raw`[\d.]+%)?) \(plain: its (CPU|requests in flight( in [\d.]+%)?)\)$`,
+        'm',
+      ),
     );
     assert.ok(line, r.stdout);
     const [ownN, of, blocks] = [line[3], line[4], line[5]].map(Number);
@@ -193,7 +219,12 @@ test(
     assert.ok(Number(head[1] ?? 3) >= blocks, 'the figure rests on no block whose windows the header did not count');
     assert.match(
       r.stdout,
-      /^ {2}there: p99 [\d.]+ ms( \[[\d.]+ ms–[\d.]+ ms\])? \(plain: [\d.]+ ms\); CFS periods throttled [\d.]+% \(plain: [\d.]+%\); requests in flight [\d.]+ \(plain: [\d.]+; the concurrency target 6\.00\)$/m,
+      new RegExp(
+        String.raw`^ {2}there: p99 [\d.]+ ms( \[[\d.]+ ms–[\d.]+ ms\])? \(plain: ` +
+          String.raw`[\d.]+ ms\); CFS periods throttled [\d.]+% \(plain: [\d.]+%\); ` +
+          String.raw`requests in flight [\d.]+ \(plain: [\d.]+; the concurrency target 6\.00\)$`,
+        'm',
+      ),
     );
     assert.match(r.stdout, /^ {2}als-logger: [\d,]+ ids kept, 0 mismatched, 0 lost$/m);
     assert.doesNotMatch(r.stdout, /capacity/);
@@ -265,7 +296,9 @@ test(
     // Keeps 8 MiB per answered request: past F1's 384 MiB within the first pair's warm-up. A
     // bound no stand-in keeps ends the baseline's knee search after two rates (the tier's time).
     const leak =
-      "require('node:http').createServer((q, s) => { if (q.url !== '/healthz') (globalThis.kept ||= []).push(Buffer.alloc(8 * 2 ** 20, 1)); s.end('ok'); }).listen(Number(process.env.PORT), '127.0.0.1')";
+      "require('node:http').createServer((q, s) => { if (q.url !== " +
+      "'/healthz') (globalThis.kept ||= []).push(Buffer.alloc(8 * 2 ** 20, " +
+      "1)); s.end('ok'); }).listen(Number(process.env.PORT), '127.0.0.1')";
     const r = await runCli([
       'app',
       '--baseline',

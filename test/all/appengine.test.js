@@ -1,5 +1,6 @@
 'use strict';
-// Tier: all (long real runs: every deployable strategy and framework started once to record what it loads, and once more from a production-only tree)
+// Tier: all (long real runs: every deployable strategy and framework started
+// once to record what it loads, and once more from a production-only tree)
 // App Engine / Cloud Run packaging, what gets shipped: the Dockerfile and .gcloudignore
 // ship every file `npm start` loads (recorded from every strategy and framework), and the
 // server starts and answers with production dependencies only. The yamls, their deploy
@@ -12,9 +13,10 @@ const { once } = require('node:events');
 const strategies = require('../../context');
 const { tempDir } = require('../helpers/tmp');
 
-// The APM agents (sentry, datadog) are local only: their packages live in ctxbench's cache
-// and their spans go to its local sink (docs/agents.md), so no deploy carries them.
-const deployable = strategies.names.filter((name) => !strategies.info(name).agent);
+// The rows with an endpoint (the APM agents, the OTLP rows) are local only: they send to
+// ctxbench's local sink (docs/agents.md), and the agents' packages live in its cache, so no
+// deploy carries them.
+const deployable = strategies.names.filter((name) => !strategies.info(name).sink);
 const frameworks = require('../../servers');
 const { ROOT, startServer, get } = require('../helpers/server');
 

@@ -1,5 +1,6 @@
 'use strict';
-// Tier: all (a long real run with a cached tool: Artillery, ~460 MB installed into the cache on first use, against real servers)
+// Tier: all (a long real run with a cached tool: Artillery, ~460 MB
+// installed into the cache on first use, against real servers)
 // The Artillery driver, run locally against real ctxbench servers: every id checked in
 // the processor's afterResponse hook, Artillery's JSON report read back into a rate-mode
 // sample. Artillery (pinned, ~460 MB) installs into the ctxbench cache on first use and
@@ -21,10 +22,13 @@ test.before(async () => {
   }
 });
 
-test('artillery runs locally against ctxbench with every id checked, and counts answers without our id as lost', async (t) => {
-  if (unavailable) t.skip(unavailable);
-  else await againstServers();
-});
+test(
+  'artillery runs locally against ctxbench with every id checked, ' + 'and counts answers without our id as lost',
+  async (t) => {
+    if (unavailable) t.skip(unavailable);
+    else await againstServers();
+  },
+);
 
 async function againstServers() {
   const [als, none] = await Promise.all([
@@ -60,7 +64,8 @@ async function againstServers() {
       .filter((us) => us % 1000 > 5 && us % 1000 < 995);
     assert.ok(
       fractional.length >= 3,
-      `latencies should not be whole milliseconds: ${[10, 25, 50, 75, 90].map((q) => h.getValueAtPercentile(q)).join(', ')} µs`,
+      `latencies should not be whole milliseconds: ` +
+        `${[10, 25, 50, 75, 90].map((q) => h.getValueAtPercentile(q)).join(', ')} µs`,
     );
 
     // `none` answers without the request's id: every answer must count as lost.

@@ -17,7 +17,8 @@ const dir = tempDir('ctxbench-deploy-');
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 test(
-  "ctxbench deploy: the yamls as F1 stand-ins at the autoscaler's target, a line per deployment, the yamls recorded in the run JSON, nothing left behind",
+  "ctxbench deploy: the yamls as F1 stand-ins at the autoscaler's target, " +
+    'a line per deployment, the yamls recorded in the run JSON, nothing left behind',
   { timeout: 600000 },
   async (t) => {
     if (skipWithout(t)) return;
@@ -41,7 +42,11 @@ test(
     const run = JSON.parse(fs.readFileSync(out, 'utf8'));
     assert.match(
       r.stdout,
-      /^ctxbench deploy: complete, \d+ s of measuring, F1 stand-ins \(0\.25 CPU each: an assumption, docs\/deploy\.md\)$/m,
+      new RegExp(
+        String.raw`^ctxbench deploy: complete, \d+ s of measuring, ` +
+          String.raw`F1 stand-ins \(0\.25 CPU each: an assumption, docs/deploy\.md\)$`,
+        'm',
+      ),
     );
     assert.match(
       r.stdout,
@@ -50,11 +55,22 @@ test(
     // Its one candidate's lines say the figures, whatever they are.
     assert.match(
       r.stdout,
-      /^als \(als\): throughput per instance [\d.]+% (\[.*\] )?of default's \(at (param's rate|its own rate in \d of \d blocks), \d blocks\); instances per 1,000 req\/s: .* \(default: .*\); set by its (CPU|requests in flight( in [\d.]+%)?) \(default: its (CPU|requests in flight( in [\d.]+%)?)\)$/m,
+      new RegExp(
+        String.raw`^als \(als\): throughput per instance [\d.]+% (\[.*\] )?of default's \(at ` +
+          String.raw`(param's rate|its own rate in \d of \d blocks), \d blocks\); ` +
+          String.raw`instances per 1,000 req/s: .* \(default: .*\); set by its (CPU|requests ` +
+          String.raw`in flight( in [\d.]+%)?) \(default: its (CPU|requests in flight( in [\d.]+%)?)\)$`,
+        'm',
+      ),
     );
     assert.match(
       r.stdout,
-      /^ {2}there: p99 .* \(default: .*\); CFS periods throttled .* \(default: .*\); requests in flight [\d.—]+ \(default: [\d.—]+; the concurrency target 6\.00\); the yamls' cap: max_instances 1 \(default: max_instances 1\), not applied$/m,
+      new RegExp(
+        String.raw`^ {2}there: p99 .* \(default: .*\); CFS periods throttled .* \(default: .*\); ` +
+          String.raw`requests in flight [\d.—]+ \(default: [\d.—]+; the concurrency target 6\.00\); ` +
+          String.raw`the yamls' cap: max_instances 1 \(default: max_instances 1\), not applied$`,
+        'm',
+      ),
     );
     // The operating point was searched per block from the baseline's cgroup, and recorded.
     assert.strictEqual(run.settings.targetCpu, 0.6);

@@ -110,7 +110,8 @@ test(
     assert.match(
       r.stderr,
       new RegExp(
-        `^ctxbench: held-out resume: param on ${label} \\(claimed by 5\\), with their fitted points and an A/A point: 7 configuration\\(s\\) measured from block 4 on, 6 resting$`,
+        `^ctxbench: held-out resume: param on ${label} \\(claimed by 5\\), with their fitted ` +
+          `points and an A/A point: 7 configuration\\(s\\) measured from block 4 on, 6 resting$`,
         'm',
       ),
     );

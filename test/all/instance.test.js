@@ -100,7 +100,8 @@ test(
 );
 
 test(
-  'Ctrl-C keeps what was measured and removes every group; after a SIGKILL the next run removes what was left (the quick tier tests that it names each)',
+  'Ctrl-C keeps what was measured and removes every group; after a SIGKILL ' +
+    'the next run removes what was left (the quick tier tests that it names each)',
   { timeout: 600000 },
   async (t) => {
     if (skipWithout(t)) return;

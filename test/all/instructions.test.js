@@ -24,7 +24,8 @@ const dir = tempDir('ctxbench-instructions-');
 // are committed benchmarks (docs/ci.md, results/gate-planted.md).
 const PLANTED_STEPS = 5000;
 test(
-  'instruction counts under Valgrind: a planted loop of a fixed number of steps per level adds at least that many instructions per request, and the gate fails on it',
+  'instruction counts under Valgrind: a planted loop of a fixed number of steps per ' +
+    'level adds at least that many instructions per request, and the gate fails on it',
   { timeout: 1200000 },
   async (t) => {
     if (!findValgrind()) return t.skip(`${systemTools.hint('valgrind')} (.ci/run installs it)`);

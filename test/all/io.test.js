@@ -1,5 +1,6 @@
 'use strict';
-// Tier: all (needs PostgreSQL: an embedded one and the downstream for the whole file, the library scenarios, interrupted runs)
+// Tier: all (needs PostgreSQL: an embedded one and the downstream
+// for the whole file, the library scenarios, interrupted runs)
 // Real I/O (issue 12) against a real embedded PostgreSQL and the real downstream
 // service, one of each for the whole file (bench/services.js, as `ctxbench run` starts
 // them): HOP=pg and HOP=http keep every id under concurrency, the library integrity
@@ -144,100 +145,113 @@ describe('HOP=pg and HOP=http: a real query and a real downstream call per level
     });
   }
 
-  test('otel-selective, HOP=http: the span check counts every client span only with CTXBENCH_SPAN_CHECK=1', async () => {
-    for (const check of ['1', '']) {
-      const server = await startServer({
-        STRATEGY: 'otel-selective',
-        DEPTH: '4',
-        HOP: 'http',
-        CTXBENCH_SPAN_CHECK: check,
-        ...services.env,
-      });
-      try {
-        const counts = await fireConcurrent(`${server.url}/`, { total: 20, concurrency: 5 });
-        assert.strictEqual(counts.kept, 20, JSON.stringify(counts));
-        const stats = JSON.parse((await get(`${server.url}/__stats`)).body);
-        if (check)
-          assert.deepStrictEqual([stats.spansChecked, stats.spansForeignTrace, stats.spansDetached], [20 * 3, 0, 0]);
-        else
-          assert.strictEqual(
-            stats.spansChecked,
-            undefined,
-            'no span bookkeeping on the request path of a measured server',
-          );
-      } finally {
-        await server.stop();
+  test(
+    'otel-selective, HOP=http: the span check counts ' + 'every client span only with CTXBENCH_SPAN_CHECK=1',
+    async () => {
+      for (const check of ['1', '']) {
+        const server = await startServer({
+          STRATEGY: 'otel-selective',
+          DEPTH: '4',
+          HOP: 'http',
+          CTXBENCH_SPAN_CHECK: check,
+          ...services.env,
+        });
+        try {
+          const counts = await fireConcurrent(`${server.url}/`, { total: 20, concurrency: 5 });
+          assert.strictEqual(counts.kept, 20, JSON.stringify(counts));
+          const stats = JSON.parse((await get(`${server.url}/__stats`)).body);
+          if (check)
+            assert.deepStrictEqual([stats.spansChecked, stats.spansForeignTrace, stats.spansDetached], [20 * 3, 0, 0]);
+          else
+            assert.strictEqual(
+              stats.spansChecked,
+              undefined,
+              'no span bookkeeping on the request path of a measured server',
+            );
+        } finally {
+          await server.stop();
+        }
       }
-    }
-  });
+    },
+  );
 });
 
-test('`ctxbench run` with HOP=pg and HOP=http starts its own PostgreSQL and downstream, measures in pairs at a fixed rate (the method follows the hops, not the preset) and says why, and removes them', async () => {
-  const tmp = privateTmp();
-  const out = path.join(dir, 'run.json');
-  // No --method: the default preset's duet does not fit a server that waits on I/O.
-  const r = await runCli(
-    [
-      'run',
-      '--strategies',
-      'als',
-      '--hops',
-      'pg,http',
-      '--depths',
-      '4',
-      '--blocks',
-      '3',
-      '--windows',
-      '2',
-      '--window',
-      '0.2',
-      '--connections',
-      '10',
-      '--out',
-      out,
-      '--report',
-      'none',
-    ],
-    { env: { TMPDIR: tmp } },
-  );
-  assert.strictEqual(r.code, 0, r.stderr);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  assert.strictEqual(run.settings.method, 'pair');
-  assert.match(
-    run.settings.methodWhy,
-    /^the pair at a fixed rate, not the default preset's duet: HOP=pg,http: a server waiting on I\/O or timers is idle part of every window/,
-  );
-  assert.match(
-    r.stderr,
-    /ctxbench: measuring pair: the pair at a fixed rate, not the default preset's duet: HOP=pg,http/,
-  );
-  assert.match(
-    r.stdout,
-    /complete, pair at a fixed rate, .*\nMethod: the pair at a fixed rate, not the default preset's duet: HOP=pg,http/,
-  );
-  assert.strictEqual(run.learned.postgres, 'embedded');
-  // Each hop's candidate beside a `none` baseline of the same hop, at one rate per hop.
-  const als = run.configs.filter((c) => c.strategy === 'als');
-  assert.deepStrictEqual(
-    als.map((c) => c.hop),
-    ['pg', 'http'],
-  );
-  for (const c of als) {
-    assert.strictEqual(c.error, null, JSON.stringify(c.error));
-    const windows = c.samples.filter((s) => s.kind === 'window');
-    assert.ok(
-      windows.length > 0 &&
-        windows.every((w) => w.method === 'pair' && w.partner.startsWith('express/none/d4/' + c.hop + '/')),
-      c.id,
+test(
+  '`ctxbench run` with HOP=pg and HOP=http starts its own PostgreSQL and downstream, measures in ' +
+    'pairs at a fixed rate (the method follows the hops, not the preset) and says why, and removes them',
+  async () => {
+    const tmp = privateTmp();
+    const out = path.join(dir, 'run.json');
+    // No --method: the default preset's duet does not fit a server that waits on I/O.
+    const r = await runCli(
+      [
+        'run',
+        '--strategies',
+        'als',
+        '--hops',
+        'pg,http',
+        '--depths',
+        '4',
+        '--blocks',
+        '3',
+        '--windows',
+        '2',
+        '--window',
+        '0.2',
+        '--connections',
+        '10',
+        '--out',
+        out,
+        '--report',
+        'none',
+      ],
+      { env: { TMPDIR: tmp } },
     );
-    const blocks = c.samples.filter((s) => s.kind === 'pair');
-    assert.strictEqual(blocks.length, 3, c.id);
-    for (const b of blocks)
-      assert.deepStrictEqual([b.requests > 0, b.errors, b.mismatches, b.lost], [true, 0, 0, 0], c.id);
-  }
-  assert.deepStrictEqual([...ourTempDirs(tmp)], [], 'the run left its PostgreSQL folder');
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+    assert.strictEqual(r.code, 0, r.stderr);
+    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    assert.strictEqual(run.settings.method, 'pair');
+    assert.match(
+      run.settings.methodWhy,
+      new RegExp(
+        String.raw`^the pair at a fixed rate, not the default preset's duet: HOP=pg,http: ` +
+          String.raw`a server waiting on I/O or timers is idle part of every window`,
+      ),
+    );
+    assert.match(
+      r.stderr,
+      /ctxbench: measuring pair: the pair at a fixed rate, not the default preset's duet: HOP=pg,http/,
+    );
+    assert.match(
+      r.stdout,
+      new RegExp(
+        String.raw`complete, pair at a fixed rate, .*\nMethod: ` +
+          String.raw`the pair at a fixed rate, not the default preset's duet: HOP=pg,http`,
+      ),
+    );
+    assert.strictEqual(run.learned.postgres, 'embedded');
+    // Each hop's candidate beside a `none` baseline of the same hop, at one rate per hop.
+    const als = run.configs.filter((c) => c.strategy === 'als');
+    assert.deepStrictEqual(
+      als.map((c) => c.hop),
+      ['pg', 'http'],
+    );
+    for (const c of als) {
+      assert.strictEqual(c.error, null, JSON.stringify(c.error));
+      const windows = c.samples.filter((s) => s.kind === 'window');
+      assert.ok(
+        windows.length > 0 &&
+          windows.every((w) => w.method === 'pair' && w.partner.startsWith('express/none/d4/' + c.hop + '/')),
+        c.id,
+      );
+      const blocks = c.samples.filter((s) => s.kind === 'pair');
+      assert.strictEqual(blocks.length, 3, c.id);
+      for (const b of blocks)
+        assert.deepStrictEqual([b.requests > 0, b.errors, b.mismatches, b.lost], [true, 0, 0, 0], c.id);
+    }
+    assert.deepStrictEqual([...ourTempDirs(tmp)], [], 'the run left its PostgreSQL folder');
+    fs.rmSync(tmp, { recursive: true, force: true });
+  },
+);
 
 describe('integrity with real libraries', () => {
   // Measured on Node 20 (and the reasons are in the scenario files). A cell that
@@ -382,64 +396,69 @@ describe('nothing outlives an interrupted run', () => {
       .map((f) => ({ pid: Number(f[0]), args: f.slice(2).join(' ') }));
 
   for (const signal of ['SIGINT', 'SIGKILL']) {
-    test(`${signal} to \`ctxbench integrity\` with the pg and undici scenarios: no postgres, no folder, no downstream left`, async () => {
-      const tmp = privateTmp();
-      let child;
-      const args = [
-        'integrity',
-        '--strategies',
-        'als',
-        '--scenarios',
-        'pg-callback,undici',
-        '--requests',
-        '10000000',
-        '--concurrency',
-        '20',
-        '--out',
-        path.join(dir, `${signal}.json`),
-        '--report',
-        'none',
-      ];
-      const done = runCli(args, { env: { TMPDIR: tmp }, onSpawn: (c) => (child = c) });
-      // Running: a new folder with a live postgres in it, and the downstream.
-      let pgDir;
-      assert.ok(
-        await waitFor(() => {
-          [pgDir] = [...ourTempDirs(tmp)];
-          return (
-            pgDir &&
-            processesUsing(pgDir).length > 0 &&
-            childrenOf(child.pid).some((c) => c.args.includes('downstream.js')) &&
-            childrenOf(child.pid).some((c) => c.args.includes('app.js'))
-          );
-        }, 120000),
-        'the run did not start its PostgreSQL, downstream and integrity server',
-      );
-      const kids = childrenOf(child.pid).filter((c) => /postgres\.js|downstream\.js/.test(c.args));
-      assert.strictEqual(kids.length, 2, JSON.stringify(kids));
-      // The integrity server itself (app.js) must not outlive the runner either.
-      const servers = childrenOf(child.pid).filter((c) => c.args.includes('app.js'));
-      assert.ok(servers.length >= 1, 'the integrity server is running');
-      const postgresPids = processesUsing(pgDir);
-      // Requests in flight: the integrity server holds at least the 20 client connections.
-      assert.ok(
-        await waitFor(() => servers.some((sv) => socketsOf(sv.pid) >= 20), 120000),
-        'the load never reached the integrity server',
-      );
-      child.kill(signal);
-      const r = await done;
-      if (signal === 'SIGINT') assert.strictEqual(r.code, 130, r.stderr);
-      // After SIGINT the runner stopped them itself before exiting; after SIGKILL the
-      // keeper and the downstream see their stdin close and go on their own.
-      const clean = () =>
-        !fs.existsSync(pgDir) &&
-        processesUsing(pgDir).length === 0 &&
-        [...kids.map((k) => k.pid), ...servers.map((k) => k.pid), ...postgresPids].every((pid) => !alive(pid));
-      assert.ok(
-        signal === 'SIGINT' ? clean() : await waitFor(clean, 120000),
-        `left behind: dir ${fs.existsSync(pgDir)}, processes ${processesUsing(pgDir)}, children ${[...kids, ...servers].filter((k) => alive(k.pid)).map((k) => k.args)}`,
-      );
-      fs.rmSync(tmp, { recursive: true, force: true });
-    });
+    test(
+      `${signal} to \`ctxbench integrity\` with the pg and undici ` +
+        `scenarios: no postgres, no folder, no downstream left`,
+      async () => {
+        const tmp = privateTmp();
+        let child;
+        const args = [
+          'integrity',
+          '--strategies',
+          'als',
+          '--scenarios',
+          'pg-callback,undici',
+          '--requests',
+          '10000000',
+          '--concurrency',
+          '20',
+          '--out',
+          path.join(dir, `${signal}.json`),
+          '--report',
+          'none',
+        ];
+        const done = runCli(args, { env: { TMPDIR: tmp }, onSpawn: (c) => (child = c) });
+        // Running: a new folder with a live postgres in it, and the downstream.
+        let pgDir;
+        assert.ok(
+          await waitFor(() => {
+            [pgDir] = [...ourTempDirs(tmp)];
+            return (
+              pgDir &&
+              processesUsing(pgDir).length > 0 &&
+              childrenOf(child.pid).some((c) => c.args.includes('downstream.js')) &&
+              childrenOf(child.pid).some((c) => c.args.includes('app.js'))
+            );
+          }, 120000),
+          'the run did not start its PostgreSQL, downstream and integrity server',
+        );
+        const kids = childrenOf(child.pid).filter((c) => /postgres\.js|downstream\.js/.test(c.args));
+        assert.strictEqual(kids.length, 2, JSON.stringify(kids));
+        // The integrity server itself (app.js) must not outlive the runner either.
+        const servers = childrenOf(child.pid).filter((c) => c.args.includes('app.js'));
+        assert.ok(servers.length >= 1, 'the integrity server is running');
+        const postgresPids = processesUsing(pgDir);
+        // Requests in flight: the integrity server holds at least the 20 client connections.
+        assert.ok(
+          await waitFor(() => servers.some((sv) => socketsOf(sv.pid) >= 20), 120000),
+          'the load never reached the integrity server',
+        );
+        child.kill(signal);
+        const r = await done;
+        if (signal === 'SIGINT') assert.strictEqual(r.code, 130, r.stderr);
+        // After SIGINT the runner stopped them itself before exiting; after SIGKILL the
+        // keeper and the downstream see their stdin close and go on their own.
+        const clean = () =>
+          !fs.existsSync(pgDir) &&
+          processesUsing(pgDir).length === 0 &&
+          [...kids.map((k) => k.pid), ...servers.map((k) => k.pid), ...postgresPids].every((pid) => !alive(pid));
+        assert.ok(
+          signal === 'SIGINT' ? clean() : await waitFor(clean, 120000),
+          `left behind: dir ${fs.existsSync(pgDir)}, processes ${processesUsing(pgDir)}, ` +
+            `children ${[...kids, ...servers].filter((k) => alive(k.pid)).map((k) => k.args)}`,
+        );
+        fs.rmSync(tmp, { recursive: true, force: true });
+      },
+    );
   }
 });

@@ -23,35 +23,42 @@ const STALL_MS = 300;
 // a method check (npm run check:method), run alone. Here, against the same stalling
 // server: every scheduled request is answered or counted, every id checked, and the
 // histogram holds every answer.
-test('open loop against a stalling server: every scheduled request answered or counted, ids checked, the histogram holds every answer', async () => {
-  const server = await startScript(STALL_SERVER, { STALL_MS: String(STALL_MS), STALL_EVERY_MS: '1000' });
-  try {
-    const open = await openLoop.measure({ url: server.url, rate: 200, duration: 1, connections: 2 });
-    assert.strictEqual(open.scheduled, 200);
-    assert.ok(open.sent <= open.scheduled);
-    assert.strictEqual(
-      open.requests + open.errors,
-      open.scheduled,
-      'every scheduled request is answered or counted as an error',
-    );
-    assert.strictEqual(open.mismatches + open.lost, 0);
-    assert.strictEqual(
-      hdr.decodeFromCompressedBase64(open.histogram).totalCount,
-      open.requests,
-      'the serialised histogram holds every answered request',
-    );
-    for (const k of ['p50', 'p90', 'p99']) assert.ok(open.latency[k] > 0, k);
-    assert.ok(open.latency.p50 <= open.latency.p90 && open.latency.p90 <= open.latency.p99, 'percentiles are ordered');
+test(
+  'open loop against a stalling server: every scheduled request ' +
+    'answered or counted, ids checked, the histogram holds every answer',
+  async () => {
+    const server = await startScript(STALL_SERVER, { STALL_MS: String(STALL_MS), STALL_EVERY_MS: '1000' });
+    try {
+      const open = await openLoop.measure({ url: server.url, rate: 200, duration: 1, connections: 2 });
+      assert.strictEqual(open.scheduled, 200);
+      assert.ok(open.sent <= open.scheduled);
+      assert.strictEqual(
+        open.requests + open.errors,
+        open.scheduled,
+        'every scheduled request is answered or counted as an error',
+      );
+      assert.strictEqual(open.mismatches + open.lost, 0);
+      assert.strictEqual(
+        hdr.decodeFromCompressedBase64(open.histogram).totalCount,
+        open.requests,
+        'the serialised histogram holds every answered request',
+      );
+      for (const k of ['p50', 'p90', 'p99']) assert.ok(open.latency[k] > 0, k);
+      assert.ok(
+        open.latency.p50 <= open.latency.p90 && open.latency.p90 <= open.latency.p99,
+        'percentiles are ordered',
+      );
 
-    // The curl scheduler is open loop too.
-    const curl = await curlRate.measure({ url: server.url, rate: 50, duration: 1 });
-    assert.strictEqual(curl.scheduled, 50);
-    assert.strictEqual(curl.mismatches + curl.lost, 0);
-    assert.strictEqual(hdr.decodeFromCompressedBase64(curl.histogram).totalCount, curl.requests);
-  } finally {
-    await server.stop();
-  }
-});
+      // The curl scheduler is open loop too.
+      const curl = await curlRate.measure({ url: server.url, rate: 50, duration: 1 });
+      assert.strictEqual(curl.scheduled, 50);
+      assert.strictEqual(curl.mismatches + curl.lost, 0);
+      assert.strictEqual(hdr.decodeFromCompressedBase64(curl.histogram).totalCount, curl.requests);
+    } finally {
+      await server.stop();
+    }
+  },
+);
 
 test('a server that cannot keep the rate fails the held-rate check and gets no latencies', async () => {
   // 10 ms of CPU per request: about 100 req/s at most, asked for 400 req/s. (A stall the

@@ -1,5 +1,6 @@
 'use strict';
-// Tier: all (more real load on the drivers: progress over 2.5 s, non-2xx, curl.sh's 300 requests on als and on the control)
+// Tier: all (more real load on the drivers: progress over 2.5 s,
+// non-2xx, curl.sh's 300 requests on als and on the control)
 // The load drivers against real servers (app.js on free ports), beyond the quick tier's
 // test/load.test.js: autocannon's progress reports and non-2xx answers, and curl.sh
 // keeping every id of als and catching the deliberately broken `global`. Only structure

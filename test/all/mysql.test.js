@@ -27,7 +27,8 @@ const EXPECTED = {
 const TOTAL = 200;
 
 test(
-  'ctxbench integrity: mysql2 against a real MariaDB it starts and removes; a promise-only strategy loses the id in every callback and keeps it in the promise API',
+  'ctxbench integrity: mysql2 against a real MariaDB it starts and removes; ' +
+    'a promise-only strategy loses the id in every callback and keeps it in the promise API',
   { timeout: 600000 },
   async (t) => {
     if (!systemTools.find('mariadb')) return t.skip(`${systemTools.hint('mariadb')} (.ci/run installs it)`);
@@ -78,11 +79,14 @@ test(
 // keep every id (the ALS one through the driver's promise API), and the probe counts the
 // driver's resources in a process that still reaches the database.
 test(
-  'ctxbench app --with mariadb: examples/orders, plain and with ALS, every id kept, the probe counted, no mariadbd left',
+  'ctxbench app --with mariadb: examples/orders, plain and with ALS, ' +
+    'every id kept, the probe counted, no mariadbd left',
   { timeout: 600000 },
   async (t) => {
     if (!systemTools.find('mariadb')) return t.skip(`${systemTools.hint('mariadb')} (.ci/run installs it)`);
-    const server = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(__dirname, '..', '..', 'examples', 'orders', 'server.js'))}`;
+    const server =
+      `${JSON.stringify(process.execPath)} ` +
+      `${JSON.stringify(path.join(__dirname, '..', '..', 'examples', 'orders', 'server.js'))}`;
     const out = path.join(dir, 'orders.json');
     const r = await runCli([
       'app',

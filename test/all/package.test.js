@@ -51,10 +51,12 @@ app.get('/api/orders', async (req, res) => {
 });
 app.listen(Number(process.env.PORT || 3000), '127.0.0.1');
 `;
-const WRAPPER = `'use strict';
+const WRAPPER =
+  `'use strict';
 const { AsyncLocalStorage } = require('node:async_hooks');
 const storage = new AsyncLocalStorage();
-module.exports = { name: 'my', describe: 'our request-context wrapper', run: (id, fn) => storage.run(id, fn), current: () => storage.getStore() };
+module.exports = { name: 'my', describe: 'our request-context wrapper', ` +
+  `run: (id, fn) => storage.run(id, fn), current: () => storage.getStore() };
 `;
 
 // Every file of the installed package with its size and mtime: nothing may be written there.
@@ -90,7 +92,8 @@ function npx(args, cwd) {
 }
 
 test(
-  'installed from the tarball into a fresh project: npx ctxbench app and run --strategy-file work there, write there, and write nothing into node_modules',
+  'installed from the tarball into a fresh project: npx ctxbench app and run ' +
+    '--strategy-file work there, write there, and write nothing into node_modules',
   { timeout: 600000 },
   async () => {
     const project = tempDir('ctxbench-team-');
@@ -147,7 +150,10 @@ test(
     // The summary on the terminal (with a ratio or, when no window counted, saying so).
     assert.match(
       app.stdout,
-      /ctxbench app: complete, duet, \d+ block\(s\)( \(windows counted in \d+: the rest dropped, see the warnings\))?\n(candidate at [\d.]+%|no ratio: )/,
+      new RegExp(
+        String.raw`ctxbench app: complete, duet, \d+ block\(s\)( \(windows counted in \d+: ` +
+          String.raw`the rest dropped, see the warnings\))?\n(candidate at [\d.]+%|no ratio: )`,
+      ),
     );
     assert.match(app.stdout, /baseline: [\d,]+ ids kept, 0 mismatched, 0 lost/);
     assert.ok(fs.existsSync(path.join(project, 'results.md')), 'the report beside the project');

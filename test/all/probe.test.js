@@ -1,5 +1,6 @@
 'use strict';
-// Tier: all (long real runs: the probe on ctxbench's own server at two depths, and app --probe's duet run with its probes)
+// Tier: all (long real runs: the probe on ctxbench's own server
+// at two depths, and app --probe's duet run with its probes)
 // The async-resource probe (bench/probe.js, bench/probe-hook.js) on ctxbench's own server
 // and through `ctxbench app --probe`. Compared to 2 decimals (test/probe.test.js says why;
 // it has the probe on a fixture whose work is known and a server without the hook).
@@ -43,7 +44,8 @@ test(
 );
 
 test(
-  "ctxbench app --probe: each side counted in a probe process after the measured blocks; the candidate's 5 setImmediate read as Immediate +5, on the terminal and the page",
+  'ctxbench app --probe: each side counted in a probe process after the measured blocks; ' +
+    "the candidate's 5 setImmediate read as Immediate +5, on the terminal and the page",
   { timeout: 600000 },
   async (t) => {
     const { runCli } = require('../helpers/cli');
@@ -91,14 +93,22 @@ test(
       round(run.probe.sides[1].perRequest.total - run.probe.sides[0].perRequest.total),
     );
     const [base, cand] = run.probe.sides;
-    const said = `Async resources per request (probe process, not measured): plain ${base.perRequest.total.toFixed(1)}, hopping ${cand.perRequest.total.toFixed(1)} (+${run.app.probe.added.total.toFixed(1)}: Immediate +5.0`;
+    const said =
+      `Async resources per request (probe process, not measured): ` +
+      `plain ${base.perRequest.total.toFixed(1)}, ` +
+      `hopping ${cand.perRequest.total.toFixed(1)} (+` +
+      `${run.app.probe.added.total.toFixed(1)}: Immediate +5.0`;
     assert.ok(r.stdout.includes(said), r.stdout);
     const report = path.join(dir, 'results.md');
     assert.strictEqual((await runCli(['report', out, '--out', report, '--no-html'])).code, 0);
     assert.ok(fs.readFileSync(report, 'utf8').includes(said));
     assert.match(
       fs.readFileSync(report, 'utf8'),
-      /\)\. Counted with an async_hooks init counter preloaded through NODE_OPTIONS into one more process of each side \(2,001 requests on `\/` at 10 in flight\), never into a measured one\./,
+      new RegExp(
+        String.raw`\)\. Counted with an async_hooks init counter preloaded through ` +
+          String.raw`NODE_OPTIONS into one more process of each side \(2,001 requests ` +
+          'on `/` at 10 in flight\\), never into a measured one\\.',
+      ),
     );
   },
 );

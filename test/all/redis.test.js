@@ -40,7 +40,8 @@ const EXPECTED = {
 const TOTAL = 200;
 
 test(
-  'ctxbench integrity: ioredis and node-redis against a real Redis it starts and removes; a promise-only strategy loses the id only where a plain callback runs',
+  'ctxbench integrity: ioredis and node-redis against a real Redis it starts and removes; ' +
+    'a promise-only strategy loses the id only where a plain callback runs',
   { timeout: 600000 },
   async (t) => {
     if (!systemTools.find('redis')) return t.skip(`${systemTools.hint('redis')} (.ci/run installs it)`);

@@ -1,5 +1,6 @@
 'use strict';
-// Tier: all (long real runs: the tiny run of three strategies with its report, a killed server, Ctrl-C twice, the curl driver; the quick tier's run is test/runner.test.js's)
+// Tier: all (long real runs: the tiny run of three strategies with its report, a killed
+// server, Ctrl-C twice, the curl driver; the quick tier's run is test/runner.test.js's)
 // The runner end to end, on real servers, beyond test/runner.test.js: a tiny run yields the
 // run JSON docs/run-json.md promises (blocks of fresh processes, adjacent pairs, warm-up
 // bursts, the fingerprint) and its report flags the control caught leaking; a server
@@ -84,18 +85,121 @@ function checkDesign(run, { blocks, baseline, minPerConnection, connections }) {
     assert.ok(sorted[i].block >= sorted[i - 1].block && sorted[i].round >= sorted[i - 1].round);
 }
 
-test('a tiny real run: blocks of fresh processes, adjacent pairs, work-sized samples; a run written outside results/ leaves ./results.md alone', async () => {
-  const dir = tmpdir();
-  const sentinel = '# committed report\n';
-  fs.writeFileSync(path.join(dir, 'results.md'), sentinel);
-  const out = path.join(dir, 'elsewhere', 'tiny.json');
-  const { done } = ctxbench(
-    [
+test(
+  'a tiny real run: blocks of fresh processes, adjacent pairs, ' +
+    'work-sized samples; a run written outside results/ leaves ./results.md alone',
+  async () => {
+    const dir = tmpdir();
+    const sentinel = '# committed report\n';
+    fs.writeFileSync(path.join(dir, 'results.md'), sentinel);
+    const out = path.join(dir, 'elsewhere', 'tiny.json');
+    const { done } = ctxbench(
+      [
+        'run',
+        '--method',
+        'sequential',
+        '--strategies',
+        'none,als,global',
+        '--depths',
+        '8',
+        '--hops',
+        'immediate',
+        '--duration',
+        '0.5',
+        '--warmup',
+        '0.3',
+        '--blocks',
+        '3',
+        '--rounds',
+        '1',
+        '--connections',
+        '10',
+        '--out',
+        out,
+      ],
+      { cwd: dir, env: { CTXBENCH_FINGERPRINT: '1', CTXBENCH_CPUS: 'none' } },
+    );
+    const { code, stderr } = await done;
+    assert.strictEqual(code, 0, stderr);
+    assert.strictEqual(fs.readFileSync(path.join(dir, 'results.md'), 'utf8'), sentinel, 'results.md not rewritten');
+    assert.doesNotMatch(stderr, /wrote .*results\.md/);
+    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    assert.deepStrictEqual([run.schema, run.kind, run.status], [VERSION, 'run', 'complete']);
+    assert.strictEqual(run.environment.taskset, false, 'CTXBENCH_CPUS=none: nothing pinned, and the run says so');
+    assert.deepStrictEqual([run.settings.blocks, run.settings.rounds, run.settings.minPerConnection], [3, 1, 30]);
+    const fp = run.environment.fingerprint;
+    assert.ok(
+      fp.cpuUsPerRequest > 0 && fp.rps > 0 && /STRATEGY=none DEPTH=1 HOP=sync/.test(fp.what),
+      JSON.stringify(fp),
+    );
+    assert.strictEqual(run.configs.length, 3);
+    for (const c of run.configs) assert.deepStrictEqual([c.status, c.error], ['ok', null], c.id);
+    checkDesign(run, { blocks: 3, baseline: 'none', minPerConnection: 30, connections: 10 });
+    // Every fresh process was warmed in bursts until its cost stopped falling: at least
+    // three bursts, each recorded with its rate and cost.
+    for (const c of run.configs) {
+      for (const p of c.processes) {
+        assert.ok(p.warmup.length >= 3, `${c.id} block ${p.block}: ${p.warmup.length} warm-up bursts`);
+        for (const b of p.warmup) assert.ok(b.rps > 0 && b.cpuUsPerRequest > 0, JSON.stringify(b));
+      }
+    }
+
+    const byStrategy = Object.fromEntries(run.configs.map((c) => [c.strategy, c]));
+    assert.strictEqual(byStrategy.als.summary.mismatches, 0, 'AsyncLocalStorage keeps every id');
+    assert.strictEqual(byStrategy.als.summary.lost, 0);
+    assert.ok(byStrategy.global.summary.mismatches > 0, 'the global control must be caught leaking');
+    assert.ok(byStrategy.none.summary.lost > 0, 'none carries no id');
+    const r = byStrategy.als.summary.ratio;
+    assert.strictEqual(r.baseline, byStrategy.none.id, 'als is compared with the none baseline of its group');
+    // The stored ratio is the one its adjacent pairs give (its width is the machine's).
+    const want = checkSequentialRatio(r, byStrategy.als.samples, byStrategy.none.samples, 'als');
+    assert.strictEqual(want.blocks, 3);
+    assert.ok(
+      Math.abs(r.halfWidthPct - 50 * (want.ci95[1] - want.ci95[0])) < 1e-9,
+      'half-width in points of the same interval',
+    );
+    assert.strictEqual(byStrategy.none.summary.ratio, null, 'the baseline is not compared with itself');
+
+    // The report of that run (asked for by name) flags the leaking control.
+    const report = path.join(dir, 'report.md');
+    const rep = await ctxbench(['report', out, '--out', report]).done;
+    assert.strictEqual(rep.code, 0, rep.stderr);
+    const md = fs.readFileSync(report, 'utf8');
+    const globalRow = md.split('\n').find((l) => l.includes('global') && l.startsWith('|'));
+    assert.ok(globalRow, 'report has a row for global');
+    assert.match(globalRow, /⚠/, 'the leak is flagged in the report');
+    // Event-loop utilization is collected per sample and shown, not hidden.
+    for (const c of run.configs) for (const s of c.samples) assert.ok(s.elu > 0 && s.elu <= 1, `${c.id}: elu ${s.elu}`);
+    assert.match(md, /\| CPU µs\/req \| ELU \| Mismatches \| Lost \|/);
+    assert.match(globalRow, /\| [01]\.\d\d \| ⚠/);
+  },
+);
+
+test(
+  'a server SIGKILLed mid-run is named dead with its signal, ' + 'replaced next block, and the run fails with exit 1',
+  async () => {
+    const out = path.join(tmpdir(), 'killed.json');
+    let victim = null;
+    const poll = setInterval(() => {
+      if (victim) return;
+      let run;
+      try {
+        run = JSON.parse(fs.readFileSync(out, 'utf8'));
+      } catch {
+        return;
+      }
+      const als = run.configs.find((c) => c.strategy === 'als');
+      if (als.samples.some((s) => s.block === 0) && als.processes.length === 1) {
+        victim = als.processes[0].pid;
+        process.kill(victim, 'SIGKILL');
+      }
+    }, 50);
+    const { code, stderr } = await ctxbench([
       'run',
       '--method',
       'sequential',
       '--strategies',
-      'none,als,global',
+      'none,als',
       '--depths',
       '8',
       '--hops',
@@ -103,131 +207,38 @@ test('a tiny real run: blocks of fresh processes, adjacent pairs, work-sized sam
       '--duration',
       '0.5',
       '--warmup',
-      '0.3',
+      '0',
       '--blocks',
       '3',
       '--rounds',
-      '1',
+      '2',
       '--connections',
       '10',
       '--out',
       out,
-    ],
-    { cwd: dir, env: { CTXBENCH_FINGERPRINT: '1', CTXBENCH_CPUS: 'none' } },
-  );
-  const { code, stderr } = await done;
-  assert.strictEqual(code, 0, stderr);
-  assert.strictEqual(fs.readFileSync(path.join(dir, 'results.md'), 'utf8'), sentinel, 'results.md not rewritten');
-  assert.doesNotMatch(stderr, /wrote .*results\.md/);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  assert.deepStrictEqual([run.schema, run.kind, run.status], [VERSION, 'run', 'complete']);
-  assert.strictEqual(run.environment.taskset, false, 'CTXBENCH_CPUS=none: nothing pinned, and the run says so');
-  assert.deepStrictEqual([run.settings.blocks, run.settings.rounds, run.settings.minPerConnection], [3, 1, 30]);
-  const fp = run.environment.fingerprint;
-  assert.ok(fp.cpuUsPerRequest > 0 && fp.rps > 0 && /STRATEGY=none DEPTH=1 HOP=sync/.test(fp.what), JSON.stringify(fp));
-  assert.strictEqual(run.configs.length, 3);
-  for (const c of run.configs) assert.deepStrictEqual([c.status, c.error], ['ok', null], c.id);
-  checkDesign(run, { blocks: 3, baseline: 'none', minPerConnection: 30, connections: 10 });
-  // Every fresh process was warmed in bursts until its cost stopped falling: at least
-  // three bursts, each recorded with its rate and cost.
-  for (const c of run.configs) {
-    for (const p of c.processes) {
-      assert.ok(p.warmup.length >= 3, `${c.id} block ${p.block}: ${p.warmup.length} warm-up bursts`);
-      for (const b of p.warmup) assert.ok(b.rps > 0 && b.cpuUsPerRequest > 0, JSON.stringify(b));
-    }
-  }
-
-  const byStrategy = Object.fromEntries(run.configs.map((c) => [c.strategy, c]));
-  assert.strictEqual(byStrategy.als.summary.mismatches, 0, 'AsyncLocalStorage keeps every id');
-  assert.strictEqual(byStrategy.als.summary.lost, 0);
-  assert.ok(byStrategy.global.summary.mismatches > 0, 'the global control must be caught leaking');
-  assert.ok(byStrategy.none.summary.lost > 0, 'none carries no id');
-  const r = byStrategy.als.summary.ratio;
-  assert.strictEqual(r.baseline, byStrategy.none.id, 'als is compared with the none baseline of its group');
-  // The stored ratio is the one its adjacent pairs give (its width is the machine's).
-  const want = checkSequentialRatio(r, byStrategy.als.samples, byStrategy.none.samples, 'als');
-  assert.strictEqual(want.blocks, 3);
-  assert.ok(
-    Math.abs(r.halfWidthPct - 50 * (want.ci95[1] - want.ci95[0])) < 1e-9,
-    'half-width in points of the same interval',
-  );
-  assert.strictEqual(byStrategy.none.summary.ratio, null, 'the baseline is not compared with itself');
-
-  // The report of that run (asked for by name) flags the leaking control.
-  const report = path.join(dir, 'report.md');
-  const rep = await ctxbench(['report', out, '--out', report]).done;
-  assert.strictEqual(rep.code, 0, rep.stderr);
-  const md = fs.readFileSync(report, 'utf8');
-  const globalRow = md.split('\n').find((l) => l.includes('global') && l.startsWith('|'));
-  assert.ok(globalRow, 'report has a row for global');
-  assert.match(globalRow, /⚠/, 'the leak is flagged in the report');
-  // Event-loop utilization is collected per sample and shown, not hidden.
-  for (const c of run.configs) for (const s of c.samples) assert.ok(s.elu > 0 && s.elu <= 1, `${c.id}: elu ${s.elu}`);
-  assert.match(md, /\| CPU µs\/req \| ELU \| Mismatches \| Lost \|/);
-  assert.match(globalRow, /\| [01]\.\d\d \| ⚠/);
-});
-
-test('a server SIGKILLed mid-run is named dead with its signal, replaced next block, and the run fails with exit 1', async () => {
-  const out = path.join(tmpdir(), 'killed.json');
-  let victim = null;
-  const poll = setInterval(() => {
-    if (victim) return;
-    let run;
-    try {
-      run = JSON.parse(fs.readFileSync(out, 'utf8'));
-    } catch {
-      return;
-    }
+      '--report',
+      'none',
+    ]).done;
+    clearInterval(poll);
+    assert.ok(victim, `never saw a block-0 sample of als: ${stderr}`);
+    assert.strictEqual(code, 1, stderr);
+    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    assert.strictEqual(run.status, 'failed');
     const als = run.configs.find((c) => c.strategy === 'als');
-    if (als.samples.some((s) => s.block === 0) && als.processes.length === 1) {
-      victim = als.processes[0].pid;
-      process.kill(victim, 'SIGKILL');
-    }
-  }, 50);
-  const { code, stderr } = await ctxbench([
-    'run',
-    '--method',
-    'sequential',
-    '--strategies',
-    'none,als',
-    '--depths',
-    '8',
-    '--hops',
-    'immediate',
-    '--duration',
-    '0.5',
-    '--warmup',
-    '0',
-    '--blocks',
-    '3',
-    '--rounds',
-    '2',
-    '--connections',
-    '10',
-    '--out',
-    out,
-    '--report',
-    'none',
-  ]).done;
-  clearInterval(poll);
-  assert.ok(victim, `never saw a block-0 sample of als: ${stderr}`);
-  assert.strictEqual(code, 1, stderr);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  assert.strictEqual(run.status, 'failed');
-  const als = run.configs.find((c) => c.strategy === 'als');
-  assert.strictEqual(als.status, 'failed');
-  assert.match(als.error.message, new RegExp(`server process ${victim} died \\(killed by SIGKILL\\) \\(block 1\\)`));
-  assert.doesNotMatch(als.error.message, /ECONNREFUSED/);
-  assert.deepStrictEqual(als.error.exit, { code: null, signal: 'SIGKILL' });
-  assert.deepStrictEqual([als.processes[0].dead, als.processes[0].exit], [true, { code: null, signal: 'SIGKILL' }]);
-  assert.strictEqual(als.processes.length, 3, 'a fresh process in each later block');
-  assert.ok(als.processes.slice(1).every((p) => !p.dead && p.pid !== victim));
-  assert.ok(
-    als.samples.some((s) => s.block === 2),
-    'measured again after the death',
-  );
-  assert.strictEqual(run.configs.find((c) => c.strategy === 'none').status, 'ok');
-});
+    assert.strictEqual(als.status, 'failed');
+    assert.match(als.error.message, new RegExp(`server process ${victim} died \\(killed by SIGKILL\\) \\(block 1\\)`));
+    assert.doesNotMatch(als.error.message, /ECONNREFUSED/);
+    assert.deepStrictEqual(als.error.exit, { code: null, signal: 'SIGKILL' });
+    assert.deepStrictEqual([als.processes[0].dead, als.processes[0].exit], [true, { code: null, signal: 'SIGKILL' }]);
+    assert.strictEqual(als.processes.length, 3, 'a fresh process in each later block');
+    assert.ok(als.processes.slice(1).every((p) => !p.dead && p.pid !== victim));
+    assert.ok(
+      als.samples.some((s) => s.block === 2),
+      'measured again after the death',
+    );
+    assert.strictEqual(run.configs.find((c) => c.strategy === 'none').status, 'ok');
+  },
+);
 
 function interruptible(out, onText) {
   return ctxbench(
@@ -308,56 +319,59 @@ test('a second Ctrl-C quits at once: exit 130, what was saved stays, no server l
   assert.deepStrictEqual(pids.filter(running), [], 'no server left running');
 });
 
-test('deployed targets swept by depth with the curl driver: /depth/N per depth, compared with the param service', async (t) => {
-  const param = await startServer({ STRATEGY: 'param', HOP: 'immediate' });
-  const als = await startServer({ STRATEGY: 'als', HOP: 'immediate' });
-  t.after(() => Promise.all([param.stop(), als.stop()]));
-  const out = path.join(tmpdir(), 'appengine.json');
-  const { code, stderr } = await ctxbench([
-    'run',
-    '--target',
-    `baseline=${param.url}`,
-    '--target',
-    `als=${als.url}`,
-    '--depths',
-    '4,16',
-    '--driver',
-    'curl',
-    '--amount',
-    '60',
-    '--connections',
-    '10',
-    '--warmup',
-    '0',
-    '--rounds',
-    '1',
-    '--out',
-    out,
-    '--report',
-    'none',
-  ]).done;
-  assert.strictEqual(code, 0, stderr);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-  assert.deepStrictEqual(run.configs.map((c) => c.id).sort(), [
-    'target/als/d16',
-    'target/als/d4',
-    'target/baseline/d16',
-    'target/baseline/d4',
-  ]);
-  for (const c of run.configs) {
-    assert.strictEqual(c.error, null, c.id);
-    assert.strictEqual(c.samples.length, 3, c.id);
-    assert.ok(
-      c.samples.every((s) => s.requests === 60 && s.mismatches === 0 && s.lost === 0),
-      c.id,
+test(
+  'deployed targets swept by depth with the curl driver: ' + '/depth/N per depth, compared with the param service',
+  async (t) => {
+    const param = await startServer({ STRATEGY: 'param', HOP: 'immediate' });
+    const als = await startServer({ STRATEGY: 'als', HOP: 'immediate' });
+    t.after(() => Promise.all([param.stop(), als.stop()]));
+    const out = path.join(tmpdir(), 'appengine.json');
+    const { code, stderr } = await ctxbench([
+      'run',
+      '--target',
+      `baseline=${param.url}`,
+      '--target',
+      `als=${als.url}`,
+      '--depths',
+      '4,16',
+      '--driver',
+      'curl',
+      '--amount',
+      '60',
+      '--connections',
+      '10',
+      '--warmup',
+      '0',
+      '--rounds',
+      '1',
+      '--out',
+      out,
+      '--report',
+      'none',
+    ]).done;
+    assert.strictEqual(code, 0, stderr);
+    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    assert.deepStrictEqual(run.configs.map((c) => c.id).sort(), [
+      'target/als/d16',
+      'target/als/d4',
+      'target/baseline/d16',
+      'target/baseline/d4',
+    ]);
+    for (const c of run.configs) {
+      assert.strictEqual(c.error, null, c.id);
+      assert.strictEqual(c.samples.length, 3, c.id);
+      assert.ok(
+        c.samples.every((s) => s.requests === 60 && s.mismatches === 0 && s.lost === 0),
+        c.id,
+      );
+    }
+    const alsDeep = run.configs.find((c) => c.id === 'target/als/d16');
+    assert.strictEqual(alsDeep.strategy, 'als');
+    assert.strictEqual(alsDeep.depth, 16);
+    assert.strictEqual(
+      alsDeep.summary.ratio.baseline,
+      'target/baseline/d16',
+      'compared with the param service at the same depth',
     );
-  }
-  const alsDeep = run.configs.find((c) => c.id === 'target/als/d16');
-  assert.strictEqual(alsDeep.strategy, 'als');
-  assert.strictEqual(alsDeep.depth, 16);
-  assert.strictEqual(
-    alsDeep.summary.ratio.baseline,
-    'target/baseline/d16',
-    'compared with the param service at the same depth',
-  );
-});
+  },
+);

@@ -56,7 +56,8 @@ const EXPECTED = {
 };
 
 test(
-  'the Node upgrade scenarios: each answer per runtime, n/a with why where a strategy has no enter()/exit(), and the page says where the runtimes disagree',
+  'the Node upgrade scenarios: each answer per runtime, n/a with why where a ' +
+    'strategy has no enter()/exit(), and the page says where the runtimes disagree',
   { timeout: 600000 },
   async () => {
     const own = path.join(dir, 'own-als.js');
@@ -91,7 +92,15 @@ test(
     const seen = {};
     for (const c of run.integrity.cells) {
       const impl = c.acf ? 'AsyncContextFrame' : 'async_hooks';
-      const detail = `${c.node} ${impl} ${c.strategy} ${c.scenario}: ${JSON.stringify({ kept: c.kept, lost: c.lost, leaked: c.leaked, errors: c.errors, failedReads: c.failedReads })}`;
+      const detail =
+        `${c.node} ${impl} ${c.strategy} ${c.scenario}: ` +
+        `${JSON.stringify({
+          kept: c.kept,
+          lost: c.lost,
+          leaked: c.leaked,
+          errors: c.errors,
+          failedReads: c.failedReads,
+        })}`;
       const expected = EXPECTED[impl][c.strategy][SCENARIOS.indexOf(c.scenario)];
       assert.strictEqual(c.verdict, expected, detail);
       (seen[impl] ??= new Set()).add(`${c.strategy}|${c.scenario}`);

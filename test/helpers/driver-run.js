@@ -44,7 +44,9 @@ async function runDriverScenarios({ dir, scenarios, total, name }) {
 // 'leaks' and 'not kept' by a majority, the others by every answer.
 function checkCells(cells, expected, total) {
   for (const c of cells) {
-    const detail = `${c.strategy} ${c.scenario}: ${JSON.stringify({ kept: c.kept, lost: c.lost, leaked: c.leaked, errors: c.errors })}`;
+    const detail =
+      `${c.strategy} ${c.scenario}: ` +
+      `${JSON.stringify({ kept: c.kept, lost: c.lost, leaked: c.leaked, errors: c.errors })}`;
     assert.strictEqual(c.errors, 0, detail);
     assert.strictEqual(c.kept + c.lost + c.leaked, total, detail);
     const want = expected[c.strategy][c.scenario] ?? expected[c.strategy]['*'];

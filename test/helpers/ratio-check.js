@@ -8,8 +8,10 @@
 const assert = require('node:assert');
 const { jStat } = require('jstat');
 
-const DROP_REASONS =
-  /^(server \d+ served no request|load generator at \d+% of a core|server CPU not saturated \(\d+% used\)|server \d+ not busy throughout \(\d+% of the CPU\))$/;
+const DROP_REASONS = new RegExp(
+  String.raw`^(server \d+ served no request|load generator at \d+% of a core|server CPU not ` +
+    String.raw`saturated \(\d+% used\)|server \d+ not busy throughout \(\d+% of the CPU\))$`,
+);
 
 function checkWindows(windows, label = '') {
   for (const w of windows) {
