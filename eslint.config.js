@@ -66,8 +66,9 @@ const LAYERS = [
       'no-restricted-syntax': [
         'error',
         forbid(
-          ROOM('bench|report|micro|analysis'),
-          'load/ does not require bench/, report/, micro/ or analysis/ (drivers sit below them)',
+          ROOM('bench|report|micro|analysis|context|handlers|servers'),
+          'load/ requires only lib/: drivers sit below bench/, report/, micro/ and analysis/, and know nothing ' +
+            'of the app they load',
         ),
       ],
     },
@@ -104,6 +105,20 @@ const LAYERS = [
           String.raw`/(^|\/)report(\/|$)|(^|\/)cli\//`,
           'bench/ does not require report/ or bench/cli/ (the commands are the top layer)',
         ),
+      ],
+    },
+  },
+  {
+    // The commands: a numeric flag is checked against its one declaration (lib/settings.js
+    // setting()), never with bounds written at the call.
+    files: ['bench/cli/**/*.js', 'bin/**/*.js'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.name='number']",
+          message: 'declare the flag with its bounds in lib/settings.js and check it with setting()',
+        },
       ],
     },
   },

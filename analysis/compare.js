@@ -21,6 +21,7 @@ const { jStat } = require('jstat');
 const stats = require('./stats');
 const summary = require('./summary');
 const { armOf } = require('./comparable');
+const { migrate } = require('../lib/run-schema');
 
 const ALPHA = 0.05;
 
@@ -35,7 +36,7 @@ function validRps(config) {
   );
 }
 
-const methodOf = (run) => run?.settings?.method ?? 'sequential';
+const methodOf = (run) => run?.settings?.method;
 const isInstructionRun = (run) => methodOf(run) === 'instructions';
 
 // A duet run's config as compare's units: per block (a pair of fresh processes), the mean
@@ -270,7 +271,8 @@ function decide(rows, alpha, logLimit) {
 //     report/verdict-text.js verdictText), regression; no-data: missing 'a' | 'b' | 'both', error }.
 //   Its text (the table, the outcome): report/compare-text.js.
 function compare(a, b, { maxRegression = DEFAULT_MAX_REGRESSION, alpha = ALPHA } = {}) {
-  const [runA, runB] = [a, b];
+  // Runs as read (lib/run-schema.js migrate): an older file's plan names its method then.
+  const [runA, runB] = [a, b].map(migrate);
   const { counted, duet } = comparableKinds(runA, runB);
   const limit = maxRegression === null || maxRegression === undefined ? DEFAULT_MAX_REGRESSION : Number(maxRegression);
   const logLimit = Math.log(1 - limit / 100);

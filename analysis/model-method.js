@@ -66,7 +66,7 @@ function methodAgreement(duetConfig, pairConfig, aaConfig = null) {
 // within, beyond, cannotTell }] } | null
 function methodCheck(duetRun, pairRun) {
   if (!duetRun?.configs || !pairRun?.configs) return null;
-  const baseline = duetRun.settings?.baseline ?? 'none';
+  const baseline = duetRun.settings?.baseline;
   const pointOf = (c) => `${c.strategy}/${c.arm ?? ''}/${pointKey(c)}`;
   const rows = [];
   for (const d of duetRun.configs.filter((c) => c.strategy !== baseline || c.arm)) {

@@ -185,7 +185,7 @@ function runtimeModel(run, configs, { baseline, R, runtime }) {
 function analyzeModel(run) {
   const configs = (run.configs || []).filter((c) => c && c.role);
   if (!configs.length) return null;
-  const baseline = run.settings?.baseline ?? 'none';
+  const baseline = run.settings?.baseline;
   const R = resourcesByPoint(run);
   const missingProbes = [...new Set(configs.map(pointKey))].filter((k) => !R.has(k));
   const runtimes = [...new Set(configs.map((c) => c.nodeLabel ?? c.node))].map((runtime) =>

@@ -27,7 +27,7 @@ const isMicroCount = (run) => run?.kind === 'micro' && run?.settings?.method ===
 // -> Map(id -> { estimate }), and the per-operation levels Map(id -> perOp).
 function microCountRatios(run) {
   const results = run?.micro?.results || [];
-  const baseline = run?.settings?.baseline || 'none';
+  const baseline = run?.settings?.baseline;
   const out = new Map();
   const levels = new Map();
   for (const e of results) {

@@ -52,7 +52,7 @@ function ratioCell(source, config, configs) {
     settings: {
       depth: config.depth ?? null,
       hop: config.hop ?? null,
-      method: run.settings?.method ?? 'sequential',
+      method: run.settings?.method,
       quantity: r.quantity ?? 'throughput',
       baseline,
       stores: config.stores ?? 0,

@@ -118,7 +118,7 @@ function settingsOf(plan) {
   const { def, configs, sources, ioHop, ioDepth, load, latencySource, latencyDepth } = plan;
   const { shallowDepth, stores, storesNode } = plan;
   return {
-    method: def.run.settings?.method ?? 'sequential',
+    method: def.run.settings?.method,
     marginPct: def.run.settings?.margin ?? DEFAULTS.margin,
     hop: configs[0]?.hop ?? null,
     node: configs[0]?.node ?? null,
@@ -127,7 +127,7 @@ function settingsOf(plan) {
           hop: ioHop,
           depth: ioDepth,
           baseline: sources.io.run.settings?.baseline ?? null,
-          method: sources.io.run.settings?.method ?? 'sequential',
+          method: sources.io.run.settings?.method,
           load: sources.io.run.settings?.loads?.length === 1 ? sources.io.run.settings.loads[0] : null,
         }
       : null,
@@ -137,7 +137,7 @@ function settingsOf(plan) {
           depth: latencyDepth,
           hop: (latencySource.run.configs || [])[0]?.hop ?? null,
           baseline: latencySource.run.settings?.baseline ?? null,
-          method: latencySource.run.settings?.method ?? 'sequential',
+          method: latencySource.run.settings?.method,
           instance: latencySource.run.settings?.instance?.name ?? null,
           knee: Boolean(latencySource.run.learned?.capacity?.groups?.some((g) => g.knee)),
         }

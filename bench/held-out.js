@@ -59,7 +59,7 @@ function pairCase(s) {
 function heldOutPlan(run, toBlocks) {
   const model = analyzeModel(run);
   if (!model) throw new Error('not a model study: no configuration has a fit or held-out role');
-  const baseline = run.settings?.baseline ?? 'none';
+  const baseline = run.settings?.baseline;
   const pairs = [];
   const left = [];
   const byId = new Map(run.configs.map((c) => [c.id, c]));

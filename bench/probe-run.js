@@ -71,7 +71,7 @@ const unprobed = (run) => {
 async function probeRun(run, { log = (line) => process.stderr.write(`ctxbench: ${line}\n`), stop, all = false } = {}) {
   const kept = all ? [] : run.probes || [];
   const fresh = await probePoints(all ? run.configs : unprobed(run), {
-    baseline: run.settings?.baseline ?? 'none',
+    baseline: run.settings?.baseline,
     concurrency: run.settings?.connections ?? 10,
     stop,
     onPoint: ({ index, total, config }) =>

@@ -25,7 +25,7 @@ const METHODS = {
 // The progress bar's steps per block for a run's method.
 function stepsPerBlock(configs, settings) {
   const active = configs.filter((c) => c.restingFrom === undefined);
-  return METHODS[settings.method ?? 'sequential'].stepsPerBlock(active, settings);
+  return METHODS[settings.method].stepsPerBlock(active, settings);
 }
 
 // Inputs of the stopping rule from the run as it stands. A strategy that lost or leaked
@@ -100,7 +100,7 @@ async function runMatrix(
         maxTimeS: s.precision ? s.maxTime : null,
       });
       const t0 = Date.now();
-      await METHODS[s.method ?? 'sequential'].measureBlock(ctx, block, counters);
+      await METHODS[s.method].measureBlock(ctx, block, counters);
       blockSeconds.push((Date.now() - t0) / 1000);
     }
     run.measuringSeconds = (Date.now() - startedAt) / 1000;

@@ -234,13 +234,14 @@ function withoutVerdicts(run) {
 const PLANS_MEASURED = new Set(['run', 'aa', 'calibrate', 'overhead', 'app']);
 function migrate(run) {
   if (run?.kind === 'repro' && Array.isArray(run.runs)) return { ...run, runs: run.runs.map(migrate) };
-  if (!run || typeof run !== 'object' || !run.settings) return run;
+  if (!run || typeof run !== 'object') return run;
+  // A measured run without a plan (a hand-made one) reads as the oldest files do.
+  if (!run.settings && !PLANS_MEASURED.has(run.kind)) return run;
   let out = withoutVerdicts(run);
   if (!run.learned) {
-    const learned = Object.fromEntries(
-      LEARNED_BEFORE.filter((k) => Object.hasOwn(run.settings, k)).map((k) => [k, run.settings[k]]),
-    );
-    const settings = Object.fromEntries(Object.entries(run.settings).filter(([k]) => !LEARNED_BEFORE.includes(k)));
+    const plan = run.settings ?? {};
+    const learned = Object.fromEntries(LEARNED_BEFORE.filter((k) => Object.hasOwn(plan, k)).map((k) => [k, plan[k]]));
+    const settings = Object.fromEntries(Object.entries(plan).filter(([k]) => !LEARNED_BEFORE.includes(k)));
     out = { ...out, settings, learned };
   }
   if (PLANS_MEASURED.has(run.kind) && !(out.settings.method && out.settings.baseline)) {

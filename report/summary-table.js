@@ -61,7 +61,7 @@ function rows(results) {
         framework: c.framework ?? null,
         node: c.node ?? null,
         acf: c.acf ?? null,
-        method: run.settings?.method ?? 'sequential',
+        method: run.settings?.method,
         baseline: isBase ? null : (r?.baseline ?? null),
         ratio: r?.estimate ?? null,
         ratio_ci95_low: r?.ci95?.[0] ?? null,

@@ -17,7 +17,7 @@ function render(run, ctx = {}) {
   const [a, b] = run.files || ['a', 'b'];
   const describeRun = (r, file) =>
     `${f.code(file)}: ${r?.title ?? '?'} (ctxbench commit ${f.code(r?.environment?.commit ?? '?')}, ` +
-    `${r?.settings?.method ?? 'sequential'}, ` +
+    `${r?.settings?.method}, ` +
     `${r?.environment?.date ? String(r.environment.date).slice(0, 16).replace('T', ' ') : '?'} UTC, ` +
     `${r?.environment?.cpuModel ?? '?'} × ${r?.environment?.cores ?? '?'})`;
   if (Array.isArray(run.runs))

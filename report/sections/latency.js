@@ -270,7 +270,7 @@ async function render(run, ctx = {}) {
   const slo = run.settings?.slo ? await require('./run/capacity').capacitySection(run, ctx) : '';
   if (slo) out.push(slo, '');
   else if (run.settings?.instance) {
-    const method = run.settings.method ?? 'sequential';
+    const method = run.settings.method;
     const { standInNote } = require('./run/capacity');
     out.push(standInNote(run.settings.instance, { method, environment: run.environment }), '');
   }

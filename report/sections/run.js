@@ -140,7 +140,7 @@ async function resultsParts(run, ctx, rows, baseline) {
     else if (run.settings?.instance && !operating)
       parts.push(
         standInNote(run.settings.instance, {
-          method: run.settings.method ?? 'sequential',
+          method: run.settings.method,
           environment: run.environment,
         }),
       );

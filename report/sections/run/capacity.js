@@ -194,7 +194,7 @@ async function capacitySection(run, ctx = {}) {
   if (!cap) return '';
   const out = [f.heading(3, `Capacity within ${cap.slo.text}`), ''];
   const note = standInNote(cap.instance, {
-    method: run.settings?.method ?? 'sequential',
+    method: run.settings?.method,
     environment: run.environment,
   });
   if (note) out.push(note, '');
