@@ -66,12 +66,18 @@ function ctxbench(args) {
   });
 }
 
+// Runs a ctxbench command that writes its run JSON to `out` (no report) and reads it back.
+async function measured(out, args) {
+  await ctxbench([...args, '--out', out, '--report', 'none']);
+  return JSON.parse(fs.readFileSync(out, 'utf8'));
+}
+
 const pct = (x) => `${(100 * x).toFixed(1)}%`;
 const interval = (ci) => (ci ? `[${pct(ci[0])}–${pct(ci[1])}]` : '(no interval)');
 
 async function plantedCost() {
   const out = path.join(outDir, 'calibrate.json');
-  await ctxbench([
+  const run = await measured(out, [
     'calibrate',
     '--at',
     '8/immediate',
@@ -79,12 +85,7 @@ async function plantedCost() {
     '200',
     '--blocks',
     blocks,
-    '--out',
-    out,
-    '--report',
-    'none',
   ]);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   const level = run.calibrate?.points?.[0]?.levels?.find((l) => l.burnUs === 200);
   if (!level)
     return {
@@ -108,7 +109,7 @@ async function plantedCost() {
 
 async function aaCovers() {
   const out = path.join(outDir, 'aa.json');
-  await ctxbench([
+  const run = await measured(out, [
     'aa',
     '--depth',
     '8',
@@ -118,12 +119,7 @@ async function aaCovers() {
     '1',
     '--blocks-per-trial',
     blocks,
-    '--out',
-    out,
-    '--report',
-    'none',
   ]);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   const r = run.aa?.overall;
   if (!r?.ci95)
     return {
@@ -170,7 +166,7 @@ const AA_TRIALS = 10;
 
 async function pairAa(hop) {
   const out = path.join(outDir, `aa-pair-${hop}.json`);
-  await ctxbench([
+  const run = await measured(out, [
     'aa',
     '--method',
     'pair',
@@ -186,12 +182,7 @@ async function pairAa(hop) {
     String(AA_TRIALS),
     '--blocks-per-trial',
     '3',
-    '--out',
-    out,
-    '--report',
-    'none',
   ]);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   const r = run.aa;
   if (!r?.completedTrials)
     return {
@@ -216,7 +207,7 @@ async function pairAa(hop) {
 
 async function pairPlanted() {
   const out = path.join(outDir, 'calibrate-pair-pg.json');
-  await ctxbench([
+  const run = await measured(out, [
     'calibrate',
     '--method',
     'pair',
@@ -230,12 +221,7 @@ async function pairPlanted() {
     '20',
     '--blocks',
     blocks,
-    '--out',
-    out,
-    '--report',
-    'none',
   ]);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   const level = run.calibrate?.points?.[0]?.levels?.find((l) => l.burnUs === 200);
   if (!level)
     return {
@@ -257,7 +243,7 @@ async function pairPlanted() {
 
 async function pairStall() {
   const out = path.join(outDir, 'stall-pair.json');
-  await ctxbench([
+  const run = await measured(out, [
     'run',
     '--strategy-file',
     path.join(ROOT, 'scripts', 'fixtures', 'stall.js'),
@@ -278,12 +264,7 @@ async function pairStall() {
     blocks,
     '--windows',
     '3',
-    '--out',
-    out,
-    '--report',
-    'none',
   ]);
-  const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   const { latencySummaries } = require('../analysis');
   const rows = latencySummaries(run);
   const stall = rows.find((r) => r.config.strategy === 'planted-stall')?.s;
