@@ -80,6 +80,24 @@ function inFlight(h, windows, key, side) {
   return h.totalCount && wallUs > 0 ? (h.totalCount * h.mean) / wallUs : null;
 }
 
+// A side's share of its CPU quota over its counted windows: its cgroup's CPU µs ÷ the quota's
+// µs over their wall time, as the search reads a step (bench/operating-point.js spanShare);
+// runs without the cgroup's µs: its CPU per request × its answers. null without either.
+function quotaShare(windows, side, cpus) {
+  let used = 0;
+  let wallUs = 0;
+  for (const w of windows) {
+    const inst = side === 'candidate' ? w.instance : w.partnerInstance;
+    const answered = side === 'candidate' ? w.requests : w.partnerRequests;
+    const perRequest = cpuPerRequest(w, side);
+    const us = positive(inst?.cpuUs) ? inst.cpuUs : perRequest && positive(answered) ? perRequest * answered : null;
+    if (!w.counted || !positive(us) || !positive(w.wallMs)) continue;
+    used += us;
+    wallUs += w.wallMs * 1000;
+  }
+  return wallUs > 0 && positive(cpus) ? used / (wallUs * cpus) : null;
+}
+
 // The share of a side's counted windows whose instance count the concurrency target set
 // (null where the run recorded no bound).
 function boundShare(windows, side) {
@@ -115,6 +133,13 @@ function baseOf(blocks) {
   const move = (out.range[1] / out.range[0]) ** elasticity - 1;
   const moves = pValue < BASE_ALPHA && Math.abs(move) >= BASE_MOVE;
   return { ...out, dependence: { r, elasticity, pValue, n, move, moves } };
+}
+
+// Instances per PER req/s said the other way: req/s per instance at the targets, PER ÷ the
+// figure, its interval PER ÷ the figure's ends (the same measurement, so reciprocal).
+function reciprocal(x) {
+  if (!x) return null;
+  return { estimate: PER / x.estimate, ci95: x.ci95 ? [PER / x.ci95[1], PER / x.ci95[0]] : null, n: x.n };
 }
 
 function withCi(values) {
@@ -178,15 +203,30 @@ function blocksOf(config) {
   return out;
 }
 
+// Instances per PER req/s per side, geometric mean over blocks: where the run recorded each
+// window's µs of an instance, those (at whichever target bound); before, the CPU target's.
+function instancesOf(blocks, instance, targetCpu) {
+  const capacityUs = instance && targetCpu ? instance.cpus * 1e6 * targetCpu : null;
+  if (!capacityUs) return { baseline: null, candidate: null };
+  const usable = blocks.filter((b) => b.ds.length && positive(b.cpu.baseline));
+  const perBase = (b) =>
+    b.instanceUs.baseline ? (PER * b.instanceUs.baseline) / 1e6 : (PER * b.cpu.baseline) / capacityUs;
+  return {
+    baseline: positiveWithCi(usable.map(perBase)),
+    candidate: positiveWithCi(usable.map((b) => perBase(b) / Math.exp(mean(b.ds)))),
+  };
+}
+
 // operatingPoint(config, { instance, targetCpu, slo }) -> null when the config has no phased
 // windows; else { target, blocks, ownBlocks, ratio (twoLevel: baseline ÷ candidate CPU per
 // request, each at its own operating point), sameRate (twoLevel of the phase-'base' windows
-// alone: both at the baseline's rate), rates { baseline, candidate } (mean req/s with CI),
-// instances { baseline, candidate } per PER req/s, base { cpu, range, dependence } (the
-// baseline's CPU µs per request there and whether the ratio moved with it: baseOf),
-// throttled { baseline, candidate } (share
-// of CFS periods), tails (pooledTails, with the SLO's share over its bound), inFlight
-// { baseline, candidate } (requests in flight there) and concurrencyAllowed (the request limit
+// alone: both at the baseline's rate), rates { baseline, candidate } (mean req/s sent, with
+// CI), instances { baseline, candidate } per PER req/s, perInstance (the same as req/s per
+// instance), share { baseline, candidate } (of the quota, in the windows read), base { cpu,
+// range, dependence } (the baseline's CPU µs per request there and whether the ratio moved
+// with it: baseOf), throttled { baseline, candidate } (share of CFS periods), tails
+// (pooledTails, with the SLO's share over its bound), inFlight { baseline, candidate }
+// (requests in flight there) and concurrencyAllowed (the request limit
 // × the concurrency target), concurrencyBound (the candidate's above it), lateness (the
 // generator's p99 over those windows, ms), generatorLimited { baseline, candidate } }.
 // The ratio alone (the summary's: analysis/summary.js), without the tails' resampling.
@@ -200,18 +240,7 @@ function operatingPoint(config, { instance = null, targetCpu = null, slo = null 
   if (!blocks.length) return null;
   const ratio = twoLevel(blocks.flatMap((b) => b.ds.map((d) => ({ block: b.block, d }))));
   const sameRate = twoLevel(blocks.flatMap((b) => b.baseDs.map((d) => ({ block: b.block, d }))));
-  const usable = blocks.filter((b) => b.ds.length && positive(b.cpu.baseline));
-  const capacityUs = instance && targetCpu ? instance.cpus * 1e6 * targetCpu : null;
-  // Where the run recorded each window's µs of an instance: those (at whichever target bound);
-  // before: the CPU target's.
-  const perBase = (b) =>
-    b.instanceUs.baseline ? (PER * b.instanceUs.baseline) / 1e6 : (PER * b.cpu.baseline) / capacityUs;
-  const instances = capacityUs
-    ? {
-        baseline: positiveWithCi(usable.map(perBase)),
-        candidate: positiveWithCi(usable.map((b) => perBase(b) / Math.exp(mean(b.ds)))),
-      }
-    : { baseline: null, candidate: null };
+  const instances = instancesOf(blocks, instance, targetCpu);
   // Each block's latencies per side, merged once: the pooled tail and the requests in flight.
   const latencies = blocks.map((b) => ({
     block: b.block,
@@ -226,6 +255,9 @@ function operatingPoint(config, { instance = null, targetCpu = null, slo = null 
     candidate: flights('candidate', 'histogram', 'candidateWindows'),
   };
   const all = (key) => blocks.flatMap((b) => b[key]);
+  // Each side's share of its quota per block, in the windows its figures are read from.
+  const shares = (side, windows) =>
+    withCi(blocks.map((b) => quotaShare(b[windows], side, instance?.cpus)).filter(positive));
   // The autoscaler's concurrency target (runs before it was recorded: the platforms' 0.6).
   const concurrencyAllowed = allowedOf(instance);
   const boundBy = {
@@ -253,6 +285,11 @@ function operatingPoint(config, { instance = null, targetCpu = null, slo = null 
       candidate: withCi(blocks.map((b) => b.rate.candidate).filter(positive)),
     },
     instances,
+    // The same figures per instance: req/s at the targets (not the rate sent: rates).
+    perInstance: { baseline: reciprocal(instances.baseline), candidate: reciprocal(instances.candidate) },
+    // The share of its quota each side used where its figures were read (mean over blocks):
+    // the search stops within its tolerance of the target, not on it.
+    share: { baseline: shares('baseline', 'baseWindows'), candidate: shares('candidate', 'candidateWindows') },
     base: baseOf(blocks),
     throttled: {
       baseline: throttled(all('baseWindows'), 'baseline'),

@@ -67,7 +67,8 @@ const RATE_PRESETS = {
     title: "Deployments on an F1 at the autoscaler's target: throughput per instance and the tail at 60% CPU",
     why:
       'what a team pays on a small instance once autoscaling has added instances: each strategy beside a fresh ' +
-      "`none` on F1 stand-ins at the rate where `none` uses 60% of its quota (details: results/deployment-f1.md)",
+      '`none` on F1 stand-ins at the rate where `none` uses near 60% of its quota (the share it used is on ' +
+      'the page; details: results/deployment-f1.md)',
     node: [DEFAULT_MAJOR],
     strategies: ['none', 'param', 'als', 'otel', 'cls-hooked', 'sentry', 'datadog'],
     depths: [8, 256],

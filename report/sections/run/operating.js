@@ -6,6 +6,7 @@
 const f = require('../../format');
 const { operatingPoints } = require('../../../analysis');
 const { strategyCell, isAaTwin } = require('./common');
+const { answerHeader, answerRows, leadText, shareText } = require('./operating-answer');
 
 const DEPLOY_DOC = '[docs/deploy.md](../docs/deploy.md#the-deployment-answer-at-the-autoscalers-target)';
 const DEPLOY_DOC_BASE = '[docs/deploy.md](../docs/deploy.md#what-the-ratio-rests-on)';
@@ -14,7 +15,8 @@ const msCi = (x, ci) => (f.isNum(x) ? `${ms(x)}${ci ? ` [${ms(ci[0])}–${ms(ci[
 const signed = (x) => (f.isNum(x) ? `${x > 0 ? '+' : x < 0 ? '−' : ''}${ms(Math.abs(x))}` : f.DASH);
 const share = (x) => (f.isNum(x) ? `${(x * 100).toFixed(x < 0.01 && x > 0 ? 2 : 1)}%` : f.DASH);
 const two = (x) => (f.isNum(x) ? x.toFixed(2) : f.DASH);
-const instancesText = (x) => (x && f.isNum(x.estimate) ? f.withCi(x.estimate, x.ci95, two) : f.DASH);
+const perInstanceText = (x) => (x && f.isNum(x.estimate) ? f.withCi(x.estimate, x.ci95) : f.DASH);
+const quotaText = (x) => (x && f.isNum(x.estimate) ? `${Math.round(x.estimate * 100)}%` : f.DASH);
 
 const addedText = (a) =>
   a ? `${signed(a.estimate)}${a.ci95 ? ` [${signed(a.ci95[0])}…${signed(a.ci95[1])}]` : ''}` : f.DASH;
@@ -48,6 +50,7 @@ function boundText(x) {
 // The absolute tail of a side the generator's lateness could have made: marked, not dropped.
 const marked = (op, side, text) => (op.generatorLimited[side] ? `${text} (generator late)` : text);
 
+// The detail below the answer (operating-answer.js), every figure with its interval.
 // app: `ctxbench app --instance`'s one row, named by its command's name, without the depth and
 // the id column (its page has a table of the sides' ids).
 // bound: the run recorded which target bound (a column for it).
@@ -58,10 +61,10 @@ function operatingRows(rows, { app = false, bound = false } = {}) {
     const cells = [
       app ? f.code(c.name) : strategyCell(c),
       ...(app ? [] : [c.depth]),
-      f.withCi(op.ratio.estimate, op.ratio.ci95, f.pctOf),
       measuredAt(op),
-      `${f.int(op.rates.baseline?.estimate)} / ${f.int(op.rates.candidate?.estimate)}`,
-      `${instancesText(op.instances.candidate)} / ${instancesText(op.instances.baseline)}`,
+      `${f.int(op.rates.candidate?.estimate)} / ${f.int(op.rates.baseline?.estimate)}`,
+      `${quotaText(op.share?.candidate)} / ${quotaText(op.share?.baseline)}`,
+      `${perInstanceText(op.perInstance?.candidate)} / ${perInstanceText(op.perInstance?.baseline)}`,
       ...(bound ? [`${boundText(op.boundBy?.candidate)} / ${boundText(op.boundBy?.baseline)}`] : []),
       t ? marked(op, 'candidate', msCi(t.candidate.p50, t.candidate.ci95.p50)) : f.DASH,
       t ? marked(op, 'candidate', msCi(t.candidate.p99, t.candidate.ci95.p99)) : f.DASH,
@@ -71,7 +74,6 @@ function operatingRows(rows, { app = false, bound = false } = {}) {
       t ? `${share(t.candidate.overShare)} / ${share(t.baseline.overShare)}` : f.DASH,
       `${share(op.throttled.candidate)} / ${share(op.throttled.baseline)}`,
       inFlightCell(op),
-      op.blocks,
       ...(app ? [] : [isAaTwin(c) || !s ? 'n/a' : s.mismatches ? `⚠ ${f.int(s.mismatches)}` : '0']),
     ];
     return cells.map(String);
@@ -128,10 +130,10 @@ function operatingHeader({ app, base, who, both, bound, allowed }) {
   return [
     app ? 'Candidate' : 'Strategy',
     ...(app ? [] : ['Depth']),
-    `Throughput per instance, % of ${base} [95% CI]`,
     'Measured at',
-    `req/s per instance: ${base} / ${who}`,
-    `Instances per 1,000 req/s: ${who} / ${base} [95% CI]`,
+    `req/s sent: ${who} / ${base}`,
+    `Share of the quota used: ${who} / ${base}`,
+    `req/s per instance at the target: ${who} / ${base} [95% CI]`,
     ...(both ? [`Target that set them: ${who} / ${base}`] : []),
     'p50 ms [95% CI]',
     'p99 ms [95% CI]',
@@ -141,7 +143,6 @@ function operatingHeader({ app, base, who, both, bound, allowed }) {
     `Requests over ${bound ?? 'the bound'}: ${who} / ${base}`,
     `CFS periods throttled: ${who} / ${base}`,
     `Requests in flight: ${who} / ${base}${allowed ? ` (target ${two(allowed)})` : ''}`,
-    'Blocks',
     ...(app ? [] : ['Mismatches']),
   ];
 }
@@ -161,7 +162,10 @@ function introText({ app, base, who, both, inst, target, allowed }) {
       `at which it reached its own (*its own rate*); log ratios averaged per block, t-interval over blocks. ` +
       `Below 100% the ${who} serves fewer requests per instance at the same targets, and an autoscaler runs ` +
       `more instances of it. *Instances per 1,000 req/s*: 1,000 × those µs ÷ 1,000,000` +
-      `${app ? '' : ", without the yamls' instance cap"}. `
+      `${app ? '' : ", without the yamls' instance cap"}. ` +
+      `*req/s per instance at the target*: 1,000 ÷ that, the same measurement; *req/s sent*: the rate each side ` +
+      `was sent there, at the *share of the quota used* (its cgroup's CPU ÷ the quota over the counted windows, ` +
+      `mean over blocks). `
     : `*Throughput per instance* is ${base}'s CPU per request ÷ the ${who}'s, per window of a pair of fresh ` +
       `${inst.name} stand-ins loaded open loop at once: ${base} at the rate at which it used ${target} of its ` +
       `quota, found per block from its cgroup's CPU, and the ${who} at that rate too (*${base}'s rate*) or, ` +
@@ -170,7 +174,10 @@ function introText({ app, base, who, both, inst, target, allowed }) {
       `request is the share of the quota × the quota ÷ the rate, so below 100% the ${who} serves fewer ` +
       `requests per instance at the same CPU target, and an autoscaler runs more instances of it. *Instances ` +
       `per 1,000 req/s*: 1,000 × CPU per request ÷ (quota × ${target})` +
-      `${app ? '' : ", without the yamls' instance cap"}. `;
+      `${app ? '' : ", without the yamls' instance cap"}. ` +
+      `*req/s per instance at the target*: 1,000 ÷ that, the same measurement; *req/s sent*: the rate each side ` +
+      `was sent there, at the *share of the quota used* (its cgroup's CPU ÷ the quota over the counted windows, ` +
+      `mean over blocks). `;
 }
 
 // What *Requests in flight* is, as measured by the targets the run had.
@@ -208,38 +215,33 @@ function operatingSection(run, { brief = false, app = null } = {}) {
   // The run recorded per window which target bound: the figures are read at whichever did.
   const both = Boolean(allowed) && rows.some((r) => f.isNum(r.op.boundBy?.candidate));
   const anyHeld = rows.some((r) => r.op.boundBy?.candidate > 0 || r.op.boundBy?.baseline > 0);
-  const terms = { app, base, who, both, bound, inst, target, allowed, anyHeld };
-  const header = operatingHeader(terms);
+  const terms = { app, base, who, both, bound, inst, target, allowed, anyHeld, brief };
   const heading = both
     ? `At the autoscaler's targets: ${target} of the ${inst.name} quota or ${two(allowed)} requests in flight ` +
       `(${period})`
     : `At the autoscaler's target: ${target} of the ${inst.name} quota (${period})`;
-  const out = [f.heading(3, heading), ''];
-  const intro = introText(terms);
-  const flightText = flightTextOf(terms);
-  out.push(
-    intro +
-      `*The tail* is each side's at its own operating point: every request of every block pooled per side, from ` +
-      `its intended send time, intervals by resampling blocks (2,000 resamples), the added p99 paired by block ` +
-      `inside each resample; "(generator late)": the load ` +
-      `generator's own lateness p99 there was over a tenth of the figure. ` +
-      flightText +
-      '.',
-    ...(over.length
-      ? [
-          '',
-          `> ⚠ **The concurrency target binds first** for ${over.map(({ config: c }) => named(c)).join(', ')}: ` +
-            `at its CPU target it held more requests in flight than the ${two(allowed)} an autoscaler allows an ` +
-            `instance, so its instance count there is set by its latency, and the instances above understate it.`,
-        ]
-      : []),
+  const answer = answerHeader(terms);
+  const out = [
+    f.heading(3, heading),
+    '',
+    leadText(terms),
     '',
     f.table(
-      header,
-      operatingRows(rows, { app: Boolean(app), bound: both }),
-      header.map((h, i) => (i === 0 || h === 'Measured at' ? 'l' : 'r')),
+      answer,
+      answerRows(rows, { app: Boolean(app) }),
+      answer.map((_, i) => (i === 0 ? 'l' : 'r')),
     ),
-  );
+    '',
+    shareText(rows, terms),
+  ];
+  if (over.length)
+    out.push(
+      '',
+      `> ⚠ **The concurrency target binds first** for ${over.map(({ config: c }) => named(c)).join(', ')}: ` +
+        `at its CPU target it held more requests in flight than the ${two(allowed)} an autoscaler allows an ` +
+        `instance, so its instance count there is set by its latency, and the instances above understate it.`,
+    );
+  if (!brief) out.push(...detailLines(rows, terms));
   out.push(...baseLines(rows, { base, named, app, brief }));
   if (!brief)
     out.push(
@@ -249,6 +251,29 @@ function operatingSection(run, { brief = false, app = null } = {}) {
         `reproduce: ${app ? "ctxbench's docs/deploy.md" : DEPLOY_DOC}.`,
     );
   return out.join('\n');
+}
+
+// The detail below the answer: how each figure is measured, and all of them with intervals.
+function detailLines(rows, terms) {
+  const header = operatingHeader(terms);
+  return [
+    '',
+    f.heading(4, 'Detail at the operating point'),
+    '',
+    introText(terms) +
+      `*The tail* is each side's at its own operating point: every request of every block pooled per side, from ` +
+      `its intended send time, intervals by resampling blocks (2,000 resamples), the added p99 paired by block ` +
+      `inside each resample; "(generator late)": the load ` +
+      `generator's own lateness p99 there was over a tenth of the figure. ` +
+      flightTextOf(terms) +
+      '.',
+    '',
+    f.table(
+      header,
+      operatingRows(rows, { app: Boolean(terms.app), bound: terms.both }),
+      header.map((h, i) => (i === 0 || h === 'Measured at' ? 'l' : 'r')),
+    ),
+  ];
 }
 
 module.exports = { operatingSection };
