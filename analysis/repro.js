@@ -190,9 +190,6 @@ function consistent(x, y) {
   return diff <= stats.tCritical(df) * se;
 }
 
-// reproCompare(a, b) -> { a, b, rows: [{ id, a: { estimate, ci95, halfWidthPct }, b: {...},
-//   differencePp, aCoversB, bCoversA, agree }], compared, agreeing, shareAgreeing,
-//   medianHalfWidthPct, onlyInOne }
 // Two instruction-count runs agree on a ratio when their estimates differ by at most this
 // many percent (the count's own repeatability from process to process is a fraction of it:
 // docs/investigations.md, "A bound instead of 24 windows").
@@ -269,6 +266,33 @@ function settingDifferences(a, b) {
     .map(([k, label, unit = '']) => `${label} ${text(x[k])} → ${text(y[k])}${unit}`);
 }
 
+// The bar a second reading of one figure is held to: at least 9 in 10 ratios consistent.
+const BAR = 0.9;
+
+// How often an honest method misses at least `k` of `n` ratios, each missing its 5% test
+// independently: the binomial tail (1 − 0.95^n for one miss).
+function missChance(n, k) {
+  let below = 0;
+  for (let i = 0, c = 1; i < k && i <= n; c = (c * (n - i)) / (i + 1), i++) below += c * 0.05 ** i * 0.95 ** (n - i);
+  return Math.max(0, 1 - below);
+}
+
+// The one verdict of a repro, which the page's sentences and its verdict line both word
+// (report/sections/repro.js): 'comparison' when the runs are not two readings of one figure
+// (why: 'machines', 'settings'; no bar applies), 'unjudged' with no interval to test, else
+// 'meets' or 'below' the bar. -> { code, why, bar, judged, consistent, missed, chance }.
+function reproVerdict(r) {
+  const judged = r?.judged ?? 0;
+  const consistent = r?.consistent ?? 0;
+  const missed = (r?.rows || []).filter((x) => x.consistent === false).map((x) => x.id);
+  const why = [r?.machines?.same === false && 'machines', r?.settings?.length > 0 && 'settings'].filter(Boolean);
+  const code = why.length ? 'comparison' : !judged ? 'unjudged' : consistent / judged >= BAR ? 'meets' : 'below';
+  return { code, why, bar: BAR, judged, consistent, missed, chance: missChance(judged, missed.length) };
+}
+
+// reproCompare(a, b) -> { a, b, rows: [{ id, a: { estimate, ci95, halfWidthPct }, b: {...},
+//   differencePp, aCoversB, bCoversA, agree }], compared, agreeing, shareAgreeing,
+//   medianHalfWidthPct, onlyInOne } (its verdict: reproVerdict, decided where it is read)
 function reproCompare(a, b) {
   const [runA, runB] = [a, b];
   const counted = runA?.settings?.method === 'instructions' && runB?.settings?.method === 'instructions';
@@ -364,11 +388,6 @@ function instructionAgreement(rows, runA, runB, micro = false) {
 }
 
 module.exports = {
-  reproCompare,
-  ratios,
-  consistent,
-  machineOf,
-  sameMachine,
-  machineDifferences,
-  INSTRUCTION_AGREEMENT_PCT,
+  reproCompare, reproVerdict, missChance, ratios, consistent, machineOf, sameMachine, machineDifferences,
+  INSTRUCTION_AGREEMENT_PCT, BAR,
 };

@@ -194,11 +194,27 @@ function redact(url) {
   }
 }
 
-// The command line as recorded in result files: --pg-url's password hidden.
+// The project's folder. A command is recorded with the paths under it relative to it
+// (`--out results/x.json`, not `--out /home/me/ctxbench/results/x.json`): where the project
+// was checked out says nothing of the run, and the committed pages show the commands. Only
+// the absolute paths are rewritten (a relative one is kept as typed); paths elsewhere (a
+// scratch file in /tmp, a Node binary in the cache) are kept, and the report shortens them
+// (report/pages.js shownPaths).
+const PROJECT = path.resolve(__dirname, '..');
+
+// text with every absolute path under root made relative to it (root itself: '.').
+function projectRelative(text, root = PROJECT) {
+  const escaped = root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const under = new RegExp(String.raw`(?<![\w.~/-])${escaped}(/|(?=[\s"'=:;,)]|$))`, 'g');
+  return String(text).replace(under, (_, slash) => (slash === '/' ? '' : '.'));
+}
+
+// The command line as recorded in result files: --pg-url's password hidden, the project's
+// paths relative to it.
 function redactArgs(args) {
   return args.map((arg, i) => {
     if (arg.startsWith('--pg-url=')) return `--pg-url=${redact(arg.slice('--pg-url='.length))}`;
-    return args[i - 1] === '--pg-url' ? redact(arg) : arg;
+    return args[i - 1] === '--pg-url' ? redact(arg) : projectRelative(arg);
   });
 }
 
@@ -229,4 +245,5 @@ module.exports = {
   needsSink,
   redact,
   redactArgs,
+  projectRelative,
 };

@@ -13,7 +13,7 @@ const { runMatrix, stepsPerBlock } = require('./runner');
 const { getDriver } = require('./drivers');
 const { captureEnvironment } = require('./environment');
 const { createProgress, onInterrupt } = require('./progress');
-const { startServices, sinkCounts, redact } = require('./services');
+const { startServices, sinkCounts, redact, projectRelative } = require('./services');
 const { cpus } = require('../lib/cpus');
 
 // Pin this process (the load generator, every thread) to its CPU (lib/cpus.js: 0, the
@@ -80,7 +80,8 @@ async function session({
     schema,
     kind,
     title,
-    command,
+    // Every kind's command line, the project's paths relative to it (bench/services.js).
+    command: command == null ? command : projectRelative(command),
     status: 'running',
     environment,
     settings,

@@ -60,7 +60,8 @@ function moduleFor(run) {
 
 async function renderSection(mod, run, ctx, file) {
   try {
-    return mod && typeof mod.render === 'function' ? await mod.render(run, ctx) : genericSection(run, ctx);
+    const md = mod && typeof mod.render === 'function' ? await mod.render(run, ctx) : genericSection(run, ctx);
+    return md == null ? md : shownPaths(md);
   } catch (err) {
     throw new Error(`${file}: cannot render the ${run.kind} section (${String(err && err.message).split('\n')[0]})`, {
       cause: err,
@@ -125,6 +126,62 @@ async function addDriverPages(sections, results, fromOut) {
   }
 }
 
+// Absolute paths of a machine on a page: the recorded commands of runs recorded before
+// commands were recorded relative to the project (bench/services.js projectRelative), a
+// service's folder. They are shown by a rule that reads the same wherever the report is
+// rendered (the checkout that rendered the page is not the one that recorded the run):
+// - under ctxbench's own cache in a home (`~/.cache/ctxbench/…`, lib/node-versions.js): from
+//   `$HOME`, the reader's own cache, where the same Node binary would be (and a shell expands
+//   `$HOME` inside the double quotes a recorded command puts around it, where it leaves `~`);
+// - with one of the project's own folders in it (results/, examples/) outside a temporary
+//   folder: from that folder on, as the command would be typed in the project
+//   (`/work/main/results/x.json` → `results/x.json`);
+// - anything else (a scratch file, `/tmp/instr2/a.json`): `…/a.json`, its name only, since
+//   its folder exists on that machine alone and the ellipsis says something was left out.
+// Only paths under the roots listed are touched, never a URL's path (`--health /healthz`).
+const MACHINE_ROOTS = ['home', 'root', 'Users', 'tmp', 'var', 'private', 'work', 'mnt', 'srv', 'opt'];
+const TEMPORARY = new Set(['tmp', 'var', 'private']);
+const PROJECT_DIRS = new Set(['results', 'examples']);
+const MACHINE_PATH = new RegExp(String.raw`(?<![\w.~:/-])/(?:${MACHINE_ROOTS.join('|')})(?:/[\w.@+-]+)+/?`, 'g');
+
+function shownPath(abs) {
+  const parts = abs.split('/').filter(Boolean);
+  const homeLength = parts[0] === 'root' ? 1 : ['home', 'Users'].includes(parts[0]) ? 2 : 0;
+  if (homeLength && parts[homeLength] === '.cache' && parts[homeLength + 1] === 'ctxbench')
+    return ['$HOME', ...parts.slice(homeLength)].join('/');
+  const at = TEMPORARY.has(parts[0]) ? -1 : parts.findIndex((x, i) => i > 0 && PROJECT_DIRS.has(x));
+  return at > 0 ? parts.slice(at).join('/') : `…/${parts.at(-1)}`;
+}
+
+// text with every absolute path of a machine shown by the rule above.
+const shownPaths = (text) => String(text).replace(MACHINE_PATH, shownPath);
+
+// A page never sends the reader to itself (a preset's `why` names its study's page, and the
+// page shows the why): on the page, a link to it becomes its text (or its anchor), it leaves
+// a "details:" list (the list goes when it was the only entry), and any other mention of it
+// reads "this page". Fenced blocks (commands) are left as they are. forms: how the page is
+// written from results.md (`results/x.md`); links: how it is linked from itself (`x.md`).
+function withoutSelf(markdown, { forms, links }) {
+  const esc = (x) => x.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const target = new RegExp(String.raw`^(?:\./|\.\./)?(?:${[...forms, ...links].map(esc).join('|')})(#.*)?$`);
+  const mention = new RegExp(String.raw`(?<![\w/.-])(?:${forms.map(esc).join('|')})(?![\w/-]|\.\w)`, 'g');
+  const prose = (text) =>
+    text
+      .replace(/\[([^\]]*)\]\(([^)\s]+)\)/g, (all, label, href) => {
+        const self = href.match(target);
+        return !self ? all : self[1] ? `[${label}](${self[1]})` : label;
+      })
+      .replace(/ ?\(details: ([^)]*)\)/g, (all, list) => {
+        const kept = list.split(/,\s*/).filter((x) => !forms.includes(x.trim()));
+        return kept.length === list.split(/,\s*/).length ? all : kept.length ? ` (details: ${kept.join(', ')})` : '';
+      })
+      .replace(mention, 'this page');
+  return markdown
+    .split(/(^```[\s\S]*?^```)/m)
+    .map((part, i) => (i % 2 ? part : prose(part)))
+    .join('');
+}
+
 // writePages(sections, results, { places, html, files }) -> the pages written: one per
 // section, how-to-read.md, and model-fit.json beside them.
 function writePages(sections, results, { places, html, files }) {
@@ -157,7 +214,10 @@ function writeStudyPage(s, { places, html }) {
   const { outFile, fromOut, pageOf } = places;
   const backLink = places.fromPages(outFile);
   const source = s.file ? `\`${fromOut(s.file)}\`` : 'the run files it names';
-  const body = s.markdown.replace(/^## /, '# ');
+  const body = withoutSelf(s.markdown, {
+    forms: [...new Set([fromOut(pageOf(s.name)), `results/${s.name}.md`])],
+    links: [places.fromPages(pageOf(s.name))],
+  }).replace(/^## /, '# ');
   const page = [
     body.split('\n')[0],
     '',
@@ -174,4 +234,15 @@ function writeStudyPage(s, { places, html }) {
   return pageOf(s.name);
 }
 
-module.exports = { genericSection, moduleFor, renderSection, tidy, renderSections, writePages, GENERATED };
+module.exports = {
+  genericSection,
+  moduleFor,
+  renderSection,
+  tidy,
+  renderSections,
+  writePages,
+  shownPaths,
+  withoutSelf,
+  MACHINE_ROOTS,
+  GENERATED,
+};

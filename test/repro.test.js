@@ -7,7 +7,7 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { reproCompare } = require('../analysis/repro');
+const { reproCompare, reproVerdict } = require('../analysis/repro');
 const { reproText } = require('../report/repro-text');
 const { makeRun2 } = require('./helpers/run2');
 const { tempDir } = require('./helpers/tmp');
@@ -160,13 +160,14 @@ test(
     assert.match(
       six,
       new RegExp(
-        "⚠ \\*\\*Below the bar:\\*\\* `r3` differs by more than both runs' noise " +
+        "⚠ \\*\\*Below the bar \\(5 of 6\\):\\*\\* `r3` differs by more than both runs' noise " +
           String.raw`explains\. With 6 ratios, an honest method gives at least one such miss ` +
           String.raw`in 26% of run pairs \(1 − 0\.95\^6\), so one miss here is weak evidence`,
       ),
     );
     const two = render({ title: 'R', repro: repro([false, false, true, true, true, true, true, true, true, true]) });
-    assert.match(two, /Below the bar:\*\* `r0`, `r1` differ by/);
+    assert.match(two, /Below the bar \(8 of 10\):\*\* `r0`, `r1` differ by/);
+    assert.match(two, /gives 2 or more such misses in 9% of run pairs/, 'the chance of as many misses as seen');
     assert.doesNotMatch(two, /weak evidence/, 'two misses are not waved away');
     assert.match(
       render({
@@ -181,6 +182,54 @@ test(
     );
   },
 );
+
+test('a repro across machines or settings is held to no bar: its verdict line says what its notes say', () => {
+  const { render } = require('../report/sections/repro');
+  const row = (id, consistent) => ({
+    id,
+    a: { estimate: 1, ci95: [0.9, 1.1] },
+    b: { estimate: 1, ci95: [0.9, 1.1] },
+    differencePp: 0,
+    aCoversB: consistent,
+    bCoversA: consistent,
+    agree: consistent,
+    consistent,
+  });
+  // Nine of ten consistent, the other machine: "✅ At or above the bar (9 of 10)" under "neither
+  // run reproduces the other here" until the line and the notes were one verdict.
+  const flags = Array.from({ length: 10 }, (_, i) => i !== 8);
+  const repro = (extra) => ({
+    rows: flags.map((c, i) => row(`r${i}`, c)),
+    compared: 10,
+    agreeing: 9,
+    shareAgreeing: 0.9,
+    medianHalfWidthPct: 5,
+    judged: 10,
+    consistent: 9,
+    shareConsistent: 0.9,
+    schemas: [3, 3],
+    settings: [],
+    ...extra,
+  });
+  const machines = {
+    a: { cpuModel: 'Intel', cores: 2, kernel: '6' },
+    b: { cpuModel: 'AMD', cores: 2, kernel: '6' },
+    same: false,
+    differences: ['CPU Intel → AMD'],
+  };
+  const across = render({ title: 'R', repro: repro({ machines }) });
+  assert.match(across, /neither run reproduces the other here/);
+  assert.doesNotMatch(across, /the bar \(9 of 10\)|Below the bar/);
+  assert.match(across, /ⓘ \*\*No bar here\*\* \(9 of 10 consistent\): two machines, not a second reading/);
+  const settings = render({ title: 'R', repro: repro({ settings: ['CFS period 100,000 → 10,000 µs'] }) });
+  assert.match(settings, /\*\*Settings differ\*\*/);
+  assert.match(settings, /No bar here\*\* \(9 of 10 consistent\): two settings,/);
+  assert.doesNotMatch(settings, /At or above the bar/);
+  const both = reproVerdict(repro({ machines, settings: ['CFS burst 0 → 25,000 µs'] }));
+  assert.deepStrictEqual([both.code, both.why], ['comparison', ['machines', 'settings']]);
+  const same = reproVerdict(repro({ machines: { ...machines, same: true } }));
+  assert.deepStrictEqual([same.code, same.missed, same.bar], ['meets', ['r8'], 0.9]);
+});
 
 test('ctxbench repro --compare compares two files and writes a repro result', () => {
   const dir = tempDir('ctxbench-repro-');

@@ -3,26 +3,36 @@
 // run? Per ratio both estimates with their intervals, the difference, and whether each
 // interval covers the other's estimate; the share that agrees beside the median half-width.
 const f = require('../format');
-const { reproCompare } = require('../../analysis/repro');
+const { reproCompare, reproVerdict } = require('../../analysis/repro');
 
-// Below the bar, name the ratios, and say how often chance alone gets there: with k
-// ratios each failing an honest 5% test independently, at least one fails with
-// probability 1 - 0.95^k (26% at k = 6), so one miss among few ratios is weak evidence.
-function barVerdict(r) {
-  if (r.shareConsistent >= 0.9) return `✅ At or above the bar (${r.consistent} of ${r.judged}).`;
-  const missed = r.rows.filter((x) => x.consistent === false);
-  const chance = 1 - 0.95 ** r.judged;
+// The verdict line, worded from the one verdict (analysis/repro.js reproVerdict) that the
+// header's notes are worded from too. Below the bar, name the ratios, and say how often chance
+// alone misses as many: with k ratios each failing an honest 5% test independently, at least
+// one fails with probability 1 − 0.95^k (26% at k = 6), so one miss among few ratios is weak
+// evidence; two of fourteen, 15%.
+function barVerdict(v) {
+  const count = `${v.consistent} of ${v.judged}`;
+  if (v.code === 'comparison') {
+    const what = v.why.map((x) => `two ${x}`).join(' and ');
+    return (
+      `ⓘ **No bar here** (${count} consistent): ${what}, not a second reading of one figure, so the bar is ` +
+      'not applied and neither run reproduces the other.'
+    );
+  }
+  if (v.code === 'meets') return `✅ At or above the bar (${count}).`;
+  const k = v.missed.length;
+  const chance = `${(v.chance * 100).toFixed(0)}%`;
   return (
-    `⚠ **Below the bar:** ${missed.map((x) => f.code(x.id)).join(', ')} ` +
-    `${missed.length === 1 ? 'differs' : 'differ'} by more than ` +
-    `both runs' noise explains. With ${r.judged} ratios, an honest method gives at least one such miss in ` +
-    `${(chance * 100).toFixed(0)}% ` +
-    `of run pairs (1 − ` +
-    `0.95^${r.judged})` +
-    (missed.length === 1 && chance > 0.2
-      ? ', so one miss here is weak evidence against the method; another pair of runs tells'
+    `⚠ **Below the bar (${count}):** ${v.missed.map((id) => f.code(id)).join(', ')} ` +
+    `${k === 1 ? 'differs' : 'differ'} by more than both runs' noise explains. With ${v.judged} ratios, an ` +
+    (k === 1
+      ? `honest method gives at least one such miss in ${chance} of run pairs (1 − 0.95^${v.judged})`
+      : `honest method gives ${k} or more such misses in ${chance} of run pairs (each ratio missing 5% of the time)`) +
+    (v.chance > 0.2
+      ? `, so ${k === 1 ? 'one miss' : `${k} misses`} here ${k === 1 ? 'is' : 'are'} weak evidence against the ` +
+        'method; another pair of runs tells'
       : '') +
-    `.`
+    '.'
   );
 }
 
@@ -144,21 +154,21 @@ const SPEED_APART = 1.5;
 
 // The section's heading and where it came from, then whether the two runs share their
 // settings and their machine: what kind of comparison the rest is.
-function headerLines(run, ctx, r) {
+function headerLines(run, ctx, r, v) {
   const lines = [f.heading(2, run.title || 'Reproducibility'), ''];
   const meta = [];
   if (ctx.file) meta.push(`from ${f.code(ctx.file)}`);
   if (run.status && run.status !== 'complete') meta.push(`⚠ status ${run.status}`);
   if (meta.length) lines.push(`*${meta.join(' · ')}*`, '');
   if (run.command) lines.push(f.fence(run.command, 'sh'), '');
-  if (r?.settings?.length)
+  if (v?.why.includes('settings'))
     lines.push(
       `> ⚠ **Settings differ** (${r.settings.join(', ')}): a comparison of two settings, not a second reading ` +
         'of one. Where the two differ, both can hold.',
       '',
     );
   const m = r?.machines;
-  if (m?.same === false) {
+  if (v?.why.includes('machines')) {
     lines.push(
       `> ⚠ **Across machines** (${m.differences.join(', ')}): a comparison of two machines, not a second ` +
         `reading of one. ` +
@@ -181,7 +191,7 @@ function headerLines(run, ctx, r) {
 }
 
 // How many ratios agree and how many pass the difference test, against the bar.
-function agreementLines(r, lines) {
+function agreementLines(r, v, lines) {
   lines.push(
     `**${r.agreeing} of ${r.compared} ratios agree** (` +
       `${(r.shareAgreeing * 100).toFixed(0)}%): each run's 95% interval covers ` +
@@ -200,10 +210,10 @@ function agreementLines(r, lines) {
         'difference of the ' +
         'log ratios, each standard error read back from its interval). Runs that measure the same thing with ' +
         'honest intervals ' +
-        'pass this about 95% of the time, so at least 9 in 10 is the bar.',
+        `pass this about 95% of the time, so at least ${v.bar * 10} in 10 is the bar.`,
       '',
     );
-    lines.push(barVerdict(r), '');
+    lines.push(barVerdict(v), '');
   }
   if ((r.schemas || []).some((x) => !(x >= 2))) {
     lines.push(
@@ -247,13 +257,14 @@ function render(run, ctx = {}) {
   // an older ctxbench is judged by today's rules (the difference test came later).
   const r =
     Array.isArray(run.runs) && run.runs.length === 2 ? reproCompare(run.runs[0], run.runs[1]) : run.repro || null;
-  const lines = headerLines(run, ctx, r);
+  const v = r ? reproVerdict(r) : null;
+  const lines = headerLines(run, ctx, r, v);
   if (!r || !r.compared) {
     lines.push('No ratio could be compared between the two runs.');
     return lines.join('\n');
   }
   if (r.instructions) return instructionLines(r, lines);
-  agreementLines(r, lines);
+  agreementLines(r, v, lines);
   lines.push(ratioTable(r));
   if (r.served) servedLines(r.served, lines);
   if (r.addedP99) addedLines(r.addedP99, lines);

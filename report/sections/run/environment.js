@@ -167,6 +167,21 @@ function warmupText(run) {
   );
 }
 
+// The blocks the run measured beside the number asked: with a precision target the number
+// asked is a minimum (the run goes on until every ratio is that precise or the time is up),
+// and a stopped run measures fewer. Measured: the blocks its samples came from (else what the
+// precision record says).
+function blocksText(run) {
+  const asked = run.settings?.blocks;
+  if (!f.isNum(asked)) return null;
+  const seen = new Set((run.configs || []).flatMap((c) => (c.samples || []).map((x) => x.block)));
+  seen.delete(undefined);
+  const measured = seen.size || run.precision?.blocks || null;
+  if (!f.isNum(measured)) return String(asked);
+  if (f.isNum(run.settings.precision) && measured >= asked) return `${measured} measured (at least ${asked} asked)`;
+  return measured === asked ? String(asked) : `${measured} measured (${asked} asked)`;
+}
+
 function settingsSection(run) {
   const s = run.settings || {};
   const list = (x) => (Array.isArray(x) ? x.join(', ') : x);
@@ -209,8 +224,12 @@ function settingsSection(run) {
     'targets',
     'maxTime',
     'methodWhy',
+    'precision',
+    'blocks',
   ]);
+  // Said once each: the precision target with its time limit, and the blocks as measured.
   if (f.isNum(s.precision)) items.push(['precision', `±${s.precision} pp within ${s.maxTime} s`]);
+  items.push(['blocks', blocksText(run)]);
   for (const [k, v] of Object.entries(s)) {
     // The method with the reason the run chose it (runs since the method follows the measurement).
     if (k === 'method' && s.methodWhy) items.push([k, `${v} (${s.methodWhy})`]);
