@@ -5,7 +5,7 @@
 // measured one after the other, when kept), and regime shifts in a baseline's series.
 // report/sections/run.js formats these objects.
 const stats = require('./stats');
-const { pairedRatio, summaryOf, samplePairs } = require('./summary');
+const { pairedRatio, summaryOf, samplePairs, invertRatio } = require('./summary');
 const { baselineFor, armOf } = require('./comparable');
 
 const { isNum } = stats;
@@ -234,7 +234,18 @@ function latencyImpact(config, configs, baseline) {
   return r.estimate === null ? null : r;
 }
 
+// A sequential run's CPU column read like its throughput: the baseline's server CPU per
+// request ÷ this configuration's (summary.cpuRatio inverted, its interval 1/upper–1/lower),
+// so below 1 costs more, as % of baseline does. null without a CPU ratio.
+function cpuOfBaseline(summary) {
+  const c = summary?.cpuRatio;
+  if (!c || !isNum(c.estimate) || c.estimate <= 0) return null;
+  const r = invertRatio(c);
+  return { ...r, ci95: Array.isArray(c.ci95) && c.ci95.every((x) => isNum(x) && x > 0) ? r.ci95 : null };
+}
+
 module.exports = {
+  cpuOfBaseline,
   latencyImpact,
   warmupCounts,
   widthSummary,

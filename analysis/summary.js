@@ -38,9 +38,9 @@ function isBroken(config, counts) {
 // configuration its own req/s, p99 and CPU level.
 const isSolo = (s) => Boolean(s) && (s.kind === undefined || s.kind === 'solo');
 
+// A ratio turned the other way round: its estimate and interval inverted (1/upper, 1/lower).
 const invert = (r) =>
   r.estimate === null ? r : { ...r, estimate: 1 / r.estimate, ci95: r.ci95 && [1 / r.ci95[1], 1 / r.ci95[0]] };
-
 
 // The ratio of an instruction-count config to its baseline: counted, not timed.
 function instructionSummary(config, baselineConfig, all, { broken }) {
@@ -197,4 +197,5 @@ module.exports = {
   judgementOf,
   summarize,
   isSolo,
+  invertRatio: invert,
 };

@@ -33,8 +33,9 @@ interval is
 - **Variance components** (one-way ANOVA of the pair log ratios by block) split the noise into *between blocks* (what a
   fresh process changes) and *within blocks* (burst to burst); F and p say whether the process effect is above the \
 noise.
-- **CPU/req vs baseline** is the same paired ratio of server CPU µs per request, a second estimate less exposed to a
-  busy machine. "Disagree" = it and the throughput ratio tell different stories (their intervals do not overlap).
+- **% of the baseline: CPU/req** is the same paired comparison of server CPU µs per request, turned like throughput
+  (the baseline's CPU per request ÷ this one's; below 100% costs more), a second estimate less exposed to a busy
+  machine. "Disagree" = it and the throughput ratio tell different stories (their intervals do not overlap).
 - **Verdict.** "7.0% slower, significant" means the difference is unlikely to be noise (p < 0.05). "No significant
   difference" means this run cannot tell the two apart — not that they are equal. A strategy that lost or mixed up ids
   (other than the \`global\` control) gets **"context broken, cost not comparable"** instead of a cost; a configuration

@@ -275,11 +275,12 @@ test(
     for (const c of run.configs) for (const x of c.samples) x.latency = { avg: 100000 / x.rps };
     const sweep = (await render({ 'run.json': run }, t)).split('### Depth sweep')[1].split('\n');
     const impact = (s) => sweep[sweep.findIndex((l) => l.startsWith(`| \`${s}\` |`)) + 2];
-    assert.match(impact('als'), /^\| ↳ Impact \(mean latency\) vs `none` \| \+\d+\.\d% \[/);
+    // A slower strategy's mean latency rises: the row says "+ = slower" beside its label.
+    assert.match(impact('als'), /^\| ↳ Impact \(mean latency; \+ = slower\) vs `none` \| \+\d+\.\d% \[/);
     assert.match(
       impact('cls-hooked'),
       new RegExp(
-        '^\\| ↳ Impact \\(mean latency\\) vs `none` ' +
+        '^\\| ↳ Impact \\(mean latency; \\+ = slower\\) vs `none` ' +
           String.raw`\| ⚠ client-bound \| ` +
           String.raw`⚠ client-bound \|$`,
       ),

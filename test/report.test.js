@@ -218,7 +218,8 @@ test('buildReport writes results.md with summary, leaks, failures, depth sweep, 
     section,
     new RegExp(
       '\\| Strategy \\| Depth \\| req/s geo\\. mean \\[95% CI\\] \\| p99 ms \\| % of `none` \\[95% ' +
-        'CI\\] \\| Verdict \\| CPU/req vs `none` \\[95% CI\\] \\| CPU µs/req \\| Mismatches \\| Lost \\|',
+        'CI\\] \\| Verdict \\| % of `none`: CPU/req, below 100% costs more \\[95% CI\\] \\| CPU µs/req \\| ' +
+        'Mismatches \\| Lost \\|',
     ),
   );
   // Schema 1: labelled as the earlier design; the line under the table says why % of baseline is not the quotient.
@@ -231,6 +232,8 @@ test('buildReport writes results.md with summary, leaks, failures, depth sweep, 
   // The fixture plants als at 90% of none (1% noise): the verdict must say so.
   assert.match(alsRow, /\| (9\.\d|10\.\d)% slower, significant \|/);
   assert.match(alsRow, /\| (89|90|91)\.\d% \[/);
+  // Its CPU per request is none's ÷ 0.9: the column beside the verdict reads like throughput (issue 75).
+  assert.match(alsRow, /significant \| (89|90|91)\.\d%/);
   assert.match(section, /\| `none` \| 8 \| [^|]+ \| [^|]+ \| baseline \|/);
   // global's leaks are marked ⚠ and explained; no ❌ since only the control leaked.
   const globalRow = section.split('\n').find((l) => l.startsWith('| `global` (control) | 8 |'));
@@ -310,9 +313,12 @@ test('the depth-sweep preset quotes the App Engine table exactly', async (t) => 
       references.appEngineDepth.depths.every((d) => md.includes(String(d))),
     'depth header',
   );
+  // The seed's cells as it printed them; a row read the cost way says so beside its label.
   for (const r of references.appEngineDepth.rows) {
-    assert.ok(md.includes(`| ${r.label} | ${r.cells.join(' | ')} |`), `${r.label} row`);
+    const label = r.reads ? `${r.label} — ${r.reads}` : r.label;
+    assert.ok(md.includes(`| ${label} | ${r.cells.join(' | ')} |`), `${r.label} row`);
   }
+  assert.match(md, /\| Impact \(-\) — [^|]*above 0% costs more \|/);
   assert.match(md, /004_a422c839f9f49e0c\.txt/);
 });
 

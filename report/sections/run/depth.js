@@ -61,7 +61,7 @@ function sweepRows(run, g, baseline, strat) {
     // The study's own row, where its own method measured: the mean latency's change.
     if (s !== baseline && strategies.includes(baseline) && run.settings?.driver === 'curl') {
       body.push([
-        `↳ Impact (mean latency) vs ${f.code(baseline)}`,
+        `↳ Impact (mean latency; + = slower) vs ${f.code(baseline)}`,
         ...depths.map((d) => {
           const r = at(s, d);
           const q = r && latencyImpact(r.config, run.configs, baseline);

@@ -7,7 +7,7 @@ const references = require('../../references');
 function refTable(header, rows) {
   return f.table(
     header,
-    rows.map((r) => [r.label, ...r.cells]),
+    rows.map((r) => [r.reads ? `${r.label} — ${r.reads}` : r.label, ...r.cells]),
     ['l', ...header.slice(1).map(() => 'r')],
   );
 }
@@ -49,14 +49,14 @@ function referencesSection(run) {
     const als = references.platformatic.tables
       .map((t) => `${t.rows.find((r) => r.label === 'AsyncLocalStorage').cells[2]} (${t.node})`)
       .join(' and ');
-    const ae = references.appEngineDepth.rows.find((r) => r.label === 'Impact (-)').cells;
+    const impact = references.appEngineDepth.rows.find((r) => r.label === 'Impact (-)');
     out.push(
       '',
       `Headline figures: AsyncLocalStorage kept ${als} of a plain http server's throughput (platformatic); ` +
         `cls-hooked at ${references.alsContext.rows[3].cells[0]} vs ` +
         `${references.alsContext.rows[0].cells[0]} req/s for parameter passing (als-context); ` +
-        `async_hooks latency impact ${ae.join(' / ')} at call depths ` +
-        `${references.appEngineDepth.depths.join(' / ')} (App Engine).`,
+        `async_hooks latency impact ${impact.cells.join(' / ')} at call depths ` +
+        `${references.appEngineDepth.depths.join(' / ')} (App Engine; ${impact.reads}).`,
     );
   } else {
     for (const k of keys) out.push(referenceBlock(references[k]), '');

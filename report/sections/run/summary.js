@@ -3,7 +3,7 @@
 // in-run A/A check, failures).
 const f = require('../../format');
 const { ratioVerdictText } = require('../../verdict-text');
-const { strategyInfo, isControl, carriesContext } = require('../../../analysis');
+const { strategyInfo, isControl, carriesContext, cpuOfBaseline } = require('../../../analysis');
 const { isBaselineRow, isAaTwin, strategyCell, uniq, validSamples, nodeLabel, logOf } = require('./common');
 
 function leakCell(config, count) {
@@ -33,7 +33,10 @@ function summaryColumns(rows, baseline, { showFw, showHop, showLog, showNode, du
   add(duet ? 'solo p99 ms' : 'p99 ms', 'r');
   add(duet ? `% of ${base}: CPU/req in duet [95% CI]` : `% of ${base} [95% CI]`, 'r');
   add('Verdict');
-  add(duet ? `req/s on the shared CPU vs ${base} [95% CI]` : `CPU/req vs ${base} [95% CI]`, 'r');
+  add(
+    duet ? `req/s on the shared CPU vs ${base} [95% CI]` : `% of ${base}: CPU/req, below 100% costs more [95% CI]`,
+    'r',
+  );
   add('CPU µs/req', 'r');
   const showElu = rows.some((r) => f.isNum(r.summary.elu?.median));
   if (showElu) add('ELU', 'r');
@@ -63,7 +66,8 @@ function summaryRow({ config: c, summary: s }, { showFw, showHop, showLog, showN
     else if (s.ratio && f.isNum(s.ratio.estimate)) cells.push(f.withCi(s.ratio.estimate, s.ratio.ci95, f.pctOf));
     else cells.push(f.DASH);
     cells.push(isBase ? '' : verdictCell(s, duet));
-    const third = duet ? s.sharedRatio : s.cpuRatio;
+    // Beside the throughput ratio, the CPU one turned the same way (the baseline's ÷ this one's).
+    const third = duet ? s.sharedRatio : cpuOfBaseline(s);
     cells.push(
       isBase || !third || !f.isNum(third.estimate)
         ? isBase
@@ -170,9 +174,10 @@ function ratioNote(run, rows = []) {
     `measured ` +
     `${two ? 'right before or after it (averaged per block; interval over blocks)' : 'in the same round'}, ` +
     `which cancels drift that the two levels still carry, ` +
-    'so it can differ from their quotient. *CPU/req vs baseline* is the same paired ratio of server CPU µs ' +
-    'per request (higher = costlier); ' +
-    '"disagree" = its interval, read as throughput, does not overlap the throughput interval.' +
+    'so it can differ from their quotient. *% of baseline: CPU/req* is the same paired ratio of server CPU ' +
+    "µs per request, turned like throughput: the baseline's CPU per request ÷ this one's (95% = about 5% more " +
+    'CPU per request; below 100% costs more); "disagree" = its interval does not overlap the throughput ' +
+    'interval.' +
     multiplicityNote(rows) +
     ((run.settings?.driver ?? 'autocannon') === 'autocannon'
       ? " *p99 ms* is the median across samples of the load generator's p99, which autocannon records in whole " +
