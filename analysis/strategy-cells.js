@@ -11,6 +11,7 @@ const { equivalence: equivalenceOf } = require('./verdict');
 const { DEFAULTS } = require('../lib/presets');
 const { strategyInfo: info } = require('./registry');
 const { idsOf } = require('./strategy-ids');
+const { reproOf, holdOf, ADDED_P99_ROWS } = require('./strategy-held');
 
 // A run's cell for one strategy: its ratio against the run's baseline, with the settings
 // that make it comparable (or not) with another study's cell.
@@ -157,28 +158,6 @@ function latencyCell(source, strategy, depth, load) {
   };
 }
 
-// Whether a figure of a study (the default run's, the deployment study's) held in a second run
-// on the same machine: the repro comparisons that name the study's file, their row for this
-// configuration.
-function reproOf(repros, def, id) {
-  const mine = path.resolve(def.file);
-  for (const r of repros) {
-    const at = r.run.files.findIndex((f) => path.resolve(f) === mine);
-    const row = at >= 0 && r.run.repro.rows.find((x) => x.id === id);
-    if (!row || typeof row.consistent !== 'boolean') continue;
-    // Another machine's run is a comparison across machines, never a second reading.
-    if (r.run.repro.machines?.same === false) continue;
-    const other = at === 0 ? row.b : row.a;
-    return {
-      consistent: row.consistent,
-      otherEstimate: other?.estimate ?? null,
-      otherFile: r.run.files[at === 0 ? 1 : 0],
-      source: { name: r.name, file: r.file },
-    };
-  }
-  return null;
-}
-
 // The CPU profile (`ctxbench run --profile`) that explains a strategy's cost: its config at
 // the deep end, and the package that grew most over its baseline's share of busy time.
 // Profile paths in a run file are relative to the run file's folder.
@@ -293,10 +272,14 @@ function rowOf(strategy, plan) {
     ...otherCells(at),
   };
   row.profile = profileOf(own, strategy, deepDepth ?? shallowDepth);
-  for (const cell of [row.shallow, row.deep])
-    if (cell && cell.kind === 'ratio') cell.repro = reproOf(sources.repro, own, cell.source.id);
-  if (row.deploy?.kind === 'ratio')
-    row.deploy.repro = reproOf(sources.repro, sources.deployment, row.deploy.source.id);
+  // Each figure's marks (analysis/strategy-held.js): its second run, its study's precision
+  // against the promise (a % figure's), and whether its interval leaves it a number.
+  const repros = sources.repro;
+  const promisedPp = plan.promisedPp ?? null;
+  for (const key of ['shallow', 'deep']) holdOf(row[key], { study: own, repros, promisedPp });
+  holdOf(row.io, { study: sources.io, repros, promisedPp });
+  holdOf(row.deploy, { study: sources.deployment, repros, promisedPp });
+  holdOf(row.latency, { study: plan.latencySource, repros, rowsOf: ADDED_P99_ROWS });
   return row;
 }
 

@@ -12,33 +12,38 @@ const SETTINGS = ['hop', 'method', 'quantity', 'baseline', 'stores', 'node', 'ac
 // report/strategy-summary.js writes the Reading sentence from it.
 //   { kind: 'baseline', carriesContext } | { kind: 'control', leaks } | { kind: 'floor' }
 //   | { kind: 'broken', where: [scenario] }
-//   | { kind: 'measured', costs: [{ depth, significant, estimate, equivalence }], expensive, grows,
+//   | { kind: 'measured', costs: [{ depth, significant, estimate, unresolved, equivalence }], grows,
 //       unreproduced: [{ depth, otherEstimate }], sameInstructionsAt, io, latency, stores, keepsId }
 function findingsOf(row, shallowDepth, deepDepth) {
   if (row.baseline) return { kind: 'baseline', carriesContext: row.carriesContext };
   if (row.control) return { kind: 'control', leaks: (row.shallow?.mismatches || 0) + (row.deep?.mismatches || 0) };
   if (row.carriesContext === false) return { kind: 'floor' };
   if (row.ids.verdict === 'broken' || row.shallow?.broken || row.deep?.broken) {
-    return { kind: 'broken', where: [...new Set(row.ids.runtimes.flatMap((r) => r.propagation))] };
+    // The everyday patterns its Keeps the id? cell names and counts: one list (ids.everyday).
+    return { kind: 'broken', where: row.ids.everyday ?? [] };
   }
   const atDepths = [
     [row.shallow, shallowDepth],
     [row.deep, deepDepth],
   ].filter(([cell]) => cell);
+  // unresolved: the interval is wider than the figure, which is then no number
+  // (analysis/strategy-held.js readsOf).
   const costs = atDepths.map(([cell, depth]) => ({
     depth,
     significant: Boolean(cell.significant),
     estimate: cell.estimate,
+    unresolved: cell.reads === 'unresolved' ? { blocks: cell.blocks ?? null } : null,
     equivalence: cell.equivalence ?? null,
   }));
-  const dearer = costs.some((c) => c.significant && c.estimate < 1);
-  const worst = costs.length ? Math.min(...costs.map((c) => c.estimate)) : null;
   const counted = row.instructions;
   return {
     kind: 'measured',
+    // Each cost is said as the multiple of the baseline's CPU per request it is (the report's
+    // Reading), which says how dear it is without a word for it.
     costs,
-    expensive: dearer && worst < 0.5,
     grows: Boolean(
+      row.shallow?.reads !== 'unresolved' &&
+      row.deep?.reads !== 'unresolved' &&
       row.shallow?.interval &&
       row.deep?.interval &&
       row.deep.interval[1] < row.shallow.interval[0] &&
@@ -46,7 +51,7 @@ function findingsOf(row, shallowDepth, deepDepth) {
     ),
     // A figure the next run did not reproduce is said to be so, beside it.
     unreproduced: atDepths
-      .filter(([cell]) => cell.repro && !cell.repro.consistent)
+      .filter(([cell]) => cell.repro?.consistent === false)
       .map(([cell, depth]) => ({ depth, otherEstimate: cell.repro.otherEstimate })),
     sameInstructionsAt:
       counted &&
@@ -90,7 +95,15 @@ function disagreements(row) {
       a: a.settings[setting],
       b: b.settings[setting],
     }));
-    out.push({ a: na, b: nb, aEstimate: a.estimate, bEstimate: b.estimate, depth: a.settings.depth, differs: diff });
+    out.push({
+      a: na,
+      b: nb,
+      bSource: b.source?.name ?? null,
+      aEstimate: a.estimate,
+      bEstimate: b.estimate,
+      depth: a.settings.depth,
+      differs: diff,
+    });
   }
   return out;
 }

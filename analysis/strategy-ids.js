@@ -75,11 +75,11 @@ function gatherNodeDependent(rows) {
 function idsFromWidest(strategy, studies) {
   const integrity = integritySourceOf(strategy, studies);
   const i = info(strategy);
-  if (i.control) return { verdict: 'control', runtimes: [], common: [] };
-  if (i.carriesContext === false) return { verdict: 'none', runtimes: [], common: [] };
+  if (i.control) return { verdict: 'control', runtimes: [], everyday: [], common: [] };
+  if (i.carriesContext === false) return { verdict: 'none', runtimes: [], everyday: [], common: [] };
   const cells = integrity?.run?.integrity?.cells || [];
   const mine = cells.filter((c) => c.strategy === strategy && c.verdict !== 'n/a');
-  if (!mine.length) return { verdict: 'unmeasured', runtimes: [], common: [] };
+  if (!mine.length) return { verdict: 'unmeasured', runtimes: [], everyday: [], common: [] };
   // Patterns every context strategy (other than param and the control) fails: a property of
   // the pattern, not of this strategy; the summary names them once, not in every row.
   const judged = [...new Set(cells.map((c) => c.strategy))].filter(
@@ -104,10 +104,13 @@ function idsFromWidest(strategy, studies) {
     });
   }
   const uniform = runtimes.every((r) => r.failing.join() === runtimes[0].failing.join());
-  const broken = runtimes.some((r) => r.propagation.length);
+  // The everyday patterns it fails on any runtime: the one list its ✗-alone cell and its
+  // Reading both name and count (issue 76).
+  const everyday = [...new Set(runtimes.flatMap((r) => r.propagation))];
   return {
-    verdict: broken ? 'broken' : 'kept',
+    verdict: everyday.length ? 'broken' : 'kept',
     runtimes,
+    everyday,
     uniform,
     common,
     source: { name: integrity.name, file: integrity.file },

@@ -94,6 +94,9 @@ function headlinePlan(sources, { ioHop, load, stores }) {
   return {
     sources,
     def,
+    // The precision the headline promises a % figure (half its 95% interval, in points): its
+    // margin, the width within which it says "within ±2%" or not (analysis/strategy-held.js).
+    promisedPp: def.run.settings?.margin ?? DEFAULTS.margin,
     popular,
     configs,
     baseline,
@@ -119,7 +122,7 @@ function settingsOf(plan) {
   const { shallowDepth, stores, storesNode } = plan;
   return {
     method: def.run.settings?.method,
-    marginPct: def.run.settings?.margin ?? DEFAULTS.margin,
+    marginPct: plan.promisedPp,
     hop: configs[0]?.hop ?? null,
     node: configs[0]?.node ?? null,
     io: sources.io

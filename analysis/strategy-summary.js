@@ -10,6 +10,7 @@ const { pickSources, headlinePlan, settingsOf, machinesOf, describedSources } = 
 const { rowOf } = require('./strategy-cells');
 const { gatherNodeDependent, commonFailures } = require('./strategy-ids');
 const { findingsOf, disagreements } = require('./strategy-findings');
+const { halfWidthPp } = require('./strategy-held');
 
 // The headline's figure columns after Strategy and Keeps the id?, in order: the one place a
 // column is declared (its cell is computed per row in strategySummary, under the same key;
@@ -27,11 +28,6 @@ const FIGURE_COLUMNS = [
 // A % figure whose 95% interval is wider than this (half its width, in points) says too
 // little for a table read in a minute: its column leaves for its study's page.
 const WIDEST_PP = 4;
-
-const halfWidthPp = (cell) =>
-  Array.isArray(cell?.interval) && cell.intervalKind === '95% CI'
-    ? ((cell.interval[1] - cell.interval[0]) / 2) * 100
-    : null;
 
 // Each figure column of the headline, judged over the rows' cells: its machine (the one most
 // of its cells were measured on; a cell measured on another moves to row.offMachine and reads
@@ -89,6 +85,8 @@ function strategySummary(results, { ioHop = 'pg', load = 0.5, stores = 10 } = {}
     sources: describedSources(sources),
     columns,
     widestPp: WIDEST_PP,
+    // The precision the headline promises a % figure (±pp); a figure short of it is marked.
+    promisedPp: plan.promisedPp,
     // The machines the Keeps the id? column's integrity studies ran on.
     idsMachines: [...new Set(rows.map((r) => r.ids.source && machineByName.get(r.ids.source.name)).filter(Boolean))],
     // On which machine each study of a headline column was measured (CPU model, cores).

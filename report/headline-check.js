@@ -5,6 +5,7 @@
 // fails; scripts/check-headline.js runs it over the committed results in CI.
 const { PROPAGATION } = require('../analysis/registry');
 const { columns } = require('./strategy-summary');
+const { timesText } = require('./headline-cells');
 
 const WIDEST = (summary) => summary.widestPp ?? 4;
 const plain = (text) => String(text ?? '').replace(/`/g, '');
@@ -165,12 +166,76 @@ function machineContradictions({ summary, shown, titleOf }) {
   return out;
 }
 
+// The everyday patterns a text names after "✗" (a Keeps the id? cell that is ✗ alone) or in
+// "everyday code (…)" (the Reading), and how many it counts with its "+N more" / "and N more".
+// -> null (it lists none) | { names, total }
+function everydayListed(text, { reading = false } = {}) {
+  const t = plain(text);
+  const list = reading ? /in everyday code \(([^)]*)\)/.exec(t)?.[1] : /^✗ ([^·]*)/.exec(t)?.[1];
+  if (list === undefined) return null;
+  const more = Number(/(?:\(\+| and )(\d+) more\)?\s*$/.exec(list.trim())?.[1] ?? 0);
+  const names = list
+    .trim()
+    .replace(/\s*(\(\+\d+ more\)| and \d+ more)$/, '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+  return { names, total: names.length + more };
+}
+
+// 6. Keeps the id?'s ✗ list and the Reading's: one list, one count (issue 76).
+function countContradictions(name, text) {
+  const cell = everydayListed(text.ids);
+  const reading = everydayListed(text.reading, { reading: true });
+  if (!cell && !reading) return [];
+  const same = (a, b) => a && b && a.total === b.total && a.names.join() === b.names.join();
+  if (same(cell, reading)) return [];
+  const say = (x) => (x ? `${x.total} (${x.names.join(', ')})` : 'none');
+  return [`${name}: Keeps the id? counts ${say(cell)} everyday patterns while the Reading counts ${say(reading)}`];
+}
+
+// 7. A depth figure's cost said in the Reading as the multiple of the baseline's CPU per
+// request it is (100 ÷ the figure, issue 75.2), in the clause that names its depth.
+function multiplierContradictions({ summary, shown }, name, reading, row) {
+  if (row.findings?.kind !== 'measured') return [];
+  const out = [];
+  for (const key of ['shallow', 'deep'].filter((k) => shown.some((c) => c.key === k))) {
+    const cell = row[key];
+    const depth = summary.depths?.[key];
+    if (cell?.kind !== 'ratio' || cell.reads !== 'level' || !cell.significant) continue;
+    if (cell.equivalence?.outcome === 'equivalent') continue;
+    const times = `${timesText(cell.estimate)}×`;
+    const clause = reading.split(/[,;]/).find((cl) => new RegExp(`\\bdepth ${depth}\\b`).test(cl)) ?? '';
+    if (!clause.includes(times))
+      out.push(
+        `${name}: the Reading says "${clause.trim()}" at depth ${depth}, not ${times} ` +
+          `${plain(summary.baseline)}'s CPU per request (100 ÷ ${(cell.estimate * 100).toFixed(1)}%)`,
+      );
+  }
+  return out;
+}
+
+// 8. A level wider than itself shown as a number; a difference whose interval holds 0 shown
+// as a figure rather than the bound it gives (issue 76.2).
+function resolutionContradictions({ shown, titleOf }, name, row, text) {
+  const out = [];
+  for (const c of shown) {
+    const reads = row[c.key]?.reads;
+    const t = plain(text[c.key]);
+    if (reads === 'unresolved' && !t.startsWith('not resolved'))
+      out.push(`${name}: ${titleOf.get(c.key)} shows "${t}", an interval wider than the figure itself`);
+    if (reads === 'at-most' && !t.startsWith('at most'))
+      out.push(`${name}: ${titleOf.get(c.key)} shows "${t}", a difference whose interval holds 0`);
+  }
+  return out;
+}
+
 // contradictions(summary, texts = rendered(summary)) -> [string]: one line per contradiction.
 function contradictions(summary, texts = rendered(summary)) {
   const out = [];
   const margin = (summary.settings?.marginPct ?? 2) / 100;
   const shown = (summary.columns || []).filter((c) => c.shown);
-  const titleOf = new Map(columns(summary).map((c) => [c.key, c.title]));
+  const titleOf = new Map(columns(summary).map((c) => [c.key, c.name ?? c.title]));
   const ctx = { summary, margin, shown, titleOf };
   for (const { row, text } of texts) {
     const name = row.strategy;
@@ -180,10 +245,13 @@ function contradictions(summary, texts = rendered(summary)) {
       ...marginContradictions(ctx, name, reading, row, text),
       ...rateContradictions(ctx, name, row, text),
       ...widthContradictions(ctx, name, row, text),
+      ...countContradictions(name, text),
+      ...multiplierContradictions(ctx, name, reading, row),
+      ...resolutionContradictions(ctx, name, row, text),
     );
   }
   out.push(...machineContradictions(ctx));
   return out;
 }
 
-module.exports = { contradictions, rendered, crossed };
+module.exports = { contradictions, rendered, crossed, everydayListed };

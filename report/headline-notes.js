@@ -2,7 +2,13 @@
 // The notes under "What each strategy costs" (report/strategy-summary.js): what each column
 // measures, and where the table's figures come from or seem to disagree.
 const f = require('./format');
-const { COLUMN_TEXT, shownColumns } = require('./headline-columns');
+const { COLUMN_TEXT, shownColumns, movedNote } = require('./headline-columns');
+
+// A note under the table reads in a minute (issue 76): at most about this many characters
+// as a reader sees them (link targets and code marks aside); its detail is in docs/reading.md
+// and on the study pages.
+const NOTE_CHARS = 300;
+const visible = (text) => text.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/`/g, '');
 
 // The settings two disagreeing cells differ in (analysis/strategy-summary.js disagreements), by name.
 const SETTING_LABELS = {
@@ -16,10 +22,11 @@ const SETTING_LABELS = {
   connections: 'connections',
 };
 
+// Where an answer that depends on Node fails (the runtimes each stands for: docs/reading.md).
 const FAILS_WHERE = {
-  async_hooks: 'fails on async_hooks (Node 20; 22, 24 and 26 with AsyncContextFrame off), kept with AsyncContextFrame',
-  AsyncContextFrame: 'fails with AsyncContextFrame, kept on async_hooks',
-  'some runtimes': 'fails on some runtimes, not split by AsyncContextFrame',
+  async_hooks: 'without AsyncContextFrame',
+  AsyncContextFrame: 'with AsyncContextFrame',
+  'some runtimes': 'on some runtimes',
 };
 
 // The notes below the table: one per column (what it measures, on which machine), the
@@ -29,44 +36,66 @@ function notes(summary, { link = (name) => `${name}.md` } = {}) {
   const page = (name) => (name ? `[${name}](${link(name)})` : 'its study page');
   return [
     ...idsNote(summary, page),
+    ...commonNote(summary),
     ...shownColumns(summary).map((col) => COLUMN_TEXT[col.key].note(summary, col)),
-    ...readingNote(summary.settings),
+    ...marksNotes(summary),
+    ...movedNote(summary),
+    ...readingNote(summary.settings, summary.baseline),
     ...leftNotes(summary, page),
     ...awayNotes(summary, page),
-    ...popularNote(summary),
+    ...popularNote(summary, page),
     ...nodeNote(summary),
     ...missingNote(summary),
-    ...disagreementNotes(summary),
+    ...disagreementNotes(summary, page),
   ];
 }
 
-// Keeps the id?: the integrity studies, what its marks mean, where they were measured.
+// Keeps the id?: the integrity studies, what its marks mean, where they were measured (the
+// patterns each mark stands for: docs/reading.md).
 function idsNote(summary, page) {
   const ids = [...new Set(summary.rows.map((r) => r.ids.source?.name).filter(Boolean))];
   const idMachines = [...new Set(summary.idsMachines || [])];
   return [
-    `Keeps the id?: the integrity stud${ids.length === 1 ? 'y' : 'ies'} (${ids.map(page).join(', ')}): many ` +
-      `concurrent requests with distinct ids through real code patterns, each echo checked. ✓: the id is kept ` +
-      `in the everyday patterns (call chains, fan-out, thenables, emitters, batches, nesting, keep-alive, ` +
-      `soak); ✗ after ✓: patterns where it is lost or leaked without a remedy (\`AsyncResource.bind\`, ` +
-      `\`*-bound\` scenarios); ✗ alone: lost in an everyday pattern.` +
-      (summary.commonFailures.length
-        ? ` ${summary.commonFailures.map(f.code).join(', ')} fail for every context strategy and are not ` +
-          `repeated in the rows.`
-        : '') +
+    `Keeps the id?: ${ids.map(page).join(', ')}: concurrent requests with distinct ids through real code ` +
+      `patterns, each echo checked. ✓: kept in everyday code; ✗ after ✓: lost or leaked in patterns that need ` +
+      `a remedy; ✗ alone: lost in the everyday patterns named and counted.` +
       (idMachines.length ? ` Measured on ${idMachines.join(' and ')}.` : ''),
   ];
 }
 
-function readingNote(s) {
+function commonNote(summary) {
+  if (!summary.commonFailures.length) return [];
+  const common = summary.commonFailures.map(f.code).join(', ');
+  return [`${common}: fail for every context strategy; not repeated in the rows.`];
+}
+
+// The shown cells' marks: † (short of the promise), "not resolved", "not reproduced".
+function marksNotes(summary) {
+  const cells = summary.rows.flatMap((r) => shownColumns(summary).map((c) => r[c.key]).filter(Boolean));
+  const unreproduced =
+    cells.some((c) => c.repro?.consistent === false) ||
+    summary.rows.some((r) => r.findings?.unreproduced?.length);
+  return [
+    cells.some((c) => c.short) &&
+      `†: short of what the headline promises: its study did not reach ±${summary.promisedPp ?? 2} pp for this ` +
+        `figure (its page's precision), or its second run on the same machine found fewer than 9 in 10 of the ` +
+        `figures it compared consistent (its repro page).`,
+    cells.some((c) => c.reads === 'unresolved') &&
+      '"not resolved (N blocks)": its 95% interval is wider than the figure itself, so the figure is no number ' +
+        'here (its study page has it, from N blocks).',
+    unreproduced &&
+      `"not reproduced": the study's second run on the same machine read the figure given, a difference beyond ` +
+        `what both runs' noise explains (its repro page).`,
+  ].filter(Boolean);
+}
+
+function readingNote(s, baseline = 'none') {
   if (!Number.isFinite(s.marginPct)) return [];
   return [
-    `Reading: written by rules from the depth figures and the id check (analysis/strategy-summary.js), never ` +
-      `by hand: the cost at each depth and the id verdict. "within ±${s.marginPct}%": two one-sided tests at ` +
-      `5% put the 90% interval of the ratio inside 100% ± ${s.marginPct}% (\`--margin\`); "cannot tell": ` +
-      `it straddles an edge (more blocks would decide); "not reproduced": a second run's figure was ` +
-      `inconsistent; "not safe": it loses or leaks the id in everyday code, whatever it costs. CPU profiles, ` +
-      `instruction counts and the other columns' detail are on the study pages.`,
+    `Reading: by rules from the depth figures and the id check (analysis/strategy-summary.js): N× ` +
+      `${f.code(baseline)}'s CPU per request is 100 ÷ the figure; "within ±${s.marginPct}%": the 90% ` +
+      `interval lies inside 100% ± ${s.marginPct}% (two one-sided tests); "cannot tell": it straddles an edge; ` +
+      `"not safe": it loses the id in everyday code.`,
   ];
 }
 
@@ -103,27 +132,34 @@ function awayNotes(summary, page) {
   );
 }
 
-function popularNote(summary) {
+function popularNote(summary, page) {
   const fromPopular = (summary.popularRows || []).filter((st) =>
     summary.rows.some((r) => r.strategy === st && (r.shallow || r.deep)),
   );
   if (!fromPopular.length) return [];
   return [
-    `${fromPopular.map(f.code).join(', ')}: their depth figures come from the popular study ` +
-      `(${summary.sources.popular.title}), measured as the default run is (same method, baseline, hop, ` +
-      `depths and precision target) against its own \`none\` processes; each figure links to it.`,
+    `${fromPopular.map(f.code).join(', ')}: depth figures from the popular study ` +
+      `(${page(summary.sources.popular.name)}), measured as the default run is, against its own ` +
+      `${f.code(summary.baseline)} processes.`,
   ];
 }
 
+// "depends on Node": the scenarios by where they fail and for whom, one clause each.
 function nodeNote(summary) {
   if (!summary.nodeDependent?.length) return [];
-  const scenarios = summary.nodeDependent.map(
-    (g) => `${f.code(g.scenario)} ${FAILS_WHERE[g.fails]} for ${g.strategies.map(f.code).join(', ')}`,
+  const groups = new Map();
+  for (const g of summary.nodeDependent) {
+    const key = `${g.fails}|${g.strategies.join()}`;
+    if (!groups.has(key)) groups.set(key, { fails: g.fails, strategies: g.strategies, scenarios: [] });
+    groups.get(key).scenarios.push(g.scenario);
+  }
+  const clauses = [...groups.values()].map(
+    (g) =>
+      `${g.scenarios.map(f.code).join(', ')} fail${g.scenarios.length > 1 ? '' : 's'} ${FAILS_WHERE[g.fails]} ` +
+      `for ${g.strategies.map(f.code).join(', ')}`,
   );
-  return [
-    `"depends on Node": the answer differs between the runtimes an integrity study ran (each study's page ` +
-      `has the table per runtime): ${scenarios.join('; ')}.`,
-  ];
+  const differs = '"depends on Node": the answer differs between runtimes (each study\'s page has them)';
+  return [`${differs}: ${clauses.join('; ')}.`];
 }
 
 function missingNote(summary) {
@@ -137,8 +173,9 @@ function missingNote(summary) {
   return missing.length ? [`Not in these results: ${missing.join(', ')} fill the empty columns.`] : [];
 }
 
-function disagreementNotes(summary) {
-  // Where two studies seem to disagree: one line per pair of studies and settings.
+// Where two studies seem to disagree: one line per pair of studies and settings, naming as
+// many cases as the note's length allows; the rest are counted, on the second study's page.
+function disagreementNotes(summary, page) {
   const groups = new Map();
   for (const r of summary.rows) {
     for (const d of r.disagreements) {
@@ -150,11 +187,19 @@ function disagreementNotes(summary) {
         .cases.push(`${f.code(r.strategy)} at depth ${d.depth} (${f.pctOf(d.aEstimate)} vs ${f.pctOf(d.bEstimate)})`);
     }
   }
-  return [...groups.values()].map(
-    (g) =>
-      `The ${g.a} and ${g.b} disagree (intervals apart) for ${g.cases.join(', ')}; both can hold, the ` +
-        `settings differ: ${g.differs.join(', ') || 'none recorded'}.`,
-  );
+  return [...groups.values()].map((g) => {
+    const say = (n) => {
+      const rest = g.cases.length - n;
+      const where = rest ? ` and ${rest} more (${page(g.bSource)})` : '';
+      return (
+        `The ${g.a} and ${g.b} disagree (intervals apart) for ${g.cases.slice(0, n).join(', ')}${where}; both can ` +
+        `hold, the settings differ: ${g.differs.join(', ') || 'none recorded'}.`
+      );
+    };
+    let n = g.cases.length;
+    while (n > 1 && visible(say(n)).length > NOTE_CHARS) n -= 1;
+    return say(n);
+  });
 }
 
-module.exports = { notes };
+module.exports = { notes, visible, NOTE_CHARS };

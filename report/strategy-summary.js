@@ -5,13 +5,13 @@
 // is report/headline-cells.js, its columns' words headline-columns.js, its notes
 // headline-notes.js.
 const f = require('./format');
-const { idsText, ratioText, msText, deployText, readingText } = require('./headline-cells');
+const { idsText, ratioText, depthText, msText, deployText, readingText } = require('./headline-cells');
 const { COLUMN_TEXT, shownColumns } = require('./headline-columns');
 const { notes } = require('./headline-notes');
 
-const CELL_TEXT = { latency: msText, deploy: deployText };
+const CELL_TEXT = { shallow: depthText, deep: depthText, latency: msText, deploy: deployText };
 
-// columns(summary) -> [{ key, title, align, cell(row) -> { text, source?, sort? } }]: the
+// columns(summary) -> [{ key, title, name?, align, cell(row) -> { text, source?, sort? } }]: the
 // headline's columns, Strategy and Keeps the id? first, the Reading last.
 function columns(summary) {
   const cols = [
@@ -39,7 +39,9 @@ function columns(summary) {
     const text = CELL_TEXT[col.key] ?? ratioText;
     cols.push({
       key: col.key,
-      title: COLUMN_TEXT[col.key].title(summary),
+      // The head says the figure's direction in words; name is the short title the notes use.
+      title: COLUMN_TEXT[col.key].head(summary),
+      name: COLUMN_TEXT[col.key].title(summary),
       align: 'r',
       cell: (r) =>
         r[col.key]
@@ -51,7 +53,7 @@ function columns(summary) {
     key: 'reading',
     title: 'Reading',
     align: 'l',
-    cell: (r) => ({ text: readingText(r.findings, summary.settings.marginPct) }),
+    cell: (r) => ({ text: readingText(r.findings, summary.settings.marginPct, summary.baseline ?? 'none') }),
   });
   return cols;
 }
@@ -68,13 +70,15 @@ function picturePoints(summary) {
   for (const r of summary.rows) {
     for (const [key, panel] of panels) {
       const cell = r[key];
-      // A capacity that lay beyond the rates tried ("<", "≥") is a bound, not a point.
+      // A capacity that lay beyond the rates tried ("<", "≥") is a bound, not a point; a level
+      // whose interval is wider than itself reads "not resolved" in the table, and is none.
       if (
         !cell ||
         cell.kind === 'baseline' ||
         !f.isNum(cell.estimate) ||
         cell.intervalKind === 'window range' ||
-        cell.bound
+        cell.bound ||
+        cell.reads === 'unresolved'
       )
         continue;
       const [lo, hi] = Array.isArray(cell.interval) ? cell.interval : [null, null];

@@ -46,7 +46,11 @@ test('upward requires are lint errors; the allowed directions are not', async ()
     ['load/x.js', "require('../bench/node-versions');", /load\/ requires only lib\//],
     ['load/x.js', "require('../servers/config');", /load\/ requires only lib\//],
     ['load/x.js', "require('../context');", /load\/ requires only lib\//],
-    ['bench/cli/x.js', "number('depth', v, { min: 1, max: 9 });", /declare the flag with its bounds in lib\/settings\.js/],
+    [
+      'bench/cli/x.js',
+      "number('depth', v, { min: 1, max: 9 });",
+      /declare the flag with its bounds in lib\/settings\.js/,
+    ],
     ['lib/x.js', "require('../context');", /lib\/ requires only lib\//],
     ['context/x.js', "require('../analysis/stats');", /the app does not require the benchmark/],
     ['handlers/x.js', "require('../load/autocannon');", /the app does not require the benchmark/],

@@ -132,7 +132,7 @@ test('one row per strategy of the default run, each cost with its interval and t
   const md = markdown(summary, { link: (name) => `results/${name}.md` });
   assert.match(
     md,
-    /^## What each strategy costs\n\n\| Strategy \| Keeps the id\? \| Depth 8 \| Depth 256 \| Reading \|/,
+    /^## What each strategy costs\n\n\| Strategy \| Keeps the id\? \| Depth 8: % of `none`'s throughput per CPU \|/,
   );
   const line = md.split('\n').find((l) => l.startsWith('| `als` |'));
   assert.match(line, /\| \[(89|90|91)\.\d% \[\d+\.\d%–\d+\.\d%\]\]\(results\/default\.md\) \|/);
@@ -148,7 +148,7 @@ test('the reading is derived from the figures: cost per depth, growth with depth
   assert.match(
     reading(rowOf(summary, 'als')),
     new RegExp(
-      String.raw`^Costs (9|10|11)\.\d% at depth 8, (19|20|21)\.\d% at depth 256, ` +
+      String.raw`^1\.1\d× ${'`none`'}'s CPU per request at depth 8, 1\.2\d× at depth 256, ` +
         String.raw`growing with depth; keeps the id in everyday code\.$`,
     ),
   );
@@ -194,7 +194,7 @@ test(
     assert.strictEqual(idsText(rowOf(summary, 'alscontext').ids), '✗ chain-await');
     assert.match(reading(rowOf(summary, 'alscontext')), /^Loses or leaks the id in everyday code \(chain-await\)/);
     assert.deepStrictEqual(summary.commonFailures, ['pool']);
-    assert.ok(markdown(summary).includes('`pool` fail for every context strategy'));
+    assert.ok(markdown(summary).includes('`pool`: fail for every context strategy'));
   },
 );
 
@@ -289,7 +289,7 @@ test(
       md.split('\n').find((l) => l.startsWith('| `sentry` |')),
       /\| \[\d+\.\d% \[[^\]]+\]\]\(results\/popular\.md\) \|/,
     );
-    assert.match(md, /`sentry`, `datadog`: their depth figures come from the popular study \(Popular \(synthetic\)\)/);
+    assert.match(md, /`sentry`, `datadog`: depth figures from the popular study \(\[popular\]\(results\/popular\.md\)/);
     // Another hop is another measurement: no rows from it.
     const other = strategySummary(results([{ file: 'results/popular.json', run: popularRun({ hop: 'await' }) }]));
     assert.deepStrictEqual(other.popularRows, []);
@@ -366,9 +366,8 @@ test('Keeps the id: an answer that depends on the Node version is said, with whe
   assert.match(
     md,
     new RegExp(
-      '"depends on Node": [^\\n]*`exit-enter` fails on async_hooks \\(Node 20; 22, ' +
-        '24 and 26 with AsyncContextFrame off\\), kept with AsyncContextFrame for `als`; ' +
-        '`timer-in-run` fails on some runtimes, not split by AsyncContextFrame for `cls-hooked`',
+      '"depends on Node": [^\\n]*`exit-enter` fails without AsyncContextFrame for `als`; ' +
+        '`timer-in-run` fails on some runtimes for `cls-hooked`',
     ),
   );
 });
@@ -442,8 +441,11 @@ test('a figure a second run did not reproduce is said to be so; one that held is
     otherEstimate: 0.97,
     otherFile: 'results/runs/earlier.json',
     source: { name: 'repro-x', file: 'results/repro-x.json' },
+    // One of its two ratios consistent: below the 9-in-10 bar, so the cell also carries †.
+    bar: { code: 'below', consistent: 1, judged: 2, bar: 0.9 },
   });
-  assert.match(reading(rowOf(summary, 'als')), /^Costs (9|10|11)\.\d% at depth 8 \(not reproduced: 97\.0%\), /);
+  assert.ok(rowOf(summary, 'als').shallow.short?.repro);
+  assert.match(reading(rowOf(summary, 'als')), /^1\.1\d× `none`'s CPU per request at depth 8 \(not reproduced: 97\.0/);
   assert.doesNotMatch(reading(rowOf(summary, 'param')), /not reproduced/);
   assert.strictEqual(rowOf(summary, 'als').deep.repro, null, 'no row for depth 256 in that repro');
 });
@@ -580,9 +582,9 @@ test(
     const summary = strategySummary(readResults(RESULTS, files));
     const { points, panels, strategies } = picturePoints(summary);
     assert.deepStrictEqual(panels, [
-      `CPU, depth ${summary.depths.shallow}`,
-      `CPU, depth ${summary.depths.deep}`,
-      'Real I/O (pg), CPU',
+      `Throughput per CPU, depth ${summary.depths.shallow}`,
+      `Throughput per CPU, depth ${summary.depths.deep}`,
+      'Real I/O (pg), throughput per CPU',
     ]);
     const expected = [];
     for (const r of summary.rows) {
