@@ -60,7 +60,7 @@ const SETTINGS = {
   health: { plan: 'health', default: { app: '/' } },
   slo: { plan: 'slo', default: { deploy: 'p99=100ms' } },
   method: { plan: 'method', default: { aa: 'duet', calibrate: 'duet' } },
-  precision: { min: 0.1, max: 100, plan: 'precision' },
+  precision: { min: 0.1, max: 100, plan: 'precision', default: { deploy: 5 } },
   'max-time': { min: 1, max: 86400, plan: 'maxTime', default: { plan: 120, deploy: 600 } },
   'min-per-connection': { integer: true, min: 1, max: 1e6, plan: 'minPerConnection', default: { plan: 30 } },
   'group-size': { integer: true, min: 2, max: 8, plan: 'groupSize', default: { plan: 2 } },

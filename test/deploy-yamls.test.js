@@ -63,3 +63,17 @@ test('deploy: a strategy that lost the id at its own HOP on its Node major is na
   assert.match(lines[0], /app_alscontext\.yaml: alscontext lost the id in chain-await \(HOP=await\) on node24/);
   assert.deepStrictEqual(idWarnings(yamls, null), [], 'no integrity results: nothing to name');
 });
+
+test('deploy: blocks until every ratio is within ±5 pp or 600 s, and says what it reached', () => {
+  const { deploySettings, precisionLines } = require('../bench/cli/deploy');
+  const yamls = baselineFirst(['app_cls.yaml', 'app_baseline.yaml'].map((n) => readYaml(path.join(ROOT, n))));
+  const plan = deploySettings(yamls, {});
+  assert.deepStrictEqual([plan.precision, plan.maxTime, plan.blocks], [5, 600, 3]);
+  assert.strictEqual(deploySettings(yamls, { precision: '3' }).precision, 3);
+  assert.deepStrictEqual(precisionLines({ target: 5, reached: true, blocks: 3 }), [
+    'Precision: every ratio within ±5 pp after 3 blocks',
+  ]);
+  const short = { target: 5, reached: false, blocks: 4, elapsedS: 598, missing: [{ halfWidthPct: 6.34 }] };
+  assert.match(precisionLines(short)[0], /±5 pp not reached after 4 blocks and 598 s .* the widest ±6\.3 pp$/);
+  assert.deepStrictEqual(precisionLines(undefined), []);
+});

@@ -27,7 +27,18 @@ const { sloCapacity, operatingPoints } = require('../../analysis');
 const { describeInstance } = require('../../lib/instances');
 const { APP_ENGINE_MAX_CONCURRENT } = require('../../lib/instances');
 
-const OPTIONS = flags(['blocks', 'max-time', 'out', 'report', 'slo', 'cfs-period', 'windows', 'load', 'target-cpu']);
+const OPTIONS = flags([
+  'blocks',
+  'precision',
+  'max-time',
+  'out',
+  'report',
+  'slo',
+  'cfs-period',
+  'windows',
+  'load',
+  'target-cpu',
+]);
 
 const HELP = `How many instances does each App Engine deployment need once autoscaling holds its CPU target,
 against the baseline's? Each app_*.yaml as a local stand-in, in a pair at a fixed rate: the
@@ -54,7 +65,9 @@ not: docs/deploy.md.
 
   --target-cpu SHARE the CPU target (default: the baseline yaml's, else ${DEFAULT_TARGET_CPU})
   --slo pN=BOUND     the bound whose share of requests over it is printed (default ${defaultOf('slo', 'deploy')})
-  --blocks N         blocks of fresh processes (default ${defaultOf('blocks', 'deploy')})
+  --blocks N         blocks of fresh processes at least (default ${defaultOf('blocks', 'deploy')})
+  --precision PP     then more blocks until every ratio's 95% CI half-width is within PP
+                     percentage points, or --max-time (default ${defaultOf('precision', 'deploy')})
   --windows N        counted windows per pair (default ${defaultOf('windows', 'deploy')})
   --load PCTS        a ladder of rates instead, as % of the knee up to 200%, for the capacity
                      within the SLO (e.g. ${SLO_LOADS.map((l) => `${l * 100}%`).join(',')}; docs/deploy.md)
@@ -238,6 +251,7 @@ function deploySettings(yamls, values) {
       ? { load: values.load }
       : { 'target-cpu': values['target-cpu'] ?? String(base.targetCpu ?? DEFAULT_TARGET_CPU) }),
     'max-time': values['max-time'] ?? String(defaultOf('max-time', 'deploy')),
+    precision: values.precision ?? String(defaultOf('precision', 'deploy')),
     ...(values['cfs-period'] && { 'cfs-period': values['cfs-period'] }),
   };
   setting('blocks', runValues.blocks);
@@ -286,6 +300,19 @@ function deploySettings(yamls, values) {
   });
 }
 
+// The precision the run reached against its target (run.precision, bench/runner.js): the
+// answer a team reads first is only as good as its widest interval.
+function precisionLines(p) {
+  if (!p) return [];
+  const widest = Math.max(0, ...(p.missing ?? []).map((m) => m.halfWidthPct));
+  return [
+    p.reached
+      ? `Precision: every ratio within ±${p.target} pp after ${p.blocks} blocks`
+      : `Precision: ±${p.target} pp not reached after ${p.blocks} blocks and ${p.elapsedS} s (the --max-time ` +
+        `deadline): ${p.missing.length} ratio(s) wider, the widest ±${widest.toFixed(1)} pp`,
+  ];
+}
+
 // The end of a deploy in the terminal: per deployment, its capacity within the SLO against
 // the baseline's, the p99 it adds at half the baseline's capacity, its throttling, and
 // the instances sentence.
@@ -295,6 +322,7 @@ function deploySummary(run, yamls, out) {
     '',
     `ctxbench deploy: ${run.status}, ${Math.round(run.measuringSeconds ?? 0)} s of measuring, ` +
       `${inst.name} stand-ins (${inst.cpus} CPU each: an assumption, docs/deploy.md)`,
+    ...precisionLines(run.precision),
   ];
   if (run.settings.targetCpu) {
     const rows = operatingPoints(run);
@@ -340,6 +368,8 @@ module.exports = {
   help: HELP,
   readYaml,
   baselineFirst,
+  deploySettings,
+  precisionLines,
   checkComparable,
   idWarnings,
   OPTIONS,

@@ -29,6 +29,9 @@ test(
       'app_als.yaml',
       '--blocks',
       '3',
+      // Structure only: three blocks whatever their intervals (deploy's own ±5 pp would add more).
+      '--precision',
+      '100',
       '--windows',
       '2',
       '--max-time',
@@ -72,6 +75,7 @@ test(
         'm',
       ),
     );
+    assert.match(r.stdout, /^Precision: every ratio within ±100 pp after 3 blocks$/m);
     // The operating point was searched per block from the baseline's cgroup, and recorded.
     assert.strictEqual(run.settings.targetCpu, 0.6);
     assert.strictEqual(run.learned.operatingPoints.length, 3, JSON.stringify(run.learned.operatingPoints));
