@@ -7,6 +7,7 @@ const summaries = require('./summary');
 const { summaryOf } = summaries;
 const { latencySummaries } = require('./latency');
 const { strategySummary } = require('./strategy-summary');
+const { acrossMachines } = require('./across-machines');
 const { PROPAGATION } = require('./registry');
 const { sloCapacity } = require('./capacity');
 const { operatingPoints, operatingPoint } = require('./operating-point');
@@ -90,7 +91,7 @@ function analyzeAppOnInstance(run) {
   };
 }
 
-// `ctxbench app --probe`: each side's async resources per request (bench/probe.js, a
+// `ctxbench app --probe`: each side's async resources per request (bench/probes/probe.js, a
 // probe process of its own) and what the candidate adds, in total and by type.
 function probeOf(probe) {
   const [base, cand] = probe?.sides || [];
@@ -281,6 +282,7 @@ module.exports = {
   sloCapacity,
   operatingPoints,
   strategySummary,
+  acrossMachines,
   analyzeApp,
   analyzeStores,
   logEffect,

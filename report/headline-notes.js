@@ -38,6 +38,7 @@ function notes(summary, { link = (name) => `${name}.md` } = {}) {
     ...idsNote(summary, page),
     ...commonNote(summary),
     ...shownColumns(summary).map((col) => COLUMN_TEXT[col.key].note(summary, col)),
+    ...acrossNote(summary, page),
     ...marksNotes(summary),
     ...movedNote(summary),
     ...readingNote(summary.settings, summary.baseline),
@@ -87,6 +88,12 @@ function marksNotes(summary) {
       `"not reproduced": the study's second run on the same machine read the figure given, a difference beyond ` +
         `what both runs' noise explains (its repro page).`,
   ].filter(Boolean);
+}
+
+// The page of how far the depth figures move between machines (report/sections/across-machines.js).
+function acrossNote(summary, page) {
+  const at = summary.acrossMachines;
+  return at?.page ? [`How far these figures move between machines: ${page(at.page)}.`] : [];
 }
 
 function readingNote(s, baseline = 'none') {

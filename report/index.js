@@ -44,6 +44,9 @@ async function buildReport({ resultsDir = 'results', out = 'results.md', files, 
   const written = [];
   const sections = await renderSections(results, { resultsDir, places, written });
   const summary = checkedSummary(results, places.outFile);
+  // The headline links the page of how far its figures move between machines, where there is one.
+  const across = sections.find((s) => s.across);
+  if (summary && across) summary.acrossMachines = { page: across.name, machines: across.across.machines.length };
   const pageFiles = writePages(sections, results, { places, html, files });
   const markdown = await resultsMarkdown(results, sections, summary, { resultsDir, places, html, written });
   writeAtomic(places.outFile, markdown);

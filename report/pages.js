@@ -9,6 +9,9 @@ const path = require('node:path');
 const f = require('./format');
 const latencySection = require('./sections/latency');
 const driversSection = require('./sections/drivers');
+const acrossSection = require('./sections/across-machines');
+const { acrossMachines } = require('../analysis');
+const { loadRun } = require('../lib/run-file');
 const instructionsSection = require('./sections/instructions');
 const { companionsOf } = require('./companions');
 const { headings } = require('./headings');
@@ -104,7 +107,40 @@ async function renderSections(results, { resultsDir, places, written }) {
     });
   }
   await addDriverPages(sections, results, fromOut);
+  await addAcrossMachinesPage(sections, results, { resultsDir, fromOut });
   return sections;
+}
+
+// The default preset's runs kept beside the headline's (results/runs/*.json): a page of how
+// far its figures move between machines, after the default run's page. An unreadable kept
+// file is not one of them.
+async function addAcrossMachinesPage(sections, results, { resultsDir, fromOut }) {
+  const head = results.find(({ run }) => run.kind === 'run' && run.settings?.preset === 'default');
+  const dir = resultsDir && path.join(resultsDir, 'runs');
+  if (!head || !dir || !fs.existsSync(dir)) return;
+  const kept = [];
+  for (const n of fs.readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) {
+    const file = path.join(dir, n);
+    try {
+      kept.push({ file, name: path.basename(n, '.json'), run: loadRun(file) });
+    } catch {
+      // not a run file this page can read
+    }
+  }
+  const result = acrossMachines(head, kept);
+  if (!result) return;
+  const { value, blocks } = await f.capture(() => acrossSection.render(result, { fromOut }));
+  const markdown = String(value).trim();
+  const at = sections.findIndex((s) => s.file === head.file);
+  sections.splice(at + 1, 0, {
+    file: null,
+    name: acrossSection.NAME,
+    kind: acrossSection.NAME,
+    title: acrossSection.TITLE,
+    markdown,
+    blocks,
+    across: result,
+  });
 }
 
 // Two rate runs of one matrix by different drivers get a side-by-side page after the
@@ -127,7 +163,7 @@ async function addDriverPages(sections, results, fromOut) {
 }
 
 // Absolute paths of a machine on a page: the recorded commands of runs recorded before
-// commands were recorded relative to the project (bench/services.js projectRelative), a
+// commands were recorded relative to the project (bench/services/services.js projectRelative), a
 // service's folder. They are shown by a rule that reads the same wherever the report is
 // rendered (the checkout that rendered the page is not the one that recorded the run):
 // - under ctxbench's own cache in a home (`~/.cache/ctxbench/…`, lib/node-versions.js): from
