@@ -71,7 +71,7 @@ function runtimeLine({ node, acf }) {
 // finish, then exit 0. Keep-alive connections that fall idle are closed as they do.
 process.once('SIGTERM', shutdown);
 
-// Started by ctxbench (bench/server-process.js): stdin is a pipe from the runner. When it
+// Started by ctxbench (bench/processes/server-process.js): stdin is a pipe from the runner. When it
 // closes the runner is gone (even SIGKILLed, when no exit handler of its runs), and a
 // server left behind would load the CPU of the next benchmark: stop as on SIGTERM.
 if (process.env.CTXBENCH_PARENT_PIPE === '1') {

@@ -1,6 +1,6 @@
 'use strict';
 // Capacity within an SLO (`--slo p99=100ms`), from a pair run over a ladder of rates
-// (bench/pair-windows.js; --instance stand-ins): for each deployment, the highest rate at which its
+// (bench/measure/pair-windows.js; --instance stand-ins): for each deployment, the highest rate at which its
 // chosen percentile stays within the bound, per block (a pair of fresh processes), and its
 // 95% interval over blocks; the candidate's as % of the baseline's, paired by block (the
 // baseline process beside it in the same pairs); and what that means in instances for a

@@ -7,7 +7,7 @@ const { summaryOf } = require('./summary');
 
 // -> null, or { windows: { min, max, median }, requestsPerWindow (median), unsettled: [{ config, block }],
 //   heldToBound: [{ config, block, windows, stepPct }] (arms measured until one window's swing was
-//   within settings.unsettledBound of their mean; bench/instruction-windows.js) }
+//   within settings.unsettledBound of their mean; bench/measure/instruction-windows.js) }
 function instructionWarmup(run) {
   const procs = (run.configs || []).flatMap((c) =>
     (c.processes || []).filter((p) => Array.isArray(p.warmup)).map((p) => ({ config: c, p })),

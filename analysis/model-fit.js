@@ -84,7 +84,7 @@ function nonNegativeLine(xy) {
 // points: [{ R, figures: Map(block -> { extraUs }), from }] -> per block the constrained
 // least-squares line through the points -> { perRequestUs, perResourceUs, blocks: [{ block,
 // a, b, points }] }; null with fewer than two distinct R. A point that joined the study on a
-// resume (from: its first block, bench/resume.js) is in the lines of the blocks from then
+// resume (from: its first block, bench/run/resume.js) is in the lines of the blocks from then
 // on; a block missing a point it was to measure has no line (its design is not the others').
 function fitLine(points) {
   if (new Set(points.map((p) => p.R)).size < 2) return null;

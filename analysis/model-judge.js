@@ -41,7 +41,7 @@ const WORDS = ['claimed', 'not validated', 'not modelled'];
 const BLOCKS_TO_DECIDE_CAP = 200;
 const VERDICT_OF_TOST = { equivalent: 'within', beyond: 'beyond', 'cannot tell': 'cannot tell' };
 
-// The A/A twin of a run (bench/matrix.js): a second `none` process measured beside `none`.
+// The A/A twin of a run (bench/run/matrix.js): a second `none` process measured beside `none`.
 const isAaTwin = (c) => c?.arm === 'aa';
 
 // The A/A half-width (pp): the 90% half-width over blocks of a `none`-beside-`none` point's

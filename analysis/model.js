@@ -4,7 +4,7 @@
 //   extra µs per request = perRequest + perResource × R
 //
 // where R is the number of async resources one request of the service creates (counted in a
-// probe process of the `none` server, bench/probe-run.js, never in a measured one). The
+// probe process of the `none` server, bench/probes/probe-run.js, never in a measured one). The
 // first term is entering the context, the second propagating it. Fitted per strategy and
 // runtime from the duet windows of the configurations whose role is 'fit' (lib/presets.js);
 // the 'held-out' ones are predicted from the fit and judged against their measurement.

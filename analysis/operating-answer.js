@@ -4,7 +4,7 @@
 // and the share of its quota the baseline used where the figures were read, per depth
 // (report/sections/run/operating-answer.js words them).
 
-// The search stops on a step within a tenth of the target (bench/operating-point.js TOLERANCE);
+// The search stops on a step within a tenth of the target (bench/rates/operating-point.js TOLERANCE);
 // a share this far from the target, or nearer, is "at the target".
 const SHARE_TOLERANCE = 0.03;
 

@@ -36,7 +36,7 @@ function cpuPerRequest(w, side) {
 }
 
 // A window's µs of an instance per request on one side at whichever of the autoscaler's
-// targets bound first, as the run recorded it (bench/at-target.js); runs before it was
+// targets bound first, as the run recorded it (bench/rates/at-target.js); runs before it was
 // recorded: the CPU per request (the ratio is the same where the CPU binds on both sides).
 function costPerRequest(w, side) {
   const v = side === 'candidate' ? w.instanceUsPerRequest : w.partnerInstanceUsPerRequest;
@@ -81,7 +81,7 @@ function inFlight(h, windows, key, side) {
 }
 
 // A side's share of its CPU quota over its counted windows: its cgroup's CPU µs ÷ the quota's
-// µs over their wall time, as the search reads a step (bench/operating-point.js spanShare);
+// µs over their wall time, as the search reads a step (bench/rates/operating-point.js spanShare);
 // runs without the cgroup's µs: its CPU per request × its answers. null without either.
 function quotaShare(windows, side, cpus) {
   let used = 0;

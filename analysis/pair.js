@@ -1,5 +1,5 @@
 'use strict';
-// What a pair at a fixed rate (bench/pair-windows.js) says about latency, and when the load
+// What a pair at a fixed rate (bench/measure/pair-windows.js) says about latency, and when the load
 // generator could have made it. The CPU ratio of a pair is the duet's arithmetic on its
 // counted windows (analysis/summary.js duetRatios); here: per block (a pair of fresh
 // processes), the latencies of its timed windows merged exactly (HDR histograms), the

@@ -13,7 +13,7 @@ const validSamples = (config) => (config.samples || []).filter((s) => s && isNum
 const isAaTwin = (config) => config.arm === 'aa';
 const windowsOf = (config) => (config.samples || []).filter((x) => x && x.kind === 'window');
 
-// Warm-up bursts per process (the steady rule of bench/warmup.js): { min, max, median }
+// Warm-up bursts per process (the steady rule of bench/measure/warmup.js): { min, max, median }
 // or null. The median is the upper middle of the sorted counts.
 function warmupCounts(run) {
   const counts = (run.configs || [])

@@ -1,6 +1,6 @@
 'use strict';
 // The ratios of windows measured side by side, for analysis/summary.js: a duet's or a pair's
-// CPU per request (bench/duet-windows.js) and an instruction count's (callgrind), each with
+// CPU per request (bench/measure/duet-windows.js) and an instruction count's (callgrind), each with
 // its method in words.
 
 const { median, twoLevel, positive } = require('./stats');
@@ -27,7 +27,7 @@ function duetRatios(windows) {
   return { ratio, shared, counted: counted.length, dropped: (windows || []).filter((w) => w && !w.counted).length };
 }
 
-// Instruction-count windows (bench/instruction-windows.js) are samples of kind 'instructions':
+// Instruction-count windows (bench/measure/instruction-windows.js) are samples of kind 'instructions':
 // per window, the requests served and the instructions executed (callgrind, Ir).
 const isInstructionWindow = (s) => Boolean(s) && s.kind === 'instructions' && positive(s.perRequest);
 

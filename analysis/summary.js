@@ -33,7 +33,7 @@ function isBroken(config, counts) {
   return !isControl(config.strategy) && carriesContext(config.strategy);
 }
 
-// Duet windows (bench/duet-windows.js) are samples of kind 'window'; each group's load counts are
+// Duet windows (bench/measure/duet-windows.js) are samples of kind 'window'; each group's load counts are
 // of kind 'duet'. Neither is a solo burst: only solo samples (no kind, or 'solo') give a
 // configuration its own req/s, p99 and CPU level.
 const isSolo = (s) => Boolean(s) && (s.kind === undefined || s.kind === 'solo');

@@ -68,7 +68,7 @@ const STRATEGIES = {
     frameworks: ['fastify'],
   },
   // The rows as teams deploy them. `sink`: which of the local sink's APIs the row sends to
-  // (bench/agent-sink.js); a row with one needs SINK_URL, and ctxbench starts the sink for it.
+  // (bench/services/agent-sink.js); a row with one needs SINK_URL, and ctxbench starts the sink for it.
   // `sampleRate`: a head-sampled row's ratio, for requests without a sampled parent (the
   // integrity client then sends none: a sampled W3C parent would trace every request).
   'otel-sdk-otlp': {

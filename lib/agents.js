@@ -6,7 +6,7 @@
 // use them, so neither a deploy nor a plain install of ctxbench pulls them in: the first
 // run that needs one installs it, pinned, into the cache beside the Node binaries
 // (lib/cache-install.js) and every server loads it from there. Nothing they send leaves
-// the machine: their endpoint is ctxbench's local sink (bench/agent-sink.js, SINK_URL).
+// the machine: their endpoint is ctxbench's local sink (bench/services/agent-sink.js, SINK_URL).
 const fs = require('node:fs');
 const path = require('node:path');
 const { installIntoCache, oneLineError } = require('./cache-install');

@@ -1,7 +1,7 @@
 'use strict';
 // The cloud instance classes a server can be held to locally (`--instance CLASS`): what
 // each class gives an instance (CPU, memory, requests at once) as its platform documents
-// it, and the CPU share ctxbench's stand-in (bench/cgroup.js) turns that into.
+// it, and the CPU share ctxbench's stand-in (bench/processes/cgroup.js) turns that into.
 //
 // App Engine standard (app.yaml reference, second-generation runtimes): F1 384 MB / 600 MHz,
 // F2 768 MB / 1.2 GHz, F4 1536 MB / 2.4 GHz, F4_1G 3072 MB / 2.4 GHz; B1, B2, B4, B4_1G as

@@ -4,7 +4,7 @@
 const { DEFAULT_MAJOR } = require('./node-versions');
 const { MODEL_STRATEGIES } = require('./presets-run');
 
-// How io's and latency's pairs measure (bench/pair-windows.js): 3 counted 1-s windows a pair,
+// How io's and latency's pairs measure (bench/measure/pair-windows.js): 3 counted 1-s windows a pair,
 // no pipelining, 3 blocks to start with.
 const PAIR_WINDOWS = { pipelining: 1, windows: 3, window: 1, duration: 2, warmup: 1, blocks: 3, rounds: 1 };
 
@@ -60,7 +60,7 @@ const RATE_PRESETS = {
     baseline: 'none',
   },
   // The headline's deployment column (issue 60): every strategy on an App Engine F1 stand-in
-  // (a quarter of a CPU, 384 MiB, 10 requests at once; bench/cgroup.js) beside a fresh `none`
+  // (a quarter of a CPU, 384 MiB, 10 requests at once; bench/processes/cgroup.js) beside a fresh `none`
   // stand-in at the autoscaler's operating point: the rate at which `none` uses 60% of its
   // quota (App Engine's default target_cpu_utilization), found per block (docs/deploy.md).
   'deployment-f1': {

@@ -6,7 +6,7 @@ const { DEFAULT_MAJOR } = require('./node-versions');
 // The plan's defaults (lib/plan.js): the duet's windows and the default run's blocks.
 const { DEFAULTS } = require('./plan');
 
-// A duet's settings (bench/duet-windows.js): 10 connections per server, 3 counted 1-s windows a
+// A duet's settings (bench/measure/duet-windows.js): 10 connections per server, 3 counted 1-s windows a
 // pair of fresh processes, a 0.5-s solo burst each for req/s and p99, the A/A twin.
 const DUET = {
   method: 'duet',
@@ -28,7 +28,7 @@ const DEFAULT_MATRIX = {
 };
 
 // How the default run measures (also the popular study's, whose rows sit beside it).
-// Duet (bench/duet-windows.js): each strategy and `none` under load at the same time on the
+// Duet (bench/measure/duet-windows.js): each strategy and `none` under load at the same time on the
 // server CPU, 10 connections each, the ratio of their CPU µs per request per 1-s window.
 // The window log ratio moves far less in a duet than between bursts one after the other
 // (docs/method.md, "Duet: a strategy and its baseline at the same time"), so a few windows
@@ -64,7 +64,7 @@ const MODEL_FIT_POINTS = [
   // Depths 1 and 2 (12 and 17 resources per request with `none`) reach down to a small
   // service's count (issue 48: `app --predict` refuses outside the fitted range, and
   // examples/app makes 25). Added after the studies' first blocks: a run resumed with
-  // `--resume` gains them from the block it goes on at (bench/resume.js).
+  // `--resume` gains them from the block it goes on at (bench/run/resume.js).
   { depth: 1, hop: 'immediate' },
   { depth: 2, hop: 'immediate' },
   { depth: 8, hop: 'immediate' },
@@ -105,7 +105,7 @@ const modelConfigs = (strategies, points, role) =>
 // precise) and the block fits in the time. Both run longer than a sitting:
 // `ctxbench run --resume` goes on from the saved run JSON.
 // `probe`: each point's async resources per request counted once the blocks are done
-// (bench/probe-run.js), in probe processes.
+// (bench/probes/probe-run.js), in probe processes.
 const MODEL_MEASUREMENT = {
   ...DUET,
   aa: false,
@@ -209,7 +209,7 @@ const RUN_PRESETS = {
     blocks: 1,
     windows: 3,
     // Warm-up: at most 40 windows of 1,000 requests at depth 8 (Turbofan compilations
-    // there go on until ~25,000 requests), 16 of 100 at depth 256 (bench/instruction-windows.js).
+    // there go on until ~25,000 requests), 16 of 100 at depth 256 (bench/measure/instruction-windows.js).
     // One request in flight (bench/cli/run.js says why): interleaving bugs cannot show
     // here, which is what the default run and the integrity matrix are for.
     connections: 1,

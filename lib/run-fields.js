@@ -223,7 +223,7 @@ const CONFIG = closed(
 );
 
 const ENVIRONMENT = closed(
-  'the machine and the code (bench/environment.js)',
+  'the machine and the code (bench/run/environment.js)',
   fields({
     node: ['string', 'the Node version of ctxbench itself'],
     ctxbenchVersion: ['string', "ctxbench's package version"],

@@ -61,7 +61,7 @@ const RESUME = closed('one resume', {
   blocks: { type: 'integer', description: '--blocks as the resume asked' },
   maxTime: num('--max-time as the resume asked'),
   added: arr('configurations the preset had gained since (they carry joinedBlock)', { type: 'string' }),
-  heldOut: obj('a held-out resume (--held-out): what it measured and why (bench/held-out.js)', {
+  heldOut: obj('a held-out resume (--held-out): what it measured and why (bench/run/held-out.js)', {
     budgetS: num('its own time budget, seconds of measuring'),
     pairs: arr(
       'the strategy-runtime pairs whose word the projection said was decided by --blocks',
@@ -95,13 +95,18 @@ const MEASURED = {
   measuringSeconds: num('seconds spent measuring (blocks), set-up and services apart'),
   precision: obj('with --precision: { target, reached, elapsedS, maxTimeS, blocks, missing: [{ id, halfWidthPct, ' +
     'blocksNeeded }] }'),
-  profiles: obj('with --profile (bench/profile.js): { dir, seconds, configs: { id: { file, requests, summary, ' +
+  profiles: obj('with --profile (bench/probes/profile.js): { dir, seconds, configs: { id: { file, requests, summary, ' +
     'overBaseline } }, errors }, paths relative to the file'),
-  probes: arr('model presets, `ctxbench probe`: async resources per request, per point (bench/probe-run.js)', obj(
-    'one point: { nodeLabel, node, framework, depth, hop, stores, strategy, requests, concurrency, perRequest: ' +
-      '{ total, byType }, pid, runtime }',
-  )),
-  agentSink: obj('the local sink the agents exported to (bench/agent-sink.js): { pid, counts }, warm-ups included'),
+  probes: arr(
+    'model presets, `ctxbench probe`: async resources per request, per point (bench/probes/probe-run.js)',
+    obj(
+      'one point: { nodeLabel, node, framework, depth, hop, stores, strategy, requests, concurrency, perRequest: ' +
+        '{ total, byType }, pid, runtime }',
+    ),
+  ),
+  agentSink: obj(
+    'the local sink the agents exported to (bench/services/agent-sink.js): { pid, counts }, warm-ups included',
+  ),
 };
 const configs = (doc) => ({ type: 'array', description: doc, items: CONFIG });
 

@@ -121,7 +121,7 @@ function targetState(t, share, connections, timeout) {
     queue: [],
     inFlight: 0,
     // µs requests held a connection (send to answer) in the window: the instance's
-    // concurrency, which an autoscaler holds to a target (bench/operating-point.js).
+    // concurrency, which an autoscaler holds to a target (bench/rates/operating-point.js).
     busyUs: 0,
     total: emptyCounts(),
     window: emptyCounts(),

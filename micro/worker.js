@@ -113,7 +113,7 @@ async function main() {
   await send({ type: 'done' });
 }
 
-// Instruction counts (bench/micro-counts.js runs this process under callgrind): the
+// Instruction counts (bench/measure/micro-counts.js runs this process under callgrind): the
 // parent zeroes the counter, sends { type: 'iterate', key, iterations }, and dumps it
 // when this process answers { type: 'iterated' }; { type: 'next' } moves to the next
 // scenario, { type: 'end' } ends. Nothing else runs here between the two, so a window

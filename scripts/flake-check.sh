@@ -34,11 +34,11 @@ loop_pid=
 stop_loop() { [ -n "$loop_pid" ] && kill "$loop_pid" 2>/dev/null; loop_pid=; }
 trap 'stop_loop; exit 130' INT TERM
 echo "flake-check: $n fresh clones of ${commit:0:7}, npm run $tier${busy:+, CPU 0 kept busy}; logs in $logs"
-# How fast the machine is today (bench/fingerprint.js on the servers' Node), so that tier
+# How fast the machine is today (bench/processes/fingerprint.js on the servers' Node), so that tier
 # durations from different days can be told apart from the suite's own growth.
 ( cd "$repo" && node -e "
   const { resolveNode, DEFAULT_MAJOR } = require('./lib/node-versions');
-  const { fingerprint } = require('./bench/fingerprint');
+  const { fingerprint } = require('./bench/processes/fingerprint');
   resolveNode(DEFAULT_MAJOR)
     .then((n) => fingerprint({ launch: { nodePath: n.path } }))
     .then((f) => console.log('machine: ' + f.cpuUsPerRequest.toFixed(0) + ' µs of server CPU a request ('

@@ -11,10 +11,10 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const { execFileSync } = require('node:child_process');
-const { spawnListening } = require('../bench/server-process');
+const { spawnListening } = require('../bench/processes/server-process');
 const { startSchedule } = require('../load/open-loop');
 const { percentiles } = require('../lib/histogram');
-const { captureEnvironment } = require('../bench/environment');
+const { captureEnvironment } = require('../bench/run/environment');
 const { cpus } = require('../lib/cpus');
 
 const { values } = parseArgs({

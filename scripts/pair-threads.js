@@ -5,7 +5,7 @@
 // this script showed it was V8 still compiling, which is why the pair now warms its
 // processes closed loop first). A second method beside the pair's own figure: a baseline and a
 // candidate process, fresh, pinned together to the server CPU, sent one open-loop schedule
-// at the rate (bench/pair-windows.js measurePair, as the pair method runs them), and at every
+// at the rate (bench/measure/pair-windows.js measurePair, as the pair method runs them), and at every
 // window each process's CPU split by thread (/proc/<pid>/task/<tid>/schedstat, named by
 // comm: the event loop's `node` thread or V8's and libuv's helpers), over a long run, so
 // that a cost that is still falling (compilation, a heap still growing) shows as a trend.
@@ -14,11 +14,11 @@
 //     [--windows 30] [--window 2] [--node PATH] [--out FILE]
 const fs = require('node:fs');
 const { parseArgs } = require('node:util');
-const { startServer } = require('../bench/server-process');
-const { measurePair } = require('../bench/pair-windows');
-const { startServices } = require('../bench/services');
-const { pinSelf } = require('../bench/session');
-const { threadTimes } = require('../bench/proc-cpu');
+const { startServer } = require('../bench/processes/server-process');
+const { measurePair } = require('../bench/measure/pair-windows');
+const { startServices } = require('../bench/services/services');
+const { pinSelf } = require('../bench/run/session');
+const { threadTimes } = require('../bench/processes/proc-cpu');
 const { cpus } = require('../lib/cpus');
 const strategies = require('../context');
 

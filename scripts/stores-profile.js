@@ -14,7 +14,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { parseArgs } = require('node:util');
 const autocannon = require('autocannon');
-const { summarizeProfile } = require('../bench/profile');
+const { summarizeProfile } = require('../bench/probes/profile');
 const { freePort } = require('../lib/free-port');
 const { cpus } = require('../lib/cpus');
 

@@ -72,7 +72,7 @@ function ioConfig(env, hop) {
 }
 
 // SINK_URL: where the strategies with an endpoint send (the APM agents' spans, the OTLP
-// rows' traces, metrics and logs), ctxbench's local sink (bench/agent-sink.js): required by
+// rows' traces, metrics and logs), ctxbench's local sink (bench/services/agent-sink.js): required by
 // each row the registry gives a `sink`. Without it an SDK would retry a default endpoint
 // (Sentry: none; dd-trace: localhost:8126; OTLP: localhost:4318) and measure that instead.
 function sinkUrl(env, strategy) {
@@ -81,7 +81,7 @@ function sinkUrl(env, strategy) {
     throw bad('SINK_URL', url, 'http://127.0.0.1:port (a sink on this machine: nothing an agent sends may leave it)');
   if (!url && strategies.info(strategy).sink) {
     throw new ConfigError(
-      `STRATEGY=${strategy} needs SINK_URL (http://127.0.0.1:port of \`node bench/agent-sink.js\`);` +
+      `STRATEGY=${strategy} needs SINK_URL (http://127.0.0.1:port of \`node bench/services/agent-sink.js\`);` +
         " ctxbench's commands start one and set it",
     );
   }

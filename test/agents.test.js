@@ -3,14 +3,14 @@
 // naming, all without the agents; the real agents are in test/all/agents.test.js)
 // The APM agent strategies (context/sentry.js, context/datadog.js) without the agents
 // themselves: a strategy without its sink is refused in one line, ctxbench's local sink
-// (bench/agent-sink.js) decodes what each agent sends and checks each client span's trace,
+// (bench/services/agent-sink.js) decodes what each agent sends and checks each client span's trace,
 // and a client span names its request. With the real agents (installed on first use into
 // the cache), the id check, the span check and nothing leaving loopback:
 // test/all/agents.test.js.
 const test = require('node:test');
 const assert = require('node:assert');
 const { encode } = require('@msgpack/msgpack');
-const { createSink } = require('../bench/agent-sink');
+const { createSink } = require('../bench/services/agent-sink');
 const { loadConfig } = require('../servers/config');
 
 function listen(server) {

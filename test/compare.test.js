@@ -215,7 +215,7 @@ test('configs in only one file are listed; a config with no data in b is inconcl
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-// A duet run (bench/duet-windows.js): per block, counted windows of each arm beside a fresh
+// A duet run (bench/measure/duet-windows.js): per block, counted windows of each arm beside a fresh
 // baseline process, plus a 0.5-s solo burst per config whose req/s is noisy.
 function duetRun(seed, { alsCost = 1.05, soloNoise = 0.3 } = {}) {
   const normal = rng(seed);

@@ -1,13 +1,13 @@
 'use strict';
 // Tier: quick (the curl driver's mapping on a real server and on stand-in scripts)
-// The curl driver (bench/drivers.js) and load/curl.sh: what a run JSON gets from them.
+// The curl driver (bench/measure/drivers.js) and load/curl.sh: what a run JSON gets from them.
 // Real servers on free ports; where the driver's input must be exact or broken, a
 // stand-in curl.sh (a real script in a temp dir) prints it.
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { curlDriver, parseCurlOutput, getDriver } = require('../bench/drivers');
+const { curlDriver, parseCurlOutput, getDriver } = require('../bench/measure/drivers');
 const { startServer } = require('./helpers/server');
 const { tempDir } = require('./helpers/tmp');
 

@@ -10,10 +10,10 @@ const test = require('node:test');
 const assert = require('node:assert');
 const http = require('node:http');
 const strategies = require('../context');
-const { createSink } = require('../bench/agent-sink');
-const { needsOf } = require('../bench/services');
-const { sampledParentFor } = require('../bench/integrity-cells');
-const client = require('../bench/integrity-client');
+const { createSink } = require('../bench/services/agent-sink');
+const { needsOf } = require('../bench/services/services');
+const { sampledParentFor } = require('../bench/integrity/integrity-cells');
+const client = require('../bench/integrity/integrity-client');
 const { loadConfig } = require('../servers/config');
 const { runToExit, startServer, fireConcurrent } = require('./helpers/server');
 

@@ -1,6 +1,6 @@
 'use strict';
 // Tier: quick (the duet's units and refusals, and Ctrl-C during a real duet run, the run command's cheapest duet)
-// Duet measurement (bench/duet-windows.js, bench/methods/duet.js, analysis/summary.js duetRatios):
+// Duet measurement (bench/measure/duet-windows.js, bench/methods/duet.js, analysis/summary.js duetRatios):
 // how windows are formed and judged, how groups and positions rotate between blocks, the
 // interval on a worked example, and Ctrl-C during a real duet run. The full duet run end
 // to end and a server killed during its duet are in test/all/duet.test.js.
@@ -9,9 +9,9 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
-const duet = require('../bench/duet-windows');
+const duet = require('../bench/measure/duet-windows');
 const { duetGroups, soloMembers } = require('../bench/methods/duet');
-const { withAaTwins } = require('../bench/matrix');
+const { withAaTwins } = require('../bench/run/matrix');
 const summary = require('../analysis/summary');
 const { runCli, readRunSoFar } = require('./helpers/cli');
 const { tempDir } = require('./helpers/tmp');

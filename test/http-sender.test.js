@@ -295,7 +295,7 @@ test(
 );
 
 // An autoscaler's concurrency target is on the requests an instance holds: from when a request
-// leaves on a connection to its answer (bench/operating-point.js spanLoad), not its wait in the
+// leaves on a connection to its answer (bench/rates/operating-point.js spanLoad), not its wait in the
 // generator's queue for a connection, which its latency from the intended time includes.
 test("a schedule's cut reports the time its answers held a connection, without their wait in its queue", async (t) => {
   const { startSchedule } = require('../load/open-loop');

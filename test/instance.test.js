@@ -1,6 +1,6 @@
 'use strict';
 // Tier: quick (no cgroup is made: the stand-in's writes go to a fake cgroup folder). The
-// instance stand-ins (lib/instances.js, bench/cgroup.js): the class table and its one-line
+// instance stand-ins (lib/instances.js, bench/processes/cgroup.js): the class table and its one-line
 // refusals, the quota and limit written for cgroup v1 and v2, the kernel's accounting read
 // back, groups left by a killed run swept, and the refusal line where no cgroup can be
 // made. A real stand-in run is test/all/instance.test.js's.
@@ -9,7 +9,14 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const { parseInstance, describeInstance } = require('../lib/instances');
-const { detectCgroups, Cgroup, sweepLeftovers, mountsOf, ownGroups, joinCommand } = require('../bench/cgroup');
+const {
+  detectCgroups,
+  Cgroup,
+  sweepLeftovers,
+  mountsOf,
+  ownGroups,
+  joinCommand,
+} = require('../bench/processes/cgroup');
 const { runCli } = require('./helpers/cli');
 const { tempDir } = require('./helpers/tmp');
 
@@ -170,7 +177,7 @@ test('a stand-in run names each group a killed run left that it removed, before 
   fs.mkdirSync(path.join(dir, 'ctxbench-999999-b0-als-3'));
   const r = require('node:child_process').spawnSync(
     process.execPath,
-    ['-e', "require('./bench/cgroup').standInLayout()"],
+    ['-e', "require('./bench/processes/cgroup').standInLayout()"],
     {
       cwd: path.join(__dirname, '..'),
       env: { ...process.env, CTXBENCH_CGROUP_ROOT: dir },

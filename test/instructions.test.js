@@ -16,10 +16,10 @@ const {
   measuredEnough,
   windowStepPct,
   measureProcess,
-} = require('../bench/instruction-windows');
-const { getDriver } = require('../bench/drivers');
+} = require('../bench/measure/instruction-windows');
+const { getDriver } = require('../bench/measure/drivers');
 const { startServer } = require('./helpers/server');
-const { parseDump } = require('../bench/callgrind');
+const { parseDump } = require('../bench/measure/callgrind');
 const summary = require('../analysis/summary');
 const { verdictText, ratioVerdictText, BROKEN } = require('../report/verdict-text');
 const { compare } = require('../analysis/compare');

@@ -11,8 +11,8 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const http = require('node:http');
-const integrity = require('../bench/integrity');
-const client = require('../bench/integrity-client');
+const integrity = require('../bench/integrity/integrity');
+const client = require('../bench/integrity/integrity-client');
 const { render } = require('../report/sections/integrity');
 const { tempDir } = require('./helpers/tmp');
 

@@ -12,7 +12,7 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const http = require('node:http');
 const path = require('node:path');
-const { redactArgs } = require('../bench/services');
+const { redactArgs } = require('../bench/services/services');
 const { startServer, runToExit, get, traceId } = require('./helpers/server');
 const { tempDir } = require('./helpers/tmp');
 

@@ -25,7 +25,7 @@ const {
   measureCapacity,
   settledBursts,
   kneeSearch,
-} = require('../bench/capacity');
+} = require('../bench/rates/capacity');
 const { baselineFor } = require('../analysis/comparable');
 const latencySection = require('../report/sections/latency');
 const { tempDir } = require('./helpers/tmp');

@@ -26,6 +26,9 @@ test('upward requires are lint errors; the allowed directions are not', async ()
     ['report/x.js', "require('../analysis/summary');", /report\/ does not compute/],
     ['bench/x.js', "require('../report');", /bench\/ does not require report\/ or bench\/cli\//],
     ['bench/x.js', "require('./cli/run');", /bench\/ does not require report\/ or bench\/cli\//],
+    // bench/'s folders (docs/architecture.md) are one room: the rule holds in each of them.
+    ['bench/services/x.js', "require('../../report');", /bench\/ does not require report\/ or bench\/cli\//],
+    ['bench/run/x.js', "require('../cli/run');", /bench\/ does not require report\/ or bench\/cli\//],
     ['micro/x.js', "require('../bench/matrix');", /micro\/ does not require bench\/ or report\//],
     [
       'analysis/x.js',
@@ -67,6 +70,8 @@ test('upward requires are lint errors; the allowed directions are not', async ()
     ['report/x.js', "require('../lib/format');"],
     ['bench/x.js', "require('../context');"],
     ['bench/x.js', "require('../analysis/summary');"],
+    ['bench/run/x.js', "require('../measure/sample');"],
+    ['bench/rates/x.js', "require('../../analysis/summary');"],
     ['micro/x.js', "require('../analysis/micro');"],
     ['analysis/x.js', "require('../lib/histogram');"],
     ['analysis/x.js', "require('../context');"],
@@ -81,7 +86,7 @@ test('upward requires are lint errors; the allowed directions are not', async ()
 
 test('the plan is frozen: writing into settings outside lib/plan.js is a lint error, in every room', async () => {
   const writes = [
-    ['bench/session.js', 'function f(settings) { settings.capacity = 1; }'],
+    ['bench/run/session.js', 'function f(settings) { settings.capacity = 1; }'],
     ['bench/cli/run.js', 'function f(settings) { settings.blocks ??= 3; }'],
     ['bench/methods/x.js', 'function f(run) { run.settings.capacity = {}; }'],
     ['bench/x.js', 'function f(plan) { plan.blocks++; }'],

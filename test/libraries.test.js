@@ -6,8 +6,8 @@
 // the integrity report shows where each one differs from plain AsyncLocalStorage and why.
 const { test } = require('node:test');
 const assert = require('node:assert');
-const integrity = require('../bench/integrity');
-const client = require('../bench/integrity-client');
+const integrity = require('../bench/integrity/integrity');
+const client = require('../bench/integrity/integrity-client');
 const { runToExit } = require('./helpers/server');
 
 const SETTINGS = { requests: 400, concurrency: 200 };

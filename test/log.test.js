@@ -6,9 +6,9 @@
 // depth 1024 under concurrent load with every id kept.
 const test = require('node:test');
 const assert = require('node:assert');
-const { expandConfigs } = require('../bench/matrix');
+const { expandConfigs } = require('../bench/run/matrix');
 const { groupKey, baselineFor } = require('../analysis/comparable');
-const { startServer } = require('../bench/server-process');
+const { startServer } = require('../bench/processes/server-process');
 const { measure } = require('../load/autocannon');
 
 const TARGET = { label: 'nodeX', version: process.version, path: process.execPath, args: [] };
@@ -63,7 +63,7 @@ test('a LOG=stdout server at depth 1024 keeps serving (and every id) under 2 s o
   t.after(() => server.stop());
   assert.strictEqual(server.first.log, 'stdout');
   // Nothing to drain: a reader that falls behind (the runner shares its CPU with the load
-  // generator) would let the lines pile up in the server (bench/server-process.js).
+  // generator) would let the lines pile up in the server (bench/processes/server-process.js).
   assert.strictEqual(server.child.stdout, null, "the server's stdout is not a pipe back to the runner");
   const result = await measure({ url: server.url, connections: 20, duration: 2 });
   assert.ok(server.alive(), `the server died: ${server.stderrTail()}`);

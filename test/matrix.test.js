@@ -5,7 +5,7 @@
 // round to round.
 const test = require('node:test');
 const assert = require('node:assert');
-const { expandConfigs, measurementOrder } = require('../bench/matrix');
+const { expandConfigs, measurementOrder } = require('../bench/run/matrix');
 const { roundOrder } = require('../lib/round-order');
 const { PRESETS } = require('../lib/presets');
 const { armOf, groupKey } = require('../analysis/comparable');

@@ -1135,8 +1135,8 @@ test(
   'a held-out resume measures only the pairs whose word the projection says ' +
     'is decided by N blocks, their points, their partners and an A/A point',
   () => {
-    const { heldOutPlan } = require('../bench/held-out');
-    const { restAllBut, completeBlocks } = require('../bench/resume');
+    const { heldOutPlan } = require('../bench/run/held-out');
+    const { restAllBut, completeBlocks } = require('../bench/run/resume');
     const run = synthRun({ als: linear, param: () => 0.01, 'cls-hooked': (R) => 5 + 0.002 * R * R });
     const held = (strategy, hop) =>
       run.configs.find((c) => c.strategy === strategy && c.hop === hop && c.role === 'held-out');

@@ -165,7 +165,7 @@ test(
     );
     // The io run of 2026-11-23 ran on Node 20 because its preset named no node and "no
     // node" meant this process's own: resolveNodeTargets(null) is the default runtime now.
-    const { resolveNodeTargets } = require('../bench/targets');
+    const { resolveNodeTargets } = require('../bench/run/targets');
     let resolved;
     try {
       resolved = await resolveNodeTargets(null, 'default');

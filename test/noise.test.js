@@ -1,11 +1,11 @@
 'use strict';
-// Tier: quick (bench/noise.js on made-up snapshots: no server, no tool)
-// bench/noise.js: a load average above 1.5 per core flags the run as noisy, unless the load is
+// Tier: quick (bench/run/noise.js on made-up snapshots: no server, no tool)
+// bench/run/noise.js: a load average above 1.5 per core flags the run as noisy, unless the load is
 // the run's own (the curl driver's xargs -P N curl processes), which is said instead.
 const test = require('node:test');
 const assert = require('node:assert');
 const os = require('node:os');
-const { assess } = require('../bench/noise');
+const { assess } = require('../bench/run/noise');
 
 const at = (load) => ({ at: 0, stat: null, loadavg: [load, load, load], cpuMHz: null });
 

@@ -1,13 +1,13 @@
 'use strict';
 // Tier: quick (synthetic steps and windows: nothing started)
 // The autoscaler's operating point: the search for the rate at which a stand-in uses its
-// target share of the quota (bench/operating-point.js), and the figures read there
+// target share of the quota (bench/rates/operating-point.js), and the figures read there
 // (analysis/operating-point.js): the ratio paired in the same windows, instances per
 // 1,000 req/s, the tail at each side's own rate.
 const test = require('node:test');
 const assert = require('node:assert');
 const hdr = require('hdr-histogram-js');
-const { nextRate, searchOperatingPoint, spanShare, pairedCost, TOLERANCE } = require('../bench/operating-point');
+const { nextRate, searchOperatingPoint, spanShare, pairedCost, TOLERANCE } = require('../bench/rates/operating-point');
 const { operatingPoint, operatingPoints } = require('../analysis/operating-point');
 const { summaryOf } = require('../analysis');
 const { newHistogram } = require('../lib/histogram');
@@ -72,7 +72,7 @@ test('nextRate: the fitted slope on the log of both, a step fallen behind backs 
   assert.ok(nextRate([{ rate: 2000, share: 1, behind: true }], 0.6) < 2000);
 });
 
-// A pair window as bench/pair-windows.js windowBetween makes it: member i's cgroup CPU µs.
+// A pair window as bench/measure/pair-windows.js windowBetween makes it: member i's cgroup CPU µs.
 const win = (wallMs, cpus) => ({
   wallMs,
   members: cpus.map((c, i) => ({ instance: { cpuUs: c, cpuUsPerRequest: c / (i + 1) } })),
@@ -371,7 +371,7 @@ test('the concurrency target: a request takes the larger of its CPU and its conn
 
   // The search reads a step at whichever binds first, as a share aimed at the CPU target: 0.9
   // requests in flight against 0.6 allowed is 1.5 × the target, whatever the CPU says.
-  const { spanLoad } = require('../bench/operating-point');
+  const { spanLoad } = require('../bench/rates/operating-point');
   const step = [{ wallMs: 1000, members: [{ instance: { cpuUs: 100000 }, busyUs: 900000 }] }];
   const load = spanLoad(step, 0, cr, 0.6);
   assert.strictEqual(load.bound, 'concurrency');
@@ -396,10 +396,10 @@ test('the concurrency target: a request takes the larger of its CPU and its conn
 
 test("the figures at whichever target bound: the ratio, the instances, the requests held and the page's column", () => {
   const { operatingSection } = require('../report/sections/run/operating');
-  const { windowKeeper } = require('../bench/at-target');
+  const { windowKeeper } = require('../bench/rates/at-target');
   const instance = { name: 'cloudrun:cpu=0.5', cpus: 0.5, periodUs: 100000, quotaUs: 50000, requestLimit: 1 };
   const settings = { instance, targetCpu: 0.6 };
-  // Windows as the pair keeps them at a target (bench/at-target.js windowKeeper): 500 answers a
+  // Windows as the pair keeps them at a target (bench/rates/at-target.js windowKeeper): 500 answers a
   // second, the baseline's held 1,000 µs each (0.5 in flight) and the candidate's 1,200 (0.6).
   const other = { samples: [] };
   const latency = (ms) => {

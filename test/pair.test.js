@@ -1,6 +1,6 @@
 'use strict';
 // Tier: quick (no system tool; one short real pair run). The pair at a fixed rate
-// (bench/pair-windows.js, bench/methods/pair.js, analysis/pair.js): how its windows are judged,
+// (bench/measure/pair-windows.js, bench/methods/pair.js, analysis/pair.js): how its windows are judged,
 // the CPU ratio and the paired latencies on synthetic windows, the generator's rule, and
 // one real pair end to end (structure, never timing).
 const test = require('node:test');
@@ -8,7 +8,7 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const hdr = require('hdr-histogram-js');
-const pair = require('../bench/pair-windows');
+const pair = require('../bench/measure/pair-windows');
 const { summarize } = require('../analysis/summary');
 const { pairLatencySummary, pairBlocks, LATENESS_SHARE, ADDED_LATENESS_P99_MS } = require('../analysis/pair');
 const { latencySummaries } = require('../analysis');

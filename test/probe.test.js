@@ -1,6 +1,6 @@
 'use strict';
 // Tier: quick (the probe's count on a fixture whose work is known, and its one-line refusal)
-// The async-resource probe (bench/probe.js, bench/probe-hook.js): counts, in a probe
+// The async-resource probe (bench/probes/probe.js, bench/probes/probe-hook.js): counts, in a probe
 // process reached through NODE_OPTIONS (as a team's `npm start` would be), the async
 // resources one request creates. Checked on services whose per-request work is known.
 // Compared to 2 decimals: a resource made once a second rather than once a request (the
@@ -11,8 +11,8 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { startApp } = require('../bench/app-process');
-const { probeEnv, countResources, makeDir } = require('../bench/probe');
+const { startApp } = require('../bench/app/app-process');
+const { probeEnv, countResources, makeDir } = require('../bench/probes/probe');
 
 const FIXTURE = path.join(__dirname, 'fixtures', 'probe-app.js');
 const round = (x) => Math.round(x * 100) / 100;

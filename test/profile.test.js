@@ -1,6 +1,6 @@
 'use strict';
 // Tier: quick (run --profile's summary from a real server under --cpu-prof, a few seconds)
-// `ctxbench run --profile` (bench/profile.js, report/sections/profile.js): a real server
+// `ctxbench run --profile` (bench/probes/profile.js, report/sections/profile.js): a real server
 // under --cpu-prof, driven briefly, stopped with SIGTERM; the .cpuprofile is kept and its
 // summary names where the time went. A strategy planted to burn CPU in a named function
 // must show up in it, and as what the strategy adds over its baseline.
@@ -13,9 +13,9 @@ const { tempDir } = require('./helpers/tmp');
 const PLANTED = path.join(__dirname, 'fixtures', 'planted-slow.js');
 // Before the registry loads (bench/matrix requires it): the planted strategy as 'test-extra'.
 process.env.CTXBENCH_EXTRA_STRATEGY = PLANTED;
-const { expandConfigs } = require('../bench/matrix');
-const { recordProfiles, summarizeProfile, packageOf } = require('../bench/profile');
-const { getDriver } = require('../bench/drivers');
+const { expandConfigs } = require('../bench/run/matrix');
+const { recordProfiles, summarizeProfile, packageOf } = require('../bench/probes/profile');
+const { getDriver } = require('../bench/measure/drivers');
 const { profileSection } = require('../report/sections/profile');
 
 test(

@@ -4,7 +4,7 @@
 // negative ETA, and it says where the run stands against the precision target and cap.
 const test = require('node:test');
 const assert = require('node:assert');
-const { createProgress } = require('../bench/progress');
+const { createProgress } = require('../bench/run/progress');
 
 function capture(fn) {
   const lines = [];

@@ -1,13 +1,13 @@
 'use strict';
 // Tier: quick (run --resume's rules, and its one end-to-end run stopped and resumed)
-// `ctxbench run --resume FILE` (bench/resume.js): a stopped run goes on from its saved JSON,
+// `ctxbench run --resume FILE` (bench/run/resume.js): a stopped run goes on from its saved JSON,
 // its complete blocks kept as they were, an unfinished block measured again. Structure
 // only: which blocks, which samples, which status; no timing is judged.
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { completeBlocks, prepareResume, joinNewConfigs } = require('../bench/resume');
+const { completeBlocks, prepareResume, joinNewConfigs } = require('../bench/run/resume');
 const { runCli, runCliInterrupted, readRunSoFar } = require('./helpers/cli');
 const { tempDir } = require('./helpers/tmp');
 
@@ -144,7 +144,7 @@ test('ctxbench run --resume: bad input is one line and exit 1, before anything s
       ),
     ],
     [['--resume', complete, '--blocks', '2'], /^ctxbench: --blocks=2 is not valid/],
-    // The held-out resume of a model study (bench/held-out.js).
+    // The held-out resume of a model study (bench/run/held-out.js).
     [['--held-out', '600'], /^ctxbench: --held-out goes with --resume FILE: it resumes a model study\n$/],
     [
       ['--resume', complete, '--held-out', '600'],

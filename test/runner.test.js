@@ -181,7 +181,7 @@ test('bad input: one line, exit 1, nothing started', async () => {
 });
 
 // Rate mode measures the baseline's capacity before anything is kept: Ctrl-C there quits
-// through the one interrupt handler (bench/progress.js onInterrupt), says so, exits 130
+// through the one interrupt handler (bench/run/progress.js onInterrupt), says so, exits 130
 // and stops the server it started.
 test('Ctrl-C while rate mode measures the baseline capacity: exit 130, one line, no server left', async () => {
   const out = path.join(tmpdir(), 'capacity-interrupted.json');

@@ -7,9 +7,9 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const { startServer } = require('./helpers/server');
-const { takeSample, burstAmount } = require('../bench/sample');
+const { takeSample, burstAmount } = require('../bench/measure/sample');
 const { measure } = require('../load/autocannon');
-const { getJson } = require('../bench/http-client');
+const { getJson } = require('../bench/measure/http-client');
 
 const servers = {};
 test.before(async () => {

@@ -3,7 +3,7 @@
 // The stopping rule: a pure function of what is known after a block.
 const test = require('node:test');
 const assert = require('node:assert');
-const { decide } = require('../bench/stopping');
+const { decide } = require('../bench/run/stopping');
 
 const base = { elapsedS: 100, maxTimeS: 480, nextBlockS: 90, precision: 3, blocks: 3, minBlocks: 3 };
 
@@ -70,7 +70,7 @@ test("a budget (a held-out resume's own time) stops before the minimum of blocks
 });
 
 test('the next block is reckoned as the longest so far plus their spread, so a longer one still fits the cap', () => {
-  const { nextBlockSeconds } = require('../bench/stopping');
+  const { nextBlockSeconds } = require('../bench/run/stopping');
   assert.strictEqual(nextBlockSeconds([]), 0);
   assert.strictEqual(nextBlockSeconds([500]), 500);
   assert.strictEqual(nextBlockSeconds([480, 520, 500]), 560, '520 + (520 - 480)');

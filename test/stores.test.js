@@ -57,8 +57,8 @@ test('STORES out of range or not a number stops start-up with one line', async (
 });
 
 test('a config with `stores` gets its own id and a server started with that many stores', async (t) => {
-  const { expandConfigs } = require('../bench/matrix');
-  const { startServer: startBenchServer } = require('../bench/server-process');
+  const { expandConfigs } = require('../bench/run/matrix');
+  const { startServer: startBenchServer } = require('../bench/processes/server-process');
   const target = { label: 'nodeX', version: process.version, path: process.execPath, args: [] };
   const settings = {
     configs: [

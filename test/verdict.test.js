@@ -65,7 +65,7 @@ test('a run saved now holds judgements and no sentence; the report words the jud
   const { tempDir } = require('./helpers/tmp');
   const { summarize } = require('../analysis/summary');
   const run = { ...makeRun2({ seed: 5, strategies: { als: 0.93 } }), environment: {} };
-  // As bench/block.js keeps each config's summary current at every save.
+  // As bench/processes/block.js keeps each config's summary current at every save.
   const base = run.configs.find((c) => c.strategy === 'none');
   for (const c of run.configs) c.summary = summarize(c, c === base ? null : base);
   const file = path.join(tempDir('ctxbench-verdict-'), 'run.json');

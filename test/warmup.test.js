@@ -2,7 +2,7 @@
 // Tier: quick (the warm-up rule on synthetic bursts)
 const test = require('node:test');
 const assert = require('node:assert');
-const { warmMore, burstCost, MIN_WARMUP_BURSTS, MAX_WARMUP_BURSTS } = require('../bench/warmup');
+const { warmMore, burstCost, MIN_WARMUP_BURSTS, MAX_WARMUP_BURSTS } = require('../bench/measure/warmup');
 
 test(
   'warm-up takes at least three bursts, then goes on while a ' +

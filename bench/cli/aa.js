@@ -23,9 +23,9 @@ const {
 } = require('./common');
 
 const { PRESETS } = require('../../lib/presets');
-const { expandConfigs } = require('../matrix');
-const { measureSession } = require('../session');
-const { needsOf } = require('../services');
+const { expandConfigs } = require('../run/matrix');
+const { measureSession } = require('../run/session');
+const { needsOf } = require('../services/services');
 
 // The default run's own setup: HOP=immediate at depth 8, its connections, measured the
 // way it measures (duet pairs of fresh processes, 3 windows of 1 s).

@@ -1,18 +1,18 @@
 'use strict';
 // `ctxbench app --baseline CMD --candidate CMD`: what a change costs the user's own
-// service (bench/app.js). Writes the run JSON (kind "app") and its report section.
+// service (bench/app/app.js). Writes the run JSON (kind "app") and its report section.
 const { freezePlan } = require('../../lib/plan');
 const path = require('node:path');
 const { UsageError, parse, flags } = require('../../lib/cli');
 const { setting, defaultOf } = require('../../lib/settings');
-const { PROBE } = require('../app-sides');
-const { supported } = require('../proc-cpu');
-const { appSession } = require('../app');
+const { PROBE } = require('../app/app-sides');
+const { supported } = require('../processes/proc-cpu');
+const { appSession } = require('../app/app');
 const { parseInstance, DEFAULT_PERIOD_US } = require('../../lib/instances');
-const { loadFits } = require('../app-predict');
-const { parseLoads } = require('../capacity');
+const { loadFits } = require('../app/app-predict');
+const { parseLoads } = require('../rates/capacity');
 const { parseSlo, parseTargetCpu, DEFAULT_SLO, SLO_LOADS, DEFAULT_TARGET_CPU } = require('./slo');
-const { AppStartError } = require('../app-process');
+const { AppStartError } = require('../app/app-process');
 const { writeReport } = require('./write-report');
 const { MODEL_STRATEGIES } = require('../../lib/presets');
 // The summary on the terminal (app-lines.js), re-exported below: the tests require it here.
@@ -131,7 +131,7 @@ function urlPath(flag, value) {
   return value;
 }
 
-// --with: the helper services ctxbench starts (bench/services.js, which names the
+// --with: the helper services ctxbench starts (bench/services/services.js, which names the
 // environment variable each one's URL arrives in), by the names a team knows them by.
 const WITH = { sink: 'sink', postgres: 'pg', mariadb: 'mysql', redis: 'redis', downstream: 'http' };
 
@@ -207,8 +207,8 @@ function settingsOf(values) {
   };
 }
 
-// --instance CLASS: the pair on stand-ins, at a fixed rate (bench/app-ladder.js) or at the
-// autoscaler's target (bench/app-target.js); without it, the duet at saturation. -> the settings that differ.
+// --instance CLASS: the pair on stand-ins, at a fixed rate (bench/app/app-ladder.js) or at the
+// autoscaler's target (bench/app/app-target.js); without it, the duet at saturation. -> the settings that differ.
 function instanceSettings(values, connections) {
   const periodUs = setting('cfs-period', values['cfs-period']);
   const instance = parseInstance(values.instance, { periodUs: periodUs ?? DEFAULT_PERIOD_US });

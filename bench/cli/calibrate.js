@@ -31,9 +31,9 @@ const {
   resolveSingle,
   defaultNodeTarget,
 } = require('./common');
-const { expandConfigs } = require('../matrix');
-const { measureSession } = require('../session');
-const { needsOf } = require('../services');
+const { expandConfigs } = require('../run/matrix');
+const { measureSession } = require('../run/session');
+const { needsOf } = require('../services/services');
 
 const SINGLE = singleDefaults({ kind: 'calibrate', depth: 1, hop: 'sync', duration: 2 });
 // Where it is checked: the cheapest request, and the default preset's two depths.

@@ -6,7 +6,7 @@ const hops = require('../../handlers/hops');
 const frameworks = require('../../servers');
 const { UsageError, flags } = require('../../lib/cli');
 const { setting } = require('../../lib/settings');
-const { resolveNodeTargets } = require('../targets');
+const { resolveNodeTargets } = require('../run/targets');
 const { PRESETS } = require('../../lib/presets');
 const strategyFile = require('../../context/strategy-file');
 

@@ -1,6 +1,6 @@
 'use strict';
 // `ctxbench deploy app_baseline.yaml app_cls.yaml …`: each App Engine yaml run as a local
-// stand-in of its instance (lib/instances.js, bench/cgroup.js), measured against the yaml
+// stand-in of its instance (lib/instances.js, bench/processes/cgroup.js), measured against the yaml
 // whose STRATEGY is param or none (the baseline, whatever the order given) in pairs at the
 // autoscaler's operating point (the rate at which the baseline uses its target_cpu_utilization
 // of the quota; analysis/operating-point.js): the
@@ -17,12 +17,12 @@ const { loadRun } = require('../../lib/run-file');
 const { UsageError, parse, flags } = require('../../lib/cli');
 const { setting, defaultOf } = require('../../lib/settings');
 const { resolveSettings } = require('./run-plan');
-const { measureRun } = require('../measure-run');
+const { measureRun } = require('../run/measure-run');
 const { SLO_LOADS, DEFAULT_TARGET_CPU } = require('./slo');
 const { capacityLines, operatingLines } = require('./deployment-lines');
 const { freezePlan } = require('../../lib/plan');
 const { writeReport } = require('./write-report');
-const { redactArgs } = require('../services');
+const { redactArgs } = require('../services/services');
 const { sloCapacity, operatingPoints } = require('../../analysis');
 const { describeInstance } = require('../../lib/instances');
 const { APP_ENGINE_MAX_CONCURRENT } = require('../../lib/instances');
@@ -300,7 +300,7 @@ function deploySettings(yamls, values) {
   });
 }
 
-// The precision the run reached against its target (run.precision, bench/runner.js): the
+// The precision the run reached against its target (run.precision, bench/run/runner.js): the
 // answer a team reads first is only as good as its widest interval.
 function precisionLines(p) {
   if (!p) return [];

@@ -8,9 +8,9 @@ const frameworks = require('../../servers');
 const { freezePlan } = require('../../lib/plan');
 const { UsageError, parse, flags, list, acfFlag, presetNamed } = require('../../lib/cli');
 const { setting } = require('../../lib/settings');
-const { session } = require('../session');
-const { resolveNodeTargets } = require('../targets');
-const integrity = require('../integrity');
+const { session } = require('../run/session');
+const { resolveNodeTargets } = require('../run/targets');
+const integrity = require('../integrity/integrity');
 const { DEFAULT_MAJOR } = require('../../lib/node-versions');
 
 // Node targets by name: `--preset runtimes` runs the matrix on every runtime a team may
@@ -27,7 +27,7 @@ const PRESETS = {
     out: path.join('results', 'integrity-upgrade.json'),
   },
 };
-const { redactArgs, needsSink } = require('../services');
+const { redactArgs, needsSink } = require('../services/services');
 const { writeReport } = require('./write-report');
 const systemTools = require('../../lib/system-tools');
 

@@ -7,16 +7,16 @@ const path = require('node:path');
 const fs = require('node:fs');
 const { UsageError, parse, flags, list, acfFlag } = require('../../lib/cli');
 const { setting } = require('../../lib/settings');
-const { session } = require('../session');
+const { session } = require('../run/session');
 const { writeReport } = require('./write-report');
-const { resolveNodeTargets } = require('../targets');
+const { resolveNodeTargets } = require('../run/targets');
 const { DEFAULT_MAJOR } = require('../../lib/node-versions');
-const noise = require('../noise');
+const noise = require('../run/noise');
 const micro = require('../../micro');
 const strategies = require('../../micro/strategies');
 const { compareCounts } = require('../../analysis/micro');
-const { countStrategy, DEFAULTS } = require('../micro-counts');
-const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
+const { countStrategy, DEFAULTS } = require('../measure/micro-counts');
+const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../measure/callgrind');
 
 const OPTIONS = flags(
   [
@@ -263,7 +263,7 @@ function microSession(args, settings, targets, warnings, out, { title, extra = {
 }
 
 // --method instructions: one process per (target, strategy) under callgrind, every
-// scenario counted in it (bench/micro-counts.js); saved after every scenario.
+// scenario counted in it (bench/measure/micro-counts.js); saved after every scenario.
 async function countMain(args, values, settings, out, targets, warnings) {
   const total = targets.length * settings.strategies.length * settings.scenarios.length;
   process.stderr.write(

@@ -8,15 +8,15 @@
 // 90% (a point estimate of 100% with an interval reaching 80% is not a pass, nor a fail).
 const { freezePlan } = require('../../lib/plan');
 const path = require('node:path');
-const { resolveNodeTargets } = require('../targets');
+const { resolveNodeTargets } = require('../run/targets');
 const { parse, flags } = require('../../lib/cli');
 const { setting, defaultOf } = require('../../lib/settings');
-const { measureSession } = require('../session');
-const { localConfig } = require('../matrix');
+const { measureSession } = require('../run/session');
+const { localConfig } = require('../run/matrix');
 const { writeReport } = require('./write-report');
 const { analyzeOverhead: analyze, verdictOf, REQUIRED } = require('../../analysis/method');
 
-const HELLO = path.resolve(__dirname, '..', 'hello-world.js');
+const HELLO = path.resolve(__dirname, '..', 'processes', 'hello-world.js');
 
 // 6 blocks, not 3: at 3 blocks (t = 4.30) the interval was too wide and straddled 90%
 // (docs/investigations.md, "Figures that code comments carried").

@@ -1,14 +1,14 @@
 'use strict';
 // `ctxbench probe RUN.json`: the async resources per request of every point a run measured,
-// counted in probe processes (bench/probe-run.js) and written into the run JSON as
+// counted in probe processes (bench/probes/probe-run.js) and written into the run JSON as
 // `probes`: what the cost model needs beside the run's CPU figures. A run whose preset
 // asks for it (the model presets) is probed when its blocks are done; this is for a run
 // measured without it, or to count again.
 const { parse, flags, UsageError } = require('../../lib/cli');
 const { loadRun, saveRun } = require('../../lib/run-file');
-const { resolveNodeTargets } = require('../targets');
-const { relaunch } = require('../resume');
-const { probeRun, unprobed, PROBE } = require('../probe-run');
+const { resolveNodeTargets } = require('../run/targets');
+const { relaunch } = require('../run/resume');
+const { probeRun, unprobed, PROBE } = require('../probes/probe-run');
 const { writeReport } = require('./write-report');
 const { pointName } = require('../../analysis/model');
 

@@ -5,8 +5,8 @@ const hops = require('../../handlers/hops');
 const { DEFAULTS } = require('../../lib/presets');
 const { UsageError } = require('../../lib/cli');
 const { setting } = require('../../lib/settings');
-const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../callgrind');
-const { UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT } = require('../instruction-windows');
+const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../measure/callgrind');
+const { UNSETTLED_WINDOW_FACTOR, UNSETTLED_BOUND_PCT } = require('../measure/instruction-windows');
 
 const METHODS = ['duet', 'pair', 'sequential', 'instructions'];
 // The pair's rate when neither --rate nor --load is given: half the baseline's capacity.
@@ -20,7 +20,7 @@ const OUT_RUN_THE_LOAD_GENERATOR = ['http', 'fastify'];
 // remote targets are sequential. A duet needs both servers busy through every window:
 // a server waiting on I/O or timers is not, a fixed arrival rate fixes the throughput it
 // would compare, and node:http and Fastify out-run one load-generator CPU. Those are the
-// pair's (bench/pair-windows.js): the CPU per request of a baseline and a candidate on the same
+// pair's (bench/measure/pair-windows.js): the CPU per request of a baseline and a candidate on the same
 // open-loop schedule at once. -> { method, why }.
 function chooseMethod(values, preset, settings) {
   const reasons = methodReasons(values, settings);
@@ -248,7 +248,7 @@ function methodSettings(values, preset, settings) {
   return out;
 }
 
-// Instruction counts (bench/instruction-windows.js): each configuration alone under callgrind.
+// Instruction counts (bench/measure/instruction-windows.js): each configuration alone under callgrind.
 function instructionSettings(values, preset, settings) {
   const found = findValgrind();
   if (!found) throw new UsageError(`--method instructions needs Valgrind, which is not on PATH: ${INSTALL_HINT}`);
@@ -277,7 +277,7 @@ function instructionSettings(values, preset, settings) {
     nodeFlags: NODE_ARGS,
     precision: null,
     windows,
-    // A count still moving at the end of the warm-up is measured longer (bench/instruction-windows.js).
+    // A count still moving at the end of the warm-up is measured longer (bench/measure/instruction-windows.js).
     unsettledWindows:
       setting('unsettled-windows', values['unsettled-windows']) ??
       windows * UNSETTLED_WINDOW_FACTOR,
@@ -286,7 +286,7 @@ function instructionSettings(values, preset, settings) {
       setting('window-requests', values['window-requests']) ??
       preset.windowRequests ??
       null,
-    // null: by window size (bench/instruction-windows.js maxWarmupWindowsFor).
+    // null: by window size (bench/measure/instruction-windows.js maxWarmupWindowsFor).
     maxWarmupWindows:
       setting('max-warmup-windows', values['max-warmup-windows']) ??
       preset.maxWarmupWindows ??

@@ -7,8 +7,8 @@ const hops = require('../../handlers/hops');
 const frameworks = require('../../servers');
 const logs = require('../../handlers/log');
 const { PRESETS, DEFAULTS, quick } = require('../../lib/presets');
-const { DRIVERS } = require('../drivers');
-const { parseRates, parseLoads } = require('../capacity');
+const { DRIVERS } = require('../measure/drivers');
+const { parseRates, parseLoads } = require('../rates/capacity');
 const { freezePlan } = require('../../lib/plan');
 const { UsageError, flags, list, acfFlag, presetNamed } = require('../../lib/cli');
 const { setting } = require('../../lib/settings');
@@ -209,7 +209,7 @@ function logSettings(values, preset) {
 }
 
 // --instance CLASS: every server held to an instance's CPU quota and memory limit
-// (lib/instances.js, bench/cgroup.js), its request limit the connections per server, in a
+// (lib/instances.js, bench/processes/cgroup.js), its request limit the connections per server, in a
 // pair at fixed rates; --slo: the latency bound capacity is judged against.
 function instanceSettings(values, preset, settings) {
   const periodUs = setting('cfs-period', values['cfs-period']);
@@ -271,7 +271,7 @@ function kneeAnchored(values, settings) {
 }
 
 // --target-cpu SHARE (or a preset's targetCpu): the pairs of stand-ins measured at the
-// autoscaler's operating point (bench/operating-point.js), not at rates given beforehand.
+// autoscaler's operating point (bench/rates/operating-point.js), not at rates given beforehand.
 // '0.6' or '60%'; App Engine takes 0.5–0.95, a stand-in anything from 5% to 95%.
 function operatingSettings(values, preset, settings) {
   const given = parseTargetCpu(values['target-cpu']);
@@ -296,7 +296,7 @@ function operatingSettings(values, preset, settings) {
 function rateSettings(values, preset, settings) {
   if (settings.targetCpu) return { rates: null, loads: null, pipelining: 1 };
   let rates = parseRates(values.rate) ?? null;
-  // Judged against an SLO in a pair, a ladder's 100% is the open-loop knee (bench/capacity.js),
+  // Judged against an SLO in a pair, a ladder's 100% is the open-loop knee (bench/rates/capacity.js),
   // which the ladder crosses; measured one at a time, it is the closed-loop capacity.
   const knee = kneeAnchored(values, settings);
   let loads = parseLoads(values.load, { max: knee ? 2 : 1 }) ?? null;

@@ -1,6 +1,6 @@
 'use strict';
 // `ctxbench run`: flags -> settings -> configs -> measured run JSON -> results.md. The flags
-// and the plan: bench/cli/run-plan.js; measuring it (or a stopped run, --resume): bench/measure-run.js.
+// and the plan: bench/cli/run-plan.js; measuring it (or a stopped run, --resume): bench/run/measure-run.js.
 const { saveRun } = require('../../lib/run-file');
 const path = require('node:path');
 const strategies = require('../../context');
@@ -8,15 +8,15 @@ const hops = require('../../handlers/hops');
 const frameworks = require('../../servers');
 const { PRESETS, DEFAULTS } = require('../../lib/presets');
 const { writeReport } = require('./write-report');
-const { DRIVERS, CURL_REQUESTS } = require('../drivers');
+const { DRIVERS, CURL_REQUESTS } = require('../measure/drivers');
 const { UsageError, parse } = require('../../lib/cli');
 const { setting, MAX_DEPTH } = require('../../lib/settings');
-const { redactArgs } = require('../services');
+const { redactArgs } = require('../services/services');
 const { DEFAULT_PERIOD_US } = require('../../lib/instances');
-const { probeRun, unprobed } = require('../probe-run');
+const { probeRun, unprobed } = require('../probes/probe-run');
 const { OPTIONS, resolveSettings, measureOptions } = require('./run-plan');
 const { DEFAULT_SLO, SLO_LOADS, SEQUENTIAL_SLO_LOADS } = require('./slo');
-const { measureRun, resumeRun } = require('../measure-run');
+const { measureRun, resumeRun } = require('../run/measure-run');
 const {
   UNSETTLED_WINDOW_FACTOR,
   UNSETTLED_BOUND_PCT,
@@ -24,7 +24,7 @@ const {
   DEFAULT_MAX_WARMUP_WINDOWS,
   SMALL_WINDOW_MAX_WARMUP,
   windowRequestsFor,
-} = require('../instruction-windows');
+} = require('../measure/instruction-windows');
 
 const HELP = `What each context strategy costs against the baseline (\`none\`), and whether every request
 kept its own id. By default in duet: each strategy and a fresh baseline process loaded at the same
@@ -160,8 +160,8 @@ one at a time)
 `;
 
 // `--resume FILE`: the stopped run at FILE goes on, with its own settings, configurations
-// and deadline, into FILE (bench/resume.js says what is kept). Its flags ->
-// { file, extend, heldOutS } for bench/measure-run.js resumeRun.
+// and deadline, into FILE (bench/run/resume.js says what is kept). Its flags ->
+// { file, extend, heldOutS } for bench/run/measure-run.js resumeRun.
 function resumeRequest(values) {
   const others = Object.keys(values).filter(
     (k) => !['resume', 'report', 'blocks', 'max-time', 'held-out'].includes(k),
@@ -178,7 +178,7 @@ function resumeRequest(values) {
     blocks: setting('blocks', values.blocks),
     maxTime: setting('max-time', values['max-time']),
   };
-  // --held-out S: a model study's held-out resume (bench/held-out.js), S seconds of its own.
+  // --held-out S: a model study's held-out resume (bench/run/held-out.js), S seconds of its own.
   const heldOutS = setting('held-out', values['held-out']);
   if (heldOutS !== undefined && extend.blocks === undefined)
     throw new UsageError('--held-out needs --blocks N: the blocks in all a projected word must decide by');
@@ -205,7 +205,7 @@ async function main(args) {
         command: ['ctxbench', 'run', ...redactArgs(args)].join(' '),
       });
   // The model presets count each point's async resources once the blocks are done: in
-  // probe processes, never in a measured one (bench/probe-run.js).
+  // probe processes, never in a measured one (bench/probes/probe-run.js).
   // A run that has counts (one from before `probe` was a setting included) gets its new points'.
   if ((run.settings?.probe || run.probes) && run.status === 'complete' && unprobed(run).length) {
     await probeRun(run);

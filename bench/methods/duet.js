@@ -1,15 +1,15 @@
 'use strict';
 // The duet method: per block, each arm and a fresh baseline process started as a group
 // (pairs by default) in the block's positions, loaded together on the server CPU while
-// bench/duet-windows.js reads every window, then each member's own solo burst, then stopped. A
+// bench/measure/duet-windows.js reads every window, then each member's own solo burst, then stopped. A
 // sample is a window (kind 'window', the CPU ratio's unit), a group's load ('duet') or a
 // solo burst ('solo').
-const duet = require('../duet-windows');
-const { takeSample } = require('../sample');
-const { AA_ARM } = require('../matrix');
+const duet = require('../measure/duet-windows');
+const { takeSample } = require('../measure/sample');
+const { AA_ARM } = require('../run/matrix');
 const { groupConfigs, armOf } = require('../../analysis/comparable');
 const { roundOrder } = require('../../lib/round-order');
-const { refreshSummaries, warnOnce, blockFailed, startMembers, stopBlock, fmtRatio } = require('../block');
+const { refreshSummaries, warnOnce, blockFailed, startMembers, stopBlock, fmtRatio } = require('../processes/block');
 
 // The duet groups of a run: per comparable group, the baseline with `size - 1` other arms
 // at a time (size 2: pairs), the arms rotated by block before they are cut into groups,
@@ -38,7 +38,7 @@ function soloMembers(group, groups) {
 }
 
 // One block of duet groups: each pair started fresh (in its block's positions), measured
-// under load together (bench/duet-windows.js), each member's own solo burst, stopped.
+// under load together (bench/measure/duet-windows.js), each member's own solo burst, stopped.
 async function duetBlock(ctx, block, counters) {
   const { run, progress, stop } = ctx;
   const s = run.settings;

@@ -3,24 +3,24 @@
 // Valgrind (callgrind), one request in flight, windows of a fixed number of requests. A
 // sample is a window's count (kind 'instructions').
 const fs = require('node:fs');
-const callgrind = require('../callgrind');
-const { measureProcess, windowRequestsFor, maxWarmupWindowsFor } = require('../instruction-windows');
+const callgrind = require('../measure/callgrind');
+const { measureProcess, windowRequestsFor, maxWarmupWindowsFor } = require('../measure/instruction-windows');
 const { baselineFor, armOf } = require('../../analysis/comparable');
 const { roundOrder } = require('../../lib/round-order');
-const { refreshSummaries, warnOnce, fail, explain, startOne, stopBlock } = require('../block');
+const { refreshSummaries, warnOnce, fail, explain, startOne, stopBlock } = require('../processes/block');
 
 // Servers start under Valgrind in seconds, not milliseconds (docs/commands.md, the
 // instructions preset); a loaded one can take longer, so the limit is generous.
 const VALGRIND_START_MS = 180000;
 
 // One block of instruction counts: each configuration in its own fresh process under
-// callgrind (bench/callgrind.js), one at a time on the server CPU; the baselines first,
+// callgrind (bench/measure/callgrind.js), one at a time on the server CPU; the baselines first,
 // then the others, each list in an order rotated by block. Warm-up windows until the
 // count is steady, and never fewer than the block's baseline process took (so an arm's
 // windows sit at the same request indices as its baseline's, or later where the arm
 // needed longer), then settings.windows measured windows (settings.unsettledWindows where
 // the count never settled, more for an arm compared on its mean until settings.unsettledBound
-// holds; bench/instruction-windows.js), each saved as it is taken.
+// holds; bench/measure/instruction-windows.js), each saved as it is taken.
 async function instructionsBlock(ctx, block) {
   const { run, progress, stop } = ctx;
   const s = run.settings;

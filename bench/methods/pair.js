@@ -1,19 +1,19 @@
 'use strict';
-// The pair method (bench/pair-windows.js): per block, each arm and a fresh baseline process
+// The pair method (bench/measure/pair-windows.js): per block, each arm and a fresh baseline process
 // started together in the block's positions, both sent the same open-loop schedule at the
 // configuration's rate from the load CPU, read every window, then stopped. A sample is a
 // window of the candidate (kind 'window', method 'pair': the CPU ratio's and the paired
 // latencies' unit) or a pair's totals on each member (kind 'pair').
-const pair = require('../pair-windows');
-const { positionsFor } = require('../duet-windows');
+const pair = require('../measure/pair-windows');
+const { positionsFor } = require('../measure/duet-windows');
 const { duetGroups } = require('./duet');
-const { AA_ARM } = require('../matrix');
+const { AA_ARM } = require('../run/matrix');
 const { percentiles, HELD_MIN } = require('../../lib/histogram');
-const { refreshSummaries, warnOnce, blockFailed, startMembers, stopBlock, fmtRatio } = require('../block');
-const { getDriver } = require('../drivers');
-const { warmByThroughput } = require('../warmup');
+const { refreshSummaries, warnOnce, blockFailed, startMembers, stopBlock, fmtRatio } = require('../processes/block');
+const { getDriver } = require('../measure/drivers');
+const { warmByThroughput } = require('../measure/warmup');
 const { deploymentOf } = require('../../analysis/capacity');
-const { measureAtTarget, pairSample, windowKeeper } = require('../at-target');
+const { measureAtTarget, pairSample, windowKeeper } = require('../rates/at-target');
 
 // Starts a pair's members (fresh processes in the block's positions) and warms them closed
 // loop: -> { ordered: the servers in member order, warm: the warm-up's req/s per burst }.
@@ -100,7 +100,7 @@ async function pairBlock(ctx, block, counters) {
 }
 
 // A ladder judged against an SLO (settings.slo; its 100% the baseline's open-loop knee,
-// bench/capacity.js): per block, each candidate and a fresh baseline process started once,
+// bench/rates/capacity.js): per block, each candidate and a fresh baseline process started once,
 // warmed closed loop, then sent each rate of the ladder in turn, lowest first. Why not a
 // fresh pair per rate: on F1 stand-ins a fresh pair spent more CPU a request, was throttled
 // far more often and had a far worse p99 than a pair warmed closed loop at about the same
@@ -193,7 +193,7 @@ async function ladderBlock(ctx, block, counters) {
 
 // The autoscaler's operating point (settings.targetCpu): per block, each candidate and a
 // fresh baseline process started together and warmed closed loop (as a ladder's pair is),
-// then measured there (bench/at-target.js).
+// then measured there (bench/rates/at-target.js).
 async function operatingBlock(ctx, block, counters) {
   const { run, progress, stop } = ctx;
   const s = run.settings;

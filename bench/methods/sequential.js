@@ -1,20 +1,20 @@
 'use strict';
 // The sequential method: every configuration of the block in its own fresh process,
 // warmed up (unmeasured), then settings.rounds rounds of bursts one after the other in
-// the adjacent-pairing order of bench/matrix.js (each burst next to a baseline burst), and
-// the processes stopped. A sample is one burst (bench/sample.js).
-const { getJson } = require('../http-client');
-const { measurementOrder } = require('../matrix');
-const { takeSample, settle, cpuPerRequest } = require('../sample');
-const { warmMore, burstCost } = require('../warmup');
-const { refreshSummaries, warnOnce, fail, explain, startBlock, stopBlock } = require('../block');
+// the adjacent-pairing order of bench/run/matrix.js (each burst next to a baseline burst), and
+// the processes stopped. A sample is one burst (bench/measure/sample.js).
+const { getJson } = require('../measure/http-client');
+const { measurementOrder } = require('../run/matrix');
+const { takeSample, settle, cpuPerRequest } = require('../measure/sample');
+const { warmMore, burstCost } = require('../measure/warmup');
+const { refreshSummaries, warnOnce, fail, explain, startBlock, stopBlock } = require('../processes/block');
 
 const LOADGEN_SATURATED = 0.9;
 
 // Unmeasured load on every fresh process, in bursts of settings.warmup seconds until its
-// cost per request stops falling (bench/warmup.js): JIT, connection pools and caches
+// cost per request stops falling (bench/measure/warmup.js): JIT, connection pools and caches
 // settle before anything is recorded. The last burst's rate sizes the first measured one
-// (bench/sample.js). Each burst's rate and cost go on the process record.
+// (bench/measure/sample.js). Each burst's rate and cost go on the process record.
 async function warmOne(ctx, config, server) {
   const s = ctx.run.settings;
   const load = {

@@ -18,7 +18,7 @@ const MODULES = [
 
 // Real libraries and real I/O (issue 12): each module also declares its scenarios'
 // catalogue entries (describe, remedy, needs: 'pg' | 'http', and why a cell fails),
-// which bench/integrity.js adds to its own. Bench only: they load pg, undici, bluebird,
+// which bench/integrity/integrity.js adds to its own. Bench only: they load pg, undici, bluebird,
 // … and start a Worker (about 11 MB of RSS together), so a server builds them only
 // with CTXBENCH_LIBRARY_SCENARIOS=1, which `ctxbench integrity` sets; the servers a
 // run measures stay without them.

@@ -7,7 +7,7 @@
 //
 // exit-enter and enter-in-callback use enterWith-style operations, which the strategy
 // interface has as optional enter(id) and exit(fn) (context/*.js); a strategy without
-// them is "n/a" there (the catalogue's `requires`, bench/integrity.js).
+// them is "n/a" there (the catalogue's `requires`, bench/integrity/integrity.js).
 const { AsyncResource } = require('node:async_hooks');
 const { immediate, firstWrong } = require('./reads');
 const { createPool, SIZE } = require('./pool');

@@ -1,5 +1,5 @@
 'use strict';
-// results.md section for one `kind: "integrity"` JSON (bench/integrity.js, docs/integrity.md):
+// results.md section for one `kind: "integrity"` JSON (bench/integrity/integrity.js, docs/integrity.md):
 // the scenario × strategy matrix, why each failing cell fails, the remedies used, the
 // memory soak, and a short guide for choosing a strategy.
 const f = require('../format');

@@ -23,7 +23,8 @@ function render(run, ctx = {}) {
       'request-path overhead',
       `\`STRATEGY=none DEPTH=1 HOP=sync\` (trace-id parsing, the context middleware, a one-level chain) ` +
         `beside a 10-line ` +
-        `Express hello-world (\`bench/hello-world.js\`), ${s.rounds} rounds of alternating ${s.duration} s bursts ` +
+        `Express hello-world (\`bench/processes/hello-world.js\`), ${s.rounds} rounds of alternating ` +
+        `${s.duration} s bursts ` +
         `(${s.connections} connections, pipelining ` +
         `${s.pipelining}). ctxbench's floor must reach at least 90% of the hello-world.`,
     ),

@@ -1,6 +1,6 @@
 'use strict';
 // results.md: where each configuration's CPU time goes, from the V8 CPU profiles of
-// `ctxbench run --profile` (run.profiles, written by bench/profile.js): the top packages
+// `ctxbench run --profile` (run.profiles, written by bench/probes/profile.js): the top packages
 // and functions by self time, and what a strategy spends a larger share of its time on
 // than its baseline does. Shares are of the profiled process's busy (non-idle) time.
 const f = require('../format');

@@ -3,7 +3,7 @@
 // use, their spans to the sink, a network namespace under strace)
 // The APM agent strategies (context/sentry.js, context/datadog.js) with the real agents
 // (installed on first use into the cache, lib/agents.js) and ctxbench's local sink
-// (bench/agent-sink.js): the id check proves each agent's own context holds, each client
+// (bench/services/agent-sink.js): the id check proves each agent's own context holds, each client
 // span's trace is checked, and nothing they send leaves loopback, proven in a network
 // namespace that has only `lo`. The sink's decoding and the refusal without a sink:
 // test/agents.test.js.
@@ -34,7 +34,7 @@ async function agentsOrSkip(t) {
   }
 }
 
-// What each agent must do, with the reasons written in bench/integrity.js's EXPLAIN.
+// What each agent must do, with the reasons written in bench/integrity/integrity.js's EXPLAIN.
 const EXPECTED = {
   sentry: { 'chain-mixed': 'kept', 'pool-bound': 'kept', nested: 'kept', pool: 'leaked' },
   datadog: { 'chain-mixed': 'kept', 'pool-bound': 'leaked', nested: 'leaked', pool: 'leaked' },

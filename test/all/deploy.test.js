@@ -1,7 +1,7 @@
 'use strict';
 // Tier: all (makes real cgroups: needs root or a delegated cgroup, as CI has; skipped with
 // the reason elsewhere). `ctxbench deploy` measured for real: the App Engine yamls as F1
-// stand-ins (bench/cgroup.js) at the autoscaler's operating point, a line per deployment,
+// stand-ins (bench/processes/cgroup.js) at the autoscaler's operating point, a line per deployment,
 // the yamls recorded in the run JSON, no group left behind. Structure only, never timing. A file of its own, beside
 // test/all/instance.test.js's stand-in runs: both mostly wait on servers held to a quarter
 // of a CPU, so at four files at a time they overlap instead of queuing in one file.

@@ -1,7 +1,7 @@
 'use strict';
 // Tier: all (long real runs: the duet method's full end-to-end
 // run and a killed server, each tens of seconds of both CPUs)
-// Duet measurement end to end on real servers (bench/duet-windows.js, bench/methods/duet.js): the
+// Duet measurement end to end on real servers (bench/measure/duet-windows.js, bench/methods/duet.js): the
 // full run with the A/A twin, the global control and a strategy file, and a server killed
 // during its duet. The unit tests, the settings' refusals and Ctrl-C during a duet are in
 // test/duet.test.js.

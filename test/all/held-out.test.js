@@ -1,6 +1,6 @@
 'use strict';
 // Tier: all (a real duet run, then a held-out resume that measures a block of real servers)
-// `ctxbench run --resume FILE --held-out S --blocks N` (bench/held-out.js): a model study's
+// `ctxbench run --resume FILE --held-out S --blocks N` (bench/run/held-out.js): a model study's
 // later blocks measure only the pairs whose word can be decided, with an A/A point; every
 // other configuration rests. The first blocks' windows are the test's own (a fixture:
 // their verdicts known), the resumed block is measured. Structure only, no timing judged.
@@ -43,9 +43,9 @@ const ARGS = [
 async function fixtureRun(out) {
   const { resolveSettings, OPTIONS } = require('../../bench/cli/run');
   const { parse } = require('../../lib/cli');
-  const { expandConfigs } = require('../../bench/matrix');
-  const { resolveNodeTargets } = require('../../bench/targets');
-  const { captureEnvironment } = require('../../bench/environment');
+  const { expandConfigs } = require('../../bench/run/matrix');
+  const { resolveNodeTargets } = require('../../bench/run/targets');
+  const { captureEnvironment } = require('../../bench/run/environment');
   // As the model presets plan them: without A/A twins (`aa` off), so the resume adds one.
   const settings = { ...resolveSettings(parse(ARGS, OPTIONS).values), aa: false };
   const { targets } = await resolveNodeTargets(settings.node, settings.acf);

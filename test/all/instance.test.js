@@ -1,6 +1,6 @@
 'use strict';
 // Tier: all (makes real cgroups: needs root or a delegated cgroup, as CI has; skipped with
-// the reason elsewhere). Instance stand-ins for real (bench/cgroup.js): servers held to an
+// the reason elsewhere). Instance stand-ins for real (bench/processes/cgroup.js): servers held to an
 // F1's quota and memory limit, the kernel's accounting in every window, the memory limit's
 // kill named as such, and no group left behind after a run, a Ctrl-C or a SIGKILL (the
 // next run removes and names what a killed one left). Structure only, never timing.
@@ -122,7 +122,7 @@ test(
     );
     assert.strictEqual(killed.signal, 'SIGKILL');
     assert.ok(atKill.length > 0, killed.stderr.slice(-1500));
-    // The next run sweeps before it starts a server (bench/cgroup.js standInLayout): once it
+    // The next run sweeps before it starts a server (bench/processes/cgroup.js standInLayout): once it
     // has made a server's group (-b<block>-, not the layout's short-lived -probe, made before
     // Ctrl-C is handled) the sweep is done, and its Ctrl-C removes the rest.
     const next = await runCliInterrupted(

@@ -8,7 +8,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { findValgrind } = require('../../bench/callgrind');
+const { findValgrind } = require('../../bench/measure/callgrind');
 const systemTools = require('../../lib/system-tools');
 const { runCli } = require('../helpers/cli');
 const { tempDir } = require('../helpers/tmp');
@@ -88,7 +88,7 @@ module.exports = {
     const recorded = JSON.parse(fs.readFileSync(a, 'utf8'));
     assert.strictEqual(recorded.settings.connections, 1);
     assert.strictEqual(recorded.settings.unsettledWindows, 2);
-    // The flags that make a count independent of speed (bench/callgrind.js), as the servers got them.
+    // The flags that make a count independent of speed (bench/measure/callgrind.js), as the servers got them.
     assert.deepStrictEqual(recorded.settings.nodeFlags, [
       '--single-threaded',
       '--predictable-gc-schedule',

@@ -2,7 +2,7 @@
 // Tier: all (needs PostgreSQL: an embedded one and the downstream
 // for the whole file, the library scenarios, interrupted runs)
 // Real I/O (issue 12) against a real embedded PostgreSQL and the real downstream
-// service, one of each for the whole file (bench/services.js, as `ctxbench run` starts
+// service, one of each for the whole file (bench/services/services.js, as `ctxbench run` starts
 // them): HOP=pg and HOP=http keep every id under concurrency, the library integrity
 // scenarios give their measured verdicts (with the OpenTelemetry span check), and nothing
 // outlives a run: not after stop(), not after Ctrl-C, not after SIGKILL. The refusals,
@@ -14,8 +14,8 @@ const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
 const { execFileSync } = require('node:child_process');
-const { startServices } = require('../../bench/services');
-const { TMP_PREFIX } = require('../../bench/postgres');
+const { startServices } = require('../../bench/services/services');
+const { TMP_PREFIX } = require('../../bench/services/postgres');
 const { startServer, get, fireConcurrent } = require('../helpers/server');
 const systemTools = require('../../lib/system-tools');
 const { tempDir } = require('../helpers/tmp');

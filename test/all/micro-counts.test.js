@@ -11,7 +11,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const systemTools = require('../../lib/system-tools');
 const { runCli } = require('../helpers/cli');
-const { findValgrind } = require('../../bench/callgrind');
+const { findValgrind } = require('../../bench/measure/callgrind');
 const { render } = require('../../report/sections/micro');
 const { tempDir } = require('../helpers/tmp');
 

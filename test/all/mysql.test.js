@@ -1,7 +1,7 @@
 'use strict';
 // Tier: all (needs MariaDB: the MySQL driver scenarios against a real mariadbd, and Ctrl-C during them)
 // The MySQL driver scenarios (handlers/scenarios/mysql.js) against a real MariaDB that
-// `ctxbench integrity` starts itself (bench/mariadb.js) and removes: 200 requests, 100 in
+// `ctxbench integrity` starts itself (bench/services/mariadb.js) and removes: 200 requests, 100 in
 // flight, each with its own id, every answer checked. A planted strategy that follows the
 // id through promises only (v8 promise hooks) loses it in every mysql2 callback and keeps
 // it in the promise API: the scenarios test what they claim.

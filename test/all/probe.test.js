@@ -1,15 +1,15 @@
 'use strict';
 // Tier: all (long real runs: the probe on ctxbench's own server
 // at two depths, and app --probe's duet run with its probes)
-// The async-resource probe (bench/probe.js, bench/probe-hook.js) on ctxbench's own server
+// The async-resource probe (bench/probes/probe.js, bench/probes/probe-hook.js) on ctxbench's own server
 // and through `ctxbench app --probe`. Compared to 2 decimals (test/probe.test.js says why;
 // it has the probe on a fixture whose work is known and a server without the hook).
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { startApp } = require('../../bench/app-process');
-const { probeEnv, countResources, makeDir } = require('../../bench/probe');
+const { startApp } = require('../../bench/app/app-process');
+const { probeEnv, countResources, makeDir } = require('../../bench/probes/probe');
 
 const ROOT = path.join(__dirname, '..', '..');
 const FIXTURE = path.join(__dirname, '..', 'fixtures', 'probe-app.js');

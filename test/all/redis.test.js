@@ -1,7 +1,7 @@
 'use strict';
 // Tier: all (needs redis-server: the Redis driver scenarios against a real Redis, and Ctrl-C during them)
 // The Redis driver scenarios (handlers/scenarios/redis.js) against a real redis-server that
-// `ctxbench integrity` starts itself (bench/redis.js) and removes: 200 requests, 100 in
+// `ctxbench integrity` starts itself (bench/services/redis.js) and removes: 200 requests, 100 in
 // flight, each with its own id, every answer checked. A planted strategy that follows the
 // id through promises only (v8 promise hooks) shows what the scenarios tell apart: ioredis
 // and node-redis hand their results back through promises (a callback too: ioredis calls

@@ -1,10 +1,10 @@
 'use strict';
-// The cgroups the tests that make real stand-ins need (bench/cgroup.js): the layout this
+// The cgroups the tests that make real stand-ins need (bench/processes/cgroup.js): the layout this
 // machine allows, or why none; the groups left by other ctxbench processes; and the skip
 // that says why (a failure under CI=true, which runs as root with cgroups).
 const fs = require('node:fs');
 const assert = require('node:assert');
-const { detectCgroups } = require('../../bench/cgroup');
+const { detectCgroups } = require('../../bench/processes/cgroup');
 const { spawned } = require('./cli');
 
 let layout = null;

@@ -8,7 +8,7 @@ const ROOT = path.join(__dirname, '..', '..');
 const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
 
 // The pid of every ctxbench process this test file started: what it made (a cgroup named
-// by its pid, bench/cgroup.js) is told apart from what other files' runs make meanwhile.
+// by its pid, bench/processes/cgroup.js) is told apart from what other files' runs make meanwhile.
 const spawned = new Set();
 
 // Runs skip the machine fingerprint (a server and a second of load per run, which no test

@@ -1,7 +1,7 @@
 'use strict';
 // The interrupt tests' kinds and their one test (test/interrupt.test.js runs QUICK, the
 // quick tier's two; test/all/interrupt.test.js the others). Every measuring command goes
-// through one session (bench/session.js): one Ctrl-C handler, the run JSON saved as it
+// through one session (bench/run/session.js): one Ctrl-C handler, the run JSON saved as it
 // goes, the report regenerated at the end. Each kind is interrupted once, as soon as its
 // run JSON exists, and must answer the same way: the handler's line, exit 130, a run JSON
 // marked "interrupted", a report of it, no stack trace.
@@ -11,7 +11,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const systemTools = require('../../lib/system-tools');
 const { runCliInterrupted } = require('./cli');
-const { findValgrind } = require('../../bench/callgrind');
+const { findValgrind } = require('../../bench/measure/callgrind');
 const { tempDir } = require('./tmp');
 
 const APP = path.join(__dirname, '..', 'fixtures', 'work-app.js');

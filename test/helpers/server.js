@@ -1,7 +1,7 @@
 'use strict';
 // Real servers for tests: `node app.js` on a free port (PORT=0), stopped afterwards.
 const { spawn } = require('node:child_process');
-const { spawnListening } = require('../../bench/server-process');
+const { spawnListening } = require('../../bench/processes/server-process');
 const http = require('node:http');
 const path = require('node:path');
 

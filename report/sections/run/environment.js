@@ -154,7 +154,7 @@ function environmentSection(run) {
   return lines.join('\n');
 }
 
-// The warm-up as it was done: runs with the steady rule (bench/warmup.js) record each
+// The warm-up as it was done: runs with the steady rule (bench/measure/warmup.js) record each
 // process's bursts; earlier runs had one fixed warm-up.
 function warmupText(run) {
   const s = run.settings || {};

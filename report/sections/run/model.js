@@ -75,7 +75,7 @@ function aaNote(model) {
   );
 }
 
-// A held-out resume's blocks (bench/held-out.js): which pairs they measured, and why.
+// A held-out resume's blocks (bench/run/held-out.js): which pairs they measured, and why.
 function heldOutNote(run) {
   const all = run.resumes || [];
   const resumes = all.filter((r) => r.heldOut);

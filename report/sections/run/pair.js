@@ -1,5 +1,5 @@
 'use strict';
-// A pair run's summary table (bench/pair-windows.js, analysis/pair.js): per configuration its CPU
+// A pair run's summary table (bench/measure/pair-windows.js, analysis/pair.js): per configuration its CPU
 // per request at the rate against the baseline beside it, its own latencies and what it
 // adds to the baseline's, and the load generator's lateness, which decides what may be
 // published.
