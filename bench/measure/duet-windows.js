@@ -37,6 +37,7 @@ const SATURATED = 0.9;
 const MAX_WARMUP_WINDOWS = 8;
 
 const { setTimeout: sleep } = require('node:timers/promises');
+const { PLAN_DEFAULTS } = require('../../lib/settings');
 
 // One reading of every member (in the given order: the poll order is one of the positions
 // swapped between blocks) and of this process's CPU.
@@ -183,8 +184,8 @@ async function measureGroup({
   configs,
   driver,
   load,
-  windowS = 1,
-  windows: wanted = 3,
+  windowS = PLAN_DEFAULTS.window,
+  windows: wanted = PLAN_DEFAULTS.windows,
   maxWindows = wanted * 3,
   signal,
   onWindow,

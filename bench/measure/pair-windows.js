@@ -28,6 +28,7 @@ const { normalizeOptions } = require('../../load/autocannon');
 const { CLIENT_BOUND_CPU } = require('../../analysis/summary');
 
 const { setTimeout: sleep } = require('node:timers/promises');
+const { PLAN_DEFAULTS } = require('../../lib/settings');
 
 // A window counts only while the load CPU (the generator, and PostgreSQL, MariaDB, Redis
 // and the downstream service beside it) was busy less than this share of the time: above
@@ -215,8 +216,8 @@ async function measurePair({
   rate,
   rates,
   load,
-  windowS = 1,
-  windows: wanted = 3,
+  windowS = PLAN_DEFAULTS.window,
+  windows: wanted = PLAN_DEFAULTS.windows,
   maxWindows = wanted * 3,
   signal,
   onWindow,
