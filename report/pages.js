@@ -112,21 +112,20 @@ async function renderSections(results, { resultsDir, places, written }) {
 }
 
 // The default preset's runs kept beside the headline's (results/runs/*.json): a page of how
-// far its figures move between machines, after the default run's page. An unreadable kept
-// file is not one of them.
+// far its figures move between machines, after the default run's page. Every file kept there
+// is of a declared kind (a script's output lives in results/scripts/): one that is not stops
+// the report with the line that names it.
 async function addAcrossMachinesPage(sections, results, { resultsDir, fromOut }) {
   const head = results.find(({ run }) => run.kind === 'run' && run.settings?.preset === 'default');
   const dir = resultsDir && path.join(resultsDir, 'runs');
   if (!head || !dir || !fs.existsSync(dir)) return;
-  const kept = [];
-  for (const n of fs.readdirSync(dir).filter((x) => x.endsWith('.json')).sort()) {
-    const file = path.join(dir, n);
-    try {
-      kept.push({ file, name: path.basename(n, '.json'), run: loadRun(file) });
-    } catch {
-      // not a run file this page can read
-    }
-  }
+  const kept = fs
+    .readdirSync(dir)
+    .filter((x) => x.endsWith('.json'))
+    .sort()
+    .map((n) => ({ file: path.join(dir, n), name: path.basename(n, '.json') }))
+    .map((k) => ({ ...k, run: loadRun(k.file, 'run', { measured: false }) }))
+    .filter(({ run }) => Array.isArray(run.configs));
   const result = acrossMachines(head, kept);
   if (!result) return;
   const { value, blocks } = await f.capture(() => acrossSection.render(result, { fromOut }));

@@ -216,3 +216,16 @@ test('the report writes the page from results/runs/ and the headline links it', 
   const md = fs.readFileSync(out, 'utf8');
   assert.match(md, /How far these figures move between machines: \[across-machines\]\(results\/across-machines\.md\)/);
 });
+
+test('a file of no declared kind under results/runs/ stops the report with the line naming it', async () => {
+  const root = tempDir('ctxbench-across-');
+  const dir = path.join(root, 'results');
+  fs.mkdirSync(path.join(dir, 'runs'), { recursive: true });
+  const def = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'results', 'default.json'), 'utf8'));
+  fs.writeFileSync(path.join(dir, 'default.json'), JSON.stringify(def));
+  fs.writeFileSync(path.join(dir, 'runs', 'threads.json'), JSON.stringify({ node: 'x', windows: [] }));
+  await assert.rejects(
+    buildReport({ resultsDir: dir, out: path.join(root, 'results.md'), html: false }),
+    /runs[/\\]threads\.json/,
+  );
+});
