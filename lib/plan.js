@@ -3,14 +3,15 @@
 // (bench/cli/*) and frozen before anything is measured; the layers below read it and never
 // write it. It is saved as the run JSON's `settings`. What measuring learns (a capacity,
 // the services' versions) goes into the run's `learned` record instead (lib/run-schema.js).
-// Each field is declared once here: its JSON type, its default where one applies, and what
-// it means; docs/run-json.md is generated from this table (scripts/docs-run-json.js).
+// Each field is declared once: its JSON type, its default where one applies, and what it
+// means; a field a flag's setting fills is declared with that setting (lib/settings.js:
+// its type from what the flag parses to, its doc the flag's help, its default the plan's),
+// every other one here. docs/run-json.md is generated from FIELDS (scripts/docs-run-json.js).
 
 // type: a JSON Schema type or list of types. default: the value a command takes when
-// neither its flag nor its preset sets one (what autocannon's defaultOptions.js is for it);
-// a setting with a flag has its default where its bounds are, in lib/settings.js.
-const { PLAN_DEFAULTS } = require('./settings');
-const FIELDS = {
+// neither its flag nor its preset sets one (what autocannon's defaultOptions.js is for it).
+const { PLAN_FIELDS, PLAN_DEFAULTS } = require('./settings');
+const OWN_FIELDS = {
   // What is measured
   preset: {
     type: ['string', 'null'],
@@ -25,75 +26,37 @@ const FIELDS = {
   strategy: { type: 'string', doc: 'the one strategy of a single-configuration command (aa, calibrate)' },
   extra: { type: 'object', doc: 'micro, integrity: strategy modules a team added ({ name: file })' },
   strategyFiles: { type: 'array', doc: "a team's own strategy files ({ name, file }), marked user-supplied" },
-  depths: { type: 'array', doc: 'call depths (1–1024)' },
-  depth: { type: 'integer', doc: 'the call depth of a single-configuration command' },
   hops: { type: 'array', doc: 'the async hop kinds between levels' },
   hop: { type: 'string', doc: 'the hop of a single-configuration command' },
   logs: { type: 'array', default: ['none'], doc: 'LOG of the servers; recorded only when some server logs' },
   frameworks: { type: 'array', doc: 'the server frameworks' },
   framework: { type: ['string', 'null'], doc: 'the framework of a single-configuration command' },
   configs: { type: ['array', 'null'], doc: 'the points a preset lists when it is not a cross product' },
-  node: { type: ['array', 'null'], doc: 'Node majors the servers run on (null: the default major)' },
   runtimes: { type: 'array', doc: 'the runtimes (node24, node24-noacf, …) a preset keeps of those its majors give' },
   acf: { type: ['string', 'null'], doc: 'AsyncContextFrame: on, off, both or default' },
   targets: { type: 'array', doc: '--target: deployed servers ({ name, url }); integrity: the Node runtimes it ran' },
   baseline: { type: 'string', doc: 'what "% of baseline" compares with' },
   // How it is loaded
   driver: { type: 'string', default: 'autocannon', doc: 'the load driver' },
-  connections: { type: 'integer', doc: 'concurrent connections per server' },
-  pipelining: { type: 'integer', doc: 'requests in flight per connection' },
-  duration: { type: 'number', doc: 'target seconds per measured burst' },
-  warmup: { type: 'number', doc: 'seconds of unmeasured load on every fresh process' },
-  amount: { type: ['integer', 'null'], doc: 'fixed requests per burst (curl driver)' },
   rates: { type: ['array', 'null'], doc: 'rate mode: open-loop rates in req/s' },
-  rate: { type: 'number', doc: 'aa, calibrate with --method pair: the rate sent to each server of a pair, req/s' },
   loads: { type: ['array', 'null'], doc: "rate mode: shares of the baseline's capacity (or knee)" },
   instance: { type: ['object', 'null'], doc: 'the instance stand-in: class, CPU quota, period, memory, request limit' },
-  slo: { type: ['object', 'null'], doc: 'the latency bound a capacity is judged against ({ key, boundMs, text })' },
-  targetCpu: {
-    type: ['number', 'null'],
-    doc: "stand-ins: the autoscaler's CPU target; each pair measured where the baseline uses this share of its quota",
-  },
   deploy: { type: 'object', doc: 'ctxbench deploy: the yamls measured ({ file, service, strategy, maxInstances })' },
   // How it is repeated and judged
-  method: { type: 'string', doc: 'duet, pair, sequential or instructions' },
   methodWhy: { type: 'string', doc: 'why the run uses its method' },
-  blocks: { type: 'integer', doc: 'minimum blocks of fresh processes' },
-  rounds: { type: 'integer', doc: 'rounds per block' },
-  minPerConnection: { type: 'integer', doc: 'completed requests per connection a sample must hold' },
-  precision: { type: ['number', 'null'], doc: "pp: add blocks until every ratio's CI half-width is within it" },
-  maxTime: { type: 'number', doc: 's: no block may end later than this after the run began' },
-  margin: { type: 'number', doc: 'the equivalence margin in percent (two one-sided tests at 5%)' },
   aa: { type: 'boolean', doc: 'an A/A twin: a second baseline process measured against the first' },
-  windows: { type: 'integer', doc: 'duet, pair: counted windows per pair; instructions: per process' },
-  window: { type: 'number', doc: 'duet, pair: seconds per window' },
-  soloDuration: { type: 'number', doc: "duet: seconds of each server's solo burst (req/s, p99)" },
-  groupSize: { type: 'integer', doc: 'duet: servers loaded at once' },
-  trials: { type: 'integer', doc: 'aa: trials, each a group of blocks' },
-  blocksPerTrial: { type: 'integer', doc: 'aa: blocks per trial' },
   otelExporter: { type: 'string', doc: 'where OpenTelemetry spans went (memory by default)' },
   probe: { type: 'boolean', doc: "model presets: each point's async resources counted after the blocks" },
   // Instruction counts
   valgrind: { type: 'string', doc: 'the Valgrind version' },
   nodeFlags: { type: 'array', doc: 'Node flags under callgrind' },
-  unsettledWindows: { type: 'integer', doc: 'measured windows of a process whose count was still moving' },
-  unsettledBound: { type: 'number', doc: 'PCT: an unsettled arm goes on until its mean moves by at most this' },
-  windowRequests: { type: ['integer', 'null'], doc: 'requests per window (null: by depth)' },
-  maxWarmupWindows: { type: ['integer', 'null'], doc: 'warm-up windows at most (null: by window size)' },
   // Other commands
   at: { type: 'array', doc: 'calibrate: the configurations the planted cost is measured at' },
-  burns: { type: 'array', doc: 'calibrate: the planted costs (BURN_US)' },
-  health: { type: 'string', doc: 'app: the readiness path' },
   paths: { type: 'array', doc: 'app: the paths loaded' },
   idHeader: { type: ['string', 'null'], doc: 'app: the header that carries a request id' },
-  startupTimeout: { type: 'number', doc: 'app: seconds a service may take to answer its health path' },
   predict: { type: 'boolean', doc: "app: each strategy's cost predicted from the model" },
-  names: { type: 'array', doc: "app: the two sides' names" },
   with: { type: 'array', doc: "app: the services started beside the team's (sink, postgres, …)" },
   scenarios: { type: 'array', doc: 'integrity, micro: the scenarios run' },
-  requests: { type: 'integer', doc: 'integrity: requests per scenario' },
-  concurrency: { type: 'integer', doc: 'integrity: requests in flight' },
-  soakRequests: { type: 'integer', doc: 'integrity: requests of the soak' },
   pipeline: { type: 'integer', doc: 'integrity: pipelined requests per connection' },
   body: { type: 'object', doc: "integrity: the body scenario's sizes" },
   soakGrowthLimitPct: { type: 'number', doc: 'integrity: heap growth a soak may show' },
@@ -105,6 +68,9 @@ const FIELDS = {
   library: { type: 'string', doc: 'micro: the benchmark library' },
   timer: { type: 'string', doc: 'micro: the clock' },
 };
+const twice = Object.keys(PLAN_FIELDS).filter((k) => Object.hasOwn(OWN_FIELDS, k));
+if (twice.length) throw new Error(`plan: field(s) declared in lib/plan.js and lib/settings.js: ${twice.join(', ')}`);
+const FIELDS = { ...OWN_FIELDS, ...PLAN_FIELDS };
 
 // Fields of runs written before the plan was frozen: they are what measuring learned and
 // live in the run's `learned` record now (lib/run-schema.js migrates them on read).
@@ -133,6 +99,7 @@ function deepFreeze(x) {
 // changing what the run says it measured. Returns a frozen copy; `fields` is not changed.
 function freezePlan(fields) {
   const unknown = Object.keys(fields).filter((k) => !Object.hasOwn(FIELDS, k));
+  // Declared in FIELDS: here, or with its setting in lib/settings.js.
   if (unknown.length) throw new Error(`plan: field(s) not declared in lib/plan.js: ${unknown.join(', ')}`);
   return deepFreeze(structuredClone(fields));
 }

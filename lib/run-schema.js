@@ -3,193 +3,12 @@
 // saves is checked before it is written, and every file a command reads (report, compare,
 // repro, run --resume) is migrated from the version that wrote it, then checked. A file
 // that does not match is refused in one line naming the file and the field.
-// docs/run-json.md's field reference is generated from these declarations
-// (scripts/docs-run-json.js; test/run-schema.test.js fails when it is stale).
-// Every object whose shape is known is closed: a field it does not declare is refused.
-const { FIELDS, LEARNED_BEFORE } = require('./plan');
-const { CONFIG, ENVIRONMENT, closed } = require('./run-fields');
-
-// The version of the file format. 1: one warm process per configuration (no blocks);
-// 2: blocks of fresh processes; 3: the plan (settings) frozen, what measuring learned in
-// `learned`; 4: the record closed (every object whose shape is known refuses a field it
-// does not declare) and `settings.method` and `settings.baseline` always present.
-// Readers that ask `schema >= 2` mean "measured in blocks", which 3 and 4 still are.
-const VERSION = 4;
-
-const num = (doc) => ({ type: ['number', 'null'], description: doc });
-const str = (doc) => ({ type: 'string', description: doc });
-const obj = (doc, properties = {}, required = []) => ({ type: 'object', description: doc, properties, required });
-const arr = (doc, items) => ({ type: 'array', description: doc, ...(items && { items }) });
-
-// Fields of plans written before a rule was withdrawn: declared so that those files still read.
-const PLAN_BEFORE = {
-  extendUnsettled: { type: 'boolean', description: 'withdrawn: instructions runs of 2026-11-25 only' },
-};
-const PLAN = closed(
-  'the plan: what the command was asked to measure, resolved once and frozen (lib/plan.js)',
-  {
-    ...Object.fromEntries(Object.entries(FIELDS).map(([k, f]) => [k, { type: f.type, description: f.doc }])),
-    ...PLAN_BEFORE,
-  },
-);
-
-const LEARNED = closed('what measuring learned, beside the plan', {
-  capacity: obj("rate mode: the baseline's closed-loop capacity (and open-loop knee) the rates are shares of"),
-  operatingPoints: arr(
-    "--target-cpu: per block and pair, the baseline's operating point as searched ({ block, group, baseline, " +
-      'candidate, target, base: { rate, share, converged, steps: [{ rate, share, behind, bound }] }, ' +
-      "candidateAtBase: { cost, behind }, own?: { rate, from } }); share: the step's load as a share of the CPU " +
-      "target, bound: the target it reached first ('cpu' or 'concurrency')",
-    obj('one pair of one block'),
-  ),
-  postgres: { type: ['string', 'null'], description: 'HOP=pg: "embedded", or the --pg-url with its password as ***' },
-  redis: obj('the Redis server the scenarios ran against ({ server, pid, dir })'),
-  mysql: obj('the MariaDB server the scenarios ran against ({ server, pid, dir })'),
-});
-
-const RESUME = closed('one resume', {
-  at: str('when it began (ISO 8601)'),
-  command: str('the command as typed'),
-  fromBlock: { type: 'integer', description: 'the first block it measured (its complete blocks before)' },
-  droppedSamples: { type: 'integer', description: 'samples of the interrupted block left out' },
-  measuredBeforeS: num('seconds of measuring the run had before it'),
-  status: str('what the run was before it: interrupted, running, failed'),
-  commit: { type: ['string', 'null'], description: 'the ctxbench commit it ran' },
-  dirty: { type: ['boolean', 'null'], description: 'the work tree had uncommitted changes' },
-  node: str('the Node version of ctxbench'),
-  machine: obj('the machine it ran on ({ cpuModel, cores, kernel })'),
-  blocks: { type: 'integer', description: '--blocks as the resume asked' },
-  maxTime: num('--max-time as the resume asked'),
-  added: arr('configurations the preset had gained since (they carry joinedBlock)', { type: 'string' }),
-  heldOut: obj('a held-out resume (--held-out): what it measured and why (bench/run/held-out.js)', {
-    budgetS: num('its own time budget, seconds of measuring'),
-    pairs: arr(
-      'the strategy-runtime pairs whose word the projection said was decided by --blocks',
-      obj('one pair', {
-        runtime: str('the runtime label'),
-        strategy: str('the strategy'),
-        projected: { type: 'integer', description: 'blocks in all by which its word was projected decided' },
-        toward: str('claimed or not modelled: the word projected'),
-      }),
-    ),
-    measured: { type: 'integer', description: 'configurations measured from fromBlock on' },
-    rested: { type: 'integer', description: 'configurations set resting (restingFrom)' },
-    added: arr('configurations it added', { type: 'string' }),
-  }),
-});
-
-const COMMON = {
-  schema: { type: 'integer', minimum: 1, description: `the file format's version (now ${VERSION})` },
-  kind: str('what wrote it: run, micro, integrity, calibrate, aa, overhead, app, repro, compare or model-fit'),
-  title: str('the section heading in results.md'),
-  command: str('the command as typed (passwords redacted)'),
-  status: str('running, complete, failed or interrupted'),
-};
-const MEASURED = {
-  ...COMMON,
-  environment: ENVIRONMENT,
-  settings: PLAN,
-  learned: LEARNED,
-  warnings: arr('lines the run printed as warnings', { type: 'string' }),
-  resumes: arr('each sitting a --resume added: when, from which block, on which commit and machine', RESUME),
-  measuringSeconds: num('seconds spent measuring (blocks), set-up and services apart'),
-  precision: obj('with --precision: { target, reached, elapsedS, maxTimeS, blocks, missing: [{ id, halfWidthPct, ' +
-    'blocksNeeded }] }'),
-  profiles: obj('with --profile (bench/probes/profile.js): { dir, seconds, configs: { id: { file, requests, summary, ' +
-    'overBaseline } }, errors }, paths relative to the file'),
-  probes: arr(
-    'model presets, `ctxbench probe`: async resources per request, per point (bench/probes/probe-run.js)',
-    obj(
-      'one point: { nodeLabel, node, framework, depth, hop, stores, strategy, requests, concurrency, perRequest: ' +
-        '{ total, byType }, pid, runtime }',
-    ),
-  ),
-  agentSink: obj(
-    'the local sink the agents exported to (bench/services/agent-sink.js): { pid, counts }, warm-ups included',
-  ),
-};
-const configs = (doc) => ({ type: 'array', description: doc, items: CONFIG });
-
-// Each kind, declared once: its fields and the ones it must have. Every kind is closed.
-const KINDS = {
-  run: {
-    doc: '`ctxbench run`, `deploy`, and each run inside a repro',
-    properties: { ...MEASURED, configs: configs('the configurations') },
-    required: ['kind', 'configs'],
-  },
-  aa: {
-    doc: '`ctxbench aa`',
-    properties: { ...MEASURED, configs: configs('A and B'), aa: obj('the A/A trials') },
-    required: ['kind', 'configs'],
-  },
-  calibrate: {
-    doc: '`ctxbench calibrate`',
-    properties: { ...MEASURED, configs: configs('one per planted cost'), calibrate: obj('what was recovered') },
-    required: ['kind', 'configs'],
-  },
-  overhead: {
-    doc: '`ctxbench overhead`',
-    properties: { ...MEASURED, configs: configs('ctxbench and the hello-world'), overhead: obj('the comparison') },
-    required: ['kind', 'configs'],
-  },
-  app: {
-    doc: '`ctxbench app`',
-    properties: {
-      ...MEASURED,
-      configs: configs('the sides'),
-      app: obj("the answer (analysis/index.js analyzeApp): { ratio, blocks, windows, ids, broken, … }"),
-      predict: obj("--predict: each strategy's predicted cost"),
-      probe: obj("--probe: each side's async resources per request ({ sides: [{ perRequest, runtime, … }] })"),
-    },
-    required: ['kind', 'configs'],
-  },
-  micro: {
-    doc: '`ctxbench micro`',
-    properties: {
-      ...MEASURED,
-      micro: obj('the scenarios and their results', { results: arr('per scenario and strategy') }, ['results']),
-    },
-    required: ['kind', 'micro'],
-  },
-  integrity: {
-    doc: '`ctxbench integrity`',
-    properties: {
-      ...MEASURED,
-      integrity: obj('the scenarios, cells and soaks', { cells: arr('per strategy, scenario and runtime') }, ['cells']),
-    },
-    required: ['kind', 'integrity'],
-  },
-  repro: {
-    doc: '`ctxbench repro`',
-    properties: {
-      ...COMMON,
-      runs: arr('the two runs (kind run)'),
-      files: arr('or the two files compared', { type: 'string' }),
-      repro: { type: ['object', 'null'], description: 'the agreement per ratio' },
-    },
-    required: ['kind'],
-  },
-  compare: {
-    doc: '`ctxbench compare --out`',
-    properties: {
-      ...COMMON,
-      files: arr('the two files', { type: 'string' }),
-      maxRegression: num('--max-regression, percent'),
-      runs: arr('the two runs compared'),
-      compare: obj("the gate's judgement"),
-    },
-    required: ['kind', 'compare'],
-  },
-  'model-fit': {
-    doc: "the cost model's fits that `ctxbench app --predict` applies (results/model-fit.json, written by `report`)",
-    properties: {
-      kind: str('model-fit'),
-      generated: str('what wrote it'),
-      runtimes: obj('per runtime: the fit (analysis/model.js exportFit)'),
-    },
-    required: ['kind', 'runtimes'],
-  },
-};
+// The declarations are lib/run-kinds.js's (the top level, each kind), lib/run-config.js's and
+// lib/run-fields.js's; docs/run-json.md is generated whole from them (scripts/docs-run-json.js;
+// test/run-schema.test.js fails when it is stale). Every object whose shape is known is
+// closed: a field it does not declare is refused.
+const { LEARNED_BEFORE } = require('./plan');
+const { VERSION, VERSIONS, ABOUT, CONTRACT, KINDS, PLAN, LEARNED } = require('./run-kinds');
 
 // Compiled on first use, each kind when first checked: a command refused for bad input, and
 // most commands, never check a run, and compiling every kind cost each start ~0.1 s of CPU.
@@ -236,6 +55,15 @@ function withoutVerdicts(run) {
 // missing method for sequential and a missing baseline for none; now only this does), and
 // a ratio's saved verdict sentence is dropped, so no reader can use it (the report words the
 // judgement; judgementOf rebuilds one from the figures of a ratio saved before judgements).
+// MIGRATION says so on docs/run-json.md.
+const MIGRATION =
+  'Files of earlier versions are migrated on read (`migrate`), never refused, and the file on disk is not ' +
+  `changed: from versions 1 and 2, what measuring learned (${LEARNED_BEFORE.map((k) => `\`${k}\``).join(', ')}) ` +
+  'moves out of `settings` into `learned`; a measured run (run, aa, calibrate, overhead, app) whose plan has no ' +
+  '`method` reads as sequential, and one without `baseline` as compared with `none`; the verdict sentence a ratio ' +
+  'saved before version 4 (`verdict`, beside its judgement) is dropped, and readers word the judgement ' +
+  "(report/verdict-text.js; one is rebuilt from the figures of a ratio saved before judgements). A repro's runs " +
+  'are migrated with it.';
 const PLANS_MEASURED = new Set(['run', 'aa', 'calibrate', 'overhead', 'app']);
 function migrate(run) {
   if (run?.kind === 'repro' && Array.isArray(run.runs)) return { ...run, runs: run.runs.map(migrate) };
@@ -254,6 +82,15 @@ function migrate(run) {
   }
   return out;
 }
+
+// What checkRun does, as docs/run-json.md says it.
+const CHECKING =
+  '`kind` names what wrote the file, and so which declaration below it follows; `schema` is the version of the ' +
+  'format that wrote it. Every file is checked against these declarations when a command saves it and when one ' +
+  'reads it (`report`, `compare`, `repro`, `run --resume`); a file that does not match is refused in one line ' +
+  'naming the file and the field. Every object declared with its fields is closed: a field it does not declare ' +
+  '(a misspelt one with it) is refused. Objects whose shape varies by method or tool are open: their meaning says ' +
+  'where they are written, and a field of theirs with no type (—) is described, not checked.';
 
 // The one line that names what is wrong: file, field (as a JSON path) and what it should be.
 function problem(file, err) {
@@ -295,4 +132,4 @@ function checkRun(run, { file = 'run JSON', kinds = null, unknown = false } = {}
   return migrated;
 }
 
-module.exports = { VERSION, KINDS, PLAN, LEARNED, migrate, checkRun };
+module.exports = { VERSION, VERSIONS, ABOUT, CONTRACT, CHECKING, MIGRATION, KINDS, PLAN, LEARNED, migrate, checkRun };

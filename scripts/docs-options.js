@@ -1,8 +1,9 @@
 'use strict';
 // Writes docs/options.md: every command's --help, verbatim. The help texts are written
-// from the code's own defaults (lib/presets.js DEFAULTS and PRESETS, each command's
-// DEFAULTS), so this page cannot state another default; test/options-doc.test.js fails
-// when the committed page is older than the code. `npm run docs:options` to refresh.
+// from the code's own declarations (lib/settings.js: each setting's flag, meaning and
+// defaults; lib/presets.js DEFAULTS and PRESETS; each command's own DEFAULTS), so this page
+// cannot state another default; test/options-doc.test.js fails when the committed page is
+// older than the code. `npm run docs:options` to refresh.
 const fs = require('node:fs');
 const path = require('node:path');
 const { COMMANDS, helpOf } = require('../bench/cli');
@@ -17,7 +18,8 @@ function optionsPage() {
     '',
     'What `ctxbench <command> --help` prints, for every command. Each default here is the one',
     'the code uses: the help texts are written from the same tables the commands read',
-    '(`lib/presets.js` for `run`, a `DEFAULTS` object in each `bench/cli/<command>.js`).',
+    "(`lib/settings.js`, each setting's meaning and defaults, declared once; `lib/presets.js`",
+    'for `run`; a `DEFAULTS` object in a `bench/cli/<command>.js`).',
     'How to read what they produce: [reading.md](reading.md); the method behind them:',
     '[method.md](method.md).',
     '',

@@ -6,7 +6,7 @@ const hops = require('../handlers/hops');
 const logs = require('../handlers/log');
 const frameworks = require('./index');
 
-const { MAX_DEPTH, SETTINGS } = require('../lib/settings');
+const { MAX_DEPTH, SERVER_SETTINGS } = require('../lib/settings');
 // STORES: extra live AsyncLocalStorage instances per request (handlers/stores.js).
 const MAX_STORES = 1000;
 // OTEL_EXPORTER: memory (bounded in-memory), none (spans made, never exported),
@@ -89,13 +89,15 @@ function sinkUrl(env, strategy) {
 }
 
 // What a configuration of the matrix sets in a server's environment, and its checks: the
-// one declaration of these variables' names, defaults and bounds. loadConfig reads them at
+// one declaration of these variables' names, defaults and bounds (those a flag also sets,
+// DEPTH, are declared with the flag in lib/settings.js: its `env`, bounds and
+// default.server, read into the field its `plan` names). loadConfig reads them at
 // start-up, envOf writes them for a server ctxbench starts, and `deploy` checks a yaml's
 // env_variables with the same function, so a bad DEPTH reads the same wherever it is set.
 function serverSettings(env) {
   return {
     strategy: oneOf(env, 'STRATEGY', strategies.names, 'param'),
-    depth: integer(env, 'DEPTH', SETTINGS.depth.default.server, SETTINGS.depth.min, MAX_DEPTH),
+    ...Object.fromEntries(SERVER_SETTINGS.map((s) => [s.plan, integer(env, s.env, s.default.server, s.min, s.max)])),
     hop: oneOf(env, 'HOP', hops.names, 'await'),
     framework: oneOf(env, 'FRAMEWORK', frameworks.names, 'express'),
     log: oneOf(env, 'LOG', logs.names, 'none'),
@@ -105,11 +107,13 @@ function serverSettings(env) {
 }
 
 // A configuration -> the variables serverSettings reads (every one given: a server started
-// by ctxbench never falls back to a default the run did not record).
-function envOf({ strategy, depth, hop, framework, log, burnUs, stores }) {
+// by ctxbench never falls back to a default the run did not record; one a configuration
+// does not carry is given its declared default, as BURN_US and STORES are).
+function envOf(config) {
+  const { strategy, hop, framework, log, burnUs, stores } = config;
   return {
     STRATEGY: strategy,
-    DEPTH: String(depth),
+    ...Object.fromEntries(SERVER_SETTINGS.map((s) => [s.env, String(config[s.plan] ?? s.default.server)])),
     HOP: hop,
     FRAMEWORK: framework,
     LOG: log || 'none',

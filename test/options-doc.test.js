@@ -41,16 +41,21 @@ test('ctxbench run with no flags measures the default preset, and its --help say
   }
   assert.strictEqual(s.driver, DEFAULTS.driver);
   assert.strictEqual(s.groupSize, DEFAULTS.groupSize);
-  const said = (re) => Number(re.exec(RUN_HELP)?.[1]);
-  assert.strictEqual(said(/default preset: ([\d.]+)\), none for a custom one/), preset.precision, '--precision');
-  assert.strictEqual(said(/--max-time S[^\n]*\(default preset: (\d+);/), preset.maxTime, '--max-time');
-  assert.strictEqual(said(/--window S +duet, pair: seconds per window \(default ([\d.]+)\)/), s.window, '--window');
+  // The help's option texts wrap at any space: read them as one line.
+  const said = (re) => Number(re.exec(RUN_HELP.replace(/\s+/g, ' '))?.[1]);
   assert.strictEqual(
-    said(/--windows N +duet, pair: counted windows per pair of processes \(default (\d+)\)/),
+    said(/--precision PP [^(]*\(default ([\d.]+) in the default preset;/),
+    preset.precision,
+    '--precision',
+  );
+  assert.strictEqual(said(/--max-time S [^(]*\(default (\d+) in the default preset,/), preset.maxTime, '--max-time');
+  assert.strictEqual(said(/--window S duet, pair: seconds per window \(default ([\d.]+)\)/), s.window, '--window');
+  assert.strictEqual(
+    said(/--windows N duet, pair: counted windows per pair of processes;[^(]*\(default (\d+)\)/),
     s.windows,
     '--windows',
   );
-  assert.strictEqual(said(/--min-per-connection N[^\n]*\(default (\d+)\)/), s.minPerConnection, '--min-per-connection');
+  assert.strictEqual(said(/--min-per-connection N[^(]*\(default (\d+)\)/), s.minPerConnection, '--min-per-connection');
   // A custom matrix keeps the preset's method settings and no precision target.
   const custom = resolveSettings({ strategies: 'none,als', precision: '2' });
   assert.strictEqual(custom.maxTime, DEFAULTS.maxTime);

@@ -9,14 +9,14 @@ const { freezePlan, DEFAULTS: PLAN_DEFAULTS } = require('../../lib/plan');
 const path = require('node:path');
 const { UsageError, parse } = require('../../lib/cli');
 const { setting, defaultOf } = require('../../lib/settings');
+const { optionsOf } = require('../../lib/settings-help');
 const { analyzeAa: analyze, atLeast, binomialRule, allowedOf, ALPHA } = require('../../analysis/method');
 const {
   PAIRED_METHODS,
-  SINGLE_OPTIONS,
-  DUET_OPTIONS,
-  DUET_HELP,
+  SINGLE_WORDS,
   duetSettings,
   singleDefaults,
+  settingsHelp,
   singleHelp,
   resolveSingle,
   defaultNodeTarget,
@@ -36,23 +36,11 @@ it fails when more trials are significant at p < 0.05 than chance explains.
 
 usage: ctxbench aa [options]
 
-  --trials N               comparisons to make (default ${defaultOf('trials', 'aa')})
-  --blocks-per-trial N     blocks of fresh processes per comparison (default ${defaultOf('blocks-per-trial', 'aa')})
-  --rounds N               adjacent bursts per server per block, sequential (default ${defaultOf('rounds', 'aa')})
-  --method duet|pair|sequential
-                           how a trial's ratio is measured (default ${defaultOf('method', 'aa')}, as npm run
-                           bench; pair: both at --rate, for HOP=pg, http, timeout, mixed)
-${DUET_HELP}Exit 0 pass, 1 fail (or a failed server), 2 no comparison completed, 130 interrupted.
-${singleHelp(SINGLE)}`;
+${settingsHelp(SINGLE)}${singleHelp(SINGLE)}\
+Exit 0 pass, 1 fail (or a failed server), 2 no comparison completed, 130 interrupted.
+`;
 
-const OPTIONS = {
-  ...SINGLE_OPTIONS,
-  ...DUET_OPTIONS,
-  trials: { type: 'string' },
-  'blocks-per-trial': { type: 'string' },
-  rounds: { type: 'string' },
-  method: { type: 'string' },
-};
+const OPTIONS = optionsOf('aa', SINGLE_WORDS);
 
 async function main(args) {
   const { values } = parse(args, OPTIONS);

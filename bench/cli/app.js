@@ -3,21 +3,36 @@
 // service (bench/app/app.js). Writes the run JSON (kind "app") and its report section.
 const { freezePlan } = require('../../lib/plan');
 const path = require('node:path');
-const { UsageError, parse, flags } = require('../../lib/cli');
+const { UsageError, parse } = require('../../lib/cli');
 const { setting, defaultOf } = require('../../lib/settings');
+const { optionsOf, helpLines } = require('../../lib/settings-help');
 const { PROBE } = require('../app/app-sides');
 const { supported } = require('../processes/proc-cpu');
 const { appSession } = require('../app/app');
 const { parseInstance, DEFAULT_PERIOD_US } = require('../../lib/instances');
 const { loadFits } = require('../app/app-predict');
 const { parseLoads } = require('../rates/capacity');
-const { parseSlo, parseTargetCpu, DEFAULT_SLO, SLO_LOADS, DEFAULT_TARGET_CPU } = require('./slo');
+const {
+  parseSlo,
+  parseTargetCpu,
+  DEFAULT_SLO,
+  SLO_LOADS,
+  DEFAULT_TARGET_CPU,
+  STAND_IN_SETTINGS,
+} = require('./slo');
 const { AppStartError } = require('../app/app-process');
 const { writeReport } = require('./write-report');
 const { MODEL_STRATEGIES } = require('../../lib/presets');
 // The summary on the terminal (app-lines.js), re-exported below: the tests require it here.
 const { summaryLine, predictLines } = require('./app-lines');
 
+
+// The stand-in's defaults that bench/ holds (the others: lib/settings.js).
+const STAND_IN_DEFAULTS = {
+  'target-cpu': `${DEFAULT_TARGET_CPU}, App Engine's target_cpu_utilization`,
+  slo: DEFAULT_SLO,
+  'cfs-period': DEFAULT_PERIOD_US,
+};
 
 const HELP = `What does your service's change cost, and does every request keep its id? Two start commands
 of your own service measured side by side, in duet by default (--instance: a pair at fixed rates on
@@ -34,19 +49,10 @@ set to a free port; it is ready when its --health path answers 2xx.
 
   --baseline CMD        the service as it is (e.g. "node server.js")
   --candidate CMD       the service with the change (e.g. "TRACING=1 node server.js")
-  --names A,B           names for the two (default ${defaultOf('names', 'app')})
-  --health PATH         readiness path, must answer 2xx (default ${defaultOf('health', 'app')})
   --path PATH           a path to load (repeatable; default /); GET, in turn
   --id-header NAME      send a distinct id per request in this header and check that
                         every answer echoes it (mismatched: another request's id; lost: none)
-  --connections N       concurrent connections per side (default ${defaultOf('connections', 'app')})
-  --blocks N            blocks of fresh processes, >= 3 (default ${defaultOf('blocks', 'app')})
-  --windows N           measured windows per block (default ${defaultOf('windows', 'app')})
-  --window S            seconds per window (default ${defaultOf('window', 'app')})
-  --warmup S            unmeasured seconds of load per block first (default ${defaultOf('warmup', 'app')})
-  --startup-timeout S   how long a command may take to answer --health (default ${defaultOf('startup-timeout', 'app')})
-  --margin PCT          equivalence margin M: the candidate is "equivalent" when the 90%
-                        interval of its ratio lies within 100% ± M (default ${defaultOf('margin', 'app')})
+${helpLines('app', { column: 24, except: STAND_IN_SETTINGS })}\
   --predict             predict, before measuring a candidate, what each strategy of the
                         cost model would cost this service (docs/model.md): its async
                         resources per request counted in a probe process (which also
@@ -71,16 +77,12 @@ set to a free port; it is ready when its --health path answers 2xx.
                         candidate's throughput per instance as % of the baseline's,
                         instances per 1,000 req/s, the p99 there and the CFS throttling
                         (docs/deploy.md). Needs root or a delegated cgroup; one --path
-  --target-cpu SHARE    with --instance: the CPU target, 0.05-0.95 or a % (default
-                        ${DEFAULT_TARGET_CPU}, App Engine's target_cpu_utilization)
+${helpLines('app', { column: 24, only: STAND_IN_SETTINGS, defaults: STAND_IN_DEFAULTS })}\
   --load PCTS           with --instance, instead of --target-cpu: a ladder of rates, as %
                         of the baseline stand-in's open-loop knee (the last rate at which
                         two of them keep --slo, after its closed-loop capacity), up to
                         200% (e.g. ${SLO_LOADS.map((l) => `${l * 100}%`).join(',')}): each side's capacity within
                         --slo, the candidate's as % of the baseline's, the p99 it adds at 50%
-  --slo pN=BOUND        with --instance: the latency bound (default ${DEFAULT_SLO}): the share
-                        of requests over it at the operating point, or the ladder's capacity
-  --cfs-period US       with --instance: the CFS period in µs (default ${DEFAULT_PERIOD_US})
   --with LIST           start these beside the service, on the load CPU, for the whole
                         run, and give both commands their URLs in the environment:
                         sink (ctxbench's local APM endpoint, SINK_URL: an agent such as
@@ -97,31 +99,9 @@ set to a free port; it is ready when its --health path answers 2xx.
 Exit 0 measured, 1 a command failed to start or bad input, 130 interrupted.
 `;
 
-const OPTIONS = flags(
-  [
-    'baseline',
-    'candidate',
-    'names',
-    'health',
-    'path',
-    'id-header',
-    'connections',
-    'blocks',
-    'windows',
-    'window',
-    'warmup',
-    'startup-timeout',
-    'margin',
-    'out',
-    'report',
-    'strategy',
-    'instance',
-    'slo',
-    'load',
-    'target-cpu',
-    'cfs-period',
-    'with',
-  ],
+const OPTIONS = optionsOf(
+  'app',
+  ['baseline', 'candidate', 'path', 'id-header', 'out', 'report', 'strategy', 'instance', 'load', 'with'],
   { multiple: ['path'], booleans: ['probe', 'predict'] },
 );
 

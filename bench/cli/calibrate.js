@@ -10,6 +10,7 @@ const { freezePlan, DEFAULTS: PLAN_DEFAULTS } = require('../../lib/plan');
 const path = require('node:path');
 const { UsageError, parse, list } = require('../../lib/cli');
 const { setting, defaultOf, MAX_DEPTH } = require('../../lib/settings');
+const { optionsOf } = require('../../lib/settings-help');
 const hops = require('../../handlers/hops');
 const { PRESETS } = require('../../lib/presets');
 const {
@@ -22,11 +23,10 @@ const {
 } = require('../../analysis/method');
 const {
   PAIRED_METHODS,
-  SINGLE_OPTIONS,
-  DUET_OPTIONS,
-  DUET_HELP,
+  SINGLE_WORDS,
   duetSettings,
   singleDefaults,
+  settingsHelp,
   singleHelp,
   resolveSingle,
   defaultNodeTarget,
@@ -39,9 +39,11 @@ const SINGLE = singleDefaults({ kind: 'calibrate', depth: 1, hop: 'sync', durati
 // Where it is checked: the cheapest request, and the default preset's two depths.
 const DEFAULT_AT = `1/sync,${PRESETS.default.depths.map((d) => `${d}/${PRESETS.default.hops[0]}`).join(',')}`;
 const DEFAULT_BURNS = '0,50,100,200';
-// single's --depth and --hop lines, which calibrate reads as one point of --at.
-const ONE_POINT = / {2}--depth N[^\n]*\n {2}--hop NAME[^\n]*\n/;
-const ONE_POINT_HELP = '  --depth N, --hop NAME   one point only (same as --at N/NAME)\n';
+// single's --hop line: with --depth, one point of --at.
+const ONE_POINT = / {2}--hop NAME[^\n]*\n/;
+const ONE_POINT_HELP = '  --hop NAME               with --depth: one point only (the same as --at N/HOP)\n';
+// --depth is one point, not a default: calibrate measures at --at.
+const HELP_DEFAULTS = { ...SINGLE, depth: null, burns: DEFAULT_BURNS };
 const HELP = `Does the harness see a known cost? Servers that burn a known BURN_US per request, in duet by
 default (each level beside a fresh burn0 process): the extra CPU per request seen must match it.
 
@@ -56,16 +58,7 @@ an edge.
 Exit 0 pass, 1 fail (or a failed server), 2 cannot tell, 130 interrupted.
 
   --at 1/sync,8/immediate  depth/hop points (default ${DEFAULT_AT})
-  --burns 0,50,100,200     burn levels in µs (0, the reference, is always added)
-  --blocks N               blocks of fresh processes (default ${defaultOf('blocks', 'calibrate')})
-  --rounds N               adjacent bursts per server per block, sequential (default \
-${defaultOf('rounds', 'calibrate')})
-  --method duet|pair|sequential
-                           duet (default, as npm run bench): each level beside a fresh
-                           burn0 process, extra CPU µs per request per window; pair: the
-                           same at --rate requests/s each (HOP=pg, http, timeout, mixed);
-                           sequential: adjacent bursts, 1/throughput
-${DUET_HELP}${singleHelp(SINGLE).replace(ONE_POINT, ONE_POINT_HELP)}`;
+${settingsHelp(HELP_DEFAULTS)}${singleHelp(HELP_DEFAULTS).replace(ONE_POINT, ONE_POINT_HELP)}`;
 
 function points(values) {
   if (values.at !== undefined && (values.depth !== undefined || values.hop !== undefined))
@@ -85,15 +78,7 @@ function points(values) {
 const fmt = (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a');
 const ci = (m, d = 1) => `${fmt(m.mean, d)} [${m.ci95 ? `${fmt(m.ci95[0], d)}–${fmt(m.ci95[1], d)}` : 'no interval'}]`;
 
-const OPTIONS = {
-  ...SINGLE_OPTIONS,
-  ...DUET_OPTIONS,
-  burns: { type: 'string' },
-  rounds: { type: 'string' },
-  blocks: { type: 'string' },
-  at: { type: 'string' },
-  method: { type: 'string' },
-};
+const OPTIONS = optionsOf('calibrate', [...SINGLE_WORDS, 'at']);
 
 async function main(args) {
   const { values } = parse(args, OPTIONS);

@@ -4,35 +4,25 @@
 const strategies = require('../../context');
 const hops = require('../../handlers/hops');
 const frameworks = require('../../servers');
-const { UsageError, flags } = require('../../lib/cli');
-const { setting } = require('../../lib/settings');
+const { UsageError } = require('../../lib/cli');
+const { setting, defaultOf } = require('../../lib/settings');
+const { helpLines } = require('../../lib/settings-help');
 const { resolveNodeTargets } = require('../run/targets');
 const { PRESETS } = require('../../lib/presets');
 const strategyFile = require('../../context/strategy-file');
 
-const SINGLE_OPTIONS = flags([
-  'strategy',
-  'depth',
-  'hop',
-  'framework',
-  'connections',
-  'pipelining',
-  'duration',
-  'warmup',
-  'out',
-  'report',
-]);
+// Their own flags (the settings they share, --depth, --connections and the rest, are
+// declared for aa and calibrate in lib/settings.js).
+const SINGLE_WORDS = ['strategy', 'hop', 'framework', 'out', 'report'];
+// The settings of the one configuration, in --help beside its strategy and hop.
+const SINGLE_SETTINGS = ['depth', 'connections', 'pipelining', 'duration', 'warmup'];
 
-const SINGLE_HELP = `  --strategy NAME        server strategy (default %strategy%)
-  --depth N              call depth (default %depth%)
-  --hop NAME             hop between levels (default %hop%)
-  --framework NAME       express, http, fastify (default %framework%)
-  --connections N        concurrent connections (default %connections%)
-  --pipelining N         requests in flight per connection (default %pipelining%)
-  --duration S           seconds per burst (default %duration%)
-  --warmup S             seconds per unmeasured warm-up burst, until steady (default %warmup%)
-  --out FILE             JSON (default results/%kind%.json)
-  --report FILE          results.md to regenerate (default results.md; "none" to skip)
+const COLUMN = 27;
+const SINGLE_HELP = `  --strategy NAME          server strategy (default %strategy%)
+  --hop NAME               hop between levels (default %hop%)
+  --framework NAME         express, http, fastify (default %framework%)
+%settings%  --out FILE               JSON (default results/%kind%.json)
+  --report FILE            results.md to regenerate (default results.md; "none" to skip)
 `;
 
 // A command's defaults for these options: the default run's own setup (its connections
@@ -48,12 +38,21 @@ function singleDefaults({ kind, strategy = 'none', depth, hop, duration }) {
     framework: 'express',
     connections: PRESETS.default.connections,
     pipelining: PRESETS.default.pipelining,
-    warmup: 1,
+    warmup: defaultOf('warmup', 'single'),
+    // --method duet and pair (duetSettings): the default run's windows.
+    windows: PRESETS.default.windows,
+    window: PRESETS.default.window,
   };
 }
 
+// The --help lines of a command's other settings (trials, --method, …; `defaults` as
+// singleDefaults gives them), then those of its one configuration (singleHelp).
+const settingsHelp = (defaults) =>
+  helpLines(defaults.kind, { column: COLUMN, defaults, except: SINGLE_SETTINGS });
+
 function singleHelp(defaults) {
-  return SINGLE_HELP.replace(/%(\w+)%/g, (_, k) => String(defaults[k]));
+  const settings = helpLines(defaults.kind, { column: COLUMN, defaults, only: SINGLE_SETTINGS });
+  return SINGLE_HELP.replace(/%(\w+)%/g, (_, k) => (k === 'settings' ? settings : String(defaults[k])));
 }
 
 function oneOf(flag, value, valid, fallback) {
@@ -83,13 +82,6 @@ function resolveSingle(values, defaults) {
 // --method pair measures at a fixed rate (--rate, each server), as `run --method pair`
 // does: the method for a server that waits (HOP=pg, http, timeout, mixed) or runs below
 // its capacity.
-const DUET_OPTIONS = flags(['windows', 'window', 'rate']);
-const DUET_HELP = `  --windows N            duet, pair: counted windows per pair of processes \
-(default ${PRESETS.default.windows})
-  --window S             duet, pair: seconds per window (default ${PRESETS.default.window})
-  --rate R               pair: requests per second sent to each server of a pair (required
-                         with --method pair)
-`;
 const PAIRED_METHODS = ['duet', 'pair'];
 
 function duetSettings(values, method) {
@@ -142,11 +134,10 @@ async function defaultNodeTarget() {
 
 module.exports = {
   PAIRED_METHODS,
-  SINGLE_OPTIONS,
-  DUET_OPTIONS,
-  DUET_HELP,
+  SINGLE_WORDS,
   duetSettings,
   singleDefaults,
+  settingsHelp,
   singleHelp,
   resolveSingle,
   defaultNodeTarget,

@@ -4,8 +4,9 @@
 // when the input is bad (so a CI script can tell "slower" from "not compared").
 const { saveRun } = require('../../lib/run-file');
 const { VERSION } = require('../../lib/run-schema');
-const { parse, flags, UsageError } = require('../../lib/cli');
+const { parse, UsageError } = require('../../lib/cli');
 const { setting } = require('../../lib/settings');
+const { optionsOf, helpLines } = require('../../lib/settings-help');
 const { loadRun } = require('../../lib/run-file');
 const { compare, DEFAULT_MAX_REGRESSION } = require('../../analysis/compare');
 const { compareText } = require('../../report/compare-text');
@@ -22,16 +23,19 @@ Matches configurations by id; prints each one's change in throughput from a to b
   2  cannot tell: some config's interval cannot rule out a slowdown beyond PCT % (the
      table says how many blocks/rounds per run would settle it), or it has no data in b
   3  nothing compared: bad flags, or a file missing, unreadable or not a run
-PCT defaults to ${DEFAULT_MAX_REGRESSION}. Two duet runs (the default preset) are compared on each
-configuration's ratio to its baseline (CPU per request, both measured at the same time),
-not on their short solo bursts; two instruction-count runs (--method instructions) on
-instructions per request (docs/ci.md). Runs of different methods are refused. --out FILE saves the comparison
-with both runs (kind "compare"), which ctxbench report renders.
+Two duet runs (the default preset) are compared on each configuration's ratio to its
+baseline (CPU per request, both measured at the same time), not on their short solo
+bursts; two instruction-count runs (--method instructions) on instructions per request
+(docs/ci.md). Runs of different methods are refused.
+
+${helpLines('compare', { column: 24, defaults: { 'max-regression': DEFAULT_MAX_REGRESSION } })}\
+  --out FILE            save the comparison with both runs (kind "compare"), which ctxbench
+                        report renders
 `;
 
 const BAD_INPUT = 3;
 
-const OPTIONS = flags(['max-regression', 'out']);
+const OPTIONS = optionsOf('compare', ['out']);
 
 async function main(args) {
   try {

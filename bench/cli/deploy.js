@@ -14,8 +14,9 @@ const path = require('node:path');
 const YAML = require('yaml');
 const { serverSettings, ConfigError } = require('../../servers/config');
 const { loadRun } = require('../../lib/run-file');
-const { UsageError, parse, flags } = require('../../lib/cli');
+const { UsageError, parse } = require('../../lib/cli');
 const { setting, defaultOf } = require('../../lib/settings');
+const { optionsOf, helpLines } = require('../../lib/settings-help');
 const { resolveSettings } = require('./run-plan');
 const { measureRun } = require('../run/measure-run');
 const { SLO_LOADS, DEFAULT_TARGET_CPU } = require('./slo');
@@ -24,22 +25,15 @@ const { freezePlan } = require('../../lib/plan');
 const { writeReport } = require('./write-report');
 const { redactArgs } = require('../services/services');
 const { sloCapacity, operatingPoints } = require('../../analysis');
-const { describeInstance } = require('../../lib/instances');
-const { APP_ENGINE_MAX_CONCURRENT } = require('../../lib/instances');
+const { describeInstance, APP_ENGINE_MAX_CONCURRENT, DEFAULT_PERIOD_US } = require('../../lib/instances');
 
-const OPTIONS = flags([
-  'blocks',
-  'precision',
-  'max-time',
-  'out',
-  'report',
-  'slo',
-  'cfs-period',
-  'windows',
-  'load',
-  'target-cpu',
-]);
+const OPTIONS = optionsOf('deploy', ['out', 'report', 'load']);
 
+// The defaults of deploy's settings that are not its own in lib/settings.js.
+const HELP_DEFAULTS = {
+  'target-cpu': `the baseline yaml's, else ${DEFAULT_TARGET_CPU}`,
+  'cfs-period': DEFAULT_PERIOD_US,
+};
 const HELP = `How many instances does each App Engine deployment need once autoscaling holds its CPU target,
 against the baseline's? Each app_*.yaml as a local stand-in, in a pair at a fixed rate: the
 rate at which the baseline uses its target share of the CPU quota.
@@ -63,16 +57,10 @@ concurrency target and which target set the instance count, the period assumed a
 yaml's instance cap (printed, not applied). What a stand-in reproduces and what it does
 not: docs/deploy.md.
 
-  --target-cpu SHARE the CPU target (default: the baseline yaml's, else ${DEFAULT_TARGET_CPU})
-  --slo pN=BOUND     the bound whose share of requests over it is printed (default ${defaultOf('slo', 'deploy')})
-  --blocks N         blocks of fresh processes at least (default ${defaultOf('blocks', 'deploy')})
-  --precision PP     then more blocks until every ratio's 95% CI half-width is within PP
-                     percentage points, or --max-time (default ${defaultOf('precision', 'deploy')})
-  --windows N        counted windows per pair (default ${defaultOf('windows', 'deploy')})
-  --load PCTS        a ladder of rates instead, as % of the knee up to 200%, for the capacity
-                     within the SLO (e.g. ${SLO_LOADS.map((l) => `${l * 100}%`).join(',')}; docs/deploy.md)
-  --max-time S       deadline for the whole run (default ${defaultOf('max-time', 'deploy')})
-  --cfs-period US    the stand-ins' CFS period in µs (default 100000)
+${helpLines('deploy', { column: 21, defaults: HELP_DEFAULTS })}\
+  --load PCTS        a ladder of rates instead of --target-cpu, as % of the knee up to 200%,
+                     for the capacity within the SLO (e.g. ${SLO_LOADS.map((l) => `${l * 100}%`).join(',')};
+                     docs/deploy.md)
   --out FILE         run JSON (default results/deploy.json)
   --report FILE      results.md to regenerate (default results.md when --out is in
                      results/; "none" to skip)
@@ -212,7 +200,8 @@ async function main(args) {
   const { values, positionals } = parse(args, OPTIONS, { allowPositionals: true });
   if (positionals.length < 2)
     throw new UsageError(
-      'deploy needs at least two app.yaml files: the baseline first, then the services to measure against it',
+      'deploy needs at least two app.yaml files: the baseline (STRATEGY param or none) and the services ' +
+        'to measure against it',
     );
   const yamls = baselineFirst(positionals.map(readYaml));
   checkComparable(yamls);

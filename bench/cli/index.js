@@ -37,7 +37,7 @@ const COMMANDS = {
     load: () => require('./probe'),
   },
   deploy: {
-    summary: 'each app_*.yaml as a local stand-in of its instance: capacity within an SLO, in instances',
+    summary: "app_*.yaml on local stand-ins: each strategy's cost at the autoscaler's operating point",
     load: () => require('./deploy'),
   },
   app: {

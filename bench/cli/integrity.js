@@ -6,8 +6,9 @@ const strategies = require('../../context');
 const { loadStrategyFiles } = require('./common');
 const frameworks = require('../../servers');
 const { freezePlan } = require('../../lib/plan');
-const { UsageError, parse, flags, list, acfFlag, presetNamed } = require('../../lib/cli');
+const { UsageError, parse, list, acfFlag, presetNamed } = require('../../lib/cli');
 const { setting } = require('../../lib/settings');
+const { optionsOf, helpLines } = require('../../lib/settings-help');
 const { session } = require('../run/session');
 const { resolveNodeTargets } = require('../run/targets');
 const integrity = require('../integrity/integrity');
@@ -31,22 +32,9 @@ const { redactArgs, needsSink } = require('../services/services');
 const { writeReport } = require('./write-report');
 const systemTools = require('../../lib/system-tools');
 
-const OPTIONS = flags(
-  [
-    'strategies',
-    'scenarios',
-    'node',
-    'acf',
-    'preset',
-    'framework',
-    'requests',
-    'concurrency',
-    'soak-requests',
-    'pg-url',
-    'out',
-    'report',
-    'strategy-file',
-  ],
+const OPTIONS = optionsOf(
+  'integrity',
+  ['strategies', 'scenarios', 'acf', 'preset', 'framework', 'pg-url', 'out', 'report', 'strategy-file'],
   { booleans: ['quick'], multiple: ['strategy-file'] },
 );
 
@@ -65,16 +53,20 @@ per strategy and classifies every answer: kept (its own id), lost (no id) or lea
   --strategies a,b       strategies (default: all)
   --strategy-file FILE   a strategy of your own (repeatable; see ctxbench run --help)
   --scenarios a,b        scenarios or groups (default: all)
-  --node 20,22,24        Node majors to run the servers under (default: ${DEFAULT_MAJOR}, installed from npm once)
   --acf on|off|both      AsyncContextFrame (Node 22: flag; 24+: default on)
   --preset runtimes      Node 20, 24 (AsyncContextFrame on and off) and 26; the report shows
                          per scenario where the runtimes disagree
   --preset upgrade       the scenarios whose answer moved between runtimes (group upgrade)
                          on Node 20, 22 and 24 (AsyncContextFrame off and on) and 26
   --framework NAME       ${frameworks.names.join(', ')} (default express)
-  --requests N           requests per scenario (default ${DEFAULTS.requests}; --quick ${QUICK.requests})
-  --concurrency N        requests in flight (default ${DEFAULTS.concurrency})
-  --soak-requests N      requests of the soak (default ${DEFAULTS.soakRequests}; --quick ${QUICK.soakRequests})
+${helpLines('integrity', {
+  defaults: {
+    requests: `${DEFAULTS.requests}; --quick ${QUICK.requests}`,
+    concurrency: DEFAULTS.concurrency,
+    'soak-requests': `${DEFAULTS.soakRequests}; --quick ${QUICK.soakRequests}`,
+    node: DEFAULT_MAJOR,
+  },
+})}\
   --quick                small counts, for a smoke run
   --pg-url URL           an existing PostgreSQL for the pg scenarios (default: an
                          embedded one, started and removed by ctxbench)

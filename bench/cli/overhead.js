@@ -9,8 +9,9 @@
 const { freezePlan } = require('../../lib/plan');
 const path = require('node:path');
 const { resolveNodeTargets } = require('../run/targets');
-const { parse, flags } = require('../../lib/cli');
-const { setting, defaultOf } = require('../../lib/settings');
+const { parse } = require('../../lib/cli');
+const { setting } = require('../../lib/settings');
+const { optionsOf, helpLines } = require('../../lib/settings-help');
 const { measureSession } = require('../run/session');
 const { localConfig } = require('../run/matrix');
 const { writeReport } = require('./write-report');
@@ -33,13 +34,7 @@ throughput must reach ${REQUIRED * 100}% of the hello-world's.
 
 usage: ctxbench overhead [options]
 
-  --blocks N        blocks of fresh processes (>= 3, default ${defaultOf('blocks', 'overhead')})
-  --rounds N        adjacent bursts per server per block (default ${defaultOf('rounds', 'overhead')})
-  --duration S      target seconds per burst (default ${defaultOf('duration', 'overhead')})
-  --warmup S        seconds per unmeasured warm-up burst, until steady (default ${defaultOf('warmup', 'overhead')})
-  --connections N   (default ${defaultOf('connections', 'overhead')})   \
---pipelining N (default ${defaultOf('pipelining', 'overhead')})
-  --out FILE        JSON (default results/overhead.json)
+${helpLines('overhead', { column: 20 })}  --out FILE        JSON (default results/overhead.json)
   --report FILE     results.md to regenerate ("none" to skip; default results.md when
                     --out is in results/, else none)
 Exit 0 when the lower 95% CI bound of ctxbench/hello-world is >= ${REQUIRED * 100}% (met), 1 when
@@ -61,7 +56,7 @@ function overheadConfigs(target) {
   ];
 }
 
-const OPTIONS = flags(['blocks', 'rounds', 'duration', 'warmup', 'connections', 'pipelining', 'out', 'report']);
+const OPTIONS = optionsOf('overhead', ['out', 'report']);
 
 async function main(args) {
   const { values } = parse(args, OPTIONS);

@@ -10,35 +10,25 @@ const { PRESETS, DEFAULTS, quick } = require('../../lib/presets');
 const { DRIVERS } = require('../measure/drivers');
 const { parseRates, parseLoads } = require('../rates/capacity');
 const { freezePlan } = require('../../lib/plan');
-const { UsageError, flags, list, acfFlag, presetNamed } = require('../../lib/cli');
+const { UsageError, list, acfFlag, presetNamed } = require('../../lib/cli');
 const { setting } = require('../../lib/settings');
+const { optionsOf } = require('../../lib/settings-help');
 const { loadStrategyFiles } = require('./common');
 const { parseInstance, DEFAULT_PERIOD_US } = require('../../lib/instances');
 const { parseSlo, parseTargetCpu, DEFAULT_SLO, SLO_LOADS, SEQUENTIAL_SLO_LOADS } = require('./slo');
 const { methodSettings } = require('./run-method');
 
-const OPTIONS = flags(
+// `run`'s flags: its own below, and the settings lib/settings.js declares for `run`.
+const OPTIONS = optionsOf(
+  'run',
   [
     'resume',
     'strategies',
-    'depths',
     'hops',
     'logs',
     'frameworks',
-    'node',
     'acf',
-    'connections',
-    'pipelining',
-    'duration',
-    'warmup',
-    'rounds',
-    'blocks',
-    'min-per-connection',
-    'amount',
-    'rate',
     'load',
-    'precision',
-    'max-time',
     'driver',
     'target',
     'baseline',
@@ -46,22 +36,8 @@ const OPTIONS = flags(
     'out',
     'report',
     'pg-url',
-    'method',
-    'windows',
-    'window',
-    'group-size',
-    'window-requests',
-    'max-warmup-windows',
-    'unsettled-windows',
-    'unsettled-bound',
     'strategy-file',
-    'margin',
     'instance',
-    'cfs-period',
-    'slo',
-    'target-cpu',
-    'cfs-burst',
-    'held-out',
   ],
   { booleans: ['quick', 'profile', 'aa'], multiple: ['target', 'strategy-file'] },
 );

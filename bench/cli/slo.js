@@ -16,6 +16,9 @@ const SEQUENTIAL_SLO_LOADS = [0.25, 0.5, 0.7, 0.85, 1];
 // (app.yaml reference: 0.5–0.95).
 const DEFAULT_TARGET_CPU = 0.6;
 
+// The stand-in's settings (lib/settings.js), in --help after --instance (run, app).
+const STAND_IN_SETTINGS = ['cfs-period', 'cfs-burst', 'slo', 'target-cpu'];
+
 // 'p99=100ms' -> { key: 'p99', boundMs: 100, text }. One line on anything else.
 function parseSlo(value) {
   if (value === undefined || value === null) return null;
@@ -37,4 +40,12 @@ function parseTargetCpu(value) {
   return setting('target-cpu', share);
 }
 
-module.exports = { DEFAULT_SLO, SLO_LOADS, SEQUENTIAL_SLO_LOADS, DEFAULT_TARGET_CPU, parseSlo, parseTargetCpu };
+module.exports = {
+  DEFAULT_SLO,
+  SLO_LOADS,
+  SEQUENTIAL_SLO_LOADS,
+  DEFAULT_TARGET_CPU,
+  STAND_IN_SETTINGS,
+  parseSlo,
+  parseTargetCpu,
+};

@@ -10,6 +10,7 @@ const { groupConfigs, groupKey, armOf } = require('../../analysis/comparable');
 const { median } = require('../../analysis/stats');
 const { startServer } = require('../processes/server-process');
 const { UsageError } = require('../../lib/cli');
+const { boundsOf } = require('../../lib/settings');
 const { onInterrupt } = require('../run/progress');
 const { deriveConfig } = require('../run/matrix');
 const { cpus } = require('../../lib/cpus');
@@ -154,18 +155,16 @@ function parseLoads(value, { max = 1 } = {}) {
   });
 }
 
-// '2000' or '1000,2000' -> [1000, 2000].
+// '2000' or '1000,2000' -> [1000, 2000], each within --rate's bounds (lib/settings.js).
 function parseRates(value) {
   if (value === undefined) return undefined;
-  const items = String(value)
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const items = String(value).split(',').map((s) => s.trim()).filter(Boolean);
   if (!items.length) throw new UsageError('--rate needs at least one value, such as 2000');
+  const { min, max } = boundsOf('rate');
   return items.map((item) => {
     const n = Number(item);
-    if (!(/^\d+(\.\d+)?$/.test(item) && n >= 1 && n <= 1e6))
-      throw new UsageError(`--rate ${item} is not valid; expected requests per second from 1 to 1000000`);
+    if (!(/^\d+(\.\d+)?$/.test(item) && n >= min && n <= max))
+      throw new UsageError(`--rate ${item} is not valid; expected requests per second from ${min} to ${max}`);
     return n;
   });
 }
