@@ -173,12 +173,16 @@ const SETTINGS = {
   },
   precision: {
     min: 0.1, max: 100, plan: 'precision', nullable: 'no target', commands: ['run', 'deploy'], arg: 'PP',
-    help: "add blocks until every ratio's 95% CI half-width is within PP percentage points, or until --max-time",
+    help:
+      "add blocks until every ratio's 95% CI half-width is within PP percentage points, or until --max-time; " +
+      'past --blocks, a duet or pair ratio within it is measured no more, so the time goes to the wide ones',
     default: { deploy: 5 },
   },
   'max-time': {
     min: 1, max: 86400, plan: 'maxTime', commands: ['run', 'deploy'], arg: 'S',
-    help: 'seconds: a deadline for the whole run, which no block may end after',
+    help:
+      'seconds: a deadline for the whole run, which no block may end after; a custom matrix given it without ' +
+      "--precision spends it on its preset's precision target",
     default: { plan: 120, deploy: 600 },
   },
   'held-out': {

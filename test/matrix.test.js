@@ -195,3 +195,16 @@ test('roundOrder: the one rotation puts every item in every position once per cy
   assert.deepStrictEqual(roundOrder(names, 5), ['b', 'c', 'd', 'a']);
   assert.strictEqual(require('../micro').roundOrder, roundOrder, 'micro uses the same function');
 });
+
+// Issue 76: a custom matrix given a deadline alone spends it (the preset's precision target),
+// where it used to stop at the minimum of blocks whatever time was left.
+test("a custom matrix given --max-time alone takes its preset's precision target; without it, none", () => {
+  const { resolveSettings } = require('../bench/cli/run');
+  const { PRESETS } = require('../lib/presets');
+  const strategies = 'none,als,otel';
+  assert.strictEqual(resolveSettings({ strategies }).precision, null);
+  const budgeted = resolveSettings({ strategies, 'max-time': '150' });
+  assert.strictEqual(budgeted.precision, PRESETS.default.precision);
+  assert.strictEqual(budgeted.maxTime, 150);
+  assert.strictEqual(resolveSettings({ strategies, 'max-time': '150', precision: '3' }).precision, 3);
+});

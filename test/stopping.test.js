@@ -78,3 +78,28 @@ test('the next block is reckoned as the longest so far plus their spread, so a l
   const d = decide({ ...base, ratios, maxTimeS: 3600, elapsedS: 3060, nextBlockS: nextBlockSeconds([480, 520]) });
   assert.strictEqual(d.more, false, '3,060 + 560 would end after 3,600 s, though 3,060 + 520 would not');
 });
+
+// A time budget spent where it buys precision (issue 76): past the minimum of blocks, a
+// ratio within the target is measured no more, so the next blocks go to the wide ones.
+test('past the minimum, a duet configuration within the target rests; the wide one and the baseline go on', () => {
+  const { restPrecise } = require('../bench/run/runner');
+  const config = (id, halfWidthPct) => ({
+    id,
+    samples: [0, 1, 2].map((block) => ({ block })),
+    ...(halfWidthPct !== null && { summary: { ratio: { halfWidthPct } } }),
+  });
+  const run = {
+    settings: { precision: 2, blocks: 3, method: 'duet' },
+    configs: [config('none', null), config('als', 1.5), config('otel', 4)],
+  };
+  const ctx = { run, excluded: new Set(), progress: null };
+  restPrecise(ctx, 2);
+  assert.deepStrictEqual([...ctx.excluded], [], 'below the minimum nothing rests');
+  restPrecise(ctx, 3);
+  assert.deepStrictEqual([...ctx.excluded].map((c) => c.id), ['als']);
+  assert.strictEqual(run.configs[1].restingFrom, 3);
+  // Sequential rounds measure every configuration in every round: nothing rests there.
+  const sequential = { run: { ...run, settings: { ...run.settings, method: 'sequential' } }, excluded: new Set() };
+  restPrecise(sequential, 3);
+  assert.strictEqual(sequential.excluded.size, 0);
+});

@@ -142,9 +142,12 @@ function measuringSettings(values, preset, custom) {
       DEFAULTS.minPerConnection,
     amount: setting('amount', values.amount) ?? preset.amount ?? null,
     // A preset's precision target and time cap are budgeted for its own matrix; a custom
-    // matrix sets its own with --precision and --max-time.
+    // matrix sets its own with --precision and --max-time. Given a deadline alone, a custom
+    // matrix spends it on the preset's target (a budget that stopped at --blocks bought nothing).
     precision:
-      setting('precision', values.precision) ?? (custom ? null : preset.precision) ?? null,
+      setting('precision', values.precision) ??
+      (custom && values['max-time'] === undefined ? null : preset.precision) ??
+      null,
     maxTime:
       setting('max-time', values['max-time']) ??
       (custom ? null : preset.maxTime) ??

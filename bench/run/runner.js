@@ -100,8 +100,9 @@ async function runMatrix(
         maxTimeS: s.precision ? s.maxTime : null,
       });
       const t0 = Date.now();
+      const steps = stepsPerBlock(run.configs, s);
       await METHODS[s.method].measureBlock(ctx, block, counters);
-      blockSeconds.push((Date.now() - t0) / 1000);
+      blockSeconds.push((Date.now() - t0) / 1000 / Math.max(1, steps));
     }
     run.measuringSeconds = (Date.now() - startedAt) / 1000;
   } finally {
@@ -134,15 +135,20 @@ async function takeFingerprint(ctx, resume) {
 
 // The stopping rule before block `block` (bench/run/stopping.js), its state on run.precision
 // where the run has a precision target. -> { elapsedS, decision }.
+// A time budget is spent where it buys precision: past the minimum of blocks, a duet's or a
+// pair's configuration whose ratio is already within the target rests (restingFrom, as a
+// held-out resume's do), so the blocks that follow are shorter and go to the wide ones.
 function decideBlock(ctx, block, { startedAt, resume, blockSeconds }) {
   const { run } = ctx;
   const s = run.settings;
   const elapsedS = (Date.now() - startedAt) / 1000;
+  restPrecise(ctx, block);
   const decision = decide({
     elapsedS,
     maxTimeS: s.precision ? s.maxTime : null,
     budgetS: resume?.budgetS ?? null,
-    nextBlockS: nextBlockSeconds(blockSeconds),
+    // blockSeconds are seconds per step (a group): the next block has as many as are active.
+    nextBlockS: nextBlockSeconds(blockSeconds) * stepsPerBlock(run.configs, s),
     precision: s.precision,
     ratios: ratiosOf(run, ctx.excluded),
     blocks: block,
@@ -159,6 +165,20 @@ function decideBlock(ctx, block, { startedAt, resume, blockSeconds }) {
     };
   }
   return { elapsedS, decision };
+}
+
+function restPrecise(ctx, block) {
+  const { run, progress } = ctx;
+  const s = run.settings;
+  if (!s.precision || block < s.blocks || !['duet', 'pair'].includes(s.method)) return;
+  const precise = ratiosOf(run, ctx.excluded).filter((r) => r.halfWidthPct <= s.precision);
+  if (!precise.length) return;
+  const ids = new Set(precise.map((r) => r.id));
+  for (const c of run.configs.filter((x) => ids.has(x.id))) {
+    c.restingFrom = block;
+    ctx.excluded.add(c);
+  }
+  progress?.log(`within ±${s.precision} pp, measured no more: ${precise.map((r) => r.id).join(', ')}`);
 }
 
 // However the loop ended: the machine's noise over the run, the final status, the
@@ -178,4 +198,4 @@ function endRun(ctx, noiseBefore) {
   ctx.save();
 }
 
-module.exports = { runMatrix, stepsPerBlock, METHODS };
+module.exports = { runMatrix, stepsPerBlock, restPrecise, METHODS };
