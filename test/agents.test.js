@@ -12,12 +12,7 @@ const assert = require('node:assert');
 const { encode } = require('@msgpack/msgpack');
 const { createSink } = require('../bench/services/agent-sink');
 const { loadConfig } = require('../servers/config');
-
-function listen(server) {
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}`)),
-  );
-}
+const { listen } = require('./helpers/server');
 
 test('an agent strategy needs SINK_URL, on loopback: one line otherwise', () => {
   assert.throws(() => loadConfig({ STRATEGY: 'sentry' }), /^Error: STRATEGY=sentry needs SINK_URL/);

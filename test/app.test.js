@@ -12,10 +12,9 @@ const path = require('node:path');
 const { runCli } = require('./helpers/cli');
 const { checkRatio } = require('./helpers/ratio-check');
 const { tempDir } = require('./helpers/tmp');
+const { workApp: node, assertIdsKept } = require('./helpers/app-services');
 const { ratioVerdictText } = require('../report/verdict-text');
 
-const APP = path.join(__dirname, 'fixtures', 'work-app.js');
-const node = (env) => `${env} ${JSON.stringify(process.execPath)} ${JSON.stringify(APP)}`;
 const tmp = () => tempDir('ctxbench-app-');
 const SHORT = [
   '--health',
@@ -98,10 +97,7 @@ test(
       const ids = a.ids[arm];
       const checks = run.configs.find((c) => c.arm === arm).samples.filter((s) => s.kind === 'duet');
       assert.strictEqual(checks.length, windows.length, `${arm}: an id check per window`);
-      assert.ok(
-        ids.checked && ids.kept > 0 && ids.kept === ids.requests && ids.mismatches === 0 && ids.lost === 0,
-        `${arm}: ${JSON.stringify(ids)}`,
-      );
+      assertIdsKept(ids, arm);
     }
     // The terminal line and the report row say what the run holds, in its words.
     const pct = (x) => (100 * x).toFixed(1);

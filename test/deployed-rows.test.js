@@ -15,13 +15,7 @@ const { needsOf } = require('../bench/services/services');
 const { sampledParentFor } = require('../bench/integrity/integrity-cells');
 const client = require('../bench/integrity/integrity-client');
 const { loadConfig } = require('../servers/config');
-const { runToExit, startServer, fireConcurrent } = require('./helpers/server');
-
-function listen(server) {
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}`)),
-  );
-}
+const { runToExit, startServer, fireConcurrent, listen } = require('./helpers/server');
 
 test('the registry lists each row with what it runs, and which need the sink', () => {
   const rows = {

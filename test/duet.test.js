@@ -13,7 +13,7 @@ const duet = require('../bench/measure/duet-windows');
 const { duetGroups, soloMembers } = require('../bench/methods/duet');
 const { withAaTwins } = require('../bench/run/matrix');
 const summary = require('../analysis/summary');
-const { runCli, readRunSoFar } = require('./helpers/cli');
+const { runCli, runCliInterrupted, readRunSoFar } = require('./helpers/cli');
 const { tempDir } = require('./helpers/tmp');
 
 const reading = (atUs, loadgenUs, stats, wakeups) => ({ atUs, loadgenUs, stats, wakeups });
@@ -278,10 +278,9 @@ test(
   async () => {
     const dir = tempDir('ctxbench-duet-int-');
     const out = path.join(dir, 'int.json');
-    let sent = false;
     const windowsIn = () =>
       (readRunSoFar(out)?.configs ?? []).flatMap((c) => c.samples).filter((s) => s.kind === 'window').length;
-    const { code, stderr } = await runCli(
+    const { code, stderr, sent } = await runCliInterrupted(
       [
         'run',
         '--method',
@@ -303,21 +302,9 @@ test(
         '--report',
         'none',
       ],
-      {
-        timeoutMs: 600000,
-        onSpawn: (child) => {
-          // The run keeps each window as it is judged: once one is saved, the group (200
-          // windows, a minute) is measuring.
-          const timer = setInterval(() => {
-            if (windowsIn() >= 1) {
-              clearInterval(timer);
-              sent = true;
-              child.kill('SIGINT');
-            }
-          }, 50);
-          child.once('exit', () => clearInterval(timer));
-        },
-      },
+      // The run keeps each window as it is judged: once one is saved, the group (200
+      // windows, a minute) is measuring.
+      { timeoutMs: 600000, everyMs: 50, when: () => windowsIn() >= 1 },
     );
     assert.ok(sent, stderr);
     assert.strictEqual(code, 130, stderr);

@@ -8,37 +8,15 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const net = require('node:net');
-const path = require('node:path');
-const { execFile } = require('node:child_process');
-const { startServer, ROOT } = require('./helpers/server');
+const { serversFor } = require('./helpers/server');
+const { assertShape, curlSh } = require('./helpers/load-drivers');
 const { measure } = require('../load/autocannon');
 
-const CURL_SH = path.join(ROOT, 'load', 'curl.sh');
-const FIELDS = [
-  'rps',
-  'latency',
-  'requests',
-  'errors',
-  'non2xx',
-  'mismatches',
-  'lost',
-  'bytesPerSec',
-  'loadgenCpu',
-  'durationS',
-  'finishLagS',
-];
-const LATENCY = ['p2_5', 'p50', 'p97_5', 'p99', 'avg', 'stdev', 'max'];
-
-const servers = {};
-test.before(async () => {
-  const [als, global, none] = await Promise.all([
-    startServer({ STRATEGY: 'als', HOP: 'immediate' }),
-    startServer({ STRATEGY: 'global', HOP: 'immediate' }),
-    startServer({ STRATEGY: 'none' }),
-  ]);
-  Object.assign(servers, { als, global, none });
+const servers = serversFor({
+  als: { STRATEGY: 'als', HOP: 'immediate' },
+  global: { STRATEGY: 'global', HOP: 'immediate' },
+  none: { STRATEGY: 'none' },
 });
-test.after(() => Promise.all(Object.values(servers).map((s) => s.stop())));
 
 // A port on 127.0.0.1 where nothing listens.
 function deadPort() {
@@ -50,23 +28,6 @@ function deadPort() {
       srv.close(() => resolve(port));
     });
   });
-}
-
-function assertShape(r) {
-  assert.deepStrictEqual(Object.keys(r).sort(), [...FIELDS].sort());
-  assert.deepStrictEqual(Object.keys(r.latency).sort(), [...LATENCY].sort());
-  for (const key of FIELDS.filter((k) => k !== 'latency')) {
-    assert.ok(Number.isFinite(r[key]) && r[key] >= 0, `${key} is a finite number >= 0, got ${r[key]}`);
-  }
-  for (const key of ['requests', 'errors', 'non2xx', 'mismatches', 'lost']) {
-    assert.ok(Number.isInteger(r[key]), `${key} is an integer, got ${r[key]}`);
-  }
-  for (const key of LATENCY) {
-    assert.ok(Number.isFinite(r.latency[key]) && r.latency[key] >= 0, `latency.${key} is a number >= 0`);
-  }
-  assert.ok(r.latency.p50 <= r.latency.p99 && r.latency.p99 <= r.latency.max, 'latency percentiles are ordered');
-  assert.ok(r.requests > 0, 'some requests completed');
-  assert.ok(r.durationS > 0 && r.rps > 0);
 }
 
 for (const pipelining of [1, 10]) {
@@ -146,15 +107,6 @@ test('measure(): bad options throw one clear line', async () => {
     });
   }
 });
-
-// load/curl.sh: resolves { code, stdout, stderr }.
-function curlSh(args) {
-  return new Promise((resolve) => {
-    execFile(CURL_SH, args, { timeout: 600000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? err.code : 0, stdout, stderr });
-    });
-  });
-}
 
 test('curl.sh runs as a command: no URL is one usage line and exit 1', async () => {
   // execFile runs the file itself, so this also fails when it lost its executable bit.

@@ -8,32 +8,15 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
 const calibrate = require('../bench/cli/calibrate');
 const aa = require('../bench/cli/aa');
 const { pairs } = require('../analysis/pairing');
 const sections = { calibrate: require('../report/sections/calibrate'), aa: require('../report/sections/aa') };
+const { runCli } = require('./helpers/cli');
 const { tempDir } = require('./helpers/tmp');
 
-const ROOT = path.resolve(__dirname, '..');
-const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
 const tmp = tempDir('ctxbench-method-');
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-function ctxbench(args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: ROOT,
-      env: { CTXBENCH_FINGERPRINT: '0', ...process.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const TINY = ['--duration', '0.5', '--warmup', '0', '--connections', '4', '--pipelining', '1', '--report', 'none'];
 const EXIT = { pass: 0, fail: 1, inconclusive: 2 };
@@ -55,7 +38,7 @@ test(
   'calibrate end to end: arms and group set, ' + 'verdicts follow from the intervals, exit code from the verdict',
   async () => {
     const out = path.join(tmp, 'calibrate.json');
-    const r = await ctxbench([
+    const r = await runCli([
       'calibrate',
       '--method',
       'sequential',
@@ -113,7 +96,7 @@ test(
   'aa end to end: arms A and B in one group, each trial tested, ' + 'pass by the binomial tail, exit code from it',
   async () => {
     const out = path.join(tmp, 'aa.json');
-    const r = await ctxbench([
+    const r = await runCli([
       'aa',
       '--method',
       'sequential',
@@ -175,7 +158,7 @@ test('calibrate and aa: bad flags are one line and exit 1, before any server sta
   ];
   for (const [args, pattern] of cases) {
     const out = path.join(tmp, 'never.json');
-    const r = await ctxbench([...args, '--out', out, '--report', 'none']);
+    const r = await runCli([...args, '--out', out, '--report', 'none']);
     assert.strictEqual(r.code, 1, args.join(' '));
     assert.strictEqual(r.stderr.trim().split('\n').length, 1, r.stderr);
     assert.match(r.stderr, pattern);

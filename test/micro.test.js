@@ -22,34 +22,17 @@ const { median } = require('../analysis/stats');
 const scenarios = require('../micro/scenarios');
 const { roundOrder } = require('../micro');
 const { tempDir } = require('./helpers/tmp');
+const { plantSlow } = require('./helpers/micro-planted');
 
 const tmp = tempDir('ctxbench-micro-');
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-// A planted strategy with a known cost: every current() busy-waits 20 µs, and it is
-// otherwise correct (the id travels on the request, as with `param`). Loaded through the
-// test-only CTXBENCH_MICRO_EXTRA hook (micro/strategies.js).
-const PLANTED = path.join(tmp, 'planted-slow.js');
-fs.writeFileSync(
-  PLANTED,
-  `'use strict';
-const BURN_NS = 20000n;
-module.exports = {
-  run: (id, fn) => fn(),
-  current(req) {
-    const end = process.hrtime.bigint() + BURN_NS;
-    while (process.hrtime.bigint() < end);
-    return req.traceId;
-  },
-};
-`,
-);
+const PLANTED = plantSlow(tmp);
 const ROUNDS = 3;
 const STRATEGIES = ['none', 'planted-slow', 'global'];
 
 // The planted strategy exists only with its environment variable; { env: process.env } runs without it.
-const ctxbench = (args, { env = { CTXBENCH_MICRO_EXTRA: PLANTED }, ...options } = {}) =>
-  runCli(args, { env, ...options });
+const ctxbench = (args, { env = PLANTED, ...options } = {}) => runCli(args, { env, ...options });
 
 let planted;
 const out = path.join(tmp, 'micro.json');

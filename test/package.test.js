@@ -12,33 +12,11 @@ const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
 const { builtinModules } = require('node:module');
-const { execFile } = require('node:child_process');
-const { tempDir } = require('./helpers/tmp');
+const { ROOT, ONE_MB, pkg, packBefore } = require('./helpers/pack');
 
-const ROOT = path.join(__dirname, '..');
-const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
 const FILES = path.join(__dirname, 'fixtures', 'package-files.txt');
-const ONE_MB = 1024 * 1024;
 
-function run(command, args, { cwd, env = {}, timeoutMs = 300000 } = {}) {
-  return new Promise((resolve) => {
-    execFile(
-      command,
-      args,
-      { cwd, env: { ...process.env, ...env }, timeout: timeoutMs, maxBuffer: 64 * ONE_MB },
-      (err, stdout, stderr) => resolve({ code: err ? (err.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-let packed = null;
-test.before(async () => {
-  const dir = tempDir('ctxbench-pack-');
-  const r = await run('npm', ['pack', '--json', '--pack-destination', dir], { cwd: ROOT });
-  assert.strictEqual(r.code, 0, r.stderr);
-  const [info] = JSON.parse(r.stdout);
-  packed = { ...info, tarball: path.join(dir, info.filename) };
-});
+const packed = packBefore();
 
 test(
   'the package holds the committed file list (no results but the cost ' +

@@ -10,17 +10,10 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { runCli } = require('./helpers/cli');
-
-const round = (x) => Math.round(x * 100) / 100;
-
-function tempDir(t) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-predict-'));
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
+const { testDir } = require('./helpers/tmp');
+const { round } = require('./helpers/probe');
 
 // A run as `ctxbench run` writes it, of the points to probe (nothing measured: the probe
 // does not read samples).
@@ -54,7 +47,7 @@ test(
     '8 more HOP=immediate levels read as 8 more Immediate per request',
   { timeout: 300000 },
   async (t) => {
-    const dir = tempDir(t);
+    const dir = testDir(t, 'ctxbench-predict-');
     const file = path.join(dir, 'run.json');
     fs.writeFileSync(
       file,
@@ -88,7 +81,7 @@ test(
 );
 
 test('ctxbench probe refuses what it cannot probe in one line', { timeout: 60000 }, async (t) => {
-  const dir = tempDir(t);
+  const dir = testDir(t, 'ctxbench-predict-');
   const integrity = path.join(dir, 'integrity.json');
   fs.writeFileSync(integrity, JSON.stringify({ kind: 'integrity', configs: [] }));
   for (const [args, expected] of [

@@ -9,24 +9,9 @@
 // ctxbench's own server and through `ctxbench app --probe`: test/all/probe.test.js.
 const test = require('node:test');
 const assert = require('node:assert');
-const fs = require('node:fs');
-const path = require('node:path');
 const { startApp } = require('../bench/app/app-process');
-const { probeEnv, countResources, makeDir } = require('../bench/probes/probe');
-
-const FIXTURE = path.join(__dirname, 'fixtures', 'probe-app.js');
-const round = (x) => Math.round(x * 100) / 100;
-
-async function probe(t, command, { route = '/', health = '/', env = {} } = {}) {
-  const dir = makeDir();
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const app = await startApp({ name: 'probe', command, health, env: { ...env, ...probeEnv(dir) } });
-  try {
-    return await countResources({ url: `${app.url}${route}`, dir, requests: 400, concurrency: 10, warmup: 100 });
-  } finally {
-    await app.stop();
-  }
-}
+const { countResources } = require('../bench/probes/probe');
+const { FIXTURE, round, probeDir, probe } = require('./helpers/probe');
 
 test(
   'the probe counts what a request creates: 5 setImmediate more per ' +
@@ -52,8 +37,7 @@ test(
 );
 
 test('a server without the hook: one line saying where it must be loaded', { timeout: 60000 }, async (t) => {
-  const dir = makeDir();
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dir = probeDir(t);
   const app = await startApp({ name: 'plain', command: `"${process.execPath}" "${FIXTURE}"` });
   try {
     await assert.rejects(

@@ -10,69 +10,45 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
-const { ROOT, startServer } = require('./helpers/server');
+const { startServer } = require('./helpers/server');
+const { runCli, runCliJson } = require('./helpers/cli');
 const { tempDir } = require('./helpers/tmp');
 
-const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
-
-function ctxbench(args, { onStderr, cwd = ROOT, env = {} } = {}) {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    cwd,
-    env: { CTXBENCH_FINGERPRINT: '0', ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => {
-    stderr += d;
-    onStderr?.(stderr, child);
-  });
-  const done = new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
-  return { child, done };
-}
-
-function tmpdir() {
-  return tempDir('ctxbench-runner-');
-}
+const tmpdir = () => tempDir('ctxbench-runner-');
 
 test(
   '--precision: the run stops at the time cap after the minimum ' +
     'blocks and lists the ratio that missed, with the blocks it needs',
   async () => {
     const out = path.join(tmpdir(), 'precise.json');
-    const { code, stderr } = await ctxbench([
-      'run',
-      '--method',
-      'sequential',
-      '--strategies',
-      'none,als',
-      '--depths',
-      '8',
-      '--hops',
-      'immediate',
-      '--duration',
-      '0.5',
-      '--warmup',
-      '0',
-      '--blocks',
-      '3',
-      '--rounds',
-      '1',
-      '--connections',
-      '10',
-      '--precision',
-      '0.1',
-      '--max-time',
-      '1',
-      '--out',
+    const { stderr, run } = await runCliJson(
+      [
+        'run',
+        '--method',
+        'sequential',
+        '--strategies',
+        'none,als',
+        '--depths',
+        '8',
+        '--hops',
+        'immediate',
+        '--duration',
+        '0.5',
+        '--warmup',
+        '0',
+        '--blocks',
+        '3',
+        '--rounds',
+        '1',
+        '--connections',
+        '10',
+        '--precision',
+        '0.1',
+        '--max-time',
+        '1',
+      ],
       out,
-      '--report',
-      'none',
-    ]).done;
-    assert.strictEqual(code, 0, stderr);
-    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    );
     const p = run.precision;
     assert.deepStrictEqual([p.target, p.reached, p.maxTimeS, p.blocks], [0.1, false, 1, 3], JSON.stringify(p));
     assert.ok(
@@ -91,7 +67,7 @@ test('a dead --target fails alone; the healthy target is measured', async (t) =>
   t.after(() => server.stop());
   const dir = tmpdir();
   const out = path.join(dir, 'remote.json');
-  const { done } = ctxbench([
+  const { code, stderr } = await runCli([
     'run',
     '--target',
     `als=${server.url}`,
@@ -112,7 +88,6 @@ test('a dead --target fails alone; the healthy target is measured', async (t) =>
     '--report',
     'none',
   ]);
-  const { code, stderr } = await done;
   assert.strictEqual(code, 1, `a failed configuration fails the run: ${stderr}`);
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.strictEqual(run.status, 'failed');
@@ -133,7 +108,7 @@ test('a target that reports another strategy than its name is refused', async (t
   const server = await startServer({ STRATEGY: 'param' });
   t.after(() => server.stop());
   const out = path.join(tmpdir(), 'wrong.json');
-  const { code } = await ctxbench([
+  const { code } = await runCli([
     'run',
     '--target',
     `als=${server.url}`,
@@ -147,7 +122,7 @@ test('a target that reports another strategy than its name is refused', async (t
     out,
     '--report',
     'none',
-  ]).done;
+  ]);
   assert.strictEqual(code, 1, 'nothing could be measured');
   const run = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.match(run.configs[0].error.message, /reports strategy param/);
@@ -171,7 +146,7 @@ test('bad input: one line, exit 1, nothing started', async () => {
     [['nope'], /unknown command 'nope'/],
   ];
   for (const [args, pattern] of cases) {
-    const { code, stderr } = await ctxbench(args).done;
+    const { code, stderr } = await runCli(args);
     assert.strictEqual(code, 1, args.join(' '));
     const lines = stderr.trim().split('\n');
     assert.strictEqual(lines.length, 1, `${args.join(' ')}: ${stderr}`);
@@ -187,7 +162,7 @@ test('Ctrl-C while rate mode measures the baseline capacity: exit 130, one line,
   const out = path.join(tmpdir(), 'capacity-interrupted.json');
   const mark = `CTXBENCH_TEST_MARK=${process.pid}-${Date.now()}`;
   let sent = false;
-  const { code, stderr } = await ctxbench(
+  const { code, stderr } = await runCli(
     [
       'run',
       '--strategies',
@@ -216,7 +191,7 @@ test('Ctrl-C while rate mode measures the baseline capacity: exit 130, one line,
         }
       },
     },
-  ).done;
+  );
   assert.ok(sent, stderr);
   assert.strictEqual(code, 130, stderr);
   assert.match(stderr, /interrupted while measuring the baseline capacity: nothing was measured/);

@@ -6,15 +6,7 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const { resolveSettings } = require('../bench/cli/integrity');
-
-const SCENARIOS = [
-  'thenable',
-  'exit-enter',
-  'enter-in-callback',
-  'asyncresource-bind',
-  'unhandled-rejection',
-  'timer-in-run',
-];
+const { SCENARIOS } = require('./helpers/upgrade-table');
 
 test(
   '--preset upgrade: the group upgrade on Node 20, 22, ' + '24 and 26, AsyncContextFrame off and on, into its own file',

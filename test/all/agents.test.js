@@ -14,7 +14,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const agents = require('../../lib/agents');
 const systemTools = require('../../lib/system-tools');
-const { runCli } = require('../helpers/cli');
+const { runCliJson } = require('../helpers/cli');
+const { assertIdsKept, runExampleApp } = require('../helpers/app-services');
 const { render } = require('../../report/sections/integrity');
 const { tempDir } = require('../helpers/tmp');
 
@@ -34,6 +35,14 @@ async function agentsOrSkip(t) {
   }
 }
 
+// `ctxbench integrity` of both agents on the scenarios, 200 requests a cell with 100 in flight:
+// resolves the run JSON.
+async function runAgents(scenarios, out) {
+  const args = ['--strategies', 'sentry,datadog', '--scenarios', scenarios.join(',')];
+  const { run } = await runCliJson(['integrity', ...args, '--requests', '200', '--concurrency', '100'], out);
+  return run;
+}
+
 // What each agent must do, with the reasons written in bench/integrity/integrity.js's EXPLAIN.
 const EXPECTED = {
   sentry: { 'chain-mixed': 'kept', 'pool-bound': 'kept', nested: 'kept', pool: 'leaked' },
@@ -48,23 +57,7 @@ test(
     if (!(await agentsOrSkip(t))) return;
     const out = path.join(dir, 'agents.json');
     const scenarios = Object.keys(EXPECTED.sentry);
-    const r = await runCli([
-      'integrity',
-      '--strategies',
-      'sentry,datadog',
-      '--scenarios',
-      scenarios.join(','),
-      '--requests',
-      '200',
-      '--concurrency',
-      '100',
-      '--out',
-      out,
-      '--report',
-      'none',
-    ]);
-    assert.strictEqual(r.code, 0, r.stderr);
-    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    const run = await runAgents(scenarios, out);
     for (const c of run.integrity.cells) {
       const detail =
         `${c.strategy} ${c.scenario}: ` +
@@ -104,23 +97,7 @@ test(
       ...(systemTools.find('redis') ? ['ioredis-promise'] : []),
     ];
     const out = path.join(dir, 'agent-spans.json');
-    const r = await runCli([
-      'integrity',
-      '--strategies',
-      'sentry,datadog',
-      '--scenarios',
-      scenarios.join(','),
-      '--requests',
-      '200',
-      '--concurrency',
-      '100',
-      '--out',
-      out,
-      '--report',
-      'none',
-    ]);
-    assert.strictEqual(r.code, 0, r.stderr);
-    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    const run = await runAgents(scenarios, out);
     assert.strictEqual(run.integrity.cells.length, 2 * scenarios.length);
     for (const c of run.integrity.cells) {
       const detail = `${c.strategy} ${c.scenario}: ${JSON.stringify(c.spans)}`;
@@ -145,23 +122,10 @@ test(
     assert.strictEqual(agents.runtimeProblem('datadog', 'v24.21.0'), null);
     const out = path.join(dir, 'node20.json');
     // Node 20 is this repository's test runtime when it runs on 20; else it comes from the cache.
-    const r = await runCli([
-      'integrity',
-      '--strategies',
-      'datadog',
-      '--node',
-      '20',
-      '--scenarios',
-      'chain-await,nested',
-      '--requests',
-      '10',
-      '--out',
+    const { run } = await runCliJson(
+      ['integrity', '--strategies', 'datadog', '--node', '20', '--scenarios', 'chain-await,nested', '--requests', '10'],
       out,
-      '--report',
-      'none',
-    ]);
-    assert.strictEqual(r.code, 0, r.stderr);
-    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    );
     assert.deepStrictEqual(
       run.integrity.cells.map((c) => [c.scenario, c.verdict, c.requests]),
       [
@@ -195,33 +159,30 @@ test(
     if (!(await agentsOrSkip(t))) return;
     const out = path.join(dir, 'http.json');
     // A fixed rate (no capacity probe) and no blocks past the three: the claim is the ids.
-    const r = await runCli([
-      'run',
-      '--strategies',
-      'datadog',
-      '--hops',
-      'http',
-      '--depths',
-      '4',
-      '--rate',
-      '100',
-      '--blocks',
-      '3',
-      '--windows',
-      '2',
-      '--window',
-      '0.2',
-      '--max-time',
-      '1',
-      '--connections',
-      '10',
-      '--out',
+    const { run } = await runCliJson(
+      [
+        'run',
+        '--strategies',
+        'datadog',
+        '--hops',
+        'http',
+        '--depths',
+        '4',
+        '--rate',
+        '100',
+        '--blocks',
+        '3',
+        '--windows',
+        '2',
+        '--window',
+        '0.2',
+        '--max-time',
+        '1',
+        '--connections',
+        '10',
+      ],
       out,
-      '--report',
-      'none',
-    ]);
-    assert.strictEqual(r.code, 0, r.stderr);
-    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    );
     // HOP=http runs as a pair now, beside a `none` baseline that carries no id by design
     // (its every answer is "lost"): the claim is datadog's.
     for (const c of run.configs.filter((x) => x.strategy === 'datadog')) {
@@ -369,43 +330,13 @@ test(
   { timeout: 600000 },
   async (t) => {
     if (!(await agentsOrSkip(t))) return;
-    const server =
-      `${JSON.stringify(process.execPath)} ` + `${JSON.stringify(path.join(ROOT, 'examples', 'app', 'server.js'))}`;
-    const out = path.join(dir, 'app-sentry.json');
-    const r = await runCli([
-      'app',
-      '--with',
-      'sink',
-      '--baseline',
-      server,
-      '--candidate',
-      `CONTEXT=sentry ${server}`,
-      '--names',
-      'param,sentry',
-      '--health',
-      '/healthz',
-      '--id-header',
-      'x-request-id',
-      '--blocks',
-      '3',
-      '--windows',
-      '1',
-      '--window',
-      '0.5',
-      '--warmup',
-      '0.5',
-      '--out',
-      out,
-      '--report',
-      'none',
-    ]);
-    assert.strictEqual(r.code, 0, r.stderr);
-    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-    const ids = run.app.ids.candidate;
-    assert.ok(
-      ids.checked && ids.kept > 0 && ids.kept === ids.requests && ids.mismatches === 0 && ids.lost === 0,
-      JSON.stringify(ids),
-    );
+    const { run } = await runExampleApp({
+      example: 'app',
+      context: 'sentry',
+      service: 'sink',
+      out: path.join(dir, 'app-sentry.json'),
+    });
+    assertIdsKept(run.app.ids.candidate, 'candidate');
     const { counts } = run.agentSink;
     assert.ok(
       counts.sentry.posts > 0 && counts.sentry.spans > 0 && counts.sentry.undecodable === 0,

@@ -8,9 +8,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { runCli } = require('../helpers/cli');
 const { tempDir } = require('../helpers/tmp');
+const { workApp: node } = require('../helpers/app-services');
 
-const APP = path.join(__dirname, '..', 'fixtures', 'work-app.js');
-const node = (env) => `${env} ${JSON.stringify(process.execPath)} ${JSON.stringify(APP)}`;
 const tmp = () => tempDir('ctxbench-app-');
 
 test('answers that carry another id, or none, are counted and flagged', { timeout: 600000 }, async () => {

@@ -9,7 +9,7 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { runCli, readRunSoFar } = require('../helpers/cli');
+const { runCli, runCliUntil, readRunSoFar } = require('../helpers/cli');
 const { checkRatio } = require('../helpers/ratio-check');
 const { tempDir } = require('../helpers/tmp');
 
@@ -144,7 +144,7 @@ test(
     const dir = tempDir('ctxbench-duet-kill-');
     const out = path.join(dir, 'kill.json');
     let killed = null;
-    const { code, stderr } = await runCli(
+    const { code, stderr } = await runCliUntil(
       [
         'run',
         '--method',
@@ -170,19 +170,11 @@ test(
       ],
       {
         timeoutMs: 600000,
-        onSpawn: (child) => {
-          // Killed once the run has saved its first pair as started: whether the group is then
-          // warming up or measuring, the death is the arm's, in block 1.
-          const timer = setInterval(() => {
-            const als = readRunSoFar(out)?.configs.find((c) => c.strategy === 'als');
-            if (als?.processes.length) {
-              clearInterval(timer);
-              killed = als.processes[0].pid;
-              process.kill(killed, 'SIGKILL');
-            }
-          }, 50);
-          child.once('exit', () => clearInterval(timer));
-        },
+        // Killed once the run has saved its first pair as started: whether the group is then
+        // warming up or measuring, the death is the arm's, in block 1.
+        everyMs: 50,
+        when: () => readRunSoFar(out)?.configs.find((c) => c.strategy === 'als')?.processes[0]?.pid,
+        then: (pid) => process.kill((killed = pid), 'SIGKILL'),
       },
     );
     assert.ok(killed, stderr);

@@ -7,7 +7,7 @@
 // scenarios give their measured verdicts (with the OpenTelemetry span check), and nothing
 // outlives a run: not after stop(), not after Ctrl-C, not after SIGKILL. The refusals,
 // which need no PostgreSQL: test/io.test.js.
-const { runCli } = require('../helpers/cli');
+const { runCli, running } = require('../helpers/cli');
 const { describe, test, before, after } = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
@@ -20,14 +20,6 @@ const { startServer, get, fireConcurrent } = require('../helpers/server');
 const systemTools = require('../../lib/system-tools');
 const { tempDir } = require('../helpers/tmp');
 
-const alive = (pid) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function waitFor(check, ms = 60000) {
   const end = Date.now() + ms;
@@ -117,10 +109,10 @@ describe('services: an embedded PostgreSQL and the downstream, started and remov
   test('stop() leaves no PostgreSQL process, no folder and no downstream', async () => {
     const own = await startServices({ need: { pg: true, http: true } });
     const pgDir = own.pg.dir;
-    assert.ok(alive(own.pg.pid) && alive(own.downstream.pid) && fs.existsSync(pgDir));
+    assert.ok(running(own.pg.pid) && running(own.downstream.pid) && fs.existsSync(pgDir));
     await own.stop();
-    assert.ok(!alive(own.pg.pid), 'postgres still running');
-    assert.ok(!alive(own.downstream.pid), 'downstream still running');
+    assert.ok(!running(own.pg.pid), 'postgres still running');
+    assert.ok(!running(own.downstream.pid), 'downstream still running');
     assert.ok(!fs.existsSync(pgDir), `${pgDir} still exists`);
     assert.deepStrictEqual(processesUsing(pgDir), []);
   });
@@ -451,11 +443,11 @@ describe('nothing outlives an interrupted run', () => {
         const clean = () =>
           !fs.existsSync(pgDir) &&
           processesUsing(pgDir).length === 0 &&
-          [...kids.map((k) => k.pid), ...servers.map((k) => k.pid), ...postgresPids].every((pid) => !alive(pid));
+          [...kids.map((k) => k.pid), ...servers.map((k) => k.pid), ...postgresPids].every((pid) => !running(pid));
         assert.ok(
           signal === 'SIGINT' ? clean() : await waitFor(clean, 120000),
           `left behind: dir ${fs.existsSync(pgDir)}, processes ${processesUsing(pgDir)}, ` +
-            `children ${[...kids, ...servers].filter((k) => alive(k.pid)).map((k) => k.args)}`,
+            `children ${[...kids, ...servers].filter((k) => running(k.pid)).map((k) => k.args)}`,
         );
         fs.rmSync(tmp, { recursive: true, force: true });
       },

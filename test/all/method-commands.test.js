@@ -9,36 +9,19 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
 const { checkRatio } = require('../helpers/ratio-check');
+const { runCli } = require('../helpers/cli');
 const { tempDir } = require('../helpers/tmp');
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
 const tmp = tempDir('ctxbench-method-');
 test.after(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-function ctxbench(args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      cwd: ROOT,
-      env: { CTXBENCH_FINGERPRINT: '0', ...process.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 test(
   'aa in duet (its default, as npm run bench measures): ' +
     'B beside A in pairs of fresh processes, each trial a duet ratio',
   async () => {
     const out = path.join(tmp, 'aa-duet.json');
-    const r = await ctxbench([
+    const r = await runCli([
       'aa',
       '--depth',
       '1',

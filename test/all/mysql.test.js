@@ -9,9 +9,14 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const systemTools = require('../../lib/system-tools');
-const { runCli, runCliInterrupted, assertServerGone } = require('../helpers/cli');
-const { runDriverScenarios, checkCells } = require('../helpers/driver-run');
+const { assertServerGone } = require('../helpers/cli');
+const { assertIdsKept, runExampleApp } = require('../helpers/app-services');
+const {
+  skipWithoutServer,
+  runDriverScenarios,
+  interruptDriverScenarios,
+  checkCells,
+} = require('../helpers/driver-run');
 const { tempDir } = require('../helpers/tmp');
 
 const dir = tempDir('ctxbench-mysql-test-');
@@ -31,7 +36,7 @@ test(
     'a promise-only strategy loses the id in every callback and keeps it in the promise API',
   { timeout: 600000 },
   async (t) => {
-    if (!systemTools.find('mariadb')) return t.skip(`${systemTools.hint('mariadb')} (.ci/run installs it)`);
+    if (skipWithoutServer(t, 'mariadb')) return;
     const run = await runDriverScenarios({ dir, scenarios: SCENARIOS, total: TOTAL, name: 'mysql' });
     assert.match(run.learned.mysql.server, /^MariaDB \d+\.\d+/, 'the server version the scenarios ran against');
     checkCells(run.integrity.cells, EXPECTED, TOTAL);
@@ -45,31 +50,8 @@ test(
   'Ctrl-C during the MySQL scenarios: exit 130, the run kept, no mariadbd left and its folder gone',
   { timeout: 600000 },
   async (t) => {
-    if (!systemTools.find('mariadb')) return t.skip(`${systemTools.hint('mariadb')} (.ci/run installs it)`);
-    const out = path.join(dir, 'int.json');
-    // The session saves the run JSON once its services answer: the server is up.
-    const r = await runCliInterrupted(
-      [
-        'integrity',
-        '--strategies',
-        'als',
-        '--scenarios',
-        SCENARIOS.join(','),
-        '--requests',
-        '2000',
-        '--concurrency',
-        '100',
-        '--out',
-        out,
-        '--report',
-        'none',
-      ],
-      { timeoutMs: 600000, when: () => fs.existsSync(out) },
-    );
-    assert.ok(r.sent, r.stderr);
-    assert.strictEqual(r.code, 130, r.stderr);
-    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-    assert.strictEqual(run.status, 'interrupted');
+    if (skipWithoutServer(t, 'mariadb')) return;
+    const run = await interruptDriverScenarios({ dir, scenarios: SCENARIOS, strategies: ['als'] });
     assertServerGone(run.learned.mysql, 'mariadbd');
   },
 );
@@ -83,50 +65,15 @@ test(
     'every id kept, the probe counted, no mariadbd left',
   { timeout: 600000 },
   async (t) => {
-    if (!systemTools.find('mariadb')) return t.skip(`${systemTools.hint('mariadb')} (.ci/run installs it)`);
-    const server =
-      `${JSON.stringify(process.execPath)} ` +
-      `${JSON.stringify(path.join(__dirname, '..', '..', 'examples', 'orders', 'server.js'))}`;
-    const out = path.join(dir, 'orders.json');
-    const r = await runCli([
-      'app',
-      '--with',
-      'mariadb',
-      '--baseline',
-      server,
-      '--candidate',
-      `CONTEXT=als ${server}`,
-      '--names',
-      'param,als',
-      '--path',
-      '/orders/7',
-      '--health',
-      '/healthz',
-      '--id-header',
-      'x-request-id',
-      '--probe',
-      '--blocks',
-      '3',
-      '--windows',
-      '1',
-      '--window',
-      '0.5',
-      '--warmup',
-      '0.5',
-      '--out',
-      out,
-      '--report',
-      'none',
-    ]);
-    assert.strictEqual(r.code, 0, r.stderr);
-    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-    for (const arm of ['baseline', 'candidate']) {
-      const ids = run.app.ids[arm];
-      assert.ok(
-        ids.checked && ids.kept > 0 && ids.kept === ids.requests && ids.mismatches === 0 && ids.lost === 0,
-        `${arm}: ${JSON.stringify(ids)}`,
-      );
-    }
+    if (skipWithoutServer(t, 'mariadb')) return;
+    const { run } = await runExampleApp({
+      example: 'orders',
+      context: 'als',
+      service: 'mariadb',
+      out: path.join(dir, 'orders.json'),
+      extra: ['--path', '/orders/7', '--probe'],
+    });
+    for (const arm of ['baseline', 'candidate']) assertIdsKept(run.app.ids[arm], arm);
     // The driver's work is counted: mysql2 answers each of the four queries through
     // process.nextTick (23 TickObjects per request measured on Node 24), at least one each.
     for (const side of run.probe.sides)

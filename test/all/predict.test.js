@@ -7,23 +7,16 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { runCli } = require('../helpers/cli');
+const { testDir } = require('../helpers/tmp');
+const { FIXTURE, round } = require('../helpers/probe');
 const { labelOfRuntime } = require('../../lib/node-versions');
 const { detectAsyncContextFrame } = require('../../lib/runtime');
 const { predictWhyText } = require('../../report/words');
 
 const ROOT = path.join(__dirname, '..', '..');
-const FIXTURE = path.join(__dirname, '..', 'fixtures', 'probe-app.js');
 const LABEL = labelOfRuntime(process.version, detectAsyncContextFrame());
-const round = (x) => Math.round(x * 100) / 100;
-
-function tempDir(t) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ctxbench-predict-'));
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 // The fit shipped with the package (package.json "files"), read on purpose: not a study's output.
 const MODEL_FIT = path.join(ROOT, 'results', 'model-fit.json');
@@ -42,7 +35,7 @@ test(
         `the committed cost model (results/model-fit.json) has no fit for ${LABEL} ` +
           `(this test's Node); it covers ${[...fits.keys()].join(', ') || 'nothing'}`,
       );
-    const dir = tempDir(t);
+    const dir = testDir(t, 'ctxbench-predict-');
     const out = path.join(dir, 'app.json');
     const cmd = `IMMEDIATES=5 "${process.execPath}" "${FIXTURE}"`;
     const r = await runCli([

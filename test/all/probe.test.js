@@ -8,24 +8,9 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { startApp } = require('../../bench/app/app-process');
-const { probeEnv, countResources, makeDir } = require('../../bench/probes/probe');
+const { FIXTURE, round, probeDir, probe } = require('../helpers/probe');
 
 const ROOT = path.join(__dirname, '..', '..');
-const FIXTURE = path.join(__dirname, '..', 'fixtures', 'probe-app.js');
-const round = (x) => Math.round(x * 100) / 100;
-
-async function probe(t, command, { route = '/', health = '/', env = {} } = {}) {
-  const dir = makeDir();
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const app = await startApp({ name: 'probe', command, health, env: { ...env, ...probeEnv(dir) } });
-  try {
-    return await countResources({ url: `${app.url}${route}`, dir, requests: 400, concurrency: 10, warmup: 100 });
-  } finally {
-    await app.stop();
-  }
-}
-
 test(
   "on ctxbench's own server: 8 levels more of HOP=immediate are 8 Immediate more per request",
   { timeout: 120000 },
@@ -49,8 +34,7 @@ test(
   { timeout: 600000 },
   async (t) => {
     const { runCli } = require('../helpers/cli');
-    const dir = makeDir();
-    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const dir = probeDir(t);
     const out = path.join(dir, 'app.json');
     const cmd = (n) => `IMMEDIATES=${n} "${process.execPath}" "${FIXTURE}"`;
     const r = await runCli([

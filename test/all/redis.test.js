@@ -11,10 +11,13 @@
 const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
-const path = require('node:path');
-const systemTools = require('../../lib/system-tools');
-const { runCliInterrupted, assertServerGone } = require('../helpers/cli');
-const { runDriverScenarios, checkCells } = require('../helpers/driver-run');
+const { assertServerGone } = require('../helpers/cli');
+const {
+  skipWithoutServer,
+  runDriverScenarios,
+  interruptDriverScenarios,
+  checkCells,
+} = require('../helpers/driver-run');
 const { tempDir } = require('../helpers/tmp');
 
 const dir = tempDir('ctxbench-redis-test-');
@@ -44,7 +47,7 @@ test(
     'a promise-only strategy loses the id only where a plain callback runs',
   { timeout: 600000 },
   async (t) => {
-    if (!systemTools.find('redis')) return t.skip(`${systemTools.hint('redis')} (.ci/run installs it)`);
+    if (skipWithoutServer(t, 'redis')) return;
     const run = await runDriverScenarios({ dir, scenarios: SCENARIOS, total: TOTAL, name: 'redis' });
     assert.match(run.learned.redis.server, /^redis-server \d+\.\d+/, 'the server version the scenarios ran against');
     checkCells(run.integrity.cells, EXPECTED, TOTAL);
@@ -56,31 +59,8 @@ test(
   'Ctrl-C during the Redis scenarios: exit 130, the run kept, no redis-server left and its folder gone',
   { timeout: 600000 },
   async (t) => {
-    if (!systemTools.find('redis')) return t.skip(`${systemTools.hint('redis')} (.ci/run installs it)`);
-    const out = path.join(dir, 'int.json');
-    // The session saves the run JSON once its services answer: the server is up.
-    const r = await runCliInterrupted(
-      [
-        'integrity',
-        '--strategies',
-        'als,global',
-        '--scenarios',
-        SCENARIOS.join(','),
-        '--requests',
-        '2000',
-        '--concurrency',
-        '100',
-        '--out',
-        out,
-        '--report',
-        'none',
-      ],
-      { timeoutMs: 600000, when: () => fs.existsSync(out) },
-    );
-    assert.ok(r.sent, r.stderr);
-    assert.strictEqual(r.code, 130, r.stderr);
-    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
-    assert.strictEqual(run.status, 'interrupted');
+    if (skipWithoutServer(t, 'redis')) return;
+    const run = await interruptDriverScenarios({ dir, scenarios: SCENARIOS, strategies: ['als', 'global'] });
     assertServerGone(run.learned.redis, 'redis-server');
   },
 );

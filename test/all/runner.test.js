@@ -10,34 +10,13 @@ const test = require('node:test');
 const assert = require('node:assert');
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
-const { ROOT, startServer } = require('../helpers/server');
+const { startServer } = require('../helpers/server');
+const { runCli, runCliJson, runCliUntil, readRunSoFar, running } = require('../helpers/cli');
 const { checkSequentialRatio } = require('../helpers/ratio-check');
 const { tempDir } = require('../helpers/tmp');
 const { VERSION } = require('../../lib/run-schema');
 
-const CLI = path.join(ROOT, 'bin', 'ctxbench.js');
-
-function ctxbench(args, { onStderr, cwd = ROOT, env = {} } = {}) {
-  const child = spawn(process.execPath, [CLI, ...args], {
-    cwd,
-    env: { CTXBENCH_FINGERPRINT: '0', ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => {
-    stderr += d;
-    onStderr?.(stderr, child);
-  });
-  const done = new Promise((resolve) => child.once('exit', (code) => resolve({ code, stdout, stderr })));
-  return { child, done };
-}
-
-function tmpdir() {
-  return tempDir('ctxbench-runner-');
-}
+const tmpdir = () => tempDir('ctxbench-runner-');
 
 // The run JSON's blocks, pairing and samples, as docs/run-json.md says.
 function checkDesign(run, { blocks, baseline, minPerConnection, connections }) {
@@ -93,7 +72,7 @@ test(
     const sentinel = '# committed report\n';
     fs.writeFileSync(path.join(dir, 'results.md'), sentinel);
     const out = path.join(dir, 'elsewhere', 'tiny.json');
-    const { done } = ctxbench(
+    const { code, stderr } = await runCli(
       [
         'run',
         '--method',
@@ -119,7 +98,6 @@ test(
       ],
       { cwd: dir, env: { CTXBENCH_FINGERPRINT: '1', CTXBENCH_CPUS: 'none' } },
     );
-    const { code, stderr } = await done;
     assert.strictEqual(code, 0, stderr);
     assert.strictEqual(fs.readFileSync(path.join(dir, 'results.md'), 'utf8'), sentinel, 'results.md not rewritten');
     assert.doesNotMatch(stderr, /wrote .*results\.md/);
@@ -162,7 +140,7 @@ test(
 
     // The report of that run (asked for by name) flags the leaking control.
     const report = path.join(dir, 'report.md');
-    const rep = await ctxbench(['report', out, '--out', report]).done;
+    const rep = await runCli(['report', out, '--out', report]);
     assert.strictEqual(rep.code, 0, rep.stderr);
     const md = fs.readFileSync(report, 'utf8');
     const globalRow = md.split('\n').find((l) => l.includes('global') && l.startsWith('|'));
@@ -180,46 +158,41 @@ test(
   async () => {
     const out = path.join(tmpdir(), 'killed.json');
     let victim = null;
-    const poll = setInterval(() => {
-      if (victim) return;
-      let run;
-      try {
-        run = JSON.parse(fs.readFileSync(out, 'utf8'));
-      } catch {
-        return;
-      }
-      const als = run.configs.find((c) => c.strategy === 'als');
-      if (als.samples.some((s) => s.block === 0) && als.processes.length === 1) {
-        victim = als.processes[0].pid;
-        process.kill(victim, 'SIGKILL');
-      }
-    }, 50);
-    const { code, stderr } = await ctxbench([
-      'run',
-      '--method',
-      'sequential',
-      '--strategies',
-      'none,als',
-      '--depths',
-      '8',
-      '--hops',
-      'immediate',
-      '--duration',
-      '0.5',
-      '--warmup',
-      '0',
-      '--blocks',
-      '3',
-      '--rounds',
-      '2',
-      '--connections',
-      '10',
-      '--out',
-      out,
-      '--report',
-      'none',
-    ]).done;
-    clearInterval(poll);
+    const { code, stderr } = await runCliUntil(
+      [
+        'run',
+        '--method',
+        'sequential',
+        '--strategies',
+        'none,als',
+        '--depths',
+        '8',
+        '--hops',
+        'immediate',
+        '--duration',
+        '0.5',
+        '--warmup',
+        '0',
+        '--blocks',
+        '3',
+        '--rounds',
+        '2',
+        '--connections',
+        '10',
+        '--out',
+        out,
+        '--report',
+        'none',
+      ],
+      {
+        everyMs: 50,
+        when: () => {
+          const als = readRunSoFar(out)?.configs.find((c) => c.strategy === 'als');
+          return als?.samples.some((s) => s.block === 0) && als.processes.length === 1 && als.processes[0].pid;
+        },
+        then: (pid) => process.kill((victim = pid), 'SIGKILL'),
+      },
+    );
     assert.ok(victim, `never saw a block-0 sample of als: ${stderr}`);
     assert.strictEqual(code, 1, stderr);
     const run = JSON.parse(fs.readFileSync(out, 'utf8'));
@@ -241,7 +214,7 @@ test(
 );
 
 function interruptible(out, onText) {
-  return ctxbench(
+  return runCli(
     [
       'run',
       '--method',
@@ -264,7 +237,7 @@ function interruptible(out, onText) {
       'none',
     ],
     { onStderr: onText },
-  ).done;
+  );
 }
 
 test('Ctrl-C keeps every finished sample and marks the run interrupted', async () => {
@@ -305,14 +278,6 @@ test('a second Ctrl-C quits at once: exit 130, what was saved stays, no server l
   );
   const pids = run.configs.flatMap((c) => c.processes.map((p) => p.pid));
   assert.ok(pids.length >= 2);
-  const running = (pid) => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
   // A killed child is gone once it has been reaped; wait for that (a hang guard of 20 s,
   // not a claim about how fast).
   for (let i = 0; i < 400 && pids.some(running); i++) await new Promise((r) => setTimeout(r, 50));
@@ -326,31 +291,28 @@ test(
     const als = await startServer({ STRATEGY: 'als', HOP: 'immediate' });
     t.after(() => Promise.all([param.stop(), als.stop()]));
     const out = path.join(tmpdir(), 'appengine.json');
-    const { code, stderr } = await ctxbench([
-      'run',
-      '--target',
-      `baseline=${param.url}`,
-      '--target',
-      `als=${als.url}`,
-      '--depths',
-      '4,16',
-      '--driver',
-      'curl',
-      '--amount',
-      '60',
-      '--connections',
-      '10',
-      '--warmup',
-      '0',
-      '--rounds',
-      '1',
-      '--out',
+    const { run } = await runCliJson(
+      [
+        'run',
+        '--target',
+        `baseline=${param.url}`,
+        '--target',
+        `als=${als.url}`,
+        '--depths',
+        '4,16',
+        '--driver',
+        'curl',
+        '--amount',
+        '60',
+        '--connections',
+        '10',
+        '--warmup',
+        '0',
+        '--rounds',
+        '1',
+      ],
       out,
-      '--report',
-      'none',
-    ]).done;
-    assert.strictEqual(code, 0, stderr);
-    const run = JSON.parse(fs.readFileSync(out, 'utf8'));
+    );
     assert.deepStrictEqual(run.configs.map((c) => c.id).sort(), [
       'target/als/d16',
       'target/als/d4',

@@ -12,15 +12,7 @@ const path = require('node:path');
 const { runCli } = require('../helpers/cli');
 const { render } = require('../../report/sections/integrity');
 const { tempDir } = require('../helpers/tmp');
-
-const SCENARIOS = [
-  'thenable',
-  'exit-enter',
-  'enter-in-callback',
-  'asyncresource-bind',
-  'unhandled-rejection',
-  'timer-in-run',
-];
+const { SCENARIOS } = require('../helpers/upgrade-table');
 
 const dir = tempDir('ctxbench-upgrade-test-');
 test.after(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -13,9 +13,8 @@ const systemTools = require('../../lib/system-tools');
 const { runCliInterrupted } = require('./cli');
 const { findValgrind } = require('../../bench/measure/callgrind');
 const { tempDir } = require('./tmp');
+const { workApp } = require('./app-services');
 
-const APP = path.join(__dirname, '..', 'fixtures', 'work-app.js');
-const appCommand = (env) => `${env} ${JSON.stringify(process.execPath)} ${JSON.stringify(APP)}`;
 const SEQUENTIAL = [
   '--strategies',
   'none,als',
@@ -100,9 +99,9 @@ const KINDS = [
     args: [
       'app',
       '--baseline',
-      appCommand('WORK=150'),
+      workApp('WORK=150'),
       '--candidate',
-      appCommand('WORK=150'),
+      workApp('WORK=150'),
       '--health',
       '/healthz',
       '--blocks',

@@ -28,6 +28,19 @@ async function startServer(
   return { child, port, url, stderr: proc.stderrTail, stop: () => stopChild(child) };
 }
 
+// One server per name ({ name: env }), started before the test file's tests and stopped after
+// them: the object returned is filled with them once they all listen.
+function serversFor(envs) {
+  const test = require('node:test');
+  const servers = {};
+  test.before(async () => {
+    const started = await Promise.all(Object.values(envs).map((env) => startServer(env)));
+    Object.keys(envs).forEach((name, i) => (servers[name] = started[i]));
+  });
+  test.after(() => Promise.all(Object.values(servers).map((s) => s.stop())));
+  return servers;
+}
+
 function stopChild(child) {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
@@ -57,6 +70,14 @@ function runToExit(env = {}, { timeoutMs = 60000 } = {}) {
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+// An http.Server of the test's own (ctxbench's agent sink, a stand-in) listening on a free
+// loopback port; resolves its URL.
+function listen(server) {
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${server.address().port}`)),
+  );
 }
 
 // One GET; resolves { status, headers, body }.
@@ -104,4 +125,4 @@ async function fireConcurrent(url, { total = 2000, concurrency = 200 } = {}) {
   return counts;
 }
 
-module.exports = { ROOT, startServer, runToExit, get, traceId, fireConcurrent };
+module.exports = { ROOT, startServer, serversFor, runToExit, listen, get, traceId, fireConcurrent };

@@ -25,4 +25,11 @@ function tempDir(prefix) {
   return dir;
 }
 
-module.exports = { tempDir };
+// A folder of test t's own, removed once t ends.
+function testDir(t, prefix) {
+  const dir = tempDir(prefix);
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+module.exports = { tempDir, testDir };
