@@ -114,15 +114,7 @@ function render(run, ctx = {}) {
         `${f.code(a.probe.sides[1].path)} at ${a.probe.sides[1].concurrency} in flight), never into a measured ` +
         `one.`,
     );
-  if (a.broken)
-    lines.push(
-      '',
-      "> ❌ Answers carried another request's id or none: the service loses its request context under load, " +
-        'whatever it costs.',
-    );
-  const errors = (run.configs || []).filter((c) => c.error);
-  if (errors.length) lines.push('', ...errors.map((c) => `- ${f.code(c.name)} failed: ${f.cell(c.error.message)}`));
-  return `${lines.join('\n')}\n`;
+  return endOfPage(lines, a, run);
 }
 
 // How an --instance run measured, at the operating point or at a ladder of rates.
@@ -189,15 +181,7 @@ async function renderOnInstance(run, ctx) {
   const beside = besideText(run);
   if (beside) lines.push('', beside);
   if (a.probe) lines.push('', `${probeText(a.probe)}.`);
-  if (a.broken)
-    lines.push(
-      '',
-      "> ❌ Answers carried another request's id or none: the service loses its request context under load, " +
-        'whatever it costs.',
-    );
-  const errors = (run.configs || []).filter((c) => c.error);
-  if (errors.length) lines.push('', ...errors.map((c) => `- ${f.code(c.name)} failed: ${f.cell(c.error.message)}`));
-  return `${lines.join('\n')}\n`;
+  return endOfPage(lines, a, run);
 }
 
 // --with: what ran beside the service for the whole run, and what the agents' sink received
@@ -355,6 +339,19 @@ function probeText(probe) {
     `${cand.name} ${n(cand.perRequest.total)} ` +
     `(${signed(probe.added.total)}${types.length ? `: ${types.join(', ')}` : ''})`
   );
+}
+
+// The end of both of an app page's forms: the broken note, the sides that failed.
+function endOfPage(lines, a, run) {
+  if (a.broken)
+    lines.push(
+      '',
+      "> ❌ Answers carried another request's id or none: the service loses its request context under load, " +
+        'whatever it costs.',
+    );
+  const errors = (run.configs || []).filter((c) => c.error);
+  if (errors.length) lines.push('', ...errors.map((c) => `- ${f.code(c.name)} failed: ${f.cell(c.error.message)}`));
+  return `${lines.join('\n')}\n`;
 }
 
 module.exports = { render, probeText, resourceMix, fittedRange, wordText };
