@@ -135,13 +135,10 @@ function check(root) {
   );
 }
 
-if (require.main === module) {
-  const at = process.argv.indexOf('--root');
-  const root = at > 0 ? path.resolve(process.argv[at + 1] ?? '.') : path.join(__dirname, '..');
-  const failures = check(root);
-  for (const x of failures) process.stderr.write(`check-direction: ${x}\n`);
-  if (failures.length) process.exitCode = 1;
-  else process.stdout.write('check-direction: every % of the baseline reads one way (below 100% costs more)\n');
-}
+if (require.main === module)
+  require('./check-main').runCheck('check-direction', check, {
+    flag: '--root',
+    ok: 'every % of the baseline reads one way (below 100% costs more)',
+  });
 
 module.exports = { check, findings };

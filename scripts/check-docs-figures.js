@@ -75,11 +75,7 @@ function check(root) {
   );
 }
 
-if (require.main === module) {
-  const at = process.argv.indexOf('--root');
-  const lines = check(at >= 0 ? process.argv[at + 1] : path.join(__dirname, '..'));
-  for (const l of lines) process.stderr.write(`docs-figures: ${l}\n`);
-  process.exitCode = lines.length ? 1 : 0;
-}
+if (require.main === module)
+  require('./check-main').runCheck('docs-figures', check, { flag: '--root' });
 
 module.exports = { figuresIn, check };

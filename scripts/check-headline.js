@@ -26,18 +26,10 @@ function check(root) {
   return out;
 }
 
-if (require.main === module) {
-  const at = process.argv.indexOf('--root');
-  const root = at > 0 ? path.resolve(process.argv[at + 1] ?? '.') : path.join(__dirname, '..');
-  let failures;
-  try {
-    failures = check(root);
-  } catch (err) {
-    failures = [String(err?.message ?? err).split('\n')[0]];
-  }
-  for (const x of failures) process.stderr.write(`check-headline: ${x}\n`);
-  if (failures.length) process.exitCode = 1;
-  else process.stdout.write('check-headline: the headline is consistent and README.md has its answer\n');
-}
+if (require.main === module)
+  require('./check-main').runCheck('check-headline', check, {
+    flag: '--root',
+    ok: 'the headline is consistent and README.md has its answer',
+  });
 
 module.exports = { check };

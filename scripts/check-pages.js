@@ -115,18 +115,10 @@ function check(dir) {
   return out;
 }
 
-if (require.main === module) {
-  const at = process.argv.indexOf('--dir');
-  const dir = at > 0 ? path.resolve(process.argv[at + 1] ?? '.') : path.join(__dirname, '..');
-  let failures;
-  try {
-    failures = check(dir);
-  } catch (err) {
-    failures = [String(err?.message ?? err).split('\n')[0]];
-  }
-  for (const x of failures) process.stderr.write(`check-pages: ${x}\n`);
-  if (failures.length) process.exitCode = 1;
-  else process.stdout.write('check-pages: no self-link, no machine path; Settings and repro verdicts as measured\n');
-}
+if (require.main === module)
+  require('./check-main').runCheck('check-pages', check, {
+    flag: '--dir',
+    ok: 'no self-link, no machine path; Settings and repro verdicts as measured',
+  });
 
 module.exports = { check };
