@@ -188,11 +188,23 @@ const RUN_PRESETS = {
   popular: {
     title: 'What teams run: the popular middlewares and the APM agents at two call depths',
     why:
-      "the headline table's rows for cls-rtracer, express-http-context, Sentry and Datadog: each against no " +
-      "context at all, in duet, with the default run's settings",
+      "the headline table's rows for cls-rtracer, express-http-context, OpenTelemetry's SDK, Sentry and " +
+      "Datadog as teams deploy them: each against no context at all, in duet, with the default run's settings",
     ...DEFAULT_MATRIX,
-    strategies: ['none', 'cls-rtracer', 'express-http-context', 'sentry', 'datadog'],
+    strategies: [
+      'none',
+      'cls-rtracer',
+      'express-http-context',
+      'otel-sdk-otlp',
+      'otel-sdk-otlp-10',
+      'sentry-errors',
+      'sentry-10',
+      'sentry',
+      'datadog',
+    ],
     ...DEFAULT_MEASUREMENT,
+    // Twice the default run's groups a block: twice its budget for the same ±1 pp aim.
+    maxTime: 1080,
   },
   instructions: {
     title: "Instruction counts: the default run's matrix, instructions per request under Valgrind",
