@@ -77,3 +77,13 @@ test('deploy: blocks until every ratio is within ±5 pp or 600 s, and says what 
   assert.match(precisionLines(short)[0], /±5 pp not reached after 4 blocks and 598 s .* the widest ±6\.3 pp$/);
   assert.deepStrictEqual(precisionLines(undefined), []);
 });
+
+// Issue 76: `deploy` and the deployment study answer two questions; a deploy page says which.
+test("deploy: its page says it answers a team deploying the yamls, and the study's settings beside", () => {
+  const { deployVsStudy } = require('../report/sections/run');
+  const yamls = baselineFirst(['app_cls.yaml', 'app_baseline.yaml'].map((n) => readYaml(path.join(ROOT, n))));
+  const { deploySettings } = require('../bench/cli/deploy');
+  const page = deployVsStudy(deploySettings(yamls, {}));
+  assert.match(page, /\*\*Which figure answers you:\*\* .*\(HOP=await, LOG=stdout, against `param`\)/);
+  assert.match(page, /deployment study .* \(HOP=immediate, LOG=none, against `none`\)/);
+});

@@ -60,6 +60,19 @@ function singleRunNote(run, ctx) {
   );
 }
 
+// `ctxbench deploy` and the deployment study answer two questions: one line says which is whose.
+function deployVsStudy(s) {
+  const study = PRESETS['deployment-f1'];
+  const env = (hop, logs, baseline) =>
+    `HOP=${[hop].flat().join(',')}, LOG=${[logs ?? 'none'].flat().join(',')}, against ${f.code(baseline)}`;
+  return (
+    `**Which figure answers you:** this page measures the yamls as they deploy (${env(s.hops, s.logs, s.baseline)}), ` +
+    `and answers a team deploying them; the deployment study ([deployment-f1.md](deployment-f1.md)) measures each ` +
+    `strategy alone (${env(study.hops, study.logs, study.baseline)}) and answers which strategy to choose. Their ` +
+    'figures differ where those settings do.'
+  );
+}
+
 // Above the results: the title, what the run is, and what limits it (status, a quick run,
 // the earlier design).
 function headerParts(run, ctx, rows) {
@@ -67,6 +80,7 @@ function headerParts(run, ctx, rows) {
   const parts = [f.heading(2, title)];
   parts.push(metaLine(run, ctx, rows));
   if (run.settings && run.settings.why) parts.push(`**What this run is:** ${run.settings.why}.`);
+  if (run.settings?.deploy) parts.push(deployVsStudy(run.settings));
   const single = singleRunNote(run, ctx);
   if (single) parts.push(single);
   if (run.status && run.status !== 'complete') {
@@ -198,4 +212,4 @@ async function render(run, ctx = {}) {
   return parts.join('\n\n').replace(/\n{3,}/g, '\n\n') + '\n';
 }
 
-module.exports = { render, sortConfigs, environmentSection, settingsSection };
+module.exports = { render, sortConfigs, environmentSection, settingsSection, deployVsStudy };
