@@ -104,7 +104,7 @@ async function pairBlock(ctx, block, counters) {
 // warmed closed loop, then sent each rate of the ladder in turn, lowest first. Why not a
 // fresh pair per rate: on F1 stand-ins a fresh pair spent more CPU a request, was throttled
 // far more often and had a far worse p99 than a pair warmed closed loop at about the same
-// rate (docs/deploy.md, "How the ladder and the capacity are made"). On a quarter of a CPU
+// rate (docs/deploy.md, "Capacity within an SLO: a study-page figure"). On a quarter of a CPU
 // the JIT takes ten seconds or more of load to warm (the capacity probe's bursts keep
 // rising: docs/investigations.md, "Figures that code comments carried"), more than a
 // pair's open-loop warm-up gives, so every rung measured a cold process. A deployment's

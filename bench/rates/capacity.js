@@ -46,7 +46,7 @@ const BURSTS_RULE =
 // The open-loop knee: where a ladder of rates judged against an SLO is anchored. On F1
 // stand-ins a saturated server batches and spends a fraction of the CPU a request it spends
 // at a fixed rate, so its closed-loop capacity is far above the rate it can serve within
-// the SLO (docs/deploy.md, "How the ladder and the capacity are made"; the figures:
+// the SLO (docs/deploy.md, "Capacity within an SLO: a study-page figure"; the figures:
 // docs/investigations.md, "Figures that code comments carried"): a ladder of fractions of
 // the closed-loop capacity put most of its rungs past what the stand-ins can serve, and
 // left each block's SLO crossing between two far-apart rungs. So the twins that measured
