@@ -261,6 +261,7 @@ function rowOf(strategy, plan) {
   const row = {
     strategy,
     describe: i.describe ?? null,
+    label: i.label ?? null,
     control: Boolean(i.control),
     carriesContext: i.carriesContext !== false,
     userSupplied: (own.run.configs || []).some((c) => c.strategy === strategy && c.userSupplied),

@@ -33,8 +33,11 @@ const WIDEST_PP = 4;
 // of its cells were measured on; a cell measured on another moves to row.offMachine and reads
 // "—"), its widest interval, and whether it stays (shown) or leaves for its study's page.
 // machineOf(sourceName) -> "CPU model × cores" | null. Mutates rows (the cells that move).
-// -> [{ key, unit, machine, halfWidthPp, shown, leaves: null | { why: 'wide' | 'page', page } }]
+// One machine per table (issue 75): a column measured on another machine than the first
+// column's (the default run's depth figures) leaves for its page too ('machine').
+// -> [{ key, unit, machine, halfWidthPp, shown, leaves: null | { why: 'wide' | 'page' | 'machine', page } }]
 function headlineColumns(rows, machineOf, columns = FIGURE_COLUMNS) {
+  let table = null;
   return columns.map(({ key, unit, page }) => {
     const cells = rows.map((r) => r[key]).filter((c) => c?.source?.name);
     const count = new Map();
@@ -53,7 +56,14 @@ function headlineColumns(rows, machineOf, columns = FIGURE_COLUMNS) {
     const widths = rows.map((r) => (unit === '%' ? halfWidthPp(r[key]) : null)).filter(Number.isFinite);
     const widest = widths.length ? Math.max(...widths) : null;
     const pageOf = rows.map((r) => r[key]?.source?.name).find(Boolean) ?? null;
-    const leaves = page ? { why: 'page', page: pageOf } : widest > WIDEST_PP ? { why: 'wide', page: pageOf } : null;
+    table ??= machine;
+    const leaves = page
+      ? { why: 'page', page: pageOf }
+      : machine && table && machine !== table
+        ? { why: 'machine', page: pageOf }
+        : widest > WIDEST_PP
+          ? { why: 'wide', page: pageOf }
+          : null;
     const present = rows.some((r) => r[key]) || rows.some((r) => r.offMachine?.[key]);
     return { key, unit, machine, halfWidthPp: widest, shown: present && !leaves, present, leaves };
   });

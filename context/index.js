@@ -4,12 +4,15 @@
 // reports, the runner) never requires one: requiring cls-hooked or alscontext's CLS
 // installs an async hook that slows every promise in the process.
 
+// label: the few words a table names the row by (what it runs); describe: the whole setup.
 const STRATEGIES = {
   none: {
+    label: 'no context',
     describe: 'no context at all: the floor every other strategy is measured against',
     carriesContext: false,
   },
   param: {
+    label: 'the id as an argument',
     describe: "id passed down the call chain as an argument (the App Engine study's baseline)",
     carriesContext: true,
     // The server does the same work as `none` (a property read instead of a constant):
@@ -17,18 +20,22 @@ const STRATEGIES = {
     sameWorkAs: 'none',
   },
   'cls-hooked': {
+    label: 'cls-hooked',
     describe: 'cls-hooked namespace (async_hooks createHook)',
     carriesContext: true,
   },
   alscontext: {
+    label: "alscontext's CLS",
     describe: 'alscontext CLS part (its own async_hooks createHook), as the als-context benchmark used',
     carriesContext: true,
   },
   'alscontext-als': {
+    label: "alscontext's ALS wrapper",
     describe: 'alscontext ALS part (a Map-store wrapper over AsyncLocalStorage)',
     carriesContext: true,
   },
   als: {
+    label: 'AsyncLocalStorage',
     describe: 'native AsyncLocalStorage holding the id',
     carriesContext: true,
     // The optional enterWith-style operations its module has (the Node-upgrade scenarios
@@ -36,10 +43,12 @@ const STRATEGIES = {
     operations: ['enter', 'exit'],
   },
   otel: {
+    label: "OpenTelemetry's context API alone",
     describe: 'OpenTelemetry context API with AsyncLocalStorageContextManager, id in a context key',
     carriesContext: true,
   },
   'otel-selective': {
+    label: 'OpenTelemetry SDK, the framework instrumentation only',
     describe:
       "OpenTelemetry SDK, only the framework's instrumentation (@fastify/otel; express + http; http): the " +
       'study\'s "OTel plugin only"',
@@ -47,6 +56,7 @@ const STRATEGIES = {
     otel: true,
   },
   'otel-full': {
+    label: 'OpenTelemetry SDK, every instrumentation, spans in memory',
     describe:
       "OpenTelemetry SDK with auto-instrumentations-node plus the framework's instrumentation: the study's " +
       '"Full OTel"',
@@ -54,14 +64,17 @@ const STRATEGIES = {
     otel: true,
   },
   'cls-rtracer': {
+    label: 'cls-rtracer middleware',
     describe: 'cls-rtracer 2.x: its Express middleware (runWithId elsewhere), id read with rTracer.id()',
     carriesContext: true,
   },
   'express-http-context': {
+    label: 'express-http-context middleware',
     describe: 'express-http-context 2.x: its middleware opens a Map store (reusing one already active), id in a key',
     carriesContext: true,
   },
   'fastify-request-context': {
+    label: '@fastify/request-context',
     describe:
       '@fastify/request-context: its Fastify plugin opens the store at onRequest, id set in the handler (Fastify only)',
     carriesContext: true,
@@ -72,6 +85,7 @@ const STRATEGIES = {
   // `sampleRate`: a head-sampled row's ratio, for requests without a sampled parent (the
   // integrity client then sends none: a sampled W3C parent would trace every request).
   'otel-sdk-otlp': {
+    label: 'OpenTelemetry SDK as deployed: auto-instrumented, OTLP, every request traced',
     describe:
       'OpenTelemetry NodeSDK as teams deploy it: auto-instrumentations-node and SDK defaults (parent-based ' +
       'always-on; traces, metrics and logs over OTLP http/protobuf to a local receiver), id in a context key',
@@ -80,6 +94,7 @@ const STRATEGIES = {
     sink: 'otlp',
   },
   'otel-sdk-otlp-10': {
+    label: 'OpenTelemetry SDK as deployed, 10% of requests traced',
     describe:
       'otel-sdk-otlp with a parent-based 10% trace-id ratio sampler (OTEL_TRACES_SAMPLER=parentbased_traceidratio, ' +
       'OTEL_TRACES_SAMPLER_ARG=0.1)',
@@ -89,6 +104,7 @@ const STRATEGIES = {
     sampleRate: 0.1,
   },
   sentry: {
+    label: 'Sentry, every request traced',
     describe:
       '@sentry/node 11 tracing every request (tracesSampleRate 1), envelopes to a local sink: the id on the ' +
       "request's isolation scope, read back from it",
@@ -97,6 +113,7 @@ const STRATEGIES = {
     sink: 'sentry',
   },
   'sentry-errors': {
+    label: "Sentry's default: errors only, no tracing",
     describe:
       "@sentry/node 11 at its default, errors only (no tracesSampleRate or tracesSampler), request isolation on: the " +
       "id on the request's isolation scope",
@@ -105,6 +122,7 @@ const STRATEGIES = {
     sink: 'sentry',
   },
   'sentry-10': {
+    label: 'Sentry, 10% of requests traced',
     describe:
       '@sentry/node 11 tracing 10% of requests without a sampled parent (tracesSampleRate 0.1), envelopes to a ' +
       "local sink: the id on the request's isolation scope",
@@ -114,6 +132,7 @@ const STRATEGIES = {
     sampleRate: 0.1,
   },
   datadog: {
+    label: 'Datadog: tracing on, its network features off',
     describe:
       'dd-trace 6 (Datadog APM), tracing on, its network features off, traces to a local sink: the id in ' +
       "dd-trace's baggage (setBaggageItem), read back with getBaggageItem",
@@ -123,6 +142,7 @@ const STRATEGIES = {
     operations: ['enter'],
   },
   global: {
+    label: 'a module-level variable',
     describe: 'CONTROL: a module-level variable; must be reported as leaking under concurrency',
     carriesContext: true,
     control: true,

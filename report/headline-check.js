@@ -146,9 +146,16 @@ function widthContradictions({ summary, shown, titleOf }, name, row, text) {
   return out;
 }
 
-// 5. A column whose figures come from more than one machine.
+// 5. A column, or the table, whose timed figures come from more than one machine.
 function machineContradictions({ summary, shown, titleOf }) {
   const out = [];
+  const tables = new Map();
+  for (const c of shown) for (const row of summary.rows) if (row[c.key]?.machine) tables.set(row[c.key].machine, c.key);
+  if (tables.size > 1)
+    out.push(
+      `the table's timed columns come from ${tables.size} machines (` +
+        `${[...tables].map(([m, key]) => `${titleOf.get(key)} on ${m}`).join('; ')})`,
+    );
   for (const c of shown) {
     const by = new Map();
     for (const row of summary.rows) {

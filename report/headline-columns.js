@@ -4,7 +4,6 @@
 const f = require('./format');
 
 const pct = (x) => `${Math.round(x * 100)}%`;
-const on = (col) => (col?.machine ? ` Measured on ${col.machine}.` : '');
 
 // A % column's head, in words that cannot be read backwards (issue 75.2): a share of the
 // baseline's throughput per CPU (its CPU per request ÷ the strategy's), never of its CPU.
@@ -20,7 +19,7 @@ const COLUMN_TEXT = {
     title: (summary) => `Depth ${summary.depths.shallow}`,
     head: (summary) => `Depth ${summary.depths.shallow}: ${share(summary)}`,
     panel: (summary) => `Throughput per CPU, depth ${summary.depths.shallow}`,
-    note: (summary, col) => {
+    note: (summary) => {
       const s = summary.settings;
       const base = f.code(summary.baseline);
       const [measure, half] =
@@ -34,7 +33,7 @@ const COLUMN_TEXT = {
             : [`the strategy's throughput ÷ ${base}'s`, `half ${base}'s throughput`];
       return (
         `Depth ${summary.depths.shallow}: the default run at ${summary.depths.shallow} nested calls, HOP=${s.hop}, ` +
-        `Node ${s.node}: ${measure} [95% CI]; below 100% it costs more: 50% = ${half}.${on(col)}`
+        `Node ${s.node}: ${measure} [95% CI]; below 100% it costs more: 50% = ${half}.`
       );
     },
   },
@@ -42,38 +41,38 @@ const COLUMN_TEXT = {
     title: (summary) => `Depth ${summary.depths.deep}`,
     head: (summary) => `Depth ${summary.depths.deep}: ${share(summary)}`,
     panel: (summary) => `Throughput per CPU, depth ${summary.depths.deep}`,
-    note: (summary, col) =>
-      `Depth ${summary.depths.deep}: the same run and measure at ${summary.depths.deep} nested calls.${on(col)}`,
+    note: (summary) =>
+      `Depth ${summary.depths.deep}: the same run and measure at ${summary.depths.deep} nested calls.`,
   },
   io: {
     title: () => 'Real I/O',
     head: (summary) => `Real I/O: ${share(summary)}`,
     panel: (summary) => `Real I/O (${summary.settings.io.hop}), throughput per CPU`,
-    note: (summary, col) => {
+    note: (summary) => {
       const io = summary.settings.io;
       const base = f.code(io.baseline);
       return io.method === 'pair'
         ? `Real I/O: every level a real round trip (\`HOP=${io.hop}\`, depth ${io.depth}; other drivers on its ` +
             `page), the strategy and a fresh ${base} sent one open-loop schedule at ${pct(io.load ?? 0)} of ` +
             `${base}'s capacity, read as the depth columns; "cannot serve": it fell behind a rate ${base} ` +
-            `kept.${on(col)}`
+            `kept.`
         : `Real I/O: \`HOP=${io.hop}\` (depth ${io.depth}), throughput of each configuration alone, ` +
-            `sequential blocks, as % of ${base}.${on(col)}`;
+            `sequential blocks, as % of ${base}.`;
     },
   },
   latency: {
     title: () => 'p99 added',
     head: () => 'p99 added',
-    note: (summary, col) => {
+    note: (summary) => {
       const l = summary.settings.latency;
       const base = f.code(l.baseline);
       const where = l.knee ? `open-loop knee${l.instance ? ` on ${l.instance} stand-ins` : ''}` : 'capacity';
       return l.method === 'pair'
         ? `p99 added (ms): the strategy's p99 minus a fresh ${base} process's, one open-loop schedule to both at ` +
             `${pct(l.load)} of ${base}'s ${where} (HOP=${l.hop}, depth ${l.depth}), by block [95% CI]; "at ` +
-            `most": the interval holds 0, so its upper end; the other words: docs/reading.md.${on(col)}`
+            `most": the interval holds 0, so its upper end; the other words: docs/reading.md.`
         : `p99 added (ms): open-loop load at ${pct(l.load)} of the baseline's capacity (depth ${l.depth}, vs ` +
-            `${base}); "rate not held": the server or its baseline fell behind.${on(col)}`;
+            `${base}); "rate not held": the server or its baseline fell behind.`;
     },
   },
   deploy: {
@@ -83,22 +82,21 @@ const COLUMN_TEXT = {
       return `${d.instance} at its autoscaling target (depth ${d.depth}): ${share(summary, 'instance')}`;
     },
     panel: (summary) => `${summary.settings.deployment.instance} at its autoscaling target`,
-    note: (summary, col) => deploymentNote(summary, col),
+    note: (summary) => deploymentNote(summary),
   },
   stores: {
     title: (summary) => `${summary.settings.stores.stores} live stores`,
     head: (summary) => `${summary.settings.stores.stores} live stores: ${share(summary)}`,
     panel: (summary) => `${summary.settings.stores.stores} live stores`,
-    note: (summary, col) =>
+    note: (summary) =>
       `${summary.settings.stores.stores} live stores: ${summary.settings.stores.stores} other AsyncLocalStorage ` +
-      `instances alive, Node ${summary.settings.stores.node}, as % of ${f.code(summary.settings.stores.baseline)}.` +
-      `${on(col)}`,
+      `instances alive, Node ${summary.settings.stores.node}, as % of ${f.code(summary.settings.stores.baseline)}.`,
   },
 };
 
 // The F1 column's note, and apart from it what its marks say (⚠; docs/reading.md has the rest:
 // why it is not the depth columns' figure, and why its p99 stays on the study page).
-function deploymentNote(summary, col) {
+function deploymentNote(summary) {
   const d = summary.settings.deployment;
   const base = f.code(d.baseline);
   const target = `${Math.round((d.targetCpu ?? 0) * 100)}%`;
@@ -106,7 +104,7 @@ function deploymentNote(summary, col) {
     `${d.instance} at its autoscaling target (depth ${d.depth}): on ${d.instance} stand-ins ` +
     `(${(d.periodUs / 1000).toLocaleString('en-US')}-ms CFS period), ${base}'s CPU per request ÷ the strategy's ` +
     `where ${base} uses ${target} of its quota [95% CI]; not the depth columns' figure, and for this machine ` +
-    `only (docs/deploy.md; its p99 on its page).${on(col)}`
+    `only (docs/deploy.md; its p99 on its page).`
   );
 }
 

@@ -29,6 +29,18 @@ const FAILS_WHERE = {
   'some runtimes': 'on some runtimes',
 };
 
+// The line above the table (issue 75): the one machine of every timed column, named once, and
+// where the id check ran (not a timing, it may be another).
+function machineLine(summary) {
+  const timed = shownColumns(summary).find((c) => c.machine)?.machine;
+  const ids = [...new Set(summary.idsMachines || [])];
+  if (!timed && !ids.length) return null;
+  return (
+    `*${timed ? `Every timed column measured on ${timed}` : 'No timed column'}` +
+    `${ids.length ? `; Keeps the id? on ${ids.join(' and ')} (a correctness check, not a timing)` : ''}.*`
+  );
+}
+
 // The notes below the table: one per column (what it measures, on which machine), the
 // columns that left for their pages, the rows measured elsewhere, and where two studies
 // seem to disagree (with the settings that differ). link(sourceName) -> a study page's href.
@@ -55,12 +67,10 @@ function notes(summary, { link = (name) => `${name}.md` } = {}) {
 // patterns each mark stands for: docs/reading.md).
 function idsNote(summary, page) {
   const ids = [...new Set(summary.rows.map((r) => r.ids.source?.name).filter(Boolean))];
-  const idMachines = [...new Set(summary.idsMachines || [])];
   return [
     `Keeps the id?: ${ids.map(page).join(', ')}: concurrent requests with distinct ids through real code ` +
       `patterns, each echo checked. ✓: kept in everyday code; ✗ after ✓: lost or leaked in patterns that need ` +
-      `a remedy; ✗ alone: lost in the everyday patterns named and counted.` +
-      (idMachines.length ? ` Measured on ${idMachines.join(' and ')}.` : ''),
+      `a remedy; ✗ alone: lost in the everyday patterns named and counted.`,
   ];
 }
 
@@ -115,7 +125,9 @@ function leftNotes(summary, page) {
         (col.leaves.why === 'wide'
           ? ` (its 95% intervals reach ±${col.halfWidthPp.toFixed(0)} pp; a % column stays only within ` +
             `±${summary.widestPp} pp).`
-          : '.'),
+          : col.leaves.why === 'machine'
+            ? ` (measured on ${col.machine}: every timed column of this table is from one machine).`
+            : '.'),
   );
 }
 
@@ -209,4 +221,4 @@ function disagreementNotes(summary, page) {
   });
 }
 
-module.exports = { notes, visible, NOTE_CHARS };
+module.exports = { machineLine, notes, visible, NOTE_CHARS };

@@ -7,7 +7,7 @@
 const f = require('./format');
 const { idsText, ratioText, depthText, msText, deployText, readingText } = require('./headline-cells');
 const { COLUMN_TEXT, shownColumns } = require('./headline-columns');
-const { notes } = require('./headline-notes');
+const { notes, machineLine } = require('./headline-notes');
 
 const CELL_TEXT = { shallow: depthText, deep: depthText, latency: msText, deploy: deployText };
 
@@ -20,7 +20,12 @@ function columns(summary) {
       title: 'Strategy',
       align: 'l',
       cell: (r) => ({
-        text: f.code(r.strategy) + (r.control ? ' (control)' : '') + (r.userSupplied ? ' (user-supplied)' : ''),
+        // The id a run file knows it by, then the few words that say what the row runs.
+        text:
+          f.code(r.strategy) +
+          (r.label ? `: ${r.label}` : '') +
+          (r.control ? ' (control)' : '') +
+          (r.userSupplied ? ' (user-supplied)' : ''),
         sort: r.strategy,
       }),
     },
@@ -113,6 +118,7 @@ function markdown(summary, { link = () => null, picture = null } = {}) {
     ...(picture
       ? [`![Each strategy's cost as a point with its 95% interval, per headline column](${encodeURI(picture)})`, '']
       : []),
+    ...(machineLine(summary) ? [machineLine(summary), ''] : []),
     f.table(
       cols.map((c) => c.title),
       rows,

@@ -68,7 +68,7 @@ test(
     const row = summary.rows.find((r) => r.strategy === 'sentry');
     assert.strictEqual(row.deploy.estimate.toFixed(3), '0.080');
     const md = markdown(summary, { link: (name) => `results/${name}.md` });
-    const line = md.split('\n').find((l) => l.startsWith('| `sentry` |'));
+    const line = md.split('\n').find((l) => l.startsWith('| `sentry`:'));
     assert.match(line, /8\.0% \[8\.0%–8\.0%\]/);
     assert.doesNotMatch(line, /p99/, 'no tail without its interval in a cell');
     assert.match(
@@ -113,7 +113,7 @@ test(
     const summary = summaryWith(moving);
     const md = markdown(summary, { link: (name) => `results/${name}.md` });
     // The strategy's headline row.
-    const cell = (name) => md.split('\n').find((l) => l.startsWith(`| \`${name}\` |`));
+    const cell = (name) => md.split('\n').find((l) => l.startsWith(`| \`${name}\`:`));
     assert.ok(
       columns(summary).some((c) => c.key === 'deploy'),
       'the column shows (within ±4 pp)',
@@ -160,7 +160,7 @@ test(
     const cell = (summary, name) =>
       markdown(summary, { link: (n) => `results/${n}.md` })
         .split('\n')
-        .find((l) => l.startsWith(`| \`${name}\` |`));
+        .find((l) => l.startsWith(`| \`${name}\`:`));
     const costs = exact({ sentry: 12.5, 'cls-hooked': 1.6, none: 1 });
     const summary = summaryWith(costs, [repro(true)]);
     // One of the two compared consistent: below the repro bar, so † too.

@@ -70,12 +70,18 @@ test(
     const head = `| Strategy | Keeps the id? | Depth 8: ${share} | Depth 256: ${share} | Real I/O: ${share} |`;
     assert.ok(md.includes(`${head} p99 added | Reading |`));
     assert.match(md, /10 live stores: on its study page, \[stores\]\(results\/stores\.md\)\./);
-    // One note per column, each naming the machine its figures were measured on.
+    // One note per column; the machine named once, above the table (issue 75).
     for (const start of ['Keeps the id?:', 'Depth 8:', 'Depth 256:', 'Real I/O:', 'p99 added (ms):']) {
       const note = md.split('\n').find((l) => l.startsWith(`- ${start}`));
       assert.ok(note, start);
-      assert.match(note, /Measured on (Intel|AMD)/, start);
+      assert.doesNotMatch(note, /Measured on/, start);
     }
+    const above = md.split('\n').filter((l) => /^\*Every timed column measured on /.test(l));
+    assert.strictEqual(above.length, 1);
+    assert.ok(md.indexOf(above[0]) < md.indexOf('| Strategy |'), 'the machine is named above the table');
+    assert.match(above[0], /Keeps the id\? on .* \(a correctness check, not a timing\)/);
+    // Each row named by its id and what it runs (context/index.js labels).
+    assert.ok(md.includes("| `otel`: OpenTelemetry's context API alone |"));
     assert.match(md, /^- Reading: by rules/m);
   },
 );
@@ -137,8 +143,8 @@ test(
     assert.strictEqual(summary.columns.find((c) => c.key === 'shallow').machine, `${XEON} × 2`);
     const md = markdown(summary, { link: (name) => `results/${name}.md` });
     assert.match(
-      md.split('\n').find((l) => l.startsWith('| `sentry` |')),
-      /^\| `sentry` \| [^|]+ \| — \| — \|/,
+      md.split('\n').find((l) => l.startsWith('| `sentry`:')),
+      /^\| `sentry`: [^|]+ \| [^|]+ \| — \| — \|/,
     );
     assert.match(
       md,
@@ -190,6 +196,30 @@ test('a % column whose figures are wider than ±4 pp leaves the headline for its
       .shown;
   assert.strictEqual(edge(0.035), true);
   assert.strictEqual(edge(0.045), false);
+});
+
+// Issue 75: every timed column of the table from one machine. A column measured elsewhere
+// (the F1 study on another CPU) leaves for its page, named with its machine.
+test("a timed column measured on another machine than the table's leaves for its page, saying where", () => {
+  const cell = (name) => ({ kind: 'ratio', estimate: 1, interval: [0.99, 1.01], source: { name } });
+  const rows = [{ strategy: 'als', shallow: cell('default'), deploy: cell('deployment-f1') }];
+  const machineOf = (name) => (name === 'deployment-f1' ? 'AMD EPYC × 2' : `${XEON} × 2`);
+  const cols = headlineColumns(rows, machineOf, [
+    { key: 'shallow', unit: '%' },
+    { key: 'deploy', unit: '%' },
+  ]);
+  assert.deepStrictEqual(
+    cols.map((c) => [c.key, c.shown, c.leaves]),
+    [
+      ['shallow', true, null],
+      ['deploy', false, { why: 'machine', page: 'deployment-f1' }],
+    ],
+  );
+  const amdLatency = (run) => ({ ...run, environment: { ...run.environment, cpuModel: 'AMD EPYC' } });
+  const summary = summaryFrom({ 'popular.json': onXeon, 'latency.json': amdLatency });
+  const md = markdown(summary, { resultsDir: 'results' });
+  assert.ok(!/\| p99 added \|/.test(md.split('\n').find((l) => l.startsWith('| Strategy'))));
+  assert.match(md, /p99 added: on its study page, .*\(measured on AMD EPYC × 2: every timed column of this table/);
 });
 
 // Each kind of contradiction planted in a headline built from the fixtures (the generator
@@ -267,10 +297,13 @@ test("the headline check: each planted contradiction is one line naming it; the 
   const mixed = plant((s) => {
     rowOf(s, 'sentry').shallow.machine = 'AMD EPYC × 2';
   });
-  assert.deepStrictEqual(mixed, [
+  assert.strictEqual(mixed.length, 2, mixed.join('\n'));
+  assert.match(mixed[0], /^the table's timed columns come from 2 machines \(.*; Depth 8 on AMD EPYC × 2\)$/);
+  assert.strictEqual(
+    mixed[1],
     `Depth 8: figures from 2 machines (none, param, als, alscontext-als, otel, cls-hooked, alscontext, ` +
       `global, cls-rtracer, express-http-context, datadog on ${XEON} × 2; sentry on AMD EPYC × 2)`,
-  ]);
+  );
 });
 
 test(
@@ -289,7 +322,10 @@ test(
       .split('\n')
       .filter((l) => /^\| `/.test(l))
       .map((l) => l.split('|')[1].trim());
-    assert.deepStrictEqual(rows, ['`param`', '`als`', '`otel`', '`cls-hooked`', '`sentry`', '`datadog`']);
+    assert.deepStrictEqual(
+      rows.map((r) => r.split(':')[0]),
+      ['`param`', '`als`', '`otel`', '`cls-hooked`', '`sentry`', '`datadog`'],
+    );
     assert.match(
       block,
       new RegExp(

@@ -134,11 +134,11 @@ test('one row per strategy of the default run, each cost with its interval and t
     md,
     /^## What each strategy costs\n\n\| Strategy \| Keeps the id\? \| Depth 8: % of `none`'s throughput per CPU \|/,
   );
-  const line = md.split('\n').find((l) => l.startsWith('| `als` |'));
+  const line = md.split('\n').find((l) => l.startsWith('| `als`:'));
   assert.match(line, /\| \[(89|90|91)\.\d% \[\d+\.\d%–\d+\.\d%\]\]\(results\/default\.md\) \|/);
   assert.match(line, /\[[^\]]*\]\(results\/integrity\.md\)/);
   assert.match(
-    md.split('\n').find((l) => l.startsWith('| `none` |')),
+    md.split('\n').find((l) => l.startsWith('| `none`:')),
     /\[baseline\]\(results\/default\.md\)/,
   );
 });
@@ -221,7 +221,7 @@ test('two studies that seem to disagree: the notes say which settings differ; mi
   assert.match(
     markdown(summary, { link: (name) => `results/${name}.md` })
       .split('\n')
-      .find((l) => l.startsWith('| `none` |')),
+      .find((l) => l.startsWith('| `none`:')),
     /\| \[baseline\]\(results\/io\.md\) \|/,
   );
   // param reads 100% in both: no note.
@@ -286,7 +286,7 @@ test(
     assert.strictEqual(rowOf(summary, 'als').study, 'default');
     const md = markdown(summary, { link: (name) => `results/${name}.md` });
     assert.match(
-      md.split('\n').find((l) => l.startsWith('| `sentry` |')),
+      md.split('\n').find((l) => l.startsWith('| `sentry`:')),
       /\| \[\d+\.\d% \[[^\]]+\]\]\(results\/popular\.md\) \|/,
     );
     assert.match(md, /`sentry`, `datadog`: depth figures from the popular study \(\[popular\]\(results\/popular\.md\)/);
@@ -413,7 +413,7 @@ test(
     assert.doesNotMatch(
       markdown(summary)
         .split('\n')
-        .find((l) => l.startsWith('| `als` |')),
+        .find((l) => l.startsWith('| `als`:')),
       /Profile|cpuprofile/,
     );
   },
