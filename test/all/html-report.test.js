@@ -71,7 +71,7 @@ test(
     const summaryRows = await page.$$eval('#summary tbody tr', (rows) => rows.map((r) => r.children[0].textContent));
     assert.deepStrictEqual(
       summaryRows,
-      result.summary.rows.map((r) => r.strategy + (r.control ? ' (control)' : '')),
+      result.summary.rows.map((r) => r.strategy + (r.label ? `: ${r.label}` : '') + (r.control ? ' (control)' : '')),
     );
     const studies = await page.$$eval('section.study', (s) => s.length);
     assert.strictEqual(studies, files.length, 'a section per results file');
