@@ -113,8 +113,10 @@ const SETTINGS = {
     default: { overhead: 2, autocannon: 10 },
   },
   warmup: {
-    min: 0, max: 3600, plan: 'warmup', commands: ['run', 'aa', 'calibrate', 'overhead', 'app'], arg: 'S',
-    help: 'seconds of unmeasured load on every fresh process; sequential: per warm-up burst, repeated until steady',
+    min: 0, max: 3600, plan: 'warmup', commands: ['run', 'aa', 'calibrate', 'overhead', 'app', 'deploy'], arg: 'S',
+    help:
+      'seconds of unmeasured load on every fresh process; sequential and pair: per warm-up burst, repeated until ' +
+      'steady (a pair: at least 0.1 s)',
     helpFor: { app: 'seconds of unmeasured load on every fresh process, first' },
     default: { app: 3, overhead: 1, single: 1, autocannon: 0 },
   },

@@ -367,9 +367,11 @@ function burstResult(o, result, main, mainStart, end, resolvedAt) {
   const durationS = wallUs / 1e6;
   const requests = result.requests.total;
   if (requests === 0) {
-    throw new Error(
+    const err = new Error(
       `no response from ${o.target} during the run (${result.errors} errors, ${result.timeouts} timeouts)`,
     );
+    err.code = 'ERR_NO_RESPONSES'; // alive (it answered the probe), nothing completed in the burst
+    throw err;
   }
   const lat = result.latency;
   return {

@@ -373,6 +373,8 @@ test(
       '2',
       '--window',
       '0.5',
+      '--warmup',
+      '0.2',
       '--out',
       out,
       '--report',

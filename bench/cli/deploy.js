@@ -242,6 +242,7 @@ function deploySettings(yamls, values) {
     'max-time': values['max-time'] ?? String(defaultOf('max-time', 'deploy')),
     precision: values.precision ?? String(defaultOf('precision', 'deploy')),
     ...(values['cfs-period'] && { 'cfs-period': values['cfs-period'] }),
+    ...(values.warmup && { warmup: values.warmup }),
   };
   setting('blocks', runValues.blocks);
   if (values.load && values['target-cpu'])

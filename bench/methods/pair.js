@@ -112,6 +112,7 @@ async function pairBlock(ctx, block, counters) {
 // of a block. After a rate both fell behind, the higher ones are not sent (over the SLO is
 // the answer there).
 const WARM_BURST_S = 1;
+const MIN_WARM_BURST_S = 0.1;
 
 async function ladderBlock(ctx, block, counters) {
   const { run, progress, stop } = ctx;
@@ -260,8 +261,11 @@ function warmClosedLoop(servers, configs, s) {
           path: configs[i].path || '/',
           connections: s.connections,
           pipelining: 1,
-          duration: WARM_BURST_S,
-        }),
+          // Each burst lasts --warmup seconds (1 in every pair preset), as sequential's do.
+          duration: Math.max(MIN_WARM_BURST_S, s.warmup ?? WARM_BURST_S),
+          // A short burst on a cold process that completed nothing is still warming (0 req/s),
+          // not a failure: a dead server failed the driver's probe before it.
+        }).catch((err) => (err.code === 'ERR_NO_RESPONSES' ? { rps: 0 } : Promise.reject(err))),
       ),
     );
     return results.reduce((a, r) => a + r.rps, 0) / results.length;

@@ -34,6 +34,9 @@ test(
       '100',
       '--windows',
       '2',
+      // The pair's closed-loop warm-up in bursts of 0.2 s (structure only: as warm as it gets).
+      '--warmup',
+      '0.2',
       '--max-time',
       '300',
       '--out',

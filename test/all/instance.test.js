@@ -34,6 +34,8 @@ const F1_RUN = [
   '2',
   '--window',
   '0.5',
+  '--warmup',
+  '0.2',
   '--report',
   'none',
 ];

@@ -190,6 +190,8 @@ test(
         '2',
         '--window',
         '0.2',
+        '--warmup',
+        '0.2',
         '--connections',
         '10',
         '--out',

@@ -33,6 +33,8 @@ test(
       '2',
       '--window',
       '0.2',
+      '--warmup',
+      '0.2',
       '--out',
       out,
       '--report',
