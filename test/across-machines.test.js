@@ -14,6 +14,7 @@ const f = require('../report/format');
 const { buildReport } = require('../report');
 const random = require('./helpers/random');
 const { tempDir } = require('./helpers/tmp');
+const { syntheticConfig } = require('./helpers/run2');
 
 const DEPTHS = [8, 256];
 
@@ -21,19 +22,7 @@ const DEPTHS = [8, 256];
 // als's true figure (none's CPU per request ÷ als's) per depth in `ratios`.
 function duetRun({ seed, cpuModel, cpuUs = 40, ratios, method = 'duet', date = '2026-11-24T00:00:00Z' }) {
   const { normal } = random.rng(seed);
-  const config = (strategy, depth) => ({
-    id: `express/${strategy}/d${depth}/immediate/node24`,
-    framework: 'express',
-    strategy,
-    depth,
-    hop: 'immediate',
-    node: 'v24.0.0',
-    acf: false,
-    status: 'ok',
-    error: null,
-    processes: [],
-    samples: [],
-  });
+  const config = syntheticConfig;
   const configs = [];
   for (const depth of DEPTHS) {
     const base = config('none', depth);

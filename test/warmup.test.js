@@ -46,3 +46,13 @@ test('a burst costs its server CPU per request, or the client-seen time per requ
   assert.strictEqual(burstCost({ cpuUsPerRequest: null, rps: 0 }), null);
   assert.deepStrictEqual(warmMore([null, 5, 4]), { more: false, reason: 'cost not measurable' });
 });
+
+// A warm-up burst on a cold, live server that completed nothing still warmed it (a 0.2-s
+// burst of HOP=pg on a busy machine did): its empty value; any other error stands.
+test('warmingBurst: a burst with no response reads empty; a dead server still fails', async () => {
+  const { warmingBurst } = require('../bench/measure/warmup');
+  const noResponses = Object.assign(new Error('no response during the run'), { code: 'ERR_NO_RESPONSES' });
+  assert.deepStrictEqual(await warmingBurst(Promise.reject(noResponses), { rps: 0 }), { rps: 0 });
+  assert.strictEqual(await warmingBurst(Promise.resolve(5), 0), 5);
+  await assert.rejects(warmingBurst(Promise.reject(new Error('no response (ECONNREFUSED)')), 0), /ECONNREFUSED/);
+});

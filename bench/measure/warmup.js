@@ -46,4 +46,17 @@ async function warmByThroughput(burst) {
   return bursts;
 }
 
-module.exports = { warmMore, warmByThroughput, burstCost, STEADY_FALL, MIN_WARMUP_BURSTS, MAX_WARMUP_BURSTS };
+// An unmeasured warm-up burst that completed nothing on a live server (it answered the
+// driver's probe) still warmed it: -> `empty` instead of the driver's error.
+const warmingBurst = (burst, empty) =>
+  burst.catch((err) => (err.code === 'ERR_NO_RESPONSES' ? empty : Promise.reject(err)));
+
+module.exports = {
+  warmingBurst,
+  warmMore,
+  warmByThroughput,
+  burstCost,
+  STEADY_FALL,
+  MIN_WARMUP_BURSTS,
+  MAX_WARMUP_BURSTS ,
+};

@@ -11,7 +11,7 @@ const { AA_ARM } = require('../run/matrix');
 const { percentiles, HELD_MIN } = require('../../lib/histogram');
 const { refreshSummaries, warnOnce, blockFailed, startMembers, stopBlock, fmtRatio } = require('../processes/block');
 const { getDriver } = require('../measure/drivers');
-const { warmByThroughput } = require('../measure/warmup');
+const { warmByThroughput, warmingBurst } = require('../measure/warmup');
 const { deploymentOf } = require('../../analysis/capacity');
 const { measureAtTarget, pairSample, windowKeeper } = require('../rates/at-target');
 
@@ -256,16 +256,17 @@ function warmClosedLoop(servers, configs, s) {
   return warmByThroughput(async () => {
     const results = await Promise.all(
       servers.map((server, i) =>
-        driver({
-          url: server.url,
-          path: configs[i].path || '/',
-          connections: s.connections,
-          pipelining: 1,
-          // Each burst lasts --warmup seconds (1 in every pair preset), as sequential's do.
-          duration: Math.max(MIN_WARM_BURST_S, s.warmup ?? WARM_BURST_S),
-          // A short burst on a cold process that completed nothing is still warming (0 req/s),
-          // not a failure: a dead server failed the driver's probe before it.
-        }).catch((err) => (err.code === 'ERR_NO_RESPONSES' ? { rps: 0 } : Promise.reject(err))),
+        warmingBurst(
+          driver({
+            url: server.url,
+            path: configs[i].path || '/',
+            connections: s.connections,
+            pipelining: 1,
+            // Each burst lasts --warmup seconds (1 in every pair preset), as sequential's do.
+            duration: Math.max(MIN_WARM_BURST_S, s.warmup ?? WARM_BURST_S),
+          }),
+          { rps: 0 },
+        ),
       ),
     );
     return results.reduce((a, r) => a + r.rps, 0) / results.length;

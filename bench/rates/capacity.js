@@ -15,6 +15,7 @@ const { onInterrupt } = require('../run/progress');
 const { deriveConfig } = require('../run/matrix');
 const { cpus } = require('../../lib/cpus');
 const { getDriver } = require('../measure/drivers');
+const { warmingBurst } = require('../measure/warmup');
 const { pinSelf } = require('../run/session');
 const { Cgroup, standInLayout } = require('../processes/cgroup');
 const { startServices } = require('../services/services');
@@ -216,9 +217,7 @@ async function measureCapacity(configs, settings, { driver, launch, log = () => 
         const results = await Promise.all(servers.map((server) => driver({ ...options(server), duration })));
         return results.reduce((a, r) => a + r.rps, 0) / results.length;
       };
-      // Unmeasured: a short one in which a cold process completed nothing still warmed it.
-      const warmed = (err) => err.code === 'ERR_NO_RESPONSES' || Promise.reject(err);
-      if (settings.warmup > 0) await burst(settings.warmup).catch(warmed);
+      if (settings.warmup > 0) await warmingBurst(burst(settings.warmup), 0);
       const { rps, bursts, settled } = await settledBursts(() => burst(settings.duration));
       if (!settled)
         log(

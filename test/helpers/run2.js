@@ -4,6 +4,21 @@
 // strategy and a known per-block (process) effect. Seeded, so every run draws the same.
 const random = require('./random');
 
+// An empty configuration of the default matrix (express, HOP=immediate, Node 24) to fill.
+const syntheticConfig = (strategy, depth) => ({
+  id: `express/${strategy}/d${depth}/immediate/node24`,
+  framework: 'express',
+  strategy,
+  depth,
+  hop: 'immediate',
+  node: 'v24.0.0',
+  acf: false,
+  status: 'ok',
+  error: null,
+  processes: [],
+  samples: [],
+});
+
 // makeRun2({ seed, blocks, rounds, strategies: { name: trueRatio }, blockSd, noiseSd,
 //   baseRps, depth, extra: { name: sampleFields } }) -> run JSON (schema 2)
 function makeRun2({
@@ -18,19 +33,7 @@ function makeRun2({
   extra = {},
 } = {}) {
   const { normal } = random.rng(seed);
-  const mk = (strategy) => ({
-    id: `express/${strategy}/d${depth}/immediate/node24`,
-    framework: 'express',
-    strategy,
-    depth,
-    hop: 'immediate',
-    node: 'v24.0.0',
-    acf: false,
-    status: 'ok',
-    error: null,
-    processes: [],
-    samples: [],
-  });
+  const mk = (strategy) => syntheticConfig(strategy, depth);
   const base = mk('none');
   const others = Object.keys(strategies).map(mk);
   let seq = 0;
@@ -86,4 +89,4 @@ function makeRun2({
   };
 }
 
-module.exports = { makeRun2 };
+module.exports = { makeRun2, syntheticConfig };
