@@ -74,11 +74,29 @@ function rowAt(strategy, depth, shown) {
   const hi = have.reduce((a, c) => (!a || c.estimate > a.estimate ? c : a), null);
   const halves = have.map((c) => c.halfWidthPp).filter(Number.isFinite);
   const spreadPp = have.length > 1 ? (hi.estimate - lo.estimate) * 100 : null;
+  // The same spread among the columns of one CPU model (the widest such): runs on one kind of
+  // machine, beside which the spread over every column reads as the move between models.
+  const byModel = new Map();
+  cells.forEach((c, i) => {
+    const model = shown[i].run.environment?.cpuModel ?? null;
+    if (c) byModel.set(model, [...(byModel.get(model) ?? []), c]);
+  });
+  const within = [...byModel.values()]
+    .filter((cs) => cs.length > 1)
+    .map((cs) => (Math.max(...cs.map((c) => c.estimate)) - Math.min(...cs.map((c) => c.estimate))) * 100);
   const apart =
     spreadPp !== null && Number.isFinite(lo.halfWidthPp) && Number.isFinite(hi.halfWidthPp)
       ? spreadPp > lo.halfWidthPp + hi.halfWidthPp
       : null;
-  return { strategy, depth, cells, spreadPp, widestHalfPp: halves.length ? Math.max(...halves) : null, apart };
+  return {
+    strategy,
+    depth,
+    cells,
+    spreadPp,
+    withinModelPp: within.length ? Math.max(...within) : null,
+    widestHalfPp: halves.length ? Math.max(...halves) : null,
+    apart,
+  };
 }
 
 // acrossMachines(head, kept) -> null (no default duet run) | { machines, left, rows, models }.

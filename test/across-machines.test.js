@@ -158,6 +158,23 @@ test('two runs on one CPU model are two readings on one kind of machine, not acr
   assert.match(page, /readings on one kind of machine, not across machines/);
 });
 
+test('two CPU models and two runs of one: the spread within one model beside the spread over all', () => {
+  const run = duetRun({ seed: 4, cpuModel: INTEL, ratios: { 8: 0.95, 256: 0.8 } });
+  const twin = { ...other, name: 'default-b', run };
+  const result = acrossMachines(head, [twin, other]);
+  const page = render(result);
+  assert.match(page.split('\n').find((l) => l.startsWith('|')), /\| Spread within one CPU model \| Widest ±/);
+  for (const depth of DEPTHS) {
+    const [a, b] = [head, twin].map((x) => figureOf(x, depth).estimate);
+    const row = result.rows.find((r) => r.depth === depth);
+    assert.ok(Math.abs(row.withinModelPp - Math.abs(a - b) * 100) < 1e-9, `depth ${depth}`);
+    assert.ok(row.spreadPp > row.withinModelPp, `depth ${depth}: the AMD run is farther`);
+  }
+  // One CPU model, or no model run twice: no such column.
+  assert.doesNotMatch(render(acrossMachines(head, [twin])), /within one CPU model/);
+  assert.doesNotMatch(render(acrossMachines(head, [other])), /within one CPU model/);
+});
+
 test('a custom matrix is left out, and more than four runs keep the newest per CPU model', () => {
   const custom = structuredClone(other);
   custom.name = 'default-custom';

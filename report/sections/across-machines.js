@@ -40,21 +40,33 @@ function machineLine(m, i, fromOut) {
 
 // The table: a row per strategy and depth, a column per machine, the spread and the widest
 // half-width within one machine.
+// With two CPU models or more and two runs of one: the spread within one model beside it.
 function table(result) {
   const heads = result.machines.map(columnHead);
+  const within = withinShown(result);
   const rows = result.rows.map((r) => [
     f.code(r.strategy),
     r.depth,
     ...r.cells.map((c) => (c ? f.withCi(c.estimate, c.interval, f.pctOf) : f.DASH)),
     `${pp(r.spreadPp)}${r.apart ? ' (apart)' : ''}`,
+    ...(within ? [pp(r.withinModelPp)] : []),
     Number.isFinite(r.widestHalfPp) ? `±${r.widestHalfPp.toFixed(1)} pp` : f.DASH,
   ]);
   return f.table(
-    ['Strategy', 'Depth', ...heads, 'Spread (lowest–highest)', 'Widest ± within one'],
+    [
+      'Strategy',
+      'Depth',
+      ...heads,
+      'Spread (lowest–highest)',
+      ...(within ? ['Spread within one CPU model'] : []),
+      'Widest ± within one',
+    ],
     rows,
-    ['l', 'r', ...heads.map(() => 'r'), 'r', 'r'],
+    ['l', 'r', ...heads.map(() => 'r'), 'r', ...(within ? ['r'] : []), 'r'],
   );
 }
+
+const withinShown = (result) => result.models > 1 && result.machines.some((m) => m.sameModel);
 
 function verdict(result) {
   if (result.machines.length < 2) {
@@ -67,8 +79,10 @@ function verdict(result) {
       'still to be measured in duet.'
     );
   }
-  const shared = result.machines.some((m) => m.sameModel)
-    ? ' Columns marked * share a CPU model with another: two readings on one kind of machine.'
+  const shared = withinShown(result)
+    ? ' Columns marked * share a CPU model with another: readings on one kind of machine. Spread within ' +
+      'one CPU model: the widest spread among such columns, runs on one kind of machine; where the spread ' +
+      'over every column is wider, the figure moves with the machine by more than between runs.'
     : '';
   return `${result.models} CPU models.${shared}`;
 }
