@@ -18,6 +18,10 @@ const { RATE_PRESETS } = require('./presets-rate');
 
 const PRESETS = { ...RUN_PRESETS, ...STUDY_PRESETS, ...RATE_PRESETS };
 
+// The studies the headline's timed columns read (analysis/strategy-sources.js pickSources):
+// `ctxbench headline` measures them on one machine, within the sum of their --max-time.
+const HEADLINE_PRESETS = ['default', 'popular', 'io', 'latency', 'deployment-f1'];
+
 // Shrinks any preset to a smoke run: same shape, first depth only, short bursts, the
 // minimum 3 blocks of one round, no precision target. Numbers from it are not precise
 // and the report says so.
@@ -33,4 +37,4 @@ function quick(preset) {
   };
 }
 
-module.exports = { PRESETS, DEFAULTS, quick, MODEL_STRATEGIES };
+module.exports = { PRESETS, DEFAULTS, HEADLINE_PRESETS, quick, MODEL_STRATEGIES };

@@ -12,6 +12,7 @@ const { commandsIn, refusal, refusedCommands, docsPages } = require('../scripts/
 const { runCli } = require('./helpers/cli');
 const { tempDir } = require('./helpers/tmp');
 const { PRESETS } = require('../lib/presets');
+const { COMMANDS } = require('../bench/cli');
 
 const FIXTURES = path.join(__dirname, 'fixtures', 'results');
 
@@ -65,9 +66,7 @@ test('a page suggesting a command the CLI refuses is caught, line by line', () =
       '--bloks (did you mean --blocks?); `--help` lists the options',
     '7: `ctxbench aa --blocks 3`: unknown option --blocks (did ' +
       'you mean --blocks-per-trial?); `--help` lists the options',
-    "8: `ctxbench bench --quick`: unknown command 'bench' (valid: " +
-      'run, report, compare, micro, integrity, calibrate, aa, ' +
-      'overhead, repro, probe, deploy, app)',
+    `8: \`ctxbench bench --quick\`: unknown command 'bench' (valid: ${Object.keys(COMMANDS).join(', ')})`,
     '9: `ctxbench run results/x.json`: unexpected argument ' +
       'results/x.json: this command takes only options (see --help)',
   ]);

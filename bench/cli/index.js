@@ -9,6 +9,10 @@ const COMMANDS = {
     summary: 'measure the strategy matrix and write results/<name>.json + results.md',
     load: () => require('./run'),
   },
+  headline: {
+    summary: "every timed column of the headline measured on this machine, resumable",
+    load: () => require('./headline'),
+  },
   report: { summary: 'render results.md from every results/*.json', load: () => require('./report') },
   compare: {
     summary: 'regression gate between two run JSON files: exit 0 ok, 1 slower, 2 cannot tell',
