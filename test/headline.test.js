@@ -1,4 +1,5 @@
 'use strict';
+// Tier: quick (study files written by the test; the command refuses or keeps them, measuring nothing)
 // `ctxbench headline`: which studies it measures, keeps or resumes, and the files it refuses.
 const { test } = require('node:test');
 const assert = require('node:assert');

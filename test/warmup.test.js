@@ -49,10 +49,25 @@ test('a burst costs its server CPU per request, or the client-seen time per requ
 
 // A warm-up burst on a cold, live server that completed nothing still warmed it (a 0.2-s
 // burst of HOP=pg on a busy machine did): its empty value; any other error stands.
-test('warmingBurst: a burst with no response reads empty; a dead server still fails', async () => {
-  const { warmingBurst } = require('../bench/measure/warmup');
+test('burstOrEmpty: a burst with no response reads empty; a dead server still fails', async () => {
+  const { burstOrEmpty } = require('../bench/measure/warmup');
   const noResponses = Object.assign(new Error('no response during the run'), { code: 'ERR_NO_RESPONSES' });
-  assert.deepStrictEqual(await warmingBurst(Promise.reject(noResponses), { rps: 0 }), { rps: 0 });
-  assert.strictEqual(await warmingBurst(Promise.resolve(5), 0), 5);
-  await assert.rejects(warmingBurst(Promise.reject(new Error('no response (ECONNREFUSED)')), 0), /ECONNREFUSED/);
+  assert.deepStrictEqual(await burstOrEmpty(Promise.reject(noResponses), { rps: 0 }), { rps: 0 });
+  assert.strictEqual(await burstOrEmpty(Promise.resolve(5), 0), 5);
+  await assert.rejects(burstOrEmpty(Promise.reject(new Error('no response (ECONNREFUSED)')), 0), /ECONNREFUSED/);
+});
+
+// A capacity burst that completed nothing reads 0 req/s and the bursts go on: the capacity
+// is the median of the last three that agree (a pg-hop baseline's first 1-s burst on a busy
+// machine completed nothing, and the run stopped on the driver's error).
+test('capacity: an empty burst reads 0 and the bursts go on until the last three agree', async () => {
+  const { burstOrEmpty } = require('../bench/measure/warmup');
+  const { settledBursts } = require('../bench/rates/capacity');
+  const noResponses = Object.assign(new Error('no response during the run'), { code: 'ERR_NO_RESPONSES' });
+  const seq = [null, 1000, 1010, 990];
+  const burst = () => {
+    const x = seq.shift();
+    return burstOrEmpty(x === null ? Promise.reject(noResponses) : Promise.resolve(x), 0);
+  };
+  assert.deepStrictEqual(await settledBursts(burst), { rps: 1000, bursts: [0, 1000, 1010, 990], settled: true });
 });

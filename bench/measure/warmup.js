@@ -46,13 +46,15 @@ async function warmByThroughput(burst) {
   return bursts;
 }
 
-// An unmeasured warm-up burst that completed nothing on a live server (it answered the
-// driver's probe) still warmed it: -> `empty` instead of the driver's error.
-const warmingBurst = (burst, empty) =>
+// A burst that completed nothing on a live server (it answered the driver's probe): -> `empty`
+// instead of the driver's error. A warm-up burst still warmed it; a capacity burst reads
+// 0 req/s and the bursts go on (a pg-hop baseline on a loaded machine completed nothing in
+// its first 1-s burst); a dead server still fails.
+const burstOrEmpty = (burst, empty) =>
   burst.catch((err) => (err.code === 'ERR_NO_RESPONSES' ? empty : Promise.reject(err)));
 
 module.exports = {
-  warmingBurst,
+  burstOrEmpty,
   warmMore,
   warmByThroughput,
   burstCost,

@@ -11,7 +11,7 @@ const { AA_ARM } = require('../run/matrix');
 const { percentiles, HELD_MIN } = require('../../lib/histogram');
 const { refreshSummaries, warnOnce, blockFailed, startMembers, stopBlock, fmtRatio } = require('../processes/block');
 const { getDriver } = require('../measure/drivers');
-const { warmByThroughput, warmingBurst } = require('../measure/warmup');
+const { warmByThroughput, burstOrEmpty } = require('../measure/warmup');
 const { deploymentOf } = require('../../analysis/capacity');
 const { measureAtTarget, pairSample, windowKeeper } = require('../rates/at-target');
 
@@ -256,7 +256,7 @@ function warmClosedLoop(servers, configs, s) {
   return warmByThroughput(async () => {
     const results = await Promise.all(
       servers.map((server, i) =>
-        warmingBurst(
+        burstOrEmpty(
           driver({
             url: server.url,
             path: configs[i].path || '/',

@@ -3,9 +3,8 @@
 // the BASELINE's capacity, measured here first: the baseline configuration of each group
 // (same framework, depth, hop, Node; analysis/comparable.js) runs closed-loop at saturation
 // for a few bursts and its median throughput is its capacity. Every strategy of the group
-// is then driven at the same absolute rate, so "50% load" means the same arrival rate for
-// the baseline and for the strategy under test, and a slower strategy is simply nearer
-// its own saturation (which is the cost a team feels).
+// is then driven at the same absolute rate, so "50% load" means the same arrival rate for the
+// baseline and the strategy under test, a slower one nearer its own saturation (the cost felt).
 const { groupConfigs, groupKey, armOf } = require('../../analysis/comparable');
 const { median } = require('../../analysis/stats');
 const { startServer } = require('../processes/server-process');
@@ -15,7 +14,7 @@ const { onInterrupt } = require('../run/progress');
 const { deriveConfig } = require('../run/matrix');
 const { cpus } = require('../../lib/cpus');
 const { getDriver } = require('../measure/drivers');
-const { warmingBurst } = require('../measure/warmup');
+const { burstOrEmpty } = require('../measure/warmup');
 const { pinSelf } = require('../run/session');
 const { Cgroup, standInLayout } = require('../processes/cgroup');
 const { startServices } = require('../services/services');
@@ -217,8 +216,10 @@ async function measureCapacity(configs, settings, { driver, launch, log = () => 
         const results = await Promise.all(servers.map((server) => driver({ ...options(server), duration })));
         return results.reduce((a, r) => a + r.rps, 0) / results.length;
       };
-      if (settings.warmup > 0) await warmingBurst(burst(settings.warmup), 0);
-      const { rps, bursts, settled } = await settledBursts(() => burst(settings.duration));
+      if (settings.warmup > 0) await burstOrEmpty(burst(settings.warmup), 0);
+      const { rps, bursts, settled } = await settledBursts(() => burstOrEmpty(burst(settings.duration), 0));
+      if (rps === 0)
+        throw new Error(`${config.id} completed no request in its last ${BURSTS} bursts of ${settings.duration} s`);
       if (!settled)
         log(
           `the capacity of ${config.id} did not settle in ${MAX_BURSTS} bursts (${bursts.join(', ')} req/s): ` +
