@@ -51,10 +51,11 @@ test('logs: every strategy once per LOG, each LOG its own group with its own bas
   );
 });
 
-// The load of a duet: autocannon keeps 20 requests in flight for 2 s. With the server's
-// stdout a pipe back to the runner, ~150 KB of lines a request queued in the server until
-// a write failed (EINVAL) and it died within the first second.
-test('a LOG=stdout server at depth 1024 keeps serving (and every id) under 2 s of autocannon load', async (t) => {
+// The load of a duet: autocannon keeps 20 requests in flight. With the server's stdout a
+// pipe back to the runner, ~150 KB of lines a request queued in the server until a write
+// failed (EINVAL) and it died within the first second. 200 requests, however long they take:
+// a cold server at this depth completed none in 2 s with six test files at once.
+test('a LOG=stdout server at depth 1024 keeps serving (and every id) under autocannon load', async (t) => {
   const [config] = expandConfigs(
     { strategies: ['als'], depths: [1024], hops: ['immediate'], frameworks: ['express'], logs: ['stdout'] },
     [TARGET],
@@ -65,9 +66,9 @@ test('a LOG=stdout server at depth 1024 keeps serving (and every id) under 2 s o
   // Nothing to drain: a reader that falls behind (the runner shares its CPU with the load
   // generator) would let the lines pile up in the server (bench/processes/server-process.js).
   assert.strictEqual(server.child.stdout, null, "the server's stdout is not a pipe back to the runner");
-  const result = await measure({ url: server.url, connections: 20, duration: 2 });
+  const result = await measure({ url: server.url, connections: 20, amount: 200 });
   assert.ok(server.alive(), `the server died: ${server.stderrTail()}`);
-  assert.ok(result.requests > 0);
+  assert.ok(result.requests >= 200, `${result.requests} requests`);
   assert.deepStrictEqual(
     { errors: result.errors, mismatches: result.mismatches, lost: result.lost },
     { errors: 0, mismatches: 0, lost: 0 },
