@@ -7,7 +7,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { runCli } = require('./helpers/cli');
 const { testDir } = require('./helpers/tmp');
-const { stateOf, thisMachine } = require('../bench/cli/headline');
+const { stateOf } = require('../bench/cli/headline');
+const { machineIdentity: thisMachine } = require('../bench/run/environment');
 const { HEADLINE_PRESETS } = require('../lib/presets');
 const { pickSources } = require('../analysis/strategy-sources');
 

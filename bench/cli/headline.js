@@ -5,13 +5,13 @@
 // kept, a stopped one resumed, the rest measured; a study from another machine is never
 // overwritten (one table is one machine's answer: docs/reading.md).
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 const { UsageError, parse, flags, list, displayPath } = require('../../lib/cli');
 const { PRESETS, HEADLINE_PRESETS } = require('../../lib/presets');
 const { resolveSettings, measureOptions } = require('./run-plan');
 const { measureRun, resumeRun } = require('../run/measure-run');
 const { writeReport } = require('./write-report');
+const { machineIdentity } = require('../run/environment');
 
 const budget = (presets) => presets.reduce((s, p) => s + PRESETS[p].maxTime, 0);
 
@@ -38,12 +38,6 @@ study is complete, 1 when a configuration failed, 130 when interrupted.
 `;
 
 const OPTIONS = flags(['dir', 'only', 'report'], { booleans: ['quick'] });
-
-// This machine as analysis/repro.js machineOf reads a run's: what a study's figures hold for.
-function thisMachine() {
-  const cpus = os.cpus();
-  return { cpuModel: cpus[0]?.model?.trim() || 'unknown', cores: cpus.length, kernel: os.release() };
-}
 
 const slug = (m) =>
   `machine-${m.cpuModel
@@ -79,7 +73,7 @@ function stateOf(file, preset, machine, quickRun) {
 async function main(args) {
   const { values } = parse(args, OPTIONS);
   const presets = list('only', values.only, HEADLINE_PRESETS) ?? HEADLINE_PRESETS;
-  const machine = thisMachine();
+  const machine = machineIdentity();
   const dir = values.dir ?? path.join('results', slug(machine));
   const quickRun = Boolean(values.quick);
   const plan = presets.map((preset) => {
@@ -121,5 +115,5 @@ async function main(args) {
   return 0;
 }
 
-// stateOf and thisMachine: test/headline.test.js reads a study's state as the command does.
-module.exports = { main, help: HELP, OPTIONS, stateOf, thisMachine };
+// stateOf: test/headline.test.js reads a study's state as the command does.
+module.exports = { main, help: HELP, OPTIONS, stateOf };

@@ -47,8 +47,14 @@ function cpuFrequencyRange() {
   return min && max ? `${min} MHz - ${max} MHz` : null;
 }
 
-function captureEnvironment() {
+// The machine a run's figures hold for (analysis/repro.js machineOf reads these three back).
+function machineIdentity() {
   const cpus = os.cpus();
+  return { kernel: os.release(), cpuModel: cpus[0]?.model?.trim() || 'unknown', cores: cpus.length };
+}
+
+function captureEnvironment() {
+  const machine = machineIdentity();
   // The results themselves (results.md, results/) change with every run; they are not code.
   const own = inOwnCheckout();
   const status = own
@@ -58,10 +64,10 @@ function captureEnvironment() {
     node: process.version,
     os: `${os.type()} ${os.release()}`,
     platform: process.platform,
-    kernel: os.release(),
+    kernel: machine.kernel,
     arch: process.arch,
-    cpuModel: cpus[0]?.model?.trim() || 'unknown',
-    cores: cpus.length,
+    cpuModel: machine.cpuModel,
+    cores: machine.cores,
     cpuFrequency: cpuFrequencyRange(),
     memoryBytes: os.totalmem(),
     date: new Date().toISOString(),
@@ -72,4 +78,4 @@ function captureEnvironment() {
   };
 }
 
-module.exports = { captureEnvironment, hasTaskset };
+module.exports = { captureEnvironment, machineIdentity, hasTaskset };
