@@ -211,7 +211,7 @@ test('loads expand into one config per load, each compared with the baseline at 
     /baseline strategy none/,
   );
   // A burst that completed nothing on a live server reads 0 and the bursts go on; a baseline
-  // that completes nothing in three in a row stops the run with a line naming it.
+  // whose capacity reads 0 (three empty in a row) stops the run with a line naming it.
   const noResponses = () => Promise.reject(Object.assign(new Error('no response'), { code: 'ERR_NO_RESPONSES' }));
   const launch = async () => ({ url: 'http://127.0.0.1:9', stop: async () => {} });
   let n = 0;
@@ -222,7 +222,7 @@ test('loads expand into one config per load, each compared with the baseline at 
   assert.deepStrictEqual(late.groups[0].bursts, [0, 1000, 1000, 1000]);
   await assert.rejects(
     measureCapacity([configs[0]], settings, { driver: noResponses, launch }),
-    /express\/none\/d8 completed no request in its last 3 bursts of 1 s/,
+    /the capacity of express\/none\/d8 read 0 req\/s \(bursts of 1 s: 0, 0, 0\)/,
   );
 });
 

@@ -33,7 +33,7 @@ study is complete, 1 when a configuration failed, 130 when interrupted.
 
   --dir DIR     where the studies go (default results/machine-<cpu>-<cores>)
   --only a,b    only these of the studies (${HEADLINE_PRESETS.join(', ')})
-  --quick       each study's sub-minute smoke run (imprecise: for trying the command)
+  --quick       each study's smoke run, as run --quick (imprecise: for trying the command)
   --report FILE results.md to write from DIR ("none" to skip; default DIR/results.md)
 `;
 

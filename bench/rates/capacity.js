@@ -22,11 +22,10 @@ const pair = require('../measure/pair-windows');
 const { percentiles, newHistogram, HELD_MIN } = require('../../lib/histogram');
 
 const BURSTS = 3;
-// A stand-in warms its JIT on a quarter of a CPU: four times the wall time. After 1 s of
-// warm-up, three bursts on F1 stand-ins still rose by half or more, so the ladder of rates
-// "up to 100%" moved by half between runs (docs/investigations.md, "Figures that code
-// comments carried"). Bursts go on until the last BURSTS are within SETTLED of their median (at most
-// MAX_BURSTS), and the capacity is the median of those.
+// A stand-in warms its JIT on a quarter of a CPU (four times the wall time): after 1 s of warm-up,
+// three bursts on F1 stand-ins still rose by half or more (docs/investigations.md, "Figures that
+// code comments carried"). Bursts go on until the last BURSTS are within SETTLED of their median
+// (at most MAX_BURSTS); the capacity is the median of those.
 const SETTLED = 0.1;
 const MAX_BURSTS = 10;
 
@@ -170,7 +169,6 @@ function parseRates(value) {
 }
 
 const loadLabel = (f) => `${Math.round(f * 1000) / 10}%`;
-
 // The baseline config of every group: [{ group, config }]. Throws when a group has none.
 function baselines(configs, baselineArm) {
   return [...groupConfigs(configs)].map(([group, members]) => {
@@ -219,7 +217,9 @@ async function measureCapacity(configs, settings, { driver, launch, log = () => 
       if (settings.warmup > 0) await burstOrEmpty(burst(settings.warmup), 0);
       const { rps, bursts, settled } = await settledBursts(() => burstOrEmpty(burst(settings.duration), 0));
       if (rps === 0)
-        throw new Error(`${config.id} completed no request in its last ${BURSTS} bursts of ${settings.duration} s`);
+        throw new Error(
+          `the capacity of ${config.id} read 0 req/s (bursts of ${settings.duration} s: ${bursts.join(', ')})`,
+        );
       if (!settled)
         log(
           `the capacity of ${config.id} did not settle in ${MAX_BURSTS} bursts (${bursts.join(', ')} req/s): ` +
