@@ -244,13 +244,17 @@ async function startServer(
       ...(!script && envOf(config)),
     },
   });
+  // Confirming it is part of starting it, within the same limit: under Valgrind a server
+  // that was listening took over 5 s (the probes' own default) to answer /healthz on a
+  // loaded host.
+  const probe = { timeoutMs };
   try {
     if (script) {
-      await getText(`${proc.url}/`);
+      await getText(`${proc.url}/`, probe);
       return { ...proc, nonce: null, first: null, stats: false };
     }
-    await getText(`${proc.url}/healthz`);
-    const stats = await getJson(`${proc.url}/__stats`);
+    await getText(`${proc.url}/healthz`, probe);
+    const stats = await getJson(`${proc.url}/__stats`, probe);
     confirmIdentity(stats, config);
     return { ...proc, nonce: stats.nonce, first: stats, stats: true };
   } catch (err) {

@@ -281,9 +281,10 @@ test(
       page,
       /### At the autoscaler's targets: 60% of the F1 quota or 6\.00 requests in flight \(100-ms CFS period\)/,
     );
-    // A figure, or "not resolved" where 3 blocks left an interval wider than the level (on a
-    // host 1.6× slower, busy with six test files: 339 [137–837] req/s per instance).
-    assert.match(page, /^\| `als-logger` \| (?:[\d.]+% \[|not resolved \(3 blocks\) \|)/m);
+    // A figure, or "not resolved" where the blocks left an interval wider than the level (on a
+    // host 1.6× slower, busy with six test files: 339 [137–837] req/s per instance, and once
+    // 2 blocks counted of 3).
+    assert.match(page, /^\| `als-logger` \| (?:[\d.]+% \[|not resolved \([23] blocks\) \|)/m);
     assert.doesNotMatch(page, /Capacity within/);
     assert.deepStrictEqual(ours(), [], 'every group removed');
   },
